@@ -1,0 +1,33 @@
+import type { SourceRange } from "../ast.js";
+
+export type Severity = "error" | "warning";
+
+/** A problem found in a `.prose` file. Created only through `messages.ts`, so every text lives there. */
+export interface Diagnostic {
+  /** `E001`–`E028`, `W001`–`W011` from compiler.md, or prosec's own codes (see README). */
+  readonly code: string;
+  readonly severity: Severity;
+  /** What is wrong, naming the thing; then how to fix it when that is not obvious. */
+  readonly message: string;
+  readonly range: SourceRange;
+  /** A short suggestion shown under the code frame (`help: ...`). */
+  readonly hint?: string;
+}
+
+/** A source file and what was found in it. */
+export interface FileDiagnostics {
+  readonly file: string;
+  readonly source: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((diagnostic) => diagnostic.severity === "error");
+}
+
+/** Orders diagnostics by position, then code, so output is stable whatever order phases found them in. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => a.range.start.offset - b.range.start.offset || a.code.localeCompare(b.code),
+  );
+}
