@@ -1,0 +1,76 @@
+/**
+ * What analysis hands to lowering. Lowering never re-resolves a name: it asks these tables.
+ */
+import type {
+  AgentDefinition,
+  BlockDefinition,
+  Identifier,
+  InputDeclaration,
+  Node,
+  Placeholder,
+  Program,
+  UseStatement,
+} from "../../ast.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+
+export type ScopeKind = "program" | "block" | "loop" | "branch" | "catch" | "pipe";
+
+export interface Scope {
+  readonly kind: ScopeKind;
+  /** The node that opens the scope (Program, Block, loop, IfClause, ChoiceOption, Catch, PipeStage, ...). */
+  readonly node: Node;
+  readonly parent: Scope | null;
+  /** Names declared directly in this scope, in declaration order. */
+  readonly symbols: ReadonlyMap<string, SymbolInfo>;
+}
+
+export type SymbolKind =
+  | "let"
+  | "const"
+  /** `x = e` with no earlier declaration: an implicit declaration (parallel branch result, etc.). */
+  | "assigned"
+  | "input"
+  | "output"
+  | "param"
+  | "loop-item"
+  | "loop-index"
+  | "pipe-item"
+  | "pipe-accumulator"
+  | "catch-error"
+  | "agent"
+  | "block"
+  | "program";
+
+export interface SymbolInfo {
+  readonly kind: SymbolKind;
+  readonly name: string;
+  /** The identifier that declares it. */
+  readonly declaration: Identifier;
+  readonly scope: Scope;
+  /** True when some statement assigns to it after its declaration (lowered as `let`, else `const`). */
+  readonly reassigned: boolean;
+}
+
+export interface Analysis {
+  readonly program: Program;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The symbol each referencing Identifier resolves to (declarations map to themselves). */
+  readonly references: ReadonlyMap<Identifier, SymbolInfo>;
+  /** Placeholders that interpolate (root name bound in scope); any placeholder absent here is literal text. */
+  readonly interpolations: ReadonlyMap<Placeholder, SymbolInfo>;
+  /** The scope each scope-opening node opens. */
+  readonly scopes: ReadonlyMap<Node, Scope>;
+  /** The innermost scope every statement and expression is evaluated in. */
+  readonly scopeOf: ReadonlyMap<Node, Scope>;
+  readonly agents: ReadonlyMap<string, AgentDefinition>;
+  /** Blocks are hoisted: every block of the program, wherever it is defined. */
+  readonly blocks: ReadonlyMap<string, BlockDefinition>;
+  /** Top-level inputs before any executable statement: the program's parameters. */
+  readonly parameters: readonly InputDeclaration[];
+  /** Inputs asked for at run time (after an executable statement, or nested). */
+  readonly runtimeInputs: readonly InputDeclaration[];
+  /** Names of top-level `output name = ...` declarations, in first-appearance order. */
+  readonly outputs: readonly string[];
+  /** `use` statements by alias (or derived name). */
+  readonly imports: ReadonlyMap<string, UseStatement>;
+}
