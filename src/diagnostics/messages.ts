@@ -35,7 +35,51 @@ export const parseMessages = {
       triple ? "unterminated multi-line string" : "unterminated string literal",
       triple ? 'close it with `"""` on a line indented no deeper than the line that opened it' : 'close it with `"` on the same line',
     ),
+  unterminatedDiscretion: (range: SourceRange) =>
+    error("E001", range, "unterminated `***` condition", "close it with `***`"),
+  unknownEscape: (range: SourceRange, character: string) =>
+    error(
+      "E002",
+      range,
+      character === "" ? "a string cannot end with `\\`" : `unknown escape sequence \`\\${character}\``,
+      'the escapes are \\\\ \\" \\n \\t \\{ \\}; write \\\\ for a backslash, or use a """raw""" string',
+    ),
+  unexpectedCharacter: (range: SourceRange, character: string) =>
+    error("E004", range, `unexpected character ${quote(character)}`),
+  unexpectedToken: (range: SourceRange, found: string, expected: readonly string[]) =>
+    error(
+      "E004",
+      range,
+      expected.length > 0 ? `unexpected ${found}: expected ${oneOf(expected)}` : `unexpected ${found}`,
+    ),
+  expectedColon: (range: SourceRange, found: string, header: string) =>
+    error("E004", range, `expected \`:\` ${header ? `to end the \`${header}\` line` : "here"}, found ${found}`),
+  expectedBlock: (range: SourceRange, header: string) =>
+    error(
+      "E005",
+      range,
+      header ? `expected an indented block after \`${header}:\`` : "expected an indented block",
+      "indent the lines that belong to it (2 spaces is usual)",
+    ),
+  unexpectedIndent: (range: SourceRange) =>
+    error("E005", range, "unexpected indentation", "indent a line only under a line ending in `:` or under a session's properties"),
+  tabIndentation: (range: SourceRange) =>
+    error("E005", range, "tab in indentation", "indent with spaces only"),
+  inconsistentDedent: (range: SourceRange, width: number) =>
+    error(
+      "E005",
+      range,
+      `this line is indented by ${width} spaces, which matches no enclosing block`,
+      "line it up with the block it belongs to",
+    ),
+  internalError: (range: SourceRange, cause: unknown) =>
+    error("P000", range, `internal compiler error: ${cause instanceof Error ? cause.message : String(cause)}`, "please report this with the file"),
 };
+
+function oneOf(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
 
 // ---------------------------------------------------------------------------------------------
 // 2-analyze: names, scopes and validation

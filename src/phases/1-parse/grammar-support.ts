@@ -1,0 +1,62 @@
+/**
+ * What the compiled grammar needs besides AST builders: the token stream it reads and two token
+ * tests that literals cannot express.
+ */
+import type { Token, TokenType } from "./token.js";
+
+const tokenTypes: ReadonlySet<string> = new Set<TokenType>([
+  "name",
+  "number",
+  "string",
+  "discretion",
+  "punctuation",
+  "unknown",
+  "NEWLINE",
+  "INDENT",
+  "DEDENT",
+]);
+
+/** Feeds nearley an already scanned token array (nearley's `feed` text argument is ignored). */
+export class TokenStream {
+  private tokens: readonly Token[] = [];
+  private index = 0;
+
+  load(tokens: readonly Token[]): void {
+    this.tokens = tokens;
+    this.index = 0;
+  }
+
+  reset(): void {}
+
+  next(): Token | undefined {
+    return this.tokens[this.index++];
+  }
+
+  save(): number {
+    return this.index;
+  }
+
+  formatError(token: Token): string {
+    return `unexpected ${token.type}`;
+  }
+
+  has(tokenType: string): boolean {
+    return tokenTypes.has(tokenType);
+  }
+}
+
+/** Only used by the grammar to know the token types; every parse creates its own stream. */
+export const tokenStream = new TokenStream();
+
+/** Words that a name in expression position may not be, because they start or join expressions. */
+const reservedInExpressions: ReadonlySet<string> = new Set(["true", "false", "null", "not", "and", "or", "is", "throw"]);
+
+/** A name used as a value. */
+export const ref = {
+  test: (token: Token) => token.type === "name" && !reservedInExpressions.has(token.text),
+};
+
+/** `(` written right after a name, as in a program call `research(topic: x)`. */
+export const adjacentParen = {
+  test: (token: Token) => token.type === "punctuation" && token.text === "(" && token.adjacent === true,
+};

@@ -1,0 +1,213 @@
+// Generated from grammar/prose.ne by `npm run grammar` (nearley). Do not edit.
+// @ts-nocheck
+// Generated automatically by nearley, version 2.20.1
+// http://github.com/Hardmath123/nearley
+// Bypasses TS6133. Allow declared but unused functions.
+// @ts-ignore
+function id(d: any[]): any { return d[0]; }
+declare var NEWLINE: any;
+declare var INDENT: any;
+declare var DEDENT: any;
+declare var string: any;
+declare var name: any;
+declare var discretion: any;
+declare var ref: any;
+declare var number: any;
+declare var adjacentParen: any;
+
+import * as b from "./build.js";
+import { tokenStream, ref, adjacentParen } from "./grammar-support.js";
+
+interface NearleyToken {
+  value: any;
+  [key: string]: any;
+};
+
+interface NearleyLexer {
+  reset: (chunk: string, info: any) => void;
+  next: () => NearleyToken | undefined;
+  save: () => any;
+  formatError: (token: never) => string;
+  has: (tokenType: string) => boolean;
+};
+
+interface NearleyRule {
+  name: string;
+  symbols: NearleySymbol[];
+  postprocess?: (d: any[], loc?: number, reject?: {}) => any;
+};
+
+type NearleySymbol = string | { literal: any } | { test: (token: any) => boolean };
+
+interface Grammar {
+  Lexer: NearleyLexer | undefined;
+  ParserRules: NearleyRule[];
+  ParserStart: string;
+};
+
+const grammar: Grammar = {
+  Lexer: tokenStream,
+  ParserRules: [
+    {"name": "Chunk", "symbols": ["Statements"], "postprocess": ([list]) => b.flatten(list)},
+    {"name": "Statements", "symbols": ["Statement"], "postprocess": ([s]) => b.cons(null, s)},
+    {"name": "Statements", "symbols": ["Statements", "Statement"], "postprocess": ([list, s]) => b.cons(list, s)},
+    {"name": "Block", "symbols": [(tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), "Statements", (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([, , list]) => b.body(list)},
+    {"name": "Statement", "symbols": ["Simple", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": id},
+    {"name": "Statement", "symbols": ["Compound"], "postprocess": id},
+    {"name": "Simple", "symbols": [{"literal":"use"}, (tokenStream.has("string") ? {type: "string"} : string)], "postprocess": ([k, s]) => b.use(k, s, null)},
+    {"name": "Simple", "symbols": [{"literal":"use"}, (tokenStream.has("string") ? {type: "string"} : string), {"literal":"as"}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([k, s, , a]) => b.use(k, s, a)},
+    {"name": "Simple", "symbols": [{"literal":"import"}, (tokenStream.has("string") ? {type: "string"} : string), {"literal":"from"}, (tokenStream.has("string") ? {type: "string"} : string)], "postprocess": ([k, skill, , source]) => b.importStatement(k, skill, source)},
+    {"name": "Simple", "symbols": [{"literal":"input"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, (tokenStream.has("string") ? {type: "string"} : string)], "postprocess": ([k, n, , p]) => b.input(k, n, p)},
+    {"name": "Simple", "symbols": [{"literal":"input"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, (tokenStream.has("discretion") ? {type: "discretion"} : discretion)], "postprocess": ([k, n, , p]) => b.input(k, n, p)},
+    {"name": "Simple", "symbols": [{"literal":"output"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Expr"], "postprocess": ([k, n, , v]) => b.output(k, n, v)},
+    {"name": "Simple", "symbols": [{"literal":"output"}, "Expr"], "postprocess": ([k, v]) => b.output(k, null, v)},
+    {"name": "Simple", "symbols": ["Declaration", (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Expr"], "postprocess": ([d, n, , v]) => b.binding(d, d, n, v)},
+    {"name": "Simple", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Expr"], "postprocess": ([n, , v]) => b.binding(n, null, n, v)},
+    {"name": "Simple", "symbols": [{"literal":"throw"}], "postprocess": ([k]) => b.throwStatement(k, null)},
+    {"name": "Simple", "symbols": [{"literal":"throw"}, "Expr"], "postprocess": ([k, m]) => b.throwStatement(k, m)},
+    {"name": "Simple", "symbols": [{"literal":"assert"}, "Expr"], "postprocess": ([k, t]) => b.assertStatement(k, t, null)},
+    {"name": "Simple", "symbols": ["Expr"], "postprocess": ([e]) => b.expressionStatement(e)},
+    {"name": "Compound", "symbols": [{"literal":"agent"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Properties"], "postprocess": ([k, n, , p]) => b.agent(k, n, p)},
+    {"name": "Compound", "symbols": [{"literal":"block"}, (tokenStream.has("name") ? {type: "name"} : name), "Params", "BlockModifiers", {"literal":":"}, "Block"], "postprocess": ([k, n, p, m, , body]) => b.block(k, n, p, m, body)},
+    {"name": "Compound", "symbols": [{"literal":"output"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "BlockExpr"], "postprocess": ([k, n, , v]) => b.output(k, n, v)},
+    {"name": "Compound", "symbols": [{"literal":"output"}, "BlockExpr"], "postprocess": ([k, v]) => b.output(k, null, v)},
+    {"name": "Compound", "symbols": ["Declaration", (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "BlockExpr"], "postprocess": ([d, n, , v]) => b.binding(d, d, n, v)},
+    {"name": "Compound", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "BlockExpr"], "postprocess": ([n, , v]) => b.binding(n, null, n, v)},
+    {"name": "Compound", "symbols": ["If"], "postprocess": id},
+    {"name": "Compound", "symbols": [{"literal":"choice"}, (tokenStream.has("discretion") ? {type: "discretion"} : discretion), {"literal":":"}, (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), "Options", (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([k, c, , , , o]) => b.choice(k, c, o)},
+    {"name": "Compound", "symbols": [{"literal":"assert"}, "Expr", {"literal":":"}, (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), (tokenStream.has("string") ? {type: "string"} : string), (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([k, t, , , , m]) => b.assertStatement(k, t, m)},
+    {"name": "Compound", "symbols": ["BlockExpr"], "postprocess": ([e]) => b.expressionStatement(e)},
+    {"name": "Declaration", "symbols": [{"literal":"let"}], "postprocess": id},
+    {"name": "Declaration", "symbols": [{"literal":"const"}], "postprocess": id},
+    {"name": "Params", "symbols": [], "postprocess": () => null},
+    {"name": "Params", "symbols": [{"literal":"("}, {"literal":")"}], "postprocess": () => null},
+    {"name": "Params", "symbols": [{"literal":"("}, "NameList", {"literal":")"}], "postprocess": ([, list]) => list},
+    {"name": "NameList", "symbols": [(tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([n]) => b.cons(null, n)},
+    {"name": "NameList", "symbols": ["NameList", {"literal":","}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([list, , n]) => b.cons(list, n)},
+    {"name": "BlockModifiers", "symbols": [], "postprocess": () => null},
+    {"name": "BlockModifiers", "symbols": [{"literal":"("}, "KeyedModifierList", {"literal":")"}], "postprocess": ([, list]) => list},
+    {"name": "If", "symbols": ["IfClauses"], "postprocess": ([c]) => b.ifStatement(c, null)},
+    {"name": "If", "symbols": ["IfClauses", {"literal":"else"}, {"literal":":"}, "Block"], "postprocess": ([c, , , body]) => b.ifStatement(c, body)},
+    {"name": "IfClauses", "symbols": [{"literal":"if"}, "Expr", {"literal":":"}, "Block"], "postprocess": ([k, t, , body]) => b.cons(null, b.ifClause(k, t, body))},
+    {"name": "IfClauses", "symbols": ["IfClauses", {"literal":"elif"}, "Expr", {"literal":":"}, "Block"], "postprocess": ([list, k, t, , body]) => b.cons(list, b.ifClause(k, t, body))},
+    {"name": "Options", "symbols": ["Option"], "postprocess": ([o]) => b.cons(null, o)},
+    {"name": "Options", "symbols": ["Options", "Option"], "postprocess": ([list, o]) => b.cons(list, o)},
+    {"name": "Option", "symbols": [{"literal":"option"}, (tokenStream.has("string") ? {type: "string"} : string), {"literal":":"}, "Block"], "postprocess": ([k, label, , body]) => b.choiceOption(k, label, body)},
+    {"name": "Properties", "symbols": [(tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), "PropertyList", (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([, , list]) => b.propertyBlock(list)},
+    {"name": "PropertyList", "symbols": ["Property"], "postprocess": ([p]) => b.cons(null, p)},
+    {"name": "PropertyList", "symbols": ["PropertyList", "Property"], "postprocess": ([list, p]) => b.cons(list, p)},
+    {"name": "Property", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, , v]) => b.property(k, v)},
+    {"name": "Property", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Properties"], "postprocess": ([k, , v]) => b.property(k, v)},
+    {"name": "BlockExpr", "symbols": ["BlockExprBase"], "postprocess": id},
+    {"name": "BlockExpr", "symbols": ["Arrow", {"literal":"->"}, "BlockExprBase"], "postprocess": ([l, , r]) => b.arrow(l, r)},
+    {"name": "BlockExprBase", "symbols": ["SessionHead", "Properties"], "postprocess": ([h, p]) => b.withProperties(h, p.properties)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"session"}, "Properties"], "postprocess": ([k, p]) => b.session(k, null, null, null, k, p.properties)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"resume"}, {"literal":":"}, (tokenStream.has("name") ? {type: "name"} : name), "Properties"], "postprocess": ([k, , a, p]) => b.resume(k, a, p.properties)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"parallel"}, "Modifiers", {"literal":":"}, "Block"], "postprocess": ([k, m, , body]) => b.parallel(k, m, body)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"repeat"}, "Expr", {"literal":":"}, "Block"], "postprocess": ([k, n, , body]) => b.repeat(k, n, null, body)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"repeat"}, "Expr", {"literal":"as"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Block"], "postprocess": ([k, n, , i, , body]) => b.repeat(k, n, i, body)},
+    {"name": "BlockExprBase", "symbols": ["ForHead", "Modifiers", {"literal":":"}, "Block"], "postprocess": ([h, m, , body]) => b.forEach(h.first, h.parallel, h.item, h.index, h.collection, m, body)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"loop"}, "LoopCondition", "Modifiers", "LoopIndex", {"literal":":"}, "Block"], "postprocess": ([k, c, m, i, , body]) => b.loop(k, c, m, i, body)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"try"}, {"literal":":"}, "Block"], "postprocess": ([k, , body]) => b.tryExpression(k, body, null, null)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"try"}, {"literal":":"}, "Block", "Catch"], "postprocess": ([k, , body, c]) => b.tryExpression(k, body, c, null)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"try"}, {"literal":":"}, "Block", "Finally"], "postprocess": ([k, , body, f]) => b.tryExpression(k, body, null, f)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"try"}, {"literal":":"}, "Block", "Catch", "Finally"], "postprocess": ([k, , body, c, f]) => b.tryExpression(k, body, c, f)},
+    {"name": "BlockExprBase", "symbols": [{"literal":"do"}, {"literal":":"}, "Block"], "postprocess": ([k, , body]) => b.doBlock(k, body)},
+    {"name": "BlockExprBase", "symbols": ["Or", "Stages"], "postprocess": ([source, stages]) => b.pipeline(source, stages)},
+    {"name": "BlockExprBase", "symbols": ["Or", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), "Stages", (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([source, , , stages]) => b.pipeline(source, stages)},
+    {"name": "ForHead", "symbols": [{"literal":"for"}, "ForNames", {"literal":"in"}, "Expr"], "postprocess": ([k, n, , c]) => ({ first: k, parallel: false, item: n.item, index: n.index, collection: c })},
+    {"name": "ForHead", "symbols": [{"literal":"parallel"}, {"literal":"for"}, "ForNames", {"literal":"in"}, "Expr"], "postprocess": ([k, , n, , c]) => ({ first: k, parallel: true, item: n.item, index: n.index, collection: c })},
+    {"name": "ForNames", "symbols": [(tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([item]) => ({ item, index: null })},
+    {"name": "ForNames", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":","}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([item, , index]) => ({ item, index })},
+    {"name": "LoopCondition", "symbols": [], "postprocess": () => null},
+    {"name": "LoopCondition", "symbols": [{"literal":"until"}, "Expr"], "postprocess": ([m, t]) => b.loopCondition(m, t)},
+    {"name": "LoopCondition", "symbols": [{"literal":"while"}, "Expr"], "postprocess": ([m, t]) => b.loopCondition(m, t)},
+    {"name": "LoopIndex", "symbols": [], "postprocess": () => null},
+    {"name": "LoopIndex", "symbols": [{"literal":"as"}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([, n]) => n},
+    {"name": "Catch", "symbols": [{"literal":"catch"}, {"literal":":"}, "Block"], "postprocess": ([k, , body]) => b.catchClause(k, null, body)},
+    {"name": "Catch", "symbols": [{"literal":"catch"}, {"literal":"as"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Block"], "postprocess": ([k, , n, , body]) => b.catchClause(k, n, body)},
+    {"name": "Finally", "symbols": [{"literal":"finally"}, {"literal":":"}, "Block"], "postprocess": ([, , body]) => body},
+    {"name": "Stages", "symbols": ["Stage"], "postprocess": ([s]) => b.cons(null, s)},
+    {"name": "Stages", "symbols": ["Stages", "Stage"], "postprocess": ([list, s]) => b.cons(list, s)},
+    {"name": "Stage", "symbols": [{"literal":"|"}, "PipeOperator", {"literal":":"}, "Block"], "postprocess": ([bar, op, , body]) => b.pipeStage(bar, op, null, body)},
+    {"name": "Stage", "symbols": [{"literal":"|"}, {"literal":"reduce"}, {"literal":"("}, "NameList", {"literal":")"}, {"literal":":"}, "Block"], "postprocess": ([bar, op, , params, , , body]) => b.pipeStage(bar, op, params, body)},
+    {"name": "PipeOperator", "symbols": [{"literal":"map"}], "postprocess": id},
+    {"name": "PipeOperator", "symbols": [{"literal":"filter"}], "postprocess": id},
+    {"name": "PipeOperator", "symbols": [{"literal":"pmap"}], "postprocess": id},
+    {"name": "Modifiers", "symbols": [], "postprocess": () => null},
+    {"name": "Modifiers", "symbols": [{"literal":"("}, "ModifierList", {"literal":")"}], "postprocess": ([, list]) => list},
+    {"name": "ModifierList", "symbols": ["Modifier"], "postprocess": ([m]) => b.cons(null, m)},
+    {"name": "ModifierList", "symbols": ["ModifierList", {"literal":","}, "Modifier"], "postprocess": ([list, , m]) => b.cons(list, m)},
+    {"name": "Modifier", "symbols": ["Expr"], "postprocess": ([v]) => b.modifier(null, v)},
+    {"name": "Modifier", "symbols": ["KeyedModifier"], "postprocess": id},
+    {"name": "KeyedModifierList", "symbols": ["KeyedModifier"], "postprocess": ([m]) => b.cons(null, m)},
+    {"name": "KeyedModifierList", "symbols": ["KeyedModifierList", {"literal":","}, "KeyedModifier"], "postprocess": ([list, , m]) => b.cons(list, m)},
+    {"name": "KeyedModifier", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr"], "postprocess": ([k, , v]) => b.modifier(k, v)},
+    {"name": "Expr", "symbols": ["Arrow"], "postprocess": id},
+    {"name": "Arrow", "symbols": ["Arrow", {"literal":"->"}, "Or"], "postprocess": ([l, , r]) => b.arrow(l, r)},
+    {"name": "Arrow", "symbols": ["Or"], "postprocess": id},
+    {"name": "Or", "symbols": ["Or", {"literal":"or"}, "And"], "postprocess": ([l, o, r]) => b.binary(l, o, r)},
+    {"name": "Or", "symbols": ["And"], "postprocess": id},
+    {"name": "And", "symbols": ["And", {"literal":"and"}, "Not"], "postprocess": ([l, o, r]) => b.binary(l, o, r)},
+    {"name": "And", "symbols": ["Not"], "postprocess": id},
+    {"name": "Not", "symbols": [{"literal":"not"}, "Not"], "postprocess": ([o, e]) => b.unary(o, e)},
+    {"name": "Not", "symbols": ["Comparison"], "postprocess": id},
+    {"name": "Comparison", "symbols": ["Sum", "CompareOperator", "Sum"], "postprocess": ([l, o, r]) => b.binary(l, o, r)},
+    {"name": "Comparison", "symbols": ["Sum"], "postprocess": id},
+    {"name": "CompareOperator", "symbols": [{"literal":"=="}], "postprocess": id},
+    {"name": "CompareOperator", "symbols": [{"literal":"!="}], "postprocess": id},
+    {"name": "CompareOperator", "symbols": [{"literal":"<"}], "postprocess": id},
+    {"name": "CompareOperator", "symbols": [{"literal":"<="}], "postprocess": id},
+    {"name": "CompareOperator", "symbols": [{"literal":">"}], "postprocess": id},
+    {"name": "CompareOperator", "symbols": [{"literal":">="}], "postprocess": id},
+    {"name": "CompareOperator", "symbols": [{"literal":"is"}], "postprocess": id},
+    {"name": "Sum", "symbols": ["Sum", {"literal":"+"}, "Product"], "postprocess": ([l, o, r]) => b.binary(l, o, r)},
+    {"name": "Sum", "symbols": ["Sum", {"literal":"-"}, "Product"], "postprocess": ([l, o, r]) => b.binary(l, o, r)},
+    {"name": "Sum", "symbols": ["Product"], "postprocess": id},
+    {"name": "Product", "symbols": ["Product", {"literal":"*"}, "Unary"], "postprocess": ([l, o, r]) => b.binary(l, o, r)},
+    {"name": "Product", "symbols": ["Product", {"literal":"/"}, "Unary"], "postprocess": ([l, o, r]) => b.binary(l, o, r)},
+    {"name": "Product", "symbols": ["Unary"], "postprocess": id},
+    {"name": "Unary", "symbols": [{"literal":"-"}, "Unary"], "postprocess": ([o, e]) => b.unary(o, e)},
+    {"name": "Unary", "symbols": ["Postfix"], "postprocess": id},
+    {"name": "Postfix", "symbols": ["Postfix", {"literal":"."}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([o, , p]) => b.member(o, p)},
+    {"name": "Postfix", "symbols": ["Postfix", {"literal":"["}, "Expr", {"literal":"]"}], "postprocess": ([o, , i, close]) => b.index(o, i, close)},
+    {"name": "Postfix", "symbols": ["Primary"], "postprocess": id},
+    {"name": "Primary", "symbols": [(tokenStream.has("ref") ? {type: "ref"} : ref)], "postprocess": ([n]) => b.identifier(n)},
+    {"name": "Primary", "symbols": [(tokenStream.has("string") ? {type: "string"} : string)], "postprocess": ([s]) => b.string(s)},
+    {"name": "Primary", "symbols": [(tokenStream.has("number") ? {type: "number"} : number)], "postprocess": ([n]) => b.number(n)},
+    {"name": "Primary", "symbols": [(tokenStream.has("discretion") ? {type: "discretion"} : discretion)], "postprocess": ([d]) => b.discretion(d)},
+    {"name": "Primary", "symbols": [{"literal":"true"}], "postprocess": ([t]) => b.boolean(t)},
+    {"name": "Primary", "symbols": [{"literal":"false"}], "postprocess": ([t]) => b.boolean(t)},
+    {"name": "Primary", "symbols": [{"literal":"null"}], "postprocess": ([t]) => b.nullLiteral(t)},
+    {"name": "Primary", "symbols": [{"literal":"["}, {"literal":"]"}], "postprocess": ([o, c]) => b.array(o, null, c)},
+    {"name": "Primary", "symbols": [{"literal":"["}, "ExprList", "OptionalComma", {"literal":"]"}], "postprocess": ([o, list, , c]) => b.array(o, list, c)},
+    {"name": "Primary", "symbols": [{"literal":"{"}, {"literal":"}"}], "postprocess": ([o, c]) => b.object(o, null, c)},
+    {"name": "Primary", "symbols": [{"literal":"{"}, "Entries", "OptionalComma", {"literal":"}"}], "postprocess": ([o, list, , c]) => b.object(o, list, c)},
+    {"name": "Primary", "symbols": [{"literal":"("}, "Expr", {"literal":")"}], "postprocess": ([, e]) => e},
+    {"name": "Primary", "symbols": ["SessionHead"], "postprocess": id},
+    {"name": "Primary", "symbols": [{"literal":"resume"}, {"literal":":"}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([k, , a]) => b.resume(k, a)},
+    {"name": "Primary", "symbols": [{"literal":"do"}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([k, n]) => b.doCall(k, n, null, null)},
+    {"name": "Primary", "symbols": [{"literal":"do"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"("}, {"literal":")"}], "postprocess": ([k, n, , c]) => b.doCall(k, n, null, c)},
+    {"name": "Primary", "symbols": [{"literal":"do"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"("}, "ExprList", "OptionalComma", {"literal":")"}], "postprocess": ([k, n, , args, , c]) => b.doCall(k, n, args, c)},
+    {"name": "Primary", "symbols": [(tokenStream.has("ref") ? {type: "ref"} : ref), (tokenStream.has("adjacentParen") ? {type: "adjacentParen"} : adjacentParen), {"literal":")"}], "postprocess": ([n, , c]) => b.programCall(n, null, c)},
+    {"name": "Primary", "symbols": [(tokenStream.has("ref") ? {type: "ref"} : ref), (tokenStream.has("adjacentParen") ? {type: "adjacentParen"} : adjacentParen), "NamedArguments", "OptionalComma", {"literal":")"}], "postprocess": ([n, , args, , c]) => b.programCall(n, args, c)},
+    {"name": "SessionHead", "symbols": [{"literal":"session"}, (tokenStream.has("string") ? {type: "string"} : string)], "postprocess": ([k, p]) => b.session(k, null, null, p, p)},
+    {"name": "SessionHead", "symbols": [{"literal":"session"}, {"literal":":"}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([k, , a]) => b.session(k, null, a, null, a)},
+    {"name": "SessionHead", "symbols": [{"literal":"session"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([k, n, , a]) => b.session(k, n, a, null, a)},
+    {"name": "ExprList", "symbols": ["Expr"], "postprocess": ([e]) => b.cons(null, e)},
+    {"name": "ExprList", "symbols": ["ExprList", {"literal":","}, "Expr"], "postprocess": ([list, , e]) => b.cons(list, e)},
+    {"name": "Entries", "symbols": ["Entry"], "postprocess": ([e]) => b.cons(null, e)},
+    {"name": "Entries", "symbols": ["Entries", {"literal":","}, "Entry"], "postprocess": ([list, , e]) => b.cons(list, e)},
+    {"name": "Entry", "symbols": [(tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([k]) => b.entry(b.identifier(k), null)},
+    {"name": "Entry", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr"], "postprocess": ([k, , v]) => b.entry(b.identifier(k), v)},
+    {"name": "Entry", "symbols": [(tokenStream.has("string") ? {type: "string"} : string), {"literal":":"}, "Expr"], "postprocess": ([k, , v]) => b.entry(b.string(k), v)},
+    {"name": "NamedArguments", "symbols": ["NamedArgument"], "postprocess": ([a]) => b.cons(null, a)},
+    {"name": "NamedArguments", "symbols": ["NamedArguments", {"literal":","}, "NamedArgument"], "postprocess": ([list, , a]) => b.cons(list, a)},
+    {"name": "NamedArgument", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr"], "postprocess": ([n, , v]) => b.namedArgument(n, v)},
+    {"name": "OptionalComma", "symbols": []},
+    {"name": "OptionalComma", "symbols": [{"literal":","}]}
+  ],
+  ParserStart: "Chunk",
+};
+
+export default grammar;

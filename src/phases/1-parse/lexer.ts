@@ -1,0 +1,184 @@
+import moo from "moo";
+import type { Discretion, StringLiteral } from "../../ast.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { parseMessages } from "../../diagnostics/messages.js";
+import type { LineMap } from "./line-map.js";
+import { scanText } from "./strings.js";
+import { layoutToken, type Token } from "./token.js";
+
+/**
+ * Tokens within one physical line. Triple-quoted strings and `***` discretions may span lines, so
+ * the scanner below finds their ends itself and restarts moo after them.
+ */
+const lineLexer = moo.compile({
+  space: /[ \t]+/u,
+  comment: /#.*/u,
+  tripleQuote: '"""',
+  string: /"(?:\\.|[^"\\])*"/u,
+  openString: /"(?:\\.|[^"\\])*/u,
+  tripleStar: "***",
+  discretion: /\*\*(?:[^*]|\*(?!\*))+\*\*/u,
+  number: /\d+(?:\.\d+)?(?![\p{L}_])/u,
+  name: /[\p{L}_][\p{L}\p{N}_]*(?:-[\p{L}\p{N}_]+)*/u,
+  punctuation: ["->", "==", "!=", "<=", ">=", "<", ">", "=", ":", ",", "(", ")", "[", "]", "{", "}", ".", "|", "+", "-", "*", "/"],
+  unknown: { match: /[^]/u, lineBreaks: true },
+});
+
+export interface ScanResult {
+  /** Tokens in source order, with a `newline` marker (type NEWLINE) at every physical line end. */
+  readonly tokens: Token[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Scans the whole source into tokens; physical line ends become raw NEWLINE tokens for the layout pass. */
+export function scan(lines: LineMap): ScanResult {
+  const source = lines.source;
+  const tokens: Token[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let position = 0;
+
+  while (position <= source.length) {
+    let lineEnd = source.indexOf("\n", position);
+    if (lineEnd === -1) lineEnd = source.length;
+    const contentEnd = lineEnd > position && source[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd;
+    lineLexer.reset(source.slice(position, contentEnd));
+    let resumeAt = -1;
+
+    for (let token = lineLexer.next(); token !== undefined; token = lineLexer.next()) {
+      const offset = position + token.offset;
+      const end = offset + token.text.length;
+      switch (token.type) {
+        case "space":
+        case "comment":
+          break;
+        case "tripleQuote": {
+          const closed = scanTripleString(lines, offset, diagnostics);
+          tokens.push(closed.token);
+          resumeAt = closed.end;
+          break;
+        }
+        case "tripleStar": {
+          const closed = scanMultilineDiscretion(lines, offset, diagnostics);
+          tokens.push(closed.token);
+          resumeAt = closed.end;
+          break;
+        }
+        case "string": {
+          const node = stringNode(lines, offset, end, 1, false, diagnostics);
+          tokens.push({ type: "string", text: token.text, value: token.text, loc: node.loc, node });
+          break;
+        }
+        case "openString": {
+          diagnostics.push(parseMessages.unterminatedString(lines.range(offset, end), false));
+          const node = stringNode(lines, offset, end, 0, false, diagnostics);
+          tokens.push({ type: "string", text: token.text, value: token.text, loc: node.loc, node });
+          break;
+        }
+        case "discretion": {
+          const node = discretionNode(lines, offset, end, 2, false);
+          tokens.push({ type: "discretion", text: token.text, value: token.text, loc: node.loc, node });
+          break;
+        }
+        default: {
+          const previous = tokens[tokens.length - 1];
+          const adjacent = token.text === "(" && previous?.type === "name" && previous.loc.end.offset === offset;
+          const loc = lines.range(offset, end);
+          tokens.push(
+            adjacent
+              ? { type: "punctuation", text: token.text, value: token.text, loc, adjacent }
+              : { type: token.type as Token["type"], text: token.text, value: token.text, loc },
+          );
+        }
+      }
+      if (resumeAt !== -1) break;
+    }
+
+    if (resumeAt !== -1) {
+      // Lex the rest of the line that held the closing delimiter, without ending the line.
+      position = resumeAt;
+      continue;
+    }
+    tokens.push(layoutToken("NEWLINE", lines.range(contentEnd, lineEnd)));
+    position = lineEnd + 1;
+  }
+  return { tokens, diagnostics };
+}
+
+function stringNode(
+  lines: LineMap,
+  start: number,
+  end: number,
+  closerLength: number,
+  triple: boolean,
+  diagnostics: Diagnostic[],
+): StringLiteral {
+  const openerLength = triple ? 3 : 1;
+  const scanned = scanText(lines, start + openerLength, end - closerLength, !triple);
+  diagnostics.push(...scanned.diagnostics);
+  return { kind: "String", value: scanned.value, triple, parts: scanned.parts, loc: lines.range(start, end) };
+}
+
+function discretionNode(lines: LineMap, start: number, end: number, delimiter: number, multiline: boolean, closed = true): Discretion {
+  const scanned = scanText(lines, start + delimiter, closed ? end - delimiter : end, false);
+  return { kind: "Discretion", text: scanned.value, multiline, parts: scanned.parts, loc: lines.range(start, end) };
+}
+
+interface Closed {
+  readonly token: Token;
+  readonly end: number;
+}
+
+/**
+ * DIALECT.md: a `"""` on a line indented deeper than the opening line is content; the closer is the
+ * first `"""` on a line indented no deeper, else the first `"""` at all. In a run of more than three
+ * quotes the last three close.
+ */
+function scanTripleString(lines: LineMap, start: number, diagnostics: Diagnostic[]): Closed {
+  const source = lines.source;
+  const openingIndent = lines.indentationAt(start);
+  let firstCloser = -1;
+  let closer = -1;
+  for (let index = source.indexOf('"""', start + 3); index !== -1; ) {
+    if (firstCloser === -1) firstCloser = index;
+    const sameLine = source.lastIndexOf("\n", index) < start;
+    if (sameLine || lines.indentationAt(index) <= openingIndent) {
+      closer = index;
+      break;
+    }
+    index = source.indexOf('"""', skipQuotes(source, index));
+  }
+  if (closer === -1) closer = firstCloser;
+  if (closer === -1) {
+    const end = source.length;
+    diagnostics.push(parseMessages.unterminatedString(lines.range(start, start + 3), true));
+    const node = stringNode(lines, start, end, 0, true, diagnostics);
+    return { token: stringToken(source.slice(start, end), node), end };
+  }
+  const end = skipQuotes(source, closer);
+  const node = stringNode(lines, start, end, 3, true, diagnostics);
+  return { token: stringToken(source.slice(start, end), node), end };
+}
+
+function stringToken(text: string, node: StringLiteral): Token {
+  return { type: "string", text, value: text, loc: node.loc, node };
+}
+
+function skipQuotes(source: string, index: number): number {
+  let end = index;
+  while (source[end] === '"') end++;
+  return end;
+}
+
+function scanMultilineDiscretion(lines: LineMap, start: number, diagnostics: Diagnostic[]): Closed {
+  const source = lines.source;
+  const closer = source.indexOf("***", start + 3);
+  if (closer === -1) {
+    const end = source.length;
+    diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(start, start + 3)));
+    const node = discretionNode(lines, start, end, 3, true, false);
+    return { token: { type: "discretion", text: source.slice(start, end), value: source.slice(start, end), loc: node.loc, node }, end };
+  }
+  const end = closer + 3;
+  const node = discretionNode(lines, start, end, 3, source.slice(start, end).includes("\n"));
+  return { token: { type: "discretion", text: source.slice(start, end), value: source.slice(start, end), loc: node.loc, node }, end };
+}

@@ -1,0 +1,181 @@
+import nearley from "nearley";
+import type { Program, SourceRange, Statement } from "../../ast.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { parseMessages } from "../../diagnostics/messages.js";
+import compiledGrammar from "./grammar.js";
+import { adjacentParen, ref, TokenStream } from "./grammar-support.js";
+import type { LineMap } from "./line-map.js";
+import type { Token } from "./token.js";
+
+const grammar = nearley.Grammar.fromCompiled(compiledGrammar as unknown as nearley.CompiledRules);
+
+/** Words that continue the statement above them rather than starting a new one. */
+const continuations: ReadonlySet<string> = new Set(["elif", "else", "catch", "finally", "|", "->"]);
+
+export interface ParseOptions {
+  /** Called for a statement with more than one parse: a grammar bug (tests assert it never happens). */
+  readonly onAmbiguity?: (range: SourceRange, parses: number) => void;
+}
+
+/**
+ * Parses the laid-out token stream one top-level statement at a time. A syntax error costs only the
+ * statement it is in: parsing resumes at the next top-level statement, so a file reports every
+ * broken statement and the AST keeps every good one.
+ */
+export function parseTokens(lines: LineMap, tokens: readonly Token[], options: ParseOptions = {}): { ast: Program; diagnostics: Diagnostic[] } {
+  const body: Statement[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const chunk of topLevelStatements(tokens)) {
+    const result = parseStatement(chunk, options);
+    if (result.statements) body.push(...result.statements);
+    else diagnostics.push(result.error);
+  }
+  const ast: Program = { kind: "Program", body, loc: lines.range(0, lines.source.length) };
+  return { ast, diagnostics };
+}
+
+/** Splits tokens where the indentation returns to column 1 and a new statement starts. */
+function* topLevelStatements(tokens: readonly Token[]): Generator<Token[]> {
+  let chunk: Token[] = [];
+  let depth = 0;
+  for (const token of tokens) {
+    const previous = chunk[chunk.length - 1];
+    const startsStatement =
+      depth === 0 &&
+      previous !== undefined &&
+      (previous.type === "NEWLINE" || previous.type === "DEDENT") &&
+      token.type !== "INDENT" &&
+      token.type !== "DEDENT" &&
+      !continuations.has(token.text);
+    if (startsStatement) {
+      yield chunk;
+      chunk = [];
+    }
+    if (token.type === "INDENT") depth++;
+    else if (token.type === "DEDENT") depth--;
+    chunk.push(token);
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+type StatementResult = { statements: Statement[]; error?: never } | { statements?: never; error: Diagnostic };
+
+function parseStatement(tokens: readonly Token[], options: ParseOptions): StatementResult {
+  const stream = new TokenStream();
+  stream.load(tokens);
+  const parser = new nearley.Parser(grammar, { lexer: stream as unknown as nearley.Lexer });
+  // nearley renders a long parse-table dump for every error; prosec writes its own message.
+  (parser as unknown as { reportError: () => string }).reportError = () => "syntax error";
+  try {
+    parser.feed("");
+  } catch (error) {
+    const token = (error as { token?: Token }).token;
+    if (!token) throw error;
+    const index = tokens.indexOf(token);
+    return { error: syntaxError(token, tokens.slice(0, index), expectedSymbols(parser)) };
+  }
+  const parses = parser.results as Statement[][];
+  if (parses.length === 0) {
+    const last = tokens[tokens.length - 1]!;
+    return { error: syntaxError(endOfStatement(last), tokens, expectedAfterEnd(parser)) };
+  }
+  if (parses.length > 1) options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
+  return { statements: parses[0]! };
+}
+
+function endOfStatement(last: Token): Token {
+  return { type: "NEWLINE", text: "", value: "", loc: { start: last.loc.end, end: last.loc.end } };
+}
+
+type Expectation = { readonly literal?: string; readonly type?: string; readonly test?: unknown };
+
+interface ParserInternals {
+  readonly table: { states: { rule: { symbols: (string | Expectation)[] }; dot: number }[] }[];
+}
+
+/** The terminals the parser could have accepted where it failed. */
+function expectedSymbols(parser: nearley.Parser): Set<string> {
+  const table = (parser as unknown as ParserInternals).table;
+  return expectedIn(table[table.length - 2]);
+}
+
+function expectedAfterEnd(parser: nearley.Parser): Set<string> {
+  const table = (parser as unknown as ParserInternals).table;
+  return expectedIn(table[table.length - 1]);
+}
+
+function expectedIn(column: ParserInternals["table"][number] | undefined): Set<string> {
+  const expected = new Set<string>();
+  for (const state of column?.states ?? []) {
+    const symbol = state.rule.symbols[state.dot];
+    if (symbol === undefined || typeof symbol === "string") continue;
+    if (symbol.literal !== undefined) expected.add(symbol.literal);
+    else if (symbol.type !== undefined) expected.add(symbol.type);
+    else if (symbol === ref) expected.add("name");
+    else if (symbol === adjacentParen) expected.add("(");
+  }
+  return expected;
+}
+
+/** Turns the failing token and what the parser wanted into one short message. */
+function syntaxError(token: Token, before: readonly Token[], expected: ReadonlySet<string>): Diagnostic {
+  const previous = before[before.length - 1];
+  const range = token.loc;
+  if (token.type === "unknown") return parseMessages.unexpectedCharacter(range, token.text);
+  if (expected.has("INDENT") && previous?.text === ":") return parseMessages.expectedBlock(range, headerOf(before));
+  if (expected.has("INDENT") && previous?.type === "NEWLINE" && before[before.length - 2]?.text === ":") {
+    return parseMessages.expectedBlock(range, headerOf(before.slice(0, -1)));
+  }
+  if (token.type === "INDENT") return parseMessages.unexpectedIndent(range);
+  if (token.type === "DEDENT" && expected.has("INDENT")) return parseMessages.expectedBlock(range, headerOf(before));
+  if (expected.has(":") && expected.size <= 3 && token.type !== "DEDENT") {
+    return parseMessages.expectedColon(range, describe(token), headerOf([...before, token]));
+  }
+  return parseMessages.unexpectedToken(range, describe(token), describeExpected(expected));
+}
+
+/** The first words of the line a block header is on, e.g. `parallel` or `if`. */
+function headerOf(tokens: readonly Token[]): string {
+  let start = tokens.length - 1;
+  while (start > 0 && !isLayout(tokens[start - 1]!)) start--;
+  const first = tokens[start];
+  return first && !isLayout(first) ? first.text : "";
+}
+
+function isLayout(token: Token): boolean {
+  return token.type === "NEWLINE" || token.type === "INDENT" || token.type === "DEDENT";
+}
+
+function describe(token: Token): string {
+  switch (token.type) {
+    case "NEWLINE":
+      return "end of line";
+    case "INDENT":
+      return "indentation";
+    case "DEDENT":
+      return "end of block";
+    case "string":
+      return "a string";
+    case "discretion":
+      return `\`${token.text.length > 30 ? `${token.text.slice(0, 27)}...` : token.text}\``;
+    default:
+      return `\`${token.text}\``;
+  }
+}
+
+const describedTypes: Readonly<Record<string, string>> = {
+  name: "a name",
+  string: "a string",
+  number: "a number",
+  discretion: "a `**condition**`",
+  NEWLINE: "end of line",
+  INDENT: "an indented block",
+  DEDENT: "end of block",
+};
+
+/** At most a handful of alternatives, names and values first, keywords last. */
+function describeExpected(expected: ReadonlySet<string>): string[] {
+  const typed = [...expected].filter((symbol) => symbol in describedTypes).map((symbol) => describedTypes[symbol]!);
+  const literals = [...expected].filter((symbol) => !(symbol in describedTypes)).map((symbol) => `\`${symbol}\``);
+  return [...typed, ...literals.sort()].slice(0, 6);
+}

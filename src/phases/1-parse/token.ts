@@ -1,0 +1,39 @@
+import type { Discretion, SourceRange, StringLiteral } from "../../ast.js";
+
+export type TokenType =
+  | "name"
+  | "number"
+  | "string"
+  | "discretion"
+  | "punctuation"
+  | "unknown"
+  | "NEWLINE"
+  | "INDENT"
+  | "DEDENT";
+
+/**
+ * A token as the nearley grammar sees it. nearley matches grammar literals (`"session"`, `":"`)
+ * against `text`, and `%name`-style symbols against `type`; so keywords are contextual: `session`
+ * is a `name` token that the grammar may read as a keyword or as a name.
+ */
+export interface Token {
+  readonly type: TokenType;
+  readonly text: string;
+  readonly value: string;
+  readonly loc: SourceRange;
+  /** A `(` written directly after a name, with no space: a call. */
+  readonly adjacent?: boolean;
+  /** The string or discretion node this token stands for, already split into parts. */
+  readonly node?: StringLiteral | Discretion;
+}
+
+const layoutTexts: Record<"NEWLINE" | "INDENT" | "DEDENT", string> = {
+  NEWLINE: "\u0000newline",
+  INDENT: "\u0000indent",
+  DEDENT: "\u0000dedent",
+};
+
+/** NEWLINE / INDENT / DEDENT; their text can never equal a grammar literal. */
+export function layoutToken(type: "NEWLINE" | "INDENT" | "DEDENT", loc: SourceRange): Token {
+  return { type, text: layoutTexts[type], value: "", loc };
+}
