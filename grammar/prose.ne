@@ -12,7 +12,7 @@
 
 @{%
 import * as b from "./build.js";
-import { tokenStream, ref, adjacentParen } from "./grammar-support.js";
+import { tokenStream, ref, target, adjacentParen } from "./grammar-support.js";
 %}
 
 @lexer tokenStream
@@ -39,7 +39,7 @@ Simple -> "use" %string                                   {% ([k, s]) => b.use(k
         | "output" %name "=" Expr                         {% ([k, n, , v]) => b.output(k, n, v) %}
         | "output" Expr                                   {% ([k, v]) => b.output(k, null, v) %}
         | Declaration %name "=" Expr                      {% ([d, n, , v]) => b.binding(d, d, n, v) %}
-        | %name "=" Expr                                  {% ([n, , v]) => b.binding(n, null, n, v) %}
+        | %target "=" Expr                                {% ([n, , v]) => b.binding(n, null, n, v) %}
         | "throw"                                         {% ([k]) => b.throwStatement(k, null) %}
         | "throw" Expr                                    {% ([k, m]) => b.throwStatement(k, m) %}
         | "assert" Expr                                   {% ([k, t]) => b.assertStatement(k, t, null) %}
@@ -50,7 +50,7 @@ Compound -> "agent" %name ":" Properties                  {% ([k, n, , p]) => b.
           | "output" %name "=" BlockExpr                  {% ([k, n, , v]) => b.output(k, n, v) %}
           | "output" BlockExpr                            {% ([k, v]) => b.output(k, null, v) %}
           | Declaration %name "=" BlockExpr               {% ([d, n, , v]) => b.binding(d, d, n, v) %}
-          | %name "=" BlockExpr                           {% ([n, , v]) => b.binding(n, null, n, v) %}
+          | %target "=" BlockExpr                         {% ([n, , v]) => b.binding(n, null, n, v) %}
           | If                                            {% id %}
           | "choice" %discretion ":" %NEWLINE %INDENT Options %DEDENT
                                                           {% ([k, c, , , , o]) => b.choice(k, c, o) %}

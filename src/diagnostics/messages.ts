@@ -52,17 +52,35 @@ export const parseMessages = {
       range,
       expected.length > 0 ? `unexpected ${found}: expected ${oneOf(expected)}` : `unexpected ${found}`,
     ),
-  expectedColon: (range: SourceRange, found: string, header: string) =>
-    error("E004", range, `expected \`:\` ${header ? `to end the \`${header}\` line` : "here"}, found ${found}`),
+  expectedColon: (range: SourceRange, after: string, found: string, isPropertyLine: boolean) =>
+    error(
+      "E004",
+      range,
+      `expected \`:\` after ${quote(after)}, found ${found}`,
+      isPropertyLine ? "lines indented under an agent or a session are its properties: `name: value`" : undefined,
+    ),
   expectedBlock: (range: SourceRange, header: string) =>
     error(
       "E005",
       range,
-      header ? `expected an indented block after \`${header}:\`` : "expected an indented block",
+      `expected an indented block after ${quote(`${header}:`)}`,
       "indent the lines that belong to it (2 spaces is usual)",
     ),
+  danglingContinuation: (range: SourceRange, word: string) => {
+    switch (word) {
+      case "->":
+        return error("E004", range, "a line cannot start with `->`", "put `->` and the next step on the same line as the step before it");
+      case "|":
+        return error("E004", range, "a `|` pipeline stage has no collection before it", "indent the `| stage:` lines under the line that names the collection");
+      case "elif":
+      case "else":
+        return error("E004", range, `\`${word}\` without an \`if\` before it`, `line \`${word}\` up with its \`if\``);
+      default:
+        return error("E004", range, `\`${word}\` without a \`try:\` before it`, `line \`${word}\` up with its \`try:\``);
+    }
+  },
   unexpectedIndent: (range: SourceRange) =>
-    error("E005", range, "unexpected indentation", "indent a line only under a line ending in `:` or under a session's properties"),
+    error("E005", range, "unexpected indentation", "indent a line only under a line ending in `:`, or under a session for its properties; is a `:` missing above?"),
   tabIndentation: (range: SourceRange) =>
     error("E005", range, "tab in indentation", "indent with spaces only"),
   inconsistentDedent: (range: SourceRange, width: number) =>

@@ -48,12 +48,29 @@ export class TokenStream {
 /** Only used by the grammar to know the token types; every parse creates its own stream. */
 export const tokenStream = new TokenStream();
 
-/** Words that a name in expression position may not be, because they start or join expressions. */
-const reservedInExpressions: ReadonlySet<string> = new Set(["true", "false", "null", "not", "and", "or", "is", "throw"]);
+/**
+ * Words that a name in expression position may not be: they are literals or operators, or they
+ * begin statements, so reading them as values would only make errors vaguer.
+ */
+const reservedInExpressions: ReadonlySet<string> = new Set([
+  "true", "false", "null", "not", "and", "or", "is",
+  "let", "const", "if", "elif", "else", "try", "catch", "finally", "choice", "option", "assert", "throw", "use", "import",
+]);
 
 /** A name used as a value. */
 export const ref = {
   test: (token: Token) => token.type === "name" && !reservedInExpressions.has(token.text),
+};
+
+/** Words that begin statements, so `let = 1` is an error rather than an assignment to `let`. */
+const statementKeywords: ReadonlySet<string> = new Set([
+  "let", "const", "output", "input", "use", "import", "agent", "block", "if", "elif", "else", "choice",
+  "option", "try", "catch", "finally", "throw", "assert", "parallel", "loop", "repeat", "for", "do", "session", "resume",
+]);
+
+/** The name an assignment `name = value` binds. */
+export const target = {
+  test: (token: Token) => token.type === "name" && !statementKeywords.has(token.text),
 };
 
 /** `(` written right after a name, as in a program call `research(topic: x)`. */

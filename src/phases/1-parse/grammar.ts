@@ -11,12 +11,13 @@ declare var DEDENT: any;
 declare var string: any;
 declare var name: any;
 declare var discretion: any;
+declare var target: any;
 declare var ref: any;
 declare var number: any;
 declare var adjacentParen: any;
 
 import * as b from "./build.js";
-import { tokenStream, ref, adjacentParen } from "./grammar-support.js";
+import { tokenStream, ref, target, adjacentParen } from "./grammar-support.js";
 
 interface NearleyToken {
   value: any;
@@ -62,7 +63,7 @@ const grammar: Grammar = {
     {"name": "Simple", "symbols": [{"literal":"output"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Expr"], "postprocess": ([k, n, , v]) => b.output(k, n, v)},
     {"name": "Simple", "symbols": [{"literal":"output"}, "Expr"], "postprocess": ([k, v]) => b.output(k, null, v)},
     {"name": "Simple", "symbols": ["Declaration", (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Expr"], "postprocess": ([d, n, , v]) => b.binding(d, d, n, v)},
-    {"name": "Simple", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Expr"], "postprocess": ([n, , v]) => b.binding(n, null, n, v)},
+    {"name": "Simple", "symbols": [(tokenStream.has("target") ? {type: "target"} : target), {"literal":"="}, "Expr"], "postprocess": ([n, , v]) => b.binding(n, null, n, v)},
     {"name": "Simple", "symbols": [{"literal":"throw"}], "postprocess": ([k]) => b.throwStatement(k, null)},
     {"name": "Simple", "symbols": [{"literal":"throw"}, "Expr"], "postprocess": ([k, m]) => b.throwStatement(k, m)},
     {"name": "Simple", "symbols": [{"literal":"assert"}, "Expr"], "postprocess": ([k, t]) => b.assertStatement(k, t, null)},
@@ -72,7 +73,7 @@ const grammar: Grammar = {
     {"name": "Compound", "symbols": [{"literal":"output"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "BlockExpr"], "postprocess": ([k, n, , v]) => b.output(k, n, v)},
     {"name": "Compound", "symbols": [{"literal":"output"}, "BlockExpr"], "postprocess": ([k, v]) => b.output(k, null, v)},
     {"name": "Compound", "symbols": ["Declaration", (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "BlockExpr"], "postprocess": ([d, n, , v]) => b.binding(d, d, n, v)},
-    {"name": "Compound", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "BlockExpr"], "postprocess": ([n, , v]) => b.binding(n, null, n, v)},
+    {"name": "Compound", "symbols": [(tokenStream.has("target") ? {type: "target"} : target), {"literal":"="}, "BlockExpr"], "postprocess": ([n, , v]) => b.binding(n, null, n, v)},
     {"name": "Compound", "symbols": ["If"], "postprocess": id},
     {"name": "Compound", "symbols": [{"literal":"choice"}, (tokenStream.has("discretion") ? {type: "discretion"} : discretion), {"literal":":"}, (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), "Options", (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([k, c, , , , o]) => b.choice(k, c, o)},
     {"name": "Compound", "symbols": [{"literal":"assert"}, "Expr", {"literal":":"}, (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), (tokenStream.has("string") ? {type: "string"} : string), (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([k, t, , , , m]) => b.assertStatement(k, t, m)},

@@ -26,7 +26,7 @@ export function parseTokens(lines: LineMap, tokens: readonly Token[], options: P
   const body: Statement[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const chunk of topLevelStatements(tokens)) {
-    const result = parseStatement(chunk, options);
+    const result = parseStatement(lines, chunk, options);
     if (result.statements) body.push(...result.statements);
     else diagnostics.push(result.error);
   }
@@ -60,7 +60,7 @@ function* topLevelStatements(tokens: readonly Token[]): Generator<Token[]> {
 
 type StatementResult = { statements: Statement[]; error?: never } | { statements?: never; error: Diagnostic };
 
-function parseStatement(tokens: readonly Token[], options: ParseOptions): StatementResult {
+function parseStatement(lines: LineMap, tokens: readonly Token[], options: ParseOptions): StatementResult {
   const stream = new TokenStream();
   stream.load(tokens);
   const parser = new nearley.Parser(grammar, { lexer: stream as unknown as nearley.Lexer });
@@ -72,12 +72,12 @@ function parseStatement(tokens: readonly Token[], options: ParseOptions): Statem
     const token = (error as { token?: Token }).token;
     if (!token) throw error;
     const index = tokens.indexOf(token);
-    return { error: syntaxError(token, tokens.slice(0, index), expectedSymbols(parser)) };
+    return { error: syntaxError(lines, token, tokens.slice(0, index), expectedSymbols(parser)) };
   }
   const parses = parser.results as Statement[][];
   if (parses.length === 0) {
     const last = tokens[tokens.length - 1]!;
-    return { error: syntaxError(endOfStatement(last), tokens, expectedAfterEnd(parser)) };
+    return { error: syntaxError(lines, endOfStatement(last), tokens, expectedAfterEnd(parser)) };
   }
   if (parses.length > 1) options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
   return { statements: parses[0]! };
@@ -118,28 +118,34 @@ function expectedIn(column: ParserInternals["table"][number] | undefined): Set<s
 }
 
 /** Turns the failing token and what the parser wanted into one short message. */
-function syntaxError(token: Token, before: readonly Token[], expected: ReadonlySet<string>): Diagnostic {
+function syntaxError(lines: LineMap, token: Token, before: readonly Token[], expected: ReadonlySet<string>): Diagnostic {
   const previous = before[before.length - 1];
   const range = token.loc;
   if (token.type === "unknown") return parseMessages.unexpectedCharacter(range, token.text);
-  if (expected.has("INDENT") && previous?.text === ":") return parseMessages.expectedBlock(range, headerOf(before));
-  if (expected.has("INDENT") && previous?.type === "NEWLINE" && before[before.length - 2]?.text === ":") {
-    return parseMessages.expectedBlock(range, headerOf(before.slice(0, -1)));
+  if ((previous === undefined || isLayout(previous)) && continuations.has(token.text)) {
+    return parseMessages.danglingContinuation(range, token.text);
+  }
+  if (expected.has("INDENT")) {
+    const colon = [...before].reverse().find((candidate) => !isLayout(candidate));
+    if (colon?.text === ":") return parseMessages.expectedBlock(colon.loc, headerText(lines, before, colon));
+  }
+  if (previous?.type === "INDENT" && [...expected].every((symbol) => symbol === "|")) {
+    return parseMessages.unexpectedIndent(range);
   }
   if (token.type === "INDENT") return parseMessages.unexpectedIndent(range);
-  if (token.type === "DEDENT" && expected.has("INDENT")) return parseMessages.expectedBlock(range, headerOf(before));
-  if (expected.has(":") && expected.size <= 3 && token.type !== "DEDENT") {
-    return parseMessages.expectedColon(range, describe(token), headerOf([...before, token]));
+  if (expected.size === 1 && expected.has(":") && previous !== undefined) {
+    const startsLine = isLayout(before[before.length - 2] ?? previous);
+    return parseMessages.expectedColon(range, previous.text, describe(token), startsLine && before.some((t) => t.type === "INDENT"));
   }
   return parseMessages.unexpectedToken(range, describe(token), describeExpected(expected));
 }
 
-/** The first words of the line a block header is on, e.g. `parallel` or `if`. */
-function headerOf(tokens: readonly Token[]): string {
-  let start = tokens.length - 1;
-  while (start > 0 && !isLayout(tokens[start - 1]!)) start--;
-  const first = tokens[start];
-  return first && !isLayout(first) ? first.text : "";
+/** The header line a block belongs to, as written: `loop until **done**`. */
+function headerText(lines: LineMap, before: readonly Token[], colon: Token): string {
+  let start = before.indexOf(colon);
+  while (start > 0 && !isLayout(before[start - 1]!)) start--;
+  const text = lines.source.slice(before[start]!.loc.start.offset, colon.loc.start.offset).replace(/\s+/g, " ");
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 function isLayout(token: Token): boolean {
