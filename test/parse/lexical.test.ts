@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BindingStatement, ExpressionStatement, SessionExpression, StringLiteral } from "../../src/ast.js";
+import type { BindingStatement, BlockDefinition, ExpressionStatement, SessionExpression, StringLiteral } from "../../src/ast.js";
 import { parse } from "../../src/phases/1-parse/index.js";
 import { firstStatement, problems, statements } from "../support/parse-helpers.js";
 
@@ -71,7 +71,8 @@ describe("strings", () => {
   it('treats a """ on a deeper line as content, and closes on a line no deeper than the opener', () => {
     const source = 'block b:\n  session """\n  Example:\n      prompt: """inner"""\n  """\nsession "next"\n';
     const [block] = parse(source).ast.body;
-    const session = ((block as { body: ExpressionStatement[] }).body[0]!.expression as SessionExpression).prompt!;
+    const first = (block as BlockDefinition).body[0] as ExpressionStatement;
+    const session = (first.expression as SessionExpression).prompt!;
     expect(session.value).toBe('\n  Example:\n      prompt: """inner"""\n  ');
     expect(parse(source).ast.body).toHaveLength(2);
   });
