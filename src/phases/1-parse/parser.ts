@@ -179,9 +179,13 @@ const describedTypes: Readonly<Record<string, string>> = {
   DEDENT: "end of block",
 };
 
+/** Operators that could extend a complete expression: noise when the line could also just end. */
+const continuingOperators: ReadonlySet<string> = new Set(["->", "|", "or", "and", "==", "!=", "<", "<=", ">", ">=", "is", "+", "-", "*", "/", ".", "["]);
+
 /** At most a handful of alternatives, names and values first, keywords last. */
 function describeExpected(expected: ReadonlySet<string>): string[] {
-  const typed = [...expected].filter((symbol) => symbol in describedTypes).map((symbol) => describedTypes[symbol]!);
-  const literals = [...expected].filter((symbol) => !(symbol in describedTypes)).map((symbol) => `\`${symbol}\``);
+  const symbols = expected.has("NEWLINE") ? [...expected].filter((symbol) => !continuingOperators.has(symbol)) : [...expected];
+  const typed = symbols.filter((symbol) => symbol in describedTypes).map((symbol) => describedTypes[symbol]!);
+  const literals = symbols.filter((symbol) => !(symbol in describedTypes)).map((symbol) => `\`${symbol}\``);
   return [...typed, ...literals.sort()].slice(0, 6);
 }

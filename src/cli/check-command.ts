@@ -1,0 +1,53 @@
+import type { Argv } from "yargs";
+import { hasErrors, type FileDiagnostics } from "../diagnostics/diagnostic.js";
+import { formatDiagnostic, toJson } from "../diagnostics/format.js";
+import { checkSource } from "../pipeline.js";
+import { findPrograms } from "./find-programs.js";
+import { readProgram } from "./read-program.js";
+
+export interface CheckArguments {
+  readonly paths: readonly string[];
+  readonly format: "text" | "json";
+  readonly strict: boolean;
+}
+
+export function checkCommand(yargs: Argv): Argv {
+  return yargs.command<CheckArguments>(
+    "check <paths..>",
+    "Check .prose files (folders are searched recursively) and print their diagnostics",
+    (command) =>
+      command
+        .positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" })
+        .option("format", { choices: ["text", "json"] as const, default: "text" as const, describe: "output format" })
+        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
+    (argv) => {
+      process.exitCode = runCheck(argv);
+    },
+  );
+}
+
+/** Checks every program and prints the result; returns the exit code (0 clean, 1 errors). */
+export function runCheck(argv: CheckArguments): number {
+  const results: FileDiagnostics[] = findPrograms(argv.paths).map((file) => {
+    const source = readProgram(file);
+    return { file, source, diagnostics: checkSource(source, { strict: argv.strict }).diagnostics };
+  });
+  if (argv.format === "json") {
+    process.stdout.write(`${JSON.stringify(toJson(results), null, 2)}\n`);
+  } else {
+    const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
+    for (const { file, source, diagnostics } of results) {
+      for (const diagnostic of diagnostics) process.stdout.write(`${formatDiagnostic(file, source, diagnostic, { color })}\n`);
+    }
+    process.stdout.write(`${summary(results)}\n`);
+  }
+  return results.some((result) => hasErrors(result.diagnostics)) ? 1 : 0;
+}
+
+function summary(results: readonly FileDiagnostics[]): string {
+  const all = results.flatMap((result) => result.diagnostics);
+  const errors = all.filter((diagnostic) => diagnostic.severity === "error").length;
+  const warnings = all.length - errors;
+  const files = `${results.length} ${results.length === 1 ? "file" : "files"}`;
+  return `${files} checked: ${errors} ${errors === 1 ? "error" : "errors"}, ${warnings} ${warnings === 1 ? "warning" : "warnings"}`;
+}

@@ -1,0 +1,45 @@
+import { readdirSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+export class UsageError extends Error {}
+
+/**
+ * The `.prose` files named by the arguments: files as given, folders searched recursively (skipping
+ * node_modules and dot-folders), each list sorted so output order never depends on the file system.
+ */
+export function findPrograms(paths: readonly string[], cwd = process.cwd()): string[] {
+  const found = new Set<string>();
+  for (const path of paths) {
+    const absolute = join(cwd, path);
+    let stats;
+    try {
+      stats = statSync(absolute);
+    } catch {
+      throw new UsageError(`${path}: no such file or folder`);
+    }
+    if (stats.isDirectory()) {
+      const programs = programsUnder(absolute);
+      if (programs.length === 0) throw new UsageError(`${path}: no .prose files in this folder`);
+      programs.forEach((program) => found.add(program));
+    } else {
+      found.add(absolute);
+    }
+  }
+  return [...found].map((file) => displayPath(file, cwd));
+}
+
+function programsUnder(directory: string): string[] {
+  const entries = readdirSync(directory, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries.flatMap((entry) => {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") return [];
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return programsUnder(path);
+    return entry.isFile() && entry.name.endsWith(".prose") ? [path] : [];
+  });
+}
+
+/** A path relative to the working directory with `/` separators, as diagnostics show it. */
+export function displayPath(file: string, cwd = process.cwd()): string {
+  const path = relative(cwd, file) || file;
+  return sep === "/" ? path : path.split(sep).join("/");
+}
