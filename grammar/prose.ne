@@ -12,7 +12,7 @@
 
 @{%
 import * as b from "./build.js";
-import { tokenStream, ref, target, adjacentParen } from "./grammar-support.js";
+import { tokenStream, atom, ref, target, adjacentParen, declaration, binaryOperator, text } from "./grammar-support.js";
 %}
 
 @lexer tokenStream
@@ -31,17 +31,14 @@ Block -> %NEWLINE %INDENT Statements %DEDENT              {% ([, , list]) => b.b
 Statement -> Simple %NEWLINE                              {% id %}
            | Compound                                     {% id %}
 
-Simple -> "use" %string                                   {% ([k, s]) => b.use(k, s, null) %}
-        | "use" %string "as" %name                        {% ([k, s, , a]) => b.use(k, s, a) %}
+Simple -> "use" %string Alias                             {% ([k, s, a]) => b.use(k, s, a) %}
         | "import" %string "from" %string                 {% ([k, skill, , source]) => b.importStatement(k, skill, source) %}
-        | "input" %name ":" %string                       {% ([k, n, , p]) => b.input(k, n, p) %}
-        | "input" %name ":" %discretion                   {% ([k, n, , p]) => b.input(k, n, p) %}
+        | "input" %name ":" %text                         {% ([k, n, , p]) => b.input(k, n, p) %}
         | "output" %name "=" Expr                         {% ([k, n, , v]) => b.output(k, n, v) %}
         | "output" Expr                                   {% ([k, v]) => b.output(k, null, v) %}
         | Declaration %name "=" Expr                      {% ([d, n, , v]) => b.binding(d, d, n, v) %}
         | %target "=" Expr                                {% ([n, , v]) => b.binding(n, null, n, v) %}
-        | "throw"                                         {% ([k]) => b.throwStatement(k, null) %}
-        | "throw" Expr                                    {% ([k, m]) => b.throwStatement(k, m) %}
+        | "throw" OptionalExpr                            {% ([k, m]) => b.throwStatement(k, m) %}
         | "assert" Expr                                   {% ([k, t]) => b.assertStatement(k, t, null) %}
         | Expr                                            {% ([e]) => b.expressionStatement(e) %}
 
@@ -58,7 +55,13 @@ Compound -> "agent" %name ":" Properties                  {% ([k, n, , p]) => b.
                                                           {% ([k, t, , , , m]) => b.assertStatement(k, t, m) %}
           | BlockExpr                                     {% ([e]) => b.expressionStatement(e) %}
 
-Declaration -> "let" {% id %} | "const" {% id %}
+Declaration -> %declaration                               {% id %}
+
+Alias -> null                                             {% () => null %}
+       | "as" %name                                       {% ([, a]) => a %}
+
+OptionalExpr -> null                                      {% () => null %}
+              | Expr                                      {% id %}
 
 Params -> null                                            {% () => null %}
         | "(" ")"                                         {% () => null %}
@@ -104,18 +107,16 @@ BlockExprBase -> SessionHead Properties                   {% ([h, p]) => b.withP
                | "session" Properties                     {% ([k, p]) => b.session(k, null, null, null, k, p.properties) %}
                | "resume" ":" %name Properties            {% ([k, , a, p]) => b.resume(k, a, p.properties) %}
                | "parallel" Modifiers ":" Block           {% ([k, m, , body]) => b.parallel(k, m, body) %}
-               | "repeat" Expr ":" Block                  {% ([k, n, , body]) => b.repeat(k, n, null, body) %}
-               | "repeat" Expr "as" %name ":" Block       {% ([k, n, , i, , body]) => b.repeat(k, n, i, body) %}
+               | "repeat" Expr LoopIndex ":" Block        {% ([k, n, i, , body]) => b.repeat(k, n, i, body) %}
                | ForHead Modifiers ":" Block              {% ([h, m, , body]) => b.forEach(h.first, h.parallel, h.item, h.index, h.collection, m, body) %}
                | "loop" LoopCondition Modifiers LoopIndex ":" Block
                                                           {% ([k, c, m, i, , body]) => b.loop(k, c, m, i, body) %}
-               | "try" ":" Block                          {% ([k, , body]) => b.tryExpression(k, body, null, null) %}
-               | "try" ":" Block Catch                    {% ([k, , body, c]) => b.tryExpression(k, body, c, null) %}
-               | "try" ":" Block Finally                  {% ([k, , body, f]) => b.tryExpression(k, body, null, f) %}
-               | "try" ":" Block Catch Finally            {% ([k, , body, c, f]) => b.tryExpression(k, body, c, f) %}
+               | "try" ":" Block OptionalCatch OptionalFinally
+                                                          {% ([k, , body, c, f]) => b.tryExpression(k, body, c, f) %}
                | "do" ":" Block                           {% ([k, , body]) => b.doBlock(k, body) %}
-               | Or Stages                                {% ([source, stages]) => b.pipeline(source, stages) %}
-               | Or %NEWLINE %INDENT Stages %DEDENT       {% ([source, , , stages]) => b.pipeline(source, stages) %}
+               | Operation Stages                         {% ([source, stages]) => b.pipeline(source, stages) %}
+               | Operation %NEWLINE %INDENT Stages %DEDENT
+                                                          {% ([source, , , stages]) => b.pipeline(source, stages) %}
 
 ForHead -> "for" ForNames "in" Expr                       {% ([k, n, , c]) => ({ first: k, parallel: false, item: n.item, index: n.index, collection: c }) %}
          | "parallel" "for" ForNames "in" Expr            {% ([k, , n, , c]) => ({ first: k, parallel: true, item: n.item, index: n.index, collection: c }) %}
@@ -130,10 +131,11 @@ LoopCondition -> null                                     {% () => null %}
 LoopIndex -> null                                         {% () => null %}
            | "as" %name                                   {% ([, n]) => n %}
 
-Catch -> "catch" ":" Block                                {% ([k, , body]) => b.catchClause(k, null, body) %}
-       | "catch" "as" %name ":" Block                     {% ([k, , n, , body]) => b.catchClause(k, n, body) %}
+OptionalCatch -> null                                     {% () => null %}
+               | "catch" Alias ":" Block                  {% ([k, n, , body]) => b.catchClause(k, n, body) %}
 
-Finally -> "finally" ":" Block                            {% ([, , body]) => body %}
+OptionalFinally -> null                                   {% () => null %}
+                 | "finally" ":" Block                    {% ([, , body]) => body %}
 
 Stages -> Stage                                           {% ([s]) => b.cons(null, s) %}
         | Stages Stage                                    {% ([list, s]) => b.cons(list, s) %}
@@ -158,67 +160,57 @@ KeyedModifierList -> KeyedModifier                        {% ([m]) => b.cons(nul
 KeyedModifier -> %name ":" Expr                           {% ([k, , v]) => b.modifier(k, v) %}
 
 # ---------------------------------------------------------------------------------------------
-# Inline expressions, lowest precedence first.
+# Inline expressions.
 # ---------------------------------------------------------------------------------------------
 
 Expr -> Arrow                                             {% id %}
 
-Arrow -> Arrow "->" Or                                    {% ([l, , r]) => b.arrow(l, r) %}
-       | Or                                               {% id %}
+Arrow -> Arrow "->" Operation                             {% ([l, , r]) => b.arrow(l, r) %}
+       | Operation                                        {% id %}
 
-Or -> Or "or" And                                         {% ([l, o, r]) => b.binary(l, o, r) %}
-    | And                                                 {% id %}
+# Binary operators are read as a flat list and ordered by precedence afterwards (b.operation):
+# one grammar level instead of seven keeps the Earley chart small.
+Operation -> Operands                                     {% ([list]) => b.operation(list) %}
 
-And -> And "and" Not                                      {% ([l, o, r]) => b.binary(l, o, r) %}
-     | Not                                                {% id %}
+Operands -> Operand                                       {% ([o]) => b.cons(null, o) %}
+          | Operands BinaryOperator Operand               {% ([list, op, o]) => b.cons(b.cons(list, op), o) %}
 
-Not -> "not" Not                                          {% ([o, e]) => b.unary(o, e) %}
-     | Comparison                                         {% id %}
+BinaryOperator -> %binaryOperator                         {% id %}
 
-Comparison -> Sum CompareOperator Sum                     {% ([l, o, r]) => b.binary(l, o, r) %}
-            | Sum                                         {% id %}
-
-CompareOperator -> "==" {% id %} | "!=" {% id %} | "<" {% id %} | "<=" {% id %} | ">" {% id %} | ">=" {% id %} | "is" {% id %}
-
-Sum -> Sum "+" Product                                    {% ([l, o, r]) => b.binary(l, o, r) %}
-     | Sum "-" Product                                    {% ([l, o, r]) => b.binary(l, o, r) %}
-     | Product                                            {% id %}
-
-Product -> Product "*" Unary                              {% ([l, o, r]) => b.binary(l, o, r) %}
-         | Product "/" Unary                              {% ([l, o, r]) => b.binary(l, o, r) %}
-         | Unary                                          {% id %}
-
-Unary -> "-" Unary                                        {% ([o, e]) => b.unary(o, e) %}
-       | Postfix                                          {% id %}
+Operand -> "not" Operand                                  {% ([o, e]) => b.notPrefix(o, e) %}
+         | "-" Operand                                    {% ([o, e]) => b.unary(o, e) %}
+         | Postfix                                        {% id %}
 
 Postfix -> Postfix "." %name                              {% ([o, , p]) => b.member(o, p) %}
          | Postfix "[" Expr "]"                           {% ([o, , i, close]) => b.index(o, i, close) %}
          | Primary                                        {% id %}
 
-Primary -> %ref                                           {% ([n]) => b.identifier(n) %}
-         | %string                                        {% ([s]) => b.string(s) %}
-         | %number                                        {% ([n]) => b.number(n) %}
-         | %discretion                                    {% ([d]) => b.discretion(d) %}
-         | "true"                                         {% ([t]) => b.boolean(t) %}
-         | "false"                                        {% ([t]) => b.boolean(t) %}
-         | "null"                                         {% ([t]) => b.nullLiteral(t) %}
-         | "[" "]"                                        {% ([o, c]) => b.array(o, null, c) %}
-         | "[" ExprList OptionalComma "]"                 {% ([o, list, , c]) => b.array(o, list, c) %}
-         | "{" "}"                                        {% ([o, c]) => b.object(o, null, c) %}
-         | "{" Entries OptionalComma "}"                  {% ([o, list, , c]) => b.object(o, list, c) %}
+Primary -> %atom                                          {% ([t]) => b.atom(t) %}
+         | "[" OptionalExprList "]"                       {% ([o, list, c]) => b.array(o, list, c) %}
+         | "{" OptionalEntries "}"                        {% ([o, list, c]) => b.object(o, list, c) %}
          | "(" Expr ")"                                   {% ([, e]) => e %}
-         | SessionHead                                    {% id %}
+         | "session" SessionTarget                        {% ([k, t]) => b.session(k, t.name, t.agent, t.prompt, t.last) %}
          | "resume" ":" %name                             {% ([k, , a]) => b.resume(k, a) %}
-         | "do" %name                                     {% ([k, n]) => b.doCall(k, n, null, null) %}
-         | "do" %name "(" ")"                             {% ([k, n, , c]) => b.doCall(k, n, null, c) %}
-         | "do" %name "(" ExprList OptionalComma ")"      {% ([k, n, , args, , c]) => b.doCall(k, n, args, c) %}
-         | %ref %adjacentParen ")"                        {% ([n, , c]) => b.programCall(n, null, c) %}
-         | %ref %adjacentParen NamedArguments OptionalComma ")"
-                                                          {% ([n, , args, , c]) => b.programCall(n, args, c) %}
+         | "do" %name DoArguments                         {% ([k, n, args]) => b.doCall(k, n, args.list, args.close) %}
+         | %ref %adjacentParen OptionalNamedArguments ")" {% ([n, , args, c]) => b.programCall(n, args, c) %}
 
-SessionHead -> "session" %string                          {% ([k, p]) => b.session(k, null, null, p, p) %}
-             | "session" ":" %name                        {% ([k, , a]) => b.session(k, null, a, null, a) %}
-             | "session" %name ":" %name                  {% ([k, n, , a]) => b.session(k, n, a, null, a) %}
+SessionHead -> "session" SessionTarget                    {% ([k, t]) => b.session(k, t.name, t.agent, t.prompt, t.last) %}
+
+SessionTarget -> %string                                  {% ([p]) => ({ name: null, agent: null, prompt: p, last: p }) %}
+               | ":" %name                                {% ([, a]) => ({ name: null, agent: a, prompt: null, last: a }) %}
+               | %name ":" %name                          {% ([n, , a]) => ({ name: n, agent: a, prompt: null, last: a }) %}
+
+DoArguments -> null                                       {% () => ({ list: null, close: null }) %}
+             | "(" OptionalExprList ")"                   {% ([, list, close]) => ({ list, close }) %}
+
+OptionalExprList -> null                                  {% () => null %}
+                  | ExprList OptionalComma                {% id %}
+
+OptionalEntries -> null                                   {% () => null %}
+                 | Entries OptionalComma                  {% id %}
+
+OptionalNamedArguments -> null                            {% () => null %}
+                        | NamedArguments OptionalComma    {% id %}
 
 ExprList -> Expr                                          {% ([e]) => b.cons(null, e) %}
           | ExprList "," Expr                             {% ([list, , e]) => b.cons(list, e) %}

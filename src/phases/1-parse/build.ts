@@ -51,6 +51,21 @@ export function nullLiteral(token: Token): ast.NullLiteral {
   return { kind: "Null", loc: token.loc };
 }
 
+/** A literal or a name, from the one token it is. */
+export function atom(token: Token): ast.Expression {
+  switch (token.type) {
+    case "string":
+      return string(token);
+    case "number":
+      return number(token);
+    case "discretion":
+      return discretion(token);
+    default:
+      if (token.text === "true" || token.text === "false") return boolean(token);
+      return token.text === "null" ? nullLiteral(token) : identifier(token);
+  }
+}
+
 export function binary(left: ast.Expression, operator: Token, right: ast.Expression): ast.BinaryExpression {
   return { kind: "Binary", operator: operator.text as ast.BinaryOperator, left, right, loc: span(left, right) };
 }
@@ -331,4 +346,68 @@ export function assertStatement(keyword: Token, test: ast.Expression, message: T
 
 export function program(statements: Cons<ast.Statement> | null, loc: ast.SourceRange): ast.Program {
   return { kind: "Program", body: flatten(statements), loc };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operator precedence
+// ---------------------------------------------------------------------------------------------
+
+/** `not x` before precedence is applied: `not` binds looser than comparisons (`not a == b`). */
+export interface NotPrefix {
+  readonly kind: "NotPrefix";
+  readonly operator: Token;
+  readonly operand: ast.Expression | NotPrefix;
+  readonly loc: ast.SourceRange;
+}
+
+export function notPrefix(operator: Token, operand: ast.Expression | NotPrefix): NotPrefix {
+  return { kind: "NotPrefix", operator, operand, loc: span(operator, operand) };
+}
+
+type Operand = ast.Expression | NotPrefix;
+
+const precedence: Readonly<Record<string, number>> = {
+  or: 1,
+  and: 2,
+  "==": 4,
+  "!=": 4,
+  "<": 4,
+  "<=": 4,
+  ">": 4,
+  ">=": 4,
+  is: 4,
+  "+": 5,
+  "-": 5,
+  "*": 6,
+  "/": 6,
+};
+const notPrecedence = 3;
+
+/** Builds the tree of a flat `operand (operator operand)*` list, all operators left-associative. */
+export function operation(list: Cons<Operand | Token>): ast.Expression {
+  const items = flatten(list);
+  let position = 0;
+  // `not` rewrites the operand slot it stands in, so work on a copy of the operands.
+  const operands = items.filter((_, index) => index % 2 === 0) as Operand[];
+  const operators = items.filter((_, index) => index % 2 === 1) as Token[];
+
+  const climb = (minimum: number): ast.Expression => {
+    let left = operand();
+    while (position < operators.length && precedence[operators[position]!.text]! >= minimum) {
+      const operator = operators[position]!;
+      position++;
+      const right = climb(precedence[operator.text]! + 1);
+      left = binary(left, operator, right);
+    }
+    return left;
+  };
+
+  const operand = (): ast.Expression => {
+    const current = operands[position]!;
+    if (current.kind !== "NotPrefix") return current;
+    operands[position] = current.operand;
+    return unary(current.operator, climb(notPrecedence + 1));
+  };
+
+  return climb(0);
 }

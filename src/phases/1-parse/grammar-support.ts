@@ -73,6 +73,30 @@ export const target = {
   test: (token: Token) => token.type === "name" && !statementKeywords.has(token.text),
 };
 
+/** A literal or a name in value position: one grammar symbol instead of seven keeps the chart small. */
+export const atom = {
+  test: (token: Token) =>
+    token.type === "string" || token.type === "number" || token.type === "discretion" || ref.test(token) || literalWords.has(token.text),
+};
+
+const literalWords: ReadonlySet<string> = new Set(["true", "false", "null"]);
+
+/** `let` or `const`. */
+export const declaration = {
+  test: (token: Token) => token.type === "name" && (token.text === "let" || token.text === "const"),
+};
+
+/** A string or a `**discretion**`: what an `input` prompt may be. */
+export const text = {
+  test: (token: Token) => token.type === "string" || token.type === "discretion",
+};
+
+const binaryOperators: ReadonlySet<string> = new Set(["or", "and", "==", "!=", "<", "<=", ">", ">=", "is", "+", "-", "*", "/"]);
+
+export const binaryOperator = {
+  test: (token: Token) => (token.type === "punctuation" || token.type === "name") && binaryOperators.has(token.text),
+};
+
 /** `(` written right after a name, as in a program call `research(topic: x)`. */
 export const adjacentParen = {
   test: (token: Token) => token.type === "punctuation" && token.text === "(" && token.adjacent === true,

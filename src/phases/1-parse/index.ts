@@ -18,13 +18,9 @@ export interface ParseResult {
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const lines = new LineMap(source);
   try {
-    const scanned = scan(lines);
-    const laidOut = layout(lines, scanned.tokens);
-    const parsed = parseTokens(lines, laidOut.tokens, options);
-    return {
-      ast: parsed.ast,
-      diagnostics: sortDiagnostics([...scanned.diagnostics, ...laidOut.diagnostics, ...parsed.diagnostics]),
-    };
+    const lexical: Diagnostic[] = [];
+    const parsed = parseTokens(lines, layout(lines, scan(lines, lexical), lexical), options);
+    return { ast: parsed.ast, diagnostics: sortDiagnostics([...lexical, ...parsed.diagnostics]) };
   } catch (error) {
     const ast: Program = { kind: "Program", body: [], loc: lines.range(0, source.length) };
     return { ast, diagnostics: [parseMessages.internalError(lines.range(0, 0), error)] };

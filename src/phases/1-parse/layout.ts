@@ -11,9 +11,7 @@ const closers = new Set([")", "]", "}"]);
  * indentation changes, nothing at all inside brackets (implicit line joining). Blank and
  * comment-only lines never affect indentation.
  */
-export function layout(lines: LineMap, raw: readonly Token[]): { tokens: Token[]; diagnostics: Diagnostic[] } {
-  const tokens: Token[] = [];
-  const diagnostics: Diagnostic[] = [];
+export function* layout(lines: LineMap, raw: Iterable<Token>, diagnostics: Diagnostic[]): Generator<Token> {
   const widths = [0];
   let bracketDepth = 0;
   let atLineStart = true;
@@ -22,32 +20,31 @@ export function layout(lines: LineMap, raw: readonly Token[]): { tokens: Token[]
   for (const token of raw) {
     if (token.type === "NEWLINE") {
       if (bracketDepth > 0) continue;
-      if (lineHasContent) tokens.push(layoutToken("NEWLINE", token.loc));
+      if (lineHasContent) yield layoutToken("NEWLINE", token.loc);
       lineHasContent = false;
       atLineStart = true;
       continue;
     }
     if (atLineStart && bracketDepth === 0) {
       atLineStart = false;
-      indent(token);
+      yield* indent(token);
     }
     if (token.type === "punctuation") {
       if (openers.has(token.text)) bracketDepth++;
       else if (closers.has(token.text) && bracketDepth > 0) bracketDepth--;
     }
-    tokens.push(token);
+    yield token;
     lineHasContent = true;
   }
 
   const end = lines.range(lines.source.length, lines.source.length);
-  if (lineHasContent) tokens.push(layoutToken("NEWLINE", end));
+  if (lineHasContent) yield layoutToken("NEWLINE", end);
   while (widths.length > 1) {
     widths.pop();
-    tokens.push(layoutToken("DEDENT", end));
+    yield layoutToken("DEDENT", end);
   }
-  return { tokens, diagnostics };
 
-  function indent(first: Token): void {
+  function* indent(first: Token): Generator<Token> {
     const firstOffset = first.loc.start.offset;
     const lineStart = lines.lineStart(first.loc.start.line);
     const leading = lines.source.slice(lineStart, firstOffset);
@@ -57,12 +54,12 @@ export function layout(lines: LineMap, raw: readonly Token[]): { tokens: Token[]
     const current = widths[widths.length - 1]!;
     if (width > current) {
       widths.push(width);
-      tokens.push(layoutToken("INDENT", lines.range(lineStart, firstOffset)));
+      yield layoutToken("INDENT", lines.range(lineStart, firstOffset));
       return;
     }
     while (width < widths[widths.length - 1]!) {
       widths.pop();
-      tokens.push(layoutToken("DEDENT", lines.range(firstOffset, firstOffset)));
+      yield layoutToken("DEDENT", lines.range(firstOffset, firstOffset));
     }
     if (width !== widths[widths.length - 1]) {
       diagnostics.push(parseMessages.inconsistentDedent(lines.range(lineStart, firstOffset), width));

@@ -24,73 +24,64 @@ const lineLexer = moo.compile({
   unknown: { match: /[^]/u, lineBreaks: true },
 });
 
-export interface ScanResult {
-  /** Tokens in source order, with a `newline` marker (type NEWLINE) at every physical line end. */
-  readonly tokens: Token[];
-  readonly diagnostics: Diagnostic[];
-}
-
-/** Scans the whole source into tokens; physical line ends become raw NEWLINE tokens for the layout pass. */
-export function scan(lines: LineMap): ScanResult {
+/**
+ * Scans the source into tokens, lazily so that a long program never holds all its tokens at once.
+ * Every physical line end becomes a NEWLINE token for the layout pass. Problems go to `diagnostics`.
+ */
+export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Token> {
   const source = lines.source;
-  const tokens: Token[] = [];
-  const diagnostics: Diagnostic[] = [];
+  let previous: Token | undefined;
   let position = 0;
+
+  const lexer = (lineLexer as moo.Lexer & { clone(): moo.Lexer }).clone();
 
   while (position <= source.length) {
     let lineEnd = source.indexOf("\n", position);
     if (lineEnd === -1) lineEnd = source.length;
     const contentEnd = lineEnd > position && source[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd;
-    lineLexer.reset(source.slice(position, contentEnd));
+    lexer.reset(source.slice(position, contentEnd));
     let resumeAt = -1;
 
-    for (let token = lineLexer.next(); token !== undefined; token = lineLexer.next()) {
+    for (let token = lexer.next(); token !== undefined && resumeAt === -1; token = lexer.next()) {
       const offset = position + token.offset;
       const end = offset + token.text.length;
+      let produced: Token | undefined;
       switch (token.type) {
         case "space":
         case "comment":
           break;
-        case "tripleQuote": {
-          const closed = scanTripleString(lines, offset, diagnostics);
-          tokens.push(closed.token);
-          resumeAt = closed.end;
-          break;
-        }
+        case "tripleQuote":
         case "tripleStar": {
-          const closed = scanMultilineDiscretion(lines, offset, diagnostics);
-          tokens.push(closed.token);
+          const closed = token.type === "tripleQuote" ? scanTripleString(lines, offset, diagnostics) : scanMultilineDiscretion(lines, offset, diagnostics);
+          produced = closed.token;
           resumeAt = closed.end;
           break;
         }
-        case "string": {
-          const node = stringNode(lines, offset, end, 1, false, diagnostics);
-          tokens.push({ type: "string", text: token.text, value: token.text, loc: node.loc, node });
-          break;
-        }
+        case "string":
         case "openString": {
-          diagnostics.push(parseMessages.unterminatedString(lines.range(offset, end), false));
-          const node = stringNode(lines, offset, end, 0, false, diagnostics);
-          tokens.push({ type: "string", text: token.text, value: token.text, loc: node.loc, node });
+          const closed = token.type === "string";
+          if (!closed) diagnostics.push(parseMessages.unterminatedString(lines.range(offset, end), false));
+          const node = stringNode(lines, offset, end, closed ? 1 : 0, false, diagnostics);
+          produced = { type: "string", text: token.text, value: token.text, loc: node.loc, node };
           break;
         }
         case "discretion": {
           const node = discretionNode(lines, offset, end, 2, false);
-          tokens.push({ type: "discretion", text: token.text, value: token.text, loc: node.loc, node });
+          produced = { type: "discretion", text: token.text, value: token.text, loc: node.loc, node };
           break;
         }
         default: {
-          const previous = tokens[tokens.length - 1];
-          const adjacent = token.text === "(" && previous?.type === "name" && previous.loc.end.offset === offset;
           const loc = lines.range(offset, end);
-          tokens.push(
-            adjacent
-              ? { type: "punctuation", text: token.text, value: token.text, loc, adjacent }
-              : { type: token.type as Token["type"], text: token.text, value: token.text, loc },
-          );
+          const adjacent = token.text === "(" && previous?.type === "name" && previous.loc.end.offset === offset;
+          produced = adjacent
+            ? { type: "punctuation", text: token.text, value: token.text, loc, adjacent }
+            : { type: token.type as Token["type"], text: token.text, value: token.text, loc };
         }
       }
-      if (resumeAt !== -1) break;
+      if (produced) {
+        previous = produced;
+        yield produced;
+      }
     }
 
     if (resumeAt !== -1) {
@@ -98,10 +89,10 @@ export function scan(lines: LineMap): ScanResult {
       position = resumeAt;
       continue;
     }
-    tokens.push(layoutToken("NEWLINE", lines.range(contentEnd, lineEnd)));
+    previous = layoutToken("NEWLINE", lines.range(contentEnd, lineEnd));
+    yield previous;
     position = lineEnd + 1;
   }
-  return { tokens, diagnostics };
 }
 
 function stringNode(

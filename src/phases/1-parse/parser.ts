@@ -22,7 +22,7 @@ export interface ParseOptions {
  * statement it is in: parsing resumes at the next top-level statement, so a file reports every
  * broken statement and the AST keeps every good one.
  */
-export function parseTokens(lines: LineMap, tokens: readonly Token[], options: ParseOptions = {}): { ast: Program; diagnostics: Diagnostic[] } {
+export function parseTokens(lines: LineMap, tokens: Iterable<Token>, options: ParseOptions = {}): { ast: Program; diagnostics: Diagnostic[] } {
   const body: Statement[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const chunk of topLevelStatements(tokens)) {
@@ -35,7 +35,7 @@ export function parseTokens(lines: LineMap, tokens: readonly Token[], options: P
 }
 
 /** Splits tokens where the indentation returns to column 1 and a new statement starts. */
-function* topLevelStatements(tokens: readonly Token[]): Generator<Token[]> {
+function* topLevelStatements(tokens: Iterable<Token>): Generator<Token[]> {
   let chunk: Token[] = [];
   let depth = 0;
   for (const token of tokens) {

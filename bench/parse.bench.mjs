@@ -1,0 +1,81 @@
+// Parse time vs lexing alone (the floor), and peak memory, for the corpus and synthetic programs.
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = (path) => join(root, "dist/src/phases/1-parse", path);
+
+if (process.argv[2] === "--measure") {
+  await measure(process.argv[3]);
+} else {
+  await report();
+}
+
+async function report() {
+  const rows = [["input", "lines", "lex ms", "parse ms", "parse/lex", "peak RSS MB"]];
+  const results = {};
+  for (const input of ["corpus", "2000", "20000", "100000"]) {
+    const child = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--measure", input], { encoding: "utf8" });
+    if (child.status !== 0) throw new Error(child.stderr);
+    const result = JSON.parse(child.stdout);
+    results[input] = result;
+    rows.push([input, result.lines, result.lexMs.toFixed(1), result.parseMs.toFixed(1), (result.parseMs / result.lexMs).toFixed(2), result.peakRssMb.toFixed(0)]);
+  }
+  printTable(rows);
+  const growth = results["100000"].parseMs / results["20000"].parseMs;
+  console.log(`\ngrowth 20k -> 100k lines: ${growth.toFixed(2)}x the time for 5x the lines (target at most 6x)`);
+}
+
+async function measure(input) {
+  const { LineMap } = await import(dist("line-map.js"));
+  const { scan } = await import(dist("lexer.js"));
+  const { layout } = await import(dist("layout.js"));
+  const { parse } = await import(dist("index.js"));
+  const { syntheticProgram } = await import("./synthetic.mjs");
+
+  const sources = input === "corpus" ? corpusSources() : [syntheticProgram(Number(input))];
+  const lines = sources.reduce((sum, source) => sum + source.split("\n").length - 1, 0);
+  const lex = () => sources.forEach((source) => {
+    const map = new LineMap(source);
+    for (const _token of layout(map, scan(map, []), [])) {
+      // lexing and layout only
+    }
+  });
+  const parseAll = () => sources.forEach((source) => {
+    const result = parse(source);
+    if (result.diagnostics.length > 0) throw new Error(`${input}: ${result.diagnostics[0].message}`);
+  });
+  const repeats = lines > 50000 ? 3 : 7;
+  const lexMs = median(repeats, lex);
+  const parseMs = median(repeats, parseAll);
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ lines, lexMs, parseMs, peakRssMb }));
+}
+
+function corpusSources() {
+  const directory = join(root, "../shared/corpus/openprose-examples");
+  return readdirSync(directory).filter((name) => name.endsWith(".prose")).sort().map((name) => readFileSync(join(directory, name), "utf8"));
+}
+
+function median(repeats, work) {
+  // Measure the steady state: warm the JIT for half a second first.
+  for (const start = performance.now(); performance.now() - start < 500; ) work();
+  const times = [];
+  for (let i = 0; i < repeats; i++) {
+    globalThis.gc?.();
+    const start = performance.now();
+    work();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+function printTable(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
+  rows.forEach((row, index) => {
+    console.log(`| ${row.map((cell, column) => String(cell).padEnd(widths[column])).join(" | ")} |`);
+    if (index === 0) console.log(`| ${widths.map((width) => "-".repeat(width)).join(" | ")} |`);
+  });
+}
