@@ -9,6 +9,8 @@ const dist = (path) => join(root, "dist/src/phases/1-parse", path);
 
 if (process.argv[2] === "--measure") {
   await measure(process.argv[3]);
+} else if (process.argv[2] === "--memory") {
+  await memory(process.argv[3]);
 } else {
   await report();
 }
@@ -17,9 +19,7 @@ async function report() {
   const rows = [["input", "lines", "lex ms", "parse ms", "parse/lex", "peak RSS MB"]];
   const results = {};
   for (const input of ["corpus", "2000", "20000", "100000"]) {
-    const child = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--measure", input], { encoding: "utf8" });
-    if (child.status !== 0) throw new Error(child.stderr);
-    const result = JSON.parse(child.stdout);
+    const result = { ...child("--measure", input), ...child("--memory", input) };
     results[input] = result;
     rows.push([input, result.lines, result.lexMs.toFixed(1), result.parseMs.toFixed(1), (result.parseMs / result.lexMs).toFixed(2), result.peakRssMb.toFixed(0)]);
   }
@@ -28,14 +28,31 @@ async function report() {
   console.log(`\ngrowth 20k -> 100k lines: ${growth.toFixed(2)}x the time for 5x the lines (target at most 6x)`);
 }
 
+function child(mode, input) {
+  const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), mode, input], { encoding: "utf8" });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+async function sourcesFor(input) {
+  const { syntheticProgram } = await import("./synthetic.mjs");
+  return input === "corpus" ? corpusSources() : [syntheticProgram(Number(input))];
+}
+
+/** Peak RSS of one parse, in a process that does nothing else. */
+async function memory(input) {
+  const { parse } = await import(dist("index.js"));
+  const sources = await sourcesFor(input);
+  const asts = sources.map((source) => parse(source).ast);
+  process.stdout.write(JSON.stringify({ peakRssMb: process.resourceUsage().maxRSS / 1024, statements: asts.length }));
+}
+
 async function measure(input) {
   const { LineMap } = await import(dist("line-map.js"));
   const { scan } = await import(dist("lexer.js"));
   const { layout } = await import(dist("layout.js"));
   const { parse } = await import(dist("index.js"));
-  const { syntheticProgram } = await import("./synthetic.mjs");
-
-  const sources = input === "corpus" ? corpusSources() : [syntheticProgram(Number(input))];
+  const sources = await sourcesFor(input);
   const lines = sources.reduce((sum, source) => sum + source.split("\n").length - 1, 0);
   const lex = () => sources.forEach((source) => {
     const map = new LineMap(source);
@@ -47,11 +64,10 @@ async function measure(input) {
     const result = parse(source);
     if (result.diagnostics.length > 0) throw new Error(`${input}: ${result.diagnostics[0].message}`);
   });
-  const repeats = lines > 50000 ? 3 : 7;
+  const repeats = lines > 50000 ? 5 : 15;
   const lexMs = median(repeats, lex);
   const parseMs = median(repeats, parseAll);
-  const peakRssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify({ lines, lexMs, parseMs, peakRssMb }));
+  process.stdout.write(JSON.stringify({ lines, lexMs, parseMs }));
 }
 
 function corpusSources() {
@@ -64,7 +80,6 @@ function median(repeats, work) {
   for (const start = performance.now(); performance.now() - start < 500; ) work();
   const times = [];
   for (let i = 0; i < repeats; i++) {
-    globalThis.gc?.();
     const start = performance.now();
     work();
     times.push(performance.now() - start);

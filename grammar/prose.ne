@@ -28,32 +28,31 @@ Block -> %NEWLINE %INDENT Statements %DEDENT              {% ([, , list]) => b.b
 # Statements: simple ones end with NEWLINE, compound ones with the DEDENT of their block.
 # ---------------------------------------------------------------------------------------------
 
-Statement -> Simple %NEWLINE                              {% id %}
-           | Compound                                     {% id %}
-
-Simple -> "use" %string Alias                             {% ([k, s, a]) => b.use(k, s, a) %}
-        | "import" %string "from" %string                 {% ([k, skill, , source]) => b.importStatement(k, skill, source) %}
-        | "input" %name ":" %text                         {% ([k, n, , p]) => b.input(k, n, p) %}
-        | "output" %name "=" Expr                         {% ([k, n, , v]) => b.output(k, n, v) %}
-        | "output" Expr                                   {% ([k, v]) => b.output(k, null, v) %}
-        | Declaration %name "=" Expr                      {% ([d, n, , v]) => b.binding(d, d, n, v) %}
-        | %target "=" Expr                                {% ([n, , v]) => b.binding(n, null, n, v) %}
-        | "throw" OptionalExpr                            {% ([k, m]) => b.throwStatement(k, m) %}
-        | "assert" Expr                                   {% ([k, t]) => b.assertStatement(k, t, null) %}
-        | Expr                                            {% ([e]) => b.expressionStatement(e) %}
-
-Compound -> "agent" %name ":" Properties                  {% ([k, n, , p]) => b.agent(k, n, p) %}
-          | "block" %name Params BlockModifiers ":" Block {% ([k, n, p, m, , body]) => b.block(k, n, p, m, body) %}
-          | "output" %name "=" BlockExpr                  {% ([k, n, , v]) => b.output(k, n, v) %}
-          | "output" BlockExpr                            {% ([k, v]) => b.output(k, null, v) %}
-          | Declaration %name "=" BlockExpr               {% ([d, n, , v]) => b.binding(d, d, n, v) %}
-          | %target "=" BlockExpr                         {% ([n, , v]) => b.binding(n, null, n, v) %}
-          | If                                            {% id %}
-          | "choice" %discretion ":" %NEWLINE %INDENT Options %DEDENT
+Statement -> "use" %string Alias %NEWLINE                 {% ([k, s, a]) => b.use(k, s, a) %}
+           | "import" %string "from" %string %NEWLINE     {% ([k, skill, , source]) => b.importStatement(k, skill, source) %}
+           | "input" %name ":" %text %NEWLINE             {% ([k, n, , p]) => b.input(k, n, p) %}
+           | "output" %name "=" Value                     {% ([k, n, , v]) => b.output(k, n, v) %}
+           | "output" Value                               {% ([k, v]) => b.output(k, null, v) %}
+           | Declaration %name "=" Value                  {% ([d, n, , v]) => b.binding(d, d, n, v) %}
+           | %target "=" Value                            {% ([n, , v]) => b.binding(n, null, n, v) %}
+           | "throw" OptionalExpr %NEWLINE                {% ([k, m]) => b.throwStatement(k, m) %}
+           | "assert" Expr AssertMessage                  {% ([k, t, m]) => b.assertStatement(k, t, m) %}
+           | "agent" %name ":" Properties                 {% ([k, n, , p]) => b.agent(k, n, p) %}
+           | "block" %name Params BlockModifiers ":" Block
+                                                          {% ([k, n, p, m, , body]) => b.block(k, n, p, m, body) %}
+           | If                                           {% id %}
+           | "choice" %discretion ":" %NEWLINE %INDENT Options %DEDENT
                                                           {% ([k, c, , , , o]) => b.choice(k, c, o) %}
-          | "assert" Expr ":" %NEWLINE %INDENT %string %NEWLINE %DEDENT
-                                                          {% ([k, t, , , , m]) => b.assertStatement(k, t, m) %}
-          | BlockExpr                                     {% ([e]) => b.expressionStatement(e) %}
+           | Value                                        {% ([e]) => b.expressionStatement(e) %}
+
+# What a binding, an output or an expression statement holds: an expression ending the line, or a
+# block-valued expression ending with its block.
+Value -> Expr %NEWLINE                                    {% id %}
+       | BlockExpr                                        {% id %}
+
+AssertMessage -> %NEWLINE                                 {% () => null %}
+               | ":" %NEWLINE %INDENT %string %NEWLINE %DEDENT
+                                                          {% ([, , , m]) => m %}
 
 Declaration -> %declaration                               {% id %}
 
