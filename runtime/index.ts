@@ -1,0 +1,4 @@
+/**
+ * `prosec/runtime`: what generated workflow modules import.
+ */
+export type * from "./types.js";

@@ -1,0 +1,10 @@
+/**
+ * prosec's compiler API. Every function returns diagnostics instead of throwing on user input.
+ */
+export type * from "./ast.js";
+export type { Diagnostic, FileDiagnostics, Severity } from "./diagnostics/diagnostic.js";
+export { hasErrors } from "./diagnostics/diagnostic.js";
+export { formatDiagnostic, toJson, type FormatOptions, type JsonDiagnostic } from "./diagnostics/format.js";
+export { parse, type ParseOptions, type ParseResult } from "./phases/1-parse/index.js";
+export { checkSource, type CheckOptions, type CheckResult } from "./pipeline.js";
+export { compilerVersion } from "./version.js";
