@@ -35,8 +35,13 @@ export const parseMessages = {
       triple ? "unterminated multi-line string" : "unterminated string literal",
       triple ? 'close it with `"""` on a line indented no deeper than the line that opened it' : 'close it with `"` on the same line',
     ),
-  unterminatedDiscretion: (range: SourceRange) =>
-    error("E001", range, "unterminated `***` condition", "close it with `***`"),
+  unterminatedDiscretion: (range: SourceRange, delimiter: "**" | "***") =>
+    error(
+      "E001",
+      range,
+      `unterminated \`${delimiter}\` condition`,
+      delimiter === "**" ? "close it with `**` on the same line, or write `***` ... `***` for a condition over several lines" : "close it with `***`",
+    ),
   unknownEscape: (range: SourceRange, character: string) =>
     error(
       "E002",
@@ -59,6 +64,8 @@ export const parseMessages = {
       `expected \`:\` after ${quote(after)}, found ${found}`,
       isPropertyLine ? "lines indented under an agent or a session are its properties: `name: value`" : undefined,
     ),
+  missingBlockColon: (range: SourceRange, construct: string) =>
+    error("E004", range, `expected \`:\` after ${construct}`, "a line that opens an indented block ends with `:`"),
   expectedBlock: (range: SourceRange, header: string) =>
     error(
       "E005",

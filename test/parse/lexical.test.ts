@@ -134,7 +134,7 @@ describe("names", () => {
 describe("recovery", () => {
   it("reports one error per broken top-level statement and keeps the good ones", () => {
     const result = parse('session "a"\nlet = 1\nsession "b"\nparallel\n  session "c"\nsession "d"\n');
-    expect(result.diagnostics.map((d) => `${d.range.start.line} ${d.message}`)).toEqual(["2 unexpected `=`: expected a name", "5 unexpected indentation"]);
+    expect(result.diagnostics.map((d) => `${d.range.start.line} ${d.message}`)).toEqual(["2 unexpected `=`: expected a name", "4 expected `:` after `parallel`"]);
     expect(result.ast.body).toHaveLength(3);
   });
 

@@ -18,6 +18,8 @@ const lineLexer = moo.compile({
   openString: /"(?:\\.|[^"\\])*/u,
   tripleStar: "***",
   discretion: /\*\*(?:[^*]|\*(?!\*))+\*\*/u,
+  // `**` with no closing `**` on its line: reported, then read as a condition up to the line end.
+  openDiscretion: /\*\*(?!\*).*/u,
   number: /\d+(?:\.\d+)?(?![\p{L}_])/u,
   name: /[\p{L}_][\p{L}\p{N}_]*(?:-[\p{L}\p{N}_]+)*/u,
   punctuation: ["->", "==", "!=", "<=", ">=", "<", ">", "=", ":", ",", "(", ")", "[", "]", "{", "}", ".", "|", "+", "-", "*", "/"],
@@ -65,8 +67,11 @@ export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Toke
           produced = { type: "string", text: token.text, value: token.text, loc: node.loc, node };
           break;
         }
-        case "discretion": {
-          const node = discretionNode(lines, offset, end, 2, false);
+        case "discretion":
+        case "openDiscretion": {
+          const closed = token.type === "discretion";
+          if (!closed) diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(offset, offset + 2), "**"));
+          const node = discretionNode(lines, offset, end, 2, false, closed);
           produced = { type: "discretion", text: token.text, value: token.text, loc: node.loc, node };
           break;
         }
@@ -165,7 +170,7 @@ function scanMultilineDiscretion(lines: LineMap, start: number, diagnostics: Dia
   const closer = source.indexOf("***", start + 3);
   if (closer === -1) {
     const end = source.length;
-    diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(start, start + 3)));
+    diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(start, start + 3), "***"));
     const node = discretionNode(lines, start, end, 3, true, false);
     return { token: { type: "discretion", text: source.slice(start, end), value: source.slice(start, end), loc: node.loc, node }, end };
   }

@@ -129,15 +129,56 @@ function syntaxError(lines: LineMap, token: Token, before: readonly Token[], exp
     const colon = [...before].reverse().find((candidate) => !isLayout(candidate));
     if (colon?.text === ":") return parseMessages.expectedBlock(colon.loc, headerText(lines, before, colon));
   }
-  if (previous?.type === "INDENT" && [...expected].every((symbol) => symbol === "|")) {
+  // An indented line the line above cannot own (only `| stage:` lines may follow a bare value).
+  const indentation =
+    token.type === "INDENT" ? before.length : previous?.type === "INDENT" && [...expected].every((symbol) => symbol === "|") ? before.length - 1 : -1;
+  if (indentation !== -1) {
+    // `parallel` + an indented block: the header line above lacks its `:`.
+    const lineEnd = before[indentation - 1];
+    const header = lineEnd?.type === "NEWLINE" ? blockHeaderOf(before.slice(0, indentation - 1)) : undefined;
+    if (header !== undefined && lineEnd !== undefined) return parseMessages.missingBlockColon(lineEnd.loc, header);
     return parseMessages.unexpectedIndent(range);
   }
-  if (token.type === "INDENT") return parseMessages.unexpectedIndent(range);
+  if (token.type === "NEWLINE" && expected.has(":")) {
+    const construct = blockHeaderOf(before);
+    if (construct !== undefined) return parseMessages.missingBlockColon(range, construct);
+  }
   if (expected.size === 1 && expected.has(":") && previous !== undefined) {
     const startsLine = isLayout(before[before.length - 2] ?? previous);
     return parseMessages.expectedColon(range, previous.text, describe(token), startsLine && before.some((t) => t.type === "INDENT"));
   }
   return parseMessages.unexpectedToken(range, describe(token), describeExpected(expected));
+}
+
+/** What a line that opens an indented block is called in messages, by the keyword that opens it. */
+const blockHeaders: Readonly<Record<string, string>> = {
+  if: "the `if` condition",
+  elif: "the `elif` condition",
+  else: "`else`",
+  loop: "the `loop` header",
+  for: "the `for` header",
+  parallel: "`parallel`",
+  repeat: "the `repeat` count",
+  try: "`try`",
+  catch: "`catch`",
+  finally: "`finally`",
+  choice: "the `choice` condition",
+  option: "the `option` label",
+  block: "the block name and parameters",
+  agent: "the agent name",
+};
+
+/** The construct whose header the current (last) line of `before` is, if it opens a block. */
+function blockHeaderOf(before: readonly Token[]): string | undefined {
+  let start = before.length;
+  while (start > 0 && !isLayout(before[start - 1]!)) start--;
+  for (let index = start; index < before.length; index++) {
+    const word = before[index]!;
+    if (word.type !== "name" || !(word.text in blockHeaders)) continue;
+    // `parallel for x in xs` is a `for` header.
+    return word.text === "parallel" && before[index + 1]?.text === "for" ? blockHeaders.for : blockHeaders[word.text];
+  }
+  return undefined;
 }
 
 /** The header line a block belongs to, as written: `loop until **done**`. */

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { problems } from "../support/parse-helpers.js";
+
+describe("syntax error messages", () => {
+  it("names the construct whose header lacks its `:`", () => {
+    expect(problems('if x > 1\n  session "a"\n')).toEqual(["1:9 E004 expected `:` after the `if` condition"]);
+    expect(problems('loop until **done** (max: 3)\n  session "a"\n')).toEqual(["1:29 E004 expected `:` after the `loop` header"]);
+    expect(problems('let r = parallel for x in xs\n  session "a"\n')).toEqual(["1:29 E004 expected `:` after the `for` header"]);
+    expect(problems("agent writer\n  model: opus\n")).toEqual(["1:13 E004 expected `:` after the agent name"]);
+    expect(problems('try\n  session "a"\ncatch:\n  throw\n')).toEqual(["1:4 E004 expected `:` after `try`"]);
+    expect(problems('parallel\n  session "a"\n')).toEqual(["1:9 E004 expected `:` after `parallel`"]);
+  });
+
+  it("reports a `**` condition left open on its line with E001, and parses on", () => {
+    expect(problems('if **is it done:\n  session "a"\nsession "b"\n')).toEqual(["1:4 E001 unterminated `**` condition", "1:17 E004 expected `:` after the `if` condition"]);
+    expect(problems('let x = **unterminated\nsession "b"\n')).toEqual(["1:9 E001 unterminated `**` condition"]);
+  });
+
+  it("reports a `***` condition never closed", () => {
+    expect(problems('loop until ***\n  done\n')[0]).toBe("1:12 E001 unterminated `***` condition");
+  });
+});
