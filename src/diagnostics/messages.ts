@@ -110,7 +110,103 @@ function oneOf(items: readonly string[]): string {
 // 2-analyze: names, scopes and validation
 // ---------------------------------------------------------------------------------------------
 
-export const analyzeMessages = {};
+const didYouMean = (suggestion: string | undefined) => (suggestion === undefined ? "" : ` (did you mean ${quote(suggestion)}?)`);
+
+export const analyzeMessages = {
+  // compiler.md's codes
+  sessionWithoutPrompt: (range: SourceRange) =>
+    error("E003", range, "this session has no prompt and no agent", 'write `session "what to do"`, `session: agent-name`, or add a `prompt:` property'),
+  duplicateAgent: (range: SourceRange, name: string, firstLine: number) =>
+    error("E006", range, `agent ${quote(name)} is already defined on line ${firstLine}`, "rename one of the two agents"),
+  undefinedAgent: (range: SourceRange, name: string, suggestion: string | undefined) =>
+    error("E007", range, `agent ${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `define it with \`agent ${name}:\``),
+  invalidModel: (range: SourceRange, value: string, suggestion: string | undefined) =>
+    error("E008", range, `unknown model ${quote(value)}${didYouMean(suggestion)}`, 'use `sonnet`, `opus` or `haiku`, or a model id as a string: `model: "claude-..."`'),
+  duplicateProperty: (range: SourceRange, name: string, firstLine: number) =>
+    error("E009", range, `property ${quote(name)} is already set on line ${firstLine}`, "keep one of the two"),
+  duplicateUse: (range: SourceRange, what: string, firstLine: number) =>
+    error("E010", range, `${what} is already imported on line ${firstLine}`, "import each program once, with a distinct `as` name"),
+  emptyUsePath: (range: SourceRange) => error("E011", range, "the `use` path is empty", 'write `use "./other.prose" as other`'),
+  invalidUsePath: (range: SourceRange, path: string) =>
+    error("E012", range, `${quote(path)} is not a program path`, 'use a relative file path such as `"./research.prose"` (registry handles look like `"@handle/slug"`)'),
+  skillsNotArray: (range: SourceRange) => error("E013", range, "`skills:` must be a list of skill names", 'write `skills: ["web-search"]`'),
+  skillNotString: (range: SourceRange) => error("E014", range, "a skill name must be a string", 'quote it: `"web-search"`'),
+  permissionsNotBlock: (range: SourceRange) =>
+    error("E015", range, "`permissions:` must be an indented block of rules", "put `read:`, `write:`, `bash:` or `network:` on the lines below it, indented"),
+  permissionPatternNotString: (range: SourceRange) =>
+    error("E016", range, "a permission pattern must be a string", 'quote the glob: `"src/**/*.ts"`'),
+  resumeWithoutPersist: (range: SourceRange, agent: string) =>
+    error("E017", range, `\`resume:\` needs a persistent agent, but ${quote(agent)} has no \`persist:\``, `add \`persist: true\` to agent ${quote(agent)}, or use \`session: ${agent}\``),
+  duplicateVariable: (range: SourceRange, name: string, firstLine: number) =>
+    error("E019", range, `${quote(name)} is already declared in this scope on line ${firstLine}`, `assign it with \`${name} = ...\` or choose another name`),
+  duplicateInput: (range: SourceRange, name: string, firstLine: number) =>
+    error("E021", range, `input ${quote(name)} is already declared on line ${firstLine}`, "remove one of the two declarations"),
+  duplicateOutput: (range: SourceRange, name: string, firstLine: number) =>
+    error("E024", range, `output ${quote(name)} is already declared in this scope on line ${firstLine}`, "an output may be set once per branch"),
+  unknownProgram: (range: SourceRange, name: string, suggestion: string | undefined) =>
+    error("E025", range, `${quote(name)} is not an imported program${didYouMean(suggestion)}`, suggestion ? undefined : `import it first: \`use "./${name}.prose" as ${name}\``),
+  missingProgramInput: (range: SourceRange, program: string, input: string) =>
+    error("E026", range, `program ${quote(program)} needs input ${quote(input)}`, `pass it: \`${program}(${input}: ...)\``),
+  unknownProgramInput: (range: SourceRange, program: string, input: string, suggestion: string | undefined) =>
+    error("E027", range, `program ${quote(program)} has no input ${quote(input)}${didYouMean(suggestion)}`),
+  unknownProgramOutput: (range: SourceRange, program: string, output: string, suggestion: string | undefined) =>
+    error("E028", range, `program ${quote(program)} has no output ${quote(output)}${didYouMean(suggestion)}`),
+  emptySessionPrompt: (range: SourceRange) => warning("W001", range, "the session prompt is empty", "say what the session should do"),
+  whitespacePrompt: (range: SourceRange) => warning("W002", range, "the prompt holds only whitespace", "say what the session should do"),
+  longPrompt: (range: SourceRange, length: number) =>
+    warning("W003", range, `the prompt is ${length.toLocaleString("en-US")} characters long (over 10,000)`, "split the work into smaller sessions"),
+  emptyPromptProperty: (range: SourceRange) => warning("W004", range, "`prompt:` is empty", "give the prompt, or remove the property"),
+  unknownProperty: (range: SourceRange, name: string, suggestion: string | undefined) =>
+    warning("W005", range, `unknown property ${quote(name)}${didYouMean(suggestion)}`, suggestion ? undefined : "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions"),
+  legacyImport: (range: SourceRange) =>
+    warning("W006", range, "`import ... from ...` is the old form of `use`", "it still registers the skill name; `use` is preferred"),
+  skillNotImported: (range: SourceRange, skill: string) =>
+    warning("W007", range, `skill ${quote(skill)} is not imported`, `import it with \`import "${skill}" from "..."\` or \`use\``),
+  unknownPermission: (range: SourceRange, name: string, suggestion: string | undefined) =>
+    warning("W008", range, `unknown permission ${quote(name)}${didYouMean(suggestion)}`, suggestion ? undefined : "permissions are read, write, execute, bash and network; unknown ones grant nothing"),
+  unknownPermissionValue: (range: SourceRange, permission: string, value: string) =>
+    warning("W009", range, `${quote(value)} is not a value for \`${permission}:\``, "use `allow`, `deny` or `prompt` (for read, write and network also a list of patterns); it is treated as `deny`"),
+  emptySkills: (range: SourceRange) => warning("W010", range, "`skills:` is empty", "list the skills, or remove the property"),
+
+  // prosec's own codes
+  undefinedName: (range: SourceRange, name: string, suggestion: string | undefined) =>
+    error("P001", range, `${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `bind it first: \`let ${name} = ...\``),
+  unboundInterpolation: (range: SourceRange, text: string, name: string) =>
+    warning("P002", range, `${quote(text)} names no binding, so it stays literal text`, `bind ${quote(name)} before this line to interpolate it, or write \\{ to mark the brace as text`),
+  unknownValue: (range: SourceRange, property: string, value: string, allowed: readonly string[]) =>
+    error("P003", range, `${quote(value)} is not a value for \`${property}\``, `use one of ${allowed.map(quote).join(", ")}`),
+  unboundedLoop: (range: SourceRange) =>
+    warning("P004", range, "this loop has no iteration limit", "add `(max: N)` so a model that never says done cannot run it forever"),
+  countWithoutAny: (range: SourceRange) =>
+    error("P005", range, '`count:` only applies to the `"any"` join strategy', 'write `parallel ("any", count: N):`'),
+  arityMismatch: (range: SourceRange, block: string, expected: number, given: number) =>
+    warning("P006", range, `block ${quote(block)} takes ${expected} ${expected === 1 ? "argument" : "arguments"} but is given ${given}`, given < expected ? "missing parameters are null" : "extra arguments are ignored"),
+  shadowing: (range: SourceRange, name: string, outerLine: number) =>
+    warning("P007", range, `${quote(name)} shadows the ${quote(name)} declared on line ${outerLine}`, `to update that one, write \`${name} = ...\` without \`let\`; otherwise choose another name`),
+  registryImport: (range: SourceRange, path: string) =>
+    error("P008", range, `registry imports (${quote(path)}) are not supported yet`, 'download the program and import it by path: `use "./program.prose" as name`'),
+  undefinedBlock: (range: SourceRange, name: string, suggestion: string | undefined) =>
+    error("P009", range, `block ${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `define it with \`block ${name}:\``),
+  constReassignment: (range: SourceRange, name: string, line: number) =>
+    error("P010", range, `${quote(name)} is a \`const\` (line ${line}) and cannot be reassigned`, `declare it with \`let\` to change it`),
+  notPositiveInteger: (range: SourceRange, what: string) =>
+    error("P011", range, `${what} must be a whole number of at least 1`),
+  nameIsAgent: (range: SourceRange, name: string) =>
+    warning("P012", range, `${quote(name)} is both an agent and a variable`, "use different names so `context:` and `session:` read clearly"),
+  tryWithoutHandler: (range: SourceRange) =>
+    warning("P013", range, "`try:` without `catch:` or `finally:` does nothing", "add `catch:` to handle the error, or remove `try:`"),
+  emptyCondition: (range: SourceRange) => error("P014", range, "the condition is empty", "say what the model should judge: `**the tests pass**`"),
+  duplicateBlock: (range: SourceRange, name: string, firstLine: number) =>
+    error("P015", range, `block ${quote(name)} is already defined on line ${firstLine}`, "rename one of the two blocks"),
+  duplicateOptionLabel: (range: SourceRange, label: string) =>
+    warning("P016", range, `option ${quote(label)} appears twice`, "give each option a distinct label"),
+  unknownModifier: (range: SourceRange, name: string, allowed: readonly string[]) =>
+    error("P017", range, `${quote(name)} is not a modifier here`, allowed.length > 0 ? `use ${allowed.map(quote).join(", ")}` : "remove it"),
+  blockBindingRead: (range: SourceRange, name: string, block: string) =>
+    warning("P019", range, `${quote(name)} is bound inside block ${quote(block)}, not here`, `it is read from the block's last call; \`output ${name}\` from the block makes that explicit`),
+  highCount: (range: SourceRange, count: number, branches: number) =>
+    warning("P018", range, `\`count: ${count}\` exceeds the ${branches} branches`, "the block can never succeed: lower the count"),
+};
 
 // ---------------------------------------------------------------------------------------------
 // 3-transform / build

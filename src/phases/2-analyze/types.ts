@@ -73,4 +73,8 @@ export interface Analysis {
   readonly outputs: readonly string[];
   /** `use` statements by alias (or derived name). */
   readonly imports: ReadonlyMap<string, UseStatement>;
+  /** Names used as values that name an agent (`context: captain`): the agent's memory is meant. */
+  readonly agentValues: ReadonlyMap<Identifier, AgentDefinition>;
+  /** Reads of a name that a block called earlier bound (flat names): the block must hand it back. */
+  readonly blockBindingReads: ReadonlyMap<Identifier, BlockDefinition>;
 }

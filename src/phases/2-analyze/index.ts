@@ -1,0 +1,11 @@
+import type { Program } from "../../ast.js";
+import { Analyzer, type AnalyzeOptions } from "./analyzer.js";
+import type { Analysis } from "./types.js";
+
+export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
+export type * from "./types.js";
+
+/** Resolves names and scopes and validates the program. Never throws; never mutates the AST. */
+export function analyze(program: Program, options: AnalyzeOptions = {}): Analysis {
+  return new Analyzer(program, options).run();
+}
