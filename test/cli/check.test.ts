@@ -86,10 +86,10 @@ describe("prosec check", () => {
     writeFileSync(join(workspace, "warn.prose"), 'session "Hello {nobody}"\n');
     const relaxed = prosec(["check", "warn.prose"], workspace);
     expect(relaxed.status).toBe(0);
-    expect(relaxed.stdout).toContain("warn.prose:1:15 warning P002 `{nobody}` names no binding, so it stays literal text");
+    expect(relaxed.stdout).toContain("warn.prose:1:16 warning P002 `{nobody}` names no binding, so it stays literal text");
     const strict = prosec(["check", "warn.prose", "--strict"], workspace);
     expect(strict.status).toBe(1);
-    expect(strict.stdout).toContain("warn.prose:1:15 error P002");
+    expect(strict.stdout).toContain("warn.prose:1:16 error P002");
   });
 
   it("--help and --version", () => {
