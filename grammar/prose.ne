@@ -100,7 +100,7 @@ Property -> %name ":" Expr %NEWLINE                       {% ([k, , v]) => b.pro
 # ---------------------------------------------------------------------------------------------
 
 BlockExpr -> BlockExprBase                                {% id %}
-           | Arrow "->" BlockExprBase                     {% ([l, , r]) => b.arrow(l, r) %}
+           | Expr "->" BlockExprBase                      {% ([l, , r]) => b.arrow(l, r) %}
 
 BlockExprBase -> SessionHead Properties                   {% ([h, p]) => b.withProperties(h, p.properties) %}
                | "session" Properties                     {% ([k, p]) => b.session(k, null, null, null, k, p.properties) %}
@@ -113,9 +113,8 @@ BlockExprBase -> SessionHead Properties                   {% ([h, p]) => b.withP
                | "try" ":" Block OptionalCatch OptionalFinally
                                                           {% ([k, , body, c, f]) => b.tryExpression(k, body, c, f) %}
                | "do" ":" Block                           {% ([k, , body]) => b.doBlock(k, body) %}
-               | Operation Stages                         {% ([source, stages]) => b.pipeline(source, stages) %}
-               | Operation %NEWLINE %INDENT Stages %DEDENT
-                                                          {% ([source, , , stages]) => b.pipeline(source, stages) %}
+               | Operands Stages                          {% ([source, stages]) => b.pipeline(b.operation(source), stages) %}
+               | Operands %NEWLINE %INDENT Stages %DEDENT {% ([source, , , stages]) => b.pipeline(b.operation(source), stages) %}
 
 ForHead -> "for" ForNames "in" Expr                       {% ([k, n, , c]) => ({ first: k, parallel: false, item: n.item, index: n.index, collection: c }) %}
          | "parallel" "for" ForNames "in" Expr            {% ([k, , n, , c]) => ({ first: k, parallel: true, item: n.item, index: n.index, collection: c }) %}
@@ -162,14 +161,11 @@ KeyedModifier -> %name ":" Expr                           {% ([k, , v]) => b.mod
 # Inline expressions.
 # ---------------------------------------------------------------------------------------------
 
-Expr -> Arrow                                             {% id %}
-
-Arrow -> Arrow "->" Operation                             {% ([l, , r]) => b.arrow(l, r) %}
-       | Operation                                        {% id %}
-
-# Binary operators are read as a flat list and ordered by precedence afterwards (b.operation):
-# one grammar level instead of seven keeps the Earley chart small.
-Operation -> Operands                                     {% ([list]) => b.operation(list) %}
+# Every grammar level an expression passes through costs Earley states at each token, so the
+# levels are few: binary operators are read as a flat list and ordered by precedence afterwards
+# (b.operation), and postfix access shares its rule with the primaries.
+Expr -> Expr "->" Operands                                {% ([l, , r]) => b.arrow(l, b.operation(r)) %}
+      | Operands                                          {% ([list]) => b.operation(list) %}
 
 Operands -> Operand                                       {% ([o]) => b.cons(null, o) %}
           | Operands BinaryOperator Operand               {% ([list, op, o]) => b.cons(b.cons(list, op), o) %}
@@ -182,9 +178,7 @@ Operand -> "not" Operand                                  {% ([o, e]) => b.notPr
 
 Postfix -> Postfix "." %name                              {% ([o, , p]) => b.member(o, p) %}
          | Postfix "[" Expr "]"                           {% ([o, , i, close]) => b.index(o, i, close) %}
-         | Primary                                        {% id %}
-
-Primary -> %atom                                          {% ([t]) => b.atom(t) %}
+         | %atom                                          {% ([t]) => b.atom(t) %}
          | "[" OptionalExprList "]"                       {% ([o, list, c]) => b.array(o, list, c) %}
          | "{" OptionalEntries "}"                        {% ([o, list, c]) => b.object(o, list, c) %}
          | "(" Expr ")"                                   {% ([, e]) => e %}
