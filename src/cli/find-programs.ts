@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 
 export class UsageError extends Error {}
 
@@ -10,7 +10,7 @@ export class UsageError extends Error {}
 export function findPrograms(paths: readonly string[], cwd = process.cwd()): string[] {
   const found = new Set<string>();
   for (const path of paths) {
-    const absolute = join(cwd, path);
+    const absolute = resolve(cwd, path);
     let stats;
     try {
       stats = statSync(absolute);
