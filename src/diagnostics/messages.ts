@@ -66,6 +66,27 @@ export const parseMessages = {
     ),
   missingBlockColon: (range: SourceRange, construct: string) =>
     error("E004", range, `expected \`:\` after ${construct}`, "a line that opens an indented block ends with `:`"),
+  inlineStageBody: (range: SourceRange, operator: string) =>
+    error(
+      "E004",
+      range,
+      `the body of a \`| ${operator}:\` stage goes on the lines below it`,
+      "end the line with `:` and indent the stage's statements under it",
+    ),
+  sessionWithoutAgent: (range: SourceRange, name: string) =>
+    error(
+      "E004",
+      range,
+      `expected an agent name after \`session ${name}:\``,
+      `\`session ${name}: agent\` runs an agent; a session without one is written \`session "what to do"\``,
+    ),
+  sessionHeaderPunctuation: (range: SourceRange, found: string) =>
+    error(
+      "E004",
+      range,
+      found === ":" ? "unexpected `:` after a session's prompt" : "a session takes no modifiers in parentheses",
+      "write the session's properties (`context:`, `retry:` ...) on indented lines below it, one `name: value` per line",
+    ),
   expectedBlock: (range: SourceRange, header: string) =>
     error(
       "E005",

@@ -16,6 +16,19 @@ describe("syntax error messages", () => {
     expect(problems('let x = **unterminated\nsession "b"\n')).toEqual(["1:9 E001 unterminated `**` condition"]);
   });
 
+  it("says that a pipeline stage's body goes on the lines below it", () => {
+    expect(problems('items | map: session "Process {item}"\n')).toEqual(["1:14 E004 the body of a `| map:` stage goes on the lines below it"]);
+    expect(problems('let x = items | reduce(acc, item): session "add"\n')).toEqual([
+      "1:36 E004 the body of a `| reduce:` stage goes on the lines below it",
+    ]);
+  });
+
+  it("says where a session's properties go", () => {
+    expect(problems('session "Synthesize":\n  context: a\n')).toEqual(["1:21 E004 unexpected `:` after a session's prompt"]);
+    expect(problems('session "Flaky" (retry: 3)\n')).toEqual(["1:17 E004 a session takes no modifiers in parentheses"]);
+    expect(problems("session synthesizer:\n  model: opus\n")).toEqual(["1:21 E004 expected an agent name after `session synthesizer:`"]);
+  });
+
   it("reports a `***` condition never closed", () => {
     expect(problems('loop until ***\n  done\n')[0]).toBe("1:12 E001 unterminated `***` condition");
   });

@@ -143,6 +143,15 @@ function syntaxError(lines: LineMap, token: Token, before: readonly Token[], exp
     const construct = blockHeaderOf(before);
     if (construct !== undefined) return parseMessages.missingBlockColon(range, construct);
   }
+  const line = currentLine(before);
+  const stage = previous?.text === ":" && token.type !== "NEWLINE" ? pipeStageOperator(line.slice(0, -1)) : undefined;
+  if (stage !== undefined) return parseMessages.inlineStageBody(range, stage);
+  if (token.type === "NEWLINE" && previous?.text === ":" && line.length === 3 && line[0]!.text === "session" && line[1]!.type === "name") {
+    return parseMessages.sessionWithoutAgent(range, line[1]!.text);
+  }
+  if (previous?.type === "string" && line[0]?.text === "session" && (token.text === ":" || token.text === "(")) {
+    return parseMessages.sessionHeaderPunctuation(range, token.text);
+  }
   if (expected.size === 1 && expected.has(":") && previous !== undefined) {
     const startsLine = isLayout(before[before.length - 2] ?? previous);
     return parseMessages.expectedColon(range, previous.text, describe(token), startsLine && before.some((t) => t.type === "INDENT"));
@@ -167,6 +176,24 @@ const blockHeaders: Readonly<Record<string, string>> = {
   block: "the block name and parameters",
   agent: "the agent name",
 };
+
+/** The tokens of the line being parsed when the error happened, up to the error. */
+function currentLine(before: readonly Token[]): readonly Token[] {
+  let start = before.length;
+  while (start > 0 && !isLayout(before[start - 1]!)) start--;
+  return before.slice(start);
+}
+
+/** The operator when `tokens` end with `| map`, `| filter`, `| pmap` or `| reduce(...)`. */
+function pipeStageOperator(tokens: readonly Token[]): string | undefined {
+  const last = tokens[tokens.length - 1];
+  if (last?.text === ")") {
+    const open = tokens.map((t) => t.text).lastIndexOf("(");
+    return open > 1 && tokens[open - 1]!.text === "reduce" && tokens[open - 2]!.text === "|" ? "reduce" : undefined;
+  }
+  const isStage = last !== undefined && ["map", "filter", "pmap"].includes(last.text) && tokens[tokens.length - 2]?.text === "|";
+  return isStage ? last.text : undefined;
+}
 
 /** The construct whose header the current (last) line of `before` is, if it opens a block. */
 function blockHeaderOf(before: readonly Token[]): string | undefined {
