@@ -5,7 +5,7 @@ import { UsageError } from "./find-programs.js";
 
 /** Exit codes: 0 success, 1 the programs have errors, 2 usage, 3 internal compiler error. */
 export async function main(argv: readonly string[]): Promise<number> {
-  let usageProblem: string | undefined;
+  let argumentsRejected = false;
   const parser = checkCommand(
     yargs([...argv])
       .scriptName("prosec")
@@ -19,7 +19,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       .wrap(Math.min(100, process.stdout.columns ?? 100))
       .fail((message, error) => {
         if (error) throw error;
-        usageProblem = message;
+        // Throwing stops yargs here: without it the command would still run with what it got.
+        argumentsRejected = true;
+        throw new UsageError(message);
       }),
   );
   try {
@@ -27,16 +29,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     await parser.parseAsync();
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`prosec: ${error.message}\n`);
+      const help = argumentsRejected ? `${await parser.getHelp()}\n\n` : "";
+      process.stderr.write(`${help}prosec: ${error.message}\n`);
       return 2;
     }
     process.stderr.write(`prosec: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     if (process.env.PROSEC_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return 3;
-  }
-  if (usageProblem !== undefined) {
-    process.stderr.write(`${await parser.getHelp()}\n\nprosec: ${usageProblem}\n`);
-    return 2;
   }
   return Number(process.exitCode ?? 0);
 }
