@@ -66,6 +66,22 @@ export const parseMessages = {
     ),
   missingBlockColon: (range: SourceRange, construct: string) =>
     error("E004", range, `expected \`:\` after ${construct}`, "a line that opens an indented block ends with `:`"),
+  strayProperty: (range: SourceRange, name: string, keyword: string | undefined) =>
+    keyword === undefined
+      ? error(
+          "E004",
+          range,
+          `\`${name}:\` is a property, but no agent or session above it owns it`,
+          "indent it under the agent or session it belongs to",
+        )
+      : error("E004", range, `unknown statement \`${name}:\` (did you mean ${quote(keyword)}?)`),
+  unknownStatement: (range: SourceRange, word: string, keyword: string | undefined) =>
+    error(
+      "E004",
+      range,
+      keyword === undefined ? `unknown statement ${quote(word)}` : `unknown statement ${quote(word)} (did you mean ${quote(keyword)}?)`,
+      keyword === undefined ? "a statement starts with a keyword such as `agent`, `let` or `session`, or assigns a name: `name = value`" : undefined,
+    ),
   inlineStageBody: (range: SourceRange, operator: string) =>
     error(
       "E004",

@@ -41,7 +41,7 @@ describe("layout", () => {
   it("reports unexpected indentation, and says what an indented line under a session must be", () => {
     expect(problems('let x = "a"\n    session "b"\n')).toEqual(["2:5 E005 unexpected indentation"]);
     const [diagnostic] = parse('session "a"\n    session "b"\n').diagnostics;
-    expect(diagnostic?.message).toBe("expected `:` after `session`, found a string");
+    expect(diagnostic?.message).toBe('expected `:` after `session`, found `"b"`');
     expect(diagnostic?.hint).toMatch(/properties/);
   });
 });

@@ -29,6 +29,20 @@ describe("syntax error messages", () => {
     expect(problems("session synthesizer:\n  model: opus\n")).toEqual(["1:21 E004 expected an agent name after `session synthesizer:`"]);
   });
 
+  it("says when a property line has no agent or session to belong to", () => {
+    expect(problems('session "a"\ncontext: item\n')).toEqual(["2:1 E004 `context:` is a property, but no agent or session above it owns it"]);
+  });
+
+  it("suggests the keyword a misspelled statement meant", () => {
+    expect(problems("agnt analyst:\n  model: opus\n")).toEqual(["1:1 E004 unknown statement `agnt` (did you mean `agent`?)"]);
+    expect(problems("sesion: researcher\n")).toEqual(["1:1 E004 unknown statement `sesion:` (did you mean `session`?)"]);
+    expect(problems("Feature Factory Complete!\n")).toEqual(["1:1 E004 unknown statement `Feature`"]);
+  });
+
+  it("quotes the first line of an unexpected string", () => {
+    expect(problems('let x = "a" """two\nlines"""\n')).toEqual(['1:13 E004 unexpected `"""two...`: expected end of line']);
+  });
+
   it("reports a `***` condition never closed", () => {
     expect(problems('loop until ***\n  done\n')[0]).toBe("1:12 E001 unterminated `***` condition");
   });

@@ -63,7 +63,7 @@ export const ref = {
 };
 
 /** Words that begin statements, so `let = 1` is an error rather than an assignment to `let`. */
-const statementKeywords: ReadonlySet<string> = new Set([
+export const statementKeywords: ReadonlySet<string> = new Set([
   "let", "const", "output", "input", "use", "import", "agent", "block", "if", "elif", "else", "choice",
   "option", "try", "catch", "finally", "throw", "assert", "parallel", "loop", "repeat", "for", "do", "session", "resume",
 ]);

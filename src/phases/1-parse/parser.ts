@@ -3,8 +3,9 @@ import type { Program, SourceRange, Statement } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
 import compiledGrammar from "./grammar.js";
-import { adjacentParen, ref, TokenStream } from "./grammar-support.js";
+import { adjacentParen, ref, statementKeywords, TokenStream } from "./grammar-support.js";
 import type { LineMap } from "./line-map.js";
+import { closestWord } from "./spelling.js";
 import type { Token } from "./token.js";
 
 const grammar = nearley.Grammar.fromCompiled(compiledGrammar as unknown as nearley.CompiledRules);
@@ -152,6 +153,13 @@ function syntaxError(lines: LineMap, token: Token, before: readonly Token[], exp
   if (previous?.type === "string" && line[0]?.text === "session" && (token.text === ":" || token.text === "(")) {
     return parseMessages.sessionHeaderPunctuation(range, token.text);
   }
+  const first = line[0];
+  if (line.length === 1 && first?.type === "name" && !statementKeywords.has(first.text)) {
+    // A line that begins with a plain word: a property with no owner (`context: x`), or a misspelled keyword.
+    const suggestion = closestWord(first.text, statementKeywords);
+    if (token.text === ":") return parseMessages.strayProperty(first.loc, first.text, suggestion);
+    if (token.type === "name") return parseMessages.unknownStatement(first.loc, first.text, suggestion);
+  }
   if (expected.size === 1 && expected.has(":") && previous !== undefined) {
     const startsLine = isLayout(before[before.length - 2] ?? previous);
     return parseMessages.expectedColon(range, previous.text, describe(token), startsLine && before.some((t) => t.type === "INDENT"));
@@ -229,9 +237,10 @@ function describe(token: Token): string {
     case "DEDENT":
       return "end of block";
     case "string":
-      return "a string";
-    case "discretion":
-      return `\`${token.text.length > 30 ? `${token.text.slice(0, 27)}...` : token.text}\``;
+    case "discretion": {
+      const firstLine = token.text.split("\n", 1)[0]!;
+      return `\`${firstLine.length > 30 || firstLine.length < token.text.length ? `${firstLine.slice(0, 27)}...` : firstLine}\``;
+    }
     default:
       return `\`${token.text}\``;
   }
