@@ -131,7 +131,7 @@ export const parseMessages = {
     error(
       "E005",
       range,
-      `this line is indented by ${width} spaces, which matches no enclosing block`,
+      `this line is indented by ${width} ${width === 1 ? "space" : "spaces"}, which matches no enclosing block`,
       "line it up with the block it belongs to",
     ),
   internalError: (range: SourceRange, cause: unknown) =>

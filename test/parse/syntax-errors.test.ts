@@ -29,6 +29,10 @@ describe("syntax error messages", () => {
     expect(problems("session synthesizer:\n  model: opus\n")).toEqual(["1:21 E004 expected an agent name after `session synthesizer:`"]);
   });
 
+  it("counts a one-space indentation in the singular", () => {
+    expect(problems('if **x**:\n  session "a"\n session "b"\n')).toEqual(["3:1 E005 this line is indented by 1 space, which matches no enclosing block"]);
+  });
+
   it("says when a property line has no agent or session to belong to", () => {
     expect(problems('session "a"\ncontext: item\n')).toEqual(["2:1 E004 `context:` is a property, but no agent or session above it owns it"]);
   });
@@ -37,6 +41,7 @@ describe("syntax error messages", () => {
     expect(problems("agnt analyst:\n  model: opus\n")).toEqual(["1:1 E004 unknown statement `agnt` (did you mean `agent`?)"]);
     expect(problems("sesion: researcher\n")).toEqual(["1:1 E004 unknown statement `sesion:` (did you mean `session`?)"]);
     expect(problems("Feature Factory Complete!\n")).toEqual(["1:1 E004 unknown statement `Feature`"]);
+    expect(problems('sesson "Final step"\n')).toEqual(["1:1 E004 unknown statement `sesson` (did you mean `session`?)"]);
   });
 
   it("quotes the first line of an unexpected string", () => {

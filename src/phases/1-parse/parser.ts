@@ -158,7 +158,7 @@ function syntaxError(lines: LineMap, token: Token, before: readonly Token[], exp
     // A line that begins with a plain word: a property with no owner (`context: x`), or a misspelled keyword.
     const suggestion = closestWord(first.text, statementKeywords);
     if (token.text === ":") return parseMessages.strayProperty(first.loc, first.text, suggestion);
-    if (token.type === "name") return parseMessages.unknownStatement(first.loc, first.text, suggestion);
+    if (["name", "string", "number", "discretion"].includes(token.type)) return parseMessages.unknownStatement(first.loc, first.text, suggestion);
   }
   if (expected.size === 1 && expected.has(":") && previous !== undefined) {
     const startsLine = isLayout(before[before.length - 2] ?? previous);
