@@ -385,6 +385,9 @@ const notPrecedence = 3;
 
 /** Builds the tree of a flat `operand (operator operand)*` list, all operators left-associative. */
 export function operation(list: Cons<Operand | Token>): ast.Expression {
+  // Most expressions are a single operand: nothing to order.
+  const single = list.previous === null ? (list.item as Operand) : undefined;
+  if (single !== undefined && single.kind !== "NotPrefix") return single;
   const items = flatten(list);
   let position = 0;
   // `not` rewrites the operand slot it stands in, so work on a copy of the operands.
