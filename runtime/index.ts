@@ -1,4 +1,32 @@
 /**
  * `prosec/runtime`: what generated workflow modules import.
+ *
+ * A generated module's `run(inputs, options)` is one call to `startRun`; its body calls the
+ * `Runtime` methods (sessions, judgments, parallel, ...) and the value helpers below.
  */
+import type { RunOptions } from "./options.js";
+import { Run } from "./run.js";
+import type { ProgramInfo, Runtime, Value } from "./types.js";
+
 export type * from "./types.js";
+export type { PermissionRequest, RunOptions } from "./options.js";
+export type { Journal, RecordedStep, StepKind } from "./journal.js";
+export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
+export { MemoryJournal } from "./journal.js";
+export { ProseError } from "./errors.js";
+export { defaultModels, resolveModel } from "./models.js";
+export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";
+
+/** The metadata object of a compiled program (frozen). */
+export function defineProgram(info: ProgramInfo): ProgramInfo {
+  return Object.freeze({ ...info, inputs: Object.freeze([...info.inputs]), outputs: Object.freeze([...info.outputs]) });
+}
+
+/**
+ * Runs a program's body with a fresh `Runtime`. Inputs the caller supplies are bound first; others
+ * are asked for through `options.onInput`. Rejects with a `ProseError` that names the `.prose` line.
+ */
+export function startRun<I, O>(program: ProgramInfo, inputs: I, options: RunOptions | undefined, body: (rt: Runtime) => Promise<O>): Promise<O> {
+  const supplied = (inputs ?? {}) as { readonly [name: string]: Value };
+  return new Run(program, supplied, options ?? {}).execute(body);
+}

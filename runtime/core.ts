@@ -1,0 +1,140 @@
+/**
+ * What every part of a run shares: the model client and the run-wide limiter, events, the journal,
+ * time limits, and `step()`, the one path by which a model-facing step runs (journal lookup, time
+ * limit, error wrapping, journal write).
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { describeError, isAbortError, ProseError } from "./errors.js";
+import { preview, UsageTotals, type PendingEvent } from "./events.js";
+import { MemoryJournal, type Journal, type RecordedStep, type StepKind } from "./journal.js";
+import { Limiter } from "./limiter.js";
+import { resolveModel } from "./models.js";
+import type { RunOptions } from "./options.js";
+import { currentContext, StepContext } from "./step-context.js";
+import type { ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
+
+const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
+
+export interface StepOutcome<T extends Value> {
+  readonly value: T;
+  readonly reason?: string;
+  readonly usage: readonly Usage[];
+}
+
+export interface StepResult<T extends Value> extends StepOutcome<T> {
+  readonly replayed: boolean;
+}
+
+export class RunCore {
+  readonly client: Anthropic;
+  readonly limiter: Limiter;
+  readonly journal: Journal;
+  readonly totals = new UsageTotals();
+  readonly root: StepContext;
+  readonly startedAt = Date.now();
+  private readonly rootController = new AbortController();
+  private readonly secrets: string[];
+
+  constructor(
+    readonly program: ProgramInfo,
+    readonly options: RunOptions,
+  ) {
+    this.client =
+      options.client ??
+      new Anthropic({
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        maxRetries: options.maxRetries ?? 2,
+        timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      });
+    this.limiter = new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.journal = options.journal ?? new MemoryJournal();
+    this.root = new StepContext("", this.rootController.signal, undefined);
+    this.secrets = [options.apiKey, process.env["ANTHROPIC_API_KEY"], process.env["ANTHROPIC_AUTH_TOKEN"]].filter((s): s is string => s !== undefined && s.length >= 8);
+  }
+
+  get context(): StepContext {
+    return currentContext(this.root);
+  }
+
+  /** Aborts everything still running; `reason` is what the pending steps reject with. */
+  abort(reason: unknown): void {
+    this.rootController.abort(reason);
+  }
+
+  emit(event: PendingEvent): void {
+    const listener = this.options.onEvent;
+    if (listener === undefined) return;
+    const stamped = { ...event, time: Date.now() - this.startedAt } as RunEvent;
+    listener(event.type === "error" ? { ...stamped, message: this.redact(event.message) } as RunEvent : stamped);
+  }
+
+  model(name: string | undefined): string {
+    return resolveModel(name, this.options.models);
+  }
+
+  /** One Messages API call, inside the run-wide limit, cancelled with `signal`. */
+  async callModel(params: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
+    const message = await this.limiter.run(signal, () => this.client.messages.create(params, { signal }));
+    if (!message || !Array.isArray(message.content)) throw new Error("The model server answered with something that is not a message.");
+    const usage: Usage = { model: params.model, inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0 };
+    return { message, usage };
+  }
+
+  /**
+   * Runs one model-facing step: replays it from the journal when it was recorded, else executes it
+   * under the step time limit and records the outcome before returning.
+   */
+  async step<T extends Value>(kind: StepKind, at: Site, label: string, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
+    const context = this.context;
+    const key = context.nextKey(kind, at);
+    const recorded = await this.journal.get(key);
+    if (recorded !== undefined) {
+      if (recorded.kind !== kind) throw this.error(`The recorded run does not match this program (step ${key} was a ${recorded.kind}).`, at);
+      return { value: recorded.value as T, ...(recorded.reason === undefined ? {} : { reason: recorded.reason }), usage: recorded.usage, replayed: true };
+    }
+    const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(new ProseError(`The step took longer than its time limit of ${limitMs} ms (RunOptions.stepTimeoutMs).`)), limitMs);
+    const forward = (): void => limit.abort(context.signal.reason);
+    if (context.signal.aborted) forward();
+    else context.signal.addEventListener("abort", forward, { once: true });
+    try {
+      const outcome = await execute(limit.signal);
+      this.totals.add(outcome.usage);
+      const step: RecordedStep = { kind, value: outcome.value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
+      await this.journal.put(key, step);
+      return { ...outcome, replayed: false };
+    } catch (error) {
+      if (context.signal.aborted) throw context.signal.reason ?? error;
+      if (limit.signal.aborted && limit.signal.reason instanceof ProseError) throw this.error(limit.signal.reason.reason, at, label, error);
+      if (error instanceof ProseError && error.file !== undefined) throw error;
+      throw this.error(isAbortError(error) ? "The step was cancelled." : `${label} failed: ${describeError(error)}`, at, label, error);
+    } finally {
+      clearTimeout(timer);
+      context.signal.removeEventListener("abort", forward);
+    }
+  }
+
+  /** A ProseError at `at` in this program, with secrets removed from its text. */
+  error(reason: string, at?: Site, session?: string, cause?: unknown): ProseError {
+    return new ProseError(this.redact(reason), {
+      file: this.program.source,
+      ...(at === undefined ? {} : { at }),
+      ...(session === undefined ? {} : { session }),
+      ...(cause === undefined ? {} : { cause }),
+    });
+  }
+
+  redact(text: string): string {
+    return this.secrets.reduce((result, secret) => result.split(secret).join("[redacted]"), text);
+  }
+
+  preview(value: string): string {
+    return preview(value);
+  }
+}

@@ -1,0 +1,63 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Journal } from "./journal.js";
+import type { ModelTable } from "./models.js";
+import type { ToolDefinition } from "./tools/tool.js";
+import type { InputDefinition, RunEvent, Value } from "./types.js";
+
+/** A tool call that needs a person's approval (`bash: prompt`, `network: prompt`). */
+export interface PermissionRequest {
+  readonly tool: string;
+  /** The command or URL. */
+  readonly detail: string;
+  readonly agent?: string;
+}
+
+/** How a run reaches its model and the machine. Everything is optional. */
+export interface RunOptions {
+  /** Overrides of the model table (`{ sonnet: "claude-sonnet-4-5" }`); see `models.ts`. */
+  readonly models?: ModelTable;
+  /** Defaults to the SDK's `ANTHROPIC_API_KEY`. Never written to files, events or error messages. */
+  readonly apiKey?: string;
+  /** Defaults to the SDK's `ANTHROPIC_BASE_URL`: any Anthropic-compatible server works. */
+  readonly baseURL?: string;
+  readonly fetch?: typeof fetch;
+  /** A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then ignored. */
+  readonly client?: Anthropic;
+  /** The working directory tools resolve paths against (default `process.cwd()`). */
+  readonly cwd?: string;
+  /** Home directory for `persist: user` memory (default `os.homedir()`). */
+  readonly homeDir?: string;
+  /** Run id `YYYYMMDD-HHMMSS-xxxxxx` (default: generated). */
+  readonly runId?: string;
+  /** The run's state directory (default `<cwd>/.prose/runs/<runId>`); holds `persist: true` memory. */
+  readonly runDir?: string;
+  /** Model calls in flight at once across the whole run (default 8). */
+  readonly concurrency?: number;
+  /** Asked for an `input` that the caller did not supply. */
+  readonly onInput?: (definition: InputDefinition) => Value | Promise<Value>;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Asked before a tool call whose permission is `prompt`; without it such calls are refused. */
+  readonly onPermission?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /** Extra tools offered to every session. */
+  readonly tools?: readonly ToolDefinition[];
+  /** Cancels the whole run. */
+  readonly signal?: AbortSignal;
+  /** `max_tokens` of a session's model calls (default 8192). */
+  readonly maxTokens?: number;
+  /** Model turns of one session's tool-use loop before it fails (default 50). */
+  readonly maxTurns?: number;
+  /** The SDK's own transport retries per model call (default 2). */
+  readonly maxRetries?: number;
+  /** Timeout of one HTTP attempt (default 10 minutes). */
+  readonly requestTimeoutMs?: number;
+  /** Limit for one step, all its retries and `retry-after` waits included (default 30 minutes). */
+  readonly stepTimeoutMs?: number;
+  /** Limit for the whole run (default none). */
+  readonly deadlineMs?: number;
+  /** Base delay of `backoff:` between `retry:` attempts (default 1000 ms). */
+  readonly retryDelayMs?: number;
+  /** Where step results are recorded and replayed from (default: in memory, this run only). */
+  readonly journal?: Journal;
+  /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
+  readonly contextBudget?: number;
+}

@@ -1,0 +1,227 @@
+/**
+ * A run of a compiled program: the `Runtime` its body receives.
+ */
+import { randomBytes } from "node:crypto";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import pMap from "p-map";
+import { RunCore } from "./core.js";
+import { ProseError } from "./errors.js";
+import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
+import { choose, judge } from "./judgment.js";
+import { memoryFolder, readMemory, recordSession } from "./memory.js";
+import type { RunOptions } from "./options.js";
+import { runParallel } from "./parallel.js";
+import { withRetries } from "./retry.js";
+import { effectiveSettings, runAgent, sessionLabel, sessionTask } from "./session.js";
+import { runInContext } from "./step-context.js";
+import type { AgentDefinition, Branch, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
+import { text } from "./values.js";
+
+const DEFAULT_MAX_DEPTH = 100;
+const DEFAULT_RETRY_DELAY_MS = 1000;
+
+export class Run implements Runtime {
+  readonly core: RunCore;
+  readonly runId: string;
+  readonly runDir: string;
+  private executionIds = 0;
+
+  constructor(
+    readonly program: ProgramInfo,
+    private readonly inputs: { readonly [name: string]: Value },
+    readonly options: RunOptions,
+  ) {
+    this.core = new RunCore(program, options);
+    this.runId = options.runId ?? newRunId(new Date());
+    this.runDir = options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId);
+  }
+
+  /** Runs the program's body: `run-start`, the body, `run-end` with the usage totals. */
+  async execute<O>(body: (runtime: Runtime) => Promise<O>): Promise<O> {
+    const { core, options } = this;
+    const onCancel = (): void => core.abort(options.signal?.reason ?? new ProseError("The run was cancelled."));
+    options.signal?.addEventListener("abort", onCancel, { once: true });
+    if (options.signal?.aborted) onCancel();
+    const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => core.abort(core.error(`The run took longer than its deadline of ${options.deadlineMs} ms (RunOptions.deadlineMs).`)), options.deadlineMs);
+    core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
+    try {
+      const result = await runInContext(core.root, () => body(this));
+      core.emit({ type: "run-end", ok: true, usage: core.totals.list() });
+      return result;
+    } catch (error) {
+      const failure = core.root.signal.aborted && core.root.signal.reason instanceof ProseError ? core.root.signal.reason : error;
+      const message = failure instanceof Error ? failure.message : String(failure);
+      core.emit({ type: "error", ...(failure instanceof ProseError && failure.line !== undefined ? { at: { line: failure.line, column: failure.column ?? 1 } } : {}), message });
+      core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
+      throw failure;
+    } finally {
+      if (deadline !== undefined) clearTimeout(deadline);
+      options.signal?.removeEventListener("abort", onCancel);
+    }
+  }
+
+  session(request: SessionRequest): Promise<string> {
+    return this.agentSession(request, false);
+  }
+
+  resume(agent: AgentDefinition, request: SessionRequest): Promise<string> {
+    return this.agentSession({ ...request, agent }, true);
+  }
+
+  private async agentSession(request: SessionRequest, resume: boolean): Promise<string> {
+    const { core } = this;
+    const label = sessionLabel(request);
+    const agent = request.agent?.name;
+    const settings = effectiveSettings(request);
+    const folder = agent === undefined ? undefined : memoryFolder(agent, settings.persist, { cwd: this.cwd, runDir: this.runDir, homeDir: this.options.homeDir ?? homedir() });
+    if (resume && folder === undefined) throw core.error(`resume: ${agent ?? "?"} needs an agent with persist: (true, project, user or a path).`, request.at, label);
+    core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }) });
+    const block = core.context.block;
+    const policy = { retries: settings.retry ?? 0, backoff: settings.backoff ?? "none", baseDelayMs: this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS };
+    const result = await core.step("session", request.at, label, (signal) =>
+      withRetries(policy, signal, async () => {
+        const memory = resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
+        let saved: { memory: string; summary: string } | undefined;
+        const outcome = await runAgent(core, { request, block, ...(memory === undefined ? {} : { memory }), ...(folder === undefined ? {} : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }) }, signal);
+        if (folder !== undefined) {
+          await recordSession(folder, { agent: agent!, prompt: sessionTask(request), memory: saved?.memory, summary: saved?.summary ?? outcome.text.slice(0, 2000), timestamp: new Date() });
+        }
+        return { value: outcome.text, usage: outcome.usage };
+      }),
+    );
+    core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+    return result.value;
+  }
+
+  async judge(at: Site, condition: string, scope: { readonly [name: string]: Value }): Promise<boolean> {
+    const result = await this.core.step("judge", at, "The judgment", (signal) => judge(this.core, condition, scope, signal));
+    this.core.emit({ type: "judgment", at, question: condition, answer: result.value ? "yes" : "no", reason: result.reason ?? "" });
+    return result.value;
+  }
+
+  async choose(at: Site, criteria: string, options: readonly string[], scope: { readonly [name: string]: Value }): Promise<number> {
+    if (options.length === 0) throw this.core.error("choice has no options.", at);
+    const result = await this.core.step("choose", at, "The choice", (signal) => choose(this.core, criteria, options, scope, signal));
+    this.core.emit({ type: "judgment", at, question: criteria, answer: options[result.value] ?? String(result.value), reason: result.reason ?? "" });
+    return result.value;
+  }
+
+  async input(at: Site, definition: InputDefinition): Promise<Value> {
+    if (Object.hasOwn(this.inputs, definition.name)) return this.inputs[definition.name] as Value;
+    const ask = this.options.onInput;
+    if (ask === undefined) {
+      throw this.core.error(`Missing input "${definition.name}" (${definition.prompt}). Supply it in the run's inputs, or pass an onInput callback that asks for it.`, at);
+    }
+    const result = await this.core.step("input", at, `The input "${definition.name}"`, async () => ({ value: await ask(definition), usage: [] }));
+    return result.value;
+  }
+
+  async parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
+    const context = this.core.context;
+    const segment = context.nextSegment("parallel", at);
+    this.core.emit({ type: "parallel-start", at, branches: branches.length });
+    const outcome = await runParallel(options, branches, context.signal, (branch, index, signal) =>
+      runInContext(context.child(`${segment}/b${index}`, signal), () => branch(signal)),
+    );
+    this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
+    return outcome.results;
+  }
+
+  async map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
+    const context = this.core.context;
+    const segment = context.nextSegment("map", at);
+    const controller = new AbortController();
+    const forward = (): void => controller.abort(context.signal.reason);
+    context.signal.addEventListener("abort", forward, { once: true });
+    this.core.emit({ type: "parallel-start", at, branches: items.length });
+    let failed = 0;
+    try {
+      return await pMap(
+        items,
+        (item, index) =>
+          runInContext(context.child(`${segment}/i${index}`, controller.signal), () => body(item, index)).catch((error: unknown) => {
+            failed++;
+            controller.abort(error);
+            throw error;
+          }),
+        { concurrency: this.core.limiter.limit },
+      );
+    } finally {
+      context.signal.removeEventListener("abort", forward);
+      this.core.emit({ type: "parallel-end", at, succeeded: items.length - failed, failed });
+    }
+  }
+
+  async block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T> {
+    const context = this.core.context;
+    const parent = context.block;
+    const depth = (parent?.depth ?? 0) + 1;
+    const limit = maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (depth > limit) throw this.core.error(`RecursionLimitExceeded: block '${name}' exceeded max_depth ${limit}.`, at);
+    const frame = { name, executionId: ++this.executionIds, depth, parentExecutionId: parent?.executionId ?? 0 };
+    return runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame), body);
+  }
+
+  async list(at: Site, value: Value): Promise<readonly Value[]> {
+    const parsed = listWithoutModel(value);
+    if (parsed !== undefined) {
+      this.core.emit({ type: "extraction", at, shape: "list", method: "parse" });
+      return parsed;
+    }
+    const result = await this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, text(value), signal));
+    this.core.emit({ type: "extraction", at, shape: "list", method: "model" });
+    return result.value as readonly Value[];
+  }
+
+  async field(at: Site, value: Value, key: string | number): Promise<Value> {
+    const lookup = fieldWithoutModel(value, key);
+    if (lookup.found) {
+      if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "field", method: "parse" });
+      return lookup.value;
+    }
+    const result = await this.core.step("extract", at, `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`, (signal) => extractField(this.core, text(value), key, signal));
+    this.core.emit({ type: "extraction", at, shape: "field", method: "model" });
+    return result.value;
+  }
+
+  async truthy(at: Site, value: Value): Promise<boolean> {
+    const parsed = truthyWithoutModel(value);
+    if (parsed !== undefined) {
+      if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "boolean", method: "parse" });
+      return parsed;
+    }
+    const result = await this.core.step("extract", at, "Reading yes or no", (signal) => extractTruth(this.core, text(value), signal));
+    this.core.emit({ type: "extraction", at, shape: "boolean", method: "model" });
+    return result.value;
+  }
+
+  position(at: Site, statement: string): void {
+    this.core.emit({ type: "position", at, statement });
+  }
+
+  iteration(at: Site, index: number): void {
+    this.core.emit({ type: "loop-iteration", at, iteration: index });
+  }
+
+  bind<T extends Value>(at: Site, name: string, value: T): T {
+    this.core.emit({ type: "binding", at, name, preview: this.core.preview(text(value)) });
+    return value;
+  }
+
+  fail(at: Site, message?: string): Error {
+    return this.core.error(message ?? "The program raised an error.", at);
+  }
+
+  private get cwd(): string {
+    return this.options.cwd ?? process.cwd();
+  }
+}
+
+/** `YYYYMMDD-HHMMSS-xxxxxx` in UTC (filesystem.md, "Run ID Format"). */
+export function newRunId(now: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, "0");
+  const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
+  const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+  return `${date}-${time}-${randomBytes(3).toString("hex")}`;
+}

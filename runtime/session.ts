@@ -1,0 +1,138 @@
+/**
+ * A session is an agent: a system prompt, a task with its context, and a tool-use loop that runs until
+ * the model answers without asking for a tool. Tools are checked against `permissions:` before they
+ * run; a tool the agent was not offered is refused even when the model names it.
+ */
+import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { RunCore } from "./core.js";
+import { describeError } from "./errors.js";
+import { dedent, systemPrompt, taskMessage } from "./prompt.js";
+import { builtinTools } from "./tools/builtin.js";
+import { PermissionGuard } from "./tools/permissions.js";
+import { PermissionDenied, type ToolContext, type ToolDefinition } from "./tools/tool.js";
+import type { BlockFrame } from "./step-context.js";
+import type { SessionRequest, SessionSettings, Usage } from "./types.js";
+
+const DEFAULT_MAX_TOKENS = 8192;
+const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_CONTEXT_BUDGET = 200_000;
+
+/** The agent's settings with the session's own properties on top (prose.md, "Property Precedence"). */
+export function effectiveSettings(request: SessionRequest): SessionSettings {
+  const agent = request.agent;
+  if (agent === undefined) return request;
+  const merged: Record<string, unknown> = { ...agent };
+  for (const [key, value] of Object.entries(request)) if (value !== undefined && key !== "prompt") merged[key] = value;
+  return merged as SessionSettings;
+}
+
+/** The label a session shows in traces and errors. */
+export function sessionLabel(request: SessionRequest): string {
+  const text = request.label ?? request.prompt ?? request.agent?.name ?? "session";
+  const line = dedent(text).split("\n")[0] ?? "";
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** The task text: the session's prompt, else its label, else the agent's role. */
+export function sessionTask(request: SessionRequest): string {
+  return request.prompt ?? request.label ?? "Carry out your role as described in your instructions.";
+}
+
+export interface AgentRun {
+  readonly request: SessionRequest;
+  readonly block: BlockFrame | undefined;
+  /** `resume:`: the agent's memory as loaded (undefined content when there is none yet). */
+  readonly memory?: { readonly agent: string; readonly content: string | undefined };
+  /** Offers `update_memory`; called with what the agent gave it. */
+  readonly onMemory?: (memory: string, summary: string) => void;
+}
+
+export interface AgentResult {
+  readonly text: string;
+  readonly usage: readonly Usage[];
+}
+
+export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
+  const settings = effectiveSettings(run.request);
+  const cwd = core.options.cwd ?? process.cwd();
+  const agentName = run.request.agent?.name;
+  const permissions = new PermissionGuard(cwd, settings.permissions, core.options.onPermission, agentName);
+  const toolContext: ToolContext = { cwd, signal, permissions };
+  const tools = [...builtinTools(toolContext), ...(core.options.tools ?? [])];
+  if (run.onMemory !== undefined) tools.push(memoryTool(run.onMemory));
+  const offered = new Map(tools.map((tool) => [tool.name, tool]));
+  const model = core.model(settings.model);
+  const agentPrompt = run.request.agent === undefined ? undefined : run.request.agent.prompt;
+  const system = systemPrompt(core.program.name, settings, agentPrompt);
+  const first = taskMessage({
+    task: sessionTask(run.request),
+    context: settings.context,
+    block: run.block,
+    ...(run.memory === undefined ? {} : { memory: run.memory }),
+    persistent: run.onMemory !== undefined,
+    budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
+  });
+  const messages: MessageParam[] = [{ role: "user", content: first }];
+  const toolParams: Tool[] = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema as Tool["input_schema"] }));
+  const usage: Usage[] = [];
+  const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
+
+  for (let turn = 0; turn < maxTurns; turn++) {
+    const { message, usage: callUsage } = await core.callModel(
+      { model, max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS, system, messages, ...(toolParams.length === 0 ? {} : { tools: toolParams }) },
+      signal,
+    );
+    usage.push(callUsage);
+    const calls = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    if (message.stop_reason !== "tool_use" || calls.length === 0) return { text: textOf(message.content), usage };
+    messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
+    const results: ToolResultBlockParam[] = [];
+    for (const call of calls) results.push(await runTool(core, call, offered, toolContext));
+    messages.push({ role: "user", content: results });
+  }
+  throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
+}
+
+async function runTool(core: RunCore, call: ToolUseBlock, offered: ReadonlyMap<string, ToolDefinition>, context: ToolContext): Promise<ToolResultBlockParam> {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const detail = describeInput(input);
+  const tool = offered.get(call.name);
+  if (tool === undefined) {
+    core.emit({ type: "tool", tool: call.name, allowed: false, detail });
+    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: `The tool ${call.name} is not available to this agent.` };
+  }
+  try {
+    const output = await tool.run(input, context);
+    core.emit({ type: "tool", tool: call.name, allowed: true, detail });
+    return { type: "tool_result", tool_use_id: call.id, content: output };
+  } catch (error) {
+    if (context.signal.aborted) throw error;
+    core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
+    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: describeError(error) };
+  }
+}
+
+function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDefinition {
+  return {
+    name: "update_memory",
+    description: "Save your compacted memory (replaces memory.md) and a summary of this session (its segment record).",
+    inputSchema: {
+      type: "object",
+      properties: { memory: { type: "string", description: "Your whole new memory: current understanding, decisions made, open concerns" }, summary: { type: "string", description: "What happened in this session" } },
+      required: ["memory", "summary"],
+    },
+    run(input) {
+      onMemory(String(input["memory"] ?? ""), String(input["summary"] ?? ""));
+      return "Memory saved.";
+    },
+  };
+}
+
+function textOf(content: readonly { type: string; text?: string }[]): string {
+  return content.filter((block) => block.type === "text").map((block) => block.text ?? "").join("\n");
+}
+
+function describeInput(input: Record<string, unknown>): string {
+  const main = input["path"] ?? input["command"] ?? input["url"] ?? input["pattern"];
+  return typeof main === "string" ? main.slice(0, 200) : JSON.stringify(input).slice(0, 200);
+}

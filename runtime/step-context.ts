@@ -1,0 +1,59 @@
+/**
+ * Where in the program's dynamic structure a step runs, kept in an AsyncLocalStorage so generated
+ * code never passes it around.
+ *
+ * A step key is `context path / kind@line:column#occurrence`. The context path grows by one segment
+ * per `parallel` branch, `map` item and `block` call; the occurrence counts how often that call site
+ * was reached in the current context, so a plain `for` / `while` loop in generated code gets distinct
+ * keys (`#0`, `#1`, ...) with no help. Inside one context steps run in sequence, so the counting is
+ * deterministic; everything concurrent gets a context of its own.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Site } from "./types.js";
+
+export interface BlockFrame {
+  readonly name: string;
+  readonly executionId: number;
+  readonly depth: number;
+  readonly parentExecutionId: number;
+}
+
+export class StepContext {
+  private readonly occurrences = new Map<string, number>();
+
+  constructor(
+    readonly path: string,
+    /** Aborts when this context's work is no longer wanted (a lost race, a failed sibling, the deadline). */
+    readonly signal: AbortSignal,
+    /** The innermost block invocation, if any. */
+    readonly block: BlockFrame | undefined,
+  ) {}
+
+  /** The key of the next step of `kind` at `at`, counting this occurrence. */
+  nextKey(kind: string, at: Site): string {
+    return `${this.path}/${this.nextSegment(kind, at)}`;
+  }
+
+  /** `kind@line:column#occurrence` for the next time `kind` is reached at `at` in this context. */
+  nextSegment(kind: string, at: Site): string {
+    const site = `${kind}@${at.line}:${at.column}`;
+    const occurrence = this.occurrences.get(site) ?? 0;
+    this.occurrences.set(site, occurrence + 1);
+    return `${site}#${occurrence}`;
+  }
+
+  /** A child context whose path is this one's plus `segment`. */
+  child(segment: string, signal: AbortSignal = this.signal, block: BlockFrame | undefined = this.block): StepContext {
+    return new StepContext(`${this.path}/${segment}`, signal, block);
+  }
+}
+
+const storage = new AsyncLocalStorage<StepContext>();
+
+export function currentContext(fallback: StepContext): StepContext {
+  return storage.getStore() ?? fallback;
+}
+
+export function runInContext<T>(context: StepContext, body: () => Promise<T>): Promise<T> {
+  return storage.run(context, body);
+}

@@ -1,0 +1,167 @@
+/**
+ * The tools every session's agent gets: files (read, write, edit, list, search), commands and URL
+ * fetches. Each one asks the PermissionGuard first; a refusal throws before anything is touched.
+ */
+import { spawn } from "node:child_process";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import type { ToolContext, ToolDefinition } from "./tool.js";
+
+const MAX_READ_CHARS = 200_000;
+const MAX_OUTPUT_CHARS = 50_000;
+const MAX_LISTED = 1_000;
+const SKIPPED_DIRECTORIES = new Set([".git", "node_modules"]);
+const COMMAND_TIMEOUT_MS = 120_000;
+
+const stringProperty = (description: string) => ({ type: "string", description });
+
+export const readFileTool: ToolDefinition = {
+  name: "read_file",
+  description: "Read a text file. Paths are relative to the working directory.",
+  inputSchema: { type: "object", properties: { path: stringProperty("File path") }, required: ["path"] },
+  async run(input, context) {
+    const path = context.permissions.readablePath(String(input["path"]));
+    return truncate(await readFile(path, "utf8"), MAX_READ_CHARS);
+  },
+};
+
+export const writeFileTool: ToolDefinition = {
+  name: "write_file",
+  description: "Create or replace a text file with the given content. Parent folders are created.",
+  inputSchema: { type: "object", properties: { path: stringProperty("File path"), content: stringProperty("The whole new content") }, required: ["path", "content"] },
+  async run(input, context) {
+    const path = context.permissions.writablePath(String(input["path"]));
+    await mkdir(dirname(path), { recursive: true });
+    const content = String(input["content"] ?? "");
+    await writeFile(path, content, "utf8");
+    return `Wrote ${content.length} characters to ${String(input["path"])}.`;
+  },
+};
+
+export const editFileTool: ToolDefinition = {
+  name: "edit_file",
+  description: "Replace one exact, unique occurrence of old_text with new_text in a file.",
+  inputSchema: {
+    type: "object",
+    properties: { path: stringProperty("File path"), old_text: stringProperty("Text to replace; must occur exactly once"), new_text: stringProperty("Replacement") },
+    required: ["path", "old_text", "new_text"],
+  },
+  async run(input, context) {
+    const path = context.permissions.writablePath(String(input["path"]));
+    context.permissions.readablePath(String(input["path"]));
+    const oldText = String(input["old_text"] ?? "");
+    const content = await readFile(path, "utf8");
+    const first = content.indexOf(oldText);
+    if (oldText.length === 0 || first < 0) throw new Error("old_text was not found in the file.");
+    if (content.indexOf(oldText, first + 1) >= 0) throw new Error("old_text occurs more than once; include more surrounding text.");
+    await writeFile(path, content.slice(0, first) + String(input["new_text"] ?? "") + content.slice(first + oldText.length), "utf8");
+    return `Edited ${String(input["path"])}.`;
+  },
+};
+
+export const listFilesTool: ToolDefinition = {
+  name: "list_files",
+  description: "List files under a folder (recursively, skipping .git and node_modules).",
+  inputSchema: { type: "object", properties: { path: stringProperty("Folder, default the working directory") } },
+  async run(input, context) {
+    const root = context.permissions.readablePath(String(input["path"] ?? "."));
+    const files = await walk(root, context);
+    return files.length === 0 ? "(no files)" : files.map((file) => relative(context.cwd, file).split(sep).join("/")).join("\n");
+  },
+};
+
+export const searchFilesTool: ToolDefinition = {
+  name: "search_files",
+  description: "Search the files under a folder for a regular expression; returns path:line: text for each match.",
+  inputSchema: { type: "object", properties: { pattern: stringProperty("JavaScript regular expression"), path: stringProperty("Folder, default the working directory") }, required: ["pattern"] },
+  async run(input, context) {
+    const expression = new RegExp(String(input["pattern"]));
+    const root = context.permissions.readablePath(String(input["path"] ?? "."));
+    const matches: string[] = [];
+    for (const file of await walk(root, context)) {
+      const lines = (await readFile(file, "utf8")).split("\n");
+      lines.forEach((line, index) => {
+        if (matches.length < MAX_LISTED && expression.test(line)) matches.push(`${relative(context.cwd, file).split(sep).join("/")}:${index + 1}: ${line.slice(0, 300)}`);
+      });
+      if (matches.length >= MAX_LISTED) break;
+    }
+    return matches.length === 0 ? "(no matches)" : matches.join("\n");
+  },
+};
+
+export const runCommandTool: ToolDefinition = {
+  name: "run_command",
+  description: "Run a shell command in the working directory; returns its exit code and output.",
+  inputSchema: { type: "object", properties: { command: stringProperty("The command line") }, required: ["command"] },
+  async run(input, context) {
+    const command = String(input["command"] ?? "");
+    await context.permissions.checkCommand(command);
+    return runShell(command, context);
+  },
+};
+
+export const fetchUrlTool: ToolDefinition = {
+  name: "fetch_url",
+  description: "Fetch a URL with GET and return the response body as text.",
+  inputSchema: { type: "object", properties: { url: stringProperty("http or https URL") }, required: ["url"] },
+  async run(input, context) {
+    const url = String(input["url"] ?? "");
+    await context.permissions.checkUrl(url);
+    const response = await fetch(url, { signal: context.signal, redirect: "manual" });
+    return `HTTP ${response.status}\n\n${truncate(await response.text(), MAX_OUTPUT_CHARS)}`;
+  },
+};
+
+/** The built-in tools a guard lets this agent see. */
+export function builtinTools(context: ToolContext): ToolDefinition[] {
+  const tools = [readFileTool, listFilesTool, searchFilesTool];
+  if (context.permissions.offersWrites()) tools.push(writeFileTool, editFileTool);
+  if (context.permissions.offersCommands()) tools.push(runCommandTool);
+  if (context.permissions.offersNetwork()) tools.push(fetchUrlTool);
+  return tools;
+}
+
+async function walk(root: string, context: ToolContext): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      if (found.length >= MAX_LISTED) return;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRECTORIES.has(entry.name)) await visit(path);
+      } else if (isReadable(path, context)) {
+        found.push(path);
+      }
+    }
+  };
+  if ((await stat(root)).isDirectory()) await visit(root);
+  else found.push(root);
+  return found;
+}
+
+function isReadable(path: string, context: ToolContext): boolean {
+  try {
+    context.permissions.readablePath(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function runShell(command: string, context: ToolContext): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/bin/sh", ["-c", command], { cwd: context.cwd, signal: context.signal, timeout: COMMAND_TIMEOUT_MS });
+    let output = "";
+    const collect = (chunk: Buffer): void => {
+      if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString("utf8");
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.on("error", reject);
+    child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
+  });
+}
+
+function truncate(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}\n[... ${text.length - limit} more characters not shown]`;
+}

@@ -1,0 +1,148 @@
+/**
+ * `permissions:` enforced in code, before a tool runs. Defaults when a program says nothing:
+ *
+ * - read: anything inside the working directory;
+ * - write: anything inside the working directory except `.git/` and `.prose/`;
+ * - bash (`run_command`): `prompt`, i.e. allowed only when `RunOptions.onPermission` says yes;
+ * - network (`fetch_url`): `deny`.
+ *
+ * Paths always resolve against the working directory, and a path whose real location (symlinks
+ * followed) is outside it is refused whatever the globs say. Globs (picomatch) must match both the
+ * path as asked and its real location, so a symlink cannot carry a read to a place the globs exclude.
+ */
+import { realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import picomatch from "picomatch";
+import type { PermissionRequest } from "../options.js";
+import type { PermissionMode, Permissions } from "../types.js";
+import { PermissionDenied } from "./tool.js";
+
+const DEFAULT_READ = ["**"];
+const DEFAULT_WRITE = ["**", "!.git/**", "!.prose/**"];
+
+export type PermissionAsker = (request: PermissionRequest) => boolean | Promise<boolean>;
+
+export class PermissionGuard {
+  private readonly realCwd: string;
+  private readonly canRead: (path: string) => boolean;
+  private readonly canWrite: (path: string) => boolean;
+  readonly bash: PermissionMode;
+  private readonly network: PermissionMode | readonly string[];
+
+  constructor(
+    readonly cwd: string,
+    private readonly permissions: Permissions | undefined,
+    private readonly ask: PermissionAsker | undefined,
+    private readonly agent?: string,
+  ) {
+    this.realCwd = realpathSync(cwd);
+    this.canRead = matcher(permissions?.read ?? DEFAULT_READ);
+    this.canWrite = matcher(permissions?.write ?? DEFAULT_WRITE);
+    this.bash = permissions?.bash ?? "prompt";
+    this.network = permissions?.network ?? "deny";
+  }
+
+  /** Whether `run_command` is offered to the model at all. */
+  offersCommands(): boolean {
+    if (this.bash === "deny") return false;
+    return this.bash === "allow" || (this.permissions?.execute?.length ?? 0) > 0 || this.ask !== undefined;
+  }
+
+  offersWrites(): boolean {
+    return (this.permissions?.write ?? DEFAULT_WRITE).some((pattern) => !pattern.startsWith("!"));
+  }
+
+  /** Whether `fetch_url` is offered. */
+  offersNetwork(): boolean {
+    if (this.network === "deny") return false;
+    if (this.network === "prompt") return this.ask !== undefined;
+    return this.network === "allow" || this.network.length > 0;
+  }
+
+  /** The absolute path to read, or PermissionDenied. */
+  readablePath(path: string): string {
+    return this.checkPath(path, this.canRead, "read");
+  }
+
+  writablePath(path: string): string {
+    return this.checkPath(path, this.canWrite, "write");
+  }
+
+  async checkCommand(command: string): Promise<void> {
+    if (this.bash === "deny") throw new PermissionDenied("Running commands is denied for this agent (bash: deny).");
+    const execute = this.permissions?.execute;
+    if (execute !== undefined && execute.length > 0) {
+      if (execute.some((pattern) => wildcard(pattern).test(command.trim()))) return;
+      if (this.bash === "allow") throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
+    } else if (this.bash === "allow") {
+      return;
+    }
+    await this.confirm("run_command", command);
+  }
+
+  async checkUrl(url: string): Promise<void> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new PermissionDenied(`Not a URL: ${url}`);
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new PermissionDenied(`Only http and https URLs can be fetched: ${url}`);
+    if (this.network === "allow") return;
+    if (this.network === "deny") throw new PermissionDenied("Network access is denied for this agent.");
+    if (this.network === "prompt") return this.confirm("fetch_url", url);
+    if (this.network.some((pattern) => wildcard(pattern).test(url) || wildcard(pattern).test(parsed.hostname))) return;
+    throw new PermissionDenied(`The URL matches none of this agent's network patterns: ${url}`);
+  }
+
+  private async confirm(tool: string, detail: string): Promise<void> {
+    const request: PermissionRequest = this.agent === undefined ? { tool, detail } : { tool, detail, agent: this.agent };
+    if (this.ask === undefined || !(await this.ask(request))) throw new PermissionDenied(`Permission to use ${tool} was not granted: ${detail}`);
+  }
+
+  private checkPath(path: string, allowed: (path: string) => boolean, access: "read" | "write"): string {
+    if (typeof path !== "string" || path.length === 0) throw new PermissionDenied("A path is required.");
+    const absolute = resolve(this.cwd, path);
+    const asked = relative(this.cwd, absolute);
+    const real = realLocation(absolute);
+    const actual = relative(this.realCwd, real);
+    if (escapes(asked) || escapes(actual)) throw new PermissionDenied(`${path} is outside the working directory; ${access} refused.`);
+    if (!allowed(toPosix(asked)) || !allowed(toPosix(actual))) throw new PermissionDenied(`${access === "read" ? "Reading" : "Writing"} ${path} is not permitted for this agent.`);
+    return absolute;
+  }
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest (a file not yet written). */
+function realLocation(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    if (parent === path) return path;
+    return join(realLocation(parent), basename(path));
+  }
+}
+
+function escapes(relativePath: string): boolean {
+  return relativePath === ".." || relativePath.startsWith(`..${sep}`) || isAbsolute(relativePath);
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join("/") || ".";
+}
+
+/** A glob list where `!pattern` excludes; patterns are relative to the working directory. */
+function matcher(patterns: readonly string[]): (path: string) => boolean {
+  const normalize = (pattern: string): string => pattern.replace(/^\.\//, "");
+  const include = patterns.filter((p) => !p.startsWith("!")).map(normalize);
+  const exclude = patterns.filter((p) => p.startsWith("!")).map((p) => normalize(p.slice(1)));
+  const included = include.length === 0 ? () => false : picomatch(include, { dot: true });
+  const excluded = exclude.length === 0 ? () => false : picomatch(exclude, { dot: true });
+  return (path) => path === "." ? include.length > 0 : included(path) && !excluded(path);
+}
+
+/** `*` matches anything (commands and URLs are not paths). */
+function wildcard(pattern: string): RegExp {
+  const body = pattern.trim().split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
+  return new RegExp(`^${body}$`);
+}

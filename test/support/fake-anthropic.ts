@@ -1,0 +1,244 @@
+/**
+ * A scripted fake of the Anthropic Messages API (`POST /v1/messages`) on 127.0.0.1, for tests and
+ * benchmarks that drive the real `@anthropic-ai/sdk` client over HTTP.
+ *
+ * Replies come from a script (one per request, in order) or a responder function, and can be text,
+ * tool calls, HTTP errors (429 with `retry-after`, 500, 529), dropped connections, malformed JSON or a
+ * request that never answers. Every request is recorded, including the ones the client aborted.
+ *
+ * This module imports nothing but Node built-ins, so a benchmark can transpile and load it as is.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+
+export interface FakeUsage {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+}
+
+export type FakeContentBlock =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "tool_use"; readonly id: string; readonly name: string; readonly input: unknown };
+
+interface Delayed {
+  /** Wait this long before answering (or dropping). */
+  readonly delayMs?: number;
+}
+
+export type FakeReply =
+  | (Delayed & { readonly kind: "message"; readonly content: readonly FakeContentBlock[]; readonly stopReason?: string; readonly usage?: FakeUsage })
+  | (Delayed & { readonly kind: "error"; readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> })
+  | (Delayed & { readonly kind: "drop" })
+  | (Delayed & { readonly kind: "malformed" })
+  | { readonly kind: "hang" };
+
+export type RequestState = "pending" | "answered" | "aborted";
+
+export interface FakeRequest {
+  /** 0-based arrival order. */
+  readonly index: number;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The parsed JSON body (undefined when `keepBodies` is false). */
+  readonly body: MessagesBody | undefined;
+  readonly receivedAt: number;
+  /** `aborted` when the client closed the connection before the reply was sent. */
+  state: RequestState;
+}
+
+/** The parts of a Messages request body the tests look at. */
+export interface MessagesBody {
+  readonly model: string;
+  readonly max_tokens: number;
+  readonly system?: string | readonly { readonly type: string; readonly text: string }[];
+  readonly messages: readonly { readonly role: string; readonly content: string | readonly Record<string, unknown>[] }[];
+  readonly tools?: readonly { readonly name: string; readonly input_schema: unknown }[];
+  readonly tool_choice?: { readonly type: string; readonly name?: string };
+  readonly [key: string]: unknown;
+}
+
+export type Responder = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
+
+export interface FakeServerOptions {
+  /** Replies in request order; when it runs out, `respond` answers (or a non-retryable 500). */
+  readonly script?: readonly FakeReply[];
+  readonly respond?: Responder;
+  /** Added before every reply. */
+  readonly latencyMs?: number;
+  /** Keep request bodies (default true); a benchmark with thousands of requests turns this off. */
+  readonly keepBodies?: boolean;
+}
+
+export interface FakeServer {
+  /** Base URL for the SDK's `baseURL`, e.g. `http://127.0.0.1:43211`. */
+  readonly url: string;
+  readonly requests: readonly FakeRequest[];
+  /** Appends replies to the script. */
+  push(...replies: FakeReply[]): void;
+  /** Resolves once `count` requests have arrived. */
+  waitForRequests(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+let toolUseCounter = 0;
+
+/** Reply builders. */
+export const reply = {
+  text(text: string, options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
+    return { kind: "message", content: [{ type: "text", text }], stopReason: "end_turn", ...options };
+  },
+  toolUse(calls: readonly { name: string; input: unknown }[], options: Delayed & { text?: string; usage?: FakeUsage } = {}): FakeReply {
+    const blocks: FakeContentBlock[] = options.text === undefined ? [] : [{ type: "text", text: options.text }];
+    for (const call of calls) blocks.push({ type: "tool_use", id: `toolu_${++toolUseCounter}`, name: call.name, input: call.input });
+    return { kind: "message", content: blocks, stopReason: "tool_use", ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }), ...(options.usage ? { usage: options.usage } : {}) };
+  },
+  error(status: number, options: Delayed & { retryAfterSeconds?: number; shouldRetry?: boolean; message?: string } = {}): FakeReply {
+    const headers: Record<string, string> = {};
+    if (options.retryAfterSeconds !== undefined) headers["retry-after"] = String(options.retryAfterSeconds);
+    if (options.shouldRetry !== undefined) headers["x-should-retry"] = String(options.shouldRetry);
+    const type = status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : status >= 500 ? "api_error" : "invalid_request_error";
+    const body = { type: "error", error: { type, message: options.message ?? `fake ${status}` } };
+    return { kind: "error", status, body, headers, ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }) };
+  },
+  drop(options: Delayed = {}): FakeReply {
+    return { kind: "drop", ...options };
+  },
+  malformed(options: Delayed = {}): FakeReply {
+    return { kind: "malformed", ...options };
+  },
+  hang(): FakeReply {
+    return { kind: "hang" };
+  },
+};
+
+export async function startFakeAnthropic(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const script = [...(options.script ?? [])];
+  const requests: FakeRequest[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const sockets = new Set<Socket>();
+  const keepBodies = options.keepBodies ?? true;
+
+  const server = createServer((incoming, response) => {
+    void handle(incoming, response);
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const raw = await readBody(incoming);
+    const request: FakeRequest = {
+      index: requests.length,
+      method: incoming.method ?? "",
+      path: incoming.url ?? "",
+      headers: incoming.headers,
+      body: keepBodies && raw.length > 0 ? (JSON.parse(raw) as MessagesBody) : undefined,
+      receivedAt: Date.now(),
+      state: "pending",
+    };
+    requests.push(request);
+    response.on("close", () => {
+      if (!response.writableFinished && request.state === "pending") request.state = "aborted";
+    });
+    for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+
+    const next = script.shift();
+    const chosen = next ?? (options.respond ? await options.respond(request) : reply.error(500, { shouldRetry: false, message: "fake server: script exhausted" }));
+    if (chosen.kind === "hang") return;
+    const delay = (options.latencyMs ?? 0) + (chosen.delayMs ?? 0);
+    if (delay > 0) await sleep(delay);
+    if (request.state === "aborted") return;
+    send(chosen, request, response, raw);
+  }
+
+  function send(chosen: Exclude<FakeReply, { kind: "hang" }>, request: FakeRequest, response: ServerResponse, raw: string): void {
+    switch (chosen.kind) {
+      case "drop":
+        request.state = "answered";
+        response.socket?.destroy();
+        return;
+      case "malformed":
+        request.state = "answered";
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end('{"id": "msg_broken", "content": [');
+        return;
+      case "error":
+        request.state = "answered";
+        response.writeHead(chosen.status, { "content-type": "application/json", ...chosen.headers });
+        response.end(JSON.stringify(chosen.body ?? {}));
+        return;
+      case "message": {
+        request.state = "answered";
+        const model = request.body?.model ?? modelOf(raw);
+        const message = {
+          id: `msg_${request.index}`,
+          type: "message",
+          role: "assistant",
+          model,
+          content: chosen.content,
+          stop_reason: chosen.stopReason ?? "end_turn",
+          stop_sequence: null,
+          usage: chosen.usage ?? { input_tokens: 10, output_tokens: 5 },
+        };
+        response.writeHead(200, { "content-type": "application/json", "request-id": `req_${request.index}` });
+        response.end(JSON.stringify(message));
+        return;
+      }
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    push: (...replies) => void script.push(...replies),
+    waitForRequests(count) {
+      if (requests.length >= count) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The text of the last user message of a request (its string content or its text blocks). */
+export function lastUserText(request: FakeRequest): string {
+  const messages = request.body?.messages ?? [];
+  const last = [...messages].reverse().find((message) => message.role === "user");
+  if (last === undefined) return "";
+  if (typeof last.content === "string") return last.content;
+  return last.content.map((block) => (typeof block["text"] === "string" ? block["text"] : typeof block["content"] === "string" ? block["content"] : "")).join("\n");
+}
+
+/** The system prompt of a request as one string. */
+export function systemText(request: FakeRequest): string {
+  const system = request.body?.system;
+  if (system === undefined) return "";
+  return typeof system === "string" ? system : system.map((block) => block.text).join("\n");
+}
+
+function readBody(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    incoming.on("error", reject);
+  });
+}
+
+function modelOf(raw: string): string {
+  return /"model"\s*:\s*"([^"]*)"/.exec(raw)?.[1] ?? "unknown";
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
