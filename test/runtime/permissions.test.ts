@@ -1,0 +1,113 @@
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PermissionGuard } from "../../runtime/tools/permissions.js";
+import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { at, runAgainst, temporaryFolder } from "./helpers.js";
+
+let server: FakeServer;
+afterEach(async () => server?.close());
+
+function toolResults(server: FakeServer, requestIndex: number): string {
+  return JSON.stringify(server.requests[requestIndex]!.body!.messages.at(-1));
+}
+
+describe("permissions in a session", () => {
+  it("bash: deny does not offer run_command and refuses it when the model asks anyway", async () => {
+    const cwd = temporaryFolder();
+    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "run_command", input: { command: "touch pwned" } }]), reply.text("gave up")] });
+    const { events } = await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "try", permissions: { bash: "deny" } }), { cwd, onPermission: () => true });
+    expect(server.requests[0]!.body!.tools!.map((tool) => tool.name)).not.toContain("run_command");
+    expect(existsSync(join(cwd, "pwned"))).toBe(false);
+    expect(toolResults(server, 1)).toContain("not available");
+    expect(events).toContainEqual(expect.objectContaining({ type: "tool", tool: "run_command", allowed: false }));
+  });
+
+  it("run_command needs onPermission by default, and runs when it agrees", async () => {
+    const cwd = temporaryFolder();
+    server = await startFakeAnthropic({ script: [reply.text("no tools"), reply.toolUse([{ name: "run_command", input: { command: "echo hi > made.txt" } }]), reply.text("ran")] });
+    const asked: string[] = [];
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a" }), { cwd });
+    expect(server.requests[0]!.body!.tools!.map((tool) => tool.name)).not.toContain("run_command");
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b" }), { cwd, onPermission: (request) => (asked.push(request.detail), true) });
+    expect(asked).toEqual(["echo hi > made.txt"]);
+    expect(readFileSync(join(cwd, "made.txt"), "utf8")).toBe("hi\n");
+    expect(toolResults(server, 2)).toContain("exit code 0");
+  });
+
+  it("refuses a command the person declines, and one outside the execute list", async () => {
+    const cwd = temporaryFolder();
+    server = await startFakeAnthropic({
+      script: [reply.toolUse([{ name: "run_command", input: { command: "touch declined" } }]), reply.text("ok"), reply.toolUse([{ name: "run_command", input: { command: "rm -rf x" } }, { name: "run_command", input: { command: "echo allowed > y" } }]), reply.text("ok")],
+    });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a" }), { cwd, onPermission: () => false });
+    expect(existsSync(join(cwd, "declined"))).toBe(false);
+    expect(toolResults(server, 1)).toContain("was not granted");
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b", permissions: { bash: "allow", execute: ["echo *"] } }), { cwd });
+    expect(toolResults(server, 3)).toContain("not in this agent's execute list");
+    expect(readFileSync(join(cwd, "y"), "utf8")).toBe("allowed\n");
+  });
+
+  it("refuses writes outside the write globs and reads outside the read globs", async () => {
+    const cwd = temporaryFolder();
+    mkdirSync(join(cwd, "secret"));
+    writeFileSync(join(cwd, "secret", "key.txt"), "top secret");
+    server = await startFakeAnthropic({
+      script: [reply.toolUse([{ name: "write_file", input: { path: "src/evil.ts", content: "x" } }, { name: "read_file", input: { path: "secret/key.txt" } }, { name: "write_file", input: { path: "out/ok.md", content: "fine" } }]), reply.text("ok")],
+    });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { read: ["docs/**", "out/**"], write: ["out/**"] } }), { cwd });
+    expect(existsSync(join(cwd, "src", "evil.ts"))).toBe(false);
+    expect(readFileSync(join(cwd, "out", "ok.md"), "utf8")).toBe("fine");
+    const results = toolResults(server, 1);
+    expect(results).not.toContain("top secret");
+    expect(results).toContain("Writing src/evil.ts is not permitted");
+    expect(results).toContain("Reading secret/key.txt is not permitted");
+  });
+
+  it("refuses .. and symlink escapes even with permissive globs", async () => {
+    const outside = temporaryFolder("prosec-outside-");
+    writeFileSync(join(outside, "passwd"), "root:x:0:0");
+    const cwd = temporaryFolder();
+    symlinkSync(outside, join(cwd, "link"));
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([
+          { name: "read_file", input: { path: "../" + outside.split("/").pop() + "/passwd" } },
+          { name: "read_file", input: { path: "link/passwd" } },
+          { name: "write_file", input: { path: "link/planted", content: "x" } },
+          { name: "read_file", input: { path: join(outside, "passwd") } },
+        ]),
+        reply.text("ok"),
+      ],
+    });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "escape", permissions: { read: ["**"], write: ["**"] } }), { cwd });
+    const results = toolResults(server, 1);
+    expect(results).not.toContain("root:x");
+    expect(results.match(/outside the working directory/g)).toHaveLength(4);
+    expect(existsSync(join(outside, "planted"))).toBe(false);
+  });
+});
+
+describe("PermissionGuard defaults", () => {
+  it("reads and writes inside the cwd, never .git or .prose for writes, no network, commands only when asked", async () => {
+    const cwd = temporaryFolder();
+    const guard = new PermissionGuard(cwd, undefined, undefined);
+    expect(guard.readablePath("a/b.txt")).toBe(join(cwd, "a/b.txt"));
+    expect(guard.writablePath("a/b.txt")).toBe(join(cwd, "a/b.txt"));
+    expect(() => guard.writablePath(".git/config")).toThrow(/not permitted/);
+    expect(() => guard.writablePath(".prose/runs/x/state.md")).toThrow(/not permitted/);
+    expect(guard.offersCommands()).toBe(false);
+    expect(guard.offersNetwork()).toBe(false);
+    await expect(guard.checkCommand("ls")).rejects.toThrow(/not granted/);
+    await expect(guard.checkUrl("https://example.com")).rejects.toThrow(/denied/);
+  });
+
+  it("matches network patterns against the URL or its host", async () => {
+    const guard = new PermissionGuard(temporaryFolder(), { network: ["https://api.github.com/*", "*.example.org"] }, undefined);
+    expect(guard.offersNetwork()).toBe(true);
+    await expect(guard.checkUrl("https://api.github.com/repos")).resolves.toBeUndefined();
+    await expect(guard.checkUrl("http://docs.example.org/x")).resolves.toBeUndefined();
+    await expect(guard.checkUrl("https://evil.com/")).rejects.toThrow(/none of this agent's network patterns/);
+    await expect(guard.checkUrl("file:///etc/passwd")).rejects.toThrow(/Only http and https/);
+  });
+});
