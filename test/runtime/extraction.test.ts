@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../../runtime/structure.js";
+import { lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { at, runAgainst } from "./helpers.js";
+
+let server: FakeServer;
+afterEach(async () => server?.close());
+
+describe("deterministic parsing", () => {
+  it("reads JSON whole or in a code fence", () => {
+    expect(parseJson(' [1, "a"] ')).toEqual([1, "a"]);
+    expect(parseJson('Here you go:\n```json\n{"token": "abc"}\n```\nThanks')).toEqual({ token: "abc" });
+    expect(parseJson("not json {")).toBeUndefined();
+  });
+  it("reads the outer level of the first markdown list, with continuation lines", () => {
+    expect(parseMarkdownList("Parts:\n- one\n- two\n  more\n  - nested\n- three\n\nAfter")).toEqual(["one", "two\nmore\n- nested", "three"]);
+    expect(parseMarkdownList("1. first\n2) second")).toEqual(["first", "second"]);
+    expect(parseMarkdownList("no list here")).toBeUndefined();
+  });
+  it("finds a list in JSON, a record with one list field, or markdown", () => {
+    expect(parseList('{"items": ["a", "b"], "count": 2}')).toEqual(["a", "b"]);
+    expect(parseList("* x\n* y")).toEqual(["x", "y"]);
+  });
+  it("reads a leading yes or no", () => {
+    expect(parseYesNo("**Yes** — keep it")).toBe(true);
+    expect(parseYesNo("no, drop it")).toBe(false);
+    expect(parseYesNo("Maybe")).toBeUndefined();
+  });
+});
+
+describe("list, field and truthy at run time", () => {
+  it("parses without the model and says so in an extraction event", async () => {
+    server = await startFakeAnthropic();
+    const { result, events } = await runAgainst(server, async (rt) => [
+      await rt.list(at(1), "- a\n- b"),
+      await rt.field(at(2), '```json\n{"token": "t1"}\n```', "token"),
+      await rt.field(at(3), "1. first\n2. second", 1),
+      await rt.field(at(4), { a: { b: 2 } }, "a"),
+      await rt.truthy(at(5), "Yes, keep it."),
+      await rt.truthy(at(6), ""),
+    ]);
+    expect(result).toEqual([["a", "b"], "t1", "second", { b: 2 }, true, false]);
+    expect(server.requests).toHaveLength(0);
+    expect(events.filter((event) => event.type === "extraction").map((event) => event.type === "extraction" && `${event.shape}:${event.method}`)).toEqual(["list:parse", "field:parse", "field:parse", "boolean:parse", "boolean:parse"]);
+  });
+
+  it("asks the model through a forced tool when parsing fails", async () => {
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([{ name: "answer", input: { answer: ["alpha", "beta"] } }]),
+        reply.toolUse([{ name: "answer", input: { answer: "v2.1" } }]),
+        reply.toolUse([{ name: "answer", input: { answer: false, reason: "negative" } }]),
+      ],
+    });
+    const { result, events } = await runAgainst(server, async (rt) => [
+      await rt.list(at(1), "The parts are alpha and also beta."),
+      await rt.field(at(2), "We shipped version v2.1 last week.", "version"),
+      await rt.truthy(at(3), "I would rather not include this item."),
+    ]);
+    expect(result).toEqual([["alpha", "beta"], "v2.1", false]);
+    expect(server.requests.every((request) => request.body?.tool_choice?.type === "tool")).toBe(true);
+    expect(lastUserText(server.requests[1]!)).toContain('the field "version"');
+    expect(events.filter((event) => event.type === "extraction").map((event) => event.type === "extraction" && event.method)).toEqual(["model", "model", "model"]);
+  });
+});

@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryJournal } from "../../runtime/index.js";
+import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { at, failingRun, runAgainst, TEST_API_KEY, temporaryFolder } from "./helpers.js";
+
+let server: FakeServer;
+afterEach(async () => server?.close());
+
+const topic = { name: "topic", prompt: "The subject to research" };
+
+describe("inputs", () => {
+  it("uses supplied inputs first, then onInput", async () => {
+    server = await startFakeAnthropic();
+    const asked: string[] = [];
+    const { result } = await runAgainst(server, async (rt) => [await rt.input(at(1), topic), await rt.input(at(2), { name: "depth", prompt: "How deep?" })], { onInput: (definition) => (asked.push(definition.name), "deep") }, { topic: "AI" });
+    expect(result).toEqual(["AI", "deep"]);
+    expect(asked).toEqual(["depth"]);
+  });
+
+  it("a missing input without a callback is an error naming the input and its prompt", async () => {
+    server = await startFakeAnthropic();
+    const { error } = await failingRun(server, (rt) => rt.input(at(2, 1), topic));
+    expect(error.message).toMatch(/test-program\.prose:2:1: Missing input "topic" \(The subject to research\)/);
+  });
+
+  it("an answered input is journaled, so a resumed run does not ask again", async () => {
+    server = await startFakeAnthropic();
+    const journal = new MemoryJournal();
+    let asked = 0;
+    const onInput = () => (asked++, "yes");
+    await runAgainst(server, (rt) => rt.input(at(3), { name: "go", prompt: "Proceed?" }), { journal, onInput });
+    await runAgainst(server, (rt) => rt.input(at(3), { name: "go", prompt: "Proceed?" }), { journal, onInput });
+    expect(asked).toBe(1);
+  });
+});
+
+describe("events", () => {
+  it("narrates positions, bindings, loops, sessions with usage per call, and totals per model at the end", async () => {
+    server = await startFakeAnthropic({
+      script: [reply.text("first", { usage: { input_tokens: 100, output_tokens: 20 } }), reply.text("second", { usage: { input_tokens: 50, output_tokens: 5 } }), reply.toolUse([{ name: "answer", input: { answer: true, reason: "r" } }], { usage: { input_tokens: 7, output_tokens: 3 } })],
+    });
+    const { events } = await runAgainst(server, async (rt) => {
+      rt.position(at(1), "let a = session \"first\"");
+      const a = rt.bind(at(1), "a", await rt.session({ at: at(1), prompt: "first" }));
+      rt.iteration(at(2), 0);
+      await rt.session({ at: at(3), model: "haiku", prompt: "second" });
+      await rt.judge(at(4), "done", { a });
+    });
+    expect(events.map((event) => event.type)).toEqual(["run-start", "position", "session-start", "session-end", "binding", "loop-iteration", "session-start", "session-end", "judgment", "run-end"]);
+    expect(events[4]).toEqual(expect.objectContaining({ name: "a", preview: "first", at: { line: 1, column: 1 } }));
+    expect(events[3]).toEqual(expect.objectContaining({ usage: [{ model: "claude-sonnet-5-5", inputTokens: 100, outputTokens: 20 }], replayed: false }));
+    const end = events.at(-1);
+    expect(end?.type === "run-end" && end.usage).toEqual([
+      { model: "claude-sonnet-5-5", inputTokens: 107, outputTokens: 23 },
+      { model: "claude-haiku-5-5", inputTokens: 50, outputTokens: 5 },
+    ]);
+    expect(events.every((event, index) => index === 0 || event.time >= events[index - 1]!.time)).toBe(true);
+  });
+
+  it("the API key never appears in any event, error or file the run writes", async () => {
+    const cwd = temporaryFolder();
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([{ name: "write_file", input: { path: "out.md", content: "report" } }, { name: "update_memory", input: { memory: "remember", summary: "s" } }]),
+        reply.text("done"),
+        reply.error(401, { message: `invalid x-api-key ${TEST_API_KEY}` }),
+      ],
+    });
+    const agent = { name: "scribe", persist: "project" as const, prompt: "You write." };
+    const { error, events } = await failingRun(server, async (rt) => {
+      await rt.session({ at: at(1), agent, prompt: "write" });
+      await rt.session({ at: at(2), prompt: "fails" });
+    }, { cwd, onPermission: () => true });
+    expect(error.message).not.toContain(TEST_API_KEY);
+    expect(error.message).toContain("[redacted]");
+    expect(JSON.stringify(events)).not.toContain(TEST_API_KEY);
+    const files = listFiles(cwd);
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const file of files) expect(readFileSync(file, "utf8")).not.toContain(TEST_API_KEY);
+  });
+});
+
+function listFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? listFiles(path) : [path];
+  });
+}
