@@ -54,7 +54,8 @@ export function taskMessage(parts: TaskParts): string {
     sections.push(`Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`);
   }
   if (parts.memory !== undefined) {
-    sections.push(`## Agent Memory: ${parts.memory.agent}\n\n${parts.memory.content?.trim() || "(no memory yet)"}`);
+    const content = parts.memory.content?.trim() ?? "";
+    sections.push(content.startsWith("# Agent Memory") ? content : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`);
   }
   sections.push(dedent(parts.task));
   const context = serializeContext(parts.context, parts.budget);
