@@ -3,20 +3,31 @@
  * time limits, and `step()`, the one path by which a model-facing step runs (journal lookup, time
  * limit, error wrapping, journal write).
  */
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { MemoryJournal, type Journal, type RecordedStep, type StepKind } from "./journal.js";
 import { Limiter } from "./limiter.js";
 import { resolveModel } from "./models.js";
 import type { RunOptions } from "./options.js";
-import { currentContext, StepContext } from "./step-context.js";
-import type { ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
+import { currentContext, outsideContext, StepContext } from "./step-context.js";
+import { systemPrompt } from "./prompt.js";
+import { builtinTools } from "./tools/builtin.js";
+import { PermissionGuard } from "./tools/permissions.js";
+import type { ToolDefinition } from "./tools/tool.js";
+import type { AgentDefinition, Permissions, ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
+
+export interface Toolbox {
+  readonly permissions: PermissionGuard;
+  readonly tools: readonly ToolDefinition[];
+  readonly offered: ReadonlyMap<string, ToolDefinition>;
+}
+import { sharedController } from "./signals.js";
 
 const DEFAULT_CONCURRENCY = 8;
 const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 export interface StepOutcome<T extends Value> {
   readonly value: T;
@@ -35,22 +46,19 @@ export class RunCore {
   readonly totals = new UsageTotals();
   readonly root: StepContext;
   readonly startedAt = Date.now();
-  private readonly rootController = new AbortController();
+  private readonly rootController = sharedController();
   private readonly secrets: string[];
+  private readonly modelIds = new Map<string, string>();
+  // Sessions of one agent share their permission guard, tool list and system prompt: building them
+  // per session would cost more than everything else the runtime does.
+  private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
+  private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
 
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
   ) {
-    this.client =
-      options.client ??
-      new Anthropic({
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-        ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-        maxRetries: options.maxRetries ?? 2,
-        timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      });
+    this.client = clientFor(options);
     this.limiter = new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.journal = options.journal ?? new MemoryJournal();
     this.root = new StepContext("", this.rootController.signal, undefined);
@@ -73,13 +81,44 @@ export class RunCore {
     listener(event.type === "error" ? { ...stamped, message: this.redact(event.message) } as RunEvent : stamped);
   }
 
+  /** The guard and tools of an agent with these permissions (cached by the permissions object). */
+  toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
+    let byAgent = this.toolboxes.get(permissions);
+    if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
+    let toolbox = byAgent.get(agent);
+    if (toolbox === undefined) {
+      const guard = new PermissionGuard(this.options.cwd ?? process.cwd(), permissions, this.options.onPermission, agent);
+      const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
+      toolbox = { permissions: guard, tools, offered: new Map(tools.map((tool) => [tool.name, tool])) };
+      byAgent.set(agent, toolbox);
+    }
+    return toolbox;
+  }
+
+  /** The system prompt of a session of `agent` (or of no agent) that adds no skills or notes of its own. */
+  systemPromptOf(agent: AgentDefinition | undefined): string {
+    let prompt = this.systemPrompts.get(agent);
+    if (prompt === undefined) {
+      prompt = systemPrompt(this.program.name, agent ?? {}, agent?.prompt);
+      this.systemPrompts.set(agent, prompt);
+    }
+    return prompt;
+  }
+
+  /** The model id for a `.prose` model name (resolved once per name and run: reading the environment is slow). */
   model(name: string | undefined): string {
-    return resolveModel(name, this.options.models);
+    const key = name ?? "";
+    let id = this.modelIds.get(key);
+    if (id === undefined) {
+      id = resolveModel(name, this.options.models);
+      this.modelIds.set(key, id);
+    }
+    return id;
   }
 
   /** One Messages API call, inside the run-wide limit, cancelled with `signal`. */
   async callModel(params: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
-    const message = await this.limiter.run(signal, () => this.client.messages.create(params, { signal }));
+    const message = await this.limiter.run(signal, () => outsideContext(() => this.client.messages.create(params, { signal })));
     if (!message || !Array.isArray(message.content)) throw new Error("The model server answered with something that is not a message.");
     const usage: Usage = { model: params.model, inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0 };
     return { message, usage };

@@ -15,6 +15,7 @@
  */
 import { describeError, isAbortError } from "./errors.js";
 import type { Branch, FailurePolicy, ParallelOptions, Value } from "./types.js";
+import { sharedController } from "./signals.js";
 
 export interface BranchRun {
   readonly run: (branch: Branch, index: number, signal: AbortSignal) => Promise<Value>;
@@ -30,7 +31,7 @@ export async function runParallel(options: ParallelOptions, branches: readonly B
   const join = options.join ?? "all";
   const policy: FailurePolicy = options.onFail ?? "fail-fast";
   const needed = join === "all" ? branches.length : join === "first" ? 1 : Math.min(options.count ?? 1, branches.length);
-  const controllers = branches.map(() => new AbortController());
+  const controllers = branches.map(() => sharedController());
   const cancelAll = (reason?: unknown): void => controllers.forEach((controller) => controller.abort(reason));
   const forward = (): void => cancelAll(parent.reason);
   parent.addEventListener("abort", forward, { once: true });

@@ -14,6 +14,7 @@ import { text } from "./values.js";
 
 /** Removes the common leading indentation and the blank first and last lines of a multi-line prompt. */
 export function dedent(prompt: string): string {
+  if (!prompt.includes("\n")) return prompt;
   const lines = prompt.replace(/\r\n/g, "\n").split("\n");
   while (lines.length > 1 && lines[0]!.trim() === "") lines.shift();
   while (lines.length > 1 && lines[lines.length - 1]!.trim() === "") lines.pop();

@@ -17,6 +17,7 @@ import { effectiveSettings, runAgent, sessionLabel, sessionTask } from "./sessio
 import { runInContext } from "./step-context.js";
 import type { AgentDefinition, Branch, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
 import { text } from "./values.js";
+import { sharedController } from "./signals.js";
 
 const DEFAULT_MAX_DEPTH = 100;
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -131,7 +132,7 @@ export class Run implements Runtime {
   async map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
     const context = this.core.context;
     const segment = context.nextSegment("map", at);
-    const controller = new AbortController();
+    const controller = sharedController();
     const forward = (): void => controller.abort(context.signal.reason);
     context.signal.addEventListener("abort", forward, { once: true });
     this.core.emit({ type: "parallel-start", at, branches: items.length });

@@ -7,8 +7,6 @@ import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam, ToolU
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
-import { builtinTools } from "./tools/builtin.js";
-import { PermissionGuard } from "./tools/permissions.js";
 import { PermissionDenied, type ToolContext, type ToolDefinition } from "./tools/tool.js";
 import type { BlockFrame } from "./step-context.js";
 import type { SessionRequest, SessionSettings, Usage } from "./types.js";
@@ -54,16 +52,16 @@ export interface AgentResult {
 
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
-  const cwd = core.options.cwd ?? process.cwd();
-  const agentName = run.request.agent?.name;
-  const permissions = new PermissionGuard(cwd, settings.permissions, core.options.onPermission, agentName);
-  const toolContext: ToolContext = { cwd, signal, permissions };
-  const tools = [...builtinTools(toolContext), ...(core.options.tools ?? [])];
-  if (run.onMemory !== undefined) tools.push(memoryTool(run.onMemory));
-  const offered = new Map(tools.map((tool) => [tool.name, tool]));
+  const agent = run.request.agent;
+  const toolbox = core.toolbox(settings.permissions, agent?.name);
+  const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
+  let { tools, offered } = toolbox;
+  if (run.onMemory !== undefined) {
+    tools = [...tools, memoryTool(run.onMemory)];
+    offered = new Map(tools.map((tool) => [tool.name, tool]));
+  }
   const model = core.model(settings.model);
-  const agentPrompt = run.request.agent === undefined ? undefined : run.request.agent.prompt;
-  const system = systemPrompt(core.program.name, settings, agentPrompt);
+  const system = run.request.skills === undefined && run.request.extra === undefined ? core.systemPromptOf(agent) : systemPrompt(core.program.name, settings, agent?.prompt);
   const first = taskMessage({
     task: sessionTask(run.request),
     context: settings.context,
@@ -73,7 +71,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
   const messages: MessageParam[] = [{ role: "user", content: first }];
-  const toolParams: Tool[] = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema as Tool["input_schema"] }));
+  const toolParams = tools.map(toolParam);
   const usage: Usage[] = [];
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
 
@@ -110,6 +108,18 @@ async function runTool(core: RunCore, call: ToolUseBlock, offered: ReadonlyMap<s
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: describeError(error) };
   }
+}
+
+const apiTools = new WeakMap<ToolDefinition, Tool>();
+
+/** The tool as the Messages API takes it, made once per tool. */
+function toolParam(tool: ToolDefinition): Tool {
+  let param = apiTools.get(tool);
+  if (param === undefined) {
+    param = { name: tool.name, description: tool.description, input_schema: tool.inputSchema as Tool["input_schema"] };
+    apiTools.set(tool, param);
+  }
+  return param;
 }
 
 function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDefinition {

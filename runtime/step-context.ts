@@ -57,3 +57,12 @@ export function currentContext(fallback: StepContext): StepContext {
 export function runInContext<T>(context: StepContext, body: () => Promise<T>): Promise<T> {
   return storage.run(context, body);
 }
+
+/**
+ * Runs `body` outside any context. Model requests run this way: they need no context, and every
+ * promise created inside a context carries it, which makes the SDK's and undici's many promises
+ * measurably slower.
+ */
+export function outsideContext<T>(body: () => T): T {
+  return storage.exit(body);
+}

@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import type { PermissionGuard } from "./permissions.js";
 import type { ToolContext, ToolDefinition } from "./tool.js";
 
 const MAX_READ_CHARS = 200_000;
@@ -113,11 +114,11 @@ export const fetchUrlTool: ToolDefinition = {
 };
 
 /** The built-in tools a guard lets this agent see. */
-export function builtinTools(context: ToolContext): ToolDefinition[] {
+export function builtinTools(permissions: PermissionGuard): ToolDefinition[] {
   const tools = [readFileTool, listFilesTool, searchFilesTool];
-  if (context.permissions.offersWrites()) tools.push(writeFileTool, editFileTool);
-  if (context.permissions.offersCommands()) tools.push(runCommandTool);
-  if (context.permissions.offersNetwork()) tools.push(fetchUrlTool);
+  if (permissions.offersWrites()) tools.push(writeFileTool, editFileTool);
+  if (permissions.offersCommands()) tools.push(runCommandTool);
+  if (permissions.offersNetwork()) tools.push(fetchUrlTool);
   return tools;
 }
 

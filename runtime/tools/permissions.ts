@@ -23,11 +23,11 @@ const DEFAULT_WRITE = ["**", "!.git/**", "!.prose/**"];
 export type PermissionAsker = (request: PermissionRequest) => boolean | Promise<boolean>;
 
 export class PermissionGuard {
-  private readonly realCwd: string;
-  private readonly canRead: (path: string) => boolean;
-  private readonly canWrite: (path: string) => boolean;
   readonly bash: PermissionMode;
   private readonly network: PermissionMode | readonly string[];
+  // Resolved on the first path check: most sessions never touch a file, and compiling globs per
+  // session would be most of the runtime's own cost.
+  private paths: { realCwd: string; canRead: (path: string) => boolean; canWrite: (path: string) => boolean } | undefined;
 
   constructor(
     readonly cwd: string,
@@ -35,11 +35,17 @@ export class PermissionGuard {
     private readonly ask: PermissionAsker | undefined,
     private readonly agent?: string,
   ) {
-    this.realCwd = realpathSync(cwd);
-    this.canRead = matcher(permissions?.read ?? DEFAULT_READ);
-    this.canWrite = matcher(permissions?.write ?? DEFAULT_WRITE);
     this.bash = permissions?.bash ?? "prompt";
     this.network = permissions?.network ?? "deny";
+  }
+
+  private get pathRules(): { realCwd: string; canRead: (path: string) => boolean; canWrite: (path: string) => boolean } {
+    this.paths ??= {
+      realCwd: realpathSync(this.cwd),
+      canRead: matcher(this.permissions?.read ?? DEFAULT_READ),
+      canWrite: matcher(this.permissions?.write ?? DEFAULT_WRITE),
+    };
+    return this.paths;
   }
 
   /** Whether `run_command` is offered to the model at all. */
@@ -61,11 +67,11 @@ export class PermissionGuard {
 
   /** The absolute path to read, or PermissionDenied. */
   readablePath(path: string): string {
-    return this.checkPath(path, this.canRead, "read");
+    return this.checkPath(path, this.pathRules.canRead, "read");
   }
 
   writablePath(path: string): string {
-    return this.checkPath(path, this.canWrite, "write");
+    return this.checkPath(path, this.pathRules.canWrite, "write");
   }
 
   async checkCommand(command: string): Promise<void> {
@@ -105,7 +111,7 @@ export class PermissionGuard {
     const absolute = resolve(this.cwd, path);
     const asked = relative(this.cwd, absolute);
     const real = realLocation(absolute);
-    const actual = relative(this.realCwd, real);
+    const actual = relative(this.pathRules.realCwd, real);
     if (escapes(asked) || escapes(actual)) throw new PermissionDenied(`${path} is outside the working directory; ${access} refused.`);
     if (!allowed(toPosix(asked)) || !allowed(toPosix(actual))) throw new PermissionDenied(`${access === "read" ? "Reading" : "Writing"} ${path} is not permitted for this agent.`);
     return absolute;
