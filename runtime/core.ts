@@ -4,7 +4,7 @@
  * limit, error wrapping, journal write).
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
@@ -16,6 +16,7 @@ import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { systemPrompt } from "./prompt.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
+import { toolParam } from "./tools/tool.js";
 import type { ToolDefinition } from "./tools/tool.js";
 import type { AgentDefinition, Permissions, ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
 
@@ -23,6 +24,8 @@ export interface Toolbox {
   readonly permissions: PermissionGuard;
   readonly tools: readonly ToolDefinition[];
   readonly offered: ReadonlyMap<string, ToolDefinition>;
+  /** The tools as the Messages API takes them. */
+  readonly params: Tool[];
 }
 import { sharedController } from "./signals.js";
 
@@ -74,6 +77,11 @@ export class RunCore {
     this.rootController.abort(reason);
   }
 
+  /** Whether anyone receives events (hot paths skip building them otherwise). */
+  get listening(): boolean {
+    return this.options.onEvent !== undefined;
+  }
+
   emit(event: PendingEvent): void {
     const listener = this.options.onEvent;
     if (listener === undefined) return;
@@ -89,7 +97,7 @@ export class RunCore {
     if (toolbox === undefined) {
       const guard = new PermissionGuard(this.options.cwd ?? process.cwd(), permissions, this.options.onPermission, agent);
       const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
-      toolbox = { permissions: guard, tools, offered: new Map(tools.map((tool) => [tool.name, tool])) };
+      toolbox = { permissions: guard, tools, offered: new Map(tools.map((tool) => [tool.name, tool])), params: tools.map(toolParam) };
       byAgent.set(agent, toolbox);
     }
     return toolbox;

@@ -77,7 +77,7 @@ export class Run implements Runtime {
     const settings = effectiveSettings(request);
     const folder = agent === undefined ? undefined : memoryFolder(agent, settings.persist, { cwd: this.cwd, runDir: this.runDir, homeDir: this.options.homeDir ?? homedir() });
     if (resume && folder === undefined) throw core.error(`resume: ${agent ?? "?"} needs an agent with persist: (true, project, user or a path).`, request.at, label);
-    core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }) });
+    if (core.listening) core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }) });
     const block = core.context.block;
     const policy = { retries: settings.retry ?? 0, backoff: settings.backoff ?? "none", baseDelayMs: this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS };
     const result = await core.step("session", request.at, label, (signal) =>
@@ -91,7 +91,7 @@ export class Run implements Runtime {
         return { value: outcome.text, usage: outcome.usage };
       }),
     );
-    core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+    if (core.listening) core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     return result.value;
   }
 

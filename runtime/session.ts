@@ -3,11 +3,11 @@
  * the model answers without asking for a tool. Tools are checked against `permissions:` before they
  * run; a tool the agent was not offered is refused even when the model names it.
  */
-import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
-import { PermissionDenied, type ToolContext, type ToolDefinition } from "./tools/tool.js";
+import { PermissionDenied, toolParam, type ToolContext, type ToolDefinition } from "./tools/tool.js";
 import type { BlockFrame } from "./step-context.js";
 import type { SessionRequest, SessionSettings, Usage } from "./types.js";
 
@@ -55,10 +55,11 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   const agent = run.request.agent;
   const toolbox = core.toolbox(settings.permissions, agent?.name);
   const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
-  let { tools, offered } = toolbox;
+  let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
-    tools = [...tools, memoryTool(run.onMemory)];
+    const tools = [...toolbox.tools, memoryTool(run.onMemory)];
     offered = new Map(tools.map((tool) => [tool.name, tool]));
+    toolParams = tools.map(toolParam);
   }
   const model = core.model(settings.model);
   const system = run.request.skills === undefined && run.request.extra === undefined ? core.systemPromptOf(agent) : systemPrompt(core.program.name, settings, agent?.prompt);
@@ -71,7 +72,6 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
   const messages: MessageParam[] = [{ role: "user", content: first }];
-  const toolParams = tools.map(toolParam);
   const usage: Usage[] = [];
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
 
@@ -108,18 +108,6 @@ async function runTool(core: RunCore, call: ToolUseBlock, offered: ReadonlyMap<s
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: describeError(error) };
   }
-}
-
-const apiTools = new WeakMap<ToolDefinition, Tool>();
-
-/** The tool as the Messages API takes it, made once per tool. */
-function toolParam(tool: ToolDefinition): Tool {
-  let param = apiTools.get(tool);
-  if (param === undefined) {
-    param = { name: tool.name, description: tool.description, input_schema: tool.inputSchema as Tool["input_schema"] };
-    apiTools.set(tool, param);
-  }
-  return param;
 }
 
 function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDefinition {
