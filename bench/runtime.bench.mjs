@@ -51,7 +51,7 @@ async function report() {
   const rows = [
     ["benchmark", "measured", "target", "ok"],
     ["(a) 100 sequential sessions: runtime / direct SDK", `${a.ratio.toFixed(3)} (${a.runtimeMs.toFixed(1)} ms vs ${a.directMs.toFixed(1)} ms)`, "<= 1.05", a.ratio <= 1.05 ? "yes" : "NO"],
-    ["(b) 64-branch parallel, 200 ms latency", `${b.ms.toFixed(0)} ms (${(b.ms / 200).toFixed(3)} x)`, "<= 220 ms", b.ms <= 220 ? "yes" : "NO"],
+    ["(b) 64-branch parallel, 200 ms latency", `${b.ms.toFixed(0)} ms (${(b.ms / 200).toFixed(3)} x; direct SDK ${b.directMs.toFixed(0)} ms)`, "<= 220 ms", b.ms <= 220 ? "yes" : "NO"],
     ["(c) 10,000 sessions, concurrency 64: peak RSS", `${c.peakRssMb.toFixed(0)} MB in ${(c.ms / 1000).toFixed(1)} s`, "< 300 MB", c.peakRssMb < 300 ? "yes" : "NO"],
   ];
   printTable(rows);
@@ -98,17 +98,29 @@ async function sequential() {
   return { runtimeMs: median(runtimeTimes), directMs: median(directTimes), ratio: median(ratios) };
 }
 
-/** (b): the server in its own process; one warm-up, then the median of 5 runs. */
+/**
+ * (b): the server in its own process; one warm-up, then the median of 5 runs. The same 64 requests
+ * made directly with the SDK are timed too: on a small machine that is the floor.
+ */
 async function fanOut() {
   const { startRun } = await runtime();
+  const { default: Anthropic } = await import("@anthropic-ai/sdk");
   const server = await serverProcess(200);
   const options = { apiKey: API_KEY, baseURL: server.url, cwd: root, concurrency: 64 };
   const once = () => startRun(program, {}, options, (rt) => rt.parallel({ line: 1, column: 1 }, {}, Array.from({ length: 64 }, (_, i) => () => rt.session({ at: { line: 2 + i, column: 3 }, prompt: `Branch ${i}` }))));
+  const client = new Anthropic({ apiKey: API_KEY, baseURL: server.url });
+  const body = { model: "claude-sonnet-5-5", max_tokens: 1024, messages: [{ role: "user", content: "Branch" }] };
+  const direct = () => Promise.all(Array.from({ length: 64 }, () => client.messages.create(body)));
   await once();
+  await direct();
   const times = [];
-  for (let i = 0; i < 5; i++) times.push(await timed(once));
+  const directTimes = [];
+  for (let i = 0; i < 5; i++) {
+    times.push(await timed(once));
+    directTimes.push(await timed(direct));
+  }
   server.close();
-  return { ms: median(times) };
+  return { ms: median(times), directMs: median(directTimes) };
 }
 
 /** (c) runs in a fresh process so its peak RSS is the runtime's alone; the server runs in another. */
