@@ -109,7 +109,8 @@ export class Run implements Runtime {
   }
 
   async input(at: Site, definition: InputDefinition): Promise<Value> {
-    if (Object.hasOwn(this.inputs, definition.name)) return this.inputs[definition.name] as Value;
+    const supplied = this.inputs[definition.name];
+    if (supplied !== undefined && Object.hasOwn(this.inputs, definition.name)) return supplied;
     const ask = this.options.onInput;
     if (ask === undefined) {
       throw this.core.error(`Missing input "${definition.name}" (${definition.prompt}). Supply it in the run's inputs, or pass an onInput callback that asks for it.`, at);

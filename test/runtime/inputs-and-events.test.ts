@@ -14,9 +14,15 @@ describe("inputs", () => {
   it("uses supplied inputs first, then onInput", async () => {
     server = await startFakeAnthropic();
     const asked: string[] = [];
-    const { result } = await runAgainst(server, async (rt) => [await rt.input(at(1), topic), await rt.input(at(2), { name: "depth", prompt: "How deep?" })], { onInput: (definition) => (asked.push(definition.name), "deep") }, { topic: "AI" });
-    expect(result).toEqual(["AI", "deep"]);
-    expect(asked).toEqual(["depth"]);
+    const inputs = { topic: "AI", depth: undefined };
+    const { result } = await runAgainst(
+      server,
+      async (rt) => [await rt.input(at(1), topic), await rt.input(at(2), { name: "depth", prompt: "How deep?" }), await rt.input(at(3), { name: "hasOwnProperty", prompt: "odd name" })],
+      { onInput: (definition) => (asked.push(definition.name), `answer for ${definition.name}`) },
+      inputs,
+    );
+    expect(result).toEqual(["AI", "answer for depth", "answer for hasOwnProperty"]);
+    expect(asked).toEqual(["depth", "hasOwnProperty"]);
   });
 
   it("a missing input without a callback is an error naming the input and its prompt", async () => {
