@@ -27,6 +27,7 @@ export class Run implements Runtime {
   readonly runId: string;
   readonly runDir: string;
   private executionIds = 0;
+  private readonly memoryWrites = new Map<string, Promise<void>>();
 
   constructor(
     readonly program: ProgramInfo,
@@ -86,7 +87,8 @@ export class Run implements Runtime {
         let saved: { memory: string; summary: string } | undefined;
         const outcome = await runAgent(core, { request, block, ...(memory === undefined ? {} : { memory }), ...(folder === undefined ? {} : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }) }, signal);
         if (folder !== undefined) {
-          await recordSession(folder, { agent: agent!, prompt: sessionTask(request), memory: saved?.memory, summary: saved?.summary ?? outcome.text.slice(0, 2000), timestamp: new Date() });
+          const record = { agent: agent!, prompt: sessionTask(request), memory: saved?.memory, summary: saved?.summary ?? outcome.text.slice(0, 2000), timestamp: new Date() };
+          await this.inTurn(folder, () => recordSession(folder, record));
         }
         return { value: outcome.text, usage: outcome.usage };
       }),
@@ -213,6 +215,21 @@ export class Run implements Runtime {
 
   fail(at: Site, message?: string): Error {
     return this.core.error(message ?? "The program raised an error.", at);
+  }
+
+  /**
+   * Runs `write` after every earlier write to the same memory folder: sessions of one persistent agent
+   * in parallel branches would otherwise number their segments alike.
+   */
+  private inTurn<T>(folder: string, write: () => Promise<T>): Promise<T> {
+    const previous = this.memoryWrites.get(folder) ?? Promise.resolve();
+    const next = previous.then(write, write);
+    const settled = next.then(() => undefined, () => undefined);
+    this.memoryWrites.set(folder, settled);
+    void settled.then(() => {
+      if (this.memoryWrites.get(folder) === settled) this.memoryWrites.delete(folder);
+    });
+    return next;
   }
 
   private get cwd(): string {

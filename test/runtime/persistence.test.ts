@@ -54,6 +54,17 @@ describe("persistent agents", () => {
     expect(existsSync(join(cwd, ".prose/custom/shared-agent/shared-001.md"))).toBe(true);
   });
 
+  it("sessions of one agent in parallel branches write distinct segments", async () => {
+    const cwd = temporaryFolder();
+    const agent: AgentDefinition = { name: "worker", persist: "project" };
+    server = await startFakeAnthropic({ respond: (request) => reply.text(`done ${lastUserText(request)}`) });
+    await runAgainst(server, (rt) => rt.parallel(at(1), {}, [1, 2, 3, 4].map((n) => () => rt.session({ at: at(1 + n), agent, prompt: `task ${n}` }))), { cwd });
+    const folder = join(cwd, ".prose/agents/worker");
+    const segments = [1, 2, 3, 4].map((n) => readFileSync(join(folder, `worker-00${n}.md`), "utf8"));
+    expect(segments.map((segment) => /prompt: "task (\d)"/.exec(segment)?.[1]).sort()).toEqual(["1", "2", "3", "4"]);
+    expect(readFileSync(join(folder, "memory.md"), "utf8").match(/## Segment 00\d Summary/g)).toHaveLength(4);
+  });
+
   it("resume: of an agent without persist: is an error", async () => {
     server = await startFakeAnthropic();
     const { error } = await failingRun(server, (rt) => rt.resume({ name: "plain" }, { at: at(4), prompt: "x" }));
