@@ -10,21 +10,26 @@ export class Limiter {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
   }
 
-  async run<T>(signal: AbortSignal, task: () => Promise<T>): Promise<T> {
-    await this.acquire(signal);
+  run<T>(signal: AbortSignal, task: () => Promise<T>): Promise<T> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.active < this.limit) {
+      this.active++;
+      return this.runInSlot(task);
+    }
+    return this.wait(signal).then(() => this.runInSlot(task));
+  }
+
+  /** Runs `task` in the slot already taken, and frees the slot when it settles. */
+  private async runInSlot<T>(task: () => Promise<T>): Promise<T> {
     try {
       return await task();
     } finally {
-      this.release();
+      this.active--;
+      this.waiting.shift()?.();
     }
   }
 
-  private acquire(signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    if (this.active < this.limit) {
-      this.active++;
-      return Promise.resolve();
-    }
+  private wait(signal: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       const grant = (): void => {
         signal.removeEventListener("abort", cancel);
@@ -39,10 +44,5 @@ export class Limiter {
       this.waiting.push(grant);
       signal.addEventListener("abort", cancel, { once: true });
     });
-  }
-
-  private release(): void {
-    this.active--;
-    this.waiting.shift()?.();
   }
 }
