@@ -66,14 +66,18 @@ async function report() {
 async function sequential() {
   const { startRun } = await runtime();
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
-  const server = await fake.startFakeAnthropic({ respond: () => fake.reply.text("ok"), keepBodies: true });
+  const session = (rt) => rt.session({ at: { line: 1, column: 1 }, prompt: "Summarize the findings" });
+  // The direct calls send exactly the body the runtime sends (system prompt, tools and all), captured
+  // once; the timed server keeps no bodies, so neither side pays for the server's memory.
+  const capture = await fake.startFakeAnthropic({ script: [fake.reply.text("ok")] });
+  await startRun(program, {}, { apiKey: API_KEY, baseURL: capture.url, cwd: root }, session);
+  const body = capture.requests[0].body;
+  await capture.close();
+  const server = await fake.startFakeAnthropic({ respond: () => fake.reply.text("ok"), keepBodies: false });
   const options = { apiKey: API_KEY, baseURL: server.url, cwd: root };
   const viaRuntime = () => startRun(program, {}, options, async (rt) => {
-    for (let i = 0; i < 100; i++) await rt.session({ at: { line: 1, column: 1 }, prompt: "Summarize the findings" });
+    for (let i = 0; i < 100; i++) await session(rt);
   });
-  await viaRuntime();
-  // The direct calls send exactly the body the runtime sent (system prompt, tools and all).
-  const body = server.requests[0].body;
   const client = new Anthropic({ apiKey: API_KEY, baseURL: server.url });
   const direct = async () => {
     for (let i = 0; i < 100; i++) await client.messages.create(body);
