@@ -12,12 +12,12 @@ import { MemoryJournal, type Journal, type RecordedStep, type StepKind } from ".
 import { Limiter } from "./limiter.js";
 import { resolveModel } from "./models.js";
 import type { RunOptions } from "./options.js";
-import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { systemPrompt } from "./prompt.js";
+import { sharedController } from "./signals.js";
+import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
-import { toolParam } from "./tools/tool.js";
-import type { ToolDefinition } from "./tools/tool.js";
+import { toolParam, type ToolDefinition } from "./tools/tool.js";
 import type { AgentDefinition, Permissions, ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
 
 export interface Toolbox {
@@ -27,7 +27,6 @@ export interface Toolbox {
   /** The tools as the Messages API takes them. */
   readonly params: Tool[];
 }
-import { sharedController } from "./signals.js";
 
 const DEFAULT_CONCURRENCY = 8;
 const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
@@ -52,8 +51,8 @@ export class RunCore {
   private readonly rootController = sharedController();
   private readonly secrets: string[];
   private readonly modelIds = new Map<string, string>();
-  // Sessions of one agent share their permission guard, tool list and system prompt: building them
-  // per session would cost more than everything else the runtime does.
+  // Sessions of one agent share their permission guard, tool list and system prompt: rebuilding them
+  // for every session was a measurable part of the runtime's own cost.
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
 

@@ -14,12 +14,11 @@
  * model server sees the request closed.
  */
 import { describeError, isAbortError } from "./errors.js";
-import type { Branch, FailurePolicy, ParallelOptions, Value } from "./types.js";
 import { sharedController } from "./signals.js";
+import type { Branch, FailurePolicy, ParallelOptions, Value } from "./types.js";
 
-export interface BranchRun {
-  readonly run: (branch: Branch, index: number, signal: AbortSignal) => Promise<Value>;
-}
+/** Starts one branch in its own context; `signal` aborts when the branch is cancelled. */
+export type BranchStarter = (branch: Branch, index: number, signal: AbortSignal) => Promise<Value>;
 
 export interface ParallelOutcome {
   readonly results: Value[];
@@ -27,7 +26,7 @@ export interface ParallelOutcome {
   readonly failed: number;
 }
 
-export async function runParallel(options: ParallelOptions, branches: readonly Branch[], parent: AbortSignal, start: BranchRun["run"]): Promise<ParallelOutcome> {
+export async function runParallel(options: ParallelOptions, branches: readonly Branch[], parent: AbortSignal, start: BranchStarter): Promise<ParallelOutcome> {
   const join = options.join ?? "all";
   const policy: FailurePolicy = options.onFail ?? "fail-fast";
   const needed = join === "all" ? branches.length : join === "first" ? 1 : Math.min(options.count ?? 1, branches.length);

@@ -14,10 +14,10 @@ import type { RunOptions } from "./options.js";
 import { runParallel } from "./parallel.js";
 import { withRetries } from "./retry.js";
 import { effectiveSettings, runAgent, sessionLabel, sessionTask } from "./session.js";
+import { sharedController } from "./signals.js";
 import { runInContext } from "./step-context.js";
 import type { AgentDefinition, Branch, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
 import { text } from "./values.js";
-import { sharedController } from "./signals.js";
 
 const DEFAULT_MAX_DEPTH = 100;
 const DEFAULT_RETRY_DELAY_MS = 1000;
