@@ -1,0 +1,59 @@
+/**
+ * `--typecheck`: the emitted modules, type-checked (strict) against the runtime's own types in an
+ * in-memory ts-morph project. A TypeScript error in generated code is a compiler bug, never the
+ * user's: callers report it as an internal compiler error.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface EmittedModule {
+  /** Absolute path the module is (or would be) written to. */
+  readonly path: string;
+  readonly code: string;
+}
+
+export interface TypeError {
+  readonly path: string;
+  readonly line: number;
+  readonly message: string;
+}
+
+/** The runtime's entry point: its TypeScript source in the repository, its declarations in a package. */
+function runtimeEntry(): string {
+  for (const candidate of ["../../runtime/index.ts", "../../runtime/index.d.ts"]) {
+    const path = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(path)) return path.replace(/\.(d\.)?ts$/, "");
+  }
+  throw new Error("internal: cannot find the runtime's types next to the compiler");
+}
+
+/** Type-checks the modules together (they may import each other); returns every error, sorted. */
+export async function typecheck(modules: readonly EmittedModule[]): Promise<TypeError[]> {
+  const { Project, ts } = await import("ts-morph");
+  const project = new Project({
+    skipAddingFilesFromTsConfig: true,
+    compilerOptions: {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ["lib.es2023.d.ts"],
+      types: ["node"],
+      skipLibCheck: true,
+      noEmit: true,
+      paths: { "prosec/runtime": [runtimeEntry()] },
+    },
+  });
+  const files = modules.map((module) => project.createSourceFile(module.path, module.code, { overwrite: true }));
+  const errors: TypeError[] = [];
+  for (const file of files) {
+    for (const diagnostic of file.getPreEmitDiagnostics()) {
+      if (diagnostic.getCategory() !== ts.DiagnosticCategory.Error) continue;
+      const source = diagnostic.getSourceFile();
+      const message = ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, "\n");
+      errors.push({ path: source?.getFilePath() ?? file.getFilePath(), line: diagnostic.getLineNumber() ?? 0, message });
+    }
+  }
+  return errors.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+}

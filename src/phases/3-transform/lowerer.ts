@@ -1,0 +1,681 @@
+/**
+ * Statements and expressions → TypeScript source text (formatting is left to prettier).
+ *
+ * Every expression lowers to a `Value`-typed TypeScript expression (it may contain `await`: all
+ * generated code runs inside async functions). Constructs that need statements (loops, `try`,
+ * `parallel` whose branches bind names) write them to the current statement list first and stand
+ * for a `$`-prefixed temporary. Names come from the analysis, never from re-resolving.
+ */
+import type * as ast from "../../ast.js";
+import type { Analysis, Scope, SymbolInfo } from "../2-analyze/types.js";
+import { propertyKey, stringLiteral, templateChunk } from "./literals.js";
+import type { NameTable } from "./names.js";
+import { distinctKeys, settingsFields, type ExpressionLowering } from "./settings.js";
+
+/** Symbols a statement list declares with `const`/`let` where they are bound; the rest are declared ahead. */
+type DeclaredHere = ReadonlySet<SymbolInfo>;
+
+const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output"]);
+const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "input", "output", "param", "loop-item", "loop-index", "pipe-item", "pipe-accumulator", "catch-error"]);
+
+export class Lowerer implements ExpressionLowering {
+  private lines: string[] = [];
+  private readonly temporaries = new Map<string, number>();
+  /** The loop scope whose `until` condition is being lowered: everything its body bound is visible. */
+  private afterBody: Scope | undefined;
+  private readonly symbolNames = new Map<SymbolInfo, string>();
+  /** Block bindings the caller reads (flat names): declared once at program level. */
+  readonly promoted: ReadonlySet<SymbolInfo>;
+
+  constructor(
+    private readonly analysis: Analysis,
+    private readonly names: NameTable,
+    private readonly dynamicAgents: ReadonlySet<string>,
+  ) {
+    this.promoted = new Set([...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Statement lists
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * Lowers a statement list. With `scopeNode` (the node that opens the list's scope) the names the
+   * scope declares are declared here: at their binding when it is a statement of this list,
+   * ahead of everything (`let x: Value = null`) when it is bound deeper (a branch, a parallel
+   * branch, a `try` body). `extraDeclarations` are symbols to declare ahead as well.
+   */
+  statements(statements: readonly ast.Statement[], scopeNode: ast.Node | null, finish?: (value: string) => string, extraDeclarations: readonly SymbolInfo[] = []): string[] {
+    const outer = this.lines;
+    this.lines = [];
+    try {
+      const here = this.declareScope(statements, scopeNode, extraDeclarations);
+      statements.forEach((statement, index) => {
+        const last = index === statements.length - 1;
+        const value = this.statement(statement, here, last && finish !== undefined);
+        if (last && finish && value !== undefined) this.lines.push(finish(value));
+      });
+      if (finish && (statements.length === 0 || !producesValue(statements.at(-1)!))) this.lines.push(finish("null"));
+      return this.lines;
+    } finally {
+      this.lines = outer;
+    }
+  }
+
+  private declareScope(statements: readonly ast.Statement[], scopeNode: ast.Node | null, extra: readonly SymbolInfo[]): DeclaredHere {
+    const scope = scopeNode ? this.analysis.scopes.get(scopeNode) : undefined;
+    const directNames = new Set<ast.Identifier>();
+    for (const statement of statements) {
+      if ((statement.kind === "Binding" || statement.kind === "Output") && statement.name) directNames.add(statement.name);
+    }
+    const here = new Set<SymbolInfo>();
+    const ahead: SymbolInfo[] = [...extra];
+    for (const symbol of scope?.symbols.values() ?? []) {
+      if (!declaredKinds.has(symbol.kind) || this.promoted.has(symbol)) continue;
+      if (directNames.has(symbol.declaration)) here.add(symbol);
+      else ahead.push(symbol);
+    }
+    for (const symbol of ahead) this.lines.push(`let ${this.symbolName(symbol)}: Value = null;`);
+    return here;
+  }
+
+  /** Lowers one statement; returns the statement's value expression when `wantValue` and it has one. */
+  private statement(statement: ast.Statement, here: DeclaredHere, wantValue: boolean): string | undefined {
+    switch (statement.kind) {
+      case "Use":
+      case "Import":
+      case "Agent":
+        return undefined;
+      case "Input":
+        return this.input(statement, here);
+      case "Output":
+        return this.output(statement, here, wantValue);
+      case "Block":
+        this.block(statement);
+        return undefined;
+      case "Binding":
+        return this.binding(statement, here, wantValue);
+      case "ExpressionStatement": {
+        const value = this.value(statement.expression);
+        if (wantValue) return value;
+        // Block-valued constructs have written their statements already; what stands for them is inert.
+        if (value.startsWith("await ")) this.lines.push(`${value};`);
+        return undefined;
+      }
+      case "If":
+        this.ifStatement(statement, here);
+        return undefined;
+      case "Choice":
+        this.choice(statement);
+        return undefined;
+      case "Throw":
+        this.lines.push(`throw rt.fail(${site(statement)}${statement.message ? `, ${this.text(statement.message)}` : ""});`);
+        return undefined;
+      case "Assert": {
+        const message = statement.message ? `, ${this.string(statement.message)}` : "";
+        this.lines.push(`if (!(${this.condition(statement.test)})) throw rt.fail(${site(statement)}${message});`);
+        return undefined;
+      }
+    }
+  }
+
+  private input(statement: ast.InputDeclaration, here: DeclaredHere): string {
+    const symbol = this.analysis.references.get(statement.name);
+    const name = symbol ? this.symbolName(symbol) : this.names.get("value", statement.name.name);
+    const prompt = statement.prompt.kind === "String" ? this.string(statement.prompt) : this.templateOf(statement.prompt.parts);
+    const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
+    const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
+    const keyword = here.has(symbol!) || !symbol || symbol.kind === "input" ? (symbol?.reassigned ? "let" : "const") : undefined;
+    this.lines.push(keyword ? `${keyword} ${name}${keyword === "let" ? ": Value" : ""} = ${request};` : `${name} = ${request};`);
+    return name;
+  }
+
+  private output(statement: ast.OutputStatement, here: DeclaredHere, wantValue: boolean): string | undefined {
+    const inBlock = this.enclosingBlock(statement) !== undefined;
+    if (!statement.name) {
+      const value = this.value(statement.value);
+      if (inBlock) this.lines.push(`return ${value};`);
+      return wantValue && !inBlock ? value : undefined;
+    }
+    const name = this.assign(statement.name, statement.value, here);
+    if (inBlock) this.lines.push(`return ${name};`);
+    return wantValue && !inBlock ? name : undefined;
+  }
+
+  private binding(statement: ast.BindingStatement, here: DeclaredHere, wantValue: boolean): string | undefined {
+    const name = this.assign(statement.name, statement.value, here, statement.declaration);
+    return wantValue ? name : undefined;
+  }
+
+  /** `name = value` as a declaration or an assignment, recording the binding for traces. */
+  private assign(identifier: ast.Identifier, value: ast.Expression, here: DeclaredHere, declaration: ast.BindingStatement["declaration"] = null): string {
+    const symbol = this.analysis.references.get(identifier);
+    const name = symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
+    // `xs = xs + [r]`: the right side runs first, so concurrent iterations never lose an append.
+    const accumulates = value.kind === "Binary" && value.left.kind === "Identifier" && symbol !== undefined && this.analysis.references.get(value.left) === symbol && containsAwait(value.right);
+    let lowered: string;
+    if (accumulates && value.kind === "Binary") {
+      const right = this.temporary("next");
+      this.lines.push(`const ${right} = ${this.value(value.right)};`);
+      lowered = `${binaryFunction(value.operator)}(${name}, ${right})`;
+    } else {
+      lowered = this.value(value, identifier.name);
+    }
+    const bound = `rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${lowered})`;
+    if (symbol && here.has(symbol) && symbol.declaration === identifier) {
+      const keyword = symbol.reassigned || declaration === "let" ? "let" : "const";
+      this.lines.push(`${keyword} ${name}${keyword === "let" ? ": Value" : ""} = ${bound};`);
+    } else {
+      this.lines.push(`${name} = ${bound};`);
+    }
+    return name;
+  }
+
+  private block(block: ast.BlockDefinition): void {
+    const name = this.names.get("block", block.name.name);
+    const params = block.params.map((param) => `${this.identifierName(param)}: Value`).join(", ");
+    const body = this.statements(block.body, block, (value) => `return ${value};`);
+    this.lines.push(`async function ${name}(${params}): Promise<Value> {`, ...body, "}");
+  }
+
+  private ifStatement(statement: ast.IfStatement, _here: DeclaredHere): void {
+    statement.clauses.forEach((clause, index) => {
+      const test = this.condition(clause.test);
+      const body = this.statements(clause.body, clause);
+      this.lines.push(`${index === 0 ? "if" : "} else if"} (${test}) {`, ...body);
+    });
+    if (statement.alternate) this.lines.push("} else {", ...this.statements(statement.alternate, statement));
+    this.lines.push("}");
+  }
+
+  private choice(statement: ast.ChoiceStatement): void {
+    const criteria = this.templateOf(statement.criteria.parts);
+    const labels = statement.options.map((option) => this.string(option.label)).join(", ");
+    const scope = this.judgeScope(statement.criteria);
+    this.lines.push(`switch (await rt.choose(${site(statement)}, ${criteria}, [${labels}], ${scope})) {`);
+    statement.options.forEach((option, index) => {
+      this.lines.push(`case ${index}: {`, ...this.statements(option.body, option), "break;", "}");
+    });
+    this.lines.push("}");
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Expressions
+  // -------------------------------------------------------------------------------------------
+
+  /** A `Value`-typed expression. `binding` names the variable it is bound to, for the session's trace. */
+  value(expression: ast.Expression, binding?: string): string {
+    switch (expression.kind) {
+      case "Identifier":
+        return this.reference(expression);
+      case "String":
+        return this.string(expression);
+      case "Discretion":
+        return this.judge(expression);
+      case "Number":
+        return expression.raw.replace(/^\./, "0.");
+      case "Boolean":
+        return String(expression.value);
+      case "Null":
+        return "null";
+      case "Array":
+        return `[${expression.elements.map((element) => this.value(element)).join(", ")}]`;
+      case "Object": {
+        const keys = distinctKeys(expression.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)));
+        return `{ ${expression.entries.map((entry, index) => `${propertyKey(keys[index]!)}: ${this.objectEntryValue(entry)}`).join(", ")} }`;
+      }
+      case "Member":
+        return `await rt.field(${site(expression.property)}, ${this.value(expression.object)}, ${stringLiteral(expression.property.name)})`;
+      case "Index":
+        return `await rt.field(${site(expression)}, ${this.value(expression.object)}, ${this.key(expression.index)})`;
+      case "Binary":
+        return this.binary(expression);
+      case "Unary":
+        return expression.operator === "not" ? `!(${this.condition(expression.operand)})` : `subtract(0, ${this.value(expression.operand)})`;
+      case "Session":
+        return this.session(expression, binding);
+      case "Resume":
+        return `await rt.resume(${this.agentReference(expression.agent)}, { ${[`at: ${site(expression)}`, ...this.bindingField(binding), ...settingsFields(expression.properties, this)].join(", ")} })`;
+      case "DoCall":
+        return this.doCall(expression);
+      case "DoBlock":
+        return this.collect("result", (target) => this.statements(expression.body, null, (value) => `${target} = ${value};`));
+      case "ProgramCall":
+        return this.programCall(expression);
+      case "Arrow":
+        return this.arrow(expression, binding);
+      case "Pipeline":
+        return this.pipeline(expression);
+      case "Parallel":
+        return this.parallel(expression);
+      case "Repeat":
+        return this.repeat(expression);
+      case "ForEach":
+        return expression.parallel ? this.parallelFor(expression) : this.forEach(expression);
+      case "Loop":
+        return this.loop(expression);
+      case "Try":
+        return this.tryExpression(expression);
+    }
+  }
+
+  /** A `string`-typed expression for a string literal; bound placeholders interpolate. */
+  string(literal: ast.StringLiteral): string {
+    return this.templateOf(literal.parts);
+  }
+
+  text(expression: ast.Expression): string {
+    return expression.kind === "String" ? this.string(expression) : `text(${this.value(expression)})`;
+  }
+
+  /** A boolean expression for a condition: deterministic parts first, judgments only when they decide. */
+  condition(expression: ast.Expression): string {
+    switch (expression.kind) {
+      case "Discretion":
+        return this.judge(expression);
+      case "Boolean":
+        return String(expression.value);
+      case "Unary":
+        return expression.operator === "not" ? `!(${this.condition(expression.operand)})` : `await rt.truthy(${site(expression)}, ${this.value(expression)})`;
+      case "Binary": {
+        if (expression.operator !== "and" && expression.operator !== "or") {
+          return isComparison(expression.operator) ? this.comparison(expression) : `await rt.truthy(${site(expression)}, ${this.value(expression)})`;
+        }
+        const [first, second] = judges(expression.left) && !judges(expression.right) ? [expression.right, expression.left] : [expression.left, expression.right];
+        return `(${this.condition(first)} ${expression.operator === "and" ? "&&" : "||"} ${this.condition(second)})`;
+      }
+      default:
+        return `await rt.truthy(${site(expression)}, ${this.value(expression)})`;
+    }
+  }
+
+  private reference(identifier: ast.Identifier): string {
+    const symbol = this.analysis.references.get(identifier);
+    if (symbol) return this.symbolName(symbol);
+    const agent = this.analysis.agentValues.get(identifier);
+    // An agent used as a value (`context: captain`) stands for the agent: its name is what the model sees.
+    if (agent) return stringLiteral(agent.name.name);
+    throw new Error(`internal: \`${identifier.name}\` at ${identifier.loc.start.line}:${identifier.loc.start.column} was not resolved by analysis`);
+  }
+
+  private objectEntryValue(entry: ast.ObjectEntry): string {
+    return entry.value ? this.value(entry.value) : entry.key.kind === "Identifier" ? this.reference(entry.key) : this.string(entry.key);
+  }
+
+  private key(index: ast.Expression): string {
+    if (index.kind === "Number" || (index.kind === "String" && index.parts.every((part) => part.kind === "TextPart"))) return this.value(index);
+    const value = this.temporary("key");
+    this.lines.push(`const ${value} = ${this.value(index)};`);
+    return `typeof ${value} === "number" ? ${value} : text(${value})`;
+  }
+
+  private binary(expression: ast.BinaryExpression): string {
+    if (expression.operator === "and" || expression.operator === "or" || isComparison(expression.operator)) return `(${this.condition(expression)})`;
+    return `${binaryFunction(expression.operator)}(${this.value(expression.left)}, ${this.value(expression.right)})`;
+  }
+
+  private comparison(expression: ast.BinaryExpression): string {
+    const left = this.value(expression.left);
+    const right = this.value(expression.right);
+    switch (expression.operator) {
+      case "==":
+      case "is":
+        return `equals(${left}, ${right})`;
+      case "!=":
+        return `!equals(${left}, ${right})`;
+      default:
+        return `compare(${left}, ${right}) ${expression.operator} 0`;
+    }
+  }
+
+  private judge(discretion: ast.Discretion): string {
+    return `await rt.judge(${site(discretion)}, ${this.templateOf(discretion.parts)}, ${this.judgeScope(discretion)})`;
+  }
+
+  /** The bindings visible at `node`, by their `.prose` names: what a judgment may look at. */
+  private judgeScope(node: ast.Discretion): string {
+    const entries = new Map<string, string>();
+    const offset = node.loc.start.offset;
+    for (let scope: Scope | null = this.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
+      for (const symbol of scope.symbols.values()) {
+        if (!valueKinds.has(symbol.kind) || entries.has(symbol.name) || this.promoted.has(symbol)) continue;
+        if (symbol.declaration.loc.start.offset > offset && scope !== this.afterBody) continue;
+        entries.set(symbol.name, this.symbolName(symbol));
+      }
+    }
+    const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
+  }
+
+  private session(session: ast.SessionExpression, binding: string | undefined, previous?: string): string {
+    const fields = [`at: ${site(session)}`];
+    if (session.agent) fields.push(`agent: ${this.agentReference(session.agent)}`);
+    const hasPrompt = session.properties.some((property) => property.key.name === "prompt");
+    if (session.prompt && hasPrompt) fields.push(`label: ${this.string(session.prompt)}`);
+    else if (session.prompt) fields.push(`prompt: ${this.string(session.prompt)}`);
+    if (session.name) fields.push(`label: ${stringLiteral(session.name.name)}`);
+    fields.push(...this.bindingField(binding));
+    fields.push(...settingsFields(session.properties, this, previous === undefined ? undefined : `previous: ${previous}`));
+    return `await rt.session({ ${fields.join(", ")} })`;
+  }
+
+  private bindingField(binding: string | undefined): string[] {
+    return binding === undefined ? [] : [`binding: ${stringLiteral(binding)}`];
+  }
+
+  private agentReference(identifier: ast.Identifier): string {
+    const name = this.names.get("agent", identifier.name);
+    return this.dynamicAgents.has(identifier.name) ? `await ${name}()` : name;
+  }
+
+  private doCall(call: ast.DoCall): string {
+    const block = this.analysis.blocks.get(call.name.name);
+    const maxDepth = block?.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
+    const depth = maxDepth?.kind === "Number" ? maxDepth.raw : "undefined";
+    const args = call.args.map((argument) => this.value(argument)).join(", ");
+    const fn = this.names.get("block", call.name.name);
+    return `await rt.block(${site(call)}, ${stringLiteral(call.name.name)}, ${depth}, async () => ${fn}(${args}))`;
+  }
+
+  private programCall(call: ast.ProgramCall): string {
+    const args = call.args.map((argument) => `${propertyKey(argument.name.name)}: ${this.value(argument.value)}`).join(", ");
+    return `await ${this.names.get("value", call.callee.name)}.run({ ${args} }, options)`;
+  }
+
+  /** `a -> b -> c`: each session step is given the previous step's result as context. */
+  private arrow(expression: ast.ArrowExpression, binding: string | undefined): string {
+    let previous: string | undefined;
+    expression.steps.forEach((step, index) => {
+      const last = index === expression.steps.length - 1;
+      const lowered = step.kind === "Session" ? this.session(step, last ? binding : undefined, previous) : this.value(step);
+      if (last) {
+        previous = lowered;
+        return;
+      }
+      const temporary = this.temporary("step");
+      this.lines.push(`const ${temporary} = ${lowered};`);
+      previous = temporary;
+    });
+    return previous ?? "null";
+  }
+
+  private pipeline(expression: ast.PipelineExpression): string {
+    let source = this.value(expression.source);
+    for (const stage of expression.stages) {
+      const items = `await rt.list(${site(stage)}, ${source})`;
+      const scope = this.analysis.scopes.get(stage);
+      const item = scope ? [...scope.symbols.values()].find((symbol) => symbol.kind === "pipe-item") : undefined;
+      const itemName = item ? this.symbolName(item) : "item";
+      switch (stage.operator) {
+        case "pmap": {
+          const body = this.statements(stage.body, stage, (value) => `return ${value};`);
+          source = `await rt.map(${site(stage)}, ${items}, async (${itemName}) => {\n${body.join("\n")}\n})`;
+          break;
+        }
+        case "map":
+        case "filter": {
+          const results = this.temporary(stage.operator === "map" ? "mapped" : "kept");
+          const finish = stage.operator === "map" ? (value: string) => `${results}.push(${value});` : (value: string) => `if (await rt.truthy(${site(stage)}, ${value})) ${results}.push(${itemName});`;
+          const body = this.statements(stage.body, stage, finish);
+          this.lines.push(`const ${results}: Value[] = [];`, `for (const ${itemName} of ${items}) {`, ...body, "}");
+          source = results;
+          break;
+        }
+        case "reduce": {
+          const [accumulator, element] = stage.params;
+          const all = this.temporary("items");
+          const acc = accumulator ? this.identifierName(accumulator) : "$accumulator";
+          const each = element ? this.identifierName(element) : "$item";
+          const body = this.statements(stage.body, stage, (value) => `${acc} = ${value};`);
+          this.lines.push(`const ${all} = ${items};`, `let ${acc}: Value = ${all}[0] ?? null;`, `for (const ${each} of ${all}.slice(1)) {`, ...body, "}");
+          source = acc;
+          break;
+        }
+      }
+    }
+    return source;
+  }
+
+  /**
+   * `parallel:` → `rt.parallel` (all branches start together; join and failure policy in the
+   * runtime). Branch results are bound after the join, so a failed branch under `on-fail:
+   * "continue"` binds its error record.
+   */
+  private parallel(expression: ast.ParallelExpression): string {
+    const options: string[] = [];
+    for (const modifier of expression.modifiers) {
+      const word = modifier.value.kind === "String" ? modifier.value.value : modifier.value.kind === "Identifier" ? modifier.value.name : undefined;
+      if (modifier.key === null && word !== undefined) options.push(`join: ${stringLiteral(word)}`);
+      else if (modifier.key?.name === "on-fail" && word !== undefined) options.push(`onFail: ${stringLiteral(word)}`);
+      else if (modifier.key?.name === "count" && modifier.value.kind === "Number") options.push(`count: ${modifier.value.raw}`);
+    }
+    const branches = expression.branches.map((branch) => {
+      const body = this.branchBody(branch);
+      return `async () => {\n${body.join("\n")}\n}`;
+    });
+    const results = this.temporary("parallel");
+    this.lines.push(`const ${results} = await rt.parallel(${site(expression)}, { ${options.join(", ")} }, [${branches.join(",\n")}]);`);
+    const named: string[] = [];
+    expression.branches.forEach((branch, index) => {
+      const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
+      if (!identifier) return;
+      const symbol = this.analysis.references.get(identifier);
+      const name = symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
+      this.lines.push(`${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`);
+      named.push(`${propertyKey(identifier.name)}: ${name}`);
+    });
+    return named.length === expression.branches.length && named.length > 0 ? `{ ${named.join(", ")} }` : results;
+  }
+
+  /** A parallel branch returns its value; a named branch's binding happens after the join. */
+  private branchBody(branch: ast.Statement): string[] {
+    if (branch.kind === "Binding" || (branch.kind === "Output" && branch.name)) {
+      const outer = this.lines;
+      this.lines = [];
+      try {
+        const value = this.value(branch.value, branch.name?.name);
+        return [...this.lines, `return ${value};`];
+      } finally {
+        this.lines = outer;
+      }
+    }
+    return this.statements([branch], null, (value) => `return ${value};`);
+  }
+
+  private repeat(expression: ast.RepeatExpression): string {
+    const index = expression.index ? this.identifierName(expression.index) : this.temporary("i");
+    const count = expression.count.kind === "Number" ? expression.count.raw : `Number(${this.value(expression.count)})`;
+    return this.collect("repeat", (target) => [
+      `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
+      `rt.iteration(${site(expression)}, ${index});`,
+      ...this.statements(expression.body, expression, (value) => `${target} = ${value};`),
+      "}",
+    ]);
+  }
+
+  private forEach(expression: ast.ForEachExpression): string {
+    const item = this.identifierName(expression.item);
+    const items = `await rt.list(${site(expression.collection)}, ${this.value(expression.collection)})`;
+    const head = expression.index ? `for (const [${this.identifierName(expression.index)}, ${item}] of (${items}).entries()) {` : `for (const ${item} of ${items}) {`;
+    const results = this.temporary("results");
+    const body = this.statements(expression.body, expression, (value) => `${results}.push(${value});`);
+    this.lines.push(`const ${results}: Value[] = [];`, head, ...body, "}");
+    return results;
+  }
+
+  private parallelFor(expression: ast.ForEachExpression): string {
+    const item = this.identifierName(expression.item);
+    const index = expression.index ? this.identifierName(expression.index) : undefined;
+    const items = `await rt.list(${site(expression.collection)}, ${this.value(expression.collection)})`;
+    const body = this.statements(expression.body, expression, (value) => `return ${value};`);
+    return `await rt.map(${site(expression)}, ${items}, async (${item}${index ? `, ${index}` : ""}) => {\n${body.join("\n")}\n})`;
+  }
+
+  /** `loop`, `loop until`, `loop while`: a counted `for` bounded by `max`, the condition judged between iterations. */
+  private loop(expression: ast.LoopExpression): string {
+    const index = expression.index ? this.identifierName(expression.index) : this.temporary("iteration");
+    const max = expression.modifiers.find((modifier) => modifier.key?.name === "max")?.value;
+    const bound = max === undefined ? "" : max.kind === "Number" ? ` ${index} < ${max.raw}` : ` ${index} < Number(${this.value(max)})`;
+    return this.collect("loop", (target) => {
+      const lines = [`for (let ${index} = 0;${bound}; ${index}++) {`];
+      const condition = expression.condition;
+      if (condition?.mode === "while") lines.push(`if (!(${this.condition(condition.test)})) break;`);
+      lines.push(`rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, (value) => `${target} = ${value};`));
+      if (condition?.mode === "until") {
+        this.afterBody = this.analysis.scopes.get(expression);
+        const test = this.inScopeLines(() => this.condition(condition.test));
+        this.afterBody = undefined;
+        lines.push(...test.lines, `if (${test.value}) break;`);
+      }
+      lines.push("}");
+      return lines;
+    });
+  }
+
+  private tryExpression(expression: ast.TryExpression): string {
+    return this.collect("attempt", (target) => {
+      const lines = ["try {", ...this.statements(expression.body, null, (value) => `${target} = ${value};`)];
+      const handler = expression.handler;
+      if (handler) {
+        if (handler.param) {
+          const error = this.identifierName(handler.param);
+          lines.push("} catch ($error) {", `const ${error}: Value = $error instanceof Error ? $error.message : String($error);`);
+        } else {
+          lines.push("} catch {");
+        }
+        lines.push(...this.statements(handler.body, handler, (value) => `${target} = ${value};`));
+      }
+      if (expression.finalizer) lines.push("} finally {", ...this.statements(expression.finalizer, null));
+      lines.push("}");
+      return lines;
+    });
+  }
+
+  /** Writes `let $name: Value = null;` and the construct's statements, which set it; stands for it. */
+  private collect(kind: string, build: (target: string) => string[]): string {
+    const target = this.temporary(kind);
+    this.lines.push(`let ${target}: Value = null;`);
+    this.lines.push(...build(target));
+    return target;
+  }
+
+  private inScopeLines(lower: () => string): { lines: string[]; value: string } {
+    const outer = this.lines;
+    this.lines = [];
+    try {
+      const value = lower();
+      return { lines: this.lines, value };
+    } finally {
+      this.lines = outer;
+    }
+  }
+
+  /** Template literal (or plain string literal) for string parts; bound placeholders interpolate via `text()`. */
+  templateOf(parts: readonly ast.StringPart[]): string {
+    const chunks: (string | ast.Placeholder)[] = [];
+    for (const part of parts) {
+      const interpolated = part.kind === "Placeholder" && this.analysis.interpolations.has(part);
+      const literal = part.kind === "TextPart" ? part.value : interpolated ? undefined : part.text;
+      if (literal === undefined) chunks.push(part as ast.Placeholder);
+      else if (typeof chunks.at(-1) === "string") chunks[chunks.length - 1] += literal;
+      else chunks.push(literal);
+    }
+    if (chunks.every((chunk) => typeof chunk === "string")) {
+      const value = chunks.join("");
+      return value.includes("\n") ? `\`${templateChunk(value)}\`` : stringLiteral(value);
+    }
+    const body = chunks.map((chunk) => (typeof chunk === "string" ? templateChunk(chunk) : `\${text(${this.value(chunk.path)})}`)).join("");
+    return `\`${body}\``;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Names
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * A symbol's TypeScript name. A binding that shadows an outer one of the same name
+   * (`let n = n + 1` in a loop) gets its own name: in TypeScript the inner declaration would
+   * hide the outer one for the whole block, its own initializer included.
+   */
+  symbolName(symbol: SymbolInfo): string {
+    const known = this.symbolNames.get(symbol);
+    if (known !== undefined) return known;
+    const base = this.names.get("value", symbol.name);
+    let depth = 1;
+    for (let scope = symbol.scope.parent; scope !== null; scope = scope.parent) if (scope.symbols.has(symbol.name)) depth++;
+    const name = depth === 1 ? base : `${base}$${depth}`;
+    this.symbolNames.set(symbol, name);
+    return name;
+  }
+
+  private identifierName(identifier: ast.Identifier): string {
+    const symbol = this.analysis.references.get(identifier);
+    return symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
+  }
+
+  private temporary(kind: string): string {
+    const count = (this.temporaries.get(kind) ?? 0) + 1;
+    this.temporaries.set(kind, count);
+    return count === 1 ? `$${kind}` : `$${kind}${count}`;
+  }
+
+  private enclosingBlock(node: ast.Node): Scope | undefined {
+    for (let scope = this.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
+      if (scope.kind === "block" && scope.node.kind === "Block") return scope;
+    }
+    return undefined;
+  }
+}
+
+/** `{ line, column }` of a node, as every runtime call carries it. */
+export function site(node: { readonly loc: ast.SourceRange }): string {
+  return `{ line: ${node.loc.start.line}, column: ${node.loc.start.column} }`;
+}
+
+function producesValue(statement: ast.Statement): boolean {
+  return statement.kind === "ExpressionStatement" || statement.kind === "Binding" || (statement.kind === "Output" && statement.name !== null) || statement.kind === "Input";
+}
+
+function isComparison(operator: ast.BinaryOperator): boolean {
+  return ["==", "!=", "<", "<=", ">", ">=", "is"].includes(operator);
+}
+
+function binaryFunction(operator: ast.BinaryOperator): string {
+  switch (operator) {
+    case "-":
+      return "subtract";
+    case "*":
+      return "multiply";
+    case "/":
+      return "divide";
+    default:
+      return "add";
+  }
+}
+
+/** Whether a condition holds a `**...**` judgment. */
+function judges(expression: ast.Expression): boolean {
+  if (expression.kind === "Discretion") return true;
+  if (expression.kind === "Binary") return judges(expression.left) || judges(expression.right);
+  if (expression.kind === "Unary") return judges(expression.operand);
+  return false;
+}
+
+/** Whether lowering an expression involves waiting on the runtime (anything but plain data and names). */
+function containsAwait(expression: ast.Expression): boolean {
+  switch (expression.kind) {
+    case "Identifier":
+    case "String":
+    case "Number":
+    case "Boolean":
+    case "Null":
+      return false;
+    case "Array":
+      return expression.elements.some(containsAwait);
+    case "Binary":
+      return containsAwait(expression.left) || containsAwait(expression.right);
+    default:
+      return true;
+  }
+}
+

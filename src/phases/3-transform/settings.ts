@@ -1,0 +1,174 @@
+/**
+ * Agent and session properties → the fields of `SessionSettings` (runtime/types.ts). Analysis has
+ * already reported every malformed property; what reaches here is lowered so that it type-checks
+ * whatever its shape (a non-string where a string belongs goes through `text()`).
+ */
+import type * as ast from "../../ast.js";
+import { propertyKey, stringLiteral } from "./literals.js";
+
+/** What property lowering needs from the expression lowerer. */
+export interface ExpressionLowering {
+  /** A `Value`-typed TypeScript expression. */
+  value(expression: ast.Expression): string;
+  /** A `string`-typed TypeScript expression for a string literal (interpolating). */
+  string(literal: ast.StringLiteral): string;
+  /** A `string`-typed expression for any expression. */
+  text(expression: ast.Expression): string;
+}
+
+const permissionModes = new Set(["allow", "deny", "prompt"]);
+const backoffs = new Set(["none", "linear", "exponential"]);
+
+/** `key: value` fields, in source order, for an object literal of `SessionSettings`. */
+export function settingsFields(properties: readonly ast.Property[], lowering: ExpressionLowering, contextExtra?: string): string[] {
+  const fields: string[] = [];
+  const extra: string[] = [];
+  let hasContext = false;
+  for (const { key, value } of properties) {
+    if (value.kind === "PropertyBlock" && key.name !== "permissions" && key.name !== "context") {
+      extra.push(`${propertyKey(key.name)}: ${recordOf(value, lowering)}`);
+      continue;
+    }
+    switch (key.name) {
+      case "model":
+        fields.push(`model: ${word(value, lowering)}`);
+        break;
+      case "prompt":
+        fields.push(`prompt: ${value.kind === "PropertyBlock" ? recordText(value, lowering) : lowering.text(value)}`);
+        break;
+      case "context":
+        hasContext = true;
+        fields.push(`context: ${contextSpec(value, lowering, contextExtra)}`);
+        break;
+      case "retry":
+        if (value.kind !== "PropertyBlock") fields.push(`retry: ${value.kind === "Number" ? value.raw : `Number(${lowering.value(value)})`}`);
+        break;
+      case "backoff": {
+        const chosen = wordOf(value);
+        if (chosen !== undefined && backoffs.has(chosen)) fields.push(`backoff: ${stringLiteral(chosen)}`);
+        break;
+      }
+      case "persist":
+        fields.push(`persist: ${persist(value, lowering)}`);
+        break;
+      case "skills":
+        fields.push(`skills: ${stringList(value, lowering)}`);
+        break;
+      case "permissions":
+        if (value.kind === "PropertyBlock") fields.push(`permissions: ${permissions(value, lowering)}`);
+        break;
+      default:
+        if (value.kind !== "PropertyBlock") extra.push(`${propertyKey(key.name)}: ${lowering.value(value)}`);
+    }
+  }
+  if (!hasContext && contextExtra !== undefined) fields.push(`context: { ${contextExtra} }`);
+  if (extra.length > 0) fields.push(`extra: { ${extra.join(", ")} }`);
+  return fields;
+}
+
+function word(value: ast.Expression | ast.PropertyBlock, lowering: ExpressionLowering): string {
+  if (value.kind === "Identifier") return stringLiteral(value.name);
+  if (value.kind === "PropertyBlock") return recordText(value, lowering);
+  return lowering.text(value);
+}
+
+function wordOf(value: ast.Expression | ast.PropertyBlock): string | undefined {
+  if (value.kind === "Identifier") return value.name;
+  if (value.kind === "String" && value.parts.every((part) => part.kind === "TextPart")) return value.value;
+  return undefined;
+}
+
+function persist(value: ast.Expression | ast.PropertyBlock, lowering: ExpressionLowering): string {
+  if (value.kind === "Boolean") return String(value.value);
+  const chosen = wordOf(value);
+  if (chosen === "true") return "true";
+  if (chosen === "false") return "false";
+  if (value.kind === "Identifier" && (chosen === "project" || chosen === "user")) return stringLiteral(chosen);
+  if (value.kind === "String" && (chosen === "project" || chosen === "user")) return stringLiteral(chosen);
+  if (value.kind === "String") return `{ path: ${lowering.string(value)} }`;
+  return "true";
+}
+
+function stringList(value: ast.Expression | ast.PropertyBlock, lowering: ExpressionLowering): string {
+  if (value.kind === "Array") return `[${value.elements.map((element) => lowering.text(element)).join(", ")}]`;
+  if (value.kind === "PropertyBlock") return "[]";
+  return `[${lowering.text(value)}]`;
+}
+
+function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): string {
+  const rules: string[] = [];
+  for (const { key, value } of block.properties) {
+    if (!["read", "write", "execute", "bash", "network"].includes(key.name) || value.kind === "PropertyBlock") continue;
+    const mode = wordOf(value);
+    if (value.kind === "Array" && key.name !== "bash") rules.push(`${key.name}: ${stringList(value, lowering)}`);
+    else if ((key.name === "bash" || key.name === "network") && mode !== undefined && permissionModes.has(mode)) rules.push(`${key.name}: ${stringLiteral(mode)}`);
+    else if (key.name !== "bash" && key.name !== "network") rules.push(`${key.name}: ${stringList(value, lowering)}`);
+  }
+  return `{ ${rules.join(", ")} }`;
+}
+
+/**
+ * `context:` as a `ContextSpec`: a list of paths when it only holds strings, otherwise a record
+ * from the names (or written keys) to their values.
+ */
+function contextSpec(value: ast.Expression | ast.PropertyBlock, lowering: ExpressionLowering, extra: string | undefined): string {
+  const withExtra = (entries: string[]) => `{ ${[...entries, ...(extra === undefined ? [] : [extra])].join(", ")} }`;
+  if (value.kind === "PropertyBlock") return withExtra(recordEntries(value, lowering));
+  if (value.kind === "String") return extra === undefined ? `[${lowering.string(value)}]` : withExtra([`${stringLiteral(value.value)}: ${lowering.string(value)}`]);
+  if (value.kind === "Array" && value.elements.every((element) => element.kind === "String") && extra === undefined) {
+    return `[${value.elements.map((element) => lowering.text(element)).join(", ")}]`;
+  }
+  if (value.kind === "Array") {
+    const names = distinctKeys(value.elements.map(contextName));
+    return withExtra(value.elements.map((element, index) => `${propertyKey(names[index]!)}: ${lowering.value(element)}`));
+  }
+  if (value.kind === "Object") {
+    const names = distinctKeys(value.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)));
+    return withExtra(value.entries.map((entry, index) => `${propertyKey(names[index]!)}: ${entry.value ? lowering.value(entry.value) : lowering.value(entry.key)}`));
+  }
+  return withExtra([`${propertyKey(contextName(value))}: ${lowering.value(value)}`]);
+}
+
+/** Keys made distinct (`file`, `file (2)`): every context entry is kept, none overwrites another. */
+export function distinctKeys(keys: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return keys.map((key) => {
+    let unique = key;
+    for (let count = 2; seen.has(unique); count++) unique = `${key} (${count})`;
+    seen.add(unique);
+    return unique;
+  });
+}
+
+/** The heading a context value is shown under: its name or path as written. */
+function contextName(expression: ast.Expression): string {
+  switch (expression.kind) {
+    case "Identifier":
+      return expression.name;
+    case "Member":
+      return `${contextName(expression.object)}.${expression.property.name}`;
+    case "Index":
+      return `${contextName(expression.object)}[${expression.index.kind === "Number" ? expression.index.raw : contextName(expression.index)}]`;
+    case "String":
+      return expression.value;
+    default:
+      return "context";
+  }
+}
+
+function propertyValue(value: ast.Expression | ast.PropertyBlock, lowering: ExpressionLowering): string {
+  return value.kind === "PropertyBlock" ? recordOf(value, lowering) : lowering.value(value);
+}
+
+function recordOf(block: ast.PropertyBlock, lowering: ExpressionLowering): string {
+  return `{ ${recordEntries(block, lowering).join(", ")} }`;
+}
+
+function recordEntries(block: ast.PropertyBlock, lowering: ExpressionLowering): string[] {
+  const keys = distinctKeys(block.properties.map((property) => property.key.name));
+  return block.properties.map((property, index) => `${propertyKey(keys[index]!)}: ${propertyValue(property.value, lowering)}`);
+}
+
+function recordText(block: ast.PropertyBlock, lowering: ExpressionLowering): string {
+  return `text(${recordOf(block, lowering)})`;
+}
