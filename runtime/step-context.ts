@@ -59,9 +59,8 @@ export function runInContext<T>(context: StepContext, body: () => Promise<T>): P
 }
 
 /**
- * Runs `body` outside any context. Model requests run this way: they need no context, and every
- * promise created inside a context carries it, which makes the SDK's and undici's many promises
- * measurably slower.
+ * Runs `body` outside any context. Model requests run this way: the SDK and undici create many
+ * promises per request, and inside a context each of them would carry it for nothing.
  */
 export function outsideContext<T>(body: () => T): T {
   return storage.exit(body);
