@@ -42,6 +42,19 @@ describe("inputs", () => {
   });
 });
 
+describe("fail", () => {
+  it("makes the ProseError a throw raises, at its .prose line; a parallel under continue records its message", async () => {
+    server = await startFakeAnthropic();
+    const { error, events } = await failingRun(server, async (rt) => {
+      const results = await rt.parallel(at(1), { onFail: "continue" }, [() => Promise.reject(rt.fail(at(2, 5), "bad input")), () => Promise.resolve("fine")]);
+      expect(results).toEqual([{ error: "bad input" }, "fine"]);
+      throw rt.fail(at(9, 3));
+    });
+    expect(error).toMatchObject({ name: "ProseError", file: "examples/test-program.prose", line: 9, column: 3, reason: "The program raised an error." });
+    expect(events).toContainEqual(expect.objectContaining({ type: "error", at: { line: 9, column: 3 } }));
+  });
+});
+
 describe("events", () => {
   it("narrates positions, bindings, loops, sessions with usage per call, and totals per model at the end", async () => {
     server = await startFakeAnthropic({
