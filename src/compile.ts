@@ -3,15 +3,25 @@
  * user input: a program with errors yields its diagnostics and no code.
  */
 import { createHash } from "node:crypto";
-import { hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { buildMessages } from "./diagnostics/messages.js";
 import type { ImportedProgram } from "./phases/2-analyze/index.js";
 import { format, lower } from "./phases/3-transform/index.js";
 import { checkSource } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
+/** What a local `use` path leads to: the imported program's interface, or why there is none. */
+export type ImportResolution = ImportedProgram | ImportProblem;
+
+export interface ImportProblem {
+  readonly problem: "missing" | "has-errors";
+  /** The file looked for, as shown to the user. */
+  readonly resolved: string;
+}
+
 export interface CompileOptions {
-  /** Resolves a local `use "./x.prose"` to the imported program's inputs and outputs. */
-  readonly resolveImport?: (path: string) => ImportedProgram | undefined;
+  /** Resolves a local `use "./x.prose"` (checks calls against its inputs and outputs). */
+  readonly resolveImport?: (path: string) => ImportResolution;
   /** Written to the module's line 2; defaults to the hash of the compiler version and the source. */
   readonly inputHash?: string;
   /** Treat warnings as errors. */
@@ -33,11 +43,24 @@ export async function compile(source: string, file: string, options: CompileOpti
 
 /** Everything but formatting (benchmarks time the two apart). */
 export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
-  const checked = checkSource(source, { resolveImport: options.resolveImport, strict: options.strict });
-  if (!checked.analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
+  const problems = new Map<string, ImportProblem>();
+  const resolveImport = (path: string): ImportedProgram | undefined => {
+    const resolution = options.resolveImport?.(path);
+    if (resolution === undefined || !("problem" in resolution)) return resolution;
+    problems.set(path, resolution);
+    return undefined;
+  };
+  const checked = checkSource(source, { resolveImport, strict: options.strict });
+  const importDiagnostics = [...(checked.analysis?.imports.values() ?? [])].flatMap((use) => {
+    const problem = problems.get(use.source.value);
+    if (problem === undefined) return [];
+    return problem.problem === "missing" ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)] : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
+  });
+  const diagnostics = sortDiagnostics([...checked.diagnostics, ...importDiagnostics]);
+  if (!checked.analysis || hasErrors(diagnostics)) return { diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
   const code = lower(checked.analysis, { source: file, sourceText: source, compilerVersion, inputHash });
-  return { code, diagnostics: checked.diagnostics };
+  return { code, diagnostics };
 }
 
 /** The hash on a module's line 2: compiler version, the source and the sources it imports. */

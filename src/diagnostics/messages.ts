@@ -254,7 +254,5 @@ export const buildMessages = {
     error("P030", range, `cannot read the imported program ${quote(path)} (looked for ${quote(resolved)})`, "check the path: it is relative to this file"),
   importHasErrors: (range: SourceRange, path: string) =>
     error("P031", range, `the imported program ${quote(path)} has errors`, `run \`prosec check\` on it and fix them first`),
-  importCycle: (range: SourceRange, path: string) =>
-    error("P032", range, `importing ${quote(path)} makes a cycle: a program cannot (indirectly) import itself`, "move what both programs share into a third program"),
 };
 

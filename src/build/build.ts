@@ -1,0 +1,146 @@
+/**
+ * `prosec build`: every program named (files, or folders searched recursively) plus the local
+ * programs they `use`, compiled to one module each. Nothing is written unless every program
+ * compiles (and, with `typecheck`, every module type-checks); each write is atomic; a module is
+ * rewritten only when its bytes change. An output whose line 2 holds the current input hash is
+ * not rebuilt at all (that is what makes a no-op rebuild fast); `check` always recompiles.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { findPrograms, UsageError } from "../cli/find-programs.js";
+import { compile, hashInputs, type ImportResolution } from "../compile.js";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { checkSource } from "../pipeline.js";
+import { writeFileAtomically } from "./atomic-write.js";
+import { outputPath, portable, rootOf } from "./output-path.js";
+import { typecheck, type TypeError } from "./typecheck.js";
+
+export interface BuildOptions {
+  /** Mirror the source tree under this folder instead of writing next to each program. */
+  readonly outDir?: string;
+  /** Write nothing; report outputs that are missing or differ from what would be written. */
+  readonly check?: boolean;
+  /** Type-check the modules (strict) against the runtime's types before writing. */
+  readonly typecheck?: boolean;
+  /** Treat warnings as errors. */
+  readonly strict?: boolean;
+  /** Rebuild even outputs whose input hash is unchanged. */
+  readonly force?: boolean;
+  readonly cwd?: string;
+}
+
+/** `written`: new bytes on disk; `unchanged`: output already current; `stale`: `check` found it out of date. */
+export type BuildStatus = "written" | "unchanged" | "stale" | "failed";
+
+export interface BuiltProgram {
+  /** The program's path relative to the working directory. */
+  readonly file: string;
+  readonly source: string;
+  /** The module's path relative to the working directory. */
+  readonly output: string;
+  readonly status: BuildStatus;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface BuildResult {
+  readonly programs: readonly BuiltProgram[];
+  /** TypeScript errors in emitted modules (with `typecheck`): compiler bugs. */
+  readonly typeErrors: readonly TypeError[];
+  /** 0 success, 1 errors in programs or stale outputs (`check`), 3 emitted code does not type-check. */
+  readonly exitCode: 0 | 1 | 3;
+}
+
+interface Planned {
+  readonly path: string;
+  readonly root: string;
+  readonly source: string;
+  readonly output: string;
+  readonly existing: string | undefined;
+  readonly code: string | undefined;
+  readonly fresh: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export async function build(paths: readonly string[], options: BuildOptions = {}): Promise<BuildResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const queue = namedPrograms(paths, cwd);
+  const planned = new Map<string, Planned>();
+  const interfaces = new Map<string, ImportResolution>();
+  while (queue.length > 0) {
+    const { path, root } = queue.shift()!;
+    if (planned.has(path)) continue;
+    const source = readFileSync(path, "utf8");
+    const imports = localImports(source).map((use) => importedFile(path, use));
+    for (const imported of imports) if (existsSync(imported)) queue.push({ path: imported, root });
+    const inputHash = hashInputs(source, imports.map((imported) => (existsSync(imported) ? readFileSync(imported, "utf8") : "")));
+    const output = outputPath(path, root, options.outDir);
+    const existing = existsSync(output) ? readFileSync(output, "utf8") : undefined;
+    if (!options.check && !options.force && existing !== undefined && existing.split("\n", 2)[1] === `// prosec-input: ${inputHash}`) {
+      planned.set(path, { path, root, source, output, existing, code: existing, fresh: true, diagnostics: [] });
+      continue;
+    }
+    const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
+    const result = await compile(source, portable(path, root), { inputHash, resolveImport, strict: options.strict });
+    planned.set(path, { path, root, source, output, existing, code: result.code, fresh: false, diagnostics: result.diagnostics });
+  }
+
+  const all = [...planned.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const failed = all.some((program) => hasErrors(program.diagnostics));
+  const typeErrors = !failed && options.typecheck ? await typecheck(all.map((program) => ({ path: program.output, code: program.code! }))) : [];
+  const programs: BuiltProgram[] = all.map((program) => {
+    const status = statusOf(program, failed || typeErrors.length > 0, options);
+    if (status === "written") writeFileAtomically(program.output, program.code!);
+    return { file: portable(program.path, cwd), source: program.source, output: portable(program.output, cwd), status, diagnostics: program.diagnostics };
+  });
+  const stale = programs.some((program) => program.status === "stale");
+  return { programs, typeErrors, exitCode: failed || stale ? 1 : typeErrors.length > 0 ? 3 : 0 };
+}
+
+function statusOf(program: Planned, blocked: boolean, options: BuildOptions): BuildStatus {
+  if (hasErrors(program.diagnostics)) return "failed";
+  const current = program.fresh || program.existing === program.code;
+  if (options.check) return current ? "unchanged" : "stale";
+  // Refusing to write: an error anywhere (or a module that does not type-check) leaves every file as it was.
+  if (blocked || current) return "unchanged";
+  return "written";
+}
+
+/** The programs the arguments name, each with the root its output path mirrors from. */
+function namedPrograms(paths: readonly string[], cwd: string): Array<{ path: string; root: string }> {
+  const found: Array<{ path: string; root: string }> = [];
+  for (const path of paths) {
+    const programs = findPrograms([path], cwd).map((file) => resolve(cwd, file));
+    const absolute = resolve(cwd, path);
+    const root = rootOf(absolute, statSync(absolute).isDirectory());
+    for (const program of programs) found.push({ path: program, root });
+  }
+  if (found.length === 0) throw new UsageError("name at least one .prose file or folder");
+  return found;
+}
+
+/** `use "./x"` paths, found without parsing (for the input hash; analysis does the real work). */
+function localImports(source: string): string[] {
+  return [...source.matchAll(/^[ \t]*use[ \t]+"(\.\.?\/[^"\n]*)"/gm)].map((match) => match[1]!);
+}
+
+function importedFile(importer: string, usePath: string): string {
+  return resolve(dirname(importer), usePath.endsWith(".prose") ? usePath : `${usePath}.prose`);
+}
+
+/** The inputs and outputs of an imported program, from its own analysis (cached per file). */
+function importInterface(file: string, cache: Map<string, ImportResolution>, cwd: string): ImportResolution {
+  const known = cache.get(file);
+  if (known) return known;
+  let resolution: ImportResolution;
+  if (!existsSync(file)) {
+    resolution = { problem: "missing", resolved: portable(file, cwd) };
+  } else {
+    const checked = checkSource(readFileSync(file, "utf8"));
+    resolution =
+      checked.analysis && !hasErrors(checked.diagnostics)
+        ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
+        : { problem: "has-errors", resolved: portable(file, cwd) };
+  }
+  cache.set(file, resolution);
+  return resolution;
+}
