@@ -1,12 +1,13 @@
 import yargs from "yargs";
 import { compilerVersion } from "../version.js";
+import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { UsageError } from "./find-programs.js";
 
 /** Exit codes: 0 success, 1 the programs have errors, 2 usage, 3 internal compiler error. */
 export async function main(argv: readonly string[]): Promise<number> {
   let argumentsRejected = false;
-  const parser = checkCommand(
+  const parser = buildCommand(checkCommand(
     yargs([...argv])
       .scriptName("prosec")
       .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
@@ -23,7 +24,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         argumentsRejected = true;
         throw new UsageError(message);
       }),
-  );
+  ));
   try {
     process.exitCode = 0;
     await parser.parseAsync();
