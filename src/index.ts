@@ -8,3 +8,6 @@ export { formatDiagnostic, toJson, type FormatOptions, type JsonDiagnostic } fro
 export { parse, type ParseOptions, type ParseResult } from "./phases/1-parse/index.js";
 export { checkSource, type CheckOptions, type CheckResult } from "./pipeline.js";
 export { compilerVersion } from "./version.js";
+export { analyze, type Analysis, type AnalyzeOptions, type ImportedProgram } from "./phases/2-analyze/index.js";
+export { compile, type CompileOptions, type CompileResult, type ImportResolution } from "./compile.js";
+export { build, type BuildOptions, type BuildResult, type BuiltProgram, type BuildStatus } from "./build/build.js";
