@@ -24,6 +24,8 @@ export class Lowerer implements ExpressionLowering {
   /** The loop scope whose `until` condition is being lowered: everything its body bound is visible. */
   private afterBody: Scope | undefined;
   private readonly symbolNames = new Map<SymbolInfo, string>();
+  private catchDepth = 0;
+  private readonly declaring = new Set<SymbolInfo>();
   /** Block bindings the caller reads (flat names): declared once at program level. */
   readonly promoted: ReadonlySet<SymbolInfo>;
 
@@ -55,7 +57,8 @@ export class Lowerer implements ExpressionLowering {
         const value = this.statement(statement, here, last && finish !== undefined);
         if (last && finish && value !== undefined) this.lines.push(finish(value));
       });
-      if (finish && (statements.length === 0 || !producesValue(statements.at(-1)!))) this.lines.push(finish("null"));
+      const ended = /^(return|throw)\b/.test(this.lines.at(-1) ?? "");
+      if (finish && !ended && (statements.length === 0 || !producesValue(statements.at(-1)!))) this.lines.push(finish("null"));
       return this.lines;
     } finally {
       this.lines = outer;
@@ -109,6 +112,11 @@ export class Lowerer implements ExpressionLowering {
         this.choice(statement);
         return undefined;
       case "Throw":
+        // A bare `throw` in a `catch:` re-raises what was caught.
+        if (!statement.message && this.catchDepth > 0) {
+          this.lines.push("throw $error;");
+          return undefined;
+        }
         this.lines.push(`throw rt.fail(${site(statement)}${statement.message ? `, ${this.text(statement.message)}` : ""});`);
         return undefined;
       case "Assert": {
@@ -153,6 +161,9 @@ export class Lowerer implements ExpressionLowering {
     const name = symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
     // `xs = xs + [r]`: the right side runs first, so concurrent iterations never lose an append.
     const accumulates = value.kind === "Binary" && value.left.kind === "Identifier" && symbol !== undefined && this.analysis.references.get(value.left) === symbol && containsAwait(value.right);
+    const declaring = symbol !== undefined && here.has(symbol) && symbol.declaration === identifier;
+    // A binding is not in scope inside its own initializer (`let x = **...**` cannot show `x`).
+    if (declaring) this.declaring.add(symbol);
     let lowered: string;
     if (accumulates && value.kind === "Binary") {
       const right = this.temporary("next");
@@ -161,8 +172,9 @@ export class Lowerer implements ExpressionLowering {
     } else {
       lowered = this.value(value, identifier.name);
     }
+    if (declaring) this.declaring.delete(symbol);
     const bound = `rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${lowered})`;
-    if (symbol && here.has(symbol) && symbol.declaration === identifier) {
+    if (declaring) {
       const keyword = symbol.reassigned || declaration === "let" ? "let" : "const";
       this.lines.push(`${keyword} ${name}${keyword === "let" ? ": Value" : ""} = ${bound};`);
     } else {
@@ -338,7 +350,7 @@ export class Lowerer implements ExpressionLowering {
     const offset = node.loc.start.offset;
     for (let scope: Scope | null = this.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
       for (const symbol of scope.symbols.values()) {
-        if (!valueKinds.has(symbol.kind) || entries.has(symbol.name) || this.promoted.has(symbol)) continue;
+        if (!valueKinds.has(symbol.kind) || entries.has(symbol.name) || this.promoted.has(symbol) || this.declaring.has(symbol)) continue;
         if (symbol.declaration.loc.start.offset > offset && scope !== this.afterBody) continue;
         entries.set(symbol.name, this.symbolName(symbol));
       }
@@ -537,13 +549,11 @@ export class Lowerer implements ExpressionLowering {
       const lines = ["try {", ...this.statements(expression.body, null, (value) => `${target} = ${value};`)];
       const handler = expression.handler;
       if (handler) {
-        if (handler.param) {
-          const error = this.identifierName(handler.param);
-          lines.push("} catch ($error) {", `const ${error}: Value = $error instanceof Error ? $error.message : String($error);`);
-        } else {
-          lines.push("} catch {");
-        }
+        lines.push("} catch ($error) {");
+        if (handler.param) lines.push(`const ${this.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`);
+        this.catchDepth++;
         lines.push(...this.statements(handler.body, handler, (value) => `${target} = ${value};`));
+        this.catchDepth--;
       }
       if (expression.finalizer) lines.push("} finally {", ...this.statements(expression.finalizer, null));
       lines.push("}");
