@@ -73,9 +73,8 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       "answer",
       await rt.block({ line: 19, column: 14 }, "explore", 4, async () => explore("How do compilers work?", 3)),
     );
-    let $result: Value = null;
     await rt.session({ at: { line: 22, column: 3 }, prompt: "A sequence" });
-    $result = await rt.session({ at: { line: 23, column: 3 }, prompt: "in a do block" });
+    await rt.session({ at: { line: 23, column: 3 }, prompt: "in a do block" });
     await rt.session({
       at: { line: 25, column: 1 },
       prompt: "Wrap up",

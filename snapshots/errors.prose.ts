@@ -16,36 +16,32 @@ const program = defineProgram({
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $attempt: Value = null;
     try {
-      $attempt = await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data" });
+      await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data" });
     } catch ($error) {
       const err: Value = $error instanceof Error ? $error.message : String($error);
-      $attempt = await rt.session({ at: { line: 5, column: 3 }, prompt: "Handle the error", context: { err: err } });
+      await rt.session({ at: { line: 5, column: 3 }, prompt: "Handle the error", context: { err: err } });
     } finally {
       await rt.session({ at: { line: 8, column: 3 }, prompt: "Clean up" });
     }
-    let $attempt2: Value = null;
     try {
       await rt.session({ at: { line: 11, column: 3 }, prompt: "Outer" });
-      let $attempt3: Value = null;
       try {
-        $attempt3 = await rt.session({ at: { line: 13, column: 5 }, prompt: "Inner" });
+        await rt.session({ at: { line: 13, column: 5 }, prompt: "Inner" });
       } catch ($error) {
         await rt.session({ at: { line: 15, column: 5 }, prompt: "Recover inner" });
         throw $error;
       }
-      $attempt2 = $attempt3;
     } catch ($error) {
-      $attempt2 = await rt.session({ at: { line: 18, column: 3 }, prompt: "Handle at the outer level" });
+      await rt.session({ at: { line: 18, column: 3 }, prompt: "Handle at the outer level" });
     }
-    let $attempt4: Value = null;
+    let $attempt: Value = null;
     try {
-      $attempt4 = await rt.session({ at: { line: 21, column: 3 }, prompt: "Risky" });
+      $attempt = await rt.session({ at: { line: 21, column: 3 }, prompt: "Risky" });
     } catch ($error) {
-      $attempt4 = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default" });
+      $attempt = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default" });
     }
-    let result: Value = rt.bind({ line: 20, column: 5 }, "result", $attempt4);
+    let result: Value = rt.bind({ line: 20, column: 5 }, "result", $attempt);
     if (await rt.judge({ line: 25, column: 4 }, "the result is unusable", { result })) {
       throw rt.fail({ line: 26, column: 3 }, `The result ${text(result)} is unusable`);
     }

@@ -19,18 +19,15 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     let draft: Value = null;
     let items: Value = rt.bind({ line: 2, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 3, column: 5 }, "notes", []);
-    let $repeat: Value = null;
     for (let round = 0; round < 3; round++) {
       rt.iteration({ line: 5, column: 1 }, round);
-      $repeat = await rt.session({ at: { line: 6, column: 3 }, prompt: `Warm up, round ${text(round)}` });
+      await rt.session({ at: { line: 6, column: 3 }, prompt: `Warm up, round ${text(round)}` });
     }
-    const $results: Value[] = [];
     for (const item of await rt.list({ line: 8, column: 13 }, items)) {
-      $results.push(await rt.session({ at: { line: 9, column: 3 }, prompt: `Describe ${text(item)}` }));
+      await rt.session({ at: { line: 9, column: 3 }, prompt: `Describe ${text(item)}` });
     }
-    const $results2: Value[] = [];
     for (const [index, item] of (await rt.list({ line: 11, column: 20 }, items)).entries()) {
-      $results2.push(await rt.session({ at: { line: 12, column: 3 }, prompt: `Item ${text(index)} is ${text(item)}` }));
+      await rt.session({ at: { line: 12, column: 3 }, prompt: `Item ${text(index)} is ${text(item)}` });
     }
     await rt.map({ line: 14, column: 1 }, await rt.list({ line: 14, column: 22 }, items), async (item) => {
       let summary: Value = rt.bind(
@@ -41,7 +38,6 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       notes = rt.bind({ line: 16, column: 3 }, "notes", add(notes, [summary]));
       return notes;
     });
-    let $loop: Value = null;
     for (let $iteration = 0; $iteration < 5; $iteration++) {
       rt.iteration({ line: 18, column: 1 }, $iteration);
       draft = rt.bind(
@@ -54,27 +50,20 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           context: { notes: notes },
         }),
       );
-      $loop = draft;
-      if (await rt.judge({ line: 18, column: 12 }, "the draft is ready to ship", { items, notes })) break;
+      if (await rt.judge({ line: 18, column: 12 }, "the draft is ready to ship", { draft, items, notes })) break;
     }
-    let $loop2: Value = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!(await rt.judge({ line: 22, column: 12 }, "there are open questions", { draft, items, notes }))) break;
       rt.iteration({ line: 22, column: 1 }, attempt);
-      $loop2 = await rt.session({
-        at: { line: 23, column: 3 },
-        prompt: `Answer one question (attempt ${text(attempt)})`,
-      });
+      await rt.session({ at: { line: 23, column: 3 }, prompt: `Answer one question (attempt ${text(attempt)})` });
     }
     let count: Value = rt.bind({ line: 25, column: 5 }, "count", 0);
-    let $loop3: Value = null;
     for (let $iteration2 = 0; $iteration2 < 10; $iteration2++) {
       rt.iteration({ line: 26, column: 1 }, $iteration2);
       count = rt.bind({ line: 27, column: 3 }, "count", add(count, 1));
       if (compare(count, 3) >= 0) {
         throw rt.fail({ line: 29, column: 5 }, "stop after three");
       }
-      $loop3 = null;
     }
     return {};
   });

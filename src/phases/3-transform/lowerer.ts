@@ -21,8 +21,10 @@ const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "as
 export class Lowerer implements ExpressionLowering {
   private lines: string[] = [];
   private readonly temporaries = new Map<string, number>();
-  /** The loop scope whose `until` condition is being lowered: everything its body bound is visible. */
-  private afterBody: Scope | undefined;
+  /** While a loop's `until` condition is lowered: the loop's end, since everything its body bound is visible. */
+  private judgeOffset: number | undefined;
+  /** Set for an expression statement: a block-valued construct then keeps no result. */
+  private discardResult = false;
   private readonly symbolNames = new Map<SymbolInfo, string>();
   private catchDepth = 0;
   private readonly declaring = new Set<SymbolInfo>();
@@ -54,15 +56,19 @@ export class Lowerer implements ExpressionLowering {
       const here = this.declareScope(statements, scopeNode, extraDeclarations);
       statements.forEach((statement, index) => {
         const last = index === statements.length - 1;
-        const value = this.statement(statement, here, last && finish !== undefined);
-        if (last && finish && value !== undefined) this.lines.push(finish(value));
+        const value = this.statement(statement, here, last && finish !== undefined && finish !== effect);
+        if (last && finish && value !== undefined) this.push(finish(value));
       });
       const ended = /^(return|throw)\b/.test(this.lines.at(-1) ?? "");
-      if (finish && !ended && (statements.length === 0 || !producesValue(statements.at(-1)!))) this.lines.push(finish("null"));
+      if (finish && !ended && (statements.length === 0 || !producesValue(statements.at(-1)!))) this.push(finish("null"));
       return this.lines;
     } finally {
       this.lines = outer;
     }
+  }
+
+  private push(line: string): void {
+    if (line !== "") this.lines.push(line);
   }
 
   private declareScope(statements: readonly ast.Statement[], scopeNode: ast.Node | null, extra: readonly SymbolInfo[]): DeclaredHere {
@@ -99,6 +105,7 @@ export class Lowerer implements ExpressionLowering {
       case "Binding":
         return this.binding(statement, here, wantValue);
       case "ExpressionStatement": {
+        this.discardResult = !wantValue;
         const value = this.value(statement.expression);
         if (wantValue) return value;
         // Block-valued constructs have written their statements already; what stands for them is inert.
@@ -217,6 +224,8 @@ export class Lowerer implements ExpressionLowering {
 
   /** A `Value`-typed expression. `binding` names the variable it is bound to, for the session's trace. */
   value(expression: ast.Expression, binding?: string): string {
+    const discard = this.discardResult;
+    this.discardResult = false;
     switch (expression.kind) {
       case "Identifier":
         return this.reference(expression);
@@ -251,7 +260,7 @@ export class Lowerer implements ExpressionLowering {
       case "DoCall":
         return this.doCall(expression);
       case "DoBlock":
-        return this.collect("result", (target) => this.statements(expression.body, null, (value) => `${target} = ${value};`));
+        return this.collect("result", discard, (finish) => this.statements(expression.body, null, finish));
       case "ProgramCall":
         return this.programCall(expression);
       case "Arrow":
@@ -261,13 +270,13 @@ export class Lowerer implements ExpressionLowering {
       case "Parallel":
         return this.parallel(expression);
       case "Repeat":
-        return this.repeat(expression);
+        return this.repeat(expression, discard);
       case "ForEach":
-        return expression.parallel ? this.parallelFor(expression) : this.forEach(expression);
+        return expression.parallel ? this.parallelFor(expression) : this.forEach(expression, discard);
       case "Loop":
-        return this.loop(expression);
+        return this.loop(expression, discard);
       case "Try":
-        return this.tryExpression(expression);
+        return this.tryExpression(expression, discard);
     }
   }
 
@@ -347,11 +356,11 @@ export class Lowerer implements ExpressionLowering {
   /** The bindings visible at `node`, by their `.prose` names: what a judgment may look at. */
   private judgeScope(node: ast.Discretion): string {
     const entries = new Map<string, string>();
-    const offset = node.loc.start.offset;
+    const offset = this.judgeOffset ?? node.loc.start.offset;
     for (let scope: Scope | null = this.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
       for (const symbol of scope.symbols.values()) {
         if (!valueKinds.has(symbol.kind) || entries.has(symbol.name) || this.promoted.has(symbol) || this.declaring.has(symbol)) continue;
-        if (symbol.declaration.loc.start.offset > offset && scope !== this.afterBody) continue;
+        if (symbol.declaration.loc.start.offset > offset) continue;
         entries.set(symbol.name, this.symbolName(symbol));
       }
     }
@@ -494,21 +503,25 @@ export class Lowerer implements ExpressionLowering {
     return this.statements([branch], null, (value) => `return ${value};`);
   }
 
-  private repeat(expression: ast.RepeatExpression): string {
+  private repeat(expression: ast.RepeatExpression, discard: boolean): string {
     const index = expression.index ? this.identifierName(expression.index) : this.temporary("i");
     const count = expression.count.kind === "Number" ? expression.count.raw : `Number(${this.value(expression.count)})`;
-    return this.collect("repeat", (target) => [
+    return this.collect("repeat", discard, (finish) => [
       `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
       `rt.iteration(${site(expression)}, ${index});`,
-      ...this.statements(expression.body, expression, (value) => `${target} = ${value};`),
+      ...this.statements(expression.body, expression, finish),
       "}",
     ]);
   }
 
-  private forEach(expression: ast.ForEachExpression): string {
+  private forEach(expression: ast.ForEachExpression, discard: boolean): string {
     const item = this.identifierName(expression.item);
     const items = `await rt.list(${site(expression.collection)}, ${this.value(expression.collection)})`;
     const head = expression.index ? `for (const [${this.identifierName(expression.index)}, ${item}] of (${items}).entries()) {` : `for (const ${item} of ${items}) {`;
+    if (discard) {
+      this.lines.push(head, ...this.statements(expression.body, expression, effect), "}");
+      return "null";
+    }
     const results = this.temporary("results");
     const body = this.statements(expression.body, expression, (value) => `${results}.push(${value});`);
     this.lines.push(`const ${results}: Value[] = [];`, head, ...body, "}");
@@ -524,19 +537,19 @@ export class Lowerer implements ExpressionLowering {
   }
 
   /** `loop`, `loop until`, `loop while`: a counted `for` bounded by `max`, the condition judged between iterations. */
-  private loop(expression: ast.LoopExpression): string {
+  private loop(expression: ast.LoopExpression, discard: boolean): string {
     const index = expression.index ? this.identifierName(expression.index) : this.temporary("iteration");
     const max = expression.modifiers.find((modifier) => modifier.key?.name === "max")?.value;
     const bound = max === undefined ? "" : max.kind === "Number" ? ` ${index} < ${max.raw}` : ` ${index} < Number(${this.value(max)})`;
-    return this.collect("loop", (target) => {
+    return this.collect("loop", discard, (finish) => {
       const lines = [`for (let ${index} = 0;${bound}; ${index}++) {`];
       const condition = expression.condition;
       if (condition?.mode === "while") lines.push(`if (!(${this.condition(condition.test)})) break;`);
-      lines.push(`rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, (value) => `${target} = ${value};`));
+      lines.push(`rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, finish));
       if (condition?.mode === "until") {
-        this.afterBody = this.analysis.scopes.get(expression);
+        this.judgeOffset = expression.loc.end.offset;
         const test = this.inScopeLines(() => this.condition(condition.test));
-        this.afterBody = undefined;
+        this.judgeOffset = undefined;
         lines.push(...test.lines, `if (${test.value}) break;`);
       }
       lines.push("}");
@@ -544,15 +557,15 @@ export class Lowerer implements ExpressionLowering {
     });
   }
 
-  private tryExpression(expression: ast.TryExpression): string {
-    return this.collect("attempt", (target) => {
-      const lines = ["try {", ...this.statements(expression.body, null, (value) => `${target} = ${value};`)];
+  private tryExpression(expression: ast.TryExpression, discard: boolean): string {
+    return this.collect("attempt", discard, (finish) => {
+      const lines = ["try {", ...this.statements(expression.body, null, finish)];
       const handler = expression.handler;
       if (handler) {
         lines.push("} catch ($error) {");
         if (handler.param) lines.push(`const ${this.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`);
         this.catchDepth++;
-        lines.push(...this.statements(handler.body, handler, (value) => `${target} = ${value};`));
+        lines.push(...this.statements(handler.body, handler, finish));
         this.catchDepth--;
       }
       if (expression.finalizer) lines.push("} finally {", ...this.statements(expression.finalizer, null));
@@ -561,11 +574,18 @@ export class Lowerer implements ExpressionLowering {
     });
   }
 
-  /** Writes `let $name: Value = null;` and the construct's statements, which set it; stands for it. */
-  private collect(kind: string, build: (target: string) => string[]): string {
+  /**
+   * A construct whose value is its body's last value: `let $name: Value = null;` and the
+   * construct's statements, which set it; stands for it. Discarded, the last value is only awaited.
+   */
+  private collect(kind: string, discard: boolean, build: (finish: (value: string) => string) => string[]): string {
+    if (discard) {
+      this.lines.push(...build(effect));
+      return "null";
+    }
     const target = this.temporary(kind);
     this.lines.push(`let ${target}: Value = null;`);
-    this.lines.push(...build(target));
+    this.lines.push(...build((value) => `${target} = ${value};`));
     return target;
   }
 
@@ -640,6 +660,11 @@ export class Lowerer implements ExpressionLowering {
 /** `{ line, column }` of a node, as every runtime call carries it. */
 export function site(node: { readonly loc: ast.SourceRange }): string {
   return `{ line: ${node.loc.start.line}, column: ${node.loc.start.column} }`;
+}
+
+/** A value nobody reads: kept only when computing it does something. */
+function effect(value: string): string {
+  return value.startsWith("await ") ? `${value};` : "";
 }
 
 function producesValue(statement: ast.Statement): boolean {
