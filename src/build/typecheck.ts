@@ -4,6 +4,8 @@
  * user's: callers report it as an internal compiler error.
  */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface EmittedModule {
@@ -27,9 +29,22 @@ function runtimeEntry(): string {
   throw new Error("internal: cannot find the runtime's types next to the compiler");
 }
 
+/**
+ * The folder holding the compiler's own `@types/node` (the runtime's types mention Node's), so
+ * that checking works from any working directory; undefined when it is not installed.
+ */
+function typeRoots(): string[] | undefined {
+  try {
+    return [dirname(dirname(createRequire(import.meta.url).resolve("@types/node/package.json")))];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Type-checks the modules together (they may import each other); returns every error, sorted. */
 export async function typecheck(modules: readonly EmittedModule[]): Promise<TypeError[]> {
   const { Project, ts } = await import("ts-morph");
+  const roots = typeRoots();
   const project = new Project({
     skipAddingFilesFromTsConfig: true,
     compilerOptions: {
@@ -39,7 +54,8 @@ export async function typecheck(modules: readonly EmittedModule[]): Promise<Type
       module: ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,
       lib: ["lib.es2023.d.ts"],
-      types: ["node"],
+      typeRoots: roots,
+      types: roots ? ["node"] : [],
       skipLibCheck: true,
       noEmit: true,
       paths: { "prosec/runtime": [runtimeEntry()] },
