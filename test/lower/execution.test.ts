@@ -1,0 +1,114 @@
+/**
+ * Generated modules run: programs are compiled, written with their runtime import pointed at the
+ * runtime's source, and executed against the fake Messages API with the real SDK client.
+ */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { compile, type ImportResolution } from "../../src/compile.js";
+import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+
+const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
+const folder = realpathSync(mkdtempSync(join(tmpdir(), "prosec-exec-")));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Module {
+  run(inputs: Record<string, unknown>, options: object): Promise<Record<string, unknown>>;
+}
+
+let counter = 0;
+async function load(source: string, name = `program${++counter}`, resolveImport?: (path: string) => ImportResolution): Promise<Module> {
+  const compiled = await compile(source, `${name}.prose`, { resolveImport });
+  expect(compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
+  const path = join(folder, `${name}.prose.ts`);
+  writeFileSync(path, compiled.code!.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
+  return (await import(path)) as Module;
+}
+
+/** Sessions answer `reply to: <their prompt's first line>`; judgments and choices answer from `answers`. */
+async function serve(answers: Record<string, boolean | string> = {}): Promise<FakeServer> {
+  const respond = (request: FakeRequest): FakeReply => {
+    const prompt = lastUserText(request);
+    if (request.body?.tool_choice?.name === "answer") {
+      const key = Object.keys(answers).find((question) => prompt.includes(question));
+      return reply.toolUse([{ name: "answer", input: { answer: key === undefined ? false : answers[key], reason: "scripted" } }]);
+    }
+    return reply.text(`reply to: ${prompt.trim().split("\n")[0]}`);
+  };
+  server = await startFakeAnthropic({ respond });
+  return server;
+}
+
+const options = (fake: FakeServer) => ({ apiKey: "sk-ant-test", baseURL: fake.url, maxRetries: 0, cwd: folder });
+
+describe("generated modules run against the runtime", () => {
+  it("binds session results, interpolates them into later prompts and returns the outputs", async () => {
+    const fake = await serve();
+    const module = await load('input topic: "Topic"\n\nlet notes = session "Research {topic}"\noutput report = session "Report on {notes}"\n');
+    const outputs = await module.run({ topic: "tides" }, options(fake));
+    expect(fake.requests).toHaveLength(2);
+    expect(lastUserText(fake.requests[1]!)).toContain("Report on reply to: Research tides");
+    expect(outputs["report"]).toMatch(/^reply to: Report on reply to: Research tides/);
+  });
+
+  it("recurses through blocks, and a deterministic condition that decides skips the judgment", async () => {
+    const fake = await serve();
+    const module = await load(
+      [
+        "block countdown(n) (max_depth: 10):",
+        "  if n <= 0 or **the countdown is over**:",
+        '    output "liftoff"',
+        "  output do countdown(n - 1)",
+        "",
+        "output result = do countdown(3)",
+      ].join("\n"),
+    );
+    // With n > 0 the judgment decides: it is asked (and says no) three times, then n <= 0 decides alone.
+    const outputs = await module.run({}, options(fake));
+    expect(outputs["result"]).toBe("liftoff");
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("runs parallel branches and binds each branch's result to its name after the join", async () => {
+    const fake = await serve();
+    const module = await load('parallel:\n  a = session "Alpha"\n  b = session "Beta"\n\noutput both = a + " & " + b\n');
+    const outputs = await module.run({}, options(fake));
+    expect(outputs["both"]).toBe("reply to: Alpha & reply to: Beta");
+  });
+
+  it("collects a parallel for's appends without losing any", async () => {
+    const fake = await serve();
+    const module = await load('let found = []\nparallel for x in ["a", "b", "c", "d"]:\n  let r = session "Look at {x}"\n  found = found + [r]\n\noutput found-all = found\n');
+    const outputs = await module.run({}, options(fake));
+    expect([...(outputs["found-all"] as string[])].sort()).toEqual(["reply to: Look at a", "reply to: Look at b", "reply to: Look at c", "reply to: Look at d"]);
+  });
+
+  it("catches a thrown error with its message and runs finally", async () => {
+    const fake = await serve();
+    const module = await load('let log = "start"\ntry:\n  throw "boom"\ncatch as err:\n  log = log + " caught " + err\nfinally:\n  log = log + " finally"\n\noutput result = log\n');
+    const outputs = await module.run({}, options(fake));
+    expect(outputs["result"]).toMatch(/^start caught .*boom.* finally$/);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("takes the option the model chooses", async () => {
+    const fake = await serve({ "how bad it is": "Minor" });
+    const module = await load('choice **how bad it is**:\n  option "Critical":\n    output level = "stop"\n  option "Minor":\n    output level = "carry on"\n');
+    expect((await module.run({}, options(fake)))["level"]).toBe("carry on");
+  });
+
+  it("calls an imported program through its generated module", async () => {
+    const fake = await serve();
+    await load('input topic: "Topic"\n\noutput summary = session "Summarise {topic}"\n', "helper");
+    const main = await load('use "./helper.prose" as helper\n\nlet result = helper(topic: "moons")\noutput digest = result.summary\n', "main", () => ({ inputs: ["topic"], outputs: ["summary"] }));
+    expect((await main.run({}, options(fake)))["digest"]).toBe("reply to: Summarise moons");
+  });
+});
