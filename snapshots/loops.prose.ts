@@ -29,15 +29,21 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     for (const [index, item] of (await rt.list({ line: 11, column: 20 }, items)).entries()) {
       await rt.session({ at: { line: 12, column: 3 }, prompt: `Item ${text(index)} is ${text(item)}` });
     }
-    await rt.map({ line: 14, column: 1 }, await rt.list({ line: 14, column: 22 }, items), async (item) => {
+    const $items = await rt.list({ line: 14, column: 22 }, items);
+    const $parts: Value[][] = [[]];
+    const $results = await rt.map({ line: 14, column: 1 }, $items, async (item, $index) => {
       let summary: Value = rt.bind(
         { line: 15, column: 7 },
         "summary",
         await rt.session({ at: { line: 15, column: 17 }, prompt: `Summarise ${text(item)}`, binding: "summary" }),
       );
-      notes = rt.bind({ line: 16, column: 3 }, "notes", add(notes, [summary]));
-      return notes;
+      $parts[0]![$index] = [summary];
+      return $parts[0]![$index];
     });
+    for (let $position = 0; $position < $items.length; $position++) {
+      const $part0 = $parts[0]![$position];
+      if ($part0 !== undefined) notes = rt.bind({ line: 16, column: 3 }, "notes", add(notes, $part0));
+    }
     for (let $iteration = 0; $iteration < 5; $iteration++) {
       rt.iteration({ line: 18, column: 1 }, $iteration);
       draft = rt.bind(

@@ -33,15 +33,19 @@ async function load(source: string, name = `program${++counter}`, resolveImport?
   return (await import(path)) as Module;
 }
 
-/** Sessions answer `reply to: <their prompt's first line>`; judgments and choices answer from `answers`. */
-async function serve(answers: Record<string, boolean | string> = {}): Promise<FakeServer> {
+/**
+ * Sessions answer `reply to: <their prompt's first line>`, after `delays[text]` ms when their
+ * prompt holds `text`; judgments and choices answer from `answers`.
+ */
+async function serve(answers: Record<string, boolean | string> = {}, delays: Record<string, number> = {}): Promise<FakeServer> {
   const respond = (request: FakeRequest): FakeReply => {
     const prompt = lastUserText(request);
     if (request.body?.tool_choice?.name === "answer") {
       const key = Object.keys(answers).find((question) => prompt.includes(question));
       return reply.toolUse([{ name: "answer", input: { answer: key === undefined ? false : answers[key], reason: "scripted" } }]);
     }
-    return reply.text(`reply to: ${prompt.trim().split("\n")[0]}`);
+    const delay = Object.entries(delays).find(([text]) => prompt.includes(text))?.[1];
+    return reply.text(`reply to: ${prompt.trim().split("\n")[0]}`, delay === undefined ? {} : { delayMs: delay });
   };
   server = await startFakeAnthropic({ respond });
   return server;
@@ -84,11 +88,11 @@ describe("generated modules run against the runtime", () => {
     expect(outputs["both"]).toBe("reply to: Alpha & reply to: Beta");
   });
 
-  it("collects a parallel for's appends without losing any", async () => {
-    const fake = await serve();
+  it("appends a parallel for's results to an outer list in item order, whatever order they finish in", async () => {
+    const fake = await serve({}, { "Look at a": 150, "Look at b": 100, "Look at c": 50 });
     const module = await load('let found = []\nparallel for x in ["a", "b", "c", "d"]:\n  let r = session "Look at {x}"\n  found = found + [r]\n\noutput found-all = found\n');
     const outputs = await module.run({}, options(fake));
-    expect([...(outputs["found-all"] as string[])].sort()).toEqual(["reply to: Look at a", "reply to: Look at b", "reply to: Look at c", "reply to: Look at d"]);
+    expect(outputs["found-all"]).toEqual(["reply to: Look at a", "reply to: Look at b", "reply to: Look at c", "reply to: Look at d"]);
   });
 
   it("catches a thrown error with its message and runs finally", async () => {

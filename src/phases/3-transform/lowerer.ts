@@ -27,6 +27,8 @@ export class Lowerer implements ExpressionLowering {
   private discardResult = false;
   private readonly symbolNames = new Map<SymbolInfo, string>();
   private catchDepth = 0;
+  /** Appends to an outer accumulator inside `parallel for`: the slot each iteration writes its part to. */
+  private readonly accumulators = new Map<ast.BindingStatement, string>();
   private readonly declaring = new Set<SymbolInfo>();
   /** Block bindings the caller reads (flat names): declared once at program level. */
   readonly promoted: ReadonlySet<SymbolInfo>;
@@ -158,6 +160,12 @@ export class Lowerer implements ExpressionLowering {
   }
 
   private binding(statement: ast.BindingStatement, here: DeclaredHere, wantValue: boolean): string | undefined {
+    const slot = this.accumulators.get(statement);
+    if (slot !== undefined && statement.value.kind === "Binary") {
+      const part = this.value(statement.value.right);
+      this.lines.push(`${slot} = ${part};`);
+      return wantValue ? slot : undefined;
+    }
     const name = this.assign(statement.name, statement.value, here, statement.declaration);
     return wantValue ? name : undefined;
   }
@@ -528,12 +536,48 @@ export class Lowerer implements ExpressionLowering {
     return results;
   }
 
+  /**
+   * `parallel for` → `rt.map`. An outer accumulator appended to in the body (`xs = xs + [r]`)
+   * must not race: each iteration records its part in a slot of its own, and the parts are
+   * appended after the join, in item order, as a sequential `for` would have.
+   */
   private parallelFor(expression: ast.ForEachExpression): string {
     const item = this.identifierName(expression.item);
-    const index = expression.index ? this.identifierName(expression.index) : undefined;
+    const index = expression.index ? this.identifierName(expression.index) : "$index";
+    const loopScope = this.analysis.scopes.get(expression);
+    const accumulating = expression.body.filter((statement): statement is ast.BindingStatement => {
+      if (statement.kind !== "Binding" || statement.declaration !== null || statement.value.kind !== "Binary" || statement.value.operator !== "+") return false;
+      const symbol = this.analysis.references.get(statement.name);
+      return symbol !== undefined && symbol.scope !== loopScope && statement.value.left.kind === "Identifier" && this.analysis.references.get(statement.value.left) === symbol;
+    });
     const items = `await rt.list(${site(expression.collection)}, ${this.value(expression.collection)})`;
+    if (accumulating.length === 0) {
+      const body = this.statements(expression.body, expression, (value) => `return ${value};`);
+      return `await rt.map(${site(expression)}, ${items}, async (${item}${expression.index ? `, ${index}` : ""}) => {\n${body.join("\n")}\n})`;
+    }
+    const parts = this.temporary("parts");
+    const list = this.temporary("items");
+    accumulating.forEach((statement, slot) => this.accumulators.set(statement, `${parts}[${slot}]![${index}]`));
     const body = this.statements(expression.body, expression, (value) => `return ${value};`);
-    return `await rt.map(${site(expression)}, ${items}, async (${item}${index ? `, ${index}` : ""}) => {\n${body.join("\n")}\n})`;
+    const results = this.temporary("results");
+    this.lines.push(
+      `const ${list} = ${items};`,
+      `const ${parts}: Value[][] = [${accumulating.map(() => "[]").join(", ")}];`,
+      `const ${results} = await rt.map(${site(expression)}, ${list}, async (${item}, ${index}) => {`,
+      ...body,
+      "});",
+      `for (let $position = 0; $position < ${list}.length; $position++) {`,
+    );
+    accumulating.forEach((statement, slot) => {
+      const name = this.identifierName(statement.name);
+      const operator = statement.value.kind === "Binary" ? binaryFunction(statement.value.operator) : "add";
+      this.lines.push(
+        `const $part${slot} = ${parts}[${slot}]![$position];`,
+        `if ($part${slot} !== undefined) ${name} = rt.bind(${site(statement.name)}, ${stringLiteral(statement.name.name)}, ${operator}(${name}, $part${slot}));`,
+      );
+    });
+    this.lines.push("}");
+    return results;
   }
 
   /** `loop`, `loop until`, `loop while`: a counted `for` bounded by `max`, the condition judged between iterations. */
