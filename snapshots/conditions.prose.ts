@@ -70,7 +70,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       "verdict",
       await rt.judge({ line: 28, column: 18 }, "the findings are resolved", { depth, findings, response, score }),
     );
-    return { verdict: verdict };
+    return { verdict };
   });
 }
 

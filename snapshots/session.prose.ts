@@ -45,7 +45,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         context: { research: research, topic: topic },
       }),
     );
-    return { report: report };
+    return { report };
   });
 }
 

@@ -40,7 +40,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         context: { findings: findings },
       }),
     );
-    return { summary: summary };
+    return { summary };
   });
 }
 

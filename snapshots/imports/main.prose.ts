@@ -32,7 +32,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         binding: "digest",
       }),
     );
-    return { digest: digest };
+    return { digest };
   });
 }
 

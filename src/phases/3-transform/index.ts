@@ -56,7 +56,8 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
   const programScope = analysis.scopes.get(analysis.program)!;
   const outputs = analysis.outputs.map((output) => {
     const symbol = programScope.symbols.get(output);
-    return `${propertyKey(output)}: ${symbol ? lowerer.symbolName(symbol) : "null"}`;
+    const value = symbol ? lowerer.symbolName(symbol) : "null";
+    return propertyKey(output) === value ? value : `${propertyKey(output)}: ${value}`;
   });
   const body = lowerer.statements(analysis.program.body, analysis.program, undefined, [...lowerer.promoted]);
 
