@@ -115,7 +115,7 @@ export class Lowerer implements ExpressionLowering {
         return undefined;
       }
       case "If":
-        this.ifStatement(statement, here);
+        this.ifStatement(statement);
         return undefined;
       case "Choice":
         this.choice(statement);
@@ -205,14 +205,23 @@ export class Lowerer implements ExpressionLowering {
     this.lines.push(`async function ${name}(${params}): Promise<Value> {`, ...body, "}");
   }
 
-  private ifStatement(statement: ast.IfStatement, _here: DeclaredHere): void {
+  private ifStatement(statement: ast.IfStatement): void {
+    let open = 0;
     statement.clauses.forEach((clause, index) => {
-      const test = this.condition(clause.test);
-      const body = this.statements(clause.body, clause);
-      this.lines.push(`${index === 0 ? "if" : "} else if"} (${test}) {`, ...body);
+      const test = this.inScopeLines(() => this.condition(clause.test));
+      if (index === 0) {
+        this.lines.push(...test.lines, `if (${test.value}) {`);
+      } else if (test.lines.length === 0) {
+        this.lines.push(`} else if (${test.value}) {`);
+      } else {
+        // An `elif` condition that needs statements first: they run only when the earlier tests failed.
+        this.lines.push("} else {", ...test.lines, `if (${test.value}) {`);
+        open++;
+      }
+      this.lines.push(...this.statements(clause.body, clause));
     });
     if (statement.alternate) this.lines.push("} else {", ...this.statements(statement.alternate, statement));
-    this.lines.push("}");
+    this.lines.push("}", ...Array.from({ length: open }, () => "}"));
   }
 
   private choice(statement: ast.ChoiceStatement): void {
@@ -333,8 +342,11 @@ export class Lowerer implements ExpressionLowering {
 
   private key(index: ast.Expression): string {
     if (index.kind === "Number" || (index.kind === "String" && index.parts.every((part) => part.kind === "TextPart"))) return this.value(index);
-    const value = this.temporary("key");
-    this.lines.push(`const ${value} = ${this.value(index)};`);
+    let value = this.value(index);
+    if (index.kind !== "Identifier") {
+      value = this.temporary("key");
+      this.lines.push(`const ${value} = ${this.value(index)};`);
+    }
     return `typeof ${value} === "number" ? ${value} : text(${value})`;
   }
 
@@ -588,7 +600,10 @@ export class Lowerer implements ExpressionLowering {
     return this.collect("loop", discard, (finish) => {
       const lines = [`for (let ${index} = 0;${bound}; ${index}++) {`];
       const condition = expression.condition;
-      if (condition?.mode === "while") lines.push(`if (!(${this.condition(condition.test)})) break;`);
+      if (condition?.mode === "while") {
+        const test = this.inScopeLines(() => this.condition(condition.test));
+        lines.push(...test.lines, `if (!(${test.value})) break;`);
+      }
       lines.push(`rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, finish));
       if (condition?.mode === "until") {
         this.judgeOffset = expression.loc.end.offset;
