@@ -89,11 +89,20 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
   const typeErrors = !failed && options.typecheck ? await typecheck(all.map((program) => ({ path: program.output, code: program.code! }))) : [];
   const programs: BuiltProgram[] = all.map((program) => {
     const status = statusOf(program, failed || typeErrors.length > 0, options);
-    if (status === "written") writeFileAtomically(program.output, program.code!);
+    if (status === "written") write(program.output, program.code!, cwd);
     return { file: portable(program.path, cwd), source: program.source, output: portable(program.output, cwd), status, diagnostics: program.diagnostics };
   });
   const stale = programs.some((program) => program.status === "stale");
   return { programs, typeErrors, exitCode: failed || stale ? 1 : typeErrors.length > 0 ? 3 : 0 };
+}
+
+function write(path: string, code: string, cwd: string): void {
+  try {
+    writeFileAtomically(path, code);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`cannot write ${portable(path, cwd)} (${reason})`);
+  }
 }
 
 function statusOf(program: Planned, blocked: boolean, options: BuildOptions): BuildStatus {
