@@ -32,6 +32,11 @@ export class Lowerer implements ExpressionLowering {
   private readonly declaring = new Set<SymbolInfo>();
   /** Block bindings the caller reads (flat names): declared once at program level. */
   readonly promoted: ReadonlySet<SymbolInfo>;
+  /**
+   * Program-level bindings that blocks and agents read. A block may run before the binding's
+   * statement (names are flat): declared ahead as `null`, never in a temporal dead zone.
+   */
+  private readonly readFromFunctions: ReadonlySet<SymbolInfo>;
 
   constructor(
     private readonly analysis: Analysis,
@@ -39,6 +44,7 @@ export class Lowerer implements ExpressionLowering {
     private readonly dynamicAgents: ReadonlySet<string>,
   ) {
     this.promoted = new Set([...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []));
+    this.readFromFunctions = programSymbolsReadInside([...analysis.blocks.values(), ...analysis.agents.values()], analysis);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -83,7 +89,7 @@ export class Lowerer implements ExpressionLowering {
     const ahead: SymbolInfo[] = [...extra];
     for (const symbol of scope?.symbols.values() ?? []) {
       if (!declaredKinds.has(symbol.kind) || this.promoted.has(symbol)) continue;
-      if (directNames.has(symbol.declaration)) here.add(symbol);
+      if (directNames.has(symbol.declaration) && !this.readFromFunctions.has(symbol)) here.add(symbol);
       else ahead.push(symbol);
     }
     for (const symbol of ahead) this.lines.push(`let ${this.symbolName(symbol)}: Value = null;`);
@@ -719,6 +725,15 @@ export class Lowerer implements ExpressionLowering {
 /** `{ line, column }` of a node, as every runtime call carries it. */
 export function site(node: { readonly loc: ast.SourceRange }): string {
   return `{ line: ${node.loc.start.line}, column: ${node.loc.start.column} }`;
+}
+
+function programSymbolsReadInside(definitions: readonly (ast.BlockDefinition | ast.AgentDefinition)[], analysis: Analysis): Set<SymbolInfo> {
+  const found = new Set<SymbolInfo>();
+  const inside = (node: ast.Node) => definitions.some((definition) => node.loc.start.offset >= definition.loc.start.offset && node.loc.end.offset <= definition.loc.end.offset);
+  for (const [identifier, symbol] of analysis.references) {
+    if (symbol.scope.kind === "program" && inside(identifier) && symbol.declaration !== identifier) found.add(symbol);
+  }
+  return found;
 }
 
 /** A value nobody reads: kept only when computing it does something. */
