@@ -104,7 +104,7 @@ export class Lowerer implements ExpressionLowering {
       case "Agent":
         return undefined;
       case "Input":
-        return this.input(statement, here);
+        return this.input(statement);
       case "Output":
         return this.output(statement, here, wantValue);
       case "Block":
@@ -142,14 +142,14 @@ export class Lowerer implements ExpressionLowering {
     }
   }
 
-  private input(statement: ast.InputDeclaration, here: DeclaredHere): string {
+  /** An `input` is declared where it stands (inputs are never declared ahead). */
+  private input(statement: ast.InputDeclaration): string {
     const symbol = this.analysis.references.get(statement.name);
     const name = symbol ? this.symbolName(symbol) : this.names.get("value", statement.name.name);
     const prompt = statement.prompt.kind === "String" ? this.string(statement.prompt) : this.templateOf(statement.prompt.parts);
     const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
     const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
-    const keyword = here.has(symbol!) || !symbol || symbol.kind === "input" ? (symbol?.reassigned ? "let" : "const") : undefined;
-    this.lines.push(keyword ? `${keyword} ${name}${keyword === "let" ? ": Value" : ""} = ${request};` : `${name} = ${request};`);
+    this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
     return name;
   }
 
@@ -180,7 +180,7 @@ export class Lowerer implements ExpressionLowering {
   private assign(identifier: ast.Identifier, value: ast.Expression, here: DeclaredHere, declaration: ast.BindingStatement["declaration"] = null): string {
     const symbol = this.analysis.references.get(identifier);
     const name = symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
-    // `xs = xs + [r]`: the right side runs first, so concurrent iterations never lose an append.
+    // `xs = xs + [r]`: the right side runs first, so concurrent branches never lose an append.
     const accumulates = value.kind === "Binary" && value.left.kind === "Identifier" && symbol !== undefined && this.analysis.references.get(value.left) === symbol && containsAwait(value.right);
     const declaring = symbol !== undefined && here.has(symbol) && symbol.declaration === identifier;
     // A binding is not in scope inside its own initializer (`let x = **...**` cannot show `x`).
