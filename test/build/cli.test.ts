@@ -113,6 +113,14 @@ describe("prosec build", () => {
     const wrong = prosec(["build", "main.prose"], folder);
     expect(wrong.status).toBe(1);
     expect(wrong.stdout).toMatch(/error E026/);
+
+    // An unchanged importer is rebuilt (and re-checked) when the program it imports changes.
+    writeFileSync(join(folder, "main.prose"), main.replace("./helper", "./lib/helper"));
+    expect(prosec(["build", "main.prose"], folder).status).toBe(0);
+    writeFileSync(join(folder, "lib/helper.prose"), helper.replace("topic", "subject").replace("{topic}", "{subject}"));
+    const changed = prosec(["build", "main.prose"], folder);
+    expect(changed.status).toBe(1);
+    expect(changed.stdout).toMatch(/error E026/);
   });
 
   it("reports an imported program that is missing, and registry handles as not supported yet", () => {
