@@ -1,0 +1,42 @@
+/**
+ * Compile-time proof that the generated types are checked. Nothing here runs: `tsc` passes only
+ * while each line marked `@ts-expect-error` really is an error (an unused one is itself an error).
+ * The code after each directive is the error TypeScript reports there; test/app/example-app.test.ts
+ * removes the directives and checks that exactly those errors appear.
+ */
+import type { RunOptions } from "prosec/runtime";
+import { run as writeNewsletter } from "./workflows/newsletter.prose.js";
+import researchProgram, { run as research } from "./workflows/research.prose.js";
+
+export async function misuse(options: RunOptions): Promise<void> {
+  // A wrong input type: a function is not a value a program accepts.
+  // @ts-expect-error TS2322
+  await research({ topic: () => "batteries", audience: "homeowners" }, options);
+
+  // A missing input.
+  // @ts-expect-error TS2345
+  await research({ topic: "batteries" }, options);
+
+  // An input the program does not declare.
+  // @ts-expect-error TS2353
+  await research({ topic: "batteries", audience: "homeowners", depth: 3 }, options);
+
+  const researched = await research({ topic: "batteries", audience: "homeowners" }, options);
+
+  // An output the program does not declare.
+  // @ts-expect-error TS2339
+  console.log(researched.summary);
+
+  // Outputs are values (text, numbers, lists, records), not strings: read them with text() first.
+  // @ts-expect-error TS2322
+  const headline: string = researched.headline;
+  console.log(headline);
+
+  // Passing one workflow's outputs where the other expects its inputs: `brief` is missing.
+  // @ts-expect-error TS2345
+  await writeNewsletter({ audience: researched.headline }, options);
+
+  // The default export, the program's metadata, is read-only.
+  // @ts-expect-error TS2540
+  researchProgram.name = "renamed";
+}
