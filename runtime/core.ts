@@ -8,7 +8,7 @@ import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-
 import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
-import { MemoryJournal, type Journal, type RecordedStep, type StepKind } from "./journal.js";
+import { MemoryJournal, ScopedJournal, type Journal, type RecordedStep, type StepKind } from "./journal.js";
 import { Limiter } from "./limiter.js";
 import { resolveModel } from "./models.js";
 import type { RunOptions } from "./options.js";
@@ -44,10 +44,13 @@ export interface StepResult<T extends Value> extends StepOutcome<T> {
 export class RunCore {
   readonly client: Anthropic;
   readonly limiter: Limiter;
-  readonly journal: Journal;
+  /** Replaced by the file journal when a durable run opens its folder. */
+  journal: Journal;
   readonly totals = new UsageTotals();
   readonly root: StepContext;
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
+  /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
+  private readonly observers: Array<(event: RunEvent) => void> = [];
   private readonly rootController = sharedController();
   private readonly secrets: string[];
   private readonly modelIds = new Map<string, string>();
@@ -56,13 +59,19 @@ export class RunCore {
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
 
+  /**
+   * `caller` is set for a program called from another program's run: the two share the client, the
+   * run-wide limit and the clock, and the called program's steps are journaled under `journalPrefix`.
+   */
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
+    caller?: { readonly core: RunCore; readonly journalPrefix: string },
   ) {
-    this.client = clientFor(options);
-    this.limiter = new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
-    this.journal = options.journal ?? new MemoryJournal();
+    this.client = caller?.core.client ?? clientFor(options);
+    this.limiter = caller?.core.limiter ?? new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.journal = caller === undefined ? (options.journal ?? new MemoryJournal()) : new ScopedJournal(caller.core.journal, caller.journalPrefix);
+    this.startedAt = caller?.core.startedAt ?? Date.now();
     this.root = new StepContext("", this.rootController.signal, undefined);
     this.secrets = [options.apiKey, process.env["ANTHROPIC_API_KEY"], process.env["ANTHROPIC_AUTH_TOKEN"]].filter((s): s is string => s !== undefined && s.length >= 8);
   }
@@ -78,14 +87,19 @@ export class RunCore {
 
   /** Whether anyone receives events (hot paths skip building them otherwise). */
   get listening(): boolean {
-    return this.options.onEvent !== undefined;
+    return this.options.onEvent !== undefined || this.observers.length > 0;
+  }
+
+  observe(observer: (event: RunEvent) => void): void {
+    this.observers.push(observer);
   }
 
   emit(event: PendingEvent): void {
-    const listener = this.options.onEvent;
-    if (listener === undefined) return;
+    if (!this.listening) return;
     const stamped = { ...event, time: Date.now() - this.startedAt } as RunEvent;
-    listener(event.type === "error" ? { ...stamped, message: this.redact(event.message) } as RunEvent : stamped);
+    const redacted = event.type === "error" ? ({ ...stamped, message: this.redact(event.message) } as RunEvent) : stamped;
+    for (const observer of this.observers) observer(redacted);
+    this.options.onEvent?.(redacted);
   }
 
   /** The guard and tools of an agent with these permissions (cached by the permissions object). */

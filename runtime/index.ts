@@ -6,6 +6,8 @@
  */
 import type { RunOptions } from "./options.js";
 import { Run } from "./run.js";
+
+export { newRunId } from "./run.js";
 import type { ProgramInfo, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";

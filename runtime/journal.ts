@@ -37,3 +37,22 @@ export class MemoryJournal implements Journal {
     return Promise.resolve();
   }
 }
+
+/**
+ * The journal of a nested program run: its keys live in the calling run's journal under the key of
+ * the call, so one journal (one file, one DBOS workflow) holds a whole run with its imports.
+ */
+export class ScopedJournal implements Journal {
+  constructor(
+    private readonly parent: Journal,
+    private readonly prefix: string,
+  ) {}
+
+  get(key: string): Promise<RecordedStep | undefined> {
+    return this.parent.get(this.prefix + key);
+  }
+
+  put(key: string, step: RecordedStep): Promise<void> {
+    return this.parent.put(this.prefix + key, step);
+  }
+}

@@ -11,8 +11,9 @@
  * The folder holds `memory.md` (the agent's compacted state) and one segment file per session,
  * `<name>-001.md`, `<name>-002.md`, ... Files are written atomically (temporary file, then rename).
  */
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { safeName, writeAtomically } from "./files.js";
 import type { Persist } from "./types.js";
 
 export interface MemoryPlaces {
@@ -70,15 +71,4 @@ async function segmentCount(folder: string, agent: string): Promise<number> {
   const pattern = new RegExp(`^${safeName(agent).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d{3,})\\.md$`);
   const numbers = (await readdir(folder)).map((file) => pattern.exec(file)?.[1]).filter((n): n is string => n !== undefined).map(Number);
   return numbers.length === 0 ? 0 : Math.max(...numbers);
-}
-
-export async function writeAtomically(path: string, content: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  await writeFile(temporary, content, "utf8");
-  await rename(temporary, path);
-}
-
-/** Agent names may hold hyphens; anything that could leave the folder is replaced. */
-function safeName(name: string): string {
-  return name.replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^\.+/, "_");
 }

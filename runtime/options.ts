@@ -29,8 +29,17 @@ export interface RunOptions {
   readonly homeDir?: string;
   /** Run id `YYYYMMDD-HHMMSS-xxxxxx` (default: generated). */
   readonly runId?: string;
-  /** The run's state directory (default `<cwd>/.prose/runs/<runId>`); holds `persist: true` memory. */
+  /**
+   * Makes the run durable: its state folder (state/filesystem.md), with the journal every finished
+   * step is recorded in before the next starts. Without it the run keeps its steps in memory, and
+   * `persist: true` memory goes to `<cwd>/.prose/runs/<runId>/agents/`.
+   */
   readonly runDir?: string;
+  /**
+   * Continue the run in `runDir`: recorded steps are replayed without calling the model, and the run
+   * goes on from the first unfinished one. Refused when the program changed since the run started.
+   */
+  readonly resume?: boolean;
   /** Model calls in flight at once across the whole run (default 8). */
   readonly concurrency?: number;
   /** Asked for an `input` that the caller did not supply. */

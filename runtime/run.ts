@@ -3,9 +3,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import pMap from "p-map";
 import { RunCore } from "./core.js";
+import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import { ProseError } from "./errors.js";
 import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
@@ -22,21 +23,40 @@ import { text } from "./values.js";
 const DEFAULT_MAX_DEPTH = 100;
 const DEFAULT_RETRY_DELAY_MS = 1000;
 
+/** A program called from another program's run (`Runtime.call`). */
+interface Caller {
+  readonly run: Run;
+  /** The call's step key: the called program's steps are journaled under it. */
+  readonly key: string;
+  /** Its folder under the caller's `imports/`. */
+  readonly folderName: string;
+}
+
+/** Options objects made by `Runtime.call`, so that `startRun` knows the run it starts is a nested one. */
+const callers = new WeakMap<RunOptions, Caller>();
+
 export class Run implements Runtime {
   readonly core: RunCore;
   readonly runId: string;
   readonly runDir: string;
+  /** The durable state folder (with `RunOptions.runDir`, or inside a durable caller's). */
+  private folder: RunFolder | undefined;
+  private inputs: { readonly [name: string]: Value };
+  private readonly caller: Caller | undefined;
   private executionIds = 0;
   private readonly memoryWrites = new Map<string, Promise<void>>();
+  private readonly callCounts = new Map<string, number>();
 
   constructor(
     readonly program: ProgramInfo,
-    private readonly inputs: { readonly [name: string]: Value },
+    inputs: { readonly [name: string]: Value },
     readonly options: RunOptions,
   ) {
-    this.core = new RunCore(program, options);
-    this.runId = options.runId ?? newRunId(new Date());
-    this.runDir = options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId);
+    this.inputs = inputs;
+    this.caller = callers.get(options);
+    this.core = new RunCore(program, options, this.caller === undefined ? undefined : { core: this.caller.run.core, journalPrefix: this.caller.key });
+    this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
+    this.runDir = this.caller !== undefined ? join(this.caller.run.runDir, "imports", this.caller.folderName) : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
   }
 
   /** Runs the program's body: `run-start`, the body, `run-end` with the usage totals. */
@@ -48,19 +68,51 @@ export class Run implements Runtime {
     const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => core.abort(core.error(`The run took longer than its deadline of ${options.deadlineMs} ms (RunOptions.deadlineMs).`)), options.deadlineMs);
     core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
     try {
+      this.openFolder();
       const result = await runInContext(core.root, () => body(this));
       core.emit({ type: "run-end", ok: true, usage: core.totals.list() });
+      await this.closeFolder("complete");
       return result;
     } catch (error) {
       const failure = core.root.signal.aborted && core.root.signal.reason instanceof ProseError ? core.root.signal.reason : error;
       const message = failure instanceof Error ? failure.message : String(failure);
-      core.emit({ type: "error", ...(failure instanceof ProseError && failure.line !== undefined ? { at: { line: failure.line, column: failure.column ?? 1 } } : {}), message });
+      // A called program's failure is reported once, by the run that called it.
+      if (this.caller === undefined) core.emit({ type: "error", ...(failure instanceof ProseError && failure.line !== undefined ? { at: { line: failure.line, column: failure.column ?? 1 } } : {}), message });
       core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
+      await this.closeFolder(core.root.signal.aborted || options.signal?.aborted === true ? "interrupted" : "failed");
       throw failure;
     } finally {
       if (deadline !== undefined) clearTimeout(deadline);
       options.signal?.removeEventListener("abort", onCancel);
+      if (this.caller !== undefined) this.caller.run.core.totals.add(core.totals.list());
     }
+  }
+
+  private openFolder(): void {
+    const { options } = this;
+    if (this.caller !== undefined) {
+      this.folder = this.caller.run.folder?.child(this.caller.folderName, this.program);
+    } else if (options.runDir !== undefined) {
+      try {
+        const opened = RunFolder.open(options.runDir, this.program, this.runId, this.inputs, options.resume === true);
+        this.folder = opened.folder;
+        this.inputs = opened.inputs;
+        if (options.journal === undefined) this.core.journal = opened.folder.journal!;
+      } catch (error) {
+        if (error instanceof RunFolderError) throw this.core.error(error.message);
+        throw error;
+      }
+    } else if (options.resume === true) {
+      throw this.core.error("resume: true needs the runDir of the run to continue (RunOptions.runDir).");
+    }
+    const folder = this.folder;
+    if (folder !== undefined) this.core.observe((event) => folder.observe(event));
+  }
+
+  private async closeFolder(status: "complete" | "failed" | "interrupted"): Promise<void> {
+    // A called program's files are settled and flushed with its caller's.
+    if (this.folder === undefined || this.caller !== undefined) return;
+    await this.folder.close(status);
   }
 
   session(request: SessionRequest): Promise<string> {
@@ -78,6 +130,7 @@ export class Run implements Runtime {
     const settings = effectiveSettings(request);
     const folder = agent === undefined ? undefined : memoryFolder(agent, settings.persist, { cwd: this.cwd, runDir: this.runDir, homeDir: this.options.homeDir ?? homedir() });
     if (resume && folder === undefined) throw core.error(`resume: ${agent ?? "?"} needs an agent with persist: (true, project, user or a path).`, request.at, label);
+    if (folder !== undefined) this.folder?.agent(agent!, persistScope(settings.persist), relative(this.runDir, folder) || ".");
     if (core.listening) core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }) });
     const block = core.context.block;
     const policy = { retries: settings.retry ?? 0, backoff: settings.backoff ?? "none", baseDelayMs: this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS };
@@ -94,6 +147,7 @@ export class Run implements Runtime {
       }),
     );
     if (core.listening) core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+    if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
     return result.value;
   }
 
@@ -112,13 +166,28 @@ export class Run implements Runtime {
 
   async input(at: Site, definition: InputDefinition): Promise<Value> {
     const supplied = this.inputs[definition.name];
-    if (supplied !== undefined && Object.hasOwn(this.inputs, definition.name)) return supplied;
+    if (supplied !== undefined && Object.hasOwn(this.inputs, definition.name)) return this.inputBinding(at, definition, supplied);
     const ask = this.options.onInput;
     if (ask === undefined) {
       throw this.core.error(`Missing input "${definition.name}" (${definition.prompt}). Supply it in the run's inputs, or pass an onInput callback that asks for it.`, at);
     }
     const result = await this.core.step("input", at, `The input "${definition.name}"`, async () => ({ value: await ask(definition), usage: [] }));
-    return result.value;
+    return this.inputBinding(at, definition, result.value);
+  }
+
+  private inputBinding(at: Site, definition: InputDefinition, value: Value): Value {
+    this.folder?.binding(at, definition.name, value, this.core.context.block?.executionId, "input");
+    return value;
+  }
+
+  async call<I, O extends Value>(at: Site, name: string, run: (inputs: I, options?: RunOptions) => Promise<O>, inputs: I): Promise<O> {
+    const context = this.core.context;
+    const key = context.nextKey(`use:${name}`, at);
+    const count = (this.callCounts.get(name) ?? 0) + 1;
+    this.callCounts.set(name, count);
+    const options: RunOptions = { ...this.options, signal: context.signal };
+    callers.set(options, { run: this, key, folderName: count === 1 ? name : `${name}__${count}` });
+    return run(inputs, options);
   }
 
   async parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
@@ -164,7 +233,12 @@ export class Run implements Runtime {
     const limit = maxDepth ?? DEFAULT_MAX_DEPTH;
     if (depth > limit) throw this.core.error(`RecursionLimitExceeded: block '${name}' exceeded max_depth ${limit}.`, at);
     const frame = { name, executionId: ++this.executionIds, depth, parentExecutionId: parent?.executionId ?? 0 };
-    return runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame), body);
+    this.folder?.enterBlock(frame);
+    try {
+      return await runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame), body);
+    } finally {
+      this.folder?.exitBlock(frame);
+    }
   }
 
   async list(at: Site, value: Value): Promise<readonly Value[]> {
@@ -210,6 +284,7 @@ export class Run implements Runtime {
 
   bind<T extends Value>(at: Site, name: string, value: T): T {
     this.core.emit({ type: "binding", at, name, preview: this.core.preview(text(value)) });
+    this.folder?.binding(at, name, value, this.core.context.block?.executionId);
     return value;
   }
 
@@ -235,6 +310,12 @@ export class Run implements Runtime {
   private get cwd(): string {
     return this.options.cwd ?? process.cwd();
   }
+}
+
+function persistScope(persist: SessionRequest["persist"]): string {
+  if (persist === true) return "execution";
+  if (persist === "project" || persist === "user") return persist;
+  return "custom";
 }
 
 /** `YYYYMMDD-HHMMSS-xxxxxx` in UTC (filesystem.md, "Run ID Format"). */

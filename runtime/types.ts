@@ -5,6 +5,7 @@
  * `defineProgram` / `startRun` and the value helpers exported from `runtime/index.ts`). Anything
  * here is public API: additions are fine, changes break every committed workflow.
  */
+import type { RunOptions } from "./options.js";
 
 /** What a `.prose` value can be at run time. Session results are text. */
 export type Value = string | number | boolean | null | readonly Value[] | { readonly [key: string]: Value };
@@ -81,6 +82,8 @@ export interface ProgramInfo {
   readonly compilerVersion: string;
   readonly inputs: readonly InputDefinition[];
   readonly outputs: readonly string[];
+  /** The `.prose` source itself: a durable run keeps a copy and quotes it in its state files. */
+  readonly text?: string;
 }
 
 export type JoinStrategy = "all" | "first" | "any";
@@ -155,6 +158,11 @@ export interface Runtime {
    * returns the results in item order.
    */
   map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]>;
+  /**
+   * Calls the program imported as `name` (`use "./x.prose" as name`): `run` is that program's
+   * generated entry. The called run shares this run's limit, journal and state folder (`imports/`).
+   */
+  call<I, O extends Value>(at: Site, name: string, run: (inputs: I, options?: RunOptions) => Promise<O>, inputs: I): Promise<O>;
   /** Calls a `block`, enforcing the recursion depth limit and giving the call an execution id. */
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */

@@ -1,0 +1,70 @@
+/**
+ * The journal of a durable run: `<runDir>/journal.jsonl`, one JSON record per finished step.
+ *
+ * A record is appended with one synchronous write before the step returns, so it is in the
+ * operating system's hands (it survives the process being killed) before the next step starts.
+ * Appending is what keeps a durable run cheap: a temporary file and a rename per step costs
+ * 0.2–1.5 ms here, a session against a fast server about 0.5 ms. A record counts only once its
+ * closing newline is written: a record cut short by a crash is dropped when the run is resumed
+ * (that step runs again), so the log is atomic record by record.
+ */
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import type { Journal, RecordedStep } from "../journal.js";
+
+export const JOURNAL_FILE = "journal.jsonl";
+
+interface JournalRecord extends RecordedStep {
+  readonly key: string;
+}
+
+export class FileJournal implements Journal {
+  private readonly steps = new Map<string, RecordedStep>();
+  private readonly descriptor: number;
+
+  /** Opens (or creates) the journal at `path`, loading its records and dropping a torn last one. */
+  constructor(readonly path: string) {
+    const complete = existsSync(path) ? this.load(readFileSync(path, "utf8")) : 0;
+    this.descriptor = openSync(path, "a");
+    ftruncateSync(this.descriptor, complete);
+  }
+
+  /** How many steps the journal holds. */
+  get size(): number {
+    return this.steps.size;
+  }
+
+  get(key: string): Promise<RecordedStep | undefined> {
+    return Promise.resolve(this.steps.get(key));
+  }
+
+  put(key: string, step: RecordedStep): Promise<void> {
+    const record: JournalRecord = { key, ...step };
+    const bytes = Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
+    let written = 0;
+    while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
+    this.steps.set(key, step);
+    return Promise.resolve();
+  }
+
+  close(): void {
+    closeSync(this.descriptor);
+  }
+
+  /** Reads the records; returns the byte length of the complete ones. */
+  private load(content: string): number {
+    const end = content.lastIndexOf("\n") + 1;
+    const lines = content.slice(0, end).split("\n");
+    lines.pop();
+    lines.forEach((line, index) => {
+      let record: JournalRecord;
+      try {
+        record = JSON.parse(line) as JournalRecord;
+      } catch {
+        throw new Error(`The run's journal ${this.path} is damaged at line ${index + 1}: it is not a record written by prosec.`);
+      }
+      const { key, ...step } = record;
+      this.steps.set(key, step);
+    });
+    return Buffer.byteLength(content.slice(0, end), "utf8");
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * A durable run's folder, laid out as state/filesystem.md says:
+ *
+ *   <runDir>/program.prose     the program as it ran
+ *   <runDir>/run.json          run id, program hash, the inputs (what `resume` checks and reuses)
+ *   <runDir>/journal.jsonl     every finished step (see file-journal.ts): what `resume` replays
+ *   <runDir>/state.md          the annotated trace, rewritten at most every STATE_INTERVAL_MS and at the end
+ *   <runDir>/bindings/         `{name}.md`, `{name}__{execution_id}.md`, `anon_NNN.md`
+ *   <runDir>/agents/<name>/    `persist: true` memory (memory.ts)
+ *   <runDir>/imports/<name>/   the same layout for each program call
+ *
+ * The journal is what makes a run resumable, and its record of a step is written before the next
+ * step starts. The readable files follow it through an ordered, atomic writer; a crash may lose the
+ * last of them, and the resumed run writes them again as it replays.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { safeName } from "../files.js";
+import type { BlockFrame } from "../step-context.js";
+import type { ProgramInfo, RunEvent, Site, Value } from "../types.js";
+import { text } from "../values.js";
+import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
+import { FileWriter } from "./file-writer.js";
+import { fenceFor, ProgramSource, type BindingKind } from "./program-source.js";
+import { renderState, RunTrace, type RunStatus } from "./state-file.js";
+
+const STATE_INTERVAL_MS = 50;
+const LOCK_FILE = ".lock";
+
+/** `run.json`. */
+export interface RunManifest {
+  readonly runId: string;
+  readonly program: string;
+  readonly source: string;
+  readonly sourceHash: string;
+  readonly compilerVersion: string;
+  readonly inputs: { readonly [name: string]: Value };
+  readonly startedAt: string;
+}
+
+/** Why a run folder cannot be used; the run turns it into a ProseError. */
+export class RunFolderError extends Error {}
+
+export class RunFolder {
+  private readonly trace: RunTrace;
+  private readonly writer: FileWriter;
+  private readonly source: ProgramSource;
+  private stateTimer: NodeJS.Timeout | undefined;
+  private anonymousCount = 0;
+  private readonly children = new Set<RunFolder>();
+
+  private constructor(
+    readonly dir: string,
+    readonly program: ProgramInfo,
+    runId: string,
+    startedAt: Date,
+    writer: FileWriter,
+    /** The journal, for the root folder of a run; nested program runs use a view of their caller's. */
+    readonly journal: FileJournal | undefined,
+  ) {
+    this.source = new ProgramSource(program.text ?? "");
+    this.trace = new RunTrace(runId, `${program.name}.prose`, startedAt);
+    this.writer = writer;
+  }
+
+  /**
+   * Starts a new run in `dir`, or with `resume` continues the one there. Returns the folder and the
+   * inputs the run uses: a resumed run keeps the inputs it was started with.
+   */
+  static open(dir: string, program: ProgramInfo, runId: string, supplied: { readonly [name: string]: Value }, resume: boolean): { folder: RunFolder; inputs: { readonly [name: string]: Value } } {
+    const manifestPath = join(dir, "run.json");
+    const existing = readManifest(manifestPath);
+    let manifest: RunManifest;
+    if (resume) {
+      if (existing === undefined) throw new RunFolderError(`There is no run to resume in ${dir} (no run.json).`);
+      if (existing.sourceHash !== program.sourceHash) {
+        throw new RunFolderError(
+          `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,
+        );
+      }
+      for (const [name, value] of Object.entries(supplied)) {
+        if (value !== undefined && Object.hasOwn(existing.inputs, name) && JSON.stringify(existing.inputs[name]) !== JSON.stringify(value)) {
+          throw new RunFolderError(`The input "${name}" differs from the one run ${existing.runId} started with; a resumed run keeps its inputs. Start a new run to change them.`);
+        }
+      }
+      manifest = { ...existing, inputs: { ...supplied, ...existing.inputs } };
+    } else {
+      if (existing !== undefined) throw new RunFolderError(`${dir} already holds run ${existing.runId}: resume it, or start the new run in another folder.`);
+      manifest = { runId, program: program.name, source: program.source, sourceHash: program.sourceHash, compilerVersion: program.compilerVersion, inputs: withoutUndefined(supplied), startedAt: new Date().toISOString() };
+    }
+    mkdirSync(dir, { recursive: true });
+    lock(dir, manifest.runId);
+    const writer = new FileWriter();
+    const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), writer, new FileJournal(join(dir, JOURNAL_FILE)));
+    // Written before the first step, synchronously: a run killed at once is still resumable.
+    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
+    return { folder, inputs: manifest.inputs };
+  }
+
+  /** The folder of a program this run calls: `imports/<name>`, same layout, sharing the writer. */
+  child(name: string, program: ProgramInfo): RunFolder {
+    const dir = join(this.dir, "imports", safeName(name));
+    const folder = new RunFolder(dir, program, this.trace.runId, new Date(), this.writer, undefined);
+    if (program.text !== undefined) this.writer.write(join(dir, "program.prose"), program.text);
+    this.children.add(folder);
+    return folder;
+  }
+
+  /** A binding's value and where it came from, to `bindings/{name}.md` (`{name}__{id}.md` inside a block). */
+  binding(at: Site, name: string, value: Value, executionId: number | undefined, kind: BindingKind = this.source.bindingKind(at.line, at.column)): void {
+    const file = executionId === undefined ? `${safeName(name)}.md` : `${safeName(name)}__${executionId}.md`;
+    this.record(at, name, kind, file, value, executionId);
+  }
+
+  /** A session result bound to no name: `bindings/anon_NNN.md`, so every session's output is kept. */
+  anonymous(at: Site, value: Value, executionId: number | undefined): void {
+    const name = `anon_${String(++this.anonymousCount).padStart(3, "0")}`;
+    this.record(at, name, "anonymous", `${name}.md`, value, executionId);
+  }
+
+  agent(name: string, scope: string, path: string): void {
+    if (this.trace.agents.has(name)) return;
+    this.trace.agents.set(name, { scope, path });
+    this.changed();
+  }
+
+  enterBlock(frame: BlockFrame): void {
+    this.trace.frames.set(frame.executionId, { executionId: frame.executionId, block: frame.name, depth: frame.depth });
+    this.changed();
+  }
+
+  exitBlock(frame: BlockFrame): void {
+    this.trace.frames.delete(frame.executionId);
+    this.changed();
+  }
+
+  /** Follows the run's narration into state.md. */
+  observe(event: RunEvent): void {
+    const { trace } = this;
+    const line = event.at?.line;
+    switch (event.type) {
+      case "session-start":
+        if (line !== undefined) trace.start(line);
+        break;
+      case "session-end":
+      case "judgment":
+        if (line !== undefined) trace.finish(line);
+        break;
+      case "parallel-start":
+        if (line !== undefined) trace.parallels.set(line, { branches: event.branches, succeeded: 0, failed: 0, running: true });
+        break;
+      case "parallel-end":
+        if (line !== undefined) trace.parallels.set(line, { branches: event.succeeded + event.failed, succeeded: event.succeeded, failed: event.failed, running: false });
+        break;
+      case "loop-iteration":
+        if (line !== undefined) trace.loops.set(line, event.iteration);
+        break;
+      case "error":
+        trace.error = event.message;
+        break;
+      default:
+        return;
+    }
+    this.changed();
+  }
+
+  /** Writes the final state.md and waits for every file; the folder stays resumable unless `complete`. */
+  async close(status: RunStatus): Promise<void> {
+    this.settle(status);
+    try {
+      await this.writer.flush();
+    } finally {
+      this.journal?.close();
+      if (this.journal !== undefined) rmSync(join(this.dir, LOCK_FILE), { force: true });
+    }
+  }
+
+  private settle(status: RunStatus): void {
+    this.trace.status = status;
+    this.trace.executing.clear();
+    for (const child of this.children) if (child.trace.status === "running") child.settle(status);
+    if (this.stateTimer !== undefined) clearTimeout(this.stateTimer);
+    this.stateTimer = undefined;
+    this.writeState();
+  }
+
+  private record(at: Site, name: string, kind: BindingKind | "anonymous", file: string, value: Value, executionId: number | undefined): void {
+    const path = `bindings/${file}`;
+    this.trace.bindings.set(path, { name, kind, path, executionId });
+    this.trace.written.set(at.line, path);
+    const statement = this.source.statement(at.line);
+    this.writer.write(join(this.dir, path), () => bindingFile(name, kind, executionId, statement, value));
+    this.changed();
+  }
+
+  private changed(): void {
+    this.stateTimer ??= setTimeout(() => {
+      this.stateTimer = undefined;
+      this.writeState();
+    }, STATE_INTERVAL_MS).unref();
+  }
+
+  private writeState(): void {
+    this.writer.write(join(this.dir, "state.md"), () => {
+      this.trace.updatedAt = new Date();
+      return renderState(this.trace, this.source);
+    });
+  }
+}
+
+/** `bindings/{name}.md` (state/filesystem.md, "bindings/{name}.md"). */
+export function bindingFile(name: string, kind: string, executionId: number | undefined, statement: string, value: Value): string {
+  const header = [`# ${name}`, "", `kind: ${kind}`, ...(executionId === undefined ? [] : [`execution_id: ${executionId}`])];
+  const source = statement === "" ? [] : ["", "source:", "", `${fenceFor(statement)}prose`, statement, fenceFor(statement)];
+  return [...header, ...source, "", "---", "", text(value), ""].join("\n");
+}
+
+function readManifest(path: string): RunManifest | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as RunManifest;
+  } catch {
+    throw new RunFolderError(`${path} is damaged: it is not a run manifest written by prosec.`);
+  }
+}
+
+/** One process per run folder: a second `resume` while the first still runs would write the same steps twice. */
+function lock(dir: string, runId: string): void {
+  const path = join(dir, LOCK_FILE);
+  if (existsSync(path)) {
+    const pid = Number(readFileSync(path, "utf8").trim());
+    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) throw new RunFolderError(`Run ${runId} is being run by process ${pid}; wait for it to stop before resuming.`);
+  }
+  writeFileSync(path, `${process.pid}\n`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function withoutUndefined(inputs: { readonly [name: string]: Value }): { readonly [name: string]: Value } {
+  return Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== undefined));
+}
