@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
-import { commentText, lineCommentText, propertyKey, stringLiteral } from "./literals.js";
+import { commentText, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import { Lowerer } from "./lowerer.js";
 import { NameTable, type Namespace } from "./names.js";
 import { settingsFields } from "./settings.js";
@@ -115,6 +115,7 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
     compilerVersion: ${stringLiteral(options.compilerVersion)},
     inputs: [${inputs.join(", ")}],
     outputs: [${analysis.outputs.map(stringLiteral).join(", ")}],
+    text: \`${templateChunk(options.sourceText)}\`,
   }`;
 }
 

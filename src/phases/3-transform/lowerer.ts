@@ -426,7 +426,8 @@ export class Lowerer implements ExpressionLowering {
 
   private programCall(call: ast.ProgramCall): string {
     const args = call.args.map((argument) => `${propertyKey(argument.name.name)}: ${this.value(argument.value)}`).join(", ");
-    return `await ${this.names.get("value", call.callee.name)}.run({ ${args} }, options)`;
+    const program = this.names.get("value", call.callee.name);
+    return `await rt.call(${site(call)}, ${stringLiteral(call.callee.name)}, ${program}.run, { ${args} })`;
   }
 
   /** `a -> b -> c`: each session step is given the previous step's result as context. */
