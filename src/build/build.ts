@@ -6,12 +6,12 @@
  * not rebuilt at all (that is what makes a no-op rebuild fast); `check` always recompiles.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { findPrograms, UsageError } from "../cli/find-programs.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { checkSource } from "../pipeline.js";
 import { writeFileAtomically } from "./atomic-write.js";
+import { importedFile, importInterface } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
@@ -130,26 +130,4 @@ function namedPrograms(paths: readonly string[], cwd: string): Array<{ path: str
 /** `use "./x"` paths, found without parsing (for the input hash; analysis does the real work). */
 function localImports(source: string): string[] {
   return [...source.matchAll(/^[ \t]*use[ \t]+"(\.\.?\/[^"\n]*)"/gm)].map((match) => match[1]!);
-}
-
-function importedFile(importer: string, usePath: string): string {
-  return resolve(dirname(importer), usePath.endsWith(".prose") ? usePath : `${usePath}.prose`);
-}
-
-/** The inputs and outputs of an imported program, from its own analysis (cached per file). */
-function importInterface(file: string, cache: Map<string, ImportResolution>, cwd: string): ImportResolution {
-  const known = cache.get(file);
-  if (known) return known;
-  let resolution: ImportResolution;
-  if (!existsSync(file)) {
-    resolution = { problem: "missing", resolved: portable(file, cwd) };
-  } else {
-    const checked = checkSource(readFileSync(file, "utf8"));
-    resolution =
-      checked.analysis && !hasErrors(checked.diagnostics)
-        ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
-        : { problem: "has-errors", resolved: portable(file, cwd) };
-  }
-  cache.set(file, resolution);
-  return resolution;
 }

@@ -1,0 +1,33 @@
+/**
+ * Local `use "./x.prose"` imports: the file a path names, and that program's interface (its inputs
+ * and outputs) for checking calls to it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { ImportResolution } from "../compile.js";
+import { hasErrors } from "../diagnostics/diagnostic.js";
+import { checkSource } from "../pipeline.js";
+import { portable } from "./output-path.js";
+
+/** The `.prose` file a `use` path names, relative to the importing program. */
+export function importedFile(importer: string, usePath: string): string {
+  return resolve(dirname(importer), usePath.endsWith(".prose") ? usePath : `${usePath}.prose`);
+}
+
+/** The inputs and outputs of an imported program, from its own analysis (cached per file). */
+export function importInterface(file: string, cache: Map<string, ImportResolution>, cwd: string): ImportResolution {
+  const known = cache.get(file);
+  if (known) return known;
+  let resolution: ImportResolution;
+  if (!existsSync(file)) {
+    resolution = { problem: "missing", resolved: portable(file, cwd) };
+  } else {
+    const checked = checkSource(readFileSync(file, "utf8"));
+    resolution =
+      checked.analysis && !hasErrors(checked.diagnostics)
+        ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
+        : { problem: "has-errors", resolved: portable(file, cwd) };
+  }
+  cache.set(file, resolution);
+  return resolution;
+}

@@ -1,0 +1,47 @@
+/**
+ * Inputs for `prosec run`: `--input name=value` (or `name=@file` to read the value from a file), and
+ * on a terminal, a prompt for every input the run asks for that was not given.
+ */
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline/promises";
+import { UsageError } from "../cli/find-programs.js";
+import type { InputDefinition, ProgramInfo } from "../../runtime/index.js";
+
+export function parseInputArguments(list: readonly string[], program: ProgramInfo): Record<string, string> {
+  const inputs: Record<string, string> = {};
+  for (const argument of list) {
+    const equals = argument.indexOf("=");
+    if (equals <= 0) throw new UsageError(`--input ${argument}: write it as name=value (or name=@file to read the value from a file)`);
+    const name = argument.slice(0, equals);
+    const value = argument.slice(equals + 1);
+    if (!program.inputs.some((input) => input.name === name)) {
+      const known = program.inputs.map((input) => input.name);
+      throw new UsageError(`--input ${name}: ${program.name}.prose has no input "${name}" (${known.length === 0 ? "it declares no inputs" : `its inputs: ${known.join(", ")}`})`);
+    }
+    if (Object.hasOwn(inputs, name)) throw new UsageError(`--input ${name} is given twice`);
+    inputs[name] = value.startsWith("@") ? readInputFile(name, value.slice(1)) : value;
+  }
+  return inputs;
+}
+
+function readInputFile(name: string, path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    throw new UsageError(`--input ${name}=@${path}: cannot read ${path}`);
+  }
+}
+
+/** Asks on the terminal. Ctrl-C stops the run as it does anywhere else; a closed input is no answer. */
+export async function askOnTerminal(definition: InputDefinition, signal: AbortSignal): Promise<string> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  prompt.on("SIGINT", () => process.emit("SIGINT"));
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      prompt.once("close", () => reject(new UsageError(`no answer for the input "${definition.name}" (the terminal input was closed)`)));
+      prompt.question(`${definition.name} (${definition.prompt}): `, { signal }).then(resolve, reject);
+    });
+  } finally {
+    prompt.close();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * A program and the local programs it `use`s, compiled in memory and loaded as ES modules: what
+ * `prosec run` executes. Nothing is written to disk. Each module is transpiled to JavaScript with its
+ * imports pointed at the runtime this compiler ships and at the modules of the programs it calls,
+ * which are loaded first (as `data:` URLs, so a module's identity is its content).
+ */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ts } from "ts-morph";
+import { importedFile, importInterface } from "../build/imports.js";
+import { portable } from "../build/output-path.js";
+import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { moduleSpecifier } from "../phases/3-transform/index.js";
+import { UsageError } from "../cli/find-programs.js";
+import { readProgram } from "../cli/read-program.js";
+import { packageRoot } from "../version.js";
+import type { ProgramInfo, RunOptions, Value } from "../../runtime/index.js";
+
+/** What a generated module exports. */
+export interface ProgramModule {
+  run(inputs: { readonly [name: string]: Value }, options?: RunOptions): Promise<{ readonly [name: string]: Value }>;
+  readonly default: ProgramInfo;
+}
+
+export interface CheckedFile {
+  /** Relative to the working directory, `/`-separated. */
+  readonly file: string;
+  readonly source: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface LoadResult {
+  /** The program first, then the programs it imports. */
+  readonly files: readonly CheckedFile[];
+  /** Absent when any of the files has errors. */
+  readonly module?: ProgramModule;
+}
+
+interface Compiled extends CheckedFile {
+  readonly path: string;
+  readonly code: string | undefined;
+  /** `use` path → the imported program's absolute path. */
+  readonly imports: ReadonlyMap<string, string>;
+}
+
+export async function loadProgram(path: string, options: { readonly cwd?: string; readonly strict?: boolean } = {}): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const compiled = new Map<string, Compiled>();
+  const interfaces = new Map<string, ImportResolution>();
+  const pending = [resolve(cwd, path)];
+  while (pending.length > 0) {
+    const file = pending.shift()!;
+    if (compiled.has(file)) continue;
+    const source = readProgram(file);
+    const imports = new Map<string, string>();
+    const resolveImport = (usePath: string): ImportResolution => {
+      const target = importedFile(file, usePath);
+      imports.set(usePath, target);
+      return importInterface(target, interfaces, cwd);
+    };
+    const result = lowerSource(source, portable(file, cwd), { resolveImport, strict: options.strict, inputHash: hashInputs(source, []) });
+    compiled.set(file, { path: file, file: portable(file, cwd), source, diagnostics: result.diagnostics, code: result.code, imports });
+    pending.push(...imports.values());
+  }
+  const files = [...compiled.values()];
+  if (files.some((file) => hasErrors(file.diagnostics))) return { files };
+  const urls = new Map<string, string>();
+  const runtime = pathToFileURL(resolve(packageRoot, "dist/runtime/index.js")).href;
+  const urlOf = (file: string, chain: readonly string[]): string => {
+    const known = urls.get(file);
+    if (known !== undefined) return known;
+    if (chain.includes(file)) throw new UsageError(`programs import each other in a cycle: ${[...chain, file].map((entry) => portable(entry, cwd)).join(" → ")}`);
+    const program = compiled.get(file)!;
+    const specifiers = new Map<string, string>([["prosec/runtime", runtime]]);
+    for (const [usePath, target] of program.imports) specifiers.set(moduleSpecifier(usePath), urlOf(target, [...chain, file]));
+    const url = `data:text/javascript;base64,${Buffer.from(transpile(program.code!, specifiers)).toString("base64")}`;
+    urls.set(file, url);
+    return url;
+  };
+  const module = (await import(urlOf(files[0]!.path, []))) as ProgramModule;
+  return { files, module };
+}
+
+/** TypeScript to JavaScript, with import specifiers replaced through `specifiers`. */
+function transpile(code: string, specifiers: ReadonlyMap<string, string>): string {
+  const rewrite: ts.TransformerFactory<ts.SourceFile> = (context) => (file) =>
+    ts.visitEachChild(
+      file,
+      (node) => {
+        if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier)) return node;
+        const target = specifiers.get(node.moduleSpecifier.text);
+        if (target === undefined) return node;
+        return context.factory.updateImportDeclaration(node, node.modifiers, node.importClause, context.factory.createStringLiteral(target), node.attributes);
+      },
+      context,
+    );
+  return ts.transpileModule(code, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    transformers: { before: [rewrite] },
+  }).outputText;
+}
+
