@@ -1,0 +1,35 @@
+/**
+ * A fake model whose every answer is a function of the request alone, so an interrupted and resumed
+ * run gets the same answers as an uninterrupted one, and every answer names the request it came from
+ * (`identity`): a session's text and a judgment's reason start with it, so the journal of a run shows
+ * which requests its steps answered.
+ */
+import { createHash } from "node:crypto";
+import { lastUserText, reply, type FakeReply, type FakeRequest } from "./fake-anthropic.js";
+
+/** A short hash of what the request asks: the same step asks the same thing in every run. */
+export function identity(request: FakeRequest): string {
+  const body = request.body;
+  return createHash("sha256").update(JSON.stringify([body?.system, body?.messages, body?.tool_choice])).digest("hex").slice(0, 12);
+}
+
+/** The identity a recorded step's value or reason starts with, if any. */
+export function identityIn(text: unknown): string | undefined {
+  return typeof text === "string" ? /^\[([0-9a-f]{12})\]/.exec(text)?.[1] : undefined;
+}
+
+/**
+ * Sessions answer `[identity] re: <first line of the prompt>`; judgments answer `judge(question text)`;
+ * choices take the first option; extractions give two items.
+ */
+export function deterministicModel(judge: (question: string) => boolean = () => true): (request: FakeRequest) => FakeReply {
+  return (request) => {
+    const id = identity(request);
+    const tool = request.body?.tools?.[0];
+    const prompt = lastUserText(request);
+    if (request.body?.tool_choice === undefined || tool === undefined) return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
+    const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[] } } }).properties.answer;
+    const answer = schema.enum?.[0] ?? (schema.type === "boolean" ? judge(prompt) : schema.type === "array" ? ["first", "second"] : "value");
+    return reply.toolUse([{ name: "answer", input: { answer, reason: `[${id}] scripted` } }]);
+  };
+}
