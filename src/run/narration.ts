@@ -82,9 +82,12 @@ class TextNarrator implements Narrator {
         if (this.live) this.line(`${style.cyan("↻")} ${where}iteration ${event.iteration + 1}`);
         break;
       case "error":
+        // A failed step never ends: nothing is running any more once the run reports its error.
+        this.running.clear();
         this.line(`${style.red("✗")} ${event.message}`);
         break;
       case "run-end":
+        this.running.clear();
         this.line(this.summary(event.ok, event.time, event.usage));
         break;
       default:
@@ -115,7 +118,8 @@ class TextNarrator implements Narrator {
   private drawStatus(): void {
     if (!this.live || this.running.size === 0) return;
     const names = [...this.running.values()].map((entry) => (entry.count > 1 ? `${entry.label} ×${entry.count}` : entry.label));
-    const columns = (this.out as NodeJS.WriteStream).columns ?? 100;
+    const reported = (this.out as NodeJS.WriteStream).columns ?? 0;
+    const columns = reported >= 20 ? reported : 100;
     const status = `… running: ${names.join(", ")}`;
     this.pause();
     this.out.write(this.style.dim(status.length > columns - 1 ? `${status.slice(0, columns - 2)}…` : status));
