@@ -165,7 +165,7 @@ export class RunFolder {
     this.changed();
   }
 
-  /** Writes the final state.md and waits for every file; the folder stays resumable unless `complete`. */
+  /** Writes the final state.md and every file still pending; the folder stays resumable unless `complete`. */
   async close(status: RunStatus): Promise<void> {
     this.settle(status);
     try {

@@ -1,0 +1,19 @@
+// The fake Messages API server of the tests (test/support/fake-anthropic.ts imports only Node
+// built-ins), transpiled once into bench/results/ so benchmarks and their child processes load it
+// without the TypeScript compiler.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+export const fakeServerModule = join(root, "bench/results/fake-anthropic.mjs");
+
+export async function loadFakeServer() {
+  const ts = createRequire(import.meta.url)("typescript");
+  const source = readFileSync(join(root, "test/support/fake-anthropic.ts"), "utf8");
+  const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  mkdirSync(dirname(fakeServerModule), { recursive: true });
+  writeFileSync(fakeServerModule, output);
+  return import(pathToFileURL(fakeServerModule).href);
+}
