@@ -46,6 +46,7 @@ export class Run implements Runtime {
   private executionIds = 0;
   private readonly memoryWrites = new Map<string, Promise<void>>();
   private readonly callCounts = new Map<string, number>();
+  private readonly extractions = new Map<string, Promise<Value>>();
 
   constructor(
     readonly program: ProgramInfo,
@@ -247,9 +248,8 @@ export class Run implements Runtime {
       this.core.emit({ type: "extraction", at, shape: "list", method: "parse" });
       return parsed;
     }
-    const result = await this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, text(value), signal));
-    this.core.emit({ type: "extraction", at, shape: "list", method: "model" });
-    return result.value as readonly Value[];
+    const source = text(value);
+    return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, source, signal)))) as readonly Value[];
   }
 
   async field(at: Site, value: Value, key: string | number): Promise<Value> {
@@ -258,9 +258,9 @@ export class Run implements Runtime {
       if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "field", method: "parse" });
       return lookup.value;
     }
-    const result = await this.core.step("extract", at, `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`, (signal) => extractField(this.core, text(value), key, signal));
-    this.core.emit({ type: "extraction", at, shape: "field", method: "model" });
-    return result.value;
+    const source = text(value);
+    const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
+    return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () => this.core.step("extract", at, label, (signal) => extractField(this.core, source, key, signal)));
   }
 
   async truthy(at: Site, value: Value): Promise<boolean> {
@@ -269,9 +269,31 @@ export class Run implements Runtime {
       if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "boolean", method: "parse" });
       return parsed;
     }
-    const result = await this.core.step("extract", at, "Reading yes or no", (signal) => extractTruth(this.core, text(value), signal));
-    this.core.emit({ type: "extraction", at, shape: "boolean", method: "model" });
-    return result.value;
+    const source = text(value);
+    return (await this.extractOnce(at, "boolean", source, () => this.core.step("extract", at, "Reading yes or no", (signal) => extractTruth(this.core, source, signal)))) as boolean;
+  }
+
+  /**
+   * Asks the model to read structure out of a text once per run: a nested `for` over the same text
+   * reads the same list, without paying for it (or risking another answer) at every outer iteration.
+   */
+  private extractOnce(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
+    const key = `${shape}\0${source}`;
+    let answer = this.extractions.get(key);
+    if (answer === undefined) {
+      answer = ask().then(
+        (result) => {
+          this.core.emit({ type: "extraction", at, shape, method: "model" });
+          return result.value;
+        },
+        (error: unknown) => {
+          this.extractions.delete(key);
+          throw error;
+        },
+      );
+      this.extractions.set(key, answer);
+    }
+    return answer;
   }
 
   position(at: Site, statement: string): void {

@@ -62,4 +62,21 @@ describe("list, field and truthy at run time", () => {
     expect(lastUserText(server.requests[1]!)).toContain('the field "version"');
     expect(events.filter((event) => event.type === "extraction").map((event) => event.type === "extraction" && event.method)).toEqual(["model", "model", "model"]);
   });
+
+  it("asks once per run for the same text: a nested loop over one text reads one list", async () => {
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([{ name: "answer", input: { answer: ["alpha", "beta"] } }]),
+        reply.toolUse([{ name: "answer", input: { answer: "v2.1" } }]),
+      ],
+    });
+    const text = "The parts are alpha and also beta.";
+    const { result } = await runAgainst(server, async (rt) => {
+      const pairs: string[] = [];
+      for (const outer of await rt.list(at(1), text)) for (const inner of await rt.list(at(2), text)) pairs.push(`${String(outer)}/${String(inner)}`);
+      return [pairs, await rt.field(at(3), text, "version"), await rt.field(at(4), text, "version")];
+    });
+    expect(result).toEqual([["alpha/alpha", "alpha/beta", "beta/alpha", "beta/beta"], "v2.1", "v2.1"]);
+    expect(server.requests).toHaveLength(2);
+  });
 });
