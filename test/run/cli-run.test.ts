@@ -235,6 +235,19 @@ describe("prosec run", () => {
     expect(lastPrompt(server.requests[0]!)).toContain("Report on whales");
   });
 
+  it("runs a program that uses local programs, compiled in memory, with their state under imports/", { timeout: 30_000 }, async () => {
+    const server = await serve(answer);
+    const cwd = temporaryFolder("prosec-cli-run-");
+    writeFileSync(join(cwd, "summary.prose"), 'input topic: "Topic"\noutput summary = session "Summarise {topic}"\n');
+    writeFileSync(join(cwd, "main.prose"), 'use "./summary" as summarise\n\nlet first = summarise(topic: "moons")\noutput digest = "Digest: " + first.summary\n');
+    const exit = await prosec(cwd, server, ["run", "main.prose", "--json"]).exit;
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(outputsOf(exit)).toEqual({ digest: expect.stringMatching(/^Digest: \[[0-9a-f]{12}\] re: Summarise moons$/) as unknown });
+    const runId = onlyRun(cwd);
+    expect(readFileSync(join(cwd, ".prose", "runs", runId, "imports", "summarise", "bindings", "summary.md"), "utf8")).toContain("re: Summarise moons");
+    expect(existsSync(join(cwd, "main.prose.ts"))).toBe(false);
+  });
+
   it("a program with errors is reported with its code frame and does not run", { timeout: 30_000 }, async () => {
     const server = await serve(answer);
     const cwd = temporaryFolder("prosec-cli-run-");
