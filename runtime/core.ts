@@ -51,6 +51,7 @@ export class RunCore {
   readonly startedAt: number;
   /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
   private readonly observers: Array<(event: RunEvent) => void> = [];
+  private readonly nested: boolean;
   private readonly rootController = sharedController();
   private readonly secrets: string[];
   private readonly modelIds = new Map<string, string>();
@@ -72,6 +73,7 @@ export class RunCore {
     this.limiter = caller?.core.limiter ?? new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.journal = caller === undefined ? (options.journal ?? new MemoryJournal()) : new ScopedJournal(caller.core.journal, caller.journalPrefix);
     this.startedAt = caller?.core.startedAt ?? Date.now();
+    this.nested = caller !== undefined;
     this.root = new StepContext("", this.rootController.signal, undefined);
     this.secrets = [options.apiKey, process.env["ANTHROPIC_API_KEY"], process.env["ANTHROPIC_AUTH_TOKEN"]].filter((s): s is string => s !== undefined && s.length >= 8);
   }
@@ -96,7 +98,7 @@ export class RunCore {
 
   emit(event: PendingEvent): void {
     if (!this.listening) return;
-    const stamped = { ...event, time: Date.now() - this.startedAt } as RunEvent;
+    const stamped = { ...event, ...(this.nested ? { source: this.program.source } : {}), time: Date.now() - this.startedAt } as RunEvent;
     const redacted = event.type === "error" ? ({ ...stamped, message: this.redact(event.message) } as RunEvent) : stamped;
     for (const observer of this.observers) observer(redacted);
     this.options.onEvent?.(redacted);

@@ -26,7 +26,15 @@ export interface Permissions {
   readonly bash?: PermissionMode;
   /** `allow` / `deny` / `prompt`, or a list of URL patterns that may be fetched. */
   readonly network?: PermissionMode | readonly string[];
+  /**
+   * `read: prompt`, `write: prompt`, `execute: prompt`: each path read or written, or command run,
+   * that the lists above allow is also put to `RunOptions.onPermission` (refused without it).
+   */
+  readonly ask?: readonly PermissionAsked[];
 }
+
+/** The accesses `Permissions.ask` can name. */
+export type PermissionAsked = "read" | "write" | "execute";
 
 export type Persist = boolean | "project" | "user" | { readonly path: string };
 
@@ -108,6 +116,8 @@ export type ParallelResult = readonly Value[];
 
 export interface RunEventBase {
   readonly at?: Site;
+  /** The source file `at` is in, on the events of a program called from another (`Runtime.call`). */
+  readonly source?: string;
   /** Milliseconds since the run started. */
   readonly time: number;
 }

@@ -53,7 +53,7 @@ class TextNarrator implements Narrator {
 
   event(event: RunEvent): void {
     const { style } = this;
-    const where = event.at === undefined ? "" : style.dim(`${event.at.line}:${event.at.column} `);
+    const where = event.at === undefined ? "" : style.dim(`${event.source === undefined ? "" : `${event.source}:`}${event.at.line}:${event.at.column} `);
     switch (event.type) {
       case "run-start":
         if (this.live) this.line(style.dim(`run ${event.runId} · ${event.program}`));

@@ -242,6 +242,8 @@ describe("prosec run", () => {
     writeFileSync(join(cwd, "main.prose"), 'use "./summary" as summarise\n\nlet first = summarise(topic: "moons")\noutput digest = "Digest: " + first.summary\n');
     const exit = await prosec(cwd, server, ["run", "main.prose", "--json"]).exit;
     expect(exit.code, exit.stderr).toBe(0);
+    const sessionEnds = exit.stdout.split("\n").filter((line) => line.includes('"session-end"')).map((line) => JSON.parse(line) as { source?: string; at: unknown });
+    expect(sessionEnds).toEqual([expect.objectContaining({ source: "summary.prose", at: { line: 2, column: 18 } })]);
     expect(outputsOf(exit)).toEqual({ digest: expect.stringMatching(/^Digest: \[[0-9a-f]{12}\] re: Summarise moons$/) as unknown });
     const runId = onlyRun(cwd);
     expect(readFileSync(join(cwd, ".prose", "runs", runId, "imports", "summarise", "bindings", "summary.md"), "utf8")).toContain("re: Summarise moons");
