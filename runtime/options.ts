@@ -4,10 +4,10 @@ import type { ModelTable } from "./models.js";
 import type { ToolDefinition } from "./tools/tool.js";
 import type { InputDefinition, RunEvent, Value } from "./types.js";
 
-/** A tool call that needs a person's approval (`bash: prompt`, `network: prompt`). */
+/** A tool call that needs a person's approval (`bash: prompt`, `network: prompt`, `read: prompt` ...). */
 export interface PermissionRequest {
   readonly tool: string;
-  /** The command or URL. */
+  /** The command, URL or path (as the model wrote it). */
   readonly detail: string;
   readonly agent?: string;
 }

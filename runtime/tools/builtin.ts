@@ -21,7 +21,7 @@ export const readFileTool: ToolDefinition = {
   description: "Read a text file. Paths are relative to the working directory.",
   inputSchema: { type: "object", properties: { path: stringProperty("File path") }, required: ["path"] },
   async run(input, context) {
-    const path = context.permissions.readablePath(String(input["path"]));
+    const path = await context.permissions.confirmRead(String(input["path"]), "read_file");
     return truncate(await readFile(path, "utf8"), MAX_READ_CHARS);
   },
 };
@@ -31,7 +31,7 @@ export const writeFileTool: ToolDefinition = {
   description: "Create or replace a text file with the given content. Parent folders are created.",
   inputSchema: { type: "object", properties: { path: stringProperty("File path"), content: stringProperty("The whole new content") }, required: ["path", "content"] },
   async run(input, context) {
-    const path = context.permissions.writablePath(String(input["path"]));
+    const path = await context.permissions.confirmWrite(String(input["path"]), "write_file");
     await mkdir(dirname(path), { recursive: true });
     const content = String(input["content"] ?? "");
     await writeFile(path, content, "utf8");
@@ -48,8 +48,8 @@ export const editFileTool: ToolDefinition = {
     required: ["path", "old_text", "new_text"],
   },
   async run(input, context) {
-    const path = context.permissions.writablePath(String(input["path"]));
-    context.permissions.readablePath(String(input["path"]));
+    const path = await context.permissions.confirmWrite(String(input["path"]), "edit_file");
+    await context.permissions.confirmRead(String(input["path"]), "edit_file");
     const oldText = String(input["old_text"] ?? "");
     const content = await readFile(path, "utf8");
     const first = content.indexOf(oldText);
@@ -65,7 +65,7 @@ export const listFilesTool: ToolDefinition = {
   description: "List files under a folder (recursively, skipping .git and node_modules).",
   inputSchema: { type: "object", properties: { path: stringProperty("Folder, default the working directory") } },
   async run(input, context) {
-    const root = context.permissions.readablePath(String(input["path"] ?? "."));
+    const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "list_files");
     const files = await walk(root, context);
     return files.length === 0 ? "(no files)" : files.map((file) => relative(context.cwd, file).split(sep).join("/")).join("\n");
   },
@@ -77,7 +77,7 @@ export const searchFilesTool: ToolDefinition = {
   inputSchema: { type: "object", properties: { pattern: stringProperty("JavaScript regular expression"), path: stringProperty("Folder, default the working directory") }, required: ["pattern"] },
   async run(input, context) {
     const expression = new RegExp(String(input["pattern"]));
-    const root = context.permissions.readablePath(String(input["path"] ?? "."));
+    const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "search_files");
     const matches: string[] = [];
     for (const file of await walk(root, context)) {
       const lines = (await readFile(file, "utf8")).split("\n");
@@ -115,7 +115,7 @@ export const fetchUrlTool: ToolDefinition = {
 
 /** The built-in tools a guard lets this agent see. */
 export function builtinTools(permissions: PermissionGuard): ToolDefinition[] {
-  const tools = [readFileTool, listFilesTool, searchFilesTool];
+  const tools = permissions.offersReads() ? [readFileTool, listFilesTool, searchFilesTool] : [];
   if (permissions.offersWrites()) tools.push(writeFileTool, editFileTool);
   if (permissions.offersCommands()) tools.push(runCommandTool);
   if (permissions.offersNetwork()) tools.push(fetchUrlTool);

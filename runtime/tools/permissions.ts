@@ -6,6 +6,10 @@
  * - bash (`run_command`): `prompt`, i.e. allowed only when `RunOptions.onPermission` says yes;
  * - network (`fetch_url`): `deny`.
  *
+ * An empty `read:` / `write:` list (`deny` in a program) refuses every path and the tools that need
+ * it are not offered; an empty `execute:` list refuses every command. `ask` (a program's `prompt`)
+ * puts each read, write or command the lists allow to `onPermission` as well.
+ *
  * Paths always resolve against the working directory, and a path whose real location (symlinks
  * followed) is outside it is refused whatever the globs say. Globs (picomatch) must match both the
  * path as asked and its real location, so a symlink cannot carry a read to a place the globs exclude.
@@ -14,7 +18,7 @@ import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 import type { PermissionRequest } from "../options.js";
-import type { PermissionMode, Permissions } from "../types.js";
+import type { PermissionAsked, PermissionMode, Permissions } from "../types.js";
 import { PermissionDenied } from "./tool.js";
 
 const DEFAULT_READ = ["**"];
@@ -50,12 +54,19 @@ export class PermissionGuard {
 
   /** Whether `run_command` is offered to the model at all. */
   offersCommands(): boolean {
-    if (this.bash === "deny") return false;
+    if (this.bash === "deny" || this.permissions?.execute?.length === 0) return false;
+    if (this.asks("execute")) return this.ask !== undefined;
     return this.bash === "allow" || (this.permissions?.execute?.length ?? 0) > 0 || this.ask !== undefined;
   }
 
+  /** Whether `read_file`, `list_files` and `search_files` are offered. */
+  offersReads(): boolean {
+    return grantsSome(this.permissions?.read ?? DEFAULT_READ) && (!this.asks("read") || this.ask !== undefined);
+  }
+
+  /** Whether `write_file` and `edit_file` are offered. */
   offersWrites(): boolean {
-    return (this.permissions?.write ?? DEFAULT_WRITE).some((pattern) => !pattern.startsWith("!"));
+    return grantsSome(this.permissions?.write ?? DEFAULT_WRITE) && (!this.asks("write") || this.ask !== undefined);
   }
 
   /** Whether `fetch_url` is offered. */
@@ -74,13 +85,31 @@ export class PermissionGuard {
     return this.checkPath(path, this.pathRules.canWrite, "write");
   }
 
+  /** `readablePath`, then, under `read: prompt`, `onPermission` for this path (`tool` names the asker). */
+  async confirmRead(path: string, tool: string): Promise<string> {
+    const absolute = this.readablePath(path);
+    if (this.asks("read")) await this.confirm(tool, String(path));
+    return absolute;
+  }
+
+  /** `writablePath`, then, under `write: prompt`, `onPermission` for this path. */
+  async confirmWrite(path: string, tool: string): Promise<string> {
+    const absolute = this.writablePath(path);
+    if (this.asks("write")) await this.confirm(tool, String(path));
+    return absolute;
+  }
+
   async checkCommand(command: string): Promise<void> {
     if (this.bash === "deny") throw new PermissionDenied("Running commands is denied for this agent (bash: deny).");
     const execute = this.permissions?.execute;
-    if (execute !== undefined && execute.length > 0) {
-      if (execute.some((pattern) => wildcard(pattern).test(command.trim()))) return;
-      if (this.bash === "allow") throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
-    } else if (this.bash === "allow") {
+    if (execute?.length === 0) throw new PermissionDenied("Running commands is denied for this agent (execute: deny).");
+    if (execute !== undefined) {
+      if (execute.some((pattern) => wildcard(pattern).test(command.trim()))) {
+        if (!this.asks("execute")) return;
+      } else if (this.bash === "allow") {
+        throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
+      }
+    } else if (this.bash === "allow" && !this.asks("execute")) {
       return;
     }
     await this.confirm("run_command", command);
@@ -99,6 +128,10 @@ export class PermissionGuard {
     if (this.network === "prompt") return this.confirm("fetch_url", url);
     if (this.network.some((pattern) => wildcard(pattern).test(url) || wildcard(pattern).test(parsed.hostname))) return;
     throw new PermissionDenied(`The URL matches none of this agent's network patterns: ${url}`);
+  }
+
+  private asks(access: PermissionAsked): boolean {
+    return this.permissions?.ask?.includes(access) ?? false;
   }
 
   private async confirm(tool: string, detail: string): Promise<void> {
@@ -145,6 +178,11 @@ function matcher(patterns: readonly string[]): (path: string) => boolean {
   const included = include.length === 0 ? () => false : picomatch(include, { dot: true });
   const excluded = exclude.length === 0 ? () => false : picomatch(exclude, { dot: true });
   return (path) => path === "." ? include.length > 0 : included(path) && !excluded(path);
+}
+
+/** Whether a glob list lets anything through (`[]`, a program's `deny`, does not). */
+function grantsSome(patterns: readonly string[]): boolean {
+  return patterns.some((pattern) => !pattern.startsWith("!"));
 }
 
 /** `*` matches anything (commands and URLs are not paths). */

@@ -111,3 +111,69 @@ describe("PermissionGuard defaults", () => {
     await expect(guard.checkUrl("file:///etc/passwd")).rejects.toThrow(/Only http and https/);
   });
 });
+
+describe("deny as empty lists, prompt as ask (read / write / execute)", () => {
+  it("read: [] and write: [] refuse every path in code, and the tools are not offered", async () => {
+    const cwd = temporaryFolder();
+    writeFileSync(join(cwd, "notes.txt"), "private notes");
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([
+          { name: "read_file", input: { path: "notes.txt" } },
+          { name: "write_file", input: { path: "planted.txt", content: "x" } },
+        ]),
+        reply.text("ok"),
+      ],
+    });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { read: [], write: [] } }), { cwd, onPermission: () => true });
+    const offered = server.requests[0]!.body!.tools?.map((tool) => tool.name) ?? [];
+    expect(offered).not.toContain("read_file");
+    expect(offered).not.toContain("list_files");
+    expect(offered).not.toContain("write_file");
+    expect(offered).not.toContain("edit_file");
+    expect(existsSync(join(cwd, "planted.txt"))).toBe(false);
+    expect(toolResults(server, 1)).not.toContain("private notes");
+
+    const guard = new PermissionGuard(cwd, { read: [], write: [] }, () => true);
+    expect(guard.offersReads()).toBe(false);
+    expect(guard.offersWrites()).toBe(false);
+    expect(() => guard.readablePath("notes.txt")).toThrow(/Reading notes.txt is not permitted/);
+    expect(() => guard.writablePath("planted.txt")).toThrow(/Writing planted.txt is not permitted/);
+    await expect(guard.confirmWrite("planted.txt", "write_file")).rejects.toThrow(/not permitted/);
+  });
+
+  it("execute: [] refuses every command, even with bash: allow and a yes from onPermission", async () => {
+    const guard = new PermissionGuard(temporaryFolder(), { bash: "allow", execute: [] }, () => true);
+    expect(guard.offersCommands()).toBe(false);
+    await expect(guard.checkCommand("ls")).rejects.toThrow(/execute: deny/);
+  });
+
+  it("ask: read and write go to onPermission per path, after the globs and the working directory", async () => {
+    const cwd = temporaryFolder();
+    const asked: string[] = [];
+    const guard = new PermissionGuard(cwd, { read: ["**"], write: ["**", "!.git/**", "!.prose/**"], ask: ["read", "write"] }, (request) => (asked.push(`${request.tool} ${request.detail}`), request.detail !== "no.txt"));
+    expect(guard.offersReads()).toBe(true);
+    expect(guard.offersWrites()).toBe(true);
+    await expect(guard.confirmRead("a.txt", "read_file")).resolves.toBe(join(cwd, "a.txt"));
+    await expect(guard.confirmWrite("no.txt", "write_file")).rejects.toThrow(/was not granted/);
+    await expect(guard.confirmWrite(".git/config", "write_file")).rejects.toThrow(/not permitted/);
+    await expect(guard.confirmRead("../elsewhere", "read_file")).rejects.toThrow(/outside the working directory/);
+    expect(asked).toEqual(["read_file a.txt", "write_file no.txt"]);
+
+    const unattended = new PermissionGuard(cwd, { read: ["**"], ask: ["read"] }, undefined);
+    expect(unattended.offersReads()).toBe(false);
+    await expect(unattended.confirmRead("a.txt", "read_file")).rejects.toThrow(/was not granted/);
+    expect(unattended.readablePath("a.txt")).toBe(join(cwd, "a.txt"));
+  });
+
+  it("ask: execute puts every command to onPermission, even with bash: allow; bash: deny still wins", async () => {
+    const asked: string[] = [];
+    const guard = new PermissionGuard(temporaryFolder(), { bash: "allow", ask: ["execute"] }, (request) => (asked.push(request.detail), request.detail === "ls"));
+    expect(guard.offersCommands()).toBe(true);
+    await expect(guard.checkCommand("ls")).resolves.toBeUndefined();
+    await expect(guard.checkCommand("rm -rf x")).rejects.toThrow(/was not granted/);
+    expect(asked).toEqual(["ls", "rm -rf x"]);
+    expect(new PermissionGuard(temporaryFolder(), { ask: ["execute"] }, undefined).offersCommands()).toBe(false);
+    expect(new PermissionGuard(temporaryFolder(), { bash: "deny", ask: ["execute"] }, () => true).offersCommands()).toBe(false);
+  });
+});

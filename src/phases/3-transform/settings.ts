@@ -16,7 +16,10 @@ export interface ExpressionLowering {
   text(expression: ast.Expression): string;
 }
 
-const permissionModes = new Set(["allow", "deny", "prompt"]);
+const permissionKinds: ReadonlySet<string> = new Set(["read", "write", "execute", "bash", "network"]);
+const permissionModes: ReadonlySet<string> = new Set(["allow", "deny", "prompt"]);
+/** The runtime's defaults (runtime/tools/permissions.ts): what `read: allow` / `write: allow` grant. */
+const defaultPaths = { read: ["**"], write: ["**", "!.git/**", "!.prose/**"] } as const;
 const backoffs = new Set(["none", "linear", "exponential"]);
 
 /** `key: value` fields, in source order, for an object literal of `SessionSettings`. */
@@ -95,16 +98,50 @@ function stringList(value: ast.Expression | ast.PropertyBlock, lowering: Express
   return `[${lowering.text(value)}]`;
 }
 
+/**
+ * `permissions:` as `Permissions`. Every kind takes `allow`, `deny` or `prompt` (bare or quoted),
+ * and read, write, execute and network a list of patterns:
+ *
+ * - read / write: `allow` is the runtime's default list (anything inside the working directory;
+ *   never `.git/` or `.prose/` for writes), `deny` the empty list (no path, the tools are not
+ *   offered), `prompt` the default list plus `ask`, so each path also goes to `onPermission`;
+ * - execute: `allow` adds no list (bash decides), `deny` the empty list (no command), `prompt`
+ *   `ask` (each command goes to `onPermission`);
+ * - bash / network: the mode itself.
+ *
+ * Any other value was reported by analysis (W009, "treated as deny") and lowers as `deny`;
+ * unknown kinds (W008) grant nothing and are left out.
+ */
 function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): string {
   const rules: string[] = [];
+  const ask: string[] = [];
   for (const { key, value } of block.properties) {
-    if (!["read", "write", "execute", "bash", "network"].includes(key.name) || value.kind === "PropertyBlock") continue;
-    const mode = wordOf(value);
-    if (value.kind === "Array" && key.name !== "bash") rules.push(`${key.name}: ${stringList(value, lowering)}`);
-    else if ((key.name === "bash" || key.name === "network") && mode !== undefined && permissionModes.has(mode)) rules.push(`${key.name}: ${stringLiteral(mode)}`);
-    else if (key.name !== "bash" && key.name !== "network") rules.push(`${key.name}: ${stringList(value, lowering)}`);
+    const kind = key.name;
+    if (!permissionKinds.has(kind)) continue;
+    if (value.kind === "Array" && kind !== "bash") {
+      rules.push(`${kind}: ${stringList(value, lowering)}`);
+      continue;
+    }
+    const written = value.kind === "Identifier" || value.kind === "String" ? wordOf(value) : undefined;
+    const mode = written !== undefined && permissionModes.has(written) ? written : "deny";
+    switch (kind) {
+      case "bash":
+      case "network":
+        rules.push(`${kind}: ${stringLiteral(mode)}`);
+        break;
+      case "read":
+      case "write":
+        rules.push(`${kind}: ${mode === "deny" ? "[]" : `[${defaultPaths[kind].map(stringLiteral).join(", ")}]`}`);
+        if (mode === "prompt") ask.push(kind);
+        break;
+      case "execute":
+        if (mode === "deny") rules.push("execute: []");
+        else if (mode === "prompt") ask.push(kind);
+        break;
+    }
   }
-  return `{ ${rules.join(", ")} }`;
+  if (ask.length > 0) rules.push(`ask: [${ask.map(stringLiteral).join(", ")}]`);
+  return rules.length === 0 ? "{}" : `{ ${rules.join(", ")} }`;
 }
 
 /**
