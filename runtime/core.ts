@@ -13,7 +13,7 @@ import { Limiter } from "./limiter.js";
 import { resolveModel } from "./models.js";
 import type { RunOptions } from "./options.js";
 import { systemPrompt } from "./prompt.js";
-import { sharedController } from "./signals.js";
+import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
@@ -160,11 +160,7 @@ export class RunCore {
       return { value: recorded.value as T, ...(recorded.reason === undefined ? {} : { reason: recorded.reason }), usage: recorded.usage, replayed: true };
     }
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
-    const limit = new AbortController();
-    const timer = setTimeout(() => limit.abort(new ProseError(`The step took longer than its time limit of ${limitMs} ms (RunOptions.stepTimeoutMs).`)), limitMs);
-    const forward = (): void => limit.abort(context.signal.reason);
-    if (context.signal.aborted) forward();
-    else context.signal.addEventListener("abort", forward, { once: true });
+    const limit = stepSignal(context.signal, limitMs);
     try {
       const outcome = await execute(limit.signal);
       this.totals.add(outcome.usage);
@@ -177,8 +173,7 @@ export class RunCore {
       if (error instanceof ProseError && error.file !== undefined) throw error;
       throw this.error(isAbortError(error) ? "The step was cancelled." : `${label} failed: ${describeError(error)}`, at, label, error);
     } finally {
-      clearTimeout(timer);
-      context.signal.removeEventListener("abort", forward);
+      limit.release();
     }
   }
 
