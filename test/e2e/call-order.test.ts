@@ -131,39 +131,38 @@ describe("fixed loops", () => {
   });
 });
 
-describe("loop until **...** judges after each iteration", () => {
+describe("loop until **...** judges before each iteration (prose.md, Unbounded Loops)", () => {
   const source = lines('session "Start"', "loop until **the draft is ready** (max: 5) as attempt:", '  session "Improve draft {attempt}"', 'session "Publish"');
 
-  it("runs the body, then asks; a yes ends the loop", async () => {
+  it("asks first; the body runs while the answer is no, a yes ends the loop", async () => {
     const outcome = await run(source, { judgments: { "the draft is ready": [false, false, true] } });
     expect(outcome.calls).toEqual([
       "session: Start",
+      "judge: the draft is ready",
       "session: Improve draft 0",
       "judge: the draft is ready",
       "session: Improve draft 1",
-      "judge: the draft is ready",
-      "session: Improve draft 2",
       "judge: the draft is ready",
       "session: Publish",
     ]);
   });
 
-  it("a yes at the first judgment still ran the body once", async () => {
+  it("a yes at the first judgment runs the body not at all", async () => {
     const outcome = await run(source, { judgments: { "the draft is ready": [true] } });
-    expect(outcome.calls).toEqual(["session: Start", "session: Improve draft 0", "judge: the draft is ready", "session: Publish"]);
+    expect(outcome.calls).toEqual(["session: Start", "judge: the draft is ready", "session: Publish"]);
   });
 
   it("stops after max iterations when the answer stays no", async () => {
     const outcome = await run(lines("loop until **the draft is ready** (max: 2):", '  session "Improve"', 'session "Publish"'), {
       judgments: { "the draft is ready": [false, false] },
     });
-    expect(outcome.calls).toEqual(["session: Improve", "judge: the draft is ready", "session: Improve", "judge: the draft is ready", "session: Publish"]);
+    expect(outcome.calls).toEqual(["judge: the draft is ready", "session: Improve", "judge: the draft is ready", "session: Improve", "session: Publish"]);
   });
 
   it("sees the body's bindings in the judgment", async () => {
-    const outcome = await run(lines("loop until **the draft is ready** (max: 3):", '  let draft = session "Write"'), { judgments: { "the draft is ready": [true] } });
-    expect(outcome.calls).toEqual(["session: Write", "judge: the draft is ready"]);
-    expect(lastUserText(outcome.requests[1]!)).toContain("### draft\n\nreply to: Write");
+    const outcome = await run(lines("loop until **the draft is ready** (max: 3):", '  let draft = session "Write"'), { judgments: { "the draft is ready": [false, true] } });
+    expect(outcome.calls).toEqual(["judge: the draft is ready", "session: Write", "judge: the draft is ready"]);
+    expect(lastUserText(outcome.requests[2]!)).toContain("### draft\n\nreply to: Write");
   });
 });
 

@@ -109,6 +109,18 @@ describe("generated modules run against the runtime", () => {
     expect((await module.run({}, options(fake)))["level"]).toBe("carry on");
   });
 
+  it("judges a loop until condition before each iteration: a yes at first runs no iteration, max still bounds it", async () => {
+    const fake = await serve({ "the work is done": true });
+    const judgedFirst = await load('let runs = 0\nloop until **the work is done** (max: 3):\n  runs = runs + 1\n  session "Work"\noutput result = runs\n');
+    expect((await judgedFirst.run({}, options(fake)))["result"]).toBe(0);
+    expect(fake.requests).toHaveLength(1);
+    // A deterministic condition on a name the body binds: null before the first iteration, then the last value.
+    const counted = await load("let n = 0\nloop until done (max: 10):\n  n = n + 1\n  let done = n >= 3\noutput result = n\noutput last = done\n");
+    expect(await counted.run({}, options(fake))).toEqual({ result: 3, last: true });
+    const bounded = await load("let n = 0\nloop until n > 100 (max: 4):\n  n = n + 1\noutput result = n\n");
+    expect((await bounded.run({}, options(fake)))["result"]).toBe(4);
+  });
+
   it("calls an imported program through its generated module", async () => {
     const fake = await serve();
     await load('input topic: "Topic"\n\noutput summary = session "Summarise {topic}"\n', "helper");

@@ -370,7 +370,7 @@ export class Analyzer implements PropertyContext {
         return this.withScope("loop", expression, () => {
           if (expression.index) this.declare("loop-index", expression.index);
           this.body(expression.body);
-          // The condition is judged between iterations: what the body binds is visible to it.
+          // The condition is judged before each iteration, and sees what the body binds (the last iteration's values).
           if (expression.condition) this.condition(expression.condition.test, Number.MAX_SAFE_INTEGER);
         });
       case "Try":

@@ -21,7 +21,7 @@ const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "as
 export class Lowerer implements ExpressionLowering {
   private lines: string[] = [];
   private readonly temporaries = new Map<string, number>();
-  /** While a loop's `until` condition is lowered: the loop's end, since everything its body bound is visible. */
+  /** While a loop's condition is lowered: the loop's end, since everything its body bound is visible. */
   private judgeOffset: number | undefined;
   /** Set for an expression statement: a block-valued construct then keeps no result. */
   private discardResult = false;
@@ -30,6 +30,8 @@ export class Lowerer implements ExpressionLowering {
   /** Appends to an outer accumulator inside `parallel for`: the slot each iteration writes its part to. */
   private readonly accumulators = new Map<ast.BindingStatement, string>();
   private readonly declaring = new Set<SymbolInfo>();
+  /** Symbols of a conditional loop's body declared before the loop, so its condition (judged first) can name them. */
+  private readonly declaredBeforeLoop = new Set<SymbolInfo>();
   /** Block bindings the caller reads (flat names): declared once at program level. */
   readonly promoted: ReadonlySet<SymbolInfo>;
   /**
@@ -88,7 +90,7 @@ export class Lowerer implements ExpressionLowering {
     const here = new Set<SymbolInfo>();
     const ahead: SymbolInfo[] = [...extra];
     for (const symbol of scope?.symbols.values() ?? []) {
-      if (!declaredKinds.has(symbol.kind) || this.promoted.has(symbol)) continue;
+      if (!declaredKinds.has(symbol.kind) || this.promoted.has(symbol) || this.declaredBeforeLoop.has(symbol)) continue;
       if (directNames.has(symbol.declaration) && !this.readFromFunctions.has(symbol)) here.add(symbol);
       else ahead.push(symbol);
     }
@@ -599,26 +601,39 @@ export class Lowerer implements ExpressionLowering {
     return results;
   }
 
-  /** `loop`, `loop until`, `loop while`: a counted `for` bounded by `max`, the condition judged between iterations. */
+  /**
+   * `loop`, `loop until`, `loop while`: a counted `for` bounded by `max`. The condition is judged
+   * before each iteration, the first included (prose.md, "Unbounded Loops": check, exit when it is
+   * satisfied or `max` is reached, else run the body). The condition (`until` or `while`) sees what
+   * the body binds, as analysis resolved it: the loop's own bindings are declared before the loop
+   * (`null` before the first iteration, then the last iteration's values), as the bindings that stay
+   * visible after the loop already are.
+   */
   private loop(expression: ast.LoopExpression, discard: boolean): string {
     const index = expression.index ? this.identifierName(expression.index) : this.temporary("iteration");
     const max = expression.modifiers.find((modifier) => modifier.key?.name === "max")?.value;
     const bound = max === undefined ? "" : max.kind === "Number" ? ` ${index} < ${max.raw}` : ` ${index} < Number(${this.value(max)})`;
-    return this.collect("loop", discard, (finish) => {
-      const lines = [`for (let ${index} = 0;${bound}; ${index}++) {`];
-      const condition = expression.condition;
-      if (condition?.mode === "while") {
-        const test = this.inScopeLines(() => this.condition(condition.test));
-        lines.push(...test.lines, `if (!(${test.value})) break;`);
+    const condition = expression.condition;
+    const declared: string[] = [];
+    if (condition !== null) {
+      for (const symbol of this.analysis.scopes.get(expression)?.symbols.values() ?? []) {
+        if (!declaredKinds.has(symbol.kind) || this.promoted.has(symbol)) continue;
+        this.declaredBeforeLoop.add(symbol);
+        declared.push(`let ${this.symbolName(symbol)}: Value = null;`);
       }
-      lines.push(`rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, finish));
-      if (condition?.mode === "until") {
+    }
+    return this.collect("loop", discard, (finish) => {
+      // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
+      const lines = [...(declared.length > 0 ? ["{", ...declared] : []), `for (let ${index} = 0;${bound}; ${index}++) {`];
+      if (condition !== null) {
         this.judgeOffset = expression.loc.end.offset;
         const test = this.inScopeLines(() => this.condition(condition.test));
         this.judgeOffset = undefined;
-        lines.push(...test.lines, `if (${test.value}) break;`);
+        lines.push(...test.lines, condition.mode === "until" ? `if (${test.value}) break;` : `if (!(${test.value})) break;`);
       }
+      lines.push(`rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, finish));
       lines.push("}");
+      if (declared.length > 0) lines.push("}");
       return lines;
     });
   }
