@@ -18,6 +18,22 @@ const program = defineProgram({
     { name: "audience", prompt: "Who the draft is written for" },
   ],
   outputs: ["feedback"],
+  text: `# Reviews a draft for one audience and returns concrete, actionable feedback.
+input draft: "The draft to review"
+input audience: "Who the draft is written for"
+
+agent critic:
+  model: sonnet
+  prompt: "You are a demanding editor. Point at specific sentences and say how to fix them."
+  permissions:
+    write: []
+    bash: deny
+    network: deny
+
+output feedback = session: critic
+  prompt: "Review this draft for {audience}: list at most three concrete changes that would improve it most."
+  context: draft
+`,
 });
 
 const critic: AgentDefinition = {

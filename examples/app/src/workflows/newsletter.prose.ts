@@ -19,6 +19,32 @@ const program = defineProgram({
     { name: "audience", prompt: "Who reads the newsletter" },
   ],
   outputs: ["issue", "revision-count"],
+  text: `# Turns a research brief into a newsletter issue, revising it until an editor would publish it.
+use "./critique.prose" as critique
+
+input brief: "The research brief the issue is based on"
+input audience: "Who reads the newsletter"
+
+agent editor:
+  model: sonnet
+  prompt: "You edit a weekly newsletter. Keep issues under 400 words, friendly and precise."
+
+let draft = session: editor
+  prompt: "Write a newsletter issue for {audience} based on the brief."
+  context: brief
+
+let revisions = 0
+
+loop until **the draft is accurate, clear and ready to publish** (max: 3):
+  let review = critique(draft: draft, audience: audience)
+  draft = session: editor
+    prompt: "Revise the issue using the review. Keep what already works."
+    context: { draft, feedback: review.feedback }
+  revisions = revisions + 1
+
+output issue = draft
+output revision-count = revisions
+`,
 });
 
 const editor: AgentDefinition = {
@@ -48,11 +74,21 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     );
     let revisions: Value = rt.bind({ line: 15, column: 5 }, "revisions", 0);
     for (let $iteration = 0; $iteration < 3; $iteration++) {
+      if (
+        await rt.judge({ line: 17, column: 12 }, "the draft is accurate, clear and ready to publish", {
+          audience,
+          brief,
+          draft,
+          review,
+          revisions,
+        })
+      )
+        break;
       rt.iteration({ line: 17, column: 1 }, $iteration);
       review = rt.bind(
         { line: 18, column: 7 },
         "review",
-        await critique.run({ draft: draft, audience: audience }, options),
+        await rt.call({ line: 18, column: 16 }, "critique", critique.run, { draft: draft, audience: audience }),
       );
       draft = rt.bind(
         { line: 19, column: 3 },
@@ -66,16 +102,6 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         }),
       );
       revisions = rt.bind({ line: 22, column: 3 }, "revisions", add(revisions, 1));
-      if (
-        await rt.judge({ line: 17, column: 12 }, "the draft is accurate, clear and ready to publish", {
-          audience,
-          brief,
-          draft,
-          review,
-          revisions,
-        })
-      )
-        break;
     }
     const issue = rt.bind({ line: 24, column: 8 }, "issue", draft);
     const revisionCount = rt.bind({ line: 25, column: 8 }, "revision-count", revisions);

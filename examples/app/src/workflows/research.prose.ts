@@ -18,6 +18,38 @@ const program = defineProgram({
     { name: "audience", prompt: "Who will read the brief" },
   ],
   outputs: ["brief", "headline"],
+  text: `# Researches a topic from three angles at once, then writes a brief for one audience.
+input topic: "The topic to research"
+input audience: "Who will read the brief"
+
+agent researcher:
+  model: sonnet
+  prompt: "You are a careful researcher. Say where a claim comes from and when you are unsure."
+  permissions:
+    bash: deny
+    network: deny
+
+agent writer:
+  model: sonnet
+  prompt: "You write short, plain-language briefs. No marketing tone."
+
+# The three angles are independent, so they run at the same time.
+parallel:
+  background = session: researcher
+    prompt: "Summarise the background of {topic} in at most five bullet points."
+  recent = session: researcher
+    prompt: "What changed in {topic} over the last two years?"
+  risks = session: researcher
+    prompt: "List the main open questions and risks in {topic}."
+
+output brief = session: writer
+  prompt: "Write a one-page brief on {topic} for {audience}."
+  context: { background, recent, risks }
+
+output headline = session: writer
+  prompt: "Write a single-sentence headline for this brief."
+  context: brief
+`,
 });
 
 const researcher: AgentDefinition = {
