@@ -73,6 +73,11 @@ export class RunFolder {
     let manifest: RunManifest;
     if (resume) {
       if (existing === undefined) throw new RunFolderError(`There is no run to resume in ${dir} (no run.json).`);
+      if (existing.compilerVersion !== program.compilerVersion) {
+        throw new RunFolderError(
+          `Run ${existing.runId} was started by a program compiled with prosec ${existing.compilerVersion}; this one was compiled with prosec ${program.compilerVersion}, which may order its steps differently. Resume it with prosec ${existing.compilerVersion}, or start a new run.`,
+        );
+      }
       if (existing.sourceHash !== program.sourceHash) {
         throw new RunFolderError(
           `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,

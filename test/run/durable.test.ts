@@ -211,6 +211,11 @@ describe("resuming a durable run", () => {
     await expect(original.run({ topic: "waves" }, options(server, cwd, { runDir, resume: true }))).rejects.toThrow(/The input "topic" differs from the one run \S+ started with/);
     await expect(original.run({ topic: "tides" }, options(server, cwd, { runDir }))).rejects.toThrow(/already holds run \S+: resume it, or start the new run in another folder/);
     await expect(original.run({ topic: "tides" }, options(server, cwd, { resume: true }))).rejects.toThrow(/resume: true needs the runDir/);
+    const manifestPath = join(runDir, "run.json");
+    const manifest = readFileSync(manifestPath, "utf8");
+    writeFileSync(manifestPath, manifest.replace(/"compilerVersion": "[^"]*"/, '"compilerVersion": "0.0.1"'));
+    await expect(original.run({}, options(server, cwd, { runDir, resume: true }))).rejects.toThrow(/compiled with prosec 0\.0\.1; this one was compiled with prosec \S+, which may order its steps differently/);
+    writeFileSync(manifestPath, manifest);
     await expect(original.run({}, options(server, cwd, { runDir: join(cwd, "nothing-here"), resume: true }))).rejects.toThrow(/There is no run to resume in/);
     expect(server.requests).toHaveLength(requests);
   });
