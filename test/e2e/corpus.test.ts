@@ -9,7 +9,7 @@
  * - sessions reply with a two-item markdown list (so `for x in result` parses it without a model
  *   call), or `Yes.` when the task asks for a yes or no;
  * - a judgment looks its condition up in the source and answers by the construct it belongs to, counting
- *   how often that condition was asked: `loop until **c**` answers no, yes, no, yes ... (two iterations
+ *   how often that condition was asked: `loop until **c**` answers no, yes, no, yes ... (one iteration
  *   per loop), `loop while **c**` yes, no, yes ... (one iteration per loop), and any other condition
  *   (`if`, `elif`, block conditions) no, yes, no ...;
  * - a choice takes the first option; extractions answer `["a", "b"]` for a list, `true` for yes/no and
