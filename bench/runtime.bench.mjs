@@ -4,10 +4,9 @@
 //   (b) a 64-branch parallel with 200 ms server latency: target at most 1.1 x 200 ms
 //   (c) 10,000 sessions at concurrency 64 (server in another process): target peak RSS under 300 MB
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { importFakeServer, transpileFakeServer } from "./support/fake-server.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const API_KEY = "sk-ant-bench-0000000000";
@@ -20,25 +19,12 @@ const program = {
   outputs: [],
 };
 
-const fakeModule = join(root, "bench/results/fake-anthropic.mjs");
 const mode = process.argv[2];
 if (mode === undefined) transpileFakeServer();
-const fake = await import(pathToFileURL(fakeModule).href);
+const fake = await importFakeServer();
 if (mode === "--serve") await serve(Number(process.argv[3]));
 else if (mode === "--memory") await memory(process.argv[3]);
 else await report();
-
-/**
- * The fake server is TypeScript test support that imports only Node built-ins: transpile it once
- * (child processes then load the result without paying for the TypeScript compiler's memory).
- */
-function transpileFakeServer() {
-  const ts = createRequire(import.meta.url)("typescript");
-  const source = readFileSync(join(root, "test/support/fake-anthropic.ts"), "utf8");
-  const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-  mkdirSync(dirname(fakeModule), { recursive: true });
-  writeFileSync(fakeModule, output);
-}
 
 async function runtime() {
   return import(pathToFileURL(join(root, "dist/runtime/index.js")).href);
