@@ -21,7 +21,7 @@ async function report() {
   for (const input of ["corpus", "2000", "20000", "100000"]) {
     const result = { ...child("--measure", input), ...child("--memory", input) };
     results[input] = result;
-    rows.push([input, result.lines, result.lexMs.toFixed(1), result.parseMs.toFixed(1), (result.parseMs / result.lexMs).toFixed(2), result.peakRssMb.toFixed(0)]);
+    rows.push([input, result.lines, result.lexMs.toFixed(1), result.parseMs.toFixed(1), result.ratio.toFixed(2), result.peakRssMb.toFixed(0)]);
   }
   printTable(rows);
   const growth = results["100000"].parseMs / results["20000"].parseMs;
@@ -64,10 +64,8 @@ async function measure(input) {
     const result = parse(source);
     if (result.diagnostics.length > 0) throw new Error(`${input}: ${result.diagnostics[0].message}`);
   });
-  const repeats = lines > 50000 ? 5 : 15;
-  const lexMs = median(repeats, lex);
-  const parseMs = median(repeats, parseAll);
-  process.stdout.write(JSON.stringify({ lines, lexMs, parseMs }));
+  const { lexMs, parseMs, ratio } = interleaved(lex, parseAll);
+  process.stdout.write(JSON.stringify({ lines, lexMs, parseMs, ratio }));
 }
 
 function corpusSources() {
@@ -75,16 +73,42 @@ function corpusSources() {
   return readdirSync(directory).filter((name) => name.endsWith(".prose")).sort().map((name) => readFileSync(join(directory, name), "utf8"));
 }
 
-function median(repeats, work) {
-  // Measure the steady state: warm the JIT for half a second first.
-  for (const start = performance.now(); performance.now() - start < 500; ) work();
-  const times = [];
-  for (let i = 0; i < repeats; i++) {
-    const start = performance.now();
-    work();
-    times.push(performance.now() - start);
+/**
+ * Lexing and parsing measured in alternation, so that load from other processes on the machine
+ * falls on both alike: a warm-up of both, then rounds of two lexes and two parses (at least 11
+ * rounds and about 3 seconds). Only the second of each pair is timed, so that it runs in its own
+ * steady state and never pays for garbage the other left. Reports the median of each and the
+ * median of the per-round ratios.
+ */
+function interleaved(lex, parse) {
+  for (const start = performance.now(); performance.now() - start < 1000; ) {
+    lex();
+    parse();
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  const lexTimes = [];
+  const parseTimes = [];
+  const ratios = [];
+  for (const start = performance.now(); lexTimes.length < 11 || (performance.now() - start < 3000 && lexTimes.length < 201); ) {
+    lex();
+    const lexMs = timed(lex);
+    parse();
+    const parseMs = timed(parse);
+    lexTimes.push(lexMs);
+    parseTimes.push(parseMs);
+    ratios.push(parseMs / lexMs);
+  }
+  return { lexMs: median(lexTimes), parseMs: median(parseTimes), ratio: median(ratios) };
+}
+
+function timed(work) {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function printTable(rows) {

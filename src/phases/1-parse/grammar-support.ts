@@ -97,6 +97,14 @@ export const binaryOperator = {
   test: (token: Token) => (token.type === "punctuation" || token.type === "name") && binaryOperators.has(token.text),
 };
 
+/**
+ * Every text the token tests above look at. The tests read a token's type, its `adjacent` flag and
+ * whether its text is one of these words, nothing else: so tokens that agree on those (and on
+ * grammar literals) match the same terminals, which lets the parser's lookahead (earley.ts) treat
+ * them as one. A new test that reads text must add its words here.
+ */
+export const textsTested: ReadonlySet<string> = new Set([...reservedInExpressions, ...statementKeywords, ...literalWords, ...binaryOperators]);
+
 /** `(` written right after a name, as in a program call `research(topic: x)`. */
 export const adjacentParen = {
   test: (token: Token) => token.type === "punctuation" && token.text === "(" && token.adjacent === true,

@@ -5,10 +5,12 @@ import { parseMessages } from "../../diagnostics/messages.js";
 import compiledGrammar from "./grammar.js";
 import { adjacentParen, ref, statementKeywords, TokenStream } from "./grammar-support.js";
 import type { LineMap } from "./line-map.js";
+import { EarleyParser } from "./earley.js";
 import { closestWord } from "./spelling.js";
 import type { Token } from "./token.js";
 
 const grammar = nearley.Grammar.fromCompiled(compiledGrammar as unknown as nearley.CompiledRules);
+const earley = new EarleyParser(grammar);
 
 /** Words that continue the statement above them rather than starting a new one. */
 const continuations: ReadonlySet<string> = new Set(["elif", "else", "catch", "finally", "|", "->"]);
@@ -62,6 +64,16 @@ function* topLevelStatements(tokens: Iterable<Token>): Generator<Token[]> {
 type StatementResult = { statements: Statement[]; error?: never } | { statements?: never; error: Diagnostic };
 
 function parseStatement(lines: LineMap, tokens: readonly Token[], options: ParseOptions): StatementResult {
+  // earley.ts finds the parses; only a statement that has none goes through nearley's own parser,
+  // whose chart says what was expected where it fails.
+  const parses = earley.parse(tokens) as Statement[][] | undefined;
+  if (parses === undefined) return explainFailure(lines, tokens);
+  if (parses.length > 1) options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
+  return { statements: parses[0]! };
+}
+
+/** Parses a statement that has no parse with nearley, and explains where and why it fails. */
+function explainFailure(lines: LineMap, tokens: readonly Token[]): StatementResult {
   const stream = new TokenStream();
   stream.load(tokens);
   const parser = new nearley.Parser(grammar, { lexer: stream as unknown as nearley.Lexer });
@@ -76,12 +88,9 @@ function parseStatement(lines: LineMap, tokens: readonly Token[], options: Parse
     return { error: syntaxError(lines, token, tokens.slice(0, index), expectedSymbols(parser)) };
   }
   const parses = parser.results as Statement[][];
-  if (parses.length === 0) {
-    const last = tokens[tokens.length - 1]!;
-    return { error: syntaxError(lines, endOfStatement(last), tokens, expectedAfterEnd(parser)) };
-  }
-  if (parses.length > 1) options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
-  return { statements: parses[0]! };
+  if (parses.length > 0) throw new Error("internal error: nearley parses a statement earley.ts could not");
+  const last = tokens[tokens.length - 1]!;
+  return { error: syntaxError(lines, endOfStatement(last), tokens, expectedAfterEnd(parser)) };
 }
 
 function endOfStatement(last: Token): Token {
