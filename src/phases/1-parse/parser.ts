@@ -38,7 +38,7 @@ export function parseTokens(lines: LineMap, tokens: Iterable<Token>, options: Pa
 }
 
 /** Splits tokens where the indentation returns to column 1 and a new statement starts. */
-function* topLevelStatements(tokens: Iterable<Token>): Generator<Token[]> {
+export function* topLevelStatements(tokens: Iterable<Token>): Generator<Token[]> {
   let chunk: Token[] = [];
   let depth = 0;
   for (const token of tokens) {
