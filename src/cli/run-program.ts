@@ -1,0 +1,109 @@
+/**
+ * `prosec run`: compile, run with narration, print the outputs; the exit code. Loaded only when the
+ * command runs: it brings the TypeScript compiler (for transpiling) and the SDK, which `check` and
+ * `build` must not pay for at start-up.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { formatDiagnostic } from "../diagnostics/format.js";
+import { askOnTerminal, parseInputArguments } from "../run/inputs.js";
+import { loadProgram } from "../run/load-program.js";
+import { createNarrator, type NarrationMode } from "../run/narration.js";
+import { newRunId, ProseError, text, type Value } from "../../runtime/index.js";
+import { UsageError } from "./find-programs.js";
+
+/** What `prosec run` was given (see run-command.ts). */
+export interface RunArguments {
+  readonly file: string;
+  readonly input: readonly string[];
+  readonly resume?: string;
+  readonly json: boolean;
+  readonly concurrency?: number;
+  readonly strict: boolean;
+}
+
+/** Exit codes of `prosec run` (documented in the README). */
+export const RUN_EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+export async function runProgram(argv: RunArguments): Promise<number> {
+  const cwd = process.cwd();
+  if (argv.resume !== undefined && !RUN_ID.test(argv.resume)) throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
+  if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)) throw new UsageError("--concurrency takes a whole number of at least 1");
+  const loaded = await loadProgram(argv.file, { cwd, strict: argv.strict });
+  const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
+  for (const file of loaded.files) {
+    for (const diagnostic of file.diagnostics) process.stderr.write(`${formatDiagnostic(file.file, file.source, diagnostic, { color })}\n`);
+  }
+  if (loaded.module === undefined) return RUN_EXIT.failed;
+  const program = loaded.module.default;
+
+  const runId = argv.resume ?? newRunId(new Date());
+  const runDir = join(cwd, ".prose", "runs", runId);
+  if (argv.resume !== undefined && !existsSync(join(runDir, "run.json"))) throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
+  const inputs = parseInputArguments(argv.input, program);
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
+  if (argv.resume === undefined && missing.length > 0 && !interactive) {
+    throw new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
+  }
+
+  const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
+  const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
+  const controller = new AbortController();
+  let interrupts = 0;
+  const interrupt = (): void => {
+    // A second Ctrl-C does not wait for the run to wind down.
+    if (++interrupts > 1) process.exit(RUN_EXIT.interrupted);
+    controller.abort(new ProseError("The run was interrupted (Ctrl-C)."));
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  try {
+    const outputs = await loaded.module.run(inputs, {
+      runId,
+      runDir,
+      resume: argv.resume !== undefined,
+      cwd,
+      signal: controller.signal,
+      onEvent: (event) => narrator.event(event),
+      ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
+      ...(interactive ? { onInput: (definition) => { narrator.pause(); return askOnTerminal(definition, controller.signal); } } : {}),
+    });
+    narrator.pause();
+    printOutputs(outputs, argv.json, runId);
+    return RUN_EXIT.ok;
+  } catch (error) {
+    narrator.pause();
+    if (!(error instanceof ProseError)) throw error;
+    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`);
+    // The narration has shown the error already; what is left is how to go on.
+    if (resumable(runDir, program.sourceHash)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
+    return controller.signal.aborted ? RUN_EXIT.interrupted : RUN_EXIT.failed;
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+}
+
+function printOutputs(outputs: { readonly [name: string]: Value }, json: boolean, runId: string): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ type: "outputs", runId, outputs })}\n`);
+    return;
+  }
+  for (const [name, value] of Object.entries(outputs)) process.stdout.write(`## ${name}\n\n${text(value).trimEnd()}\n\n`);
+}
+
+/** Whether the run folder holds a run of this very program (a refused resume does not). */
+function resumable(runDir: string, sourceHash: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as { sourceHash?: string }).sourceHash === sourceHash;
+  } catch {
+    return false;
+  }
+}
+
+function quote(path: string): string {
+  return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
