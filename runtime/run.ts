@@ -8,6 +8,7 @@ import pMap from "p-map";
 import { RunCore } from "./core.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import { ProseError } from "./errors.js";
+import { safeName } from "./files.js";
 import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
@@ -57,7 +58,7 @@ export class Run implements Runtime {
     this.caller = callers.get(options);
     this.core = new RunCore(program, options, this.caller === undefined ? undefined : { core: this.caller.run.core, journalPrefix: this.caller.key });
     this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
-    this.runDir = this.caller !== undefined ? join(this.caller.run.runDir, "imports", this.caller.folderName) : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
+    this.runDir = this.caller !== undefined ? join(this.caller.run.runDir, "imports", safeName(this.caller.folderName)) : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
   }
 
   /** Runs the program's body: `run-start`, the body, `run-end` with the usage totals. */
@@ -92,7 +93,7 @@ export class Run implements Runtime {
   private openFolder(): void {
     const { options } = this;
     if (this.caller !== undefined) {
-      this.folder = this.caller.run.folder?.child(this.caller.folderName, this.program);
+      this.folder = this.caller.run.folder?.child(this.runDir, this.program);
     } else if (options.runDir !== undefined) {
       try {
         const opened = RunFolder.open(options.runDir, this.program, this.runId, this.inputs, options.resume === true);

@@ -103,9 +103,8 @@ export class RunFolder {
     return { folder, inputs: manifest.inputs };
   }
 
-  /** The folder of a program this run calls: `imports/<name>`, same layout, sharing the writer. */
-  child(name: string, program: ProgramInfo): RunFolder {
-    const dir = join(this.dir, "imports", safeName(name));
+  /** The folder of a program this run calls (`imports/<name>`, chosen by the run): same layout, same writer. */
+  child(dir: string, program: ProgramInfo): RunFolder {
     const folder = new RunFolder(dir, program, this.trace.runId, new Date(), this.writer, undefined);
     if (program.text !== undefined) this.writer.write(join(dir, "program.prose"), program.text);
     this.children.add(folder);
