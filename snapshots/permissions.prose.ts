@@ -74,22 +74,13 @@ session: unclear
 
 const reader: AgentDefinition = {
   name: "reader",
-  permissions: { read: ["**"], write: [], execute: [], bash: "allow", network: "deny" },
+  permissions: { write: [], execute: [], bash: "allow", network: "deny" },
 };
 const careful: AgentDefinition = {
   name: "careful",
-  permissions: {
-    read: ["**"],
-    write: ["**", "!.git/**", "!.prose/**"],
-    bash: "prompt",
-    network: "prompt",
-    ask: ["read", "write", "execute"],
-  },
+  permissions: { bash: "prompt", network: "prompt", ask: ["read", "write", "execute"] },
 };
-const open: AgentDefinition = {
-  name: "open",
-  permissions: { read: ["**"], write: ["**", "!.git/**", "!.prose/**"], network: "allow" },
-};
+const open: AgentDefinition = { name: "open", permissions: { network: "allow" } };
 const unclear: AgentDefinition = {
   name: "unclear",
   permissions: { read: [], write: [], bash: "deny", network: "deny" },

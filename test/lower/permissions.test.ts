@@ -28,13 +28,13 @@ describe("permissions lower to the runtime's Permissions", () => {
     ["execute: deny", "{ execute: [] }"],
     ["bash: deny", '{ bash: "deny" }'],
     ["network: deny", '{ network: "deny" }'],
-    ["read: allow", '{ read: ["**"] }'],
-    ["write: allow", '{ write: ["**", "!.git/**", "!.prose/**"] }'],
+    ["read: allow", "{}"],
+    ["write: allow", "{}"],
     ["execute: allow", "{}"],
     ["bash: allow", '{ bash: "allow" }'],
     ['network: "allow"', '{ network: "allow" }'],
-    ["read: prompt", '{ read: ["**"], ask: ["read"] }'],
-    ["write: prompt", '{ write: ["**", "!.git/**", "!.prose/**"], ask: ["write"] }'],
+    ["read: prompt", '{ ask: ["read"] }'],
+    ["write: prompt", '{ ask: ["write"] }'],
     ["execute: prompt", '{ ask: ["execute"] }'],
     ['read: "deny"', "{ read: [] }"],
     ['write: ["out/**"]', '{ write: ["out/**"] }'],
@@ -53,7 +53,7 @@ describe("permissions lower to the runtime's Permissions", () => {
   });
 
   it("several prompts share one ask list", () => {
-    expect(loweredPermissions("    read: prompt\n    write: deny\n    execute: prompt")).toBe('{ read: ["**"], write: [], ask: ["read", "execute"] }');
+    expect(loweredPermissions("    read: prompt\n    write: deny\n    execute: prompt")).toBe('{ write: [], ask: ["read", "execute"] }');
   });
 });
 

@@ -18,8 +18,6 @@ export interface ExpressionLowering {
 
 const permissionKinds: ReadonlySet<string> = new Set(["read", "write", "execute", "bash", "network"]);
 const permissionModes: ReadonlySet<string> = new Set(["allow", "deny", "prompt"]);
-/** The runtime's defaults (runtime/tools/permissions.ts): what `read: allow` / `write: allow` grant. */
-const defaultPaths = { read: ["**"], write: ["**", "!.git/**", "!.prose/**"] } as const;
 const backoffs = new Set(["none", "linear", "exponential"]);
 
 /** `key: value` fields, in source order, for an object literal of `SessionSettings`. */
@@ -102,9 +100,9 @@ function stringList(value: ast.Expression | ast.PropertyBlock, lowering: Express
  * `permissions:` as `Permissions`. Every kind takes `allow`, `deny` or `prompt` (bare or quoted),
  * and read, write, execute and network a list of patterns:
  *
- * - read / write: `allow` is the runtime's default list (anything inside the working directory;
- *   never `.git/` or `.prose/` for writes), `deny` the empty list (no path, the tools are not
- *   offered), `prompt` the default list plus `ask`, so each path also goes to `onPermission`;
+ * - read / write: `allow` leaves the list out, which is the runtime's default (anything inside the
+ *   working directory; never `.git/` or `.prose/` for writes), `deny` the empty list (no path, the
+ *   tools are not offered), `prompt` the default plus `ask`, so each path also goes to `onPermission`;
  * - execute: `allow` adds no list (bash decides), `deny` the empty list (no command), `prompt`
  *   `ask` (each command goes to `onPermission`);
  * - bash / network: the mode itself.
@@ -131,8 +129,8 @@ function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): st
         break;
       case "read":
       case "write":
-        rules.push(`${kind}: ${mode === "deny" ? "[]" : `[${defaultPaths[kind].map(stringLiteral).join(", ")}]`}`);
-        if (mode === "prompt") ask.push(kind);
+        if (mode === "deny") rules.push(`${kind}: []`);
+        else if (mode === "prompt") ask.push(kind);
         break;
       case "execute":
         if (mode === "deny") rules.push("execute: []");
