@@ -1,14 +1,15 @@
 /**
- * What every part of a run shares: the model client and the run-wide limiter, events, the journal,
- * time limits, and `step()`, the one path by which a model-facing step runs (journal lookup, time
- * limit, error wrapping, journal write).
+ * What every part of a run shares: the model client and the run-wide limiter, events, durability,
+ * time limits, and `step()`, the one path by which a model-facing step runs (replay or execution
+ * under the time limit, error wrapping, the record of its outcome).
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
-import { MemoryJournal, ScopedJournal, type Journal, type RecordedStep, type StepKind } from "./journal.js";
+import { JournalDurability, ScopedDurability, StepMismatch, type Durability } from "./durability.js";
+import { MemoryJournal, type RecordedStep, type StepKind } from "./journal.js";
 import { Limiter } from "./limiter.js";
 import { resolveModel } from "./models.js";
 import type { RunOptions } from "./options.js";
@@ -44,8 +45,8 @@ export interface StepResult<T extends Value> extends StepOutcome<T> {
 export class RunCore {
   readonly client: Anthropic;
   readonly limiter: Limiter;
-  /** Replaced by the file journal when a durable run opens its folder. */
-  journal: Journal;
+  /** Replaced by the file journal's when a durable run opens its folder. */
+  durability: Durability;
   readonly totals = new UsageTotals();
   readonly root: StepContext;
   readonly startedAt: number;
@@ -62,16 +63,17 @@ export class RunCore {
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
-   * run-wide limit and the clock, and the called program's steps are journaled under `journalPrefix`.
+   * run-wide limit and the clock, and the called program's steps are recorded under `keyPrefix`.
    */
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
-    caller?: { readonly core: RunCore; readonly journalPrefix: string },
+    caller?: { readonly core: RunCore; readonly keyPrefix: string },
   ) {
     this.client = caller?.core.client ?? clientFor(options);
     this.limiter = caller?.core.limiter ?? new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
-    this.journal = caller === undefined ? (options.journal ?? new MemoryJournal()) : new ScopedJournal(caller.core.journal, caller.journalPrefix);
+    this.durability =
+      caller !== undefined ? new ScopedDurability(caller.core.durability, caller.keyPrefix) : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.root = new StepContext("", this.rootController.signal, undefined);
@@ -148,32 +150,30 @@ export class RunCore {
   }
 
   /**
-   * Runs one model-facing step: replays it from the journal when it was recorded, else executes it
-   * under the step time limit and records the outcome before returning.
+   * Runs one model-facing step: replays it when it was recorded, else executes it under the step
+   * time limit and records the outcome before returning.
    */
   async step<T extends Value>(kind: StepKind, at: Site, label: string, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
     const context = this.context;
     const key = context.nextKey(kind, at);
-    const recorded = await this.journal.get(key);
-    if (recorded !== undefined) {
-      if (recorded.kind !== kind) throw this.error(`The recorded run does not match this program (step ${key} was a ${recorded.kind}).`, at);
-      return { value: recorded.value as T, ...(recorded.reason === undefined ? {} : { reason: recorded.reason }), usage: recorded.usage, replayed: true };
-    }
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
-    const limit = stepSignal(context.signal, limitMs);
+    let limit: ReturnType<typeof stepSignal> | undefined;
     try {
-      const outcome = await execute(limit.signal);
-      this.totals.add(outcome.usage);
-      const step: RecordedStep = { kind, value: outcome.value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) };
-      await this.journal.put(key, step);
-      return { ...outcome, replayed: false };
+      const { step, replayed } = await this.durability.step(key, kind, async () => {
+        limit = stepSignal(context.signal, limitMs);
+        const outcome = await execute(limit.signal);
+        this.totals.add(outcome.usage);
+        return { kind, value: outcome.value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) } satisfies RecordedStep;
+      });
+      return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
     } catch (error) {
+      if (error instanceof StepMismatch) throw this.error(error.message, at);
       if (context.signal.aborted) throw context.signal.reason ?? error;
-      if (limit.signal.aborted && limit.signal.reason instanceof ProseError) throw this.error(limit.signal.reason.reason, at, label, error);
+      if (limit?.signal.aborted && limit.signal.reason instanceof ProseError) throw this.error(limit.signal.reason.reason, at, label, error);
       if (error instanceof ProseError && error.file !== undefined) throw error;
       throw this.error(isAbortError(error) ? "The step was cancelled." : `${label} failed: ${describeError(error)}`, at, label, error);
     } finally {
-      limit.release();
+      limit?.release();
     }
   }
 

@@ -4,8 +4,8 @@
  * step and records the result after it, before the next step starts. A resumed run with the same
  * journal therefore replays finished steps without calling the model.
  *
- * The in-memory journal below is the default; a file journal (`.prose/runs/`) and DBOS implement the
- * same two methods.
+ * The in-memory journal below is the default; the file journal (`.prose/runs/`) implements the same two
+ * methods. Both sit behind `JournalDurability` (durability.ts).
  */
 import type { Usage, Value } from "./types.js";
 
@@ -35,24 +35,5 @@ export class MemoryJournal implements Journal {
   put(key: string, step: RecordedStep): Promise<void> {
     this.steps.set(key, step);
     return Promise.resolve();
-  }
-}
-
-/**
- * The journal of a nested program run: its keys live in the calling run's journal under the key of
- * the call, so one journal (one file, one DBOS workflow) holds a whole run with its imports.
- */
-export class ScopedJournal implements Journal {
-  constructor(
-    private readonly parent: Journal,
-    private readonly prefix: string,
-  ) {}
-
-  get(key: string): Promise<RecordedStep | undefined> {
-    return this.parent.get(this.prefix + key);
-  }
-
-  put(key: string, step: RecordedStep): Promise<void> {
-    return this.parent.put(this.prefix + key, step);
   }
 }

@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import type { Durability } from "./durability.js";
 import type { Journal } from "./journal.js";
 import type { ModelTable } from "./models.js";
 import type { ToolDefinition } from "./tools/tool.js";
@@ -67,6 +68,11 @@ export interface RunOptions {
   readonly retryDelayMs?: number;
   /** Where step results are recorded and replayed from (default: in memory, this run only). */
   readonly journal?: Journal;
+  /**
+   * Where the run's steps and branches are made durable, when a journal is not enough: the DBOS
+   * backend (`prosec worker`) passes its own. Takes precedence over `journal` and `runDir`'s journal.
+   */
+  readonly durability?: Durability;
   /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
   readonly contextBudget?: number;
 }

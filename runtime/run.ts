@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import pMap from "p-map";
 import { RunCore } from "./core.js";
+import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import { ProseError } from "./errors.js";
 import { safeName } from "./files.js";
@@ -27,7 +28,7 @@ const DEFAULT_RETRY_DELAY_MS = 1000;
 /** A program called from another program's run (`Runtime.call`). */
 interface Caller {
   readonly run: Run;
-  /** The call's step key: the called program's steps are journaled under it. */
+  /** The call's step key: the called program's steps are recorded under it. */
   readonly key: string;
   /** Its folder under the caller's `imports/`. */
   readonly folderName: string;
@@ -56,7 +57,7 @@ export class Run implements Runtime {
   ) {
     this.inputs = inputs;
     this.caller = callers.get(options);
-    this.core = new RunCore(program, options, this.caller === undefined ? undefined : { core: this.caller.run.core, journalPrefix: this.caller.key });
+    this.core = new RunCore(program, options, this.caller === undefined ? undefined : { core: this.caller.run.core, keyPrefix: this.caller.key });
     this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
     this.runDir = this.caller !== undefined ? join(this.caller.run.runDir, "imports", safeName(this.caller.folderName)) : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
   }
@@ -99,7 +100,7 @@ export class Run implements Runtime {
         const opened = RunFolder.open(options.runDir, this.program, this.runId, this.inputs, options.resume === true);
         this.folder = opened.folder;
         this.inputs = opened.inputs;
-        if (options.journal === undefined) this.core.journal = opened.folder.journal!;
+        if (options.journal === undefined && options.durability === undefined) this.core.durability = new JournalDurability(opened.folder.journal!);
       } catch (error) {
         if (error instanceof RunFolderError) throw this.core.error(error.message);
         throw error;
@@ -196,9 +197,10 @@ export class Run implements Runtime {
     const context = this.core.context;
     const segment = context.nextSegment("parallel", at);
     this.core.emit({ type: "parallel-start", at, branches: branches.length });
-    const outcome = await runParallel(options, branches, context.signal, (branch, index, signal) =>
-      runInContext(context.child(`${segment}/b${index}`, signal), () => branch(signal)),
-    );
+    const outcome = await runParallel(options, branches, context.signal, (branch, index, signal) => {
+      const child = context.child(`${segment}/b${index}`, signal);
+      return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
+    });
     this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
     return outcome.results;
   }
@@ -214,12 +216,14 @@ export class Run implements Runtime {
     try {
       return await pMap(
         items,
-        (item, index) =>
-          runInContext(context.child(`${segment}/i${index}`, controller.signal), () => body(item, index)).catch((error: unknown) => {
+        (item, index) => {
+          const child = context.child(`${segment}/i${index}`, controller.signal);
+          return this.core.durability.branch(child.path, () => runInContext(child, () => body(item, index))).catch((error: unknown) => {
             failed++;
             controller.abort(error);
             throw error;
-          }),
+          });
+        },
         { concurrency: this.core.limiter.limit },
       );
     } finally {
@@ -279,7 +283,7 @@ export class Run implements Runtime {
    * reads the same list, without paying for it (or risking another answer) at every outer iteration.
    */
   private extractOnce(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
-    const key = `${shape}\0${source}`;
+    const key = `${this.core.durability.scope()}\0${shape}\0${source}`;
     let answer = this.extractions.get(key);
     if (answer === undefined) {
       answer = ask().then(

@@ -1,0 +1,81 @@
+/**
+ * How a run survives a crash: the seam between the runtime and its store. Two implementations:
+ *
+ * - `JournalDurability` over a `Journal` (in memory, or `.prose/runs/<id>/journal.jsonl`): steps are
+ *   looked up and recorded by key, so concurrent branches need nothing of their own.
+ * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
+ *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
+ */
+import type { RecordedStep, StepKind, Journal } from "./journal.js";
+import type { Value } from "./types.js";
+
+export interface DurableStep {
+  readonly step: RecordedStep;
+  /** Whether the outcome came from the store rather than from running the step now. */
+  readonly replayed: boolean;
+}
+
+export interface Durability {
+  /** Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead. */
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep>;
+  /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
+  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
+  /**
+   * The part of the run that may share remembered answers (extractions): steps of one scope are
+   * recorded in one sequence, so reusing an answer there replays the same way.
+   */
+  scope(): string;
+}
+
+export class JournalDurability implements Durability {
+  constructor(readonly journal: Journal) {}
+
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+    const recorded = await this.journal.get(key);
+    if (recorded !== undefined) {
+      if (recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
+      return { step: recorded, replayed: true };
+    }
+    const step = await execute();
+    await this.journal.put(key, step);
+    return { step, replayed: false };
+  }
+
+  branch<T extends Value>(_key: string, body: () => Promise<T>): Promise<T> {
+    return body();
+  }
+
+  scope(): string {
+    return "";
+  }
+}
+
+/** The durability of a program called from another program's run: its keys live under the call's. */
+export class ScopedDurability implements Durability {
+  constructor(
+    private readonly parent: Durability,
+    private readonly prefix: string,
+  ) {}
+
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+    return this.parent.step(this.prefix + key, kind, execute);
+  }
+
+  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {
+    return this.parent.branch(this.prefix + key, body);
+  }
+
+  scope(): string {
+    return this.parent.scope();
+  }
+}
+
+/** A recorded step of another kind where this program now has a step: the program changed. */
+export class StepMismatch extends Error {
+  constructor(
+    readonly key: string,
+    readonly recordedKind: string,
+  ) {
+    super(`The recorded run does not match this program (step ${key} was a ${recordedKind}).`);
+  }
+}
