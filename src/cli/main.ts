@@ -2,13 +2,14 @@ import yargs from "yargs";
 import { compilerVersion } from "../version.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
+import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
 import { UsageError } from "./find-programs.js";
 
 /** Exit codes: 0 success, 1 the programs have errors (or the run failed), 2 usage, 3 internal compiler error, 130 a run interrupted. */
 export async function main(argv: readonly string[]): Promise<number> {
   let argumentsRejected = false;
-  const parser = runCommand(buildCommand(checkCommand(
+  const parser = dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])
       .scriptName("prosec")
       .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
@@ -25,7 +26,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         argumentsRejected = true;
         throw new UsageError(message);
       }),
-  )));
+  ))));
   try {
     process.exitCode = 0;
     await parser.parseAsync();

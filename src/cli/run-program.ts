@@ -5,12 +5,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatDiagnostic } from "../diagnostics/format.js";
 import { askOnTerminal, parseInputArguments } from "../run/inputs.js";
-import { loadProgram } from "../run/load-program.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
 import { newRunId, ProseError, text, type Value } from "../../runtime/index.js";
 import { UsageError } from "./find-programs.js";
+import { loadChecked } from "./load-checked.js";
 
 /** What `prosec run` was given (see run-command.ts). */
 export interface RunArguments {
@@ -31,13 +30,10 @@ export async function runProgram(argv: RunArguments): Promise<number> {
   const cwd = process.cwd();
   if (argv.resume !== undefined && !RUN_ID.test(argv.resume)) throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)) throw new UsageError("--concurrency takes a whole number of at least 1");
-  const loaded = await loadProgram(argv.file, { cwd, strict: argv.strict });
-  const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
-  for (const file of loaded.files) {
-    for (const diagnostic of file.diagnostics) process.stderr.write(`${formatDiagnostic(file.file, file.source, diagnostic, { color })}\n`);
-  }
-  if (loaded.module === undefined) return RUN_EXIT.failed;
+  const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
+  if (loaded === undefined) return RUN_EXIT.failed;
   const program = loaded.module.default;
+  const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
 
   const runId = argv.resume ?? newRunId(new Date());
   const runDir = join(cwd, ".prose", "runs", runId);

@@ -4,6 +4,7 @@
  * imports pointed at the runtime this compiler ships and at the modules of the programs it calls,
  * which are loaded first (as `data:` URLs, so a module's identity is its content).
  */
+import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ts } from "ts-morph";
@@ -14,7 +15,7 @@ import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { moduleSpecifier } from "../phases/3-transform/index.js";
 import { UsageError } from "../cli/find-programs.js";
 import { readProgram } from "../cli/read-program.js";
-import { packageRoot } from "../version.js";
+import { compilerVersion, packageRoot } from "../version.js";
 import type { ProgramInfo, RunOptions, Value } from "../../runtime/index.js";
 
 /** What a generated module exports. */
@@ -35,6 +36,11 @@ export interface LoadResult {
   readonly files: readonly CheckedFile[];
   /** Absent when any of the files has errors. */
   readonly module?: ProgramModule;
+  /**
+   * A hash of the compiled modules (the program's and those it imports) and of the compiler's
+   * version: what a DBOS worker names its application version, so it never replays another program.
+   */
+  readonly codeHash?: string;
 }
 
 interface Compiled extends CheckedFile {
@@ -79,7 +85,9 @@ export async function loadProgram(path: string, options: { readonly cwd?: string
     return url;
   };
   const module = (await import(urlOf(files[0]!.path, []))) as ProgramModule;
-  return { files, module };
+  const hash = createHash("sha256").update(`prosec ${compilerVersion}`);
+  for (const file of compiled.values()) hash.update("\0").update(file.code!);
+  return { files, module, codeHash: hash.digest("hex").slice(0, 16) };
 }
 
 /** TypeScript to JavaScript, with import specifiers replaced through `specifiers`. */

@@ -1,0 +1,69 @@
+import type { Argv } from "yargs";
+import type { RunIdArguments, SubmitArguments, WorkerArguments } from "../worker/commands.js";
+
+const QUEUE = { type: "string", default: "prosec", describe: "the DBOS queue runs wait in" } as const;
+const STRICT = { type: "boolean", default: false, describe: "treat warnings as errors" } as const;
+const RUN_ID = { type: "string", demandOption: true, describe: "the run's id (what prosec submit printed)" } as const;
+
+/** The commands that run programs on DBOS (PostgreSQL at DBOS_SYSTEM_DATABASE_URL). */
+export function dbosCommands(yargs: Argv): Argv {
+  const worker = (): Promise<typeof import("../worker/commands.js")> => import("../worker/commands.js");
+  return yargs
+    .command<WorkerArguments>(
+      "worker <file>",
+      "Serve runs of a program from a DBOS queue until stopped (Ctrl-C)",
+      (command) =>
+        command
+          .positional("file", { type: "string", demandOption: true, describe: "the .prose program" })
+          .option("queue", QUEUE)
+          .option("concurrency", { type: "number", default: 4, describe: "runs at once on this worker" })
+          .option("id", { type: "string", describe: "this worker's id, the same after a restart so it recovers its own runs (default: the host name)" })
+          .option("adopt-after", { type: "number", default: 30, describe: "seconds of silence after which another worker's unfinished runs are taken over" })
+          .option("strict", STRICT),
+      async (argv) => {
+        process.exitCode = await (await worker()).runWorker(argv);
+      },
+    )
+    .command<SubmitArguments>(
+      "submit <file>",
+      "Queue a run of a program for the workers; prints its id",
+      (command) =>
+        command
+          .positional("file", { type: "string", demandOption: true, describe: "the .prose program (the workers' compiled program must be the same)" })
+          .option("input", { alias: "i", type: "string", array: true, default: [], describe: "an input as name=value, or name=@file (repeatable)" })
+          .option("queue", QUEUE)
+          .option("id", { type: "string", describe: "the run's id (default: a new one); submitting an id again returns that run" })
+          .option("strict", STRICT),
+      async (argv) => {
+        process.exitCode = await (await worker()).submitRun(argv);
+      },
+    )
+    .command<RunIdArguments>(
+      "status <run-id>",
+      "Show where a queued run is: its status, worker and checkpointed steps",
+      (command) => command.positional("run-id", RUN_ID).option("json", { type: "boolean", default: false, describe: "print one JSON object" }),
+      async (argv) => {
+        process.exitCode = await (await worker()).showStatus(argv);
+      },
+    )
+    .command<RunIdArguments>(
+      "result <run-id>",
+      "Wait for a queued run to finish and print its outputs",
+      (command) =>
+        command
+          .positional("run-id", RUN_ID)
+          .option("json", { type: "boolean", default: false, describe: "print the outputs as one JSON object" })
+          .option("timeout", { type: "number", describe: "give up after this many seconds (exit 1)" }),
+      async (argv) => {
+        process.exitCode = await (await worker()).showResult(argv);
+      },
+    )
+    .command(
+      "migrate",
+      "Create or upgrade the DBOS system database (workers and submit also do this, once, under a lock)",
+      (command) => command,
+      async () => {
+        process.exitCode = await (await worker()).migrateDatabase();
+      },
+    );
+}

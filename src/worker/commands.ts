@@ -1,0 +1,179 @@
+/**
+ * `prosec worker`, `submit`, `status`, `result` and `migrate`: runs on DBOS, across processes and
+ * machines that share one PostgreSQL database. Loaded only when one of them runs (DBOS, pg and the
+ * TypeScript compiler are not for `check` and `build` to pay for).
+ */
+import { hostname } from "node:os";
+import { DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
+import { RUN_WORKFLOW, type Outputs } from "../../runtime/dbos/workflows.js";
+import { newRunId, text } from "../../runtime/index.js";
+import { UsageError } from "../cli/find-programs.js";
+import { loadChecked } from "../cli/load-checked.js";
+import { parseInputArguments } from "../run/inputs.js";
+import { APPLICATION, migrate, systemDatabaseUrl } from "./database.js";
+import { startWorker } from "./worker.js";
+
+// DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
+// deprecation warning on every `result`: noise for prosec's users, who can do nothing about it.
+process.noDeprecation = true;
+
+export interface WorkerArguments {
+  readonly file: string;
+  readonly queue: string;
+  readonly concurrency: number;
+  readonly id?: string;
+  readonly adoptAfter: number;
+  readonly strict: boolean;
+}
+
+export interface SubmitArguments {
+  readonly file: string;
+  readonly input: readonly string[];
+  readonly queue: string;
+  readonly id?: string;
+  readonly strict: boolean;
+}
+
+export interface RunIdArguments {
+  readonly runId: string;
+  readonly json: boolean;
+  readonly timeout?: number;
+}
+
+const EXECUTOR_ID = /^[\w.-]{1,100}$/;
+const RUN_ID = /^[\w.-]{1,100}$/;
+
+/** Serves until SIGINT or SIGTERM; the exit code. */
+export async function runWorker(argv: WorkerArguments): Promise<number> {
+  if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1) throw new UsageError("--concurrency takes a whole number of at least 1");
+  if (!(argv.adoptAfter > 0)) throw new UsageError("--adopt-after takes a number of seconds above 0");
+  const executorId = argv.id ?? hostname();
+  if (!EXECUTOR_ID.test(executorId)) throw new UsageError(`--id ${executorId}: use letters, digits, '.', '_' and '-' (at most 100)`);
+  const databaseUrl = systemDatabaseUrl();
+  const cwd = process.cwd();
+  const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
+  if (loaded === undefined) return 1;
+  const worker = await startWorker({
+    program: loaded.module,
+    programName: loaded.module.default.name,
+    version: loaded.codeHash,
+    databaseUrl,
+    executorId,
+    queue: argv.queue,
+    concurrency: argv.concurrency,
+    adoptAfterMs: argv.adoptAfter * 1000,
+    cwd,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  process.stderr.write("stopping: runs in flight are recovered when this worker starts again, or adopted by another one\n");
+  await worker.stop();
+  return 0;
+}
+
+/** Enqueues a run; prints its id on stdout. */
+export async function submitRun(argv: SubmitArguments): Promise<number> {
+  const runId = argv.id ?? newRunId(new Date());
+  if (!RUN_ID.test(runId)) throw new UsageError(`--id ${runId}: use letters, digits, '.', '_' and '-' (at most 100)`);
+  const databaseUrl = systemDatabaseUrl();
+  const loaded = await loadChecked(argv.file, { cwd: process.cwd(), strict: argv.strict });
+  if (loaded === undefined) return 1;
+  const program = loaded.module.default;
+  const inputs = parseInputArguments(argv.input, program);
+  const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
+  if (missing.length > 0) throw new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
+  await migrate(databaseUrl);
+  await withClient(databaseUrl, async (client) => {
+    // The workflow id is the run id: submitting the same id again returns the run already there.
+    await client.enqueue({ queueName: argv.queue, workflowName: RUN_WORKFLOW, workflowID: runId, appVersion: loaded.codeHash }, inputs);
+  });
+  process.stdout.write(`${runId}\n`);
+  return 0;
+}
+
+export async function showStatus(argv: RunIdArguments): Promise<number> {
+  return withClient(systemDatabaseUrl(), async (client) => {
+    const status = await findRun(client, argv.runId);
+    const steps = (await client.listWorkflowSteps(argv.runId)) ?? [];
+    const branches = await client.listWorkflows({ workflow_id_prefix: `${argv.runId}/` });
+    const done = branches.filter((branch) => branch.status === "SUCCESS").length;
+    const summary = {
+      runId: argv.runId,
+      status: status.status,
+      version: status.applicationVersion ?? null,
+      queue: status.queueName ?? null,
+      worker: status.executorId ?? null,
+      createdAt: new Date(status.createdAt).toISOString(),
+      updatedAt: status.updatedAt === undefined ? null : new Date(status.updatedAt).toISOString(),
+      steps: steps.length,
+      branches: { total: branches.length, finished: done },
+    };
+    if (argv.json) {
+      process.stdout.write(`${JSON.stringify(summary)}\n`);
+    } else {
+      const lines = [
+        `run      ${summary.runId}`,
+        `status   ${summary.status}`,
+        `worker   ${summary.worker ?? "-"}`,
+        `queue    ${summary.queue ?? "-"}`,
+        `version  ${summary.version ?? "-"}`,
+        `created  ${summary.createdAt}`,
+        `updated  ${summary.updatedAt ?? "-"}`,
+        `steps    ${summary.steps} checkpointed in the run, ${summary.branches.finished} of ${summary.branches.total} branches finished`,
+      ];
+      process.stdout.write(`${lines.join("\n")}\n`);
+    }
+    return 0;
+  });
+}
+
+/** Waits for the run (up to `--timeout` seconds) and prints its outputs. */
+export async function showResult(argv: RunIdArguments): Promise<number> {
+  return withClient(systemDatabaseUrl(), async (client) => {
+    await findRun(client, argv.runId);
+    const handle = client.retrieveWorkflow<Outputs>(argv.runId);
+    let outputs: Outputs | null;
+    try {
+      outputs = await handle.getResult({ pollingIntervalMs: 200, ...(argv.timeout === undefined ? {} : { timeoutSeconds: argv.timeout }) });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId: argv.runId, message })}\n`);
+      process.stderr.write(`prosec: run ${argv.runId} failed: ${message}\n`);
+      return 1;
+    }
+    if (outputs === null) {
+      process.stderr.write(`prosec: run ${argv.runId} has not finished after ${argv.timeout} s (prosec status ${argv.runId})\n`);
+      return 1;
+    }
+    if (argv.json) {
+      process.stdout.write(`${JSON.stringify({ type: "outputs", runId: argv.runId, outputs })}\n`);
+    } else {
+      for (const [name, value] of Object.entries(outputs)) process.stdout.write(`## ${name}\n\n${text(value).trimEnd()}\n\n`);
+    }
+    return 0;
+  });
+}
+
+export async function migrateDatabase(): Promise<number> {
+  await migrate(systemDatabaseUrl());
+  process.stderr.write("the system database is ready\n");
+  return 0;
+}
+
+async function withClient<T>(url: string, body: (client: DBOSClient) => Promise<T>): Promise<T> {
+  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
+  try {
+    return await body(client);
+  } finally {
+    await client.destroy();
+  }
+}
+
+async function findRun(client: DBOSClient, runId: string): Promise<WorkflowStatus> {
+  const status = await client.getWorkflow(runId);
+  if (status === undefined || status.workflowName !== RUN_WORKFLOW) throw new UsageError(`there is no run ${runId} in this database`);
+  return status;
+}

@@ -1,0 +1,96 @@
+/**
+ * The PostgreSQL database DBOS keeps its workflows in (`DBOS_SYSTEM_DATABASE_URL`), and prosec's one
+ * table beside them: the workers' heartbeats, by which a worker tells that another one died.
+ */
+import { DBOS } from "@dbos-inc/dbos-sdk";
+import pg from "pg";
+import { UsageError } from "../cli/find-programs.js";
+
+/** The DBOS application name: every prosec worker and client shares it. */
+export const APPLICATION = "prosec";
+
+/** The schema of prosec's own table (DBOS's are in `dbos`). */
+const SCHEMA = "prosec";
+
+// Any constant works: it only has to be the same in every worker. ("prosec" in ASCII.)
+const MIGRATION_LOCK = 0x70726f736563;
+
+export function systemDatabaseUrl(): string {
+  const url = process.env["DBOS_SYSTEM_DATABASE_URL"];
+  if (url === undefined || url === "") {
+    throw new UsageError("set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database DBOS keeps runs in, e.g. postgresql://postgres@127.0.0.1:5432/prosec (see README, \"Scale-out on DBOS\")");
+  }
+  return url;
+}
+
+/**
+ * Creates or migrates the system database, once: workers that start together take turns under an
+ * advisory lock (two migrations of an empty database at the same moment break it). The lock is
+ * taken in the `postgres` database when the system database does not exist yet.
+ */
+export async function migrate(url: string): Promise<void> {
+  const lock = await lockClient(url);
+  try {
+    await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await DBOS.migrate(url);
+    const pool = new pg.Client({ connectionString: url });
+    await pool.connect();
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+      await pool.query(`CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`);
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    await lock.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+    await lock.end();
+  }
+}
+
+async function lockClient(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    return client;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "3D000") throw error;
+    const maintenance = new URL(url);
+    maintenance.pathname = "/postgres";
+    const fallback = new pg.Client({ connectionString: maintenance.toString() });
+    await fallback.connect();
+    return fallback;
+  }
+}
+
+/** Worker liveness: each worker stamps its row; a row left unstamped too long is a dead worker's. */
+export class Heartbeats {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly executorId: string,
+    private readonly queue: string,
+  ) {}
+
+  async beat(): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ${SCHEMA}.workers (executor_id, queue, last_seen) VALUES ($1, $2, now())
+       ON CONFLICT (executor_id) DO UPDATE SET queue = EXCLUDED.queue, last_seen = now()`,
+      [this.executorId, this.queue],
+    );
+  }
+
+  /**
+   * The workers silent for longer than `silenceMs`, each handed to exactly one caller: their rows are
+   * deleted in the same transaction that finds them, and rows another worker is taking are skipped.
+   */
+  async claimSilent(silenceMs: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ executor_id: string }>(
+      `DELETE FROM ${SCHEMA}.workers WHERE executor_id IN (
+         SELECT executor_id FROM ${SCHEMA}.workers
+         WHERE last_seen < now() - make_interval(secs => $1::double precision / 1000) AND executor_id <> $2
+         FOR UPDATE SKIP LOCKED)
+       RETURNING executor_id`,
+      [silenceMs, this.executorId],
+    );
+    return rows.map((row) => row.executor_id).sort();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * `prosec worker`: one process serving a program's runs from a DBOS queue. DBOS is the engine: it
+ * checkpoints steps, dequeues runs under the concurrency limit and recovers this worker's own runs
+ * when it restarts under the same id. What DBOS leaves to paid failover, runs of a worker that died
+ * and does not come back, this worker adopts: a worker silent for `adoptAfterMs` has its unfinished
+ * runs put back on the shared queue, where any worker of the same program takes them.
+ */
+import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
+import pg from "pg";
+import { registerProgram, type ProgramRunner } from "../../runtime/dbos/workflows.js";
+import { APPLICATION, Heartbeats, migrate } from "./database.js";
+
+export interface WorkerSettings {
+  readonly program: ProgramRunner;
+  readonly programName: string;
+  /** The DBOS application version: a hash of the compiled program. */
+  readonly version: string;
+  readonly databaseUrl: string;
+  /** Stable across restarts, so a restarted worker recovers its own runs. */
+  readonly executorId: string;
+  readonly queue: string;
+  /** Runs at once on this worker. */
+  readonly concurrency: number;
+  /** Model calls in flight at once per run (default 8). */
+  readonly modelConcurrency?: number;
+  readonly adoptAfterMs: number;
+  /** How often waiting branches look at the database (default 500 ms). */
+  readonly pollMs?: number;
+  readonly cwd: string;
+  readonly log: (line: string) => void;
+}
+
+export interface Worker {
+  /** Stops taking work; runs in flight stay PENDING and are recovered or adopted later. */
+  stop(): Promise<void>;
+}
+
+export async function startWorker(settings: WorkerSettings): Promise<Worker> {
+  const { databaseUrl: url, executorId, queue, log } = settings;
+  await migrate(url);
+  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
+  const ownQueue = `${queue}.worker.${executorId}`;
+  registerProgram(settings.program, {
+    client,
+    ownQueue,
+    pollMs: settings.pollMs ?? 500,
+    runOptions: () => ({ cwd: settings.cwd, ...(settings.modelConcurrency === undefined ? {} : { concurrency: settings.modelConcurrency }) }),
+  });
+  DBOS.setConfig({
+    name: APPLICATION,
+    systemDatabaseUrl: url,
+    applicationVersion: settings.version,
+    executorID: executorId,
+    listenQueues: [queue, ownQueue],
+    runMigrations: false,
+    logLevel: process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn",
+  });
+  await DBOS.launch();
+  await DBOS.registerQueue(queue, { workerConcurrency: settings.concurrency, onConflict: "always_update" });
+  await DBOS.registerQueue(ownQueue, { onConflict: "always_update" });
+
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const heartbeats = new Heartbeats(pool, executorId, queue);
+  await heartbeats.beat();
+  let busy = false;
+  const tick = async (): Promise<void> => {
+    if (busy) return;
+    busy = true;
+    try {
+      await heartbeats.beat();
+      for (const dead of await heartbeats.claimSilent(settings.adoptAfterMs)) {
+        const runs = await DBOS.listWorkflows({ status: "PENDING", executorId: dead, hasParent: false });
+        if (runs.length > 0) await DBOS.resumeWorkflows(runs.map((run) => run.workflowID), { queueName: queue });
+        log(`worker ${dead} was silent for ${settings.adoptAfterMs} ms: ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} put back on the queue`);
+      }
+    } catch (error) {
+      log(`heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void tick(), Math.max(100, Math.floor(settings.adoptAfterMs / 4)));
+  log(`worker ${executorId}: ${settings.programName}.prose (version ${settings.version}) on queue "${queue}", ${settings.concurrency} run${settings.concurrency === 1 ? "" : "s"} at once`);
+
+  return {
+    async stop() {
+      clearInterval(timer);
+      await DBOS.shutdown();
+      await client.destroy();
+      await pool.end();
+    },
+  };
+}
