@@ -31,7 +31,11 @@ export function systemDatabaseUrl(): string {
 export async function migrate(url: string): Promise<void> {
   const lock = await lockClient(url);
   try {
-    await lock.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    // Polled, not waited for: a session waiting in pg_advisory_lock holds a snapshot, and DBOS's
+    // CREATE INDEX CONCURRENTLY waits for every snapshot in the database: a deadlock (seen).
+    while (!(await lock.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MIGRATION_LOCK])).rows[0]!.locked) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await DBOS.migrate(url);
     const pool = new pg.Client({ connectionString: url });
     await pool.connect();

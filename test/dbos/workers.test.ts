@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
-import { deterministicModel, identity, identityIn } from "../support/deterministic-model.js";
+import { deterministicModel, identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
 
 const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
@@ -78,8 +78,8 @@ interface RunningWorker {
 }
 
 /** Starts `prosec worker` and resolves once it serves its queue. */
-function startWorker(id: string, cwd: string, env: NodeJS.ProcessEnv): Promise<RunningWorker> {
-  const child = spawn(process.execPath, [bin, "worker", "report.prose", "--id", id, "--concurrency", "2", "--adopt-after", "2"], { cwd, env });
+function startWorker(id: string, cwd: string, env: NodeJS.ProcessEnv, adoptAfterSeconds = 2): Promise<RunningWorker> {
+  const child = spawn(process.execPath, [bin, "worker", "report.prose", "--id", id, "--concurrency", "2", "--adopt-after", String(adoptAfterSeconds)], { cwd, env });
   children.push(child);
   let log = "";
   return new Promise((resolve, reject) => {
@@ -90,6 +90,71 @@ function startWorker(id: string, cwd: string, env: NodeJS.ProcessEnv): Promise<R
     child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
     child.on("exit", (code) => reject(new Error(`worker ${id} exited with ${code}:\n${log}`)));
   });
+}
+
+/** The identities (see deterministic-model.ts) of every step checkpointed in the database so far. */
+async function checkpointedIdentities(database: string): Promise<Set<string>> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ output: string | null }>("SELECT output FROM dbos.operation_outputs");
+    const found = new Set<string>();
+    for (const row of rows) for (const match of (row.output ?? "").matchAll(/\[([0-9a-f]{12})\]/g)) found.add(match[1]!);
+    return found;
+  } finally {
+    await client.end();
+  }
+}
+
+/** What `prosec run` (the file backend) outputs for `topic`, with a model of its own. */
+async function uninterrupted(cwd: string, topic: string): Promise<unknown> {
+  const server = await startFakeAnthropic({ respond: answer });
+  servers.push(server);
+  const exit = await prosec(["run", "report.prose", "-i", `topic=${topic}`, "--json"], cwd, { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url });
+  expect(exit.code).toBe(0);
+  const last = exit.stdout.trim().split("\n").at(-1)!;
+  return (JSON.parse(last) as { outputs: unknown }).outputs;
+}
+
+/** Resolves once a run on one of `workers` is past its first `parallel:` block and not finished. */
+async function waitForRunsUnderWay(database: string, workers: readonly string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    await waitFor(async () => {
+      const { rows } = await client.query<{ executor_id: string }>(
+        `SELECT DISTINCT executor_id FROM dbos.workflow_status run
+         WHERE run.name = 'prosec.run' AND run.status = 'PENDING' AND run.executor_id = ANY($1)
+           AND (SELECT count(*) FROM dbos.operation_outputs step WHERE step.workflow_uuid = run.workflow_uuid) >= 3`,
+        [workers],
+      );
+      return rows.length > 0;
+    }, `a run under way on ${workers.join(" or ")}`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function killed(worker: RunningWorker): Promise<void> {
+  return new Promise((resolve) => {
+    worker.process.once("exit", () => resolve());
+    worker.process.kill("SIGKILL");
+  });
+}
+
+const TOPICS = ["tea", "rivers", "bridges", "owls", "clocks", "maps"];
+
+/** Requests after `from` that ask again for a step checkpointed before: there must be none. */
+function repeatedAfter(server: FakeServer, from: number, finished: ReadonlySet<string>): string[] {
+  return server.requests.slice(from).map((request) => identity(request)).filter((id) => finished.has(id));
 }
 
 function folder(): string {
@@ -127,5 +192,59 @@ describe("prosec worker on DBOS", () => {
     // 2 + 1 + (3 judgments, 2 revisions: round 1 is final after one more) ... every request is asked once.
     const identities = server.requests.map((request) => identity(request));
     expect(new Set(identities).size).toBe(identities.length);
+    const unknown = await prosec(["status", "no-such-run"], cwd, env);
+    expect([unknown.code, unknown.stderr]).toEqual([2, "prosec: there is no run no-such-run in this database\n"]);
+    const unconfigured = await prosec(["status", "run-tea"], cwd, { ...env, DBOS_SYSTEM_DATABASE_URL: "" });
+    expect(unconfigured.code).toBe(2);
+    expect(unconfigured.stderr).toMatch(/^prosec: set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database/);
+  });
+
+  it("finishes every run when one of two workers is killed: the other adopts its runs and asks no finished step again", { timeout: 240_000 }, async () => {
+    const cwd = folder();
+    const expected = await Promise.all(TOPICS.map((topic) => uninterrupted(cwd, topic)));
+    const server = await startFakeAnthropic({ respond: answer, latencyMs: 150 });
+    servers.push(server);
+    const database = await freshDatabase("adopt");
+    const env = environment(database, server);
+    const [first, second] = await Promise.all([startWorker("w1", cwd, env), startWorker("w2", cwd, env)]);
+    for (const topic of TOPICS) await submit(cwd, env, topic, `run-${topic}`);
+
+    await waitForRunsUnderWay(database, ["w1"]);
+    await killed(first);
+    const killedAt = server.requests.length;
+    const finished = await checkpointedIdentities(database);
+
+    const outputs = await Promise.all(TOPICS.map((topic) => result(cwd, env, `run-${topic}`)));
+    expect(outputs).toEqual(expected);
+    expect(second.log()).toMatch(/worker w1 was silent for 2000 ms: [1-9]\d* unfinished runs? put back on the queue/);
+    expect(finished.size).toBeGreaterThan(0);
+    expect(repeatedAfter(server, killedAt, finished)).toEqual([]);
+    // A step in flight at the kill may be asked twice; nothing is asked three times.
+    const counts = new Map<string, number>();
+    for (const request of server.requests) counts.set(identity(request), (counts.get(identity(request)) ?? 0) + 1);
+    expect(Math.max(...counts.values())).toBeLessThanOrEqual(2);
+  });
+
+  it("recovers their own runs when both workers are killed and started again", { timeout: 240_000 }, async () => {
+    const cwd = folder();
+    const expected = await Promise.all(TOPICS.slice(0, 4).map((topic) => uninterrupted(cwd, topic)));
+    const server = await startFakeAnthropic({ respond: answer, latencyMs: 150 });
+    servers.push(server);
+    const database = await freshDatabase("restart");
+    const env = environment(database, server);
+    const workers = await Promise.all([startWorker("w1", cwd, env, 600), startWorker("w2", cwd, env, 600)]);
+    for (const topic of TOPICS.slice(0, 4)) await submit(cwd, env, topic, `run-${topic}`);
+
+    await waitForRunsUnderWay(database, ["w1", "w2"]);
+    await Promise.all(workers.map((worker) => killed(worker)));
+    const killedAt = server.requests.length;
+    const finished = await checkpointedIdentities(database);
+
+    const restarted = await Promise.all([startWorker("w1", cwd, env, 600), startWorker("w2", cwd, env, 600)]);
+    const outputs = await Promise.all(TOPICS.slice(0, 4).map((topic) => result(cwd, env, `run-${topic}`)));
+    expect(outputs).toEqual(expected);
+    expect(server.requests.length).toBeGreaterThan(killedAt);
+    expect(repeatedAfter(server, killedAt, finished)).toEqual([]);
+    for (const worker of restarted) expect(worker.log()).not.toMatch(/was silent/);
   });
 });
