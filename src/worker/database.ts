@@ -86,15 +86,15 @@ export class Heartbeats {
    * The workers silent for longer than `silenceMs`, each handed to exactly one caller: their rows are
    * deleted in the same transaction that finds them, and rows another worker is taking are skipped.
    */
-  async claimSilent(silenceMs: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ executor_id: string }>(
+  async claimSilent(silenceMs: number): Promise<Array<{ readonly executorId: string; readonly queue: string }>> {
+    const { rows } = await this.pool.query<{ executor_id: string; queue: string }>(
       `DELETE FROM ${SCHEMA}.workers WHERE executor_id IN (
          SELECT executor_id FROM ${SCHEMA}.workers
          WHERE last_seen < now() - make_interval(secs => $1::double precision / 1000) AND executor_id <> $2
          FOR UPDATE SKIP LOCKED)
-       RETURNING executor_id`,
+       RETURNING executor_id, queue`,
       [silenceMs, this.executorId],
     );
-    return rows.map((row) => row.executor_id).sort();
+    return rows.map((row) => ({ executorId: row.executor_id, queue: row.queue })).sort((a, b) => a.executorId.localeCompare(b.executorId));
   }
 }

@@ -44,7 +44,17 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     client,
     ownQueue,
     pollMs: settings.pollMs ?? 500,
-    runOptions: () => ({ cwd: settings.cwd, ...(settings.modelConcurrency === undefined ? {} : { concurrency: settings.modelConcurrency }) }),
+    runOptions: (runId) => ({
+      cwd: settings.cwd,
+      ...(settings.modelConcurrency === undefined ? {} : { concurrency: settings.modelConcurrency }),
+      onEvent: (event) => {
+        // The run's own start and end; a called program's carry its `source`.
+        if (event.source !== undefined) return;
+        if (event.type === "run-start") log(`run ${runId}: running`);
+        else if (event.type === "run-end") log(`run ${runId}: ${event.ok ? "finished" : "failed"}`);
+        else if (event.type === "error") log(`run ${runId}: ${event.message}`);
+      },
+    }),
   });
   DBOS.setConfig({
     name: APPLICATION,
@@ -69,9 +79,10 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     try {
       await heartbeats.beat();
       for (const dead of await heartbeats.claimSilent(settings.adoptAfterMs)) {
-        const runs = await DBOS.listWorkflows({ status: "PENDING", executorId: dead, hasParent: false });
-        if (runs.length > 0) await DBOS.resumeWorkflows(runs.map((run) => run.workflowID), { queueName: queue });
-        log(`worker ${dead} was silent for ${settings.adoptAfterMs} ms: ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} put back on the queue`);
+        // Back on the queue the dead worker served; only workers of the same program take them.
+        const runs = await DBOS.listWorkflows({ status: "PENDING", executorId: dead.executorId, hasParent: false });
+        if (runs.length > 0) await DBOS.resumeWorkflows(runs.map((run) => run.workflowID), { queueName: dead.queue });
+        log(`worker ${dead.executorId} was silent for ${settings.adoptAfterMs} ms: ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} put back on the queue`);
       }
     } catch (error) {
       log(`heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);

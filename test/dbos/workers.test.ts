@@ -183,10 +183,11 @@ describe("prosec worker on DBOS", () => {
     const database = await freshDatabase("smoke");
     const cwd = folder();
     const env = environment(database, server);
-    await startWorker("w1", cwd, env);
+    const worker = await startWorker("w1", cwd, env);
     await submit(cwd, env, "tea", "run-tea");
     const outputs = (await result(cwd, env, "run-tea")) as { report: string };
     expect(outputs.report).toMatch(/^\[[0-9a-f]{12}\] re: Assemble the report on tea/);
+    expect(worker.log()).toContain("run run-tea: running\nrun run-tea: finished\n");
     const status = await prosec(["status", "run-tea", "--json"], cwd, env);
     expect(JSON.parse(status.stdout)).toMatchObject({ runId: "run-tea", status: "SUCCESS", worker: "w1", branches: { total: 4, finished: 4 } });
     // 2 + 1 + (3 judgments, 2 revisions: round 1 is final after one more) ... every request is asked once.
