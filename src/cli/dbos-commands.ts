@@ -5,9 +5,16 @@ const QUEUE = { type: "string", default: "prosec", describe: "the DBOS queue run
 const STRICT = { type: "boolean", default: false, describe: "treat warnings as errors" } as const;
 const RUN_ID = { type: "string", demandOption: true, describe: "the run's id (what prosec submit printed)" } as const;
 
+type Commands = typeof import("../worker/commands.js");
+
+/** Loads the commands only when one runs (DBOS, pg and the TypeScript compiler are not for `check` to pay for). */
+async function perform(command: (commands: Commands) => Promise<number>): Promise<void> {
+  const commands = await import("../worker/commands.js");
+  process.exitCode = await commands.reportingDatabase(() => command(commands));
+}
+
 /** The commands that run programs on DBOS (PostgreSQL at DBOS_SYSTEM_DATABASE_URL). */
 export function dbosCommands(yargs: Argv): Argv {
-  const worker = (): Promise<typeof import("../worker/commands.js")> => import("../worker/commands.js");
   return yargs
     .command<WorkerArguments>(
       "worker <file>",
@@ -20,9 +27,7 @@ export function dbosCommands(yargs: Argv): Argv {
           .option("id", { type: "string", describe: "this worker's id, the same after a restart so it recovers its own runs (default: the host name)" })
           .option("adopt-after", { type: "number", default: 30, describe: "seconds of silence after which another worker's unfinished runs are taken over" })
           .option("strict", STRICT),
-      async (argv) => {
-        process.exitCode = await (await worker()).runWorker(argv);
-      },
+      (argv) => perform((commands) => commands.runWorker(argv)),
     )
     .command<SubmitArguments>(
       "submit <file>",
@@ -34,17 +39,13 @@ export function dbosCommands(yargs: Argv): Argv {
           .option("queue", QUEUE)
           .option("id", { type: "string", describe: "the run's id (default: a new one); submitting an id again returns that run" })
           .option("strict", STRICT),
-      async (argv) => {
-        process.exitCode = await (await worker()).submitRun(argv);
-      },
+      (argv) => perform((commands) => commands.submitRun(argv)),
     )
     .command<RunIdArguments>(
       "status <run-id>",
       "Show where a queued run is: its status, worker and checkpointed steps",
       (command) => command.positional("run-id", RUN_ID).option("json", { type: "boolean", default: false, describe: "print one JSON object" }),
-      async (argv) => {
-        process.exitCode = await (await worker()).showStatus(argv);
-      },
+      (argv) => perform((commands) => commands.showStatus(argv)),
     )
     .command<RunIdArguments>(
       "result <run-id>",
@@ -54,16 +55,12 @@ export function dbosCommands(yargs: Argv): Argv {
           .positional("run-id", RUN_ID)
           .option("json", { type: "boolean", default: false, describe: "print the outputs as one JSON object" })
           .option("timeout", { type: "number", describe: "give up after this many seconds (exit 1)" }),
-      async (argv) => {
-        process.exitCode = await (await worker()).showResult(argv);
-      },
+      (argv) => perform((commands) => commands.showResult(argv)),
     )
     .command(
       "migrate",
       "Create or upgrade the DBOS system database (workers and submit also do this, once, under a lock)",
       (command) => command,
-      async () => {
-        process.exitCode = await (await worker()).migrateDatabase();
-      },
+      () => perform((commands) => commands.migrateDatabase()),
     );
 }

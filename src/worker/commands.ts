@@ -10,7 +10,7 @@ import { newRunId, text } from "../../runtime/index.js";
 import { UsageError } from "../cli/find-programs.js";
 import { loadChecked } from "../cli/load-checked.js";
 import { parseInputArguments } from "../run/inputs.js";
-import { APPLICATION, migrate, systemDatabaseUrl } from "./database.js";
+import { APPLICATION, checkReachable, DatabaseUnreachable, migrate, systemDatabaseUrl } from "./database.js";
 import { startWorker } from "./worker.js";
 
 // DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
@@ -43,6 +43,17 @@ export interface RunIdArguments {
 const EXECUTOR_ID = /^[\w.-]{1,100}$/;
 const RUN_ID = /^[\w.-]{1,100}$/;
 
+/** A command's exit code, with an unreachable database reported as a failure (exit 1), not a crash. */
+export async function reportingDatabase(command: () => Promise<number>): Promise<number> {
+  try {
+    return await command();
+  } catch (error) {
+    if (!(error instanceof DatabaseUnreachable)) throw error;
+    process.stderr.write(`prosec: ${error.message}\n`);
+    return 1;
+  }
+}
+
 /** Serves until SIGINT or SIGTERM; the exit code. */
 export async function runWorker(argv: WorkerArguments): Promise<number> {
   if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1) throw new UsageError("--concurrency takes a whole number of at least 1");
@@ -53,6 +64,7 @@ export async function runWorker(argv: WorkerArguments): Promise<number> {
   const cwd = process.cwd();
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return 1;
+  await checkReachable(databaseUrl);
   const worker = await startWorker({
     program: loaded.module,
     programName: loaded.module.default.name,
@@ -85,6 +97,7 @@ export async function submitRun(argv: SubmitArguments): Promise<number> {
   const inputs = parseInputArguments(argv.input, program);
   const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
   if (missing.length > 0) throw new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
+  await checkReachable(databaseUrl);
   await migrate(databaseUrl);
   await withClient(databaseUrl, async (client) => {
     // The workflow id is the run id: submitting the same id again returns the run already there.
@@ -158,12 +171,15 @@ export async function showResult(argv: RunIdArguments): Promise<number> {
 }
 
 export async function migrateDatabase(): Promise<number> {
-  await migrate(systemDatabaseUrl());
+  const url = systemDatabaseUrl();
+  await checkReachable(url);
+  await migrate(url);
   process.stderr.write("the system database is ready\n");
   return 0;
 }
 
 async function withClient<T>(url: string, body: (client: DBOSClient) => Promise<T>): Promise<T> {
+  await checkReachable(url);
   const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
   try {
     return await body(client);

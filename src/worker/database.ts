@@ -23,6 +23,30 @@ export function systemDatabaseUrl(): string {
   return url;
 }
 
+/** The database is unreachable or refuses us: said once, plainly, instead of DBOS retrying forever. */
+export class DatabaseUnreachable extends Error {}
+
+/** Fails fast with `DatabaseUnreachable` when the server at `url` cannot be reached. */
+export async function checkReachable(url: string): Promise<void> {
+  const target = new URL(url);
+  target.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new DatabaseUnreachable(`cannot reach the database at ${masked(url)} (DBOS_SYSTEM_DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** `url` without its password. */
+export function masked(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== "") parsed.password = "***";
+  return parsed.toString();
+}
+
 /**
  * Creates or migrates the system database, once: workers that start together take turns under an
  * advisory lock (two migrations of an empty database at the same moment break it). The lock is

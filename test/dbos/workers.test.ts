@@ -198,6 +198,10 @@ describe("prosec worker on DBOS", () => {
     const unconfigured = await prosec(["status", "run-tea"], cwd, { ...env, DBOS_SYSTEM_DATABASE_URL: "" });
     expect(unconfigured.code).toBe(2);
     expect(unconfigured.stderr).toMatch(/^prosec: set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database/);
+    const unreachable = await prosec(["status", "run-tea"], cwd, { ...env, DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres:hunter22@127.0.0.1:1/prosec" });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^prosec: cannot reach the database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/prosec \(DBOS_SYSTEM_DATABASE_URL\): connect ECONNREFUSED/);
+    expect(unreachable.stderr).not.toContain("hunter22");
   });
 
   it("finishes every run when one of two workers is killed: the other adopts its runs and asks no finished step again", { timeout: 240_000 }, async () => {
