@@ -116,10 +116,11 @@ async function uninterrupted(cwd: string, topic: string): Promise<unknown> {
   return (JSON.parse(last) as { outputs: unknown }).outputs;
 }
 
-/** Resolves once a run on one of `workers` is past its first `parallel:` block and not finished. */
-async function waitForRunsUnderWay(database: string, workers: readonly string[]): Promise<void> {
+/** Resolves once a run on one of `workers` is past its first `parallel:` block and not finished; with that worker's id. */
+async function waitForRunsUnderWay(database: string, workers: readonly string[]): Promise<string> {
   const client = new pg.Client({ connectionString: database });
   await client.connect();
+  let busy = "";
   try {
     await waitFor(async () => {
       const { rows } = await client.query<{ executor_id: string }>(
@@ -128,11 +129,13 @@ async function waitForRunsUnderWay(database: string, workers: readonly string[])
            AND (SELECT count(*) FROM dbos.operation_outputs step WHERE step.workflow_uuid = run.workflow_uuid) >= 3`,
         [workers],
       );
+      busy = rows[0]?.executor_id ?? "";
       return rows.length > 0;
     }, `a run under way on ${workers.join(" or ")}`);
   } finally {
     await client.end();
   }
+  return busy;
 }
 
 async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
@@ -211,17 +214,18 @@ describe("prosec worker on DBOS", () => {
     servers.push(server);
     const database = await freshDatabase("adopt");
     const env = environment(database, server);
-    const [first, second] = await Promise.all([startWorker("w1", cwd, env), startWorker("w2", cwd, env)]);
+    const workers = new Map(await Promise.all(["w1", "w2"].map(async (id) => [id, await startWorker(id, cwd, env)] as const)));
     for (const topic of TOPICS) await submit(cwd, env, topic, `run-${topic}`);
 
-    await waitForRunsUnderWay(database, ["w1"]);
-    await killed(first);
+    const victim = await waitForRunsUnderWay(database, ["w1", "w2"]);
+    const survivor = victim === "w1" ? "w2" : "w1";
+    await killed(workers.get(victim)!);
     const killedAt = server.requests.length;
     const finished = await checkpointedIdentities(database);
 
     const outputs = await Promise.all(TOPICS.map((topic) => result(cwd, env, `run-${topic}`)));
     expect(outputs).toEqual(expected);
-    expect(second.log()).toMatch(/worker w1 was silent for 2000 ms: [1-9]\d* unfinished runs? put back on the queue/);
+    expect(workers.get(survivor)!.log()).toMatch(new RegExp(`worker ${victim} was silent for 2000 ms: [1-9]\\d* unfinished runs? put back on the queue`));
     expect(finished.size).toBeGreaterThan(0);
     expect(repeatedAfter(server, killedAt, finished)).toEqual([]);
     // A step in flight at the kill may be asked twice; nothing is asked three times.
