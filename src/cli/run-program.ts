@@ -5,9 +5,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { askOnTerminal, parseInputArguments } from "../run/inputs.js";
+import { askOnTerminal, missingInputs, parseInputArguments } from "../run/inputs.js";
+import { printOutputs } from "../run/outputs.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { newRunId, ProseError, text, type Value } from "../../runtime/index.js";
+import { newRunId, ProseError } from "../../runtime/index.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
 
@@ -42,7 +43,7 @@ export async function runProgram(argv: RunArguments): Promise<number> {
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
   if (argv.resume === undefined && missing.length > 0 && !interactive) {
-    throw new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
+    throw missingInputs(missing);
   }
 
   const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
@@ -81,14 +82,6 @@ export async function runProgram(argv: RunArguments): Promise<number> {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);
   }
-}
-
-function printOutputs(outputs: { readonly [name: string]: Value }, json: boolean, runId: string): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify({ type: "outputs", runId, outputs })}\n`);
-    return;
-  }
-  for (const [name, value] of Object.entries(outputs)) process.stdout.write(`## ${name}\n\n${text(value).trimEnd()}\n\n`);
 }
 
 /** Whether the run folder holds a run of this very program (a refused resume does not). */

@@ -24,6 +24,11 @@ export function parseInputArguments(list: readonly string[], program: ProgramInf
   return inputs;
 }
 
+/** The usage error for inputs a run needs and was not given, naming each with its prompt. */
+export function missingInputs(missing: readonly InputDefinition[]): UsageError {
+  return new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
+}
+
 function readInputFile(name: string, path: string): string {
   try {
     return readFileSync(path, "utf8");

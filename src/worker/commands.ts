@@ -6,10 +6,11 @@
 import { hostname } from "node:os";
 import { DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { RUN_WORKFLOW, type Outputs } from "../../runtime/dbos/workflows.js";
-import { newRunId, text } from "../../runtime/index.js";
+import { newRunId } from "../../runtime/index.js";
 import { UsageError } from "../cli/find-programs.js";
 import { loadChecked } from "../cli/load-checked.js";
-import { parseInputArguments } from "../run/inputs.js";
+import { missingInputs, parseInputArguments } from "../run/inputs.js";
+import { printOutputs } from "../run/outputs.js";
 import { APPLICATION, checkReachable, DatabaseUnreachable, migrate, systemDatabaseUrl } from "./database.js";
 import { startWorker } from "./worker.js";
 
@@ -96,7 +97,7 @@ export async function submitRun(argv: SubmitArguments): Promise<number> {
   const program = loaded.module.default;
   const inputs = parseInputArguments(argv.input, program);
   const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
-  if (missing.length > 0) throw new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
+  if (missing.length > 0) throw missingInputs(missing);
   await checkReachable(databaseUrl);
   await migrate(databaseUrl);
   await withClient(databaseUrl, async (client) => {
@@ -161,11 +162,7 @@ export async function showResult(argv: RunIdArguments): Promise<number> {
       process.stderr.write(`prosec: run ${argv.runId} has not finished after ${argv.timeout} s (prosec status ${argv.runId})\n`);
       return 1;
     }
-    if (argv.json) {
-      process.stdout.write(`${JSON.stringify({ type: "outputs", runId: argv.runId, outputs })}\n`);
-    } else {
-      for (const [name, value] of Object.entries(outputs)) process.stdout.write(`## ${name}\n\n${text(value).trimEnd()}\n\n`);
-    }
+    printOutputs(outputs, argv.json, argv.runId);
     return 0;
   });
 }

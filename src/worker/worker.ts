@@ -21,8 +21,6 @@ export interface WorkerSettings {
   readonly queue: string;
   /** Runs at once on this worker. */
   readonly concurrency: number;
-  /** Model calls in flight at once per run (default 8). */
-  readonly modelConcurrency?: number;
   readonly adoptAfterMs: number;
   /** How often waiting branches look at the database (default 500 ms). */
   readonly pollMs?: number;
@@ -46,7 +44,6 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     pollMs: settings.pollMs ?? 500,
     runOptions: (runId) => ({
       cwd: settings.cwd,
-      ...(settings.modelConcurrency === undefined ? {} : { concurrency: settings.modelConcurrency }),
       onEvent: (event) => {
         // The run's own start and end; a called program's carry its `source`.
         if (event.source !== undefined) return;
