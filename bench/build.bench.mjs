@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const corpus = join(root, "../shared/corpus/openprose-examples");
+const corpus = join(root, "examples/openprose");
 const files = readdirSync(corpus).filter((name) => name.endsWith(".prose")).sort().map((name) => join(corpus, name));
 const sources = files.map((file) => ({ name: file.split("/").pop(), source: readFileSync(file, "utf8") }));
 

@@ -69,7 +69,7 @@ async function measure(input) {
 }
 
 function corpusSources() {
-  const directory = join(root, "../shared/corpus/openprose-examples");
+  const directory = join(root, "examples/openprose");
   return readdirSync(directory).filter((name) => name.endsWith(".prose")).sort().map((name) => readFileSync(join(directory, name), "utf8"));
 }
 

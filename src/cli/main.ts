@@ -4,9 +4,10 @@ import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
+import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 
-/** Exit codes: 0 success, 1 the programs have errors (or the run failed), 2 usage, 3 internal compiler error, 130 a run interrupted. */
+/** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
   let argumentsRejected = false;
   const parser = dbosCommands(runCommand(buildCommand(checkCommand(
@@ -28,17 +29,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       }),
   ))));
   try {
-    process.exitCode = 0;
+    process.exitCode = EXIT.ok;
     await parser.parseAsync();
   } catch (error) {
     if (error instanceof UsageError) {
       const help = argumentsRejected ? `${await parser.getHelp()}\n\n` : "";
       process.stderr.write(`${help}prosec: ${error.message}\n`);
-      return 2;
+      return EXIT.usage;
     }
     process.stderr.write(`prosec: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     if (process.env.PROSEC_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
-    return 3;
+    return EXIT.internal;
   }
-  return Number(process.exitCode ?? 0);
+  return Number(process.exitCode ?? EXIT.ok);
 }

@@ -9,6 +9,7 @@ import { askOnTerminal, missingInputs, parseInputArguments } from "../run/inputs
 import { printOutputs } from "../run/outputs.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
 import { newRunId, ProseError } from "../../runtime/index.js";
+import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
 
@@ -22,8 +23,6 @@ export interface RunArguments {
   readonly strict: boolean;
 }
 
-/** Exit codes of `prosec run` (documented in the README). */
-export const RUN_EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
@@ -32,7 +31,7 @@ export async function runProgram(argv: RunArguments): Promise<number> {
   if (argv.resume !== undefined && !RUN_ID.test(argv.resume)) throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)) throw new UsageError("--concurrency takes a whole number of at least 1");
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
-  if (loaded === undefined) return RUN_EXIT.failed;
+  if (loaded === undefined) return EXIT.failed;
   const program = loaded.module.default;
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
 
@@ -52,7 +51,7 @@ export async function runProgram(argv: RunArguments): Promise<number> {
   let interrupts = 0;
   const interrupt = (): void => {
     // A second Ctrl-C does not wait for the run to wind down.
-    if (++interrupts > 1) process.exit(RUN_EXIT.interrupted);
+    if (++interrupts > 1) process.exit(EXIT.interrupted);
     controller.abort(new ProseError("The run was interrupted (Ctrl-C)."));
   };
   process.on("SIGINT", interrupt);
@@ -70,14 +69,14 @@ export async function runProgram(argv: RunArguments): Promise<number> {
     });
     narrator.pause();
     printOutputs(outputs, argv.json, runId);
-    return RUN_EXIT.ok;
+    return EXIT.ok;
   } catch (error) {
     narrator.pause();
     if (!(error instanceof ProseError)) throw error;
     if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`);
     // The narration has shown the error already; what is left is how to go on.
     if (resumable(runDir, program.sourceHash)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
-    return controller.signal.aborted ? RUN_EXIT.interrupted : RUN_EXIT.failed;
+    return controller.signal.aborted ? EXIT.interrupted : EXIT.failed;
   } finally {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);

@@ -2,8 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The real programs in ../shared/corpus (never copied into this repo). */
-export const corpusDirectory = fileURLToPath(new URL("../../../shared/corpus/openprose-examples/", import.meta.url));
+/** The real programs written by others, vendored with their licence (examples/openprose/LICENSE). */
+export const corpusDirectory = fileURLToPath(new URL("../../examples/openprose/", import.meta.url));
+
+/** The OpenProse `roadmap/` sketches: syntax outside the language, kept as negative fixtures. */
+export const roadmapDirectory = fileURLToPath(new URL("../../fixtures/invalid/roadmap/", import.meta.url));
 
 export interface CorpusProgram {
   readonly name: string;
@@ -22,10 +25,8 @@ function programsIn(directory: string, prefix = ""): CorpusProgram[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-const all = programsIn(corpusDirectory);
-
 /** The 50 example programs. */
-export const corpusPrograms: readonly CorpusProgram[] = all.filter((program) => !program.name.startsWith("roadmap/"));
+export const corpusPrograms: readonly CorpusProgram[] = programsIn(corpusDirectory);
 
-/** The 4 `roadmap/` sketches, which are not valid programs. */
-export const roadmapSketches: readonly CorpusProgram[] = all.filter((program) => program.name.startsWith("roadmap/"));
+/** The 4 `roadmap/` sketches, which are not valid programs (named `roadmap/...` as upstream does). */
+export const roadmapSketches: readonly CorpusProgram[] = programsIn(roadmapDirectory, "roadmap/");

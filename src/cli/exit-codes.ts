@@ -1,0 +1,28 @@
+/**
+ * The one exit-code table for every prosec command. The README's table is this one; a command
+ * returns one of these, never a bare number.
+ */
+export const EXIT = {
+  /** The command did what was asked. */
+  ok: 0,
+  /** The programs have errors, a run failed, a test failed, or `--check` found a difference. */
+  failed: 1,
+  /** The command line is wrong: arguments, options, an unknown run id, a missing input off a terminal. */
+  usage: 2,
+  /** A bug in prosec: never expected; the message says so and names the input. */
+  internal: 3,
+  /** The run is waiting for an input; answer it and resume. */
+  waitingForInput: 4,
+  /** A budget stopped the run, or refused to start it. */
+  budget: 5,
+  /** `result --timeout` passed while the run was still pending. */
+  pending: 6,
+  /** The run's state cannot be used: a damaged journal line, a missing run.json, a folder locked by a live process. */
+  runStateUnusable: 7,
+  /** The network or a registry failed. */
+  network: 8,
+  /** Interrupted (Ctrl-C, SIGTERM). */
+  interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
