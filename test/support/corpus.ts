@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 export const corpusDirectory = fileURLToPath(new URL("../../examples/openprose/", import.meta.url));
 
 /** The OpenProse `roadmap/` sketches: syntax outside the language, kept as negative fixtures. */
-export const roadmapDirectory = fileURLToPath(new URL("../../fixtures/invalid/roadmap/", import.meta.url));
+export const roadmapDirectory = fileURLToPath(new URL("../fixtures/roadmap/", import.meta.url));
 
 export interface CorpusProgram {
   readonly name: string;
