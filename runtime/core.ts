@@ -5,6 +5,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { withBreakpoints } from "./cache.js";
 import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
@@ -40,6 +41,19 @@ export interface StepOutcome<T extends Value> {
 
 export interface StepResult<T extends Value> extends StepOutcome<T> {
   readonly replayed: boolean;
+}
+
+/** A reply's usage; the cache fields only when the server reported cache traffic. */
+function usageOf(model: string, reported: Partial<Message["usage"]> | undefined): Usage {
+  const written = reported?.cache_creation_input_tokens ?? 0;
+  const read = reported?.cache_read_input_tokens ?? 0;
+  return {
+    model,
+    inputTokens: reported?.input_tokens ?? 0,
+    outputTokens: reported?.output_tokens ?? 0,
+    ...(written === 0 ? {} : { cacheWriteTokens: written }),
+    ...(read === 0 ? {} : { cacheReadTokens: read }),
+  };
 }
 
 export class RunCore {
@@ -141,12 +155,15 @@ export class RunCore {
     return id;
   }
 
-  /** One Messages API call, inside the run-wide limit, cancelled with `signal`. */
-  async callModel(params: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
+  /**
+   * One Messages API call, inside the run-wide limit, cancelled with `signal`; with prompt caching
+   * (the default), `cache_control` breakpoints where the request's stable prefixes end (cache.ts).
+   */
+  async callModel(request: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
+    const params = this.options.promptCaching === false ? request : withBreakpoints(request);
     const message = await this.limiter.run(signal, () => outsideContext(() => this.client.messages.create(params, { signal })));
     if (!message || !Array.isArray(message.content)) throw new Error("The model server answered with something that is not a message.");
-    const usage: Usage = { model: params.model, inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0 };
-    return { message, usage };
+    return { message, usage: usageOf(params.model, message.usage) };
   }
 
   /**

@@ -75,4 +75,10 @@ export interface RunOptions {
   readonly durability?: Durability;
   /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
   readonly contextBudget?: number;
+  /**
+   * Prompt caching (default true): `cache_control` breakpoints where a request's stable prefix ends
+   * (tools and system prompt, memory, context, the conversation so far). Turn it off for a server that
+   * refuses the field.
+   */
+  readonly promptCaching?: boolean;
 }

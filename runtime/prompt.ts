@@ -1,6 +1,7 @@
 /**
  * What a session's agent reads: the system prompt (the runtime's framing plus the agent's `prompt:`)
- * and the first user message (the task, its context, the block scope, persistent memory).
+ * and the first user message: persistent memory and the context first, each a block of its own that
+ * stays the same across requests (prompt caching, cache.ts), then the block scope and the task.
  *
  * Context values are serialized under `## Context` with one `### name` section each, values as
  * `text()` shows them. Size strategy: when the values together exceed the budget, each value longer
@@ -8,6 +9,8 @@
  * was left out, so every binding stays visible and the prompt stays bounded. A context of paths or
  * globs is passed by reference: the agent reads those files with its tools.
  */
+import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { stable } from "./cache.js";
 import type { BlockFrame } from "./step-context.js";
 import type { ContextSpec, SessionSettings, Value } from "./types.js";
 import { text } from "./values.js";
@@ -49,22 +52,25 @@ export interface TaskParts {
   readonly budget: number;
 }
 
-export function taskMessage(parts: TaskParts): string {
-  const sections: string[] = [];
-  if (parts.block !== undefined) {
-    sections.push(`Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`);
-  }
+/** The first user message: the stable blocks (memory, context), then the task with its scope. */
+export function taskMessage(parts: TaskParts): TextBlockParam[] {
+  const blocks: TextBlockParam[] = [];
   if (parts.memory !== undefined) {
     const content = parts.memory.content?.trim() ?? "";
-    sections.push(content.startsWith("# Agent Memory") ? content : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`);
+    blocks.push(stable(content.startsWith("# Agent Memory") ? content : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`));
   }
-  sections.push(dedent(parts.task));
   const context = serializeContext(parts.context, parts.budget);
-  if (context !== "") sections.push(context);
-  if (parts.persistent === true) {
-    sections.push("You are a persistent agent. Before your final reply, call update_memory with your compacted memory (specific findings, decisions with reasons, open concerns) and a summary of this session.");
+  if (context !== "") blocks.push(stable(context));
+  const task: string[] = [];
+  if (parts.block !== undefined) {
+    task.push(`Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`);
   }
-  return sections.join("\n\n");
+  task.push(dedent(parts.task));
+  if (parts.persistent === true) {
+    task.push("You are a persistent agent. Before your final reply, call update_memory with your compacted memory (specific findings, decisions with reasons, open concerns) and a summary of this session.");
+  }
+  blocks.push({ type: "text", text: task.join("\n\n") });
+  return blocks;
 }
 
 export function serializeContext(context: ContextSpec | undefined, budget: number): string {

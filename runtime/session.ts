@@ -77,7 +77,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
 
   for (let turn = 0; turn < maxTurns; turn++) {
     const { message, usage: callUsage } = await core.callModel(
-      { model, max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS, system, messages, ...(toolParams.length === 0 ? {} : { tools: toolParams }) },
+      { model, max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS, system: [{ type: "text", text: system }], messages, ...(toolParams.length === 0 ? {} : { tools: toolParams }) },
       signal,
     );
     usage.push(callUsage);

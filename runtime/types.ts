@@ -122,11 +122,17 @@ export interface RunEventBase {
   readonly time: number;
 }
 
-/** Model usage of one call, summed per run in the `run-end` event. */
+/**
+ * Model usage of one call, summed per run in the `run-end` event. `inputTokens` are the input tokens
+ * billed at the base rate; with prompt caching, `cacheWriteTokens` (billed 1.25x) and `cacheReadTokens`
+ * (billed 0.1x) come on top: the request's whole input is the sum of the three.
+ */
 export interface Usage {
   readonly model: string;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  readonly cacheWriteTokens?: number;
+  readonly cacheReadTokens?: number;
 }
 
 /** The narration: one event per step, for the CLI to display and for users to log. */

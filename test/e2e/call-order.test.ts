@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { askedText, lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { callKind, choiceCriteria, choiceOptions, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder } from "./harness.js";
 
 interface Script {
@@ -63,7 +63,7 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
       if (option === undefined || !choiceOptions(request).includes(option)) problems.push(`unscripted choice: ${criteria}`);
       return reply.toolUse([{ name: "answer", input: { answer: option ?? choiceOptions(request)[0], reason: "scripted" } }]);
     }
-    problems.push(`unexpected extraction: ${firstLine(lastUserText(request))}`);
+    problems.push(`unexpected extraction: ${firstLine(askedText(request))}`);
     return reply.toolUse([{ name: "answer", input: { answer: null } }]);
   };
   server = await startFakeAnthropic({ respond });
@@ -83,7 +83,7 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
     if (kind === "session") return `session: ${firstLine(firstUserText(request))}`;
     if (kind === "judgment") return `judge: ${judgmentCondition(request)}`;
     if (kind === "choice") return `choose: ${choiceCriteria(request)}`;
-    return `extract: ${firstLine(lastUserText(request))}`;
+    return `extract: ${firstLine(askedText(request))}`;
   });
   return { calls, requests: server.requests, outputs, error };
 }
@@ -220,7 +220,7 @@ describe("try / catch / finally", () => {
     expect(outcome.calls).toEqual(["session: Step one", "session: Risky step", "session: Handle the failure", "session: Clean up", "session: Report"]);
     // The 400 was sent once (maxRetries: 0), and catch saw the error.
     expect(outcome.requests.filter((request) => firstLine(firstUserText(request)) === "Risky step")).toHaveLength(1);
-    expect(firstUserText(outcome.requests[2]!)).toContain("scripted failure of Risky step");
+    expect(lastUserText(outcome.requests[2]!)).toContain("scripted failure of Risky step");
     expect(outcome.outputs).toEqual({ status: "reply to: Report" });
   });
 
@@ -265,7 +265,7 @@ describe("try / catch / finally", () => {
     );
     expect(outcome.error).toBeUndefined();
     expect(outcome.calls).toEqual(["session: Inner work", "session: Inner handler", "session: Inner cleanup", "session: Outer handler"]);
-    expect(firstUserText(outcome.requests[3]!)).toContain("inner problem");
+    expect(lastUserText(outcome.requests[3]!)).toContain("inner problem");
   });
 });
 

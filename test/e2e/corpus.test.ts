@@ -23,7 +23,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import { corpusPrograms, type CorpusProgram } from "../support/corpus.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { askedText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { callKind, choiceOptions, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, type CallKind } from "./harness.js";
 
 interface Scenario {
@@ -105,7 +105,7 @@ function scriptedModel(program: CorpusProgram, scenario: Scenario) {
     }
     if (kind === "choice") return answer(choiceOptions(request)[0]);
     if (kind === "extraction") {
-      const question = lastUserText(request);
+      const question = askedText(request);
       if (question.startsWith("List the items")) return answer(["a", "b"]);
       if (question.startsWith("Does this text answer yes")) return answer(true);
       return answer("value");

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { compile, type ImportResolution } from "../../src/compile.js";
-import { lastUserText, systemText, type FakeRequest } from "../support/fake-anthropic.js";
+import { askedText, systemText, type FakeRequest } from "../support/fake-anthropic.js";
 
 export const TEST_API_KEY = "sk-ant-test-e2e-0123456789abcdef";
 
@@ -79,14 +79,14 @@ export function callKind(request: FakeRequest): CallKind {
 
 /** The condition of a judgment question (`Condition: ...\n\nIs the condition true?`). */
 export function judgmentCondition(request: FakeRequest): string {
-  const question = lastUserText(request);
+  const question = askedText(request);
   const match = /^Condition: ([\s\S]*?)\n\nIs the condition true\?/.exec(question);
   return match === null ? question : match[1]!;
 }
 
 /** The criteria of a choice question (`Choose the option that best fits: ...\n\nOptions:`). */
 export function choiceCriteria(request: FakeRequest): string {
-  const question = lastUserText(request);
+  const question = askedText(request);
   const match = /^Choose the option that best fits: ([\s\S]*?)\n\nOptions:/.exec(question);
   return match === null ? question : match[1]!;
 }
@@ -97,10 +97,11 @@ export function choiceOptions(request: FakeRequest): string[] {
   return [...((tool?.input_schema as { properties: { answer: { enum: string[] } } }).properties.answer.enum ?? [])];
 }
 
-/** The task of a session's first user message: the first line of its first user message. */
+/** The task of a session: the last text block of its first user message (memory and context come before it). */
 export function firstUserText(request: FakeRequest): string {
   const first = request.body?.messages.find((message) => message.role === "user");
   if (first === undefined) return "";
   if (typeof first.content === "string") return first.content;
-  return first.content.map((block) => (typeof block["text"] === "string" ? block["text"] : "")).join("\n");
+  const texts = first.content.filter((block) => typeof block["text"] === "string");
+  return String(texts[texts.length - 1]?.["text"] ?? "");
 }

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { add, defineProgram, startRun, text, type RunOptions } from "../../runtime/index.js";
 import type { RunEvent } from "../../runtime/types.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { askedText, lastUserText, reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "./helpers.js";
 
 const program = defineProgram({
@@ -45,9 +45,9 @@ function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
 }
 
 function responder(request: FakeRequest) {
-  const prompt = lastUserText(request);
+  const prompt = askedText(request);
   if (request.body?.tool_choice !== undefined) {
-    const complete = prompt.includes("- Why");
+    const complete = lastUserText(request).includes("- Why");
     return reply.toolUse([{ name: "answer", input: { answer: complete, reason: complete ? "has all three parts" : "missing a part" } }]);
   }
   if (prompt.startsWith("Draft")) return reply.text("- What\n- How");
@@ -65,7 +65,7 @@ describe("a program driving the runtime", () => {
     const events: RunEvent[] = [];
     const outputs = await run({ topic: "durable workflows" }, { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder(), onEvent: (event) => events.push(event) });
     expect(outputs).toEqual({ summary: "INTRO\nOUTRO" });
-    const sectionPrompts = server.requests.map(lastUserText).filter((prompt) => prompt.startsWith("Write the section")).map((prompt) => prompt.split("\n")[0]);
+    const sectionPrompts = server.requests.map(askedText).filter((prompt) => prompt.startsWith("Write the section")).map((prompt) => prompt.split("\n")[0]);
     expect(sectionPrompts.sort()).toEqual(["Write the section What", "Write the section How", "Write the section Why"].sort());
     expect(lastUserText(server.requests[0]!)).toContain("Draft an outline about durable workflows");
     expect(events.filter((event) => event.type === "judgment").map((event) => event.type === "judgment" && event.answer)).toEqual(["no", "yes"]);

@@ -5,7 +5,7 @@
  * which requests its steps answered.
  */
 import { createHash } from "node:crypto";
-import { lastUserText, reply, type FakeReply, type FakeRequest } from "./fake-anthropic.js";
+import { askedText, lastUserText, reply, type FakeReply, type FakeRequest } from "./fake-anthropic.js";
 
 /** A short hash of what the request asks: the same step asks the same thing in every run. */
 export function identity(request: FakeRequest): string {
@@ -19,17 +19,17 @@ export function identityIn(text: unknown): string | undefined {
 }
 
 /**
- * Sessions answer `[identity] re: <first line of the prompt>`; judgments answer `judge(question text)`;
+ * Sessions answer `[identity] re: <first line of the task>`; judgments answer `judge(the question with its values)`;
  * choices take the first option; extractions give two items.
  */
 export function deterministicModel(judge: (question: string) => boolean = () => true): (request: FakeRequest) => FakeReply {
   return (request) => {
     const id = identity(request);
     const tool = request.body?.tools?.[0];
-    const prompt = lastUserText(request);
+    const prompt = askedText(request);
     if (request.body?.tool_choice === undefined || tool === undefined) return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
     const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[] } } }).properties.answer;
-    const answer = schema.enum?.[0] ?? (schema.type === "boolean" ? judge(prompt) : schema.type === "array" ? ["first", "second"] : "value");
+    const answer = schema.enum?.[0] ?? (schema.type === "boolean" ? judge(lastUserText(request)) : schema.type === "array" ? ["first", "second"] : "value");
     return reply.toolUse([{ name: "answer", input: { answer, reason: `[${id}] scripted` } }]);
   };
 }
