@@ -64,6 +64,18 @@ export async function extractField(core: RunCore, text: string, key: string | nu
   return { value: reply.answer === undefined ? reply.text : (reply.answer as Value), usage };
 }
 
+/** Several fields of one text, in one question: the value is a record of them (null where the text has none). */
+export async function extractFields(core: RunCore, text: string, keys: readonly string[], signal: AbortSignal): Promise<StepOutcome<Value>> {
+  const properties = Object.fromEntries(keys.map((key) => [key, { description: `The value of "${key}", or null when the text has none` }]));
+  const schema = { type: "object" as const, properties: { answer: { type: "object", properties, required: [...keys] } }, required: ["answer"] };
+  const listed = keys.map((key) => `"${key}"`).join(", ");
+  const { reply, usage } = await askForced(core, `What are the fields ${listed} in this text?`, `Text:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const record = isRecord(reply.answer as Value) ? reply.answer : parseJson(reply.text);
+  if (!isRecord(record as Value)) throw new Error(`The model did not give the fields ${listed} as a record.`);
+  const answered = record as { readonly [key: string]: Value };
+  return { value: Object.fromEntries(keys.map((key) => [key, Object.hasOwn(answered, key) ? answered[key]! : null])), usage };
+}
+
 export async function extractTruth(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<boolean>> {
   const schema = { type: "object" as const, properties: { answer: { type: "boolean" }, reason: { type: "string" } }, required: ["answer", "reason"] };
   const { reply, usage } = await askForced(core, "Does this text answer yes (keep, true, positive) or no?", `Text:\n${text}`, schema, signal, EXTRACT_SYSTEM);

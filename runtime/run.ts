@@ -10,7 +10,7 @@ import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import { ProseError } from "./errors.js";
 import { safeName } from "./files.js";
-import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
+import { extractField, extractFields, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import type { RunOptions } from "./options.js";
@@ -257,13 +257,18 @@ export class Run implements Runtime {
     return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, source, signal)))) as readonly Value[];
   }
 
-  async field(at: Site, value: Value, key: string | number): Promise<Value> {
+  async field(at: Site, value: Value, key: string | number, fields?: readonly string[]): Promise<Value> {
     const lookup = fieldWithoutModel(value, key);
     if (lookup.found) {
       if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "field", method: "parse" });
       return lookup.value;
     }
     const source = text(value);
+    if (typeof key === "string" && fields !== undefined && fields.length > 1 && fields.includes(key)) {
+      const label = `Reading fields ${fields.map((field) => `"${field}"`).join(", ")}`;
+      const record = await this.extractOnce(at, "field", `fields:${fields.join("\0")}\0${source}`, () => this.core.step("extract", at, label, (signal) => extractFields(this.core, source, fields, signal)));
+      return (record as { readonly [field: string]: Value })[key] ?? null;
+    }
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
     return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () => this.core.step("extract", at, label, (signal) => extractField(this.core, source, key, signal)));
   }

@@ -71,6 +71,11 @@ export interface SessionRequest extends SessionSettings {
   readonly label?: string;
   /** The name a result is bound to, when there is one (for traces and binding files). */
   readonly binding?: string;
+  /**
+   * A `filter:` stage's verdict: the agent is offered an `answer(keep, reason)` tool (forced when it has
+   * no other tool), and a call of it is the session's result, `yes: <reason>` or `no: <reason>`.
+   */
+  readonly keep?: boolean;
 }
 
 export interface InputDefinition {
@@ -183,8 +188,11 @@ export interface Runtime {
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */
   list(at: Site, value: Value): Promise<readonly Value[]>;
-  /** `a.b` / `a[0]` on a value that may be text holding structure. */
-  field(at: Site, value: Value, key: string | number): Promise<Value>;
+  /**
+   * `a.b` / `a[0]` on a value that may be text holding structure. `fields`: every field the program
+   * reads from the same binding; a text the model must read is asked for all of them at once.
+   */
+  field(at: Site, value: Value, key: string | number, fields?: readonly string[]): Promise<Value>;
   /** Truthiness for `filter`, deterministic conditions and `not`: parse first, then ask. */
   truthy(at: Site, value: Value): Promise<boolean>;
   /** Announces a statement (the narration's position). */

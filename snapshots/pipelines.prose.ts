@@ -50,6 +50,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           await rt.session({
             at: { line: 5, column: 3 },
             prompt: "Is this idea about technology? Answer yes or no.",
+            keep: true,
             context: { item: item },
           }),
         )
@@ -84,7 +85,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       if (
         await rt.truthy(
           { line: 18, column: 23 },
-          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?` }),
+          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, keep: true }),
         )
       )
         $kept2.push(item);

@@ -12,8 +12,8 @@
  *   how often that condition was asked: `loop until **c**` answers no, yes, no, yes ... (one iteration
  *   per loop), `loop while **c**` yes, no, yes ... (one iteration per loop), and any other condition
  *   (`if`, `elif`, block conditions) no, yes, no ...;
- * - a choice takes the first option; extractions answer `["a", "b"]` for a list, `true` for yes/no and
- *   `"value"` for a field.
+ * - a choice takes the first option; extractions answer `["a", "b"]` for a list, `true` for yes/no,
+ *   `"value"` for a field and `"value"` for each of several fields read from one text.
  *
  * The number of model calls per program and kind is compared with the committed `model-calls.json`
  * (update it deliberately with `npx vitest run test/e2e/corpus.test.ts -u`).
@@ -24,7 +24,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import { corpusPrograms, type CorpusProgram } from "../support/corpus.js";
 import { askedText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
-import { callKind, choiceOptions, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, type CallKind } from "./harness.js";
+import { callKind, choiceOptions, fieldsAsked, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, type CallKind } from "./harness.js";
 
 interface Scenario {
   /** Values for the program's inputs, both the parameters and the inputs asked for later (`onInput`). */
@@ -108,7 +108,8 @@ function scriptedModel(program: CorpusProgram, scenario: Scenario) {
       const question = askedText(request);
       if (question.startsWith("List the items")) return answer(["a", "b"]);
       if (question.startsWith("Does this text answer yes")) return answer(true);
-      return answer("value");
+      const fields = fieldsAsked(request);
+      return answer(fields === undefined ? "value" : Object.fromEntries(fields.map((field) => [field, "value"])));
     }
     const condition = judgmentCondition(request);
     const count = asked.get(condition) ?? 0;

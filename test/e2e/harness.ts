@@ -91,6 +91,13 @@ export function choiceCriteria(request: FakeRequest): string {
   return match === null ? question : match[1]!;
 }
 
+/** The field names an extraction of several fields asks for (its answer is a record), else undefined. */
+export function fieldsAsked(request: FakeRequest): string[] | undefined {
+  const tool = request.body?.tools?.find((candidate) => candidate.name === "answer");
+  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; properties?: object } } } | undefined)?.properties?.answer;
+  return answer?.type === "object" && answer.properties !== undefined ? Object.keys(answer.properties) : undefined;
+}
+
 /** The option labels a choice offers. */
 export function choiceOptions(request: FakeRequest): string[] {
   const tool = request.body?.tools?.find((candidate) => candidate.name === "answer");

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../../runtime/structure.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { askedText, lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst } from "./helpers.js";
 
 let server: FakeServer;
@@ -78,5 +78,48 @@ describe("list, field and truthy at run time", () => {
     });
     expect(result).toEqual([["alpha/alpha", "alpha/beta", "beta/alpha", "beta/beta"], "v2.1", "v2.1"]);
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("fewer model calls", () => {
+  it("reads several fields of one text in one question, and answers the later fields from it", async () => {
+    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "answer", input: { answer: { owner: "Ada", title: "Tides", items: ["a", "b"] } } }])] });
+    const fields = ["items", "owner", "title"];
+    const text = "Ada wrote about tides, covering a and b.";
+    const { result, events } = await runAgainst(server, async (rt) => [await rt.field(at(1), text, "title", fields), await rt.field(at(2), text, "items", fields), await rt.field(at(3), text, "owner", fields)]);
+    expect(result).toEqual(["Tides", ["a", "b"], "Ada"]);
+    expect(server.requests).toHaveLength(1);
+    expect(askedText(server.requests[0]!)).toBe('What are the fields "items", "owner", "title" in this text?');
+    expect(events.filter((event) => event.type === "extraction")).toHaveLength(1);
+  });
+
+  it("a filter's verdict is one forced tool call when the session has no other tools", async () => {
+    server = await startFakeAnthropic({ respond: (request) => reply.toolUse([{ name: "answer", input: { keep: askedText(request).includes("tin"), reason: "metal check" } }]) });
+    const noTools = { read: [], write: [], bash: "deny", network: "deny" } as const;
+    const { result } = await runAgainst(server, async (rt) => {
+      const kept: string[] = [];
+      for (const item of ["tin", "wool"]) if (await rt.truthy(at(2), await rt.session({ at: at(1), prompt: `Is ${item} a metal?`, keep: true, permissions: noTools }))) kept.push(item);
+      return kept;
+    });
+    expect(result).toEqual(["tin"]);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.map((request) => [request.body?.tool_choice, request.body?.tools?.map((tool) => tool.name)])).toEqual([
+      [{ type: "tool", name: "answer" }, ["answer"]],
+      [{ type: "tool", name: "answer" }, ["answer"]],
+    ]);
+  });
+
+  it("offers the verdict tool without forcing it to an agent with tools; a free-text answer is still read", async () => {
+    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "answer", input: { keep: false, reason: "not a metal" } }]), reply.text("Hard to say without more data.")], respond: () => reply.toolUse([{ name: "answer", input: { answer: true, reason: "read" } }]) });
+    const { result } = await runAgainst(server, async (rt) => [
+      await rt.session({ at: at(1), prompt: "Is wool a metal?", keep: true }),
+      await rt.truthy(at(2), await rt.session({ at: at(3), prompt: "Is tin a metal?", keep: true })),
+    ]);
+    expect(result).toEqual(["no: not a metal", true]);
+    expect(server.requests[0]!.body?.tool_choice).toBeUndefined();
+    expect(server.requests[0]!.body?.tools?.map((tool) => tool.name)).toContain("read_file");
+    expect(server.requests[0]!.body?.tools?.map((tool) => tool.name)).toContain("answer");
+    // The free-text reply needed the model once more to read it.
+    expect(server.requests).toHaveLength(3);
   });
 });

@@ -20,7 +20,7 @@ export function identityIn(text: unknown): string | undefined {
 
 /**
  * Sessions answer `[identity] re: <first line of the task>`; judgments answer `judge(the question with its values)`;
- * choices take the first option; extractions give two items.
+ * choices take the first option; extractions give two items, or `"value"` for every field asked.
  */
 export function deterministicModel(judge: (question: string) => boolean = () => true): (request: FakeRequest) => FakeReply {
   return (request) => {
@@ -28,8 +28,9 @@ export function deterministicModel(judge: (question: string) => boolean = () => 
     const tool = request.body?.tools?.[0];
     const prompt = askedText(request);
     if (request.body?.tool_choice === undefined || tool === undefined) return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
-    const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[] } } }).properties.answer;
-    const answer = schema.enum?.[0] ?? (schema.type === "boolean" ? judge(lastUserText(request)) : schema.type === "array" ? ["first", "second"] : "value");
+    const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[]; properties?: object } } }).properties.answer;
+    const fields = schema.type === "object" ? Object.fromEntries(Object.keys(schema.properties ?? {}).map((field) => [field, "value"])) : undefined;
+    const answer = schema.enum?.[0] ?? fields ?? (schema.type === "boolean" ? judge(lastUserText(request)) : schema.type === "array" ? ["first", "second"] : "value");
     return reply.toolUse([{ name: "answer", input: { answer, reason: `[${id}] scripted` } }]);
   };
 }

@@ -9,6 +9,8 @@
 import type * as ast from "../../ast.js";
 import type { Analysis, Scope, SymbolInfo } from "../2-analyze/types.js";
 import { propertyKey, stringLiteral, templateChunk } from "./literals.js";
+import { fieldGroups } from "./field-groups.js";
+import { filterVerdicts } from "./filter-verdicts.js";
 import type { NameTable } from "./names.js";
 import { distinctKeys, settingsFields, type ExpressionLowering } from "./settings.js";
 
@@ -39,6 +41,8 @@ export class Lowerer implements ExpressionLowering {
    * statement (names are flat): declared ahead as `null`, never in a temporal dead zone.
    */
   private readonly readFromFunctions: ReadonlySet<SymbolInfo>;
+  private readonly fieldGroups: ReadonlyMap<ast.MemberExpression, readonly string[]>;
+  private readonly filterVerdicts: ReadonlySet<ast.SessionExpression>;
 
   constructor(
     private readonly analysis: Analysis,
@@ -47,6 +51,8 @@ export class Lowerer implements ExpressionLowering {
   ) {
     this.promoted = new Set([...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []));
     this.readFromFunctions = programSymbolsReadInside([...analysis.blocks.values(), ...analysis.agents.values()], analysis);
+    this.fieldGroups = fieldGroups(analysis);
+    this.filterVerdicts = filterVerdicts(analysis);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -270,8 +276,11 @@ export class Lowerer implements ExpressionLowering {
         const keys = distinctKeys(expression.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)));
         return `{ ${expression.entries.map((entry, index) => `${propertyKey(keys[index]!)}: ${this.objectEntryValue(entry)}`).join(", ")} }`;
       }
-      case "Member":
-        return `await rt.field(${site(expression.property)}, ${this.value(expression.object)}, ${stringLiteral(expression.property.name)})`;
+      case "Member": {
+        const group = this.fieldGroups.get(expression);
+        const fields = group === undefined ? "" : `, [${group.map(stringLiteral).join(", ")}]`;
+        return `await rt.field(${site(expression.property)}, ${this.value(expression.object)}, ${stringLiteral(expression.property.name)}${fields})`;
+      }
       case "Index":
         return `await rt.field(${site(expression)}, ${this.value(expression.object)}, ${this.key(expression.index)})`;
       case "Binary":
@@ -404,6 +413,7 @@ export class Lowerer implements ExpressionLowering {
     else if (session.prompt) fields.push(`prompt: ${this.string(session.prompt)}`);
     if (session.name) fields.push(`label: ${stringLiteral(session.name.name)}`);
     fields.push(...this.bindingField(binding));
+    if (this.filterVerdicts.has(session)) fields.push("keep: true");
     fields.push(...settingsFields(session.properties, this, previous === undefined ? undefined : `previous: ${previous}`));
     return `await rt.session({ ${fields.join(", ")} })`;
   }
