@@ -251,10 +251,16 @@ export class Run implements Runtime {
     const parsed = listWithoutModel(value);
     if (parsed !== undefined) {
       this.core.emit({ type: "extraction", at, shape: "list", method: "parse" });
-      return parsed;
+      return this.listed(at, parsed);
     }
     const source = text(value);
-    return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, source, signal)))) as readonly Value[];
+    return this.listed(at, (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, source, signal)))) as readonly Value[]);
+  }
+
+  /** Says how many items a list read has: what a cost bound's `|items|` stands for. */
+  private listed(at: Site, items: readonly Value[]): readonly Value[] {
+    if (this.core.listening) this.core.emit({ type: "list", at, items: items.length });
+    return items;
   }
 
   async field(at: Site, value: Value, key: string | number, fields?: readonly string[]): Promise<Value> {

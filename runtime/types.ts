@@ -5,6 +5,7 @@
  * `defineProgram` / `startRun` and the value helpers exported from `runtime/index.ts`). Anything
  * here is public API: additions are fine, changes break every committed workflow.
  */
+import type { ProgramCost } from "./bound.js";
 import type { RunOptions } from "./options.js";
 
 /** What a `.prose` value can be at run time. Session results are text. */
@@ -97,6 +98,8 @@ export interface ProgramInfo {
   readonly outputs: readonly string[];
   /** The `.prose` source itself: a durable run keeps a copy and quotes it in its state files. */
   readonly text?: string;
+  /** The static bound on the program's model calls and tokens (bound.ts), for budgets and apps. */
+  readonly cost?: ProgramCost;
 }
 
 export type JoinStrategy = "all" | "first" | "any";
@@ -149,6 +152,8 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "binding"; readonly name: string; readonly preview: string })
   | (RunEventBase & { readonly type: "judgment"; readonly question: string; readonly answer: string; readonly reason: string })
   | (RunEventBase & { readonly type: "extraction"; readonly shape: "list" | "field" | "boolean"; readonly method: "parse" | "model" })
+  /** A list was read (`for x in`, a pipeline stage): its size, what a cost bound's `|items|` stands for. */
+  | (RunEventBase & { readonly type: "list"; readonly items: number })
   | (RunEventBase & { readonly type: "parallel-start"; readonly branches: number })
   | (RunEventBase & { readonly type: "parallel-end"; readonly succeeded: number; readonly failed: number })
   | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })

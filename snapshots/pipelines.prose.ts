@@ -37,6 +37,14 @@ let shortlist = ideas | filter:
 session "Present"
   context: [portfolio, research, shortlist]
 `,
+  cost: {
+    calls: { session: 19, judgment: 0, choice: 0, extraction: 6, retry: 0 },
+    criticalPath: 23,
+    tokens: { sonnet: { input: 39569, output: 19600 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

@@ -22,6 +22,14 @@ let result = helper(topic: subject, depth: 2)
 
 output digest = session "Digest {result.summary}"
 `,
+  cost: {
+    calls: { session: 3, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 3,
+    tokens: { sonnet: { input: 5368, output: 3000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

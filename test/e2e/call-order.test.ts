@@ -8,7 +8,8 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import { askedText, lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
-import { callKind, choiceCriteria, choiceOptions, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder } from "./harness.js";
+import type { RunEvent } from "../../runtime/types.js";
+import { callKind, choiceCriteria, choiceOptions, expectWithinBound, firstUserText, judgmentCondition, loadProgram, observedValues, removeTemporaryFolders, TEST_API_KEY, temporaryFolder } from "./harness.js";
 
 interface Script {
   /** Answers per condition, consumed in order; a condition asked once more than scripted fails the test. */
@@ -68,7 +69,8 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
   };
   server = await startFakeAnthropic({ respond });
   const program = await loadProgram(source, `order-${++programs}.prose`);
-  const options = { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-order-"), concurrency: 1, maxRetries: 0, retryDelayMs: 0 };
+  const events: RunEvent[] = [];
+  const options = { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-order-"), concurrency: 1, maxRetries: 0, retryDelayMs: 0, onEvent: (event: RunEvent) => events.push(event) };
   let outputs: Record<string, unknown> | undefined;
   let error: unknown;
   try {
@@ -78,6 +80,8 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
   }
   expect(problems).toEqual([]);
   for (const [condition, answers] of remaining) expect(answers, `every scripted answer for "${condition}" is used`).toEqual([]);
+  // Whatever path the run took, it stayed within the program's static bound.
+  expectWithinBound(program.metadata.cost, server.requests, observedValues(program.metadata.cost, events, inputs));
   const calls = server.requests.map((request) => {
     const kind = callKind(request);
     if (kind === "session") return `session: ${firstLine(firstUserText(request))}`;

@@ -24,7 +24,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import { corpusPrograms, type CorpusProgram } from "../support/corpus.js";
 import { askedText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
-import { callKind, choiceOptions, fieldsAsked, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, type CallKind } from "./harness.js";
+import type { RunEvent } from "../../runtime/types.js";
+import { callKind, choiceOptions, expectWithinBound, fieldsAsked, firstUserText, judgmentCondition, loadProgram, observedValues, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, type CallKind } from "./harness.js";
 
 interface Scenario {
   /** Values for the program's inputs, both the parameters and the inputs asked for later (`onInput`). */
@@ -151,7 +152,8 @@ describe("corpus programs run end to end against a scripted model", () => {
           return value;
         };
         const cwd = temporaryFolder("prosec-e2e-cwd-");
-        const options = { apiKey: TEST_API_KEY, baseURL: server.url, cwd, homeDir: temporaryFolder("prosec-e2e-home-"), concurrency: 1, maxRetries: 0, onInput };
+        const events: RunEvent[] = [];
+        const options = { apiKey: TEST_API_KEY, baseURL: server.url, cwd, homeDir: temporaryFolder("prosec-e2e-home-"), concurrency: 1, maxRetries: 0, onInput, onEvent: (event: RunEvent) => events.push(event) };
 
         let outputs: Record<string, unknown> | undefined;
         let failure: unknown;
@@ -181,6 +183,9 @@ describe("corpus programs run end to end against a scripted model", () => {
         }
         expect(model.unlocated, "every judged condition is found in the source").toEqual([]);
         expect(asked.every((name) => given[name] !== undefined)).toBe(true);
+
+        // The static bound holds: no more calls of any kind than the bound evaluated with this run's values.
+        expectWithinBound(loaded.metadata.cost, server.requests, observedValues(loaded.metadata.cost, events, given));
 
         const counts: Counts = { session: 0, judgment: 0, choice: 0, extraction: 0 };
         for (const request of server.requests) counts[callKind(request)]++;

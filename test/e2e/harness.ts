@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues } from "../../runtime/bound.js";
+import type { RunEvent } from "../../runtime/types.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import { askedText, systemText, type FakeRequest } from "../support/fake-anthropic.js";
 
@@ -38,6 +40,7 @@ export interface ProgramMetadata {
   readonly name: string;
   readonly inputs: readonly { readonly name: string; readonly prompt: string }[];
   readonly outputs: readonly string[];
+  readonly cost: ProgramCost;
 }
 
 export interface LoadedProgram {
@@ -111,4 +114,41 @@ export function firstUserText(request: FakeRequest): string {
   if (typeof first.content === "string") return first.content;
   const texts = first.content.filter((block) => typeof block["text"] === "string");
   return String(texts[texts.length - 1]?.["text"] ?? "");
+}
+
+/**
+ * The values a run gave the bound's symbols: inputs from the inputs, a list's size and a loop's count
+ * from the run's events at the symbol's sites (the largest seen). A symbol whose site the run never
+ * reached is 0: nothing it multiplies ran.
+ */
+export function observedValues(cost: ProgramCost, events: readonly RunEvent[], inputs: Readonly<Record<string, unknown>>): SymbolValues {
+  const fromInputs = inputValues(cost, inputs as Record<string, string>);
+  const values = new Map<string, number>();
+  for (const symbol of cost.symbols) {
+    let largest = 0;
+    for (const event of events) {
+      if (event.source !== undefined || event.at === undefined || !symbol.sites.some((site) => site.line === event.at!.line && site.column === event.at!.column)) continue;
+      if (symbol.kind === "items" && event.type === "list") largest = Math.max(largest, event.items);
+      if (symbol.kind === "count" && event.type === "loop-iteration") largest = Math.max(largest, event.iteration + 1);
+    }
+    values.set(symbol.name, fromInputs(symbol.name) ?? largest);
+  }
+  return (name) => values.get(name);
+}
+
+export interface BoundCheck {
+  readonly actual: number;
+  readonly bound: number;
+}
+
+/** Asserts that the calls a run made are within its program's bound, kind by kind; returns the totals. */
+export function expectWithinBound(cost: ProgramCost, requests: readonly FakeRequest[], values: SymbolValues): BoundCheck {
+  const actual: Record<CallKind, number> = { session: 0, judgment: 0, choice: 0, extraction: 0 };
+  for (const request of requests) actual[callKind(request)]++;
+  const bound = (count: Parameters<typeof evaluate>[0]): number => evaluate(count, values) ?? Infinity;
+  expect(actual.session, "sessions (retries included)").toBeLessThanOrEqual(bound({ sum: [cost.calls.session, cost.calls.retry] }));
+  expect(actual.judgment, "judgments").toBeLessThanOrEqual(bound(cost.calls.judgment));
+  expect(actual.choice, "choices").toBeLessThanOrEqual(bound(cost.calls.choice));
+  expect(actual.extraction, "extractions").toBeLessThanOrEqual(bound(cost.calls.extraction));
+  return { actual: requests.length, bound: bound(totalCalls(cost)) };
 }

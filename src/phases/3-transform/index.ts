@@ -11,7 +11,8 @@
  * - It exports `type Inputs` (the program's parameters: top-level inputs before any executable
  *   statement, by their `.prose` names, each a `Value`), `type Outputs` (top-level `output`
  *   names, each a `Value`), `async function run(inputs, options?)`, and as default export the
- *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs).
+ *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs, the
+ *   static cost bound `cost`).
  * - Every runtime call carries the `{ line, column }` of the `.prose` construct it came from.
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
@@ -19,7 +20,8 @@
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
-import { commentText, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
+import type { ProgramCost } from "../../../runtime/bound.js";
+import { commentText, dataLiteral, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import { Lowerer } from "./lowerer.js";
 import { NameTable, type Namespace } from "./names.js";
 import { settingsFields } from "./settings.js";
@@ -33,6 +35,8 @@ export interface LowerOptions {
   readonly compilerVersion: string;
   /** The build's input hash, written on line 2 (see the contract above). */
   readonly inputHash: string;
+  /** The program's static cost bound, written into its metadata. */
+  readonly cost?: ProgramCost;
 }
 
 const runtimeExports = ["defineProgram", "startRun", "text", "add", "subtract", "multiply", "divide", "equals", "compare", "isTruthy"];
@@ -115,7 +119,7 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
     compilerVersion: ${stringLiteral(options.compilerVersion)},
     inputs: [${inputs.join(", ")}],
     outputs: [${analysis.outputs.map(stringLiteral).join(", ")}],
-    text: \`${templateChunk(options.sourceText)}\`,
+    text: \`${templateChunk(options.sourceText)}\`,${options.cost === undefined ? "" : `\n    cost: ${dataLiteral(options.cost)},`}
   }`;
 }
 
