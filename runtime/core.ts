@@ -12,6 +12,8 @@ import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch, type Durability } from "./durability.js";
 import { MemoryJournal, type RecordedStep, type StepKind } from "./journal.js";
 import { Limiter } from "./limiter.js";
+import { BudgetExceeded, Meter } from "./meter.js";
+import { PriceError, priceTable, type PriceTable } from "./prices.js";
 import { resolveModel } from "./models.js";
 import type { RunOptions } from "./options.js";
 import { systemPrompt } from "./prompt.js";
@@ -43,6 +45,16 @@ export interface StepResult<T extends Value> extends StepOutcome<T> {
   readonly replayed: boolean;
 }
 
+/** The price table of a run; a mistake in `PROSEC_PRICES` is the run's error. */
+function pricesOf(options: RunOptions, program: ProgramInfo): PriceTable {
+  try {
+    return priceTable(options.prices);
+  } catch (error) {
+    if (error instanceof PriceError) throw new ProseError(`PROSEC_PRICES: ${error.message}`, { file: program.source });
+    throw error;
+  }
+}
+
 /** A reply's usage; the cache fields only when the server reported cache traffic. */
 function usageOf(model: string, reported: Partial<Message["usage"]> | undefined): Usage {
   const written = reported?.cache_creation_input_tokens ?? 0;
@@ -62,11 +74,15 @@ export class RunCore {
   /** Replaced by the file journal's when a durable run opens its folder. */
   durability: Durability;
   readonly totals = new UsageTotals();
+  /** Spending and its limits, shared with the programs this run calls. */
+  readonly meter: Meter;
   readonly root: StepContext;
   readonly startedAt: number;
   /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
   private readonly observers: Array<(event: RunEvent) => void> = [];
   private readonly nested: boolean;
+  /** The top-level run's core, for a called program's. */
+  private readonly caller: RunCore | undefined;
   private readonly rootController = sharedController();
   private readonly secrets: string[];
   private readonly modelIds = new Map<string, string>();
@@ -85,11 +101,13 @@ export class RunCore {
     caller?: { readonly core: RunCore; readonly keyPrefix: string },
   ) {
     this.client = caller?.core.client ?? clientFor(options);
+    this.meter = caller?.core.meter ?? new Meter({ budget: options.budget, maxCalls: options.maxCalls }, pricesOf(options, program), options.promptCaching !== false);
     this.limiter = caller?.core.limiter ?? new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.durability =
       caller !== undefined ? new ScopedDurability(caller.core.durability, caller.keyPrefix) : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
+    this.caller = caller?.core.caller ?? caller?.core;
     this.root = new StepContext("", this.rootController.signal, undefined);
     this.secrets = [options.apiKey, process.env["ANTHROPIC_API_KEY"], process.env["ANTHROPIC_AUTH_TOKEN"]].filter((s): s is string => s !== undefined && s.length >= 8);
   }
@@ -101,6 +119,11 @@ export class RunCore {
   /** Aborts everything still running; `reason` is what the pending steps reject with. */
   abort(reason: unknown): void {
     this.rootController.abort(reason);
+  }
+
+  /** Aborts the whole run: this one, or the run that called this program. */
+  private stopRun(reason: unknown): void {
+    (this.caller ?? this).abort(reason);
   }
 
   /** Whether anyone receives events (hot paths skip building them otherwise). */
@@ -161,9 +184,30 @@ export class RunCore {
    */
   async callModel(request: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
     const params = this.options.promptCaching === false ? request : withBreakpoints(request);
-    const message = await this.limiter.run(signal, () => outsideContext(() => this.client.messages.create(params, { signal })));
-    if (!message || !Array.isArray(message.content)) throw new Error("The model server answered with something that is not a message.");
-    return { message, usage: usageOf(params.model, message.usage) };
+    return this.limiter.run(signal, async () => {
+      const reservation = this.meter.admit(params);
+      if (typeof reservation === "string") return this.stopForBudget(reservation);
+      let usage: Usage | undefined;
+      try {
+        const message = await outsideContext(() => this.client.messages.create(params, { signal }));
+        if (!message || !Array.isArray(message.content)) throw new Error("The model server answered with something that is not a message.");
+        usage = usageOf(params.model, message.usage);
+        return { message, usage };
+      } finally {
+        reservation.settle(usage);
+      }
+    });
+  }
+
+  /**
+   * A request the budget does not allow: the requests in flight finish (they are paid for), then the
+   * whole run stops as an interrupt does, resumable with a larger budget.
+   */
+  private async stopForBudget(reason: string): Promise<never> {
+    const error = new BudgetExceeded(this.redact(reason), { file: this.program.source });
+    await this.meter.whenIdle();
+    this.stopRun(error);
+    throw error;
   }
 
   /**

@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Durability } from "./durability.js";
 import type { Journal } from "./journal.js";
 import type { ModelTable } from "./models.js";
+import type { PriceTable } from "./prices.js";
 import type { ToolDefinition } from "./tools/tool.js";
 import type { InputDefinition, RunEvent, Value } from "./types.js";
 
@@ -81,4 +82,20 @@ export interface RunOptions {
    * refuses the field.
    */
   readonly promptCaching?: boolean;
+  /**
+   * Prices in dollars per million tokens by model id or family (`{ "my-model": { input: 0.5, output: 2 } }`),
+   * on top of the list prices and `PROSEC_PRICES`: for cost estimates and budgets.
+   */
+  readonly prices?: PriceTable;
+  /**
+   * US dollars the whole run may spend on model calls (a resumed run counts what it spent before). Before
+   * the first call, a program whose bound (`ProgramInfo.cost`, with the inputs) is over it is refused;
+   * during the run, a request that could cross it is not sent and the run stops, resumable. A model
+   * without a price is refused. Throws `BudgetExceeded` either way.
+   */
+  readonly budget?: number;
+  /** Model requests the whole run may make (tool turns included, replayed steps not); enforced like `budget`. */
+  readonly maxCalls?: number;
+  /** Start even when the program's bound is over `budget` or `maxCalls` (the meter still stops the run). */
+  readonly startOverBound?: boolean;
 }

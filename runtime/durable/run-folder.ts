@@ -4,6 +4,7 @@
  *   <runDir>/program.prose     the program as it ran
  *   <runDir>/run.json          run id, program hash, the inputs (what `resume` checks and reuses)
  *   <runDir>/journal.jsonl     every finished step (see file-journal.ts): what `resume` replays
+ *   <runDir>/spent.json        dollars and model requests spent so far (a resumed run's budget counts them)
  *   <runDir>/state.md          the annotated trace, rewritten at most every STATE_INTERVAL_MS and at the end
  *   <runDir>/bindings/         `{name}.md`, `{name}__{execution_id}.md`, `anon_NNN.md`
  *   <runDir>/agents/<name>/    `persist: true` memory (memory.ts)
@@ -16,6 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { safeName } from "../files.js";
+import type { Spent } from "../meter.js";
 import type { BlockFrame } from "../step-context.js";
 import type { ProgramInfo, RunEvent, Site, Value } from "../types.js";
 import { text } from "../values.js";
@@ -26,6 +28,7 @@ import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
 const STATE_INTERVAL_MS = 50;
 const LOCK_FILE = ".lock";
+const SPENT_FILE = "spent.json";
 
 /** `run.json`. */
 export interface RunManifest {
@@ -101,6 +104,23 @@ export class RunFolder {
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
     return { folder, inputs: manifest.inputs };
+  }
+
+  /** `spent.json`: what the run spent in its earlier processes (a resumed run's budget counts it). */
+  readSpent(): Spent | undefined {
+    const path = join(this.dir, SPENT_FILE);
+    if (!existsSync(path)) return undefined;
+    try {
+      const spent = JSON.parse(readFileSync(path, "utf8")) as Partial<Spent>;
+      return typeof spent.dollars === "number" && typeof spent.calls === "number" ? { dollars: spent.dollars, calls: spent.calls } : undefined;
+    } catch {
+      throw new RunFolderError(`${path} is damaged: it is not a record of spending written by prosec.`);
+    }
+  }
+
+  /** Keeps the run's spending, written behind the run like the other readable files. */
+  recordSpent(spent: Spent): void {
+    this.writer.write(join(this.dir, SPENT_FILE), `${JSON.stringify(spent)}\n`);
   }
 
   /** The folder of a program this run calls (`imports/<name>`, chosen by the run): same layout, same writer. */

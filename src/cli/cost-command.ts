@@ -5,15 +5,15 @@
  */
 import type { Argv } from "yargs";
 import type { ProgramCost } from "../../runtime/bound.js";
-import { PriceError, priceTable, type PriceTable } from "../../runtime/prices.js";
+import type { PriceTable } from "../../runtime/prices.js";
 import { importedFile, importInterface } from "../build/imports.js";
 import { costOfSource, type ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { formatCount } from "../phases/2-analyze/cost/format.js";
-import { assumptionLine, boundFigures, describeBound } from "./cost-report.js";
+import { assumptionLine, boundFigures, describeBound, pricesFromEnvironment } from "./cost-report.js";
 import { EXIT } from "./exit-codes.js";
-import { findPrograms, UsageError } from "./find-programs.js";
+import { findPrograms } from "./find-programs.js";
 import { readProgram } from "./read-program.js";
 
 export interface CostArguments {
@@ -56,16 +56,6 @@ export function runCost(argv: CostArguments): number {
   if (argv.format === "json") process.stdout.write(`${JSON.stringify({ programs: reports.map((report) => jsonReport(report, prices)) }, null, 2)}\n`);
   else printText(reports, prices);
   return failed ? EXIT.failed : EXIT.ok;
-}
-
-/** `PROSEC_PRICES` read once, a mistake in it a usage error. */
-export function pricesFromEnvironment(): PriceTable {
-  try {
-    return priceTable(undefined);
-  } catch (error) {
-    if (error instanceof PriceError) throw new UsageError(`PROSEC_PRICES: ${error.message}`);
-    throw error;
-  }
 }
 
 function printText(reports: ReadonlyArray<{ file: string; cost?: ProgramCost }>, prices: PriceTable): void {

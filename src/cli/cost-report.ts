@@ -3,11 +3,13 @@
  * critical path, tokens and dollars, the unbounded constructs, what the symbols stand for, and the
  * assumption behind the tokens. Symbols whose value is known (the run's inputs) are replaced.
  */
-import { totalCalls, type Count, type ProgramCost, type SymbolValues } from "../../runtime/bound.js";
+import { boundDollars, evaluate, inputValues, totalCalls, type Count, type ProgramCost, type SymbolValues } from "../../runtime/bound.js";
 import { resolveModel, type ModelTable } from "../../runtime/models.js";
-import type { PriceTable } from "../../runtime/prices.js";
+import { PriceError, priceTable, type PriceTable } from "../../runtime/prices.js";
+import type { Value } from "../../runtime/types.js";
 import { dollarCount, formatCount, formatDollars, formatNumber } from "../phases/2-analyze/cost/format.js";
 import { Poly } from "../phases/2-analyze/cost/poly.js";
+import { UsageError } from "./find-programs.js";
 
 export interface BoundFigures {
   readonly calls: Count;
@@ -69,4 +71,30 @@ function symbolMeaning(symbol: ProgramCost["symbols"][number]): string {
   const at = symbol.sites.map((site) => `${site.line}:${site.column}`).join(", ");
   if (symbol.kind === "count") return symbol.input !== undefined ? `the number given as input ${symbol.input}` : `a count read at run time (${at})`;
   return symbol.input !== undefined ? `the number of items in input ${symbol.input}` : `the number of items read at ${at}`;
+}
+
+/**
+ * `prosec run` without a budget: the bound, before the run starts, when it is over $1 or unbounded
+ * (a bound that depends on what the run reads is not shown: it has no figure yet).
+ */
+export function warnAboutBound(cost: ProgramCost, inputs: { readonly [name: string]: Value }, prices: PriceTable): void {
+  const values = inputValues(cost, inputs);
+  const dollars = boundDollars(cost, values, prices, (name) => resolveModel(name, undefined)).dollars;
+  const calls = evaluate(totalCalls(cost), values);
+  if (dollars === Infinity || calls === Infinity) {
+    const where = cost.unbounded.map((construct) => `line ${construct.line}: ${construct.reason}`).join("; ");
+    process.stderr.write(`This program's cost has no bound (${where}). Cap it with --budget or --max-calls.\n`);
+  } else if (dollars !== undefined && dollars > 1) {
+    process.stderr.write(`This program may make up to ${formatNumber(calls ?? 0)} model calls, about ${formatDollars(dollars)} (prosec cost shows the details). Cap it with --budget.\n`);
+  }
+}
+
+/** `PROSEC_PRICES` read once, a mistake in it a usage error. */
+export function pricesFromEnvironment(): PriceTable {
+  try {
+    return priceTable(undefined);
+  } catch (error) {
+    if (error instanceof PriceError) throw new UsageError(`PROSEC_PRICES: ${error.message}`);
+    throw error;
+  }
 }

@@ -12,6 +12,9 @@ export function runCommand(yargs: Argv): Argv {
         .option("resume", { type: "string", describe: "continue the run with this id: finished steps are replayed, not paid for again" })
         .option("json", { type: "boolean", default: false, describe: "print every event as a JSON line on stdout, then the outputs" })
         .option("concurrency", { type: "number", describe: "model calls in flight at once (default 8)" })
+        .option("budget", { type: "number", describe: "dollars the whole run may spend (a resumed run counts what it spent); stops the run before a call could cross it" })
+        .option("max-calls", { type: "number", describe: "model requests the whole run may make (tool turns count, replays do not)" })
+        .option("yes", { type: "boolean", default: false, describe: "start even when the program's bound is over --budget or --max-calls" })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     async (argv) => {
       const { runProgram } = await import("./run-program.js");

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { askOnTerminal, missingInputs, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { newRunId, ProseError } from "../../runtime/index.js";
+import { BudgetExceeded, newRunId, ProseError } from "../../runtime/index.js";
+import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
@@ -20,6 +21,9 @@ export interface RunArguments {
   readonly resume?: string;
   readonly json: boolean;
   readonly concurrency?: number;
+  readonly budget?: number;
+  readonly "max-calls"?: number;
+  readonly yes?: boolean;
   readonly strict: boolean;
 }
 
@@ -30,6 +34,10 @@ export async function runProgram(argv: RunArguments): Promise<number> {
   const cwd = process.cwd();
   if (argv.resume !== undefined && !RUN_ID.test(argv.resume)) throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)) throw new UsageError("--concurrency takes a whole number of at least 1");
+  if (argv.budget !== undefined && !(argv.budget > 0 && Number.isFinite(argv.budget))) throw new UsageError("--budget takes a positive number of dollars, e.g. --budget 2.50");
+  const maxCalls = argv["max-calls"];
+  if (maxCalls !== undefined && (!Number.isInteger(maxCalls) || maxCalls < 1)) throw new UsageError("--max-calls takes a whole number of at least 1");
+  const prices = pricesFromEnvironment();
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
   const program = loaded.module.default;
@@ -44,6 +52,8 @@ export async function runProgram(argv: RunArguments): Promise<number> {
   if (argv.resume === undefined && missing.length > 0 && !interactive) {
     throw missingInputs(missing);
   }
+
+  if (argv.resume === undefined && argv.budget === undefined && maxCalls === undefined && program.cost !== undefined) warnAboutBound(program.cost, inputs, prices);
 
   const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
   const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
@@ -65,6 +75,9 @@ export async function runProgram(argv: RunArguments): Promise<number> {
       signal: controller.signal,
       onEvent: (event) => narrator.event(event),
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
+      ...(argv.budget === undefined ? {} : { budget: argv.budget }),
+      ...(maxCalls === undefined ? {} : { maxCalls }),
+      ...(argv.yes === true ? { startOverBound: true } : {}),
       ...(interactive ? { onInput: (definition) => { narrator.pause(); return askOnTerminal(definition, controller.signal); } } : {}),
     });
     narrator.pause();
@@ -75,7 +88,9 @@ export async function runProgram(argv: RunArguments): Promise<number> {
     if (!(error instanceof ProseError)) throw error;
     if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`);
     // The narration has shown the error already; what is left is how to go on.
-    if (resumable(runDir, program.sourceHash)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
+    const budget = error instanceof BudgetExceeded;
+    if (resumable(runDir, program.sourceHash)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}${budget ? " --budget <dollars> (or --yes)" : ""}\n`);
+    if (budget) return EXIT.budget;
     return controller.signal.aborted ? EXIT.interrupted : EXIT.failed;
   } finally {
     process.off("SIGINT", interrupt);
