@@ -7,7 +7,9 @@
  *   judgment, every extraction;
  * - a block the request's builder marks `stable()`: persistent memory, a shared `context:` (the same
  *   across `parallel` branches and loop iterations), the values a judgment sees;
- * - in a session's tool-use loop, the end of the conversation so far, which the next turn repeats.
+ * - in a session's tool-use loop, the end of the conversation so far, which the next turn repeats (and
+ *   from the first turn on, when the agent's earlier sessions took more than one: the session marks
+ *   its task `stable()` then).
  *
  * A breakpoint whose prefix is shorter than the model's minimum cacheable length would cache nothing,
  * so none is placed there; at most four are placed (the API's limit), the longest prefixes kept. The
@@ -63,6 +65,7 @@ export function withBreakpoints(params: MessageCreateParamsNonStreaming): Messag
     prefix += estimateTokens(block.text);
     consider(block, index === system.length - 1 || stableBlocks.has(block));
   });
+  // After a tool call, the next turn repeats the conversation so far.
   const conversation = params.messages.filter((message) => message.role === "user").length > 1;
   params.messages.forEach((message, messageIndex) => {
     const blocks = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;

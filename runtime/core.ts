@@ -90,6 +90,8 @@ export class RunCore {
   // for every session was a measurable part of the runtime's own cost.
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
+  /** Agents whose sessions called tools: their next sessions will likely take several turns (cache.ts). */
+  private readonly toolUsers = new Set<string | undefined>();
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -165,6 +167,15 @@ export class RunCore {
       this.systemPrompts.set(agent, prompt);
     }
     return prompt;
+  }
+
+  /** Whether sessions of this agent (undefined: of no agent) have used tools in this run. */
+  usedTools(agent: string | undefined): boolean {
+    return this.toolUsers.has(agent);
+  }
+
+  recordToolUse(agent: string | undefined): void {
+    this.toolUsers.add(agent);
   }
 
   /** The model id for a `.prose` model name (resolved once per name and run: reading the environment is slow). */

@@ -51,7 +51,7 @@ export function truthyWithoutModel(value: Value): boolean | undefined {
 
 export async function extractList(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<Value[]>> {
   const schema = { type: "object" as const, properties: { answer: { type: "array", items: {}, description: "The items, in order" } }, required: ["answer"] };
-  const { reply, usage } = await askForced(core, "List the items this text enumerates, in order.", `Text:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const { reply, usage } = await askForced(core, "List the items this text enumerates, in order.", [`Text:\n${text}`], schema, signal, EXTRACT_SYSTEM);
   const items = Array.isArray(reply.answer) ? (reply.answer as Value[]) : parseList(reply.text);
   if (items === undefined) throw new Error("The model could not read a list from the text.");
   return { value: [...items], usage };
@@ -60,7 +60,7 @@ export async function extractList(core: RunCore, text: string, signal: AbortSign
 export async function extractField(core: RunCore, text: string, key: string | number, signal: AbortSignal): Promise<StepOutcome<Value>> {
   const what = typeof key === "number" ? `item number ${key + 1} (1-based)` : `the field "${key}"`;
   const schema = { type: "object" as const, properties: { answer: { description: "The value, or null when the text has none" } }, required: ["answer"] };
-  const { reply, usage } = await askForced(core, `What is ${what} in this text?`, `Text:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const { reply, usage } = await askForced(core, `What is ${what} in this text?`, [`Text:\n${text}`], schema, signal, EXTRACT_SYSTEM);
   return { value: reply.answer === undefined ? reply.text : (reply.answer as Value), usage };
 }
 
@@ -69,7 +69,7 @@ export async function extractFields(core: RunCore, text: string, keys: readonly 
   const properties = Object.fromEntries(keys.map((key) => [key, { description: `The value of "${key}", or null when the text has none` }]));
   const schema = { type: "object" as const, properties: { answer: { type: "object", properties, required: [...keys] } }, required: ["answer"] };
   const listed = keys.map((key) => `"${key}"`).join(", ");
-  const { reply, usage } = await askForced(core, `What are the fields ${listed} in this text?`, `Text:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const { reply, usage } = await askForced(core, `What are the fields ${listed} in this text?`, [`Text:\n${text}`], schema, signal, EXTRACT_SYSTEM);
   const record = isRecord(reply.answer as Value) ? reply.answer : parseJson(reply.text);
   if (!isRecord(record as Value)) throw new Error(`The model did not give the fields ${listed} as a record.`);
   const answered = record as { readonly [key: string]: Value };
@@ -78,7 +78,7 @@ export async function extractFields(core: RunCore, text: string, keys: readonly 
 
 export async function extractTruth(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<boolean>> {
   const schema = { type: "object" as const, properties: { answer: { type: "boolean" }, reason: { type: "string" } }, required: ["answer", "reason"] };
-  const { reply, usage } = await askForced(core, "Does this text answer yes (keep, true, positive) or no?", `Text:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const { reply, usage } = await askForced(core, "Does this text answer yes (keep, true, positive) or no?", [`Text:\n${text}`], schema, signal, EXTRACT_SYSTEM);
   const answer = typeof reply.answer === "boolean" ? reply.answer : parseYesNo(reply.text);
   if (answer === undefined) throw new Error("The model could not read a yes or no from the text.");
   return { value: answer, reason: reply.reason, usage };

@@ -59,8 +59,7 @@ export function taskMessage(parts: TaskParts): TextBlockParam[] {
     const content = parts.memory.content?.trim() ?? "";
     blocks.push(stable(content.startsWith("# Agent Memory") ? content : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`));
   }
-  const context = serializeContext(parts.context, parts.budget);
-  if (context !== "") blocks.push(stable(context));
+  blocks.push(...stableBlocks(contextSections(parts.context, parts.budget)));
   const task: string[] = [];
   if (parts.block !== undefined) {
     task.push(`Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`);
@@ -73,18 +72,27 @@ export function taskMessage(parts: TaskParts): TextBlockParam[] {
   return blocks;
 }
 
-export function serializeContext(context: ContextSpec | undefined, budget: number): string {
-  if (context === undefined) return "";
+/**
+ * The context in sections, one per binding (the first under the `## Context` heading): sent as blocks
+ * of their own, so that a request whose context extends an earlier request's finds that prefix cached.
+ */
+export function contextSections(context: ContextSpec | undefined, budget: number): string[] {
+  if (context === undefined) return [];
   if (isPathList(context)) {
-    if (context.length === 0) return "";
-    return `## Context (by reference)\n\nRead these files to access the content (paths and globs relative to the working directory):\n${context.map((path) => `- ${path}`).join("\n")}`;
+    if (context.length === 0) return [];
+    return [`## Context (by reference)\n\nRead these files to access the content (paths and globs relative to the working directory):\n${context.map((path) => `- ${path}`).join("\n")}`];
   }
   const entries = Object.entries(context).map(([name, value]) => [name, text(value as Value)] as const);
-  if (entries.length === 0) return "";
+  if (entries.length === 0) return [];
   const total = entries.reduce((sum, [, value]) => sum + value.length, 0);
   const share = Math.floor(budget / entries.length);
   const fitted = total <= budget ? entries : entries.map(([name, value]) => [name, shorten(value, share)] as const);
-  return `## Context\n\n${fitted.map(([name, value]) => `### ${name}\n\n${value}`).join("\n\n")}`;
+  return fitted.map(([name, value], index) => `${index === 0 ? "## Context\n\n" : ""}### ${name}\n\n${value}`);
+}
+
+/** Sections as text blocks; the last is where a breakpoint may go (cache.ts). */
+export function stableBlocks(sections: readonly string[]): TextBlockParam[] {
+  return sections.map((section, index) => (index === sections.length - 1 ? stable(section) : { type: "text", text: section }));
 }
 
 function isPathList(context: ContextSpec): context is readonly string[] {

@@ -3,9 +3,10 @@
  * the model answers without asking for a tool. Tools are checked against `permissions:` before they
  * run; a tool the agent was not offered is refused even when the model names it.
  */
-import type { ContentBlockParam, MessageParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { ContentBlockParam, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
+import { stable } from "./cache.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
 import { PermissionDenied, toolParam, type ToolContext, type ToolDefinition } from "./tools/tool.js";
 import type { BlockFrame } from "./step-context.js";
@@ -76,6 +77,9 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     persistent: run.onMemory !== undefined,
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
+  // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
+  const turnsExpected = toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name);
+  if (turnsExpected) first.push(stable((first.pop() as TextBlockParam).text));
   const messages: MessageParam[] = [{ role: "user", content: first }];
   const usage: Usage[] = [];
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -90,6 +94,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;
     if (answer !== undefined) return { text: verdictText(answer.input), usage };
     if (message.stop_reason !== "tool_use" || calls.length === 0) return { text: textOf(message.content), usage };
+    core.recordToolUse(agent?.name);
     messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) results.push(await runTool(core, call, offered, toolContext));

@@ -74,7 +74,9 @@ describe("the fake server's usage accounting", () => {
 });
 
 describe("prompt caching in the runtime", () => {
-  const analyst: AgentDefinition = { name: "analyst", prompt: `You analyse markets.\n${filler(2500, "policy")}` };
+  // Without tools an agent answers in one turn: its conversation's end is no breakpoint.
+  const noTools = { read: [], write: [], bash: "deny", network: "deny" } as const;
+  const analyst: AgentDefinition = { name: "analyst", prompt: `You analyse markets.\n${filler(2500, "policy")}`, permissions: noTools };
 
   it("marks the agent's system prompt, so its later sessions read it from the cache", async () => {
     server = await startFakeAnthropic({ respond: () => reply.text("done") });
@@ -98,7 +100,7 @@ describe("prompt caching in the runtime", () => {
     const report = filler(3000, "finding");
     const { events } = await runAgainst(
       server,
-      async (rt) => rt.parallel(at(1), {}, ["legal", "finance", "ops"].map((angle) => async () => rt.session({ at: at(2), prompt: `Review from the ${angle} angle`, context: { report } }))),
+      async (rt) => rt.parallel(at(1), {}, ["legal", "finance", "ops"].map((angle) => async () => rt.session({ at: at(2), prompt: `Review from the ${angle} angle`, context: { report }, permissions: noTools }))),
       { concurrency: 1 },
     );
     const content = server.requests[0]!.body!.messages[0]!.content as Array<{ text: string; cache_control?: unknown }>;
@@ -106,6 +108,18 @@ describe("prompt caching in the runtime", () => {
     const [first, ...rest] = usages(events);
     expect(first!.cacheWriteTokens).toBeGreaterThan(3000);
     for (const usage of rest) expect(usage.cacheReadTokens).toBe(first!.cacheWriteTokens);
+  });
+
+  it("a context that extends an earlier one reads the earlier one's prefix: each binding is a section of its own", async () => {
+    server = await startFakeAnthropic({ respond: () => reply.text("done") });
+    const plan = filler(2500, "plan");
+    const { events } = await runAgainst(server, async (rt) => {
+      await rt.session({ at: at(1), prompt: "Outline", context: { plan }, permissions: noTools });
+      return rt.session({ at: at(2), prompt: "Draft", context: { plan, outline: filler(400, "outline") }, permissions: noTools });
+    });
+    const [first, second] = usages(events);
+    expect(second!.cacheReadTokens).toBe(first!.cacheWriteTokens);
+    expect(second!.cacheWriteTokens).toBeGreaterThanOrEqual(400);
   });
 
   it("sends no breakpoint where the prefix is below the model's minimum, and none when caching is off", async () => {
@@ -116,15 +130,21 @@ describe("prompt caching in the runtime", () => {
     expect(server.requests[1]!.body!.system).toEqual([{ type: "text", text: expect.stringContaining("You analyse markets.") }]);
   });
 
-  it("in a tool-use loop, marks the conversation's end, which the next turn reads; never more than four breakpoints", async () => {
+  it("in a tool-use loop, marks the conversation's end, which the next turn reads; an agent that used tools marks its next session's first turn; never more than four breakpoints", async () => {
     const writes = (turn: number) => reply.toolUse([{ name: "write_file", input: { path: `notes-${turn}.md`, content: filler(1200, `turn${turn}`) } }]);
-    server = await startFakeAnthropic({ script: [writes(1), writes(2), reply.text("done")] });
-    const memoryAgent: AgentDefinition = { ...analyst, persist: true };
-    const { events } = await runAgainst(server, (rt) => rt.resume(memoryAgent, { at: at(1), prompt: "Write notes", context: { brief: filler(2500, "brief") } }));
-    // The system prompt, the memory, the context; from the second turn on, the conversation's end.
-    expect(server.requests.map(breakpoints)).toEqual([3, 4, 4]);
-    const [, second, third] = usages(events);
-    expect(third!.cacheReadTokens).toBe((second!.cacheReadTokens ?? 0) + second!.cacheWriteTokens!);
+    server = await startFakeAnthropic({ script: [writes(1), writes(2), reply.text("done"), reply.text("done again")] });
+    const memoryAgent: AgentDefinition = { name: "analyst", prompt: analyst.prompt!, persist: true };
+    const context = { brief: filler(2500, "brief"), sources: filler(300, "source") };
+    const { events } = await runAgainst(server, async (rt) => {
+      await rt.resume(memoryAgent, { at: at(1), prompt: "Write notes", context });
+      return rt.resume(memoryAgent, { at: at(2), prompt: "Write more notes", context });
+    });
+    // The system prompt, the memory, the context's last section; from the second turn on, the
+    // conversation's end; and for the agent's next session, its first turn's end too.
+    expect(server.requests.map(breakpoints)).toEqual([3, 4, 4, 4]);
+    const [first, second, third] = usages(events);
+    expect(second!.cacheReadTokens).toBe(first!.cacheWriteTokens);
+    expect(third!.cacheReadTokens).toBe(second!.cacheReadTokens! + second!.cacheWriteTokens!);
   });
 });
 

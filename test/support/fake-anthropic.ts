@@ -53,6 +53,8 @@ export interface FakeRequest {
   readonly receivedAt: number;
   /** `aborted` when the client closed the connection before the reply was sent. */
   state: RequestState;
+  /** The usage the reply reported, once a message was sent. */
+  usage?: FakeUsage;
 }
 
 /** The parts of a Messages request body the tests look at. */
@@ -203,6 +205,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
           stop_sequence: null,
           usage: chosen.usage ?? accounted.usage,
         };
+        request.usage = message.usage;
         response.writeHead(200, { "content-type": "application/json", "request-id": `req_${request.index}` });
         response.end(JSON.stringify(message));
         accounted.commit();
