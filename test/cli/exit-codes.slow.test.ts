@@ -1,0 +1,118 @@
+/**
+ * The one exit-code table (src/cli/exit-codes.ts), command by command, through the built CLI: for each
+ * command a representative success, usage error and failure, and where a command can meet them, a
+ * network failure. The DBOS commands' successes and failures need PostgreSQL: test/dbos/commands.test.ts.
+ * Run state (EXIT.runStateUnusable) is test/run/run-state.slow.test.ts; Ctrl-C (EXIT.interrupted) is
+ * test/run/cli-run.test.ts.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT, type ExitCode } from "../../src/cli/exit-codes.js";
+import { startProsec } from "../support/cli.js";
+import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+
+const GOOD = 'input topic: "The topic"\noutput summary = session "Summarize {topic}"\n';
+const BAD = 'output summary = session "Summarize {topic}"\n  context: nowhere\n';
+const NO_DATABASE = { DBOS_SYSTEM_DATABASE_URL: "" };
+const UNREACHABLE = { DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres@127.0.0.1:1/prosec" };
+
+interface Case {
+  readonly args: readonly string[];
+  readonly env?: NodeJS.ProcessEnv;
+  readonly exit: ExitCode;
+  /** What stderr says (the last line), so the code is for the reason given. */
+  readonly says: RegExp;
+}
+
+let cwd: string;
+let answering: FakeServer;
+let failing: FakeServer;
+let closedPort: string;
+
+beforeAll(async () => {
+  cwd = temporaryFolder("prosec-exit-codes-");
+  writeFileSync(join(cwd, "good.prose"), GOOD);
+  writeFileSync(join(cwd, "bad.prose"), BAD);
+  answering = await startFakeAnthropic({ respond: () => reply.text("a summary") });
+  failing = await startFakeAnthropic({ respond: () => reply.error(400, { message: "scripted failure" }) });
+  const closed = await startFakeAnthropic();
+  closedPort = closed.url;
+  await closed.close();
+});
+
+afterAll(async () => {
+  await Promise.all([answering.close(), failing.close()]);
+});
+
+/** Runs the cases side by side; each must exit with its code for its reason. */
+async function expectExits(cases: readonly Case[]): Promise<void> {
+  const results = await Promise.all(cases.map((each) => startProsec(each.args, cwd, each.env).exit));
+  cases.forEach((each, index) => {
+    const result = results[index]!;
+    const what = `prosec ${each.args.join(" ")}\n${result.stderr}`;
+    expect(result.status, what).toBe(each.exit);
+    expect(result.stderr.trim().split("\n").at(-1), what).toMatch(each.says);
+  });
+}
+
+const model = (server: () => string) => ({ ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server() });
+
+describe("exit codes, one table for every command", () => {
+  it("prosec itself: help and version succeed, a missing or unknown command is a usage error", async () => {
+    const results = await Promise.all([["--help"], ["--version"], [], ["frobnicate"]].map((args) => startProsec(args, cwd).exit));
+    expect(results.map((result) => result.status)).toEqual([EXIT.ok, EXIT.ok, EXIT.usage, EXIT.usage]);
+  });
+
+  it("check", async () => {
+    await expectExits([
+      { args: ["check", "good.prose"], exit: EXIT.ok, says: /^1 file checked: 0 errors, 0 warnings$|^$/ },
+      { args: ["check"], exit: EXIT.usage, says: /^prosec: Not enough non-option arguments/ },
+      { args: ["check", "missing.prose"], exit: EXIT.usage, says: /^prosec: missing\.prose: no such file or folder$/ },
+      { args: ["check", "bad.prose"], exit: EXIT.failed, says: /^$/ },
+    ]);
+  });
+
+  it("build", async () => {
+    await expectExits([
+      { args: ["build", "good.prose", "--out-dir", "out"], exit: EXIT.ok, says: /^$/ },
+      { args: ["build", "good.prose", "--out-dir"], exit: EXIT.usage, says: /^prosec: Not enough arguments following: out-dir$/ },
+      { args: ["build", "bad.prose", "--out-dir", "out"], exit: EXIT.failed, says: /^$/ },
+      { args: ["build", "good.prose", "--out-dir", "stale", "--check"], exit: EXIT.failed, says: /^$/ },
+    ]);
+  });
+
+  it("run", async () => {
+    await expectExits([
+      { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => answering.url), exit: EXIT.ok, says: /^done in / },
+      { args: ["run", "good.prose"], env: model(() => answering.url), exit: EXIT.usage, says: /^prosec: missing input: --input topic=\.\.\. \(The topic\)$/ },
+      { args: ["run", "bad.prose"], env: model(() => answering.url), exit: EXIT.failed, says: /help:|P001|undefined/ },
+      { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => failing.url), exit: EXIT.failed, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
+      { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => closedPort), exit: EXIT.network, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
+    ]);
+  });
+
+  it("worker and submit", async () => {
+    await expectExits([
+      { args: ["worker", "good.prose", "--concurrency", "0"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --concurrency takes a whole number of at least 1$/ },
+      { args: ["worker", "good.prose"], env: NO_DATABASE, exit: EXIT.usage, says: /^prosec: set DBOS_SYSTEM_DATABASE_URL/ },
+      { args: ["worker", "bad.prose"], env: UNREACHABLE, exit: EXIT.failed, says: /help:|P001|undefined/ },
+      { args: ["worker", "good.prose"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:1\/prosec/ },
+      { args: ["submit", "good.prose"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: missing input: --input topic=/ },
+      { args: ["submit", "bad.prose"], env: UNREACHABLE, exit: EXIT.failed, says: /help:|P001|undefined/ },
+      { args: ["submit", "good.prose", "-i", "topic=tides"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+    ]);
+  });
+
+  it("status, result and migrate", async () => {
+    await expectExits([
+      { args: ["status", "run-1"], env: NO_DATABASE, exit: EXIT.usage, says: /^prosec: set DBOS_SYSTEM_DATABASE_URL/ },
+      { args: ["status", "run-1"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+      { args: ["result", "run-1", "--timeout", "-1"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --timeout takes a number of seconds, 0 or more$/ },
+      { args: ["result", "run-1"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+      { args: ["migrate", "extra"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: Unknown argument: extra$/ },
+      { args: ["migrate"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+    ]);
+  });
+});
