@@ -48,6 +48,17 @@ describe("permissions in a session", () => {
     expect(existsSync(join(cwd, "y"))).toBe(true);
   });
 
+  it("RunOptions.toolEnv reaches every tool process; its values never reach the model or the events", async () => {
+    const cwd = temporaryFolder();
+    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "run_command", input: { command: "printenv DEPLOY_TARGET > target.txt; printenv DEPLOY_TARGET; echo key=$ANTHROPIC_API_KEY" } }]), reply.text("ok")] });
+    const { events } = await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { bash: "allow" } }), { cwd, toolEnv: { DEPLOY_TARGET: "staging-cluster-01" } });
+    expect(readFileSync(join(cwd, "target.txt"), "utf8")).toBe("staging-cluster-01\n");
+    const results = toolResults(server, 1);
+    expect(results).toContain("[redacted]\\nkey=\\n");
+    expect(results).not.toContain("staging-cluster-01");
+    expect(JSON.stringify(events)).not.toContain("staging-cluster-01");
+  });
+
   it("refuses writes outside the write globs and reads outside the read globs", async () => {
     const cwd = temporaryFolder();
     mkdirSync(join(cwd, "secret"));
