@@ -106,6 +106,18 @@ describe("network patterns and addresses", () => {
     expect(names("*", "http://127.0.0.1/")).toBe(false);
   });
 
+  it("an approval (network: prompt) or network: allow does not open internal addresses; an exact pattern does", async () => {
+    const approved = new PermissionGuard(temporaryFolder(), { network: "prompt" }, () => true);
+    const url = await approved.checkUrl("http://innocent.example/");
+    expect(() => approved.checkAddresses(url, ["127.0.0.1"])).toThrow(/innocent.example resolves to 127.0.0.1, which is a loopback/);
+    expect(() => new PermissionGuard(temporaryFolder(), { network: "allow" }, undefined).checkAddresses(new URL("http://[::1]/"), ["::1"])).toThrow(/::1 is a loopback/);
+    const exact = new PermissionGuard(temporaryFolder(), { network: ["localhost:3000", "*.internal"] }, undefined);
+    expect(() => exact.checkAddresses(new URL("http://localhost:3000/x"), ["127.0.0.1"])).not.toThrow();
+    expect(() => exact.checkAddresses(new URL("http://localhost:3001/x"), ["127.0.0.1"])).toThrow(/loopback/);
+    expect(() => exact.checkAddresses(new URL("http://db.internal/"), ["10.0.0.5"])).toThrow(/private/);
+    expect(() => exact.checkAddresses(new URL("http://db.internal/"), ["93.184.216.34"])).not.toThrow();
+  });
+
   it.each([
     "127.0.0.1", "127.255.0.1", "0.0.0.0", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "224.0.0.1", "255.255.255.255",
     "::", "::1", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "::127.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::", "2001:db8::1", "not an address",
