@@ -17,6 +17,13 @@ export interface RecordedStep {
   /** A judgment's or choice's reason, kept so a replay narrates the same thing. */
   readonly reason?: string;
   readonly usage: readonly Usage[];
+  /**
+   * The step's content-anchored identity (`anchors.ts`): what `prosec test` matches a recorded step
+   * by, so a golden test survives lines added above a step. Absent in journals written before it.
+   */
+  readonly anchor?: string;
+  /** A hash of what the step asked (`step-identity.ts`): a replay reports a step whose request changed. */
+  readonly requestHash?: string;
 }
 
 export interface Journal {
