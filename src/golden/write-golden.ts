@@ -24,8 +24,9 @@ const keyOrder = new Intl.Collator("en", { numeric: true });
 
 /**
  * Writes the test as the replay saw it: the journal keyed for the program as it is now (answers from
- * answers.json folded in, steps it no longer reaches dropped), run.json and program.prose of that
- * program, and its outputs as expected. Returns the files written.
+ * answers.json folded in, steps it no longer reaches dropped), run.json naming that program, and its
+ * outputs as expected. Returns the files written. (No copy of the program: a `.prose` file here would
+ * be found by `prosec check` and `build` as one of the project's programs.)
  */
 export function writeGolden(dir: string, replay: FinishedReplay): string[] {
   const { golden, info } = replay;
@@ -37,7 +38,6 @@ export function writeGolden(dir: string, replay: FinishedReplay): string[] {
     [JOURNAL_FILE, records.map(({ key, ...step }) => journalLine(key, step)).join("")],
     [EXPECTED_FILE, `${JSON.stringify(expected, null, 2)}\n`],
   ];
-  if (info.text !== undefined) files.push(["program.prose", info.text]);
   for (const [file, content] of files) writeFileAtomically(join(dir, file), content);
   rmSync(join(dir, ANSWERS_FILE), { force: true });
   return files.map(([file]) => join(dir, file));

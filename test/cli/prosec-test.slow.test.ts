@@ -75,7 +75,7 @@ describe("prosec test", () => {
     expect(none).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining("tests: no such folder") });
 
     const save = await prosec(["test", "--save", runId!, "notes"]);
-    expect(save.stdout).toBe("✓ tests/notes.golden (notes.prose)\n    wrote tests/notes.golden/run.json\n    wrote tests/notes.golden/journal.jsonl\n    wrote tests/notes.golden/expected.json\n    wrote tests/notes.golden/program.prose\n\n1 passed, 0 failed\n");
+    expect(save.stdout).toBe("✓ tests/notes.golden (notes.prose)\n    wrote tests/notes.golden/run.json\n    wrote tests/notes.golden/journal.jsonl\n    wrote tests/notes.golden/expected.json\n\n1 passed, 0 failed\n");
     expect(save.code).toBe(EXIT.ok);
 
     // Both the saved copy and the run folder itself are golden tests; no request leaves the process.

@@ -79,7 +79,7 @@ function journal(dir: string): Record<string, unknown>[] {
 function copyGolden(from: string, name: string): string {
   const dir = join(project, "tests", name);
   mkdirSync(dir, { recursive: true });
-  for (const file of ["run.json", "journal.jsonl", "expected.json", "program.prose"]) writeFileSync(join(dir, file), readFileSync(join(from, file)));
+  for (const file of ["run.json", "journal.jsonl", "expected.json"]) writeFileSync(join(dir, file), readFileSync(join(from, file)));
   return dir;
 }
 
@@ -121,7 +121,7 @@ describe("golden tests", () => {
   it("saves a run as tests/NAME.golden with the replay's outputs, and replays that", async () => {
     const result = await saveGolden("20260101-120000-abcdef", "report", options());
     expect(result).toMatchObject({ name: "tests/report.golden", passed: true });
-    expect(result.written).toEqual(["tests/report.golden/run.json", "tests/report.golden/journal.jsonl", "tests/report.golden/expected.json", "tests/report.golden/program.prose"]);
+    expect(result.written).toEqual(["tests/report.golden/run.json", "tests/report.golden/journal.jsonl", "tests/report.golden/expected.json"]);
     expect(JSON.parse(readFileSync(join(saved(), "expected.json"), "utf8"))).toEqual({ program: "../../report.prose", outputs: OUTPUTS });
     expect(journal(saved()).map((record) => record["key"])).toEqual(journal(runDir).map((record) => record["key"]).sort((a, b) => String(a).localeCompare(String(b), "en", { numeric: true })));
     expect((await testGolden(saved(), options())).passed).toBe(true);
@@ -178,7 +178,7 @@ describe("golden tests", () => {
 
       const before = server.requests.length;
       const updated = await testGolden(dir, { ...options(), update: true });
-      expect(updated).toMatchObject({ passed: true, written: ["tests/added.golden/run.json", "tests/added.golden/journal.jsonl", "tests/added.golden/expected.json", "tests/added.golden/program.prose"] });
+      expect(updated).toMatchObject({ passed: true, written: ["tests/added.golden/run.json", "tests/added.golden/journal.jsonl", "tests/added.golden/expected.json"] });
       expect(server.requests.length).toBe(before);
       expect(JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")).outputs).toEqual({ title: "Tides, briefly", ...OUTPUTS });
       expect(journal(dir).find((record) => record["key"] === "/session@20:13#0")).toMatchObject({ kind: "session", value: "Tides, briefly", anchor: expect.stringMatching(/^\/session:title@/) });
