@@ -158,7 +158,7 @@ export class RunCore {
   /**
    * Runs one model-facing step: replays it when it was recorded, else executes it under the step
    * time limit and records the outcome before returning. `ask` is what the step asks (see
-   * step-identity.ts): the record keeps its anchor and a hash of it.
+   * step-identity.ts): the durability gets it with the step's content anchor.
    */
   async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
     const context = this.context;
@@ -172,8 +172,7 @@ export class RunCore {
         limit = stepSignal(context.signal, limitMs);
         const outcome = await execute(limit.signal);
         this.totals.add(outcome.usage);
-        const reason = outcome.reason === undefined ? {} : { reason: outcome.reason };
-        return { kind, value: outcome.value, ...reason, usage: outcome.usage, anchor, requestHash: identity.requestHash } satisfies RecordedStep;
+        return { kind, value: outcome.value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) } satisfies RecordedStep;
       }, identity);
       return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
     } catch (error) {

@@ -35,14 +35,14 @@ export interface Durability {
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
     const recorded = await this.journal.get(key);
     if (recorded !== undefined) {
       if (recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
       return { step: recorded, replayed: true };
     }
     const step = await execute();
-    await this.journal.put(key, step);
+    await this.journal.put(key, step, identity);
     return { step, replayed: false };
   }
 

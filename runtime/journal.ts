@@ -7,6 +7,7 @@
  * The in-memory journal below is the default; the file journal (`.prose/runs/`) implements the same two
  * methods. Both sit behind `JournalDurability` (durability.ts).
  */
+import type { StepIdentity } from "./step-identity.js";
 import type { Usage, Value } from "./types.js";
 
 export type StepKind = "session" | "judge" | "choose" | "extract" | "input";
@@ -28,8 +29,11 @@ export interface RecordedStep {
 
 export interface Journal {
   get(key: string): Promise<RecordedStep | undefined>;
-  /** Resolves once the step is durable. */
-  put(key: string, step: RecordedStep): Promise<void>;
+  /**
+   * Resolves once the step is durable. A journal that is kept (a run folder's) records the step's
+   * `identity` too: its anchor and request hash, what `prosec test` matches and compares.
+   */
+  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void>;
 }
 
 export class MemoryJournal implements Journal {

@@ -158,7 +158,7 @@ export class Run implements Runtime {
   }
 
   async judge(at: Site, condition: string, scope: { readonly [name: string]: Value }): Promise<boolean> {
-    const ask = { text: condition, details: { condition, scope } };
+    const ask = { text: condition, details: () => ({ condition, scope }) };
     const result = await this.core.step("judge", at, "The judgment", ask, (signal) => judge(this.core, condition, scope, signal));
     this.core.emit({ type: "judgment", at, question: condition, answer: result.value ? "yes" : "no", reason: result.reason ?? "" });
     return result.value;
@@ -166,7 +166,7 @@ export class Run implements Runtime {
 
   async choose(at: Site, criteria: string, options: readonly string[], scope: { readonly [name: string]: Value }): Promise<number> {
     if (options.length === 0) throw this.core.error("choice has no options.", at);
-    const ask = { text: criteria, options, details: { criteria, options, scope } };
+    const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
     const result = await this.core.step("choose", at, "The choice", ask, (signal) => choose(this.core, criteria, options, scope, signal));
     this.core.emit({ type: "judgment", at, question: criteria, answer: options[result.value] ?? String(result.value), reason: result.reason ?? "" });
     return result.value;
@@ -179,7 +179,7 @@ export class Run implements Runtime {
     if (ask === undefined) {
       throw this.core.error(`Missing input "${definition.name}" (${definition.prompt}). Supply it in the run's inputs, or pass an onInput callback that asks for it.`, at);
     }
-    const asked = { binding: definition.name, text: definition.prompt, details: definition };
+    const asked = { binding: definition.name, text: definition.prompt, details: () => definition };
     const result = await this.core.step("input", at, `The input "${definition.name}"`, asked, async () => ({ value: await ask(definition), usage: [] }));
     return this.inputBinding(at, definition, result.value);
   }
@@ -351,7 +351,7 @@ export class Run implements Runtime {
 
 /** What an extraction asks: the shape read out of a text (and the field or item). */
 function extraction(shape: "list" | "field" | "boolean", source: string, key?: string | number): StepAsk {
-  return { text: source, details: { shape, key, source } };
+  return { text: source, details: () => ({ shape, key, source }) };
 }
 
 function persistScope(persist: SessionRequest["persist"]): string {

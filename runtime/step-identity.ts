@@ -17,8 +17,11 @@ export interface StepAsk {
   readonly text: string;
   /** A choice's option labels. */
   readonly options?: readonly string[];
-  /** Everything that shapes the request (prompt, context values, agent, scope ...): what is hashed. */
-  readonly details: unknown;
+  /**
+   * Everything that shapes the request (prompt, context values, agent, scope ...): what is hashed.
+   * A function, so a run whose store does not keep the hash never builds it.
+   */
+  details(): unknown;
 }
 
 export class StepIdentity {
@@ -36,15 +39,16 @@ export class StepIdentity {
 
   /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
   get requestHash(): string {
-    this.hash ??= createHash("sha256").update(JSON.stringify([this.kind, this.ask.details])).digest("hex").slice(0, 16);
+    this.hash ??= createHash("sha256").update(JSON.stringify([this.kind, this.ask.details()])).digest("hex").slice(0, 16);
     return this.hash;
   }
 }
 
 /** What a session asks: its task, context and agent, as the program gave them (not the request's layout). */
 export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
-  const settings = effectiveSettings(request);
-  const { model, skills, permissions, extra, context, persist } = settings;
-  const details = { task: sessionTask(request), agent: request.agent?.name, role: request.agent?.prompt, model, context, skills, permissions, extra, persist, resume };
-  return { ...(request.binding === undefined ? {} : { binding: request.binding }), text: sessionTask(request), details };
+  const details = (): unknown => {
+    const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
+    return { task: sessionTask(request), agent: request.agent?.name, role: request.agent?.prompt, model, context, skills, permissions, extra, persist, resume };
+  };
+  return request.binding === undefined ? { text: sessionTask(request), details } : { binding: request.binding, text: sessionTask(request), details };
 }

@@ -10,6 +10,7 @@
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { Journal, RecordedStep } from "../journal.js";
+import type { StepIdentity } from "../step-identity.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
@@ -61,8 +62,9 @@ export class FileJournal implements Journal {
     return Promise.resolve(this.steps.get(key));
   }
 
-  put(key: string, step: RecordedStep): Promise<void> {
-    const bytes = Buffer.from(journalLine(key, step), "utf8");
+  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
+    const line = journalLine(key, identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash });
+    const bytes = Buffer.from(line, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
     this.steps.set(key, step);

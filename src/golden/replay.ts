@@ -128,7 +128,7 @@ export class OfflineModel {
 
 function report(key: string, identity: StepIdentity): StepReport {
   const { ask } = identity;
-  const context = (ask.details as { context?: unknown } | undefined)?.context;
+  const context = (ask.details() as { context?: unknown } | undefined)?.context;
   const names = typeof context === "object" && context !== null && !Array.isArray(context) ? Object.keys(context) : [];
   const asked = `${dedent(ask.text).trim()}${names.length === 0 ? "" : `\n(context: ${names.join(", ")})`}`;
   return {
