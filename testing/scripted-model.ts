@@ -58,6 +58,10 @@ interface StepState {
 
 const current = new AsyncLocalStorage<StepState>();
 
+/**
+ * The model of one test: its answers are handed out across every run given its `options()` (a
+ * sequence goes on from run to run), and `requests` keeps the requests of all of them.
+ */
 export class ScriptedModel {
   readonly requests: ScriptedRequest[] = [];
   private readonly book: AnswerBook;
@@ -163,7 +167,11 @@ export async function runScripted<I, O>(program: { run(inputs: I, options?: RunO
   const { answers, defaults, strict, ...options } = script;
   const model = new ScriptedModel({ ...(answers === undefined ? {} : { answers }), ...(defaults === undefined ? {} : { defaults }), ...(strict === undefined ? {} : { strict }) });
   const events: RunEvent[] = [];
-  const outputs = await program.run(inputs, model.options({ ...options, onEvent: (event) => (events.push(event), options.onEvent?.(event)) }));
+  const onEvent = (event: RunEvent): void => {
+    events.push(event);
+    options.onEvent?.(event);
+  };
+  const outputs = await program.run(inputs, model.options({ ...options, onEvent }));
   return { outputs, requests: model.requests, requestsFor: (key) => model.requestsFor(key), events, unusedAnswers: model.unusedAnswers() };
 }
 
