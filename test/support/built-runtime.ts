@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { repositoryRoot } from "./cli.js";
 
 export function requireBuiltRuntime(): void {
-  for (const folder of ["runtime", "testing"]) {
+  for (const folder of ["runtime"]) {
     const built = join(repositoryRoot, "dist", folder, "index.js");
     if (!existsSync(built)) throw new Error(`dist/${folder} is missing: run \`npm run build\` first (\`npm test\` does)`);
     const builtAt = statSync(built).mtimeMs;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import { loadProgram, type ProgramModule } from "../../src/run/load-program.js";
-import { runScripted, ScriptedModel, sequence, toolCall, turns } from "../../testing/index.js";
+import { runScripted, ScriptedModel, sequence, toolCall, turns } from "../../runtime/testing/index.js";
 import { temporaryFolder } from "../runtime/helpers.js";
 import { requireBuiltRuntime } from "../support/built-runtime.js";
 

@@ -12,7 +12,7 @@
  * program, when a workflow calls another. Binding names and condition texts survive edits around a
  * step; a call site moves with its line, so prefer the others where they are unique.
  */
-import type { Site, Value } from "../runtime/index.js";
+import type { Site, Value } from "../index.js";
 
 /** The model-facing steps a script answers. */
 export type ScriptedKind = "session" | "judge" | "choose" | "extract";

@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import Anthropic from "@anthropic-ai/sdk";
-import { JournalDurability, MemoryJournal, text, type Durability, type DurableStep, type RecordedStep, type RunEvent, type RunOptions, type StepIdentity, type StepKind, type Value } from "../runtime/index.js";
+import { JournalDurability, MemoryJournal, text, type Durability, type DurableStep, type RecordedStep, type RunEvent, type RunOptions, type StepIdentity, type StepKind, type Value } from "../index.js";
 import { AnswerBook, settle, turnsOf, type Answer, type Answers, type ScriptedKind, type ScriptedStep, type ToolCall } from "./answers.js";
 
 /** Defaults for steps no answer names, per kind, or one function for all. */
