@@ -5,7 +5,7 @@
  * state (EXIT.runStateUnusable) is test/run/run-state.slow.test.ts; Ctrl-C (EXIT.interrupted) is
  * test/run/cli-run.test.ts.
  */
-import { writeFileSync } from "node:fs";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT, type ExitCode } from "../../src/cli/exit-codes.js";
@@ -89,6 +89,19 @@ describe("exit codes, one table for every command", () => {
       { args: ["run", "good.prose"], env: model(() => answering.url), exit: EXIT.usage, says: /^prosec: missing input: --input topic=\.\.\. \(The topic\)$/ },
       { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => failing.url), exit: EXIT.failed, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
       { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => closedPort), exit: EXIT.network, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
+    ]);
+  });
+
+  it("test", async () => {
+    const recorded = await startProsec(["run", "good.prose", "-i", "topic=tides", "--json"], cwd, model(() => answering.url)).exit;
+    const { runId } = JSON.parse(recorded.stdout.trim().split("\n").at(-1)!) as { runId: string };
+    cpSync(join(cwd, ".prose", "runs", runId), join(cwd, "goldens", "passing"), { recursive: true });
+    cpSync(join(cwd, ".prose", "runs", runId), join(cwd, "goldens-changed", "failing"), { recursive: true });
+    writeFileSync(join(cwd, "goldens-changed", "failing", "bindings", "summary.md"), "# summary\n\nkind: output\n\n---\n\nnot what the run said\n");
+    await expectExits([
+      { args: ["test", "goldens"], exit: EXIT.ok, says: /^1 passed, 0 failed$/ },
+      { args: ["test", "nowhere"], exit: EXIT.usage, says: /^prosec: nowhere: no such folder$/ },
+      { args: ["test", "goldens-changed"], exit: EXIT.failed, says: /^0 passed, 1 failed$/ },
     ]);
   });
 
