@@ -5,6 +5,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { SourceAnchors } from "./anchors.js";
 import { withBreakpoints } from "./cache.js";
 import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
@@ -19,8 +20,10 @@ import type { RunOptions } from "./options.js";
 import { systemPrompt } from "./prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
+import { StepIdentity, type StepAsk } from "./step-identity.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
+import { Secrets } from "./tools/secrets.js";
 import { toolParam, type ToolDefinition } from "./tools/tool.js";
 import type { AgentDefinition, Permissions, ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
 
@@ -77,6 +80,8 @@ export class RunCore {
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
   readonly root: StepContext;
+  /** Content anchors of this program's constructs. */
+  readonly anchors: SourceAnchors;
   readonly startedAt: number;
   /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
   private readonly observers: Array<(event: RunEvent) => void> = [];
@@ -84,7 +89,8 @@ export class RunCore {
   /** The top-level run's core, for a called program's. */
   private readonly caller: RunCore | undefined;
   private readonly rootController = sharedController();
-  private readonly secrets: string[];
+  /** What is removed from everything the run writes or shows (shared with called programs). */
+  readonly secrets: Secrets;
   private readonly modelIds = new Map<string, string>();
   // Sessions of one agent share their permission guard, tool list and system prompt: rebuilding them
   // for every session was a measurable part of the runtime's own cost.
@@ -95,12 +101,13 @@ export class RunCore {
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
-   * run-wide limit and the clock, and the called program's steps are recorded under `keyPrefix`.
+   * run-wide limit and the clock, and the called program's steps are recorded under `keyPrefix`
+   * (`anchorPrefix` in content anchors).
    */
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
-    caller?: { readonly core: RunCore; readonly keyPrefix: string },
+    caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
   ) {
     this.client = caller?.core.client ?? clientFor(options);
     this.meter = caller?.core.meter ?? new Meter({ budget: options.budget, maxCalls: options.maxCalls }, pricesOf(options, program), options.promptCaching !== false);
@@ -110,8 +117,9 @@ export class RunCore {
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.caller = caller?.core.caller ?? caller?.core;
-    this.root = new StepContext("", this.rootController.signal, undefined);
-    this.secrets = [options.apiKey, process.env["ANTHROPIC_API_KEY"], process.env["ANTHROPIC_AUTH_TOKEN"]].filter((s): s is string => s !== undefined && s.length >= 8);
+    this.root = new StepContext("", this.rootController.signal, undefined, caller?.anchorPrefix ?? "");
+    this.anchors = new SourceAnchors(program.text);
+    this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
   }
 
   get context(): StepContext {
@@ -140,7 +148,7 @@ export class RunCore {
   emit(event: PendingEvent): void {
     if (!this.listening) return;
     const stamped = { ...event, ...(this.nested ? { source: this.program.source } : {}), time: Date.now() - this.startedAt } as RunEvent;
-    const redacted = event.type === "error" ? ({ ...stamped, message: this.redact(event.message) } as RunEvent) : stamped;
+    const redacted = this.secrets.redactDeep(stamped);
     for (const observer of this.observers) observer(redacted);
     this.options.onEvent?.(redacted);
   }
@@ -151,7 +159,9 @@ export class RunCore {
     if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
     let toolbox = byAgent.get(agent);
     if (toolbox === undefined) {
-      const guard = new PermissionGuard(this.options.cwd ?? process.cwd(), permissions, this.options.onPermission, agent);
+      const { toolEnv, resolveHost } = this.options;
+      const guard = new PermissionGuard(this.options.cwd ?? process.cwd(), permissions, this.options.onPermission, agent, { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }) });
+      for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
       const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
       toolbox = { permissions: guard, tools, offered: new Map(tools.map((tool) => [tool.name, tool])), params: tools.map(toolParam) };
       byAgent.set(agent, toolbox);
@@ -223,11 +233,14 @@ export class RunCore {
 
   /**
    * Runs one model-facing step: replays it when it was recorded, else executes it under the step
-   * time limit and records the outcome before returning.
+   * time limit and records the outcome before returning. `ask` is what the step asks (see
+   * step-identity.ts): the durability gets it with the step's content anchor.
    */
-  async step<T extends Value>(kind: StepKind, at: Site, label: string, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
+  async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
     const context = this.context;
     const key = context.nextKey(kind, at);
+    const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
+    const identity = new StepIdentity(kind, at, anchor, this.program, ask);
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     try {
@@ -235,8 +248,10 @@ export class RunCore {
         limit = stepSignal(context.signal, limitMs);
         const outcome = await execute(limit.signal);
         this.totals.add(outcome.usage);
-        return { kind, value: outcome.value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) } satisfies RecordedStep;
-      });
+        // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
+        const value = this.secrets.redactDeep(outcome.value);
+        return { kind, value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }) } satisfies RecordedStep;
+      }, identity);
       return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
     } catch (error) {
       if (error instanceof StepMismatch) throw this.error(error.message, at);
@@ -260,7 +275,7 @@ export class RunCore {
   }
 
   redact(text: string): string {
-    return this.secrets.reduce((result, secret) => result.split(secret).join("[redacted]"), text);
+    return this.secrets.redact(text);
   }
 
   preview(value: string): string {
