@@ -64,6 +64,18 @@ export async function extractField(core: RunCore, text: string, key: string | nu
   return { value: reply.answer === undefined ? reply.text : (reply.answer as Value), usage };
 }
 
+/**
+ * The recorded value of several fields read together: the record under this key, which no answer
+ * recorded for one field (by an earlier prosec, in a run resumed now) has.
+ */
+const FIELDS = "prosec:fields";
+
+/** The fields a recorded group extraction holds; undefined for a value recorded for one field. */
+export function fieldsOf(value: Value): { readonly [field: string]: Value } | undefined {
+  const record = isRecord(value) && Object.keys(value).length === 1 ? value[FIELDS] : undefined;
+  return record !== undefined && isRecord(record) ? record : undefined;
+}
+
 /** Several fields of one text, in one question: the value is a record of them (null where the text has none). */
 export async function extractFields(core: RunCore, text: string, keys: readonly string[], signal: AbortSignal): Promise<StepOutcome<Value>> {
   const properties = Object.fromEntries(keys.map((key) => [key, { description: `The value of "${key}", or null when the text has none` }]));
@@ -73,7 +85,7 @@ export async function extractFields(core: RunCore, text: string, keys: readonly 
   const record = isRecord(reply.answer as Value) ? reply.answer : parseJson(reply.text);
   if (!isRecord(record as Value)) throw new Error(`The model did not give the fields ${listed} as a record.`);
   const answered = record as { readonly [key: string]: Value };
-  return { value: Object.fromEntries(keys.map((key) => [key, Object.hasOwn(answered, key) ? answered[key]! : null])), usage };
+  return { value: { [FIELDS]: Object.fromEntries(keys.map((key) => [key, Object.hasOwn(answered, key) ? answered[key]! : null])) }, usage };
 }
 
 export async function extractTruth(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<boolean>> {

@@ -13,7 +13,7 @@ import { ProseError } from "./errors.js";
 import { BudgetExceeded } from "./meter.js";
 import { priceOf } from "./prices.js";
 import { safeName } from "./files.js";
-import { extractField, extractFields, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
+import { extractField, extractFields, extractList, fieldsOf, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import type { RunOptions } from "./options.js";
@@ -325,8 +325,13 @@ export class Run implements Runtime {
     const source = text(value);
     if (typeof key === "string" && fields !== undefined && fields.length > 1 && fields.includes(key)) {
       const label = `Reading fields ${fields.map((field) => `"${field}"`).join(", ")}`;
-      const record = await this.extractOnce(at, "field", `fields:${fields.join("\0")}\0${source}`, () => this.core.step("extract", at, label, extraction("field", source, fields.join(",")), (signal) => extractFields(this.core, source, fields, signal)));
-      return (record as { readonly [field: string]: Value })[key] ?? null;
+      const once = `fields:${fields.join("\0")}\0${source}`;
+      const answer = await this.extractOnce(at, "field", once, () => this.core.step("extract", at, label, extraction("field", source, fields.join(",")), (signal) => extractFields(this.core, source, fields, signal)));
+      const record = fieldsOf(answer);
+      if (record !== undefined) return record[key] ?? null;
+      // A step a resumed run recorded before fields were read together: this one field's answer.
+      this.extractions.delete(`${this.core.durability.scope()}\0field\0${once}`);
+      return answer;
     }
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
     return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () => this.core.step("extract", at, label, extraction("field", source, key), (signal) => extractField(this.core, source, key, signal)));

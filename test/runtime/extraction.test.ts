@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryJournal } from "../../runtime/journal.js";
 import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../../runtime/structure.js";
 import { askedText, lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst } from "./helpers.js";
@@ -91,6 +92,18 @@ describe("fewer model calls", () => {
     expect(server.requests).toHaveLength(1);
     expect(askedText(server.requests[0]!)).toBe('What are the fields "items", "owner", "title" in this text?');
     expect(events.filter((event) => event.type === "extraction")).toHaveLength(1);
+  });
+
+  it("resumes a run recorded before fields were read together: each site's own recorded answer is replayed", async () => {
+    server = await startFakeAnthropic();
+    const journal = new MemoryJournal();
+    const fields = ["owner", "title"];
+    const text = "Ada wrote about tides.";
+    await journal.put("/extract@1:1#0", { kind: "extract", value: "Tides", usage: [] });
+    await journal.put("/extract@2:1#0", { kind: "extract", value: "Ada", usage: [] });
+    const { result } = await runAgainst(server, async (rt) => [await rt.field(at(1), text, "title", fields), await rt.field(at(2), text, "owner", fields)], { journal });
+    expect(result).toEqual(["Tides", "Ada"]);
+    expect(server.requests).toHaveLength(0);
   });
 
   it("a filter's verdict is one forced tool call when the session has no other tools", async () => {

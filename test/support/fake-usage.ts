@@ -132,9 +132,11 @@ function blocksOf(body: Record<string, unknown>): Block[] {
     if (typeof content === "string") parts.push({ key: `${role}:${content}`, text: content, breakpoint: false });
     else for (const block of asArray(content)) parts.push({ key: `${role}:${JSON.stringify(withoutCacheControl(block))}`, text: contentText(block), breakpoint: hasCacheControl(block) });
   }
-  let hash = createHash("sha256").update(String(body["model"] ?? "")).digest("hex");
+  // Prefix hashes only matter when the request marks a breakpoint: most benchmark requests do not.
+  const hashed = parts.some((part) => part.breakpoint);
+  let hash = hashed ? createHash("sha256").update(String(body["model"] ?? "")).digest("hex") : "";
   return parts.map((part) => {
-    hash = createHash("sha256").update(hash).update("\0").update(part.key).digest("hex");
+    if (hashed) hash = createHash("sha256").update(hash).update("\0").update(part.key).digest("hex");
     return { tokens: estimateTokens(part.text), breakpoint: part.breakpoint, hash };
   });
 }
