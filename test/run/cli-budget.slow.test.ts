@@ -2,17 +2,14 @@
  * `prosec run --budget`, `--max-calls` and `--yes` as a user runs them: child processes against the
  * fake Messages API (several runs of a program in a row, hence a slow test).
  */
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { startProsec } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import { startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
-
-const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -25,13 +22,10 @@ async function serve(respond: (request: FakeRequest) => FakeReply): Promise<Fake
   return server;
 }
 
-function prosec(cwd: string, server: FakeServer, args: readonly string[], env: Readonly<Record<string, string>> = {}): { exit: Promise<{ code: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return { exit: new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr }))) };
+/** prosec with the fake server as its model. */
+function prosec(cwd: string, server: FakeServer, args: readonly string[], env: Readonly<Record<string, string>> = {}) {
+  const started = startProsec(args, cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, ...env });
+  return { exit: started.exit.then((result) => ({ code: result.status, stdout: result.stdout, stderr: result.stderr })) };
 }
 
 function onlyRun(cwd: string): string {
