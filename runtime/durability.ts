@@ -7,6 +7,7 @@
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import type { RecordedStep, StepKind, Journal } from "./journal.js";
+import { WaitingForInput, type Question } from "./errors.js";
 import type { Value } from "./types.js";
 
 export interface DurableStep {
@@ -25,6 +26,11 @@ export interface Durability {
    * recorded in one sequence, so reusing an answer there replays the same way.
    */
   scope(): string;
+  /**
+   * Waits in the store for the answer to a mid-program input nobody can be asked in process (DBOS:
+   * a message to the run). Without it, such an input stops the run as waiting for input.
+   */
+  awaitAnswer?(key: string, question: Question): Promise<Value>;
 }
 
 export class JournalDurability implements Durability {
@@ -52,13 +58,23 @@ export class JournalDurability implements Durability {
 
 /** The durability of a program called from another program's run: its keys live under the call's. */
 export class ScopedDurability implements Durability {
+  readonly awaitAnswer?: (key: string, question: Question) => Promise<Value>;
+
   constructor(
     private readonly parent: Durability,
     private readonly prefix: string,
-  ) {}
+  ) {
+    const awaitAnswer = parent.awaitAnswer?.bind(parent);
+    if (awaitAnswer !== undefined) this.awaitAnswer = (key, question) => awaitAnswer(prefix + key, { ...question, key: prefix + question.key });
+  }
 
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
-    return this.parent.step(this.prefix + key, kind, execute);
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+    try {
+      return await this.parent.step(this.prefix + key, kind, execute);
+    } catch (error) {
+      // The question is answered under the key the run's store knows it by.
+      throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
+    }
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

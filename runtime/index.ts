@@ -18,7 +18,7 @@ export { JournalDurability, StepMismatch } from "./durability.js";
 export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
 export type { ResolveHost } from "./tools/http-fetch.js";
 export { MemoryJournal } from "./journal.js";
-export { ProseError } from "./errors.js";
+export { ProseError, WaitingForInput, type Question } from "./errors.js";
 export { defaultModels, resolveModel } from "./models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";
 

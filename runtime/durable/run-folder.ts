@@ -15,6 +15,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Question } from "../errors.js";
 import { safeName } from "../files.js";
 import type { BlockFrame } from "../step-context.js";
 import type { ProgramInfo, RunEvent, Site, Value } from "../types.js";
@@ -22,10 +23,10 @@ import { text } from "../values.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
 import { fenceFor, ProgramSource, type BindingKind } from "./program-source.js";
+import { clearWaiting, isCancelled, liveHolder, LOCK_FILE, readWaiting, writeWaiting } from "./run-control.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
 const STATE_INTERVAL_MS = 50;
-const LOCK_FILE = ".lock";
 
 /** `run.json`. */
 export interface RunManifest {
@@ -71,8 +72,10 @@ export class RunFolder {
     const manifestPath = join(dir, "run.json");
     const existing = readManifest(manifestPath);
     let manifest: RunManifest;
+    let answers: ReadonlyArray<readonly [string, Value]> = [];
     if (resume) {
       if (existing === undefined) throw new RunFolderError(`There is no run to resume in ${dir} (no run.json).`);
+      if (isCancelled(dir)) throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
       if (existing.compilerVersion !== program.compilerVersion) {
         throw new RunFolderError(
           `Run ${existing.runId} was started by a program compiled with prosec ${existing.compilerVersion}; this one was compiled with prosec ${program.compilerVersion}, which may order its steps differently. Resume it with prosec ${existing.compilerVersion}, or start a new run.`,
@@ -83,12 +86,17 @@ export class RunFolder {
           `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,
         );
       }
-      for (const [name, value] of Object.entries(supplied)) {
+      const waiting = readWaitingOf(dir);
+      // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
+      const given = { ...waiting?.answers, ...supplied };
+      answers = (waiting?.questions ?? []).flatMap((question) => (given[question.name] === undefined ? [] : [[question.key, given[question.name]!] as const]));
+      const ahead = Object.fromEntries(Object.entries(supplied).filter(([name]) => !waiting?.questions.some((question) => question.name === name)));
+      for (const [name, value] of Object.entries(ahead)) {
         if (value !== undefined && Object.hasOwn(existing.inputs, name) && JSON.stringify(existing.inputs[name]) !== JSON.stringify(value)) {
           throw new RunFolderError(`The input "${name}" differs from the one run ${existing.runId} started with; a resumed run keeps its inputs. Start a new run to change them.`);
         }
       }
-      manifest = { ...existing, inputs: { ...supplied, ...existing.inputs } };
+      manifest = { ...existing, inputs: { ...withoutUndefined(ahead), ...existing.inputs } };
     } else {
       if (existing !== undefined) throw new RunFolderError(`${dir} already holds run ${existing.runId}: resume it, or start the new run in another folder.`);
       manifest = { runId, program: program.name, source: program.source, sourceHash: program.sourceHash, compilerVersion: program.compilerVersion, inputs: withoutUndefined(supplied), startedAt: new Date().toISOString() };
@@ -99,6 +107,9 @@ export class RunFolder {
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), writer, new FileJournal(join(dir, JOURNAL_FILE)));
     // Written before the first step, synchronously: a run killed at once is still resumable.
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    // An answer is the journal record of its input's step; the run waits again for what is left unanswered.
+    for (const [key, value] of answers) void folder.journal!.put(key, { kind: "input", value, usage: [] });
+    clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
     return { folder, inputs: manifest.inputs };
   }
@@ -169,6 +180,11 @@ export class RunFolder {
     this.changed();
   }
 
+  /** The inputs the run stops waiting for (`waiting.json`, read by `prosec answer` and the next resume). */
+  waitFor(questions: readonly Question[]): void {
+    writeWaiting(this.dir, { questions, answers: {} });
+  }
+
   /** Writes the final state.md and every file still pending; the folder stays resumable unless `complete`. */
   async close(status: RunStatus): Promise<void> {
     this.settle(status);
@@ -231,20 +247,16 @@ function readManifest(path: string): RunManifest | undefined {
 
 /** One process per run folder: a second `resume` while the first still runs would write the same steps twice. */
 function lock(dir: string, runId: string): void {
-  const path = join(dir, LOCK_FILE);
-  if (existsSync(path)) {
-    const pid = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) throw new RunFolderError(`Run ${runId} is being run by process ${pid}; wait for it to stop before resuming.`);
-  }
-  writeFileSync(path, `${process.pid}\n`);
+  const holder = liveHolder(dir);
+  if (holder !== undefined) throw new RunFolderError(`Run ${runId} is being run by process ${holder}; wait for it to stop before resuming.`);
+  writeFileSync(join(dir, LOCK_FILE), `${process.pid}\n`);
 }
 
-function isAlive(pid: number): boolean {
+function readWaitingOf(dir: string): ReturnType<typeof readWaiting> {
   try {
-    process.kill(pid, 0);
-    return true;
+    return readWaiting(dir);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    throw new RunFolderError((error as Error).message);
   }
 }
 
