@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { lastUserText, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { deterministicModel, identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
 
@@ -160,14 +160,14 @@ function repeatedAfter(server: FakeServer, from: number, finished: ReadonlySet<s
   return server.requests.slice(from).map((request) => identity(request)).filter((id) => finished.has(id));
 }
 
-function folder(): string {
+function folder(program = PROGRAM): string {
   const cwd = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
-  writeFileSync(join(cwd, "report.prose"), PROGRAM);
+  writeFileSync(join(cwd, "report.prose"), program);
   return cwd;
 }
 
-async function submit(cwd: string, env: NodeJS.ProcessEnv, topic: string, id: string): Promise<void> {
-  const submitted = await prosec(["submit", "report.prose", "-i", `topic=${topic}`, "--id", id], cwd, env);
+async function submit(cwd: string, env: NodeJS.ProcessEnv, topic: string, id: string, ...inputs: string[]): Promise<void> {
+  const submitted = await prosec(["submit", "report.prose", "-i", `topic=${topic}`, ...inputs.flatMap((input) => ["-i", input]), "--id", id], cwd, env);
   expect(submitted.stderr).toBe("");
   expect(submitted.stdout.trim()).toBe(id);
 }
@@ -205,6 +205,40 @@ describe("prosec worker on DBOS", () => {
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/^prosec: cannot reach the database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/prosec \(DBOS_SYSTEM_DATABASE_URL\): connect ECONNREFUSED/);
     expect(unreachable.stderr).not.toContain("hunter22");
+  });
+
+  it("keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it", { timeout: 120_000 }, async () => {
+    const server = await startFakeAnthropic({ respond: answer });
+    servers.push(server);
+    const database = await freshDatabase("waiting");
+    const cwd = folder(`input topic: "What to write about"
+let draft = session "Draft on {topic}"
+input approval: "Who approves the draft on {topic}?"
+output report = session "Final draft on {topic}, approved by {approval}"
+  context: draft
+`);
+    const env = environment(database, server);
+    await startWorker("w1", cwd, env);
+    const status = async (id: string): Promise<{ status: string; waitingFor: unknown[] }> => JSON.parse((await prosec(["status", id, "--json"], cwd, env)).stdout);
+
+    // run-ahead is answered at submit and never waits; run-owls is answered, run-maps cancelled, while they wait.
+    await Promise.all([submit(cwd, env, "tea", "run-ahead", "approval=Ada"), submit(cwd, env, "owls", "run-owls"), submit(cwd, env, "maps", "run-maps")]);
+    await waitFor(async () => (await Promise.all([status("run-owls"), status("run-maps")])).every((run) => run.status === "WAITING"), "two runs waiting");
+    const [ahead, owls, answered, cancelled] = await Promise.all([
+      result(cwd, env, "run-ahead"),
+      prosec(["status", "run-owls"], cwd, env),
+      prosec(["answer", "run-owls", "approval=Grace"], cwd, env),
+      prosec(["cancel", "run-maps"], cwd, env),
+    ]);
+    expect((ahead as { report: string }).report).toMatch(/re: Final draft on tea, approved by Ada$/);
+    expect(owls.stdout).toContain("status   WAITING\n");
+    expect(owls.stdout).toContain('waiting  for input "approval" (Who approves the draft on owls?) at line 3: prosec answer run-owls approval=...');
+    expect([answered.code, answered.stdout]).toEqual([0, 'answered "approval" for run run-owls; its worker goes on\n']);
+    expect([cancelled.code, cancelled.stdout]).toEqual([0, "run run-maps cancelled\n"]);
+    const [answeredRun, cancelledRun] = await Promise.all([result(cwd, env, "run-owls"), status("run-maps")]);
+    expect((answeredRun as { report: string }).report).toMatch(/re: Final draft on owls, approved by Grace$/);
+    expect(cancelledRun).toMatchObject({ status: "CANCELLED", waitingFor: [] });
+    expect(server.requests.filter((request) => lastUserText(request).startsWith("Final draft on maps"))).toEqual([]);
   });
 
   it("finishes every run when one of two workers is killed: the other adopts its runs and asks no finished step again", { timeout: 240_000 }, async () => {
