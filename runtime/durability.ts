@@ -8,6 +8,7 @@
  */
 import type { RecordedStep, StepKind, Journal } from "./journal.js";
 import { WaitingForInput, type Question } from "./errors.js";
+import type { StepIdentity } from "./step-identity.js";
 import type { Value } from "./types.js";
 
 export interface DurableStep {
@@ -17,8 +18,12 @@ export interface DurableStep {
 }
 
 export interface Durability {
-  /** Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead. */
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep>;
+  /**
+   * Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead.
+   * `identity` says what the step is beyond its key (its content anchor, what it asks): a store that
+   * looks steps up by key can ignore it.
+   */
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep>;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**
@@ -28,22 +33,23 @@ export interface Durability {
   scope(): string;
   /**
    * Waits in the store for the answer to a mid-program input nobody can be asked in process (DBOS:
-   * a message to the run). Without it, such an input stops the run as waiting for input.
+   * a message to the run); undefined when `timeoutSeconds` passed first. Without it, such an input
+   * stops the run as waiting for input.
    */
-  awaitAnswer?(key: string, question: Question): Promise<Value>;
+  awaitAnswer?(key: string, question: Question, timeoutSeconds: number | undefined): Promise<{ readonly value: Value } | undefined>;
 }
 
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
     const recorded = await this.journal.get(key);
     if (recorded !== undefined) {
       if (recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
       return { step: recorded, replayed: true };
     }
     const step = await execute();
-    await this.journal.put(key, step);
+    await this.journal.put(key, step, identity);
     return { step, replayed: false };
   }
 
@@ -58,19 +64,19 @@ export class JournalDurability implements Durability {
 
 /** The durability of a program called from another program's run: its keys live under the call's. */
 export class ScopedDurability implements Durability {
-  readonly awaitAnswer?: (key: string, question: Question) => Promise<Value>;
+  readonly awaitAnswer?: Durability["awaitAnswer"];
 
   constructor(
     private readonly parent: Durability,
     private readonly prefix: string,
   ) {
     const awaitAnswer = parent.awaitAnswer?.bind(parent);
-    if (awaitAnswer !== undefined) this.awaitAnswer = (key, question) => awaitAnswer(prefix + key, { ...question, key: prefix + question.key });
+    if (awaitAnswer !== undefined) this.awaitAnswer = (key, question, timeoutSeconds) => awaitAnswer(prefix + key, { ...question, key: prefix + question.key }, timeoutSeconds);
   }
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
     try {
-      return await this.parent.step(this.prefix + key, kind, execute);
+      return await this.parent.step(this.prefix + key, kind, execute, identity);
     } catch (error) {
       // The question is answered under the key the run's store knows it by.
       throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;

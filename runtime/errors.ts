@@ -58,6 +58,8 @@ export interface Question {
   /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
   readonly key: string;
   readonly at: Site;
+  /** `(timeout: N)`: when the wait ends (ISO time), set when the run first stops at it. */
+  readonly deadline?: string;
 }
 
 /**

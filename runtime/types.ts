@@ -85,6 +85,8 @@ export interface InputDefinition {
    * reaches it unanswered with no one to ask waits for input (`WaitingForInput`).
    */
   readonly midProgram?: boolean;
+  /** `input x: "..." (timeout: N)`: a run waits at most N seconds for the answer, then the input fails. */
+  readonly timeoutSeconds?: number;
 }
 
 /** Static facts about a compiled program; the default export of every generated module. */

@@ -93,12 +93,18 @@ export class DbosDurability implements Durability {
    * the topic of the input's key (`prosec answer` sends it). `recv` gives up after its timeout, so
    * the wait is a loop of them, each one checkpointed; a cancelled run stops in `recv`.
    */
-  async awaitAnswer(key: string, question: Question): Promise<Value> {
+  async awaitAnswer(key: string, question: Question, timeoutSeconds: number | undefined): Promise<AnswerMessage | undefined> {
     await DBOS.setEvent<WaitingEvent>(WAITING_EVENT, { name: question.name, prompt: question.prompt, key, line: question.at.line, column: question.at.column, workflowId: DBOS.workflowID! });
-    let message: AnswerMessage | null = null;
-    while (message === null) message = await DBOS.recv<AnswerMessage>(key, { timeoutSeconds: RECV_WINDOW_SECONDS });
+    let message: AnswerMessage | null;
+    if (timeoutSeconds !== undefined) {
+      // One recv: DBOS keeps its deadline durably, so a restarted worker does not wait longer.
+      message = await DBOS.recv<AnswerMessage>(key, { timeoutSeconds });
+    } else {
+      do message = await DBOS.recv<AnswerMessage>(key, { timeoutSeconds: RECV_WINDOW_SECONDS });
+      while (message === null);
+    }
     await DBOS.setEvent<WaitingEvent | null>(WAITING_EVENT, null);
-    return message.value;
+    return message ?? undefined;
   }
 
   /** The outcome of a child workflow that an earlier execution of the run had started. */

@@ -49,6 +49,7 @@ export class RunFolder {
   private stateTimer: NodeJS.Timeout | undefined;
   private anonymousCount = 0;
   private readonly children = new Set<RunFolder>();
+  private readonly deadlines = new Map<string, string>();
 
   private constructor(
     readonly dir: string,
@@ -73,6 +74,7 @@ export class RunFolder {
     const existing = readManifest(manifestPath);
     let manifest: RunManifest;
     let answers: ReadonlyArray<readonly [string, Value]> = [];
+    let unanswered: readonly Question[] = [];
     if (resume) {
       if (existing === undefined) throw new RunFolderError(`There is no run to resume in ${dir} (no run.json).`);
       if (isCancelled(dir)) throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
@@ -90,6 +92,7 @@ export class RunFolder {
       // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
       const given = { ...waiting?.answers, ...supplied };
       answers = (waiting?.questions ?? []).flatMap((question) => (given[question.name] === undefined ? [] : [[question.key, given[question.name]!] as const]));
+      unanswered = (waiting?.questions ?? []).filter((question) => given[question.name] === undefined);
       const ahead = Object.fromEntries(Object.entries(supplied).filter(([name]) => !waiting?.questions.some((question) => question.name === name)));
       for (const [name, value] of Object.entries(ahead)) {
         if (value !== undefined && Object.hasOwn(existing.inputs, name) && JSON.stringify(existing.inputs[name]) !== JSON.stringify(value)) {
@@ -109,6 +112,7 @@ export class RunFolder {
     writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
     // An answer is the journal record of its input's step; the run waits again for what is left unanswered.
     for (const [key, value] of answers) void folder.journal!.put(key, { kind: "input", value, usage: [] });
+    for (const question of unanswered) if (question.deadline !== undefined) folder.deadlines.set(question.key, question.deadline);
     clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
     return { folder, inputs: manifest.inputs };
@@ -178,6 +182,11 @@ export class RunFolder {
         return;
     }
     this.changed();
+  }
+
+  /** When the wait for an input's occurrence (by step key) ends: set by an earlier wait with `(timeout: N)`. */
+  deadlineOf(key: string): string | undefined {
+    return this.deadlines.get(key);
   }
 
   /** The inputs the run stops waiting for (`waiting.json`, read by `prosec answer` and the next resume). */

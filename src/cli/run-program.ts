@@ -87,11 +87,11 @@ export async function runProgram(argv: RunArguments): Promise<number> {
 
 /** What the run waits for and the commands that answer it (stderr; stdout too under `--json`). */
 function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: string): number {
-  const questions = waiting.questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.at.line, column: question.at.column }));
+  const questions = waiting.questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.at.line, column: question.at.column, ...(question.deadline === undefined ? {} : { deadline: question.deadline }) }));
   if (argv.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
   for (const question of questions) {
     process.stderr.write(
-      `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}. ` +
+      `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
         `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${quote(argv.file)} --resume ${runId}; ` +
         `or: prosec run ${quote(argv.file)} --resume ${runId} --input ${question.name}=...\n`,
     );

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryJournal, WaitingForInput, type Value } from "../../runtime/index.js";
@@ -54,6 +54,27 @@ describe("inputs", () => {
     );
     expect(answers).toEqual(["first"]);
     expect((error as WaitingForInput).questions.map((question) => question.key)).toEqual(["/input@4:3#1"]);
+  });
+
+  it("(timeout: N): the deadline set by the first wait holds across resumes; once it passed, the input fails", async () => {
+    server = await startFakeAnthropic();
+    const runDir = join(temporaryFolder(), "run");
+    const approval = { name: "approval", prompt: "Approve?", midProgram: true, timeoutSeconds: 3600 };
+    const first = await failingRun(server, (rt) => rt.input(at(5, 1), approval), { runDir });
+    const deadline = (first.error as WaitingForInput).questions[0]!.deadline!;
+    expect(Date.parse(deadline) - Date.now()).toBeGreaterThan(3500_000);
+    const waitingFile = join(runDir, "waiting.json");
+    expect(JSON.parse(readFileSync(waitingFile, "utf8")).questions[0].deadline).toBe(deadline);
+
+    const again = await failingRun(server, (rt) => rt.input(at(5, 1), approval), { runDir, resume: true });
+    expect((again.error as WaitingForInput).questions[0]!.deadline).toBe(deadline);
+
+    // The deadline passes (written as if it had): the resumed run's input fails, as an error a catch: may handle.
+    const state = JSON.parse(readFileSync(waitingFile, "utf8"));
+    writeFileSync(waitingFile, JSON.stringify({ ...state, questions: [{ ...state.questions[0], deadline: new Date(Date.now() - 1000).toISOString() }] }));
+    const late = await failingRun(server, (rt) => rt.input(at(5, 1), approval), { runDir, resume: true });
+    expect(late.error).not.toBeInstanceOf(WaitingForInput);
+    expect(late.error.message).toMatch(/test-program\.prose:5:1: No answer to the input "approval" came within its timeout of 3600 s\.$/);
   });
 
   it("an answered input is journaled, so a resumed run does not ask again", async () => {

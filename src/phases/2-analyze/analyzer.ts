@@ -216,6 +216,7 @@ export class Analyzer implements PropertyContext {
     if (!this.parameters.includes(statement)) this.runtimeInputs.push(statement);
     if (statement.prompt.kind === "Discretion") this.discretion(statement.prompt);
     else this.text(statement.prompt);
+    checkModifiers(this, "input", statement.modifiers);
     this.declare("input", statement.name);
   }
 
