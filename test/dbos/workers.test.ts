@@ -207,14 +207,18 @@ describe("prosec worker on DBOS", () => {
     expect(unreachable.stderr).not.toContain("hunter22");
   });
 
-  it("keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it", { timeout: 120_000 }, async () => {
+  it("keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait", { timeout: 120_000 }, async () => {
     const server = await startFakeAnthropic({ respond: answer });
     servers.push(server);
     const database = await freshDatabase("waiting");
     const cwd = folder(`input topic: "What to write about"
 let draft = session "Draft on {topic}"
 input approval: "Who approves the draft on {topic}?"
-output report = session "Final draft on {topic}, approved by {approval}"
+let note = try:
+  input second: "A second opinion on {topic}?" (timeout: 1)
+catch:
+  "no second opinion"
+output report = session "Final draft on {topic}, approved by {approval}, {note}"
   context: draft
 `);
     const env = environment(database, server);
@@ -224,19 +228,20 @@ output report = session "Final draft on {topic}, approved by {approval}"
     // run-ahead is answered at submit and never waits; run-owls is answered, run-maps cancelled, while they wait.
     await Promise.all([submit(cwd, env, "tea", "run-ahead", "approval=Ada"), submit(cwd, env, "owls", "run-owls"), submit(cwd, env, "maps", "run-maps")]);
     await waitFor(async () => (await Promise.all([status("run-owls"), status("run-maps")])).every((run) => run.status === "WAITING"), "two runs waiting");
-    const [ahead, owls, answered, cancelled] = await Promise.all([
+    const owls = await prosec(["status", "run-owls"], cwd, env);
+    const [ahead, answered, cancelled] = await Promise.all([
       result(cwd, env, "run-ahead"),
-      prosec(["status", "run-owls"], cwd, env),
       prosec(["answer", "run-owls", "approval=Grace"], cwd, env),
       prosec(["cancel", "run-maps"], cwd, env),
     ]);
-    expect((ahead as { report: string }).report).toMatch(/re: Final draft on tea, approved by Ada$/);
+    // The second opinion is asked with (timeout: 1): nobody answers, the input fails, and the catch: goes on.
+    expect((ahead as { report: string }).report).toMatch(/re: Final draft on tea, approved by Ada, no second opinion$/);
     expect(owls.stdout).toContain("status   WAITING\n");
     expect(owls.stdout).toContain('waiting  for input "approval" (Who approves the draft on owls?) at line 3: prosec answer run-owls approval=...');
     expect([answered.code, answered.stdout]).toEqual([0, 'answered "approval" for run run-owls; its worker goes on\n']);
     expect([cancelled.code, cancelled.stdout]).toEqual([0, "run run-maps cancelled\n"]);
     const [answeredRun, cancelledRun] = await Promise.all([result(cwd, env, "run-owls"), status("run-maps")]);
-    expect((answeredRun as { report: string }).report).toMatch(/re: Final draft on owls, approved by Grace$/);
+    expect((answeredRun as { report: string }).report).toMatch(/re: Final draft on owls, approved by Grace, no second opinion$/);
     expect(cancelledRun).toMatchObject({ status: "CANCELLED", waitingFor: [] });
     expect(server.requests.filter((request) => lastUserText(request).startsWith("Final draft on maps"))).toEqual([]);
   });
