@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { lastUserText, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { deterministicModel, identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
 
@@ -207,12 +207,22 @@ describe("prosec worker on DBOS", () => {
     expect(unreachable.stderr).not.toContain("hunter22");
   });
 
-  it("keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait", { timeout: 120_000 }, async () => {
-    const server = await startFakeAnthropic({ respond: answer });
+  it("keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait; permissions: prompt is refused to the model", { timeout: 120_000 }, async () => {
+    // The clerk reads a file under permissions: prompt, which nobody on a worker can grant.
+    const respond = (request: FakeRequest): FakeReply => {
+      const messages = request.body?.messages ?? [];
+      if (lastUserText(request).startsWith("Check the notes") && messages.length === 1) return reply.toolUse([{ name: "read_file", input: { path: "notes.md" } }]);
+      return answer(request);
+    };
+    const server = await startFakeAnthropic({ respond });
     servers.push(server);
     const database = await freshDatabase("waiting");
     const cwd = folder(`input topic: "What to write about"
-let draft = session "Draft on {topic}"
+agent clerk:
+  permissions:
+    read: prompt
+let draft = session: clerk
+  prompt: "Check the notes on {topic}"
 input approval: "Who approves the draft on {topic}?"
 let note = try:
   input second: "A second opinion on {topic}?" (timeout: 1)
@@ -237,13 +247,19 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
     // The second opinion is asked with (timeout: 1): nobody answers, the input fails, and the catch: goes on.
     expect((ahead as { report: string }).report).toMatch(/re: Final draft on tea, approved by Ada, no second opinion$/);
     expect(owls.stdout).toContain("status   WAITING\n");
-    expect(owls.stdout).toContain('waiting  for input "approval" (Who approves the draft on owls?) at line 3: prosec answer run-owls approval=...');
+    expect(owls.stdout).toContain('waiting  for input "approval" (Who approves the draft on owls?) at line 7: prosec answer run-owls approval=...');
     expect([answered.code, answered.stdout]).toEqual([0, 'answered "approval" for run run-owls; its worker goes on\n']);
     expect([cancelled.code, cancelled.stdout]).toEqual([0, "run run-maps cancelled\n"]);
     const [answeredRun, cancelledRun] = await Promise.all([result(cwd, env, "run-owls"), status("run-maps")]);
     expect((answeredRun as { report: string }).report).toMatch(/re: Final draft on owls, approved by Grace, no second opinion$/);
     expect(cancelledRun).toMatchObject({ status: "CANCELLED", waitingFor: [] });
     expect(server.requests.filter((request) => lastUserText(request).startsWith("Final draft on maps"))).toEqual([]);
+    const refusals = server.requests.flatMap((request) => {
+      const content = request.body?.messages.at(-1)?.content;
+      return typeof content === "string" || content === undefined ? [] : content.filter((block) => block["type"] === "tool_result");
+    });
+    expect(refusals).toHaveLength(3);
+    for (const refusal of refusals) expect(refusal).toMatchObject({ is_error: true, content: "Permission to use read_file was not granted: notes.md" });
   });
 
   it("finishes every run when one of two workers is killed: the other adopts its runs and asks no finished step again", { timeout: 240_000 }, async () => {
