@@ -5,16 +5,15 @@
  *                           waiting; `prosec answer` adds to `answers`; a resume records every answer
  *                           as that input's journal step and removes the file.
  *   <runDir>/cancelled      `prosec cancel`: the run is over and is never resumed.
- *   <runDir>/.lock          the pid of the process running it (run-folder.ts), which `cancel` signals.
+ *   <runDir>/.lock          the process running it (run-lock.ts), which `cancel` signals.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Question } from "../errors.js";
+import { RunStateError, type Question } from "../errors.js";
 import type { Value } from "../types.js";
 
 export const WAITING_FILE = "waiting.json";
 export const CANCELLED_FILE = "cancelled";
-export const LOCK_FILE = ".lock";
 
 export interface WaitingState {
   readonly questions: readonly Question[];
@@ -30,7 +29,7 @@ export function readWaiting(dir: string): WaitingState | undefined {
     if (!Array.isArray(state.questions) || typeof state.answers !== "object" || state.answers === null) throw new Error("shape");
     return state;
   } catch {
-    throw new Error(`${path} is damaged: it is not a list of questions written by prosec.`);
+    throw new RunStateError(`${path} is damaged: it is not a list of questions written by prosec.`);
   }
 }
 
@@ -51,21 +50,4 @@ export function markCancelled(dir: string): void {
 
 export function isCancelled(dir: string): boolean {
   return existsSync(join(dir, CANCELLED_FILE));
-}
-
-/** The pid of the live process running the run in `dir`, if there is one. */
-export function liveHolder(dir: string): number | undefined {
-  const path = join(dir, LOCK_FILE);
-  if (!existsSync(path)) return undefined;
-  const pid = Number(readFileSync(path, "utf8").trim());
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -3,7 +3,8 @@
  * it, else for a run in the DBOS database (DBOS_SYSTEM_DATABASE_URL).
  */
 import type { Argv } from "yargs";
-import { EXIT } from "./exit-codes.js";
+import { RunStateError } from "../../runtime/errors.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 
 interface AnswerArguments {
@@ -42,13 +43,19 @@ export function controlCommands(yargs: Argv): Argv {
 type FileControl = typeof import("../run/control.js");
 type DbosControl = typeof import("../worker/commands.js");
 
-async function perform(runId: string, onFile: (control: FileControl, dir: string) => string[], onDbos: (dbos: DbosControl) => Promise<string[]>): Promise<number> {
+async function perform(runId: string, onFile: (control: FileControl, dir: string) => string[], onDbos: (dbos: DbosControl) => Promise<string[]>): Promise<ExitCode> {
   if (!/^[\w.-]{1,100}$/.test(runId)) throw new UsageError(`${runId}: a run id has letters, digits, '.', '_' and '-' (at most 100)`);
   const control = await import("../run/control.js");
   const dir = control.fileRunFolder(process.cwd(), runId);
   let lines: string[];
   if (dir !== undefined) {
-    lines = onFile(control, dir);
+    try {
+      lines = onFile(control, dir);
+    } catch (error) {
+      if (!(error instanceof RunStateError)) throw error;
+      process.stderr.write(`prosec: ${error.message}\n`);
+      return EXIT.runStateUnusable;
+    }
   } else if (process.env["DBOS_SYSTEM_DATABASE_URL"]) {
     const dbos = await import("../worker/commands.js");
     let found: string[] | undefined;
