@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { paceFor, INITIAL_PACE } from "../../runtime/pace.js";
-import { reply, startFakeAnthropic, type FakeReply, type FakeServer } from "../support/fake-anthropic.js";
+import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst, TEST_API_KEY } from "./helpers.js";
 
 let server: FakeServer;
@@ -82,6 +82,22 @@ describe("the API's pace", () => {
     await runAgainst(server, (rt) => branches(20, rt), { concurrency: 3 });
     expect(counting.seen).toHaveLength(20);
     expect(Math.max(...counting.seen.map((arrival) => arrival.pending))).toBe(3);
+  });
+
+  it("drops the calls of a lost race that wait for the pace, unsent (counted at the server)", async () => {
+    server = await startFakeAnthropic({ respond: (request) => (lastUserText(request).startsWith("quick") ? reply.text("won") : reply.hang()) });
+    // Narrow this server's pace to one call at a time, as six overloaded windows in a row would.
+    const pace = paceFor(server.url, TEST_API_KEY);
+    for (let generation = 0; generation < 6; generation++) pace.overloaded(generation);
+    expect(pace.limit).toBe(1);
+    const { result } = await runAgainst(server, (rt) =>
+      rt.parallel(at(1), { join: "first" }, [() => rt.session({ at: at(2), prompt: "quick" }), ...Array.from({ length: 8 }, (_, i) => () => rt.session({ at: at(3 + i), prompt: `slow ${i}` }))]),
+    );
+    expect((result as unknown[])[0]).toBe("won");
+    // The winner, and at most the one call the pace let go when the winner's headers arrived (before
+    // the race was decided); the other seven never left the queue.
+    expect(server.requests.length).toBeLessThanOrEqual(2);
+    expect(pace.inFlight).toBe(0);
   });
 
   it("grows past 64 only as far as a run's cap asks", async () => {
