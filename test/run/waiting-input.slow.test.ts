@@ -4,17 +4,14 @@
  * answer), keeps its state, and goes on after `--resume ID --input name=value` or `prosec answer`;
  * answers given ahead answer first occurrences; `prosec cancel` ends a waiting or a running run.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { startProsec, type CliResult, type StartedCli } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import { lastUserText, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
-
-const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
 
 // The loop's judgment always says "not yet": it runs its two iterations, asking `again` in each.
 const PROGRAM = `input topic: "Topic"
@@ -30,12 +27,6 @@ output result = session "Final ({approval})"
 
 const model = deterministicModel(() => false);
 
-interface Exit {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -47,20 +38,11 @@ async function serve(respond: (request: FakeRequest) => FakeReply = model): Prom
   return server;
 }
 
-function start(cwd: string, server: FakeServer, args: readonly string[]): { child: ChildProcess; exit: Promise<Exit> } {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd,
-    env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1", DBOS_SYSTEM_DATABASE_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return { child, exit: new Promise<Exit>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr }))) };
+function start(cwd: string, server: FakeServer, args: readonly string[]): StartedCli {
+  return startProsec(args, cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, DBOS_SYSTEM_DATABASE_URL: "" });
 }
 
-function prosec(cwd: string, server: FakeServer, ...args: string[]): Promise<Exit> {
+function prosec(cwd: string, server: FakeServer, ...args: string[]): Promise<CliResult> {
   return start(cwd, server, args).exit;
 }
 
@@ -86,7 +68,7 @@ describe("an input nobody can be asked for", () => {
     const first = await serve();
     const waiting = await prosec(cwd, first, "run", "draft.prose", "--input", "topic=tides");
     const runId = onlyRun(cwd);
-    expect(waiting.code, waiting.stderr).toBe(EXIT.waitingForInput);
+    expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
     expect(waiting.stderr).toContain(`Waiting for input "approval" (Approve the draft?) at draft.prose:4:1. Answer with: prosec answer ${runId} approval=...`);
     expect(waiting.stderr).toContain(`prosec run draft.prose --resume ${runId} --input approval=...`);
     expect(prompts(first)).toEqual(["Draft about tides"]);
@@ -97,28 +79,28 @@ describe("an input nobody can be asked for", () => {
     // Answered on the command line: the run replays its draft and stops at the loop's input.
     const second = await serve();
     const resumed = await prosec(cwd, second, "run", "draft.prose", "--resume", runId, "--input", "approval=yes");
-    expect(resumed.code, resumed.stderr).toBe(EXIT.waitingForInput);
+    expect(resumed.status, resumed.stderr).toBe(EXIT.waitingForInput);
     expect(resumed.stderr).toContain(`Waiting for input "again" (What should change?) at draft.prose:6:3.`);
     expect(prompts(second)).toEqual(["Condition: the draft is approved"]);
 
     // Answered with `prosec answer`: recorded in the folder, used by the next resume.
     const answered = await prosec(cwd, second, "answer", runId, "again=shorter");
-    expect(answered.code, answered.stderr).toBe(EXIT.ok);
+    expect(answered.status, answered.stderr).toBe(EXIT.ok);
     expect(answered.stdout).toContain(`answered "again" for run ${runId}; continue it with: prosec run draft.prose --resume ${runId}`);
     const wrongName = await prosec(cwd, second, "answer", runId, "approval=no");
-    expect(wrongName.code).toBe(EXIT.usage);
+    expect(wrongName.status).toBe(EXIT.usage);
     expect(wrongName.stderr).toContain(`run ${runId} is not waiting for "approval"; it waits for "again"`);
 
     // The second iteration asks `again` again: an answer answers one occurrence.
     const third = await serve();
     const again = await prosec(cwd, third, "run", "draft.prose", "--resume", runId);
-    expect(again.code, again.stderr).toBe(EXIT.waitingForInput);
+    expect(again.status, again.stderr).toBe(EXIT.waitingForInput);
     expect(again.stderr).toContain(`Waiting for input "again"`);
     expect(prompts(third)).toEqual(["Revise: shorter", "Condition: the draft is approved"]);
 
     const fourth = await serve();
     const done = await prosec(cwd, fourth, "run", "draft.prose", "--resume", runId, "--input", "again=warmer", "--json");
-    expect(done.code, done.stderr).toBe(EXIT.ok);
+    expect(done.status, done.stderr).toBe(EXIT.ok);
     expect(prompts(fourth)).toEqual(["Revise: warmer", "Final (yes)"]);
     expect(existsSync(join(dir, "waiting.json"))).toBe(false);
   });
@@ -127,19 +109,19 @@ describe("an input nobody can be asked for", () => {
     const cwd = project();
     const server = await serve();
     const waiting = await prosec(cwd, server, "run", "draft.prose", "--input", "topic=tides", "--input", "approval=ok", "--input", "again=first", "--json");
-    expect(waiting.code, waiting.stderr).toBe(EXIT.waitingForInput);
+    expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
     const runId = onlyRun(cwd);
     expect(JSON.parse(waiting.stdout.trim().split("\n").pop()!)).toEqual({ type: "waiting", runId, questions: [{ name: "again", prompt: "What should change?", line: 6, column: 3 }] });
     expect(prompts(server).filter((prompt) => prompt.startsWith("Revise"))).toEqual(["Revise: first"]);
 
     const cancelled = await prosec(cwd, server, "cancel", runId);
-    expect(cancelled.code, cancelled.stderr).toBe(EXIT.ok);
+    expect(cancelled.status, cancelled.stderr).toBe(EXIT.ok);
     expect(cancelled.stdout).toContain(`run ${runId} cancelled`);
     const refused = await prosec(cwd, server, "run", "draft.prose", "--resume", runId, "--input", "again=second");
-    expect(refused.code).not.toBe(EXIT.ok);
+    expect(refused.status).not.toBe(EXIT.ok);
     expect(refused.stderr).toContain(`Run ${runId} was cancelled (prosec cancel)`);
     const late = await prosec(cwd, server, "answer", runId, "again=second");
-    expect(late.code).toBe(EXIT.usage);
+    expect(late.status).toBe(EXIT.usage);
     expect(late.stderr).toContain("was cancelled");
   });
 
@@ -154,12 +136,12 @@ output result = session "Combine {a} and {b}"
 `);
     const server = await serve();
     const waiting = await prosec(cwd, server, "run", "draft.prose");
-    expect(waiting.code, waiting.stderr).toBe(EXIT.waitingForInput);
+    expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
     expect(prompts(server)).toEqual(["Sibling work"]);
     const runId = onlyRun(cwd);
     const resumed = await serve();
     const done = await prosec(cwd, resumed, "run", "draft.prose", "--resume", runId, "--input", "pick=left");
-    expect(done.code, done.stderr).toBe(EXIT.ok);
+    expect(done.status, done.stderr).toBe(EXIT.ok);
     expect(prompts(resumed)).toEqual([expect.stringMatching(/^Combine left and \[[0-9a-f]+\] re: Sibling work$/)]);
   });
 
@@ -176,7 +158,7 @@ output result = session "Combine {a} and {b}"
     const cancelled = await prosec(cwd, server, "cancel", onlyRun(cwd));
     expect(cancelled.stdout).toMatch(/cancelled \(stopping process \d+\)/);
     const exit = await running.exit;
-    expect(exit.code).toBe(EXIT.interrupted);
+    expect(exit.status).toBe(EXIT.interrupted);
     expect(exit.stderr).toContain("The run was cancelled (prosec cancel).");
     expect(exit.stderr).not.toContain("Resume with");
   });
