@@ -257,7 +257,8 @@ export class Run implements Runtime {
     return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, source, signal)))) as readonly Value[];
   }
 
-  async field(at: Site, value: Value, key: string | number): Promise<Value> {
+  async field(at: Site, value: Value, index: Value): Promise<Value> {
+    const key = typeof index === "number" ? index : text(index);
     const lookup = fieldWithoutModel(value, key);
     if (lookup.found) {
       if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "field", method: "parse" });
@@ -317,6 +318,10 @@ export class Run implements Runtime {
 
   fail(at: Site, message?: string): Error {
     return this.core.error(message ?? "The program raised an error.", at);
+  }
+
+  caught(error: unknown): Value {
+    return error instanceof Error ? error.message : String(error);
   }
 
   /**

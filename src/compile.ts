@@ -7,7 +7,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagn
 import { buildMessages } from "./diagnostics/messages.js";
 import type { ImportedProgram } from "./phases/2-analyze/index.js";
 import { format, lower } from "./phases/3-transform/index.js";
-import { checkSource } from "./pipeline.js";
+import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
 /** What a local `use` path leads to: the imported program's interface, or why there is none. */
@@ -43,6 +43,18 @@ export async function compile(source: string, file: string, options: CompileOpti
 
 /** Everything but formatting (benchmarks time the two apart). */
 export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
+  const checked = checkProgram(source, options);
+  if (!checked.analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
+  const inputHash = options.inputHash ?? hashInputs(source, []);
+  const code = lower(checked.analysis, { source: file, sourceText: source, compilerVersion, inputHash });
+  return { code, diagnostics: checked.diagnostics };
+}
+
+/**
+ * Parse and analyse, with local imports resolved and calls to them checked: every diagnostic
+ * `check` reports, and exactly those that stop `build` and `run`.
+ */
+export function checkProgram(source: string, options: Omit<CompileOptions, "inputHash"> = {}): CheckResult {
   const problems = new Map<string, ImportProblem>();
   const resolveImport = (path: string): ImportedProgram | undefined => {
     const resolution = options.resolveImport?.(path);
@@ -56,11 +68,7 @@ export function lowerSource(source: string, file: string, options: CompileOption
     if (problem === undefined) return [];
     return problem.problem === "missing" ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)] : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
   });
-  const diagnostics = sortDiagnostics([...checked.diagnostics, ...importDiagnostics]);
-  if (!checked.analysis || hasErrors(diagnostics)) return { diagnostics };
-  const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = lower(checked.analysis, { source: file, sourceText: source, compilerVersion, inputHash });
-  return { code, diagnostics };
+  return { ...checked, diagnostics: sortDiagnostics([...checked.diagnostics, ...importDiagnostics]) };
 }
 
 /** The hash on a module's line 2: compiler version, the source and the sources it imports. */

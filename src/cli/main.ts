@@ -4,11 +4,13 @@ import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
+import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
+  endQuietlyWhenOutputCloses();
   let argumentsRejected = false;
   const parser = dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])

@@ -134,6 +134,14 @@ export const parseMessages = {
       `this line is indented by ${width} ${width === 1 ? "space" : "spaces"}, which matches no enclosing block`,
       "line it up with the block it belongs to",
     ),
+  invalidUtf8: (range: SourceRange) =>
+    error("P020", range, `not valid UTF-8 at ${range.start.line}:${range.start.column}`, "save the file as UTF-8 (prosec reads no other encoding)"),
+  binaryFile: (range: SourceRange) =>
+    error("P021", range, `binary file (a NUL byte at ${range.start.line}:${range.start.column}), not a .prose program`, "name a .prose text file"),
+  nestedTooDeeply: (range: SourceRange, limit: number, literals: boolean) =>
+    literals
+      ? error("P022", range, `lists and records nested more than ${limit} levels deep`, "build the inner values first and bind them to names")
+      : error("P022", range, `this statement nests more than ${limit} levels deep`, "move the inner part into a `block` and call it with `do`, or bind sub-expressions to names"),
   internalError: (range: SourceRange, cause: unknown) =>
     error("P000", range, `internal compiler error: ${cause instanceof Error ? cause.message : String(cause)}`, "please report this with the file"),
 };
