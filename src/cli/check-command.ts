@@ -58,8 +58,9 @@ export function checkPrograms(paths: readonly string[], options: { readonly stri
     if (results.has(path)) continue;
     const { text: source, problem } = readProgram(path);
     const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
-    const diagnostics = problem ? [problem] : checkProgram(source, { resolveImport, strict: options.strict }).diagnostics;
-    results.set(path, { file: displayPath(path, cwd), source, diagnostics });
+    const file = displayPath(path, cwd);
+    const diagnostics = problem ? [problem] : checkProgram(source, { resolveImport, strict: options.strict }, file).diagnostics;
+    results.set(path, { file, source, diagnostics });
     for (const use of localImports(source)) {
       const imported = importedFile(path, use);
       if (existsSync(imported)) queue.push(imported);

@@ -1,4 +1,5 @@
 import yargs from "yargs";
+import { internalErrorReport } from "../diagnostics/compiler-bug.js";
 import { compilerVersion } from "../version.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
@@ -39,7 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`${help}prosec: ${error.message}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`prosec: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(internalErrorReport(error));
     if (process.env.PROSEC_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return EXIT.internal;
   }

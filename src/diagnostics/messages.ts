@@ -20,7 +20,8 @@ function warning(code: string, range: SourceRange, message: string, hint?: strin
 
 /** `name` in backticks, as every message quotes source names. */
 export function quote(name: string): string {
-  return `\`${name}\``;
+  // A name can be a whole line of a megabyte: the message shows its start.
+  return `\`${name.length > 60 ? `${name.slice(0, 57)}...` : name}\``;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,3 +265,10 @@ export const buildMessages = {
     error("P031", range, `the imported program ${quote(path)} has errors`, `run \`prosec check\` on it and fix them first`),
 };
 
+
+/** An exception nothing expected (exit 3): it is prosec's bug, and the report says what to send. */
+export function internalErrorText(message: string, file: string | undefined): string {
+  const input = file === undefined ? "" : ` while compiling ${file}`;
+  const attach = file === undefined ? "" : `, with ${file} attached`;
+  return `prosec: internal error${input}: ${message}\nThis is a bug in prosec, not in your program: please report it${attach} (PROSEC_DEBUG=1 prints where it failed).\n`;
+}
