@@ -72,7 +72,7 @@ let results: Map<string, CaseResult>;
 beforeAll(async () => {
   root = realpathSync(mkdtempSync(join(tmpdir(), "prosec-soundness-")));
   results = new Map((await checkSoundness(cases, root)).map((result) => [result.name, result]));
-});
+}, 300_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("programs that check clean build, type-check and run (issue 14)", () => {
