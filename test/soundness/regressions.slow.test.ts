@@ -53,8 +53,16 @@ const cases: SoundnessCase[] = [
   },
   {
     name: "block-called-with-fewer-and-more-arguments",
-    files: { "main.prose": 'block greet(name, other):\n  session "Hi {name} and {other}"\n\ndo greet("x")\ndo greet("x", "y", session "extra")\noutput o = do greet()\n' },
+    files: { "main.prose": 'block greet(name, other):\n  session "Hi {name} and {other}"\n\ndo greet("x")\ndo greet("x", "y", "more " + session "extra")\noutput o = do greet()\n' },
   },
+  // Found by the generator (test/soundness/generated.slow.test.ts):
+  {
+    name: "input-asked-in-try-and-loop",
+    files: {
+      "main.prose": 'try:\n  input x: "?"\ncatch:\n  session "s"\n    context: { x }\nloop while not **done** (max: 2):\n  input z: **q**\n',
+    },
+  },
+  { name: "two-reduces-in-one-body", files: { "main.prose": 'let a = ["x", "y"] | reduce(acc, each):\n  acc + each\nlet b = ["p", "q"] | reduce(acc, each):\n  acc + each\noutput o = a + b\n' } },
 ];
 
 /** The deepest program of each kind that `check` accepts (one level more is P022): it must still build and run. */
@@ -105,6 +113,17 @@ describe("programs that check clean build, type-check and run (issue 14)", () =>
     const outputs = (result.outcome as { outputs: Record<string, { a: string }> }).outputs;
     expect(Object.keys(outputs["o"]!)).toEqual(["a"]);
     expect(result.prompts).toHaveLength(2);
+  });
+
+  it("an input asked inside `try` or a loop body is declared where the catch and the loop's judgment can see it", () => {
+    // Nothing answers the inputs: `x` fails inside `try` (the catch runs), then `z` stops the run.
+    const result = results.get("input-asked-in-try-and-loop")!;
+    expect(result.outcome).toEqual({ raised: expect.stringContaining('Missing input "z"') });
+    expect(result.prompts.some((prompt) => prompt.includes('"s'))).toBe(true);
+  });
+
+  it("two reduces in one body keep their own accumulators", () => {
+    expect(results.get("two-reduces-in-one-body")!.outcome).toEqual({ outputs: { o: "xypq" } });
   });
 
   it("a missing block argument is null, never `undefined` in a prompt; an extra one still runs", () => {

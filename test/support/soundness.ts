@@ -16,9 +16,18 @@ import { importedFile, importInterface } from "../../src/build/imports.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { deterministicModel } from "./deterministic-model.js";
-import { startFakeAnthropic, type FakeServer } from "./fake-anthropic.js";
+import { startFakeAnthropic, type FakeServer, type Responder } from "./fake-anthropic.js";
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
+
+/** Model calls one run may make before it is cancelled (its own `signal`, as Ctrl-C would). */
+export const modelCallCap = 300;
+
+/** The run in progress: its remaining model calls, and how to cancel it. */
+interface Budget {
+  remaining: number;
+  readonly controller: AbortController;
+}
 
 export interface SoundnessCase {
   readonly name: string;
@@ -39,8 +48,11 @@ export interface CaseResult {
   readonly rejected: boolean;
   readonly diagnostics: readonly Diagnostic[];
   readonly violation?: Violation;
-  /** How the run ended: outputs, or the message of the ProseError the program raised. */
-  readonly outcome?: { readonly outputs: Record<string, unknown> } | { readonly raised: string };
+  /**
+   * How the run ended: outputs, the message of the ProseError the program raised, or stopped after
+   * `modelCallCap` model calls (a loop without `max:` runs as long as the model says go on).
+   */
+  readonly outcome?: { readonly outputs: Record<string, unknown> } | { readonly raised: string } | { readonly stopped: true };
   /** The requests the model received (to assert on prompts). */
   readonly prompts: readonly string[];
 }
@@ -58,7 +70,13 @@ export async function checkSoundness(cases: readonly SoundnessCase[], root: stri
   for (const soundnessCase of cases) compiled.push(await compileCase(soundnessCase, root));
   const modules = compiled.flatMap((entry) => (entry.result.rejected || entry.result.violation ? [] : [...entry.modules].map(([path, code]) => ({ path, code }))));
   const typeErrors = modules.length === 0 ? [] : await typecheck(modules);
-  const server = await startFakeAnthropic({ respond: deterministicModel((question) => question.length % 2 === 0), keepBodies: true });
+  const model = deterministicModel((question) => question.length % 2 === 0);
+  let budget: Budget = { remaining: modelCallCap, controller: new AbortController() };
+  const respond: Responder = (request) => {
+    if (--budget.remaining === 0) budget.controller.abort(new Error("model call cap"));
+    return model(request);
+  };
+  const server = await startFakeAnthropic({ respond, keepBodies: true });
   try {
     const results: CaseResult[] = [];
     for (const entry of compiled) {
@@ -71,7 +89,8 @@ export async function checkSoundness(cases: readonly SoundnessCase[], root: stri
         results.push({ ...entry.result, violation: { stage: "typecheck", error: errors.map((error) => `${error.path}:${error.line}: ${error.message}`).join("\n") } });
         continue;
       }
-      results.push(await runCase(entry, server));
+      budget = { remaining: modelCallCap, controller: new AbortController() };
+      results.push(await runCase(entry, server, budget.controller.signal));
     }
     return results;
   } finally {
@@ -112,7 +131,7 @@ interface RunnableModule {
   readonly default: { readonly inputs: readonly { readonly name: string }[] };
 }
 
-async function runCase(entry: Compiled, server: FakeServer): Promise<CaseResult> {
+async function runCase(entry: Compiled, server: FakeServer, signal: AbortSignal): Promise<CaseResult> {
   // The modules import the runtime's source; vite resolves `./helper.prose.js` to the `.ts` beside it.
   for (const [path, code] of entry.modules) writeFileSync(path, code.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
   const main = [...entry.modules.keys()][0]!;
@@ -126,10 +145,10 @@ async function runCase(entry: Compiled, server: FakeServer): Promise<CaseResult>
   }
   const inputs = Object.fromEntries(module.default.inputs.map((input, index) => [input.name, `input ${index + 1}`]));
   try {
-    const outputs = await module.run(inputs, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd: entry.folder, concurrency: 4 });
+    const outputs = await module.run(inputs, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd: entry.folder, concurrency: 4, signal });
     return { ...entry.result, outcome: { outputs }, prompts: prompts() };
   } catch (error) {
-    if (error instanceof Error && error.name === "ProseError") return { ...entry.result, outcome: { raised: error.message }, prompts: prompts() };
+    if (error instanceof Error && error.name === "ProseError") return { ...entry.result, outcome: signal.aborted ? { stopped: true } : { raised: error.message }, prompts: prompts() };
     return { ...entry.result, violation: { stage: "run", error: describe(error) }, prompts: prompts() };
   }
 }

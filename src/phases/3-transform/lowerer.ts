@@ -15,7 +15,7 @@ import { distinctKeys, settingsFields, type ExpressionLowering } from "./setting
 /** Symbols a statement list declares with `const`/`let` where they are bound; the rest are declared ahead. */
 type DeclaredHere = ReadonlySet<SymbolInfo>;
 
-const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output"]);
+const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
 const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "input", "output", "param", "loop-item", "loop-index", "pipe-item", "pipe-accumulator", "catch-error"]);
 
 export class Lowerer implements ExpressionLowering {
@@ -85,13 +85,14 @@ export class Lowerer implements ExpressionLowering {
     const scope = scopeNode ? this.analysis.scopes.get(scopeNode) : undefined;
     const directNames = new Set<ast.Identifier>();
     for (const statement of statements) {
-      if ((statement.kind === "Binding" || statement.kind === "Output") && statement.name) directNames.add(statement.name);
+      if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name) directNames.add(statement.name);
     }
     const here = new Set<SymbolInfo>();
     const ahead: SymbolInfo[] = [...extra];
     for (const symbol of scope?.symbols.values() ?? []) {
       if (!declaredKinds.has(symbol.kind) || this.promoted.has(symbol) || this.declaredBeforeLoop.has(symbol)) continue;
-      if (directNames.has(symbol.declaration) && !this.readFromFunctions.has(symbol)) here.add(symbol);
+      // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
+      if (directNames.has(symbol.declaration) && (symbol.kind === "input" || !this.readFromFunctions.has(symbol))) here.add(symbol);
       else ahead.push(symbol);
     }
     for (const symbol of ahead) this.lines.push(`let ${this.symbolName(symbol)}: Value = null;`);
@@ -106,7 +107,7 @@ export class Lowerer implements ExpressionLowering {
       case "Agent":
         return undefined;
       case "Input":
-        return this.input(statement);
+        return this.input(statement, here);
       case "Output":
         return this.output(statement, here, wantValue);
       case "Block":
@@ -144,14 +145,18 @@ export class Lowerer implements ExpressionLowering {
     }
   }
 
-  /** An `input` is declared where it stands (inputs are never declared ahead). */
-  private input(statement: ast.InputDeclaration): string {
+  /**
+   * An `input` is declared where it stands; one in a branch, a loop body or a `try` is declared
+   * ahead like any binding there, since what follows (a loop's condition, a `catch`) may read it.
+   */
+  private input(statement: ast.InputDeclaration, here: DeclaredHere): string {
     const symbol = this.analysis.references.get(statement.name);
     const name = symbol ? this.symbolName(symbol) : this.names.get("value", statement.name.name);
     const prompt = statement.prompt.kind === "String" ? this.string(statement.prompt) : this.templateOf(statement.prompt.parts);
     const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
     const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
-    this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
+    if (symbol && !here.has(symbol)) this.lines.push(`${name} = ${request};`);
+    else this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
     return name;
   }
 
@@ -414,7 +419,7 @@ export class Lowerer implements ExpressionLowering {
     // P006: a missing argument is `null`; an extra one is still evaluated, then ignored.
     const values = call.args.map((argument) => this.value(argument));
     const arity = block?.params.length ?? values.length;
-    const extra = values.slice(arity).filter((value) => value.startsWith("await "));
+    const extra = values.slice(arity).filter((value) => value.includes("await "));
     for (const value of extra) this.lines.push(`${value};`);
     const args = [...values.slice(0, arity), ...Array.from({ length: arity - Math.min(arity, values.length) }, () => "null")].join(", ");
     const fn = this.names.get("block", call.name.name);
@@ -473,8 +478,10 @@ export class Lowerer implements ExpressionLowering {
           const acc = accumulator ? this.identifierName(accumulator) : "$accumulator";
           const next = element ? this.loopVariable(this.analysis.references.get(element), "item") : { head: "$item", rebind: [] };
           const body = this.statements(stage.body, stage, (value) => `${acc} = ${value};`);
-          this.lines.push(`const ${all} = ${items};`, `let ${acc}: Value = ${all}[0] ?? null;`, `for (const ${next.head} of ${all}.slice(1)) {`, ...next.rebind, ...body, "}");
-          source = acc;
+          // In a block of its own: a second `reduce(acc, x)` in the same body names its accumulator alike.
+          const reduced = this.temporary("reduced");
+          this.lines.push(`const ${all} = ${items};`, `let ${reduced}: Value = null;`, "{", `let ${acc}: Value = ${all}[0] ?? null;`, `for (const ${next.head} of ${all}.slice(1)) {`, ...next.rebind, ...body, "}", `${reduced} = ${acc};`, "}");
+          source = reduced;
           break;
         }
       }
