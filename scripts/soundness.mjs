@@ -6,7 +6,8 @@
  *
  * Runs test/soundness/generated.slow.test.ts over the seed range, in slices of 300 seeds (one
  * vitest run each, so memory stays bounded), and prints the figures: programs generated, accepted
- * by `check`, runs that finished or raised the program's own error, model calls, and violations
+ * by `check`, runs that finished, raised the program's own error or were stopped at the model-call
+ * cap (a loop without `max:`), model calls, and violations
  * (a program `check` accepts that does not compile, type-check or run). Exit 1 on any violation.
  */
 import { spawnSync } from "node:child_process";
@@ -38,11 +39,11 @@ for (let start = first; start <= last; start += slice) {
 const totals = {};
 for (const line of readFileSync(stats, "utf8").trim().split("\n")) {
   const figures = JSON.parse(line);
-  const total = (totals[figures.kind] ??= { programs: 0, accepted: 0, violations: 0, ran: 0, raised: 0, modelCalls: 0 });
+  const total = (totals[figures.kind] ??= { programs: 0, accepted: 0, violations: 0, ran: 0, raised: 0, stopped: 0, modelCalls: 0 });
   for (const key of Object.keys(total)) total[key] += figures[key];
 }
 for (const [kind, total] of Object.entries(totals)) {
-  process.stdout.write(`${kind}: ${total.programs} programs, ${total.accepted} accepted by check, ${total.ran} ran to the end, ${total.raised} raised their own error, ${total.modelCalls} model calls, ${total.violations} violations\n`);
+  process.stdout.write(`${kind}: ${total.programs} programs, ${total.accepted} accepted by check, ${total.ran} ran to the end, ${total.raised} raised their own error, ${total.stopped} stopped at the model-call cap, ${total.modelCalls} model calls, ${total.violations} violations\n`);
 }
 rmSync(folder, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

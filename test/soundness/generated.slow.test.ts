@@ -61,6 +61,7 @@ function record(kind: string, results: readonly CaseResult[]): void {
     violations: results.filter((result) => result.violation).length,
     ran: accepted.filter((result) => result.outcome && "outputs" in result.outcome).length,
     raised: accepted.filter((result) => result.outcome && "raised" in result.outcome).length,
+    stopped: accepted.filter((result) => result.outcome && "stopped" in result.outcome).length,
     modelCalls: accepted.reduce((sum, result) => sum + result.prompts.length, 0),
   };
   appendFileSync(file, `${JSON.stringify(figures)}\n`);

@@ -206,8 +206,10 @@ class Writer {
         this.emit(depth, `output ${this.fresh()} = ${this.expression(depth, 1)}`);
         return;
       case 5:
-        if (this.chance(0.3)) this.emit(depth, `throw ${this.chance(0.5) ? this.string(depth) : ""}`.trimEnd());
-        else this.emit(depth, `assert ${this.condition(0)}:\n${"  ".repeat(depth + 1)}"${pick(this.random, words)} must hold"`);
+        // Rarely: a program that raises its own error ends there, and the rest of it is never run.
+        if (this.chance(0.1)) this.emit(depth, `throw ${this.chance(0.5) ? this.string(depth) : ""}`.trimEnd());
+        else if (this.chance(0.25)) this.emit(depth, `assert ${this.condition(0)}:\n${"  ".repeat(depth + 1)}"${pick(this.random, words)} must hold"`);
+        else this.session(depth, "");
         return;
       case 6: {
         const { prefix, name } = this.bind();

@@ -2,7 +2,8 @@
  * The soundness property, as one harness for the regression tests and the generated programs: a
  * program that `check` passes must compile, its module must type-check in strict mode, and it must
  * run against the scripted model without an internal error (a ProseError the program raises, such
- * as its own `throw`, is fine; a TypeError or ReferenceError is a compiler bug).
+ * as its own `throw`, is fine; a TypeError or ReferenceError is a compiler bug). Parameters and
+ * inputs asked mid-program are answered (`input N`, `answer for NAME`).
  *
  * Each case is a folder of `.prose` files whose first file is the program run. Modules are
  * type-checked all together in one ts-morph project (one per program would cost seconds each).
@@ -145,10 +146,12 @@ async function runCase(entry: Compiled, server: FakeServer, signal: AbortSignal)
   }
   const inputs = Object.fromEntries(module.default.inputs.map((input, index) => [input.name, `input ${index + 1}`]));
   try {
-    const outputs = await module.run(inputs, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd: entry.folder, concurrency: 4, signal });
+    const outputs = await module.run(inputs, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd: entry.folder, concurrency: 4, signal, onInput: (definition: { readonly name: string }) => `answer for ${definition.name}` });
     return { ...entry.result, outcome: { outputs }, prompts: prompts() };
   } catch (error) {
-    if (error instanceof Error && error.name === "ProseError") return { ...entry.result, outcome: signal.aborted ? { stopped: true } : { raised: error.message }, prompts: prompts() };
+    // Cancelled at the cap: the run ends with the reason it was cancelled with, as after Ctrl-C.
+    if (signal.aborted) return { ...entry.result, outcome: { stopped: true }, prompts: prompts() };
+    if (error instanceof Error && error.name === "ProseError") return { ...entry.result, outcome: { raised: error.message }, prompts: prompts() };
     return { ...entry.result, violation: { stage: "run", error: describe(error) }, prompts: prompts() };
   }
 }
