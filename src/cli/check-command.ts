@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { importedFile, importInterface, localImports } from "../build/imports.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
 import { displayPath, findPrograms } from "./find-programs.js";
 import { readProgram } from "./read-program.js";
 
@@ -29,8 +30,8 @@ export function checkCommand(yargs: Argv): Argv {
   );
 }
 
-/** Checks every program and prints the result; returns the exit code (0 clean, 1 errors). */
-export function runCheck(argv: CheckArguments): number {
+/** Checks every program and prints the result; returns the exit code (ok clean, failed errors). */
+export function runCheck(argv: CheckArguments): ExitCode {
   const results = checkPrograms(argv.paths, { strict: argv.strict });
   if (argv.format === "json") {
     process.stdout.write(`${JSON.stringify(toJson(results), null, 2)}\n`);
@@ -41,7 +42,7 @@ export function runCheck(argv: CheckArguments): number {
     }
     process.stdout.write(`${summary(results)}\n`);
   }
-  return results.some((result) => hasErrors(result.diagnostics)) ? 1 : 0;
+  return results.some((result) => hasErrors(result.diagnostics)) ? EXIT.failed : EXIT.ok;
 }
 
 /**

@@ -6,6 +6,7 @@ import { checkCommand } from "./check-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
 import { endQuietlyWhenOutputCloses } from "./closed-output.js";
+import { testCommand } from "./test-command.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 
@@ -13,7 +14,7 @@ import { UsageError } from "./find-programs.js";
 export async function main(argv: readonly string[]): Promise<number> {
   endQuietlyWhenOutputCloses();
   let argumentsRejected = false;
-  const parser = dbosCommands(runCommand(buildCommand(checkCommand(
+  const parser = testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])
       .scriptName("prosec")
       .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
@@ -25,12 +26,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       .alias("v", "version")
       .wrap(Math.min(100, process.stdout.columns ?? 100))
       .fail((message, error) => {
-        if (error) throw error;
+        // yargs reports some argument errors (an option missing its value) as a YError: usage, not a crash.
+        if (error && error.name !== "YError") throw error;
         // Throwing stops yargs here: without it the command would still run with what it got.
         argumentsRejected = true;
-        throw new UsageError(message);
+        throw new UsageError(message ?? error?.message ?? "the arguments are wrong");
       }),
-  ))));
+  )))));
   try {
     process.exitCode = EXIT.ok;
     await parser.parseAsync();
