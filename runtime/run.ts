@@ -49,6 +49,8 @@ export class Run implements Runtime {
   private readonly memoryWrites = new Map<string, Promise<void>>();
   private readonly callCounts = new Map<string, number>();
   private readonly extractions = new Map<string, Promise<Value>>();
+  /** The result of the session that finished last: the final result of a program without outputs. */
+  private lastResult: string | undefined;
 
   constructor(
     readonly program: ProgramInfo,
@@ -73,7 +75,8 @@ export class Run implements Runtime {
     try {
       this.openFolder();
       const result = await runInContext(core.root, () => body(this));
-      core.emit({ type: "run-end", ok: true, usage: core.totals.list() });
+      const finalResult = this.program.outputs.length === 0 && this.lastResult !== undefined ? { result: this.lastResult } : {};
+      core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.closeFolder("complete");
       return result;
     } catch (error) {
@@ -151,6 +154,7 @@ export class Run implements Runtime {
     );
     if (core.listening) core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
+    this.lastResult = result.value;
     return result.value;
   }
 

@@ -143,7 +143,13 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })
   | (RunEventBase & { readonly type: "tool"; readonly tool: string; readonly allowed: boolean; readonly detail: string })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
-  | (RunEventBase & { readonly type: "run-end"; readonly ok: boolean; readonly usage: readonly Usage[] });
+  | (RunEventBase & {
+      readonly type: "run-end";
+      readonly ok: boolean;
+      readonly usage: readonly Usage[];
+      /** A program that declares no outputs returns its final result (prose.md): the last session's. */
+      readonly result?: string;
+    });
 
 /**
  * The object a generated program's body receives. Every method takes the `Site` it was called

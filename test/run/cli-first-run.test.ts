@@ -1,0 +1,99 @@
+/**
+ * A first `prosec run` as a new user meets it: with no API key it says what to set and makes no run
+ * folder; a keyless compatible server (ANTHROPIC_BASE_URL alone) is reached without credentials; and
+ * a program that declares no outputs shows its final result.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+
+const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
+
+interface Exit {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** The environment with no credentials at all, and a home whose SDK config folder is empty. */
+function bareEnvironment(cwd: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, ".config"), NO_COLOR: "1" };
+  for (const name of Object.keys(env)) if (name.startsWith("ANTHROPIC_")) delete env[name];
+  return { ...env, ...extra };
+}
+
+function prosec(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function hello(): string {
+  const cwd = temporaryFolder("prosec-first-run-");
+  writeFileSync(join(cwd, "hello.prose"), 'session "Say hello"\n');
+  return cwd;
+}
+
+describe("a first prosec run", () => {
+  it("without an API key: one line naming what to set, exit usage, and no run folder", async () => {
+    const cwd = hello();
+    const exit = await prosec(cwd, ["run", "hello.prose"], bareEnvironment(cwd));
+    expect(exit.code).toBe(EXIT.usage);
+    expect(exit.stderr).toBe("prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n");
+    expect(exit.stdout).toBe("");
+    expect(existsSync(join(cwd, ".prose"))).toBe(false);
+  });
+
+  it("a program without outputs prints its final result on stdout (and in the --json outputs line)", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.text("Hello! I am the model.") });
+    servers.push(server);
+    const cwd = hello();
+    const env = bareEnvironment(cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url });
+    const text = await prosec(cwd, ["run", "hello.prose"], env);
+    expect(text.code).toBe(EXIT.ok);
+    expect(text.stdout).toBe("Hello! I am the model.\n");
+    expect(text.stderr).toMatch(/✓ .*Say hello/);
+
+    const json = await prosec(cwd, ["run", "hello.prose", "--json"], env);
+    const last = JSON.parse(json.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+    expect(last).toEqual({ type: "outputs", runId: expect.any(String), outputs: {}, result: "Hello! I am the model." });
+  });
+
+  it("a program with outputs prints only its outputs", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.text("the answer") });
+    servers.push(server);
+    const cwd = temporaryFolder("prosec-first-run-");
+    writeFileSync(join(cwd, "answer.prose"), 'session "Warm up"\noutput answer = session "Answer"\nsession "Say goodbye"\n');
+    const exit = await prosec(cwd, ["run", "answer.prose"], bareEnvironment(cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url }));
+    expect(exit.code).toBe(EXIT.ok);
+    expect(exit.stdout).toBe("## answer\n\nthe answer\n\n");
+  });
+
+  it("ANTHROPIC_BASE_URL alone reaches a keyless compatible server, sending no credentials", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.text("local hello") });
+    servers.push(server);
+    const cwd = hello();
+    const exit = await prosec(cwd, ["run", "hello.prose"], bareEnvironment(cwd, { ANTHROPIC_BASE_URL: server.url }));
+    expect(exit.stderr).not.toContain("Could not resolve authentication");
+    expect(exit.code).toBe(EXIT.ok);
+    expect(exit.stdout).toBe("local hello\n");
+    expect(server.requests[0]!.headers["authorization"]).toBeUndefined();
+    expect(server.requests[0]!.headers["x-api-key"]).toBeUndefined();
+  });
+});
