@@ -239,7 +239,8 @@ function lock(dir: string, runId: string): void {
   writeFileSync(path, `${process.pid}\n`);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id exists (EPERM: it does, under another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
