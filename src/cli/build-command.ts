@@ -29,7 +29,7 @@ export function buildCommand(yargs: Argv): Argv {
           const outDir: unknown = argv["out-dir"];
           // A string is yargs' way to reject the arguments with that message.
           if (Array.isArray(outDir)) return "--out-dir is given more than once";
-          if (outDir === "") return "--out-dir needs a folder: --out-dir DIR";
+          if (outDir === "") return "--out-dir needs the folder to write the modules under";
           if (argv.watch && argv.check) return "--watch writes modules and --check writes none: use one of them";
           return true;
         }),

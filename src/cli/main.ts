@@ -55,7 +55,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   return Number(process.exitCode ?? EXIT.ok);
 }
 
-/** The options of the command being parsed (yargs has them, its types do not say so). */
+/** The options of the command being parsed, with their aliases (yargs has them, its types do not say so). */
 function knownOptions(parser: Argv): string[] {
-  return Object.keys((parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+  const options = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
+  return [...Object.keys(options.key), ...Object.values(options.alias).flat()];
 }
