@@ -26,6 +26,8 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
   let sources = new Map<string, string>();
   let timer: NodeJS.Timeout | undefined;
   let building: Promise<void> = Promise.resolve();
+  // Once stopping, a rebuild still running finishes but opens no new watcher and schedules nothing.
+  let stopping = false;
 
   const rebuild = async (first: boolean): Promise<void> => {
     const before = sources;
@@ -48,6 +50,7 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
   };
 
   const schedule = (): void => {
+    if (stopping) return;
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
@@ -56,6 +59,7 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
   };
 
   const follow = (wanted: ReadonlySet<string>): void => {
+    if (stopping) return;
     for (const [folder, watcher] of watchers) {
       if (wanted.has(folder)) continue;
       watcher.close();
@@ -80,8 +84,8 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
     }
   };
 
-  await rebuild(true);
-  await new Promise<void>((stop) => {
+  // Listening before the first build: a Ctrl-C during it ends the watch cleanly too.
+  const stopped = new Promise<void>((stop) => {
     const end = (): void => {
       process.off("SIGINT", end);
       process.off("SIGTERM", end);
@@ -90,6 +94,9 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
     process.on("SIGINT", end);
     process.on("SIGTERM", end);
   });
+  await rebuild(true);
+  await stopped;
+  stopping = true;
   if (timer !== undefined) clearTimeout(timer);
   for (const watcher of watchers.values()) watcher.close();
   await building;
