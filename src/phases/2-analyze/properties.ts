@@ -17,7 +17,7 @@ export const knownProperties = ["model", "prompt", "context", "retry", "backoff"
 const models = ["sonnet", "opus", "haiku"];
 const backoffs = ["none", "linear", "exponential"];
 const persistValues = ["true", "false", "project", "user"];
-const permissionKinds = ["read", "write", "execute", "bash", "network"];
+const permissionKinds = ["read", "write", "execute", "bash", "network", "env"];
 const permissionModes = ["allow", "deny", "prompt"];
 
 export function checkAgentProperties(context: PropertyContext, properties: readonly ast.Property[]): void {
@@ -128,7 +128,7 @@ function checkPermissions(context: PropertyContext, value: ast.Expression | ast.
       continue;
     }
     const word = ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
-    if (word === undefined || !permissionModes.includes(word)) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
+    if (word === undefined || !(name === "env" ? word === "deny" : permissionModes.includes(word))) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
   }
 }
 
