@@ -11,6 +11,7 @@ import { UsageError } from "../cli/find-programs.js";
 import { loadChecked } from "../cli/load-checked.js";
 import { missingInputs, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
+import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { APPLICATION, checkReachable, DatabaseUnreachable, migrate, systemDatabaseUrl } from "./database.js";
 import { startWorker } from "./worker.js";
 
@@ -65,6 +66,7 @@ export async function runWorker(argv: WorkerArguments): Promise<number> {
   const cwd = process.cwd();
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return 1;
+  if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   await checkReachable(databaseUrl);
   const worker = await startWorker({
     program: loaded.module,

@@ -60,6 +60,14 @@ describe("a first prosec run", () => {
     expect(existsSync(join(cwd, ".prose"))).toBe(false);
   });
 
+  it("prosec worker says the same before it touches the database", async () => {
+    const cwd = hello();
+    // Nothing listens there: a worker that went on would fail on the database instead.
+    const exit = await prosec(cwd, ["worker", "hello.prose"], bareEnvironment(cwd, { DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres@127.0.0.1:9/none" }));
+    expect(exit.code).toBe(EXIT.usage);
+    expect(exit.stderr).toBe("prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n");
+  });
+
   it("a program without outputs prints its final result on stdout (and in the --json outputs line)", async () => {
     const server = await startFakeAnthropic({ respond: () => reply.text("Hello! I am the model.") });
     servers.push(server);
@@ -70,7 +78,7 @@ describe("a first prosec run", () => {
     expect(text.stdout).toBe("Hello! I am the model.\n");
     expect(text.stderr).toMatch(/✓ .*Say hello/);
 
-    const json = await prosec(cwd, ["run", "hello.prose", "--json"], env);
+    const json = await prosec(cwd, ["run", "hello.prose", "--format", "json"], env);
     const last = JSON.parse(json.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
     expect(last).toEqual({ type: "outputs", runId: expect.any(String), outputs: {}, result: "Hello! I am the model." });
   });
