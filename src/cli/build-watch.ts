@@ -41,12 +41,13 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
       // Not even a compiler bug ends the watch: the next save may well avoid it.
       const message = error instanceof UsageError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
       process.stdout.write(`prosec: ${message} (still watching)\n`);
+      follow(folders(paths, [...sources.keys()], cwd));
       return;
     }
     for (const program of result.programs) if (!sources.has(resolve(cwd, program.file))) sources.set(resolve(cwd, program.file), program.source);
     reportBuild(result, false, first ? "" : `${changed.map((file) => displayPath(file, cwd)).join(", ")} changed → `);
     if (first) process.stdout.write(`watching ${result.programs.length} program${result.programs.length === 1 ? "" : "s"} for changes (Ctrl-C to stop)\n`);
-    follow(folders(paths, result, cwd));
+    follow(folders(paths, result.programs.map((program) => resolve(cwd, program.file)), cwd));
   };
 
   const schedule = (): void => {
@@ -124,14 +125,14 @@ function readSources(paths: readonly string[], known: readonly string[], cwd: st
 }
 
 /** The named folders with their subfolders, and the folder of every program built. */
-function folders(paths: readonly string[], result: BuildResult, cwd: string): Set<string> {
+function folders(paths: readonly string[], programs: readonly string[], cwd: string): Set<string> {
   const found = new Set<string>();
   for (const path of paths) {
     const absolute = resolve(cwd, path);
     if (isFolder(absolute)) addTree(absolute, found);
     else found.add(dirname(absolute));
   }
-  for (const program of result.programs) found.add(dirname(resolve(cwd, program.file)));
+  for (const program of programs) found.add(dirname(program));
   return found;
 }
 
