@@ -6,6 +6,7 @@ import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
 import { runCommand } from "./run-command.js";
 import { runsCommand } from "./runs-command.js";
+import { testCommand } from "./test-command.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { usageMessage } from "./usage-errors.js";
@@ -17,7 +18,7 @@ const HELP_WIDTH = 100;
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
   let argumentsRejected = false;
-  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [checkCommand, buildCommand, runCommand, dbosCommands, runsCommand, examplesCommand];
+  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [checkCommand, buildCommand, runCommand, dbosCommands, testCommand, runsCommand, examplesCommand];
   const parser: Argv = commands.reduce((parser, command) => command(parser), yargs([...argv]))
     .scriptName("prosec")
     .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")

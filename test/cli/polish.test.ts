@@ -29,7 +29,7 @@ describe("prosec --help", () => {
 
   it("lists every command, the new ones included", () => {
     const help = prosec(["--help"]).stdout;
-    for (const command of ["check", "build", "run", "worker", "submit", "status", "result", "migrate", "runs", "examples"]) expect(help).toContain(`prosec ${command}`);
+    for (const command of ["check", "build", "run", "worker", "submit", "status", "result", "migrate", "test", "runs", "examples"]) expect(help).toContain(`prosec ${command}`);
   });
 });
 
@@ -80,7 +80,7 @@ describe("--format json and --json", () => {
   });
 
   it("are both options of every command with machine-readable output", () => {
-    for (const command of ["check", "run", "status", "result", "runs"]) {
+    for (const command of ["check", "run", "status", "result", "runs", "test"]) {
       const help = prosec([command, "--help"]).stdout;
       expect(help, command).toMatch(/--format\s+output format/);
       expect(help, command).toMatch(/--json\s+the same as --format json/);

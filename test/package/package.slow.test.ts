@@ -106,10 +106,12 @@ describe("the packed package, installed in an app", () => {
       [
         'import { text, type RunOptions, type Value } from "prosec/runtime";',
         'import type { CompileResult } from "prosec";',
+        'import type { ScriptedModel } from "prosec/testing";',
         "const value: Value = text([1, 2]);",
         "const options: RunOptions = { concurrency: 2 };",
         "const compiled: CompileResult | undefined = undefined;",
-        "export { value, options, compiled };",
+        "const model: ScriptedModel | undefined = undefined;",
+        "export { value, options, compiled, model };",
         // A wrong use must be an error, or the types were not found at all (and everything is `any`).
         "// @ts-expect-error concurrency is a number",
         'export const wrong: RunOptions = { concurrency: "many" };',
