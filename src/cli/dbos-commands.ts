@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { withFormat } from "./output-format.js";
 import type { RunIdArguments, SubmitArguments, WorkerArguments } from "../worker/commands.js";
+import type { ExitCode } from "./exit-codes.js";
 
 const QUEUE = { type: "string", default: "prosec", describe: "the DBOS queue runs wait in" } as const;
 const STRICT = { type: "boolean", default: false, describe: "treat warnings as errors" } as const;
@@ -9,7 +10,7 @@ const RUN_ID = { type: "string", demandOption: true, describe: "the run's id (wh
 type Commands = typeof import("../worker/commands.js");
 
 /** Loads the commands only when one runs (DBOS, pg and the TypeScript compiler are not for `check` to pay for). */
-async function perform(command: (commands: Commands) => Promise<number>): Promise<void> {
+async function perform(command: (commands: Commands) => Promise<ExitCode>): Promise<void> {
   const commands = await import("../worker/commands.js");
   process.exitCode = await commands.reportingDatabase(() => command(commands));
 }
@@ -53,7 +54,7 @@ export function dbosCommands(yargs: Argv): Argv {
       "Wait for a queued run to finish and print its outputs",
       (command) =>
         withFormat(command.positional("run-id", RUN_ID), "the outputs as one object")
-          .option("timeout", { type: "number", describe: "give up after this many seconds (exit 1)" }),
+          .option("timeout", { type: "number", describe: "stop waiting after this many seconds: exit 6 while the run is still pending" }),
       (argv) => perform((commands) => commands.showResult(argv)),
     )
     .command(

@@ -34,11 +34,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .alias("v", "version")
     .wrap(Math.min(HELP_WIDTH, process.stdout.columns ?? HELP_WIDTH))
     .fail((message, error) => {
-      // yargs' own validation failures (YError, or a string a .check() returned) are usage errors.
+      // yargs' own validation failures (a YError, such as an option missing its value, or a string a
+      // .check() returned) are usage errors, not crashes.
       if (error instanceof Error && error.name !== "YError") throw error;
       // Throwing stops yargs here: without it the command would still run with what it got.
       argumentsRejected = true;
-      throw new UsageError(usageMessage(message, argv, knownOptions(parser)));
+      throw new UsageError(usageMessage(message ?? error?.message ?? "the arguments are wrong", argv, knownOptions(parser)));
     });
   try {
     process.exitCode = EXIT.ok;

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { isAlive } from "../../runtime/durable/run-folder.js";
+import { lockHolder } from "../../runtime/durable/run-lock.js";
 import type { Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
 
@@ -63,15 +63,9 @@ export function readRun(runId: string, dir: string): ListedRun {
   };
 }
 
-/** Whether a live process holds the run's lock (as the runtime decides before resuming one). */
+/** Whether a live process holds the run's lock (so a resume would be refused). */
 export function isRunning(dir: string): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(dir, ".lock"), "utf8").trim());
-  } catch {
-    return false;
-  }
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid);
+  return lockHolder(dir) !== undefined;
 }
 
 function statusOf(dir: string): ListedStatus {
