@@ -16,6 +16,8 @@ export function usageMessage(message: string, argv: readonly string[], knownOpti
   if (unknownFlags.length > 0) return unknownFlags.map((flag) => unknownOption(flag, knownOptions)).join("; ");
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
   if (unknown) return unknown[1]!.split(", ").map((name) => `unexpected argument \`${name}\``).join("; ");
+  const valueless = /^Not enough arguments following: ([\w-]+)/.exec(message);
+  if (valueless) return `--${valueless[1]} needs a value`;
   const missing = /^Missing required arguments?: (.+)$/.exec(message);
   if (missing) return `missing ${missing[1]!.split(", ").map((name) => `--${name}`).join(", ")}`;
   // yargs lists an option with its camel-case twin ("out-dir, outDir"): name it once.

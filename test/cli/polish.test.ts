@@ -99,6 +99,7 @@ describe("usageMessage", () => {
     expect(usageMessage("Unknown argument: extra", ["run", "-i", "a=1", "--no-strict", "--outDir", "x", "-hv", "extra"], ["input", "i", "strict", "out-dir", "h", "v"])).toBe("unexpected argument `extra`");
     expect(usageMessage("Not enough non-option arguments: got 0, need at least 1", ["build", "--focre", "x"], ["force"])).toBe("unknown option `--focre` (did you mean `--force`?)");
     expect(usageMessage("Missing required argument: older-than", ["runs", "prune"], [])).toBe("missing --older-than");
-    expect(usageMessage("Not enough arguments following: out-dir, outDir", [], [])).toBe("Not enough arguments following: --out-dir");
+    expect(usageMessage("Not enough arguments following: out-dir", [], [])).toBe("--out-dir needs a value");
+    expect(usageMessage("Arguments out-dir, outDir and x are wrong", [], [])).toBe("Arguments --out-dir and x are wrong");
   });
 });
