@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { build, type BuildOptions, type BuildResult } from "../build/build.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
+import { Progress } from "./progress.js";
 
 export interface BuildArguments {
   readonly paths: readonly string[];
@@ -40,7 +41,8 @@ export function buildCommand(yargs: Argv): Argv {
         process.exitCode = await watchBuild(argv.paths, options);
         return;
       }
-      const result = await build(argv.paths, options);
+      const progress = new Progress(process.stderr);
+      const result = await build(argv.paths, { ...options, onProgress: (step) => progress.update(step) }).finally(() => progress.done());
       reportBuild(result, argv.check);
       process.exitCode = result.exitCode;
     },
