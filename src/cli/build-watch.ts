@@ -55,7 +55,8 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      building = building.then(() => rebuild(false));
+      // A rejected chain would stop every later rebuild: report and go on.
+      building = building.then(() => rebuild(false)).catch((error: unknown) => void process.stdout.write(`prosec: internal error: ${error instanceof Error ? error.message : String(error)} (still watching)\n`));
     }, SETTLE_MS);
   };
 
@@ -79,8 +80,11 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
           schedule();
         });
         watchers.set(folder, watcher);
-      } catch {
-        // A folder removed meanwhile: the next rebuild works out the folders again.
+      } catch (error) {
+        // A folder removed meanwhile is worked out again at the next rebuild; anything else (no inotify
+        // watches left) must be said, or the watch would silently never fire.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT") process.stdout.write(`prosec: cannot watch ${displayPath(folder, cwd)} (${code ?? String(error)})\n`);
       }
     }
   };
