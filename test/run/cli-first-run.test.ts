@@ -3,16 +3,13 @@
  * folder; a keyless compatible server (ANTHROPIC_BASE_URL alone) is reached without credentials; and
  * a program that declares no outputs shows its final result.
  */
-import { spawn } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { startProsec } from "../support/cli.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
-
-const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
 
 interface Exit {
   readonly code: number | null;
@@ -25,23 +22,16 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** The environment with no credentials at all, and a home whose SDK config folder is empty. */
+/** No credentials at all (undefined leaves a variable out of the child's environment), and a home whose SDK config folder is empty. */
 function bareEnvironment(cwd: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, ".config"), NO_COLOR: "1" };
-  for (const name of Object.keys(env)) if (name.startsWith("ANTHROPIC_")) delete env[name];
+  const env: NodeJS.ProcessEnv = { HOME: cwd, XDG_CONFIG_HOME: join(cwd, ".config") };
+  for (const name of Object.keys(process.env)) if (name.startsWith("ANTHROPIC_")) env[name] = undefined;
   return { ...env, ...extra };
 }
 
-function prosec(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+async function prosec(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Exit> {
+  const { status, stdout, stderr } = await startProsec(args, cwd, env).exit;
+  return { code: status, stdout, stderr };
 }
 
 function hello(): string {
