@@ -525,7 +525,7 @@ export class Analyzer implements PropertyContext {
         this.interpolations.set(part, symbol);
         this.references.set(root, symbol);
       } else {
-        this.report(m.unboundInterpolation(part.loc, part.text, root.name));
+        this.report(m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, this.scope.visibleNames())));
       }
     }
   }
