@@ -3,6 +3,7 @@ import { internalErrorReport } from "../diagnostics/compiler-bug.js";
 import { compilerVersion } from "../version.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
+import { controlCommands } from "./control-commands.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
 import { endQuietlyWhenOutputCloses } from "./closed-output.js";
@@ -14,7 +15,7 @@ import { UsageError } from "./find-programs.js";
 export async function main(argv: readonly string[]): Promise<number> {
   endQuietlyWhenOutputCloses();
   let argumentsRejected = false;
-  const parser = testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
+  const parser = controlCommands(testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])
       .scriptName("prosec")
       .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
@@ -32,7 +33,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         argumentsRejected = true;
         throw new UsageError(message ?? error?.message ?? "the arguments are wrong");
       }),
-  )))));
+  ))))));
   try {
     process.exitCode = EXIT.ok;
     await parser.parseAsync();

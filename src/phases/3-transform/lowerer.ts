@@ -154,8 +154,10 @@ export class Lowerer implements ExpressionLowering {
     const name = symbol ? this.symbolName(symbol) : this.names.get("value", statement.name.name);
     const prompt = statement.prompt.kind === "String" ? this.string(statement.prompt) : this.templateOf(statement.prompt.parts);
     const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
-    const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
-    if (symbol && !here.has(symbol)) this.lines.push(`${name} = ${request};`);
+    const timeout = statement.modifiers.find((modifier) => modifier.key?.name === "timeout")?.value;
+    const seconds = timeout === undefined ? "" : `, timeoutSeconds: ${timeout.kind === "Number" ? timeout.raw : `Number(${this.value(timeout)})`}`;
+    const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${seconds} })`;
+    if (symbol !== undefined && !here.has(symbol)) this.lines.push(`${name} = ${request};`);
     else this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
     return name;
   }
@@ -660,7 +662,7 @@ export class Lowerer implements ExpressionLowering {
       if (!handler && !expression.finalizer) return ["{", ...body, "}"];
       const lines = ["try {", ...body];
       if (handler) {
-        lines.push("} catch ($error) {");
+        lines.push("} catch ($error) {", "rt.catchable($error);");
         if (handler.param) lines.push(`${this.keyword(handler.param)} ${this.identifierName(handler.param)}: Value = rt.caught($error);`);
         this.catchDepth++;
         lines.push(...this.statements(handler.body, handler, finish));
