@@ -7,7 +7,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagn
 import { buildMessages } from "./diagnostics/messages.js";
 import type { ImportedProgram } from "./phases/2-analyze/index.js";
 import { format, lower } from "./phases/3-transform/index.js";
-import { checkSource } from "./pipeline.js";
+import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
 /** What a local `use` path leads to: the imported program's interface, or why there is none. */
@@ -43,6 +43,20 @@ export async function compile(source: string, file: string, options: CompileOpti
 
 /** Everything but formatting (benchmarks time the two apart). */
 export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
+  const checked = checkWithImports(source, options);
+  const diagnostics = checked.diagnostics;
+  if (!checked.analysis || hasErrors(diagnostics)) return { diagnostics };
+  const inputHash = options.inputHash ?? hashInputs(source, []);
+  const code = lower(checked.analysis, { source: file, sourceText: source, compilerVersion, inputHash });
+  return { code, diagnostics };
+}
+
+/**
+ * Parse and analysis with local imports resolved: calls are checked against the imported programs'
+ * inputs and outputs, and an import that is missing or has errors is reported where it is `use`d.
+ * Everything `prosec check`, `prosec build` and the language server report about one program.
+ */
+export function checkWithImports(source: string, options: Pick<CompileOptions, "resolveImport" | "strict"> = {}): CheckResult {
   const problems = new Map<string, ImportProblem>();
   const resolveImport = (path: string): ImportedProgram | undefined => {
     const resolution = options.resolveImport?.(path);
@@ -56,11 +70,7 @@ export function lowerSource(source: string, file: string, options: CompileOption
     if (problem === undefined) return [];
     return problem.problem === "missing" ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)] : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
   });
-  const diagnostics = sortDiagnostics([...checked.diagnostics, ...importDiagnostics]);
-  if (!checked.analysis || hasErrors(diagnostics)) return { diagnostics };
-  const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = lower(checked.analysis, { source: file, sourceText: source, compilerVersion, inputHash });
-  return { code, diagnostics };
+  return { ...checked, diagnostics: sortDiagnostics([...checked.diagnostics, ...importDiagnostics]) };
 }
 
 /** The hash on a module's line 2: compiler version, the source and the sources it imports. */

@@ -11,7 +11,7 @@ import { findPrograms, UsageError } from "../cli/find-programs.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { importedFile, importInterface } from "./imports.js";
+import { importedFile, importResolver } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
@@ -79,7 +79,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
       planned.set(path, { path, root, source, output, existing, code: existing, fresh: true, diagnostics: [] });
       continue;
     }
-    const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
+    const resolveImport = importResolver(path, interfaces, cwd);
     const result = await compile(source, portable(path, root), { inputHash, resolveImport, strict: options.strict });
     planned.set(path, { path, root, source, output, existing, code: result.code, fresh: false, diagnostics: result.diagnostics });
   }

@@ -1,7 +1,9 @@
+import { resolve } from "node:path";
 import type { Argv } from "yargs";
+import { importResolver } from "../build/imports.js";
+import { checkWithImports, type ImportResolution } from "../compile.js";
 import { hasErrors, type FileDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, toJson } from "../diagnostics/format.js";
-import { checkSource } from "../pipeline.js";
 import { findPrograms } from "./find-programs.js";
 import { readProgram } from "./read-program.js";
 
@@ -28,9 +30,12 @@ export function checkCommand(yargs: Argv): Argv {
 
 /** Checks every program and prints the result; returns the exit code (0 clean, 1 errors). */
 export function runCheck(argv: CheckArguments): number {
+  const cwd = process.cwd();
+  const interfaces = new Map<string, ImportResolution>();
   const results: FileDiagnostics[] = findPrograms(argv.paths).map((file) => {
     const source = readProgram(file);
-    return { file, source, diagnostics: checkSource(source, { strict: argv.strict }).diagnostics };
+    const resolveImport = importResolver(resolve(cwd, file), interfaces, cwd);
+    return { file, source, diagnostics: checkWithImports(source, { resolveImport, strict: argv.strict }).diagnostics };
   });
   if (argv.format === "json") {
     process.stdout.write(`${JSON.stringify(toJson(results), null, 2)}\n`);

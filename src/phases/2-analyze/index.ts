@@ -4,6 +4,8 @@ import type { Analysis } from "./types.js";
 
 export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
 export type * from "./types.js";
+export { visibleSymbols } from "./scope.js";
+export { knownProperties, permissionKinds, propertyWords } from "./properties.js";
 
 /** Resolves names and scopes and validates the program. Never throws; never mutates the AST. */
 export function analyze(program: Program, options: AnalyzeOptions = {}): Analysis {

@@ -17,8 +17,16 @@ export const knownProperties = ["model", "prompt", "context", "retry", "backoff"
 const models = ["sonnet", "opus", "haiku"];
 const backoffs = ["none", "linear", "exponential"];
 const persistValues = ["true", "false", "project", "user"];
-const permissionKinds = ["read", "write", "execute", "bash", "network"];
+export const permissionKinds = ["read", "write", "execute", "bash", "network"];
 const permissionModes = ["allow", "deny", "prompt"];
+
+/** The words a property (or a permission) takes, for editors to offer. */
+export const propertyWords: Readonly<Record<string, readonly string[]>> = {
+  model: models,
+  backoff: backoffs,
+  persist: persistValues,
+  ...Object.fromEntries(permissionKinds.map((kind) => [kind, permissionModes])),
+};
 
 export function checkAgentProperties(context: PropertyContext, properties: readonly ast.Property[]): void {
   checkProperties(context, properties);
