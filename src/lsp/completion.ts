@@ -61,9 +61,12 @@ function propertyItem(name: string, detail: string): CompletionItem {
   return { ...item(name, CompletionItemKind.Property, detail), insertText: `${name}: ` };
 }
 
-/** The names a value at `offset` can read, innermost first. */
+/** The names a value at `offset` can read, innermost first (not the one being bound: `let x = "{x}"` reads no x). */
 function names(analysis: Analysis, document: CheckedDocument, offset: number): CompletionItem[] {
-  return visibleSymbols(scopeAt(analysis, document, offset), offset).map((symbol) => item(symbol.name, kindOf(symbol), symbol.kind === "assigned" ? "variable" : symbol.kind));
+  const beingBound = new Set(nodesAt(analysis.program, offset).flatMap((node) => ((node.kind === "Binding" || node.kind === "Output") && node.name ? [node.name] : [])));
+  return visibleSymbols(scopeAt(analysis, document, offset), offset)
+    .filter((symbol) => !beingBound.has(symbol.declaration))
+    .map((symbol) => item(symbol.name, kindOf(symbol), symbol.kind === "assigned" ? "variable" : symbol.kind));
 }
 
 function kindOf(symbol: SymbolInfo): CompletionItemKind {
