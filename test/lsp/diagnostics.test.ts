@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExitNotification, ShutdownRequest, type Diagnostic } from "vscode-languageserver-protocol";
+import { DidChangeWatchedFilesNotification, ExitNotification, FileChangeType, ShutdownRequest, type Diagnostic } from "vscode-languageserver-protocol";
 import { prosec, repositoryRoot } from "../support/cli.js";
 import { corpusDirectory, corpusPrograms, roadmapDirectory, roadmapSketches } from "../support/corpus.js";
 import { fileUri, startLsp, type LspSession } from "../support/lsp-client.js";
@@ -90,6 +90,23 @@ describe("prosec lsp: diagnostics", () => {
     ]);
     const fromCheck = JSON.parse(prosec(["check", "--format", "json", "main.prose"], folder).stdout) as CheckJson;
     expect(fromCheck.files[0]!.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["P030", "E028"]);
+  });
+
+  it("checks again when a file it imports changes on disk", async () => {
+    const lib = join(folder, "disk-lib.prose");
+    const main = join(folder, "disk-main.prose");
+    writeFileSync(lib, 'input subject: "The subject"\noutput report = session "On {subject}"\n');
+    await lsp.open(main, 'use "./disk-lib" as lib\nlet r = lib(subject: "x")\n');
+    expect((await lsp.diagnostics(fileUri(main))).diagnostics).toEqual([]);
+    writeFileSync(lib, 'input subject: "The subject"\ninput depth: "How deep"\noutput report = session "On {subject}"\n');
+    await lsp.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: fileUri(lib), type: FileChangeType.Changed }] });
+    expect((await lsp.diagnostics(fileUri(main))).diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E026"]);
+  });
+
+  it("checks documents that are not files yet (no imports resolved)", async () => {
+    const uri = "untitled:Untitled-1";
+    await lsp.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "prose", version: 1, text: 'use "./lib" as lib\nsession: nobody\n' } });
+    expect((await lsp.diagnostics(uri)).diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E007"]);
   });
 
   it("counts warnings as errors when the editor asks for strict checking", async () => {
