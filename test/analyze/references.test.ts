@@ -9,9 +9,11 @@ function analysed(source: string, imported?: ImportedProgram) {
   return analyze(ast, { resolveImport: () => imported });
 }
 
-/** Each name of a table as `name@line:column → what it means`. */
+/** Each name of a table as `name@line:column → what it means`, in source order. */
 function table<T>(entries: ReadonlyMap<Identifier, T>, describe: (value: T) => string): string[] {
-  return [...entries].map(([identifier, value]) => `${identifier.name}@${identifier.loc.start.line}:${identifier.loc.start.column} → ${describe(value)}`);
+  return [...entries]
+    .sort(([a], [b]) => a.loc.start.offset - b.loc.start.offset)
+    .map(([identifier, value]) => `${identifier.name}@${identifier.loc.start.line}:${identifier.loc.start.column} → ${describe(value)}`);
 }
 
 describe("what names that are not bindings refer to", () => {
@@ -28,8 +30,8 @@ describe("what names that are not bindings refer to", () => {
   it("blocks: the definition and every `do`, before or after it", () => {
     const analysis = analysed('do greet("a")\nblock greet(name):\n  session "Hi {name}"\ndo greet("b")\ndo missing\n');
     expect(table(analysis.blockReferences, (block) => `block at line ${block.loc.start.line}`)).toEqual([
-      "greet@2:7 → block at line 2",
       "greet@1:4 → block at line 2",
+      "greet@2:7 → block at line 2",
       "greet@4:4 → block at line 2",
     ]);
   });

@@ -5,7 +5,7 @@ import { checkModifiers } from "./modifiers.js";
 import { checkAgentProperties, checkSessionProperties, isPersistent, type PropertyContext } from "./properties.js";
 import { LexicalScope, type MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
-import type { Analysis, ProgramReference, Scope } from "./types.js";
+import type { Analysis, NameTargets, Scope } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
 export interface ImportedProgram {
@@ -45,9 +45,6 @@ export class Analyzer implements PropertyContext {
   private readonly blockCalls: ast.DoCall[] = [];
   private readonly agentValues = new Map<ast.Identifier, ast.AgentDefinition>();
   private readonly blockBindingReads = new Map<ast.Identifier, ast.BlockDefinition>();
-  private readonly agentReferences = new Map<ast.Identifier, ast.AgentDefinition>();
-  private readonly blockReferences = new Map<ast.Identifier, ast.BlockDefinition>();
-  private readonly programReferences = new Map<ast.Identifier, ProgramReference>();
   /** Bindings that hold the result of a program call, for `result.output` checks. */
   private readonly programResults = new Map<MutableSymbol, string>();
   private scope: LexicalScope;
@@ -60,7 +57,7 @@ export class Analyzer implements PropertyContext {
     this.scopes.set(program, this.scope);
   }
 
-  run(): Analysis {
+  run(): Omit<Analysis, keyof NameTargets> {
     this.collectDefinitions(this.program.body);
     let executed = false;
     for (const statement of this.program.body) {
@@ -84,9 +81,6 @@ export class Analyzer implements PropertyContext {
       imports: new Map([...this.imports].map(([name, entry]) => [name, entry.statement])),
       agentValues: this.agentValues,
       blockBindingReads: this.blockBindingReads,
-      agentReferences: this.agentReferences,
-      blockReferences: this.blockReferences,
-      programReferences: this.programReferences,
     };
   }
 
@@ -102,14 +96,12 @@ export class Analyzer implements PropertyContext {
     for (const statement of statements) {
       switch (statement.kind) {
         case "Agent": {
-          this.agentReferences.set(statement.name, statement);
           const first = this.agents.get(statement.name.name);
           if (first) this.report(m.duplicateAgent(statement.name.loc, statement.name.name, first.name.loc.start.line));
           else this.agents.set(statement.name.name, statement);
           break;
         }
         case "Block": {
-          this.blockReferences.set(statement.name, statement);
           const first = this.blocks.get(statement.name.name);
           if (first) this.report(m.duplicateBlock(statement.name.loc, statement.name.name, first.name.loc.start.line));
           else this.blocks.set(statement.name.name, statement);
@@ -150,7 +142,6 @@ export class Analyzer implements PropertyContext {
       return;
     }
     this.imports.set(name, { statement, program: this.options.resolveImport?.(path) });
-    if (statement.alias) this.programReferences.set(statement.alias, { use: statement, part: "program" });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -419,7 +410,6 @@ export class Analyzer implements PropertyContext {
     const agent = this.agents.get(identifier.name);
     if (agent) {
       this.agentValues.set(identifier, agent);
-      this.agentReferences.set(identifier, agent);
       return;
     }
     const fromBlock = this.readBlockBinding(identifier);
@@ -475,8 +465,7 @@ export class Analyzer implements PropertyContext {
 
   private agentReference(name: ast.Identifier): ast.AgentDefinition | undefined {
     const agent = this.agents.get(name.name);
-    if (agent) this.agentReferences.set(name, agent);
-    else this.report(m.undefinedAgent(name.loc, name.name, closest(name.name, this.agents.keys())));
+    if (!agent) this.report(m.undefinedAgent(name.loc, name.name, closest(name.name, this.agents.keys())));
     return agent;
   }
 
@@ -488,7 +477,6 @@ export class Analyzer implements PropertyContext {
       this.report(m.undefinedBlock(call.name.loc, call.name.name, closest(call.name.name, this.blocks.keys())));
       return;
     }
-    this.blockReferences.set(call.name, block);
     if (block.params.length !== call.args.length) {
       this.report(m.arityMismatch(call.loc, call.name.name, block.params.length, call.args.length));
     }
@@ -501,8 +489,6 @@ export class Analyzer implements PropertyContext {
       this.report(m.unknownProgram(call.callee.loc, call.callee.name, closest(call.callee.name, this.imports.keys())));
       return;
     }
-    this.programReferences.set(call.callee, { use: imported.statement, part: "program" });
-    for (const argument of call.args) this.programReferences.set(argument.name, { use: imported.statement, part: "input" });
     const program = imported.program;
     if (!program) return;
     const given = new Set(call.args.map((argument) => argument.name.name));
@@ -520,9 +506,7 @@ export class Analyzer implements PropertyContext {
     if (member.object.kind !== "Identifier") return;
     const symbol = this.references.get(member.object);
     const programName = symbol && this.programResults.get(symbol);
-    const imported = programName ? this.imports.get(programName) : undefined;
-    if (imported) this.programReferences.set(member.property, { use: imported.statement, part: "output" });
-    const program = imported?.program;
+    const program = programName ? this.imports.get(programName)?.program : undefined;
     if (program && !program.outputs.includes(member.property.name)) {
       this.report(m.unknownProgramOutput(member.property.loc, programName!, member.property.name, closest(member.property.name, program.outputs)));
     }

@@ -51,7 +51,7 @@ export interface SymbolInfo {
   readonly reassigned: boolean;
 }
 
-export interface Analysis {
+export interface Analysis extends NameTargets {
   readonly program: Program;
   readonly diagnostics: readonly Diagnostic[];
   /** The symbol each referencing Identifier resolves to (declarations map to themselves). */
@@ -77,6 +77,10 @@ export interface Analysis {
   readonly agentValues: ReadonlyMap<Identifier, AgentDefinition>;
   /** Reads of a name that a block called earlier bound (flat names): the block must hand it back. */
   readonly blockBindingReads: ReadonlyMap<Identifier, BlockDefinition>;
+}
+
+/** What the names that are not bindings refer to (for editors: hover, definition, references, rename). */
+export interface NameTargets {
   /** Every name that means an agent: its definition, `session: x`, `resume: x`, `context: x`. */
   readonly agentReferences: ReadonlyMap<Identifier, AgentDefinition>;
   /** Every name that means a block: its definition and `do x`. */
