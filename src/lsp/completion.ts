@@ -1,6 +1,6 @@
 /**
  * Completion, by what the text before the cursor calls for: names in scope inside `{…}` of a
- * string, agents after `session:`, blocks after `do`, property names on the lines under an agent
+ * string, agents after `session:`, blocks after `do`, stages after `|`, property names on the lines under an agent
  * or a session, a property's words after its colon, keywords where a statement starts, and names
  * where a value goes. Scopes are the analyzer's; while the line being typed does not parse, the
  * program is analysed without it.
@@ -16,9 +16,11 @@ const NAME = String.raw`[\p{L}_][\p{L}\p{N}_]*(?:-[\p{L}\p{N}_]*)*`;
 const partial = `(?:${NAME})?`;
 const afterAgentColon = new RegExp(String.raw`(?:^|[\s=(])(?:session(?:\s+${NAME})?|resume|agent)\s*:\s*${partial}$`, "u");
 const afterDo = new RegExp(String.raw`(?:^|[\s=(])do\s+${partial}$`, "u");
+const afterPipe = new RegExp(String.raw`\|\s*${partial}$`, "u");
+const pipeOperators = ["map", "filter", "pmap", "reduce"];
 const afterProperty = new RegExp(String.raw`^\s*(${NAME})\s*:\s*${partial}$`, "u");
 const wordOnly = new RegExp(String.raw`^\s*${partial}$`, "u");
-const valuePosition = new RegExp(String.raw`(?:[=(,\[{+\-*/<>|:]|->|\b(?:in|if|elif|while|until|and|or|not|is|throw)\s)\s*${partial}$`, "u");
+const valuePosition = new RegExp(String.raw`(?:[=(,\[{+\-*/<>:]|->|\b(?:in|if|elif|while|until|and|or|not|is|throw)\s)\s*${partial}$`, "u");
 const openPlaceholder = /\{[\p{L}\p{N}_-]*$/u;
 const agentHeader = new RegExp(String.raw`^\s*agent\s+${NAME}\s*:\s*(?:#.*)?$`, "u");
 const sessionHeader = new RegExp(String.raw`^\s*(?:(?:let\s+|const\s+|output\s+)?${NAME}\s*=\s*)?(?:session|resume)\b`, "u");
@@ -36,6 +38,7 @@ export function completion(document: CheckedDocument, offset: number): Completio
   if (state === "text") return openPlaceholder.test(before) ? names(analysis(), document, offset) : [];
   if (afterAgentColon.test(before)) return [...document.analysis.agents.keys()].map((name) => item(name, CompletionItemKind.Class, "agent"));
   if (afterDo.test(before)) return [...document.analysis.blocks.values()].map((block) => item(block.name.name, CompletionItemKind.Function, `block(${block.params.map((param) => param.name).join(", ")})`));
+  if (afterPipe.test(before)) return pipeOperators.map((operator) => item(operator, CompletionItemKind.Keyword, "pipeline stage"));
   const property = afterProperty.exec(before)?.[1];
   if (property !== undefined && propertyWords[property]) return propertyWords[property].map((word) => item(word, CompletionItemKind.EnumMember, `${property}:`));
   if (property === "prompt") return [];

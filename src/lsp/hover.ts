@@ -8,7 +8,7 @@ import type { AgentDefinition, BlockDefinition, Expression, Property, PropertyBl
 import type { SymbolInfo, SymbolKind } from "../phases/2-analyze/index.js";
 import { toRange } from "./positions.js";
 import { firstLine, writtenNames } from "./syntax-tree.js";
-import { importedDocument, interfaceSymbols, occurrences, targetAt, type Target } from "./targets.js";
+import { importedDocument, interfaceSymbols, occurrencesIn, targetAt, type Target } from "./targets.js";
 import type { CheckedDocument, Workspace } from "./workspace.js";
 
 export function hover(workspace: Workspace, document: CheckedDocument, offset: number): Hover | undefined {
@@ -26,7 +26,7 @@ function describe(workspace: Workspace, target: Target): string {
     case "program":
       return describeProgram(workspace, target.document, target.use);
     case "symbol":
-      return describeSymbol(workspace, target.document, target.symbol);
+      return describeSymbol(target.document, target.symbol);
   }
 }
 
@@ -89,12 +89,12 @@ const kindNames: Readonly<Record<SymbolKind, string>> = {
   program: "program",
 };
 
-function describeSymbol(workspace: Workspace, document: CheckedDocument, symbol: SymbolInfo): string {
+function describeSymbol(document: CheckedDocument, symbol: SymbolInfo): string {
   const declaration = symbol.declaration;
   const implicit = declaration.loc.start.offset === declaration.loc.end.offset;
   const written = writtenNames(document.analysis.program);
-  const assignments = occurrences(workspace, { kind: "symbol", document, symbol })
-    .filter((occurrence) => occurrence.document === document && occurrence.identifier !== declaration && written.has(occurrence.identifier))
+  const assignments = occurrencesIn({ kind: "symbol", document, symbol })
+    .filter((occurrence) => occurrence.identifier !== declaration && written.has(occurrence.identifier))
     .map((occurrence) => occurrence.identifier.loc.start.line);
   const where = implicit ? "" : `, set at line ${declaration.loc.start.line}`;
   const again = assignments.length === 0 ? "" : `; assigned again at ${assignments.length === 1 ? "line" : "lines"} ${assignments.join(", ")}`;

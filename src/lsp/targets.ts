@@ -73,30 +73,29 @@ export function interfaceSymbols(document: CheckedDocument): SymbolInfo[] {
   return [...parameters, ...outputs];
 }
 
-/** The names that refer to `target`, its declaration included, in the order the programs hold them. */
+/** The names that refer to `target`, its declaration included, across the workspace, in the order the programs hold them. */
 export function occurrences(workspace: Workspace, target: Target): Occurrence[] {
+  const fromOthers = target.kind === "symbol" ? fromImporters(workspace, target.document, target.symbol) : [];
+  return [...occurrencesIn(target), ...fromOthers].sort(bySource);
+}
+
+/** The names in the target's own program that refer to it, in source order. */
+export function occurrencesIn(target: Target): Occurrence[] {
   const { document } = target;
   const analysis = document.analysis;
-  const inDocument = (table: ReadonlyMap<Identifier, unknown>, value: unknown): Occurrence[] =>
-    [...table].filter(([, entry]) => entry === value).map(([identifier]) => ({ document, identifier }));
-  let found: Occurrence[];
+  // Names with no text (`item` of a pipeline stage, declared by the stage itself) are left out.
+  const referring = <T>(table: ReadonlyMap<Identifier, T>, refersToTarget: (value: T) => boolean): Occurrence[] =>
+    [...table].filter(([identifier, value]) => refersToTarget(value) && identifier.loc.end.offset > identifier.loc.start.offset).map(([identifier]) => ({ document, identifier })).sort(bySource);
   switch (target.kind) {
     case "agent":
-      found = inDocument(analysis.agentReferences, target.agent);
-      break;
+      return referring(analysis.agentReferences, (agent) => agent === target.agent);
     case "block":
-      found = inDocument(analysis.blockReferences, target.block);
-      break;
+      return referring(analysis.blockReferences, (block) => block === target.block);
     case "program":
-      found = [...analysis.programReferences]
-        .filter(([, reference]) => reference.part === "program" && reference.use === target.use)
-        .map(([identifier]) => ({ document, identifier }));
-      break;
+      return referring(analysis.programReferences, (reference) => reference.part === "program" && reference.use === target.use);
     case "symbol":
-      found = [...inDocument(analysis.references, target.symbol), ...fromImporters(workspace, document, target.symbol)];
-      break;
+      return referring(analysis.references, (symbol) => symbol === target.symbol);
   }
-  return found.filter((occurrence) => occurrence.identifier.loc.end.offset > occurrence.identifier.loc.start.offset).sort(bySource);
 }
 
 /** Where programs that `use` this one pass this input (`name: ...`) or read this output (`result.name`). */

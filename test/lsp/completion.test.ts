@@ -90,6 +90,12 @@ describe("prosec lsp: completion", () => {
     expect(labels(await complete(program, "context: ", 9))).toEqual(["lib", "topic", "first", "researcher", "editor", ...expressionKeywords]);
   });
 
+  it("offers the pipeline stages after `|`", async () => {
+    const pipe = 'let xs = ["a"]\nlet ys = xs | ';
+    await lsp.open(join(folder, "pipe.prose"), pipe);
+    expect(labels(await complete(pipe, "| ", 2, "pipe.prose"))).toEqual(["map", "filter", "pmap", "reduce"]);
+  });
+
   it("offers nothing in comments and in the plain text of strings", async () => {
     expect(await complete(program, "# a comment {")).toEqual([]);
     expect(await complete(program, "You research", 4)).toEqual([]);
