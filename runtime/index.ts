@@ -16,6 +16,7 @@ export type { Journal, RecordedStep, StepKind } from "./journal.js";
 export type { Durability, DurableStep } from "./durability.js";
 export { JournalDurability, StepMismatch } from "./durability.js";
 export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
+export type { ResolveHost } from "./tools/http-fetch.js";
 export { MemoryJournal } from "./journal.js";
 export { ProseError } from "./errors.js";
 export { defaultModels, resolveModel } from "./models.js";

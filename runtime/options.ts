@@ -2,6 +2,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Durability } from "./durability.js";
 import type { Journal } from "./journal.js";
 import type { ModelTable } from "./models.js";
+import type { ResolveHost } from "./tools/http-fetch.js";
 import type { ToolDefinition } from "./tools/tool.js";
 import type { InputDefinition, RunEvent, Value } from "./types.js";
 
@@ -50,6 +51,17 @@ export interface RunOptions {
   readonly onPermission?: (request: PermissionRequest) => boolean | Promise<boolean>;
   /** Extra tools offered to every session. */
   readonly tools?: readonly ToolDefinition[];
+  /**
+   * Environment variables every tool process gets, on top of PATH, HOME, LANG and the like (tools
+   * get nothing else of this process's environment but what a session's `permissions: env:` names).
+   * Their values are treated as secrets: removed from everything the run writes.
+   */
+  readonly toolEnv?: Readonly<Record<string, string>>;
+  /**
+   * How `fetch_url` resolves host names (default: the system's resolver). The addresses it returns are
+   * the ones checked and connected to.
+   */
+  readonly resolveHost?: ResolveHost;
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
   /** `max_tokens` of a session's model calls (default 8192). */

@@ -26,6 +26,8 @@ export interface Permissions {
   readonly bash?: PermissionMode;
   /** `allow` / `deny` / `prompt`, or a list of URL patterns that may be fetched. */
   readonly network?: PermissionMode | readonly string[];
+  /** Names of environment variables this agent's tool processes get, on top of PATH, HOME and the like. */
+  readonly env?: readonly string[];
   /**
    * `read: prompt`, `write: prompt`, `execute: prompt`: each path read or written, or command run,
    * that the lists above allow is also put to `RunOptions.onPermission` (refused without it).

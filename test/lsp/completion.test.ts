@@ -82,7 +82,7 @@ describe("prosec lsp: completion", () => {
     expect(agentLine!.map((item) => [item.label, item.insertText])).toEqual(properties.map((name) => [name, `${name}: `]));
     expect(labels(await complete(program, "  prompt: \"You research", 5))).toEqual(properties);
     expect(labels(await complete(program, "  context: first", 2))).toEqual(properties);
-    expect(labels(await complete(program, "    read", 4))).toEqual(["read", "write", "execute", "bash", "network"]);
+    expect(labels(await complete(program, "    read", 4))).toEqual(["read", "write", "execute", "bash", "network", "env"]);
   });
 
   it("offers keywords and names where a statement starts, names, agents and expression keywords where a value goes", async () => {
