@@ -7,6 +7,7 @@
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import type { RecordedStep, StepKind, Journal } from "./journal.js";
+import type { StepIdentity } from "./step-identity.js";
 import type { Value } from "./types.js";
 
 export interface DurableStep {
@@ -16,8 +17,12 @@ export interface DurableStep {
 }
 
 export interface Durability {
-  /** Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead. */
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep>;
+  /**
+   * Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead.
+   * `identity` says what the step is beyond its key (its content anchor, what it asks): a store that
+   * looks steps up by key can ignore it.
+   */
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep>;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**
@@ -30,14 +35,14 @@ export interface Durability {
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
     const recorded = await this.journal.get(key);
     if (recorded !== undefined) {
       if (recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
       return { step: recorded, replayed: true };
     }
     const step = await execute();
-    await this.journal.put(key, step);
+    await this.journal.put(key, step, identity);
     return { step, replayed: false };
   }
 
@@ -57,8 +62,8 @@ export class ScopedDurability implements Durability {
     private readonly prefix: string,
   ) {}
 
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
-    return this.parent.step(this.prefix + key, kind, execute);
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
+    return this.parent.step(this.prefix + key, kind, execute, identity);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -15,6 +15,7 @@ export type { PermissionRequest, RunOptions } from "./options.js";
 export type { Journal, RecordedStep, StepKind } from "./journal.js";
 export type { Durability, DurableStep } from "./durability.js";
 export { JournalDurability, StepMismatch } from "./durability.js";
+export type { StepAsk, StepIdentity } from "./step-identity.js";
 export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
 export type { ResolveHost } from "./tools/http-fetch.js";
 export { MemoryJournal } from "./journal.js";
