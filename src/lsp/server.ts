@@ -31,7 +31,15 @@ interface InitializationOptions {
 
 /** Serves one editor session over the two streams until the editor says `exit` or closes them. */
 export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Connection {
+  let shutDown = false;
+  // Said before vscode-languageserver ends the process on the same event (exit 1 without a shutdown).
+  input.once("end", () => {
+    if (!shutDown) process.stderr.write("prosec lsp: the editor closed the connection without shutting the server down\n");
+  });
   const connection = createConnection(input, output);
+  connection.onShutdown(() => {
+    shutDown = true;
+  });
   const documents = new TextDocuments(TextDocument);
   let workspace = new Workspace(documents, { strict: false });
   const pending = new Map<string, NodeJS.Timeout>();
