@@ -77,11 +77,15 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     };
   });
 
+  // TextDocuments reports an opened document as changed too, right after: that is not a keystroke.
+  const justOpened = new Set<string>();
   documents.onDidOpen((event) => {
+    justOpened.add(event.document.uri);
     publish(event.document.uri);
     publishImporters(event.document.uri);
   });
   documents.onDidChangeContent((event) => {
+    if (justOpened.delete(event.document.uri)) return;
     publishLater(event.document.uri);
     publishImporters(event.document.uri);
   });
