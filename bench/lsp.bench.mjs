@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
+import { median, printTable, timed } from "./support/rounds.mjs";
 import { syntheticProgram } from "./synthetic.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -46,12 +47,6 @@ function keystroke(program) {
 }
 
 const hoverAt = (program) => connection.sendRequest("textDocument/hover", { textDocument: { uri: program.uri }, position: { line: 1, character: 5 } });
-
-async function timed(work) {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
-}
 
 /** The diagnostics published for `uri` (for `version`, when given: earlier keystrokes' may still arrive). */
 function nextDiagnostics(uri, version) {
@@ -112,12 +107,8 @@ await connection.sendNotification("exit");
 await new Promise((resolve) => server.on("exit", resolve));
 rmSync(folder, { recursive: true, force: true });
 
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const stats = (values) => {
-  const ordered = sorted(values);
-  return [ordered[0], ordered[Math.floor(ordered.length / 2)], ordered[ordered.length - 1]].map((value) => value.toFixed(1));
-};
-const rows = [
+const stats = (values) => [Math.min(...values), median(values), Math.max(...values)].map((value) => value.toFixed(1));
+printTable([
   ["measure (ms)", "min", "median", "max"],
   [`hover, no change (JSON-RPC floor)`, ...stats(measures.floor)],
   [`keystroke + hover, ${programs[100].lines}-line program`, ...stats(measures.small)],
@@ -125,12 +116,6 @@ const rows = [
   ["per-round ratio 1,000 / 100 lines", ...stats(ratios).map((value) => `${value}x`)],
   ["keystroke to diagnostics, 1,000 lines (100 ms pause included)", ...stats(toDiagnostics)],
   ["re-check of 1,000 lines in process, CPU time", ...stats(cpu)],
-];
-const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-rows.forEach((row, index) => {
-  console.log(`| ${row.map((cell, column) => cell.padEnd(widths[column])).join(" | ")} |`);
-  if (index === 0) console.log(`| ${widths.map((width) => "-".repeat(width)).join(" | ")} |`);
-});
-const median = Number(stats(measures.large)[1]);
-const cpuMedian = Number(stats(cpu)[1]);
-console.log(`\ntarget: a keystroke in a 1,000-line program re-checked in under 50 ms (server round trip median ${median} ms, CPU ${cpuMedian} ms: ${median < 50 ? "met" : "NOT met"})`);
+]);
+const roundTrip = median(measures.large);
+console.log(`\ntarget: a keystroke in a 1,000-line program re-checked in under 50 ms (server round trip median ${roundTrip.toFixed(1)} ms, CPU ${median(cpu).toFixed(1)} ms: ${roundTrip < 50 ? "met" : "NOT met"})`);
