@@ -2,6 +2,7 @@ import yargs from "yargs";
 import { compilerVersion } from "../version.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
+import { controlCommands } from "./control-commands.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { lspCommand } from "./lsp-command.js";
 import { runCommand } from "./run-command.js";
@@ -12,7 +13,7 @@ import { UsageError } from "./find-programs.js";
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
   let argumentsRejected = false;
-  const parser = lspCommand(testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
+  const parser = lspCommand(controlCommands(testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])
       .scriptName("prosec")
       .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
@@ -30,7 +31,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         argumentsRejected = true;
         throw new UsageError(message ?? error?.message ?? "the arguments are wrong");
       }),
-  ))))));
+  )))))));
   try {
     process.exitCode = EXIT.ok;
     await parser.parseAsync();
