@@ -6,6 +6,7 @@ import { checkCommand } from "./check-command.js";
 import { controlCommands } from "./control-commands.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
+import { lspCommand } from "./lsp-command.js";
 import { runCommand } from "./run-command.js";
 import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { runsCommand } from "./runs-command.js";
@@ -22,7 +23,7 @@ const HELP_WIDTH = 100;
 export async function main(argv: readonly string[]): Promise<number> {
   endQuietlyWhenOutputCloses();
   let argumentsRejected = false;
-  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [checkCommand, buildCommand, runCommand, dbosCommands, testCommand, controlCommands, runsCommand, examplesCommand];
+  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [checkCommand, buildCommand, runCommand, dbosCommands, testCommand, controlCommands, runsCommand, examplesCommand, lspCommand];
   const parser: Argv = commands.reduce((parser, command) => command(parser), yargs([...argv]))
     .scriptName("prosec")
     .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")

@@ -107,6 +107,13 @@ describe("exit codes, one table for every command", () => {
     ]);
   });
 
+  it("lsp (exit after shutdown is EXIT.ok: test/lsp/diagnostics.test.ts)", async () => {
+    await expectExits([
+      { args: ["lsp", "--tcp"], exit: EXIT.usage, says: /^prosec: Unknown argument: tcp$/ },
+      { args: ["lsp", "--stdio"], exit: EXIT.failed, says: /^prosec lsp: the editor closed the connection without shutting the server down$/ },
+    ]);
+  });
+
   it("worker and submit", async () => {
     await expectExits([
       { args: ["worker", "good.prose", "--concurrency", "0"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --concurrency takes a whole number of at least 1$/ },

@@ -5,7 +5,7 @@ import { checkModifiers } from "./modifiers.js";
 import { checkAgentProperties, checkSessionProperties, isPersistent, type PropertyContext } from "./properties.js";
 import { LexicalScope, type MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
-import type { Analysis, Scope } from "./types.js";
+import type { Analysis, NameTargets, Scope } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
 export interface ImportedProgram {
@@ -57,7 +57,7 @@ export class Analyzer implements PropertyContext {
     this.scopes.set(program, this.scope);
   }
 
-  run(): Analysis {
+  run(): Omit<Analysis, keyof NameTargets> {
     this.collectDefinitions(this.program.body);
     let executed = false;
     for (const statement of this.program.body) {
