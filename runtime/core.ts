@@ -7,8 +7,8 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { SourceAnchors } from "./anchors.js";
 import { withBreakpoints } from "./cache.js";
-import { clientFor } from "./client.js";
-import { describeError, isAbortError, ProseError } from "./errors.js";
+import { connectionFor } from "./client.js";
+import { describeError, isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch, type Durability } from "./durability.js";
 import { MemoryJournal, type RecordedStep, type StepKind } from "./journal.js";
@@ -35,7 +35,8 @@ export interface Toolbox {
   readonly params: Tool[];
 }
 
-const DEFAULT_CONCURRENCY = 8;
+/** The default hard cap of a run; the API's pace (pace.ts) usually decides first. */
+const DEFAULT_CONCURRENCY = 64;
 const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
 
 export interface StepOutcome<T extends Value> {
@@ -73,6 +74,7 @@ function usageOf(model: string, reported: Partial<Message["usage"]> | undefined)
 
 export class RunCore {
   readonly client: Anthropic;
+  /** The run's hard cap on model calls in flight (`concurrency`). */
   readonly limiter: Limiter;
   /** Replaced by the file journal's when a durable run opens its folder. */
   durability: Durability;
@@ -109,9 +111,16 @@ export class RunCore {
     readonly options: RunOptions,
     caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
   ) {
-    this.client = caller?.core.client ?? clientFor(options);
     this.meter = caller?.core.meter ?? new Meter({ budget: options.budget, maxCalls: options.maxCalls }, pricesOf(options, program), options.promptCaching !== false);
-    this.limiter = caller?.core.limiter ?? new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+    if (caller !== undefined) {
+      this.client = caller.core.client;
+      this.limiter = caller.core.limiter;
+    } else {
+      const connection = connectionFor(options);
+      this.client = connection.client;
+      this.limiter = new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+      connection.pace?.allow(this.limiter.limit);
+    }
     this.durability =
       caller !== undefined ? new ScopedDurability(caller.core.durability, caller.keyPrefix) : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.startedAt = caller?.core.startedAt ?? Date.now();
@@ -200,8 +209,10 @@ export class RunCore {
   }
 
   /**
-   * One Messages API call, inside the run-wide limit, cancelled with `signal`; with prompt caching
-   * (the default), `cache_control` breakpoints where the request's stable prefixes end (cache.ts).
+   * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
+   * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
+   * when `signal` aborts is dropped unsent. With prompt caching (the default), `cache_control`
+   * breakpoints where the request's stable prefixes end (cache.ts); the meter admits it first (meter.ts).
    */
   async callModel(request: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
     const params = this.options.promptCaching === false ? request : withBreakpoints(request);
@@ -236,7 +247,7 @@ export class RunCore {
    * time limit and records the outcome before returning. `ask` is what the step asks (see
    * step-identity.ts): the durability gets it with the step's content anchor.
    */
-  async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
+  async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal, key: string) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
     const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
@@ -246,7 +257,7 @@ export class RunCore {
     try {
       const { step, replayed } = await this.durability.step(key, kind, async () => {
         limit = stepSignal(context.signal, limitMs);
-        const outcome = await execute(limit.signal);
+        const outcome = await execute(limit.signal, key);
         this.totals.add(outcome.usage);
         // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
         const value = this.secrets.redactDeep(outcome.value);
@@ -254,6 +265,7 @@ export class RunCore {
       }, identity);
       return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
     } catch (error) {
+      if (error instanceof WaitingForInput) throw error;
       if (error instanceof StepMismatch) throw this.error(error.message, at);
       if (context.signal.aborted) throw context.signal.reason ?? error;
       if (limit?.signal.aborted && limit.signal.reason instanceof ProseError) throw this.error(limit.signal.reason.reason, at, label, error);

@@ -19,7 +19,7 @@ export type { StepAsk, StepIdentity } from "./step-identity.js";
 export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
 export type { ResolveHost } from "./tools/http-fetch.js";
 export { MemoryJournal } from "./journal.js";
-export { ProseError, RunStateError } from "./errors.js";
+export { ProseError, RunStateError, WaitingForInput, type Question } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
 export { BudgetExceeded, type Spent } from "./meter.js";
 export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./prices.js";

@@ -86,6 +86,13 @@ export interface InputDefinition {
   readonly prompt: string;
   /** `true` for a prompt written as `**...**`: the model phrases the question. */
   readonly discretion?: boolean;
+  /**
+   * `true` for an input asked mid-program (not a parameter): optional in `Inputs`, and a run that
+   * reaches it unanswered with no one to ask waits for input (`WaitingForInput`).
+   */
+  readonly midProgram?: boolean;
+  /** `input x: "..." (timeout: N)`: a run waits at most N seconds for the answer, then the input fails. */
+  readonly timeoutSeconds?: number;
 }
 
 /** Static facts about a compiled program; the default export of every generated module. */
@@ -161,7 +168,15 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })
   | (RunEventBase & { readonly type: "tool"; readonly tool: string; readonly allowed: boolean; readonly detail: string })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
-  | (RunEventBase & { readonly type: "run-end"; readonly ok: boolean; readonly usage: readonly Usage[] });
+  /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
+  | (RunEventBase & { readonly type: "waiting"; readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[] })
+  | (RunEventBase & {
+      readonly type: "run-end";
+      readonly ok: boolean;
+      readonly usage: readonly Usage[];
+      /** A program that declares no outputs returns its final result (prose.md): the last session's. */
+      readonly result?: string;
+    });
 
 /**
  * The object a generated program's body receives. Every method takes the `Site` it was called
@@ -196,10 +211,11 @@ export interface Runtime {
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */
   list(at: Site, value: Value): Promise<readonly Value[]>;
   /**
-   * `a.b` / `a[0]` on a value that may be text holding structure. `fields`: every field the program
-   * reads from the same binding; a text the model must read is asked for all of them at once.
+   * `a.b` / `a[0]` on a value that may be text holding structure; a key that is not a number is read as
+   * text. `fields`: every field the program reads from the same binding; a text the model must read is
+   * asked for all of them at once.
    */
-  field(at: Site, value: Value, key: string | number, fields?: readonly string[]): Promise<Value>;
+  field(at: Site, value: Value, key: Value, fields?: readonly string[]): Promise<Value>;
   /** Truthiness for `filter`, deterministic conditions and `not`: parse first, then ask. */
   truthy(at: Site, value: Value): Promise<boolean>;
   /** Announces a statement (the narration's position). */
@@ -210,4 +226,11 @@ export interface Runtime {
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */
   fail(at: Site, message?: string): Error;
+  /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
+  catchable(error: unknown): void;
+  /**
+   * What `catch as err` binds: the caught error's message. A function, not inline narrowing, so the
+   * generated code type-checks even where TypeScript sees it as unreachable (after a `throw`).
+   */
+  caught(error: unknown): Value;
 }

@@ -4,12 +4,13 @@
  */
 import { createHash } from "node:crypto";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
-import type { Analysis, ImportedProgram } from "./phases/2-analyze/index.js";
 import type { ProgramCost } from "../runtime/bound.js";
 import { programCost } from "./phases/2-analyze/cost/analyze.js";
+import type { Analysis, ImportedProgram } from "./phases/2-analyze/index.js";
 import { format, lower } from "./phases/3-transform/index.js";
-import { checkSource } from "./pipeline.js";
+import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
 /** What a local `use` path leads to: the imported program's interface (and cost bound), or why there is none. */
@@ -40,16 +41,18 @@ export interface CompileResult {
 export async function compile(source: string, file: string, options: CompileOptions = {}): Promise<CompileResult> {
   const lowered = lowerSource(source, file, options);
   if (lowered.code === undefined) return lowered;
-  return { code: await format(lowered.code), diagnostics: lowered.diagnostics };
+  const code = lowered.code;
+  return { code: await blameCompiler(file, () => format(code)), diagnostics: lowered.diagnostics };
 }
 
 /** Everything but formatting (benchmarks time the two apart). */
 export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
-  const { analysis, diagnostics, cost } = analyzeSource(source, options);
-  if (analysis === undefined || cost === undefined) return { diagnostics };
+  const checked = checkProgram(source, options, file);
+  const analysis = checked.analysis;
+  if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash, cost });
-  return { code, diagnostics };
+  const code = blameCompiler(file, () => lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash, cost: boundOf(analysis, options) }));
+  return { code, diagnostics: checked.diagnostics };
 }
 
 export interface CostResult {
@@ -59,33 +62,43 @@ export interface CostResult {
 }
 
 /** The program's static cost bound (what `prosec cost` prints and `prosec build` writes into the metadata). */
-export function costOfSource(source: string, options: CompileOptions = {}): CostResult {
-  const { cost, diagnostics } = analyzeSource(source, options);
-  return cost === undefined ? { diagnostics } : { cost, diagnostics };
+export function costOfSource(source: string, options: Omit<CompileOptions, "inputHash"> = {}, file = "<source>"): CostResult {
+  const checked = checkProgram(source, options, file);
+  const analysis = checked.analysis;
+  if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
+  return { cost: blameCompiler(file, () => boundOf(analysis, options)), diagnostics: checked.diagnostics };
 }
 
-/** Parse, analyse and bound the cost; the analysis and cost are absent when there are errors. */
-function analyzeSource(source: string, options: CompileOptions): { analysis?: Analysis; cost?: ProgramCost; diagnostics: readonly Diagnostic[] } {
+/** The cost bound, with the bounds of the programs it imports (when their resolution has one). */
+function boundOf(analysis: Analysis, options: Omit<CompileOptions, "inputHash">): ProgramCost {
+  return programCost(analysis, {
+    imported: (alias) => {
+      const use = analysis.imports.get(alias);
+      const resolution = use === undefined ? undefined : options.resolveImport?.(use.source.value);
+      return resolution !== undefined && "inputs" in resolution ? resolution.cost : undefined;
+    },
+  });
+}
+
+/**
+ * Parse and analyse, with local imports resolved and calls to them checked: every diagnostic
+ * `check` reports, and exactly those that stop `build` and `run`.
+ */
+export function checkProgram(source: string, options: Omit<CompileOptions, "inputHash"> = {}, file = "<source>"): CheckResult {
   const problems = new Map<string, ImportProblem>();
-  const costs = new Map<string, ProgramCost>();
   const resolveImport = (path: string): ImportedProgram | undefined => {
     const resolution = options.resolveImport?.(path);
-    if (resolution !== undefined && "inputs" in resolution && resolution.cost !== undefined) costs.set(path, resolution.cost);
     if (resolution === undefined || !("problem" in resolution)) return resolution;
     problems.set(path, resolution);
     return undefined;
   };
-  const checked = checkSource(source, { resolveImport, strict: options.strict });
+  const checked = blameCompiler(file, () => checkSource(source, { resolveImport, strict: options.strict }));
   const importDiagnostics = [...(checked.analysis?.imports.values() ?? [])].flatMap((use) => {
     const problem = problems.get(use.source.value);
     if (problem === undefined) return [];
     return problem.problem === "missing" ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)] : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
   });
-  const diagnostics = sortDiagnostics([...checked.diagnostics, ...importDiagnostics]);
-  const analysis = checked.analysis;
-  if (analysis === undefined || hasErrors(diagnostics)) return { diagnostics };
-  const cost = programCost(analysis, { imported: (alias) => costs.get(analysis.imports.get(alias)?.source.value ?? "") });
-  return { analysis, cost, diagnostics };
+  return { ...checked, diagnostics: sortDiagnostics([...checked.diagnostics, ...importDiagnostics]) };
 }
 
 /** The hash on a module's line 2: compiler version, the source and the sources it imports. */

@@ -2,17 +2,28 @@
  * Local `use "./x.prose"` imports: the file a path names, and that program's interface (its inputs
  * and outputs) for checking calls to it, with its cost bound for the caller's.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { readProgram } from "../cli/read-program.js";
 import type { ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { programCost } from "../phases/2-analyze/cost/analyze.js";
 import { checkSource } from "../pipeline.js";
 import { portable } from "./output-path.js";
 
+/** `use "./x"` paths, found without parsing (for the input hash and the files to visit; analysis does the real work). */
+export function localImports(source: string): string[] {
+  return [...source.matchAll(/^[ \t]*use[ \t]+"(\.\.?\/[^"\n]*)"/gm)].map((match) => match[1]!);
+}
+
 /** The `.prose` file a `use` path names, relative to the importing program. */
 export function importedFile(importer: string, usePath: string): string {
   return resolve(dirname(importer), usePath.endsWith(".prose") ? usePath : `${usePath}.prose`);
+}
+
+/** How `importer` resolves its local `use` paths: to the imported programs' interfaces, read from disk. */
+export function importResolver(importer: string, cache: Map<string, ImportResolution>, cwd: string): (usePath: string) => ImportResolution {
+  return (usePath) => importInterface(importedFile(importer, usePath), cache, cwd);
 }
 
 /** The inputs and outputs of an imported program, from its own analysis (cached per file). */
@@ -23,22 +34,32 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
   if (!existsSync(file)) {
     resolution = { problem: "missing", resolved: portable(file, cwd) };
   } else {
-    const checked = checkSource(readFileSync(file, "utf8"));
+    const program = readProgram(file);
+    const checked = checkSource(program.text);
     const analysis = checked.analysis;
-    if (analysis === undefined || hasErrors(checked.diagnostics)) {
+    if (program.problem !== undefined || analysis === undefined || hasErrors(checked.diagnostics)) {
       resolution = { problem: "has-errors", resolved: portable(file, cwd) };
     } else {
-      const program = { inputs: analysis.parameters.map((input) => input.name.name), outputs: [...analysis.outputs] };
+      const found = { inputs: analysis.parameters.map((input) => input.name.name), outputs: [...analysis.outputs] };
       // Without a bound until it has one: a cycle of imports then reads as "not known" instead of looping.
-      cache.set(file, program);
+      cache.set(file, found);
       const imported = (alias: string) => {
         const use = analysis.imports.get(alias);
         const nested = use === undefined ? undefined : importInterface(importedFile(file, use.source.value), cache, cwd);
         return nested === undefined || "problem" in nested ? undefined : nested.cost;
       };
-      resolution = { ...program, cost: programCost(analysis, { imported }) };
+      resolution = { ...found, cost: programCost(analysis, { imported }) };
     }
   }
   cache.set(file, resolution);
   return resolution;
+}
+
+/** A program's inputs and outputs, from its source (`undefined`: there is no such file, shown to the user as `shownAs`). */
+export function programInterface(source: string | undefined, shownAs: string): ImportResolution {
+  if (source === undefined) return { problem: "missing", resolved: shownAs };
+  const checked = checkSource(source);
+  return checked.analysis && !hasErrors(checked.diagnostics)
+    ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs], cost: programCost(checked.analysis) }
+    : { problem: "has-errors", resolved: shownAs };
 }

@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
-import { build, type BuildResult } from "../build/build.js";
+import { build, type BuildOptions, type BuildResult } from "../build/build.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
+import { Progress } from "./progress.js";
 
 export interface BuildArguments {
   readonly paths: readonly string[];
@@ -9,6 +10,7 @@ export interface BuildArguments {
   readonly typecheck: boolean;
   readonly strict: boolean;
   readonly force: boolean;
+  readonly watch: boolean;
 }
 
 export function buildCommand(yargs: Argv): Argv {
@@ -22,16 +24,33 @@ export function buildCommand(yargs: Argv): Argv {
         .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 if any output is missing or stale (for CI)" })
         .option("typecheck", { type: "boolean", default: false, describe: "type-check the modules (strict) against the runtime's types" })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
-        .option("force", { type: "boolean", default: false, describe: "rebuild outputs whose inputs did not change" }),
+        .option("force", { type: "boolean", default: false, describe: "rebuild outputs whose inputs did not change" })
+        .option("watch", { type: "boolean", default: false, describe: "build, then rebuild what changes (and what uses it) until Ctrl-C" })
+        .check((argv) => {
+          const outDir: unknown = argv["out-dir"];
+          // A string is yargs' way to reject the arguments with that message.
+          if (Array.isArray(outDir)) return "--out-dir is given more than once";
+          if (outDir === "") return "--out-dir needs the folder to write the modules under";
+          if (argv.watch && argv.check) return "--watch writes modules and --check writes none: use one of them";
+          return true;
+        }),
     async (argv) => {
-      const result = await build(argv.paths, { outDir: argv["out-dir"], check: argv.check, typecheck: argv.typecheck, strict: argv.strict, force: argv.force });
-      report(result, argv.check);
+      const options: BuildOptions = { outDir: argv["out-dir"], check: argv.check, typecheck: argv.typecheck, strict: argv.strict, force: argv.force };
+      if (argv.watch) {
+        const { watchBuild } = await import("./build-watch.js");
+        process.exitCode = await watchBuild(argv.paths, options);
+        return;
+      }
+      const progress = new Progress(process.stderr);
+      const result = await build(argv.paths, { ...options, onProgress: (step) => progress.update(step) }).finally(() => progress.done());
+      reportBuild(result, argv.check);
       process.exitCode = result.exitCode;
     },
   );
 }
 
-function report(result: BuildResult, check: boolean): void {
+/** Prints a build's diagnostics, stale outputs and type errors, then its summary line. */
+export function reportBuild(result: BuildResult, check: boolean, summaryPrefix = ""): void {
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
   for (const program of result.programs) {
     for (const diagnostic of program.diagnostics) process.stdout.write(`${formatDiagnostic(program.file, program.source, diagnostic, { color })}\n`);
@@ -45,7 +64,7 @@ function report(result: BuildResult, check: boolean): void {
     process.stderr.write("prosec: internal compiler error: a generated module does not type-check (nothing was written). Please report this.\n");
     for (const error of result.typeErrors) process.stderr.write(`  ${error.path}:${error.line}: ${error.message}\n`);
   }
-  process.stdout.write(`${summary(result, check)}\n`);
+  process.stdout.write(`${summaryPrefix}${summary(result, check)}\n`);
 }
 
 function summary(result: BuildResult, check: boolean): string {

@@ -13,12 +13,12 @@ import { formatDiagnostic } from "../diagnostics/format.js";
 import { formatCount } from "../phases/2-analyze/cost/format.js";
 import { assumptionLine, boundFigures, describeBound, pricesFromEnvironment } from "./cost-report.js";
 import { EXIT } from "./exit-codes.js";
+import { withFormat, type FormatArguments } from "./output-format.js";
 import { findPrograms } from "./find-programs.js";
 import { readProgram } from "./read-program.js";
 
-export interface CostArguments {
+export interface CostArguments extends FormatArguments {
   readonly paths: readonly string[];
-  readonly format: "text" | "json";
   readonly strict: boolean;
 }
 
@@ -27,10 +27,11 @@ export function costCommand(yargs: Argv): Argv {
     "cost <paths..>",
     "Print each program's worst-case model calls, critical path, tokens and dollars, before running it",
     (command) =>
-      command
-        .positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" })
-        .option("format", { choices: ["text", "json"] as const, default: "text" as const, describe: "output format" })
-        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
+      withFormat(command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }), "each program's figures, and its bound as data").option("strict", {
+        type: "boolean",
+        default: false,
+        describe: "treat warnings as errors",
+      }),
     (argv) => {
       process.exitCode = runCost(argv);
     },
@@ -45,8 +46,8 @@ export function runCost(argv: CostArguments): number {
   const reports: Array<{ file: string; cost?: ProgramCost }> = [];
   let failed = false;
   for (const file of findPrograms(argv.paths, cwd)) {
-    const source = readProgram(file);
-    const result = costOfSource(source, { strict: argv.strict, resolveImport: (usePath) => importInterface(importedFile(file, usePath), interfaces, cwd) });
+    const { text: source, problem } = readProgram(file);
+    const result = problem !== undefined ? { diagnostics: [problem] } : costOfSource(source, { strict: argv.strict, resolveImport: (usePath) => importInterface(importedFile(file, usePath), interfaces, cwd) }, file);
     if (hasErrors(result.diagnostics)) {
       failed = true;
       for (const diagnostic of result.diagnostics) process.stderr.write(`${formatDiagnostic(file, source, diagnostic, { color })}\n`);

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { withFormat } from "./output-format.js";
 import type { RunIdArguments, SubmitArguments, WorkerArguments } from "../worker/commands.js";
 import type { ExitCode } from "./exit-codes.js";
 
@@ -24,7 +25,7 @@ export function dbosCommands(yargs: Argv): Argv {
         command
           .positional("file", { type: "string", demandOption: true, describe: "the .prose program" })
           .option("queue", QUEUE)
-          .option("concurrency", { type: "number", default: 4, describe: "runs at once on this worker" })
+          .option("concurrency", { type: "number", default: 32, describe: "runs at once on this worker" })
           .option("id", { type: "string", describe: "this worker's id, the same after a restart so it recovers its own runs (default: the host name)" })
           .option("adopt-after", { type: "number", default: 30, describe: "seconds of silence after which another worker's unfinished runs are taken over" })
           .option("strict", STRICT),
@@ -45,16 +46,14 @@ export function dbosCommands(yargs: Argv): Argv {
     .command<RunIdArguments>(
       "status <run-id>",
       "Show where a queued run is: its status, worker and checkpointed steps",
-      (command) => command.positional("run-id", RUN_ID).option("json", { type: "boolean", default: false, describe: "print one JSON object" }),
+      (command) => withFormat(command.positional("run-id", RUN_ID), "one object"),
       (argv) => perform((commands) => commands.showStatus(argv)),
     )
     .command<RunIdArguments>(
       "result <run-id>",
       "Wait for a queued run to finish and print its outputs",
       (command) =>
-        command
-          .positional("run-id", RUN_ID)
-          .option("json", { type: "boolean", default: false, describe: "print the outputs as one JSON object" })
+        withFormat(command.positional("run-id", RUN_ID), "the outputs as one object")
           .option("timeout", { type: "number", describe: "stop waiting after this many seconds: exit 6 while the run is still pending" }),
       (argv) => perform((commands) => commands.showResult(argv)),
     )

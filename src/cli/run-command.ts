@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { withFormat } from "./output-format.js";
 import type { RunArguments } from "./run-program.js";
 
 export function runCommand(yargs: Argv): Argv {
@@ -6,12 +7,10 @@ export function runCommand(yargs: Argv): Argv {
     "run <file>",
     "Compile a .prose program in memory and run it; its state goes to .prose/runs/<run id>/",
     (command) =>
-      command
-        .positional("file", { type: "string", demandOption: true, describe: "the .prose program" })
+      withFormat(command.positional("file", { type: "string", demandOption: true, describe: "the .prose program" }), "every event as a line on stdout, then the outputs")
         .option("input", { alias: "i", type: "string", array: true, default: [], describe: "an input as name=value, or name=@file to read it from a file (repeatable)" })
         .option("resume", { type: "string", describe: "continue the run with this id: finished steps are replayed, not paid for again" })
-        .option("json", { type: "boolean", default: false, describe: "print every event as a JSON line on stdout, then the outputs" })
-        .option("concurrency", { type: "number", describe: "model calls in flight at once (default 8)" })
+        .option("concurrency", { type: "number", describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)" })
         .option("budget", { type: "number", describe: "dollars the whole run may spend (a resumed run counts what it spent); stops the run before a call could cross it" })
         .option("max-calls", { type: "number", describe: "model requests the whole run may make (tool turns count, replays do not)" })
         .option("yes", { type: "boolean", default: false, describe: "start even when the program's bound is over --budget or --max-calls" })

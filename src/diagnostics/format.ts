@@ -15,7 +15,8 @@ export function formatDiagnostic(
 ): string {
   const { start, end } = diagnostic.range;
   const heading = `${file}:${start.line}:${start.column} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
-  const frame = codeFrameColumns(
+  // A binary file has no text to show (its bytes are never printed).
+  const frame = source === "" ? "" : codeFrameColumns(
     source,
     {
       start: { line: start.line, column: start.column },
@@ -24,7 +25,7 @@ export function formatDiagnostic(
     { highlightCode: options.color ?? false, linesAbove: 1, linesBelow: 1 },
   );
   const hint = diagnostic.hint ? `\n  help: ${diagnostic.hint}` : "";
-  return `${heading}\n${frame}${hint}\n`;
+  return `${heading}${frame === "" ? "" : `\n${frame}`}${hint}\n`;
 }
 
 export interface JsonDiagnostic {

@@ -129,4 +129,21 @@ describe("every validation code", () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it("P002: a placeholder close to a bound name suggests it, in the message and the hint", () => {
+    const [near] = checkSource('let topic = "x"\nsession "On {topc}"\n', options).diagnostics;
+    expect(near?.message).toBe("`{topc}` names no binding, so it stays literal text (did you mean `topic`?)");
+    expect(near?.hint).toBe("write `{topic}` to interpolate `topic`, or write \\{ to mark the brace as text");
+    const [far] = checkSource('let topic = "x"\nsession "On {weather}"\n', options).diagnostics;
+    expect(far?.message).toBe("`{weather}` names no binding, so it stays literal text");
+    expect(far?.hint).toBe("bind `weather` before this line to interpolate it, or write \\{ to mark the brace as text");
+  });
+});
+
+describe("input modifiers", () => {
+  it("takes (timeout: N) with N a whole number of seconds, and no other modifier", () => {
+    expect(codesOf('session "a"\ninput ok: "Approve?" (timeout: 3600)\n')).toEqual([]);
+    expect(codesOf('session "a"\ninput late: "Approve?" (timeout: 0)\n').map((d) => `${d.code} ${d.at}`)).toEqual(["P011 2:34"]);
+    expect(codesOf('session "a"\ninput odd: "Approve?" (max: 3)\n')).toMatchObject([{ code: "P017", at: "2:24", message: "`max` is not a modifier here" }]);
+  });
 });

@@ -5,7 +5,7 @@ import { checkModifiers } from "./modifiers.js";
 import { checkAgentProperties, checkSessionProperties, isPersistent, type PropertyContext } from "./properties.js";
 import { LexicalScope, type MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
-import type { Analysis, Scope } from "./types.js";
+import type { Analysis, NameTargets, Scope } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
 export interface ImportedProgram {
@@ -57,12 +57,11 @@ export class Analyzer implements PropertyContext {
     this.scopes.set(program, this.scope);
   }
 
-  run(): Analysis {
+  run(): Omit<Analysis, keyof NameTargets> {
     this.collectDefinitions(this.program.body);
     let executed = false;
     for (const statement of this.program.body) {
       if (statement.kind === "Input" && !executed) this.parameters.push(statement);
-      else if (statement.kind === "Input") this.runtimeInputs.push(statement);
       if (!declarative.has(statement.kind)) executed = true;
       this.statement(statement);
     }
@@ -213,8 +212,11 @@ export class Analyzer implements PropertyContext {
       return;
     }
     this.inputDeclarations.set(statement.name.name, statement.name);
+    // Any input that is not a parameter (later at top level, or nested anywhere) is asked mid-program.
+    if (!this.parameters.includes(statement)) this.runtimeInputs.push(statement);
     if (statement.prompt.kind === "Discretion") this.discretion(statement.prompt);
     else this.text(statement.prompt);
+    checkModifiers(this, "input", statement.modifiers);
     this.declare("input", statement.name);
   }
 
@@ -523,7 +525,7 @@ export class Analyzer implements PropertyContext {
         this.interpolations.set(part, symbol);
         this.references.set(root, symbol);
       } else {
-        this.report(m.unboundInterpolation(part.loc, part.text, root.name));
+        this.report(m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, this.scope.visibleNames())));
       }
     }
   }

@@ -17,8 +17,21 @@ export const knownProperties = ["model", "prompt", "context", "retry", "backoff"
 const models = ["sonnet", "opus", "haiku"];
 const backoffs = ["none", "linear", "exponential"];
 const persistValues = ["true", "false", "project", "user"];
-const permissionKinds = ["read", "write", "execute", "bash", "network", "env"];
+export const permissionKinds = ["read", "write", "execute", "bash", "network", "env"];
 const permissionModes = ["allow", "deny", "prompt"];
+
+/** The words a property (or a permission) takes, for editors to offer. */
+export const propertyWords: Readonly<Record<string, readonly string[]>> = {
+  model: models,
+  backoff: backoffs,
+  persist: persistValues,
+  ...Object.fromEntries(permissionKinds.map((kind) => [kind, permissionWords(kind)])),
+};
+
+/** The words a permission takes instead of a list of patterns: `env:` is a list of names or `deny`. */
+function permissionWords(kind: string): readonly string[] {
+  return kind === "env" ? ["deny"] : permissionModes;
+}
 
 export function checkAgentProperties(context: PropertyContext, properties: readonly ast.Property[]): void {
   checkProperties(context, properties);
@@ -128,7 +141,7 @@ function checkPermissions(context: PropertyContext, value: ast.Expression | ast.
       continue;
     }
     const word = ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
-    if (word === undefined || !(name === "env" ? word === "deny" : permissionModes.includes(word))) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
+    if (word === undefined || !permissionWords(name).includes(word)) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
   }
 }
 

@@ -17,7 +17,7 @@ import { distinctKeys, settingsFields, type ExpressionLowering } from "./setting
 /** Symbols a statement list declares with `const`/`let` where they are bound; the rest are declared ahead. */
 type DeclaredHere = ReadonlySet<SymbolInfo>;
 
-const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output"]);
+const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
 const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "input", "output", "param", "loop-item", "loop-index", "pipe-item", "pipe-accumulator", "catch-error"]);
 
 export class Lowerer implements ExpressionLowering {
@@ -91,13 +91,14 @@ export class Lowerer implements ExpressionLowering {
     const scope = scopeNode ? this.analysis.scopes.get(scopeNode) : undefined;
     const directNames = new Set<ast.Identifier>();
     for (const statement of statements) {
-      if ((statement.kind === "Binding" || statement.kind === "Output") && statement.name) directNames.add(statement.name);
+      if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name) directNames.add(statement.name);
     }
     const here = new Set<SymbolInfo>();
     const ahead: SymbolInfo[] = [...extra];
     for (const symbol of scope?.symbols.values() ?? []) {
       if (!declaredKinds.has(symbol.kind) || this.promoted.has(symbol) || this.declaredBeforeLoop.has(symbol)) continue;
-      if (directNames.has(symbol.declaration) && !this.readFromFunctions.has(symbol)) here.add(symbol);
+      // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
+      if (directNames.has(symbol.declaration) && (symbol.kind === "input" || !this.readFromFunctions.has(symbol))) here.add(symbol);
       else ahead.push(symbol);
     }
     for (const symbol of ahead) this.lines.push(`let ${this.symbolName(symbol)}: Value = null;`);
@@ -112,7 +113,7 @@ export class Lowerer implements ExpressionLowering {
       case "Agent":
         return undefined;
       case "Input":
-        return this.input(statement);
+        return this.input(statement, here);
       case "Output":
         return this.output(statement, here, wantValue);
       case "Block":
@@ -150,14 +151,20 @@ export class Lowerer implements ExpressionLowering {
     }
   }
 
-  /** An `input` is declared where it stands (inputs are never declared ahead). */
-  private input(statement: ast.InputDeclaration): string {
+  /**
+   * An `input` is declared where it stands; one in a branch, a loop body or a `try` is declared
+   * ahead like any binding there, since what follows (a loop's condition, a `catch`) may read it.
+   */
+  private input(statement: ast.InputDeclaration, here: DeclaredHere): string {
     const symbol = this.analysis.references.get(statement.name);
     const name = symbol ? this.symbolName(symbol) : this.names.get("value", statement.name.name);
     const prompt = statement.prompt.kind === "String" ? this.string(statement.prompt) : this.templateOf(statement.prompt.parts);
     const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
-    const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
-    this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
+    const timeout = statement.modifiers.find((modifier) => modifier.key?.name === "timeout")?.value;
+    const seconds = timeout === undefined ? "" : `, timeoutSeconds: ${timeout.kind === "Number" ? timeout.raw : `Number(${this.value(timeout)})`}`;
+    const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${seconds} })`;
+    if (symbol !== undefined && !here.has(symbol)) this.lines.push(`${name} = ${request};`);
+    else this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
     return name;
   }
 
@@ -282,7 +289,7 @@ export class Lowerer implements ExpressionLowering {
         return `await rt.field(${site(expression.property)}, ${this.value(expression.object)}, ${stringLiteral(expression.property.name)}${fields})`;
       }
       case "Index":
-        return `await rt.field(${site(expression)}, ${this.value(expression.object)}, ${this.key(expression.index)})`;
+        return `await rt.field(${site(expression)}, ${this.value(expression.object)}, ${this.value(expression.index)})`;
       case "Binary":
         return this.binary(expression);
       case "Unary":
@@ -357,16 +364,6 @@ export class Lowerer implements ExpressionLowering {
     return entry.value ? this.value(entry.value) : entry.key.kind === "Identifier" ? this.reference(entry.key) : this.string(entry.key);
   }
 
-  private key(index: ast.Expression): string {
-    if (index.kind === "Number" || (index.kind === "String" && index.parts.every((part) => part.kind === "TextPart"))) return this.value(index);
-    let value = this.value(index);
-    if (index.kind !== "Identifier") {
-      value = this.temporary("key");
-      this.lines.push(`const ${value} = ${this.value(index)};`);
-    }
-    return `typeof ${value} === "number" ? ${value} : text(${value})`;
-  }
-
   private binary(expression: ast.BinaryExpression): string {
     if (expression.operator === "and" || expression.operator === "or" || isComparison(expression.operator)) return `(${this.condition(expression)})`;
     return `${binaryFunction(expression.operator)}(${this.value(expression.left)}, ${this.value(expression.right)})`;
@@ -431,7 +428,12 @@ export class Lowerer implements ExpressionLowering {
     const block = this.analysis.blocks.get(call.name.name);
     const maxDepth = block?.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
     const depth = maxDepth?.kind === "Number" ? maxDepth.raw : "undefined";
-    const args = call.args.map((argument) => this.value(argument)).join(", ");
+    // P006: a missing argument is `null`; an extra one is still evaluated, then ignored.
+    const values = call.args.map((argument) => this.value(argument));
+    const arity = block?.params.length ?? values.length;
+    const extra = values.slice(arity).filter((value) => value.includes("await "));
+    for (const value of extra) this.lines.push(`${value};`);
+    const args = [...values.slice(0, arity), ...Array.from({ length: arity - Math.min(arity, values.length) }, () => "null")].join(", ");
     const fn = this.names.get("block", call.name.name);
     return `await rt.block(${site(call)}, ${stringLiteral(call.name.name)}, ${depth}, async () => ${fn}(${args}))`;
   }
@@ -466,6 +468,7 @@ export class Lowerer implements ExpressionLowering {
       const scope = this.analysis.scopes.get(stage);
       const item = scope ? [...scope.symbols.values()].find((symbol) => symbol.kind === "pipe-item") : undefined;
       const itemName = item ? this.symbolName(item) : "item";
+      const each = this.loopVariable(item, "item");
       switch (stage.operator) {
         case "pmap": {
           const body = this.statements(stage.body, stage, (value) => `return ${value};`);
@@ -477,7 +480,7 @@ export class Lowerer implements ExpressionLowering {
           const results = this.temporary(stage.operator === "map" ? "mapped" : "kept");
           const finish = stage.operator === "map" ? (value: string) => `${results}.push(${value});` : (value: string) => `if (await rt.truthy(${site(stage)}, ${value})) ${results}.push(${itemName});`;
           const body = this.statements(stage.body, stage, finish);
-          this.lines.push(`const ${results}: Value[] = [];`, `for (const ${itemName} of ${items}) {`, ...body, "}");
+          this.lines.push(`const ${results}: Value[] = [];`, `for (const ${each.head} of ${items}) {`, ...each.rebind, ...body, "}");
           source = results;
           break;
         }
@@ -485,10 +488,12 @@ export class Lowerer implements ExpressionLowering {
           const [accumulator, element] = stage.params;
           const all = this.temporary("items");
           const acc = accumulator ? this.identifierName(accumulator) : "$accumulator";
-          const each = element ? this.identifierName(element) : "$item";
+          const next = element ? this.loopVariable(this.analysis.references.get(element), "item") : { head: "$item", rebind: [] };
           const body = this.statements(stage.body, stage, (value) => `${acc} = ${value};`);
-          this.lines.push(`const ${all} = ${items};`, `let ${acc}: Value = ${all}[0] ?? null;`, `for (const ${each} of ${all}.slice(1)) {`, ...body, "}");
-          source = acc;
+          // In a block of its own: a second `reduce(acc, x)` in the same body names its accumulator alike.
+          const reduced = this.temporary("reduced");
+          this.lines.push(`const ${all} = ${items};`, `let ${reduced}: Value = null;`, "{", `let ${acc}: Value = ${all}[0] ?? null;`, `for (const ${next.head} of ${all}.slice(1)) {`, ...next.rebind, ...body, "}", `${reduced} = ${acc};`, "}");
+          source = reduced;
           break;
         }
       }
@@ -515,16 +520,20 @@ export class Lowerer implements ExpressionLowering {
     });
     const results = this.temporary("parallel");
     this.lines.push(`const ${results} = await rt.parallel(${site(expression)}, { ${options.join(", ")} }, [${branches.join(",\n")}]);`);
-    const named: string[] = [];
+    // The block's value when every branch is named: a record of the names, the last branch winning
+    // a name bound twice (as it does the binding).
+    const named = new Map<string, string>();
     expression.branches.forEach((branch, index) => {
       const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
       if (!identifier) return;
       const symbol = this.analysis.references.get(identifier);
       const name = symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
       this.lines.push(`${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`);
-      named.push(`${propertyKey(identifier.name)}: ${name}`);
+      named.delete(identifier.name);
+      named.set(identifier.name, name);
     });
-    return named.length === expression.branches.length && named.length > 0 ? `{ ${named.join(", ")} }` : results;
+    const allNamed = expression.branches.every((branch) => (branch.kind === "Binding" || branch.kind === "Output") && branch.name);
+    return allNamed && named.size > 0 ? `{ ${[...named].map(([key, name]) => `${propertyKey(key)}: ${name}`).join(", ")} }` : results;
   }
 
   /** A parallel branch returns its value; a named branch's binding happens after the join. */
@@ -543,10 +552,12 @@ export class Lowerer implements ExpressionLowering {
   }
 
   private repeat(expression: ast.RepeatExpression, discard: boolean): string {
-    const index = expression.index ? this.identifierName(expression.index) : this.temporary("i");
+    const counter = this.counter(expression.index, "i");
+    const index = counter.head;
     const count = expression.count.kind === "Number" ? expression.count.raw : `Number(${this.value(expression.count)})`;
     return this.collect("repeat", discard, (finish) => [
       `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
+      ...counter.rebind,
       `rt.iteration(${site(expression)}, ${index});`,
       ...this.statements(expression.body, expression, finish),
       "}",
@@ -554,16 +565,18 @@ export class Lowerer implements ExpressionLowering {
   }
 
   private forEach(expression: ast.ForEachExpression, discard: boolean): string {
-    const item = this.identifierName(expression.item);
+    const item = this.loopVariable(this.analysis.references.get(expression.item), "item");
+    const index = expression.index ? this.loopVariable(this.analysis.references.get(expression.index), "index") : undefined;
     const items = `await rt.list(${site(expression.collection)}, ${this.value(expression.collection)})`;
-    const head = expression.index ? `for (const [${this.identifierName(expression.index)}, ${item}] of (${items}).entries()) {` : `for (const ${item} of ${items}) {`;
+    const head = index ? `for (const [${index.head}, ${item.head}] of (${items}).entries()) {` : `for (const ${item.head} of ${items}) {`;
+    const rebind = [...(index?.rebind ?? []), ...item.rebind];
     if (discard) {
-      this.lines.push(head, ...this.statements(expression.body, expression, effect), "}");
+      this.lines.push(head, ...rebind, ...this.statements(expression.body, expression, effect), "}");
       return "null";
     }
     const results = this.temporary("results");
     const body = this.statements(expression.body, expression, (value) => `${results}.push(${value});`);
-    this.lines.push(`const ${results}: Value[] = [];`, head, ...body, "}");
+    this.lines.push(`const ${results}: Value[] = [];`, head, ...rebind, ...body, "}");
     return results;
   }
 
@@ -574,7 +587,9 @@ export class Lowerer implements ExpressionLowering {
    */
   private parallelFor(expression: ast.ForEachExpression): string {
     const item = this.identifierName(expression.item);
-    const index = expression.index ? this.identifierName(expression.index) : "$index";
+    // The index is a number the runtime passes (and an accumulator's slot): a reassigned one gets a `let` of its own.
+    const counter = this.counter(expression.index, "index");
+    const index = expression.index ? counter.head : "$index";
     const loopScope = this.analysis.scopes.get(expression);
     const accumulating = expression.body.filter((statement): statement is ast.BindingStatement => {
       if (statement.kind !== "Binding" || statement.declaration !== null || statement.value.kind !== "Binary" || statement.value.operator !== "+") return false;
@@ -583,13 +598,13 @@ export class Lowerer implements ExpressionLowering {
     });
     const items = `await rt.list(${site(expression.collection)}, ${this.value(expression.collection)})`;
     if (accumulating.length === 0) {
-      const body = this.statements(expression.body, expression, (value) => `return ${value};`);
+      const body = [...counter.rebind, ...this.statements(expression.body, expression, (value) => `return ${value};`)];
       return `await rt.map(${site(expression)}, ${items}, async (${item}${expression.index ? `, ${index}` : ""}) => {\n${body.join("\n")}\n})`;
     }
     const parts = this.temporary("parts");
     const list = this.temporary("items");
     accumulating.forEach((statement, slot) => this.accumulators.set(statement, `${parts}[${slot}]![${index}]`));
-    const body = this.statements(expression.body, expression, (value) => `return ${value};`);
+    const body = [...counter.rebind, ...this.statements(expression.body, expression, (value) => `return ${value};`)];
     const results = this.temporary("results");
     this.lines.push(
       `const ${list} = ${items};`,
@@ -620,7 +635,8 @@ export class Lowerer implements ExpressionLowering {
    * visible after the loop already are.
    */
   private loop(expression: ast.LoopExpression, discard: boolean): string {
-    const index = expression.index ? this.identifierName(expression.index) : this.temporary("iteration");
+    const counter = this.counter(expression.index, "iteration");
+    const index = counter.head;
     const max = expression.modifiers.find((modifier) => modifier.key?.name === "max")?.value;
     const bound = max === undefined ? "" : max.kind === "Number" ? ` ${index} < ${max.raw}` : ` ${index} < Number(${this.value(max)})`;
     const condition = expression.condition;
@@ -634,7 +650,7 @@ export class Lowerer implements ExpressionLowering {
     }
     return this.collect("loop", discard, (finish) => {
       // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
-      const lines = [...(declared.length > 0 ? ["{", ...declared] : []), `for (let ${index} = 0;${bound}; ${index}++) {`];
+      const lines = [...(declared.length > 0 ? ["{", ...declared] : []), `for (let ${index} = 0;${bound}; ${index}++) {`, ...counter.rebind];
       if (condition !== null) {
         this.judgeOffset = expression.loc.end.offset;
         const test = this.inScopeLines(() => this.condition(condition.test));
@@ -650,11 +666,14 @@ export class Lowerer implements ExpressionLowering {
 
   private tryExpression(expression: ast.TryExpression, discard: boolean): string {
     return this.collect("attempt", discard, (finish) => {
-      const lines = ["try {", ...this.statements(expression.body, null, finish)];
+      const body = this.statements(expression.body, null, finish);
       const handler = expression.handler;
+      // P013: a `try:` with neither handles nothing, and TypeScript has no `try` without either.
+      if (!handler && !expression.finalizer) return ["{", ...body, "}"];
+      const lines = ["try {", ...body];
       if (handler) {
-        lines.push("} catch ($error) {");
-        if (handler.param) lines.push(`const ${this.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`);
+        lines.push("} catch ($error) {", "rt.catchable($error);");
+        if (handler.param) lines.push(`${this.keyword(handler.param)} ${this.identifierName(handler.param)}: Value = rt.caught($error);`);
         this.catchDepth++;
         lines.push(...this.statements(handler.body, handler, finish));
         this.catchDepth--;
@@ -732,6 +751,29 @@ export class Lowerer implements ExpressionLowering {
   private identifierName(identifier: ast.Identifier): string {
     const symbol = this.analysis.references.get(identifier);
     return symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
+  }
+
+  /**
+   * A loop's item or index. One the body reassigns is a `let` of its own, set at the top of each
+   * iteration from what the loop hands it: the runtime's `number` index takes no text, and a
+   * reassigned counter would change how often the loop runs.
+   */
+  private loopVariable(symbol: SymbolInfo | undefined, kind: string): { head: string; rebind: string[] } {
+    if (!symbol) return { head: this.temporary(kind), rebind: [] };
+    const name = this.symbolName(symbol);
+    if (!symbol.reassigned) return { head: name, rebind: [] };
+    const head = this.temporary(kind);
+    return { head, rebind: [`let ${name}: Value = ${head};`] };
+  }
+
+  /** A loop's counter: the `as` name, or a temporary. */
+  private counter(identifier: ast.Identifier | null, kind: string): { head: string; rebind: string[] } {
+    return identifier ? this.loopVariable(this.analysis.references.get(identifier), kind) : { head: this.temporary(kind), rebind: [] };
+  }
+
+  /** `let` for a name reassigned after its declaration, else `const`. */
+  private keyword(identifier: ast.Identifier): "let" | "const" {
+    return this.analysis.references.get(identifier)?.reassigned ? "let" : "const";
   }
 
   private temporary(kind: string): string {
