@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { startProsec, type CliResult, type StartedCli } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
-import { lastUserText, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { askedText, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 // The loop's judgment always says "not yet": it runs its two iterations, asking `again` in each.
@@ -59,7 +59,7 @@ function onlyRun(cwd: string): string {
 }
 
 function prompts(server: FakeServer): string[] {
-  return server.requests.map((request) => lastUserText(request).split("\n")[0]!);
+  return server.requests.map((request) => askedText(request).split("\n")[0]!);
 }
 
 describe("an input nobody can be asked for", () => {

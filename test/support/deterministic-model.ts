@@ -19,6 +19,17 @@ export function identityIn(text: unknown): string | undefined {
 }
 
 /**
+ * A judgment's question, then the values it shows, as one text: the question is the request's last
+ * block and the values come before it (prompt caching puts them first), so it reads as it always has.
+ */
+function questionWithValues(request: FakeRequest): string {
+  const last = [...(request.body?.messages ?? [])].reverse().find((message) => message.role === "user");
+  if (last === undefined || typeof last.content === "string") return lastUserText(request);
+  const texts = last.content.flatMap((block) => (typeof block["text"] === "string" ? [block["text"]] : []));
+  return [...texts.slice(-1), ...texts.slice(0, -1)].join("\n\n");
+}
+
+/**
  * Sessions answer `[identity] re: <first line of the task>`; judgments answer `judge(the question with its values)`;
  * choices take the first option; extractions give two items, or `"value"` for every field asked.
  */
@@ -30,7 +41,7 @@ export function deterministicModel(judge: (question: string) => boolean = () => 
     if (request.body?.tool_choice === undefined || tool === undefined) return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
     const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[]; properties?: object } } }).properties.answer;
     const fields = schema.type === "object" ? Object.fromEntries(Object.keys(schema.properties ?? {}).map((field) => [field, "value"])) : undefined;
-    const answer = schema.enum?.[0] ?? fields ?? (schema.type === "boolean" ? judge(lastUserText(request)) : schema.type === "array" ? ["first", "second"] : "value");
+    const answer = schema.enum?.[0] ?? fields ?? (schema.type === "boolean" ? judge(questionWithValues(request)) : schema.type === "array" ? ["first", "second"] : "value");
     return reply.toolUse([{ name: "answer", input: { answer, reason: `[${id}] scripted` } }]);
   };
 }
