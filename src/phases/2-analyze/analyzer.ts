@@ -5,6 +5,7 @@ import { checkModifiers } from "./modifiers.js";
 import { checkAgentProperties, checkSessionProperties, isPersistent, type PropertyContext } from "./properties.js";
 import { LexicalScope, type MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
+import { walk } from "../../walk.js";
 import type { Analysis, Scope } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
@@ -611,42 +612,19 @@ export class Analyzer implements PropertyContext {
   }
 }
 
+/**
+ * Where a name bound below a statement list stays in that list's scope: nested branches, `parallel`
+ * branches, `do:` and `try` bodies, but not loops, pipelines, blocks or the value of an `output`.
+ */
+const bindingReaches: ReadonlySet<ast.NodeKind> = new Set(["Binding", "ExpressionStatement", "If", "IfClause", "Choice", "ChoiceOption", "Parallel", "DoBlock", "Try", "Catch"]);
+
 /** Names that statements bind, looking into nested branches but not into loops, pipelines or blocks. */
 function collectBindings(statements: readonly ast.Statement[], found: Map<string, ast.Identifier[]>): void {
-  const add = (identifier: ast.Identifier) => found.set(identifier.name, [...(found.get(identifier.name) ?? []), identifier]);
-  const fromExpression = (expression: ast.Expression) => {
-    switch (expression.kind) {
-      case "Parallel":
-        return collectBindings(expression.branches, found);
-      case "DoBlock":
-        return collectBindings(expression.body, found);
-      case "Try":
-        collectBindings(expression.body, found);
-        if (expression.handler) collectBindings(expression.handler.body, found);
-        if (expression.finalizer) collectBindings(expression.finalizer, found);
-        return;
-    }
-  };
   for (const statement of statements) {
-    switch (statement.kind) {
-      case "Binding":
-        add(statement.name);
-        fromExpression(statement.value);
-        break;
-      case "Output":
-        if (statement.name) add(statement.name);
-        break;
-      case "ExpressionStatement":
-        fromExpression(statement.expression);
-        break;
-      case "If":
-        statement.clauses.forEach((clause) => collectBindings(clause.body, found));
-        if (statement.alternate) collectBindings(statement.alternate, found);
-        break;
-      case "Choice":
-        statement.options.forEach((option) => collectBindings(option.body, found));
-        break;
-    }
+    walk(statement, (node) => {
+      if ((node.kind === "Binding" || node.kind === "Output") && node.name) found.set(node.name.name, [...(found.get(node.name.name) ?? []), node.name]);
+      return bindingReaches.has(node.kind);
+    });
   }
 }
 

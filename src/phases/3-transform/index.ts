@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
 import { commentText, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
+import { Ancestry } from "../../walk.js";
 import { Lowerer } from "./lowerer.js";
 import { NameTable, type Namespace } from "./names.js";
 import { settingsFields } from "./settings.js";
@@ -41,8 +42,9 @@ const runtimeTypes = ["AgentDefinition", "RunOptions", "Value"];
 /** The TypeScript module for a program without errors. */
 export function lower(analysis: Analysis, options: LowerOptions): string {
   const names = new NameTable(declaredNames(analysis));
-  const dynamicAgents = new Set([...analysis.agents.values()].filter((agent) => isDynamic(agent, analysis)).map((agent) => agent.name.name));
-  const lowerer = new Lowerer(analysis, names, dynamicAgents);
+  const ancestry = new Ancestry(analysis.program);
+  const dynamicAgents = new Set([...analysis.agents.values()].filter((agent) => isDynamic(agent, analysis, ancestry)).map((agent) => agent.name.name));
+  const lowerer = new Lowerer(analysis, names, dynamicAgents, ancestry);
 
   const staticAgents: string[] = [];
   const localAgents: string[] = [];
@@ -135,9 +137,8 @@ function declaredNames(analysis: Analysis): Array<readonly [Namespace, string]> 
 }
 
 /** An agent whose properties read bindings (interpolated prompts): built when a session uses it. */
-function isDynamic(agent: ast.AgentDefinition, analysis: Analysis): boolean {
-  const inside = (node: ast.Node) => node.loc.start.offset >= agent.loc.start.offset && node.loc.end.offset <= agent.loc.end.offset;
-  for (const identifier of analysis.references.keys()) if (identifier !== agent.name && inside(identifier)) return true;
-  for (const placeholder of analysis.interpolations.keys()) if (inside(placeholder)) return true;
+function isDynamic(agent: ast.AgentDefinition, analysis: Analysis, ancestry: Ancestry): boolean {
+  for (const identifier of analysis.references.keys()) if (identifier !== agent.name && ancestry.isWithin(identifier, agent)) return true;
+  for (const placeholder of analysis.interpolations.keys()) if (ancestry.isWithin(placeholder, agent)) return true;
   return false;
 }

@@ -9,6 +9,7 @@
 import type * as ast from "../../ast.js";
 import type { Analysis, Scope, SymbolInfo } from "../2-analyze/types.js";
 import { propertyKey, stringLiteral, templateChunk } from "./literals.js";
+import type { Ancestry } from "../../walk.js";
 import type { NameTable } from "./names.js";
 import { distinctKeys, settingsFields, type ExpressionLowering } from "./settings.js";
 
@@ -44,9 +45,10 @@ export class Lowerer implements ExpressionLowering {
     private readonly analysis: Analysis,
     private readonly names: NameTable,
     private readonly dynamicAgents: ReadonlySet<string>,
+    ancestry: Ancestry,
   ) {
     this.promoted = new Set([...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []));
-    this.readFromFunctions = programSymbolsReadInside([...analysis.blocks.values(), ...analysis.agents.values()], analysis);
+    this.readFromFunctions = programSymbolsReadInside(new Set([...analysis.blocks.values(), ...analysis.agents.values()]), analysis, ancestry);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -743,11 +745,11 @@ export function site(node: { readonly loc: ast.SourceRange }): string {
   return `{ line: ${node.loc.start.line}, column: ${node.loc.start.column} }`;
 }
 
-function programSymbolsReadInside(definitions: readonly (ast.BlockDefinition | ast.AgentDefinition)[], analysis: Analysis): Set<SymbolInfo> {
+function programSymbolsReadInside(definitions: ReadonlySet<ast.Node>, analysis: Analysis, ancestry: Ancestry): Set<SymbolInfo> {
   const found = new Set<SymbolInfo>();
-  const inside = (node: ast.Node) => definitions.some((definition) => node.loc.start.offset >= definition.loc.start.offset && node.loc.end.offset <= definition.loc.end.offset);
   for (const [identifier, symbol] of analysis.references) {
-    if (symbol.scope.kind === "program" && inside(identifier) && symbol.declaration !== identifier) found.add(symbol);
+    if (symbol.scope.kind !== "program" || symbol.declaration === identifier) continue;
+    if (ancestry.closest(identifier, (node) => definitions.has(node))) found.add(symbol);
   }
   return found;
 }
