@@ -4,7 +4,8 @@
  * whatever its shape (a non-string where a string belongs goes through `text()`).
  */
 import type * as ast from "../../ast.js";
-import { propertyKey, stringLiteral } from "./literals.js";
+import { numberLiteral, propertyKey, stringLiteral } from "./literals.js";
+import type { RuntimeHelper } from "./lowering.js";
 
 /** What property lowering needs from the expression lowerer. */
 export interface ExpressionLowering {
@@ -14,6 +15,8 @@ export interface ExpressionLowering {
   string(literal: ast.StringLiteral): string;
   /** A `string`-typed expression for any expression. */
   text(expression: ast.Expression): string;
+  /** The name of a runtime helper the code calls (the module imports it). */
+  helper(name: RuntimeHelper): string;
 }
 
 const permissionKinds: ReadonlySet<string> = new Set(["read", "write", "execute", "bash", "network"]);
@@ -42,7 +45,7 @@ export function settingsFields(properties: readonly ast.Property[], lowering: Ex
         fields.push(`context: ${contextSpec(value, lowering, contextExtra)}`);
         break;
       case "retry":
-        if (value.kind !== "PropertyBlock") fields.push(`retry: ${value.kind === "Number" ? value.raw : `Number(${lowering.value(value)})`}`);
+        if (value.kind !== "PropertyBlock") fields.push(`retry: ${value.kind === "Number" ? numberLiteral(value.raw) : `Number(${lowering.value(value)})`}`);
         break;
       case "backoff": {
         const chosen = wordOf(value);
@@ -205,5 +208,5 @@ function recordEntries(block: ast.PropertyBlock, lowering: ExpressionLowering): 
 }
 
 function recordText(block: ast.PropertyBlock, lowering: ExpressionLowering): string {
-  return `text(${recordOf(block, lowering)})`;
+  return `${lowering.helper("text")}(${recordOf(block, lowering)})`;
 }
