@@ -58,8 +58,9 @@ function key(index: ast.Expression, state: LowerState, lowering: Lowering): stri
   if (index.kind === "Number" || (index.kind === "String" && index.parts.every((part) => part.kind === "TextPart"))) return lowering.value(index, state).code;
   let value = lowering.value(index, state).code;
   if (index.kind !== "Identifier") {
+    const computed = value;
     value = lowering.temporary("key");
-    state.out.add(`const ${value} = ${lowering.value(index, state).code};`);
+    state.out.add(`const ${value} = ${computed};`);
   }
   return `typeof ${value} === "number" ? ${value} : ${lowering.helper("text")}(${value})`;
 }
