@@ -169,7 +169,7 @@ export class Analyzer implements RuleContext {
   private input(statement: ast.InputDeclaration): void {
     const first = this.inputDeclarations.get(statement.name.name);
     if (first) {
-      this.report(m.duplicateInput(statement.name.loc, statement.name.name, first.loc.start.line));
+      this.report(m.duplicateInput(statement.name.loc, statement.name.name, first.loc));
       return;
     }
     this.inputDeclarations.set(statement.name.name, statement.name);
@@ -185,7 +185,7 @@ export class Analyzer implements RuleContext {
     this.outputDeclarations.set(this.bindings.scope, declared);
     const first = declared.get(name.name);
     if (first) {
-      this.report(m.duplicateOutput(name.loc, name.name, first.loc.start.line));
+      this.report(m.duplicateOutput(name.loc, name.name, first.loc));
       return;
     }
     declared.set(name.name, name);
@@ -204,7 +204,7 @@ export class Analyzer implements RuleContext {
     const name = statement.name;
     if (!this.bindings.bindHoisted(name)) {
       const existing = statement.declaration ? undefined : this.bindings.scope.lookup(name.name, name.loc.start.offset);
-      if (existing?.kind === "const") this.report(m.constReassignment(name.loc, name.name, existing.declaration.loc.start.line));
+      if (existing?.kind === "const") this.report(m.constReassignment(name.loc, name.name, existing.declaration.loc));
       if (existing) this.bindings.reassign(name, existing);
       else this.bindings.declare(statement.declaration ?? "assigned", name);
     }

@@ -67,12 +67,12 @@ export class Bindings {
   declare(kind: MutableSymbol["kind"], name: ast.Identifier): void {
     const existing = this.current.symbols.get(name.name);
     if (existing) {
-      this.report(m.duplicateVariable(name.loc, name.name, existing.declaration.loc.start.line));
+      this.report(m.duplicateVariable(name.loc, name.name, existing.declaration.loc));
       this.references.set(name, existing);
       return;
     }
     const outer = this.shadowed(name);
-    if (outer) this.report(m.shadowing(name.loc, name.name, outer.declaration.loc.start.line));
+    if (outer) this.report(m.shadowing(name.loc, name.name, outer.declaration.loc));
     if (this.definitions.agents.has(name.name) && kind !== "param") this.report(m.nameIsAgent(name.loc, name.name));
     this.references.set(name, this.current.declare(kind, name));
   }

@@ -33,13 +33,13 @@ export class Definitions {
       switch (statement.kind) {
         case "Agent": {
           const first = this.agents.get(statement.name.name);
-          if (first) this.report(m.duplicateAgent(statement.name.loc, statement.name.name, first.name.loc.start.line));
+          if (first) this.report(m.duplicateAgent(statement.name.loc, statement.name.name, first.name.loc));
           else this.agents.set(statement.name.name, statement);
           break;
         }
         case "Block": {
           const first = this.blocks.get(statement.name.name);
-          if (first) this.report(m.duplicateBlock(statement.name.loc, statement.name.name, first.name.loc.start.line));
+          if (first) this.report(m.duplicateBlock(statement.name.loc, statement.name.name, first.name.loc));
           else this.blocks.set(statement.name.name, statement);
           this.collect(statement.body);
           break;
@@ -71,7 +71,7 @@ export class Definitions {
     this.skills.add(name);
     const first = [...this.imports.values()].find((entry) => entry.statement.source.value === path || importName(entry.statement) === name);
     if (first) {
-      this.report(m.duplicateUse(statement.loc, quote(path), first.statement.loc.start.line));
+      this.report(m.duplicateUse(statement.loc, quote(path), first.statement.loc));
       return;
     }
     if (!local) {

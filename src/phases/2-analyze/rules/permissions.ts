@@ -20,7 +20,7 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
   for (const rule of value.properties) {
     const name = rule.key.name;
     const first = seen.get(name);
-    if (first) context.report(m.duplicateProperty(rule.key.loc, name, first.loc.start.line));
+    if (first) context.report(m.duplicateProperty(rule.key.loc, name, first.key.loc));
     seen.set(name, rule);
     if (!permissionKinds.includes(name)) {
       context.report(m.unknownPermission(rule.key.loc, name, closest(name, permissionKinds)));

@@ -25,7 +25,7 @@ function checkProperties(list: readonly ast.Property[], context: RuleContext): v
   for (const property of list) {
     const name = property.key.name;
     const first = seen.get(name);
-    if (first) context.report(m.duplicateProperty(property.key.loc, name, first.loc.start.line));
+    if (first) context.report(m.duplicateProperty(property.key.loc, name, first.key.loc));
     seen.set(name, property);
     checkProperty(property, context);
   }
