@@ -6,6 +6,9 @@
  * here is public API: additions are fine, changes break every committed workflow.
  */
 import type { RunOptions } from "./options.js";
+import type { Backoff, FailurePolicy, JoinStrategy, PermissionAsked, PermissionMode, PersistScope } from "./vocabulary.js";
+
+export type { Backoff, FailurePolicy, JoinStrategy, ModelName, PermissionAsked, PermissionKind, PermissionMode, PersistScope } from "./vocabulary.js";
 
 /** What a `.prose` value can be at run time. Session results are text. */
 export type Value = string | number | boolean | null | readonly Value[] | { readonly [key: string]: Value };
@@ -15,8 +18,6 @@ export interface Site {
   readonly line: number;
   readonly column: number;
 }
-
-export type PermissionMode = "allow" | "deny" | "prompt";
 
 /** `permissions:` of an agent or session. Globs are relative to the run's working directory. */
 export interface Permissions {
@@ -33,12 +34,7 @@ export interface Permissions {
   readonly ask?: readonly PermissionAsked[];
 }
 
-/** The accesses `Permissions.ask` can name. */
-export type PermissionAsked = "read" | "write" | "execute";
-
-export type Persist = boolean | "project" | "user" | { readonly path: string };
-
-export type Backoff = "none" | "linear" | "exponential";
+export type Persist = boolean | PersistScope | { readonly path: string };
 
 /**
  * What a session is given to work with. A record maps binding names to values (`context: { a, b }`
@@ -93,9 +89,6 @@ export interface ProgramInfo {
   /** The `.prose` source itself: a durable run keeps a copy and quotes it in its state files. */
   readonly text?: string;
 }
-
-export type JoinStrategy = "all" | "first" | "any";
-export type FailurePolicy = "fail-fast" | "continue" | "ignore";
 
 export interface ParallelOptions {
   readonly join?: JoinStrategy;

@@ -1,3 +1,4 @@
+import { isOneOf, permissionKinds } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m } from "../../diagnostics/messages.js";
@@ -16,8 +17,6 @@ export interface AnalyzeOptions {
   /** Parses and analyses a local `use "./x.prose"` import; undefined when it cannot be read. */
   readonly resolveImport?: (path: string) => ImportedProgram | undefined;
 }
-
-const permissionKinds: ReadonlySet<string> = new Set(["read", "write", "execute", "bash", "network"]);
 
 /** Statements that do not execute anything: inputs before the first of the others are parameters. */
 const declarative: ReadonlySet<ast.Statement["kind"]> = new Set(["Use", "Import", "Input", "Agent", "Block"]);
@@ -342,7 +341,7 @@ export class Analyzer implements RuleContext {
         case "permissions":
           if (value.kind !== "PropertyBlock") break;
           for (const rule of value.properties) {
-            if (!permissionKinds.has(rule.key.name) || rule.value.kind !== "Array" || rule.key.name === "bash") continue;
+            if (!isOneOf(permissionKinds, rule.key.name) || rule.value.kind !== "Array" || rule.key.name === "bash") continue;
             for (const pattern of rule.value.elements) if (pattern.kind === "String" || pattern.kind === "Identifier") this.expression(pattern);
           }
           break;

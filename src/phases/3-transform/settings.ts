@@ -3,6 +3,7 @@
  * already reported every malformed property; what reaches here is lowered so that it type-checks
  * whatever its shape (a non-string where a string belongs goes through `text()`).
  */
+import { backoffs, isOneOf, permissionKinds, permissionModes, persistScopes } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
 import { numberLiteral, propertyKey, stringLiteral } from "./literals.js";
 import type { RuntimeHelper } from "./lowering.js";
@@ -19,9 +20,6 @@ export interface ExpressionLowering {
   helper(name: RuntimeHelper): string;
 }
 
-const permissionKinds: ReadonlySet<string> = new Set(["read", "write", "execute", "bash", "network"]);
-const permissionModes: ReadonlySet<string> = new Set(["allow", "deny", "prompt"]);
-const backoffs = new Set(["none", "linear", "exponential"]);
 
 /** `key: value` fields, in source order, for an object literal of `SessionSettings`. */
 export function settingsFields(properties: readonly ast.Property[], lowering: ExpressionLowering, contextExtra?: string): string[] {
@@ -49,7 +47,7 @@ export function settingsFields(properties: readonly ast.Property[], lowering: Ex
         break;
       case "backoff": {
         const chosen = wordOf(value);
-        if (chosen !== undefined && backoffs.has(chosen)) fields.push(`backoff: ${stringLiteral(chosen)}`);
+        if (isOneOf(backoffs, chosen)) fields.push(`backoff: ${stringLiteral(chosen)}`);
         break;
       }
       case "persist":
@@ -87,8 +85,7 @@ function persist(value: ast.Expression | ast.PropertyBlock, lowering: Expression
   const chosen = wordOf(value);
   if (chosen === "true") return "true";
   if (chosen === "false") return "false";
-  if (value.kind === "Identifier" && (chosen === "project" || chosen === "user")) return stringLiteral(chosen);
-  if (value.kind === "String" && (chosen === "project" || chosen === "user")) return stringLiteral(chosen);
+  if ((value.kind === "Identifier" || value.kind === "String") && isOneOf(persistScopes, chosen)) return stringLiteral(chosen);
   if (value.kind === "String") return `{ path: ${lowering.string(value)} }`;
   return "true";
 }
@@ -118,13 +115,13 @@ function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): st
   const ask: string[] = [];
   for (const { key, value } of block.properties) {
     const kind = key.name;
-    if (!permissionKinds.has(kind)) continue;
+    if (!isOneOf(permissionKinds, kind)) continue;
     if (value.kind === "Array" && kind !== "bash") {
       rules.push(`${kind}: ${stringList(value, lowering)}`);
       continue;
     }
     const written = value.kind === "Identifier" || value.kind === "String" ? wordOf(value) : undefined;
-    const mode = written !== undefined && permissionModes.has(written) ? written : "deny";
+    const mode = isOneOf(permissionModes, written) ? written : "deny";
     switch (kind) {
       case "bash":
       case "network":

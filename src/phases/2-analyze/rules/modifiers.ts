@@ -1,11 +1,9 @@
+import { failurePolicies, isOneOf, joinStrategies } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { allowedModifiers, type ModifierOwner } from "../modifier-keys.js";
 import { checkPositiveCount } from "./counts.js";
 import type { Rule, RuleContext } from "./rule.js";
-
-const joinStrategies = ["all", "first", "any"];
-const failurePolicies = ["fail-fast", "continue", "ignore"];
 
 /** The parenthesised modifiers of `parallel`, `loop`, `for` and `block` (P003, P005, P011, P017, P018). */
 export const modifiers: Rule = {
@@ -22,7 +20,7 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
     if (key === null) {
       const word = value.kind === "String" ? value.value : undefined;
       if (owner !== "parallel") context.report(m.unknownModifier(value.loc, word ?? "this", allowedModifiers[owner]));
-      else if (word === undefined || !joinStrategies.includes(word)) context.report(m.unknownValue(value.loc, "parallel", word ?? "this", joinStrategies));
+      else if (!isOneOf(joinStrategies, word)) context.report(m.unknownValue(value.loc, "parallel", word ?? "this", joinStrategies));
       else join = word;
       continue;
     }
@@ -33,7 +31,7 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
     switch (key.name) {
       case "on-fail": {
         const word = value.kind === "String" ? value.value : value.kind === "Identifier" ? value.name : undefined;
-        if (word === undefined || !failurePolicies.includes(word)) context.report(m.unknownValue(value.loc, "on-fail:", word ?? "this", failurePolicies));
+        if (!isOneOf(failurePolicies, word)) context.report(m.unknownValue(value.loc, "on-fail:", word ?? "this", failurePolicies));
         break;
       }
       case "count":

@@ -1,11 +1,9 @@
+import { isOneOf, permissionKinds, permissionModes } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { closest } from "../suggest.js";
 import { describe } from "./describe.js";
 import type { RuleContext } from "./rule.js";
-
-const permissionKinds = ["read", "write", "execute", "bash", "network"];
-const permissionModes = ["allow", "deny", "prompt"];
 
 /**
  * `permissions:` is a block of known kinds, each set once, to a mode or (all but `bash`) a list of
@@ -22,7 +20,7 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
     const first = seen.get(name);
     if (first) context.report(m.duplicateProperty(rule.key.loc, name, first.key.loc));
     seen.set(name, rule);
-    if (!permissionKinds.includes(name)) {
+    if (!isOneOf(permissionKinds, name)) {
       context.report(m.unknownPermission(rule.key.loc, name, closest(name, permissionKinds)));
       continue;
     }
@@ -34,6 +32,6 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
       continue;
     }
     const word = ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
-    if (word === undefined || !permissionModes.includes(word)) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
+    if (!isOneOf(permissionModes, word)) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
   }
 }

@@ -1,3 +1,4 @@
+import { backoffs, isOneOf, modelNames, persistScopes } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { closest } from "../suggest.js";
@@ -9,9 +10,7 @@ import type { Rule, RuleContext } from "./rule.js";
 import { checkSkills } from "./skills.js";
 
 export const knownProperties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions"] as const;
-const models = ["sonnet", "opus", "haiku"];
-const backoffs = ["none", "linear", "exponential"];
-const persistValues = ["true", "project", "user"];
+const persistValues = ["true", ...persistScopes];
 
 /** The properties of agents and sessions: known names, each set once, with values of the right shape. */
 export const properties: Rule = {
@@ -34,7 +33,7 @@ function checkProperties(list: readonly ast.Property[], context: RuleContext): v
 function checkProperty({ key, value }: ast.Property, context: RuleContext): void {
   switch (key.name) {
     case "model":
-      if (value.kind === "Identifier" && !models.includes(value.name)) context.report(m.invalidModel(value.loc, value.name, closest(value.name, models)));
+      if (value.kind === "Identifier" && !isOneOf(modelNames, value.name)) context.report(m.invalidModel(value.loc, value.name, closest(value.name, modelNames)));
       else if (value.kind !== "Identifier" && value.kind !== "String") context.report(m.invalidModel(value.loc, describe(value), undefined));
       return;
     case "prompt":
@@ -62,5 +61,5 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
 /** A keyword-like value written bare (`exponential`) or quoted (`"exponential"`). */
 function checkWord(value: ast.Expression | ast.PropertyBlock, property: string, allowed: readonly string[], context: RuleContext): void {
   const word = value.kind === "Identifier" ? value.name : value.kind === "String" ? value.value : undefined;
-  if (word === undefined || !allowed.includes(word)) context.report(m.unknownValue(value.loc, property, word ?? describe(value), allowed));
+  if (!isOneOf(allowed, word)) context.report(m.unknownValue(value.loc, property, word ?? describe(value), allowed));
 }
