@@ -4,7 +4,7 @@
  * pay that each time. The cache lives in memory only.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import type { RunOptions } from "./options.js";
+import type { RunOptions } from "./types.js";
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_TRANSPORT_RETRIES = 2;

@@ -8,18 +8,17 @@ import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-
 import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
-import { JournalDurability, ScopedDurability, StepMismatch, type Durability } from "./durability.js";
-import { MemoryJournal, type RecordedStep, type StepKind } from "./journal.js";
+import { JournalDurability, ScopedDurability, StepMismatch } from "./durability.js";
+import { MemoryJournal } from "./journal.js";
 import { Limiter } from "./limiter.js";
 import { resolveModel } from "./models.js";
-import type { RunOptions } from "./options.js";
 import { systemPrompt } from "./prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
-import { toolParam, type ToolDefinition } from "./tools/tool.js";
-import type { AgentDefinition, Permissions, ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
+import { toolParam } from "./tools/tool.js";
+import type { AgentDefinition, Durability, Permissions, ProgramInfo, RecordedStep, RunEvent, RunOptions, Site, StepKind, ToolDefinition, Usage, Value } from "./types.js";
 
 export interface Toolbox {
   readonly permissions: PermissionGuard;

@@ -6,26 +6,7 @@
  * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
-import type { RecordedStep, StepKind, Journal } from "./journal.js";
-import type { Value } from "./types.js";
-
-export interface DurableStep {
-  readonly step: RecordedStep;
-  /** Whether the outcome came from the store rather than from running the step now. */
-  readonly replayed: boolean;
-}
-
-export interface Durability {
-  /** Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead. */
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep>;
-  /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
-  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
-  /**
-   * The part of the run that may share remembered answers (extractions): steps of one scope are
-   * recorded in one sequence, so reusing an answer there replays the same way.
-   */
-  scope(): string;
-}
+import type { Durability, DurableStep, Journal, RecordedStep, StepKind, Value } from "./types.js";
 
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}

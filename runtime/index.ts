@@ -4,18 +4,13 @@
  * A generated module's `run(inputs, options)` is one call to `startRun`; its body calls the
  * `Runtime` methods (sessions, judgments, parallel, ...) and the value helpers below.
  */
-import type { RunOptions } from "./options.js";
 import { Run } from "./run.js";
 
 export { newRunId } from "./run.js";
-import type { ProgramInfo, Runtime, Value } from "./types.js";
+import type { ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";
-export type { PermissionRequest, RunOptions } from "./options.js";
-export type { Journal, RecordedStep, StepKind } from "./journal.js";
-export type { Durability, DurableStep } from "./durability.js";
 export { JournalDurability, StepMismatch } from "./durability.js";
-export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
 export { MemoryJournal } from "./journal.js";
 export { ProseError } from "./errors.js";
 export { defaultModels, resolveModel } from "./models.js";

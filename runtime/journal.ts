@@ -7,23 +7,7 @@
  * The in-memory journal below is the default; the file journal (`.prose/runs/`) implements the same two
  * methods. Both sit behind `JournalDurability` (durability.ts).
  */
-import type { Usage, Value } from "./types.js";
-
-export type StepKind = "session" | "judge" | "choose" | "extract" | "input";
-
-export interface RecordedStep {
-  readonly kind: StepKind;
-  readonly value: Value;
-  /** A judgment's or choice's reason, kept so a replay narrates the same thing. */
-  readonly reason?: string;
-  readonly usage: readonly Usage[];
-}
-
-export interface Journal {
-  get(key: string): Promise<RecordedStep | undefined>;
-  /** Resolves once the step is durable. */
-  put(key: string, step: RecordedStep): Promise<void>;
-}
+import type { Journal, RecordedStep } from "./types.js";
 
 export class MemoryJournal implements Journal {
   readonly steps = new Map<string, RecordedStep>();

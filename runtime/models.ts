@@ -4,6 +4,9 @@
  * environment (e.g. `PROSEC_MODEL_SONNET=claude-sonnet-4-5`), then this table. A name that is in none
  * of them (a full model id, or a model of an Anthropic-compatible server) is sent as written.
  */
+import type { ModelTable } from "./types.js";
+import type { ModelName } from "./vocabulary.js";
+
 export const defaultModels: Readonly<Record<ModelName, string>> = Object.freeze({
   sonnet: "claude-sonnet-5-5",
   opus: "claude-opus-5-5",
@@ -12,10 +15,6 @@ export const defaultModels: Readonly<Record<ModelName, string>> = Object.freeze(
 
 /** The model used when neither the session nor its agent names one. */
 export const defaultModelName: ModelName = "sonnet";
-
-import type { ModelName } from "./vocabulary.js";
-
-export type ModelTable = Readonly<Record<string, string>>;
 
 export function resolveModel(name: string | undefined, overrides: ModelTable | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const key = (name ?? defaultModelName).trim();

@@ -7,9 +7,9 @@ import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBloc
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
-import { PermissionDenied, toolParam, type ToolContext, type ToolDefinition } from "./tools/tool.js";
+import { PermissionDenied, toolParam } from "./tools/tool.js";
 import type { BlockFrame } from "./step-context.js";
-import type { SessionRequest, SessionSettings, Usage } from "./types.js";
+import type { SessionRequest, SessionSettings, ToolContext, ToolDefinition, Usage } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 8192;
 const DEFAULT_MAX_TURNS = 50;

@@ -4,8 +4,11 @@
  * Generated code imports only from `prosec/runtime` and only uses what this file declares (plus
  * `defineProgram` / `startRun` and the value helpers exported from `runtime/index.ts`). Anything
  * here is public API: additions are fine, changes break every committed workflow.
+ *
+ * Every type of the runtime lives here, so that this module imports nothing of the runtime but its
+ * vocabulary, and no module of the runtime takes part in an import cycle (a test checks).
  */
-import type { RunOptions } from "./options.js";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { Backoff, FailurePolicy, JoinStrategy, PermissionAsked, PermissionMode, PersistScope } from "./vocabulary.js";
 
 export type { Backoff, FailurePolicy, JoinStrategy, ModelName, PermissionAsked, PermissionKind, PermissionMode, PersistScope } from "./vocabulary.js";
@@ -182,4 +185,163 @@ export interface Runtime {
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */
   fail(at: Site, message?: string): Error;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options of a run
+// ---------------------------------------------------------------------------------------------
+
+/** `.prose` model names to model ids (`{ sonnet: "claude-sonnet-4-5" }`). */
+export type ModelTable = Readonly<Record<string, string>>;
+
+/** A tool call that needs a person's approval (`bash: prompt`, `network: prompt`, `read: prompt` ...). */
+export interface PermissionRequest {
+  readonly tool: string;
+  /** The command, URL or path (as the model wrote it). */
+  readonly detail: string;
+  readonly agent?: string;
+}
+
+/** How a run reaches its model and the machine. Everything is optional. */
+export interface RunOptions {
+  /** Overrides of the model table (`{ sonnet: "claude-sonnet-4-5" }`); see `models.ts`. */
+  readonly models?: ModelTable;
+  /** Defaults to the SDK's `ANTHROPIC_API_KEY`. Never written to files, events or error messages. */
+  readonly apiKey?: string;
+  /** Defaults to the SDK's `ANTHROPIC_BASE_URL`: any Anthropic-compatible server works. */
+  readonly baseURL?: string;
+  readonly fetch?: typeof fetch;
+  /** A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then ignored. */
+  readonly client?: Anthropic;
+  /** The working directory tools resolve paths against (default `process.cwd()`). */
+  readonly cwd?: string;
+  /** Home directory for `persist: user` memory (default `os.homedir()`). */
+  readonly homeDir?: string;
+  /** Run id `YYYYMMDD-HHMMSS-xxxxxx` (default: generated). */
+  readonly runId?: string;
+  /**
+   * Makes the run durable: its state folder (state/filesystem.md), with the journal every finished
+   * step is recorded in before the next starts. Without it the run keeps its steps in memory, and
+   * `persist: true` memory goes to `<cwd>/.prose/runs/<runId>/agents/`.
+   */
+  readonly runDir?: string;
+  /**
+   * Continue the run in `runDir`: recorded steps are replayed without calling the model, and the run
+   * goes on from the first unfinished one. Refused when the program changed since the run started.
+   */
+  readonly resume?: boolean;
+  /** Model calls in flight at once across the whole run (default 8). */
+  readonly concurrency?: number;
+  /** Asked for an `input` that the caller did not supply. */
+  readonly onInput?: (definition: InputDefinition) => Value | Promise<Value>;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Asked before a tool call whose permission is `prompt`; without it such calls are refused. */
+  readonly onPermission?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /** Extra tools offered to every session. */
+  readonly tools?: readonly ToolDefinition[];
+  /** Cancels the whole run. */
+  readonly signal?: AbortSignal;
+  /** `max_tokens` of a session's model calls (default 8192). */
+  readonly maxTokens?: number;
+  /** Model turns of one session's tool-use loop before it fails (default 50). */
+  readonly maxTurns?: number;
+  /** The SDK's own transport retries per model call (default 2). */
+  readonly maxRetries?: number;
+  /** Timeout of one HTTP attempt (default 10 minutes). */
+  readonly requestTimeoutMs?: number;
+  /** Limit for one step, all its retries and `retry-after` waits included (default 30 minutes). */
+  readonly stepTimeoutMs?: number;
+  /** Limit for the whole run (default none). */
+  readonly deadlineMs?: number;
+  /** Base delay of `backoff:` between `retry:` attempts (default 1000 ms). */
+  readonly retryDelayMs?: number;
+  /** Where step results are recorded and replayed from (default: in memory, this run only). */
+  readonly journal?: Journal;
+  /**
+   * Where the run's steps and branches are made durable, when a journal is not enough: the DBOS
+   * backend (`prosec worker`) passes its own. Takes precedence over `journal` and `runDir`'s journal.
+   */
+  readonly durability?: Durability;
+  /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
+  readonly contextBudget?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Durability: journals and the seam between the runtime and its store (durability.ts)
+// ---------------------------------------------------------------------------------------------
+
+export type StepKind = "session" | "judge" | "choose" | "extract" | "input";
+
+export interface RecordedStep {
+  readonly kind: StepKind;
+  readonly value: Value;
+  /** A judgment's or choice's reason, kept so a replay narrates the same thing. */
+  readonly reason?: string;
+  readonly usage: readonly Usage[];
+}
+
+export interface Journal {
+  get(key: string): Promise<RecordedStep | undefined>;
+  /** Resolves once the step is durable. */
+  put(key: string, step: RecordedStep): Promise<void>;
+}
+
+export interface DurableStep {
+  readonly step: RecordedStep;
+  /** Whether the outcome came from the store rather than from running the step now. */
+  readonly replayed: boolean;
+}
+
+export interface Durability {
+  /** Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead. */
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep>;
+  /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
+  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
+  /**
+   * The part of the run that may share remembered answers (extractions): steps of one scope are
+   * recorded in one sequence, so reusing an answer there replays the same way.
+   */
+  scope(): string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+// ---------------------------------------------------------------------------------------------
+
+/** JSON Schema of a tool's input, as the Messages API takes it. */
+export interface ToolInputSchema {
+  readonly type: "object";
+  readonly properties?: Readonly<Record<string, unknown>>;
+  readonly required?: readonly string[];
+}
+
+export interface ToolContext {
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  /** The session's `permissions:`, enforced: each method throws when the access is not granted. */
+  readonly permissions: ToolPermissions;
+}
+
+/**
+ * What a tool asks before it touches the machine. Paths are resolved against the working
+ * directory; `confirm...` also asks `RunOptions.onPermission` when the permission is `prompt`.
+ */
+export interface ToolPermissions {
+  readablePath(path: string): string;
+  writablePath(path: string): string;
+  confirmRead(path: string, tool: string): Promise<string>;
+  confirmWrite(path: string, tool: string): Promise<string>;
+  checkCommand(command: string): Promise<void>;
+  checkUrl(url: string): Promise<void>;
+}
+
+/**
+ * A tool a session's agent can call. `run` returns the text the model sees; throwing reports the
+ * error to the model (as an `is_error` result), which can then try something else.
+ */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
 }

@@ -9,7 +9,7 @@
  * (that step runs again), so the log is atomic record by record.
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { Journal, RecordedStep } from "../journal.js";
+import type { Journal, RecordedStep } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 

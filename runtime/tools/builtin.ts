@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { PermissionGuard } from "./permissions.js";
-import type { ToolContext, ToolDefinition } from "./tool.js";
+import type { ToolContext, ToolDefinition } from "../types.js";
 
 const MAX_READ_CHARS = 200_000;
 const MAX_OUTPUT_CHARS = 50_000;

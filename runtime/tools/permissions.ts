@@ -17,8 +17,7 @@
 import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import type { PermissionRequest } from "../options.js";
-import type { PermissionAsked, PermissionMode, Permissions } from "../types.js";
+import type { PermissionAsked, PermissionMode, PermissionRequest, Permissions, ToolPermissions } from "../types.js";
 import { PermissionDenied } from "./tool.js";
 
 const DEFAULT_READ = ["**"];
@@ -26,7 +25,7 @@ const DEFAULT_WRITE = ["**", "!.git/**", "!.prose/**"];
 
 export type PermissionAsker = (request: PermissionRequest) => boolean | Promise<boolean>;
 
-export class PermissionGuard {
+export class PermissionGuard implements ToolPermissions {
   readonly bash: PermissionMode;
   private readonly network: PermissionMode | readonly string[];
   // Resolved on the first path check: most sessions never touch a file, and compiling globs per
