@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { build, type BuildResult } from "../build/build.js";
+import { build, type BuildResult } from "../project/build.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
 
 export interface BuildArguments {
