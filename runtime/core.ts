@@ -17,6 +17,7 @@ import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
+import { Secrets } from "./tools/secrets.js";
 import { toolParam } from "./tools/tool.js";
 import type { AgentDefinition, Durability, Permissions, ProgramInfo, RecordedStep, RunEvent, RunOptions, Site, StepKind, ToolDefinition, Usage, Value } from "./types.js";
 
@@ -53,7 +54,8 @@ export class RunCore {
   private readonly observers: Array<(event: RunEvent) => void> = [];
   private readonly nested: boolean;
   private readonly rootController = sharedController();
-  private readonly secrets: string[];
+  /** What is removed from everything the run writes or shows (shared with called programs). */
+  readonly secrets: Secrets;
   private readonly modelIds = new Map<string, string>();
   // Sessions of one agent share their permission guard, tool list and system prompt: rebuilding them
   // for every session was a measurable part of the runtime's own cost.
@@ -76,7 +78,7 @@ export class RunCore {
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.root = new StepContext("", this.rootController.signal, undefined);
-    this.secrets = [options.apiKey, process.env["ANTHROPIC_API_KEY"], process.env["ANTHROPIC_AUTH_TOKEN"]].filter((s): s is string => s !== undefined && s.length >= 8);
+    this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
   }
 
   get context(): StepContext {
@@ -100,7 +102,7 @@ export class RunCore {
   emit(event: PendingEvent): void {
     if (!this.listening) return;
     const stamped = { ...event, ...(this.nested ? { source: this.program.source } : {}), time: Date.now() - this.startedAt } as RunEvent;
-    const redacted = event.type === "error" ? ({ ...stamped, message: this.redact(event.message) } as RunEvent) : stamped;
+    const redacted = this.secrets.redactDeep(stamped);
     for (const observer of this.observers) observer(redacted);
     this.options.onEvent?.(redacted);
   }
@@ -111,7 +113,9 @@ export class RunCore {
     if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
     let toolbox = byAgent.get(agent);
     if (toolbox === undefined) {
-      const guard = new PermissionGuard(this.options.cwd ?? process.cwd(), permissions, this.options.onPermission, agent);
+      const { toolEnv, resolveHost } = this.options;
+      const guard = new PermissionGuard(this.options.cwd ?? process.cwd(), permissions, this.options.onPermission, agent, { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }) });
+      for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
       const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
       toolbox = { permissions: guard, tools, offered: new Map(tools.map((tool) => [tool.name, tool])), params: tools.map(toolParam) };
       byAgent.set(agent, toolbox);
@@ -162,7 +166,9 @@ export class RunCore {
         limit = stepSignal(context.signal, limitMs);
         const outcome = await execute(limit.signal);
         this.totals.add(outcome.usage);
-        return { kind, value: outcome.value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) } satisfies RecordedStep;
+        // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
+        const value = this.secrets.redactDeep(outcome.value);
+        return { kind, value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }) } satisfies RecordedStep;
       });
       return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
     } catch (error) {
@@ -187,7 +193,7 @@ export class RunCore {
   }
 
   redact(text: string): string {
-    return this.secrets.reduce((result, secret) => result.split(secret).join("[redacted]"), text);
+    return this.secrets.redact(text);
   }
 
   preview(value: string): string {

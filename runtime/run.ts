@@ -77,6 +77,8 @@ export class Run implements Runtime {
       return result;
     } catch (error) {
       const failure = core.root.signal.aborted && core.root.signal.reason instanceof ProseError ? core.root.signal.reason : error;
+      const redacted = failure instanceof Error ? core.redact(failure.message) : undefined;
+      if (failure instanceof Error && redacted !== failure.message) Object.defineProperty(failure, "message", { value: redacted });
       const message = failure instanceof Error ? failure.message : String(failure);
       // A called program's failure is reported once, by the run that called it.
       if (this.caller === undefined) core.emit({ type: "error", ...(failure instanceof ProseError && failure.line !== undefined ? { at: { line: failure.line, column: failure.column ?? 1 } } : {}), message });
@@ -142,7 +144,7 @@ export class Run implements Runtime {
         let saved: { memory: string; summary: string } | undefined;
         const outcome = await runAgent(core, { request, block, ...(memory === undefined ? {} : { memory }), ...(folder === undefined ? {} : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }) }, signal);
         if (folder !== undefined) {
-          const record = { agent: agent!, prompt: sessionTask(request), memory: saved?.memory, summary: saved?.summary ?? outcome.text.slice(0, 2000), timestamp: new Date() };
+          const record = core.secrets.redactDeep({ agent: agent!, prompt: sessionTask(request), memory: saved?.memory, summary: saved?.summary ?? outcome.text.slice(0, 2000), timestamp: new Date() });
           await this.inTurn(folder, () => recordSession(folder, record));
         }
         return { value: outcome.text, usage: outcome.usage };

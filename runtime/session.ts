@@ -102,11 +102,12 @@ async function runTool(core: RunCore, call: ToolUseBlock, offered: ReadonlyMap<s
   try {
     const output = await tool.run(input, context);
     core.emit({ type: "tool", tool: call.name, allowed: true, detail });
-    return { type: "tool_result", tool_use_id: call.id, content: output };
+    // Tool output goes back to the model: a secret a tool met (a file, a page) is not handed to it.
+    return { type: "tool_result", tool_use_id: call.id, content: core.redact(output) };
   } catch (error) {
     if (context.signal.aborted) throw error;
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
-    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: describeError(error) };
+    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }
 }
 

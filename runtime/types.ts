@@ -30,6 +30,8 @@ export interface Permissions {
   readonly bash?: PermissionMode;
   /** `allow` / `deny` / `prompt`, or a list of URL patterns that may be fetched. */
   readonly network?: PermissionMode | readonly string[];
+  /** Names of environment variables this agent's tool processes get, on top of PATH, HOME and the like. */
+  readonly env?: readonly string[];
   /**
    * `read: prompt`, `write: prompt`, `execute: prompt`: each path read or written, or command run,
    * that the lists above allow is also put to `RunOptions.onPermission` (refused without it).
@@ -239,6 +241,17 @@ export interface RunOptions {
   readonly onPermission?: (request: PermissionRequest) => boolean | Promise<boolean>;
   /** Extra tools offered to every session. */
   readonly tools?: readonly ToolDefinition[];
+  /**
+   * Environment variables every tool process gets, on top of PATH, HOME, LANG and the like (tools
+   * get nothing else of this process's environment but what a session's `permissions: env:` names).
+   * Their values are treated as secrets: removed from everything the run writes.
+   */
+  readonly toolEnv?: Readonly<Record<string, string>>;
+  /**
+   * How `fetch_url` resolves host names (default: the system's resolver). The addresses it returns are
+   * the ones checked and connected to.
+   */
+  readonly resolveHost?: ResolveHost;
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
   /** `max_tokens` of a session's model calls (default 8192). */
@@ -318,21 +331,34 @@ export interface ToolInputSchema {
 export interface ToolContext {
   readonly cwd: string;
   readonly signal: AbortSignal;
-  /** The session's `permissions:`, enforced: each method throws when the access is not granted. */
+  /** The session's `permissions:`, enforced: each check throws when the access is not granted. */
   readonly permissions: ToolPermissions;
 }
 
+/** Resolves a host name to its addresses (IPv4 or IPv6 text). */
+export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
+
+/** What a permitted command runs: a command line under `/bin/sh -c`, or argv without a shell. */
+export type CommandPlan = { readonly shell: string } | { readonly argv: readonly string[] };
+
 /**
- * What a tool asks before it touches the machine. Paths are resolved against the working
- * directory; `confirm...` also asks `RunOptions.onPermission` when the permission is `prompt`.
+ * What a tool asks before it touches the machine (`tools/permissions.ts` answers). Paths are
+ * resolved against the working directory; `confirm...` and `checkCommand` also ask
+ * `RunOptions.onPermission` when the permission is `prompt`.
  */
 export interface ToolPermissions {
   readablePath(path: string): string;
   writablePath(path: string): string;
   confirmRead(path: string, tool: string): Promise<string>;
   confirmWrite(path: string, tool: string): Promise<string>;
-  checkCommand(command: string): Promise<void>;
-  checkUrl(url: string): Promise<void>;
+  checkCommand(command: string): Promise<CommandPlan>;
+  /** Throws when the URL may not be fetched; returns it parsed. */
+  checkUrl(url: string): Promise<URL>;
+  /** Throws when one of the addresses the URL's host has may not be reached. */
+  checkAddresses(url: URL, addresses: readonly string[]): void;
+  readonly resolveHost: ResolveHost | undefined;
+  /** The environment of this agent's tool processes. */
+  environment(): Record<string, string>;
 }
 
 /**

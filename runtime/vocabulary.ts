@@ -5,11 +5,11 @@
  * a word added here is accepted, lowered and typed at once. A leaf: it imports nothing.
  */
 
-/** The accesses `permissions:` governs. */
-export const permissionKinds = ["read", "write", "execute", "bash", "network"] as const;
+/** The accesses `permissions:` governs (`env:` names the environment variables tools get). */
+export const permissionKinds = ["read", "write", "execute", "bash", "network", "env"] as const;
 export type PermissionKind = (typeof permissionKinds)[number];
 
-/** What `permissions:` may say of an access: `read: deny`. */
+/** What `permissions:` may say of an access: `read: deny` (of `env:`, only `deny`). */
 export const permissionModes = ["allow", "deny", "prompt"] as const;
 export type PermissionMode = (typeof permissionModes)[number];
 

@@ -5,8 +5,9 @@
 import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { fetchChecked } from "./http-fetch.js";
+import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
 import type { PermissionGuard } from "./permissions.js";
-import type { ToolContext, ToolDefinition } from "../types.js";
 
 const MAX_READ_CHARS = 200_000;
 const MAX_OUTPUT_CHARS = 50_000;
@@ -22,6 +23,8 @@ export const readFileTool: ToolDefinition = {
   inputSchema: { type: "object", properties: { path: stringProperty("File path") }, required: ["path"] },
   async run(input, context) {
     const path = await context.permissions.confirmRead(String(input["path"]), "read_file");
+    const found = await stat(path).catch(() => undefined);
+    if (found === undefined || !found.isFile()) throw new Error(found === undefined ? `There is no file ${String(input["path"])}.` : `${String(input["path"])} is not a regular file.`);
     return truncate(await readFile(path, "utf8"), MAX_READ_CHARS);
   },
 };
@@ -92,24 +95,22 @@ export const searchFilesTool: ToolDefinition = {
 
 export const runCommandTool: ToolDefinition = {
   name: "run_command",
-  description: "Run a shell command in the working directory; returns its exit code and output.",
+  description: "Run a command in the working directory; returns its exit code and output.",
   inputSchema: { type: "object", properties: { command: stringProperty("The command line") }, required: ["command"] },
   async run(input, context) {
-    const command = String(input["command"] ?? "");
-    await context.permissions.checkCommand(command);
-    return runShell(command, context);
+    const plan = await context.permissions.checkCommand(String(input["command"] ?? ""));
+    return runCommand(plan, context);
   },
 };
 
 export const fetchUrlTool: ToolDefinition = {
   name: "fetch_url",
-  description: "Fetch a URL with GET and return the response body as text.",
+  description: "Fetch a URL with GET (following redirects) and return the response body as text.",
   inputSchema: { type: "object", properties: { url: stringProperty("http or https URL") }, required: ["url"] },
   async run(input, context) {
     const url = String(input["url"] ?? "");
-    await context.permissions.checkUrl(url);
-    const response = await fetch(url, { signal: context.signal, redirect: "manual" });
-    return `HTTP ${response.status}\n\n${truncate(await response.text(), MAX_OUTPUT_CHARS)}`;
+    const page = await fetchChecked(url, context.permissions, context.signal);
+    return `HTTP ${page.status}${page.url === url ? "" : ` (${page.url})`}\n\n${truncate(page.body, MAX_OUTPUT_CHARS)}`;
   },
 };
 
@@ -130,7 +131,8 @@ async function walk(root: string, context: ToolContext): Promise<string[]> {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) await visit(path);
-      } else if (isReadable(path, context)) {
+      } else if ((entry.isFile() || (entry.isSymbolicLink() && (await isRegularFile(path)))) && isReadable(path, context)) {
+        // Symlinked folders are not followed, and only regular files are read (a FIFO would hang).
         found.push(path);
       }
     }
@@ -138,6 +140,10 @@ async function walk(root: string, context: ToolContext): Promise<string[]> {
   if ((await stat(root)).isDirectory()) await visit(root);
   else found.push(root);
   return found;
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 function isReadable(path: string, context: ToolContext): boolean {
@@ -149,16 +155,18 @@ function isReadable(path: string, context: ToolContext): boolean {
   }
 }
 
-function runShell(command: string, context: ToolContext): Promise<string> {
+/** Runs a permitted command: argv without a shell, or a line under `/bin/sh -c` (`bash: allow`). */
+function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
+  const [file, args] = "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", command], { cwd: context.cwd, signal: context.signal, timeout: COMMAND_TIMEOUT_MS });
+    const child = spawn(file, args, { cwd: context.cwd, env: context.permissions.environment(), signal: context.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const collect = (chunk: Buffer): void => {
       if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString("utf8");
     };
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
-    child.on("error", reject);
+    child.on("error", (error: NodeJS.ErrnoException) => reject(error.code === "ENOENT" ? new Error(`No program ${file} was found.`) : error));
     child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
   });
 }

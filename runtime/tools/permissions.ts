@@ -1,54 +1,64 @@
 /**
- * `permissions:` enforced in code, before a tool runs. Defaults when a program says nothing:
+ * `permissions:` enforced in code, before a tool runs. The model is treated as hostile: whatever tool
+ * calls it makes, it gets no further than this. Defaults when a program says nothing:
  *
- * - read: anything inside the working directory;
- * - write: anything inside the working directory except `.git/` and `.prose/`;
+ * - read: anything inside the working directory but `.env*` files and `.prose/` (other runs' state);
+ * - write: anything inside the working directory but `.git/` and `.prose/`;
  * - bash (`run_command`): `prompt`, i.e. allowed only when `RunOptions.onPermission` says yes;
- * - network (`fetch_url`): `deny`.
+ * - network (`fetch_url`): `deny`;
+ * - env: none; tools get a scrubbed environment (environment.ts).
  *
  * An empty `read:` / `write:` list (`deny` in a program) refuses every path and the tools that need
  * it are not offered; an empty `execute:` list refuses every command. `ask` (a program's `prompt`)
  * puts each read, write or command the lists allow to `onPermission` as well.
  *
- * Paths always resolve against the working directory, and a path whose real location (symlinks
- * followed) is outside it is refused whatever the globs say. Globs (picomatch) must match both the
- * path as asked and its real location, so a symlink cannot carry a read to a place the globs exclude.
+ * Paths: path-rules.ts. Commands: only `bash: allow` without a list runs a shell; an `execute:` list
+ * or a person's approval runs one parsed simple command without a shell (command-line.ts). URLs:
+ * network-rules.ts, checked again at connect time and on every redirect (http-fetch.ts).
  */
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import picomatch from "picomatch";
-import type { PermissionAsked, PermissionMode, PermissionRequest, Permissions, ToolPermissions } from "../types.js";
+import { resolve } from "node:path";
+import type { CommandPlan, PermissionAsked, PermissionMode, PermissionRequest, Permissions, ResolveHost, ToolPermissions } from "../types.js";
+import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
+import { toolEnvironment } from "./environment.js";
+import { isInternalAddress, literalAddress, matchesNetworkPattern, namesHost, parseNetworkPattern, type NetworkPattern } from "./network-rules.js";
+import { PathRules, type Access } from "./path-rules.js";
 import { PermissionDenied } from "./tool.js";
 
 const DEFAULT_READ = ["**"];
-const DEFAULT_WRITE = ["**", "!.git/**", "!.prose/**"];
+const DEFAULT_WRITE = ["**"];
 
 export type PermissionAsker = (request: PermissionRequest) => boolean | Promise<boolean>;
 
+/** What the run, not the program, decides for every guard. */
+export interface GuardSettings {
+  /** `RunOptions.toolEnv`. */
+  readonly toolEnv?: Readonly<Record<string, string>>;
+  /** `RunOptions.resolveHost`. */
+  readonly resolveHost?: ResolveHost;
+  /** The environment tool processes are given a part of (default `process.env`). */
+  readonly parentEnv?: NodeJS.ProcessEnv;
+}
+
 export class PermissionGuard implements ToolPermissions {
   readonly bash: PermissionMode;
-  private readonly network: PermissionMode | readonly string[];
-  // Resolved on the first path check: most sessions never touch a file, and compiling globs per
-  // session would be most of the runtime's own cost.
-  private paths: { realCwd: string; canRead: (path: string) => boolean; canWrite: (path: string) => boolean } | undefined;
+  readonly resolveHost: ResolveHost | undefined;
+  private readonly network: PermissionMode | readonly NetworkPattern[];
+  // Made on the first use: most sessions never touch a file or run a command, and compiling globs
+  // per session would be most of the runtime's own cost.
+  private rules: Record<Access, PathRules> | undefined;
+  private env: Record<string, string> | undefined;
 
   constructor(
     readonly cwd: string,
     private readonly permissions: Permissions | undefined,
     private readonly ask: PermissionAsker | undefined,
     private readonly agent?: string,
+    private readonly settings: GuardSettings = {},
   ) {
     this.bash = permissions?.bash ?? "prompt";
-    this.network = permissions?.network ?? "deny";
-  }
-
-  private get pathRules(): { realCwd: string; canRead: (path: string) => boolean; canWrite: (path: string) => boolean } {
-    this.paths ??= {
-      realCwd: realpathSync(this.cwd),
-      canRead: matcher(this.permissions?.read ?? DEFAULT_READ),
-      canWrite: matcher(this.permissions?.write ?? DEFAULT_WRITE),
-    };
-    return this.paths;
+    const network = permissions?.network ?? "deny";
+    this.network = typeof network === "string" ? network : network.map(parseNetworkPattern).filter((pattern) => pattern !== undefined);
+    this.resolveHost = settings.resolveHost;
   }
 
   /** Whether `run_command` is offered to the model at all. */
@@ -72,16 +82,16 @@ export class PermissionGuard implements ToolPermissions {
   offersNetwork(): boolean {
     if (this.network === "deny") return false;
     if (this.network === "prompt") return this.ask !== undefined;
-    return this.network === "allow" || this.network.length > 0;
+    return this.network === "allow" || (this.permissions?.network?.length ?? 0) > 0;
   }
 
   /** The absolute path to read, or PermissionDenied. */
   readablePath(path: string): string {
-    return this.checkPath(path, this.pathRules.canRead, "read");
+    return this.checkPath(path, "read");
   }
 
   writablePath(path: string): string {
-    return this.checkPath(path, this.pathRules.canWrite, "write");
+    return this.checkPath(path, "write");
   }
 
   /** `readablePath`, then, under `read: prompt`, `onPermission` for this path (`tool` names the asker). */
@@ -98,23 +108,26 @@ export class PermissionGuard implements ToolPermissions {
     return absolute;
   }
 
-  async checkCommand(command: string): Promise<void> {
+  /**
+   * How `command` may run, or PermissionDenied. A shell only under `bash: allow` with no `execute:`
+   * list and no one to ask; otherwise the line must be one simple command, which runs as argv.
+   */
+  async checkCommand(command: string): Promise<CommandPlan> {
     if (this.bash === "deny") throw new PermissionDenied("Running commands is denied for this agent (bash: deny).");
     const execute = this.permissions?.execute;
     if (execute?.length === 0) throw new PermissionDenied("Running commands is denied for this agent (execute: deny).");
-    if (execute !== undefined) {
-      if (execute.some((pattern) => wildcard(pattern).test(command.trim()))) {
-        if (!this.asks("execute")) return;
-      } else if (this.bash === "allow") {
-        throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
-      }
-    } else if (this.bash === "allow" && !this.asks("execute")) {
-      return;
-    }
-    await this.confirm("run_command", command);
+    if (this.bash === "allow" && execute === undefined && !this.asks("execute")) return { shell: command };
+    const parsed = parseSimpleCommand(command);
+    if ("refusal" in parsed) throw new PermissionDenied(parsed.refusal);
+    const listed = execute?.some((pattern) => matchesCommandPattern(pattern, parsed.argv)) ?? false;
+    if (listed && !this.asks("execute")) return parsed;
+    if (!listed && execute !== undefined && this.bash === "allow") throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
+    await this.confirm("run_command", showCommand(parsed.argv));
+    return parsed;
   }
 
-  async checkUrl(url: string): Promise<void> {
+  /** The URL parsed, when the permissions let it be fetched; its addresses are checked by `checkAddresses`. */
+  async checkUrl(url: string): Promise<URL> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -122,11 +135,32 @@ export class PermissionGuard implements ToolPermissions {
       throw new PermissionDenied(`Not a URL: ${url}`);
     }
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new PermissionDenied(`Only http and https URLs can be fetched: ${url}`);
-    if (this.network === "allow") return;
+    if (parsed.username !== "" || parsed.password !== "") throw new PermissionDenied(`URLs with a user name or password are not fetched: ${url}`);
     if (this.network === "deny") throw new PermissionDenied("Network access is denied for this agent.");
-    if (this.network === "prompt") return this.confirm("fetch_url", url);
-    if (this.network.some((pattern) => wildcard(pattern).test(url) || wildcard(pattern).test(parsed.hostname))) return;
-    throw new PermissionDenied(`The URL matches none of this agent's network patterns: ${url}`);
+    if (this.network === "prompt") await this.confirm("fetch_url", parsed.href);
+    else if (this.network !== "allow" && !this.network.some((pattern) => matchesNetworkPattern(pattern, parsed))) {
+      throw new PermissionDenied(`The URL matches none of this agent's network patterns: ${url}`);
+    }
+    return parsed;
+  }
+
+  /**
+   * Refuses addresses inside the machine or a private network unless a pattern names the URL's host
+   * exactly (`network: allow` and wildcard patterns never do).
+   */
+  checkAddresses(url: URL, addresses: readonly string[]): void {
+    const named = typeof this.network !== "string" && this.network.some((pattern) => namesHost(pattern, url));
+    if (named) return;
+    const internal = addresses.find(isInternalAddress);
+    if (internal === undefined) return;
+    const where = literalAddress(url.hostname) === undefined ? `${url.hostname} resolves to ${internal}, which` : `${internal}`;
+    throw new PermissionDenied(`${where} is a loopback, private or reserved address; only a network pattern naming it exactly allows it.`);
+  }
+
+  /** The environment of this agent's tool processes. */
+  environment(): Record<string, string> {
+    this.env ??= toolEnvironment({ parent: this.settings.parentEnv ?? process.env, toolEnv: this.settings.toolEnv, named: this.permissions?.env });
+    return this.env;
   }
 
   private asks(access: PermissionAsked): boolean {
@@ -138,54 +172,20 @@ export class PermissionGuard implements ToolPermissions {
     if (this.ask === undefined || !(await this.ask(request))) throw new PermissionDenied(`Permission to use ${tool} was not granted: ${detail}`);
   }
 
-  private checkPath(path: string, allowed: (path: string) => boolean, access: "read" | "write"): string {
+  private checkPath(path: string, access: Access): string {
     if (typeof path !== "string" || path.length === 0) throw new PermissionDenied("A path is required.");
-    const absolute = resolve(this.cwd, path);
-    const asked = relative(this.cwd, absolute);
-    const real = realLocation(absolute);
-    const actual = relative(this.pathRules.realCwd, real);
-    if (escapes(asked) || escapes(actual)) throw new PermissionDenied(`${path} is outside the working directory; ${access} refused.`);
-    if (!allowed(toPosix(asked)) || !allowed(toPosix(actual))) throw new PermissionDenied(`${access === "read" ? "Reading" : "Writing"} ${path} is not permitted for this agent.`);
-    return absolute;
+    this.rules ??= {
+      read: new PathRules(this.cwd, this.permissions?.read ?? DEFAULT_READ, "read"),
+      write: new PathRules(this.cwd, this.permissions?.write ?? DEFAULT_WRITE, "write"),
+    };
+    const verdict = this.rules[access].judge(path);
+    if (verdict.ok) return resolve(this.cwd, path);
+    if (verdict.outside) throw new PermissionDenied(`${path} is outside the working directory; ${access} refused.`);
+    throw new PermissionDenied(`${access === "read" ? "Reading" : "Writing"} ${path} is not permitted for this agent.`);
   }
-}
-
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest (a file not yet written). */
-function realLocation(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(path);
-    if (parent === path) return path;
-    return join(realLocation(parent), basename(path));
-  }
-}
-
-function escapes(relativePath: string): boolean {
-  return relativePath === ".." || relativePath.startsWith(`..${sep}`) || isAbsolute(relativePath);
-}
-
-function toPosix(path: string): string {
-  return path.split(sep).join("/") || ".";
-}
-
-/** A glob list where `!pattern` excludes; patterns are relative to the working directory. */
-function matcher(patterns: readonly string[]): (path: string) => boolean {
-  const normalize = (pattern: string): string => pattern.replace(/^\.\//, "");
-  const include = patterns.filter((p) => !p.startsWith("!")).map(normalize);
-  const exclude = patterns.filter((p) => p.startsWith("!")).map((p) => normalize(p.slice(1)));
-  const included = include.length === 0 ? () => false : picomatch(include, { dot: true });
-  const excluded = exclude.length === 0 ? () => false : picomatch(exclude, { dot: true });
-  return (path) => path === "." ? include.length > 0 : included(path) && !excluded(path);
 }
 
 /** Whether a glob list lets anything through (`[]`, a program's `deny`, does not). */
 function grantsSome(patterns: readonly string[]): boolean {
   return patterns.some((pattern) => !pattern.startsWith("!"));
-}
-
-/** `*` matches anything (commands and URLs are not paths). */
-function wildcard(pattern: string): RegExp {
-  const body = pattern.trim().split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-  return new RegExp(`^${body}$`);
 }

@@ -208,9 +208,16 @@ export const analyzeMessages = {
   skillNotImported: (range: SourceRange, skill: string) =>
     warning("W007", range, `skill ${quote(skill)} is not imported`, `import it with \`import "${skill}" from "..."\` or \`use\``),
   unknownPermission: (range: SourceRange, name: string, suggestion: string | undefined) =>
-    warning("W008", range, `unknown permission ${quote(name)}${didYouMean(suggestion)}`, suggestion ? undefined : "permissions are read, write, execute, bash and network; unknown ones grant nothing"),
+    warning("W008", range, `unknown permission ${quote(name)}${didYouMean(suggestion)}`, suggestion ? undefined : "permissions are read, write, execute, bash, network and env; unknown ones grant nothing"),
   unknownPermissionValue: (range: SourceRange, permission: string, value: string) =>
-    warning("W009", range, `${quote(value)} is not a value for \`${permission}:\``, "use `allow`, `deny` or `prompt` (for read, write, execute and network also a list of patterns); it is treated as `deny`"),
+    warning(
+      "W009",
+      range,
+      `${quote(value)} is not a value for \`${permission}:\``,
+      permission === "env"
+        ? "give a list of environment variable names (`[\"GITHUB_TOKEN\"]`) or `deny`; it is treated as `deny`"
+        : "use `allow`, `deny` or `prompt` (for read, write, execute and network also a list of patterns); it is treated as `deny`",
+    ),
   emptySkills: (range: SourceRange) => warning("W010", range, "`skills:` is empty", "list the skills, or remove the property"),
 
   // prosec's own codes

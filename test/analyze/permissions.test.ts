@@ -37,6 +37,17 @@ describe("permission values", () => {
     expect(found[0]!.hint).toMatch(/treated as `deny`/);
   });
 
+  it("env: takes a list of variable names or deny; the other mode words are W009 with a hint of its own", () => {
+    expect(diagnosticsOf('    env: ["GITHUB_TOKEN", folder]')).toEqual([]);
+    expect(diagnosticsOf("    env: deny")).toEqual([]);
+    expect(diagnosticsOf('    env: "deny"')).toEqual([]);
+    for (const value of ["allow", "prompt", '"GITHUB_TOKEN"', "42"]) {
+      const found = checkSource(`agent a:\n  permissions:\n    env: ${value}\n`).diagnostics;
+      expect(found.map((diagnostic) => diagnostic.code)).toEqual(["W009"]);
+      expect(found[0]!.hint).toMatch(/list of environment variable names .* treated as `deny`/);
+    }
+  });
+
   it("a whole set of modes on one agent, and on a session, checks clean", () => {
     const rules = kinds.map((kind, index) => `    ${kind}: ${["allow", "deny", "prompt"][index % 3]}`).join("\n");
     expect(diagnosticsOf(rules)).toEqual([]);

@@ -38,6 +38,9 @@ describe("permissions lower to the runtime's Permissions", () => {
     ["execute: prompt", '{ ask: ["execute"] }'],
     ['read: "deny"', "{ read: [] }"],
     ['write: ["out/**"]', '{ write: ["out/**"] }'],
+    ['env: ["GITHUB_TOKEN", "NPM_TOKEN"]', '{ env: ["GITHUB_TOKEN", "NPM_TOKEN"] }'],
+    ["env: deny", "{ env: [] }"],
+    ["env: allow", "{ env: [] }"],
   ])("%s → %s", (rule, expected) => {
     expect(loweredPermissions(`    ${rule}`)).toBe(expected);
   });
@@ -67,7 +70,7 @@ describe("no property value that passes analysis reaches an internal error in lo
   ];
   const blockValue = "\n      nested: bound\n      other: unbound";
   const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions", "flavor"];
-  const permissionKinds = ["read", "write", "execute", "bash", "network", "raed"];
+  const permissionKinds = ["read", "write", "execute", "bash", "network", "env", "raed"];
   const heads = {
     agent: (body: string) => `let bound = "v"\nimport "skill" from "x"\nagent a:\n${body}\nsession: a\n  prompt: "hi"\n`,
     session: (body: string) => `let bound = "v"\nimport "skill" from "x"\nagent a:\n  model: sonnet\nsession: a\n  prompt: "hi"\n${body}\n`,

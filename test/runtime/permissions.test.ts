@@ -23,29 +23,40 @@ describe("permissions in a session", () => {
     expect(events).toContainEqual(expect.objectContaining({ type: "tool", tool: "run_command", allowed: false }));
   });
 
-  it("run_command needs onPermission by default, and runs when it agrees", async () => {
+  it("run_command needs onPermission by default, and runs when it agrees (without a shell)", async () => {
     const cwd = temporaryFolder();
-    server = await startFakeAnthropic({ script: [reply.text("no tools"), reply.toolUse([{ name: "run_command", input: { command: "echo hi > made.txt" } }]), reply.text("ran")] });
+    server = await startFakeAnthropic({ script: [reply.text("no tools"), reply.toolUse([{ name: "run_command", input: { command: "touch 'made.txt'" } }]), reply.text("ran")] });
     const asked: string[] = [];
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a" }), { cwd });
     expect(server.requests[0]!.body!.tools!.map((tool) => tool.name)).not.toContain("run_command");
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b" }), { cwd, onPermission: (request) => (asked.push(request.detail), true) });
-    expect(asked).toEqual(["echo hi > made.txt"]);
-    expect(readFileSync(join(cwd, "made.txt"), "utf8")).toBe("hi\n");
+    expect(asked).toEqual(["touch made.txt"]);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(true);
     expect(toolResults(server, 2)).toContain("exit code 0");
   });
 
   it("refuses a command the person declines, and one outside the execute list", async () => {
     const cwd = temporaryFolder();
     server = await startFakeAnthropic({
-      script: [reply.toolUse([{ name: "run_command", input: { command: "touch declined" } }]), reply.text("ok"), reply.toolUse([{ name: "run_command", input: { command: "rm -rf x" } }, { name: "run_command", input: { command: "echo allowed > y" } }]), reply.text("ok")],
+      script: [reply.toolUse([{ name: "run_command", input: { command: "touch declined" } }]), reply.text("ok"), reply.toolUse([{ name: "run_command", input: { command: "rm -rf x" } }, { name: "run_command", input: { command: "touch y" } }]), reply.text("ok")],
     });
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a" }), { cwd, onPermission: () => false });
     expect(existsSync(join(cwd, "declined"))).toBe(false);
     expect(toolResults(server, 1)).toContain("was not granted");
-    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b", permissions: { bash: "allow", execute: ["echo *"] } }), { cwd });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b", permissions: { bash: "allow", execute: ["touch *"] } }), { cwd });
     expect(toolResults(server, 3)).toContain("not in this agent's execute list");
-    expect(readFileSync(join(cwd, "y"), "utf8")).toBe("allowed\n");
+    expect(existsSync(join(cwd, "y"))).toBe(true);
+  });
+
+  it("RunOptions.toolEnv reaches every tool process; its values never reach the model or the events", async () => {
+    const cwd = temporaryFolder();
+    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "run_command", input: { command: "printenv DEPLOY_TARGET > target.txt; printenv DEPLOY_TARGET; echo key=$ANTHROPIC_API_KEY" } }]), reply.text("ok")] });
+    const { events } = await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { bash: "allow" } }), { cwd, toolEnv: { DEPLOY_TARGET: "staging-cluster-01" } });
+    expect(readFileSync(join(cwd, "target.txt"), "utf8")).toBe("staging-cluster-01\n");
+    const results = toolResults(server, 1);
+    expect(results).toContain("[redacted]\\nkey=\\n");
+    expect(results).not.toContain("staging-cluster-01");
+    expect(JSON.stringify(events)).not.toContain("staging-cluster-01");
   });
 
   it("refuses writes outside the write globs and reads outside the read globs", async () => {
@@ -105,8 +116,8 @@ describe("PermissionGuard defaults", () => {
   it("matches network patterns against the URL or its host", async () => {
     const guard = new PermissionGuard(temporaryFolder(), { network: ["https://api.github.com/*", "*.example.org"] }, undefined);
     expect(guard.offersNetwork()).toBe(true);
-    await expect(guard.checkUrl("https://api.github.com/repos")).resolves.toBeUndefined();
-    await expect(guard.checkUrl("http://docs.example.org/x")).resolves.toBeUndefined();
+    await expect(guard.checkUrl("https://api.github.com/repos")).resolves.toEqual(new URL("https://api.github.com/repos"));
+    await expect(guard.checkUrl("http://docs.example.org/x")).resolves.toEqual(new URL("http://docs.example.org/x"));
     await expect(guard.checkUrl("https://evil.com/")).rejects.toThrow(/none of this agent's network patterns/);
     await expect(guard.checkUrl("file:///etc/passwd")).rejects.toThrow(/Only http and https/);
   });
@@ -170,7 +181,7 @@ describe("deny as empty lists, prompt as ask (read / write / execute)", () => {
     const asked: string[] = [];
     const guard = new PermissionGuard(temporaryFolder(), { bash: "allow", ask: ["execute"] }, (request) => (asked.push(request.detail), request.detail === "ls"));
     expect(guard.offersCommands()).toBe(true);
-    await expect(guard.checkCommand("ls")).resolves.toBeUndefined();
+    await expect(guard.checkCommand("ls")).resolves.toEqual({ argv: ["ls"] });
     await expect(guard.checkCommand("rm -rf x")).rejects.toThrow(/was not granted/);
     expect(asked).toEqual(["ls", "rm -rf x"]);
     expect(new PermissionGuard(temporaryFolder(), { ask: ["execute"] }, undefined).offersCommands()).toBe(false);

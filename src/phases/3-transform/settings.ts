@@ -97,15 +97,16 @@ function stringList(value: ast.Expression | ast.PropertyBlock, lowering: Express
 }
 
 /**
- * `permissions:` as `Permissions`. Every kind takes `allow`, `deny` or `prompt` (bare or quoted),
- * and read, write, execute and network a list of patterns:
+ * `permissions:` as `Permissions`. Every kind but env takes `allow`, `deny` or `prompt` (bare or
+ * quoted), and read, write, execute and network a list of patterns:
  *
  * - read / write: `allow` leaves the list out, which is the runtime's default (anything inside the
  *   working directory; never `.git/` or `.prose/` for writes), `deny` the empty list (no path, the
  *   tools are not offered), `prompt` the default plus `ask`, so each path also goes to `onPermission`;
  * - execute: `allow` adds no list (bash decides), `deny` the empty list (no command), `prompt`
  *   `ask` (each command goes to `onPermission`);
- * - bash / network: the mode itself.
+ * - bash / network: the mode itself;
+ * - env: a list of environment variable names the tools get; `deny` (the only word) the empty list.
  *
  * Any other value was reported by analysis (W009, "treated as deny") and lowers as `deny`;
  * unknown kinds (W008) grant nothing and are left out.
@@ -135,6 +136,9 @@ function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): st
       case "execute":
         if (mode === "deny") rules.push("execute: []");
         else if (mode === "prompt") ask.push(kind);
+        break;
+      case "env":
+        rules.push("env: []");
         break;
     }
   }

@@ -32,6 +32,7 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
       continue;
     }
     const word = ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
-    if (!isOneOf(permissionModes, word)) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
+    const allowed = name === "env" ? word === "deny" : isOneOf(permissionModes, word);
+    if (!allowed) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * `fetch_url`'s GET, with the destination checked where it matters: at connect time. Each hop's URL
+ * is checked against the permissions, its host is resolved once (through `RunOptions.resolveHost`
+ * when given), the addresses are checked, and the connection goes to exactly the address checked,
+ * so a name that resolves elsewhere a moment later (DNS rebinding) gains nothing. Redirects are
+ * followed here, hop by hop, each one checked like the first.
+ */
+import { lookup } from "node:dns/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import type { ToolPermissions } from "../types.js";
+import { literalAddress } from "./network-rules.js";
+
+/** What fetching needs of the permissions. */
+export type FetchChecks = Pick<ToolPermissions, "checkUrl" | "checkAddresses" | "resolveHost">;
+
+export interface FetchedPage {
+  readonly status: number;
+  readonly url: string;
+  readonly body: string;
+}
+
+const MAX_REDIRECTS = 5;
+const MAX_BODY_BYTES = 1_000_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export async function fetchChecked(url: string, checks: FetchChecks, signal: AbortSignal): Promise<FetchedPage> {
+  let next = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const target = await checks.checkUrl(next);
+    const literal = literalAddress(target.hostname);
+    const addresses = literal !== undefined ? [literal] : await (checks.resolveHost ?? systemResolve)(target.hostname);
+    if (addresses.length === 0) throw new Error(`${target.hostname} has no address.`);
+    checks.checkAddresses(target, addresses);
+    const response = await get(target, addresses[0]!, signal);
+    const location = response.headers.location;
+    if (REDIRECTS.has(response.statusCode ?? 0) && location !== undefined) {
+      response.resume();
+      next = new URL(location, target).href;
+      continue;
+    }
+    return { status: response.statusCode ?? 0, url: target.href, body: await readBody(response) };
+  }
+  throw new Error(`${url} redirected more than ${MAX_REDIRECTS} times.`);
+}
+
+async function systemResolve(hostname: string): Promise<readonly string[]> {
+  return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+}
+
+function get(url: URL, address: string, signal: AbortSignal): Promise<IncomingMessage> {
+  const family = isIP(address);
+  // Hands the connection the address that was checked, whatever the host name resolves to now.
+  const pinned = ((_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else (callback as (error: null, address: string, family: number) => void)(null, address, family);
+  }) as LookupFunction;
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = send(url, { method: "GET", agent: false, lookup: pinned, signal, timeout: REQUEST_TIMEOUT_MS, headers: { "user-agent": "prosec", accept: "*/*" } }, resolve);
+    outgoing.on("timeout", () => outgoing.destroy(new Error(`${url.host} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`)));
+    outgoing.on("error", reject);
+    outgoing.end();
+  });
+}
+
+async function readBody(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= MAX_BODY_BYTES) {
+      response.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES).toString("utf8");
+}
