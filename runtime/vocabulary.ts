@@ -37,6 +37,9 @@ export const modelNames = ["sonnet", "opus", "haiku"] as const;
 export type ModelName = (typeof modelNames)[number];
 
 /** Whether `word` is one of `words` (narrowing it to their type). */
-export function isOneOf<const Words extends readonly string[]>(words: Words, word: string | undefined): word is Words[number] {
+export function isOneOf<const Words extends readonly string[]>(
+  words: Words,
+  word: string | undefined,
+): word is Words[number] {
   return word !== undefined && (words as readonly string[]).includes(word);
 }

@@ -6,7 +6,9 @@ const end = "<!-- end of code table -->";
 
 /** One row per code, in the table's order. */
 export function codeTableMarkdown(): string {
-  const rows = Object.entries(diagnosticCodes).map(([code, info]) => `| ${code} | ${info.severity} | ${info.meaning} |`);
+  const rows = Object.entries(diagnosticCodes).map(
+    ([code, info]) => `| ${code} | ${info.severity} | ${info.meaning} |`,
+  );
   return ["| code | severity | meaning |", "| --- | --- | --- |", ...rows].join("\n");
 }
 

@@ -18,7 +18,10 @@ export const diagnosticCodes = {
   E002: { severity: "error", meaning: 'unknown escape sequence in a `"..."` string' },
   E003: { severity: "error", meaning: "session without a prompt and without an agent" },
   E004: { severity: "error", meaning: "unexpected token (the message says what was expected, in words)" },
-  E005: { severity: "error", meaning: "indentation: missing block after `:`, unexpected indent, tab, dedent to an unknown width" },
+  E005: {
+    severity: "error",
+    meaning: "indentation: missing block after `:`, unexpected indent, tab, dedent to an unknown width",
+  },
   E006: { severity: "error", meaning: "agent defined twice" },
   E007: { severity: "error", meaning: "undefined agent (with did-you-mean)" },
   E008: { severity: "error", meaning: "model other than `sonnet`, `opus`, `haiku` or a quoted model id" },
@@ -75,4 +78,6 @@ export const diagnosticCodes = {
 export type DiagnosticCode = keyof typeof diagnosticCodes;
 
 /** The codes listed with severity `S`. */
-export type CodeOf<S extends Severity> = { [C in DiagnosticCode]: (typeof diagnosticCodes)[C]["severity"] extends S ? C : never }[DiagnosticCode];
+export type CodeOf<S extends Severity> = {
+  [C in DiagnosticCode]: (typeof diagnosticCodes)[C]["severity"] extends S ? C : never;
+}[DiagnosticCode];

@@ -9,7 +9,8 @@ function reflectedChildren(node: Node): Node[] {
   const found: Node[] = [];
   const collect = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(collect);
-    else if (typeof value === "object" && value !== null && "kind" in value && "loc" in value) found.push(value as Node);
+    else if (typeof value === "object" && value !== null && "kind" in value && "loc" in value)
+      found.push(value as Node);
   };
   for (const [key, value] of Object.entries(node)) if (key !== "loc") collect(value);
   return found;

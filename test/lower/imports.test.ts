@@ -9,7 +9,9 @@ function runtimeImport(source: string): string {
 
 describe("the runtime import names what the code calls", () => {
   it("imports only the module's fixed needs for a program that computes nothing", () => {
-    expect(runtimeImport('session "hello"\n')).toBe('import { defineProgram, startRun, type RunOptions, type Value } from "prosec/runtime";');
+    expect(runtimeImport('session "hello"\n')).toBe(
+      'import { defineProgram, startRun, type RunOptions, type Value } from "prosec/runtime";',
+    );
   });
 
   it("imports the helpers the lowered code calls, in a fixed order", () => {
@@ -21,6 +23,8 @@ describe("the runtime import names what the code calls", () => {
 
   it("is not fooled by prompt text that looks like a call", () => {
     const source = 'agent coder:\n  prompt: "write add(a, b) and compare(x, y), then text(it)"\nsession: coder\n';
-    expect(runtimeImport(source)).toBe('import { defineProgram, startRun, type AgentDefinition, type RunOptions, type Value } from "prosec/runtime";');
+    expect(runtimeImport(source)).toBe(
+      'import { defineProgram, startRun, type AgentDefinition, type RunOptions, type Value } from "prosec/runtime";',
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { backoffs, failurePolicies, joinStrategies, modelNames, permissionKinds, permissionModes, persistScopes } from "../../runtime/vocabulary.js";
+import {
+  backoffs,
+  failurePolicies,
+  joinStrategies,
+  modelNames,
+  permissionKinds,
+  permissionModes,
+  persistScopes,
+} from "../../runtime/vocabulary.js";
 import { lowerSource } from "../../src/compile.js";
 
 function lowered(source: string): { code: string; codes: string[] } {
@@ -28,7 +36,9 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
     expect(code).toContain(`onFail: "${word}"`);
   });
 
-  const kindModes = permissionKinds.flatMap((kind): [string, string][] => (kind === "env" ? [[kind, "deny"]] : permissionModes.map((mode) => [kind, mode])));
+  const kindModes = permissionKinds.flatMap((kind): [string, string][] =>
+    kind === "env" ? [[kind, "deny"]] : permissionModes.map((mode) => [kind, mode]),
+  );
   it.each(kindModes)("permissions: %s: %s", (kind, mode) => {
     const { code, codes } = lowered(`agent a:\n  permissions:\n    ${kind}: ${mode}\nsession: a\n`);
     expect(codes).toEqual([]);

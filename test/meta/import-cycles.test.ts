@@ -51,7 +51,12 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 
 describe("import cycles", () => {
   it("finds a cycle when there is one", () => {
-    const graph = new Map([["/a.ts", ["/b.ts"]], ["/b.ts", ["/c.ts"]], ["/c.ts", ["/a.ts"]], ["/d.ts", ["/a.ts"]]]);
+    const graph = new Map([
+      ["/a.ts", ["/b.ts"]],
+      ["/b.ts", ["/c.ts"]],
+      ["/c.ts", ["/a.ts"]],
+      ["/d.ts", ["/a.ts"]],
+    ]);
     expect(cycles(graph)).toHaveLength(1);
   });
 

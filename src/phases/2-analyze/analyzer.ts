@@ -126,7 +126,8 @@ export class Analyzer implements RuleContext {
     Input: (node) => this.input(node),
     Output: (node) => this.output(node),
     Agent: (node) => {
-      if (this.bindings.scope.lookup(node.name.name, Number.MAX_SAFE_INTEGER)) this.report(m.nameIsAgent(node.name.loc, node.name.name));
+      if (this.bindings.scope.lookup(node.name.name, Number.MAX_SAFE_INTEGER))
+        this.report(m.nameIsAgent(node.name.loc, node.name.name));
       // Agent prompts may interpolate program-level names (inputs, consts) wherever they are declared.
       this.bindings.withScope("block", node, () => this.properties(node.properties));
     },
@@ -261,20 +262,23 @@ export class Analyzer implements RuleContext {
     DoCall: (node) => {
       node.args.forEach((argument) => this.expression(argument));
       this.bindings.calledBlock(node);
-      if (!this.blocks.has(node.name.name)) this.report(m.undefinedBlock(node.name.loc, node.name.name, closest(node.name.name, this.blocks.keys())));
+      if (!this.blocks.has(node.name.name))
+        this.report(m.undefinedBlock(node.name.loc, node.name.name, closest(node.name.name, this.blocks.keys())));
     },
     DoBlock: (node) => this.body(node.body),
     ProgramCall: (node) => {
       node.args.forEach((argument) => this.expression(argument.value));
       const imports = this.definitions.imports;
-      if (!imports.has(node.callee.name)) this.report(m.unknownProgram(node.callee.loc, node.callee.name, closest(node.callee.name, imports.keys())));
+      if (!imports.has(node.callee.name))
+        this.report(m.unknownProgram(node.callee.loc, node.callee.name, closest(node.callee.name, imports.keys())));
     },
     Arrow: (node) => node.steps.forEach((step) => this.expression(step)),
     Pipeline: (node) => {
       this.expression(node.source);
       for (const stage of node.stages) {
         this.bindings.withScope("pipe", stage, () => {
-          if (stage.operator === "reduce") stage.params.forEach((param) => this.bindings.declare("pipe-accumulator", param));
+          if (stage.operator === "reduce")
+            stage.params.forEach((param) => this.bindings.declare("pipe-accumulator", param));
           else this.bindings.declareImplicit("pipe-item", "item", stage);
           this.body(stage.body);
         });
@@ -341,8 +345,10 @@ export class Analyzer implements RuleContext {
         case "permissions":
           if (value.kind !== "PropertyBlock") break;
           for (const rule of value.properties) {
-            if (!isOneOf(permissionKinds, rule.key.name) || rule.value.kind !== "Array" || rule.key.name === "bash") continue;
-            for (const pattern of rule.value.elements) if (pattern.kind === "String" || pattern.kind === "Identifier") this.expression(pattern);
+            if (!isOneOf(permissionKinds, rule.key.name) || rule.value.kind !== "Array" || rule.key.name === "bash")
+              continue;
+            for (const pattern of rule.value.elements)
+              if (pattern.kind === "String" || pattern.kind === "Identifier") this.expression(pattern);
           }
           break;
         default:
@@ -358,10 +364,12 @@ export class Analyzer implements RuleContext {
 
   /** Limits (`max:`, `max_depth:`) are expressions; the other modifiers are written out. */
   private modifiers(owner: ModifierOwner, modifiers: readonly ast.Modifier[]): void {
-    for (const { key, value } of modifiers) if (key !== null && modifierHoldsExpression(owner, key.name)) this.expression(value);
+    for (const { key, value } of modifiers)
+      if (key !== null && modifierHoldsExpression(owner, key.name)) this.expression(value);
   }
 
   private agentReference(name: ast.Identifier): void {
-    if (!this.agents.has(name.name)) this.report(m.undefinedAgent(name.loc, name.name, closest(name.name, this.agents.keys())));
+    if (!this.agents.has(name.name))
+      this.report(m.undefinedAgent(name.loc, name.name, closest(name.name, this.agents.keys())));
   }
 }

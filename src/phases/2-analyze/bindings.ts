@@ -145,7 +145,9 @@ export class Bindings {
       this.references.set(identifier, fromBlock);
       return;
     }
-    this.report(m.undefinedName(identifier.loc, identifier.name, closest(identifier.name, this.current.visibleNames())));
+    this.report(
+      m.undefinedName(identifier.loc, identifier.name, closest(identifier.name, this.current.visibleNames())),
+    );
   }
 
   /** Resolves the placeholders of a string: bound roots interpolate, others stay literal text. */
@@ -185,11 +187,15 @@ export class Bindings {
    * OpenProse names are flat: a caller may read what a block it called bound. Only a block
    * called by `do` before this point counts.
    */
-  private bindingOfCalledBlock(identifier: ast.Identifier): { symbol: MutableSymbol; block: ast.BlockDefinition } | undefined {
+  private bindingOfCalledBlock(
+    identifier: ast.Identifier,
+  ): { symbol: MutableSymbol; block: ast.BlockDefinition } | undefined {
     for (const call of this.blockCalls) {
       if (call.loc.end.offset > identifier.loc.start.offset) continue;
       const block = this.definitions.blocks.get(call.name.name);
-      const symbol = block ? (this.scopes.get(block) as LexicalScope | undefined)?.symbols.get(identifier.name) : undefined;
+      const symbol = block
+        ? (this.scopes.get(block) as LexicalScope | undefined)?.symbols.get(identifier.name)
+        : undefined;
       if (block && symbol && symbol.kind !== "param") return { symbol, block };
     }
     return undefined;
@@ -200,13 +206,25 @@ export class Bindings {
  * Where a name bound below a statement list stays in that list's scope: nested branches, `parallel`
  * branches, `do:` and `try` bodies, but not loops, pipelines, blocks or the value of an `output`.
  */
-const bindingReaches: ReadonlySet<ast.NodeKind> = new Set(["Binding", "ExpressionStatement", "If", "IfClause", "Choice", "ChoiceOption", "Parallel", "DoBlock", "Try", "Catch"]);
+const bindingReaches: ReadonlySet<ast.NodeKind> = new Set([
+  "Binding",
+  "ExpressionStatement",
+  "If",
+  "IfClause",
+  "Choice",
+  "ChoiceOption",
+  "Parallel",
+  "DoBlock",
+  "Try",
+  "Catch",
+]);
 
 /** Names that statements bind, looking into nested branches but not into loops, pipelines or blocks. */
 function collectBindings(statements: readonly ast.Statement[], found: Map<string, ast.Identifier[]>): void {
   for (const statement of statements) {
     walk(statement, (node) => {
-      if ((node.kind === "Binding" || node.kind === "Output") && node.name) found.set(node.name.name, [...(found.get(node.name.name) ?? []), node.name]);
+      if ((node.kind === "Binding" || node.kind === "Output") && node.name)
+        found.set(node.name.name, [...(found.get(node.name.name) ?? []), node.name]);
       return bindingReaches.has(node.kind);
     });
   }
@@ -217,4 +235,3 @@ function rootOf(path: ast.Identifier | ast.MemberExpression | ast.IndexExpressio
   while (node.kind === "Member" || node.kind === "Index") node = node.object;
   return node as ast.Identifier;
 }
-

@@ -69,7 +69,9 @@ export class Definitions {
     }
     const name = importName(statement);
     this.skills.add(name);
-    const first = [...this.imports.values()].find((entry) => entry.statement.source.value === path || importName(entry.statement) === name);
+    const first = [...this.imports.values()].find(
+      (entry) => entry.statement.source.value === path || importName(entry.statement) === name,
+    );
     if (first) {
       this.report(m.duplicateUse(statement.loc, quote(path), first.statement.loc));
       return;
@@ -83,5 +85,12 @@ export class Definitions {
 }
 
 function importName(statement: ast.UseStatement): string {
-  return statement.alias?.name ?? statement.source.value.replace(/\.prose$/, "").split("/").pop() ?? statement.source.value;
+  return (
+    statement.alias?.name ??
+    statement.source.value
+      .replace(/\.prose$/, "")
+      .split("/")
+      .pop() ??
+    statement.source.value
+  );
 }

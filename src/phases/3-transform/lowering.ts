@@ -26,11 +26,21 @@ export interface StatementOutcome {
 }
 
 export type ExpressionVisitors = {
-  readonly [K in ast.Expression["kind"]]: (node: ast.NodeOfKind<K>, state: LowerState, lowering: Lowering, request: ValueRequest) => Lowered;
+  readonly [K in ast.Expression["kind"]]: (
+    node: ast.NodeOfKind<K>,
+    state: LowerState,
+    lowering: Lowering,
+    request: ValueRequest,
+  ) => Lowered;
 };
 
 export type StatementVisitors = {
-  readonly [K in ast.Statement["kind"]]: (node: ast.NodeOfKind<K>, state: LowerState, lowering: Lowering, wantValue: boolean) => StatementOutcome;
+  readonly [K in ast.Statement["kind"]]: (
+    node: ast.NodeOfKind<K>,
+    state: LowerState,
+    lowering: Lowering,
+    wantValue: boolean,
+  ) => StatementOutcome;
 };
 
 /** How a statement list is lowered: see `visitors/statement-list.ts`. */
@@ -46,7 +56,12 @@ export interface Visitors {
   readonly expressions: ExpressionVisitors;
   readonly statements: StatementVisitors;
   readonly condition: (expression: ast.Expression, state: LowerState, lowering: Lowering) => string;
-  readonly list: (statements: readonly ast.Statement[], state: LowerState, lowering: Lowering, options: ListOptions) => Lines;
+  readonly list: (
+    statements: readonly ast.Statement[],
+    state: LowerState,
+    lowering: Lowering,
+    options: ListOptions,
+  ) => Lines;
 }
 
 /** Functions of `prosec/runtime` that generated code may call (imported only when used). */
@@ -72,7 +87,9 @@ export class Lowering {
     ancestry: Ancestry,
     private readonly visitors: Visitors,
   ) {
-    this.promoted = new Set([...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []));
+    this.promoted = new Set(
+      [...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []),
+    );
     const functions = new Set<ast.Node>([...analysis.blocks.values(), ...analysis.agents.values()]);
     const readInside = new Set<SymbolInfo>();
     for (const [identifier, symbol] of analysis.references) {
@@ -84,13 +101,23 @@ export class Lowering {
 
   /** A `Value`-typed expression. */
   value(expression: ast.Expression, state: LowerState, request: ValueRequest = {}): Lowered {
-    const visit = this.visitors.expressions[expression.kind] as (node: ast.Expression, state: LowerState, lowering: Lowering, request: ValueRequest) => Lowered;
+    const visit = this.visitors.expressions[expression.kind] as (
+      node: ast.Expression,
+      state: LowerState,
+      lowering: Lowering,
+      request: ValueRequest,
+    ) => Lowered;
     return visit(expression, state, this, request);
   }
 
   /** One statement, written to `state.out`. */
   statement(statement: ast.Statement, state: LowerState, wantValue: boolean): StatementOutcome {
-    const visit = this.visitors.statements[statement.kind] as (node: ast.Statement, state: LowerState, lowering: Lowering, wantValue: boolean) => StatementOutcome;
+    const visit = this.visitors.statements[statement.kind] as (
+      node: ast.Statement,
+      state: LowerState,
+      lowering: Lowering,
+      wantValue: boolean,
+    ) => StatementOutcome;
     return visit(statement, state, this, wantValue);
   }
 
@@ -114,7 +141,8 @@ export class Lowering {
     if (known !== undefined) return known;
     const base = this.names.get("value", symbol.name);
     let depth = 1;
-    for (let scope = symbol.scope.parent; scope !== null; scope = scope.parent) if (scope.symbols.has(symbol.name)) depth++;
+    for (let scope = symbol.scope.parent; scope !== null; scope = scope.parent)
+      if (scope.symbols.has(symbol.name)) depth++;
     const name = depth === 1 ? base : `${base}$${depth}`;
     this.symbolNames.set(symbol, name);
     return name;

@@ -31,7 +31,15 @@ export interface LowerState {
 
 /** The state at the top of a program. */
 export function programState(): LowerState {
-  return { out: new Lines(), declaredHere: new Set(), inCatch: false, judgeBefore: undefined, declaring: new Set(), accumulators: new Map(), declaredBeforeLoop: new Set() };
+  return {
+    out: new Lines(),
+    declaredHere: new Set(),
+    inCatch: false,
+    judgeBefore: undefined,
+    declaring: new Set(),
+    accumulators: new Map(),
+    declaredBeforeLoop: new Set(),
+  };
 }
 
 /** The same state writing to a new statement list. */

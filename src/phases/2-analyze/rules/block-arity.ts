@@ -5,6 +5,7 @@ import type { Rule } from "./rule.js";
 export const blockArity: Rule = {
   DoCall: (node, context) => {
     const block = context.blocks.get(node.name.name);
-    if (block && block.params.length !== node.args.length) context.report(m.arityMismatch(node.loc, node.name.name, block.params.length, node.args.length));
+    if (block && block.params.length !== node.args.length)
+      context.report(m.arityMismatch(node.loc, node.name.name, block.params.length, node.args.length));
   },
 };

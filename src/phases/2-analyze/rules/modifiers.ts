@@ -20,7 +20,8 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
     if (key === null) {
       const word = value.kind === "String" ? value.value : undefined;
       if (owner !== "parallel") context.report(m.unknownModifier(value.loc, word ?? "this", allowedModifiers[owner]));
-      else if (!isOneOf(joinStrategies, word)) context.report(m.unknownValue(value.loc, "parallel", word ?? "this", joinStrategies));
+      else if (!isOneOf(joinStrategies, word))
+        context.report(m.unknownValue(value.loc, "parallel", word ?? "this", joinStrategies));
       else join = word;
       continue;
     }
@@ -31,12 +32,14 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
     switch (key.name) {
       case "on-fail": {
         const word = value.kind === "String" ? value.value : value.kind === "Identifier" ? value.name : undefined;
-        if (!isOneOf(failurePolicies, word)) context.report(m.unknownValue(value.loc, "on-fail:", word ?? "this", failurePolicies));
+        if (!isOneOf(failurePolicies, word))
+          context.report(m.unknownValue(value.loc, "on-fail:", word ?? "this", failurePolicies));
         break;
       }
       case "count":
         checkPositiveCount(value, "`count:`", context);
-        if (value.kind === "Number" && branches > 0 && value.value > branches) context.report(m.highCount(value.loc, value.value, branches));
+        if (value.kind === "Number" && branches > 0 && value.value > branches)
+          context.report(m.highCount(value.loc, value.value, branches));
         break;
       default:
         checkPositiveCount(value, `\`${key.name}:\``, context);

@@ -27,11 +27,13 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
     const ruleValue = rule.value;
     if (ruleValue.kind === "Array" && name !== "bash") {
       for (const pattern of ruleValue.elements) {
-        if (pattern.kind !== "String" && pattern.kind !== "Identifier") context.report(m.permissionPatternNotString(pattern.loc));
+        if (pattern.kind !== "String" && pattern.kind !== "Identifier")
+          context.report(m.permissionPatternNotString(pattern.loc));
       }
       continue;
     }
-    const word = ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
+    const word =
+      ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
     const allowed = name === "env" ? word === "deny" : isOneOf(permissionModes, word);
     if (!allowed) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
   }

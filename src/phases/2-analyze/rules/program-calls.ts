@@ -10,7 +10,14 @@ export const programCalls: Rule = {
     const given = new Set(node.args.map((argument) => argument.name.name));
     for (const argument of node.args) {
       if (!program.inputs.includes(argument.name.name)) {
-        context.report(m.unknownProgramInput(argument.name.loc, node.callee.name, argument.name.name, closest(argument.name.name, program.inputs)));
+        context.report(
+          m.unknownProgramInput(
+            argument.name.loc,
+            node.callee.name,
+            argument.name.name,
+            closest(argument.name.name, program.inputs),
+          ),
+        );
       }
     }
     for (const input of program.inputs) {
@@ -22,7 +29,14 @@ export const programCalls: Rule = {
     const programName = context.programResultOf(node.object);
     const program = programName === undefined ? undefined : context.importedProgram(programName);
     if (programName !== undefined && program && !program.outputs.includes(node.property.name)) {
-      context.report(m.unknownProgramOutput(node.property.loc, programName, node.property.name, closest(node.property.name, program.outputs)));
+      context.report(
+        m.unknownProgramOutput(
+          node.property.loc,
+          programName,
+          node.property.name,
+          closest(node.property.name, program.outputs),
+        ),
+      );
     }
   },
 };

@@ -4,7 +4,8 @@ import type { Rule, RuleContext } from "./rule.js";
 
 /** A prompt that says nothing, only whitespace, or too much (W001–W004). */
 export function checkPrompt(prompt: ast.StringLiteral, where: "session" | "property", context: RuleContext): void {
-  if (prompt.value === "") context.report(where === "session" ? m.emptySessionPrompt(prompt.loc) : m.emptyPromptProperty(prompt.loc));
+  if (prompt.value === "")
+    context.report(where === "session" ? m.emptySessionPrompt(prompt.loc) : m.emptyPromptProperty(prompt.loc));
   else if (prompt.value.trim() === "") context.report(m.whitespacePrompt(prompt.loc));
   else if (prompt.value.length > 10_000) context.report(m.longPrompt(prompt.loc, prompt.value.length));
 }

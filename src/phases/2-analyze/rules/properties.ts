@@ -9,7 +9,16 @@ import { checkPrompt } from "./prompts.js";
 import type { Rule, RuleContext } from "./rule.js";
 import { checkSkills } from "./skills.js";
 
-export const knownProperties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions"] as const;
+export const knownProperties = [
+  "model",
+  "prompt",
+  "context",
+  "retry",
+  "backoff",
+  "persist",
+  "skills",
+  "permissions",
+] as const;
 const persistValues = ["true", ...persistScopes];
 
 /** The properties of agents and sessions: known names, each set once, with values of the right shape. */
@@ -33,8 +42,10 @@ function checkProperties(list: readonly ast.Property[], context: RuleContext): v
 function checkProperty({ key, value }: ast.Property, context: RuleContext): void {
   switch (key.name) {
     case "model":
-      if (value.kind === "Identifier" && !isOneOf(modelNames, value.name)) context.report(m.invalidModel(value.loc, value.name, closest(value.name, modelNames)));
-      else if (value.kind !== "Identifier" && value.kind !== "String") context.report(m.invalidModel(value.loc, describe(value), undefined));
+      if (value.kind === "Identifier" && !isOneOf(modelNames, value.name))
+        context.report(m.invalidModel(value.loc, value.name, closest(value.name, modelNames)));
+      else if (value.kind !== "Identifier" && value.kind !== "String")
+        context.report(m.invalidModel(value.loc, describe(value), undefined));
       return;
     case "prompt":
       if (value.kind === "String") checkPrompt(value, "property", context);
@@ -59,7 +70,12 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
 }
 
 /** A keyword-like value written bare (`exponential`) or quoted (`"exponential"`). */
-function checkWord(value: ast.Expression | ast.PropertyBlock, property: string, allowed: readonly string[], context: RuleContext): void {
+function checkWord(
+  value: ast.Expression | ast.PropertyBlock,
+  property: string,
+  allowed: readonly string[],
+  context: RuleContext,
+): void {
   const word = value.kind === "Identifier" ? value.name : value.kind === "String" ? value.value : undefined;
   if (!isOneOf(allowed, word)) context.report(m.unknownValue(value.loc, property, word ?? describe(value), allowed));
 }

@@ -13,7 +13,10 @@ import { string, templateOf } from "./strings.js";
 export function input(statement: ast.InputDeclaration, state: LowerState, lowering: Lowering): StatementOutcome {
   const symbol = lowering.analysis.references.get(statement.name);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", statement.name.name);
-  const prompt = statement.prompt.kind === "String" ? string(statement.prompt, state, lowering) : templateOf(statement.prompt.parts, state, lowering);
+  const prompt =
+    statement.prompt.kind === "String"
+      ? string(statement.prompt, state, lowering)
+      : templateOf(statement.prompt.parts, state, lowering);
   const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
   const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
   state.out.add(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
@@ -21,14 +24,26 @@ export function input(statement: ast.InputDeclaration, state: LowerState, loweri
 }
 
 /** `output name = value`, or `output value`; inside a block it is the block's result. */
-export function output(statement: ast.OutputStatement, state: LowerState, lowering: Lowering, wantValue: boolean): StatementOutcome {
+export function output(
+  statement: ast.OutputStatement,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): StatementOutcome {
   const inBlock = enclosingBlock(statement, lowering);
-  const value: Lowered = statement.name ? inert(assign(statement.name, statement.value, state, lowering)) : lowering.value(statement.value, state);
+  const value: Lowered = statement.name
+    ? inert(assign(statement.name, statement.value, state, lowering))
+    : lowering.value(statement.value, state);
   if (inBlock) state.out.leave(`return ${value.code};`);
   return wantValue && !inBlock ? { value } : {};
 }
 
-export function binding(statement: ast.BindingStatement, state: LowerState, lowering: Lowering, wantValue: boolean): StatementOutcome {
+export function binding(
+  statement: ast.BindingStatement,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): StatementOutcome {
   const slot = state.accumulators.get(statement);
   if (slot !== undefined && statement.value.kind === "Binary") {
     const part = lowering.value(statement.value.right, state);
@@ -40,7 +55,13 @@ export function binding(statement: ast.BindingStatement, state: LowerState, lowe
 }
 
 /** `name = value` as a declaration or an assignment, recording the binding for traces. */
-function assign(identifier: ast.Identifier, value: ast.Expression, state: LowerState, lowering: Lowering, declaration: ast.BindingStatement["declaration"] = null): string {
+function assign(
+  identifier: ast.Identifier,
+  value: ast.Expression,
+  state: LowerState,
+  lowering: Lowering,
+  declaration: ast.BindingStatement["declaration"] = null,
+): string {
   const symbol = lowering.analysis.references.get(identifier);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", identifier.name);
   const declaring = symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === identifier;
@@ -67,7 +88,12 @@ function assign(identifier: ast.Identifier, value: ast.Expression, state: LowerS
 
 /** `x = x + e` where computing `e` waits on the runtime. */
 function accumulates(value: ast.BinaryExpression, symbol: SymbolInfo | undefined, lowering: Lowering): boolean {
-  return value.left.kind === "Identifier" && symbol !== undefined && lowering.analysis.references.get(value.left) === symbol && containsAwait(value.right);
+  return (
+    value.left.kind === "Identifier" &&
+    symbol !== undefined &&
+    lowering.analysis.references.get(value.left) === symbol &&
+    containsAwait(value.right)
+  );
 }
 
 /** Whether lowering an expression involves waiting on the runtime (anything but plain data and names). */

@@ -15,5 +15,7 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
 }
 
 export function doBlock(node: ast.DoBlock, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
-  return collect("result", request.discard ?? false, state, lowering, (finish) => lowering.statements(node.body, state, { scope: null, finish }));
+  return collect("result", request.discard ?? false, state, lowering, (finish) =>
+    lowering.statements(node.body, state, { scope: null, finish }),
+  );
 }

@@ -7,7 +7,13 @@ import type { LowerState } from "../state.js";
  * construct's statements, which set it; the temporary stands for it. Discarded (an expression
  * statement), the statements are written alone and the last value is only awaited.
  */
-export function collect(kind: string, discard: boolean, state: LowerState, lowering: Lowering, build: (finish: Finish) => Lines): Lowered {
+export function collect(
+  kind: string,
+  discard: boolean,
+  state: LowerState,
+  lowering: Lowering,
+  build: (finish: Finish) => Lines,
+): Lowered {
   if (discard) {
     state.out.append(build(discardValue));
     return nullValue;

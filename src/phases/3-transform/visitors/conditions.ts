@@ -13,7 +13,19 @@ import { isComparison, judges } from "./operators.js";
 import { templateOf } from "./strings.js";
 
 /** Symbol kinds that hold values a judgment may look at. */
-const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "input", "output", "param", "loop-item", "loop-index", "pipe-item", "pipe-accumulator", "catch-error"]);
+const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
+  "let",
+  "const",
+  "assigned",
+  "input",
+  "output",
+  "param",
+  "loop-item",
+  "loop-index",
+  "pipe-item",
+  "pipe-accumulator",
+  "catch-error",
+]);
 
 /** A boolean expression for a condition. */
 export function condition(expression: ast.Expression, state: LowerState, lowering: Lowering): string {
@@ -23,12 +35,19 @@ export function condition(expression: ast.Expression, state: LowerState, lowerin
     case "Boolean":
       return String(expression.value);
     case "Unary":
-      return expression.operator === "not" ? `!(${condition(expression.operand, state, lowering)})` : truthy(expression, state, lowering);
+      return expression.operator === "not"
+        ? `!(${condition(expression.operand, state, lowering)})`
+        : truthy(expression, state, lowering);
     case "Binary": {
       if (expression.operator !== "and" && expression.operator !== "or") {
-        return isComparison(expression.operator) ? comparison(expression, state, lowering) : truthy(expression, state, lowering);
+        return isComparison(expression.operator)
+          ? comparison(expression, state, lowering)
+          : truthy(expression, state, lowering);
       }
-      const [first, second] = judges(expression.left) && !judges(expression.right) ? [expression.right, expression.left] : [expression.left, expression.right];
+      const [first, second] =
+        judges(expression.left) && !judges(expression.right)
+          ? [expression.right, expression.left]
+          : [expression.left, expression.right];
       return `(${condition(first, state, lowering)} ${expression.operator === "and" ? "&&" : "||"} ${condition(second, state, lowering)})`;
     }
     default:
@@ -56,7 +75,9 @@ function comparison(expression: ast.BinaryExpression, state: LowerState, lowerin
 
 /** `**...**` as a value: the model's yes or no. */
 export function judge(discretion: ast.Discretion, state: LowerState, lowering: Lowering): Lowered {
-  return awaited(`rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering)}, ${judgeScope(discretion, state, lowering)})`);
+  return awaited(
+    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering)}, ${judgeScope(discretion, state, lowering)})`,
+  );
 }
 
 /** The bindings visible at `node`, by their `.prose` names: what a judgment may look at. */
@@ -65,7 +86,13 @@ export function judgeScope(node: ast.Discretion, state: LowerState, lowering: Lo
   const before = state.judgeBefore ?? node.loc.start.offset;
   for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
     for (const symbol of scope.symbols.values()) {
-      if (!valueKinds.has(symbol.kind) || entries.has(symbol.name) || lowering.promoted.has(symbol) || state.declaring.has(symbol)) continue;
+      if (
+        !valueKinds.has(symbol.kind) ||
+        entries.has(symbol.name) ||
+        lowering.promoted.has(symbol) ||
+        state.declaring.has(symbol)
+      )
+        continue;
       if (symbol.declaration.loc.start.offset > before) continue;
       entries.set(symbol.name, lowering.symbolName(symbol));
     }

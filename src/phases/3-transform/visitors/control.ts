@@ -11,7 +11,12 @@ export function declarative(): StatementOutcome {
   return {};
 }
 
-export function expressionStatement(statement: ast.ExpressionStatement, state: LowerState, lowering: Lowering, wantValue: boolean): StatementOutcome {
+export function expressionStatement(
+  statement: ast.ExpressionStatement,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): StatementOutcome {
   const value = lowering.value(statement.expression, state, { discard: !wantValue });
   if (wantValue) return { value };
   // Block-valued constructs have written their statements already; what stands for them is inert.
@@ -64,11 +69,18 @@ export function choice(statement: ast.ChoiceStatement, state: LowerState, loweri
 export function throwStatement(statement: ast.ThrowStatement, state: LowerState, lowering: Lowering): StatementOutcome {
   // A bare `throw` in a `catch:` re-raises what was caught.
   if (!statement.message && state.inCatch) state.out.leave("throw $error;");
-  else state.out.leave(`throw rt.fail(${site(statement)}${statement.message ? `, ${text(statement.message, state, lowering)}` : ""});`);
+  else
+    state.out.leave(
+      `throw rt.fail(${site(statement)}${statement.message ? `, ${text(statement.message, state, lowering)}` : ""});`,
+    );
   return {};
 }
 
-export function assertStatement(statement: ast.AssertStatement, state: LowerState, lowering: Lowering): StatementOutcome {
+export function assertStatement(
+  statement: ast.AssertStatement,
+  state: LowerState,
+  lowering: Lowering,
+): StatementOutcome {
   const message = statement.message ? `, ${string(statement.message, state, lowering)}` : "";
   state.out.add(`if (!(${lowering.condition(statement.test, state)})) throw rt.fail(${site(statement)}${message});`);
   return {};

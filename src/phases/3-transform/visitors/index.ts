@@ -13,7 +13,19 @@ import { pipeline } from "./pipeline.js";
 import { arrow, doCall, programCall, resume, session } from "./sessions.js";
 import { statementList } from "./statement-list.js";
 import { tryExpression } from "./try.js";
-import { array, binary, boolean, identifier, index, member, nullLiteral, number, object, stringValue, unary } from "./values.js";
+import {
+  array,
+  binary,
+  boolean,
+  identifier,
+  index,
+  member,
+  nullLiteral,
+  number,
+  object,
+  stringValue,
+  unary,
+} from "./values.js";
 
 const expressions: ExpressionVisitors = {
   Identifier: identifier,
@@ -37,7 +49,8 @@ const expressions: ExpressionVisitors = {
   Pipeline: pipeline,
   Parallel: parallel,
   Repeat: repeat,
-  ForEach: (node, state, lowering, request) => (node.parallel ? parallelFor(node, state, lowering) : forEach(node, state, lowering, request)),
+  ForEach: (node, state, lowering, request) =>
+    node.parallel ? parallelFor(node, state, lowering) : forEach(node, state, lowering, request),
   Loop: loop,
   Try: tryExpression,
 };

@@ -9,9 +9,15 @@ import { nested, type LowerState } from "../state.js";
 import { collect } from "./collect.js";
 import { declaredKinds } from "./statement-list.js";
 
-export function repeat(node: ast.RepeatExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
+export function repeat(
+  node: ast.RepeatExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   const index = node.index ? lowering.identifierName(node.index) : lowering.temporary("i");
-  const count = node.count.kind === "Number" ? numberLiteral(node.count.raw) : `Number(${lowering.value(node.count, state).code})`;
+  const count =
+    node.count.kind === "Number" ? numberLiteral(node.count.raw) : `Number(${lowering.value(node.count, state).code})`;
   return collect("repeat", request.discard ?? false, state, lowering, (finish) => {
     const lines = new Lines();
     lines.add(`for (let ${index} = 0; ${index} < ${count}; ${index}++) {`, `rt.iteration(${site(node)}, ${index});`);
@@ -22,10 +28,17 @@ export function repeat(node: ast.RepeatExpression, state: LowerState, lowering: 
 }
 
 /** A sequential `for`: its value is the list of its iterations' values. */
-export function forEach(node: ast.ForEachExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
+export function forEach(
+  node: ast.ForEachExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   const item = lowering.identifierName(node.item);
   const items = `await rt.list(${site(node.collection)}, ${lowering.value(node.collection, state).code})`;
-  const head = node.index ? `for (const [${lowering.identifierName(node.index)}, ${item}] of (${items}).entries()) {` : `for (const ${item} of ${items}) {`;
+  const head = node.index
+    ? `for (const [${lowering.identifierName(node.index)}, ${item}] of (${items}).entries()) {`
+    : `for (const ${item} of ${items}) {`;
   if (request.discard) {
     const body = lowering.statements(node.body, state, { scope: node, finish: discardValue });
     state.out.add(head);
@@ -52,7 +65,10 @@ export function forEach(node: ast.ForEachExpression, state: LowerState, lowering
 export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
   const index = node.index ? lowering.identifierName(node.index) : lowering.temporary("iteration");
   const max = node.modifiers.find((modifier) => modifier.key?.name === "max")?.value;
-  const bound = max === undefined ? "" : ` ${index} < ${max.kind === "Number" ? numberLiteral(max.raw) : `Number(${lowering.value(max, state).code})`}`;
+  const bound =
+    max === undefined
+      ? ""
+      : ` ${index} < ${max.kind === "Number" ? numberLiteral(max.raw) : `Number(${lowering.value(max, state).code})`}`;
   const condition = node.condition;
   const declared: SymbolInfo[] = [];
   if (condition !== null) {
@@ -60,11 +76,15 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
       if (declaredKinds.has(symbol.kind) && !lowering.promoted.has(symbol)) declared.push(symbol);
     }
   }
-  const inner: LowerState = declared.length === 0 ? state : { ...state, declaredBeforeLoop: new Set([...state.declaredBeforeLoop, ...declared]) };
+  const inner: LowerState =
+    declared.length === 0
+      ? state
+      : { ...state, declaredBeforeLoop: new Set([...state.declaredBeforeLoop, ...declared]) };
   return collect("loop", request.discard ?? false, state, lowering, (finish) => {
     const lines = new Lines();
     // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
-    if (declared.length > 0) lines.add("{", ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`));
+    if (declared.length > 0)
+      lines.add("{", ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`));
     lines.add(`for (let ${index} = 0;${bound}; ${index}++) {`);
     if (condition !== null) {
       const testState: LowerState = { ...nested(inner), judgeBefore: node.loc.end.offset };

@@ -15,20 +15,30 @@ import { binaryHelper } from "./operators.js";
 export function parallel(node: ast.ParallelExpression, state: LowerState, lowering: Lowering): Lowered {
   const options: string[] = [];
   for (const modifier of node.modifiers) {
-    const word = modifier.value.kind === "String" ? modifier.value.value : modifier.value.kind === "Identifier" ? modifier.value.name : undefined;
+    const word =
+      modifier.value.kind === "String"
+        ? modifier.value.value
+        : modifier.value.kind === "Identifier"
+          ? modifier.value.name
+          : undefined;
     if (modifier.key === null && word !== undefined) options.push(`join: ${stringLiteral(word)}`);
     else if (modifier.key?.name === "on-fail" && word !== undefined) options.push(`onFail: ${stringLiteral(word)}`);
-    else if (modifier.key?.name === "count" && modifier.value.kind === "Number") options.push(`count: ${numberLiteral(modifier.value.raw)}`);
+    else if (modifier.key?.name === "count" && modifier.value.kind === "Number")
+      options.push(`count: ${numberLiteral(modifier.value.raw)}`);
   }
   const branches = node.branches.map((branch) => `async () => {\n${branchBody(branch, state, lowering).text()}\n}`);
   const results = lowering.temporary("parallel");
-  state.out.add(`const ${results} = await rt.parallel(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}]);`);
+  state.out.add(
+    `const ${results} = await rt.parallel(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}]);`,
+  );
   const named: string[] = [];
   node.branches.forEach((branch, index) => {
     const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
     if (!identifier) return;
     const name = lowering.identifierName(identifier);
-    state.out.add(`${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`);
+    state.out.add(
+      `${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`,
+    );
     named.push(`${propertyKey(identifier.name)}: ${name}`);
   });
   return inert(named.length === node.branches.length && named.length > 0 ? `{ ${named.join(", ")} }` : results);
@@ -55,14 +65,27 @@ export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowe
   const index = node.index ? lowering.identifierName(node.index) : "$index";
   const loopScope = lowering.analysis.scopes.get(node);
   const accumulating = node.body.filter((statement): statement is ast.BindingStatement => {
-    if (statement.kind !== "Binding" || statement.declaration !== null || statement.value.kind !== "Binary" || statement.value.operator !== "+") return false;
+    if (
+      statement.kind !== "Binding" ||
+      statement.declaration !== null ||
+      statement.value.kind !== "Binary" ||
+      statement.value.operator !== "+"
+    )
+      return false;
     const symbol = lowering.analysis.references.get(statement.name);
-    return symbol !== undefined && symbol.scope !== loopScope && statement.value.left.kind === "Identifier" && lowering.analysis.references.get(statement.value.left) === symbol;
+    return (
+      symbol !== undefined &&
+      symbol.scope !== loopScope &&
+      statement.value.left.kind === "Identifier" &&
+      lowering.analysis.references.get(statement.value.left) === symbol
+    );
   });
   const items = `await rt.list(${site(node.collection)}, ${lowering.value(node.collection, state).code})`;
   if (accumulating.length === 0) {
     const body = lowering.statements(node.body, state, { scope: node, finish: returnValue });
-    return awaited(`rt.map(${site(node)}, ${items}, async (${item}${node.index ? `, ${index}` : ""}) => {\n${body.text()}\n})`);
+    return awaited(
+      `rt.map(${site(node)}, ${items}, async (${item}${node.index ? `, ${index}` : ""}) => {\n${body.text()}\n})`,
+    );
   }
   const parts = lowering.temporary("parts");
   const list = lowering.temporary("items");
@@ -80,7 +103,8 @@ export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowe
   );
   accumulating.forEach((statement, slot) => {
     const name = lowering.identifierName(statement.name);
-    const operator = statement.value.kind === "Binary" ? binaryHelper(statement.value.operator, lowering) : lowering.helper("add");
+    const operator =
+      statement.value.kind === "Binary" ? binaryHelper(statement.value.operator, lowering) : lowering.helper("add");
     state.out.add(
       `const $part${slot} = ${parts}[${slot}]![$position];`,
       `if ($part${slot} !== undefined) ${name} = rt.bind(${site(statement.name)}, ${stringLiteral(statement.name.name)}, ${operator}(${name}, $part${slot}));`,

@@ -28,7 +28,12 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       const finish =
         stage.operator === "map"
           ? ({ kind: "push", target } as const)
-          : ({ kind: "keep", target, item: itemName, test: (value: string) => `await rt.truthy(${site(stage)}, ${value})` } as const);
+          : ({
+              kind: "keep",
+              target,
+              item: itemName,
+              test: (value: string) => `await rt.truthy(${site(stage)}, ${value})`,
+            } as const);
       const body = lowering.statements(stage.body, state, { scope: stage, finish });
       out.add(`const ${target}: Value[] = [];`, `for (const ${itemName} of ${items}) {`);
       out.append(body);
@@ -41,7 +46,11 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       const acc = accumulator ? lowering.identifierName(accumulator) : "$accumulator";
       const each = element ? lowering.identifierName(element) : "$item";
       const body = lowering.statements(stage.body, state, { scope: stage, finish: { kind: "assign", target: acc } });
-      out.add(`const ${all} = ${items};`, `let ${acc}: Value = ${all}[0] ?? null;`, `for (const ${each} of ${all}.slice(1)) {`);
+      out.add(
+        `const ${all} = ${items};`,
+        `let ${acc}: Value = ${all}[0] ?? null;`,
+        `for (const ${each} of ${all}.slice(1)) {`,
+      );
       out.append(body);
       out.add("}");
       return inert(acc);

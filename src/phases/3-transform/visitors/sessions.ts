@@ -8,12 +8,23 @@ import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { propertyLowering, string } from "./strings.js";
 
-export function session(node: ast.SessionExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
+export function session(
+  node: ast.SessionExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   return sessionCall(node, state, lowering, request.binding);
 }
 
 /** `previous` is the result of the step before it in an `a -> b` chain, which the session is given as context. */
-function sessionCall(node: ast.SessionExpression, state: LowerState, lowering: Lowering, binding: string | undefined, previous?: string): Lowered {
+function sessionCall(
+  node: ast.SessionExpression,
+  state: LowerState,
+  lowering: Lowering,
+  binding: string | undefined,
+  previous?: string,
+): Lowered {
   const fields = [`at: ${site(node)}`];
   if (node.agent) fields.push(`agent: ${agentReference(node.agent, lowering)}`);
   const hasPrompt = node.properties.some((property) => property.key.name === "prompt");
@@ -21,22 +32,45 @@ function sessionCall(node: ast.SessionExpression, state: LowerState, lowering: L
   else if (node.prompt) fields.push(`prompt: ${string(node.prompt, state, lowering)}`);
   if (node.name) fields.push(`label: ${stringLiteral(node.name.name)}`);
   fields.push(...bindingField(binding));
-  fields.push(...settingsFields(node.properties, propertyLowering(state, lowering), previous === undefined ? undefined : `previous: ${previous}`));
+  fields.push(
+    ...settingsFields(
+      node.properties,
+      propertyLowering(state, lowering),
+      previous === undefined ? undefined : `previous: ${previous}`,
+    ),
+  );
   return awaited(`rt.session({ ${fields.join(", ")} })`);
 }
 
-export function resume(node: ast.ResumeExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
+export function resume(
+  node: ast.ResumeExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   const agent = agentReference(node.agent, lowering);
-  const fields = [`at: ${site(node)}`, ...bindingField(request.binding), ...settingsFields(node.properties, propertyLowering(state, lowering))];
+  const fields = [
+    `at: ${site(node)}`,
+    ...bindingField(request.binding),
+    ...settingsFields(node.properties, propertyLowering(state, lowering)),
+  ];
   return awaited(`rt.resume(${agent}, { ${fields.join(", ")} })`);
 }
 
 /** `a -> b -> c`: each session step is given the previous step's result as context. */
-export function arrow(node: ast.ArrowExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
+export function arrow(
+  node: ast.ArrowExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   let previous: Lowered | undefined;
   node.steps.forEach((step, index) => {
     const last = index === node.steps.length - 1;
-    const lowered = step.kind === "Session" ? sessionCall(step, state, lowering, last ? request.binding : undefined, previous?.code) : lowering.value(step, state);
+    const lowered =
+      step.kind === "Session"
+        ? sessionCall(step, state, lowering, last ? request.binding : undefined, previous?.code)
+        : lowering.value(step, state);
     if (last) {
       previous = lowered;
       return;
@@ -49,7 +83,9 @@ export function arrow(node: ast.ArrowExpression, state: LowerState, lowering: Lo
 }
 
 export function programCall(node: ast.ProgramCall, state: LowerState, lowering: Lowering): Lowered {
-  const args = node.args.map((argument) => `${propertyKey(argument.name.name)}: ${lowering.value(argument.value, state).code}`).join(", ");
+  const args = node.args
+    .map((argument) => `${propertyKey(argument.name.name)}: ${lowering.value(argument.value, state).code}`)
+    .join(", ");
   const program = lowering.names.get("value", node.callee.name);
   return awaited(`rt.call(${site(node)}, ${stringLiteral(node.callee.name)}, ${program}.run, { ${args} })`);
 }

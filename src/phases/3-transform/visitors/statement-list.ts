@@ -17,7 +17,12 @@ export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "c
  * ahead of everything (`let x: Value = null`) when it is bound deeper (a branch, a parallel
  * branch, a `try` body).
  */
-export function statementList(statements: readonly ast.Statement[], outer: LowerState, lowering: Lowering, options: ListOptions): Lines {
+export function statementList(
+  statements: readonly ast.Statement[],
+  outer: LowerState,
+  lowering: Lowering,
+  options: ListOptions,
+): Lines {
   const out = new Lines();
   const declaredHere = declareScope(statements, out, outer, lowering, options);
   const state: LowerState = { ...outer, out, declaredHere };
@@ -28,7 +33,8 @@ export function statementList(statements: readonly ast.Statement[], outer: Lower
     const { value } = lowering.statement(statement, state, last && wantsValue);
     if (last && finish && value !== undefined) finishWith(out, finish, value);
   });
-  if (finish && !out.exits && (statements.length === 0 || !producesValue(statements.at(-1)!))) finishWith(out, finish, nullValue);
+  if (finish && !out.exits && (statements.length === 0 || !producesValue(statements.at(-1)!)))
+    finishWith(out, finish, nullValue);
   return out;
 }
 
@@ -38,16 +44,24 @@ function finishWith(out: Lines, finish: Finish, value: Lowered): void {
   else out.add(statement);
 }
 
-function declareScope(statements: readonly ast.Statement[], out: Lines, state: LowerState, lowering: Lowering, options: ListOptions): Set<SymbolInfo> {
+function declareScope(
+  statements: readonly ast.Statement[],
+  out: Lines,
+  state: LowerState,
+  lowering: Lowering,
+  options: ListOptions,
+): Set<SymbolInfo> {
   const scope = options.scope ? lowering.analysis.scopes.get(options.scope) : undefined;
   const directNames = new Set<ast.Identifier>();
   for (const statement of statements) {
-    if ((statement.kind === "Binding" || statement.kind === "Output") && statement.name) directNames.add(statement.name);
+    if ((statement.kind === "Binding" || statement.kind === "Output") && statement.name)
+      directNames.add(statement.name);
   }
   const here = new Set<SymbolInfo>();
   const ahead: SymbolInfo[] = [...(options.declareAhead ?? [])];
   for (const symbol of scope?.symbols.values() ?? []) {
-    if (!declaredKinds.has(symbol.kind) || lowering.promoted.has(symbol) || state.declaredBeforeLoop.has(symbol)) continue;
+    if (!declaredKinds.has(symbol.kind) || lowering.promoted.has(symbol) || state.declaredBeforeLoop.has(symbol))
+      continue;
     if (directNames.has(symbol.declaration) && !lowering.readFromFunctions.has(symbol)) here.add(symbol);
     else ahead.push(symbol);
   }
@@ -57,5 +71,10 @@ function declareScope(statements: readonly ast.Statement[], out: Lines, state: L
 
 /** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */
 function producesValue(statement: ast.Statement): boolean {
-  return statement.kind === "ExpressionStatement" || statement.kind === "Binding" || (statement.kind === "Output" && statement.name !== null) || statement.kind === "Input";
+  return (
+    statement.kind === "ExpressionStatement" ||
+    statement.kind === "Binding" ||
+    (statement.kind === "Output" && statement.name !== null) ||
+    statement.kind === "Input"
+  );
 }

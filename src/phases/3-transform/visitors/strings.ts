@@ -20,7 +20,11 @@ export function templateOf(parts: readonly ast.StringPart[], state: LowerState, 
     return value.includes("\n") ? `\`${templateChunk(value)}\`` : stringLiteral(value);
   }
   const body = chunks
-    .map((chunk) => (typeof chunk === "string" ? templateChunk(chunk) : `\${${lowering.helper("text")}(${lowering.value(chunk.path, state).code})}`))
+    .map((chunk) =>
+      typeof chunk === "string"
+        ? templateChunk(chunk)
+        : `\${${lowering.helper("text")}(${lowering.value(chunk.path, state).code})}`,
+    )
     .join("");
   return `\`${body}\``;
 }
@@ -32,7 +36,9 @@ export function string(literal: ast.StringLiteral, state: LowerState, lowering: 
 
 /** A `string`-typed expression for any expression. */
 export function text(expression: ast.Expression, state: LowerState, lowering: Lowering): string {
-  return expression.kind === "String" ? string(expression, state, lowering) : `${lowering.helper("text")}(${lowering.value(expression, state).code})`;
+  return expression.kind === "String"
+    ? string(expression, state, lowering)
+    : `${lowering.helper("text")}(${lowering.value(expression, state).code})`;
 }
 
 /** What property lowering (`settings.ts`) needs, writing what it needs first to `state.out`. */

@@ -5,7 +5,12 @@ import type { LowerState } from "../state.js";
 import { collect } from "./collect.js";
 
 /** `try:` / `catch:` / `finally:` as TypeScript's; its value is the last value of whichever body ran. */
-export function tryExpression(node: ast.TryExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
+export function tryExpression(
+  node: ast.TryExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   return collect("attempt", request.discard ?? false, state, lowering, (finish) => {
     const lines = new Lines();
     lines.add("try {");
@@ -13,7 +18,10 @@ export function tryExpression(node: ast.TryExpression, state: LowerState, loweri
     const handler = node.handler;
     if (handler) {
       lines.add("} catch ($error) {");
-      if (handler.param) lines.add(`const ${lowering.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`);
+      if (handler.param)
+        lines.add(
+          `const ${lowering.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`,
+        );
       lines.append(lowering.statements(handler.body, { ...state, inCatch: true }, { scope: handler, finish }));
     }
     if (node.finalizer) {

@@ -34,8 +34,12 @@ export function array(node: ast.ArrayExpression, state: LowerState, lowering: Lo
 }
 
 export function object(node: ast.ObjectExpression, state: LowerState, lowering: Lowering): Lowered {
-  const keys = distinctKeys(node.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)));
-  const entries = node.entries.map((entry, index) => `${propertyKey(keys[index]!)}: ${entryValue(entry, state, lowering)}`);
+  const keys = distinctKeys(
+    node.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
+  );
+  const entries = node.entries.map(
+    (entry, index) => `${propertyKey(keys[index]!)}: ${entryValue(entry, state, lowering)}`,
+  );
   return inert(`{ ${entries.join(", ")} }`);
 }
 
@@ -45,7 +49,9 @@ function entryValue(entry: ast.ObjectEntry, state: LowerState, lowering: Lowerin
 }
 
 export function member(node: ast.MemberExpression, state: LowerState, lowering: Lowering): Lowered {
-  return awaited(`rt.field(${site(node.property)}, ${lowering.value(node.object, state).code}, ${stringLiteral(node.property.name)})`);
+  return awaited(
+    `rt.field(${site(node.property)}, ${lowering.value(node.object, state).code}, ${stringLiteral(node.property.name)})`,
+  );
 }
 
 export function index(node: ast.IndexExpression, state: LowerState, lowering: Lowering): Lowered {
@@ -55,7 +61,8 @@ export function index(node: ast.IndexExpression, state: LowerState, lowering: Lo
 
 /** An index: a number picks an item, anything else is a field name. */
 function key(index: ast.Expression, state: LowerState, lowering: Lowering): string {
-  if (index.kind === "Number" || (index.kind === "String" && index.parts.every((part) => part.kind === "TextPart"))) return lowering.value(index, state).code;
+  if (index.kind === "Number" || (index.kind === "String" && index.parts.every((part) => part.kind === "TextPart")))
+    return lowering.value(index, state).code;
   let value = lowering.value(index, state).code;
   if (index.kind !== "Identifier") {
     const computed = value;
@@ -66,7 +73,8 @@ function key(index: ast.Expression, state: LowerState, lowering: Lowering): stri
 }
 
 export function binary(node: ast.BinaryExpression, state: LowerState, lowering: Lowering): Lowered {
-  if (node.operator === "and" || node.operator === "or" || isComparison(node.operator)) return inert(`(${lowering.condition(node, state)})`);
+  if (node.operator === "and" || node.operator === "or" || isComparison(node.operator))
+    return inert(`(${lowering.condition(node, state)})`);
   const helper = binaryHelper(node.operator, lowering);
   return inert(`${helper}(${lowering.value(node.left, state).code}, ${lowering.value(node.right, state).code})`);
 }
@@ -82,5 +90,7 @@ export function reference(identifier: ast.Identifier, lowering: Lowering): strin
   if (symbol) return lowering.symbolName(symbol);
   const agent = lowering.analysis.agentValues.get(identifier);
   if (agent) return stringLiteral(agent.name.name);
-  throw new Error(`internal: \`${identifier.name}\` at ${identifier.loc.start.line}:${identifier.loc.start.column} was not resolved by analysis`);
+  throw new Error(
+    `internal: \`${identifier.name}\` at ${identifier.loc.start.line}:${identifier.loc.start.column} was not resolved by analysis`,
+  );
 }
