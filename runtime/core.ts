@@ -5,6 +5,7 @@
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { SourceAnchors } from "./anchors.js";
 import { clientFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
@@ -15,11 +16,12 @@ import { resolveModel } from "./models.js";
 import { systemPrompt } from "./prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
+import { AnchoredStep } from "./step-identity.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
 import { Secrets } from "./tools/secrets.js";
 import { toolParam } from "./tools/tool.js";
-import type { AgentDefinition, Durability, Permissions, ProgramInfo, RecordedStep, RunEvent, RunOptions, Site, StepKind, ToolDefinition, Usage, Value } from "./types.js";
+import type { AgentDefinition, Durability, Permissions, ProgramInfo, RecordedStep, RunEvent, RunOptions, Site, StepAsk, StepKind, ToolDefinition, Usage, Value } from "./types.js";
 
 export interface Toolbox {
   readonly permissions: PermissionGuard;
@@ -49,6 +51,8 @@ export class RunCore {
   durability: Durability;
   readonly totals = new UsageTotals();
   readonly root: StepContext;
+  /** Content anchors of this program's constructs. */
+  readonly anchors: SourceAnchors;
   readonly startedAt: number;
   /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
   private readonly observers: Array<(event: RunEvent) => void> = [];
@@ -64,12 +68,13 @@ export class RunCore {
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
-   * run-wide limit and the clock, and the called program's steps are recorded under `keyPrefix`.
+   * run-wide limit and the clock, and the called program's steps are recorded under `keyPrefix`
+   * (`anchorPrefix` in content anchors).
    */
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
-    caller?: { readonly core: RunCore; readonly keyPrefix: string },
+    caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
   ) {
     this.client = caller?.core.client ?? clientFor(options);
     this.limiter = caller?.core.limiter ?? new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
@@ -77,7 +82,8 @@ export class RunCore {
       caller !== undefined ? new ScopedDurability(caller.core.durability, caller.keyPrefix) : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
-    this.root = new StepContext("", this.rootController.signal, undefined);
+    this.root = new StepContext("", this.rootController.signal, undefined, caller?.anchorPrefix ?? "");
+    this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
   }
 
@@ -154,11 +160,14 @@ export class RunCore {
 
   /**
    * Runs one model-facing step: replays it when it was recorded, else executes it under the step
-   * time limit and records the outcome before returning.
+   * time limit and records the outcome before returning. `ask` is what the step asks (see
+   * step-identity.ts): the durability gets it with the step's content anchor.
    */
-  async step<T extends Value>(kind: StepKind, at: Site, label: string, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
+  async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
     const context = this.context;
     const key = context.nextKey(kind, at);
+    const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
+    const identity = new AnchoredStep(kind, at, anchor, this.program, ask);
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     try {
@@ -169,7 +178,7 @@ export class RunCore {
         // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
         const value = this.secrets.redactDeep(outcome.value);
         return { kind, value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }) } satisfies RecordedStep;
-      });
+      }, identity);
       return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
     } catch (error) {
       if (error instanceof StepMismatch) throw this.error(error.message, at);

@@ -6,19 +6,19 @@
  * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
-import type { Durability, DurableStep, Journal, RecordedStep, StepKind, Value } from "./types.js";
+import type { Durability, DurableStep, Journal, RecordedStep, StepIdentity, StepKind, Value } from "./types.js";
 
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
     const recorded = await this.journal.get(key);
     if (recorded !== undefined) {
       if (recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
       return { step: recorded, replayed: true };
     }
     const step = await execute();
-    await this.journal.put(key, step);
+    await this.journal.put(key, step, identity);
     return { step, replayed: false };
   }
 
@@ -38,8 +38,8 @@ export class ScopedDurability implements Durability {
     private readonly prefix: string,
   ) {}
 
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
-    return this.parent.step(this.prefix + key, kind, execute);
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
+    return this.parent.step(this.prefix + key, kind, execute, identity);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

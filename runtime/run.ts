@@ -15,10 +15,10 @@ import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import { runParallel } from "./parallel.js";
 import { withRetries } from "./retry.js";
-import { effectiveSettings, runAgent, sessionLabel, sessionTask } from "./session.js";
+import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
 import { sharedController } from "./signals.js";
 import { runInContext } from "./step-context.js";
-import type { AgentDefinition, Branch, RunOptions, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
+import type { AgentDefinition, Branch, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, RunOptions, SessionRequest, Site, StepAsk, Value } from "./types.js";
 import { text } from "./values.js";
 
 const DEFAULT_MAX_DEPTH = 100;
@@ -29,6 +29,8 @@ interface Caller {
   readonly run: Run;
   /** The call's step key: the called program's steps are recorded under it. */
   readonly key: string;
+  /** The call's content anchor, the prefix of the called program's anchors. */
+  readonly anchor: string;
   /** Its folder under the caller's `imports/`. */
   readonly folderName: string;
 }
@@ -56,7 +58,7 @@ export class Run implements Runtime {
   ) {
     this.inputs = inputs;
     this.caller = callers.get(options);
-    this.core = new RunCore(program, options, this.caller === undefined ? undefined : { core: this.caller.run.core, keyPrefix: this.caller.key });
+    this.core = new RunCore(program, options, this.caller === undefined ? undefined : { core: this.caller.run.core, keyPrefix: this.caller.key, anchorPrefix: this.caller.anchor });
     this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
     this.runDir = this.caller !== undefined ? join(this.caller.run.runDir, "imports", safeName(this.caller.folderName)) : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
   }
@@ -138,7 +140,7 @@ export class Run implements Runtime {
     if (core.listening) core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }) });
     const block = core.context.block;
     const policy = { retries: settings.retry ?? 0, backoff: settings.backoff ?? "none", baseDelayMs: this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS };
-    const result = await core.step("session", request.at, label, (signal) =>
+    const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal) =>
       withRetries(policy, signal, async () => {
         const memory = resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
         let saved: { memory: string; summary: string } | undefined;
@@ -156,14 +158,16 @@ export class Run implements Runtime {
   }
 
   async judge(at: Site, condition: string, scope: { readonly [name: string]: Value }): Promise<boolean> {
-    const result = await this.core.step("judge", at, "The judgment", (signal) => judge(this.core, condition, scope, signal));
+    const ask = { text: condition, details: () => ({ condition, scope }) };
+    const result = await this.core.step("judge", at, "The judgment", ask, (signal) => judge(this.core, condition, scope, signal));
     this.core.emit({ type: "judgment", at, question: condition, answer: result.value ? "yes" : "no", reason: result.reason ?? "" });
     return result.value;
   }
 
   async choose(at: Site, criteria: string, options: readonly string[], scope: { readonly [name: string]: Value }): Promise<number> {
     if (options.length === 0) throw this.core.error("choice has no options.", at);
-    const result = await this.core.step("choose", at, "The choice", (signal) => choose(this.core, criteria, options, scope, signal));
+    const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
+    const result = await this.core.step("choose", at, "The choice", ask, (signal) => choose(this.core, criteria, options, scope, signal));
     this.core.emit({ type: "judgment", at, question: criteria, answer: options[result.value] ?? String(result.value), reason: result.reason ?? "" });
     return result.value;
   }
@@ -175,7 +179,8 @@ export class Run implements Runtime {
     if (ask === undefined) {
       throw this.core.error(`Missing input "${definition.name}" (${definition.prompt}). Supply it in the run's inputs, or pass an onInput callback that asks for it.`, at);
     }
-    const result = await this.core.step("input", at, `The input "${definition.name}"`, async () => ({ value: await ask(definition), usage: [] }));
+    const asked = { binding: definition.name, text: definition.prompt, details: () => definition };
+    const result = await this.core.step("input", at, `The input "${definition.name}"`, asked, async () => ({ value: await ask(definition), usage: [] }));
     return this.inputBinding(at, definition, result.value);
   }
 
@@ -187,19 +192,21 @@ export class Run implements Runtime {
   async call<I, O extends Value>(at: Site, name: string, run: (inputs: I, options?: RunOptions) => Promise<O>, inputs: I): Promise<O> {
     const context = this.core.context;
     const key = context.nextKey(`use:${name}`, at);
+    const anchor = `${context.anchorPath}/${context.nextAnchor(this.core.anchors.of(`use:${name}`, at))}`;
     const count = (this.callCounts.get(name) ?? 0) + 1;
     this.callCounts.set(name, count);
     const options: RunOptions = { ...this.options, signal: context.signal };
-    callers.set(options, { run: this, key, folderName: count === 1 ? name : `${name}__${count}` });
+    callers.set(options, { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` });
     return run(inputs, options);
   }
 
   async parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
     const context = this.core.context;
     const segment = context.nextSegment("parallel", at);
+    const anchor = context.nextAnchor(this.core.anchors.of("parallel", at));
     this.core.emit({ type: "parallel-start", at, branches: branches.length });
     const outcome = await runParallel(options, branches, context.signal, (branch, index, signal) => {
-      const child = context.child(`${segment}/b${index}`, signal);
+      const child = context.child(`${segment}/b${index}`, signal, context.block, `${anchor}/b${index}`);
       return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
     });
     this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
@@ -209,6 +216,7 @@ export class Run implements Runtime {
   async map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
     const context = this.core.context;
     const segment = context.nextSegment("map", at);
+    const anchor = context.nextAnchor(this.core.anchors.of("map", at));
     const controller = sharedController();
     const forward = (): void => controller.abort(context.signal.reason);
     context.signal.addEventListener("abort", forward, { once: true });
@@ -218,7 +226,7 @@ export class Run implements Runtime {
       return await pMap(
         items,
         (item, index) => {
-          const child = context.child(`${segment}/i${index}`, controller.signal);
+          const child = context.child(`${segment}/i${index}`, controller.signal, context.block, `${anchor}/i${index}`);
           return this.core.durability.branch(child.path, () => runInContext(child, () => body(item, index))).catch((error: unknown) => {
             failed++;
             controller.abort(error);
@@ -242,7 +250,8 @@ export class Run implements Runtime {
     const frame = { name, executionId: ++this.executionIds, depth, parentExecutionId: parent?.executionId ?? 0 };
     this.folder?.enterBlock(frame);
     try {
-      return await runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame), body);
+      const anchor = context.nextAnchor(this.core.anchors.of(`do:${name}`, at));
+      return await runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor), body);
     } finally {
       this.folder?.exitBlock(frame);
     }
@@ -255,7 +264,7 @@ export class Run implements Runtime {
       return parsed;
     }
     const source = text(value);
-    return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", (signal) => extractList(this.core, source, signal)))) as readonly Value[];
+    return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) => extractList(this.core, source, signal)))) as readonly Value[];
   }
 
   async field(at: Site, value: Value, key: string | number): Promise<Value> {
@@ -266,7 +275,7 @@ export class Run implements Runtime {
     }
     const source = text(value);
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
-    return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () => this.core.step("extract", at, label, (signal) => extractField(this.core, source, key, signal)));
+    return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () => this.core.step("extract", at, label, extraction("field", source, key), (signal) => extractField(this.core, source, key, signal)));
   }
 
   async truthy(at: Site, value: Value): Promise<boolean> {
@@ -276,7 +285,7 @@ export class Run implements Runtime {
       return parsed;
     }
     const source = text(value);
-    return (await this.extractOnce(at, "boolean", source, () => this.core.step("extract", at, "Reading yes or no", (signal) => extractTruth(this.core, source, signal)))) as boolean;
+    return (await this.extractOnce(at, "boolean", source, () => this.core.step("extract", at, "Reading yes or no", extraction("boolean", source), (signal) => extractTruth(this.core, source, signal)))) as boolean;
   }
 
   /**
@@ -338,6 +347,11 @@ export class Run implements Runtime {
   private get cwd(): string {
     return this.options.cwd ?? process.cwd();
   }
+}
+
+/** What an extraction asks: the shape read out of a text (and the field or item). */
+function extraction(shape: "list" | "field" | "boolean", source: string, key?: string | number): StepAsk {
+  return { text: source, details: () => ({ shape, key, source }) };
 }
 
 function persistScope(persist: SessionRequest["persist"]): string {

@@ -7,6 +7,9 @@
  * was reached in the current context, so a plain `for` / `while` loop in generated code gets distinct
  * keys (`#0`, `#1`, ...) with no help. Inside one context steps run in sequence, so the counting is
  * deterministic; everything concurrent gets a context of its own.
+ *
+ * Alongside the key path, each context keeps the same path in content anchors (`anchors.ts`), with
+ * occurrences counted per anchor: what `prosec test` matches recorded steps by. Keys are unchanged.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Site } from "./types.js";
@@ -20,6 +23,7 @@ export interface BlockFrame {
 
 export class StepContext {
   private readonly occurrences = new Map<string, number>();
+  private readonly anchorOccurrences = new Map<string, number>();
 
   constructor(
     readonly path: string,
@@ -27,6 +31,8 @@ export class StepContext {
     readonly signal: AbortSignal,
     /** The innermost block invocation, if any. */
     readonly block: BlockFrame | undefined,
+    /** `path` in content anchors. */
+    readonly anchorPath: string = path,
   ) {}
 
   /** The key of the next step of `kind` at `at`, counting this occurrence. */
@@ -42,9 +48,16 @@ export class StepContext {
     return `${site}#${occurrence}`;
   }
 
-  /** A child context whose path is this one's plus `segment`. */
-  child(segment: string, signal: AbortSignal = this.signal, block: BlockFrame | undefined = this.block): StepContext {
-    return new StepContext(`${this.path}/${segment}`, signal, block);
+  /** `anchor#occurrence` for the next time the construct `anchor` is reached in this context. */
+  nextAnchor(anchor: string): string {
+    const occurrence = this.anchorOccurrences.get(anchor) ?? 0;
+    this.anchorOccurrences.set(anchor, occurrence + 1);
+    return `${anchor}#${occurrence}`;
+  }
+
+  /** A child context whose path is this one's plus `segment` (and `anchorSegment` in anchors). */
+  child(segment: string, signal: AbortSignal = this.signal, block: BlockFrame | undefined = this.block, anchorSegment = segment): StepContext {
+    return new StepContext(`${this.path}/${segment}`, signal, block, `${this.anchorPath}/${anchorSegment}`);
   }
 }
 

@@ -9,12 +9,36 @@
  * (that step runs again), so the log is atomic record by record.
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { Journal, RecordedStep } from "../types.js";
+import type { Journal, RecordedStep, StepIdentity } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
-interface JournalRecord extends RecordedStep {
+/** A line of the journal: the step's key and its record. */
+export interface JournalRecord extends RecordedStep {
   readonly key: string;
+}
+
+/** A record as one journal line, newline included. */
+export function journalLine(key: string, step: RecordedStep): string {
+  return `${JSON.stringify({ key, ...step } satisfies JournalRecord)}\n`;
+}
+
+/**
+ * The complete records of a journal's text, and the byte length they take: a last line without its
+ * newline is a record cut short by a crash, and is left out.
+ */
+export function parseJournal(content: string, path: string): { readonly records: JournalRecord[]; readonly bytes: number } {
+  const end = content.lastIndexOf("\n") + 1;
+  const lines = content.slice(0, end).split("\n");
+  lines.pop();
+  const records = lines.map((line, index) => {
+    try {
+      return JSON.parse(line) as JournalRecord;
+    } catch {
+      throw new Error(`The run's journal ${path} is damaged at line ${index + 1}: it is not a record written by prosec.`);
+    }
+  });
+  return { records, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
 
 export class FileJournal implements Journal {
@@ -37,9 +61,9 @@ export class FileJournal implements Journal {
     return Promise.resolve(this.steps.get(key));
   }
 
-  put(key: string, step: RecordedStep): Promise<void> {
-    const record: JournalRecord = { key, ...step };
-    const bytes = Buffer.from(`${JSON.stringify(record)}\n`, "utf8");
+  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
+    const line = journalLine(key, identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash });
+    const bytes = Buffer.from(line, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
     this.steps.set(key, step);
@@ -52,19 +76,8 @@ export class FileJournal implements Journal {
 
   /** Reads the records; returns the byte length of the complete ones. */
   private load(content: string): number {
-    const end = content.lastIndexOf("\n") + 1;
-    const lines = content.slice(0, end).split("\n");
-    lines.pop();
-    lines.forEach((line, index) => {
-      let record: JournalRecord;
-      try {
-        record = JSON.parse(line) as JournalRecord;
-      } catch {
-        throw new Error(`The run's journal ${this.path} is damaged at line ${index + 1}: it is not a record written by prosec.`);
-      }
-      const { key, ...step } = record;
-      this.steps.set(key, step);
-    });
-    return Buffer.byteLength(content.slice(0, end), "utf8");
+    const { records, bytes } = parseJournal(content, this.path);
+    for (const { key, ...step } of records) this.steps.set(key, step);
+    return bytes;
   }
 }

@@ -4,13 +4,14 @@ import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
+import { testCommand } from "./test-command.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
   let argumentsRejected = false;
-  const parser = dbosCommands(runCommand(buildCommand(checkCommand(
+  const parser = testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])
       .scriptName("prosec")
       .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
@@ -27,7 +28,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         argumentsRejected = true;
         throw new UsageError(message);
       }),
-  ))));
+  )))));
   try {
     process.exitCode = EXIT.ok;
     await parser.parseAsync();

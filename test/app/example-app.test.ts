@@ -1,11 +1,12 @@
 /**
  * examples/app, set up the way a user sets up an app that imports compiled workflows: its committed
  * modules are up to date, it type-checks in strict mode against `prosec/runtime` resolved as an
- * installed `file:` dependency, wrong uses of the generated types really are compile errors, and the
- * built app runs both workflows against the fake Messages API, one's output feeding the other.
+ * installed `file:` dependency, wrong uses of the generated types really are compile errors, the
+ * built app runs both workflows against the fake Messages API, one's output feeding the other, and
+ * its own tests pass: a golden run replayed by `prosec test`, and scripted-model tests under node:test.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +67,19 @@ beforeAll(() => {
 afterAll(() => {
   for (const folder of scratch) rmSync(folder, { recursive: true, force: true });
 });
+
+/** The app built by its own tsconfig.build.json into a scratch folder (once per file). */
+let built: Promise<string> | undefined;
+function buildApp(): Promise<string> {
+  built ??= (async () => {
+    const folder = scratchFolder();
+    const result = await tsc("-p", join(app, "tsconfig.build.json"), "--outDir", join(folder, "dist"));
+    expect(result.stdout).toBe("");
+    expect(result.code).toBe(0);
+    return folder;
+  })();
+  return built;
+}
 
 describe("examples/app", () => {
   it("has no diagnostics and its committed modules are up to date (prosec build --check)", async () => {
@@ -146,10 +160,7 @@ describe("examples/app", () => {
     }
 
     it("passes the research brief into the newsletter workflow and returns the revised issue", async () => {
-      const folder = scratchFolder();
-      const built = await tsc("-p", join(app, "tsconfig.build.json"), "--outDir", join(folder, "dist"));
-      expect(built.stdout).toBe("");
-      expect(built.code).toBe(0);
+      const folder = await buildApp();
 
       server = await startFakeAnthropic({ respond });
       const env: NodeJS.ProcessEnv = { ...process.env, ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: server.url };
@@ -188,6 +199,36 @@ describe("examples/app", () => {
       expect(prompts[review]).toContain("FIRST-DRAFT citing BRIEF-MARKER");
       expect(first("Revise the issue")).toBeGreaterThan(review);
       expect(requests.filter((request) => request.body?.tool_choice !== undefined).length).toBeGreaterThanOrEqual(1);
+    }, SLOW);
+  });
+
+  describe("its tests, which never reach a model", () => {
+    /** Neither a key nor a reachable server: any request would fail. */
+    const offline = (): NodeJS.ProcessEnv => ({ ...process.env, ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" });
+
+    it("replays the golden run in tests/ with prosec test, and fails it once an expected output is changed", async () => {
+      const passed = await node([prosecBin, "test"], { cwd: app, env: offline() });
+      expect(passed.stdout).toBe("✓ tests/newsletter.golden (src/workflows/newsletter.prose)\n\n1 passed, 0 failed\n");
+      expect(passed.code).toBe(0);
+
+      const folder = scratchFolder();
+      const copy = join(folder, "newsletter.golden");
+      cpSync(join(app, "tests/newsletter.golden"), copy, { recursive: true });
+      const expected = JSON.parse(readFileSync(join(copy, "expected.json"), "utf8")) as { outputs: Record<string, unknown> };
+      writeFileSync(join(copy, "expected.json"), JSON.stringify({ ...expected, outputs: { ...expected.outputs, "revision-count": 2 } }));
+      const failed = await node([prosecBin, "test", copy], { cwd: app, env: offline() });
+      expect(failed.stdout).toContain('    output "revision-count" differs\n      expected: 2\n      actual:   1\n');
+      expect(failed.stdout.trimEnd().split("\n").pop()).toBe("0 passed, 1 failed");
+      expect(failed.code).toBe(1);
+    }, SLOW);
+
+    it("runs the scripted-model tests with node:test, asserting what the publish judgment saw", async () => {
+      const folder = await buildApp();
+      const result = await node(["--test", join(folder, "dist/workflows.test.js")], { cwd: folder, env: offline() });
+      expect(result.stdout).toContain("ok 1 - the publish judgment sees the first draft, then the revision made from the critic's feedback");
+      expect(result.stdout).toContain("ok 2 - the brief is written from all three research angles, which ran side by side");
+      expect(result.stdout).toMatch(/# pass 2\n# fail 0\n/);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
     }, SLOW);
   });
 });
