@@ -5,6 +5,7 @@
 import type * as ast from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m, quote } from "../../diagnostics/messages.js";
+import { walk } from "../../walk.js";
 import type { ProgramInterface } from "./rules/index.js";
 
 export interface ImportEntry {
@@ -25,32 +26,32 @@ export class Definitions {
     private readonly resolveImport: ((path: string) => ProgramInterface | undefined) | undefined,
     private readonly report: (diagnostic: Diagnostic) => void,
   ) {
-    this.collect(program.body);
+    // Definitions stand at the top of the program or of a block (one that is defined twice included).
+    walk(program, (node) => {
+      this.define(node);
+      return node.kind === "Program" || node.kind === "Block";
+    });
   }
 
-  private collect(statements: readonly ast.Statement[]): void {
-    for (const statement of statements) {
-      switch (statement.kind) {
-        case "Agent": {
-          const first = this.agents.get(statement.name.name);
-          if (first) this.report(m.duplicateAgent(statement.name.loc, statement.name.name, first.name.loc));
-          else this.agents.set(statement.name.name, statement);
-          break;
-        }
-        case "Block": {
-          const first = this.blocks.get(statement.name.name);
-          if (first) this.report(m.duplicateBlock(statement.name.loc, statement.name.name, first.name.loc));
-          else this.blocks.set(statement.name.name, statement);
-          this.collect(statement.body);
-          break;
-        }
-        case "Import":
-          this.skills.add(statement.skill.value);
-          break;
-        case "Use":
-          this.use(statement);
-          break;
+  private define(node: ast.Node): void {
+    switch (node.kind) {
+      case "Agent": {
+        const first = this.agents.get(node.name.name);
+        if (first) this.report(m.duplicateAgent(node.name.loc, node.name.name, first.name.loc));
+        else this.agents.set(node.name.name, node);
+        return;
       }
+      case "Block": {
+        const first = this.blocks.get(node.name.name);
+        if (first) this.report(m.duplicateBlock(node.name.loc, node.name.name, first.name.loc));
+        else this.blocks.set(node.name.name, node);
+        return;
+      }
+      case "Import":
+        this.skills.add(node.skill.value);
+        return;
+      case "Use":
+        return this.use(node);
     }
   }
 
