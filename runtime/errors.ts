@@ -38,6 +38,13 @@ function formatMessage(reason: string, details: ProseErrorDetails): string {
   return `${where}${reason}${session}`;
 }
 
+/**
+ * A durable run's saved state cannot be used, so nothing ran: a damaged journal line, a missing or
+ * damaged run.json, a folder held by a live process, steps recorded in a scheme this prosec does not
+ * replay. The message names the file and says what the user can do.
+ */
+export class RunStateError extends ProseError {}
+
 /** A failure that comes from the run being cancelled (a lost race, Ctrl-C, the deadline). */
 export function isAbortError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -9,7 +9,8 @@
  * (that step runs again), so the log is atomic record by record.
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
-import type { Journal, RecordedStep, StepIdentity } from "../types.js";
+import { RunStateError } from "../errors.js";
+import type { Journal, RecordedStep, StepIdentity, StepKind } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
@@ -25,20 +26,44 @@ export function journalLine(key: string, step: RecordedStep): string {
 
 /**
  * The complete records of a journal's text, and the byte length they take: a last line without its
- * newline is a record cut short by a crash, and is left out.
+ * newline is a record cut short by a crash, and is left out. Any other line that is not a step record
+ * is a RunStateError naming it.
  */
 export function parseJournal(content: string, path: string): { readonly records: JournalRecord[]; readonly bytes: number } {
   const end = content.lastIndexOf("\n") + 1;
   const lines = content.slice(0, end).split("\n");
   lines.pop();
-  const records = lines.map((line, index) => {
-    try {
-      return JSON.parse(line) as JournalRecord;
-    } catch {
-      throw new Error(`The run's journal ${path} is damaged at line ${index + 1}: it is not a record written by prosec.`);
-    }
-  });
+  const records = lines.map((line, index) => parseRecord(line) ?? throwDamaged(path, index + 1, lines.length));
   return { records, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
+}
+
+const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input"]);
+
+/** A complete line as a step record, or undefined when it is not one prosec wrote (fields added later are optional). */
+function parseRecord(line: string): JournalRecord | undefined {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof record !== "object" || record === null) return undefined;
+  const { key, kind, usage } = record as { key?: unknown; kind?: unknown; usage?: unknown };
+  const valid = typeof key === "string" && typeof kind === "string" && KINDS.has(kind) && "value" in record && Array.isArray(usage);
+  return valid ? (record as JournalRecord) : undefined;
+}
+
+/**
+ * A damaged line before the journal's end is not a crash's torn write, which only ever cuts the last
+ * record short: something changed the file. The steps after it may have used its result, so only
+ * dropping it and everything after it is sound.
+ */
+function throwDamaged(path: string, line: number, lines: number): never {
+  const after = line === lines ? "" : ` and the ${lines - line === 1 ? "line" : `${lines - line} lines`} after it`;
+  const kept = line === 1 ? "nothing is replayed" : line === 2 ? "the step on line 1 is replayed" : `the steps on lines 1 to ${line - 1} are replayed`;
+  throw new RunStateError(
+    `${path} is damaged at line ${line} of ${lines}: it is not a step record written by prosec, so the run cannot be resumed as it is. Either start a new run, or delete line ${line}${after} from the journal and resume: ${kept} and the model is asked again for the rest.`,
+  );
 }
 
 export class FileJournal implements Journal {

@@ -2,7 +2,7 @@
  * A durable run's folder, laid out as state/filesystem.md says:
  *
  *   <runDir>/program.prose     the program as it ran
- *   <runDir>/run.json          run id, program hash, the inputs (what `resume` checks and reuses)
+ *   <runDir>/run.json          run id, program hash, step scheme, the inputs (manifest.ts: what `resume` checks and reuses)
  *   <runDir>/journal.jsonl     every finished step (see file-journal.ts): what `resume` replays
  *   <runDir>/state.md          the annotated trace, rewritten at most every STATE_INTERVAL_MS and at the end
  *   <runDir>/bindings/         `{name}.md`, `{name}__{execution_id}.md`, `anon_NNN.md`
@@ -13,7 +13,7 @@
  * step starts. The readable files follow it through an ordered, atomic writer; a crash may lose the
  * last of them, and the resumed run writes them again as it replays.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { safeName } from "../files.js";
 import type { BlockFrame } from "../step-context.js";
@@ -21,24 +21,14 @@ import type { ProgramInfo, RunEvent, Site, Value } from "../types.js";
 import { text } from "../values.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
+import { checkStepScheme, MANIFEST_FILE, missingManifest, readManifest, STEP_SCHEME, type RunManifest } from "./manifest.js";
 import { fenceFor, ProgramSource, type BindingKind } from "./program-source.js";
+import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
 const STATE_INTERVAL_MS = 50;
-const LOCK_FILE = ".lock";
 
-/** `run.json`. */
-export interface RunManifest {
-  readonly runId: string;
-  readonly program: string;
-  readonly source: string;
-  readonly sourceHash: string;
-  readonly compilerVersion: string;
-  readonly inputs: { readonly [name: string]: Value };
-  readonly startedAt: string;
-}
-
-/** Why a run folder cannot be used; the run turns it into a ProseError. */
+/** Why a run folder is refused although its state is sound (the program or an input changed); the run turns it into a ProseError. */
 export class RunFolderError extends Error {}
 
 export class RunFolder {
@@ -68,16 +58,11 @@ export class RunFolder {
    * inputs the run uses: a resumed run keeps the inputs it was started with.
    */
   static open(dir: string, program: ProgramInfo, runId: string, supplied: { readonly [name: string]: Value }, resume: boolean): { folder: RunFolder; inputs: { readonly [name: string]: Value } } {
-    const manifestPath = join(dir, "run.json");
-    const existing = readManifest(manifestPath);
+    const existing = readManifest(dir);
     let manifest: RunManifest;
     if (resume) {
-      if (existing === undefined) throw new RunFolderError(`There is no run to resume in ${dir} (no run.json).`);
-      if (existing.compilerVersion !== program.compilerVersion) {
-        throw new RunFolderError(
-          `Run ${existing.runId} was started by a program compiled with prosec ${existing.compilerVersion}; this one was compiled with prosec ${program.compilerVersion}, which may order its steps differently. Resume it with prosec ${existing.compilerVersion}, or start a new run.`,
-        );
-      }
+      if (existing === undefined) throw missingManifest(dir);
+      checkStepScheme(existing, program.compilerVersion);
       if (existing.sourceHash !== program.sourceHash) {
         throw new RunFolderError(
           `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,
@@ -91,14 +76,20 @@ export class RunFolder {
       manifest = { ...existing, inputs: { ...supplied, ...existing.inputs } };
     } else {
       if (existing !== undefined) throw new RunFolderError(`${dir} already holds run ${existing.runId}: resume it, or start the new run in another folder.`);
-      manifest = { runId, program: program.name, source: program.source, sourceHash: program.sourceHash, compilerVersion: program.compilerVersion, inputs: withoutUndefined(supplied), startedAt: new Date().toISOString() };
+      manifest = { runId, program: program.name, source: program.source, sourceHash: program.sourceHash, compilerVersion: program.compilerVersion, stepScheme: STEP_SCHEME, inputs: withoutUndefined(supplied), startedAt: new Date().toISOString() };
     }
     mkdirSync(dir, { recursive: true });
-    lock(dir, manifest.runId);
-    const writer = new FileWriter();
-    const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), writer, new FileJournal(join(dir, JOURNAL_FILE)));
+    lockRun(dir, manifest.runId);
+    let journal: FileJournal;
+    try {
+      journal = new FileJournal(join(dir, JOURNAL_FILE));
+    } catch (error) {
+      unlockRun(dir);
+      throw error;
+    }
+    const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
     // Written before the first step, synchronously: a run killed at once is still resumable.
-    writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
     return { folder, inputs: manifest.inputs };
   }
@@ -176,7 +167,7 @@ export class RunFolder {
       await this.writer.flush();
     } finally {
       this.journal?.close();
-      if (this.journal !== undefined) rmSync(join(this.dir, LOCK_FILE), { force: true });
+      if (this.journal !== undefined) unlockRun(this.dir);
     }
   }
 
@@ -218,34 +209,6 @@ export function bindingFile(name: string, kind: string, executionId: number | un
   const header = [`# ${name}`, "", `kind: ${kind}`, ...(executionId === undefined ? [] : [`execution_id: ${executionId}`])];
   const source = statement === "" ? [] : ["", "source:", "", `${fenceFor(statement)}prose`, statement, fenceFor(statement)];
   return [...header, ...source, "", "---", "", text(value), ""].join("\n");
-}
-
-function readManifest(path: string): RunManifest | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as RunManifest;
-  } catch {
-    throw new RunFolderError(`${path} is damaged: it is not a run manifest written by prosec.`);
-  }
-}
-
-/** One process per run folder: a second `resume` while the first still runs would write the same steps twice. */
-function lock(dir: string, runId: string): void {
-  const path = join(dir, LOCK_FILE);
-  if (existsSync(path)) {
-    const pid = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) throw new RunFolderError(`Run ${runId} is being run by process ${pid}; wait for it to stop before resuming.`);
-  }
-  writeFileSync(path, `${process.pid}\n`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 function withoutUndefined(inputs: { readonly [name: string]: Value }): { readonly [name: string]: Value } {

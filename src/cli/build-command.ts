@@ -18,7 +18,7 @@ export function buildCommand(yargs: Argv): Argv {
     (command) =>
       command
         .positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" })
-        .option("out-dir", { type: "string", describe: "write modules under this folder, mirroring the source tree" })
+        .option("out-dir", { type: "string", requiresArg: true, describe: "write modules under this folder, mirroring the source tree" })
         .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 if any output is missing or stale (for CI)" })
         .option("typecheck", { type: "boolean", default: false, describe: "type-check the modules (strict) against the runtime's types" })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })

@@ -2,6 +2,7 @@ import type { Argv } from "yargs";
 import { hasErrors, type FileDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, toJson } from "../diagnostics/format.js";
 import { checkSource } from "../pipeline.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
 import { findPrograms } from "./find-programs.js";
 import { readProgram } from "./read-program.js";
 
@@ -26,8 +27,8 @@ export function checkCommand(yargs: Argv): Argv {
   );
 }
 
-/** Checks every program and prints the result; returns the exit code (0 clean, 1 errors). */
-export function runCheck(argv: CheckArguments): number {
+/** Checks every program and prints the result; returns the exit code (ok clean, failed errors). */
+export function runCheck(argv: CheckArguments): ExitCode {
   const results: FileDiagnostics[] = findPrograms(argv.paths).map((file) => {
     const source = readProgram(file);
     return { file, source, diagnostics: checkSource(source, { strict: argv.strict }).diagnostics };
@@ -41,7 +42,7 @@ export function runCheck(argv: CheckArguments): number {
     }
     process.stdout.write(`${summary(results)}\n`);
   }
-  return results.some((result) => hasErrors(result.diagnostics)) ? 1 : 0;
+  return results.some((result) => hasErrors(result.diagnostics)) ? EXIT.failed : EXIT.ok;
 }
 
 function summary(results: readonly FileDiagnostics[]): string {

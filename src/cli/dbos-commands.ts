@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import type { RunIdArguments, SubmitArguments, WorkerArguments } from "../worker/commands.js";
+import type { ExitCode } from "./exit-codes.js";
 
 const QUEUE = { type: "string", default: "prosec", describe: "the DBOS queue runs wait in" } as const;
 const STRICT = { type: "boolean", default: false, describe: "treat warnings as errors" } as const;
@@ -8,7 +9,7 @@ const RUN_ID = { type: "string", demandOption: true, describe: "the run's id (wh
 type Commands = typeof import("../worker/commands.js");
 
 /** Loads the commands only when one runs (DBOS, pg and the TypeScript compiler are not for `check` to pay for). */
-async function perform(command: (commands: Commands) => Promise<number>): Promise<void> {
+async function perform(command: (commands: Commands) => Promise<ExitCode>): Promise<void> {
   const commands = await import("../worker/commands.js");
   process.exitCode = await commands.reportingDatabase(() => command(commands));
 }
@@ -54,7 +55,7 @@ export function dbosCommands(yargs: Argv): Argv {
         command
           .positional("run-id", RUN_ID)
           .option("json", { type: "boolean", default: false, describe: "print the outputs as one JSON object" })
-          .option("timeout", { type: "number", describe: "give up after this many seconds (exit 1)" }),
+          .option("timeout", { type: "number", describe: "stop waiting after this many seconds: exit 6 while the run is still pending" }),
       (argv) => perform((commands) => commands.showResult(argv)),
     )
     .command(

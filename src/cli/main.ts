@@ -23,10 +23,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       .alias("v", "version")
       .wrap(Math.min(100, process.stdout.columns ?? 100))
       .fail((message, error) => {
-        if (error) throw error;
+        // yargs reports some argument errors (an option missing its value) as a YError: usage, not a crash.
+        if (error && error.name !== "YError") throw error;
         // Throwing stops yargs here: without it the command would still run with what it got.
         argumentsRejected = true;
-        throw new UsageError(message);
+        throw new UsageError(message ?? error?.message ?? "the arguments are wrong");
       }),
   )))));
   try {

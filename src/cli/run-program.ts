@@ -4,12 +4,13 @@
  * `build` must not pay for at start-up.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { APIConnectionError } from "@anthropic-ai/sdk";
 import { join } from "node:path";
 import { askOnTerminal, missingInputs, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { newRunId, ProseError } from "../../runtime/index.js";
-import { EXIT } from "./exit-codes.js";
+import { newRunId, ProseError, RunStateError } from "../../runtime/index.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
 
@@ -26,7 +27,7 @@ export interface RunArguments {
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
-export async function runProgram(argv: RunArguments): Promise<number> {
+export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const cwd = process.cwd();
   if (argv.resume !== undefined && !RUN_ID.test(argv.resume)) throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)) throw new UsageError("--concurrency takes a whole number of at least 1");
@@ -36,8 +37,10 @@ export async function runProgram(argv: RunArguments): Promise<number> {
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
 
   const runId = argv.resume ?? newRunId(new Date());
-  const runDir = join(cwd, ".prose", "runs", runId);
-  if (argv.resume !== undefined && !existsSync(join(runDir, "run.json"))) throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
+  // Relative to the working directory (which is `cwd`), so messages about the run's files read short.
+  const runDir = join(".prose", "runs", runId);
+  // A folder without a usable run.json is the runtime's to explain (EXIT.runStateUnusable).
+  if (argv.resume !== undefined && !existsSync(runDir)) throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
   const inputs = parseInputArguments(argv.input, program);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
@@ -74,9 +77,11 @@ export async function runProgram(argv: RunArguments): Promise<number> {
     narrator.pause();
     if (!(error instanceof ProseError)) throw error;
     if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`);
-    // The narration has shown the error already; what is left is how to go on.
+    // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
+    if (error instanceof RunStateError) return EXIT.runStateUnusable;
     if (resumable(runDir, program.sourceHash)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
-    return controller.signal.aborted ? EXIT.interrupted : EXIT.failed;
+    if (controller.signal.aborted) return EXIT.interrupted;
+    return causedByNetwork(error) ? EXIT.network : EXIT.failed;
   } finally {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);
@@ -90,6 +95,12 @@ function resumable(runDir: string, sourceHash: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether the run failed because the model's server could not be reached (after the SDK's retries). */
+function causedByNetwork(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) if (cause instanceof APIConnectionError) return true;
+  return false;
 }
 
 function quote(path: string): string {

@@ -5,7 +5,7 @@
  */
 import { formatResult, formatSummary, toJson } from "../golden/report.js";
 import { findGoldens, saveGolden, testGolden, type GoldenResult } from "../golden/run-golden.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 
 /** What `prosec test` was given (see test-command.ts). */
@@ -20,7 +20,7 @@ export interface TestArguments {
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
-export async function runTests(argv: TestArguments): Promise<number> {
+export async function runTests(argv: TestArguments): Promise<ExitCode> {
   const cwd = process.cwd();
   const options = { cwd, strict: argv.strict, update: argv.update, writePending: argv.writePending };
   const color = argv.format === "text" && process.stdout.isTTY === true && !process.env["NO_COLOR"];

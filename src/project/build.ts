@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { findPrograms, UsageError } from "../cli/find-programs.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
@@ -46,8 +47,8 @@ export interface BuildResult {
   readonly programs: readonly BuiltProgram[];
   /** TypeScript errors in emitted modules (with `typecheck`): compiler bugs. */
   readonly typeErrors: readonly TypeError[];
-  /** 0 success, 1 errors in programs or stale outputs (`check`), 3 emitted code does not type-check. */
-  readonly exitCode: 0 | 1 | 3;
+  /** ok; failed: errors in programs or stale outputs (`check`); internal: emitted code does not type-check. */
+  readonly exitCode: ExitCode;
 }
 
 interface Planned {
@@ -93,7 +94,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     return { file: portable(program.path, cwd), source: program.source, output: portable(program.output, cwd), status, diagnostics: program.diagnostics };
   });
   const stale = programs.some((program) => program.status === "stale");
-  return { programs, typeErrors, exitCode: failed || stale ? 1 : typeErrors.length > 0 ? 3 : 0 };
+  return { programs, typeErrors, exitCode: failed || stale ? EXIT.failed : typeErrors.length > 0 ? EXIT.internal : EXIT.ok };
 }
 
 function write(path: string, code: string, cwd: string): void {

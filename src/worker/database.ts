@@ -66,6 +66,8 @@ export async function migrate(url: string): Promise<void> {
     try {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
       await pool.query(`CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`);
+      // Added after 0.2, for `prosec status` to tell why a queued run waits; null in rows of older workers.
+      await pool.query(`ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS version text, ADD COLUMN IF NOT EXISTS silent_after_ms integer`);
     } finally {
       await pool.end();
     }
@@ -90,19 +92,53 @@ async function lockClient(url: string): Promise<pg.Client> {
   }
 }
 
+export interface LiveWorker {
+  readonly id: string;
+  /** Null for a worker of prosec 0.2, which did not record it. */
+  readonly version: string | null;
+}
+
+/** The workers serving `queue` that have not been silent longer than their own `--adopt-after`. */
+export async function liveWorkers(url: string, queue: string): Promise<LiveWorker[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ executor_id: string; version: string | null }>(
+      `SELECT executor_id, version FROM ${SCHEMA}.workers
+       WHERE queue = $1 AND last_seen > now() - make_interval(secs => coalesce(silent_after_ms, $2)::double precision / 1000)
+       ORDER BY executor_id`,
+      [queue, DEFAULT_SILENT_AFTER_MS],
+    );
+    return rows.map((row) => ({ id: row.executor_id, version: row.version }));
+  } catch (error) {
+    // No workers table yet: no worker ever started against this database.
+    if ((error as { code?: string }).code === "42P01") return [];
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/** `prosec worker --adopt-after`'s default, for rows that do not record their own. */
+const DEFAULT_SILENT_AFTER_MS = 30_000;
+
 /** Worker liveness: each worker stamps its row; a row left unstamped too long is a dead worker's. */
 export class Heartbeats {
   constructor(
     private readonly pool: pg.Pool,
     private readonly executorId: string,
     private readonly queue: string,
+    /** The program version this worker serves (DBOS's application version). */
+    private readonly version: string,
+    /** After this much silence other workers take this one for dead (its `--adopt-after`). */
+    private readonly silentAfterMs: number,
   ) {}
 
   async beat(): Promise<void> {
     await this.pool.query(
-      `INSERT INTO ${SCHEMA}.workers (executor_id, queue, last_seen) VALUES ($1, $2, now())
-       ON CONFLICT (executor_id) DO UPDATE SET queue = EXCLUDED.queue, last_seen = now()`,
-      [this.executorId, this.queue],
+      `INSERT INTO ${SCHEMA}.workers (executor_id, queue, last_seen, version, silent_after_ms) VALUES ($1, $2, now(), $3, $4)
+       ON CONFLICT (executor_id) DO UPDATE SET queue = EXCLUDED.queue, last_seen = now(), version = EXCLUDED.version, silent_after_ms = EXCLUDED.silent_after_ms`,
+      [this.executorId, this.queue, this.version, this.silentAfterMs],
     );
   }
 

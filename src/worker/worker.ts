@@ -67,7 +67,7 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   await DBOS.registerQueue(ownQueue, { onConflict: "always_update" });
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
-  const heartbeats = new Heartbeats(pool, executorId, queue);
+  const heartbeats = new Heartbeats(pool, executorId, queue, settings.version, settings.adoptAfterMs);
   await heartbeats.beat();
   let busy = false;
   const tick = async (): Promise<void> => {

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { deterministicModel, identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
 
@@ -111,7 +112,7 @@ async function uninterrupted(cwd: string, topic: string): Promise<unknown> {
   const server = await startFakeAnthropic({ respond: answer });
   servers.push(server);
   const exit = await prosec(["run", "report.prose", "-i", `topic=${topic}`, "--json"], cwd, { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url });
-  expect(exit.code).toBe(0);
+  expect(exit.code).toBe(EXIT.ok);
   const last = exit.stdout.trim().split("\n").at(-1)!;
   return (JSON.parse(last) as { outputs: unknown }).outputs;
 }
@@ -146,6 +147,14 @@ async function waitFor(condition: () => boolean | Promise<boolean>, what: string
   }
 }
 
+/** Stops a worker as Ctrl-C does; its exit code. */
+function stopped(worker: RunningWorker): Promise<number | null> {
+  return new Promise((resolve) => {
+    worker.process.once("exit", (code) => resolve(code));
+    worker.process.kill("SIGTERM");
+  });
+}
+
 function killed(worker: RunningWorker): Promise<void> {
   return new Promise((resolve) => {
     worker.process.once("exit", () => resolve());
@@ -175,7 +184,7 @@ async function submit(cwd: string, env: NodeJS.ProcessEnv, topic: string, id: st
 async function result(cwd: string, env: NodeJS.ProcessEnv, id: string): Promise<unknown> {
   const exit = await prosec(["result", id, "--json", "--timeout", "120"], cwd, env);
   expect(exit.stderr).toBe("");
-  expect(exit.code).toBe(0);
+  expect(exit.code).toBe(EXIT.ok);
   return (JSON.parse(exit.stdout) as { outputs: unknown }).outputs;
 }
 
@@ -197,14 +206,53 @@ describe("prosec worker on DBOS", () => {
     const identities = server.requests.map((request) => identity(request));
     expect(new Set(identities).size).toBe(identities.length);
     const unknown = await prosec(["status", "no-such-run"], cwd, env);
-    expect([unknown.code, unknown.stderr]).toEqual([2, "prosec: there is no run no-such-run in this database\n"]);
+    expect([unknown.code, unknown.stderr]).toEqual([EXIT.usage, "prosec: there is no run no-such-run in this database\n"]);
     const unconfigured = await prosec(["status", "run-tea"], cwd, { ...env, DBOS_SYSTEM_DATABASE_URL: "" });
-    expect(unconfigured.code).toBe(2);
+    expect(unconfigured.code).toBe(EXIT.usage);
     expect(unconfigured.stderr).toMatch(/^prosec: set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database/);
     const unreachable = await prosec(["status", "run-tea"], cwd, { ...env, DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres:hunter22@127.0.0.1:1/prosec" });
-    expect(unreachable.code).toBe(1);
+    expect(unreachable.code).toBe(EXIT.network);
     expect(unreachable.stderr).toMatch(/^prosec: cannot reach the database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/prosec \(DBOS_SYSTEM_DATABASE_URL\): connect ECONNREFUSED/);
     expect(unreachable.stderr).not.toContain("hunter22");
+  });
+
+  it("exit codes of every DBOS command; a run no worker serves: result --timeout returns pending, status says which worker it waits for", { timeout: 120_000 }, async () => {
+    const database = await freshDatabase("waiting");
+    const failing = await startFakeAnthropic({ respond: () => reply.error(400, { message: "scripted failure" }) });
+    servers.push(failing);
+    const env = environment(database, failing);
+    const cwd = folder();
+    const changed = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
+    writeFileSync(join(changed, "report.prose"), PROGRAM.replace("Assemble the report", "Assemble the final report"));
+
+    const migrated = await prosec(["migrate"], cwd, env);
+    expect([migrated.code, migrated.stderr]).toEqual([EXIT.ok, "the system database is ready\n"]);
+    await submit(cwd, env, "tea", "run-waiting");
+    const pending = await prosec(["result", "run-waiting", "--timeout", "1", "--json"], cwd, env);
+    expect(pending.code).toBe(EXIT.pending);
+    expect(JSON.parse(pending.stdout)).toEqual({ type: "pending", runId: "run-waiting", status: "ENQUEUED" });
+    expect(pending.stderr).toBe("prosec: run run-waiting is still pending (ENQUEUED) after 1 s; see `prosec status run-waiting`\n");
+    const unserved = await prosec(["status", "run-waiting", "--json"], cwd, env);
+    const version = (JSON.parse(unserved.stdout) as { version: string }).version;
+    expect(JSON.parse(unserved.stdout)).toMatchObject({ status: "ENQUEUED", workers: [], waiting: 'no worker serves queue "prosec": start `prosec worker <program> --queue prosec`' });
+
+    // A worker of the changed program does not take the run; status says why.
+    const other = await startWorker("w-new", changed, env);
+    const otherVersion = /\(version (\S+)\)/.exec(other.log())![1]!;
+    expect(otherVersion).not.toBe(version);
+    const waiting = await prosec(["status", "run-waiting"], cwd, env);
+    expect(waiting.code).toBe(EXIT.ok);
+    expect(waiting.stdout).toContain(
+      `\nwaiting  for a worker of version ${version}: the workers on queue "prosec" serve other versions (w-new: ${otherVersion}). The run was submitted with another version of the program (or of prosec); start a worker of that one to run it\n`,
+    );
+    expect(await stopped(other)).toBe(EXIT.ok);
+
+    // A worker of the program it was submitted with runs it; the model refuses, so the run fails.
+    const same = await startWorker("w-old", cwd, env);
+    const failed = await prosec(["result", "run-waiting", "--timeout", "60"], cwd, env);
+    expect(failed.code).toBe(EXIT.failed);
+    expect(failed.stderr).toMatch(/^prosec: run run-waiting failed: .*scripted failure/);
+    expect(await stopped(same)).toBe(EXIT.ok);
   });
 
   it("finishes every run when one of two workers is killed: the other adopts its runs and asks no finished step again", { timeout: 240_000 }, async () => {

@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STEP_SCHEME } from "../../runtime/index.js";
 import { AnchoredStep } from "../../runtime/step-identity.js";
 import { loadProgram, type ProgramModule } from "../../src/run/load-program.js";
 import { OfflineModel, ReplayDurability } from "../../src/golden/replay.js";
@@ -146,8 +147,8 @@ describe("golden tests", () => {
     expect((await testGolden(dir, options())).passed).toBe(true);
     const module = await compile(PROGRAM);
     await expect(module.run({}, { runDir, resume: true, cwd: project })).resolves.toEqual(OUTPUTS); // the same run resumes...
-    writeFileSync(join(runDir, "run.json"), JSON.stringify({ ...JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")), compilerVersion: "0.0.1" }));
-    await expect(module.run({}, { runDir, resume: true, cwd: project })).rejects.toThrow(/compiled with prosec 0\.0\.1/); // ...which --resume refuses
+    writeFileSync(join(runDir, "run.json"), JSON.stringify({ ...JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")), compilerVersion: "0.0.1", stepScheme: STEP_SCHEME + 1 }));
+    await expect(module.run({}, { runDir, resume: true, cwd: project })).rejects.toThrow(/recorded by prosec 0\.0\.1 with step scheme/); // ...which --resume refuses
     rmSync(dir, { recursive: true });
   });
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
-import { ProseError, type RunOptions, type Value } from "../../runtime/index.js";
+import { ProseError, RunStateError, STEP_SCHEME, type RunOptions, type Value } from "../../runtime/index.js";
 import { deterministicModel, identity, identityIn } from "../support/deterministic-model.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
@@ -94,7 +94,7 @@ describe("a durable run's folder", () => {
 
     expect(readFileSync(join(runDir, "program.prose"), "utf8")).toBe(PROGRAM);
     const manifest = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ runId: "20260115-143052-a7b3c9", inputs: { topic: "tides" }, compilerVersion: expect.any(String) as string });
+    expect(manifest).toMatchObject({ runId: "20260115-143052-a7b3c9", inputs: { topic: "tides" }, compilerVersion: expect.any(String) as string, stepScheme: STEP_SCHEME });
     expect(readdirSync(join(runDir, "bindings")).sort()).toEqual(["a.md", "anon_001.md", "anon_002.md", "b.md", "draft.md", "polished__1.md", "report.md", "title.md", "topic.md"]);
 
     expect(readFileSync(join(runDir, "bindings", "title.md"), "utf8")).toBe(
@@ -198,6 +198,44 @@ describe("resuming a durable run", () => {
     expect(repaired.trim().split("\n")).toHaveLength(2);
   });
 
+  it("refuses a journal with a damaged complete line, wherever it is, without touching it", async () => {
+    const module = await load('let a = session "First"\nlet b = session "Second"\noutput both = a + b\n');
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, "run");
+    const server = await model();
+    await module.run({}, options(server, cwd, { runDir }));
+    const [first, second] = readFileSync(join(runDir, "journal.jsonl"), "utf8").split("\n");
+    const path = join(runDir, "journal.jsonl");
+    // Each is JSON, none is a step record: a key that is not text, an unknown kind, no value.
+    for (const damaged of ['{"key":5,"kind":"session","value":"x","usage":[]}', '{"key":"/k","kind":"guess","value":"x","usage":[]}', '{"key":"/k","kind":"session","usage":[]}', "[]"]) {
+      const content = `${first}\n${damaged}\n${second}\n`;
+      writeFileSync(path, content);
+      const error = await module.run({}, options(server, cwd, { runDir, resume: true })).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RunStateError);
+      expect((error as Error).message).toBe(`${path} is damaged at line 2 of 3: it is not a step record written by prosec, so the run cannot be resumed as it is. Either start a new run, or delete line 2 and the line after it from the journal and resume: the step on line 1 is replayed and the model is asked again for the rest.`);
+      expect(readFileSync(path, "utf8")).toBe(content);
+    }
+    writeFileSync(path, `${first}\n{}\n`);
+    await expect(module.run({}, options(server, cwd, { runDir, resume: true }))).rejects.toThrow(/damaged at line 2 of 2: .* delete line 2 from the journal and resume/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("reads a run.json without the fields added after 0.2 and keeps fields it does not know", async () => {
+    const module = await load('let a = session "First"\noutput b = session "Second"\n');
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, "run");
+    const failing = await model(1);
+    await expect(module.run({}, options(failing, cwd, { runDir }))).rejects.toBeInstanceOf(ProseError);
+    const path = join(runDir, "run.json");
+    const { stepScheme, ...written } = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    expect(stepScheme).toBe(STEP_SCHEME);
+    writeFileSync(path, JSON.stringify({ ...written, addedLater: { by: "a later prosec" } }));
+    const resumed = await model();
+    await module.run({}, options(resumed, cwd, { runDir, resume: true }));
+    expect(resumed.requests).toHaveLength(1);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ ...written, addedLater: { by: "a later prosec" }, stepScheme: STEP_SCHEME });
+  });
+
   it("refuses a changed program, a different input, a folder that holds a run, and resume without a folder", async () => {
     const original = await load('input topic: "Topic"\noutput a = session "About {topic}"\n');
     const changed = await load('input topic: "Topic"\noutput a = session "All about {topic}"\n');
@@ -213,10 +251,15 @@ describe("resuming a durable run", () => {
     await expect(original.run({ topic: "tides" }, options(server, cwd, { resume: true }))).rejects.toThrow(/resume: true needs the runDir/);
     const manifestPath = join(runDir, "run.json");
     const manifest = readFileSync(manifestPath, "utf8");
+    // Another prosec version with the same step scheme replays the run (here: all of it, nothing is asked).
     writeFileSync(manifestPath, manifest.replace(/"compilerVersion": "[^"]*"/, '"compilerVersion": "0.0.1"'));
-    await expect(original.run({}, options(server, cwd, { runDir, resume: true }))).rejects.toThrow(/compiled with prosec 0\.0\.1; this one was compiled with prosec \S+, which may order its steps differently/);
+    await expect(original.run({}, options(server, cwd, { runDir, resume: true }))).resolves.toEqual({ a: expect.stringContaining("About tides") as string });
+    writeFileSync(manifestPath, manifest.replace(/"stepScheme": \d+/, `"stepScheme": ${STEP_SCHEME + 1}`).replace(/"compilerVersion": "[^"]*"/, '"compilerVersion": "0.0.1"'));
+    const refused = original.run({}, options(server, cwd, { runDir, resume: true }));
+    await expect(refused).rejects.toThrow(RunStateError);
+    await expect(refused).rejects.toThrow(new RegExp(`recorded by prosec 0\\.0\\.1 with step scheme ${STEP_SCHEME + 1}; .* Resume it with prosec 0\\.0\\.1`));
     writeFileSync(manifestPath, manifest);
-    await expect(original.run({}, options(server, cwd, { runDir: join(cwd, "nothing-here"), resume: true }))).rejects.toThrow(/There is no run to resume in/);
+    await expect(original.run({}, options(server, cwd, { runDir: join(cwd, "nothing-here"), resume: true }))).rejects.toThrow(/nothing-here\/run\.json is missing: .* cannot be resumed\. Start a new run\./);
     expect(server.requests).toHaveLength(requests);
   });
 

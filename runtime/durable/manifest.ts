@@ -1,0 +1,78 @@
+/**
+ * `run.json`: what a durable run started with (run id, program hash, inputs) and the scheme of its
+ * steps, which is what `resume` checks and reuses.
+ *
+ * `stepScheme` numbers the scheme of step keys and kinds (step-context.ts, journal.ts). A resumed run
+ * finds its recorded steps by key, so a prosec replays exactly the runs of its own scheme, whatever
+ * its version. The number is raised only when a change to the compiler or the runtime changes the keys
+ * or kinds of the steps a program records; `test/fixtures/runs/` holds runs recorded by earlier
+ * releases that must keep replaying until then. prosec 0.2 wrote no `stepScheme`: its runs are scheme 1.
+ *
+ * Fields added to run.json after 0.2 (`stepScheme`, and any later one) are optional when read, and
+ * fields this prosec does not know are kept when it rewrites the file.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { RunStateError } from "../errors.js";
+import type { Value } from "../types.js";
+
+/** The step scheme this prosec records and replays. */
+export const STEP_SCHEME = 1;
+
+/** The scheme of a run.json that names none: every run prosec 0.2 recorded. */
+const SCHEME_OF_0_2 = 1;
+
+export const MANIFEST_FILE = "run.json";
+
+export interface RunManifest {
+  readonly runId: string;
+  readonly program: string;
+  readonly source: string;
+  readonly sourceHash: string;
+  /** The prosec that started the run (a resumed run keeps it). */
+  readonly compilerVersion: string;
+  readonly stepScheme: number;
+  readonly inputs: { readonly [name: string]: Value };
+  readonly startedAt: string;
+}
+
+/** The folder's run.json, undefined when there is none; a damaged one is a RunStateError. */
+export function readManifest(dir: string): RunManifest | undefined {
+  const path = join(dir, MANIFEST_FILE);
+  if (!existsSync(path)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    throw damaged(path, "it is not JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw damaged(path, "it is not a JSON object");
+  const fields = parsed as { readonly [field: string]: unknown };
+  for (const field of ["runId", "sourceHash", "compilerVersion", "startedAt"]) {
+    if (typeof fields[field] !== "string") throw damaged(path, `"${field}" is missing or not a string`);
+  }
+  if (Number.isNaN(Date.parse(fields["startedAt"] as string))) throw damaged(path, `"startedAt" is not a date`);
+  if (typeof fields["inputs"] !== "object" || fields["inputs"] === null || Array.isArray(fields["inputs"])) throw damaged(path, `"inputs" is missing or not an object`);
+  const scheme = fields["stepScheme"] ?? SCHEME_OF_0_2;
+  if (!Number.isInteger(scheme) || (scheme as number) < 1) throw damaged(path, `"stepScheme" is not a whole number of at least 1`);
+  return { program: "", source: "", ...fields, stepScheme: scheme } as RunManifest;
+}
+
+/** Refuses a run whose steps this prosec cannot find by key; says which prosec can resume it. */
+export function checkStepScheme(manifest: RunManifest, runningVersion: string): void {
+  if (manifest.stepScheme === STEP_SCHEME) return;
+  throw new RunStateError(
+    `Run ${manifest.runId} was recorded by prosec ${manifest.compilerVersion} with step scheme ${manifest.stepScheme}; this prosec (${runningVersion}) replays step scheme ${STEP_SCHEME} only, so it cannot find the run's finished steps. Resume it with prosec ${manifest.compilerVersion} (or any release with step scheme ${manifest.stepScheme}), or start a new run.`,
+  );
+}
+
+/** A run.json missing from a folder `resume` was pointed at. */
+export function missingManifest(dir: string): RunStateError {
+  return new RunStateError(
+    `${join(dir, MANIFEST_FILE)} is missing: without it the run's program and inputs are unknown, so the run in ${dir} cannot be resumed. Start a new run.`,
+  );
+}
+
+function damaged(path: string, what: string): RunStateError {
+  return new RunStateError(`${path} is damaged (${what}): it is not a run.json written by prosec, so the run cannot be resumed. Start a new run.`);
+}
