@@ -86,34 +86,3 @@ export function walk(root: ast.Node, enter: (node: ast.Node, parent: ast.Node | 
   };
   visit(root, null);
 }
-
-/** Every node's parent, for "is X inside Y" questions asked of the tree rather than of source offsets. */
-export class Ancestry {
-  private readonly parents = new Map<ast.Node, ast.Node>();
-
-  constructor(root: ast.Node) {
-    walk(root, (node, parent) => {
-      if (parent !== null) this.parents.set(node, parent);
-    });
-  }
-
-  parentOf(node: ast.Node): ast.Node | undefined {
-    return this.parents.get(node);
-  }
-
-  /** The nearest proper ancestor of `node` for which `test` holds. */
-  closest(node: ast.Node, test: (ancestor: ast.Node) => boolean): ast.Node | undefined {
-    for (let ancestor = this.parents.get(node); ancestor !== undefined; ancestor = this.parents.get(ancestor)) {
-      if (test(ancestor)) return ancestor;
-    }
-    return undefined;
-  }
-
-  /** Whether `node` lies below `ancestor` (or is it). */
-  isWithin(node: ast.Node, ancestor: ast.Node): boolean {
-    for (let current: ast.Node | undefined = node; current !== undefined; current = this.parents.get(current)) {
-      if (current === ancestor) return true;
-    }
-    return false;
-  }
-}

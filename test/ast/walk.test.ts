@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../src/ast.js";
 import { parse } from "../../src/phases/1-parse/index.js";
-import { Ancestry, childrenOf, walk } from "../../src/walk.js";
+import { childrenOf, walk } from "../../src/walk.js";
 import { corpusPrograms } from "../support/corpus.js";
 
 /** Every node object held by a node's fields, found by looking at the data itself. */
@@ -40,19 +40,5 @@ describe("the child walker", () => {
       return node.kind !== "Block";
     });
     expect(strings).toEqual(["outside"]);
-  });
-
-  it("answers ancestry from the tree", () => {
-    const { ast } = parse('agent a:\n  prompt: "p"\nblock b(x):\n  session "{x}"\n');
-    const ancestry = new Ancestry(ast);
-    const identifiers: Node[] = [];
-    walk(ast, (node) => void (node.kind === "Identifier" && identifiers.push(node)));
-    const [agentName, , blockName, param, placeholderRoot] = identifiers; // the second is the key `prompt`
-    expect(ancestry.parentOf(agentName!)?.kind).toBe("Agent");
-    expect(ancestry.closest(placeholderRoot!, (node) => node.kind === "Block")).toBe(ast.body[1]);
-    expect(ancestry.closest(placeholderRoot!, (node) => node.kind === "Agent")).toBeUndefined();
-    expect(ancestry.isWithin(param!, ast.body[1]!)).toBe(true);
-    expect(ancestry.isWithin(blockName!, ast.body[0]!)).toBe(false);
-    expect(ancestry.isWithin(ast, ast)).toBe(true);
   });
 });

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
 import { commentText, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
-import { Ancestry } from "../../walk.js";
+import { walk } from "../../walk.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
 import { NameTable, type Namespace } from "./names.js";
 import { settingsFields } from "./settings.js";
@@ -46,13 +46,10 @@ const helperOrder: readonly RuntimeHelper[] = ["text", "add", "subtract", "multi
 /** The TypeScript module for a program without errors. */
 export function lower(analysis: Analysis, options: LowerOptions): string {
   const names = new NameTable(declaredNames(analysis));
-  const ancestry = new Ancestry(analysis.program);
   const dynamicAgents = new Set(
-    [...analysis.agents.values()]
-      .filter((agent) => isDynamic(agent, analysis, ancestry))
-      .map((agent) => agent.name.name),
+    [...analysis.agents.values()].filter((agent) => isDynamic(agent, analysis)).map((agent) => agent.name.name),
   );
-  const lowering = new Lowering(analysis, names, dynamicAgents, ancestry, visitors);
+  const lowering = new Lowering(analysis, names, dynamicAgents, visitors);
 
   const staticAgents: string[] = [];
   const localAgents: string[] = [];
@@ -154,9 +151,12 @@ function declaredNames(analysis: Analysis): Array<readonly [Namespace, string]> 
 }
 
 /** An agent whose properties read bindings (interpolated prompts): built when a session uses it. */
-function isDynamic(agent: ast.AgentDefinition, analysis: Analysis, ancestry: Ancestry): boolean {
-  for (const identifier of analysis.references.keys())
-    if (identifier !== agent.name && ancestry.isWithin(identifier, agent)) return true;
-  for (const placeholder of analysis.interpolations.keys()) if (ancestry.isWithin(placeholder, agent)) return true;
-  return false;
+function isDynamic(agent: ast.AgentDefinition, analysis: Analysis): boolean {
+  let dynamic = false;
+  walk(agent, (node) => {
+    if (node.kind === "Identifier" && node !== agent.name && analysis.references.has(node)) dynamic = true;
+    if (node.kind === "Placeholder" && analysis.interpolations.has(node)) dynamic = true;
+    return !dynamic;
+  });
+  return dynamic;
 }

@@ -6,7 +6,7 @@
  */
 import type * as ast from "../../ast.js";
 import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
-import type { Ancestry } from "../../walk.js";
+import { walk } from "../../walk.js";
 import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
 import type { LowerState } from "./state.js";
@@ -84,17 +84,17 @@ export class Lowering {
     readonly names: NameTable,
     /** Agents whose properties read bindings: built when a session uses them. */
     readonly dynamicAgents: ReadonlySet<string>,
-    ancestry: Ancestry,
     private readonly visitors: Visitors,
   ) {
     this.promoted = new Set(
       [...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []),
     );
-    const functions = new Set<ast.Node>([...analysis.blocks.values(), ...analysis.agents.values()]);
     const readInside = new Set<SymbolInfo>();
-    for (const [identifier, symbol] of analysis.references) {
-      if (symbol.scope.kind !== "program" || symbol.declaration === identifier) continue;
-      if (ancestry.closest(identifier, (node) => functions.has(node))) readInside.add(symbol);
+    for (const definition of [...analysis.blocks.values(), ...analysis.agents.values()]) {
+      walk(definition, (node) => {
+        const symbol = node.kind === "Identifier" ? analysis.references.get(node) : undefined;
+        if (symbol?.scope.kind === "program" && symbol.declaration !== node) readInside.add(symbol);
+      });
     }
     this.readFromFunctions = readInside;
   }

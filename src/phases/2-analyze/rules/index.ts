@@ -31,10 +31,18 @@ const rules: readonly Rule[] = [
   tryHandler,
 ];
 
+type Check = (node: ast.Node, context: RuleContext) => void;
+
+/** Each kind's checks, in the order of `rules`: one lookup per node. */
+const checksByKind = new Map<ast.NodeKind, Check[]>();
+for (const rule of rules) {
+  for (const [kind, check] of Object.entries(rule) as [ast.NodeKind, Check][]) {
+    checksByKind.set(kind, [...(checksByKind.get(kind) ?? []), check]);
+  }
+}
+
 /** Runs every rule that looks at this kind of node. */
 export function checkNode(node: ast.Node, context: RuleContext): void {
-  for (const rule of rules) {
-    const check = rule[node.kind] as ((node: ast.Node, context: RuleContext) => void) | undefined;
-    check?.(node, context);
-  }
+  const checks = checksByKind.get(node.kind);
+  if (checks) for (const check of checks) check(node, context);
 }
