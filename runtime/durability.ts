@@ -6,6 +6,7 @@
  * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
+import { WaitingForInput } from "./errors.js";
 import type { Durability, DurableStep, Journal, RecordedStep, StepIdentity, StepKind, Value } from "./types.js";
 
 export class JournalDurability implements Durability {
@@ -33,13 +34,23 @@ export class JournalDurability implements Durability {
 
 /** The durability of a program called from another program's run: its keys live under the call's. */
 export class ScopedDurability implements Durability {
+  readonly awaitAnswer?: Durability["awaitAnswer"];
+
   constructor(
     private readonly parent: Durability,
     private readonly prefix: string,
-  ) {}
+  ) {
+    const awaitAnswer = parent.awaitAnswer?.bind(parent);
+    if (awaitAnswer !== undefined) this.awaitAnswer = (key, question, timeoutSeconds) => awaitAnswer(prefix + key, { ...question, key: prefix + question.key }, timeoutSeconds);
+  }
 
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
-    return this.parent.step(this.prefix + key, kind, execute, identity);
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
+    try {
+      return await this.parent.step(this.prefix + key, kind, execute, identity);
+    } catch (error) {
+      // The question is answered under the key the run's store knows it by.
+      throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
+    }
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

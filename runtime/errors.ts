@@ -1,4 +1,4 @@
-import type { Site } from "./types.js";
+import type { Question, Site } from "./types.js";
 
 /** Where a `ProseError` happened: the program file, the `.prose` position and the session, when known. */
 export interface ProseErrorDetails {
@@ -14,7 +14,7 @@ export interface ProseErrorDetails {
  * editor can jump to the `.prose` line; the underlying failure (an SDK error, a tool error) is `cause`.
  */
 export class ProseError extends Error {
-  override readonly name = "ProseError";
+  override readonly name: string = "ProseError";
   readonly file: string | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;
@@ -56,4 +56,30 @@ export function describeError(error: unknown): string {
   if (error instanceof ProseError) return error.reason;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/**
+ * The run reached mid-program inputs that nobody answered and nobody can be asked (off a terminal,
+ * no `onInput`): it stops, not failed, with its state saved, until they are answered. A program's
+ * `try`/`catch` does not catch it, and sibling `parallel` branches finish before it is raised.
+ */
+export class WaitingForInput extends ProseError {
+  override readonly name: string = "WaitingForInput";
+
+  constructor(
+    readonly questions: readonly Question[],
+    file?: string,
+  ) {
+    super(`The run is waiting for input: ${questions.map((question) => `"${question.name}" (${question.prompt})`).join(", ")}.`, { ...(file === undefined ? {} : { file }), at: questions[0]!.at });
+  }
+
+  /** The same wait, its keys under `prefix` (a called program's steps are recorded under its call). */
+  prefixed(prefix: string): WaitingForInput {
+    return new WaitingForInput(this.questions.map((question) => ({ ...question, key: prefix + question.key })), this.file);
+  }
+
+  /** Both waits as one, in the order their branches were written. */
+  static merge(first: WaitingForInput, second: WaitingForInput): WaitingForInput {
+    return new WaitingForInput([...first.questions, ...second.questions], first.file);
+  }
 }

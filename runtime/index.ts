@@ -12,7 +12,7 @@ import type { ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 export type * from "./types.js";
 export { JournalDurability, StepMismatch } from "./durability.js";
 export { MemoryJournal } from "./journal.js";
-export { ProseError, RunStateError } from "./errors.js";
+export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
 export { defaultModels, resolveModel } from "./models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";

@@ -79,6 +79,13 @@ export interface InputDefinition {
   readonly prompt: string;
   /** `true` for a prompt written as `**...**`: the model phrases the question. */
   readonly discretion?: boolean;
+  /**
+   * `true` for an input asked mid-program (not a parameter): optional in `Inputs`, and a run that
+   * reaches it unanswered with no one to ask waits for input (`WaitingForInput`).
+   */
+  readonly midProgram?: boolean;
+  /** `input x: "..." (timeout: N)`: a run waits at most N seconds for the answer, then the input fails. */
+  readonly timeoutSeconds?: number;
 }
 
 /** Static facts about a compiled program; the default export of every generated module. */
@@ -141,6 +148,8 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })
   | (RunEventBase & { readonly type: "tool"; readonly tool: string; readonly allowed: boolean; readonly detail: string })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
+  | (RunEventBase & { readonly type: "waiting"; readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[] })
   | (RunEventBase & { readonly type: "run-end"; readonly ok: boolean; readonly usage: readonly Usage[] });
 
 /**
@@ -187,6 +196,8 @@ export interface Runtime {
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */
   fail(at: Site, message?: string): Error;
+  /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
+  catchable(error: unknown): void;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,6 +342,17 @@ export interface StepAsk {
   details(): unknown;
 }
 
+/** An input a run waits for: what `prosec answer` and a resume with `--input` answer. */
+export interface Question {
+  readonly name: string;
+  readonly prompt: string;
+  /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
+  readonly key: string;
+  readonly at: Site;
+  /** `(timeout: N)`: when the wait ends (ISO time), set when the run first stops at it. */
+  readonly deadline?: string;
+}
+
 /**
  * Who a step is and what it asks, handed to the durability with every step (`step-identity.ts`
  * makes it). None of it is part of the step key, which stays what `--resume` replays by.
@@ -367,6 +389,12 @@ export interface Durability {
    * recorded in one sequence, so reusing an answer there replays the same way.
    */
   scope(): string;
+  /**
+   * Waits in the store for the answer to a mid-program input nobody can be asked in process (DBOS:
+   * a message to the run); undefined when `timeoutSeconds` passed first. Without it, such an input
+   * stops the run as waiting for input.
+   */
+  awaitAnswer?(key: string, question: Question, timeoutSeconds: number | undefined): Promise<{ readonly value: Value } | undefined>;
 }
 
 // ---------------------------------------------------------------------------------------------

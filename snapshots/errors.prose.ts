@@ -46,6 +46,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     try {
       await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data" });
     } catch ($error) {
+      rt.catchable($error);
       const err: Value = $error instanceof Error ? $error.message : String($error);
       await rt.session({ at: { line: 5, column: 3 }, prompt: "Handle the error", context: { err: err } });
     } finally {
@@ -56,16 +57,19 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       try {
         await rt.session({ at: { line: 13, column: 5 }, prompt: "Inner" });
       } catch ($error) {
+        rt.catchable($error);
         await rt.session({ at: { line: 15, column: 5 }, prompt: "Recover inner" });
         throw $error;
       }
     } catch ($error) {
+      rt.catchable($error);
       await rt.session({ at: { line: 18, column: 3 }, prompt: "Handle at the outer level" });
     }
     let $attempt: Value = null;
     try {
       $attempt = await rt.session({ at: { line: 21, column: 3 }, prompt: "Risky" });
     } catch ($error) {
+      rt.catchable($error);
       $attempt = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default" });
     }
     let result: Value = rt.bind({ line: 20, column: 5 }, "result", $attempt);

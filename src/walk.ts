@@ -55,7 +55,7 @@ const children: ChildTable = {
   // statements
   Use: (node) => [node.source, node.alias],
   Import: (node) => [node.skill, node.source],
-  Input: (node) => [node.name, node.prompt],
+  Input: (node) => [node.name, node.prompt, ...node.modifiers],
   Output: (node) => [node.name, node.value],
   Agent: (node) => [node.name, ...node.properties],
   Block: (node) => [node.name, ...node.params, ...node.modifiers, ...node.body],

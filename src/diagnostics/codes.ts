@@ -62,7 +62,10 @@ export const diagnosticCodes = {
   P008: { severity: "error", meaning: "registry imports (`@handle/slug`, URLs) are not supported yet" },
   P009: { severity: "error", meaning: "undefined block (with did-you-mean)" },
   P010: { severity: "error", meaning: "`const` reassigned" },
-  P011: { severity: "error", meaning: "repeat count, `max:`, `retry:`, `count:` not a whole number of at least 1" },
+  P011: {
+    severity: "error",
+    meaning: "repeat count, `max:`, `retry:`, `count:`, an input's `timeout:` not a whole number of at least 1",
+  },
   P012: { severity: "warning", meaning: "a name is both an agent and a variable" },
   P013: { severity: "warning", meaning: "`try:` without `catch:` or `finally:`" },
   P014: { severity: "error", meaning: "empty `**condition**`" },

@@ -53,7 +53,6 @@ export class Analyzer implements RuleContext {
     let executed = false;
     for (const statement of this.program.body) {
       if (statement.kind === "Input" && !executed) this.parameters.push(statement);
-      else if (statement.kind === "Input") this.runtimeInputs.push(statement);
       if (!declarative.has(statement.kind)) executed = true;
       this.statement(statement);
     }
@@ -173,7 +172,10 @@ export class Analyzer implements RuleContext {
       return;
     }
     this.inputDeclarations.set(statement.name.name, statement.name);
+    // Any input that is not a parameter (later at top level, or nested anywhere) is asked mid-program.
+    if (!this.parameters.includes(statement)) this.runtimeInputs.push(statement);
     this.expression(statement.prompt);
+    this.modifiers("input", statement.modifiers);
     this.bindings.declare("input", statement.name);
   }
 

@@ -5,12 +5,13 @@ import { allowedModifiers, type ModifierOwner } from "../modifier-keys.js";
 import { checkPositiveCount } from "./counts.js";
 import type { Rule, RuleContext } from "./rule.js";
 
-/** The parenthesised modifiers of `parallel`, `loop`, `for` and `block` (P003, P005, P011, P017, P018). */
+/** The parenthesised modifiers of `parallel`, `loop`, `for`, `block` and `input` (P003, P005, P011, P017, P018). */
 export const modifiers: Rule = {
   Parallel: (node, context) => checkModifiers(context, "parallel", node.modifiers, node.branches.length),
   Loop: (node, context) => checkModifiers(context, "loop", node.modifiers),
   ForEach: (node, context) => checkModifiers(context, "for", node.modifiers),
   Block: (node, context) => checkModifiers(context, "block", node.modifiers),
+  Input: (node, context) => checkModifiers(context, "input", node.modifiers),
 };
 
 function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readonly ast.Modifier[], branches = 0): void {

@@ -1,7 +1,7 @@
 /** Statements that bind a name: `input`, `output`, `let` / `const` / assignment. */
 import type * as ast from "../../../ast.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
-import { stringLiteral } from "../literals.js";
+import { numberLiteral, stringLiteral } from "../literals.js";
 import { inert, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome } from "../lowering.js";
 import { site } from "../site.js";
@@ -9,7 +9,7 @@ import type { LowerState } from "../state.js";
 import { binaryHelper } from "./operators.js";
 import { string, templateOf } from "./strings.js";
 
-/** An `input` is declared where it stands (inputs are never declared ahead). */
+/** An `input` is declared where it stands, unless it is read beyond its statement list (a loop body, a branch). */
 export function input(statement: ast.InputDeclaration, state: LowerState, lowering: Lowering): StatementOutcome {
   const symbol = lowering.analysis.references.get(statement.name);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", statement.name.name);
@@ -18,8 +18,14 @@ export function input(statement: ast.InputDeclaration, state: LowerState, loweri
       ? string(statement.prompt, state, lowering)
       : templateOf(statement.prompt.parts, state, lowering);
   const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
-  const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
-  state.out.add(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
+  const timeout = statement.modifiers.find((modifier) => modifier.key?.name === "timeout")?.value;
+  const seconds =
+    timeout === undefined
+      ? ""
+      : `, timeoutSeconds: ${timeout.kind === "Number" ? numberLiteral(timeout.raw) : `Number(${lowering.value(timeout, state).code})`}`;
+  const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${seconds} })`;
+  if (symbol !== undefined && !state.declaredHere.has(symbol)) state.out.add(`${name} = ${request};`);
+  else state.out.add(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
   return { value: inert(name) };
 }
 

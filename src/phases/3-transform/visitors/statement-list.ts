@@ -9,7 +9,7 @@ import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "..
 import type { LowerState } from "../state.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
-export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output"]);
+export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
 
 /**
  * Lowers a statement list. With `options.scope` (the node that opens the list's scope) the names
@@ -54,7 +54,7 @@ function declareScope(
   const scope = options.scope ? lowering.analysis.scopes.get(options.scope) : undefined;
   const directNames = new Set<ast.Identifier>();
   for (const statement of statements) {
-    if ((statement.kind === "Binding" || statement.kind === "Output") && statement.name)
+    if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name)
       directNames.add(statement.name);
   }
   const here = new Set<SymbolInfo>();

@@ -17,7 +17,7 @@ export function tryExpression(
     lines.append(lowering.statements(node.body, state, { scope: null, finish }));
     const handler = node.handler;
     if (handler) {
-      lines.add("} catch ($error) {");
+      lines.add("} catch ($error) {", "rt.catchable($error);");
       if (handler.param)
         lines.add(
           `const ${lowering.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`,
