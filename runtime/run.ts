@@ -9,7 +9,7 @@ import { RunCore } from "./core.js";
 import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import type { RunStatus } from "./durable/state-file.js";
-import { ProseError, WaitingForInput } from "./errors.js";
+import { isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { safeName } from "./files.js";
 import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
@@ -327,7 +327,8 @@ export class Run implements Runtime {
     return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) => extractList(this.core, source, signal)))) as readonly Value[];
   }
 
-  async field(at: Site, value: Value, key: string | number): Promise<Value> {
+  async field(at: Site, value: Value, index: Value): Promise<Value> {
+    const key = typeof index === "number" ? index : text(index);
     const lookup = fieldWithoutModel(value, key);
     if (lookup.found) {
       if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "field", method: "parse" });
@@ -352,8 +353,26 @@ export class Run implements Runtime {
    * Asks the model to read structure out of a text once per run: a nested `for` over the same text
    * reads the same list, without paying for it (or risking another answer) at every outer iteration.
    */
-  private extractOnce(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
-    const key = `${this.core.durability.scope()}\0${shape}\0${source}`;
+  private async extractOnce(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
+    const signal = this.core.context.signal;
+    for (;;) {
+      const asked = !this.extractions.has(this.extractionKey(shape, source));
+      try {
+        return await this.sharedExtraction(at, shape, source, ask);
+      } catch (error) {
+        // Another caller's request, cancelled (a branch that lost a race), is not this caller's failure: ask again.
+        if (!asked && isAbortError(error) && !signal.aborted) continue;
+        throw error;
+      }
+    }
+  }
+
+  private extractionKey(shape: "list" | "field" | "boolean", source: string): string {
+    return `${this.core.durability.scope()}\0${shape}\0${source}`;
+  }
+
+  private sharedExtraction(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
+    const key = this.extractionKey(shape, source);
     let answer = this.extractions.get(key);
     if (answer === undefined) {
       answer = ask().then(
@@ -387,6 +406,10 @@ export class Run implements Runtime {
 
   fail(at: Site, message?: string): Error {
     return this.core.error(message ?? "The program raised an error.", at);
+  }
+
+  caught(error: unknown): Value {
+    return error instanceof Error ? error.message : String(error);
   }
 
   /**

@@ -184,8 +184,8 @@ export interface Runtime {
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */
   list(at: Site, value: Value): Promise<readonly Value[]>;
-  /** `a.b` / `a[0]` on a value that may be text holding structure. */
-  field(at: Site, value: Value, key: string | number): Promise<Value>;
+  /** `a.b` / `a[0]` on a value that may be text holding structure; a key that is not a number is read as text. */
+  field(at: Site, value: Value, key: Value): Promise<Value>;
   /** Truthiness for `filter`, deterministic conditions and `not`: parse first, then ask. */
   truthy(at: Site, value: Value): Promise<boolean>;
   /** Announces a statement (the narration's position). */
@@ -198,6 +198,11 @@ export interface Runtime {
   fail(at: Site, message?: string): Error;
   /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
   catchable(error: unknown): void;
+  /**
+   * What `catch as err` binds: the caught error's message. A function, not inline narrowing, so the
+   * generated code type-checks even where TypeScript sees it as unreachable (after a `throw`).
+   */
+  caught(error: unknown): Value;
 }
 
 // ---------------------------------------------------------------------------------------------

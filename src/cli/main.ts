@@ -1,16 +1,19 @@
 import yargs from "yargs";
+import { internalErrorReport } from "../diagnostics/compiler-bug.js";
 import { compilerVersion } from "../version.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { controlCommands } from "./control-commands.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
+import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { testCommand } from "./test-command.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
+  endQuietlyWhenOutputCloses();
   let argumentsRejected = false;
   const parser = controlCommands(testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])
@@ -40,7 +43,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`${help}prosec: ${error.message}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`prosec: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(internalErrorReport(error));
     if (process.env.PROSEC_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return EXIT.internal;
   }

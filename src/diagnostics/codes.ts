@@ -74,8 +74,14 @@ export const diagnosticCodes = {
   P017: { severity: "error", meaning: "unknown modifier (`(maximum: 3)`)" },
   P018: { severity: "warning", meaning: "`count:` larger than the number of branches" },
   P019: { severity: "warning", meaning: "reading a name bound inside a block the caller ran" },
-  P030: { severity: "error", meaning: "an imported program cannot be read" },
-  P031: { severity: "error", meaning: "an imported program has errors" },
+  P020: { severity: "error", meaning: "the file is not valid UTF-8 (at the first bad byte)" },
+  P021: { severity: "error", meaning: "binary file (a NUL byte): never shown in a code frame" },
+  P022: {
+    severity: "error",
+    meaning: "a statement nests more than 100 levels deep (lists and records: 32), see below",
+  },
+  P030: { severity: "error", meaning: "a `use`d local program is missing" },
+  P031: { severity: "error", meaning: "a `use`d local program has errors" },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

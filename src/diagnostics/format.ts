@@ -16,7 +16,8 @@ export function formatDiagnostic(
 ): string {
   const { start, end } = diagnostic.range;
   const heading = `${file}:${start.line}:${start.column} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
-  const frame = codeFrameColumns(
+  // A binary file has no text to show (its bytes are never printed).
+  const frame = source === "" ? "" : codeFrameColumns(
     source,
     {
       start: { line: start.line, column: start.column },
@@ -25,8 +26,10 @@ export function formatDiagnostic(
     { highlightCode: options.color ?? false, linesAbove: 1, linesBelow: 1 },
   );
   const hint = diagnostic.hint ? `\n  help: ${diagnostic.hint}` : "";
-  const notes = (diagnostic.related ?? []).map(({ message, range }) => `\n  note: ${file}:${range.start.line}:${range.start.column} ${message}`).join("");
-  return `${heading}\n${frame}${hint}${notes}\n`;
+  const notes = (diagnostic.related ?? [])
+    .map(({ message, range }) => `\n  note: ${file}:${range.start.line}:${range.start.column} ${message}`)
+    .join("");
+  return `${heading}${frame === "" ? "" : `\n${frame}`}${hint}${notes}\n`;
 }
 
 /** A place in the file, as JSON output gives it. */

@@ -28,7 +28,8 @@ function at(range: SourceRange, message: string): RelatedLocation[] {
 
 /** `name` in backticks, as every message quotes source names. */
 export function quote(name: string): string {
-  return `\`${name}\``;
+  // A name can be a whole line of a megabyte: the message shows its start.
+  return `\`${name.length > 60 ? `${name.slice(0, 57)}...` : name}\``;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,6 +143,14 @@ export const parseMessages = {
       `this line is indented by ${width} ${width === 1 ? "space" : "spaces"}, which matches no enclosing block`,
       "line it up with the block it belongs to",
     ),
+  invalidUtf8: (range: SourceRange) =>
+    error("P020", range, `not valid UTF-8 at ${range.start.line}:${range.start.column}`, "save the file as UTF-8 (prosec reads no other encoding)"),
+  binaryFile: (range: SourceRange) =>
+    error("P021", range, `binary file (a NUL byte at ${range.start.line}:${range.start.column}), not a .prose program`, "name a .prose text file"),
+  nestedTooDeeply: (range: SourceRange, limit: number, literals: boolean) =>
+    literals
+      ? error("P022", range, `lists and records nested more than ${limit} levels deep`, "build the inner values first and bind them to names")
+      : error("P022", range, `this statement nests more than ${limit} levels deep`, "move the inner part into a `block` and call it with `do`, or bind sub-expressions to names"),
   internalError: (range: SourceRange, cause: unknown) =>
     error("P000", range, `internal compiler error: ${cause instanceof Error ? cause.message : String(cause)}`, "please report this with the file"),
 };
@@ -271,3 +280,10 @@ export const buildMessages = {
     error("P031", range, `the imported program ${quote(path)} has errors`, `run \`prosec check\` on it and fix them first`),
 };
 
+
+/** An exception nothing expected (exit 3): it is prosec's bug, and the report says what to send. */
+export function internalErrorText(message: string, file: string | undefined): string {
+  const input = file === undefined ? "" : ` while compiling ${file}`;
+  const attach = file === undefined ? "" : `, with ${file} attached`;
+  return `prosec: internal error${input}: ${message}\nThis is a bug in prosec, not in your program: please report it${attach} (PROSEC_DEBUG=1 prints where it failed).\n`;
+}

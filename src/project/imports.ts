@@ -2,12 +2,18 @@
  * Local `use "./x.prose"` imports: the file a path names, and that program's interface (its inputs
  * and outputs) for checking calls to it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { readProgram } from "../cli/read-program.js";
 import type { ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { checkSource } from "../pipeline.js";
 import { portable } from "./output-path.js";
+
+/** `use "./x"` paths, found without parsing (for the input hash and the files to visit; analysis does the real work). */
+export function localImports(source: string): string[] {
+  return [...source.matchAll(/^[ \t]*use[ \t]+"(\.\.?\/[^"\n]*)"/gm)].map((match) => match[1]!);
+}
 
 /** The `.prose` file a `use` path names, relative to the importing program. */
 export function importedFile(importer: string, usePath: string): string {
@@ -22,9 +28,10 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
   if (!existsSync(file)) {
     resolution = { problem: "missing", resolved: portable(file, cwd) };
   } else {
-    const checked = checkSource(readFileSync(file, "utf8"));
+    const program = readProgram(file);
+    const checked = checkSource(program.text);
     resolution =
-      checked.analysis && !hasErrors(checked.diagnostics)
+      program.problem === undefined && checked.analysis && !hasErrors(checked.diagnostics)
         ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
         : { problem: "has-errors", resolved: portable(file, cwd) };
   }

@@ -4,21 +4,31 @@
  * its last value. Lowering decides from these, never by reading back the text it wrote.
  */
 
-/** A `Value`-typed TypeScript expression (it may contain `await`: generated code runs in async functions). */
+/**
+ * A TypeScript expression: a `Value` (or, for conditions and text, a `boolean` or a `string`). It
+ * may contain `await`: generated code runs in async functions.
+ */
 export interface Lowered {
   readonly code: string;
-  /** It calls the runtime (`await rt...`): kept as a statement even when its value is not wanted. */
+  /** It is a runtime call (`await rt...`): kept as a statement even when its value is not wanted. */
   readonly effectful: boolean;
+  /** Evaluating it waits on the runtime somewhere (a session in a list, a judgment in a condition). */
+  readonly awaits: boolean;
 }
 
-/** An expression that only reads (names, literals, operators on them, temporaries). */
+/** An expression that only reads (names, literals, temporaries). */
 export function inert(code: string): Lowered {
-  return { code, effectful: false };
+  return { code, effectful: false, awaits: false };
+}
+
+/** An expression made of others (a list, `a + b`, a template): it waits when one of them does. */
+export function composed(code: string, parts: readonly Lowered[]): Lowered {
+  return { code, effectful: false, awaits: parts.some((part) => part.awaits) };
 }
 
 /** An awaited runtime call. */
 export function awaited(call: string): Lowered {
-  return { code: `await ${call}`, effectful: true };
+  return { code: `await ${call}`, effectful: true, awaits: true };
 }
 
 export const nullValue: Lowered = inert("null");

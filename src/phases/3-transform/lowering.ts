@@ -55,7 +55,7 @@ export interface ListOptions {
 export interface Visitors {
   readonly expressions: ExpressionVisitors;
   readonly statements: StatementVisitors;
-  readonly condition: (expression: ast.Expression, state: LowerState, lowering: Lowering) => string;
+  readonly condition: (expression: ast.Expression, state: LowerState, lowering: Lowering) => Lowered;
   readonly list: (
     statements: readonly ast.Statement[],
     state: LowerState,
@@ -122,7 +122,7 @@ export class Lowering {
   }
 
   /** A boolean expression for a condition. */
-  condition(expression: ast.Expression, state: LowerState): string {
+  condition(expression: ast.Expression, state: LowerState): Lowered {
     return this.visitors.condition(expression, state, this);
   }
 

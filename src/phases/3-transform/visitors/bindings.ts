@@ -9,14 +9,17 @@ import type { LowerState } from "../state.js";
 import { binaryHelper } from "./operators.js";
 import { string, templateOf } from "./strings.js";
 
-/** An `input` is declared where it stands, unless it is read beyond its statement list (a loop body, a branch). */
+/**
+ * An `input` is declared where it stands; one in a branch, a loop body or a `try` is declared
+ * ahead like any binding there, since what follows (a loop's condition, a `catch`) may read it.
+ */
 export function input(statement: ast.InputDeclaration, state: LowerState, lowering: Lowering): StatementOutcome {
   const symbol = lowering.analysis.references.get(statement.name);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", statement.name.name);
   const prompt =
     statement.prompt.kind === "String"
-      ? string(statement.prompt, state, lowering)
-      : templateOf(statement.prompt.parts, state, lowering);
+      ? string(statement.prompt, state, lowering).code
+      : templateOf(statement.prompt.parts, state, lowering).code;
   const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
   const timeout = statement.modifiers.find((modifier) => modifier.key?.name === "timeout")?.value;
   const seconds =

@@ -5,7 +5,7 @@
 import type * as ast from "../../../ast.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
 import { propertyKey } from "../literals.js";
-import { awaited, type Lowered } from "../lowered.js";
+import { awaited, composed, inert, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
@@ -28,16 +28,17 @@ const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
 ]);
 
 /** A boolean expression for a condition. */
-export function condition(expression: ast.Expression, state: LowerState, lowering: Lowering): string {
+export function condition(expression: ast.Expression, state: LowerState, lowering: Lowering): Lowered {
   switch (expression.kind) {
     case "Discretion":
-      return judge(expression, state, lowering).code;
+      return judge(expression, state, lowering);
     case "Boolean":
-      return String(expression.value);
-    case "Unary":
-      return expression.operator === "not"
-        ? `!(${condition(expression.operand, state, lowering)})`
-        : truthy(expression, state, lowering);
+      return inert(String(expression.value));
+    case "Unary": {
+      if (expression.operator !== "not") return truthy(expression, state, lowering);
+      const operand = condition(expression.operand, state, lowering);
+      return composed(`!(${operand.code})`, [operand]);
+    }
     case "Binary": {
       if (expression.operator !== "and" && expression.operator !== "or") {
         return isComparison(expression.operator)
@@ -48,35 +49,38 @@ export function condition(expression: ast.Expression, state: LowerState, lowerin
         judges(expression.left) && !judges(expression.right)
           ? [expression.right, expression.left]
           : [expression.left, expression.right];
-      return `(${condition(first, state, lowering)} ${expression.operator === "and" ? "&&" : "||"} ${condition(second, state, lowering)})`;
+      const left = condition(first, state, lowering);
+      const right = condition(second, state, lowering);
+      return composed(`(${left.code} ${expression.operator === "and" ? "&&" : "||"} ${right.code})`, [left, right]);
     }
     default:
       return truthy(expression, state, lowering);
   }
 }
 
-function truthy(expression: ast.Expression, state: LowerState, lowering: Lowering): string {
-  return `await rt.truthy(${site(expression)}, ${lowering.value(expression, state).code})`;
+function truthy(expression: ast.Expression, state: LowerState, lowering: Lowering): Lowered {
+  return awaited(`rt.truthy(${site(expression)}, ${lowering.value(expression, state).code})`);
 }
 
-function comparison(expression: ast.BinaryExpression, state: LowerState, lowering: Lowering): string {
-  const left = lowering.value(expression.left, state).code;
-  const right = lowering.value(expression.right, state).code;
+function comparison(expression: ast.BinaryExpression, state: LowerState, lowering: Lowering): Lowered {
+  const left = lowering.value(expression.left, state);
+  const right = lowering.value(expression.right, state);
+  const operands = `(${left.code}, ${right.code})`;
   switch (expression.operator) {
     case "==":
     case "is":
-      return `${lowering.helper("equals")}(${left}, ${right})`;
+      return composed(`${lowering.helper("equals")}${operands}`, [left, right]);
     case "!=":
-      return `!${lowering.helper("equals")}(${left}, ${right})`;
+      return composed(`!${lowering.helper("equals")}${operands}`, [left, right]);
     default:
-      return `${lowering.helper("compare")}(${left}, ${right}) ${expression.operator} 0`;
+      return composed(`${lowering.helper("compare")}${operands} ${expression.operator} 0`, [left, right]);
   }
 }
 
 /** `**...**` as a value: the model's yes or no. */
 export function judge(discretion: ast.Discretion, state: LowerState, lowering: Lowering): Lowered {
   return awaited(
-    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering)}, ${judgeScope(discretion, state, lowering)})`,
+    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering).code}, ${judgeScope(discretion, state, lowering)})`,
   );
 }
 

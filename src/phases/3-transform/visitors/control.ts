@@ -29,7 +29,7 @@ export function ifStatement(statement: ast.IfStatement, state: LowerState, lower
   let open = 0;
   statement.clauses.forEach((clause, index) => {
     const testState = nested(state);
-    const test = lowering.condition(clause.test, testState);
+    const test = lowering.condition(clause.test, testState).code;
     if (index === 0) {
       out.append(testState.out);
       out.add(`if (${test}) {`);
@@ -53,8 +53,8 @@ export function ifStatement(statement: ast.IfStatement, state: LowerState, lower
 }
 
 export function choice(statement: ast.ChoiceStatement, state: LowerState, lowering: Lowering): StatementOutcome {
-  const criteria = templateOf(statement.criteria.parts, state, lowering);
-  const labels = statement.options.map((option) => string(option.label, state, lowering)).join(", ");
+  const criteria = templateOf(statement.criteria.parts, state, lowering).code;
+  const labels = statement.options.map((option) => string(option.label, state, lowering).code).join(", ");
   const scope = judgeScope(statement.criteria, state, lowering);
   state.out.add(`switch (await rt.choose(${site(statement)}, ${criteria}, [${labels}], ${scope})) {`);
   statement.options.forEach((option, index) => {
@@ -81,7 +81,9 @@ export function assertStatement(
   state: LowerState,
   lowering: Lowering,
 ): StatementOutcome {
-  const message = statement.message ? `, ${string(statement.message, state, lowering)}` : "";
-  state.out.add(`if (!(${lowering.condition(statement.test, state)})) throw rt.fail(${site(statement)}${message});`);
+  const message = statement.message ? `, ${string(statement.message, state, lowering).code}` : "";
+  state.out.add(
+    `if (!(${lowering.condition(statement.test, state).code})) throw rt.fail(${site(statement)}${message});`,
+  );
   return {};
 }

@@ -7,6 +7,7 @@ import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { collect } from "./collect.js";
+import { counter, loopVariable } from "./loop-variables.js";
 import { declaredKinds } from "./statement-list.js";
 
 export function repeat(
@@ -15,12 +16,16 @@ export function repeat(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  const index = node.index ? lowering.identifierName(node.index) : lowering.temporary("i");
+  const { head: index, rebind } = counter(node.index, "i", lowering);
   const count =
     node.count.kind === "Number" ? numberLiteral(node.count.raw) : `Number(${lowering.value(node.count, state).code})`;
   return collect("repeat", request.discard ?? false, state, lowering, (finish) => {
     const lines = new Lines();
-    lines.add(`for (let ${index} = 0; ${index} < ${count}; ${index}++) {`, `rt.iteration(${site(node)}, ${index});`);
+    lines.add(
+      `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
+      ...rebind,
+      `rt.iteration(${site(node)}, ${index});`,
+    );
     lines.append(lowering.statements(node.body, state, { scope: node, finish }));
     lines.add("}");
     return lines;
@@ -34,21 +39,23 @@ export function forEach(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  const item = lowering.identifierName(node.item);
+  const item = loopVariable(lowering.analysis.references.get(node.item), "item", lowering);
+  const index = node.index ? loopVariable(lowering.analysis.references.get(node.index), "index", lowering) : undefined;
   const items = `await rt.list(${site(node.collection)}, ${lowering.value(node.collection, state).code})`;
-  const head = node.index
-    ? `for (const [${lowering.identifierName(node.index)}, ${item}] of (${items}).entries()) {`
-    : `for (const ${item} of ${items}) {`;
+  const head = index
+    ? `for (const [${index.head}, ${item.head}] of (${items}).entries()) {`
+    : `for (const ${item.head} of ${items}) {`;
+  const rebind = [...(index?.rebind ?? []), ...item.rebind];
   if (request.discard) {
     const body = lowering.statements(node.body, state, { scope: node, finish: discardValue });
-    state.out.add(head);
+    state.out.add(head, ...rebind);
     state.out.append(body);
     state.out.add("}");
     return nullValue;
   }
   const results = lowering.temporary("results");
   const body = lowering.statements(node.body, state, { scope: node, finish: { kind: "push", target: results } });
-  state.out.add(`const ${results}: Value[] = [];`, head);
+  state.out.add(`const ${results}: Value[] = [];`, head, ...rebind);
   state.out.append(body);
   state.out.add("}");
   return inert(results);
@@ -63,7 +70,7 @@ export function forEach(
  * visible after the loop already are.
  */
 export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
-  const index = node.index ? lowering.identifierName(node.index) : lowering.temporary("iteration");
+  const { head: index, rebind } = counter(node.index, "iteration", lowering);
   const max = node.modifiers.find((modifier) => modifier.key?.name === "max")?.value;
   const bound =
     max === undefined
@@ -85,10 +92,10 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
     // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
     if (declared.length > 0)
       lines.add("{", ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`));
-    lines.add(`for (let ${index} = 0;${bound}; ${index}++) {`);
+    lines.add(`for (let ${index} = 0;${bound}; ${index}++) {`, ...rebind);
     if (condition !== null) {
       const testState: LowerState = { ...nested(inner), judgeBefore: node.loc.end.offset };
-      const test = lowering.condition(condition.test, testState);
+      const test = lowering.condition(condition.test, testState).code;
       lines.append(testState.out);
       lines.add(condition.mode === "until" ? `if (${test}) break;` : `if (!(${test})) break;`);
     }

@@ -5,6 +5,7 @@ import { awaited, inert, Lines, returnValue, type Lowered } from "../lowered.js"
 import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
+import { counter } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
 
 /**
@@ -31,7 +32,9 @@ export function parallel(node: ast.ParallelExpression, state: LowerState, loweri
   state.out.add(
     `const ${results} = await rt.parallel(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}]);`,
   );
-  const named: string[] = [];
+  // The block's value when every branch is named: a record of the names, the last branch winning
+  // a name bound twice (as it does the binding).
+  const named = new Map<string, string>();
   node.branches.forEach((branch, index) => {
     const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
     if (!identifier) return;
@@ -39,9 +42,14 @@ export function parallel(node: ast.ParallelExpression, state: LowerState, loweri
     state.out.add(
       `${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`,
     );
-    named.push(`${propertyKey(identifier.name)}: ${name}`);
+    named.delete(identifier.name);
+    named.set(identifier.name, name);
   });
-  return inert(named.length === node.branches.length && named.length > 0 ? `{ ${named.join(", ")} }` : results);
+  const allNamed = node.branches.every(
+    (branch) => (branch.kind === "Binding" || branch.kind === "Output") && branch.name,
+  );
+  const record = [...named].map(([key, name]) => `${propertyKey(key)}: ${name}`);
+  return inert(allNamed && named.size > 0 ? `{ ${record.join(", ")} }` : results);
 }
 
 /** A parallel branch returns its value; a named branch's binding happens after the join. */
@@ -62,7 +70,9 @@ function branchBody(branch: ast.Statement, state: LowerState, lowering: Lowering
  */
 export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowering: Lowering): Lowered {
   const item = lowering.identifierName(node.item);
-  const index = node.index ? lowering.identifierName(node.index) : "$index";
+  // The index is a number the runtime passes (and an accumulator's slot): a reassigned one gets a `let` of its own.
+  const position = counter(node.index, "index", lowering);
+  const index = node.index ? position.head : "$index";
   const loopScope = lowering.analysis.scopes.get(node);
   const accumulating = node.body.filter((statement): statement is ast.BindingStatement => {
     if (
@@ -81,8 +91,14 @@ export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowe
     );
   });
   const items = `await rt.list(${site(node.collection)}, ${lowering.value(node.collection, state).code})`;
+  const iteration = (inner: LowerState): Lines => {
+    const body = new Lines();
+    body.add(...position.rebind);
+    body.append(lowering.statements(node.body, inner, { scope: node, finish: returnValue }));
+    return body;
+  };
   if (accumulating.length === 0) {
-    const body = lowering.statements(node.body, state, { scope: node, finish: returnValue });
+    const body = iteration(state);
     return awaited(
       `rt.map(${site(node)}, ${items}, async (${item}${node.index ? `, ${index}` : ""}) => {\n${body.text()}\n})`,
     );
@@ -91,7 +107,7 @@ export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowe
   const list = lowering.temporary("items");
   const accumulators = new Map(state.accumulators);
   accumulating.forEach((statement, slot) => accumulators.set(statement, `${parts}[${slot}]![${index}]`));
-  const body = lowering.statements(node.body, { ...state, accumulators }, { scope: node, finish: returnValue });
+  const body = iteration({ ...state, accumulators });
   const results = lowering.temporary("results");
   state.out.add(
     `const ${list} = ${items};`,

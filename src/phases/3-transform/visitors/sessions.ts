@@ -28,8 +28,8 @@ function sessionCall(
   const fields = [`at: ${site(node)}`];
   if (node.agent) fields.push(`agent: ${agentReference(node.agent, lowering)}`);
   const hasPrompt = node.properties.some((property) => property.key.name === "prompt");
-  if (node.prompt && hasPrompt) fields.push(`label: ${string(node.prompt, state, lowering)}`);
-  else if (node.prompt) fields.push(`prompt: ${string(node.prompt, state, lowering)}`);
+  if (node.prompt && hasPrompt) fields.push(`label: ${string(node.prompt, state, lowering).code}`);
+  else if (node.prompt) fields.push(`prompt: ${string(node.prompt, state, lowering).code}`);
   if (node.name) fields.push(`label: ${stringLiteral(node.name.name)}`);
   fields.push(...bindingField(binding));
   fields.push(
@@ -94,7 +94,12 @@ export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering):
   const block = lowering.analysis.blocks.get(node.name.name);
   const maxDepth = block?.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
   const depth = maxDepth?.kind === "Number" ? numberLiteral(maxDepth.raw) : "undefined";
-  const args = node.args.map((argument) => lowering.value(argument, state).code).join(", ");
+  // P006: a missing argument is `null`; an extra one is still evaluated, then ignored.
+  const values = node.args.map((argument) => lowering.value(argument, state));
+  const arity = block?.params.length ?? values.length;
+  for (const extra of values.slice(arity)) if (extra.awaits) state.out.add(`${extra.code};`);
+  const missing = Array.from({ length: arity - Math.min(arity, values.length) }, () => "null");
+  const args = [...values.slice(0, arity).map((value) => value.code), ...missing].join(", ");
   const fn = lowering.names.get("block", node.name.name);
   return awaited(`rt.block(${site(node)}, ${stringLiteral(node.name.name)}, ${depth}, async () => ${fn}(${args}))`);
 }

@@ -62,7 +62,9 @@ function declareScope(
   for (const symbol of scope?.symbols.values() ?? []) {
     if (!declaredKinds.has(symbol.kind) || lowering.promoted.has(symbol) || state.declaredBeforeLoop.has(symbol))
       continue;
-    if (directNames.has(symbol.declaration) && !lowering.readFromFunctions.has(symbol)) here.add(symbol);
+    // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
+    const standsHere = symbol.kind === "input" || !lowering.readFromFunctions.has(symbol);
+    if (directNames.has(symbol.declaration) && standsHere) here.add(symbol);
     else ahead.push(symbol);
   }
   for (const symbol of ahead) out.add(`let ${lowering.symbolName(symbol)}: Value = null;`);

@@ -1,12 +1,13 @@
 /** Strings and discretion texts: template literals whose bound placeholders interpolate through `text()`. */
 import type * as ast from "../../../ast.js";
 import { stringLiteral, templateChunk } from "../literals.js";
+import { composed, inert, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import type { ExpressionLowering } from "../settings.js";
 import type { LowerState } from "../state.js";
 
 /** Template literal (or plain string literal) for string parts; bound placeholders interpolate via `text()`. */
-export function templateOf(parts: readonly ast.StringPart[], state: LowerState, lowering: Lowering): string {
+export function templateOf(parts: readonly ast.StringPart[], state: LowerState, lowering: Lowering): Lowered {
   const chunks: (string | ast.Placeholder)[] = [];
   for (const part of parts) {
     const interpolated = part.kind === "Placeholder" && lowering.analysis.interpolations.has(part);
@@ -17,27 +18,29 @@ export function templateOf(parts: readonly ast.StringPart[], state: LowerState, 
   }
   if (chunks.every((chunk) => typeof chunk === "string")) {
     const value = chunks.join("");
-    return value.includes("\n") ? `\`${templateChunk(value)}\`` : stringLiteral(value);
+    return inert(value.includes("\n") ? `\`${templateChunk(value)}\`` : stringLiteral(value));
   }
+  const values: Lowered[] = [];
   const body = chunks
-    .map((chunk) =>
-      typeof chunk === "string"
-        ? templateChunk(chunk)
-        : `\${${lowering.helper("text")}(${lowering.value(chunk.path, state).code})}`,
-    )
+    .map((chunk) => {
+      if (typeof chunk === "string") return templateChunk(chunk);
+      const value = lowering.value(chunk.path, state);
+      values.push(value);
+      return `\${${lowering.helper("text")}(${value.code})}`;
+    })
     .join("");
-  return `\`${body}\``;
+  return composed(`\`${body}\``, values);
 }
 
 /** A `string`-typed expression for a string literal; bound placeholders interpolate. */
-export function string(literal: ast.StringLiteral, state: LowerState, lowering: Lowering): string {
+export function string(literal: ast.StringLiteral, state: LowerState, lowering: Lowering): Lowered {
   return templateOf(literal.parts, state, lowering);
 }
 
 /** A `string`-typed expression for any expression. */
 export function text(expression: ast.Expression, state: LowerState, lowering: Lowering): string {
   return expression.kind === "String"
-    ? string(expression, state, lowering)
+    ? string(expression, state, lowering).code
     : `${lowering.helper("text")}(${lowering.value(expression, state).code})`;
 }
 
@@ -45,7 +48,7 @@ export function text(expression: ast.Expression, state: LowerState, lowering: Lo
 export function propertyLowering(state: LowerState, lowering: Lowering): ExpressionLowering {
   return {
     value: (expression) => lowering.value(expression, state).code,
-    string: (literal) => string(literal, state, lowering),
+    string: (literal) => string(literal, state, lowering).code,
     text: (expression) => text(expression, state, lowering),
     helper: (name) => lowering.helper(name),
   };

@@ -12,16 +12,24 @@ export function tryExpression(
   request: ValueRequest,
 ): Lowered {
   return collect("attempt", request.discard ?? false, state, lowering, (finish) => {
-    const lines = new Lines();
-    lines.add("try {");
-    lines.append(lowering.statements(node.body, state, { scope: null, finish }));
+    const body = lowering.statements(node.body, state, { scope: null, finish });
     const handler = node.handler;
+    const lines = new Lines();
+    // P013: a `try:` with neither handles nothing, and TypeScript has no `try` without either.
+    if (!handler && !node.finalizer) {
+      lines.add("{");
+      lines.append(body);
+      lines.add("}");
+      return lines;
+    }
+    lines.add("try {");
+    lines.append(body);
     if (handler) {
       lines.add("} catch ($error) {", "rt.catchable($error);");
-      if (handler.param)
-        lines.add(
-          `const ${lowering.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`,
-        );
+      if (handler.param) {
+        const keyword = lowering.analysis.references.get(handler.param)?.reassigned ? "let" : "const";
+        lines.add(`${keyword} ${lowering.identifierName(handler.param)}: Value = rt.caught($error);`);
+      }
       lines.append(lowering.statements(handler.body, { ...state, inCatch: true }, { scope: handler, finish }));
     }
     if (node.finalizer) {

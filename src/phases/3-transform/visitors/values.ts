@@ -1,7 +1,7 @@
 /** Plain values: names, literals, lists, records, field access and operators. */
 import type * as ast from "../../../ast.js";
 import { numberLiteral, propertyKey, stringLiteral } from "../literals.js";
-import { awaited, inert, nullValue, type Lowered } from "../lowered.js";
+import { awaited, composed, inert, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import { distinctKeys } from "../settings.js";
 import { site } from "../site.js";
@@ -14,7 +14,7 @@ export function identifier(node: ast.Identifier, _state: LowerState, lowering: L
 }
 
 export function stringValue(node: ast.StringLiteral, state: LowerState, lowering: Lowering): Lowered {
-  return inert(string(node, state, lowering));
+  return string(node, state, lowering);
 }
 
 export function number(node: ast.NumberLiteral): Lowered {
@@ -30,22 +30,22 @@ export function nullLiteral(): Lowered {
 }
 
 export function array(node: ast.ArrayExpression, state: LowerState, lowering: Lowering): Lowered {
-  return inert(`[${node.elements.map((element) => lowering.value(element, state).code).join(", ")}]`);
+  const elements = node.elements.map((element) => lowering.value(element, state));
+  return composed(`[${elements.map((element) => element.code).join(", ")}]`, elements);
 }
 
 export function object(node: ast.ObjectExpression, state: LowerState, lowering: Lowering): Lowered {
   const keys = distinctKeys(
     node.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
   );
-  const entries = node.entries.map(
-    (entry, index) => `${propertyKey(keys[index]!)}: ${entryValue(entry, state, lowering)}`,
-  );
-  return inert(`{ ${entries.join(", ")} }`);
+  const values = node.entries.map((entry) => entryValue(entry, state, lowering));
+  const entries = values.map((value, index) => `${propertyKey(keys[index]!)}: ${value.code}`);
+  return composed(`{ ${entries.join(", ")} }`, values);
 }
 
-function entryValue(entry: ast.ObjectEntry, state: LowerState, lowering: Lowering): string {
-  if (entry.value) return lowering.value(entry.value, state).code;
-  return entry.key.kind === "Identifier" ? reference(entry.key, lowering) : string(entry.key, state, lowering);
+function entryValue(entry: ast.ObjectEntry, state: LowerState, lowering: Lowering): Lowered {
+  if (entry.value) return lowering.value(entry.value, state);
+  return entry.key.kind === "Identifier" ? inert(reference(entry.key, lowering)) : string(entry.key, state, lowering);
 }
 
 export function member(node: ast.MemberExpression, state: LowerState, lowering: Lowering): Lowered {
@@ -54,34 +54,30 @@ export function member(node: ast.MemberExpression, state: LowerState, lowering: 
   );
 }
 
+/** `a[i]`: the runtime reads a number as an item's position, anything else as a field name. */
 export function index(node: ast.IndexExpression, state: LowerState, lowering: Lowering): Lowered {
   const object = lowering.value(node.object, state).code;
-  return awaited(`rt.field(${site(node)}, ${object}, ${key(node.index, state, lowering)})`);
-}
-
-/** An index: a number picks an item, anything else is a field name. */
-function key(index: ast.Expression, state: LowerState, lowering: Lowering): string {
-  if (index.kind === "Number" || (index.kind === "String" && index.parts.every((part) => part.kind === "TextPart")))
-    return lowering.value(index, state).code;
-  let value = lowering.value(index, state).code;
-  if (index.kind !== "Identifier") {
-    const computed = value;
-    value = lowering.temporary("key");
-    state.out.add(`const ${value} = ${computed};`);
-  }
-  return `typeof ${value} === "number" ? ${value} : ${lowering.helper("text")}(${value})`;
+  return awaited(`rt.field(${site(node)}, ${object}, ${lowering.value(node.index, state).code})`);
 }
 
 export function binary(node: ast.BinaryExpression, state: LowerState, lowering: Lowering): Lowered {
-  if (node.operator === "and" || node.operator === "or" || isComparison(node.operator))
-    return inert(`(${lowering.condition(node, state)})`);
+  if (node.operator === "and" || node.operator === "or" || isComparison(node.operator)) {
+    const condition = lowering.condition(node, state);
+    return composed(`(${condition.code})`, [condition]);
+  }
   const helper = binaryHelper(node.operator, lowering);
-  return inert(`${helper}(${lowering.value(node.left, state).code}, ${lowering.value(node.right, state).code})`);
+  const left = lowering.value(node.left, state);
+  const right = lowering.value(node.right, state);
+  return composed(`${helper}(${left.code}, ${right.code})`, [left, right]);
 }
 
 export function unary(node: ast.UnaryExpression, state: LowerState, lowering: Lowering): Lowered {
-  if (node.operator === "not") return inert(`!(${lowering.condition(node.operand, state)})`);
-  return inert(`${lowering.helper("subtract")}(0, ${lowering.value(node.operand, state).code})`);
+  if (node.operator === "not") {
+    const condition = lowering.condition(node.operand, state);
+    return composed(`!(${condition.code})`, [condition]);
+  }
+  const operand = lowering.value(node.operand, state);
+  return composed(`${lowering.helper("subtract")}(0, ${operand.code})`, [operand]);
 }
 
 /** A name's TypeScript name; an agent used as a value (`context: captain`) stands for the agent's name. */
