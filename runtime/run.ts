@@ -53,6 +53,8 @@ export class Run implements Runtime {
   private readonly extractions = new Map<string, Promise<Value>>();
   /** Inputs whose first occurrence was reached: an answer given ahead answers only that one. */
   private readonly reachedInputs = new Set<string>();
+  /** The result of the session that finished last: the final result of a program without outputs. */
+  private lastResult: string | undefined;
 
   constructor(
     readonly program: ProgramInfo,
@@ -77,7 +79,8 @@ export class Run implements Runtime {
     try {
       this.openFolder();
       const result = await runInContext(core.root, () => body(this));
-      core.emit({ type: "run-end", ok: true, usage: core.totals.list() });
+      const finalResult = this.program.outputs.length === 0 && this.lastResult !== undefined ? { result: this.lastResult } : {};
+      core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.closeFolder("complete");
       return result;
     } catch (error) {
@@ -163,6 +166,7 @@ export class Run implements Runtime {
     );
     if (core.listening) core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
+    this.lastResult = result.value;
     return result.value;
   }
 

@@ -150,7 +150,13 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "error"; readonly message: string })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & { readonly type: "waiting"; readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[] })
-  | (RunEventBase & { readonly type: "run-end"; readonly ok: boolean; readonly usage: readonly Usage[] });
+  | (RunEventBase & {
+      readonly type: "run-end";
+      readonly ok: boolean;
+      readonly usage: readonly Usage[];
+      /** A program that declares no outputs returns its final result (prose.md): the last session's. */
+      readonly result?: string;
+    });
 
 /**
  * The object a generated program's body receives. Every method takes the `Site` it was called

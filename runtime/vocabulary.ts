@@ -16,6 +16,11 @@ export type PermissionMode = (typeof permissionModes)[number];
 /** The accesses that `prompt` puts to `RunOptions.onPermission` one path or command at a time. */
 export type PermissionAsked = "read" | "write" | "execute";
 
+/** The words a permission takes instead of a list: `env:` is a list of names or `deny`. */
+export function permissionWords(kind: PermissionKind): readonly string[] {
+  return kind === "env" ? ["deny"] : permissionModes;
+}
+
 /** `backoff:` between a session's retries. */
 export const backoffs = ["none", "linear", "exponential"] as const;
 export type Backoff = (typeof backoffs)[number];

@@ -7,11 +7,11 @@ import { importedFile, importInterface, localImports } from "../project/imports.
 import { checkProgram, type ImportResolution } from "../compile.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { displayPath, findPrograms } from "./find-programs.js";
+import { withFormat, type FormatArguments } from "./output-format.js";
 import { readProgram } from "./read-program.js";
 
-export interface CheckArguments {
+export interface CheckArguments extends Pick<FormatArguments, "format"> {
   readonly paths: readonly string[];
-  readonly format: "text" | "json";
   readonly strict: boolean;
 }
 
@@ -20,9 +20,7 @@ export function checkCommand(yargs: Argv): Argv {
     "check <paths..>",
     "Check .prose files (folders are searched recursively) and print their diagnostics",
     (command) =>
-      command
-        .positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" })
-        .option("format", { choices: ["text", "json"] as const, default: "text" as const, describe: "output format" })
+      withFormat(command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }), "the diagnostics of every file")
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     (argv) => {
       process.exitCode = runCheck(argv);

@@ -232,8 +232,15 @@ export const analyzeMessages = {
   // prosec's own codes
   undefinedName: (range: SourceRange, name: string, suggestion: string | undefined) =>
     error("P001", range, `${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `bind it first: \`let ${name} = ...\``),
-  unboundInterpolation: (range: SourceRange, text: string, name: string) =>
-    warning("P002", range, `${quote(text)} names no binding, so it stays literal text`, `bind ${quote(name)} before this line to interpolate it, or write \\{ to mark the brace as text`),
+  unboundInterpolation: (range: SourceRange, text: string, name: string, suggestion: string | undefined) =>
+    warning(
+      "P002",
+      range,
+      `${quote(text)} names no binding, so it stays literal text${didYouMean(suggestion)}`,
+      suggestion === undefined
+        ? `bind ${quote(name)} before this line to interpolate it, or write \\{ to mark the brace as text`
+        : `write ${quote(`{${suggestion}}`)} to interpolate ${quote(suggestion)}, or write \\{ to mark the brace as text`,
+    ),
   unknownValue: (range: SourceRange, property: string, value: string, allowed: readonly string[]) =>
     error("P003", range, `${quote(value)} is not a value for \`${property}\``, `use one of ${allowed.map(quote).join(", ")}`),
   unboundedLoop: (range: SourceRange) =>

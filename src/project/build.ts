@@ -13,7 +13,7 @@ import { readProgram } from "../cli/read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { importedFile, importInterface, localImports } from "./imports.js";
+import { importedFile, importInterface, importResolver, localImports } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
@@ -87,7 +87,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
       planned.set(path, { path, root, source, output, existing, code: existing, fresh: true, diagnostics: [] });
       continue;
     }
-    const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
+    const resolveImport = importResolver(path, interfaces, cwd);
     options.onProgress?.(`compiling ${portable(path, cwd)}`);
     const result = await compile(source, portable(path, root), { inputHash, resolveImport, strict: options.strict });
     planned.set(path, { path, root, source, output, existing, code: result.code, fresh: false, diagnostics: result.diagnostics });

@@ -20,6 +20,11 @@ export function importedFile(importer: string, usePath: string): string {
   return resolve(dirname(importer), usePath.endsWith(".prose") ? usePath : `${usePath}.prose`);
 }
 
+/** How `importer` resolves its local `use` paths: to the imported programs' interfaces, read from disk. */
+export function importResolver(importer: string, cache: Map<string, ImportResolution>, cwd: string): (usePath: string) => ImportResolution {
+  return (usePath) => importInterface(importedFile(importer, usePath), cache, cwd);
+}
+
 /** The inputs and outputs of an imported program, from its own analysis (cached per file). */
 export function importInterface(file: string, cache: Map<string, ImportResolution>, cwd: string): ImportResolution {
   const known = cache.get(file);
@@ -37,4 +42,13 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
   }
   cache.set(file, resolution);
   return resolution;
+}
+
+/** A program's inputs and outputs, from its source (`undefined`: there is no such file, shown to the user as `shownAs`). */
+export function programInterface(source: string | undefined, shownAs: string): ImportResolution {
+  if (source === undefined) return { problem: "missing", resolved: shownAs };
+  const checked = checkSource(source);
+  return checked.analysis && !hasErrors(checked.diagnostics)
+    ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
+    : { problem: "has-errors", resolved: shownAs };
 }

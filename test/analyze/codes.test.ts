@@ -150,6 +150,15 @@ describe("every validation code", () => {
     );
     expect(found).toEqual(related);
   });
+
+  it("P002: a placeholder close to a bound name suggests it, in the message and the hint", () => {
+    const [near] = checkSource('let topic = "x"\nsession "On {topc}"\n', options).diagnostics;
+    expect(near?.message).toBe("`{topc}` names no binding, so it stays literal text (did you mean `topic`?)");
+    expect(near?.hint).toBe("write `{topic}` to interpolate `topic`, or write \\{ to mark the brace as text");
+    const [far] = checkSource('let topic = "x"\nsession "On {weather}"\n', options).diagnostics;
+    expect(far?.message).toBe("`{weather}` names no binding, so it stays literal text");
+    expect(far?.hint).toBe("bind `weather` before this line to interpolate it, or write \\{ to mark the brace as text");
+  });
 });
 
 describe("input modifiers", () => {

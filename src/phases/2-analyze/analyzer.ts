@@ -8,7 +8,7 @@ import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js"
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import type { MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
-import type { Analysis, Scope } from "./types.js";
+import type { Analysis, NameTargets, Scope } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
 export type ImportedProgram = ProgramInterface;
@@ -49,7 +49,7 @@ export class Analyzer implements RuleContext {
     this.bindings = new Bindings(program, this.definitions, report);
   }
 
-  run(): Analysis {
+  run(): Omit<Analysis, keyof NameTargets> {
     let executed = false;
     for (const statement of this.program.body) {
       if (statement.kind === "Input" && !executed) this.parameters.push(statement);

@@ -161,7 +161,9 @@ export class Bindings {
         this.interpolations.set(part, symbol);
         this.references.set(root, symbol);
       } else {
-        this.report(m.unboundInterpolation(part.loc, part.text, root.name));
+        this.report(
+          m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, this.current.visibleNames())),
+        );
       }
     }
   }

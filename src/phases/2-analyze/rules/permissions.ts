@@ -1,4 +1,4 @@
-import { isOneOf, permissionKinds, permissionModes } from "../../../../runtime/vocabulary.js";
+import { isOneOf, permissionKinds, permissionWords } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { closest } from "../suggest.js";
@@ -34,7 +34,7 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
     }
     const word =
       ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
-    const allowed = name === "env" ? word === "deny" : isOneOf(permissionModes, word);
+    const allowed = word !== undefined && permissionWords(name).includes(word);
     if (!allowed) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
   }
 }

@@ -1,4 +1,11 @@
-import { backoffs, isOneOf, modelNames, persistScopes } from "../../../../runtime/vocabulary.js";
+import {
+  backoffs,
+  isOneOf,
+  modelNames,
+  permissionKinds,
+  permissionWords,
+  persistScopes,
+} from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { closest } from "../suggest.js";
@@ -20,6 +27,14 @@ export const knownProperties = [
   "permissions",
 ] as const;
 const persistValues = ["true", ...persistScopes];
+
+/** The words a property (or a permission) takes, for editors to offer. */
+export const propertyWords: Readonly<Record<string, readonly string[]>> = {
+  model: modelNames,
+  backoff: backoffs,
+  persist: ["true", "false", ...persistScopes],
+  ...Object.fromEntries(permissionKinds.map((kind) => [kind, permissionWords(kind)])),
+};
 
 /** The properties of agents and sessions: known names, each set once, with values of the right shape. */
 export const properties: Rule = {
