@@ -109,7 +109,7 @@ describe("exit codes, one table for every command", () => {
 
   it("lsp (exit after shutdown is EXIT.ok: test/lsp/diagnostics.test.ts)", async () => {
     await expectExits([
-      { args: ["lsp", "--tcp"], exit: EXIT.usage, says: /^prosec: Unknown argument: tcp$/ },
+      { args: ["lsp", "--tcp"], exit: EXIT.usage, says: /^prosec: unknown option `--tcp`/ },
       { args: ["lsp", "--stdio"], exit: EXIT.failed, says: /^prosec lsp: the editor closed the connection without shutting the server down$/ },
     ]);
   });

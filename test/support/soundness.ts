@@ -129,7 +129,7 @@ async function compileCase(soundnessCase: SoundnessCase, root: string): Promise<
 
 interface RunnableModule {
   run(inputs: Record<string, unknown>, options: object): Promise<Record<string, unknown>>;
-  readonly default: { readonly inputs: readonly { readonly name: string }[] };
+  readonly default: { readonly inputs: readonly { readonly name: string; readonly midProgram?: boolean }[] };
 }
 
 async function runCase(entry: Compiled, server: FakeServer, signal: AbortSignal): Promise<CaseResult> {
@@ -144,7 +144,8 @@ async function runCase(entry: Compiled, server: FakeServer, signal: AbortSignal)
   } catch (error) {
     return { ...entry.result, violation: { stage: "run", error: `import: ${describe(error)}` } };
   }
-  const inputs = Object.fromEntries(module.default.inputs.map((input, index) => [input.name, `input ${index + 1}`]));
+  // Parameters are given; inputs asked mid-program are answered when asked (onInput), as a terminal would.
+  const inputs = Object.fromEntries(module.default.inputs.filter((input) => input.midProgram !== true).map((input, index) => [input.name, `input ${index + 1}`]));
   try {
     const outputs = await module.run(inputs, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd: entry.folder, concurrency: 4, signal, onInput: (definition: { readonly name: string }) => `answer for ${definition.name}` });
     return { ...entry.result, outcome: { outputs }, prompts: prompts() };
