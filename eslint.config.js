@@ -31,12 +31,23 @@ export default defineConfig(
   js.configs.recommended,
   tseslint.configs.recommended,
   { files: ["**/*.mjs", "**/*.js"], languageOptions: { globals: nodeGlobals } },
+  // The VS Code extension is CommonJS, as VS Code loads it.
+  {
+    files: ["editors/vscode/**/*.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { ...nodeGlobals, require: "readonly", module: "writable", __dirname: "readonly" },
+    },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
   {
     rules: {
       // `_name` marks a parameter an implementation of an interface does not need.
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       // Walking a chain that starts at `this` (a scope and its parents) names `this` as the first link.
       "@typescript-eslint/no-this-alias": "off",
+      // Control characters are matched on purpose: commands, lock files and terminal output are checked for them.
+      "no-control-regex": "off",
     },
   },
 );

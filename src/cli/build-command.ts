@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { build, type BuildOptions, type BuildResult } from "../project/build.js";
+import { build, type BuildOptions } from "../project/build.js";
 import { reportBuild } from "./build-report.js";
 import { Progress } from "./progress.js";
 

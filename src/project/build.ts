@@ -13,7 +13,7 @@ import { readProgram } from "../cli/read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { importedFile, importInterface, importResolver, localImports } from "./imports.js";
+import { importedFile, importResolver, localImports } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
