@@ -29,10 +29,17 @@ export function importResolver(importer: string, cache: Map<string, ImportResolu
 export function importInterface(file: string, cache: Map<string, ImportResolution>, cwd: string): ImportResolution {
   const known = cache.get(file);
   if (known) return known;
-  const shownAs = portable(file, cwd);
-  const program = existsSync(file) ? readProgram(file) : undefined;
-  // Bytes that are not a program's text (invalid UTF-8, a binary file) make the import unusable.
-  const resolution = program?.problem !== undefined ? { problem: "has-errors" as const, resolved: shownAs } : programInterface(program?.text, shownAs);
+  let resolution: ImportResolution;
+  if (!existsSync(file)) {
+    resolution = { problem: "missing", resolved: portable(file, cwd) };
+  } else {
+    const program = readProgram(file);
+    const checked = checkSource(program.text);
+    resolution =
+      program.problem === undefined && checked.analysis && !hasErrors(checked.diagnostics)
+        ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
+        : { problem: "has-errors", resolved: portable(file, cwd) };
+  }
   cache.set(file, resolution);
   return resolution;
 }
