@@ -7,47 +7,10 @@
  */
 import { listWithoutModel } from "./extraction.js";
 import { priceOf, type PriceTable } from "./prices.js";
-import type { Site, Value } from "./types.js";
+import type { Count, ProgramCost, Value } from "./types.js";
 
-export type Count =
-  | number
-  | "unbounded"
-  | { readonly symbol: string }
-  | { readonly sum: readonly Count[] }
-  | { readonly product: readonly Count[] }
-  | { readonly max: readonly Count[] };
+export type { CallKind, Count, CostSymbol, ProgramCost, UnboundedConstruct } from "./types.js";
 
-export type CallKind = "session" | "judgment" | "choice" | "extraction" | "retry";
-
-/** What a symbol stands for, and how a run gives it a value. */
-export interface CostSymbol {
-  /** As printed: `|items|` for a list's size, `n` for a number. */
-  readonly name: string;
-  /** `items`: the size of the list read at `sites` (`Runtime.list`); `count`: a repeat count or `max:` read at `sites`. */
-  readonly kind: "items" | "count";
-  /** The program input it is read from, when it is one: known before the run starts. */
-  readonly input?: string;
-  readonly sites: readonly Site[];
-}
-
-export interface UnboundedConstruct {
-  readonly line: number;
-  readonly column: number;
-  readonly reason: string;
-}
-
-export interface ProgramCost {
-  /** Worst-case model calls by kind; `retry` counts the extra attempts of `retry:`. Sessions count one call each (tool turns come on top). */
-  readonly calls: { readonly [kind in CallKind]: Count };
-  /** The longest chain of model calls that must run one after another: the floor of the run's latency. */
-  readonly criticalPath: Count;
-  /** Estimated tokens by model name as the program writes it (`sonnet`, a quoted model id). */
-  readonly tokens: { readonly [model: string]: { readonly input: Count; readonly output: Count } };
-  readonly symbols: readonly CostSymbol[];
-  readonly unbounded: readonly UnboundedConstruct[];
-  /** The assumptions behind `tokens`: a session's reply, and each value a prompt shows, in tokens. */
-  readonly assumptions: { readonly replyTokens: number; readonly valueTokens: number };
-}
 
 /** A symbol's value, or undefined when it is not known (yet). */
 export type SymbolValues = (symbol: string) => number | undefined;

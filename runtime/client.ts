@@ -4,8 +4,8 @@
  * app that calls `run()` often should not pay that each time. The cache lives in memory only.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import type { RunOptions } from "./options.js";
 import { paceFor, type Pace } from "./pace.js";
+import type { RunOptions } from "./types.js";
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_TRANSPORT_RETRIES = 2;

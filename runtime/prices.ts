@@ -7,16 +7,10 @@
  * With prompt caching, tokens written to the cache cost 1.25 times the input price and tokens read
  * from it 0.1 times (Anthropic's five-minute cache).
  */
-import type { Usage } from "./types.js";
+import type { ModelPrice, PriceTable, Usage } from "./types.js";
 
-export interface ModelPrice {
-  /** Dollars per million input tokens. */
-  readonly input: number;
-  /** Dollars per million output tokens. */
-  readonly output: number;
-}
+export type { ModelPrice, PriceTable } from "./types.js";
 
-export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 export const CACHE_WRITE_MULTIPLIER = 1.25;
 export const CACHE_READ_MULTIPLIER = 0.1;

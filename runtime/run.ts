@@ -17,14 +17,12 @@ import { safeName } from "./files.js";
 import { extractField, extractFields, extractList, fieldsOf, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
-import type { RunOptions } from "./options.js";
 import { runParallel } from "./parallel.js";
 import { withRetries } from "./retry.js";
-import { effectiveSettings, runAgent, sessionLabel, sessionTask } from "./session.js";
+import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
 import { sharedController } from "./signals.js";
-import { sessionAsk, type StepAsk } from "./step-identity.js";
 import { runInContext } from "./step-context.js";
-import type { AgentDefinition, Branch, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
+import type { AgentDefinition, Branch, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, RunOptions, SessionRequest, Site, StepAsk, Value } from "./types.js";
 import { text } from "./values.js";
 
 const DEFAULT_MAX_DEPTH = 100;

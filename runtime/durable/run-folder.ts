@@ -16,11 +16,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunStateError, type Question } from "../errors.js";
+import { RunStateError } from "../errors.js";
 import { safeName } from "../files.js";
 import type { Spent } from "../meter.js";
 import type { BlockFrame } from "../step-context.js";
-import type { ProgramInfo, RunEvent, Site, Value } from "../types.js";
+import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
 import { text } from "../values.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";

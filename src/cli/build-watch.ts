@@ -10,8 +10,8 @@
  */
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { build, type BuildOptions, type BuildResult } from "../build/build.js";
-import { reportBuild } from "./build-command.js";
+import { build, type BuildOptions, type BuildResult } from "../project/build.js";
+import { reportBuild } from "./build-report.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { displayPath, findPrograms, UsageError } from "./find-programs.js";
 

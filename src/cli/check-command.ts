@@ -3,7 +3,7 @@ import { hasErrors, type FileDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, toJson } from "../diagnostics/format.js";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { importedFile, importInterface, localImports } from "../build/imports.js";
+import { importedFile, importInterface, localImports } from "../project/imports.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { displayPath, findPrograms } from "./find-programs.js";

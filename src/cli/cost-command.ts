@@ -6,7 +6,7 @@
 import type { Argv } from "yargs";
 import type { ProgramCost } from "../../runtime/bound.js";
 import type { PriceTable } from "../../runtime/prices.js";
-import { importedFile, importInterface } from "../build/imports.js";
+import { importedFile, importInterface } from "../project/imports.js";
 import { costOfSource, type ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic } from "../diagnostics/format.js";

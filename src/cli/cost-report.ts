@@ -4,7 +4,8 @@
  * assumption behind the tokens. Symbols whose value is known (the run's inputs) are replaced.
  */
 import { boundDollars, evaluate, inputValues, totalCalls, type Count, type ProgramCost, type SymbolValues } from "../../runtime/bound.js";
-import { resolveModel, type ModelTable } from "../../runtime/models.js";
+import { resolveModel } from "../../runtime/models.js";
+import type { ModelTable } from "../../runtime/types.js";
 import { PriceError, priceTable, type PriceTable } from "../../runtime/prices.js";
 import type { Value } from "../../runtime/types.js";
 import { dollarCount, formatCount, formatDollars, formatNumber } from "../phases/2-analyze/cost/format.js";

@@ -70,7 +70,7 @@ export function isRunning(dir: string): boolean {
 
 function statusOf(dir: string): ListedStatus {
   if (isRunning(dir)) return "running";
-  let state = "";
+  let state: string;
   try {
     state = readFileSync(join(dir, "state.md"), "utf8");
   } catch {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { evaluate, inputValues, type ProgramCost } from "../../runtime/bound.js";
-import { committedCost, raisedParts } from "../../src/build/bound-change.js";
+import { committedCost, raisedParts } from "../../src/project/bound-change.js";
 import { costOfSource } from "../../src/compile.js";
 import { formatCount } from "../../src/phases/2-analyze/cost/format.js";
 import { Poly } from "../../src/phases/2-analyze/cost/poly.js";

@@ -11,9 +11,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { typecheck } from "../../src/build/typecheck.js";
+import { typecheck } from "../../src/project/typecheck.js";
 import { checkPrograms } from "../../src/cli/check-command.js";
-import { importedFile, importInterface } from "../../src/build/imports.js";
+import { importedFile, importInterface } from "../../src/project/imports.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { deterministicModel } from "./deterministic-model.js";

@@ -6,7 +6,8 @@ import type { Analysis } from "./types.js";
 export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
 export type * from "./types.js";
 export { visibleSymbols } from "./scope.js";
-export { knownProperties, permissionKinds, propertyWords } from "./properties.js";
+export { permissionKinds } from "../../../runtime/vocabulary.js";
+export { knownProperties, propertyWords } from "./rules/properties.js";
 
 /** Resolves names and scopes and validates the program. Never throws; never mutates the AST. */
 export function analyze(program: Program, options: AnalyzeOptions = {}): Analysis {

@@ -5,19 +5,19 @@
  */
 import type * as ast from "../../ast.js";
 import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
-import { descendants } from "../2-analyze/cost/walk.js";
+import { walk } from "../../walk.js";
 
 export function fieldGroups(analysis: Analysis): ReadonlyMap<ast.MemberExpression, readonly string[]> {
   const bySymbol = new Map<SymbolInfo, { members: ast.MemberExpression[]; fields: Set<string> }>();
-  for (const node of descendants(analysis.program)) {
-    if (node.kind !== "Member" || node.object.kind !== "Identifier") continue;
+  walk(analysis.program, (node) => {
+    if (node.kind !== "Member" || node.object.kind !== "Identifier") return;
     const symbol = analysis.references.get(node.object);
-    if (symbol === undefined) continue;
+    if (symbol === undefined) return;
     const entry = bySymbol.get(symbol) ?? { members: [], fields: new Set<string>() };
     entry.members.push(node);
     entry.fields.add(node.property.name);
     bySymbol.set(symbol, entry);
-  }
+  });
   const groups = new Map<ast.MemberExpression, readonly string[]>();
   for (const { members, fields } of bySymbol.values()) {
     if (fields.size < 2) continue;

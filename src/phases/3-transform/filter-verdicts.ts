@@ -5,14 +5,14 @@
  */
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
-import { descendants } from "../2-analyze/cost/walk.js";
+import { walk } from "../../walk.js";
 
 export function filterVerdicts(analysis: Analysis): ReadonlySet<ast.SessionExpression> {
   const verdicts = new Set<ast.SessionExpression>();
-  for (const node of descendants(analysis.program)) {
-    if (node.kind !== "PipeStage" || node.operator !== "filter") continue;
+  walk(analysis.program, (node) => {
+    if (node.kind !== "PipeStage" || node.operator !== "filter") return;
     const last = node.body.at(-1);
     if (last?.kind === "ExpressionStatement" && last.expression.kind === "Session") verdicts.add(last.expression);
-  }
+  });
   return verdicts;
 }

@@ -14,7 +14,7 @@ import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
 import { committedCost, raisedParts } from "./bound-change.js";
-import { importedFile, importInterface, importResolver, localImports } from "./imports.js";
+import { importedFile, importResolver, localImports } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
