@@ -11,7 +11,6 @@ import type { Count, ProgramCost, Value } from "./types.js";
 
 export type { CallKind, Count, CostSymbol, ProgramCost, UnboundedConstruct } from "./types.js";
 
-
 /** A symbol's value, or undefined when it is not known (yet). */
 export type SymbolValues = (symbol: string) => number | undefined;
 
@@ -20,8 +19,11 @@ export function evaluate(count: Count, values: SymbolValues): number | undefined
   if (typeof count === "number") return count;
   if (count === "unbounded") return Infinity;
   if ("symbol" in count) return values(count.symbol);
-  const parts = ("sum" in count ? count.sum : "product" in count ? count.product : count.max).map((part) => evaluate(part, values));
-  if (parts.some((part) => part === undefined)) return parts.includes(Infinity) && !("product" in count && parts.includes(0)) ? Infinity : undefined;
+  const parts = ("sum" in count ? count.sum : "product" in count ? count.product : count.max).map((part) =>
+    evaluate(part, values),
+  );
+  if (parts.some((part) => part === undefined))
+    return parts.includes(Infinity) && !("product" in count && parts.includes(0)) ? Infinity : undefined;
   const numbers = parts as number[];
   if ("sum" in count) return numbers.reduce((sum, part) => sum + part, 0);
   if ("product" in count) return numbers.includes(0) ? 0 : numbers.reduce((product, part) => product * part, 1);
@@ -53,7 +55,12 @@ export interface DollarBound {
 }
 
 /** The estimated dollars of the bound's tokens. `modelId` maps the program's model names to model ids. */
-export function boundDollars(cost: ProgramCost, values: SymbolValues, prices: PriceTable, modelId: (name: string) => string): DollarBound {
+export function boundDollars(
+  cost: ProgramCost,
+  values: SymbolValues,
+  prices: PriceTable,
+  modelId: (name: string) => string,
+): DollarBound {
   const parts: Array<number | undefined> = [];
   const unpriced: string[] = [];
   for (const [name, tokens] of Object.entries(cost.tokens)) {
@@ -64,9 +71,19 @@ export function boundDollars(cost: ProgramCost, values: SymbolValues, prices: Pr
     }
     const input = evaluate(tokens.input, values);
     const output = evaluate(tokens.output, values);
-    parts.push(input === undefined || output === undefined ? (input === Infinity || output === Infinity ? Infinity : undefined) : (input * price.input + output * price.output) / 1_000_000);
+    parts.push(
+      input === undefined || output === undefined
+        ? input === Infinity || output === Infinity
+          ? Infinity
+          : undefined
+        : (input * price.input + output * price.output) / 1_000_000,
+    );
   }
-  const dollars = parts.includes(Infinity) ? Infinity : parts.includes(undefined) ? undefined : (parts as number[]).reduce((sum, part) => sum + part, 0);
+  const dollars = parts.includes(Infinity)
+    ? Infinity
+    : parts.includes(undefined)
+      ? undefined
+      : (parts as number[]).reduce((sum, part) => sum + part, 0);
   return { dollars, unpriced };
 }
 

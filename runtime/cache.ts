@@ -15,7 +15,11 @@
  * so none is placed there; at most four are placed (the API's limit), the longest prefixes kept. The
  * server finds a cached prefix at a breakpoint or at up to 20 blocks before it.
  */
-import type { MessageCreateParamsNonStreaming, MessageParam, TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type {
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  TextBlockParam,
+} from "@anthropic-ai/sdk/resources/messages/messages.js";
 
 export const MAX_BREAKPOINTS = 4;
 
@@ -60,7 +64,8 @@ export function withBreakpoints(params: MessageCreateParamsNonStreaming): Messag
   const consider = (block: object, candidate: boolean): void => {
     if (candidate && prefix >= minimum) chosen.push(block);
   };
-  const system = typeof params.system === "string" ? [{ type: "text" as const, text: params.system }] : (params.system ?? []);
+  const system =
+    typeof params.system === "string" ? [{ type: "text" as const, text: params.system }] : (params.system ?? []);
   system.forEach((block, index) => {
     prefix += estimateTokens(block.text);
     consider(block, index === system.length - 1 || stableBlocks.has(block));
@@ -68,7 +73,8 @@ export function withBreakpoints(params: MessageCreateParamsNonStreaming): Messag
   // After a tool call, the next turn repeats the conversation so far.
   const conversation = params.messages.filter((message) => message.role === "user").length > 1;
   params.messages.forEach((message, messageIndex) => {
-    const blocks = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+    const blocks =
+      typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
     blocks.forEach((block, index) => {
       prefix += estimateTokens(blockText(block));
       const last = conversation && messageIndex === params.messages.length - 1 && index === blocks.length - 1;
@@ -77,7 +83,8 @@ export function withBreakpoints(params: MessageCreateParamsNonStreaming): Messag
   });
   if (chosen.length === 0) return params;
   const marked = new Set(chosen.slice(-MAX_BREAKPOINTS));
-  const mark = <B extends object>(block: B): B => (marked.has(block) ? { ...block, cache_control: { type: "ephemeral" } } : block);
+  const mark = <B extends object>(block: B): B =>
+    marked.has(block) ? { ...block, cache_control: { type: "ephemeral" } } : block;
   return {
     ...params,
     system: system.map(mark),
@@ -102,6 +109,11 @@ function blockText(block: object): string {
   const { type, text, input, content } = block as { type?: string; text?: unknown; input?: unknown; content?: unknown };
   if (type === "text" && typeof text === "string") return text;
   if (type === "tool_use") return JSON.stringify(input ?? {});
-  if (type === "tool_result") return typeof content === "string" ? content : Array.isArray(content) ? content.map((part: object) => blockText(part)).join("\n") : "";
+  if (type === "tool_result")
+    return typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: object) => blockText(part)).join("\n")
+        : "";
   return JSON.stringify(block);
 }

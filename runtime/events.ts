@@ -11,7 +11,12 @@ export class UsageTotals {
 
   add(usage: readonly Usage[]): void {
     for (const entry of usage) {
-      const total = this.byModel.get(entry.model) ?? { inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 };
+      const total = this.byModel.get(entry.model) ?? {
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheWriteTokens: 0,
+        cacheReadTokens: 0,
+      };
       total.inputTokens += entry.inputTokens;
       total.outputTokens += entry.outputTokens;
       total.cacheWriteTokens += entry.cacheWriteTokens ?? 0;

@@ -16,7 +16,17 @@ export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
 export { BudgetExceeded, type Spent } from "./meter.js";
 export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./prices.js";
-export { boundDollars, evaluate, inputValues, totalCalls, type CallKind, type Count, type CostSymbol, type ProgramCost, type SymbolValues } from "./bound.js";
+export {
+  boundDollars,
+  evaluate,
+  inputValues,
+  totalCalls,
+  type CallKind,
+  type Count,
+  type CostSymbol,
+  type ProgramCost,
+  type SymbolValues,
+} from "./bound.js";
 export { defaultModels, resolveModel } from "./models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";
 
@@ -29,7 +39,12 @@ export function defineProgram(info: ProgramInfo): ProgramInfo {
  * Runs a program's body with a fresh `Runtime`. Inputs the caller supplies are bound first; others
  * are asked for through `options.onInput`. Rejects with a `ProseError` that names the `.prose` line.
  */
-export function startRun<I, O>(program: ProgramInfo, inputs: I, options: RunOptions | undefined, body: (rt: Runtime) => Promise<O>): Promise<O> {
+export function startRun<I, O>(
+  program: ProgramInfo,
+  inputs: I,
+  options: RunOptions | undefined,
+  body: (rt: Runtime) => Promise<O>,
+): Promise<O> {
   const supplied = (inputs ?? {}) as { readonly [name: string]: Value };
   return new Run(program, supplied, options ?? {}).execute(body);
 }

@@ -70,17 +70,24 @@ export class Meter {
     if (this.stopped !== undefined) return this.stopped;
     const { budget, maxCalls } = this.limits;
     if (maxCalls !== undefined && this.calls + this.inFlight + 1 > maxCalls) {
-      return this.stop(`The run has made ${this.calls} of its ${maxCalls} model requests${this.inFlight === 0 ? "" : ` (${this.inFlight} more in flight)`} (--max-calls); one more could exceed it.`);
+      return this.stop(
+        `The run has made ${this.calls} of its ${maxCalls} model requests${this.inFlight === 0 ? "" : ` (${this.inFlight} more in flight)`} (--max-calls); one more could exceed it.`,
+      );
     }
     let worst = 0;
     if (budget !== undefined) {
       const price = priceOf(params.model, this.prices);
-      if (price === undefined) return this.stop(`The model ${params.model} has no price, so the budget cannot be kept: give it one (RunOptions.prices, PROSEC_PRICES="${params.model}=input/output").`);
+      if (price === undefined)
+        return this.stop(
+          `The model ${params.model} has no price, so the budget cannot be kept: give it one (RunOptions.prices, PROSEC_PRICES="${params.model}=input/output").`,
+        );
       const input = Math.ceil(requestCharacters(params) / 3) * (this.caching ? CACHE_WRITE_MULTIPLIER : 1);
       worst = (input * price.input + params.max_tokens * price.output) / 1_000_000;
       if (this.dollars + this.reserved + worst > budget) {
         const inFlight = this.reserved === 0 ? "" : ` and $${this.reserved.toFixed(4)} in flight`;
-        return this.stop(`The next model request could cost up to $${worst.toFixed(4)}; with $${this.dollars.toFixed(4)} spent${inFlight} that could exceed the budget of $${budget.toFixed(2)}.`);
+        return this.stop(
+          `The next model request could cost up to $${worst.toFixed(4)}; with $${this.dollars.toFixed(4)} spent${inFlight} that could exceed the budget of $${budget.toFixed(2)}.`,
+        );
       }
     }
     this.inFlight++;
@@ -114,5 +121,9 @@ export class Meter {
 
 function requestCharacters(params: MessageCreateParamsNonStreaming): number {
   const system = typeof params.system === "string" ? params.system.length : JSON.stringify(params.system ?? "").length;
-  return system + JSON.stringify(params.messages).length + (params.tools === undefined ? 0 : JSON.stringify(params.tools).length);
+  return (
+    system +
+    JSON.stringify(params.messages).length +
+    (params.tools === undefined ? 0 : JSON.stringify(params.tools).length)
+  );
 }

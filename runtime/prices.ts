@@ -11,7 +11,6 @@ import type { ModelPrice, PriceTable, Usage } from "./types.js";
 
 export type { ModelPrice, PriceTable } from "./types.js";
 
-
 export const CACHE_WRITE_MULTIPLIER = 1.25;
 export const CACHE_READ_MULTIPLIER = 0.1;
 
@@ -30,9 +29,15 @@ export class PriceError extends Error {}
  */
 export function parsePrices(text: string): PriceTable {
   const table: Record<string, ModelPrice> = {};
-  for (const entry of text.split(",").map((part) => part.trim()).filter((part) => part !== "")) {
+  for (const entry of text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "")) {
     const match = /^([^=\s]+)\s*=\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)$/.exec(entry);
-    if (match === null) throw new PriceError(`cannot read the price "${entry}": write model=input/output in dollars per million tokens, e.g. my-model=0.5/2`);
+    if (match === null)
+      throw new PriceError(
+        `cannot read the price "${entry}": write model=input/output in dollars per million tokens, e.g. my-model=0.5/2`,
+      );
     table[match[1]!] = { input: Number(match[2]), output: Number(match[3]) };
   }
   return table;
@@ -48,18 +53,25 @@ export function priceOf(model: string, table: PriceTable): ModelPrice | undefine
   if (Object.hasOwn(table, model)) return table[model];
   const id = model.toLowerCase();
   let best: string | undefined;
-  for (const key of Object.keys(table)) if (id.includes(key.toLowerCase()) && (best === undefined || key.length > best.length)) best = key;
+  for (const key of Object.keys(table))
+    if (id.includes(key.toLowerCase()) && (best === undefined || key.length > best.length)) best = key;
   return best === undefined ? undefined : table[best];
 }
 
 /** Dollars for one call's (or a run's) usage at this price. */
 export function usageCost(usage: Usage, price: ModelPrice): number {
-  const input = usage.inputTokens + (usage.cacheWriteTokens ?? 0) * CACHE_WRITE_MULTIPLIER + (usage.cacheReadTokens ?? 0) * CACHE_READ_MULTIPLIER;
+  const input =
+    usage.inputTokens +
+    (usage.cacheWriteTokens ?? 0) * CACHE_WRITE_MULTIPLIER +
+    (usage.cacheReadTokens ?? 0) * CACHE_READ_MULTIPLIER;
   return (input * price.input + usage.outputTokens * price.output) / 1_000_000;
 }
 
 /** Dollars for usage across models; `unpriced` names the models without a price (left out of `dollars`). */
-export function costOf(usage: readonly Usage[], table: PriceTable): { readonly dollars: number; readonly unpriced: readonly string[] } {
+export function costOf(
+  usage: readonly Usage[],
+  table: PriceTable,
+): { readonly dollars: number; readonly unpriced: readonly string[] } {
   let dollars = 0;
   const unpriced = new Set<string>();
   for (const entry of usage) {

@@ -35,9 +35,14 @@ const FRAMING = [
 export function systemPrompt(programName: string, settings: SessionSettings, agentPrompt: string | undefined): string {
   const parts = [FRAMING.replace("{program}", programName)];
   if (agentPrompt !== undefined && agentPrompt.trim() !== "") parts.push(dedent(agentPrompt));
-  if (settings.skills !== undefined && settings.skills.length > 0) parts.push(`Skills you may draw on: ${settings.skills.join(", ")}.`);
+  if (settings.skills !== undefined && settings.skills.length > 0)
+    parts.push(`Skills you may draw on: ${settings.skills.join(", ")}.`);
   if (settings.extra !== undefined && Object.keys(settings.extra).length > 0) {
-    parts.push(`Notes from the program:\n${Object.entries(settings.extra).map(([key, value]) => `- ${key}: ${text(value)}`).join("\n")}`);
+    parts.push(
+      `Notes from the program:\n${Object.entries(settings.extra)
+        .map(([key, value]) => `- ${key}: ${text(value)}`)
+        .join("\n")}`,
+    );
   }
   return parts.join("\n\n");
 }
@@ -57,16 +62,26 @@ export function taskMessage(parts: TaskParts): TextBlockParam[] {
   const blocks: TextBlockParam[] = [];
   if (parts.memory !== undefined) {
     const content = parts.memory.content?.trim() ?? "";
-    blocks.push(stable(content.startsWith("# Agent Memory") ? content : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`));
+    blocks.push(
+      stable(
+        content.startsWith("# Agent Memory")
+          ? content
+          : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`,
+      ),
+    );
   }
   blocks.push(...stableBlocks(contextSections(parts.context, parts.budget)));
   const task: string[] = [];
   if (parts.block !== undefined) {
-    task.push(`Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`);
+    task.push(
+      `Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`,
+    );
   }
   task.push(dedent(parts.task));
   if (parts.persistent === true) {
-    task.push("You are a persistent agent. Before your final reply, call update_memory with your compacted memory (specific findings, decisions with reasons, open concerns) and a summary of this session.");
+    task.push(
+      "You are a persistent agent. Before your final reply, call update_memory with your compacted memory (specific findings, decisions with reasons, open concerns) and a summary of this session.",
+    );
   }
   blocks.push({ type: "text", text: task.join("\n\n") });
   return blocks;
@@ -80,7 +95,9 @@ export function contextSections(context: ContextSpec | undefined, budget: number
   if (context === undefined) return [];
   if (isPathList(context)) {
     if (context.length === 0) return [];
-    return [`## Context (by reference)\n\nRead these files to access the content (paths and globs relative to the working directory):\n${context.map((path) => `- ${path}`).join("\n")}`];
+    return [
+      `## Context (by reference)\n\nRead these files to access the content (paths and globs relative to the working directory):\n${context.map((path) => `- ${path}`).join("\n")}`,
+    ];
   }
   const entries = Object.entries(context).map(([name, value]) => [name, text(value as Value)] as const);
   if (entries.length === 0) return [];
@@ -92,7 +109,9 @@ export function contextSections(context: ContextSpec | undefined, budget: number
 
 /** Sections as text blocks; the last is where a breakpoint may go (cache.ts). */
 export function stableBlocks(sections: readonly string[]): TextBlockParam[] {
-  return sections.map((section, index) => (index === sections.length - 1 ? stable(section) : { type: "text", text: section }));
+  return sections.map((section, index) =>
+    index === sections.length - 1 ? stable(section) : { type: "text", text: section },
+  );
 }
 
 function isPathList(context: ContextSpec): context is readonly string[] {

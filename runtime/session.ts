@@ -3,7 +3,14 @@
  * the model answers without asking for a tool. Tools are checked against `permissions:` before they
  * run; a tool the agent was not offered is refused even when the model names it.
  */
-import type { ContentBlockParam, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type {
+  ContentBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+  ToolUseBlock,
+} from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
 import { stable } from "./cache.js";
@@ -66,9 +73,13 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   // A filter's verdict: one tool call answers it. Forced only when the agent has no other tools, since
   // forcing it would take away the tools the agent may need to decide.
   if (verdict) toolParams = [...toolParams, KEEP_TOOL];
-  const choice = verdict && toolParams.length === 1 ? { tool_choice: { type: "tool" as const, name: KEEP_TOOL.name } } : {};
+  const choice =
+    verdict && toolParams.length === 1 ? { tool_choice: { type: "tool" as const, name: KEEP_TOOL.name } } : {};
   const model = core.model(settings.model);
-  const system = run.request.skills === undefined && run.request.extra === undefined ? core.systemPromptOf(agent) : systemPrompt(core.program.name, settings, agent?.prompt);
+  const system =
+    run.request.skills === undefined && run.request.extra === undefined
+      ? core.systemPromptOf(agent)
+      : systemPrompt(core.program.name, settings, agent?.prompt);
   const first = taskMessage({
     task: sessionTask(run.request),
     context: settings.context,
@@ -86,7 +97,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
 
   for (let turn = 0; turn < maxTurns; turn++) {
     const { message, usage: callUsage } = await core.callModel(
-      { model, max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS, system: [{ type: "text", text: system }], messages, ...(toolParams.length === 0 ? {} : { tools: toolParams }), ...choice },
+      {
+        model,
+        max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS,
+        system: [{ type: "text", text: system }],
+        messages,
+        ...(toolParams.length === 0 ? {} : { tools: toolParams }),
+        ...choice,
+      },
       signal,
     );
     usage.push(callUsage);
@@ -103,13 +121,23 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
 }
 
-async function runTool(core: RunCore, call: ToolUseBlock, offered: ReadonlyMap<string, ToolDefinition>, context: ToolContext): Promise<ToolResultBlockParam> {
+async function runTool(
+  core: RunCore,
+  call: ToolUseBlock,
+  offered: ReadonlyMap<string, ToolDefinition>,
+  context: ToolContext,
+): Promise<ToolResultBlockParam> {
   const input = (call.input ?? {}) as Record<string, unknown>;
   const detail = describeInput(input);
   const tool = offered.get(call.name);
   if (tool === undefined) {
     core.emit({ type: "tool", tool: call.name, allowed: false, detail });
-    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: `The tool ${call.name} is not available to this agent.` };
+    return {
+      type: "tool_result",
+      tool_use_id: call.id,
+      is_error: true,
+      content: `The tool ${call.name} is not available to this agent.`,
+    };
   }
   try {
     const output = await tool.run(input, context);
@@ -125,8 +153,13 @@ async function runTool(core: RunCore, call: ToolUseBlock, offered: ReadonlyMap<s
 
 const KEEP_TOOL: Tool = {
   name: "answer",
-  description: "Give your verdict on the item: keep it (true) or leave it out (false), with a one-sentence reason. Call it once you have decided; it ends your turn.",
-  input_schema: { type: "object", properties: { keep: { type: "boolean" }, reason: { type: "string" } }, required: ["keep", "reason"] },
+  description:
+    "Give your verdict on the item: keep it (true) or leave it out (false), with a one-sentence reason. Call it once you have decided; it ends your turn.",
+  input_schema: {
+    type: "object",
+    properties: { keep: { type: "boolean" }, reason: { type: "string" } },
+    required: ["keep", "reason"],
+  },
 };
 
 /** A verdict as the session's result: a leading yes or no (what `filter:` reads), then the reason. */
@@ -143,7 +176,13 @@ function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDe
     description: "Save your compacted memory (replaces memory.md) and a summary of this session (its segment record).",
     inputSchema: {
       type: "object",
-      properties: { memory: { type: "string", description: "Your whole new memory: current understanding, decisions made, open concerns" }, summary: { type: "string", description: "What happened in this session" } },
+      properties: {
+        memory: {
+          type: "string",
+          description: "Your whole new memory: current understanding, decisions made, open concerns",
+        },
+        summary: { type: "string", description: "What happened in this session" },
+      },
       required: ["memory", "summary"],
     },
     run(input) {
@@ -154,7 +193,10 @@ function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDe
 }
 
 function textOf(content: readonly { type: string; text?: string }[]): string {
-  return content.filter((block) => block.type === "text").map((block) => block.text ?? "").join("\n");
+  return content
+    .filter((block) => block.type === "text")
+    .map((block) => block.text ?? "")
+    .join("\n");
 }
 
 function describeInput(input: Record<string, unknown>): string {
@@ -166,7 +208,20 @@ function describeInput(input: Record<string, unknown>): string {
 export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
   const details = (): unknown => {
     const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
-    return { task: sessionTask(request), agent: request.agent?.name, role: request.agent?.prompt, model, context, skills, permissions, extra, persist, resume };
+    return {
+      task: sessionTask(request),
+      agent: request.agent?.name,
+      role: request.agent?.prompt,
+      model,
+      context,
+      skills,
+      permissions,
+      extra,
+      persist,
+      resume,
+    };
   };
-  return request.binding === undefined ? { text: sessionTask(request), details } : { binding: request.binding, text: sessionTask(request), details };
+  return request.binding === undefined
+    ? { text: sessionTask(request), details }
+    : { binding: request.binding, text: sessionTask(request), details };
 }

@@ -51,7 +51,9 @@ export function lowerSource(source: string, file: string, options: CompileOption
   const analysis = checked.analysis;
   if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = blameCompiler(file, () => lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash, cost: boundOf(analysis, options) }));
+  const code = blameCompiler(file, () =>
+    lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash, cost: boundOf(analysis, options) }),
+  );
   return { code, diagnostics: checked.diagnostics };
 }
 
@@ -62,7 +64,11 @@ export interface CostResult {
 }
 
 /** The program's static cost bound (what `prosec cost` prints and `prosec build` writes into the metadata). */
-export function costOfSource(source: string, options: Omit<CompileOptions, "inputHash"> = {}, file = "<source>"): CostResult {
+export function costOfSource(
+  source: string,
+  options: Omit<CompileOptions, "inputHash"> = {},
+  file = "<source>",
+): CostResult {
   const checked = checkProgram(source, options, file);
   const analysis = checked.analysis;
   if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
@@ -84,7 +90,11 @@ function boundOf(analysis: Analysis, options: Omit<CompileOptions, "inputHash">)
  * Parse and analyse, with local imports resolved and calls to them checked: every diagnostic
  * `check` reports, and exactly those that stop `build` and `run`.
  */
-export function checkProgram(source: string, options: Omit<CompileOptions, "inputHash"> = {}, file = "<source>"): CheckResult {
+export function checkProgram(
+  source: string,
+  options: Omit<CompileOptions, "inputHash"> = {},
+  file = "<source>",
+): CheckResult {
   const problems = new Map<string, ImportProblem>();
   const resolveImport = (path: string): ImportedProgram | undefined => {
     const resolution = options.resolveImport?.(path);
@@ -96,7 +106,9 @@ export function checkProgram(source: string, options: Omit<CompileOptions, "inpu
   const importDiagnostics = [...(checked.analysis?.imports.values() ?? [])].flatMap((use) => {
     const problem = problems.get(use.source.value);
     if (problem === undefined) return [];
-    return problem.problem === "missing" ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)] : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
+    return problem.problem === "missing"
+      ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)]
+      : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
   });
   return { ...checked, diagnostics: sortDiagnostics([...checked.diagnostics, ...importDiagnostics]) };
 }

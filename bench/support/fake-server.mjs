@@ -17,8 +17,13 @@ export function transpileFakeServer() {
   mkdirSync(dirname(fakeServerModule), { recursive: true });
   for (const name of modules) {
     const source = readFileSync(join(root, `test/support/${name}.ts`), "utf8");
-    const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(dirname(fakeServerModule), `${name}.mjs`), output.replace(/from "\.\/([a-z-]+)\.js"/g, 'from "./$1.mjs"'));
+    const output = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    writeFileSync(
+      join(dirname(fakeServerModule), `${name}.mjs`),
+      output.replace(/from "\.\/([a-z-]+)\.js"/g, 'from "./$1.mjs"'),
+    );
   }
 }
 

@@ -27,7 +27,10 @@ export function costCommand(yargs: Argv): Argv {
     "cost <paths..>",
     "Print each program's worst-case model calls, critical path, tokens and dollars, before running it",
     (command) =>
-      withFormat(command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }), "each program's figures, and its bound as data").option("strict", {
+      withFormat(
+        command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }),
+        "each program's figures, and its bound as data",
+      ).option("strict", {
         type: "boolean",
         default: false,
         describe: "treat warnings as errors",
@@ -47,14 +50,28 @@ export function runCost(argv: CostArguments): number {
   let failed = false;
   for (const file of findPrograms(argv.paths, cwd)) {
     const { text: source, problem } = readProgram(file);
-    const result = problem !== undefined ? { diagnostics: [problem] } : costOfSource(source, { strict: argv.strict, resolveImport: (usePath) => importInterface(importedFile(file, usePath), interfaces, cwd) }, file);
+    const result =
+      problem !== undefined
+        ? { diagnostics: [problem] }
+        : costOfSource(
+            source,
+            {
+              strict: argv.strict,
+              resolveImport: (usePath) => importInterface(importedFile(file, usePath), interfaces, cwd),
+            },
+            file,
+          );
     if (hasErrors(result.diagnostics)) {
       failed = true;
-      for (const diagnostic of result.diagnostics) process.stderr.write(`${formatDiagnostic(file, source, diagnostic, { color })}\n`);
+      for (const diagnostic of result.diagnostics)
+        process.stderr.write(`${formatDiagnostic(file, source, diagnostic, { color })}\n`);
     }
     reports.push({ file, ...(result.cost === undefined ? {} : { cost: result.cost }) });
   }
-  if (argv.format === "json") process.stdout.write(`${JSON.stringify({ programs: reports.map((report) => jsonReport(report, prices)) }, null, 2)}\n`);
+  if (argv.format === "json")
+    process.stdout.write(
+      `${JSON.stringify({ programs: reports.map((report) => jsonReport(report, prices)) }, null, 2)}\n`,
+    );
   else printText(reports, prices);
   return failed ? EXIT.failed : EXIT.ok;
 }
@@ -63,7 +80,11 @@ function printText(reports: ReadonlyArray<{ file: string; cost?: ProgramCost }>,
   let assumption: string | undefined;
   for (const { file, cost } of reports) {
     if (cost === undefined) continue;
-    process.stdout.write(`${file}\n${describeBound(cost, boundFigures(cost, prices, undefined)).map((line) => `  ${line}\n`).join("")}`);
+    process.stdout.write(
+      `${file}\n${describeBound(cost, boundFigures(cost, prices, undefined))
+        .map((line) => `  ${line}\n`)
+        .join("")}`,
+    );
     assumption = assumptionLine(cost);
   }
   if (assumption !== undefined) process.stdout.write(`${assumption}\n`);

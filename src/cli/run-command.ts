@@ -7,13 +7,39 @@ export function runCommand(yargs: Argv): Argv {
     "run <file>",
     "Compile a .prose program in memory and run it; its state goes to .prose/runs/<run id>/",
     (command) =>
-      withFormat(command.positional("file", { type: "string", demandOption: true, describe: "the .prose program" }), "every event as a line on stdout, then the outputs")
-        .option("input", { alias: "i", type: "string", array: true, default: [], describe: "an input as name=value, or name=@file to read it from a file (repeatable)" })
-        .option("resume", { type: "string", describe: "continue the run with this id: finished steps are replayed, not paid for again" })
-        .option("concurrency", { type: "number", describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)" })
-        .option("budget", { type: "number", describe: "dollars the whole run may spend (a resumed run counts what it spent); stops the run before a call could cross it" })
-        .option("max-calls", { type: "number", describe: "model requests the whole run may make (tool turns count, replays do not)" })
-        .option("yes", { type: "boolean", default: false, describe: "start even when the program's bound is over --budget or --max-calls" })
+      withFormat(
+        command.positional("file", { type: "string", demandOption: true, describe: "the .prose program" }),
+        "every event as a line on stdout, then the outputs",
+      )
+        .option("input", {
+          alias: "i",
+          type: "string",
+          array: true,
+          default: [],
+          describe: "an input as name=value, or name=@file to read it from a file (repeatable)",
+        })
+        .option("resume", {
+          type: "string",
+          describe: "continue the run with this id: finished steps are replayed, not paid for again",
+        })
+        .option("concurrency", {
+          type: "number",
+          describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
+        })
+        .option("budget", {
+          type: "number",
+          describe:
+            "dollars the whole run may spend (a resumed run counts what it spent); stops the run before a call could cross it",
+        })
+        .option("max-calls", {
+          type: "number",
+          describe: "model requests the whole run may make (tool turns count, replays do not)",
+        })
+        .option("yes", {
+          type: "boolean",
+          default: false,
+          describe: "start even when the program's bound is over --budget or --max-calls",
+        })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     async (argv) => {
       const { runProgram } = await import("./run-program.js");
@@ -21,4 +47,3 @@ export function runCommand(yargs: Argv): Argv {
     },
   );
 }
-

@@ -31,7 +31,8 @@ const KINDS: ReadonlyArray<readonly [CallKind, string]> = [
 export function raisedParts(before: ProgramCost, after: ProgramCost): string[] {
   const parts: string[] = [];
   const compare = (label: string, old: Count, now: Count): void => {
-    if (!Poly.fromCount(now).atMost(Poly.fromCount(old))) parts.push(`${label} ${formatCount(old)} → ${formatCount(now)}`);
+    if (!Poly.fromCount(now).atMost(Poly.fromCount(old)))
+      parts.push(`${label} ${formatCount(old)} → ${formatCount(now)}`);
   };
   for (const [kind, label] of KINDS) compare(label, before.calls[kind], after.calls[kind]);
   compare("critical path", before.criticalPath, after.criticalPath);
@@ -56,7 +57,11 @@ class LiteralReader {
       this.at += number[0].length;
       return Number(number[0]);
     }
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (this.text.startsWith(word, this.at)) {
         this.at += word.length;
         return value;

@@ -22,7 +22,11 @@ export function importedFile(importer: string, usePath: string): string {
 }
 
 /** How `importer` resolves its local `use` paths: to the imported programs' interfaces, read from disk. */
-export function importResolver(importer: string, cache: Map<string, ImportResolution>, cwd: string): (usePath: string) => ImportResolution {
+export function importResolver(
+  importer: string,
+  cache: Map<string, ImportResolution>,
+  cwd: string,
+): (usePath: string) => ImportResolution {
   return (usePath) => importInterface(importedFile(importer, usePath), cache, cwd);
 }
 
@@ -45,7 +49,8 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
       cache.set(file, found);
       const imported = (alias: string) => {
         const use = analysis.imports.get(alias);
-        const nested = use === undefined ? undefined : importInterface(importedFile(file, use.source.value), cache, cwd);
+        const nested =
+          use === undefined ? undefined : importInterface(importedFile(file, use.source.value), cache, cwd);
         return nested === undefined || "problem" in nested ? undefined : nested.cost;
       };
       resolution = { ...found, cost: programCost(analysis, { imported }) };
@@ -60,6 +65,10 @@ export function programInterface(source: string | undefined, shownAs: string): I
   if (source === undefined) return { problem: "missing", resolved: shownAs };
   const checked = checkSource(source);
   return checked.analysis && !hasErrors(checked.diagnostics)
-    ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs], cost: programCost(checked.analysis) }
+    ? {
+        inputs: checked.analysis.parameters.map((input) => input.name.name),
+        outputs: [...checked.analysis.outputs],
+        cost: programCost(checked.analysis),
+      }
     : { problem: "has-errors", resolved: shownAs };
 }

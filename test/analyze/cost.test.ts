@@ -10,7 +10,9 @@ import { formatCount } from "../../src/phases/2-analyze/cost/format.js";
 import { Poly } from "../../src/phases/2-analyze/cost/poly.js";
 
 function bound(...lines: string[]): ProgramCost {
-  const result = costOfSource(`${lines.join("\n")}\n`, { resolveImport: () => ({ inputs: ["topic"], outputs: ["summary"], cost: helperCost }) });
+  const result = costOfSource(`${lines.join("\n")}\n`, {
+    resolveImport: () => ({ inputs: ["topic"], outputs: ["summary"], cost: helperCost }),
+  });
   expect(result.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
   return result.cost!;
 }
@@ -19,14 +21,19 @@ function calls(cost: ProgramCost): Record<string, string> {
   return Object.fromEntries(Object.entries(cost.calls).map(([kind, count]) => [kind, formatCount(count)]));
 }
 
-const helperCost = bound('input topic: "Topic"', "for part in topic:", '  session "Study {part}"', 'output summary = session "Sum up"');
+const helperCost = bound(
+  'input topic: "Topic"',
+  "for part in topic:",
+  '  session "Study {part}"',
+  'output summary = session "Sum up"',
+);
 
 describe("the cost bound", () => {
   it("counts each session, judgment and choice once, retries apart, on the critical path in sequence", () => {
     const cost = bound(
       'let a = session "One"',
-      '  retry: 2',
-      'if **a is good**:',
+      "  retry: 2",
+      "if **a is good**:",
       '  session "Two"',
       "else:",
       '  session "Three"',
@@ -44,7 +51,14 @@ describe("the cost bound", () => {
   });
 
   it("adds parallel branches to the calls but only the longest to the critical path", () => {
-    const cost = bound("parallel:", '  a = session "A"', "  b = do:", '    session "B1"', '    session "B2"', 'session "After"');
+    const cost = bound(
+      "parallel:",
+      '  a = session "A"',
+      "  b = do:",
+      '    session "B1"',
+      '    session "B2"',
+      'session "After"',
+    );
     expect(formatCount(cost.calls.session)).toBe("4");
     expect(formatCount(cost.criticalPath)).toBe("3");
   });
@@ -58,7 +72,7 @@ describe("the cost bound", () => {
       '  session "Check {item}"',
       "repeat rounds:",
       '  session "Polish"',
-      'loop until **it is done** (max: 3):',
+      "loop until **it is done** (max: 3):",
       '  session "Improve"',
       'parallel for x in ["a", "b"]:',
       '  session "Look at {x}"',
@@ -78,13 +92,26 @@ describe("the cost bound", () => {
   });
 
   it("pipelines: map and filter once per item (a filter's verdict may need reading), pmap on the critical path once", () => {
-    const cost = bound('let ideas = ["a", "b", "c"]', "let kept = ideas | filter:", '  session "Keep {item}?"', "let pitched = kept | pmap:", '  session "Pitch {item}"');
+    const cost = bound(
+      'let ideas = ["a", "b", "c"]',
+      "let kept = ideas | filter:",
+      '  session "Keep {item}?"',
+      "let pitched = kept | pmap:",
+      '  session "Pitch {item}"',
+    );
     expect(calls(cost)).toEqual({ session: "6", judgment: "0", choice: "0", extraction: "3", retry: "0" });
     expect(formatCount(cost.criticalPath)).toBe("7");
   });
 
   it("reports a loop without max, and a recursion without max_depth, as unbounded with their lines", () => {
-    const cost = bound("loop until **done**:", '  session "Work"', "block dig(n):", '  session "Dig"', "  do dig(n)", "do dig(1)");
+    const cost = bound(
+      "loop until **done**:",
+      '  session "Work"',
+      "block dig(n):",
+      '  session "Dig"',
+      "  do dig(n)",
+      "do dig(1)",
+    );
     expect(cost.calls.session).toBe("unbounded");
     expect(cost.unbounded).toEqual([
       { line: 1, column: 1, reason: "loop without (max: N)" },
@@ -95,7 +122,13 @@ describe("the cost bound", () => {
   it("unrolls a recursion to its max_depth, and a branch that recurses twice to the tree", () => {
     const linear = bound("block dig(n) (max_depth: 4):", '  session "Dig"', "  do dig(n)", "do dig(1)");
     expect(formatCount(linear.calls.session)).toBe("4");
-    const tree = bound("block split(n) (max_depth: 3):", '  session "Split"', "  do split(n)", "  do split(n)", "do split(1)");
+    const tree = bound(
+      "block split(n) (max_depth: 3):",
+      '  session "Split"',
+      "  do split(n)",
+      "  do split(n)",
+      "do split(1)",
+    );
     expect(formatCount(tree.calls.session)).toBe("7");
     expect(tree.unbounded).toEqual([]);
   });
@@ -105,7 +138,12 @@ describe("the cost bound", () => {
   });
 
   it("reading a text's fields may need the model; a record written in the program does not", () => {
-    const cost = bound('let r = session "Describe"', "output a = r.title", 'let fixed = { title: "x" }', "output b = fixed.title");
+    const cost = bound(
+      'let r = session "Describe"',
+      "output a = r.title",
+      'let fixed = { title: "x" }',
+      "output b = fixed.title",
+    );
     expect(formatCount(cost.calls.extraction)).toBe("1");
   });
 
@@ -116,7 +154,14 @@ describe("the cost bound", () => {
   });
 
   it("estimates tokens per model from the prompts, with the stated assumptions", () => {
-    const cost = bound("agent writer:", "  model: opus", '  prompt: "You write."', 'session: writer', '  prompt: "Write"', 'session "Check"');
+    const cost = bound(
+      "agent writer:",
+      "  model: opus",
+      '  prompt: "You write."',
+      "session: writer",
+      '  prompt: "Write"',
+      'session "Check"',
+    );
     expect(Object.keys(cost.tokens)).toEqual(["opus", "sonnet"]);
     expect(cost.tokens["opus"]!.output).toBe(1000);
     expect(cost.assumptions).toEqual({ replyTokens: 1000, valueTokens: 1000 });
@@ -126,11 +171,18 @@ describe("the cost bound", () => {
 describe("the bound's algebra", () => {
   it("keeps a canonical form: like terms merge, a dominated maximum drops, a common part comes out", () => {
     const items = Poly.symbol("|items|");
-    expect(formatCount(Poly.max([Poly.constant(2).plus(items), Poly.constant(1).plus(items)]).toCount())).toBe("2 + |items|");
-    expect(formatCount(Poly.max([Poly.constant(3).plus(items), Poly.symbol("n").plus(items)]).toCount())).toBe("|items| + max(3, n)");
+    expect(formatCount(Poly.max([Poly.constant(2).plus(items), Poly.constant(1).plus(items)]).toCount())).toBe(
+      "2 + |items|",
+    );
+    expect(formatCount(Poly.max([Poly.constant(3).plus(items), Poly.symbol("n").plus(items)]).toCount())).toBe(
+      "|items| + max(3, n)",
+    );
     expect(formatCount(items.plus(items).times(Poly.symbol("n")).toCount())).toBe("2·n·|items|");
     expect(Poly.infinite.times(Poly.zero).isZero).toBe(true);
-    const count = Poly.max([Poly.constant(3), Poly.symbol("n")]).times(items).plus(Poly.constant(1)).toCount();
+    const count = Poly.max([Poly.constant(3), Poly.symbol("n")])
+      .times(items)
+      .plus(Poly.constant(1))
+      .toCount();
     expect(Poly.fromCount(count).key).toBe(Poly.fromCount(JSON.parse(JSON.stringify(count))).key);
     expect(evaluate(count, (symbol) => ({ "|items|": 2, n: 5 })[symbol])).toBe(11);
     expect(evaluate(count, () => undefined)).toBeUndefined();

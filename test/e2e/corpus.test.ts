@@ -17,7 +17,16 @@ import { corpusPrograms } from "../support/corpus.js";
 import { corpusScenarios, scriptedModel } from "../support/corpus-model.js";
 import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import type { RunEvent } from "../../runtime/types.js";
-import { callKind, expectWithinBound, loadProgram, observedValues, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, type CallKind } from "./harness.js";
+import {
+  callKind,
+  expectWithinBound,
+  loadProgram,
+  observedValues,
+  removeTemporaryFolders,
+  TEST_API_KEY,
+  temporaryFolder,
+  type CallKind,
+} from "./harness.js";
 
 type Counts = Record<CallKind, number>;
 const table = new Map<string, Counts>();
@@ -50,7 +59,16 @@ describe("corpus programs run end to end against a scripted model", () => {
         };
         const cwd = temporaryFolder("prosec-e2e-cwd-");
         const events: RunEvent[] = [];
-        const options = { apiKey: TEST_API_KEY, baseURL: server.url, cwd, homeDir: temporaryFolder("prosec-e2e-home-"), concurrency: 1, maxRetries: 0, onInput, onEvent: (event: RunEvent) => events.push(event) };
+        const options = {
+          apiKey: TEST_API_KEY,
+          baseURL: server.url,
+          cwd,
+          homeDir: temporaryFolder("prosec-e2e-home-"),
+          concurrency: 1,
+          maxRetries: 0,
+          onInput,
+          onEvent: (event: RunEvent) => events.push(event),
+        };
 
         let outputs: Record<string, unknown> | undefined;
         let failure: unknown;
@@ -95,12 +113,17 @@ describe("corpus programs run end to end against a scripted model", () => {
   }
 
   it("makes the committed number of model calls per program (model-calls.json)", async () => {
-    expect([...table.keys()].sort(), "run the whole file: the table needs every program").toEqual(corpusPrograms.map((program) => program.name).sort());
+    expect([...table.keys()].sort(), "run the whole file: the table needs every program").toEqual(
+      corpusPrograms.map((program) => program.name).sort(),
+    );
     const totals: Counts = { session: 0, judgment: 0, choice: 0, extraction: 0 };
-    for (const counts of table.values()) for (const kind of Object.keys(totals) as CallKind[]) totals[kind] += counts[kind];
+    for (const counts of table.values())
+      for (const kind of Object.keys(totals) as CallKind[]) totals[kind] += counts[kind];
     // One program per line, so a change shows as a one-line diff.
     const row = (counts: object) => JSON.stringify(counts).replace(/,/g, ", ").replace(/:/g, ": ");
-    const rows = [...table.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, counts]) => `    ${JSON.stringify(name)}: ${row(counts)}`);
+    const rows = [...table.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, counts]) => `    ${JSON.stringify(name)}: ${row(counts)}`);
     const all = totals.session + totals.judgment + totals.choice + totals.extraction;
     const document = `{\n  "totals": ${row({ ...totals, all })},\n  "programs": {\n${rows.join(",\n")}\n  }\n}\n`;
     expect(JSON.parse(document)).toBeTypeOf("object");

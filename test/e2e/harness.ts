@@ -52,7 +52,11 @@ export interface LoadedProgram {
 let loaded = 0;
 
 /** Compiles `source` (reported as `file`), asserts it has no errors, writes and imports the module. */
-export async function loadProgram(source: string, file: string, resolveImport?: (path: string) => ImportResolution): Promise<LoadedProgram> {
+export async function loadProgram(
+  source: string,
+  file: string,
+  resolveImport?: (path: string) => ImportResolution,
+): Promise<LoadedProgram> {
   const compiled = await compile(source, file, { resolveImport });
   expect(compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
   expect(compiled.code).toBeDefined();
@@ -64,20 +68,37 @@ export async function loadProgram(source: string, file: string, resolveImport?: 
   return { run: module.run, metadata: module.default };
 }
 
-export { callKind, choiceCriteria, choiceOptions, fieldsAsked, firstUserText, judgmentCondition, type CallKind } from "../support/requests.js";
+export {
+  callKind,
+  choiceCriteria,
+  choiceOptions,
+  fieldsAsked,
+  firstUserText,
+  judgmentCondition,
+  type CallKind,
+} from "../support/requests.js";
 
 /**
  * The values a run gave the bound's symbols: inputs from the inputs, a list's size and a loop's count
  * from the run's events at the symbol's sites (the largest seen). A symbol whose site the run never
  * reached is 0: nothing it multiplies ran.
  */
-export function observedValues(cost: ProgramCost, events: readonly RunEvent[], inputs: Readonly<Record<string, unknown>>): SymbolValues {
+export function observedValues(
+  cost: ProgramCost,
+  events: readonly RunEvent[],
+  inputs: Readonly<Record<string, unknown>>,
+): SymbolValues {
   const fromInputs = inputValues(cost, inputs as Record<string, string>);
   const values = new Map<string, number>();
   for (const symbol of cost.symbols) {
     let largest = 0;
     for (const event of events) {
-      if (event.source !== undefined || event.at === undefined || !symbol.sites.some((site) => site.line === event.at!.line && site.column === event.at!.column)) continue;
+      if (
+        event.source !== undefined ||
+        event.at === undefined ||
+        !symbol.sites.some((site) => site.line === event.at!.line && site.column === event.at!.column)
+      )
+        continue;
       if (symbol.kind === "items" && event.type === "list") largest = Math.max(largest, event.items);
       if (symbol.kind === "count" && event.type === "loop-iteration") largest = Math.max(largest, event.iteration + 1);
     }
@@ -92,11 +113,17 @@ export interface BoundCheck {
 }
 
 /** Asserts that the calls a run made are within its program's bound, kind by kind; returns the totals. */
-export function expectWithinBound(cost: ProgramCost, requests: readonly FakeRequest[], values: SymbolValues): BoundCheck {
+export function expectWithinBound(
+  cost: ProgramCost,
+  requests: readonly FakeRequest[],
+  values: SymbolValues,
+): BoundCheck {
   const actual: Record<CallKind, number> = { session: 0, judgment: 0, choice: 0, extraction: 0 };
   for (const request of requests) actual[callKind(request)]++;
   const bound = (count: Parameters<typeof evaluate>[0]): number => evaluate(count, values) ?? Infinity;
-  expect(actual.session, "sessions (retries included)").toBeLessThanOrEqual(bound({ sum: [cost.calls.session, cost.calls.retry] }));
+  expect(actual.session, "sessions (retries included)").toBeLessThanOrEqual(
+    bound({ sum: [cost.calls.session, cost.calls.retry] }),
+  );
   expect(actual.judgment, "judgments").toBeLessThanOrEqual(bound(cost.calls.judgment));
   expect(actual.choice, "choices").toBeLessThanOrEqual(bound(cost.calls.choice));
   expect(actual.extraction, "extractions").toBeLessThanOrEqual(bound(cost.calls.extraction));

@@ -22,7 +22,15 @@ async function serve(latencyMs = 0): Promise<FakeServer> {
   return server;
 }
 
-const options = (extra: object = {}) => ({ apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-budget-"), maxRetries: 0, maxTokens: 1000, prices, ...extra });
+const options = (extra: object = {}) => ({
+  apiKey: TEST_API_KEY,
+  baseURL: server.url,
+  cwd: temporaryFolder("prosec-budget-"),
+  maxRetries: 0,
+  maxTokens: 1000,
+  prices,
+  ...extra,
+});
 
 const threeSessions = 'let a = session "One"\nlet b = session "Two"\noutput c = session "Three"\n';
 
@@ -40,7 +48,9 @@ describe("a run with a budget", () => {
     await serve();
     const program = await loadProgram(threeSessions, "three.prose");
     const error = await failure(program.run({}, options({ budget: 0.25 })));
-    expect(error.message).toMatch(/^three\.prose: The program's bound, about \$0\.3\d \(3 model calls at most\), is over the budget of \$0\.25\. Start it anyway with --yes/);
+    expect(error.message).toMatch(
+      /^three\.prose: The program's bound, about \$0\.3\d \(3 model calls at most\), is over the budget of \$0\.25\. Start it anyway with --yes/,
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -50,12 +60,17 @@ describe("a run with a budget", () => {
     const error = await failure(program.run({}, options({ budget: 0.25, startOverBound: true })));
     // $0.10 spent per reply: the third request's worst case ($0.10) would take $0.20 past $0.25.
     expect(server.requests).toHaveLength(2);
-    expect(error.reason).toMatch(/could cost up to \$0\.1000; with \$0\.2\d+ spent that could exceed the budget of \$0\.25/);
+    expect(error.reason).toMatch(
+      /could cost up to \$0\.1000; with \$0\.2\d+ spent that could exceed the budget of \$0\.25/,
+    );
   });
 
   it("counts the requests in flight: they finish, and the one that could cross is never sent", async () => {
     await serve(150);
-    const program = await loadProgram('parallel:\n  a = session "A"\n  b = session "B"\n  c = session "C"\n', "wide.prose");
+    const program = await loadProgram(
+      'parallel:\n  a = session "A"\n  b = session "B"\n  c = session "C"\n',
+      "wide.prose",
+    );
     await failure(program.run({}, options({ budget: 0.25, startOverBound: true, concurrency: 3 })));
     expect(server.requests.map((request) => request.state)).toEqual(["answered", "answered"]);
   });
@@ -63,25 +78,43 @@ describe("a run with a budget", () => {
   it("with --max-calls: refused when the bound has more calls, stopped at the limit when started anyway", async () => {
     await serve();
     const program = await loadProgram(threeSessions, "three.prose");
-    expect((await failure(program.run({}, options({ maxCalls: 2 })))).reason).toContain("3 model calls, is over --max-calls 2");
+    expect((await failure(program.run({}, options({ maxCalls: 2 })))).reason).toContain(
+      "3 model calls, is over --max-calls 2",
+    );
     expect(server.requests).toHaveLength(0);
-    expect((await failure(program.run({}, options({ maxCalls: 2, startOverBound: true })))).reason).toContain("made 2 of its 2 model requests");
+    expect((await failure(program.run({}, options({ maxCalls: 2, startOverBound: true })))).reason).toContain(
+      "made 2 of its 2 model requests",
+    );
     expect(server.requests).toHaveLength(2);
   });
 
   it("refuses a budget for a model without a price, unless one is given", async () => {
     await serve();
     const program = await loadProgram('session "Hi"\n', "local.prose");
-    const error = await failure(program.run({}, { ...options({ budget: 5 }), prices: undefined, models: { sonnet: "my-local-model" } }));
+    const error = await failure(
+      program.run({}, { ...options({ budget: 5 }), prices: undefined, models: { sonnet: "my-local-model" } }),
+    );
     expect(error.reason).toContain("no price for my-local-model");
     expect(server.requests).toHaveLength(0);
-    await program.run({}, { ...options({ budget: 5 }), prices: { "my-local-model": { input: 1, output: 1 } }, models: { sonnet: "my-local-model" } });
+    await program.run(
+      {},
+      {
+        ...options({ budget: 5 }),
+        prices: { "my-local-model": { input: 1, output: 1 } },
+        models: { sonnet: "my-local-model" },
+      },
+    );
     expect(server.requests).toHaveLength(1);
   });
 
   it("starts a run whose bound depends on what it reads; the meter enforces the budget", async () => {
-    server = await startFakeAnthropic({ respond: (request) => reply.text(request.index === 0 ? "- a\n- b\n- c\n- d" : thousandTokens) });
-    const program = await loadProgram('let parts = session "List the parts"\nfor part in parts:\n  session "Build {part}"\n', "parts.prose");
+    server = await startFakeAnthropic({
+      respond: (request) => reply.text(request.index === 0 ? "- a\n- b\n- c\n- d" : thousandTokens),
+    });
+    const program = await loadProgram(
+      'let parts = session "List the parts"\nfor part in parts:\n  session "Build {part}"\n',
+      "parts.prose",
+    );
     await failure(program.run({}, options({ budget: 0.25 })));
     // The list cost nothing to speak of; two builds at $0.10 each, then the third could cross.
     expect(server.requests).toHaveLength(3);

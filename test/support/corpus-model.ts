@@ -32,42 +32,105 @@ export const corpusScenarios: Readonly<Record<string, Scenario>> = {
   "22-error-handling.prose": { throws: "Validation failed: missing required fields" },
   // Two `loop (max: 1000)` patrols run in a `parallel (on-fail: "continue")`: the patrol agents' wait
   // sessions fail once (a 400), which ends each patrol after its first round, as a crashed patrol would.
-  "28-gas-town.prose": { failSessions: ["Read backoff from patrol-state.json and wait", "Wait 5 minutes before next Deacon check"] },
-  "29-captains-chair.prose": { inputs: { task: "Add rate limiting to the public API", codebase_context: "An Express app; routes in src/routes, middleware in src/middleware" } },
+  "28-gas-town.prose": {
+    failSessions: ["Read backoff from patrol-state.json and wait", "Wait 5 minutes before next Deacon check"],
+  },
+  "29-captains-chair.prose": {
+    inputs: {
+      task: "Add rate limiting to the public API",
+      codebase_context: "An Express app; routes in src/routes, middleware in src/middleware",
+    },
+  },
   "30-captains-chair-simple.prose": { inputs: { task: "Add a dark mode toggle to the settings page" } },
-  "31-captains-chair-with-memory.prose": { inputs: { task: "Migrate the session store to Redis", past_learnings: "Integration tests need a running Redis" } },
+  "31-captains-chair-with-memory.prose": {
+    inputs: { task: "Migrate the session store to Redis", past_learnings: "Integration tests need a running Redis" },
+  },
   "34-content-pipeline.prose": { inputs: { topic: "Zero-downtime database migrations", audience: "developers" } },
-  "35-feature-factory.prose": { inputs: { feature: "CSV export of invoices", codebase_context: "A Django app with an invoices module" } },
-  "36-bug-hunter.prose": { inputs: { bug_report: "TypeError: Cannot read properties of undefined (reading 'id') at cart.js:42" } },
+  "35-feature-factory.prose": {
+    inputs: { feature: "CSV export of invoices", codebase_context: "A Django app with an invoices module" },
+  },
+  "36-bug-hunter.prose": {
+    inputs: { bug_report: "TypeError: Cannot read properties of undefined (reading 'id') at cart.js:42" },
+  },
   "37-the-forge.prose": { inputs: { test_url: "https://prose.md" } },
   "38-skill-scan.prose": { inputs: { mode: "standard", focus: "exfiltration", skill_filter: "" } },
   "39-architect-by-simulation.prose": {
-    inputs: { feature: "A plugin system for the editor", context_files: "docs/architecture.md, src/editor.ts", output_dir: "plans/plugins", user_approval: "Approved, proceed" },
+    inputs: {
+      feature: "A plugin system for the editor",
+      context_files: "docs/architecture.md, src/editor.ts",
+      output_dir: "plans/plugins",
+      user_approval: "Approved, proceed",
+    },
   },
-  "40-rlm-self-refine.prose": { inputs: { artifact: "A draft README for a CLI tool", criteria: "Clear install steps, one example per command" } },
-  "41-rlm-divide-conquer.prose": { inputs: { corpus: "Chapter 1. The harbour.\n\nChapter 2. The storm.", query: "Which ships are named?" } },
-  "42-rlm-filter-recurse.prose": { inputs: { documents: "doc-1: minutes of the March meeting\ndoc-2: budget for Q2", question: "Who approved the Q2 budget?" } },
+  "40-rlm-self-refine.prose": {
+    inputs: { artifact: "A draft README for a CLI tool", criteria: "Clear install steps, one example per command" },
+  },
+  "41-rlm-divide-conquer.prose": {
+    inputs: { corpus: "Chapter 1. The harbour.\n\nChapter 2. The storm.", query: "Which ships are named?" },
+  },
+  "42-rlm-filter-recurse.prose": {
+    inputs: {
+      documents: "doc-1: minutes of the March meeting\ndoc-2: budget for Q2",
+      question: "Who approved the Q2 budget?",
+    },
+  },
   "43-rlm-pairwise.prose": { inputs: { items: "- apples\n- pears\n- plums", relation: "flavour similarity" } },
-  "44-run-endpoint-ux-test.prose": { inputs: { test_program: "examples/01-hello-world.prose", api_url: "http://localhost:3001", auth_token: "test-token" } },
+  "44-run-endpoint-ux-test.prose": {
+    inputs: {
+      test_program: "examples/01-hello-world.prose",
+      api_url: "http://localhost:3001",
+      auth_token: "test-token",
+    },
+  },
   "45-plugin-release.prose": { inputs: { release_type: "minor", user_override: "yes" } },
-  "46-workflow-crystallizer.prose": { inputs: { thread: "We rebased, ran the tests, then tagged the release.", hint: "release steps", user_decision: "Scope: project. Placement: as recommended." } },
+  "46-workflow-crystallizer.prose": {
+    inputs: {
+      thread: "We rebased, ran the tests, then tagged the release.",
+      hint: "release steps",
+      user_decision: "Scope: project. Placement: as recommended.",
+    },
+  },
   "47-language-self-improvement.prose": {
-    inputs: { corpus_path: "examples/", conversations: "", focus: "error handling", user_review: "Approve all", override: "no" },
+    inputs: {
+      corpus_path: "examples/",
+      conversations: "",
+      focus: "error handling",
+      user_review: "Approve all",
+      override: "no",
+    },
     // `output result` is bound only on the two halting paths, which end in a throw.
     unboundOutputs: ["result"],
   },
   "48-habit-miner.prose": {
-    inputs: { mode: "full", min_frequency: "3", focus: "git", source_selection: "all sources", pattern_selection: "all", output_location: ".prose/habits" },
+    inputs: {
+      mode: "full",
+      min_frequency: "3",
+      focus: "git",
+      source_selection: "all sources",
+      pattern_selection: "all",
+      output_location: ".prose/habits",
+    },
   },
-  "49-prose-run-retrospective.prose": { inputs: { run_id: ".prose/runs/20260101-120000-abc123", prose_path: "examples/01-hello-world.prose", approval_response: "all" } },
-  "50-interactive-tutor.prose": { inputs: { name: "Ada", topic: "recursion", level: "beginner", go_deeper: "practice exercises" } },
+  "49-prose-run-retrospective.prose": {
+    inputs: {
+      run_id: ".prose/runs/20260101-120000-abc123",
+      prose_path: "examples/01-hello-world.prose",
+      approval_response: "all",
+    },
+  },
+  "50-interactive-tutor.prose": {
+    inputs: { name: "Ada", topic: "recursion", level: "beginner", go_deeper: "practice exercises" },
+  },
 };
 
 type Construct = "until" | "while" | "if";
 
 /** The construct a `**condition**` belongs to, from the text before its opening `**` on that line. */
 function constructOf(source: string, condition: string): Construct | undefined {
-  const first = condition.split("\n").find((line) => line.trim() !== "")?.trim();
+  const first = condition
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim();
   if (first === undefined) return undefined;
   for (let at = source.indexOf(first); at >= 0; at = source.indexOf(first, at + 1)) {
     const before = source.slice(0, at).replace(/\s+$/, "");
@@ -81,7 +144,8 @@ function constructOf(source: string, condition: string): Construct | undefined {
   return undefined;
 }
 
-const answer = (value: unknown, reason = "scripted"): FakeReply => reply.toolUse([{ name: "answer", input: { answer: value, reason } }]);
+const answer = (value: unknown, reason = "scripted"): FakeReply =>
+  reply.toolUse([{ name: "answer", input: { answer: value, reason } }]);
 
 export interface ScriptedModelOptions {
   /** Appended to each item of a session's two-item reply (the benchmark's replies of realistic length). */
@@ -99,9 +163,11 @@ export function scriptedModel(source: string, scenario: Scenario, options: Scrip
     const kind = callKind(request);
     if (kind === "session") {
       const task = firstUserText(request);
-      if (scenario.failSessions?.some((text) => task.includes(text))) return reply.error(400, { message: "scripted failure" });
+      if (scenario.failSessions?.some((text) => task.includes(text)))
+        return reply.error(400, { message: "scripted failure" });
       const turn = request.body?.messages.filter((message) => message.role === "assistant").length ?? 0;
-      if (turn < (options.toolTurns ?? 0) && request.body?.tools?.some((tool) => tool.name === "read_file")) return reply.toolUse([{ name: "read_file", input: { path: `notes/${turn + 1}.md` } }]);
+      if (turn < (options.toolTurns ?? 0) && request.body?.tools?.some((tool) => tool.name === "read_file"))
+        return reply.toolUse([{ name: "read_file", input: { path: `notes/${turn + 1}.md` } }]);
       return reply.text(/\byes or no\b/i.test(task) ? "Yes." : `- first point${item}\n- second point${item}`);
     }
     if (kind === "choice") return answer(choiceOptions(request)[0]);
@@ -117,7 +183,10 @@ export function scriptedModel(source: string, scenario: Scenario, options: Scrip
     asked.set(condition, count + 1);
     const construct = constructOf(source, condition);
     if (construct === undefined) unlocated.push(condition);
-    return answer(construct === "while" ? count % 2 === 0 : count % 2 === 1, `scripted (${construct ?? "unlocated"} #${count})`);
+    return answer(
+      construct === "while" ? count % 2 === 0 : count % 2 === 1,
+      `scripted (${construct ?? "unlocated"} #${count})`,
+    );
   };
   return { respond, unlocated };
 }

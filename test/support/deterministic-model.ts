@@ -10,7 +10,10 @@ import { askedText, lastUserText, reply, type FakeReply, type FakeRequest } from
 /** A short hash of what the request asks: the same step asks the same thing in every run. */
 export function identity(request: FakeRequest): string {
   const body = request.body;
-  return createHash("sha256").update(JSON.stringify([body?.system, body?.messages, body?.tool_choice])).digest("hex").slice(0, 12);
+  return createHash("sha256")
+    .update(JSON.stringify([body?.system, body?.messages, body?.tool_choice]))
+    .digest("hex")
+    .slice(0, 12);
 }
 
 /** The identity a recorded step's value or reason starts with, if any. */
@@ -33,15 +36,30 @@ function questionWithValues(request: FakeRequest): string {
  * Sessions answer `[identity] re: <first line of the task>`; judgments answer `judge(the question with its values)`;
  * choices take the first option; extractions give two items, or `"value"` for every field asked.
  */
-export function deterministicModel(judge: (question: string) => boolean = () => true): (request: FakeRequest) => FakeReply {
+export function deterministicModel(
+  judge: (question: string) => boolean = () => true,
+): (request: FakeRequest) => FakeReply {
   return (request) => {
     const id = identity(request);
     const tool = request.body?.tools?.[0];
     const prompt = askedText(request);
-    if (request.body?.tool_choice === undefined || tool === undefined) return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
-    const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[]; properties?: object } } }).properties.answer;
-    const fields = schema.type === "object" ? Object.fromEntries(Object.keys(schema.properties ?? {}).map((field) => [field, "value"])) : undefined;
-    const answer = schema.enum?.[0] ?? fields ?? (schema.type === "boolean" ? judge(questionWithValues(request)) : schema.type === "array" ? ["first", "second"] : "value");
+    if (request.body?.tool_choice === undefined || tool === undefined)
+      return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
+    const schema = (
+      tool.input_schema as { properties: { answer: { type?: string; enum?: string[]; properties?: object } } }
+    ).properties.answer;
+    const fields =
+      schema.type === "object"
+        ? Object.fromEntries(Object.keys(schema.properties ?? {}).map((field) => [field, "value"]))
+        : undefined;
+    const answer =
+      schema.enum?.[0] ??
+      fields ??
+      (schema.type === "boolean"
+        ? judge(questionWithValues(request))
+        : schema.type === "array"
+          ? ["first", "second"]
+          : "value");
     return reply.toolUse([{ name: "answer", input: { answer, reason: `[${id}] scripted` } }]);
   };
 }

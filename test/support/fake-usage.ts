@@ -74,10 +74,17 @@ export class PromptCache {
   account(body: Record<string, unknown>, content: readonly unknown[]): { usage: AccountedUsage; commit: () => void } {
     const blocks = blocksOf(body);
     const total = blocks.reduce((sum, block) => sum + block.tokens, 0);
-    const output = Math.max(1, content.reduce<number>((sum, block) => sum + estimateTokens(contentText(block)), 0));
+    const output = Math.max(
+      1,
+      content.reduce<number>((sum, block) => sum + estimateTokens(contentText(block)), 0),
+    );
     const breakpoints = blocks.flatMap((block, index) => (block.breakpoint ? [index] : []));
-    if (breakpoints.length > MAX_BREAKPOINTS) throw new RequestRefused(`A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints.length}.`);
-    if (this.options.caching === false || breakpoints.length === 0) return { usage: usage(total, 0, 0, output), commit: () => undefined };
+    if (breakpoints.length > MAX_BREAKPOINTS)
+      throw new RequestRefused(
+        `A maximum of ${MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints.length}.`,
+      );
+    if (this.options.caching === false || breakpoints.length === 0)
+      return { usage: usage(total, 0, 0, output), commit: () => undefined };
 
     const now = this.now();
     const minimum = (this.options.cacheMinimumTokens ?? documentedMinimum)(String(body["model"] ?? ""));
@@ -114,7 +121,12 @@ export class PromptCache {
 }
 
 function usage(input: number, written: number, read: number, output: number): AccountedUsage {
-  return { input_tokens: input, output_tokens: output, cache_creation_input_tokens: written, cache_read_input_tokens: read };
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: read,
+  };
 }
 
 /** The request as the cache sees it: every tool, system block and message block, in order. */
@@ -126,15 +138,27 @@ function blocksOf(body: Record<string, unknown>): Block[] {
   }
   const system = body["system"];
   if (typeof system === "string") parts.push({ key: `system:${system}`, text: system, breakpoint: false });
-  else for (const block of asArray(system)) parts.push({ key: `system:${contentText(block)}`, text: contentText(block), breakpoint: hasCacheControl(block) });
+  else
+    for (const block of asArray(system))
+      parts.push({ key: `system:${contentText(block)}`, text: contentText(block), breakpoint: hasCacheControl(block) });
   for (const message of asArray(body["messages"])) {
     const { role, content } = message as { role?: string; content?: unknown };
     if (typeof content === "string") parts.push({ key: `${role}:${content}`, text: content, breakpoint: false });
-    else for (const block of asArray(content)) parts.push({ key: `${role}:${JSON.stringify(withoutCacheControl(block))}`, text: contentText(block), breakpoint: hasCacheControl(block) });
+    else
+      for (const block of asArray(content))
+        parts.push({
+          key: `${role}:${JSON.stringify(withoutCacheControl(block))}`,
+          text: contentText(block),
+          breakpoint: hasCacheControl(block),
+        });
   }
   // Prefix hashes only matter when the request marks a breakpoint: most benchmark requests do not.
   const hashed = parts.some((part) => part.breakpoint);
-  let hash = hashed ? createHash("sha256").update(String(body["model"] ?? "")).digest("hex") : "";
+  let hash = hashed
+    ? createHash("sha256")
+        .update(String(body["model"] ?? ""))
+        .digest("hex")
+    : "";
   return parts.map((part) => {
     if (hashed) hash = createHash("sha256").update(hash).update("\0").update(part.key).digest("hex");
     return { tokens: estimateTokens(part.text), breakpoint: part.breakpoint, hash };
@@ -146,7 +170,8 @@ function contentText(block: unknown): string {
   const { type, text, input, content } = block as { type?: string; text?: unknown; input?: unknown; content?: unknown };
   if (type === "text" && typeof text === "string") return text;
   if (type === "tool_use") return JSON.stringify(input ?? {});
-  if (type === "tool_result") return typeof content === "string" ? content : asArray(content).map(contentText).join("\n");
+  if (type === "tool_result")
+    return typeof content === "string" ? content : asArray(content).map(contentText).join("\n");
   return JSON.stringify(block);
 }
 

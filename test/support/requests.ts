@@ -16,7 +16,8 @@ export function callKind(request: FakeRequest): CallKind {
   const body = request.body;
   if (body?.tool_choice === undefined) return "session";
   const tool = body.tools?.find((candidate) => candidate.name === body.tool_choice?.name);
-  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; enum?: unknown[] } } } | undefined)?.properties?.answer;
+  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; enum?: unknown[] } } } | undefined)
+    ?.properties?.answer;
   if (answer?.enum !== undefined) return "choice";
   if (systemText(request).startsWith("You extract structure") || answer?.type !== "boolean") return "extraction";
   return "judgment";
@@ -39,7 +40,9 @@ export function choiceCriteria(request: FakeRequest): string {
 /** The field names an extraction of several fields asks for (its answer is a record), else undefined. */
 export function fieldsAsked(request: FakeRequest): string[] | undefined {
   const tool = request.body?.tools?.find((candidate) => candidate.name === "answer");
-  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; properties?: object } } } | undefined)?.properties?.answer;
+  const answer = (
+    tool?.input_schema as { properties?: { answer?: { type?: string; properties?: object } } } | undefined
+  )?.properties?.answer;
   return answer?.type === "object" && answer.properties !== undefined ? Object.keys(answer.properties) : undefined;
 }
 

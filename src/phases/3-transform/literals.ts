@@ -96,6 +96,9 @@ export function dataLiteral(value: unknown): string {
     return String(value);
   }
   if (Array.isArray(value)) return `[${value.map(dataLiteral).join(", ")}]`;
-  if (typeof value === "object") return `{ ${Object.entries(value as Record<string, unknown>).map(([key, entry]) => `${propertyKey(key)}: ${dataLiteral(entry)}`).join(", ")} }`;
+  if (typeof value === "object")
+    return `{ ${Object.entries(value as Record<string, unknown>)
+      .map(([key, entry]) => `${propertyKey(key)}: ${dataLiteral(entry)}`)
+      .join(", ")} }`;
   throw new Error(`internal: a ${typeof value} has no literal`);
 }

@@ -225,7 +225,11 @@ export class CostEstimator {
       made = symbol === undefined || symbol.reassigned ? undefined : this.bindings.get(symbol.declaration);
     }
     if (made?.kind === "Array") return made;
-    if (made?.kind === "Pipeline" && made.stages.length > 0 && made.stages.every((stage) => stage.operator !== "reduce"))
+    if (
+      made?.kind === "Pipeline" &&
+      made.stages.length > 0 &&
+      made.stages.every((stage) => stage.operator !== "reduce")
+    )
       return made;
     return undefined;
   }
@@ -292,9 +296,7 @@ export class CostEstimator {
     const imported = this.options.imported?.(alias);
     if (imported === undefined) {
       this.noteUnbounded(call, `calls program ${alias}, whose bound is not known here`);
-      return CostVector.unboundedLike(
-        CostVector.call("session", DEFAULT_MODEL, SESSION_OVERHEAD_TOKENS, REPLY_TOKENS),
-      );
+      return CostVector.unboundedLike(CostVector.call("session", DEFAULT_MODEL, SESSION_OVERHEAD_TOKENS, REPLY_TOKENS));
     }
     const argument = new Map(call.args.map((entry) => [entry.name.name, entry.value]));
     const replace = (name: string): Poly => {
@@ -350,7 +352,9 @@ function importedVector(cost: ProgramCost, replace: (symbol: string) => Poly): C
     retry: poly(cost.calls.retry),
   };
   const tokens = new Map(
-    Object.entries(cost.tokens).map(([model, { input, output }]) => [model, { input: poly(input), output: poly(output) }] as const),
+    Object.entries(cost.tokens).map(
+      ([model, { input, output }]) => [model, { input: poly(input), output: poly(output) }] as const,
+    ),
   );
   return CostVector.of(calls, poly(cost.criticalPath), tokens);
 }

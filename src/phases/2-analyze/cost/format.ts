@@ -10,7 +10,12 @@ export function formatCount(count: Count, number: (value: number) => string = fo
   if (count === "unbounded") return "unbounded";
   if ("symbol" in count) return count.symbol;
   if ("sum" in count) return count.sum.map((part) => formatCount(part, number)).join(" + ");
-  if ("product" in count) return count.product.map((part) => (typeof part === "object" && "sum" in part ? `(${formatCount(part, number)})` : formatCount(part, number))).join("·");
+  if ("product" in count)
+    return count.product
+      .map((part) =>
+        typeof part === "object" && "sum" in part ? `(${formatCount(part, number)})` : formatCount(part, number),
+      )
+      .join("·");
   return `max(${count.max.map((part) => formatCount(part, number)).join(", ")})`;
 }
 
@@ -23,13 +28,20 @@ export function formatDollars(value: number): string {
 }
 
 /** The dollars of a bound's tokens, as a count (exact coefficients); undefined models have no price. */
-export function dollarCount(tokens: { readonly [model: string]: { readonly input: Count; readonly output: Count } }, prices: PriceTable, modelId: (name: string) => string): { count: Count; unpriced: string[] } {
+export function dollarCount(
+  tokens: { readonly [model: string]: { readonly input: Count; readonly output: Count } },
+  prices: PriceTable,
+  modelId: (name: string) => string,
+): { count: Count; unpriced: string[] } {
   let dollars = Poly.zero;
   const unpriced: string[] = [];
   for (const [model, { input, output }] of Object.entries(tokens)) {
     const price = priceOf(modelId(model), prices);
     if (price === undefined) unpriced.push(model);
-    else dollars = dollars.plus(Poly.fromCount(input).scale(price.input / 1_000_000)).plus(Poly.fromCount(output).scale(price.output / 1_000_000));
+    else
+      dollars = dollars
+        .plus(Poly.fromCount(input).scale(price.input / 1_000_000))
+        .plus(Poly.fromCount(output).scale(price.output / 1_000_000));
   }
   return { count: dollars.toCount(true), unpriced };
 }

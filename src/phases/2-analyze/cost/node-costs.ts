@@ -93,18 +93,26 @@ export const nodeCosts: CostTable = {
       (cost, clause) => cost.then(estimator.condition(clause.test, depth)),
       CostVector.none,
     );
-    const branches = [...node.clauses.map((clause) => estimator.cost(clause, depth)), estimator.sequence(node.alternate ?? [], depth)];
+    const branches = [
+      ...node.clauses.map((clause) => estimator.cost(clause, depth)),
+      estimator.sequence(node.alternate ?? [], depth),
+    ];
     return tests.then(branches.reduce((worst, branch) => worst.or(branch)));
   },
   ChoiceOption: (node, estimator, depth) => estimator.sequence(node.body, depth),
   Choice: (node, estimator, depth) => {
-    const characters = node.criteria.text.length + node.options.reduce((sum, option) => sum + option.label.value.length, 0);
+    const characters =
+      node.criteria.text.length + node.options.reduce((sum, option) => sum + option.label.value.length, 0);
     const question = estimator.question("choice", node.criteria, characters, depth);
-    return question.then(node.options.reduce((worst, option) => worst.or(estimator.cost(option, depth)), CostVector.none));
+    return question.then(
+      node.options.reduce((worst, option) => worst.or(estimator.cost(option, depth)), CostVector.none),
+    );
   },
   Throw: children,
   Assert: (node, estimator, depth) =>
-    estimator.condition(node.test, depth).then(node.message === null ? CostVector.none : estimator.cost(node.message, depth)),
+    estimator
+      .condition(node.test, depth)
+      .then(node.message === null ? CostVector.none : estimator.cost(node.message, depth)),
 };
 
 function session(
@@ -129,7 +137,9 @@ function session(
   }
   if (node.kind === "Session" && node.prompt !== null) input += promptTokens(node.prompt, estimator);
   const call = CostVector.call("session", model, input, REPLY_TOKENS);
-  const retried = retries.isZero ? call : call.then(CostVector.call("retry", model, input, REPLY_TOKENS).times(retries));
+  const retried = retries.isZero
+    ? call
+    : call.then(CostVector.call("retry", model, input, REPLY_TOKENS).times(retries));
   return values.then(retried);
 }
 

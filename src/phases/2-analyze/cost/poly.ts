@@ -7,7 +7,9 @@
  */
 import type { Count } from "../../../../runtime/bound.js";
 
-type Factor = { readonly kind: "symbol"; readonly name: string; readonly key: string } | { readonly kind: "max"; readonly of: readonly Poly[]; readonly key: string };
+type Factor =
+  | { readonly kind: "symbol"; readonly name: string; readonly key: string }
+  | { readonly kind: "max"; readonly of: readonly Poly[]; readonly key: string };
 
 interface Term {
   readonly coefficient: number;
@@ -48,7 +50,10 @@ export class Poly {
 
   get key(): string {
     if (this.unbounded) return "∞";
-    return [...this.terms].map(([key, term]) => `${term.coefficient}*${key}`).sort().join("+");
+    return [...this.terms]
+      .map(([key, term]) => `${term.coefficient}*${key}`)
+      .sort()
+      .join("+");
   }
 
   plus(other: Poly): Poly {
@@ -56,7 +61,10 @@ export class Poly {
     const terms = new Map(this.terms);
     for (const [key, term] of other.terms) {
       const existing = terms.get(key);
-      terms.set(key, existing === undefined ? term : { coefficient: existing.coefficient + term.coefficient, factors: term.factors });
+      terms.set(
+        key,
+        existing === undefined ? term : { coefficient: existing.coefficient + term.coefficient, factors: term.factors },
+      );
     }
     return new Poly(terms, false);
   }
@@ -69,7 +77,9 @@ export class Poly {
       for (const b of other.terms.values()) {
         const factors = [...a.factors, ...b.factors].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
         const key = factors.map((factor) => factor.key).join("·");
-        result = result.plus(new Poly(new Map([[key, { coefficient: a.coefficient * b.coefficient, factors }]]), false));
+        result = result.plus(
+          new Poly(new Map([[key, { coefficient: a.coefficient * b.coefficient, factors }]]), false),
+        );
       }
     }
     return result;
@@ -90,7 +100,13 @@ export class Poly {
   static max(polys: readonly Poly[]): Poly {
     const flat = polys.flatMap((poly) => poly.maxOperands() ?? [poly]).filter((poly) => !poly.isZero);
     if (flat.some((poly) => poly.unbounded)) return Poly.infinite;
-    const kept = flat.filter((poly, index) => !flat.some((other, otherIndex) => otherIndex !== index && poly.atMost(other) && (!other.atMost(poly) || otherIndex < index)));
+    const kept = flat.filter(
+      (poly, index) =>
+        !flat.some(
+          (other, otherIndex) =>
+            otherIndex !== index && poly.atMost(other) && (!other.atMost(poly) || otherIndex < index),
+        ),
+    );
     if (kept.length === 0) return Poly.zero;
     if (kept.length === 1) return kept[0]!;
     // What every operand has in common stays outside: max(a + c, b + c) = c + max(a, b).
@@ -103,9 +119,16 @@ export class Poly {
     const rests = kept.map((poly) => poly.minus(shared));
     if (rests.some((rest) => rest.isZero)) return Poly.max(rests).plus(shared);
     // Constants first, then by key: `max(3, n)`.
-    const operands = [...new Map(rests.map((rest) => [rest.key, rest])).values()].sort((a, b) => Number(a.constantValue === undefined) - Number(b.constantValue === undefined) || (a.key < b.key ? -1 : 1));
+    const operands = [...new Map(rests.map((rest) => [rest.key, rest])).values()].sort(
+      (a, b) =>
+        Number(a.constantValue === undefined) - Number(b.constantValue === undefined) || (a.key < b.key ? -1 : 1),
+    );
     if (operands.length === 1) return operands[0]!.plus(shared);
-    const factor: Factor = { kind: "max", of: operands, key: `max(${operands.map((operand) => operand.key).join(",")})` };
+    const factor: Factor = {
+      kind: "max",
+      of: operands,
+      key: `max(${operands.map((operand) => operand.key).join(",")})`,
+    };
     return new Poly(new Map([[factor.key, { coefficient: 1, factors: [factor] }]]), false).plus(shared);
   }
 
@@ -113,10 +136,16 @@ export class Poly {
   toCount(exact = false): Count {
     if (this.unbounded) return "unbounded";
     const terms = [...this.terms.values()].sort(termOrder).map((term): Count => {
-      const factors = term.factors.map((factor): Count => (factor.kind === "symbol" ? { symbol: factor.name } : { max: factor.of.map((operand) => operand.toCount(exact)) }));
+      const factors = term.factors.map((factor): Count =>
+        factor.kind === "symbol"
+          ? { symbol: factor.name }
+          : { max: factor.of.map((operand) => operand.toCount(exact)) },
+      );
       const coefficient = exact ? term.coefficient : Math.ceil(term.coefficient);
       if (factors.length === 0) return coefficient;
-      return coefficient === 1 && factors.length === 1 ? factors[0]! : { product: coefficient === 1 ? factors : [coefficient, ...factors] };
+      return coefficient === 1 && factors.length === 1
+        ? factors[0]!
+        : { product: coefficient === 1 ? factors : [coefficient, ...factors] };
     });
     return terms.length === 0 ? 0 : terms.length === 1 ? terms[0]! : { sum: terms };
   }
@@ -126,7 +155,8 @@ export class Poly {
     if (count === "unbounded") return Poly.infinite;
     if ("symbol" in count) return Poly.symbol(count.symbol);
     if ("sum" in count) return count.sum.reduce<Poly>((sum, part) => sum.plus(Poly.fromCount(part)), Poly.zero);
-    if ("product" in count) return count.product.reduce<Poly>((product, part) => product.times(Poly.fromCount(part)), Poly.constant(1));
+    if ("product" in count)
+      return count.product.reduce<Poly>((product, part) => product.times(Poly.fromCount(part)), Poly.constant(1));
     return Poly.max(count.max.map((part) => Poly.fromCount(part)));
   }
 
@@ -136,7 +166,12 @@ export class Poly {
     let result = Poly.zero;
     for (const term of this.terms.values()) {
       let product = Poly.constant(term.coefficient);
-      for (const factor of term.factors) product = product.times(factor.kind === "symbol" ? replace(factor.name) : Poly.max(factor.of.map((operand) => operand.substitute(replace))));
+      for (const factor of term.factors)
+        product = product.times(
+          factor.kind === "symbol"
+            ? replace(factor.name)
+            : Poly.max(factor.of.map((operand) => operand.substitute(replace))),
+        );
       result = result.plus(product);
     }
     return result;
@@ -146,7 +181,9 @@ export class Poly {
   private maxOperands(): readonly Poly[] | undefined {
     if (this.terms.size !== 1) return undefined;
     const [term] = this.terms.values();
-    return term!.coefficient === 1 && term!.factors.length === 1 && term!.factors[0]!.kind === "max" ? term!.factors[0]!.of : undefined;
+    return term!.coefficient === 1 && term!.factors.length === 1 && term!.factors[0]!.kind === "max"
+      ? term!.factors[0]!.of
+      : undefined;
   }
 
   /** `this - other` for an `other` this is known to contain term by term. */

@@ -24,11 +24,19 @@ export class CostVector {
     return new CostVector(calls, critical, tokens);
   }
 
-  static readonly none = new CostVector({ session: Poly.zero, judgment: Poly.zero, choice: Poly.zero, extraction: Poly.zero, retry: Poly.zero }, Poly.zero, new Map());
+  static readonly none = new CostVector(
+    { session: Poly.zero, judgment: Poly.zero, choice: Poly.zero, extraction: Poly.zero, retry: Poly.zero },
+    Poly.zero,
+    new Map(),
+  );
 
   /** One model call of `kind` to `model` with these token estimates. */
   static call(kind: CallKind, model: string, input: number, output: number): CostVector {
-    return new CostVector({ ...CostVector.none.calls, [kind]: Poly.constant(1) }, Poly.constant(1), new Map([[model, { input: Poly.constant(input), output: Poly.constant(output) }]]));
+    return new CostVector(
+      { ...CostVector.none.calls, [kind]: Poly.constant(1) },
+      Poly.constant(1),
+      new Map([[model, { input: Poly.constant(input), output: Poly.constant(output) }]]),
+    );
   }
 
   /** A loop without a bound (or a recursion): unbounded in everything it may call. */
@@ -42,27 +50,47 @@ export class CostVector {
 
   /** This, then `next`. */
   then(next: CostVector): CostVector {
-    return this.combine(next, (a, b) => a.plus(b), (a, b) => a.plus(b));
+    return this.combine(
+      next,
+      (a, b) => a.plus(b),
+      (a, b) => a.plus(b),
+    );
   }
 
   /** This and `other` at the same time. */
   alongside(other: CostVector): CostVector {
-    return this.combine(other, (a, b) => a.plus(b), (a, b) => Poly.max([a, b]));
+    return this.combine(
+      other,
+      (a, b) => a.plus(b),
+      (a, b) => Poly.max([a, b]),
+    );
   }
 
   /** This or `other`, whichever costs more. */
   or(other: CostVector): CostVector {
-    return this.combine(other, (a, b) => Poly.max([a, b]), (a, b) => Poly.max([a, b]));
+    return this.combine(
+      other,
+      (a, b) => Poly.max([a, b]),
+      (a, b) => Poly.max([a, b]),
+    );
   }
 
   /** `times` repetitions, of which `inSequence` follow one another (the rest run side by side). */
   times(times: Poly, inSequence: Poly = times): CostVector {
     const calls = mapCalls(this.calls, (count) => count.times(times));
-    const tokens = new Map([...this.tokens].map(([model, { input, output }]) => [model, { input: input.times(times), output: output.times(times) }] as const));
+    const tokens = new Map(
+      [...this.tokens].map(
+        ([model, { input, output }]) => [model, { input: input.times(times), output: output.times(times) }] as const,
+      ),
+    );
     return new CostVector(calls, this.critical.times(inSequence), tokens);
   }
 
-  private combine(other: CostVector, counts: (a: Poly, b: Poly) => Poly, critical: (a: Poly, b: Poly) => Poly): CostVector {
+  private combine(
+    other: CostVector,
+    counts: (a: Poly, b: Poly) => Poly,
+    critical: (a: Poly, b: Poly) => Poly,
+  ): CostVector {
     const calls = mapCalls(this.calls, (count, kind) => counts(count, other.calls[kind]));
     const tokens = new Map(this.tokens);
     for (const [model, theirs] of other.tokens) {
