@@ -26,7 +26,13 @@ export interface ForcedAnswer {
 }
 
 /** Asks one question through a forced tool call. */
-export async function askForced(core: RunCore, question: string, schema: Tool["input_schema"], signal: AbortSignal, system = JUDGE_SYSTEM): Promise<{ reply: ForcedAnswer; usage: StepOutcome<Value>["usage"] }> {
+export async function askForced(
+  core: RunCore,
+  question: string,
+  schema: Tool["input_schema"],
+  signal: AbortSignal,
+  system = JUDGE_SYSTEM,
+): Promise<{ reply: ForcedAnswer; usage: StepOutcome<Value>["usage"] }> {
   const model = core.model(undefined);
   const { message, usage } = await core.callModel(
     {
@@ -40,10 +46,16 @@ export async function askForced(core: RunCore, question: string, schema: Tool["i
     signal,
   );
   const call = message.content.find((block) => block.type === "tool_use" && block.name === "answer");
-  const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("\n").trim();
+  const text = message.content
+    .map((block) => (block.type === "text" ? block.text : ""))
+    .join("\n")
+    .trim();
   if (call !== undefined && call.type === "tool_use") {
     const input = (call.input ?? {}) as Record<string, unknown>;
-    return { reply: { answer: input["answer"], reason: typeof input["reason"] === "string" ? input["reason"] : "", text }, usage: [usage] };
+    return {
+      reply: { answer: input["answer"], reason: typeof input["reason"] === "string" ? input["reason"] : "", text },
+      usage: [usage],
+    };
   }
   return { reply: { answer: undefined, reason: text, text }, usage: [usage] };
 }
@@ -53,22 +65,51 @@ export function judgmentQuestion(condition: string, scope: { readonly [name: str
   return `Condition: ${dedent(condition)}\n\nIs the condition true?${values === "" ? "" : `\n\n${values}`}`;
 }
 
-export async function judge(core: RunCore, condition: string, scope: { readonly [name: string]: Value }, signal: AbortSignal): Promise<StepOutcome<boolean>> {
-  const schema = { type: "object" as const, properties: { answer: { type: "boolean" }, reason: { type: "string" } }, required: ["answer", "reason"] };
+export async function judge(
+  core: RunCore,
+  condition: string,
+  scope: { readonly [name: string]: Value },
+  signal: AbortSignal,
+): Promise<StepOutcome<boolean>> {
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { type: "boolean" }, reason: { type: "string" } },
+    required: ["answer", "reason"],
+  };
   const { reply, usage } = await askForced(core, judgmentQuestion(condition, scope), schema, signal);
-  const answer = typeof reply.answer === "boolean" ? reply.answer : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.text);
-  if (answer === undefined) throw new Error(`The model's judgment could not be read as yes or no: ${JSON.stringify(reply.text.slice(0, 200))}`);
+  const answer =
+    typeof reply.answer === "boolean"
+      ? reply.answer
+      : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.text);
+  if (answer === undefined)
+    throw new Error(`The model's judgment could not be read as yes or no: ${JSON.stringify(reply.text.slice(0, 200))}`);
   return { value: answer, reason: reply.reason, usage };
 }
 
-export async function choose(core: RunCore, criteria: string, options: readonly string[], scope: { readonly [name: string]: Value }, signal: AbortSignal): Promise<StepOutcome<number>> {
+export async function choose(
+  core: RunCore,
+  criteria: string,
+  options: readonly string[],
+  scope: { readonly [name: string]: Value },
+  signal: AbortSignal,
+): Promise<StepOutcome<number>> {
   const values = serializeContext(scope, SCOPE_BUDGET);
   const listed = options.map((option, index) => `${index + 1}. ${option}`).join("\n");
   const question = `Choose the option that best fits: ${dedent(criteria)}\n\nOptions:\n${listed}${values === "" ? "" : `\n\n${values}`}`;
-  const schema = { type: "object" as const, properties: { answer: { type: "string", enum: [...options] }, reason: { type: "string" } }, required: ["answer", "reason"] };
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { type: "string", enum: [...options] }, reason: { type: "string" } },
+    required: ["answer", "reason"],
+  };
   const { reply, usage } = await askForced(core, question, schema, signal);
-  const index = optionIndex(options, typeof reply.answer === "string" || typeof reply.answer === "number" ? String(reply.answer) : reply.text);
-  if (index === undefined) throw new Error(`The model's choice names none of the options ${JSON.stringify(options)}: ${JSON.stringify(reply.text.slice(0, 200))}`);
+  const index = optionIndex(
+    options,
+    typeof reply.answer === "string" || typeof reply.answer === "number" ? String(reply.answer) : reply.text,
+  );
+  if (index === undefined)
+    throw new Error(
+      `The model's choice names none of the options ${JSON.stringify(options)}: ${JSON.stringify(reply.text.slice(0, 200))}`,
+    );
   return { value: index, reason: reply.reason, usage };
 }
 
@@ -85,7 +126,11 @@ export function optionIndex(options: readonly string[], answer: string): number 
   let best: { index: number; position: number; length: number } | undefined;
   options.forEach((option, index) => {
     const position = lower.indexOf(option.toLowerCase());
-    if (position >= 0 && (best === undefined || position < best.position || (position === best.position && option.length > best.length))) best = { index, position, length: option.length };
+    if (
+      position >= 0 &&
+      (best === undefined || position < best.position || (position === best.position && option.length > best.length))
+    )
+      best = { index, position, length: option.length };
   });
   return best?.index;
 }

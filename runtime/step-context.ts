@@ -56,7 +56,12 @@ export class StepContext {
   }
 
   /** A child context whose path is this one's plus `segment` (and `anchorSegment` in anchors). */
-  child(segment: string, signal: AbortSignal = this.signal, block: BlockFrame | undefined = this.block, anchorSegment = segment): StepContext {
+  child(
+    segment: string,
+    signal: AbortSignal = this.signal,
+    block: BlockFrame | undefined = this.block,
+    anchorSegment = segment,
+  ): StepContext {
     return new StepContext(`${this.path}/${segment}`, signal, block, `${this.anchorPath}/${anchorSegment}`);
   }
 }
