@@ -33,7 +33,7 @@ describe("prosec cost", () => {
       "hello.prose\n  model calls    ≤ 1 (sessions 1, judgments 0, choices 0, extractions 0, retries 0)\n  critical path  ≤ 1 calls one after another\n",
     );
     expect(result.stdout).toMatch(
-      /hello\.prose\n(?:.*\n){2}  tokens         ≈ [\d,]+ input \+ 1,000 output\n  cost           ≈ \$0\.0\d\n/,
+      /hello\.prose\n(?:.*\n){2} {2}tokens {9}≈ [\d,]+ input \+ 1,000 output\n {2}cost {11}≈ \$0\.0\d\n/,
     );
     expect(result.stdout).toContain(
       "review.prose\n  model calls    unbounded (sessions unbounded, judgments unbounded, choices 0, extractions 1, retries 0)",
