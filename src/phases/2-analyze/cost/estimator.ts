@@ -17,6 +17,7 @@ import {
 } from "./assumptions.js";
 import { Poly } from "./poly.js";
 import { cycleOf, recursiveBlocks } from "./recursion.js";
+import { visibleValues } from "../visible-values.js";
 import { CostVector } from "./vector.js";
 
 const DEFAULT_MAX_DEPTH = 100;
@@ -138,17 +139,9 @@ export class CostEstimator {
 
   /** Bindings in scope at a judgment (what the runtime shows it). */
   private visibleValues(node: ast.Node): number {
-    let count = 0;
-    const seen = new Set<string>();
-    for (let scope = this.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
-      for (const symbol of scope.symbols.values()) {
-        if (seen.has(symbol.name) || !VALUE_KINDS.has(symbol.kind)) continue;
-        if (symbol.declaration.loc.start.offset > node.loc.start.offset) continue;
-        seen.add(symbol.name);
-        count++;
-      }
-    }
-    return count;
+    const names = new Set<string>();
+    for (const symbol of visibleValues(this.analysis, node, node.loc.start.offset)) names.add(symbol.name);
+    return names.size;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -311,20 +304,6 @@ export class CostEstimator {
     return importedVector(imported, replace);
   }
 }
-
-const VALUE_KINDS: ReadonlySet<SymbolInfo["kind"]> = new Set([
-  "let",
-  "const",
-  "assigned",
-  "input",
-  "output",
-  "param",
-  "loop-item",
-  "loop-index",
-  "pipe-item",
-  "pipe-accumulator",
-  "catch-error",
-]);
 
 const LITERAL_KINDS: ReadonlySet<ast.NodeKind> = new Set(["Array", "Object", "Number", "Boolean", "Null"]);
 

@@ -3,7 +3,7 @@
  * `**...**` judgments are asked only when they decide.
  */
 import type * as ast from "../../../ast.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
+import { visibleValues } from "../../2-analyze/visible-values.js";
 import { propertyKey } from "../literals.js";
 import { awaited, composed, inert, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
@@ -11,21 +11,6 @@ import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { isComparison, judges } from "./operators.js";
 import { templateOf } from "./strings.js";
-
-/** Symbol kinds that hold values a judgment may look at. */
-const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
-  "let",
-  "const",
-  "assigned",
-  "input",
-  "output",
-  "param",
-  "loop-item",
-  "loop-index",
-  "pipe-item",
-  "pipe-accumulator",
-  "catch-error",
-]);
 
 /** A boolean expression for a condition. */
 export function condition(expression: ast.Expression, state: LowerState, lowering: Lowering): Lowered {
@@ -88,18 +73,9 @@ export function judge(discretion: ast.Discretion, state: LowerState, lowering: L
 export function judgeScope(node: ast.Discretion, state: LowerState, lowering: Lowering): string {
   const entries = new Map<string, string>();
   const before = state.judgeBefore ?? node.loc.start.offset;
-  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
-    for (const symbol of scope.symbols.values()) {
-      if (
-        !valueKinds.has(symbol.kind) ||
-        entries.has(symbol.name) ||
-        lowering.promoted.has(symbol) ||
-        state.declaring.has(symbol)
-      )
-        continue;
-      if (symbol.declaration.loc.start.offset > before) continue;
-      entries.set(symbol.name, lowering.symbolName(symbol));
-    }
+  for (const symbol of visibleValues(lowering.analysis, node, before)) {
+    if (entries.has(symbol.name) || lowering.promoted.has(symbol) || state.declaring.has(symbol)) continue;
+    entries.set(symbol.name, lowering.symbolName(symbol));
   }
   const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
