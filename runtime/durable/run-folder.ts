@@ -14,9 +14,10 @@
  * step starts. The readable files follow it through an ordered, atomic writer; a crash may lose the
  * last of them, and the resumed run writes them again as it replays.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunStateError } from "../errors.js";
+import { makeDirectory } from "../make-directory.js";
 import { safeName } from "../files.js";
 import type { Spent } from "../meter.js";
 import type { BlockFrame } from "../step-context.js";
@@ -129,7 +130,7 @@ export class RunFolder {
         startedAt: new Date().toISOString(),
       };
     }
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     lockRun(dir, manifest.runId);
     let journal: FileJournal;
     try {
