@@ -8,11 +8,10 @@ import pMap from "p-map";
 import { RunCore } from "./core.js";
 import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
-import { boundDollars, evaluate, inputValues, totalCalls } from "./bound.js";
+import { invalidLimits, refusalBeforeStart } from "./budget-start.js";
 import type { RunStatus } from "./durable/state-file.js";
 import { isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { BudgetExceeded } from "./meter.js";
-import { priceOf } from "./prices.js";
 import { safeName } from "./files.js";
 import {
   extractField,
@@ -201,50 +200,18 @@ export class Run implements Runtime {
     }
   }
 
-  /**
-   * Before the first call: a budget needs a price for every model the program may use, and a program
-   * whose bound, with these inputs, is over the budget or `maxCalls` is refused (unless
-   * `startOverBound`). A bound that depends on what the run reads, or that is unbounded, starts:
-   * the meter enforces the limits as the run goes.
-   */
+  /** Before the first call: limits that cannot be kept refuse the run (budget-start.ts). */
   private checkBudget(): void {
     const { core, options } = this;
-    const { budget, maxCalls } = options;
-    if (budget !== undefined && !(budget > 0 && Number.isFinite(budget)))
-      throw core.error(`The budget must be a positive number of dollars, not ${budget}.`);
-    if (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 1))
-      throw core.error(`maxCalls must be a whole number of at least 1, not ${maxCalls}.`);
-    const cost = this.program.cost;
-    if (cost === undefined || (budget === undefined && maxCalls === undefined)) return;
-    const prices = core.meter.prices;
-    const unpriced =
-      budget === undefined
-        ? []
-        : Object.keys(cost.tokens)
-            .map((name) => core.model(name))
-            .filter((id) => priceOf(id, prices) === undefined);
-    const refuse = (reason: string): never => {
-      const error = new BudgetExceeded(reason, { file: this.program.source });
-      core.abort(error);
-      throw error;
-    };
-    if (unpriced.length > 0)
-      refuse(
-        `The budget cannot be kept: no price for ${unpriced.join(", ")}. Give one (RunOptions.prices, or PROSEC_PRICES="${unpriced[0]}=input/output" in dollars per million tokens).`,
-      );
-    if (options.startOverBound === true) return;
-    const values = inputValues(cost, this.inputs);
-    const calls = evaluate(totalCalls(cost), values);
-    const dollars = boundDollars(cost, values, prices, (name) => core.model(name)).dollars;
-    const over =
-      "Start it anyway with --yes (RunOptions.startOverBound): the budget then stops the run when it is reached.";
-    if (budget !== undefined && dollars !== undefined && Number.isFinite(dollars) && dollars > budget) {
-      refuse(
-        `The program's bound, about $${dollars.toFixed(2)}${calls === undefined ? "" : ` (${calls} model calls at most)`}, is over the budget of $${budget.toFixed(2)}. ${over}`,
-      );
-    }
-    if (maxCalls !== undefined && calls !== undefined && Number.isFinite(calls) && calls > maxCalls)
-      refuse(`The program's bound, ${calls} model calls, is over --max-calls ${maxCalls}. ${over}`);
+    const invalid = invalidLimits(options);
+    if (invalid !== undefined) throw core.error(invalid);
+    const reason = refusalBeforeStart(this.program.cost, this.inputs, options, core.meter.prices, (name) =>
+      core.model(name),
+    );
+    if (reason === undefined) return;
+    const error = new BudgetExceeded(reason, { file: this.program.source });
+    core.abort(error);
+    throw error;
   }
 
   private async closeFolder(status: RunStatus): Promise<void> {
