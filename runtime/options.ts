@@ -87,4 +87,6 @@ export interface RunOptions {
   readonly durability?: Durability;
   /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
   readonly contextBudget?: number;
+  /** How much of the trail (earlier unbound results) a request carries, in estimated tokens (4 characters each). Default 8,000. */
+  readonly trailTokens?: number;
 }

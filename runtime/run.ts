@@ -20,7 +20,8 @@ import { effectiveSettings, runAgent, sessionLabel, sessionTask } from "./sessio
 import { sharedController } from "./signals.js";
 import { sessionAsk, type StepAsk } from "./step-identity.js";
 import { runInContext } from "./step-context.js";
-import type { AgentDefinition, Branch, InputDefinition, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
+import { Trail } from "./trail.js";
+import type { AgentDefinition, Branch, InputDefinition, JudgmentAsker, LoopSequence, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
 import { text } from "./values.js";
 
 const DEFAULT_MAX_DEPTH = 100;
@@ -139,14 +140,17 @@ export class Run implements Runtime {
     const folder = agent === undefined ? undefined : memoryFolder(agent, settings.persist, { cwd: this.cwd, runDir: this.runDir, homeDir: this.options.homeDir ?? homedir() });
     if (resume && folder === undefined) throw core.error(`resume: ${agent ?? "?"} needs an agent with persist: (true, project, user or a path).`, request.at, label);
     if (folder !== undefined) this.folder?.agent(agent!, persistScope(settings.persist), relative(this.runDir, folder) || ".");
-    if (core.listening) core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }) });
-    const block = core.context.block;
+    const context = core.context;
+    // With `context:` (even `[]`) a session is given exactly that; without, it sees the trail.
+    const trail = settings.context === undefined ? context.trail.entries() : [];
+    if (core.listening) core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }), trail: trail.map((entry) => entry.source) });
+    const block = context.block;
     const policy = { retries: settings.retry ?? 0, backoff: settings.backoff ?? "none", baseDelayMs: this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS };
     const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal) =>
       withRetries(policy, signal, async () => {
         const memory = resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
         let saved: { memory: string; summary: string } | undefined;
-        const outcome = await runAgent(core, { request, block, ...(memory === undefined ? {} : { memory }), ...(folder === undefined ? {} : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }) }, signal);
+        const outcome = await runAgent(core, { request, block, trail, ...(memory === undefined ? {} : { memory }), ...(folder === undefined ? {} : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }) }, signal);
         if (folder !== undefined) {
           const record = core.secrets.redactDeep({ agent: agent!, prompt: sessionTask(request), memory: saved?.memory, summary: saved?.summary ?? outcome.text.slice(0, 2000), timestamp: new Date() });
           await this.inTurn(folder, () => recordSession(folder, record));
@@ -156,21 +160,46 @@ export class Run implements Runtime {
     );
     if (core.listening) core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
+    if (request.unbound === true) context.trail.add(label, result.value);
     return result.value;
   }
 
-  async judge(at: Site, condition: string, scope: { readonly [name: string]: Value }): Promise<boolean> {
-    const ask = { text: condition, details: () => ({ condition, scope }) };
-    const result = await this.core.step("judge", at, "The judgment", ask, (signal) => judge(this.core, condition, scope, signal));
-    this.core.emit({ type: "judgment", at, question: condition, answer: result.value ? "yes" : "no", reason: result.reason ?? "" });
+  keep<T extends Value>(source: string, value: T): T {
+    this.core.context.trail.add(source, value);
+    return value;
+  }
+
+  loop(): LoopSequence {
+    const context = this.core.context;
+    const enclosing = context.trail;
+    const trail = enclosing.nested();
+    context.trail = trail;
+    let started = false;
+    return {
+      next: () => {
+        if (started) trail.nextIteration();
+        started = true;
+      },
+      end: () => {
+        context.trail = enclosing;
+      },
+    };
+  }
+
+  async judge(at: Site, condition: string, scope: { readonly [name: string]: Value }, asks: JudgmentAsker = "condition"): Promise<boolean> {
+    const ask = { text: condition, details: () => ({ condition, scope, asks }) };
+    const trail = this.core.context.trail.entries();
+    const result = await this.core.step("judge", at, "The judgment", ask, (signal) => judge(this.core, { condition, asks, scope, trail }, signal));
+    this.core.emit({ type: "judgment", at, asks, question: condition, answer: result.value ? "yes" : "no", reason: result.reason ?? "", trail: trail.map((entry) => entry.source) });
     return result.value;
   }
 
   async choose(at: Site, criteria: string, options: readonly string[], scope: { readonly [name: string]: Value }): Promise<number> {
     if (options.length === 0) throw this.core.error("choice has no options.", at);
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
-    const result = await this.core.step("choose", at, "The choice", ask, (signal) => choose(this.core, criteria, options, scope, signal));
-    this.core.emit({ type: "judgment", at, question: criteria, answer: options[result.value] ?? String(result.value), reason: result.reason ?? "" });
+    const trail = this.core.context.trail.entries();
+    const result = await this.core.step("choose", at, "The choice", ask, (signal) => choose(this.core, { criteria, options, scope, trail }, signal));
+    this.core.emit({ type: "judgment", at, asks: "choice", question: criteria, answer: options[result.value] ?? String(result.value), reason: result.reason ?? "", trail: trail.map((entry) => entry.source) });
     return result.value;
   }
 
@@ -208,7 +237,7 @@ export class Run implements Runtime {
     const anchor = context.nextAnchor(this.core.anchors.of("parallel", at));
     this.core.emit({ type: "parallel-start", at, branches: branches.length });
     const outcome = await runParallel(options, branches, context.signal, (branch, index, signal) => {
-      const child = context.child(`${segment}/b${index}`, signal, context.block, `${anchor}/b${index}`);
+      const child = context.child(`${segment}/b${index}`, signal, context.block, `${anchor}/b${index}`, context.trail.nested());
       return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
     });
     this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
@@ -228,7 +257,7 @@ export class Run implements Runtime {
       return await pMap(
         items,
         (item, index) => {
-          const child = context.child(`${segment}/i${index}`, controller.signal, context.block, `${anchor}/i${index}`);
+          const child = context.child(`${segment}/i${index}`, controller.signal, context.block, `${anchor}/i${index}`, context.trail.nested());
           return this.core.durability.branch(child.path, () => runInContext(child, () => body(item, index))).catch((error: unknown) => {
             failed++;
             controller.abort(error);
@@ -253,7 +282,7 @@ export class Run implements Runtime {
     this.folder?.enterBlock(frame);
     try {
       const anchor = context.nextAnchor(this.core.anchors.of(`do:${name}`, at));
-      return await runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor), body);
+      return await runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail()), body);
     } finally {
       this.folder?.exitBlock(frame);
     }

@@ -111,6 +111,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     await rt.session({
       at: { line: 38, column: 1 },
       agent: await guarded(),
+      unbound: true,
       prompt: "Apply the plan",
       context: { plan: plan, review: review },
     });

@@ -50,8 +50,9 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
   A backtick \` and a comment end */ and a shell line continuation \\
   Name: ${text(await rt.field({ line: 11, column: 15 }, data, "name"))}, first: ${text(await rt.field({ line: 11, column: 30 }, data, 0))}, unknown: {list of parties}
 `,
+      unbound: true,
     });
-    await rt.session({ at: { line: 14, column: 1 }, prompt: `Use ${text(quoted)} and ${text(user)}` });
+    await rt.session({ at: { line: 14, column: 1 }, prompt: `Use ${text(quoted)} and ${text(user)}`, unbound: true });
     return {};
   });
 }

@@ -10,6 +10,8 @@ import type * as ast from "../../ast.js";
 import type { Analysis, Scope, SymbolInfo } from "../2-analyze/types.js";
 import { propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import type { NameTable } from "./names.js";
+/** The construct a judgment answers for (the runtime's `JudgmentAsker`). */
+type JudgmentAsker = "if" | "elif" | "until" | "while" | "assert" | "condition";
 import { distinctKeys, settingsFields, type ExpressionLowering } from "./settings.js";
 
 /** Symbols a statement list declares with `const`/`let` where they are bound; the rest are declared ahead. */
@@ -25,6 +27,10 @@ export class Lowerer implements ExpressionLowering {
   private judgeOffset: number | undefined;
   /** Set for an expression statement: a block-valued construct then keeps no result. */
   private discardResult = false;
+  /** Set for an expression statement: its result is unbound and joins the trail (DIALECT.md, "Context"). */
+  private unboundResult = false;
+  /** The construct whose condition is being lowered: what a judgment in it is told it answers for. */
+  private asker: JudgmentAsker = "condition";
   private readonly symbolNames = new Map<SymbolInfo, string>();
   private catchDepth = 0;
   /** Appends to an outer accumulator inside `parallel for`: the slot each iteration writes its part to. */
@@ -116,10 +122,11 @@ export class Lowerer implements ExpressionLowering {
         return this.binding(statement, here, wantValue);
       case "ExpressionStatement": {
         this.discardResult = !wantValue;
+        this.unboundResult = true;
         const value = this.value(statement.expression);
         if (wantValue) return value;
         // Block-valued constructs have written their statements already; what stands for them is inert.
-        if (value.startsWith("await ")) this.lines.push(`${value};`);
+        if (hasEffect(value)) this.lines.push(`${value};`);
         return undefined;
       }
       case "If":
@@ -138,7 +145,7 @@ export class Lowerer implements ExpressionLowering {
         return undefined;
       case "Assert": {
         const message = statement.message ? `, ${this.string(statement.message)}` : "";
-        this.lines.push(`if (!(${this.condition(statement.test)})) throw rt.fail(${site(statement)}${message});`);
+        this.lines.push(`if (!(${this.condition(statement.test, "assert")})) throw rt.fail(${site(statement)}${message});`);
         return undefined;
       }
     }
@@ -216,7 +223,7 @@ export class Lowerer implements ExpressionLowering {
   private ifStatement(statement: ast.IfStatement): void {
     let open = 0;
     statement.clauses.forEach((clause, index) => {
-      const test = this.inScopeLines(() => this.condition(clause.test));
+      const test = this.inScopeLines(() => this.condition(clause.test, index === 0 ? "if" : "elif"));
       if (index === 0) {
         this.lines.push(...test.lines, `if (${test.value}) {`);
       } else if (test.lines.length === 0) {
@@ -251,6 +258,8 @@ export class Lowerer implements ExpressionLowering {
   value(expression: ast.Expression, binding?: string): string {
     const discard = this.discardResult;
     this.discardResult = false;
+    const unbound = this.unboundResult;
+    this.unboundResult = false;
     switch (expression.kind) {
       case "Identifier":
         return this.reference(expression);
@@ -279,17 +288,17 @@ export class Lowerer implements ExpressionLowering {
       case "Unary":
         return expression.operator === "not" ? `!(${this.condition(expression.operand)})` : `subtract(0, ${this.value(expression.operand)})`;
       case "Session":
-        return this.session(expression, binding);
+        return this.session(expression, binding, undefined, unbound);
       case "Resume":
-        return `await rt.resume(${this.agentReference(expression.agent)}, { ${[`at: ${site(expression)}`, ...this.bindingField(binding), ...settingsFields(expression.properties, this)].join(", ")} })`;
+        return `await rt.resume(${this.agentReference(expression.agent)}, { ${[`at: ${site(expression)}`, ...this.bindingField(binding), ...(unbound ? [UNBOUND] : []), ...settingsFields(expression.properties, this)].join(", ")} })`;
       case "DoCall":
-        return this.doCall(expression);
+        return unbound ? `rt.keep(${stringLiteral(`do ${expression.name.name}`)}, ${this.doCall(expression)})` : this.doCall(expression);
       case "DoBlock":
         return this.collect("result", discard, (finish) => this.statements(expression.body, null, finish));
       case "ProgramCall":
-        return this.programCall(expression);
+        return unbound ? `rt.keep(${stringLiteral(expression.callee.name)}, ${this.programCall(expression)})` : this.programCall(expression);
       case "Arrow":
-        return this.arrow(expression, binding);
+        return this.arrow(expression, binding, unbound);
       case "Pipeline":
         return this.pipeline(expression);
       case "Parallel":
@@ -314,21 +323,35 @@ export class Lowerer implements ExpressionLowering {
     return expression.kind === "String" ? this.string(expression) : `text(${this.value(expression)})`;
   }
 
-  /** A boolean expression for a condition: deterministic parts first, judgments only when they decide. */
-  condition(expression: ast.Expression): string {
+  /**
+   * A boolean expression for a condition: deterministic parts first, judgments only when they
+   * decide. `asker` is the construct the condition belongs to, which its judgments are told.
+   */
+  condition(expression: ast.Expression, asker?: JudgmentAsker): string {
+    if (asker === undefined) return this.conditionPart(expression);
+    const outer = this.asker;
+    this.asker = asker;
+    try {
+      return this.conditionPart(expression);
+    } finally {
+      this.asker = outer;
+    }
+  }
+
+  private conditionPart(expression: ast.Expression): string {
     switch (expression.kind) {
       case "Discretion":
         return this.judge(expression);
       case "Boolean":
         return String(expression.value);
       case "Unary":
-        return expression.operator === "not" ? `!(${this.condition(expression.operand)})` : `await rt.truthy(${site(expression)}, ${this.value(expression)})`;
+        return expression.operator === "not" ? `!(${this.conditionPart(expression.operand)})` : `await rt.truthy(${site(expression)}, ${this.value(expression)})`;
       case "Binary": {
         if (expression.operator !== "and" && expression.operator !== "or") {
           return isComparison(expression.operator) ? this.comparison(expression) : `await rt.truthy(${site(expression)}, ${this.value(expression)})`;
         }
         const [first, second] = judges(expression.left) && !judges(expression.right) ? [expression.right, expression.left] : [expression.left, expression.right];
-        return `(${this.condition(first)} ${expression.operator === "and" ? "&&" : "||"} ${this.condition(second)})`;
+        return `(${this.conditionPart(first)} ${expression.operator === "and" ? "&&" : "||"} ${this.conditionPart(second)})`;
       }
       default:
         return `await rt.truthy(${site(expression)}, ${this.value(expression)})`;
@@ -378,7 +401,8 @@ export class Lowerer implements ExpressionLowering {
   }
 
   private judge(discretion: ast.Discretion): string {
-    return `await rt.judge(${site(discretion)}, ${this.templateOf(discretion.parts)}, ${this.judgeScope(discretion)})`;
+    const asker = this.asker === "condition" ? "" : `, ${stringLiteral(this.asker)}`;
+    return `await rt.judge(${site(discretion)}, ${this.templateOf(discretion.parts)}, ${this.judgeScope(discretion)}${asker})`;
   }
 
   /** The bindings visible at `node`, by their `.prose` names: what a judgment may look at. */
@@ -396,7 +420,7 @@ export class Lowerer implements ExpressionLowering {
     return `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
   }
 
-  private session(session: ast.SessionExpression, binding: string | undefined, previous?: string): string {
+  private session(session: ast.SessionExpression, binding: string | undefined, previous?: string, unbound = false): string {
     const fields = [`at: ${site(session)}`];
     if (session.agent) fields.push(`agent: ${this.agentReference(session.agent)}`);
     const hasPrompt = session.properties.some((property) => property.key.name === "prompt");
@@ -404,6 +428,7 @@ export class Lowerer implements ExpressionLowering {
     else if (session.prompt) fields.push(`prompt: ${this.string(session.prompt)}`);
     if (session.name) fields.push(`label: ${stringLiteral(session.name.name)}`);
     fields.push(...this.bindingField(binding));
+    if (unbound) fields.push(UNBOUND);
     fields.push(...settingsFields(session.properties, this, previous === undefined ? undefined : `previous: ${previous}`));
     return `await rt.session({ ${fields.join(", ")} })`;
   }
@@ -433,11 +458,13 @@ export class Lowerer implements ExpressionLowering {
   }
 
   /** `a -> b -> c`: each session step is given the previous step's result as context. */
-  private arrow(expression: ast.ArrowExpression, binding: string | undefined): string {
+  private arrow(expression: ast.ArrowExpression, binding: string | undefined, unbound: boolean): string {
     let previous: string | undefined;
     expression.steps.forEach((step, index) => {
       const last = index === expression.steps.length - 1;
-      const lowered = step.kind === "Session" ? this.session(step, last ? binding : undefined, previous) : this.value(step);
+      let lowered = step.kind === "Session" ? this.session(step, last ? binding : undefined, previous, last && unbound) : this.value(step);
+      // The chain's final result is what joins the trail.
+      if (last && unbound && step.kind !== "Session") lowered = `rt.keep("->", ${lowered})`;
       if (last) {
         previous = lowered;
         return;
@@ -508,7 +535,11 @@ export class Lowerer implements ExpressionLowering {
     const named: string[] = [];
     expression.branches.forEach((branch, index) => {
       const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
-      if (!identifier) return;
+      if (!identifier) {
+        // An unbound branch's result joins the trail after the join, in branch order.
+        this.lines.push(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
+        return;
+      }
       const symbol = this.analysis.references.get(identifier);
       const name = symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
       this.lines.push(`${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`);
@@ -535,25 +566,24 @@ export class Lowerer implements ExpressionLowering {
   private repeat(expression: ast.RepeatExpression, discard: boolean): string {
     const index = expression.index ? this.identifierName(expression.index) : this.temporary("i");
     const count = expression.count.kind === "Number" ? expression.count.raw : `Number(${this.value(expression.count)})`;
-    return this.collect("repeat", discard, (finish) => [
-      `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
-      `rt.iteration(${site(expression)}, ${index});`,
-      ...this.statements(expression.body, expression, finish),
-      "}",
-    ]);
+    return this.collect("repeat", discard, (finish) => {
+      const loop = this.temporary("loop");
+      return sequenced(loop, [`for (let ${index} = 0; ${index} < ${count}; ${index}++) {`, `${loop}.next();`, `rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, finish), "}"]);
+    });
   }
 
   private forEach(expression: ast.ForEachExpression, discard: boolean): string {
     const item = this.identifierName(expression.item);
     const items = `await rt.list(${site(expression.collection)}, ${this.value(expression.collection)})`;
     const head = expression.index ? `for (const [${this.identifierName(expression.index)}, ${item}] of (${items}).entries()) {` : `for (const ${item} of ${items}) {`;
+    const loop = this.temporary("loop");
     if (discard) {
-      this.lines.push(head, ...this.statements(expression.body, expression, effect), "}");
+      this.lines.push(...sequenced(loop, [head, `${loop}.next();`, ...this.statements(expression.body, expression, effect), "}"]));
       return "null";
     }
     const results = this.temporary("results");
     const body = this.statements(expression.body, expression, (value) => `${results}.push(${value});`);
-    this.lines.push(`const ${results}: Value[] = [];`, head, ...body, "}");
+    this.lines.push(`const ${results}: Value[] = [];`, ...sequenced(loop, [head, `${loop}.next();`, ...body, "}"]));
     return results;
   }
 
@@ -624,17 +654,17 @@ export class Lowerer implements ExpressionLowering {
     }
     return this.collect("loop", discard, (finish) => {
       // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
-      const lines = [...(declared.length > 0 ? ["{", ...declared] : []), `for (let ${index} = 0;${bound}; ${index}++) {`];
+      const loop = this.temporary("loop");
+      const lines = [`for (let ${index} = 0;${bound}; ${index}++) {`, `${loop}.next();`];
       if (condition !== null) {
         this.judgeOffset = expression.loc.end.offset;
-        const test = this.inScopeLines(() => this.condition(condition.test));
+        const test = this.inScopeLines(() => this.condition(condition.test, condition.mode));
         this.judgeOffset = undefined;
         lines.push(...test.lines, condition.mode === "until" ? `if (${test.value}) break;` : `if (!(${test.value})) break;`);
       }
       lines.push(`rt.iteration(${site(expression)}, ${index});`, ...this.statements(expression.body, expression, finish));
       lines.push("}");
-      if (declared.length > 0) lines.push("}");
-      return lines;
+      return [...(declared.length > 0 ? ["{", ...declared] : []), ...sequenced(loop, lines), ...(declared.length > 0 ? ["}"] : [])];
     });
   }
 
@@ -752,9 +782,25 @@ function programSymbolsReadInside(definitions: readonly (ast.BlockDefinition | a
   return found;
 }
 
+/** A session field: its result joins the trail. */
+const UNBOUND = "unbound: true";
+
+/**
+ * A sequential loop's lines with each iteration a sequence of its own (`loop.next()` in the body
+ * starts one); the enclosing sequence is back when the loop ends, however it ends.
+ */
+function sequenced(loop: string, loopLines: readonly string[]): string[] {
+  return [`const ${loop} = rt.loop();`, "try {", ...loopLines, "} finally {", `${loop}.end();`, "}"];
+}
+
 /** A value nobody reads: kept only when computing it does something. */
 function effect(value: string): string {
-  return value.startsWith("await ") ? `${value};` : "";
+  return hasEffect(value) ? `${value};` : "";
+}
+
+/** Whether a lowered expression does something: it waits on the runtime, or adds to the trail. */
+function hasEffect(value: string): boolean {
+  return value.startsWith("await ") || value.startsWith("rt.keep(");
 }
 
 function producesValue(statement: ast.Statement): boolean {
