@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { spread } from "./support/rounds.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = (path) => join(root, "dist/src/phases/1-parse", path);
@@ -16,12 +17,12 @@ if (process.argv[2] === "--measure") {
 }
 
 async function report() {
-  const rows = [["input", "lines", "lex ms", "parse ms", "parse/lex", "peak RSS MB"]];
+  const rows = [["input", "lines", "lex ms", "parse ms", "parse/lex per round (min / median / max)", "peak RSS MB"]];
   const results = {};
   for (const input of ["corpus", "2000", "20000", "100000"]) {
     const result = { ...child("--measure", input), ...child("--memory", input) };
     results[input] = result;
-    rows.push([input, result.lines, result.lexMs.toFixed(1), result.parseMs.toFixed(1), result.ratio.toFixed(2), result.peakRssMb.toFixed(0)]);
+    rows.push([input, result.lines, result.lexMs.toFixed(1), result.parseMs.toFixed(1), spread(result.ratios, 2), result.peakRssMb.toFixed(0)]);
   }
   printTable(rows);
   const growth = results["100000"].parseMs / results["20000"].parseMs;
@@ -64,8 +65,8 @@ async function measure(input) {
     const result = parse(source);
     if (result.diagnostics.length > 0) throw new Error(`${input}: ${result.diagnostics[0].message}`);
   });
-  const { lexMs, parseMs, ratio } = interleaved(lex, parseAll);
-  process.stdout.write(JSON.stringify({ lines, lexMs, parseMs, ratio }));
+  const { lexMs, parseMs, ratios } = interleaved(lex, parseAll);
+  process.stdout.write(JSON.stringify({ lines, lexMs, parseMs, ratios }));
 }
 
 function corpusSources() {
@@ -78,7 +79,7 @@ function corpusSources() {
  * falls on both alike: a warm-up of both, then rounds of two lexes and two parses (at least 11
  * rounds and about 3 seconds). Only the second of each pair is timed, so that it runs in its own
  * steady state and never pays for garbage the other left. Reports the median of each and the
- * median of the per-round ratios.
+ * per-round ratios.
  */
 function interleaved(lex, parse) {
   for (const start = performance.now(); performance.now() - start < 1000; ) {
@@ -97,7 +98,7 @@ function interleaved(lex, parse) {
     parseTimes.push(parseMs);
     ratios.push(parseMs / lexMs);
   }
-  return { lexMs: median(lexTimes), parseMs: median(parseTimes), ratio: median(ratios) };
+  return { lexMs: median(lexTimes), parseMs: median(parseTimes), ratios };
 }
 
 function timed(work) {

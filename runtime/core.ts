@@ -6,7 +6,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { SourceAnchors } from "./anchors.js";
-import { clientFor } from "./client.js";
+import { connectionFor } from "./client.js";
 import { describeError, isAbortError, ProseError } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch, type Durability } from "./durability.js";
@@ -32,7 +32,8 @@ export interface Toolbox {
   readonly params: Tool[];
 }
 
-const DEFAULT_CONCURRENCY = 8;
+/** The default hard cap of a run; the API's pace (pace.ts) usually decides first. */
+const DEFAULT_CONCURRENCY = 64;
 const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
 
 export interface StepOutcome<T extends Value> {
@@ -47,6 +48,7 @@ export interface StepResult<T extends Value> extends StepOutcome<T> {
 
 export class RunCore {
   readonly client: Anthropic;
+  /** The run's hard cap on model calls in flight (`concurrency`). */
   readonly limiter: Limiter;
   /** Replaced by the file journal's when a durable run opens its folder. */
   durability: Durability;
@@ -77,8 +79,15 @@ export class RunCore {
     readonly options: RunOptions,
     caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
   ) {
-    this.client = caller?.core.client ?? clientFor(options);
-    this.limiter = caller?.core.limiter ?? new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+    if (caller !== undefined) {
+      this.client = caller.core.client;
+      this.limiter = caller.core.limiter;
+    } else {
+      const connection = connectionFor(options);
+      this.client = connection.client;
+      this.limiter = new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
+      connection.pace?.allow(this.limiter.limit);
+    }
     this.durability =
       caller !== undefined ? new ScopedDurability(caller.core.durability, caller.keyPrefix) : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.startedAt = caller?.core.startedAt ?? Date.now();
@@ -151,7 +160,11 @@ export class RunCore {
     return id;
   }
 
-  /** One Messages API call, inside the run-wide limit, cancelled with `signal`. */
+  /**
+   * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
+   * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
+   * when `signal` aborts is dropped unsent.
+   */
   async callModel(params: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
     const message = await this.limiter.run(signal, () => outsideContext(() => this.client.messages.create(params, { signal })));
     if (!message || !Array.isArray(message.content)) throw new Error("The model server answered with something that is not a message.");

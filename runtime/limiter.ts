@@ -1,22 +1,39 @@
 /**
- * The run-wide concurrency limit. It gates model calls only, never branches: a branch waiting for
+ * A limit on model calls in flight. It gates model calls only, never branches: a branch waiting for
  * its children holds no slot, so nested `parallel` / `map` can neither exceed the limit nor deadlock.
+ * A call still waiting for a slot when its signal aborts (a lost race, a deadline, a cancelled run)
+ * leaves the queue and is never sent.
  */
 export class Limiter {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency must be a positive integer, got ${limit}`);
+  constructor(private current: number) {
+    if (!Number.isInteger(current) || current < 1) throw new RangeError(`concurrency must be a positive integer, got ${current}`);
+  }
+
+  get limit(): number {
+    return this.current;
+  }
+
+  /** Calls in flight now. */
+  get inFlight(): number {
+    return this.active;
   }
 
   run<T>(signal: AbortSignal, task: () => Promise<T>): Promise<T> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    if (this.active < this.limit) {
+    if (this.active < this.current) {
       this.active++;
       return this.runInSlot(task);
     }
     return this.wait(signal).then(() => this.runInSlot(task));
+  }
+
+  /** Changes the limit; a wider limit lets waiting calls start at once, a narrower one lets calls in flight finish. */
+  protected setLimit(limit: number): void {
+    this.current = limit;
+    while (this.active < this.current && this.waiting.length > 0) this.waiting.shift()!();
   }
 
   /** Runs `task` in the slot already taken, and frees the slot when it settles. */
@@ -25,7 +42,7 @@ export class Limiter {
       return await task();
     } finally {
       this.active--;
-      this.waiting.shift()?.();
+      if (this.active < this.current) this.waiting.shift()?.();
     }
   }
 

@@ -23,7 +23,10 @@ export interface RunOptions {
   /** Defaults to the SDK's `ANTHROPIC_BASE_URL`: any Anthropic-compatible server works. */
   readonly baseURL?: string;
   readonly fetch?: typeof fetch;
-  /** A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then ignored. */
+  /**
+   * A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then ignored. Its requests
+   * cannot be gated, so only `concurrency` limits them (no pace): give `fetch` instead to keep it.
+   */
   readonly client?: Anthropic;
   /** The working directory tools resolve paths against (default `process.cwd()`). */
   readonly cwd?: string;
@@ -42,7 +45,11 @@ export interface RunOptions {
    * goes on from the first unfinished one. Refused when the program changed since the run started.
    */
   readonly resume?: boolean;
-  /** Model calls in flight at once across the whole run (default 8). */
+  /**
+   * Hard cap on model calls in flight across the whole run (default 64). Below it the runtime follows
+   * the API's pace, shared by every run of the process that reaches the same base URL with the same
+   * key: 64 at first, halved on 429 / 529, one more with each success (runtime/pace.ts).
+   */
   readonly concurrency?: number;
   /** Asked for an `input` that the caller did not supply. */
   readonly onInput?: (definition: InputDefinition) => Value | Promise<Value>;

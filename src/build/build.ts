@@ -28,6 +28,8 @@ export interface BuildOptions {
   /** Rebuild even outputs whose input hash is unchanged. */
   readonly force?: boolean;
   readonly cwd?: string;
+  /** Told what the build is doing at each step (the CLI shows it on a terminal when the build is slow). */
+  readonly onProgress?: (step: string) => void;
 }
 
 /** `written`: new bytes on disk; `unchanged`: output already current; `stale`: `check` found it out of date. */
@@ -81,12 +83,14 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
       continue;
     }
     const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
+    options.onProgress?.(`compiling ${portable(path, cwd)}`);
     const result = await compile(source, portable(path, root), { inputHash, resolveImport, strict: options.strict });
     planned.set(path, { path, root, source, output, existing, code: result.code, fresh: false, diagnostics: result.diagnostics });
   }
 
   const all = [...planned.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const failed = all.some((program) => hasErrors(program.diagnostics));
+  if (!failed && options.typecheck) options.onProgress?.(`type-checking ${all.length} module${all.length === 1 ? "" : "s"}`);
   const typeErrors = !failed && options.typecheck ? await typecheck(all.map((program) => ({ path: program.output, code: program.code! }))) : [];
   const programs: BuiltProgram[] = all.map((program) => {
     const status = statusOf(program, failed || typeErrors.length > 0, options);

@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { build, type BuildResult } from "../build/build.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
+import { Progress } from "./progress.js";
 
 export interface BuildArguments {
   readonly paths: readonly string[];
@@ -24,7 +25,8 @@ export function buildCommand(yargs: Argv): Argv {
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
         .option("force", { type: "boolean", default: false, describe: "rebuild outputs whose inputs did not change" }),
     async (argv) => {
-      const result = await build(argv.paths, { outDir: argv["out-dir"], check: argv.check, typecheck: argv.typecheck, strict: argv.strict, force: argv.force });
+      const progress = new Progress(process.stderr);
+      const result = await build(argv.paths, { outDir: argv["out-dir"], check: argv.check, typecheck: argv.typecheck, strict: argv.strict, force: argv.force, onProgress: (step) => progress.update(step) }).finally(() => progress.done());
       report(result, argv.check);
       process.exitCode = result.exitCode;
     },

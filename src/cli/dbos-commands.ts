@@ -24,7 +24,7 @@ export function dbosCommands(yargs: Argv): Argv {
         command
           .positional("file", { type: "string", demandOption: true, describe: "the .prose program" })
           .option("queue", QUEUE)
-          .option("concurrency", { type: "number", default: 4, describe: "runs at once on this worker" })
+          .option("concurrency", { type: "number", default: 32, describe: "runs at once on this worker" })
           .option("id", { type: "string", describe: "this worker's id, the same after a restart so it recovers its own runs (default: the host name)" })
           .option("adopt-after", { type: "number", default: 30, describe: "seconds of silence after which another worker's unfinished runs are taken over" })
           .option("strict", STRICT),

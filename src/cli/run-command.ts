@@ -11,7 +11,7 @@ export function runCommand(yargs: Argv): Argv {
         .option("input", { alias: "i", type: "string", array: true, default: [], describe: "an input as name=value, or name=@file to read it from a file (repeatable)" })
         .option("resume", { type: "string", describe: "continue the run with this id: finished steps are replayed, not paid for again" })
         .option("json", { type: "boolean", default: false, describe: "print every event as a JSON line on stdout, then the outputs" })
-        .option("concurrency", { type: "number", describe: "model calls in flight at once (default 8)" })
+        .option("concurrency", { type: "number", describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)" })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     async (argv) => {
       const { runProgram } = await import("./run-program.js");

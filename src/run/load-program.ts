@@ -1,18 +1,20 @@
 /**
  * A program and the local programs it `use`s, compiled in memory and loaded as ES modules: what
- * `prosec run` executes. Nothing is written to disk. Each module is transpiled to JavaScript with its
- * imports pointed at the runtime this compiler ships and at the modules of the programs it calls,
- * which are loaded first (as `data:` URLs, so a module's identity is its content).
+ * `prosec run` executes. Nothing is written to disk. Each module's types are stripped (sucrase: the
+ * TypeScript compiler would stay in memory for the whole run, 130 MB of it) and its imports pointed
+ * at the runtime this compiler ships and at the modules of the programs it calls, which are loaded
+ * first (as `data:` URLs, so a module's identity is its content).
  */
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ts } from "ts-morph";
+import { transform } from "sucrase";
 import { importedFile, importInterface } from "../build/imports.js";
 import { portable } from "../build/output-path.js";
 import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { moduleSpecifier } from "../phases/3-transform/index.js";
+import { stringLiteral } from "../phases/3-transform/literals.js";
 import { UsageError } from "../cli/find-programs.js";
 import { readProgram } from "../cli/read-program.js";
 import { compilerVersion, packageRoot } from "../version.js";
@@ -92,20 +94,24 @@ export async function loadProgram(path: string, options: { readonly cwd?: string
 
 /** TypeScript to JavaScript, with import specifiers replaced through `specifiers`. */
 function transpile(code: string, specifiers: ReadonlyMap<string, string>): string {
-  const rewrite: ts.TransformerFactory<ts.SourceFile> = (context) => (file) =>
-    ts.visitEachChild(
-      file,
-      (node) => {
-        if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier)) return node;
-        const target = specifiers.get(node.moduleSpecifier.text);
-        if (target === undefined) return node;
-        return context.factory.updateImportDeclaration(node, node.modifiers, node.importClause, context.factory.createStringLiteral(target), node.attributes);
-      },
-      context,
-    );
-  return ts.transpileModule(code, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
-    transformers: { before: [rewrite] },
-  }).outputText;
+  return transform(pointImports(code, specifiers), { transforms: ["typescript"], disableESTransforms: true }).code;
 }
 
+/**
+ * Rewrites the specifiers of the module's imports. They are all in its header (the lowerer writes
+ * them, one a line, before anything else), so the scan stops at the first other line: a program's
+ * text further down can hold a line that looks like an import without being touched.
+ */
+function pointImports(code: string, specifiers: ReadonlyMap<string, string>): string {
+  const lines = code.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (line.startsWith("//")) continue;
+    if (!line.startsWith("import ")) break;
+    for (const [from, to] of specifiers) {
+      const ending = ` from ${stringLiteral(from)};`;
+      if (line.endsWith(ending)) lines[index] = `${line.slice(0, -ending.length)} from ${stringLiteral(to)};`;
+    }
+  }
+  return lines.join("\n");
+}

@@ -62,6 +62,39 @@ describe("parallel", () => {
     expect(server.requests.filter((request) => lastUserText(request).includes("slow")).every((request) => request.state === "aborted")).toBe(true);
   });
 
+  it("first: calls of losing branches still waiting for a slot are dropped, never sent (counted at the server)", async () => {
+    server = await startFakeAnthropic({ respond: byPrompt });
+    const { result } = await runAgainst(
+      server,
+      (rt) => {
+        const losers = Array.from({ length: 8 }, (_, i) => () => rt.session({ at: at(3 + i), prompt: `slow ${i}` }));
+        return rt.parallel(at(1), { join: "first" }, [() => rt.session({ at: at(2), prompt: "quick wait 20" }), ...losers]);
+      },
+      { concurrency: 2 },
+    );
+    expect((result as unknown[])[0]).toBe("echo: quick wait 20");
+    await eventually(() => server.requests.filter((request) => request.state === "aborted").length === 1);
+    // The winner and the one loser that got the second slot: the 7 queued behind them never went out.
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("any: a losing branch sends nothing after the race is decided, not even its next step", async () => {
+    server = await startFakeAnthropic({ respond: byPrompt });
+    const { result } = await runAgainst(server, (rt) =>
+      rt.parallel(at(1), { join: "any" }, [
+        () => rt.session({ at: at(2), prompt: "winner wait 10" }),
+        async () => {
+          await rt.session({ at: at(3), prompt: "first step wait 60" });
+          return rt.session({ at: at(4), prompt: "second step" });
+        },
+      ]),
+    );
+    expect(result).toEqual(["echo: winner wait 10", null]);
+    await eventually(() => server.requests.some((request) => request.state === "aborted"));
+    expect(server.requests.map((request) => lastUserText(request).split("\n")[0])).not.toContain("second step");
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("any with count waits for that many successes, tolerating failures", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result } = await runAgainst(server, (rt) =>

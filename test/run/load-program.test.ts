@@ -1,0 +1,34 @@
+/**
+ * What `prosec run` loads: types stripped without the TypeScript compiler, imports pointed at the
+ * runtime and at the programs a program uses, a program's own text left as written. Runs in a child
+ * process, so that what is loaded is the loader's doing alone.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const loader = pathToFileURL(join(__dirname, "../../dist/src/run/load-program.js")).href;
+
+describe("loadProgram (prosec run)", () => {
+  it("runs a program that uses another without loading the TypeScript compiler, leaving import-like lines of its text alone", () => {
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "prosec-load-")));
+    writeFileSync(join(cwd, "helper.prose"), 'input topic: "A topic"\n\noutput summary = "About " + topic\n');
+    // A line of the program's text (kept in the module's `text`) that reads like an import of a used program.
+    writeFileSync(join(cwd, "main.prose"), '# import * as helper from "./helper.prose.js";\nuse "./helper" as helper\n\nlet first = helper(topic: "moons")\noutput digest = "Digest: " + first.summary\n');
+    const script = `
+      import { createRequire } from "node:module";
+      const { loadProgram } = await import(${JSON.stringify(loader)});
+      const loaded = await loadProgram("main.prose", { cwd: ${JSON.stringify(cwd)} });
+      const outputs = await loaded.module.run({}, { apiKey: "sk-ant-none" });
+      const cache = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify({ outputs, text: loaded.module.default.text.split("\\n")[0], typescript: cache.filter((path) => /[\\\\/](typescript|ts-morph)[\\\\/]/.test(path)) }));
+    `;
+    const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd, encoding: "utf8" })) as { outputs: unknown; text: string; typescript: string[] };
+    expect(result.outputs).toEqual({ digest: "Digest: About moons" });
+    expect(result.text).toBe('# import * as helper from "./helper.prose.js";');
+    expect(result.typescript).toEqual([]);
+  });
+});
