@@ -33,8 +33,9 @@ export class Trail {
   /** `enclosing`: the enclosing sequence's trail where this sequence's construct began. */
   constructor(private readonly enclosing: readonly TrailEntry[] = []) {}
 
+  /** A result that is nothing (a block without output) tells the model nothing: it is not added. */
   add(source: string, value: Value): void {
-    this.own.push({ source, value });
+    if (value !== null) this.own.push({ source, value });
   }
 
   /** A loop's next iteration: this iteration's entries become the previous iteration's. */

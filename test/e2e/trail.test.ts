@@ -117,3 +117,15 @@ describe("the trail", () => {
     expect(cut).toBe(`## Earlier results (oldest first)\n\n### Old\n\no\n\n### Big\n\nHEAD${"x".repeat(6)}\n\n[... 388 characters omitted ...]\n\n${"x".repeat(6)}TAIL`);
   });
 });
+
+describe("block calls", () => {
+  it("a block called above a top-level let that precedes its definition sees that binding as null (shown empty), and a missing argument is null", async () => {
+    const { requests } = await run(lines('do check("apple")', "do check()", 'let early = session "declared before the block, after the call"', "block check(thing):", "  if **the thing is good**:", '    session "good"'));
+    expect(requests.map((request) => lastUserText(request))).toEqual([
+      "## Context\n\n### early\n\n\n\n### thing\n\napple\n\nCondition: the thing is good\n\nAn `if` asks: when the condition is true, the program runs the branch under it.\n\nIs the condition true?",
+      "## Context\n\n### early\n\n\n\n### thing\n\n\n\nCondition: the thing is good\n\nAn `if` asks: when the condition is true, the program runs the branch under it.\n\nIs the condition true?",
+      // A block without output gives nothing to the trail.
+      "declared before the block, after the call",
+    ]);
+  });
+});

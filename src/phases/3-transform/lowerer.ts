@@ -215,7 +215,8 @@ export class Lowerer implements ExpressionLowering {
 
   private block(block: ast.BlockDefinition): void {
     const name = this.names.get("block", block.name.name);
-    const params = block.params.map((param) => `${this.identifierName(param)}: Value`).join(", ");
+    // A missing argument is `null` (DIALECT.md, "Scoping and names"), never `undefined`.
+    const params = block.params.map((param) => `${this.identifierName(param)}: Value = null`).join(", ");
     const body = this.statements(block.body, block, (value) => `return ${value};`);
     this.lines.push(`async function ${name}(${params}): Promise<Value> {`, ...body, "}");
   }
@@ -778,6 +779,16 @@ function programSymbolsReadInside(definitions: readonly (ast.BlockDefinition | a
   const inside = (node: ast.Node) => definitions.some((definition) => node.loc.start.offset >= definition.loc.start.offset && node.loc.end.offset <= definition.loc.end.offset);
   for (const [identifier, symbol] of analysis.references) {
     if (symbol.scope.kind === "program" && inside(identifier) && symbol.declaration !== identifier) found.add(symbol);
+  }
+  // A judgment shows the program's bindings declared above it: inside a block it reads them too,
+  // and the block may be called before their statements ran.
+  for (const [node, scope] of analysis.scopeOf) {
+    if (node.kind !== "Discretion" || !inside(node)) continue;
+    let program: Scope | null = scope;
+    while (program !== null && program.kind !== "program") program = program.parent;
+    for (const symbol of program?.symbols.values() ?? []) {
+      if (declaredKinds.has(symbol.kind) && symbol.declaration.loc.start.offset < node.loc.start.offset) found.add(symbol);
+    }
   }
   return found;
 }
