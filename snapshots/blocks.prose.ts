@@ -43,7 +43,7 @@ session "Wrap up"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let helperNote: Value = null;
+    let helperNote$lastCall: Value = null;
     async function review(topic: Value = null): Promise<Value> {
       let draft: Value = rt.bind(
         { line: 3, column: 7 },
@@ -81,13 +81,18 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       return await rt.block({ line: 11, column: 10 }, "explore", 4, async () => explore(parts, subtract(depth, 1)));
     }
     async function warmUp(): Promise<Value> {
-      await rt.session({ at: { line: 14, column: 3 }, prompt: "Warm up", unbound: true });
-      helperNote = rt.bind(
-        { line: 15, column: 3 },
-        "helper-note",
-        await rt.session({ at: { line: 15, column: 17 }, prompt: "Note for later", binding: "helper-note" }),
-      );
-      return helperNote;
+      let helperNote: Value = null;
+      try {
+        await rt.session({ at: { line: 14, column: 3 }, prompt: "Warm up", unbound: true });
+        helperNote = rt.bind(
+          { line: 15, column: 3 },
+          "helper-note",
+          await rt.session({ at: { line: 15, column: 17 }, prompt: "Note for later", binding: "helper-note" }),
+        );
+        return helperNote;
+      } finally {
+        helperNote$lastCall = helperNote;
+      }
     }
     rt.keep("do warm-up", await rt.block({ line: 17, column: 1 }, "warm-up", undefined, async () => warmUp()));
     let verdict: Value = rt.bind(
@@ -106,7 +111,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       at: { line: 25, column: 1 },
       prompt: "Wrap up",
       unbound: true,
-      context: { verdict: verdict, answer: answer, "helper-note": helperNote },
+      context: { verdict: verdict, answer: answer, "helper-note": helperNote$lastCall },
     });
     return {};
   });

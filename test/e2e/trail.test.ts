@@ -91,17 +91,19 @@ describe("the trail", () => {
 
   it("parallel calls of a block: every call has its own frame, branches see where the parallel began, results join in branch order", async () => {
     const { asked, requests } = await run(
-      lines('session "Plan"', "block sweep(t):", '  let docs = session "Docs for {t}"', '  session "Summarize docs of {t}"', "    context: docs", "parallel:", '  do sweep("A")', '  do sweep("B")', 'session "Merge"'),
+      lines('session "Plan"', "block sweep(t):", '  let docs = session "Docs for {t}"', '  session "Summarize docs of {t}"', "    context: docs", "parallel:", '  do sweep("A")', '  do sweep("B")', 'session "Merge"', 'session "Read docs"', "  context: docs"),
     );
-    const sorted = asked.slice(1, -1).sort();
+    const sorted = asked.slice(1, -2).sort();
     // A block body starts empty: its sessions see no trail of the caller's.
     expect(sorted).toEqual(["session Docs for A", "session Docs for B", "session Summarize docs of A", "session Summarize docs of B"]);
     for (const t of ["A", "B"]) {
       const summary = requests.find((request) => taskLine(request) === `Summarize docs of ${t}`)!;
       expect(lastUserText(summary)).toMatch(new RegExp(`^Execution scope:\n[^#]*\n\nSummarize docs of ${t}\n\n## Context\n\n### docs\n\nR\\(Docs for ${t}\\)$`));
     }
-    expect(asked.at(-1)).toBe("session Merge | ### Plan ### parallel branch 1 ### parallel branch 2");
-    expect(lastUserText(requests.at(-1)!)).toContain("### parallel branch 1\n\nR(Summarize docs of A)\n\n### parallel branch 2\n\nR(Summarize docs of B)");
+    expect(asked.at(-2)).toBe("session Merge | ### Plan ### parallel branch 1 ### parallel branch 2");
+    // Read outside the block (P019): the value of the call that finished last.
+    expect(["Read docs\n\n## Context\n\n### docs\n\nR(Docs for A)", "Read docs\n\n## Context\n\n### docs\n\nR(Docs for B)"]).toContain(lastUserText(requests.at(-1)!));
+    expect(lastUserText(requests.at(-2)!)).toContain("### parallel branch 1\n\nR(Summarize docs of A)\n\n### parallel branch 2\n\nR(Summarize docs of B)");
   });
 
   it("a parallel branch sees the trail where the parallel began", async () => {
@@ -127,5 +129,15 @@ describe("block calls", () => {
       // A block without output gives nothing to the trail.
       "declared before the block, after the call",
     ]);
+  });
+
+  it("recursion: each call has its own frame, and the outside reads what the last finished call bound", async () => {
+    const { requests } = await run(
+      lines("block walk(depth):", '  let parts = session "Parts at {depth}"', "  if depth > 0:", "    do walk(depth - 1)", '  session "Combine at {depth}"', "    context: parts", "do walk(1)", 'session "Report"', "  context: parts"),
+    );
+    const combined = (depth: number) => lastUserText(requests.find((request) => taskLine(request) === `Combine at ${depth}`)!);
+    expect(combined(0)).toMatch(/\n\nCombine at 0\n\n## Context\n\n### parts\n\nR\(Parts at 0\)$/);
+    expect(combined(1)).toMatch(/\n\nCombine at 1\n\n## Context\n\n### parts\n\nR\(Parts at 1\)$/);
+    expect(lastUserText(requests.at(-1)!)).toBe("Report\n\n## Context\n\n### parts\n\nR(Parts at 1)");
   });
 });

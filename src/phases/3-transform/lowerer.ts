@@ -100,7 +100,7 @@ export class Lowerer implements ExpressionLowering {
       if (directNames.has(symbol.declaration) && !this.readFromFunctions.has(symbol)) here.add(symbol);
       else ahead.push(symbol);
     }
-    for (const symbol of ahead) this.lines.push(`let ${this.symbolName(symbol)}: Value = null;`);
+    for (const symbol of ahead) this.lines.push(`let ${extra.includes(symbol) && this.promoted.has(symbol) ? this.lastCallName(symbol) : this.symbolName(symbol)}: Value = null;`);
     return here;
   }
 
@@ -218,7 +218,23 @@ export class Lowerer implements ExpressionLowering {
     // A missing argument is `null` (DIALECT.md, "Scoping and names"), never `undefined`.
     const params = block.params.map((param) => `${this.identifierName(param)}: Value = null`).join(", ");
     const body = this.statements(block.body, block, (value) => `return ${value};`);
-    this.lines.push(`async function ${name}(${params}): Promise<Value> {`, ...body, "}");
+    // Bindings read outside the block belong to each call's frame; a call that finishes leaves its
+    // values where the outside reads them (DIALECT.md, "Scoping and names").
+    const own = [...this.promoted].filter((symbol) => blockOf(symbol) === block);
+    if (own.length === 0) {
+      this.lines.push(`async function ${name}(${params}): Promise<Value> {`, ...body, "}");
+      return;
+    }
+    this.lines.push(
+      `async function ${name}(${params}): Promise<Value> {`,
+      ...own.map((symbol) => `let ${this.symbolName(symbol)}: Value = null;`),
+      "try {",
+      ...body,
+      "} finally {",
+      ...own.map((symbol) => `${this.lastCallName(symbol)} = ${this.symbolName(symbol)};`),
+      "}",
+      "}",
+    );
   }
 
   private ifStatement(statement: ast.IfStatement): void {
@@ -361,6 +377,7 @@ export class Lowerer implements ExpressionLowering {
 
   private reference(identifier: ast.Identifier): string {
     const symbol = this.analysis.references.get(identifier);
+    if (symbol && this.analysis.blockBindingReads.has(identifier)) return this.lastCallName(symbol);
     if (symbol) return this.symbolName(symbol);
     const agent = this.analysis.agentValues.get(identifier);
     // An agent used as a value (`context: captain`) stands for the agent: its name is what the model sees.
@@ -750,6 +767,11 @@ export class Lowerer implements ExpressionLowering {
     return name;
   }
 
+  /** Where the outside reads a block binding: the value the block's most recently finished call gave it. */
+  private lastCallName(symbol: SymbolInfo): string {
+    return `${this.symbolName(symbol)}$lastCall`;
+  }
+
   private identifierName(identifier: ast.Identifier): string {
     const symbol = this.analysis.references.get(identifier);
     return symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
@@ -791,6 +813,12 @@ function programSymbolsReadInside(definitions: readonly (ast.BlockDefinition | a
     }
   }
   return found;
+}
+
+/** The block definition whose body declares `symbol`, if any. */
+function blockOf(symbol: SymbolInfo): ast.Node | undefined {
+  for (let scope: Scope | null = symbol.scope; scope !== null; scope = scope.parent) if (scope.kind === "block" && scope.node.kind === "Block") return scope.node;
+  return undefined;
 }
 
 /** A session field: its result joins the trail. */
