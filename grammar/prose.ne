@@ -30,7 +30,8 @@ Block -> %NEWLINE %INDENT Statements %DEDENT              {% ([, , list]) => b.b
 
 Statement -> "use" %string Alias %NEWLINE                 {% ([k, s, a]) => b.use(k, s, a) %}
            | "import" %string "from" %string %NEWLINE     {% ([k, skill, , source]) => b.importStatement(k, skill, source) %}
-           | "input" %name ":" %text %NEWLINE             {% ([k, n, , p]) => b.input(k, n, p) %}
+           | "input" %name ":" %text BlockModifiers %NEWLINE
+                                                          {% ([k, n, , p, m]) => b.input(k, n, p, m) %}
            | "output" %name "=" Value                     {% ([k, n, , v]) => b.output(k, n, v) %}
            | "output" Value                               {% ([k, v]) => b.output(k, null, v) %}
            | Declaration %name "=" Value                  {% ([d, n, , v]) => b.binding(d, d, n, v) %}

@@ -7,7 +7,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { SourceAnchors } from "./anchors.js";
 import { connectionFor } from "./client.js";
-import { describeError, isAbortError, ProseError } from "./errors.js";
+import { describeError, isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch, type Durability } from "./durability.js";
 import { MemoryJournal, type RecordedStep, type StepKind } from "./journal.js";
@@ -177,7 +177,7 @@ export class RunCore {
    * time limit and records the outcome before returning. `ask` is what the step asks (see
    * step-identity.ts): the durability gets it with the step's content anchor.
    */
-  async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
+  async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal, key: string) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
     const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
@@ -187,7 +187,7 @@ export class RunCore {
     try {
       const { step, replayed } = await this.durability.step(key, kind, async () => {
         limit = stepSignal(context.signal, limitMs);
-        const outcome = await execute(limit.signal);
+        const outcome = await execute(limit.signal, key);
         this.totals.add(outcome.usage);
         // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
         const value = this.secrets.redactDeep(outcome.value);
@@ -195,6 +195,7 @@ export class RunCore {
       }, identity);
       return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
     } catch (error) {
+      if (error instanceof WaitingForInput) throw error;
       if (error instanceof StepMismatch) throw this.error(error.message, at);
       if (context.signal.aborted) throw context.signal.reason ?? error;
       if (limit?.signal.aborted && limit.signal.reason instanceof ProseError) throw this.error(limit.signal.reason.reason, at, label, error);

@@ -7,6 +7,7 @@
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import type { RecordedStep, StepKind, Journal } from "./journal.js";
+import { WaitingForInput, type Question } from "./errors.js";
 import type { StepIdentity } from "./step-identity.js";
 import type { Value } from "./types.js";
 
@@ -30,6 +31,12 @@ export interface Durability {
    * recorded in one sequence, so reusing an answer there replays the same way.
    */
   scope(): string;
+  /**
+   * Waits in the store for the answer to a mid-program input nobody can be asked in process (DBOS:
+   * a message to the run); undefined when `timeoutSeconds` passed first. Without it, such an input
+   * stops the run as waiting for input.
+   */
+  awaitAnswer?(key: string, question: Question, timeoutSeconds: number | undefined): Promise<{ readonly value: Value } | undefined>;
 }
 
 export class JournalDurability implements Durability {
@@ -57,13 +64,23 @@ export class JournalDurability implements Durability {
 
 /** The durability of a program called from another program's run: its keys live under the call's. */
 export class ScopedDurability implements Durability {
+  readonly awaitAnswer?: Durability["awaitAnswer"];
+
   constructor(
     private readonly parent: Durability,
     private readonly prefix: string,
-  ) {}
+  ) {
+    const awaitAnswer = parent.awaitAnswer?.bind(parent);
+    if (awaitAnswer !== undefined) this.awaitAnswer = (key, question, timeoutSeconds) => awaitAnswer(prefix + key, { ...question, key: prefix + question.key }, timeoutSeconds);
+  }
 
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
-    return this.parent.step(this.prefix + key, kind, execute, identity);
+  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
+    try {
+      return await this.parent.step(this.prefix + key, kind, execute, identity);
+    } catch (error) {
+      // The question is answered under the key the run's store knows it by.
+      throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
+    }
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -14,7 +14,7 @@ export interface ProseErrorDetails {
  * editor can jump to the `.prose` line; the underlying failure (an SDK error, a tool error) is `cause`.
  */
 export class ProseError extends Error {
-  override readonly name = "ProseError";
+  override readonly name: string = "ProseError";
   readonly file: string | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;
@@ -56,4 +56,41 @@ export function describeError(error: unknown): string {
   if (error instanceof ProseError) return error.reason;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** An input a run waits for: what `prosec answer` and a resume with `--input` answer. */
+export interface Question {
+  readonly name: string;
+  readonly prompt: string;
+  /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
+  readonly key: string;
+  readonly at: Site;
+  /** `(timeout: N)`: when the wait ends (ISO time), set when the run first stops at it. */
+  readonly deadline?: string;
+}
+
+/**
+ * The run reached mid-program inputs that nobody answered and nobody can be asked (off a terminal,
+ * no `onInput`): it stops, not failed, with its state saved, until they are answered. A program's
+ * `try`/`catch` does not catch it, and sibling `parallel` branches finish before it is raised.
+ */
+export class WaitingForInput extends ProseError {
+  override readonly name: string = "WaitingForInput";
+
+  constructor(
+    readonly questions: readonly Question[],
+    file?: string,
+  ) {
+    super(`The run is waiting for input: ${questions.map((question) => `"${question.name}" (${question.prompt})`).join(", ")}.`, { ...(file === undefined ? {} : { file }), at: questions[0]!.at });
+  }
+
+  /** The same wait, its keys under `prefix` (a called program's steps are recorded under its call). */
+  prefixed(prefix: string): WaitingForInput {
+    return new WaitingForInput(this.questions.map((question) => ({ ...question, key: prefix + question.key })), this.file);
+  }
+
+  /** Both waits as one, in the order their branches were written. */
+  static merge(first: WaitingForInput, second: WaitingForInput): WaitingForInput {
+    return new WaitingForInput([...first.questions, ...second.questions], first.file);
+  }
 }

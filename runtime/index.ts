@@ -19,7 +19,7 @@ export type { StepAsk, StepIdentity } from "./step-identity.js";
 export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
 export type { ResolveHost } from "./tools/http-fetch.js";
 export { MemoryJournal } from "./journal.js";
-export { ProseError, RunStateError } from "./errors.js";
+export { ProseError, RunStateError, WaitingForInput, type Question } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
 export { defaultModels, resolveModel } from "./models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";

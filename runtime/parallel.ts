@@ -10,10 +10,13 @@
  *   expected here; the parallel rejects only once `count` successes became impossible, unless the
  *   policy is `continue` / `ignore`, which return what there is.
  *
+ * A branch waiting for input (`WaitingForInput`) cancels nothing: the block waits, once every other
+ * branch has settled, unless the others already decided it.
+ *
  * Cancelling a branch aborts its signal, which the SDK request of every step in it carries, so the
  * model server sees the request closed.
  */
-import { describeError, isAbortError } from "./errors.js";
+import { describeError, isAbortError, WaitingForInput } from "./errors.js";
 import { sharedController } from "./signals.js";
 import type { Branch, FailurePolicy, ParallelOptions, Value } from "./types.js";
 
@@ -36,6 +39,8 @@ export async function runParallel(options: ParallelOptions, branches: readonly B
   parent.addEventListener("abort", forward, { once: true });
 
   const results: Value[] = branches.map(() => null);
+  // Branches waiting for input, by index: the block waits once every other branch has finished.
+  const waiting: Array<WaitingForInput | undefined> = branches.map(() => undefined);
   let succeeded = 0;
   let failed = 0;
   let settled = 0;
@@ -47,6 +52,8 @@ export async function runParallel(options: ParallelOptions, branches: readonly B
         if (done) return;
         done = true;
         cancelAll(new RaceDecided());
+        const waits = waiting.filter((wait) => wait !== undefined);
+        if (error === undefined && waits.length > 0 && succeeded < needed) error = waits.reduce(WaitingForInput.merge);
         if (error === undefined) resolve({ results, succeeded, failed });
         else reject(error);
       };
@@ -67,6 +74,11 @@ export async function runParallel(options: ParallelOptions, branches: readonly B
             if (done) return;
             if (parent.aborted) return finish(parent.reason ?? error);
             if (signal.aborted && isAbortError(error)) return;
+            if (error instanceof WaitingForInput) {
+              waiting[index] = error;
+              if (settled === branches.length) finish();
+              return;
+            }
             failed++;
             const impossible = branches.length - failed < needed;
             if (policy === "fail-fast" && (join !== "any" || impossible)) return finish(error);

@@ -8,7 +8,8 @@ import pMap from "p-map";
 import { RunCore } from "./core.js";
 import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
-import { ProseError } from "./errors.js";
+import type { RunStatus } from "./durable/state-file.js";
+import { ProseError, WaitingForInput } from "./errors.js";
 import { safeName } from "./files.js";
 import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
@@ -53,6 +54,8 @@ export class Run implements Runtime {
   private readonly memoryWrites = new Map<string, Promise<void>>();
   private readonly callCounts = new Map<string, number>();
   private readonly extractions = new Map<string, Promise<Value>>();
+  /** Inputs whose first occurrence was reached: an answer given ahead answers only that one. */
+  private readonly reachedInputs = new Set<string>();
 
   constructor(
     readonly program: ProgramInfo,
@@ -85,10 +88,16 @@ export class Run implements Runtime {
       const redacted = failure instanceof Error ? core.redact(failure.message) : undefined;
       if (failure instanceof Error && redacted !== failure.message) Object.defineProperty(failure, "message", { value: redacted });
       const message = failure instanceof Error ? failure.message : String(failure);
-      // A called program's failure is reported once, by the run that called it.
-      if (this.caller === undefined) core.emit({ type: "error", ...(failure instanceof ProseError && failure.line !== undefined ? { at: { line: failure.line, column: failure.column ?? 1 } } : {}), message });
+      const waiting = failure instanceof WaitingForInput ? failure : undefined;
+      // A called program's failure (or wait) is reported once, by the run that called it.
+      if (this.caller === undefined && waiting !== undefined) {
+        core.emit({ type: "waiting", questions: waiting.questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.at.line })) });
+      } else if (this.caller === undefined) {
+        core.emit({ type: "error", ...(failure instanceof ProseError && failure.line !== undefined ? { at: { line: failure.line, column: failure.column ?? 1 } } : {}), message });
+      }
       core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
-      await this.closeFolder(core.root.signal.aborted || options.signal?.aborted === true ? "interrupted" : "failed");
+      if (waiting !== undefined && this.caller === undefined) this.folder?.waitFor(waiting.questions);
+      await this.closeFolder(waiting !== undefined ? "waiting" : core.root.signal.aborted || options.signal?.aborted === true ? "interrupted" : "failed");
       throw failure;
     } finally {
       if (deadline !== undefined) clearTimeout(deadline);
@@ -118,7 +127,7 @@ export class Run implements Runtime {
     if (folder !== undefined) this.core.observe((event) => folder.observe(event));
   }
 
-  private async closeFolder(status: "complete" | "failed" | "interrupted"): Promise<void> {
+  private async closeFolder(status: RunStatus): Promise<void> {
     // A called program's files are settled and flushed with its caller's.
     if (this.folder === undefined || this.caller !== undefined) return;
     await this.folder.close(status);
@@ -203,16 +212,58 @@ export class Run implements Runtime {
     return result.value;
   }
 
+  /**
+   * An input: an answer given ahead (the run's inputs) answers its first occurrence; an occurrence
+   * after that, or one not answered ahead, is asked (`onInput`, or on DBOS a message to the run),
+   * and with no one to ask the run waits for input. Answers asked for are steps, so a resumed run
+   * replays them; the answer `prosec answer` records is one.
+   */
   async input(at: Site, definition: InputDefinition): Promise<Value> {
-    const supplied = this.inputs[definition.name];
-    if (supplied !== undefined && Object.hasOwn(this.inputs, definition.name)) return this.inputBinding(at, definition, supplied);
-    const ask = this.options.onInput;
-    if (ask === undefined) {
-      throw this.core.error(`Missing input "${definition.name}" (${definition.prompt}). Supply it in the run's inputs, or pass an onInput callback that asks for it.`, at);
+    const { name } = definition;
+    if (!this.reachedInputs.has(name) && Object.hasOwn(this.inputs, name) && this.inputs[name] !== undefined) {
+      this.reachedInputs.add(name);
+      this.occurrence(at, name);
+      return this.inputBinding(at, definition, this.inputs[name]);
     }
-    const asked = { binding: definition.name, text: definition.prompt, details: () => definition };
-    const result = await this.core.step("input", at, `The input "${definition.name}"`, asked, async () => ({ value: await ask(definition), usage: [] }));
+    this.reachedInputs.add(name);
+    const ask = this.options.onInput;
+    const durability = this.core.durability;
+    if (ask === undefined && durability.awaitAnswer !== undefined) {
+      const key = this.occurrence(at, name);
+      const answer = await durability.awaitAnswer(key, { name, prompt: definition.prompt, key, at }, definition.timeoutSeconds);
+      if (answer === undefined) throw this.timedOut(at, definition);
+      return this.inputBinding(at, definition, answer.value);
+    }
+    const asked = { binding: name, text: definition.prompt, details: () => definition };
+    const result = await this.core.step("input", at, `The input "${name}"`, asked, async (_signal, key) => {
+      if (ask !== undefined) return { value: await ask(definition), usage: [] };
+      const seconds = definition.timeoutSeconds;
+      // A resumed run keeps the deadline its first wait set.
+      const deadline = this.folder?.deadlineOf(key) ?? (seconds === undefined ? undefined : new Date(Date.now() + seconds * 1000).toISOString());
+      if (deadline !== undefined && Date.parse(deadline) <= Date.now()) throw this.timedOut(at, definition);
+      throw new WaitingForInput([{ name, prompt: definition.prompt, key, at, ...(deadline === undefined ? {} : { deadline }) }], this.program.source);
+    });
     return this.inputBinding(at, definition, result.value);
+  }
+
+  /**
+   * Numbers an input's occurrence that is not a step (answered ahead, or awaited on DBOS) like one,
+   * so later occurrences keep their keys and anchors; its key.
+   */
+  private occurrence(at: Site, name: string): string {
+    const context = this.core.context;
+    context.nextAnchor(this.core.anchors.of("input", at, name));
+    return context.nextKey("input", at);
+  }
+
+  /** An input whose `(timeout: N)` passed unanswered: an error, which a `catch:` may handle. */
+  private timedOut(at: Site, definition: InputDefinition): ProseError {
+    return this.core.error(`No answer to the input "${definition.name}" came within its timeout of ${definition.timeoutSeconds} s.`, at);
+  }
+
+  /** Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error. */
+  catchable(error: unknown): void {
+    if (error instanceof WaitingForInput) throw error;
   }
 
   private inputBinding(at: Site, definition: InputDefinition, value: Value): Value {
@@ -253,12 +304,18 @@ export class Run implements Runtime {
     context.signal.addEventListener("abort", forward, { once: true });
     this.core.emit({ type: "parallel-start", at, branches: items.length });
     let failed = 0;
+    // Items waiting for input, by index: the others go on, and the loop waits when they are done.
+    const waiting: Array<WaitingForInput | undefined> = [];
     try {
-      return await pMap(
+      const results = await pMap(
         items,
         (item, index) => {
           const child = context.child(`${segment}/i${index}`, controller.signal, context.block, `${anchor}/i${index}`, context.trail.nested());
           return this.core.durability.branch(child.path, () => runInContext(child, () => body(item, index))).catch((error: unknown) => {
+            if (error instanceof WaitingForInput) {
+              waiting[index] = error;
+              return null;
+            }
             failed++;
             controller.abort(error);
             throw error;
@@ -266,6 +323,9 @@ export class Run implements Runtime {
         },
         { concurrency: this.core.limiter.limit },
       );
+      const waits = waiting.filter((wait) => wait !== undefined);
+      if (waits.length > 0) throw waits.reduce(WaitingForInput.merge);
+      return results;
     } finally {
       context.signal.removeEventListener("abort", forward);
       this.core.emit({ type: "parallel-end", at, succeeded: items.length - failed, failed });

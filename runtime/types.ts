@@ -82,6 +82,13 @@ export interface InputDefinition {
   readonly prompt: string;
   /** `true` for a prompt written as `**...**`: the model phrases the question. */
   readonly discretion?: boolean;
+  /**
+   * `true` for an input asked mid-program (not a parameter): optional in `Inputs`, and a run that
+   * reaches it unanswered with no one to ask waits for input (`WaitingForInput`).
+   */
+  readonly midProgram?: boolean;
+  /** `input x: "..." (timeout: N)`: a run waits at most N seconds for the answer, then the input fails. */
+  readonly timeoutSeconds?: number;
 }
 
 /** Static facts about a compiled program; the default export of every generated module. */
@@ -147,6 +154,8 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })
   | (RunEventBase & { readonly type: "tool"; readonly tool: string; readonly allowed: boolean; readonly detail: string })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
+  | (RunEventBase & { readonly type: "waiting"; readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[] })
   | (RunEventBase & { readonly type: "run-end"; readonly ok: boolean; readonly usage: readonly Usage[] });
 
 /**
@@ -208,4 +217,6 @@ export interface Runtime {
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */
   fail(at: Site, message?: string): Error;
+  /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
+  catchable(error: unknown): void;
 }

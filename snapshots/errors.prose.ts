@@ -46,6 +46,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     try {
       await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data", unbound: true });
     } catch ($error) {
+      rt.catchable($error);
       const err: Value = $error instanceof Error ? $error.message : String($error);
       await rt.session({
         at: { line: 5, column: 3 },
@@ -61,16 +62,19 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       try {
         await rt.session({ at: { line: 13, column: 5 }, prompt: "Inner", unbound: true });
       } catch ($error) {
+        rt.catchable($error);
         await rt.session({ at: { line: 15, column: 5 }, prompt: "Recover inner", unbound: true });
         throw $error;
       }
     } catch ($error) {
+      rt.catchable($error);
       await rt.session({ at: { line: 18, column: 3 }, prompt: "Handle at the outer level", unbound: true });
     }
     let $attempt: Value = null;
     try {
       $attempt = await rt.session({ at: { line: 21, column: 3 }, prompt: "Risky", unbound: true });
     } catch ($error) {
+      rt.catchable($error);
       $attempt = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default", unbound: true });
     }
     let result: Value = rt.bind({ line: 20, column: 5 }, "result", $attempt);

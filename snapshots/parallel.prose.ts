@@ -116,6 +116,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         try {
           $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail", unbound: true });
         } catch ($error) {
+          rt.catchable($error);
           $attempt = await rt.session({ at: { line: 26, column: 5 }, prompt: "Fallback", unbound: true });
         }
         return $attempt;

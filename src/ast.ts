@@ -342,6 +342,8 @@ export interface InputDeclaration extends NodeBase {
   readonly kind: "Input";
   readonly name: Identifier;
   readonly prompt: StringLiteral | Discretion;
+  /** `(timeout: seconds)`: how long a run waits for the answer. */
+  readonly modifiers: readonly Modifier[];
 }
 
 /** `output name = expr`, or `output expr` (a block's result). */

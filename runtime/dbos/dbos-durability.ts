@@ -14,6 +14,7 @@
 import { DBOS, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { StepMismatch, type Durability, type DurableStep } from "../durability.js";
 import type { RecordedStep, StepKind } from "../journal.js";
+import type { Question } from "../errors.js";
 import type { Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
 
@@ -28,6 +29,28 @@ export interface DbosBackend {
   /** How often a waiting branch or parent looks at the store again. */
   readonly pollMs: number;
 }
+
+/** The event a workflow waiting for input publishes (and clears with `null` once answered). */
+export const WAITING_EVENT = "prosec.waiting";
+
+export interface WaitingEvent {
+  readonly name: string;
+  readonly prompt: string;
+  /** The input's step key: the topic its answer is sent on. */
+  readonly key: string;
+  readonly line: number;
+  readonly column: number;
+  /** The workflow that waits: the run, or the branch of it the input stands in. */
+  readonly workflowId: string;
+}
+
+/** What `prosec answer` sends (a record, so that an answer is never mistaken for `recv`'s timeout). */
+export interface AnswerMessage {
+  readonly value: Value;
+}
+
+/** How long one `recv` waits before the loop asks again (DBOS's default is 60 s). */
+const RECV_WINDOW_SECONDS = 3600;
 
 /** Workflow statuses that no longer change. */
 export const FINISHED: ReadonlySet<string> = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
@@ -62,6 +85,26 @@ export class DbosDurability implements Durability {
 
   scope(): string {
     return DBOS.workflowID ?? "";
+  }
+
+  /**
+   * Waits in the database: the question is published as this workflow's `prosec.waiting` event
+   * (DBOS has no WAITING status; `prosec status` reads it), and the answer arrives as a message on
+   * the topic of the input's key (`prosec answer` sends it). `recv` gives up after its timeout, so
+   * the wait is a loop of them, each one checkpointed; a cancelled run stops in `recv`.
+   */
+  async awaitAnswer(key: string, question: Question, timeoutSeconds: number | undefined): Promise<AnswerMessage | undefined> {
+    await DBOS.setEvent<WaitingEvent>(WAITING_EVENT, { name: question.name, prompt: question.prompt, key, line: question.at.line, column: question.at.column, workflowId: DBOS.workflowID! });
+    let message: AnswerMessage | null;
+    if (timeoutSeconds !== undefined) {
+      // One recv: DBOS keeps its deadline durably, so a restarted worker does not wait longer.
+      message = await DBOS.recv<AnswerMessage>(key, { timeoutSeconds });
+    } else {
+      do message = await DBOS.recv<AnswerMessage>(key, { timeoutSeconds: RECV_WINDOW_SECONDS });
+      while (message === null);
+    }
+    await DBOS.setEvent<WaitingEvent | null>(WAITING_EVENT, null);
+    return message ?? undefined;
   }
 
   /** The outcome of a child workflow that an earlier execution of the run had started. */

@@ -15,6 +15,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Question } from "../errors.js";
 import { safeName } from "../files.js";
 import type { BlockFrame } from "../step-context.js";
 import type { ProgramInfo, RunEvent, Site, Value } from "../types.js";
@@ -23,6 +24,7 @@ import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
 import { checkStepScheme, MANIFEST_FILE, missingManifest, readManifest, STEP_SCHEME, type RunManifest } from "./manifest.js";
 import { fenceFor, ProgramSource, type BindingKind } from "./program-source.js";
+import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
@@ -38,6 +40,7 @@ export class RunFolder {
   private stateTimer: NodeJS.Timeout | undefined;
   private anonymousCount = 0;
   private readonly children = new Set<RunFolder>();
+  private readonly deadlines = new Map<string, string>();
 
   private constructor(
     readonly dir: string,
@@ -60,20 +63,29 @@ export class RunFolder {
   static open(dir: string, program: ProgramInfo, runId: string, supplied: { readonly [name: string]: Value }, resume: boolean): { folder: RunFolder; inputs: { readonly [name: string]: Value } } {
     const existing = readManifest(dir);
     let manifest: RunManifest;
+    let answers: ReadonlyArray<readonly [string, Value]> = [];
+    let unanswered: readonly Question[] = [];
     if (resume) {
       if (existing === undefined) throw missingManifest(dir);
       checkStepScheme(existing, program.compilerVersion);
+      if (isCancelled(dir)) throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
       if (existing.sourceHash !== program.sourceHash) {
         throw new RunFolderError(
           `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,
         );
       }
-      for (const [name, value] of Object.entries(supplied)) {
+      const waiting = readWaiting(dir);
+      // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
+      const given = { ...waiting?.answers, ...supplied };
+      answers = (waiting?.questions ?? []).flatMap((question) => (given[question.name] === undefined ? [] : [[question.key, given[question.name]!] as const]));
+      unanswered = (waiting?.questions ?? []).filter((question) => given[question.name] === undefined);
+      const ahead = Object.fromEntries(Object.entries(supplied).filter(([name]) => !waiting?.questions.some((question) => question.name === name)));
+      for (const [name, value] of Object.entries(ahead)) {
         if (value !== undefined && Object.hasOwn(existing.inputs, name) && JSON.stringify(existing.inputs[name]) !== JSON.stringify(value)) {
           throw new RunFolderError(`The input "${name}" differs from the one run ${existing.runId} started with; a resumed run keeps its inputs. Start a new run to change them.`);
         }
       }
-      manifest = { ...existing, inputs: { ...supplied, ...existing.inputs } };
+      manifest = { ...existing, inputs: { ...withoutUndefined(ahead), ...existing.inputs } };
     } else {
       if (existing !== undefined) throw new RunFolderError(`${dir} already holds run ${existing.runId}: resume it, or start the new run in another folder.`);
       manifest = { runId, program: program.name, source: program.source, sourceHash: program.sourceHash, compilerVersion: program.compilerVersion, stepScheme: STEP_SCHEME, inputs: withoutUndefined(supplied), startedAt: new Date().toISOString() };
@@ -90,6 +102,10 @@ export class RunFolder {
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
     // Written before the first step, synchronously: a run killed at once is still resumable.
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    // An answer is the journal record of its input's step; the run waits again for what is left unanswered.
+    for (const [key, value] of answers) void folder.journal!.put(key, { kind: "input", value, usage: [] });
+    for (const question of unanswered) if (question.deadline !== undefined) folder.deadlines.set(question.key, question.deadline);
+    clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
     return { folder, inputs: manifest.inputs };
   }
@@ -158,6 +174,16 @@ export class RunFolder {
         return;
     }
     this.changed();
+  }
+
+  /** When the wait for an input's occurrence (by step key) ends: set by an earlier wait with `(timeout: N)`. */
+  deadlineOf(key: string): string | undefined {
+    return this.deadlines.get(key);
+  }
+
+  /** The inputs the run stops waiting for (`waiting.json`, read by `prosec answer` and the next resume). */
+  waitFor(questions: readonly Question[]): void {
+    writeWaiting(this.dir, { questions, answers: {} });
   }
 
   /** Writes the final state.md and every file still pending; the folder stays resumable unless `complete`. */

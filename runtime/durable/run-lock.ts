@@ -13,12 +13,28 @@ const LOCK_FILE = ".lock";
 
 export function lockRun(dir: string, runId: string): void {
   const path = join(dir, LOCK_FILE);
-  if (existsSync(path)) {
-    const [pidText = "", recorded] = readFileSync(path, "utf8").split("\n");
-    const pid = Number(pidText.trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw heldBy(path, runId, pid, recorded);
-  }
+  const holder = readHolder(path);
+  if (holder !== undefined) throw heldBy(path, runId, holder.pid, holder.recorded);
   writeFileSync(path, `${process.pid}\n${printable(commandLine("self") ?? process.argv.join(" "))}\n`);
+}
+
+/**
+ * The pid of the process running the run in `dir`, when it is alive and still the process that took
+ * the lock (its command line is the recorded one): `prosec cancel` signals it, and never a reused pid.
+ */
+export function liveHolder(dir: string): number | undefined {
+  const holder = readHolder(join(dir, LOCK_FILE));
+  if (holder === undefined) return undefined;
+  const running = commandLine(String(holder.pid));
+  return running === undefined || printable(running) === holder.recorded ? holder.pid : undefined;
+}
+
+/** The lock's live pid (another process's) and the command line it recorded. */
+function readHolder(path: string): { pid: number; recorded: string | undefined } | undefined {
+  if (!existsSync(path)) return undefined;
+  const [pidText = "", recorded] = readFileSync(path, "utf8").split("\n");
+  const pid = Number(pidText.trim());
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? { pid, recorded } : undefined;
 }
 
 export function unlockRun(dir: string): void {

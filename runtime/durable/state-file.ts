@@ -5,7 +5,7 @@
 import type { BindingKind, ProgramSource } from "./program-source.js";
 import { fenceFor } from "./program-source.js";
 
-export type RunStatus = "running" | "complete" | "failed" | "interrupted";
+export type RunStatus = "running" | "complete" | "failed" | "interrupted" | "waiting";
 
 export interface BindingEntry {
   readonly name: string;

@@ -2,6 +2,7 @@ import yargs from "yargs";
 import { compilerVersion } from "../version.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
+import { controlCommands } from "./control-commands.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { runCommand } from "./run-command.js";
 import { testCommand } from "./test-command.js";
@@ -11,7 +12,7 @@ import { UsageError } from "./find-programs.js";
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
   let argumentsRejected = false;
-  const parser = testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
+  const parser = controlCommands(testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
     yargs([...argv])
       .scriptName("prosec")
       .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
@@ -29,7 +30,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         argumentsRejected = true;
         throw new UsageError(message ?? error?.message ?? "the arguments are wrong");
       }),
-  )))));
+  ))))));
   try {
     process.exitCode = EXIT.ok;
     await parser.parseAsync();

@@ -6,10 +6,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { APIConnectionError } from "@anthropic-ai/sdk";
 import { join } from "node:path";
-import { askOnTerminal, missingInputs, parseInputArguments } from "../run/inputs.js";
+import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { newRunId, ProseError, RunStateError } from "../../runtime/index.js";
+import { newRunId, ProseError, RunStateError, WaitingForInput } from "../../runtime/index.js";
+import { isCancelled } from "../../runtime/durable/run-control.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
@@ -43,7 +44,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   if (argv.resume !== undefined && !existsSync(runDir)) throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
   const inputs = parseInputArguments(argv.input, program);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
+  const missing = missingParameters(program, inputs);
   if (argv.resume === undefined && missing.length > 0 && !interactive) {
     throw missingInputs(missing);
   }
@@ -55,7 +56,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const interrupt = (): void => {
     // A second Ctrl-C does not wait for the run to wind down.
     if (++interrupts > 1) process.exit(EXIT.interrupted);
-    controller.abort(new ProseError("The run was interrupted (Ctrl-C)."));
+    controller.abort(new ProseError(isCancelled(runDir) ? "The run was cancelled (prosec cancel)." : "The run was interrupted (Ctrl-C)."));
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
@@ -75,17 +76,32 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     return EXIT.ok;
   } catch (error) {
     narrator.pause();
+    if (error instanceof WaitingForInput) return reportWaiting(error, argv, runId);
     if (!(error instanceof ProseError)) throw error;
     if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`);
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
-    if (resumable(runDir, program.sourceHash)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
+    if (resumable(runDir, program.sourceHash) && !isCancelled(runDir)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
     if (controller.signal.aborted) return EXIT.interrupted;
     return causedByNetwork(error) ? EXIT.network : EXIT.failed;
   } finally {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);
   }
+}
+
+/** What the run waits for and the commands that answer it (stderr; stdout too under `--json`). */
+function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: string): ExitCode {
+  const questions = waiting.questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.at.line, column: question.at.column, ...(question.deadline === undefined ? {} : { deadline: question.deadline }) }));
+  if (argv.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
+  for (const question of questions) {
+    process.stderr.write(
+      `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
+        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${quote(argv.file)} --resume ${runId}; ` +
+        `or: prosec run ${quote(argv.file)} --resume ${runId} --input ${question.name}=...\n`,
+    );
+  }
+  return EXIT.waitingForInput;
 }
 
 /** Whether the run folder holds a run of this very program (a refused resume does not). */

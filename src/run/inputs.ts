@@ -8,20 +8,33 @@ import { UsageError } from "../cli/find-programs.js";
 import type { InputDefinition, ProgramInfo } from "../../runtime/index.js";
 
 export function parseInputArguments(list: readonly string[], program: ProgramInfo): Record<string, string> {
-  const inputs: Record<string, string> = {};
-  for (const argument of list) {
-    const equals = argument.indexOf("=");
-    if (equals <= 0) throw new UsageError(`--input ${argument}: write it as name=value (or name=@file to read the value from a file)`);
-    const name = argument.slice(0, equals);
-    const value = argument.slice(equals + 1);
+  const inputs = parseAssignments(list, "--input ");
+  for (const name of Object.keys(inputs)) {
     if (!program.inputs.some((input) => input.name === name)) {
       const known = program.inputs.map((input) => input.name);
       throw new UsageError(`--input ${name}: ${program.name}.prose has no input "${name}" (${known.length === 0 ? "it declares no inputs" : `its inputs: ${known.join(", ")}`})`);
     }
-    if (Object.hasOwn(inputs, name)) throw new UsageError(`--input ${name} is given twice`);
-    inputs[name] = value.startsWith("@") ? readInputFile(name, value.slice(1)) : value;
   }
   return inputs;
+}
+
+/** `name=value` or `name=@file` arguments (of `--input`, or of `prosec answer`, whose `flag` is ""). */
+export function parseAssignments(list: readonly string[], flag: string): Record<string, string> {
+  const inputs: Record<string, string> = {};
+  for (const argument of list) {
+    const equals = argument.indexOf("=");
+    if (equals <= 0) throw new UsageError(`${flag}${argument}: write it as name=value (or name=@file to read the value from a file)`);
+    const name = argument.slice(0, equals);
+    const value = argument.slice(equals + 1);
+    if (Object.hasOwn(inputs, name)) throw new UsageError(`${flag}${name} is given twice`);
+    inputs[name] = value.startsWith("@") ? readInputFile(`${flag}${name}`, value.slice(1)) : value;
+  }
+  return inputs;
+}
+
+/** The parameters not given: an input asked mid-program is not needed up front (the run waits for it). */
+export function missingParameters(program: ProgramInfo, given: { readonly [name: string]: unknown }): InputDefinition[] {
+  return program.inputs.filter((input) => input.midProgram !== true && !Object.hasOwn(given, input.name));
 }
 
 /** The usage error for inputs a run needs and was not given, naming each with its prompt. */
@@ -29,11 +42,11 @@ export function missingInputs(missing: readonly InputDefinition[]): UsageError {
   return new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
 }
 
-function readInputFile(name: string, path: string): string {
+function readInputFile(argument: string, path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch {
-    throw new UsageError(`--input ${name}=@${path}: cannot read ${path}`);
+    throw new UsageError(`${argument}=@${path}: cannot read ${path}`);
   }
 }
 

@@ -10,9 +10,10 @@ import { newRunId } from "../../runtime/index.js";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { UsageError } from "../cli/find-programs.js";
 import { loadChecked } from "../cli/load-checked.js";
-import { missingInputs, parseInputArguments } from "../run/inputs.js";
+import { missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { APPLICATION, checkReachable, DatabaseUnreachable, liveWorkers, migrate, systemDatabaseUrl, type LiveWorker } from "./database.js";
+import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
 import { startWorker } from "./worker.js";
 
 // DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
@@ -97,7 +98,7 @@ export async function submitRun(argv: SubmitArguments): Promise<ExitCode> {
   if (loaded === undefined) return EXIT.failed;
   const program = loaded.module.default;
   const inputs = parseInputArguments(argv.input, program);
-  const missing = program.inputs.filter((input) => !Object.hasOwn(inputs, input.name));
+  const missing = missingParameters(program, inputs);
   if (missing.length > 0) throw missingInputs(missing);
   await checkReachable(databaseUrl);
   await migrate(databaseUrl);
@@ -116,11 +117,14 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
     const steps = (await client.listWorkflowSteps(argv.runId)) ?? [];
     const branches = await client.listWorkflows({ workflow_id_prefix: `${argv.runId}/` });
     const done = branches.filter((branch) => branch.status === "SUCCESS").length;
+    // DBOS has no WAITING status: a PENDING run whose workflows publish a question is waiting.
+    const questions = status.status === "PENDING" ? await waitingQuestions(client, argv.runId) : [];
     const queue = status.queueName ?? null;
     const workers = queue === null ? [] : await liveWorkers(url, queue);
     const summary = {
       runId: argv.runId,
-      status: status.status,
+      status: questions.length > 0 ? "WAITING" : status.status,
+      waitingFor: questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.line, column: question.column })),
       version: status.applicationVersion ?? null,
       queue,
       worker: status.executorId ?? null,
@@ -143,6 +147,7 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         `created  ${summary.createdAt}`,
         `updated  ${summary.updatedAt ?? "-"}`,
         `steps    ${summary.steps} checkpointed in the run, ${summary.branches.finished} of ${summary.branches.total} branches finished`,
+        ...summary.waitingFor.map((question) => `waiting  for input "${question.name}" (${question.prompt}) at line ${question.line}: prosec answer ${summary.runId} ${question.name}=...`),
         ...(summary.waiting === null ? [] : [`waiting  ${summary.waiting}`]),
       ];
       process.stdout.write(`${lines.join("\n")}\n`);
@@ -194,6 +199,22 @@ export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
     }
     printOutputs(outputs, argv.json, argv.runId);
     return EXIT.ok;
+  });
+}
+
+/** `prosec answer` for a run in the database. */
+export async function answerRun(runId: string, answers: { readonly [name: string]: string }): Promise<string[]> {
+  return withClient(systemDatabaseUrl(), async (client) => {
+    await findRun(client, runId);
+    return answerDbosRun(client, runId, answers);
+  });
+}
+
+/** `prosec cancel` for a run in the database. */
+export async function cancelRun(runId: string): Promise<string[]> {
+  return withClient(systemDatabaseUrl(), async (client) => {
+    await findRun(client, runId);
+    return cancelDbosRun(client, runId);
   });
 }
 

@@ -51,6 +51,9 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     pollMs: settings.pollMs ?? 500,
     runOptions: (runId) => ({
       cwd: settings.cwd,
+      // Nobody can be asked inside a session, one DBOS step where `recv` is not allowed: under
+      // `permissions: prompt` each use that needs asking is refused with a tool error the model reads.
+      onPermission: () => false,
       onEvent: (event) => {
         // The run's own start and end; a called program's carry its `source`.
         if (event.source !== undefined) return;

@@ -130,3 +130,11 @@ describe("every validation code", () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe("input modifiers", () => {
+  it("takes (timeout: N) with N a whole number of seconds, and no other modifier", () => {
+    expect(codesOf('session "a"\ninput ok: "Approve?" (timeout: 3600)\n')).toEqual([]);
+    expect(codesOf('session "a"\ninput late: "Approve?" (timeout: 0)\n').map((d) => `${d.code} ${d.at}`)).toEqual(["P011 2:34"]);
+    expect(codesOf('session "a"\ninput odd: "Approve?" (max: 3)\n')).toMatchObject([{ code: "P017", at: "2:24", message: "`max` is not a modifier here" }]);
+  });
+});

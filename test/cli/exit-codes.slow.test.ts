@@ -3,7 +3,7 @@
  * command a representative success, usage error and failure, and a network failure where a command can
  * meet one. The DBOS commands' successes and failures need PostgreSQL: test/dbos/workers.test.ts. Run
  * state (EXIT.runStateUnusable) is test/run/run-state.slow.test.ts; Ctrl-C (EXIT.interrupted) is
- * test/run/cli-run.test.ts.
+ * test/run/cli-run.test.ts; waiting for input (EXIT.waitingForInput) also test/run/waiting-input.slow.test.ts.
  */
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +35,7 @@ beforeAll(async () => {
   cwd = temporaryFolder("prosec-exit-codes-");
   writeFileSync(join(cwd, "good.prose"), GOOD);
   writeFileSync(join(cwd, "bad.prose"), BAD);
+  writeFileSync(join(cwd, "asks.prose"), `${GOOD}input approval: "Approve?"\n`);
   answering = await startFakeAnthropic({ respond: () => reply.text("a summary") });
   failing = await startFakeAnthropic({ respond: () => reply.error(400, { message: "scripted failure" }) });
   const closed = await startFakeAnthropic();
@@ -88,6 +89,7 @@ describe("exit codes, one table for every command", () => {
       { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => answering.url), exit: EXIT.ok, says: /^done in / },
       { args: ["run", "good.prose"], env: model(() => answering.url), exit: EXIT.usage, says: /^prosec: missing input: --input topic=\.\.\. \(The topic\)$/ },
       { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => failing.url), exit: EXIT.failed, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
+      { args: ["run", "asks.prose", "-i", "topic=tides"], env: model(() => answering.url), exit: EXIT.waitingForInput, says: /^Waiting for input "approval" \(Approve\?\) at asks\.prose:3:1\. Answer with: prosec answer / },
       { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => closedPort), exit: EXIT.network, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
     ]);
   });
@@ -122,6 +124,16 @@ describe("exit codes, one table for every command", () => {
       { args: ["result", "run-1", "--timeout", "-1"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --timeout takes a number of seconds, 0 or more$/ },
       { args: ["migrate", "extra"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: Unknown argument: extra$/ },
       { args: ["migrate"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+    ]);
+  });
+
+  it("answer and cancel (a waiting run: test/run/waiting-input.slow.test.ts, on DBOS: test/dbos/workers.test.ts)", async () => {
+    await expectExits([
+      { args: ["answer", "run-1"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: Not enough non-option arguments/ },
+      { args: ["answer", "run-1", "approval"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: approval: write it as name=value/ },
+      { args: ["answer", "run-1", "approval=yes"], env: NO_DATABASE, exit: EXIT.usage, says: /^prosec: there is no run run-1 in \.prose\/runs here, and DBOS_SYSTEM_DATABASE_URL is not set/ },
+      { args: ["answer", "run-1", "approval=yes"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+      { args: ["cancel", "run-1"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
     ]);
   });
 });

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { deterministicModel, identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
 
@@ -169,14 +169,14 @@ function repeatedAfter(server: FakeServer, from: number, finished: ReadonlySet<s
   return server.requests.slice(from).map((request) => identity(request)).filter((id) => finished.has(id));
 }
 
-function folder(): string {
+function folder(program = PROGRAM): string {
   const cwd = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
-  writeFileSync(join(cwd, "report.prose"), PROGRAM);
+  writeFileSync(join(cwd, "report.prose"), program);
   return cwd;
 }
 
-async function submit(cwd: string, env: NodeJS.ProcessEnv, topic: string, id: string): Promise<void> {
-  const submitted = await prosec(["submit", "report.prose", "-i", `topic=${topic}`, "--id", id], cwd, env);
+async function submit(cwd: string, env: NodeJS.ProcessEnv, topic: string, id: string, ...inputs: string[]): Promise<void> {
+  const submitted = await prosec(["submit", "report.prose", "-i", `topic=${topic}`, ...inputs.flatMap((input) => ["-i", input]), "--id", id], cwd, env);
   expect(submitted.stderr).toBe("");
   expect(submitted.stdout.trim()).toBe(id);
 }
@@ -214,6 +214,61 @@ describe("prosec worker on DBOS", () => {
     expect(unreachable.code).toBe(EXIT.network);
     expect(unreachable.stderr).toMatch(/^prosec: cannot reach the database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/prosec \(DBOS_SYSTEM_DATABASE_URL\): connect ECONNREFUSED/);
     expect(unreachable.stderr).not.toContain("hunter22");
+  });
+
+  it("keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait; permissions: prompt is refused to the model", { timeout: 120_000 }, async () => {
+    // The clerk reads a file under permissions: prompt, which nobody on a worker can grant.
+    const respond = (request: FakeRequest): FakeReply => {
+      const messages = request.body?.messages ?? [];
+      if (lastUserText(request).startsWith("Check the notes") && messages.length === 1) return reply.toolUse([{ name: "read_file", input: { path: "notes.md" } }]);
+      return answer(request);
+    };
+    const server = await startFakeAnthropic({ respond });
+    servers.push(server);
+    const database = await freshDatabase("input");
+    const cwd = folder(`input topic: "What to write about"
+agent clerk:
+  permissions:
+    read: prompt
+let draft = session: clerk
+  prompt: "Check the notes on {topic}"
+input approval: "Who approves the draft on {topic}?"
+let note = try:
+  input second: "A second opinion on {topic}?" (timeout: 1)
+catch:
+  "no second opinion"
+output report = session "Final draft on {topic}, approved by {approval}, {note}"
+  context: draft
+`);
+    const env = environment(database, server);
+    await startWorker("w1", cwd, env);
+    const status = async (id: string): Promise<{ status: string; waitingFor: unknown[] }> => JSON.parse((await prosec(["status", id, "--json"], cwd, env)).stdout);
+
+    // run-ahead is answered at submit and never waits; run-owls is answered, run-maps cancelled, while they wait.
+    await Promise.all([submit(cwd, env, "tea", "run-ahead", "approval=Ada"), submit(cwd, env, "owls", "run-owls"), submit(cwd, env, "maps", "run-maps")]);
+    await waitFor(async () => (await Promise.all([status("run-owls"), status("run-maps")])).every((run) => run.status === "WAITING"), "two runs waiting");
+    const owls = await prosec(["status", "run-owls"], cwd, env);
+    const [ahead, answered, cancelled] = await Promise.all([
+      result(cwd, env, "run-ahead"),
+      prosec(["answer", "run-owls", "approval=Grace"], cwd, env),
+      prosec(["cancel", "run-maps"], cwd, env),
+    ]);
+    // The second opinion is asked with (timeout: 1): nobody answers, the input fails, and the catch: goes on.
+    expect((ahead as { report: string }).report).toMatch(/re: Final draft on tea, approved by Ada, no second opinion$/);
+    expect(owls.stdout).toContain("status   WAITING\n");
+    expect(owls.stdout).toContain('waiting  for input "approval" (Who approves the draft on owls?) at line 7: prosec answer run-owls approval=...');
+    expect([answered.code, answered.stdout]).toEqual([0, 'answered "approval" for run run-owls; its worker goes on\n']);
+    expect([cancelled.code, cancelled.stdout]).toEqual([0, "run run-maps cancelled\n"]);
+    const [answeredRun, cancelledRun] = await Promise.all([result(cwd, env, "run-owls"), status("run-maps")]);
+    expect((answeredRun as { report: string }).report).toMatch(/re: Final draft on owls, approved by Grace, no second opinion$/);
+    expect(cancelledRun).toMatchObject({ status: "CANCELLED", waitingFor: [] });
+    expect(server.requests.filter((request) => lastUserText(request).startsWith("Final draft on maps"))).toEqual([]);
+    const refusals = server.requests.flatMap((request) => {
+      const content = request.body?.messages.at(-1)?.content;
+      return typeof content === "string" || content === undefined ? [] : content.filter((block) => block["type"] === "tool_result");
+    });
+    expect(refusals).toHaveLength(3);
+    for (const refusal of refusals) expect(refusal).toMatchObject({ is_error: true, content: "Permission to use read_file was not granted: notes.md" });
   });
 
   it("exit codes of every DBOS command; a run no worker serves: result --timeout returns pending, status says which worker it waits for", { timeout: 120_000 }, async () => {

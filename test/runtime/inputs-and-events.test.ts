@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryJournal } from "../../runtime/index.js";
+import { MemoryJournal, WaitingForInput, type Value } from "../../runtime/index.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst, TEST_API_KEY, temporaryFolder } from "./helpers.js";
 
@@ -25,10 +25,56 @@ describe("inputs", () => {
     expect(asked).toEqual(["depth", "hasOwnProperty"]);
   });
 
-  it("a missing input without a callback is an error naming the input and its prompt", async () => {
+  it("a missing input without a callback leaves the run waiting for it, naming the input and its prompt", async () => {
     server = await startFakeAnthropic();
     const { error } = await failingRun(server, (rt) => rt.input(at(2, 1), topic));
-    expect(error.message).toMatch(/test-program\.prose:2:1: Missing input "topic" \(The subject to research\)/);
+    expect(error).toBeInstanceOf(WaitingForInput);
+    expect(error.message).toMatch(/test-program\.prose:2:1: The run is waiting for input: "topic" \(The subject to research\)\.$/);
+    expect((error as WaitingForInput).questions).toEqual([{ name: "topic", prompt: "The subject to research", key: "/input@2:1#0", at: at(2, 1) }]);
+  });
+
+  it("an answer given ahead answers the first occurrence only; a program's catch does not catch the wait", async () => {
+    server = await startFakeAnthropic();
+    const again = { name: "again", prompt: "Again?", midProgram: true };
+    const answers: Value[] = [];
+    const { error } = await failingRun(
+      server,
+      async (rt) => {
+        for (let round = 0; round < 2; round++) {
+          try {
+            answers.push(await rt.input(at(4, 3), again));
+          } catch (caught) {
+            rt.catchable(caught);
+            answers.push("caught");
+          }
+        }
+      },
+      {},
+      { again: "first" },
+    );
+    expect(answers).toEqual(["first"]);
+    expect((error as WaitingForInput).questions.map((question) => question.key)).toEqual(["/input@4:3#1"]);
+  });
+
+  it("(timeout: N): the deadline set by the first wait holds across resumes; once it passed, the input fails", async () => {
+    server = await startFakeAnthropic();
+    const runDir = join(temporaryFolder(), "run");
+    const approval = { name: "approval", prompt: "Approve?", midProgram: true, timeoutSeconds: 3600 };
+    const first = await failingRun(server, (rt) => rt.input(at(5, 1), approval), { runDir });
+    const deadline = (first.error as WaitingForInput).questions[0]!.deadline!;
+    expect(Date.parse(deadline) - Date.now()).toBeGreaterThan(3500_000);
+    const waitingFile = join(runDir, "waiting.json");
+    expect(JSON.parse(readFileSync(waitingFile, "utf8")).questions[0].deadline).toBe(deadline);
+
+    const again = await failingRun(server, (rt) => rt.input(at(5, 1), approval), { runDir, resume: true });
+    expect((again.error as WaitingForInput).questions[0]!.deadline).toBe(deadline);
+
+    // The deadline passes (written as if it had): the resumed run's input fails, as an error a catch: may handle.
+    const state = JSON.parse(readFileSync(waitingFile, "utf8"));
+    writeFileSync(waitingFile, JSON.stringify({ ...state, questions: [{ ...state.questions[0], deadline: new Date(Date.now() - 1000).toISOString() }] }));
+    const late = await failingRun(server, (rt) => rt.input(at(5, 1), approval), { runDir, resume: true });
+    expect(late.error).not.toBeInstanceOf(WaitingForInput);
+    expect(late.error.message).toMatch(/test-program\.prose:5:1: No answer to the input "approval" came within its timeout of 3600 s\.$/);
   });
 
   it("an answered input is journaled, so a resumed run does not ask again", async () => {

@@ -265,12 +265,14 @@ export function importStatement(keyword: Token, skill: Token, source: Token): as
   return { kind: "Import", skill: string(skill), source: string(source), loc: span(keyword, source) };
 }
 
-export function input(keyword: Token, name: Token, prompt: Token): ast.InputDeclaration {
+export function input(keyword: Token, name: Token, prompt: Token, modifiers: Cons<ast.Modifier> | null): ast.InputDeclaration {
+  const list = flatten(modifiers);
   return {
     kind: "Input",
     name: identifier(name),
     prompt: prompt.node as ast.StringLiteral | ast.Discretion,
-    loc: span(keyword, prompt),
+    modifiers: list,
+    loc: list.length > 0 ? span(keyword, list[list.length - 1]!) : span(keyword, prompt),
   };
 }
 

@@ -62,7 +62,6 @@ export class Analyzer implements PropertyContext {
     let executed = false;
     for (const statement of this.program.body) {
       if (statement.kind === "Input" && !executed) this.parameters.push(statement);
-      else if (statement.kind === "Input") this.runtimeInputs.push(statement);
       if (!declarative.has(statement.kind)) executed = true;
       this.statement(statement);
     }
@@ -213,8 +212,11 @@ export class Analyzer implements PropertyContext {
       return;
     }
     this.inputDeclarations.set(statement.name.name, statement.name);
+    // Any input that is not a parameter (later at top level, or nested anywhere) is asked mid-program.
+    if (!this.parameters.includes(statement)) this.runtimeInputs.push(statement);
     if (statement.prompt.kind === "Discretion") this.discretion(statement.prompt);
     else this.text(statement.prompt);
+    checkModifiers(this, "input", statement.modifiers);
     this.declare("input", statement.name);
   }
 

@@ -2,19 +2,20 @@ import type * as ast from "../../ast.js";
 import { analyzeMessages as m } from "../../diagnostics/messages.js";
 import type { PropertyContext } from "./properties.js";
 
-export type ModifierOwner = "parallel" | "loop" | "for" | "block";
+export type ModifierOwner = "parallel" | "loop" | "for" | "block" | "input";
 
 const allowedKeys: Readonly<Record<ModifierOwner, readonly string[]>> = {
   parallel: ["on-fail", "count"],
   loop: ["max"],
   for: ["max"],
   block: ["max_depth"],
+  input: ["timeout"],
 };
 
 const joinStrategies = ["all", "first", "any"];
 const failurePolicies = ["fail-fast", "continue", "ignore"];
 
-/** The parenthesised modifiers of `parallel`, `loop`, `for` and `block`. */
+/** The parenthesised modifiers of `parallel`, `loop`, `for`, `block` and `input`. */
 export function checkModifiers(context: PropertyContext, owner: ModifierOwner, modifiers: readonly ast.Modifier[], branches = 0): void {
   let join: string | undefined;
   for (const modifier of modifiers) {

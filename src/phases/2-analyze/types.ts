@@ -67,7 +67,7 @@ export interface Analysis {
   readonly blocks: ReadonlyMap<string, BlockDefinition>;
   /** Top-level inputs before any executable statement: the program's parameters. */
   readonly parameters: readonly InputDeclaration[];
-  /** Inputs asked for at run time (after an executable statement, or nested). */
+  /** Inputs asked for at run time (after an executable statement, or nested), in source order. */
   readonly runtimeInputs: readonly InputDeclaration[];
   /** Names of top-level `output name = ...` declarations, in first-appearance order. */
   readonly outputs: readonly string[];

@@ -9,7 +9,8 @@
  *   inputs whose hash is unchanged.
  * - It imports only from `prosec/runtime` and from the generated modules of local `use` imports.
  * - It exports `type Inputs` (the program's parameters: top-level inputs before any executable
- *   statement, by their `.prose` names, each a `Value`), `type Outputs` (top-level `output`
+ *   statement, by their `.prose` names, each a `Value`; then every input asked mid-program as an
+ *   optional field: an answer given ahead), `type Outputs` (top-level `output`
  *   names, each a `Value`), `async function run(inputs, options?)`, and as default export the
  *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs).
  * - Every runtime call carries the `{ line, column }` of the `.prose` construct it came from.
@@ -85,7 +86,7 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
     `import { ${[...used, ...types.map((type) => `type ${type}`)].join(", ")} } from "prosec/runtime";`,
     ...imports.map(([name, use]) => `import * as ${names.get("value", name)} from ${stringLiteral(moduleSpecifier(use.source.value))};`),
     "",
-    `export type Inputs = { ${analysis.parameters.map((input) => `/** ${commentText(promptText(input))} */ readonly ${propertyKey(input.name.name)}: Value;`).join(" ")} };`,
+    `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input))).join(" ")} };`,
     `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: Value;`).join(" ")} };`,
     "",
     `const program = defineProgram(${programInfo(analysis, options)});`,
@@ -104,9 +105,10 @@ export function moduleSpecifier(usePath: string): string {
 
 function programInfo(analysis: Analysis, options: LowerOptions): string {
   const name = options.source.split("/").pop()!.replace(/\.prose$/, "");
-  const inputs = analysis.parameters.map((input) => {
+  const inputs = [...analysis.parameters, ...analysis.runtimeInputs].map((input) => {
     const discretion = input.prompt.kind === "Discretion" ? ", discretion: true" : "";
-    return `{ name: ${stringLiteral(input.name.name)}, prompt: ${stringLiteral(promptText(input))}${discretion} }`;
+    const midProgram = analysis.runtimeInputs.includes(input) ? ", midProgram: true" : "";
+    return `{ name: ${stringLiteral(input.name.name)}, prompt: ${stringLiteral(promptText(input))}${discretion}${midProgram} }`;
   });
   return `{
     name: ${stringLiteral(name)},
@@ -117,6 +119,11 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
     outputs: [${analysis.outputs.map(stringLiteral).join(", ")}],
     text: \`${templateChunk(options.sourceText)}\`,
   }`;
+}
+
+/** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */
+function inputField(input: ast.InputDeclaration, midProgram: boolean): string {
+  return `/** ${commentText(promptText(input))} */ readonly ${propertyKey(input.name.name)}${midProgram ? "?" : ""}: Value;`;
 }
 
 function promptText(input: ast.InputDeclaration): string {

@@ -17,7 +17,7 @@ import { distinctKeys, settingsFields, type ExpressionLowering } from "./setting
 /** Symbols a statement list declares with `const`/`let` where they are bound; the rest are declared ahead. */
 type DeclaredHere = ReadonlySet<SymbolInfo>;
 
-const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output"]);
+const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
 const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "input", "output", "param", "loop-item", "loop-index", "pipe-item", "pipe-accumulator", "catch-error"]);
 
 export class Lowerer implements ExpressionLowering {
@@ -91,7 +91,7 @@ export class Lowerer implements ExpressionLowering {
     const scope = scopeNode ? this.analysis.scopes.get(scopeNode) : undefined;
     const directNames = new Set<ast.Identifier>();
     for (const statement of statements) {
-      if ((statement.kind === "Binding" || statement.kind === "Output") && statement.name) directNames.add(statement.name);
+      if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name) directNames.add(statement.name);
     }
     const here = new Set<SymbolInfo>();
     const ahead: SymbolInfo[] = [...extra];
@@ -112,7 +112,7 @@ export class Lowerer implements ExpressionLowering {
       case "Agent":
         return undefined;
       case "Input":
-        return this.input(statement);
+        return this.input(statement, here);
       case "Output":
         return this.output(statement, here, wantValue);
       case "Block":
@@ -151,14 +151,17 @@ export class Lowerer implements ExpressionLowering {
     }
   }
 
-  /** An `input` is declared where it stands (inputs are never declared ahead). */
-  private input(statement: ast.InputDeclaration): string {
+  /** An `input` is declared where it stands, unless it is read beyond its statement list (a loop body, a branch). */
+  private input(statement: ast.InputDeclaration, here: DeclaredHere): string {
     const symbol = this.analysis.references.get(statement.name);
     const name = symbol ? this.symbolName(symbol) : this.names.get("value", statement.name.name);
     const prompt = statement.prompt.kind === "String" ? this.string(statement.prompt) : this.templateOf(statement.prompt.parts);
     const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
-    const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion} })`;
-    this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
+    const timeout = statement.modifiers.find((modifier) => modifier.key?.name === "timeout")?.value;
+    const seconds = timeout === undefined ? "" : `, timeoutSeconds: ${timeout.kind === "Number" ? timeout.raw : `Number(${this.value(timeout)})`}`;
+    const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${seconds} })`;
+    if (symbol !== undefined && !here.has(symbol)) this.lines.push(`${name} = ${request};`);
+    else this.lines.push(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
     return name;
   }
 
@@ -691,7 +694,7 @@ export class Lowerer implements ExpressionLowering {
       const lines = ["try {", ...this.statements(expression.body, null, finish)];
       const handler = expression.handler;
       if (handler) {
-        lines.push("} catch ($error) {");
+        lines.push("} catch ($error) {", "rt.catchable($error);");
         if (handler.param) lines.push(`const ${this.identifierName(handler.param)}: Value = $error instanceof Error ? $error.message : String($error);`);
         this.catchDepth++;
         lines.push(...this.statements(handler.body, handler, finish));

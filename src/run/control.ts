@@ -1,0 +1,55 @@
+/**
+ * `prosec answer` and `prosec cancel` for runs in `.prose/runs/` (the DBOS side is in
+ * src/worker/control.ts). A waiting file run has no process: an answer is recorded in its folder
+ * (`waiting.json`), and the next `prosec run --resume` replays it as that input's step.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isCancelled, markCancelled, readWaiting, writeWaiting } from "../../runtime/durable/run-control.js";
+import { liveHolder } from "../../runtime/durable/run-lock.js";
+import { UsageError } from "../cli/find-programs.js";
+
+/** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
+export function fileRunFolder(cwd: string, runId: string): string | undefined {
+  const dir = join(cwd, ".prose", "runs", runId);
+  return existsSync(join(dir, "run.json")) ? dir : undefined;
+}
+
+/** Records answers for what the run waits for; returns the lines to print. */
+export function answerFileRun(dir: string, runId: string, answers: { readonly [name: string]: string }): string[] {
+  if (isCancelled(dir)) throw new UsageError(`run ${runId} was cancelled; it takes no answers`);
+  const waiting = readWaiting(dir);
+  if (waiting === undefined) throw new UsageError(`run ${runId} is not waiting for input`);
+  const asked = waiting.questions.map((question) => question.name);
+  for (const name of Object.keys(answers)) {
+    if (!asked.includes(name)) throw new UsageError(`run ${runId} is not waiting for "${name}"; it waits for ${asked.map((n) => `"${n}"`).join(", ")}`);
+  }
+  for (const question of waiting.questions) {
+    if (Object.hasOwn(answers, question.name) && question.deadline !== undefined && Date.parse(question.deadline) <= Date.now()) {
+      throw new UsageError(`the wait for "${question.name}" ended at ${question.deadline} (its timeout); resume run ${runId} to go on without it`);
+    }
+  }
+  writeWaiting(dir, { questions: waiting.questions, answers: { ...waiting.answers, ...answers } });
+  const source = programSource(dir);
+  const names = Object.keys(answers).map((name) => `"${name}"`).join(", ");
+  return [`answered ${names} for run ${runId}; continue it with: prosec run ${source} --resume ${runId}`];
+}
+
+/** Marks the run cancelled (it is never resumed) and stops the process running it, if one is. */
+export function cancelFileRun(dir: string, runId: string): string[] {
+  if (isCancelled(dir)) return [`run ${runId} was already cancelled`];
+  markCancelled(dir);
+  const pid = liveHolder(dir);
+  // The run's own SIGTERM handling stops it as Ctrl-C does: steps in flight are cancelled, state written.
+  if (pid !== undefined) process.kill(pid, "SIGTERM");
+  return [`run ${runId} cancelled${pid === undefined ? "" : ` (stopping process ${pid})`}`];
+}
+
+function programSource(dir: string): string {
+  try {
+    const source = (JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as { source?: unknown }).source;
+    return typeof source === "string" ? source : "<file>";
+  } catch {
+    return "<file>";
+  }
+}
