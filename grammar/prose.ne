@@ -1,4 +1,4 @@
-# The OpenProse grammar (the dialect of ../shared/spec/DIALECT.md).
+# The OpenProse grammar (the language of docs/language.md).
 #
 # The parser is fed one top-level statement at a time (see src/phases/1-parse/parser.ts) by a
 # token stream that already holds NEWLINE / INDENT / DEDENT. Keywords are contextual: a grammar

@@ -4,8 +4,8 @@
  * app that calls `run()` often should not pay that each time. The cache lives in memory only.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import type { RunOptions } from "./options.js";
 import { paceFor, type Pace } from "./pace.js";
+import type { RunOptions } from "./types.js";
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_TRANSPORT_RETRIES = 2;
@@ -41,9 +41,20 @@ export function connectionFor(options: RunOptions): Connection {
 function createClient(options: RunOptions, pace: Pace): Anthropic {
   return new Anthropic({
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(keylessServer(options) ? { defaultHeaders: { authorization: null } } : {}),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     fetch: pace.gate(options.fetch ?? globalThis.fetch),
     maxRetries: options.maxRetries ?? DEFAULT_TRANSPORT_RETRIES,
     timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   });
+}
+
+/**
+ * A compatible server reached without any key (a local model server): the SDK refuses to send a
+ * request without credentials unless the header is explicitly left out.
+ */
+function keylessServer(options: RunOptions): boolean {
+  const set = (name: string): boolean => (process.env[name] ?? "") !== "";
+  const baseURL = options.baseURL ?? process.env["ANTHROPIC_BASE_URL"] ?? "";
+  return baseURL !== "" && options.apiKey === undefined && !set("ANTHROPIC_API_KEY") && !set("ANTHROPIC_AUTH_TOKEN") && !set("ANTHROPIC_PROFILE");
 }

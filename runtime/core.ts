@@ -9,20 +9,19 @@ import { SourceAnchors } from "./anchors.js";
 import { connectionFor } from "./client.js";
 import { describeError, isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
-import { JournalDurability, ScopedDurability, StepMismatch, type Durability } from "./durability.js";
-import { MemoryJournal, type RecordedStep, type StepKind } from "./journal.js";
+import { JournalDurability, ScopedDurability, StepMismatch } from "./durability.js";
+import { MemoryJournal } from "./journal.js";
 import { Limiter } from "./limiter.js";
 import { resolveModel } from "./models.js";
-import type { RunOptions } from "./options.js";
 import { systemPrompt } from "./prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
-import { StepIdentity, type StepAsk } from "./step-identity.js";
+import { AnchoredStep } from "./step-identity.js";
 import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
 import { Secrets } from "./tools/secrets.js";
-import { toolParam, type ToolDefinition } from "./tools/tool.js";
-import type { AgentDefinition, Permissions, ProgramInfo, RunEvent, Site, Usage, Value } from "./types.js";
+import { toolParam } from "./tools/tool.js";
+import type { AgentDefinition, Durability, Permissions, ProgramInfo, RecordedStep, RunEvent, RunOptions, Site, StepAsk, StepKind, ToolDefinition, Usage, Value } from "./types.js";
 
 export interface Toolbox {
   readonly permissions: PermissionGuard;
@@ -181,7 +180,7 @@ export class RunCore {
     const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
-    const identity = new StepIdentity(kind, at, anchor, this.program, ask);
+    const identity = new AnchoredStep(kind, at, anchor, this.program, ask);
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     try {

@@ -6,38 +6,8 @@
  * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
-import type { RecordedStep, StepKind, Journal } from "./journal.js";
-import { WaitingForInput, type Question } from "./errors.js";
-import type { StepIdentity } from "./step-identity.js";
-import type { Value } from "./types.js";
-
-export interface DurableStep {
-  readonly step: RecordedStep;
-  /** Whether the outcome came from the store rather than from running the step now. */
-  readonly replayed: boolean;
-}
-
-export interface Durability {
-  /**
-   * Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead.
-   * `identity` says what the step is beyond its key (its content anchor, what it asks): a store that
-   * looks steps up by key can ignore it.
-   */
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep>;
-  /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
-  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
-  /**
-   * The part of the run that may share remembered answers (extractions): steps of one scope are
-   * recorded in one sequence, so reusing an answer there replays the same way.
-   */
-  scope(): string;
-  /**
-   * Waits in the store for the answer to a mid-program input nobody can be asked in process (DBOS:
-   * a message to the run); undefined when `timeoutSeconds` passed first. Without it, such an input
-   * stops the run as waiting for input.
-   */
-  awaitAnswer?(key: string, question: Question, timeoutSeconds: number | undefined): Promise<{ readonly value: Value } | undefined>;
-}
+import { WaitingForInput } from "./errors.js";
+import type { Durability, DurableStep, Journal, RecordedStep, StepIdentity, StepKind, Value } from "./types.js";
 
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}

@@ -1,4 +1,4 @@
-import type { Site } from "./types.js";
+import type { Question, Site } from "./types.js";
 
 /** Where a `ProseError` happened: the program file, the `.prose` position and the session, when known. */
 export interface ProseErrorDetails {
@@ -56,17 +56,6 @@ export function describeError(error: unknown): string {
   if (error instanceof ProseError) return error.reason;
   if (error instanceof Error) return error.message;
   return String(error);
-}
-
-/** An input a run waits for: what `prosec answer` and a resume with `--input` answer. */
-export interface Question {
-  readonly name: string;
-  readonly prompt: string;
-  /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
-  readonly key: string;
-  readonly at: Site;
-  /** `(timeout: N)`: when the wait ends (ISO time), set when the run first stops at it. */
-  readonly deadline?: string;
 }
 
 /**

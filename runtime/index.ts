@@ -4,22 +4,15 @@
  * A generated module's `run(inputs, options)` is one call to `startRun`; its body calls the
  * `Runtime` methods (sessions, judgments, parallel, ...) and the value helpers below.
  */
-import type { RunOptions } from "./options.js";
 import { Run } from "./run.js";
 
 export { newRunId } from "./run.js";
-import type { ProgramInfo, Runtime, Value } from "./types.js";
+import type { ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";
-export type { PermissionRequest, RunOptions } from "./options.js";
-export type { Journal, RecordedStep, StepKind } from "./journal.js";
-export type { Durability, DurableStep } from "./durability.js";
 export { JournalDurability, StepMismatch } from "./durability.js";
-export type { StepAsk, StepIdentity } from "./step-identity.js";
-export type { ToolContext, ToolDefinition, ToolInputSchema } from "./tools/tool.js";
-export type { ResolveHost } from "./tools/http-fetch.js";
 export { MemoryJournal } from "./journal.js";
-export { ProseError, RunStateError, WaitingForInput, type Question } from "./errors.js";
+export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
 export { defaultModels, resolveModel } from "./models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";

@@ -9,20 +9,18 @@ import { RunCore } from "./core.js";
 import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import type { RunStatus } from "./durable/state-file.js";
-import { ProseError, WaitingForInput } from "./errors.js";
+import { isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { safeName } from "./files.js";
 import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
-import type { RunOptions } from "./options.js";
 import { runParallel } from "./parallel.js";
 import { withRetries } from "./retry.js";
-import { effectiveSettings, runAgent, sessionLabel, sessionTask } from "./session.js";
+import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
 import { sharedController } from "./signals.js";
-import { sessionAsk, type StepAsk } from "./step-identity.js";
 import { runInContext } from "./step-context.js";
 import { Trail } from "./trail.js";
-import type { AgentDefinition, Branch, InputDefinition, JudgmentAsker, LoopSequence, ParallelOptions, ParallelResult, ProgramInfo, Runtime, SessionRequest, Site, Value } from "./types.js";
+import type { AgentDefinition, Branch, InputDefinition, JudgmentAsker, LoopSequence, ParallelOptions, ParallelResult, ProgramInfo, Runtime, RunOptions, SessionRequest, Site, StepAsk, Value } from "./types.js";
 import { text } from "./values.js";
 
 const DEFAULT_MAX_DEPTH = 100;
@@ -56,6 +54,8 @@ export class Run implements Runtime {
   private readonly extractions = new Map<string, Promise<Value>>();
   /** Inputs whose first occurrence was reached: an answer given ahead answers only that one. */
   private readonly reachedInputs = new Set<string>();
+  /** The result of the session that finished last: the final result of a program without outputs. */
+  private lastResult: string | undefined;
 
   constructor(
     readonly program: ProgramInfo,
@@ -80,7 +80,8 @@ export class Run implements Runtime {
     try {
       this.openFolder();
       const result = await runInContext(core.root, () => body(this));
-      core.emit({ type: "run-end", ok: true, usage: core.totals.list() });
+      const finalResult = this.program.outputs.length === 0 && this.lastResult !== undefined ? { result: this.lastResult } : {};
+      core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.closeFolder("complete");
       return result;
     } catch (error) {
@@ -170,6 +171,7 @@ export class Run implements Runtime {
     if (core.listening) core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
     if (request.unbound === true) context.trail.add(label, result.value);
+    this.lastResult = result.value;
     return result.value;
   }
 
@@ -358,7 +360,8 @@ export class Run implements Runtime {
     return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) => extractList(this.core, source, signal)))) as readonly Value[];
   }
 
-  async field(at: Site, value: Value, key: string | number): Promise<Value> {
+  async field(at: Site, value: Value, index: Value): Promise<Value> {
+    const key = typeof index === "number" ? index : text(index);
     const lookup = fieldWithoutModel(value, key);
     if (lookup.found) {
       if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "field", method: "parse" });
@@ -383,8 +386,26 @@ export class Run implements Runtime {
    * Asks the model to read structure out of a text once per run: a nested `for` over the same text
    * reads the same list, without paying for it (or risking another answer) at every outer iteration.
    */
-  private extractOnce(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
-    const key = `${this.core.durability.scope()}\0${shape}\0${source}`;
+  private async extractOnce(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
+    const signal = this.core.context.signal;
+    for (;;) {
+      const asked = !this.extractions.has(this.extractionKey(shape, source));
+      try {
+        return await this.sharedExtraction(at, shape, source, ask);
+      } catch (error) {
+        // Another caller's request, cancelled (a branch that lost a race), is not this caller's failure: ask again.
+        if (!asked && isAbortError(error) && !signal.aborted) continue;
+        throw error;
+      }
+    }
+  }
+
+  private extractionKey(shape: "list" | "field" | "boolean", source: string): string {
+    return `${this.core.durability.scope()}\0${shape}\0${source}`;
+  }
+
+  private sharedExtraction(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
+    const key = this.extractionKey(shape, source);
     let answer = this.extractions.get(key);
     if (answer === undefined) {
       answer = ask().then(
@@ -418,6 +439,10 @@ export class Run implements Runtime {
 
   fail(at: Site, message?: string): Error {
     return this.core.error(message ?? "The program raised an error.", at);
+  }
+
+  caught(error: unknown): Value {
+    return error instanceof Error ? error.message : String(error);
   }
 
   /**

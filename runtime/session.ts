@@ -7,10 +7,10 @@ import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBloc
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
-import { PermissionDenied, toolParam, type ToolContext, type ToolDefinition } from "./tools/tool.js";
+import { PermissionDenied, toolParam } from "./tools/tool.js";
 import type { BlockFrame } from "./step-context.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
-import type { SessionRequest, SessionSettings, Usage } from "./types.js";
+import type { SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition, Usage } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 8192;
 const DEFAULT_MAX_TURNS = 50;
@@ -139,4 +139,13 @@ function textOf(content: readonly { type: string; text?: string }[]): string {
 function describeInput(input: Record<string, unknown>): string {
   const main = input["path"] ?? input["command"] ?? input["url"] ?? input["pattern"];
   return typeof main === "string" ? main.slice(0, 200) : JSON.stringify(input).slice(0, 200);
+}
+
+/** What a session asks: its task, context and agent, as the program gave them (not the request's layout). */
+export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
+  const details = (): unknown => {
+    const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
+    return { task: sessionTask(request), agent: request.agent?.name, role: request.agent?.prompt, model, context, skills, permissions, extra, persist, resume };
+  };
+  return request.binding === undefined ? { text: sessionTask(request), details } : { binding: request.binding, text: sessionTask(request), details };
 }

@@ -5,26 +5,10 @@
  * condition text. None of it is part of the step key, which stays what `--resume` replays by.
  */
 import { createHash } from "node:crypto";
-import type { StepKind } from "./journal.js";
-import { effectiveSettings, sessionTask } from "./session.js";
-import type { SessionRequest, Site } from "./types.js";
+import type { Site, StepAsk, StepIdentity, StepKind } from "./types.js";
 
-/** What a step asks, as the program put it. */
-export interface StepAsk {
-  /** The name the step's result is bound to (a session's binding, an input's name). */
-  readonly binding?: string;
-  /** One readable text: a session's task, a judgment's condition, a choice's criteria, the text read. */
-  readonly text: string;
-  /** A choice's option labels. */
-  readonly options?: readonly string[];
-  /**
-   * Everything that shapes the request (prompt, context values, agent, scope ...): what is hashed.
-   * A function, so a run whose store does not keep the hash never builds it.
-   */
-  details(): unknown;
-}
-
-export class StepIdentity {
+/** A step's identity; its request hash is computed on first use (only a kept journal asks for it). */
+export class AnchoredStep implements StepIdentity {
   private hash: string | undefined;
 
   constructor(
@@ -42,13 +26,4 @@ export class StepIdentity {
     this.hash ??= createHash("sha256").update(JSON.stringify([this.kind, this.ask.details()])).digest("hex").slice(0, 16);
     return this.hash;
   }
-}
-
-/** What a session asks: its task, context and agent, as the program gave them (not the request's layout). */
-export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
-  const details = (): unknown => {
-    const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
-    return { task: sessionTask(request), agent: request.agent?.name, role: request.agent?.prompt, model, context, skills, permissions, extra, persist, resume };
-  };
-  return request.binding === undefined ? { text: sessionTask(request), details } : { binding: request.binding, text: sessionTask(request), details };
 }

@@ -4,8 +4,14 @@
  * Generated code imports only from `prosec/runtime` and only uses what this file declares (plus
  * `defineProgram` / `startRun` and the value helpers exported from `runtime/index.ts`). Anything
  * here is public API: additions are fine, changes break every committed workflow.
+ *
+ * Every type of the runtime lives here, so that this module imports nothing of the runtime but its
+ * vocabulary, and no module of the runtime takes part in an import cycle (a test checks).
  */
-import type { RunOptions } from "./options.js";
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Backoff, FailurePolicy, JoinStrategy, PermissionAsked, PermissionMode, PersistScope } from "./vocabulary.js";
+
+export type { Backoff, FailurePolicy, JoinStrategy, ModelName, PermissionAsked, PermissionKind, PermissionMode, PersistScope } from "./vocabulary.js";
 
 /** What a `.prose` value can be at run time. Session results are text. */
 export type Value = string | number | boolean | null | readonly Value[] | { readonly [key: string]: Value };
@@ -15,8 +21,6 @@ export interface Site {
   readonly line: number;
   readonly column: number;
 }
-
-export type PermissionMode = "allow" | "deny" | "prompt";
 
 /** `permissions:` of an agent or session. Globs are relative to the run's working directory. */
 export interface Permissions {
@@ -35,12 +39,7 @@ export interface Permissions {
   readonly ask?: readonly PermissionAsked[];
 }
 
-/** The accesses `Permissions.ask` can name. */
-export type PermissionAsked = "read" | "write" | "execute";
-
-export type Persist = boolean | "project" | "user" | { readonly path: string };
-
-export type Backoff = "none" | "linear" | "exponential";
+export type Persist = boolean | PersistScope | { readonly path: string };
 
 /**
  * What a session is given to work with. A record maps binding names to values (`context: { a, b }`
@@ -105,9 +104,6 @@ export interface ProgramInfo {
   readonly text?: string;
 }
 
-export type JoinStrategy = "all" | "first" | "any";
-export type FailurePolicy = "fail-fast" | "continue" | "ignore";
-
 export interface ParallelOptions {
   readonly join?: JoinStrategy;
   /** With `"any"`: how many branches must succeed (default 1). */
@@ -156,7 +152,13 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "error"; readonly message: string })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & { readonly type: "waiting"; readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[] })
-  | (RunEventBase & { readonly type: "run-end"; readonly ok: boolean; readonly usage: readonly Usage[] });
+  | (RunEventBase & {
+      readonly type: "run-end";
+      readonly ok: boolean;
+      readonly usage: readonly Usage[];
+      /** A program that declares no outputs returns its final result (prose.md): the last session's. */
+      readonly result?: string;
+    });
 
 /**
  * The object a generated program's body receives. Every method takes the `Site` it was called
@@ -201,8 +203,8 @@ export interface Runtime {
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */
   list(at: Site, value: Value): Promise<readonly Value[]>;
-  /** `a.b` / `a[0]` on a value that may be text holding structure. */
-  field(at: Site, value: Value, key: string | number): Promise<Value>;
+  /** `a.b` / `a[0]` on a value that may be text holding structure; a key that is not a number is read as text. */
+  field(at: Site, value: Value, key: Value): Promise<Value>;
   /** Truthiness for `filter`, deterministic conditions and `not`: parse first, then ask. */
   truthy(at: Site, value: Value): Promise<boolean>;
   /** Announces a statement (the narration's position). */
@@ -219,4 +221,263 @@ export interface Runtime {
   fail(at: Site, message?: string): Error;
   /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
   catchable(error: unknown): void;
+  /**
+   * What `catch as err` binds: the caught error's message. A function, not inline narrowing, so the
+   * generated code type-checks even where TypeScript sees it as unreachable (after a `throw`).
+   */
+  caught(error: unknown): Value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options of a run
+// ---------------------------------------------------------------------------------------------
+
+/** `.prose` model names to model ids (`{ sonnet: "claude-sonnet-4-5" }`). */
+export type ModelTable = Readonly<Record<string, string>>;
+
+/** A tool call that needs a person's approval (`bash: prompt`, `network: prompt`, `read: prompt` ...). */
+export interface PermissionRequest {
+  readonly tool: string;
+  /** The command, URL or path (as the model wrote it). */
+  readonly detail: string;
+  readonly agent?: string;
+}
+
+/** How a run reaches its model and the machine. Everything is optional. */
+export interface RunOptions {
+  /** Overrides of the model table (`{ sonnet: "claude-sonnet-4-5" }`); see `models.ts`. */
+  readonly models?: ModelTable;
+  /** Defaults to the SDK's `ANTHROPIC_API_KEY`. Never written to files, events or error messages. */
+  readonly apiKey?: string;
+  /** Defaults to the SDK's `ANTHROPIC_BASE_URL`: any Anthropic-compatible server works. */
+  readonly baseURL?: string;
+  readonly fetch?: typeof fetch;
+  /**
+   * A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then ignored. Its requests
+   * cannot be gated, so only `concurrency` limits them (no pace): give `fetch` instead to keep it.
+   */
+  readonly client?: Anthropic;
+  /** The working directory tools resolve paths against (default `process.cwd()`). */
+  readonly cwd?: string;
+  /** Home directory for `persist: user` memory (default `os.homedir()`). */
+  readonly homeDir?: string;
+  /** Run id `YYYYMMDD-HHMMSS-xxxxxx` (default: generated). */
+  readonly runId?: string;
+  /**
+   * Makes the run durable: its state folder (state/filesystem.md), with the journal every finished
+   * step is recorded in before the next starts. Without it the run keeps its steps in memory, and
+   * `persist: true` memory goes to `<cwd>/.prose/runs/<runId>/agents/`.
+   */
+  readonly runDir?: string;
+  /**
+   * Continue the run in `runDir`: recorded steps are replayed without calling the model, and the run
+   * goes on from the first unfinished one. Refused when the program changed since the run started.
+   */
+  readonly resume?: boolean;
+  /**
+   * Hard cap on model calls in flight across the whole run (default 64). Below it the runtime follows
+   * the API's pace, shared by every run of the process that reaches the same base URL with the same
+   * key: 64 at first, halved on 429 / 529, one more with each success (runtime/pace.ts).
+   */
+  readonly concurrency?: number;
+  /** Asked for an `input` that the caller did not supply. */
+  readonly onInput?: (definition: InputDefinition) => Value | Promise<Value>;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Asked before a tool call whose permission is `prompt`; without it such calls are refused. */
+  readonly onPermission?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /** Extra tools offered to every session. */
+  readonly tools?: readonly ToolDefinition[];
+  /**
+   * Environment variables every tool process gets, on top of PATH, HOME, LANG and the like (tools
+   * get nothing else of this process's environment but what a session's `permissions: env:` names).
+   * Their values are treated as secrets: removed from everything the run writes.
+   */
+  readonly toolEnv?: Readonly<Record<string, string>>;
+  /**
+   * How `fetch_url` resolves host names (default: the system's resolver). The addresses it returns are
+   * the ones checked and connected to.
+   */
+  readonly resolveHost?: ResolveHost;
+  /** Cancels the whole run. */
+  readonly signal?: AbortSignal;
+  /** `max_tokens` of a session's model calls (default 8192). */
+  readonly maxTokens?: number;
+  /** Model turns of one session's tool-use loop before it fails (default 50). */
+  readonly maxTurns?: number;
+  /** The SDK's own transport retries per model call (default 2). */
+  readonly maxRetries?: number;
+  /** Timeout of one HTTP attempt (default 10 minutes). */
+  readonly requestTimeoutMs?: number;
+  /** Limit for one step, all its retries and `retry-after` waits included (default 30 minutes). */
+  readonly stepTimeoutMs?: number;
+  /** Limit for the whole run (default none). */
+  readonly deadlineMs?: number;
+  /** Base delay of `backoff:` between `retry:` attempts (default 1000 ms). */
+  readonly retryDelayMs?: number;
+  /** Where step results are recorded and replayed from (default: in memory, this run only). */
+  readonly journal?: Journal;
+  /**
+   * Where the run's steps and branches are made durable, when a journal is not enough: the DBOS
+   * backend (`prosec worker`) passes its own. Takes precedence over `journal` and `runDir`'s journal.
+   */
+  readonly durability?: Durability;
+  /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
+  readonly contextBudget?: number;
+  /** How much of the trail (earlier unbound results) a request carries, in estimated tokens (4 characters each). Default 8,000. */
+  readonly trailTokens?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Durability: journals and the seam between the runtime and its store (durability.ts)
+// ---------------------------------------------------------------------------------------------
+
+export type StepKind = "session" | "judge" | "choose" | "extract" | "input";
+
+export interface RecordedStep {
+  readonly kind: StepKind;
+  readonly value: Value;
+  /** A judgment's or choice's reason, kept so a replay narrates the same thing. */
+  readonly reason?: string;
+  readonly usage: readonly Usage[];
+  /**
+   * The step's content-anchored identity (`anchors.ts`): what `prosec test` matches a recorded step
+   * by, so a golden test survives lines added above a step. Absent in journals written before it.
+   */
+  readonly anchor?: string;
+  /** A hash of what the step asked (`step-identity.ts`): a replay reports a step whose request changed. */
+  readonly requestHash?: string;
+}
+
+export interface Journal {
+  get(key: string): Promise<RecordedStep | undefined>;
+  /**
+   * Resolves once the step is durable. A journal that is kept (a run folder's) records the step's
+   * `identity` too: its anchor and request hash, what `prosec test` matches and compares.
+   */
+  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void>;
+}
+
+/** What a step asks, as the program put it. */
+export interface StepAsk {
+  /** The name the step's result is bound to (a session's binding, an input's name). */
+  readonly binding?: string;
+  /** One readable text: a session's task, a judgment's condition, a choice's criteria, the text read. */
+  readonly text: string;
+  /** A choice's option labels. */
+  readonly options?: readonly string[];
+  /**
+   * Everything that shapes the request (prompt, context values, agent, scope ...): what is hashed.
+   * A function, so a run whose store does not keep the hash never builds it.
+   */
+  details(): unknown;
+}
+
+/** An input a run waits for: what `prosec answer` and a resume with `--input` answer. */
+export interface Question {
+  readonly name: string;
+  readonly prompt: string;
+  /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
+  readonly key: string;
+  readonly at: Site;
+  /** `(timeout: N)`: when the wait ends (ISO time), set when the run first stops at it. */
+  readonly deadline?: string;
+}
+
+/**
+ * Who a step is and what it asks, handed to the durability with every step (`step-identity.ts`
+ * makes it). None of it is part of the step key, which stays what `--resume` replays by.
+ */
+export interface StepIdentity {
+  readonly kind: StepKind;
+  readonly at: Site;
+  /** The content-anchored counterpart of the step key (`anchors.ts`). */
+  readonly anchor: string;
+  /** The program the step belongs to: its name and source path (a called program's, inside `use`). */
+  readonly program: { readonly name: string; readonly source: string };
+  readonly ask: StepAsk;
+  /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
+  readonly requestHash: string;
+}
+
+export interface DurableStep {
+  readonly step: RecordedStep;
+  /** Whether the outcome came from the store rather than from running the step now. */
+  readonly replayed: boolean;
+}
+
+export interface Durability {
+  /**
+   * Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead.
+   * `identity` says what the step is beyond its key (its content anchor, what it asks): a store that
+   * looks steps up by key can ignore it.
+   */
+  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep>;
+  /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
+  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
+  /**
+   * The part of the run that may share remembered answers (extractions): steps of one scope are
+   * recorded in one sequence, so reusing an answer there replays the same way.
+   */
+  scope(): string;
+  /**
+   * Waits in the store for the answer to a mid-program input nobody can be asked in process (DBOS:
+   * a message to the run); undefined when `timeoutSeconds` passed first. Without it, such an input
+   * stops the run as waiting for input.
+   */
+  awaitAnswer?(key: string, question: Question, timeoutSeconds: number | undefined): Promise<{ readonly value: Value } | undefined>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+// ---------------------------------------------------------------------------------------------
+
+/** JSON Schema of a tool's input, as the Messages API takes it. */
+export interface ToolInputSchema {
+  readonly type: "object";
+  readonly properties?: Readonly<Record<string, unknown>>;
+  readonly required?: readonly string[];
+}
+
+export interface ToolContext {
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  /** The session's `permissions:`, enforced: each check throws when the access is not granted. */
+  readonly permissions: ToolPermissions;
+}
+
+/** Resolves a host name to its addresses (IPv4 or IPv6 text). */
+export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
+
+/** What a permitted command runs: a command line under `/bin/sh -c`, or argv without a shell. */
+export type CommandPlan = { readonly shell: string } | { readonly argv: readonly string[] };
+
+/**
+ * What a tool asks before it touches the machine (`tools/permissions.ts` answers). Paths are
+ * resolved against the working directory; `confirm...` and `checkCommand` also ask
+ * `RunOptions.onPermission` when the permission is `prompt`.
+ */
+export interface ToolPermissions {
+  readablePath(path: string): string;
+  writablePath(path: string): string;
+  confirmRead(path: string, tool: string): Promise<string>;
+  confirmWrite(path: string, tool: string): Promise<string>;
+  checkCommand(command: string): Promise<CommandPlan>;
+  /** Throws when the URL may not be fetched; returns it parsed. */
+  checkUrl(url: string): Promise<URL>;
+  /** Throws when one of the addresses the URL's host has may not be reached. */
+  checkAddresses(url: URL, addresses: readonly string[]): void;
+  readonly resolveHost: ResolveHost | undefined;
+  /** The environment of this agent's tool processes. */
+  environment(): Record<string, string>;
+}
+
+/**
+ * A tool a session's agent can call. `run` returns the text the model sees; throwing reports the
+ * error to the model (as an `is_error` result), which can then try something else.
+ */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
 }

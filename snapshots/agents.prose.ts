@@ -75,8 +75,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       prompt: `You work on ${text(project)}.`,
       permissions: { read: ["src/**", "docs/*.md"], write: ["out/"], bash: "deny", network: ["https://example.com/*"] },
     });
-    let project: Value = null;
-    project = await rt.input({ line: 2, column: 1 }, { name: "project", prompt: "The project name" });
+    const project = await rt.input({ line: 2, column: 1 }, { name: "project", prompt: "The project name" });
     let plan: Value = rt.bind(
       { line: 27, column: 5 },
       "plan",

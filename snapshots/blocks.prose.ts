@@ -44,7 +44,7 @@ session "Wrap up"
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     let helperNote$lastCall: Value = null;
-    async function review(topic: Value = null): Promise<Value> {
+    async function review(topic: Value): Promise<Value> {
       let draft: Value = rt.bind(
         { line: 3, column: 7 },
         "draft",
@@ -62,7 +62,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       );
       return summary;
     }
-    async function explore(question: Value = null, depth: Value = null): Promise<Value> {
+    async function explore(question: Value, depth: Value): Promise<Value> {
       if (
         compare(depth, 0) <= 0 ||
         (await rt.judge({ line: 8, column: 20 }, "the question is answered", { depth, question }, "if"))

@@ -113,17 +113,12 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     let choices: Value = rt.bind({ line: 30, column: 5 }, "choices", ["keep", "drop"]);
     if (compare(score, 10) > 0) {
       await rt.session({ at: { line: 32, column: 3 }, prompt: "Very high", unbound: true });
-    } else {
-      const $key = subtract(score, 6);
-      if (
-        equals(await rt.field({ line: 33, column: 6 }, choices, typeof $key === "number" ? $key : text($key)), "drop")
-      ) {
-        await rt.session({
-          at: { line: 34, column: 3 },
-          prompt: "Computed index: evaluated only when the first test failed",
-          unbound: true,
-        });
-      }
+    } else if (equals(await rt.field({ line: 33, column: 6 }, choices, subtract(score, 6)), "drop")) {
+      await rt.session({
+        at: { line: 34, column: 3 },
+        prompt: "Computed index: evaluated only when the first test failed",
+        unbound: true,
+      });
     }
     return { verdict };
   });

@@ -47,7 +47,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data", unbound: true });
     } catch ($error) {
       rt.catchable($error);
-      const err: Value = $error instanceof Error ? $error.message : String($error);
+      const err: Value = rt.caught($error);
       await rt.session({
         at: { line: 5, column: 3 },
         prompt: "Handle the error",

@@ -73,16 +73,20 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       }),
     );
     const $items = await rt.list({ line: 14, column: 25 }, pitches);
-    let summary: Value = $items[0] ?? null;
-    for (const pitch of $items.slice(1)) {
-      summary = await rt.session({
-        at: { line: 15, column: 3 },
-        prompt: "Merge the pitch into the summary",
-        unbound: true,
-        context: { summary: summary, pitch: pitch },
-      });
+    let $reduced: Value = null;
+    {
+      let summary: Value = $items[0] ?? null;
+      for (const pitch of $items.slice(1)) {
+        summary = await rt.session({
+          at: { line: 15, column: 3 },
+          prompt: "Merge the pitch into the summary",
+          unbound: true,
+          context: { summary: summary, pitch: pitch },
+        });
+      }
+      $reduced = summary;
     }
-    let portfolio: Value = rt.bind({ line: 14, column: 5 }, "portfolio", summary);
+    let portfolio: Value = rt.bind({ line: 14, column: 5 }, "portfolio", $reduced);
     const $kept2: Value[] = [];
     for (const item of await rt.list({ line: 18, column: 23 }, ideas)) {
       if (

@@ -4,10 +4,11 @@
  */
 import { createHash } from "node:crypto";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
 import type { ImportedProgram } from "./phases/2-analyze/index.js";
 import { format, lower } from "./phases/3-transform/index.js";
-import { checkSource } from "./pipeline.js";
+import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
 /** What a local `use` path leads to: the imported program's interface, or why there is none. */
@@ -38,11 +39,25 @@ export interface CompileResult {
 export async function compile(source: string, file: string, options: CompileOptions = {}): Promise<CompileResult> {
   const lowered = lowerSource(source, file, options);
   if (lowered.code === undefined) return lowered;
-  return { code: await format(lowered.code), diagnostics: lowered.diagnostics };
+  const code = lowered.code;
+  return { code: await blameCompiler(file, () => format(code)), diagnostics: lowered.diagnostics };
 }
 
 /** Everything but formatting (benchmarks time the two apart). */
 export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
+  const checked = checkProgram(source, options, file);
+  const analysis = checked.analysis;
+  if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
+  const inputHash = options.inputHash ?? hashInputs(source, []);
+  const code = blameCompiler(file, () => lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }));
+  return { code, diagnostics: checked.diagnostics };
+}
+
+/**
+ * Parse and analyse, with local imports resolved and calls to them checked: every diagnostic
+ * `check` reports, and exactly those that stop `build` and `run`.
+ */
+export function checkProgram(source: string, options: Omit<CompileOptions, "inputHash"> = {}, file = "<source>"): CheckResult {
   const problems = new Map<string, ImportProblem>();
   const resolveImport = (path: string): ImportedProgram | undefined => {
     const resolution = options.resolveImport?.(path);
@@ -50,17 +65,13 @@ export function lowerSource(source: string, file: string, options: CompileOption
     problems.set(path, resolution);
     return undefined;
   };
-  const checked = checkSource(source, { resolveImport, strict: options.strict });
+  const checked = blameCompiler(file, () => checkSource(source, { resolveImport, strict: options.strict }));
   const importDiagnostics = [...(checked.analysis?.imports.values() ?? [])].flatMap((use) => {
     const problem = problems.get(use.source.value);
     if (problem === undefined) return [];
     return problem.problem === "missing" ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)] : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
   });
-  const diagnostics = sortDiagnostics([...checked.diagnostics, ...importDiagnostics]);
-  if (!checked.analysis || hasErrors(diagnostics)) return { diagnostics };
-  const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = lower(checked.analysis, { source: file, sourceText: source, compilerVersion, inputHash });
-  return { code, diagnostics };
+  return { ...checked, diagnostics: sortDiagnostics([...checked.diagnostics, ...importDiagnostics]) };
 }
 
 /** The hash on a module's line 2: compiler version, the source and the sources it imports. */

@@ -10,4 +10,4 @@ export { checkSource, type CheckOptions, type CheckResult } from "./pipeline.js"
 export { compilerVersion } from "./version.js";
 export { analyze, type Analysis, type AnalyzeOptions, type ImportedProgram } from "./phases/2-analyze/index.js";
 export { compile, type CompileOptions, type CompileResult, type ImportResolution } from "./compile.js";
-export { build, type BuildOptions, type BuildResult, type BuiltProgram, type BuildStatus } from "./build/build.js";
+export { build, type BuildOptions, type BuildResult, type BuiltProgram, type BuildStatus } from "./project/build.js";

@@ -12,10 +12,8 @@
  * would checkpoint them as steps, in an order that depends on timing.
  */
 import { DBOS, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { StepMismatch, type Durability, type DurableStep } from "../durability.js";
-import type { RecordedStep, StepKind } from "../journal.js";
-import type { Question } from "../errors.js";
-import type { Value } from "../types.js";
+import { StepMismatch } from "../durability.js";
+import type { Durability, DurableStep, Question, RecordedStep, StepKind, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
 
 export interface DbosBackend {

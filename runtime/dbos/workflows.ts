@@ -3,8 +3,7 @@
  * run (see dbos-durability.ts). Both are registered before DBOS launches, as DBOS requires.
  */
 import { DBOS, type DBOSClient } from "@dbos-inc/dbos-sdk";
-import type { RunOptions } from "../options.js";
-import type { Value } from "../types.js";
+import type { RunOptions, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
 import { DbosDurability, FINISHED, type DbosBackend } from "./dbos-durability.js";
 

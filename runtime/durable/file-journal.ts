@@ -10,8 +10,7 @@
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { RunStateError } from "../errors.js";
-import type { Journal, RecordedStep, StepKind } from "../journal.js";
-import type { StepIdentity } from "../step-identity.js";
+import type { Journal, RecordedStep, StepIdentity, StepKind } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 

@@ -9,8 +9,8 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunStateError, type Question } from "../errors.js";
-import type { Value } from "../types.js";
+import { RunStateError } from "../errors.js";
+import type { Question, Value } from "../types.js";
 
 export const WAITING_FILE = "waiting.json";
 export const CANCELLED_FILE = "cancelled";

@@ -15,10 +15,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Question } from "../errors.js";
 import { safeName } from "../files.js";
 import type { BlockFrame } from "../step-context.js";
-import type { ProgramInfo, RunEvent, Site, Value } from "../types.js";
+import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
 import { text } from "../values.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";

@@ -37,6 +37,11 @@ function readHolder(path: string): { pid: number; recorded: string | undefined }
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? { pid, recorded } : undefined;
 }
 
+/** The pid of the live process (another one) that holds a run's lock, which `lockRun` would not overrule. */
+export function lockHolder(dir: string): number | undefined {
+  return readHolder(join(dir, LOCK_FILE))?.pid;
+}
+
 export function unlockRun(dir: string): void {
   rmSync(join(dir, LOCK_FILE), { force: true });
 }

@@ -6,8 +6,8 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { fetchChecked } from "./http-fetch.js";
-import type { CommandPlan, PermissionGuard } from "./permissions.js";
-import type { ToolContext, ToolDefinition } from "./tool.js";
+import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
+import type { PermissionGuard } from "./permissions.js";
 
 const MAX_READ_CHARS = 200_000;
 const MAX_OUTPUT_CHARS = 50_000;

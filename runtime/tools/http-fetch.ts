@@ -9,18 +9,11 @@ import { lookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import type { ToolPermissions } from "../types.js";
 import { literalAddress } from "./network-rules.js";
 
-/** Resolves a host name to its addresses (IPv4 or IPv6 text). */
-export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
-
-export interface FetchChecks {
-  /** Throws when the URL may not be fetched; returns it parsed. */
-  checkUrl(url: string): Promise<URL>;
-  /** Throws when one of the addresses the URL's host has may not be reached. */
-  checkAddresses(url: URL, addresses: readonly string[]): void;
-  readonly resolveHost: ResolveHost | undefined;
-}
+/** What fetching needs of the permissions. */
+export type FetchChecks = Pick<ToolPermissions, "checkUrl" | "checkAddresses" | "resolveHost">;
 
 export interface FetchedPage {
   readonly status: number;

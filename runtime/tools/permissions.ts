@@ -17,11 +17,9 @@
  * network-rules.ts, checked again at connect time and on every redirect (http-fetch.ts).
  */
 import { resolve } from "node:path";
-import type { PermissionRequest } from "../options.js";
-import type { PermissionAsked, PermissionMode, Permissions } from "../types.js";
+import type { CommandPlan, PermissionAsked, PermissionMode, PermissionRequest, Permissions, ResolveHost, ToolPermissions } from "../types.js";
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
-import type { FetchChecks, ResolveHost } from "./http-fetch.js";
 import { isInternalAddress, literalAddress, matchesNetworkPattern, namesHost, parseNetworkPattern, type NetworkPattern } from "./network-rules.js";
 import { PathRules, type Access } from "./path-rules.js";
 import { PermissionDenied } from "./tool.js";
@@ -30,9 +28,6 @@ const DEFAULT_READ = ["**"];
 const DEFAULT_WRITE = ["**"];
 
 export type PermissionAsker = (request: PermissionRequest) => boolean | Promise<boolean>;
-
-/** What a permitted command runs: a command line under `/bin/sh -c`, or argv without a shell. */
-export type CommandPlan = { readonly shell: string } | { readonly argv: readonly string[] };
 
 /** What the run, not the program, decides for every guard. */
 export interface GuardSettings {
@@ -44,7 +39,7 @@ export interface GuardSettings {
   readonly parentEnv?: NodeJS.ProcessEnv;
 }
 
-export class PermissionGuard implements FetchChecks {
+export class PermissionGuard implements ToolPermissions {
   readonly bash: PermissionMode;
   readonly resolveHost: ResolveHost | undefined;
   private readonly network: PermissionMode | readonly NetworkPattern[];

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
-import { build, type BuildResult } from "../build/build.js";
-import { formatDiagnostic } from "../diagnostics/format.js";
+import { build, type BuildOptions } from "../project/build.js";
+import { reportBuild } from "./build-report.js";
 import { Progress } from "./progress.js";
 
 export interface BuildArguments {
@@ -10,6 +10,7 @@ export interface BuildArguments {
   readonly typecheck: boolean;
   readonly strict: boolean;
   readonly force: boolean;
+  readonly watch: boolean;
 }
 
 export function buildCommand(yargs: Argv): Argv {
@@ -23,36 +24,27 @@ export function buildCommand(yargs: Argv): Argv {
         .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 if any output is missing or stale (for CI)" })
         .option("typecheck", { type: "boolean", default: false, describe: "type-check the modules (strict) against the runtime's types" })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
-        .option("force", { type: "boolean", default: false, describe: "rebuild outputs whose inputs did not change" }),
+        .option("force", { type: "boolean", default: false, describe: "rebuild outputs whose inputs did not change" })
+        .option("watch", { type: "boolean", default: false, describe: "build, then rebuild what changes (and what uses it) until Ctrl-C" })
+        .check((argv) => {
+          const outDir: unknown = argv["out-dir"];
+          // A string is yargs' way to reject the arguments with that message.
+          if (Array.isArray(outDir)) return "--out-dir is given more than once";
+          if (outDir === "") return "--out-dir needs the folder to write the modules under";
+          if (argv.watch && argv.check) return "--watch writes modules and --check writes none: use one of them";
+          return true;
+        }),
     async (argv) => {
+      const options: BuildOptions = { outDir: argv["out-dir"], check: argv.check, typecheck: argv.typecheck, strict: argv.strict, force: argv.force };
+      if (argv.watch) {
+        const { watchBuild } = await import("./build-watch.js");
+        process.exitCode = await watchBuild(argv.paths, options);
+        return;
+      }
       const progress = new Progress(process.stderr);
-      const result = await build(argv.paths, { outDir: argv["out-dir"], check: argv.check, typecheck: argv.typecheck, strict: argv.strict, force: argv.force, onProgress: (step) => progress.update(step) }).finally(() => progress.done());
-      report(result, argv.check);
+      const result = await build(argv.paths, { ...options, onProgress: (step) => progress.update(step) }).finally(() => progress.done());
+      reportBuild(result, argv.check);
       process.exitCode = result.exitCode;
     },
   );
-}
-
-function report(result: BuildResult, check: boolean): void {
-  const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-  for (const program of result.programs) {
-    for (const diagnostic of program.diagnostics) process.stdout.write(`${formatDiagnostic(program.file, program.source, diagnostic, { color })}\n`);
-  }
-  for (const program of result.programs) if (program.status === "stale") process.stdout.write(`stale: ${program.output} (run \`prosec build\`)\n`);
-  if (result.typeErrors.length > 0) {
-    process.stderr.write("prosec: internal compiler error: a generated module does not type-check (nothing was written). Please report this.\n");
-    for (const error of result.typeErrors) process.stderr.write(`  ${error.path}:${error.line}: ${error.message}\n`);
-  }
-  process.stdout.write(`${summary(result, check)}\n`);
-}
-
-function summary(result: BuildResult, check: boolean): string {
-  const count = (status: string) => result.programs.filter((program) => program.status === status).length;
-  const all = result.programs.flatMap((program) => program.diagnostics);
-  const errors = all.filter((diagnostic) => diagnostic.severity === "error").length;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  const parts = check ? [`${count("unchanged")} up to date`, `${count("stale")} stale`] : [`${count("written")} written`, `${count("unchanged")} unchanged`];
-  if (errors > 0 || all.length > 0) parts.push(plural(errors, "error"), plural(all.length - errors, "warning"));
-  if (errors > 0 && !check) parts.push("nothing written");
-  return `${plural(result.programs.length, "program")}: ${parts.join(", ")}`;
 }

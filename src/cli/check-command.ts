@@ -1,14 +1,17 @@
 import type { Argv } from "yargs";
 import { hasErrors, type FileDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, toJson } from "../diagnostics/format.js";
-import { checkSource } from "../pipeline.js";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { importedFile, importInterface, localImports } from "../project/imports.js";
+import { checkProgram, type ImportResolution } from "../compile.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
-import { findPrograms } from "./find-programs.js";
+import { displayPath, findPrograms } from "./find-programs.js";
+import { withFormat, type FormatArguments } from "./output-format.js";
 import { readProgram } from "./read-program.js";
 
-export interface CheckArguments {
+export interface CheckArguments extends Pick<FormatArguments, "format"> {
   readonly paths: readonly string[];
-  readonly format: "text" | "json";
   readonly strict: boolean;
 }
 
@@ -17,9 +20,7 @@ export function checkCommand(yargs: Argv): Argv {
     "check <paths..>",
     "Check .prose files (folders are searched recursively) and print their diagnostics",
     (command) =>
-      command
-        .positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" })
-        .option("format", { choices: ["text", "json"] as const, default: "text" as const, describe: "output format" })
+      withFormat(command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }), "the diagnostics of every file")
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     (argv) => {
       process.exitCode = runCheck(argv);
@@ -29,10 +30,7 @@ export function checkCommand(yargs: Argv): Argv {
 
 /** Checks every program and prints the result; returns the exit code (ok clean, failed errors). */
 export function runCheck(argv: CheckArguments): ExitCode {
-  const results: FileDiagnostics[] = findPrograms(argv.paths).map((file) => {
-    const source = readProgram(file);
-    return { file, source, diagnostics: checkSource(source, { strict: argv.strict }).diagnostics };
-  });
+  const results = checkPrograms(argv.paths, { strict: argv.strict });
   if (argv.format === "json") {
     process.stdout.write(`${JSON.stringify(toJson(results), null, 2)}\n`);
   } else {
@@ -43,6 +41,31 @@ export function runCheck(argv: CheckArguments): ExitCode {
     process.stdout.write(`${summary(results)}\n`);
   }
   return results.some((result) => hasErrors(result.diagnostics)) ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * The programs named and the local programs they `use`, each checked as `build` checks it: with
+ * its imports resolved, so a call's inputs and outputs are checked here too (E026, E027 ...).
+ */
+export function checkPrograms(paths: readonly string[], options: { readonly strict?: boolean; readonly cwd?: string } = {}): FileDiagnostics[] {
+  const cwd = options.cwd ?? process.cwd();
+  const queue = findPrograms(paths, cwd).map((file) => resolve(cwd, file));
+  const interfaces = new Map<string, ImportResolution>();
+  const results = new Map<string, FileDiagnostics>();
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    if (results.has(path)) continue;
+    const { text: source, problem } = readProgram(path);
+    const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
+    const file = displayPath(path, cwd);
+    const diagnostics = problem ? [problem] : checkProgram(source, { resolveImport, strict: options.strict }, file).diagnostics;
+    results.set(path, { file, source, diagnostics });
+    for (const use of localImports(source)) {
+      const imported = importedFile(path, use);
+      if (existsSync(imported)) queue.push(imported);
+    }
+  }
+  return [...results.values()];
 }
 
 function summary(results: readonly FileDiagnostics[]): string {

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { withFormat } from "./output-format.js";
 import type { RunIdArguments, SubmitArguments, WorkerArguments } from "../worker/commands.js";
 import type { ExitCode } from "./exit-codes.js";
 
@@ -45,16 +46,14 @@ export function dbosCommands(yargs: Argv): Argv {
     .command<RunIdArguments>(
       "status <run-id>",
       "Show where a queued run is: its status, worker and checkpointed steps",
-      (command) => command.positional("run-id", RUN_ID).option("json", { type: "boolean", default: false, describe: "print one JSON object" }),
+      (command) => withFormat(command.positional("run-id", RUN_ID), "one object"),
       (argv) => perform((commands) => commands.showStatus(argv)),
     )
     .command<RunIdArguments>(
       "result <run-id>",
       "Wait for a queued run to finish and print its outputs",
       (command) =>
-        command
-          .positional("run-id", RUN_ID)
-          .option("json", { type: "boolean", default: false, describe: "print the outputs as one JSON object" })
+        withFormat(command.positional("run-id", RUN_ID), "the outputs as one object")
           .option("timeout", { type: "number", describe: "stop waiting after this many seconds: exit 6 while the run is still pending" }),
       (argv) => perform((commands) => commands.showResult(argv)),
     )

@@ -21,7 +21,7 @@ export const EXIT = {
   runStateUnusable: 7,
   /** The network or a registry failed. */
   network: 8,
-  /** Interrupted (Ctrl-C, SIGTERM). */
+  /** Interrupted (Ctrl-C, SIGTERM), or the reader of the output closed it (`prosec check ... | head`). */
   interrupted: 130,
 } as const;
 

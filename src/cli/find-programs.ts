@@ -28,7 +28,8 @@ export function findPrograms(paths: readonly string[], cwd = process.cwd()): str
   return [...found].map((file) => displayPath(file, cwd));
 }
 
-function programsUnder(directory: string): string[] {
+/** The `.prose` files under a folder, recursively, in sorted order (absolute paths). */
+export function programsUnder(directory: string): string[] {
   const entries = readdirSync(directory, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return entries.flatMap((entry) => {
     if (entry.name.startsWith(".") || entry.name === "node_modules") return [];

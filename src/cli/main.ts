@@ -1,36 +1,51 @@
-import yargs from "yargs";
+import { internalErrorReport } from "../diagnostics/compiler-bug.js";
+import type { Argv } from "yargs";
 import { compilerVersion } from "../version.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { controlCommands } from "./control-commands.js";
 import { dbosCommands } from "./dbos-commands.js";
+import { examplesCommand } from "./examples-command.js";
+import { lspCommand } from "./lsp-command.js";
 import { runCommand } from "./run-command.js";
+import { endQuietlyWhenOutputCloses } from "./closed-output.js";
+import { runsCommand } from "./runs-command.js";
 import { testCommand } from "./test-command.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
+import { usageMessage } from "./usage-errors.js";
+import { yargs } from "./yargs.js";
+
+/** Help is as wide as the terminal, up to 100 columns (longer lines are hard to read). */
+const HELP_WIDTH = 100;
 
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
+  endQuietlyWhenOutputCloses();
   let argumentsRejected = false;
-  const parser = controlCommands(testCommand(dbosCommands(runCommand(buildCommand(checkCommand(
-    yargs([...argv])
-      .scriptName("prosec")
-      .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
-      .version(compilerVersion)
-      .strict()
-      .demandCommand(1, "name a command: prosec check <files or folders...>")
-      .help()
-      .alias("h", "help")
-      .alias("v", "version")
-      .wrap(Math.min(100, process.stdout.columns ?? 100))
-      .fail((message, error) => {
-        // yargs reports some argument errors (an option missing its value) as a YError: usage, not a crash.
-        if (error && error.name !== "YError") throw error;
-        // Throwing stops yargs here: without it the command would still run with what it got.
-        argumentsRejected = true;
-        throw new UsageError(message ?? error?.message ?? "the arguments are wrong");
-      }),
-  ))))));
+  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [checkCommand, buildCommand, runCommand, dbosCommands, testCommand, controlCommands, runsCommand, examplesCommand, lspCommand];
+  const parser: Argv = commands.reduce((parser, command) => command(parser), yargs([...argv]))
+    .scriptName("prosec")
+    .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
+    .version(compilerVersion)
+    .strict()
+    .recommendCommands()
+    .demandCommand(1, "name a command: prosec check <files or folders...>")
+    .example("$0 examples copy 01-hello-world", "start from a bundled example program")
+    .example("$0 check hello.prose", "check a program and print its diagnostics")
+    .example('$0 run research.prose -i topic="tidal power"', "run a program (needs ANTHROPIC_API_KEY)")
+    .help()
+    .alias("h", "help")
+    .alias("v", "version")
+    .wrap(Math.min(HELP_WIDTH, process.stdout.columns ?? HELP_WIDTH))
+    .fail((message, error) => {
+      // yargs' own validation failures (a YError, such as an option missing its value, or a string a
+      // .check() returned) are usage errors, not crashes.
+      if (error instanceof Error && error.name !== "YError") throw error;
+      // Throwing stops yargs here: without it the command would still run with what it got.
+      argumentsRejected = true;
+      throw new UsageError(usageMessage(message ?? error?.message ?? "the arguments are wrong", argv, knownOptions(parser)));
+    });
   try {
     process.exitCode = EXIT.ok;
     await parser.parseAsync();
@@ -40,9 +55,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`${help}prosec: ${error.message}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`prosec: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(internalErrorReport(error));
     if (process.env.PROSEC_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return EXIT.internal;
   }
   return Number(process.exitCode ?? EXIT.ok);
+}
+
+/** The options of the command being parsed, with their aliases (yargs has them, its types do not say so). */
+function knownOptions(parser: Argv): string[] {
+  const options = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
+  return [...Object.keys(options.key), ...Object.values(options.alias).flat()];
 }

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { withFormat } from "./output-format.js";
 import type { RunArguments } from "./run-program.js";
 
 export function runCommand(yargs: Argv): Argv {
@@ -6,11 +7,9 @@ export function runCommand(yargs: Argv): Argv {
     "run <file>",
     "Compile a .prose program in memory and run it; its state goes to .prose/runs/<run id>/",
     (command) =>
-      command
-        .positional("file", { type: "string", demandOption: true, describe: "the .prose program" })
+      withFormat(command.positional("file", { type: "string", demandOption: true, describe: "the .prose program" }), "every event as a line on stdout, then the outputs")
         .option("input", { alias: "i", type: "string", array: true, default: [], describe: "an input as name=value, or name=@file to read it from a file (repeatable)" })
         .option("resume", { type: "string", describe: "continue the run with this id: finished steps are replayed, not paid for again" })
-        .option("json", { type: "boolean", default: false, describe: "print every event as a JSON line on stdout, then the outputs" })
         .option("concurrency", { type: "number", describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)" })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     async (argv) => {

@@ -8,6 +8,7 @@ import { APIConnectionError } from "@anthropic-ai/sdk";
 import { join } from "node:path";
 import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
+import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
 import { newRunId, ProseError, RunStateError, WaitingForInput } from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
@@ -34,6 +35,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)) throw new UsageError("--concurrency takes a whole number of at least 1");
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
+  if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   const program = loaded.module.default;
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
 
@@ -60,6 +62,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
+  let finalResult: string | undefined;
   try {
     const outputs = await loaded.module.run(inputs, {
       runId,
@@ -67,12 +70,15 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       resume: argv.resume !== undefined,
       cwd,
       signal: controller.signal,
-      onEvent: (event) => narrator.event(event),
+      onEvent: (event) => {
+        if (event.type === "run-end") finalResult = event.result;
+        narrator.event(event);
+      },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
       ...(interactive ? { onInput: (definition) => { narrator.pause(); return askOnTerminal(definition, controller.signal); } } : {}),
     });
     narrator.pause();
-    printOutputs(outputs, argv.json, runId);
+    printOutputs(outputs, argv.json, runId, finalResult);
     return EXIT.ok;
   } catch (error) {
     narrator.pause();

@@ -4,7 +4,7 @@ export type Severity = "error" | "warning";
 
 /** A problem found in a `.prose` file. Created only through `messages.ts`, so every text lives there. */
 export interface Diagnostic {
-  /** `E001`–`E028`, `W001`–`W011` from compiler.md, or prosec's own codes (see README). */
+  /** One of the codes in `codes.ts`. */
   readonly code: string;
   readonly severity: Severity;
   /** What is wrong, naming the thing; then how to fix it when that is not obvious. */
@@ -12,6 +12,13 @@ export interface Diagnostic {
   readonly range: SourceRange;
   /** A short suggestion shown under the code frame (`help: ...`). */
   readonly hint?: string;
+  /** Other places in the same file the message refers to ("first defined here"). */
+  readonly related?: readonly RelatedLocation[];
+}
+
+export interface RelatedLocation {
+  readonly message: string;
+  readonly range: SourceRange;
 }
 
 /** A source file and what was found in it. */

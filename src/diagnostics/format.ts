@@ -1,4 +1,5 @@
 import { codeFrameColumns } from "@babel/code-frame";
+import type { SourceRange } from "../ast.js";
 import type { Diagnostic, FileDiagnostics } from "./diagnostic.js";
 
 export interface FormatOptions {
@@ -15,7 +16,8 @@ export function formatDiagnostic(
 ): string {
   const { start, end } = diagnostic.range;
   const heading = `${file}:${start.line}:${start.column} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
-  const frame = codeFrameColumns(
+  // A binary file has no text to show (its bytes are never printed).
+  const frame = source === "" ? "" : codeFrameColumns(
     source,
     {
       start: { line: start.line, column: start.column },
@@ -24,18 +26,27 @@ export function formatDiagnostic(
     { highlightCode: options.color ?? false, linesAbove: 1, linesBelow: 1 },
   );
   const hint = diagnostic.hint ? `\n  help: ${diagnostic.hint}` : "";
-  return `${heading}\n${frame}${hint}\n`;
+  const notes = (diagnostic.related ?? [])
+    .map(({ message, range }) => `\n  note: ${file}:${range.start.line}:${range.start.column} ${message}`)
+    .join("");
+  return `${heading}${frame === "" ? "" : `\n${frame}`}${hint}${notes}\n`;
 }
 
-export interface JsonDiagnostic {
-  readonly code: string;
-  readonly severity: Diagnostic["severity"];
-  readonly message: string;
+/** A place in the file, as JSON output gives it. */
+export interface JsonRange {
   readonly line: number;
   readonly column: number;
   readonly endLine: number;
   readonly endColumn: number;
+}
+
+export interface JsonDiagnostic extends JsonRange {
+  readonly code: string;
+  readonly severity: Diagnostic["severity"];
+  readonly message: string;
   readonly hint?: string;
+  /** Other places the message refers to; present only when there are some. */
+  readonly related?: readonly (JsonRange & { readonly message: string })[];
 }
 
 /** The `--format json` shape: `{"files":[{"file","diagnostics":[...]}]}`. */
@@ -47,12 +58,14 @@ export function toJson(files: readonly FileDiagnostics[]): { files: { file: stri
         code: diagnostic.code,
         severity: diagnostic.severity,
         message: diagnostic.message,
-        line: diagnostic.range.start.line,
-        column: diagnostic.range.start.column,
-        endLine: diagnostic.range.end.line,
-        endColumn: diagnostic.range.end.column,
+        ...jsonRange(diagnostic.range),
         ...(diagnostic.hint ? { hint: diagnostic.hint } : {}),
+        ...(diagnostic.related ? { related: diagnostic.related.map(({ message, range }) => ({ message, ...jsonRange(range) })) } : {}),
       })),
     })),
   };
+}
+
+function jsonRange(range: SourceRange): JsonRange {
+  return { line: range.start.line, column: range.start.column, endLine: range.end.line, endColumn: range.end.column };
 }

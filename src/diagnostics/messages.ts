@@ -2,25 +2,34 @@
  * Every diagnostic prosec reports, in one place (as Svelte keeps its errors): one function per
  * code, taking what the message names. Phases call these and never build message text themselves.
  *
- * Codes E001–E028 and W001–W011 are compiler.md's; prosec's own codes are P-prefixed and
- * documented in the README. Sections below are per phase; keep each sorted by code.
+ * Every code is listed, with its severity and meaning, in `codes.ts` (which the README's table is
+ * generated from). Sections below are per phase; keep each sorted by code.
  */
 import type { SourceRange } from "../ast.js";
-import type { Diagnostic } from "./diagnostic.js";
+import type { CodeOf } from "./codes.js";
+import type { Diagnostic, RelatedLocation } from "./diagnostic.js";
 
-function error(code: string, range: SourceRange, message: string, hint?: string): Diagnostic {
-  return hint === undefined ? { code, severity: "error", message, range } : { code, severity: "error", message, range, hint };
+function error(code: CodeOf<"error">, range: SourceRange, message: string, hint?: string, related?: readonly RelatedLocation[]): Diagnostic {
+  return diagnostic(code, "error", range, message, hint, related);
 }
 
-function warning(code: string, range: SourceRange, message: string, hint?: string): Diagnostic {
-  return hint === undefined
-    ? { code, severity: "warning", message, range }
-    : { code, severity: "warning", message, range, hint };
+function warning(code: CodeOf<"warning">, range: SourceRange, message: string, hint?: string, related?: readonly RelatedLocation[]): Diagnostic {
+  return diagnostic(code, "warning", range, message, hint, related);
+}
+
+function diagnostic(code: string, severity: Diagnostic["severity"], range: SourceRange, message: string, hint: string | undefined, related: readonly RelatedLocation[] | undefined): Diagnostic {
+  return { code, severity, message, range, ...(hint === undefined ? {} : { hint }), ...(related === undefined ? {} : { related }) };
+}
+
+/** Points at another place in the file: the first definition a duplicate repeats, say. */
+function at(range: SourceRange, message: string): RelatedLocation[] {
+  return [{ message, range }];
 }
 
 /** `name` in backticks, as every message quotes source names. */
 export function quote(name: string): string {
-  return `\`${name}\``;
+  // A name can be a whole line of a megabyte: the message shows its start.
+  return `\`${name.length > 60 ? `${name.slice(0, 57)}...` : name}\``;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -134,6 +143,14 @@ export const parseMessages = {
       `this line is indented by ${width} ${width === 1 ? "space" : "spaces"}, which matches no enclosing block`,
       "line it up with the block it belongs to",
     ),
+  invalidUtf8: (range: SourceRange) =>
+    error("P020", range, `not valid UTF-8 at ${range.start.line}:${range.start.column}`, "save the file as UTF-8 (prosec reads no other encoding)"),
+  binaryFile: (range: SourceRange) =>
+    error("P021", range, `binary file (a NUL byte at ${range.start.line}:${range.start.column}), not a .prose program`, "name a .prose text file"),
+  nestedTooDeeply: (range: SourceRange, limit: number, literals: boolean) =>
+    literals
+      ? error("P022", range, `lists and records nested more than ${limit} levels deep`, "build the inner values first and bind them to names")
+      : error("P022", range, `this statement nests more than ${limit} levels deep`, "move the inner part into a `block` and call it with `do`, or bind sub-expressions to names"),
   internalError: (range: SourceRange, cause: unknown) =>
     error("P000", range, `internal compiler error: ${cause instanceof Error ? cause.message : String(cause)}`, "please report this with the file"),
 };
@@ -153,16 +170,16 @@ export const analyzeMessages = {
   // compiler.md's codes
   sessionWithoutPrompt: (range: SourceRange) =>
     error("E003", range, "this session has no prompt and no agent", 'write `session "what to do"`, `session: agent-name`, or add a `prompt:` property'),
-  duplicateAgent: (range: SourceRange, name: string, firstLine: number) =>
-    error("E006", range, `agent ${quote(name)} is already defined on line ${firstLine}`, "rename one of the two agents"),
+  duplicateAgent: (range: SourceRange, name: string, first: SourceRange) =>
+    error("E006", range, `agent ${quote(name)} is already defined on line ${first.start.line}`, "rename one of the two agents", at(first, "first defined here")),
   undefinedAgent: (range: SourceRange, name: string, suggestion: string | undefined) =>
     error("E007", range, `agent ${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `define it with \`agent ${name}:\``),
   invalidModel: (range: SourceRange, value: string, suggestion: string | undefined) =>
     error("E008", range, `unknown model ${quote(value)}${didYouMean(suggestion)}`, 'use `sonnet`, `opus` or `haiku`, or a model id as a string: `model: "claude-..."`'),
-  duplicateProperty: (range: SourceRange, name: string, firstLine: number) =>
-    error("E009", range, `property ${quote(name)} is already set on line ${firstLine}`, "keep one of the two"),
-  duplicateUse: (range: SourceRange, what: string, firstLine: number) =>
-    error("E010", range, `${what} is already imported on line ${firstLine}`, "import each program once, with a distinct `as` name"),
+  duplicateProperty: (range: SourceRange, name: string, first: SourceRange) =>
+    error("E009", range, `property ${quote(name)} is already set on line ${first.start.line}`, "keep one of the two", at(first, "first set here")),
+  duplicateUse: (range: SourceRange, what: string, first: SourceRange) =>
+    error("E010", range, `${what} is already imported on line ${first.start.line}`, "import each program once, with a distinct `as` name", at(first, "first imported here")),
   emptyUsePath: (range: SourceRange) => error("E011", range, "the `use` path is empty", 'write `use "./other.prose" as other`'),
   invalidUsePath: (range: SourceRange, path: string) =>
     error("E012", range, `${quote(path)} is not a program path`, 'use a relative file path such as `"./research.prose"` (registry handles look like `"@handle/slug"`)'),
@@ -174,12 +191,12 @@ export const analyzeMessages = {
     error("E016", range, "a permission pattern must be a string", 'quote the glob: `"src/**/*.ts"`'),
   resumeWithoutPersist: (range: SourceRange, agent: string) =>
     error("E017", range, `\`resume:\` needs a persistent agent, but ${quote(agent)} has no \`persist:\``, `add \`persist: true\` to agent ${quote(agent)}, or use \`session: ${agent}\``),
-  duplicateVariable: (range: SourceRange, name: string, firstLine: number) =>
-    error("E019", range, `${quote(name)} is already declared in this scope on line ${firstLine}`, `assign it with \`${name} = ...\` or choose another name`),
-  duplicateInput: (range: SourceRange, name: string, firstLine: number) =>
-    error("E021", range, `input ${quote(name)} is already declared on line ${firstLine}`, "remove one of the two declarations"),
-  duplicateOutput: (range: SourceRange, name: string, firstLine: number) =>
-    error("E024", range, `output ${quote(name)} is already declared in this scope on line ${firstLine}`, "an output may be set once per branch"),
+  duplicateVariable: (range: SourceRange, name: string, first: SourceRange) =>
+    error("E019", range, `${quote(name)} is already declared in this scope on line ${first.start.line}`, `assign it with \`${name} = ...\` or choose another name`, at(first, "first declared here")),
+  duplicateInput: (range: SourceRange, name: string, first: SourceRange) =>
+    error("E021", range, `input ${quote(name)} is already declared on line ${first.start.line}`, "remove one of the two declarations", at(first, "first declared here")),
+  duplicateOutput: (range: SourceRange, name: string, first: SourceRange) =>
+    error("E024", range, `output ${quote(name)} is already declared in this scope on line ${first.start.line}`, "an output may be set once per branch", at(first, "first declared here")),
   unknownProgram: (range: SourceRange, name: string, suggestion: string | undefined) =>
     error("E025", range, `${quote(name)} is not an imported program${didYouMean(suggestion)}`, suggestion ? undefined : `import it first: \`use "./${name}.prose" as ${name}\``),
   missingProgramInput: (range: SourceRange, program: string, input: string) =>
@@ -215,8 +232,15 @@ export const analyzeMessages = {
   // prosec's own codes
   undefinedName: (range: SourceRange, name: string, suggestion: string | undefined) =>
     error("P001", range, `${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `bind it first: \`let ${name} = ...\``),
-  unboundInterpolation: (range: SourceRange, text: string, name: string) =>
-    warning("P002", range, `${quote(text)} names no binding, so it stays literal text`, `bind ${quote(name)} before this line to interpolate it, or write \\{ to mark the brace as text`),
+  unboundInterpolation: (range: SourceRange, text: string, name: string, suggestion: string | undefined) =>
+    warning(
+      "P002",
+      range,
+      `${quote(text)} names no binding, so it stays literal text${didYouMean(suggestion)}`,
+      suggestion === undefined
+        ? `bind ${quote(name)} before this line to interpolate it, or write \\{ to mark the brace as text`
+        : `write ${quote(`{${suggestion}}`)} to interpolate ${quote(suggestion)}, or write \\{ to mark the brace as text`,
+    ),
   unknownValue: (range: SourceRange, property: string, value: string, allowed: readonly string[]) =>
     error("P003", range, `${quote(value)} is not a value for \`${property}\``, `use one of ${allowed.map(quote).join(", ")}`),
   unboundedLoop: (range: SourceRange) =>
@@ -225,14 +249,14 @@ export const analyzeMessages = {
     error("P005", range, '`count:` only applies to the `"any"` join strategy', 'write `parallel ("any", count: N):`'),
   arityMismatch: (range: SourceRange, block: string, expected: number, given: number) =>
     warning("P006", range, `block ${quote(block)} takes ${expected} ${expected === 1 ? "argument" : "arguments"} but is given ${given}`, given < expected ? "missing parameters are null" : "extra arguments are ignored"),
-  shadowing: (range: SourceRange, name: string, outerLine: number) =>
-    warning("P007", range, `${quote(name)} shadows the ${quote(name)} declared on line ${outerLine}`, `to update that one, write \`${name} = ...\` without \`let\`; otherwise choose another name`),
+  shadowing: (range: SourceRange, name: string, outer: SourceRange) =>
+    warning("P007", range, `${quote(name)} shadows the ${quote(name)} declared on line ${outer.start.line}`, `to update that one, write \`${name} = ...\` without \`let\`; otherwise choose another name`, at(outer, "the outer declaration")),
   registryImport: (range: SourceRange, path: string) =>
     error("P008", range, `registry imports (${quote(path)}) are not supported yet`, 'download the program and import it by path: `use "./program.prose" as name`'),
   undefinedBlock: (range: SourceRange, name: string, suggestion: string | undefined) =>
     error("P009", range, `block ${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `define it with \`block ${name}:\``),
-  constReassignment: (range: SourceRange, name: string, line: number) =>
-    error("P010", range, `${quote(name)} is a \`const\` (line ${line}) and cannot be reassigned`, `declare it with \`let\` to change it`),
+  constReassignment: (range: SourceRange, name: string, declaration: SourceRange) =>
+    error("P010", range, `${quote(name)} is a \`const\` (line ${declaration.start.line}) and cannot be reassigned`, `declare it with \`let\` to change it`, at(declaration, "declared `const` here")),
   notPositiveInteger: (range: SourceRange, what: string) =>
     error("P011", range, `${what} must be a whole number of at least 1`),
   nameIsAgent: (range: SourceRange, name: string) =>
@@ -240,8 +264,8 @@ export const analyzeMessages = {
   tryWithoutHandler: (range: SourceRange) =>
     warning("P013", range, "`try:` without `catch:` or `finally:` does nothing", "add `catch:` to handle the error, or remove `try:`"),
   emptyCondition: (range: SourceRange) => error("P014", range, "the condition is empty", "say what the model should judge: `**the tests pass**`"),
-  duplicateBlock: (range: SourceRange, name: string, firstLine: number) =>
-    error("P015", range, `block ${quote(name)} is already defined on line ${firstLine}`, "rename one of the two blocks"),
+  duplicateBlock: (range: SourceRange, name: string, first: SourceRange) =>
+    error("P015", range, `block ${quote(name)} is already defined on line ${first.start.line}`, "rename one of the two blocks", at(first, "first defined here")),
   duplicateOptionLabel: (range: SourceRange, label: string) =>
     warning("P016", range, `option ${quote(label)} appears twice`, "give each option a distinct label"),
   unknownModifier: (range: SourceRange, name: string, allowed: readonly string[]) =>
@@ -263,3 +287,10 @@ export const buildMessages = {
     error("P031", range, `the imported program ${quote(path)} has errors`, `run \`prosec check\` on it and fix them first`),
 };
 
+
+/** An exception nothing expected (exit 3): it is prosec's bug, and the report says what to send. */
+export function internalErrorText(message: string, file: string | undefined): string {
+  const input = file === undefined ? "" : ` while compiling ${file}`;
+  const attach = file === undefined ? "" : `, with ${file} attached`;
+  return `prosec: internal error${input}: ${message}\nThis is a bug in prosec, not in your program: please report it${attach} (PROSEC_DEBUG=1 prints where it failed).\n`;
+}

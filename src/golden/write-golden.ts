@@ -6,8 +6,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { JOURNAL_FILE, journalLine } from "../../runtime/durable/file-journal.js";
 import type { ProgramInfo, Value } from "../../runtime/index.js";
-import { writeFileAtomically } from "../build/atomic-write.js";
-import { portable } from "../build/output-path.js";
+import { writeFileAtomically } from "../project/atomic-write.js";
+import { portable } from "../project/output-path.js";
 import { ANSWERS_FILE, EXPECTED_FILE, MANIFEST_FILE, type Expected, type GoldenFolder, type PendingAnswer } from "./golden-folder.js";
 import type { ReplayedStep, StepReport } from "./replay.js";
 

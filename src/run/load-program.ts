@@ -6,11 +6,12 @@
  * first (as `data:` URLs, so a module's identity is its content).
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { transform } from "sucrase";
-import { importedFile, importInterface } from "../build/imports.js";
-import { portable } from "../build/output-path.js";
+import { importedFile, importInterface } from "../project/imports.js";
+import { portable } from "../project/output-path.js";
 import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { moduleSpecifier } from "../phases/3-transform/index.js";
@@ -60,16 +61,17 @@ export async function loadProgram(path: string, options: { readonly cwd?: string
   while (pending.length > 0) {
     const file = pending.shift()!;
     if (compiled.has(file)) continue;
-    const source = readProgram(file);
+    const { text: source, problem } = readProgram(file);
     const imports = new Map<string, string>();
     const resolveImport = (usePath: string): ImportResolution => {
       const target = importedFile(file, usePath);
       imports.set(usePath, target);
       return importInterface(target, interfaces, cwd);
     };
-    const result = lowerSource(source, portable(file, cwd), { resolveImport, strict: options.strict, inputHash: hashInputs(source, []) });
+    const result = problem ? { diagnostics: [problem], code: undefined } : lowerSource(source, portable(file, cwd), { resolveImport, strict: options.strict, inputHash: hashInputs(source, []) });
     compiled.set(file, { path: file, file: portable(file, cwd), source, diagnostics: result.diagnostics, code: result.code, imports });
-    pending.push(...imports.values());
+    // A missing import is the importer's diagnostic (P030), not a file to read.
+    pending.push(...[...imports.values()].filter((target) => existsSync(target)));
   }
   const files = [...compiled.values()];
   if (files.some((file) => hasErrors(file.diagnostics))) return { files };

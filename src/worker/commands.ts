@@ -12,6 +12,7 @@ import { UsageError } from "../cli/find-programs.js";
 import { loadChecked } from "../cli/load-checked.js";
 import { missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
+import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { APPLICATION, checkReachable, DatabaseUnreachable, liveWorkers, migrate, systemDatabaseUrl, type LiveWorker } from "./database.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
 import { startWorker } from "./worker.js";
@@ -67,6 +68,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
   const cwd = process.cwd();
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
+  if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   await checkReachable(databaseUrl);
   const worker = await startWorker({
     program: loaded.module,

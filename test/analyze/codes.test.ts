@@ -129,6 +129,36 @@ describe("every validation code", () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it("points at the first definition (or the outer or `const` declaration) as related data", () => {
+    const related: Record<string, string> = {
+      E006: "1:7 first defined here",
+      E009: "2:3 first set here",
+      E010: "1:1 first imported here",
+      E019: "1:5 first declared here",
+      E021: "1:7 first declared here",
+      E024: "1:8 first declared here",
+      P007: "1:5 the outer declaration",
+      P010: "1:7 declared `const` here",
+      P015: "1:7 first defined here",
+    };
+    const found = Object.fromEntries(
+      cases.flatMap((c) => {
+        const diagnostic = checkSource(c.triggers, options).diagnostics.find((d) => d.code === c.code && d.related);
+        return diagnostic ? [[c.code, diagnostic.related!.map((r) => `${r.range.start.line}:${r.range.start.column} ${r.message}`).join("; ")]] : [];
+      }),
+    );
+    expect(found).toEqual(related);
+  });
+
+  it("P002: a placeholder close to a bound name suggests it, in the message and the hint", () => {
+    const [near] = checkSource('let topic = "x"\nsession "On {topc}"\n', options).diagnostics;
+    expect(near?.message).toBe("`{topc}` names no binding, so it stays literal text (did you mean `topic`?)");
+    expect(near?.hint).toBe("write `{topic}` to interpolate `topic`, or write \\{ to mark the brace as text");
+    const [far] = checkSource('let topic = "x"\nsession "On {weather}"\n', options).diagnostics;
+    expect(far?.message).toBe("`{weather}` names no binding, so it stays literal text");
+    expect(far?.hint).toBe("bind `weather` before this line to interpolate it, or write \\{ to mark the brace as text");
+  });
 });
 
 describe("input modifiers", () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { typecheck } from "../../src/build/typecheck.js";
+import { typecheck } from "../../src/project/typecheck.js";
 import { prosec } from "../support/cli.js";
 
 function project(files: Record<string, string>): string {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { build } from "../../src/build/build.js";
+import { build } from "../../src/project/build.js";
 import { corpusPrograms } from "../support/corpus.js";
 
 const outDir = mkdtempSync(join(tmpdir(), "prosec-corpus-"));

@@ -64,6 +64,26 @@ describe("prosec check", () => {
     });
   });
 
+  it("shows where a duplicate was first defined: a note line in text, a `related` array in JSON", () => {
+    writeFileSync(join(workspace, "twice.prose"), 'agent writer:\n  model: opus\nagent writer:\n  model: haiku\n');
+    const text = prosec(["check", "twice.prose"], workspace);
+    expect(text.stdout).toContain("help: rename one of the two agents\n  note: twice.prose:1:7 first defined here\n");
+    const json = JSON.parse(prosec(["check", "twice.prose", "--format", "json"], workspace).stdout) as { files: { diagnostics: unknown[] }[] };
+    expect(json.files[0]!.diagnostics).toEqual([
+      {
+        code: "E006",
+        severity: "error",
+        message: "agent `writer` is already defined on line 1",
+        line: 3,
+        column: 7,
+        endLine: 3,
+        endColumn: 13,
+        hint: "rename one of the two agents",
+        related: [{ message: "first defined here", line: 1, column: 7, endLine: 1, endColumn: 13 }],
+      },
+    ]);
+  });
+
   it("exits 2 with a clear message for a missing path, a usage error or no command", () => {
     const missing = prosec(["check", "nope.prose"], workspace);
     expect(missing.status).toBe(2);

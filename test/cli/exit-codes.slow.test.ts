@@ -78,7 +78,7 @@ describe("exit codes, one table for every command", () => {
   it("build", async () => {
     await expectExits([
       { args: ["build", "good.prose", "--out-dir", "out"], exit: EXIT.ok, says: /^1 program: 1 written, 0 unchanged$/ },
-      { args: ["build", "good.prose", "--out-dir"], exit: EXIT.usage, says: /^prosec: Not enough arguments following: out-dir$/ },
+      { args: ["build", "good.prose", "--out-dir"], exit: EXIT.usage, says: /^prosec: --out-dir needs a value$/ },
       { args: ["build", "bad.prose", "--out-dir", "out"], exit: EXIT.failed, says: /^1 program: 0 written, 0 unchanged, 1 error, 1 warning, nothing written$/ },
       { args: ["build", "good.prose", "--out-dir", "stale", "--check"], exit: EXIT.failed, says: /^1 program: 0 up to date, 1 stale$/ },
     ]);
@@ -107,11 +107,19 @@ describe("exit codes, one table for every command", () => {
     ]);
   });
 
+  it("lsp (exit after shutdown is EXIT.ok: test/lsp/diagnostics.test.ts)", async () => {
+    await expectExits([
+      { args: ["lsp", "--tcp"], exit: EXIT.usage, says: /^prosec: unknown option `--tcp`/ },
+      { args: ["lsp", "--stdio"], exit: EXIT.failed, says: /^prosec lsp: the editor closed the connection without shutting the server down$/ },
+    ]);
+  });
+
   it("worker and submit", async () => {
     await expectExits([
       { args: ["worker", "good.prose", "--concurrency", "0"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --concurrency takes a whole number of at least 1$/ },
       { args: ["worker", "bad.prose"], env: UNREACHABLE, exit: EXIT.failed, says: /^ {2}help: bind it first: `let nowhere = \.\.\.`$/ },
-      { args: ["worker", "good.prose"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:1\/prosec/ },
+      // With credentials: a worker without them stops before the database (test/run/cli-first-run.test.ts).
+      { args: ["worker", "good.prose"], env: { ...UNREACHABLE, ...model(() => answering.url) }, exit: EXIT.network, says: /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:1\/prosec/ },
       { args: ["submit", "good.prose"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: missing input: --input topic=/ },
       { args: ["submit", "good.prose", "-i", "topic=tides"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
     ]);
@@ -122,7 +130,7 @@ describe("exit codes, one table for every command", () => {
       { args: ["status", "run-1"], env: NO_DATABASE, exit: EXIT.usage, says: /^prosec: set DBOS_SYSTEM_DATABASE_URL/ },
       { args: ["status", "run-1"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
       { args: ["result", "run-1", "--timeout", "-1"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --timeout takes a number of seconds, 0 or more$/ },
-      { args: ["migrate", "extra"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: Unknown argument: extra$/ },
+      { args: ["migrate", "extra"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: unexpected argument `extra`$/ },
       { args: ["migrate"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
     ]);
   });

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STEP_SCHEME } from "../../runtime/index.js";
-import { StepIdentity } from "../../runtime/step-identity.js";
+import { AnchoredStep } from "../../runtime/step-identity.js";
 import { loadProgram, type ProgramModule } from "../../src/run/load-program.js";
 import { OfflineModel, ReplayDurability } from "../../src/golden/replay.js";
 import { saveGolden, testGolden, type GoldenResult } from "../../src/golden/run-golden.js";
@@ -216,7 +216,7 @@ describe("replay never reaches the model", () => {
   it("answers steps only from the recording: the step itself never runs", async () => {
     const durability = new ReplayDurability([], []);
     const execute = () => Promise.reject(new Error("executed"));
-    const identity = new StepIdentity("session", { line: 1, column: 1 }, "/session:x@00000000#0", { name: "p", source: "p.prose" }, { text: "Do it", details: () => ({}) });
+    const identity = new AnchoredStep("session", { line: 1, column: 1 }, "/session:x@00000000#0", { name: "p", source: "p.prose" }, { text: "Do it", details: () => ({}) });
     await expect(durability.step("/session@1:1#0", "session", execute, identity)).rejects.toThrow("the recording has no answer for this step");
     expect(durability.missing.map((step) => step.asked)).toEqual(["Do it"]);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, type BuildResult } from "../../src/build/build.js";
+import { build, type BuildResult } from "../../src/project/build.js";
 
 const fixtures = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 const snapshots = fileURLToPath(new URL("../../snapshots/", import.meta.url));

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { typecheck } from "../../src/build/typecheck.js";
+import { typecheck } from "../../src/project/typecheck.js";
 import { compile } from "../../src/compile.js";
 import { stringLiteral, templateChunk } from "../../src/phases/3-transform/literals.js";
 import { pick, seededRandom } from "../support/random.js";

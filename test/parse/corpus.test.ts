@@ -42,7 +42,7 @@ describe("corpus", () => {
     expect(messages.filter((m) => m.startsWith("roadmap/syntax/open-prose-syntax.prose")).length).toBeGreaterThanOrEqual(3);
   });
 
-  it("accepts roadmap/iterative-refinement.prose: its syntax is all in DIALECT.md (an unbounded loop is a warning, not a syntax error)", () => {
+  it("accepts roadmap/iterative-refinement.prose: its syntax is all in the language (an unbounded loop is a warning, not a syntax error)", () => {
     const sketch = roadmapSketches.find((program) => program.name === "roadmap/iterative-refinement.prose")!;
     expect(parse(sketch.source).diagnostics).toEqual([]);
   });

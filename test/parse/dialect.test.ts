@@ -4,8 +4,8 @@ import { statements } from "../support/parse-helpers.js";
 const name = (value: string) => ({ kind: "Identifier", name: value });
 const str = (value: string) => ({ kind: "String", value });
 
-// DIALECT.md "Statements beyond the grammar", one rule per test.
-describe("DIALECT.md statements", () => {
+// The statements real programs use beyond OpenProse's reference grammar (docs/language.md), one rule per test.
+describe("statements beyond the reference grammar", () => {
   it("a session accepts every agent property, and unknown ones", () => {
     const [statement] = statements('session "Audit"\n  permissions:\n    bash: deny\n  skills: ["scan"]\n  persist: user\n  colour: blue\n');
     expect(statement).toMatchObject({

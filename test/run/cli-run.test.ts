@@ -118,14 +118,12 @@ describe("prosec run", () => {
 
     for (const killAt of [1, 3, 5, 8, 11]) {
       const cwd = project();
-      let running: ChildProcess | undefined;
       const first = await serve((request) => {
         if (request.index !== killAt) return answer(request);
-        running!.kill("SIGKILL");
+        started.child.kill("SIGKILL");
         return { kind: "hang" };
       });
       const started = prosec(cwd, first, ["run", "report.prose", "--input", "topic=tides", "--json"]);
-      running = started.child;
       const killed = await started.exit;
       expect(killed.signal, `kill at request ${killAt}`).toBe("SIGKILL");
 
@@ -148,14 +146,12 @@ describe("prosec run", () => {
   it("Ctrl-C stops cleanly (exit 130), says how to resume, and the resumed run finishes", { timeout: 60_000 }, async () => {
     const reference = await uninterrupted();
     const cwd = project();
-    let running: ChildProcess | undefined;
     const first = await serve((request) => {
       if (request.index !== 6) return answer(request);
-      running!.kill("SIGINT");
+      started.child.kill("SIGINT");
       return { kind: "hang" };
     });
     const started = prosec(cwd, first, ["run", "report.prose", "--input", "topic=tides"]);
-    running = started.child;
     const stopped = await started.exit;
     const runId = onlyRun(cwd);
     expect(stopped.code).toBe(130);

@@ -102,7 +102,7 @@ describe("a durable run's folder", () => {
     );
     expect(readFileSync(join(runDir, "bindings", "topic.md"), "utf8")).toMatch(/^# topic\n\nkind: input\n\nsource:\n\n```prose\ninput topic: "Topic"\n```\n\n---\n\ntides\n$/);
     const draft = readFileSync(join(runDir, "bindings", "draft.md"), "utf8");
-    expect(draft).toMatch(/^# draft\n\nkind: let\n\nsource:\n\n```prose\ndraft = session "Revise the draft, round \{round\}"\n  context: draft\n```\n\n---\n\n\[[0-9a-f]{12}\] re: Revise the draft, round 1\n$/);
+    expect(draft).toMatch(/^# draft\n\nkind: let\n\nsource:\n\n```prose\ndraft = session "Revise the draft, round \{round\}"\n {2}context: draft\n```\n\n---\n\n\[[0-9a-f]{12}\] re: Revise the draft, round 1\n$/);
     expect(readFileSync(join(runDir, "bindings", "polished__1.md"), "utf8")).toMatch(/^# polished\n\nkind: let\nexecution_id: 1\n\nsource:\n\n```prose\nlet polished = session "Polish the \{part\}"\n```\n\n---\n\n\[[0-9a-f]{12}\] re: .+\n$/);
     expect(readFileSync(join(runDir, "bindings", "report.md"), "utf8")).toContain(`kind: output\n\nsource:\n\n\`\`\`prose\noutput report = session "Assemble the report"\n  context: draft\n\`\`\`\n\n---\n\n${outputs["report"] as string}\n`);
     expect(readFileSync(join(runDir, "bindings", "anon_001.md"), "utf8")).toMatch(/^# anon_001\n\nkind: anonymous\n\nsource:\n\n```prose\nsession "Log the run"\n```/);

@@ -79,4 +79,18 @@ describe("list, field and truthy at run time", () => {
     expect(result).toEqual([["alpha/alpha", "alpha/beta", "beta/alpha", "beta/beta"], "v2.1", "v2.1"]);
     expect(server.requests).toHaveLength(2);
   });
+
+  it("a branch that lost a race cancels only its own reading: the next reader of the same text asks again", async () => {
+    // Found by the generated programs (test/soundness): the loser's cancelled extraction was shared.
+    server = await startFakeAnthropic({
+      respond: (request) =>
+        request.body?.tool_choice === undefined ? reply.text("fast") : reply.toolUse([{ name: "answer", input: { answer: "v2.1" } }], { delayMs: 200 }),
+    });
+    const text = "We shipped version v2.1 last week.";
+    const { result } = await runAgainst(server, async (rt) => {
+      await rt.parallel(at(1), { join: "first" }, [() => rt.session({ at: at(2), prompt: "Quick" }), () => rt.field(at(3), text, "version")]);
+      return rt.field(at(4), text, "version");
+    });
+    expect(result).toBe("v2.1");
+  });
 });

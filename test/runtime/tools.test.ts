@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { editFileTool, fetchUrlTool, listFilesTool, readFileTool, searchFilesTool } from "../../runtime/tools/builtin.js";
 import { PermissionGuard } from "../../runtime/tools/permissions.js";
-import type { ToolContext } from "../../runtime/tools/tool.js";
+import type { ToolContext } from "../../runtime/types.js";
 import type { Permissions } from "../../runtime/types.js";
 import { temporaryFolder } from "./helpers.js";
 

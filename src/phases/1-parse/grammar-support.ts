@@ -52,7 +52,7 @@ export const tokenStream = new TokenStream();
  * Words that a name in expression position may not be: they are literals or operators, or they
  * begin statements, so reading them as values would only make errors vaguer.
  */
-const reservedInExpressions: ReadonlySet<string> = new Set([
+export const reservedInExpressions: ReadonlySet<string> = new Set([
   "true", "false", "null", "not", "and", "or", "is",
   "let", "const", "if", "elif", "else", "try", "catch", "finally", "choice", "option", "assert", "throw", "use", "import",
 ]);

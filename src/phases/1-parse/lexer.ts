@@ -125,9 +125,9 @@ interface Closed {
 }
 
 /**
- * DIALECT.md: a `"""` on a line indented deeper than the opening line is content; the closer is the
- * first `"""` on a line indented no deeper, else the first `"""` at all. In a run of more than three
- * quotes the last three close.
+ * docs/language.md, "Where a `"""` string ends": a `"""` on a line indented deeper than the opening
+ * line is content; the closer is the first `"""` on a line indented no deeper, else the first `"""`
+ * at all. In a run of more than three quotes the last three close.
  */
 function scanTripleString(lines: LineMap, start: number, diagnostics: Diagnostic[]): Closed {
   const source = lines.source;

@@ -6,6 +6,7 @@ import compiledGrammar from "./grammar.js";
 import { adjacentParen, ref, statementKeywords, TokenStream } from "./grammar-support.js";
 import type { LineMap } from "./line-map.js";
 import { EarleyParser } from "./earley.js";
+import { nestingLimit, tooDeep } from "./nesting.js";
 import { closestWord } from "./spelling.js";
 import type { Token } from "./token.js";
 
@@ -66,10 +67,22 @@ type StatementResult = { statements: Statement[]; error?: never } | { statements
 function parseStatement(lines: LineMap, tokens: readonly Token[], options: ParseOptions): StatementResult {
   // earley.ts finds the parses; only a statement that has none goes through nearley's own parser,
   // whose chart says what was expected where it fails.
-  const parses = earley.parse(tokens) as Statement[][] | undefined;
-  if (parses === undefined) return explainFailure(lines, tokens);
-  if (parses.length > 1) options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
-  return { statements: parses[0]! };
+  try {
+    const parses = earley.parse(tokens) as Statement[][] | undefined;
+    if (parses === undefined) return explainFailure(lines, tokens);
+    if (parses.length > 1) options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
+    for (const statement of parses[0]!) {
+      const deep = tooDeep(statement);
+      if (deep) return { error: parseMessages.nestedTooDeeply(deep.node.loc, deep.limit, deep.literals) };
+    }
+    return { statements: parses[0]! };
+  } catch (error) {
+    // The parser's own recursion (thousands of `not` or brackets) runs out of stack before the
+    // tree exists to be measured: that is the same diagnostic, at the statement's start.
+    if (!(error instanceof RangeError)) throw error;
+    const start = tokens[0]!.loc;
+    return { error: parseMessages.nestedTooDeeply({ start: start.start, end: start.end }, nestingLimit, false) };
+  }
 }
 
 /** Parses a statement that has no parse with nearley, and explains where and why it fails. */

@@ -33,6 +33,8 @@ export function scanText(lines: LineMap, start: number, end: number, processEsca
     text = "";
   };
 
+  // Searches stay inside the string: searching the whole source would make many strings quadratic.
+  const body = source.slice(start, end);
   let index = start;
   while (index < end) {
     const char = source[index]!;
@@ -62,12 +64,24 @@ export function scanText(lines: LineMap, start: number, end: number, processEsca
         continue;
       }
     }
-    text += char;
-    value += char;
-    index++;
+    // Plain text up to the next character that may start an escape or a placeholder, in one piece.
+    const next = start + nextSpecial(body, index + 1 - start, processEscapes);
+    const plain = source.slice(index, next);
+    text += plain;
+    value += plain;
+    index = next;
   }
   flushText(end);
   return { value, parts, diagnostics };
+}
+
+function nextSpecial(body: string, from: number, escapes: boolean): number {
+  const brace = body.indexOf("{", from);
+  const backslash = escapes ? body.indexOf("\\", from) : -1;
+  let next = body.length;
+  if (brace !== -1 && brace < next) next = brace;
+  if (backslash !== -1 && backslash < next) next = backslash;
+  return next;
 }
 
 function placeholder(lines: LineMap, offset: number, text: string, root: string, accessors: string): Placeholder {

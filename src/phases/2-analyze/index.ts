@@ -1,11 +1,16 @@
 import type { Program } from "../../ast.js";
 import { Analyzer, type AnalyzeOptions } from "./analyzer.js";
+import { nameTargets } from "./name-targets.js";
 import type { Analysis } from "./types.js";
 
 export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
 export type * from "./types.js";
+export { visibleSymbols } from "./scope.js";
+export { permissionKinds } from "../../../runtime/vocabulary.js";
+export { knownProperties, propertyWords } from "./rules/properties.js";
 
 /** Resolves names and scopes and validates the program. Never throws; never mutates the AST. */
 export function analyze(program: Program, options: AnalyzeOptions = {}): Analysis {
-  return new Analyzer(program, options).run();
+  const analysis = new Analyzer(program, options).run();
+  return { ...analysis, ...nameTargets(analysis) };
 }

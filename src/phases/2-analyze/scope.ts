@@ -36,7 +36,7 @@ export class LexicalScope implements Scope {
     let insideBlock = false;
     for (let scope: LexicalScope | null = this; scope !== null; scope = scope.parent) {
       const symbol = scope.symbols.get(name);
-      if (symbol && (symbol.declaration.loc.start.offset <= offset || (insideBlock && scope.kind === "program"))) return symbol;
+      if (symbol && isVisible(symbol, offset, insideBlock)) return symbol;
       if (scope.kind === "block") insideBlock = true;
     }
     return undefined;
@@ -58,4 +58,22 @@ export class LexicalScope implements Scope {
     }
     return undefined;
   }
+}
+
+/** Every symbol a name read at `offset` in `scope` can refer to, innermost first: what `lookup` finds, name by name. */
+export function visibleSymbols(scope: Scope, offset: number): SymbolInfo[] {
+  const found = new Map<string, SymbolInfo>();
+  let insideBlock = false;
+  for (let current: Scope | null = scope; current !== null; current = current.parent) {
+    for (const symbol of current.symbols.values()) {
+      if (!found.has(symbol.name) && isVisible(symbol, offset, insideBlock)) found.set(symbol.name, symbol);
+    }
+    if (current.kind === "block") insideBlock = true;
+  }
+  return [...found.values()];
+}
+
+/** Declared before `offset`, or a program-level name read inside a block body (a block runs when it is called). */
+function isVisible(symbol: SymbolInfo, offset: number, insideBlock: boolean): boolean {
+  return symbol.declaration.loc.start.offset <= offset || (insideBlock && symbol.scope.kind === "program");
 }

@@ -51,7 +51,7 @@ export interface SymbolInfo {
   readonly reassigned: boolean;
 }
 
-export interface Analysis {
+export interface Analysis extends NameTargets {
   readonly program: Program;
   readonly diagnostics: readonly Diagnostic[];
   /** The symbol each referencing Identifier resolves to (declarations map to themselves). */
@@ -77,4 +77,20 @@ export interface Analysis {
   readonly agentValues: ReadonlyMap<Identifier, AgentDefinition>;
   /** Reads of a name that a block called earlier bound (flat names): the block must hand it back. */
   readonly blockBindingReads: ReadonlyMap<Identifier, BlockDefinition>;
+}
+
+/** What the names that are not bindings refer to (for editors: hover, definition, references, rename). */
+export interface NameTargets {
+  /** Every name that means an agent: its definition, `session: x`, `resume: x`, `context: x`. */
+  readonly agentReferences: ReadonlyMap<Identifier, AgentDefinition>;
+  /** Every name that means a block: its definition and `do x`. */
+  readonly blockReferences: ReadonlyMap<Identifier, BlockDefinition>;
+  /** Names that mean a `use`d program or one of its inputs and outputs (`alias`, `alias(input: ...)`, `result.output`). */
+  readonly programReferences: ReadonlyMap<Identifier, ProgramReference>;
+}
+
+/** A name in one program that refers to another: the program itself, or one of its inputs or outputs by name. */
+export interface ProgramReference {
+  readonly use: UseStatement;
+  readonly part: "program" | "input" | "output";
 }

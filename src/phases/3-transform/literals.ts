@@ -72,6 +72,11 @@ function unicodeEscape(code: number): string {
   return `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
+/** A number as written in `.prose` (digits, at most one dot), or its value when written otherwise. */
+export function numberLiteral(raw: string): string {
+  return /^\d+(?:\.\d+)?$/.test(raw) ? raw : String(Number(raw));
+}
+
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** An object literal key for `name`: bare when it is a plain identifier, quoted otherwise. */

@@ -3,8 +3,10 @@
  * already reported every malformed property; what reaches here is lowered so that it type-checks
  * whatever its shape (a non-string where a string belongs goes through `text()`).
  */
+import { backoffs, isOneOf, permissionKinds, permissionModes, persistScopes } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
-import { propertyKey, stringLiteral } from "./literals.js";
+import { numberLiteral, propertyKey, stringLiteral } from "./literals.js";
+import type { RuntimeHelper } from "./lowering.js";
 
 /** What property lowering needs from the expression lowerer. */
 export interface ExpressionLowering {
@@ -14,11 +16,10 @@ export interface ExpressionLowering {
   string(literal: ast.StringLiteral): string;
   /** A `string`-typed expression for any expression. */
   text(expression: ast.Expression): string;
+  /** The name of a runtime helper the code calls (the module imports it). */
+  helper(name: RuntimeHelper): string;
 }
 
-const permissionKinds: ReadonlySet<string> = new Set(["read", "write", "execute", "bash", "network", "env"]);
-const permissionModes: ReadonlySet<string> = new Set(["allow", "deny", "prompt"]);
-const backoffs = new Set(["none", "linear", "exponential"]);
 
 /** `key: value` fields, in source order, for an object literal of `SessionSettings`. */
 export function settingsFields(properties: readonly ast.Property[], lowering: ExpressionLowering, contextExtra?: string): string[] {
@@ -42,11 +43,11 @@ export function settingsFields(properties: readonly ast.Property[], lowering: Ex
         fields.push(`context: ${contextSpec(value, lowering, contextExtra)}`);
         break;
       case "retry":
-        if (value.kind !== "PropertyBlock") fields.push(`retry: ${value.kind === "Number" ? value.raw : `Number(${lowering.value(value)})`}`);
+        if (value.kind !== "PropertyBlock") fields.push(`retry: ${value.kind === "Number" ? numberLiteral(value.raw) : `Number(${lowering.value(value)})`}`);
         break;
       case "backoff": {
         const chosen = wordOf(value);
-        if (chosen !== undefined && backoffs.has(chosen)) fields.push(`backoff: ${stringLiteral(chosen)}`);
+        if (isOneOf(backoffs, chosen)) fields.push(`backoff: ${stringLiteral(chosen)}`);
         break;
       }
       case "persist":
@@ -84,8 +85,7 @@ function persist(value: ast.Expression | ast.PropertyBlock, lowering: Expression
   const chosen = wordOf(value);
   if (chosen === "true") return "true";
   if (chosen === "false") return "false";
-  if (value.kind === "Identifier" && (chosen === "project" || chosen === "user")) return stringLiteral(chosen);
-  if (value.kind === "String" && (chosen === "project" || chosen === "user")) return stringLiteral(chosen);
+  if ((value.kind === "Identifier" || value.kind === "String") && isOneOf(persistScopes, chosen)) return stringLiteral(chosen);
   if (value.kind === "String") return `{ path: ${lowering.string(value)} }`;
   return "true";
 }
@@ -116,13 +116,13 @@ function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): st
   const ask: string[] = [];
   for (const { key, value } of block.properties) {
     const kind = key.name;
-    if (!permissionKinds.has(kind)) continue;
+    if (!isOneOf(permissionKinds, kind)) continue;
     if (value.kind === "Array" && kind !== "bash") {
       rules.push(`${kind}: ${stringList(value, lowering)}`);
       continue;
     }
     const written = value.kind === "Identifier" || value.kind === "String" ? wordOf(value) : undefined;
-    const mode = written !== undefined && permissionModes.has(written) ? written : "deny";
+    const mode = isOneOf(permissionModes, written) ? written : "deny";
     switch (kind) {
       case "bash":
       case "network":
@@ -209,5 +209,5 @@ function recordEntries(block: ast.PropertyBlock, lowering: ExpressionLowering): 
 }
 
 function recordText(block: ast.PropertyBlock, lowering: ExpressionLowering): string {
-  return `text(${recordOf(block, lowering)})`;
+  return `${lowering.helper("text")}(${recordOf(block, lowering)})`;
 }

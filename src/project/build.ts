@@ -9,10 +9,11 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXIT, type ExitCode } from "../cli/exit-codes.js";
 import { findPrograms, UsageError } from "../cli/find-programs.js";
+import { readProgram } from "../cli/read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { importedFile, importInterface } from "./imports.js";
+import { importedFile, importResolver, localImports } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
@@ -72,17 +73,21 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
   while (queue.length > 0) {
     const { path, root } = queue.shift()!;
     if (planned.has(path)) continue;
-    const source = readFileSync(path, "utf8");
+    const { text: source, problem } = readProgram(path);
     const imports = localImports(source).map((use) => importedFile(path, use));
     for (const imported of imports) if (existsSync(imported)) queue.push({ path: imported, root });
-    const inputHash = hashInputs(source, imports.map((imported) => (existsSync(imported) ? readFileSync(imported, "utf8") : "")));
+    const inputHash = hashInputs(source, imports.map((imported) => (existsSync(imported) ? readProgram(imported).text : "")));
     const output = outputPath(path, root, options.outDir);
+    if (problem) {
+      planned.set(path, { path, root, source, output, existing: undefined, code: undefined, fresh: false, diagnostics: [problem] });
+      continue;
+    }
     const existing = existsSync(output) ? readFileSync(output, "utf8") : undefined;
     if (!options.check && !options.force && existing !== undefined && existing.split("\n", 2)[1] === `// prosec-input: ${inputHash}`) {
       planned.set(path, { path, root, source, output, existing, code: existing, fresh: true, diagnostics: [] });
       continue;
     }
-    const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
+    const resolveImport = importResolver(path, interfaces, cwd);
     options.onProgress?.(`compiling ${portable(path, cwd)}`);
     const result = await compile(source, portable(path, root), { inputHash, resolveImport, strict: options.strict });
     planned.set(path, { path, root, source, output, existing, code: result.code, fresh: false, diagnostics: result.diagnostics });
@@ -132,7 +137,3 @@ function namedPrograms(paths: readonly string[], cwd: string): Array<{ path: str
   return found;
 }
 
-/** `use "./x"` paths, found without parsing (for the input hash; analysis does the real work). */
-function localImports(source: string): string[] {
-  return [...source.matchAll(/^[ \t]*use[ \t]+"(\.\.?\/[^"\n]*)"/gm)].map((match) => match[1]!);
-}

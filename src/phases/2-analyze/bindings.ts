@@ -1,0 +1,239 @@
+/**
+ * Scopes, symbols and what each name refers to: the tables analysis hands to lowering, built as the
+ * analyzer's walk declares and resolves names.
+ */
+import type * as ast from "../../ast.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { analyzeMessages as m } from "../../diagnostics/messages.js";
+import { walk } from "../../walk.js";
+import type { Definitions } from "./definitions.js";
+import { LexicalScope, type MutableSymbol } from "./scope.js";
+import { closest } from "./suggest.js";
+import type { Scope } from "./types.js";
+
+export class Bindings {
+  readonly references = new Map<ast.Identifier, MutableSymbol>();
+  readonly interpolations = new Map<ast.Placeholder, MutableSymbol>();
+  readonly scopes = new Map<ast.Node, Scope>();
+  readonly scopeOf = new Map<ast.Node, Scope>();
+  /** Names used as values that name an agent. */
+  readonly agentValues = new Map<ast.Identifier, ast.AgentDefinition>();
+  /** Reads of a name a block called earlier bound. */
+  readonly blockBindingReads = new Map<ast.Identifier, ast.BlockDefinition>();
+  /** Names declared in branches and loop bodies, declared ahead in the enclosing scope. */
+  private readonly hoisted = new Map<ast.Identifier, MutableSymbol>();
+  private readonly blockCalls: ast.DoCall[] = [];
+  private current: LexicalScope;
+  /** Overrides the position references are resolved at (loop conditions see the whole body). */
+  private referenceOffset: number | undefined;
+
+  constructor(
+    program: ast.Program,
+    private readonly definitions: Definitions,
+    private readonly report: (diagnostic: Diagnostic) => void,
+  ) {
+    this.current = new LexicalScope("program", program, null);
+    this.scopes.set(program, this.current);
+  }
+
+  /** The innermost scope of the walk. */
+  get scope(): LexicalScope {
+    return this.current;
+  }
+
+  withScope(kind: Scope["kind"], node: ast.Node, work: () => void): void {
+    const outer = this.current;
+    this.current = new LexicalScope(kind, node, outer);
+    this.scopes.set(node, this.current);
+    try {
+      work();
+    } finally {
+      this.current = outer;
+    }
+  }
+
+  /** Resolves the names in `work` as if they stood at `offset`. */
+  resolvedAt(offset: number, work: () => void): void {
+    const saved = this.referenceOffset;
+    this.referenceOffset = offset;
+    work();
+    this.referenceOffset = saved;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Declarations
+  // -------------------------------------------------------------------------------------------
+
+  declare(kind: MutableSymbol["kind"], name: ast.Identifier): void {
+    const existing = this.current.symbols.get(name.name);
+    if (existing) {
+      this.report(m.duplicateVariable(name.loc, name.name, existing.declaration.loc));
+      this.references.set(name, existing);
+      return;
+    }
+    const outer = this.shadowed(name);
+    if (outer) this.report(m.shadowing(name.loc, name.name, outer.declaration.loc));
+    if (this.definitions.agents.has(name.name) && kind !== "param") this.report(m.nameIsAgent(name.loc, name.name));
+    this.references.set(name, this.current.declare(kind, name));
+  }
+
+  /** A declaration that is never reported (a `use` alias). */
+  declareQuietly(kind: MutableSymbol["kind"], name: ast.Identifier): void {
+    this.references.set(name, this.current.declare(kind, name));
+  }
+
+  /** `item` in `map`, `filter` and `pmap` stages: declared by the stage itself. */
+  declareImplicit(kind: MutableSymbol["kind"], name: string, stage: ast.PipeStage): void {
+    this.current.declare(kind, { kind: "Identifier", name, loc: { start: stage.loc.start, end: stage.loc.start } });
+  }
+
+  /** Binds `name` (a binding or an output) to the symbol declared for it ahead, when there is one. */
+  bindHoisted(name: ast.Identifier): boolean {
+    const symbol = this.hoisted.get(name);
+    if (!symbol) return false;
+    if (symbol.declaration !== name) symbol.reassigned = true;
+    this.references.set(name, symbol);
+    return true;
+  }
+
+  /** `name = ...` updates `symbol`, declared earlier. */
+  reassign(name: ast.Identifier, symbol: MutableSymbol): void {
+    symbol.reassigned = true;
+    this.references.set(name, symbol);
+  }
+
+  /**
+   * A name bound inside `if` / `choice` branches, loop bodies or a `catch` stays visible after them
+   * (OpenProse names are flat): declare it once here, so every branch binds the same variable.
+   */
+  hoist(bodies: readonly (readonly ast.Statement[])[]): void {
+    const found = new Map<string, ast.Identifier[]>();
+    for (const body of bodies) collectBindings(body, found);
+    for (const [name, identifiers] of found) {
+      if (this.current.lookup(name, identifiers[0]!.loc.start.offset)) continue;
+      const symbol = this.current.declare("let", identifiers[0]!);
+      for (const identifier of identifiers) this.hoisted.set(identifier, symbol);
+    }
+  }
+
+  /** An outer binding this declaration hides; a block body is a fresh start, like a function's. */
+  private shadowed(name: ast.Identifier): MutableSymbol | undefined {
+    for (let scope = this.current; scope.kind !== "block" && scope.parent !== null; scope = scope.parent) {
+      const symbol = scope.parent.symbols.get(name.name);
+      if (symbol && symbol.declaration.loc.start.offset <= name.loc.start.offset) return symbol;
+    }
+    return undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // References
+  // -------------------------------------------------------------------------------------------
+
+  reference(identifier: ast.Identifier): void {
+    const symbol = this.resolve(identifier.name, identifier.loc.start.offset);
+    if (symbol) {
+      this.references.set(identifier, symbol);
+      return;
+    }
+    const agent = this.definitions.agents.get(identifier.name);
+    if (agent) {
+      this.agentValues.set(identifier, agent);
+      return;
+    }
+    const fromBlock = this.readBlockBinding(identifier);
+    if (fromBlock) {
+      this.references.set(identifier, fromBlock);
+      return;
+    }
+    this.report(
+      m.undefinedName(identifier.loc, identifier.name, closest(identifier.name, this.current.visibleNames())),
+    );
+  }
+
+  /** Resolves the placeholders of a string: bound roots interpolate, others stay literal text. */
+  text(literal: ast.StringLiteral | ast.Discretion): void {
+    this.scopeOf.set(literal, this.current);
+    for (const part of literal.parts) {
+      if (part.kind !== "Placeholder") continue;
+      const root = rootOf(part.path);
+      const symbol = this.resolve(root.name, part.loc.start.offset) ?? this.readBlockBinding(root);
+      if (symbol) {
+        this.interpolations.set(part, symbol);
+        this.references.set(root, symbol);
+      } else {
+        this.report(
+          m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, this.current.visibleNames())),
+        );
+      }
+    }
+  }
+
+  /** A `do` call: from here on, the caller may read what the block bound. */
+  calledBlock(call: ast.DoCall): void {
+    this.blockCalls.push(call);
+  }
+
+  private resolve(name: string, offset: number): MutableSymbol | undefined {
+    return this.current.lookup(name, this.referenceOffset ?? offset);
+  }
+
+  private readBlockBinding(identifier: ast.Identifier): MutableSymbol | undefined {
+    const found = this.bindingOfCalledBlock(identifier);
+    if (!found) return undefined;
+    this.blockBindingReads.set(identifier, found.block);
+    this.report(m.blockBindingRead(identifier.loc, identifier.name, found.block.name.name));
+    return found.symbol;
+  }
+
+  /**
+   * OpenProse names are flat: a caller may read what a block it called bound. Only a block
+   * called by `do` before this point counts.
+   */
+  private bindingOfCalledBlock(
+    identifier: ast.Identifier,
+  ): { symbol: MutableSymbol; block: ast.BlockDefinition } | undefined {
+    for (const call of this.blockCalls) {
+      if (call.loc.end.offset > identifier.loc.start.offset) continue;
+      const block = this.definitions.blocks.get(call.name.name);
+      const symbol = block
+        ? (this.scopes.get(block) as LexicalScope | undefined)?.symbols.get(identifier.name)
+        : undefined;
+      if (block && symbol && symbol.kind !== "param") return { symbol, block };
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Where a name bound below a statement list stays in that list's scope: nested branches, `parallel`
+ * branches, `do:` and `try` bodies, but not loops, pipelines, blocks or the value of an `output`.
+ */
+const bindingReaches: ReadonlySet<ast.NodeKind> = new Set([
+  "Binding",
+  "ExpressionStatement",
+  "If",
+  "IfClause",
+  "Choice",
+  "ChoiceOption",
+  "Parallel",
+  "DoBlock",
+  "Try",
+  "Catch",
+]);
+
+/** Names that statements bind, looking into nested branches but not into loops, pipelines or blocks. */
+function collectBindings(statements: readonly ast.Statement[], found: Map<string, ast.Identifier[]>): void {
+  for (const statement of statements) {
+    walk(statement, (node) => {
+      if ((node.kind === "Binding" || node.kind === "Output") && node.name)
+        found.set(node.name.name, [...(found.get(node.name.name) ?? []), node.name]);
+      return bindingReaches.has(node.kind);
+    });
+  }
+}
+
+function rootOf(path: ast.Identifier | ast.MemberExpression | ast.IndexExpression): ast.Identifier {
+  let node: ast.Expression = path;
+  while (node.kind === "Member" || node.kind === "Index") node = node.object;
+  return node as ast.Identifier;
+}

@@ -1,0 +1,40 @@
+import { isOneOf, permissionKinds, permissionWords } from "../../../../runtime/vocabulary.js";
+import type * as ast from "../../../ast.js";
+import { analyzeMessages as m } from "../../../diagnostics/messages.js";
+import { closest } from "../suggest.js";
+import { describe } from "./describe.js";
+import type { RuleContext } from "./rule.js";
+
+/**
+ * `permissions:` is a block of known kinds, each set once, to a mode or (all but `bash`) a list of
+ * patterns (E009, E015, E016, W008, W009).
+ */
+export function checkPermissions(value: ast.Expression | ast.PropertyBlock, context: RuleContext): void {
+  if (value.kind !== "PropertyBlock") {
+    context.report(m.permissionsNotBlock(value.loc));
+    return;
+  }
+  const seen = new Map<string, ast.Property>();
+  for (const rule of value.properties) {
+    const name = rule.key.name;
+    const first = seen.get(name);
+    if (first) context.report(m.duplicateProperty(rule.key.loc, name, first.key.loc));
+    seen.set(name, rule);
+    if (!isOneOf(permissionKinds, name)) {
+      context.report(m.unknownPermission(rule.key.loc, name, closest(name, permissionKinds)));
+      continue;
+    }
+    const ruleValue = rule.value;
+    if (ruleValue.kind === "Array" && name !== "bash") {
+      for (const pattern of ruleValue.elements) {
+        if (pattern.kind !== "String" && pattern.kind !== "Identifier")
+          context.report(m.permissionPatternNotString(pattern.loc));
+      }
+      continue;
+    }
+    const word =
+      ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
+    const allowed = word !== undefined && permissionWords(name).includes(word);
+    if (!allowed) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
+  }
+}

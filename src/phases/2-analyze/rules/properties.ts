@@ -1,0 +1,96 @@
+import {
+  backoffs,
+  isOneOf,
+  modelNames,
+  permissionKinds,
+  permissionWords,
+  persistScopes,
+} from "../../../../runtime/vocabulary.js";
+import type * as ast from "../../../ast.js";
+import { analyzeMessages as m } from "../../../diagnostics/messages.js";
+import { closest } from "../suggest.js";
+import { checkPositiveCount } from "./counts.js";
+import { describe } from "./describe.js";
+import { checkPermissions } from "./permissions.js";
+import { checkPrompt } from "./prompts.js";
+import type { Rule, RuleContext } from "./rule.js";
+import { checkSkills } from "./skills.js";
+
+export const knownProperties = [
+  "model",
+  "prompt",
+  "context",
+  "retry",
+  "backoff",
+  "persist",
+  "skills",
+  "permissions",
+] as const;
+const persistValues = ["true", ...persistScopes];
+
+/** The words a property (or a permission) takes, for editors to offer. */
+export const propertyWords: Readonly<Record<string, readonly string[]>> = {
+  model: modelNames,
+  backoff: backoffs,
+  persist: ["true", "false", ...persistScopes],
+  ...Object.fromEntries(permissionKinds.map((kind) => [kind, permissionWords(kind)])),
+};
+
+/** The properties of agents and sessions: known names, each set once, with values of the right shape. */
+export const properties: Rule = {
+  Agent: (node, context) => checkProperties(node.properties, context),
+  Session: (node, context) => checkProperties(node.properties, context),
+  Resume: (node, context) => checkProperties(node.properties, context),
+};
+
+function checkProperties(list: readonly ast.Property[], context: RuleContext): void {
+  const seen = new Map<string, ast.Property>();
+  for (const property of list) {
+    const name = property.key.name;
+    const first = seen.get(name);
+    if (first) context.report(m.duplicateProperty(property.key.loc, name, first.key.loc));
+    seen.set(name, property);
+    checkProperty(property, context);
+  }
+}
+
+function checkProperty({ key, value }: ast.Property, context: RuleContext): void {
+  switch (key.name) {
+    case "model":
+      if (value.kind === "Identifier" && !isOneOf(modelNames, value.name))
+        context.report(m.invalidModel(value.loc, value.name, closest(value.name, modelNames)));
+      else if (value.kind !== "Identifier" && value.kind !== "String")
+        context.report(m.invalidModel(value.loc, describe(value), undefined));
+      return;
+    case "prompt":
+      if (value.kind === "String") checkPrompt(value, "property", context);
+      return;
+    case "context":
+      return;
+    case "retry":
+      if (value.kind !== "PropertyBlock") checkPositiveCount(value, "`retry:`", context);
+      return;
+    case "backoff":
+      return checkWord(value, "backoff:", backoffs, context);
+    case "persist":
+      if (value.kind !== "String" && value.kind !== "Boolean") checkWord(value, "persist:", persistValues, context);
+      return;
+    case "skills":
+      return checkSkills(value, context);
+    case "permissions":
+      return checkPermissions(value, context);
+    default:
+      context.report(m.unknownProperty(key.loc, key.name, closest(key.name, knownProperties)));
+  }
+}
+
+/** A keyword-like value written bare (`exponential`) or quoted (`"exponential"`). */
+function checkWord(
+  value: ast.Expression | ast.PropertyBlock,
+  property: string,
+  allowed: readonly string[],
+  context: RuleContext,
+): void {
+  const word = value.kind === "Identifier" ? value.name : value.kind === "String" ? value.value : undefined;
+  if (!isOneOf(allowed, word)) context.report(m.unknownValue(value.loc, property, word ?? describe(value), allowed));
+}

@@ -1,0 +1,27 @@
+/**
+ * A rule is one self-contained check (graphql-js's `validation/rules/*`): handlers for the node
+ * kinds it looks at, called by the analyzer once the node's names are resolved.
+ */
+import type * as ast from "../../../ast.js";
+import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
+
+/** The imported program's interface, for checking calls to it. */
+export interface ProgramInterface {
+  readonly inputs: readonly string[];
+  readonly outputs: readonly string[];
+}
+
+/** What rules may ask of the analysis. */
+export interface RuleContext {
+  readonly agents: ReadonlyMap<string, ast.AgentDefinition>;
+  readonly blocks: ReadonlyMap<string, ast.BlockDefinition>;
+  /** Skill names registered by `import` and `use`. */
+  readonly skills: ReadonlySet<string>;
+  /** The interface of the program imported under `name`, when it could be read. */
+  importedProgram(name: string): ProgramInterface | undefined;
+  /** The name of the imported program whose call result the binding `identifier` refers to holds. */
+  programResultOf(identifier: ast.Identifier): string | undefined;
+  report(diagnostic: Diagnostic): void;
+}
+
+export type Rule = { readonly [K in ast.NodeKind]?: (node: ast.NodeOfKind<K>, context: RuleContext) => void };

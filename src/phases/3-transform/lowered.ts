@@ -1,0 +1,117 @@
+/**
+ * What lowering produces, saying what it is: a value expression (and whether evaluating it does
+ * anything), a statement list (and whether control leaves at its end), and what a list does with
+ * its last value. Lowering decides from these, never by reading back the text it wrote.
+ */
+
+/**
+ * A TypeScript expression: a `Value` (or, for conditions and text, a `boolean` or a `string`). It
+ * may contain `await`: generated code runs in async functions.
+ */
+export interface Lowered {
+  readonly code: string;
+  /** It is a runtime call (`await rt...`): kept as a statement even when its value is not wanted. */
+  readonly effectful: boolean;
+  /** Evaluating it waits on the runtime somewhere (a session in a list, a judgment in a condition). */
+  readonly awaits: boolean;
+}
+
+/** An expression that only reads (names, literals, temporaries). */
+export function inert(code: string): Lowered {
+  return { code, effectful: false, awaits: false };
+}
+
+/** An expression made of others (a list, `a + b`, a template): it waits when one of them does. */
+export function composed(code: string, parts: readonly Lowered[]): Lowered {
+  return { code, effectful: false, awaits: parts.some((part) => part.awaits) };
+}
+
+/** An awaited runtime call. */
+export function awaited(call: string): Lowered {
+  return { code: `await ${call}`, effectful: true, awaits: true };
+}
+
+export const nullValue: Lowered = inert("null");
+
+/** `rt.keep(source, value)`: an unbound result joins the trail; kept as a statement even when unread. */
+export function kept(source: string, value: Lowered): Lowered {
+  return { code: `rt.keep(${source}, ${value.code})`, effectful: true, awaits: value.awaits };
+}
+
+/** What a statement list does with the value of its last statement. */
+export type Finish =
+  /** `return value;` (a block body, a parallel branch, a `parallel for` or `pmap` item). */
+  | { readonly kind: "return" }
+  /** `target = value;` (the temporary of a block-valued construct, a `reduce` accumulator). */
+  | { readonly kind: "assign"; readonly target: string }
+  /** `target.push(value);` (a `for` loop's or a `map` stage's results). */
+  | { readonly kind: "push"; readonly target: string }
+  /** A `filter` stage: `item` is kept when the value is truthy; `test` wraps the value in that check. */
+  | { readonly kind: "keep"; readonly target: string; readonly item: string; readonly test: (value: string) => string }
+  /** Nobody reads the value. */
+  | { readonly kind: "discard" };
+
+export const returnValue: Finish = { kind: "return" };
+export const discard: Finish = { kind: "discard" };
+
+/** The statement that finishes a list with `value`; empty when there is nothing to do. */
+export function finishStatement(finish: Finish, value: Lowered): string {
+  switch (finish.kind) {
+    case "return":
+      return `return ${value.code};`;
+    case "assign":
+      return `${finish.target} = ${value.code};`;
+    case "push":
+      return `${finish.target}.push(${value.code});`;
+    case "keep":
+      return `if (${finish.test(value.code)}) ${finish.target}.push(${finish.item});`;
+    case "discard":
+      return value.effectful ? `${value.code};` : "";
+  }
+}
+
+/** A statement list being written. Each statement says whether control leaves after it. */
+export class Lines {
+  private readonly written: string[] = [];
+  private leaves = false;
+
+  /** A statement after which control goes on. An empty one is left out. */
+  add(...statements: readonly string[]): void {
+    for (const statement of statements) {
+      if (statement === "") continue;
+      this.written.push(statement);
+      this.leaves = false;
+    }
+  }
+
+  /** `return ...;` or `throw ...;`: control leaves the list here. */
+  leave(statement: string): void {
+    this.written.push(statement);
+    this.leaves = true;
+  }
+
+  /** Another list's statements, written here in order. */
+  append(lines: Lines): void {
+    if (lines.written.length === 0) return;
+    this.written.push(...lines.written);
+    this.leaves = lines.leaves;
+  }
+
+  /** Whether control leaves at the end of the list (its last statement returns or throws). */
+  get exits(): boolean {
+    return this.leaves;
+  }
+
+  get statements(): readonly string[] {
+    return this.written;
+  }
+
+  get isEmpty(): boolean {
+    return this.written.length === 0;
+  }
+
+  /** The statements as the body of a function or block. */
+  text(): string {
+    return this.written.join("\n");
+  }
+}

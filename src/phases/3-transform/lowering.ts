@@ -1,0 +1,190 @@
+/**
+ * What every visitor shares while one program is lowered: the analysis, the TypeScript names,
+ * the temporaries handed out so far and the runtime helpers the module uses. Visitors reach each
+ * other through `value`, `condition` and `statements` here (Svelte's `context.visit`), dispatching
+ * on the node's kind through tables with an entry for every kind.
+ */
+import type * as ast from "../../ast.js";
+import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
+import { walk } from "../../walk.js";
+import type { Finish, Lines, Lowered } from "./lowered.js";
+import type { NameTable } from "./names.js";
+import type { LowerState } from "./state.js";
+
+/** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
+export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
+
+/** What is asked of an expression besides its value. */
+export interface ValueRequest {
+  /** The name the value is bound to, for the session's trace. */
+  readonly binding?: string;
+  /** An expression statement: a block-valued construct then keeps no result. */
+  readonly discard?: boolean;
+  /** An expression statement: its result is unbound and joins the trail (DIALECT.md, "Context"). */
+  readonly unbound?: boolean;
+}
+
+/** What a statement gives the list it stands in. */
+export interface StatementOutcome {
+  /** Its value, when the list wants one and the statement has one. */
+  readonly value?: Lowered;
+}
+
+export type ExpressionVisitors = {
+  readonly [K in ast.Expression["kind"]]: (
+    node: ast.NodeOfKind<K>,
+    state: LowerState,
+    lowering: Lowering,
+    request: ValueRequest,
+  ) => Lowered;
+};
+
+export type StatementVisitors = {
+  readonly [K in ast.Statement["kind"]]: (
+    node: ast.NodeOfKind<K>,
+    state: LowerState,
+    lowering: Lowering,
+    wantValue: boolean,
+  ) => StatementOutcome;
+};
+
+/** How a statement list is lowered: see `visitors/statement-list.ts`. */
+export interface ListOptions {
+  /** The node that opens the list's scope: its names are declared in the list. */
+  readonly scope: ast.Node | null;
+  readonly finish?: Finish;
+  /** Symbols to declare ahead as well. */
+  readonly declareAhead?: readonly SymbolInfo[];
+}
+
+export interface Visitors {
+  readonly expressions: ExpressionVisitors;
+  readonly statements: StatementVisitors;
+  readonly condition: (expression: ast.Expression, state: LowerState, lowering: Lowering) => Lowered;
+  readonly list: (
+    statements: readonly ast.Statement[],
+    state: LowerState,
+    lowering: Lowering,
+    options: ListOptions,
+  ) => Lines;
+}
+
+/** Functions of `prosec/runtime` that generated code may call (imported only when used). */
+export type RuntimeHelper = "text" | "add" | "subtract" | "multiply" | "divide" | "equals" | "compare";
+
+export class Lowering {
+  private readonly symbolNames = new Map<SymbolInfo, string>();
+  private readonly temporaries = new Map<string, number>();
+  private readonly helpersUsed = new Set<RuntimeHelper>();
+  /** Block bindings the caller reads (flat names): declared once at program level. */
+  readonly promoted: ReadonlySet<SymbolInfo>;
+  /**
+   * Program-level bindings that blocks and agents read. A block may run before the binding's
+   * statement (names are flat): declared ahead as `null`, never in a temporal dead zone.
+   */
+  readonly readFromFunctions: ReadonlySet<SymbolInfo>;
+
+  constructor(
+    readonly analysis: Analysis,
+    readonly names: NameTable,
+    /** Agents whose properties read bindings: built when a session uses them. */
+    readonly dynamicAgents: ReadonlySet<string>,
+    private readonly visitors: Visitors,
+  ) {
+    this.promoted = new Set(
+      [...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []),
+    );
+    const readInside = new Set<SymbolInfo>();
+    const programScope = analysis.scopes.get(analysis.program);
+    for (const definition of [...analysis.blocks.values(), ...analysis.agents.values()]) {
+      walk(definition, (node) => {
+        const symbol = node.kind === "Identifier" ? analysis.references.get(node) : undefined;
+        if (symbol?.scope.kind === "program" && symbol.declaration !== node) readInside.add(symbol);
+        // A judgment shows the program's bindings declared above it: inside a block it reads them
+        // too, and the block may be called before their statements ran.
+        if (node.kind !== "Discretion") return;
+        for (const declared of programScope?.symbols.values() ?? []) {
+          if (declaredKinds.has(declared.kind) && declared.declaration.loc.start.offset < node.loc.start.offset)
+            readInside.add(declared);
+        }
+      });
+    }
+    this.readFromFunctions = readInside;
+  }
+
+  /** A `Value`-typed expression. */
+  value(expression: ast.Expression, state: LowerState, request: ValueRequest = {}): Lowered {
+    const visit = this.visitors.expressions[expression.kind] as (
+      node: ast.Expression,
+      state: LowerState,
+      lowering: Lowering,
+      request: ValueRequest,
+    ) => Lowered;
+    return visit(expression, state, this, request);
+  }
+
+  /** One statement, written to `state.out`. */
+  statement(statement: ast.Statement, state: LowerState, wantValue: boolean): StatementOutcome {
+    const visit = this.visitors.statements[statement.kind] as (
+      node: ast.Statement,
+      state: LowerState,
+      lowering: Lowering,
+      wantValue: boolean,
+    ) => StatementOutcome;
+    return visit(statement, state, this, wantValue);
+  }
+
+  /** A boolean expression for a condition. */
+  condition(expression: ast.Expression, state: LowerState): Lowered {
+    return this.visitors.condition(expression, state, this);
+  }
+
+  /** A statement list of its own (a body), written with `state`'s settings. */
+  statements(statements: readonly ast.Statement[], state: LowerState, options: ListOptions): Lines {
+    return this.visitors.list(statements, state, this, options);
+  }
+
+  /**
+   * A symbol's TypeScript name. A binding that shadows an outer one of the same name
+   * (`let n = n + 1` in a loop) gets its own name: in TypeScript the inner declaration would
+   * hide the outer one for the whole block, its own initializer included.
+   */
+  symbolName(symbol: SymbolInfo): string {
+    const known = this.symbolNames.get(symbol);
+    if (known !== undefined) return known;
+    const base = this.names.get("value", symbol.name);
+    let depth = 1;
+    for (let scope = symbol.scope.parent; scope !== null; scope = scope.parent)
+      if (scope.symbols.has(symbol.name)) depth++;
+    const name = depth === 1 ? base : `${base}$${depth}`;
+    this.symbolNames.set(symbol, name);
+    return name;
+  }
+
+  /** Where the outside reads a block binding: the value the block's most recently finished call gave it. */
+  lastCallName(symbol: SymbolInfo): string {
+    return `${this.symbolName(symbol)}$lastCall`;
+  }
+
+  identifierName(identifier: ast.Identifier): string {
+    const symbol = this.analysis.references.get(identifier);
+    return symbol ? this.symbolName(symbol) : this.names.get("value", identifier.name);
+  }
+
+  /** A fresh `$`-prefixed temporary: `$kind`, then `$kind2`, ... */
+  temporary(kind: string): string {
+    const count = (this.temporaries.get(kind) ?? 0) + 1;
+    this.temporaries.set(kind, count);
+    return count === 1 ? `$${kind}` : `$${kind}${count}`;
+  }
+
+  /** The name of a runtime helper, which the module then imports. */
+  helper(name: RuntimeHelper): string {
+    this.helpersUsed.add(name);
+    return name;
+  }
+
+  get helpers(): ReadonlySet<RuntimeHelper> {
+    return this.helpersUsed;
+  }
+}

@@ -1,0 +1,131 @@
+/** Statements that bind a name: `input`, `output`, `let` / `const` / assignment. */
+import type * as ast from "../../../ast.js";
+import type { SymbolInfo } from "../../2-analyze/types.js";
+import { numberLiteral, stringLiteral } from "../literals.js";
+import { inert, type Lowered } from "../lowered.js";
+import type { Lowering, StatementOutcome } from "../lowering.js";
+import { site } from "../site.js";
+import type { LowerState } from "../state.js";
+import { binaryHelper } from "./operators.js";
+import { string, templateOf } from "./strings.js";
+
+/**
+ * An `input` is declared where it stands; one in a branch, a loop body or a `try` is declared
+ * ahead like any binding there, since what follows (a loop's condition, a `catch`) may read it.
+ */
+export function input(statement: ast.InputDeclaration, state: LowerState, lowering: Lowering): StatementOutcome {
+  const symbol = lowering.analysis.references.get(statement.name);
+  const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", statement.name.name);
+  const prompt =
+    statement.prompt.kind === "String"
+      ? string(statement.prompt, state, lowering).code
+      : templateOf(statement.prompt.parts, state, lowering).code;
+  const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
+  const timeout = statement.modifiers.find((modifier) => modifier.key?.name === "timeout")?.value;
+  const seconds =
+    timeout === undefined
+      ? ""
+      : `, timeoutSeconds: ${timeout.kind === "Number" ? numberLiteral(timeout.raw) : `Number(${lowering.value(timeout, state).code})`}`;
+  const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${seconds} })`;
+  if (symbol !== undefined && !state.declaredHere.has(symbol)) state.out.add(`${name} = ${request};`);
+  else state.out.add(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
+  return { value: inert(name) };
+}
+
+/** `output name = value`, or `output value`; inside a block it is the block's result. */
+export function output(
+  statement: ast.OutputStatement,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): StatementOutcome {
+  const inBlock = enclosingBlock(statement, lowering);
+  const value: Lowered = statement.name
+    ? inert(assign(statement.name, statement.value, state, lowering))
+    : lowering.value(statement.value, state);
+  if (inBlock) state.out.leave(`return ${value.code};`);
+  return wantValue && !inBlock ? { value } : {};
+}
+
+export function binding(
+  statement: ast.BindingStatement,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): StatementOutcome {
+  const slot = state.accumulators.get(statement);
+  if (slot !== undefined && statement.value.kind === "Binary") {
+    const part = lowering.value(statement.value.right, state);
+    state.out.add(`${slot} = ${part.code};`);
+    return wantValue ? { value: inert(slot) } : {};
+  }
+  const name = assign(statement.name, statement.value, state, lowering, statement.declaration);
+  return wantValue ? { value: inert(name) } : {};
+}
+
+/** `name = value` as a declaration or an assignment, recording the binding for traces. */
+function assign(
+  identifier: ast.Identifier,
+  value: ast.Expression,
+  state: LowerState,
+  lowering: Lowering,
+  declaration: ast.BindingStatement["declaration"] = null,
+): string {
+  const symbol = lowering.analysis.references.get(identifier);
+  const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", identifier.name);
+  const declaring = symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === identifier;
+  // A binding is not in scope inside its own initializer (`let x = **...**` cannot show `x`).
+  const inner: LowerState = declaring ? { ...state, declaring: new Set([...state.declaring, symbol]) } : state;
+  let lowered: string;
+  // `xs = xs + [r]`: the right side runs first, so concurrent branches never lose an append.
+  if (value.kind === "Binary" && accumulates(value, symbol, lowering)) {
+    const right = lowering.temporary("next");
+    state.out.add(`const ${right} = ${lowering.value(value.right, inner).code};`);
+    lowered = `${binaryHelper(value.operator, lowering)}(${name}, ${right})`;
+  } else {
+    lowered = lowering.value(value, inner, { binding: identifier.name }).code;
+  }
+  const bound = `rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${lowered})`;
+  if (declaring) {
+    const keyword = symbol.reassigned || declaration === "let" ? "let" : "const";
+    state.out.add(`${keyword} ${name}${keyword === "let" ? ": Value" : ""} = ${bound};`);
+  } else {
+    state.out.add(`${name} = ${bound};`);
+  }
+  return name;
+}
+
+/** `x = x + e` where computing `e` waits on the runtime. */
+function accumulates(value: ast.BinaryExpression, symbol: SymbolInfo | undefined, lowering: Lowering): boolean {
+  return (
+    value.left.kind === "Identifier" &&
+    symbol !== undefined &&
+    lowering.analysis.references.get(value.left) === symbol &&
+    containsAwait(value.right)
+  );
+}
+
+/** Whether lowering an expression involves waiting on the runtime (anything but plain data and names). */
+function containsAwait(expression: ast.Expression): boolean {
+  switch (expression.kind) {
+    case "Identifier":
+    case "String":
+    case "Number":
+    case "Boolean":
+    case "Null":
+      return false;
+    case "Array":
+      return expression.elements.some(containsAwait);
+    case "Binary":
+      return containsAwait(expression.left) || containsAwait(expression.right);
+    default:
+      return true;
+  }
+}
+
+function enclosingBlock(node: ast.Node, lowering: Lowering): boolean {
+  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
+    if (scope.kind === "block" && scope.node.kind === "Block") return true;
+  }
+  return false;
+}

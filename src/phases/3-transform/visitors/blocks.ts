@@ -1,0 +1,45 @@
+/** `block` definitions and `do:` blocks. */
+import type * as ast from "../../../ast.js";
+import type { Scope, SymbolInfo } from "../../2-analyze/types.js";
+import { returnValue, type Lowered } from "../lowered.js";
+import type { Lowering, StatementOutcome, ValueRequest } from "../lowering.js";
+import type { LowerState } from "../state.js";
+import { collect } from "./collect.js";
+
+/** A block is an async function declared where it stands; `do name(...)` calls it through `rt.block`. */
+export function blockDefinition(block: ast.BlockDefinition, state: LowerState, lowering: Lowering): StatementOutcome {
+  const name = lowering.names.get("block", block.name.name);
+  const params = block.params.map((param) => `${lowering.identifierName(param)}: Value`).join(", ");
+  const body = lowering.statements(block.body, state, { scope: block, finish: returnValue });
+  // Bindings read outside the block belong to each call's frame; a call that finishes leaves its
+  // values where the outside reads them (DIALECT.md, "Scoping and names").
+  const own = [...lowering.promoted].filter((symbol) => blockOf(symbol) === block);
+  if (own.length === 0) {
+    state.out.add(`async function ${name}(${params}): Promise<Value> {`, ...body.statements, "}");
+    return {};
+  }
+  state.out.add(
+    `async function ${name}(${params}): Promise<Value> {`,
+    ...own.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`),
+    "try {",
+    ...body.statements,
+    "} finally {",
+    ...own.map((symbol) => `${lowering.lastCallName(symbol)} = ${lowering.symbolName(symbol)};`),
+    "}",
+    "}",
+  );
+  return {};
+}
+
+/** The block definition whose body declares `symbol`, if any. */
+function blockOf(symbol: SymbolInfo): ast.Node | undefined {
+  for (let scope: Scope | null = symbol.scope; scope !== null; scope = scope.parent)
+    if (scope.kind === "block" && scope.node.kind === "Block") return scope.node;
+  return undefined;
+}
+
+export function doBlock(node: ast.DoBlock, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
+  return collect("result", request.discard ?? false, state, lowering, (finish) =>
+    lowering.statements(node.body, state, { scope: null, finish }),
+  );
+}

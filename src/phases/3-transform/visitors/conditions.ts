@@ -1,0 +1,108 @@
+/**
+ * Conditions and judgments: boolean expressions where deterministic parts come first and
+ * `**...**` judgments are asked only when they decide.
+ */
+import type * as ast from "../../../ast.js";
+import type { SymbolInfo } from "../../2-analyze/types.js";
+import { propertyKey, stringLiteral } from "../literals.js";
+import { awaited, composed, inert, type Lowered } from "../lowered.js";
+import type { Lowering } from "../lowering.js";
+import { site } from "../site.js";
+import type { LowerState } from "../state.js";
+import { isComparison, judges } from "./operators.js";
+import { templateOf } from "./strings.js";
+
+/** Symbol kinds that hold values a judgment may look at. */
+const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
+  "let",
+  "const",
+  "assigned",
+  "input",
+  "output",
+  "param",
+  "loop-item",
+  "loop-index",
+  "pipe-item",
+  "pipe-accumulator",
+  "catch-error",
+]);
+
+/** A boolean expression for a condition. */
+export function condition(expression: ast.Expression, state: LowerState, lowering: Lowering): Lowered {
+  switch (expression.kind) {
+    case "Discretion":
+      return judge(expression, state, lowering);
+    case "Boolean":
+      return inert(String(expression.value));
+    case "Unary": {
+      if (expression.operator !== "not") return truthy(expression, state, lowering);
+      const operand = condition(expression.operand, state, lowering);
+      return composed(`!(${operand.code})`, [operand]);
+    }
+    case "Binary": {
+      if (expression.operator !== "and" && expression.operator !== "or") {
+        return isComparison(expression.operator)
+          ? comparison(expression, state, lowering)
+          : truthy(expression, state, lowering);
+      }
+      const [first, second] =
+        judges(expression.left) && !judges(expression.right)
+          ? [expression.right, expression.left]
+          : [expression.left, expression.right];
+      const left = condition(first, state, lowering);
+      const right = condition(second, state, lowering);
+      return composed(`(${left.code} ${expression.operator === "and" ? "&&" : "||"} ${right.code})`, [left, right]);
+    }
+    default:
+      return truthy(expression, state, lowering);
+  }
+}
+
+function truthy(expression: ast.Expression, state: LowerState, lowering: Lowering): Lowered {
+  return awaited(`rt.truthy(${site(expression)}, ${lowering.value(expression, state).code})`);
+}
+
+function comparison(expression: ast.BinaryExpression, state: LowerState, lowering: Lowering): Lowered {
+  const left = lowering.value(expression.left, state);
+  const right = lowering.value(expression.right, state);
+  const operands = `(${left.code}, ${right.code})`;
+  switch (expression.operator) {
+    case "==":
+    case "is":
+      return composed(`${lowering.helper("equals")}${operands}`, [left, right]);
+    case "!=":
+      return composed(`!${lowering.helper("equals")}${operands}`, [left, right]);
+    default:
+      return composed(`${lowering.helper("compare")}${operands} ${expression.operator} 0`, [left, right]);
+  }
+}
+
+/** `**...**` as a value: the model's yes or no. */
+export function judge(discretion: ast.Discretion, state: LowerState, lowering: Lowering): Lowered {
+  // The judge is told which construct asks; a judgment used as a value is a plain condition.
+  const asker = state.asker === "condition" ? "" : `, ${stringLiteral(state.asker)}`;
+  return awaited(
+    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering).code}, ${judgeScope(discretion, state, lowering)}${asker})`,
+  );
+}
+
+/** The bindings visible at `node`, by their `.prose` names: what a judgment may look at. */
+export function judgeScope(node: ast.Discretion, state: LowerState, lowering: Lowering): string {
+  const entries = new Map<string, string>();
+  const before = state.judgeBefore ?? node.loc.start.offset;
+  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
+    for (const symbol of scope.symbols.values()) {
+      if (
+        !valueKinds.has(symbol.kind) ||
+        entries.has(symbol.name) ||
+        lowering.promoted.has(symbol) ||
+        state.declaring.has(symbol)
+      )
+        continue;
+      if (symbol.declaration.loc.start.offset > before) continue;
+      entries.set(symbol.name, lowering.symbolName(symbol));
+    }
+  }
+  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
+}

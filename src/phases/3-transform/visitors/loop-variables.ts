@@ -1,0 +1,29 @@
+import type * as ast from "../../../ast.js";
+import type { SymbolInfo } from "../../2-analyze/types.js";
+import type { Lowering } from "../lowering.js";
+
+/** The name a loop's head binds, and the statements that start each iteration with it. */
+export interface LoopVariable {
+  readonly head: string;
+  readonly rebind: readonly string[];
+}
+
+/**
+ * A loop's item or index. One the body reassigns is a `let` of its own, set at the top of each
+ * iteration from what the loop hands it: the runtime's `number` index takes no text, and a
+ * reassigned counter would change how often the loop runs.
+ */
+export function loopVariable(symbol: SymbolInfo | undefined, kind: string, lowering: Lowering): LoopVariable {
+  if (!symbol) return { head: lowering.temporary(kind), rebind: [] };
+  const name = lowering.symbolName(symbol);
+  if (!symbol.reassigned) return { head: name, rebind: [] };
+  const head = lowering.temporary(kind);
+  return { head, rebind: [`let ${name}: Value = ${head};`] };
+}
+
+/** A loop's counter: the `as` name, or a temporary. */
+export function counter(identifier: ast.Identifier | null, kind: string, lowering: Lowering): LoopVariable {
+  return identifier
+    ? loopVariable(lowering.analysis.references.get(identifier), kind, lowering)
+    : { head: lowering.temporary(kind), rebind: [] };
+}

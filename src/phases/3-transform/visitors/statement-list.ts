@@ -1,0 +1,84 @@
+/**
+ * A statement list: its scope's names declared, each statement lowered, and its last value given
+ * to the list's `Finish` (returned, assigned, pushed or dropped).
+ */
+import type * as ast from "../../../ast.js";
+import type { SymbolInfo } from "../../2-analyze/types.js";
+import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
+import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
+import type { LowerState } from "../state.js";
+
+
+/**
+ * Lowers a statement list. With `options.scope` (the node that opens the list's scope) the names
+ * the scope declares are declared here: at their binding when it is a statement of this list,
+ * ahead of everything (`let x: Value = null`) when it is bound deeper (a branch, a parallel
+ * branch, a `try` body).
+ */
+export function statementList(
+  statements: readonly ast.Statement[],
+  outer: LowerState,
+  lowering: Lowering,
+  options: ListOptions,
+): Lines {
+  const out = new Lines();
+  const declaredHere = declareScope(statements, out, outer, lowering, options);
+  const state: LowerState = { ...outer, out, declaredHere };
+  const finish = options.finish;
+  const wantsValue = finish !== undefined && finish.kind !== "discard";
+  statements.forEach((statement, index) => {
+    const last = index === statements.length - 1;
+    const { value } = lowering.statement(statement, state, last && wantsValue);
+    if (last && finish && value !== undefined) finishWith(out, finish, value);
+  });
+  if (finish && !out.exits && (statements.length === 0 || !producesValue(statements.at(-1)!)))
+    finishWith(out, finish, nullValue);
+  return out;
+}
+
+function finishWith(out: Lines, finish: Finish, value: Lowered): void {
+  const statement = finishStatement(finish, value);
+  if (finish.kind === "return") out.leave(statement);
+  else out.add(statement);
+}
+
+function declareScope(
+  statements: readonly ast.Statement[],
+  out: Lines,
+  state: LowerState,
+  lowering: Lowering,
+  options: ListOptions,
+): Set<SymbolInfo> {
+  const scope = options.scope ? lowering.analysis.scopes.get(options.scope) : undefined;
+  const directNames = new Set<ast.Identifier>();
+  for (const statement of statements) {
+    if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name)
+      directNames.add(statement.name);
+  }
+  const here = new Set<SymbolInfo>();
+  const ahead: SymbolInfo[] = [...(options.declareAhead ?? [])];
+  for (const symbol of scope?.symbols.values() ?? []) {
+    if (!declaredKinds.has(symbol.kind) || lowering.promoted.has(symbol) || state.declaredBeforeLoop.has(symbol))
+      continue;
+    // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
+    const standsHere = symbol.kind === "input" || !lowering.readFromFunctions.has(symbol);
+    if (directNames.has(symbol.declaration) && standsHere) here.add(symbol);
+    else ahead.push(symbol);
+  }
+  for (const symbol of ahead) {
+    // A block's binding read outside it: the program holds the value its last finished call left.
+    const name = lowering.promoted.has(symbol) ? lowering.lastCallName(symbol) : lowering.symbolName(symbol);
+    out.add(`let ${name}: Value = null;`);
+  }
+  return here;
+}
+
+/** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */
+function producesValue(statement: ast.Statement): boolean {
+  return (
+    statement.kind === "ExpressionStatement" ||
+    statement.kind === "Binding" ||
+    (statement.kind === "Output" && statement.name !== null) ||
+    statement.kind === "Input"
+  );
+}

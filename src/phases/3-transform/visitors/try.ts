@@ -1,0 +1,42 @@
+import type * as ast from "../../../ast.js";
+import { Lines, type Lowered } from "../lowered.js";
+import type { Lowering, ValueRequest } from "../lowering.js";
+import type { LowerState } from "../state.js";
+import { collect } from "./collect.js";
+
+/** `try:` / `catch:` / `finally:` as TypeScript's; its value is the last value of whichever body ran. */
+export function tryExpression(
+  node: ast.TryExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
+  return collect("attempt", request.discard ?? false, state, lowering, (finish) => {
+    const body = lowering.statements(node.body, state, { scope: null, finish });
+    const handler = node.handler;
+    const lines = new Lines();
+    // P013: a `try:` with neither handles nothing, and TypeScript has no `try` without either.
+    if (!handler && !node.finalizer) {
+      lines.add("{");
+      lines.append(body);
+      lines.add("}");
+      return lines;
+    }
+    lines.add("try {");
+    lines.append(body);
+    if (handler) {
+      lines.add("} catch ($error) {", "rt.catchable($error);");
+      if (handler.param) {
+        const keyword = lowering.analysis.references.get(handler.param)?.reassigned ? "let" : "const";
+        lines.add(`${keyword} ${lowering.identifierName(handler.param)}: Value = rt.caught($error);`);
+      }
+      lines.append(lowering.statements(handler.body, { ...state, inCatch: true }, { scope: handler, finish }));
+    }
+    if (node.finalizer) {
+      lines.add("} finally {");
+      lines.append(lowering.statements(node.finalizer, state, { scope: null }));
+    }
+    lines.add("}");
+    return lines;
+  });
+}

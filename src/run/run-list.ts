@@ -1,0 +1,123 @@
+/**
+ * The runs kept in `.prose/runs/`, read from their files: `run.json` (program, start), `.lock` (the
+ * pid of the process running it), `state.md` (the status a run wrote last) and `journal.jsonl` (the
+ * usage of every finished step, for the cost estimate). Nothing here writes.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { lockHolder } from "../../runtime/durable/run-lock.js";
+import type { Usage } from "../../runtime/index.js";
+import { estimateCost } from "./cost.js";
+
+/**
+ * `running`: a live process holds its lock. `interrupted`: stopped before the end (Ctrl-C, or a
+ * process that died, which leaves `running` in state.md and a stale lock): it can be resumed.
+ * `damaged`: the folder has no readable run.json.
+ */
+export type ListedStatus = "running" | "complete" | "failed" | "interrupted" | "damaged";
+
+export interface ListedRun {
+  readonly runId: string;
+  readonly dir: string;
+  readonly status: ListedStatus;
+  /** The program's name (file name without `.prose`), when run.json could be read. */
+  readonly program?: string;
+  readonly source?: string;
+  readonly startedAt?: string;
+  /** When a file of the run was last written (ms since the epoch). */
+  readonly lastWrittenMs: number;
+  /** Finished steps in the journal. */
+  readonly steps: number;
+  /** US dollars from list prices; undefined when no model used has a known price. */
+  readonly cost: number | undefined;
+}
+
+export function runsFolder(cwd: string): string {
+  return join(cwd, ".prose", "runs");
+}
+
+/** Every run in the folder, oldest first (run ids begin with their start time). */
+export function listRuns(cwd: string): ListedRun[] {
+  const folder = runsFolder(cwd);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((runId) => readRun(runId, join(folder, runId)));
+}
+
+export function readRun(runId: string, dir: string): ListedRun {
+  const manifest = readJson(join(dir, "run.json")) as { program?: string; source?: string; startedAt?: string } | undefined;
+  const journal = readJournal(join(dir, "journal.jsonl"));
+  return {
+    runId,
+    dir,
+    status: manifest === undefined ? "damaged" : statusOf(dir),
+    ...(manifest?.program === undefined ? {} : { program: manifest.program }),
+    ...(manifest?.source === undefined ? {} : { source: manifest.source }),
+    ...(manifest?.startedAt === undefined ? {} : { startedAt: manifest.startedAt }),
+    lastWrittenMs: lastWritten(dir),
+    steps: journal.steps,
+    cost: estimateCost(journal.usage),
+  };
+}
+
+/** Whether a live process holds the run's lock (so a resume would be refused). */
+export function isRunning(dir: string): boolean {
+  return lockHolder(dir) !== undefined;
+}
+
+function statusOf(dir: string): ListedStatus {
+  if (isRunning(dir)) return "running";
+  let state: string;
+  try {
+    state = readFileSync(join(dir, "state.md"), "utf8");
+  } catch {
+    return "interrupted";
+  }
+  const status = /^status: (\w+)$/m.exec(state)?.[1];
+  return status === "complete" || status === "failed" ? status : "interrupted";
+}
+
+function readJournal(path: string): { steps: number; usage: Usage[] } {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { steps: 0, usage: [] };
+  }
+  const usage: Usage[] = [];
+  let steps = 0;
+  // Only complete lines count, as for the runtime: a record cut short by a crash ends without "\n".
+  for (const line of text.split("\n").slice(0, -1)) {
+    try {
+      const record = JSON.parse(line) as { usage?: Usage[] };
+      steps++;
+      usage.push(...(record.usage ?? []));
+    } catch {
+      // A damaged line: the run will refuse to resume and say so; the list counts what it can.
+    }
+  }
+  return { steps, usage };
+}
+
+function lastWritten(dir: string): number {
+  let latest = 0;
+  for (const file of ["run.json", "journal.jsonl", "state.md", ""]) {
+    try {
+      latest = Math.max(latest, statSync(join(dir, file)).mtimeMs);
+    } catch {
+      // Not there: the others tell.
+    }
+  }
+  return latest;
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,44 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repositoryRoot } from "../support/cli.js";
+import { zipEntries } from "../support/zip.js";
+
+const extension = join(repositoryRoot, "editors/vscode");
+const vsce = join(extension, "node_modules/.bin/vsce");
+
+describe("VS Code extension: packaging", () => {
+  it("packages with @vscode/vsce into a .vsix holding the client, the language files and the runtime dependencies only", () => {
+    expect(existsSync(vsce), "the extension's dependencies are installed: npm ci --prefix editors/vscode").toBe(true);
+    const out = join(mkdtempSync(join(tmpdir(), "prosec-vsix-")), "prose.vsix");
+    const packaged = spawnSync(vsce, ["package", "--allow-missing-repository", "--out", out], { cwd: extension, encoding: "utf8" });
+    expect(packaged.status, packaged.stdout + packaged.stderr).toBe(0);
+
+    const entries = zipEntries(readFileSync(out));
+    const names = entries.map((entry) => entry.name);
+    const own = names.filter((name) => !name.startsWith("extension/node_modules/")).sort();
+    expect(own).toEqual([
+      "[Content_Types].xml",
+      "extension.vsixmanifest",
+      "extension/LICENSE.txt",
+      "extension/extension.js",
+      "extension/language-configuration.json",
+      "extension/package.json",
+      "extension/readme.md",
+      "extension/server-command.js",
+      "extension/syntaxes/prose.tmLanguage.json",
+    ]);
+    const dependencies = new Set(names.filter((name) => name.startsWith("extension/node_modules/")).map((name) => name.split("/")[2]));
+    expect(dependencies.has("vscode-languageclient")).toBe(true);
+    expect([...dependencies].filter((name) => name === "@vscode" || name === "vscode-textmate")).toEqual([]);
+    expect(names.filter((name) => name.endsWith(".d.ts") || name.endsWith(".map"))).toEqual([]);
+
+    const read = (name: string) => entries.find((entry) => entry.name === name)!.read().toString("utf8");
+    const manifest = JSON.parse(read("extension/package.json"));
+    expect([manifest.name, manifest.publisher, manifest.contributes.languages[0].id]).toEqual(["prose", "prosec", "prose"]);
+    expect(read("extension/syntaxes/prose.tmLanguage.json")).toBe(readFileSync(join(extension, "syntaxes/prose.tmLanguage.json"), "utf8"));
+    expect(read("extension.vsixmanifest")).toContain('<Identity Language="en-US" Id="prose" Version="0.2.0" Publisher="prosec"');
+  });
+});

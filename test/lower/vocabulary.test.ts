@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import {
+  backoffs,
+  failurePolicies,
+  joinStrategies,
+  modelNames,
+  permissionKinds,
+  permissionModes,
+  persistScopes,
+} from "../../runtime/vocabulary.js";
+import { lowerSource } from "../../src/compile.js";
+
+function lowered(source: string): { code: string; codes: string[] } {
+  const { code, diagnostics } = lowerSource(source, "words.prose");
+  return { code: code ?? "", codes: diagnostics.map((diagnostic) => diagnostic.code) };
+}
+
+const branches = '  session "a"\n  session "b"\n';
+
+describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lowering writes", () => {
+  it.each(backoffs)("backoff: %s", (word) => {
+    const { code, codes } = lowered(`session "x"\n  retry: 2\n  backoff: ${word}\n`);
+    expect(codes).toEqual([]);
+    expect(code).toContain(`backoff: "${word}"`);
+  });
+
+  it.each(joinStrategies)("parallel (%s)", (word) => {
+    const { code, codes } = lowered(`parallel ("${word}"):\n${branches}`);
+    expect(codes).toEqual([]);
+    expect(code).toContain(`join: "${word}"`);
+  });
+
+  it.each(failurePolicies)("on-fail: %s", (word) => {
+    const { code, codes } = lowered(`parallel (on-fail: "${word}"):\n${branches}`);
+    expect(codes).toEqual([]);
+    expect(code).toContain(`onFail: "${word}"`);
+  });
+
+  const kindModes = permissionKinds.flatMap((kind): [string, string][] =>
+    kind === "env" ? [[kind, "deny"]] : permissionModes.map((mode) => [kind, mode]),
+  );
+  it.each(kindModes)("permissions: %s: %s", (kind, mode) => {
+    const { code, codes } = lowered(`agent a:\n  permissions:\n    ${kind}: ${mode}\nsession: a\n`);
+    expect(codes).toEqual([]);
+    expect(code).toContain("permissions: {");
+  });
+
+  it.each([...modelNames, ...persistScopes.map((scope) => `persist ${scope}`)])("%s", (word) => {
+    const property = word.startsWith("persist ") ? `persist: ${word.slice(8)}` : `model: ${word}`;
+    const { code, codes } = lowered(`agent a:\n  ${property}\nsession: a\n`);
+    expect(codes).toEqual([]);
+    expect(code).toContain(`"${word.replace("persist ", "")}"`);
+  });
+
+  it("rejects a word outside it", () => {
+    expect(lowered('session "x"\n  backoff: quadratic\n').codes).toEqual(["P003"]);
+    expect(lowered(`parallel ("most"):\n${branches}`).codes).toEqual(["P003"]);
+    expect(lowered(`parallel (on-fail: "retry"):\n${branches}`).codes).toEqual(["P003"]);
+    expect(lowered("agent a:\n  permissions:\n    read: maybe\nsession: a\n").codes).toEqual(["W009"]);
+    expect(lowered("agent a:\n  model: gpt\nsession: a\n").codes).toEqual(["E008"]);
+  });
+});

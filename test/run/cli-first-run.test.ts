@@ -1,0 +1,97 @@
+/**
+ * A first `prosec run` as a new user meets it: with no API key it says what to set and makes no run
+ * folder; a keyless compatible server (ANTHROPIC_BASE_URL alone) is reached without credentials; and
+ * a program that declares no outputs shows its final result.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { startProsec } from "../support/cli.js";
+import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+
+interface Exit {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** No credentials at all (undefined leaves a variable out of the child's environment), and a home whose SDK config folder is empty. */
+function bareEnvironment(cwd: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { HOME: cwd, XDG_CONFIG_HOME: join(cwd, ".config") };
+  for (const name of Object.keys(process.env)) if (name.startsWith("ANTHROPIC_")) env[name] = undefined;
+  return { ...env, ...extra };
+}
+
+async function prosec(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Exit> {
+  const { status, stdout, stderr } = await startProsec(args, cwd, env).exit;
+  return { code: status, stdout, stderr };
+}
+
+function hello(): string {
+  const cwd = temporaryFolder("prosec-first-run-");
+  writeFileSync(join(cwd, "hello.prose"), 'session "Say hello"\n');
+  return cwd;
+}
+
+describe("a first prosec run", () => {
+  it("without an API key: one line naming what to set, exit usage, and no run folder", async () => {
+    const cwd = hello();
+    const exit = await prosec(cwd, ["run", "hello.prose"], bareEnvironment(cwd));
+    expect(exit.code).toBe(EXIT.usage);
+    expect(exit.stderr).toBe("prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n");
+    expect(exit.stdout).toBe("");
+    expect(existsSync(join(cwd, ".prose"))).toBe(false);
+  });
+
+  it("prosec worker says the same before it touches the database", async () => {
+    const cwd = hello();
+    // Nothing listens there: a worker that went on would fail on the database instead.
+    const exit = await prosec(cwd, ["worker", "hello.prose"], bareEnvironment(cwd, { DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres@127.0.0.1:9/none" }));
+    expect(exit.code).toBe(EXIT.usage);
+    expect(exit.stderr).toBe("prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n");
+  });
+
+  it("a program without outputs prints its final result on stdout (and in the --json outputs line)", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.text("Hello! I am the model.") });
+    servers.push(server);
+    const cwd = hello();
+    const env = bareEnvironment(cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url });
+    const text = await prosec(cwd, ["run", "hello.prose"], env);
+    expect(text.code).toBe(EXIT.ok);
+    expect(text.stdout).toBe("Hello! I am the model.\n");
+    expect(text.stderr).toMatch(/✓ .*Say hello/);
+
+    const json = await prosec(cwd, ["run", "hello.prose", "--format", "json"], env);
+    const last = JSON.parse(json.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+    expect(last).toEqual({ type: "outputs", runId: expect.any(String), outputs: {}, result: "Hello! I am the model." });
+  });
+
+  it("a program with outputs prints only its outputs", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.text("the answer") });
+    servers.push(server);
+    const cwd = temporaryFolder("prosec-first-run-");
+    writeFileSync(join(cwd, "answer.prose"), 'session "Warm up"\noutput answer = session "Answer"\nsession "Say goodbye"\n');
+    const exit = await prosec(cwd, ["run", "answer.prose"], bareEnvironment(cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url }));
+    expect(exit.code).toBe(EXIT.ok);
+    expect(exit.stdout).toBe("## answer\n\nthe answer\n\n");
+  });
+
+  it("ANTHROPIC_BASE_URL alone reaches a keyless compatible server, sending no credentials", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.text("local hello") });
+    servers.push(server);
+    const cwd = hello();
+    const exit = await prosec(cwd, ["run", "hello.prose"], bareEnvironment(cwd, { ANTHROPIC_BASE_URL: server.url }));
+    expect(exit.stderr).not.toContain("Could not resolve authentication");
+    expect(exit.code).toBe(EXIT.ok);
+    expect(exit.stdout).toBe("local hello\n");
+    expect(server.requests[0]!.headers["authorization"]).toBeUndefined();
+    expect(server.requests[0]!.headers["x-api-key"]).toBeUndefined();
+  });
+});
