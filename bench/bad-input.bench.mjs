@@ -10,7 +10,9 @@ const { compile } = await import(join(root, "dist/src/compile.js"));
 const { spellingWork } = await import(join(root, "dist/src/phases/1-parse/spelling.js"));
 
 const megabyte = 1_000_000;
-const ordinary = Array.from({ length: megabyte / 25 }, (_, index) => `let n${index} = "some text"`).join("\n").slice(0, megabyte);
+const ordinary = Array.from({ length: megabyte / 25 }, (_, index) => `let n${index} = "some text"`)
+  .join("\n")
+  .slice(0, megabyte);
 const inputs = {
   "ordinary program, 1 MB": ordinary,
   "one line `xxx…x y`, 1 MB": `${"x".repeat(megabyte)} y`,
@@ -40,13 +42,18 @@ for (const [name, source] of Object.entries(inputs)) {
   const before = spellingWork.cells;
   checkSource(source);
   const cells = spellingWork.cells - before;
-  console.log(`| ${name} | ${median(times[name]).toFixed(0)} | ${(median(times[name]) / base).toFixed(2)} | ${cells.toLocaleString("en")} |`);
+  console.log(
+    `| ${name} | ${median(times[name]).toFixed(0)} | ${(median(times[name]) / base).toFixed(2)} | ${cells.toLocaleString("en")} |`,
+  );
 }
 
 // Nesting: 1,000 levels are refused (P022) quickly; the deepest accepted program compiles.
 const { nestingLimit } = await import(join(root, "dist/src/phases/1-parse/nesting.js"));
 const indent = (depth) => "  ".repeat(depth);
-const nested = (levels) => [...Array.from({ length: levels }, (_, depth) => `${indent(depth)}do:`), `${indent(levels)}session "leaf"`].join("\n");
+const nested = (levels) =>
+  [...Array.from({ length: levels }, (_, depth) => `${indent(depth)}do:`), `${indent(levels)}session "leaf"`].join(
+    "\n",
+  );
 console.log(`\n| nested \`do:\` | check ms | compile (with prettier) ms | result |`);
 console.log("| --- | --- | --- | --- |");
 for (const levels of [48, 1000, 10000]) {
@@ -57,6 +64,8 @@ for (const levels of [48, 1000, 10000]) {
   start = performance.now();
   const compiled = await compile(source, "deep.prose");
   const compileMs = performance.now() - start;
-  console.log(`| ${levels.toLocaleString("en")} | ${checkMs.toFixed(0)} | ${compileMs.toFixed(0)} | ${compiled.code ? "compiles" : codes.join(", ")} |`);
+  console.log(
+    `| ${levels.toLocaleString("en")} | ${checkMs.toFixed(0)} | ${compileMs.toFixed(0)} | ${compiled.code ? "compiles" : codes.join(", ")} |`,
+  );
 }
 console.log(`\n(nesting limit: ${nestingLimit} levels of the syntax tree per statement)`);

@@ -9,7 +9,10 @@ import { median, spread } from "./support/rounds.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const corpus = join(root, "examples/openprose");
-const files = readdirSync(corpus).filter((name) => name.endsWith(".prose")).sort().map((name) => join(corpus, name));
+const files = readdirSync(corpus)
+  .filter((name) => name.endsWith(".prose"))
+  .sort()
+  .map((name) => join(corpus, name));
 const sources = files.map((file) => ({ name: file.split("/").pop(), source: readFileSync(file, "utf8") }));
 
 const { lowerSource } = await import(join(root, "dist/src/compile.js"));
@@ -36,7 +39,11 @@ for (let round = 0; round < rounds + 1; round++) {
 const outDir = mkdtempSync(join(tmpdir(), "prosec-bench-"));
 const cli = (...extra) => {
   const start = performance.now();
-  const run = spawnSync(process.execPath, [join(root, "bin/prosec"), "build", ...files, "--out-dir", outDir, ...extra], { encoding: "utf8" });
+  const run = spawnSync(
+    process.execPath,
+    [join(root, "bin/prosec"), "build", ...files, "--out-dir", outDir, ...extra],
+    { encoding: "utf8" },
+  );
   if (run.status !== 0) throw new Error(run.stdout + run.stderr);
   return performance.now() - start;
 };
@@ -59,4 +66,6 @@ const rows = [
 ];
 const width = Math.max(...rows.map((row) => row[0].length));
 for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${String(value).padStart(10)}`);
-console.log(`\ntargets: prosec's work at most 0.5x prettier (${median(ratios) <= 0.5 ? "met" : "NOT met"}); no-op rebuild under 1000 ms (${median(noop) < 1000 ? "met" : "NOT met"})`);
+console.log(
+  `\ntargets: prosec's work at most 0.5x prettier (${median(ratios) <= 0.5 ? "met" : "NOT met"}); no-op rebuild under 1000 ms (${median(noop) < 1000 ? "met" : "NOT met"})`,
+);

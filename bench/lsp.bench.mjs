@@ -9,13 +9,20 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
+import {
+  createProtocolConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
 import { median, printTable, timed } from "./support/rounds.mjs";
 import { syntheticProgram } from "./synthetic.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), "prosec-bench-lsp-"));
-writeFileSync(join(folder, "lib.prose"), 'input subject: "The subject"\noutput report = session "Report on {subject}"\n');
+writeFileSync(
+  join(folder, "lib.prose"),
+  'input subject: "The subject"\noutput report = session "Report on {subject}"\n',
+);
 const programs = Object.fromEntries(
   [100, 1000].map((lines) => {
     const text = `use "./lib" as lib\nlet libResult = lib(subject: "tides")\n${syntheticProgram(lines - 2)}`;
@@ -25,36 +32,58 @@ const programs = Object.fromEntries(
   }),
 );
 
-const server = spawn(process.execPath, [join(root, "bin/prosec"), "lsp", "--stdio"], { cwd: folder, stdio: ["pipe", "pipe", "inherit"] });
-const connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+const server = spawn(process.execPath, [join(root, "bin/prosec"), "lsp", "--stdio"], {
+  cwd: folder,
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const connection = createProtocolConnection(
+  new StreamMessageReader(server.stdout),
+  new StreamMessageWriter(server.stdin),
+);
 const published = new Map();
 connection.onNotification("textDocument/publishDiagnostics", (params) => published.get(params.uri)?.(params));
 connection.listen();
-await connection.sendRequest("initialize", { processId: process.pid, rootUri: pathToFileURL(folder).href, capabilities: {} });
+await connection.sendRequest("initialize", {
+  processId: process.pid,
+  rootUri: pathToFileURL(folder).href,
+  capabilities: {},
+});
 await connection.sendNotification("initialized", {});
 for (const program of Object.values(programs)) {
   const diagnostics = nextDiagnostics(program.uri);
-  await connection.sendNotification("textDocument/didOpen", { textDocument: { uri: program.uri, languageId: "prose", version: 1, text: program.text } });
+  await connection.sendNotification("textDocument/didOpen", {
+    textDocument: { uri: program.uri, languageId: "prose", version: 1, text: program.text },
+  });
   const { diagnostics: found } = await diagnostics;
-  if (found.some((diagnostic) => diagnostic.severity === 1)) throw new Error(`p${program.lines} has errors: ${found[0].message}`);
+  if (found.some((diagnostic) => diagnostic.severity === 1))
+    throw new Error(`p${program.lines} has errors: ${found[0].message}`);
 }
 
 /** A keystroke: one character of a prompt changes (alternately), the whole text is sent. */
 function keystroke(program) {
   program.version++;
   const text = program.version % 2 === 0 ? program.text.replace("Research topic 0", "Research topic 0x") : program.text;
-  return connection.sendNotification("textDocument/didChange", { textDocument: { uri: program.uri, version: program.version }, contentChanges: [{ text }] });
+  return connection.sendNotification("textDocument/didChange", {
+    textDocument: { uri: program.uri, version: program.version },
+    contentChanges: [{ text }],
+  });
 }
 
-const hoverAt = (program) => connection.sendRequest("textDocument/hover", { textDocument: { uri: program.uri }, position: { line: 1, character: 5 } });
+const hoverAt = (program) =>
+  connection.sendRequest("textDocument/hover", {
+    textDocument: { uri: program.uri },
+    position: { line: 1, character: 5 },
+  });
 
 /** The diagnostics published for `uri` (for `version`, when given: earlier keystrokes' may still arrive). */
 function nextDiagnostics(uri, version) {
-  return new Promise((resolve) => published.set(uri, (params) => {
-    if (version !== undefined && params.version !== version) return;
-    published.delete(uri);
-    resolve(params);
-  }));
+  return new Promise((resolve) =>
+    published.set(uri, (params) => {
+      if (version !== undefined && params.version !== version) return;
+      published.delete(uri);
+      resolve(params);
+    }),
+  );
 }
 
 const measures = { floor: [], small: [], large: [] };
@@ -118,4 +147,6 @@ printTable([
   ["re-check of 1,000 lines in process, CPU time", ...stats(cpu)],
 ]);
 const roundTrip = median(measures.large);
-console.log(`\ntarget: a keystroke in a 1,000-line program re-checked in under 50 ms (server round trip median ${roundTrip.toFixed(1)} ms, CPU ${median(cpu).toFixed(1)} ms: ${roundTrip < 50 ? "met" : "NOT met"})`);
+console.log(
+  `\ntarget: a keystroke in a 1,000-line program re-checked in under 50 ms (server round trip median ${roundTrip.toFixed(1)} ms, CPU ${median(cpu).toFixed(1)} ms: ${roundTrip < 50 ? "met" : "NOT met"})`,
+);

@@ -22,7 +22,14 @@ async function report() {
   for (const input of ["corpus", "2000", "20000", "100000"]) {
     const result = { ...child("--measure", input), ...child("--memory", input) };
     results[input] = result;
-    rows.push([input, result.lines, result.lexMs.toFixed(1), result.parseMs.toFixed(1), spread(result.ratios, 2), result.peakRssMb.toFixed(0)]);
+    rows.push([
+      input,
+      result.lines,
+      result.lexMs.toFixed(1),
+      result.parseMs.toFixed(1),
+      spread(result.ratios, 2),
+      result.peakRssMb.toFixed(0),
+    ]);
   }
   printTable(rows);
   const growth = results["100000"].parseMs / results["20000"].parseMs;
@@ -55,23 +62,28 @@ async function measure(input) {
   const { parse } = await import(dist("index.js"));
   const sources = await sourcesFor(input);
   const lines = sources.reduce((sum, source) => sum + source.split("\n").length - 1, 0);
-  const lex = () => sources.forEach((source) => {
-    const map = new LineMap(source);
-    for (const _token of layout(map, scan(map, []), [])) {
-      // lexing and layout only
-    }
-  });
-  const parseAll = () => sources.forEach((source) => {
-    const result = parse(source);
-    if (result.diagnostics.length > 0) throw new Error(`${input}: ${result.diagnostics[0].message}`);
-  });
+  const lex = () =>
+    sources.forEach((source) => {
+      const map = new LineMap(source);
+      for (const _token of layout(map, scan(map, []), [])) {
+        // lexing and layout only
+      }
+    });
+  const parseAll = () =>
+    sources.forEach((source) => {
+      const result = parse(source);
+      if (result.diagnostics.length > 0) throw new Error(`${input}: ${result.diagnostics[0].message}`);
+    });
   const { lexMs, parseMs, ratios } = interleaved(lex, parseAll);
   process.stdout.write(JSON.stringify({ lines, lexMs, parseMs, ratios }));
 }
 
 function corpusSources() {
   const directory = join(root, "examples/openprose");
-  return readdirSync(directory).filter((name) => name.endsWith(".prose")).sort().map((name) => readFileSync(join(directory, name), "utf8"));
+  return readdirSync(directory)
+    .filter((name) => name.endsWith(".prose"))
+    .sort()
+    .map((name) => readFileSync(join(directory, name), "utf8"));
 }
 
 /**
@@ -82,14 +94,17 @@ function corpusSources() {
  * per-round ratios.
  */
 function interleaved(lex, parse) {
-  for (const start = performance.now(); performance.now() - start < 1000; ) {
+  for (const start = performance.now(); performance.now() - start < 1000;) {
     lex();
     parse();
   }
   const lexTimes = [];
   const parseTimes = [];
   const ratios = [];
-  for (const start = performance.now(); lexTimes.length < 11 || (performance.now() - start < 3000 && lexTimes.length < 201); ) {
+  for (
+    const start = performance.now();
+    lexTimes.length < 11 || (performance.now() - start < 3000 && lexTimes.length < 201);
+  ) {
     lex();
     const lexMs = timed(lex);
     parse();

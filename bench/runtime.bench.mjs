@@ -17,7 +17,14 @@ import { fakeServerProcess, median, pairedRounds, printTable, spread, timed } fr
 const root = fileURLToPath(new URL("..", import.meta.url));
 const API_KEY = "sk-ant-bench-0000000000";
 const ITEMS = 10_000;
-const program = { name: "bench", source: "bench.prose", sourceHash: "0".repeat(64), compilerVersion: "0.0.0", inputs: [], outputs: [] };
+const program = {
+  name: "bench",
+  source: "bench.prose",
+  sourceHash: "0".repeat(64),
+  compilerVersion: "0.0.0",
+  inputs: [],
+  outputs: [],
+};
 
 if (process.argv[2] === "--memory") await memory(process.argv[3]);
 else await report();
@@ -34,10 +41,30 @@ async function report() {
   const m = await memoryInChild();
   const rows = [
     ["benchmark", "measured", "target", "ok"],
-    ["(a) 100 sequential sessions: runtime / direct SDK (per round min / median / max)", `${spread(a.ratios)} (${median(a.runtime).toFixed(1)} ms vs ${median(a.direct).toFixed(1)} ms)`, "median <= 1.05", median(a.ratios) <= 1.05 ? "yes" : "NO"],
-    ["(b) 64 branches, 200 ms latency, default settings: runtime / raw SDK", `${spread(b.ratios)} (${median(b.runtime).toFixed(0)} ms vs ${median(b.direct).toFixed(0)} ms)`, "median <= 1.1", median(b.ratios) <= 1.1 ? "yes" : "NO"],
-    ["(c) 10,000 sessions, concurrency 64, `prosec run`: peak RSS", `${c.peakRssMb.toFixed(0)} MB in ${(c.ms / 1000).toFixed(1)} s`, "< 300 MB", c.peakRssMb < 300 ? "yes" : "NO"],
-    ["    the same through a prebuilt module (no compiler)", `${m.peakRssMb.toFixed(0)} MB in ${(m.ms / 1000).toFixed(1)} s`, "", ""],
+    [
+      "(a) 100 sequential sessions: runtime / direct SDK (per round min / median / max)",
+      `${spread(a.ratios)} (${median(a.runtime).toFixed(1)} ms vs ${median(a.direct).toFixed(1)} ms)`,
+      "median <= 1.05",
+      median(a.ratios) <= 1.05 ? "yes" : "NO",
+    ],
+    [
+      "(b) 64 branches, 200 ms latency, default settings: runtime / raw SDK",
+      `${spread(b.ratios)} (${median(b.runtime).toFixed(0)} ms vs ${median(b.direct).toFixed(0)} ms)`,
+      "median <= 1.1",
+      median(b.ratios) <= 1.1 ? "yes" : "NO",
+    ],
+    [
+      "(c) 10,000 sessions, concurrency 64, `prosec run`: peak RSS",
+      `${c.peakRssMb.toFixed(0)} MB in ${(c.ms / 1000).toFixed(1)} s`,
+      "< 300 MB",
+      c.peakRssMb < 300 ? "yes" : "NO",
+    ],
+    [
+      "    the same through a prebuilt module (no compiler)",
+      `${m.peakRssMb.toFixed(0)} MB in ${(m.ms / 1000).toFixed(1)} s`,
+      "",
+      "",
+    ],
   ];
   printTable(rows);
   if (rows.slice(1).some((row) => row[3] === "NO")) process.exitCode = 1;
@@ -61,13 +88,17 @@ async function sequential() {
   const [body] = await capturedBodies(session);
   const server = await fakeServerProcess(0, "ok");
   const options = { apiKey: API_KEY, baseURL: server.url, cwd: root };
-  const viaRuntime = () => timed(() => startRun(program, {}, options, async (rt) => {
-    for (let i = 0; i < 100; i++) await session(rt);
-  }));
+  const viaRuntime = () =>
+    timed(() =>
+      startRun(program, {}, options, async (rt) => {
+        for (let i = 0; i < 100; i++) await session(rt);
+      }),
+    );
   const client = new Anthropic({ apiKey: API_KEY, baseURL: server.url });
-  const direct = () => timed(async () => {
-    for (let i = 0; i < 100; i++) await client.messages.create(body);
-  });
+  const direct = () =>
+    timed(async () => {
+      for (let i = 0; i < 100; i++) await client.messages.create(body);
+    });
   for (let warmUp = 0; warmUp < 3; warmUp++) {
     await direct();
     await viaRuntime();
@@ -85,7 +116,12 @@ async function sequential() {
 async function fanOut() {
   const { startRun } = await runtime();
   const { default: Anthropic } = await import("@anthropic-ai/sdk");
-  const branches = (rt) => rt.parallel({ line: 1, column: 1 }, {}, Array.from({ length: 64 }, (_, i) => () => rt.session({ at: { line: 2 + i, column: 3 }, prompt: `Branch ${i}` })));
+  const branches = (rt) =>
+    rt.parallel(
+      { line: 1, column: 1 },
+      {},
+      Array.from({ length: 64 }, (_, i) => () => rt.session({ at: { line: 2 + i, column: 3 }, prompt: `Branch ${i}` })),
+    );
   const bodies = await capturedBodies(branches);
   const server = await fakeServerProcess(200, "done");
   const options = { apiKey: API_KEY, baseURL: server.url, cwd: root };
@@ -106,16 +142,28 @@ async function memoryThroughCli() {
   const server = await fakeServerProcess(0, "done");
   const cwd = mkdtempSync(join(tmpdir(), "prosec-memory-bench-"));
   const items = Array.from({ length: ITEMS }, (_, i) => `"item ${i}"`).join(", ");
-  writeFileSync(join(cwd, "many.prose"), `let items = [${items}]\nparallel for item in items:\n  session "Process the item"\n    context: item\n`);
+  writeFileSync(
+    join(cwd, "many.prose"),
+    `let items = [${items}]\nparallel for item in items:\n  session "Process the item"\n    context: item\n`,
+  );
   const rssFile = join(cwd, "peak-rss");
   const peakRss = pathToFileURL(join(root, "bench/support/peak-rss.mjs")).href;
   try {
     const started = performance.now();
-    const child = spawn(process.execPath, ["--import", peakRss, join(root, "bin/prosec"), "run", "many.prose", "--concurrency", "64"], {
-      cwd,
-      stdio: ["ignore", "ignore", "ignore"],
-      env: { ...process.env, ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: server.url, PROSEC_PEAK_RSS_FILE: rssFile },
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", peakRss, join(root, "bin/prosec"), "run", "many.prose", "--concurrency", "64"],
+      {
+        cwd,
+        stdio: ["ignore", "ignore", "ignore"],
+        env: {
+          ...process.env,
+          ANTHROPIC_API_KEY: API_KEY,
+          ANTHROPIC_BASE_URL: server.url,
+          PROSEC_PEAK_RSS_FILE: rssFile,
+        },
+      },
+    );
     const code = await new Promise((resolve) => child.on("close", resolve));
     const ms = performance.now() - started;
     if (code !== 0) throw new Error(`prosec run exited ${code}`);
@@ -132,7 +180,9 @@ async function memoryThroughCli() {
 async function memoryInChild() {
   const server = await fakeServerProcess(0, "done");
   try {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--memory", server.url], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--memory", server.url], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     await new Promise((resolve) => child.on("close", resolve));
@@ -147,7 +197,9 @@ async function memory(url) {
   const items = Array.from({ length: ITEMS }, (_, i) => `item ${i}`);
   const started = performance.now();
   await startRun(program, {}, { apiKey: API_KEY, baseURL: url, cwd: root, concurrency: 64 }, (rt) =>
-    rt.map({ line: 1, column: 1 }, items, (item) => rt.session({ at: { line: 2, column: 3 }, prompt: "Process the item", context: { item } })),
+    rt.map({ line: 1, column: 1 }, items, (item) =>
+      rt.session({ at: { line: 2, column: 3 }, prompt: "Process the item", context: { item } }),
+    ),
   );
   const ms = performance.now() - started;
   process.stdout.write(JSON.stringify({ peakRssMb: process.resourceUsage().maxRSS / 1024, ms }));

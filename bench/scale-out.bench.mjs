@@ -51,9 +51,17 @@ const { module, codeHash } = await loadProgram("report.prose", { cwd: scratch })
 let serverUrl = process.env.PROSEC_TEST_DATABASE_URL;
 let stopServer = () => {};
 if (!serverUrl) {
-  const port = await new Promise((resolve) => { const s = createServer().listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); }); });
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
   const data = join(scratch, "pg");
-  serverUrl = execFileSync("bash", [join(root, ".ci/postgres"), "start", data], { encoding: "utf8", env: { ...process.env, PROSEC_PG_PORT: String(port) } }).trim();
+  serverUrl = execFileSync("bash", [join(root, ".ci/postgres"), "start", data], {
+    encoding: "utf8",
+    env: { ...process.env, PROSEC_PG_PORT: String(port) },
+  }).trim();
   stopServer = () => execFileSync("bash", [join(root, ".ci/postgres"), "stop", data]);
 }
 
@@ -79,12 +87,25 @@ async function expectRequests(backend, before, runs = RUNS) {
 async function fileRound(round) {
   const before = await server.requestCount();
   const start = performance.now();
-  await pMap(Array.from({ length: RUNS }, (_, i) => i), async (i) => {
-    const runId = `r${round}-${i}`;
-    const began = performance.now();
-    await module.run({ topic: `t${i}` }, { runId, runDir: join(scratch, "runs", runId), cwd: scratch, apiKey: env.ANTHROPIC_API_KEY, baseURL: server.url });
-    perRun.file.push(performance.now() - began);
-  }, { concurrency: CONCURRENCY });
+  await pMap(
+    Array.from({ length: RUNS }, (_, i) => i),
+    async (i) => {
+      const runId = `r${round}-${i}`;
+      const began = performance.now();
+      await module.run(
+        { topic: `t${i}` },
+        {
+          runId,
+          runDir: join(scratch, "runs", runId),
+          cwd: scratch,
+          apiKey: env.ANTHROPIC_API_KEY,
+          baseURL: server.url,
+        },
+      );
+      perRun.file.push(performance.now() - began);
+    },
+    { concurrency: CONCURRENCY },
+  );
   const ms = performance.now() - start;
   await expectRequests("file", before);
   return ms;
@@ -92,24 +113,40 @@ async function fileRound(round) {
 
 async function dbosRound(round) {
   const database = await freshDatabase(round);
-  const worker = spawn(process.execPath, [join(root, "bin/prosec"), "worker", "report.prose", "--id", "bench", "--adopt-after", "600"], { cwd: scratch, env: { ...env, DBOS_SYSTEM_DATABASE_URL: database } });
+  const worker = spawn(
+    process.execPath,
+    [join(root, "bin/prosec"), "worker", "report.prose", "--id", "bench", "--adopt-after", "600"],
+    { cwd: scratch, env: { ...env, DBOS_SYSTEM_DATABASE_URL: database } },
+  );
   let log = "";
   await new Promise((resolve, reject) => {
-    worker.stderr.on("data", (chunk) => { log += chunk; if (log.includes("worker bench:")) resolve(); });
+    worker.stderr.on("data", (chunk) => {
+      log += chunk;
+      if (log.includes("worker bench:")) resolve();
+    });
     worker.on("exit", (code) => reject(new Error(`worker exited ${code}: ${log}`)));
   });
   const client = await DBOSClient.create({ systemDatabaseUrl: database, applicationName: "prosec" });
   // One run first, not timed, as dbos-direct.mjs does: the worker's first dequeue and run pay for warming up.
-  await client.enqueue({ queueName: "prosec", workflowName: "prosec.run", workflowID: "warm-up", appVersion: codeHash }, { topic: "warm-up" });
+  await client.enqueue(
+    { queueName: "prosec", workflowName: "prosec.run", workflowID: "warm-up", appVersion: codeHash },
+    { topic: "warm-up" },
+  );
   await client.retrieveWorkflow("warm-up").getResult({ pollingIntervalMs: 20 });
   const before = await server.requestCount();
   const start = performance.now();
-  for (let i = 0; i < RUNS; i++) await client.enqueue({ queueName: "prosec", workflowName: "prosec.run", workflowID: `run-${i}`, appVersion: codeHash }, { topic: `t${i}` });
+  for (let i = 0; i < RUNS; i++)
+    await client.enqueue(
+      { queueName: "prosec", workflowName: "prosec.run", workflowID: `run-${i}`, appVersion: codeHash },
+      { topic: `t${i}` },
+    );
   // One result at a time: 24 clients polling PostgreSQL every 20 ms at once slowed the worker they measure.
   const outputs = [];
-  for (let i = 0; i < RUNS; i++) outputs.push(await client.retrieveWorkflow(`run-${i}`).getResult({ pollingIntervalMs: 20 }));
+  for (let i = 0; i < RUNS; i++)
+    outputs.push(await client.retrieveWorkflow(`run-${i}`).getResult({ pollingIntervalMs: 20 }));
   const ms = performance.now() - start;
-  if (!outputs.every((output) => typeof output?.report === "string" && output.report.length > 0)) throw new Error("dbos: a run without its report");
+  if (!outputs.every((output) => typeof output?.report === "string" && output.report.length > 0))
+    throw new Error("dbos: a run without its report");
   await expectRequests("dbos", before);
   // A run's own time, from its dequeue to its end, and its wait in the queue before that.
   for (const status of await client.listWorkflows({ workflowName: "prosec.run" })) {
@@ -127,7 +164,11 @@ async function directRound(round) {
   const database = await freshDatabase(`direct_${round}`);
   const before = await server.requestCount();
   // DBOS prints its migrations on stdout; the time is the last line.
-  const output = execFileSync(process.execPath, [join(root, "bench/support/dbos-direct.mjs"), "report.prose", database, String(RUNS)], { cwd: scratch, env, encoding: "utf8" });
+  const output = execFileSync(
+    process.execPath,
+    [join(root, "bench/support/dbos-direct.mjs"), "report.prose", database, String(RUNS)],
+    { cwd: scratch, env, encoding: "utf8" },
+  );
   const ms = Number(output.trim().split("\n").at(-1));
   await expectRequests("direct", before, RUNS + 1);
   return ms;
@@ -141,7 +182,11 @@ for (let round = 0; round < ROUNDS; round++) {
   times.dbos.push(await dbosRound(round));
   times.direct.push(await directRound(round));
 }
-const labels = { file: "file", dbos: "DBOS, `prosec worker` (default settings)", direct: "DBOS, started directly (no queue)" };
+const labels = {
+  file: "file",
+  dbos: "DBOS, `prosec worker` (default settings)",
+  direct: "DBOS, started directly (no queue)",
+};
 console.log(`| backend | runs | wall ms (median of ${ROUNDS}) | runs/s |`);
 console.log("| --- | --- | --- | --- |");
 for (const backend of ["file", "dbos", "direct"]) {
@@ -152,9 +197,15 @@ for (const backend of ["file", "dbos", "direct"]) {
 const ratios = times.dbos.map((ms, round) => times.direct[round] / ms);
 const meanWait = queueWaits.reduce((sum, wait) => sum + wait, 0) / queueWaits.length;
 const perStep = (median(perRun.dbos) - median(perRun.file)) / STEPS;
-console.log(`\nworker / direct runs/s per round (min / median / max): ${spread(ratios, 2)} (target >= 0.8: ${median(ratios) >= 0.8 ? "met" : "NOT met"})`);
-console.log(`mean wait in the queue: ${meanWait.toFixed(0)} ms over ${queueWaits.length} runs (target <= 100 ms: ${meanWait <= 100 ? "met" : "NOT met"})`);
-console.log(`DBOS overhead per step: ${perStep.toFixed(1)} ms (a run's own time, dequeue to end, minus the file backend's, over its ${STEPS} steps; 2 branch workflows per run)`);
+console.log(
+  `\nworker / direct runs/s per round (min / median / max): ${spread(ratios, 2)} (target >= 0.8: ${median(ratios) >= 0.8 ? "met" : "NOT met"})`,
+);
+console.log(
+  `mean wait in the queue: ${meanWait.toFixed(0)} ms over ${queueWaits.length} runs (target <= 100 ms: ${meanWait <= 100 ? "met" : "NOT met"})`,
+);
+console.log(
+  `DBOS overhead per step: ${perStep.toFixed(1)} ms (a run's own time, dequeue to end, minus the file backend's, over its ${STEPS} steps; 2 branch workflows per run)`,
+);
 server.close();
 stopServer();
 rmSync(scratch, { recursive: true, force: true });

@@ -30,7 +30,7 @@ const unitLines = unit(0).split("\n").length - 1;
 
 /** A program of about `lines` lines. */
 export function syntheticProgram(lines) {
-  const parts = ['let seed = session "Start"', "let draft = \"\"", "let retries = 0", 'let items = ["a", "b"]', ""];
+  const parts = ['let seed = session "Start"', 'let draft = ""', "let retries = 0", 'let items = ["a", "b"]', ""];
   for (let i = 0; parts.length < lines; i++) parts.push(...unit(i).split("\n").slice(0, -1));
   return parts.slice(0, Math.max(lines, unitLines)).join("\n") + "\n";
 }

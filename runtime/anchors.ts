@@ -34,7 +34,10 @@ export class SourceAnchors {
     let anchor = this.cache.get(cacheKey);
     if (anchor === undefined) {
       const text = this.lines === undefined ? undefined : constructText(this.lines, kind, at);
-      anchor = text === undefined ? `${kind}@${at.line}:${at.column}` : `${kind}:${binding}@${createHash("sha256").update(text).digest("hex").slice(0, 8)}`;
+      anchor =
+        text === undefined
+          ? `${kind}@${at.line}:${at.column}`
+          : `${kind}:${binding}@${createHash("sha256").update(text).digest("hex").slice(0, 8)}`;
       this.cache.set(cacheKey, anchor);
     }
     return anchor;

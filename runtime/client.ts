@@ -28,7 +28,13 @@ export function connectionFor(options: RunOptions): Connection {
   const authToken = process.env["ANTHROPIC_AUTH_TOKEN"] ?? null;
   const pace = paceFor(baseURL, apiKey ?? authToken);
   if (options.fetch !== undefined) return { client: createClient(options, pace), pace };
-  const key = JSON.stringify([apiKey, baseURL, authToken, options.maxRetries ?? DEFAULT_TRANSPORT_RETRIES, options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS]);
+  const key = JSON.stringify([
+    apiKey,
+    baseURL,
+    authToken,
+    options.maxRetries ?? DEFAULT_TRANSPORT_RETRIES,
+    options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  ]);
   let connection = connections.get(key);
   if (connection === undefined) {
     connection = { client: createClient(options, pace), pace };
@@ -56,5 +62,11 @@ function createClient(options: RunOptions, pace: Pace): Anthropic {
 function keylessServer(options: RunOptions): boolean {
   const set = (name: string): boolean => (process.env[name] ?? "") !== "";
   const baseURL = options.baseURL ?? process.env["ANTHROPIC_BASE_URL"] ?? "";
-  return baseURL !== "" && options.apiKey === undefined && !set("ANTHROPIC_API_KEY") && !set("ANTHROPIC_AUTH_TOKEN") && !set("ANTHROPIC_PROFILE");
+  return (
+    baseURL !== "" &&
+    options.apiKey === undefined &&
+    !set("ANTHROPIC_API_KEY") &&
+    !set("ANTHROPIC_AUTH_TOKEN") &&
+    !set("ANTHROPIC_PROFILE")
+  );
 }

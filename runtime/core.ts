@@ -21,7 +21,21 @@ import { builtinTools } from "./tools/builtin.js";
 import { PermissionGuard } from "./tools/permissions.js";
 import { Secrets } from "./tools/secrets.js";
 import { toolParam } from "./tools/tool.js";
-import type { AgentDefinition, Durability, Permissions, ProgramInfo, RecordedStep, RunEvent, RunOptions, Site, StepAsk, StepKind, ToolDefinition, Usage, Value } from "./types.js";
+import type {
+  AgentDefinition,
+  Durability,
+  Permissions,
+  ProgramInfo,
+  RecordedStep,
+  RunEvent,
+  RunOptions,
+  Site,
+  StepAsk,
+  StepKind,
+  ToolDefinition,
+  Usage,
+  Value,
+} from "./types.js";
 
 export interface Toolbox {
   readonly permissions: PermissionGuard;
@@ -88,7 +102,9 @@ export class RunCore {
       connection.pace?.allow(this.limiter.limit);
     }
     this.durability =
-      caller !== undefined ? new ScopedDurability(caller.core.durability, caller.keyPrefix) : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
+      caller !== undefined
+        ? new ScopedDurability(caller.core.durability, caller.keyPrefix)
+        : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.root = new StepContext("", this.rootController.signal, undefined, caller?.anchorPrefix ?? "");
@@ -116,7 +132,11 @@ export class RunCore {
 
   emit(event: PendingEvent): void {
     if (!this.listening) return;
-    const stamped = { ...event, ...(this.nested ? { source: this.program.source } : {}), time: Date.now() - this.startedAt } as RunEvent;
+    const stamped = {
+      ...event,
+      ...(this.nested ? { source: this.program.source } : {}),
+      time: Date.now() - this.startedAt,
+    } as RunEvent;
     const redacted = this.secrets.redactDeep(stamped);
     for (const observer of this.observers) observer(redacted);
     this.options.onEvent?.(redacted);
@@ -129,10 +149,21 @@ export class RunCore {
     let toolbox = byAgent.get(agent);
     if (toolbox === undefined) {
       const { toolEnv, resolveHost } = this.options;
-      const guard = new PermissionGuard(this.options.cwd ?? process.cwd(), permissions, this.options.onPermission, agent, { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }) });
+      const guard = new PermissionGuard(
+        this.options.cwd ?? process.cwd(),
+        permissions,
+        this.options.onPermission,
+        agent,
+        { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }) },
+      );
       for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
       const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
-      toolbox = { permissions: guard, tools, offered: new Map(tools.map((tool) => [tool.name, tool])), params: tools.map(toolParam) };
+      toolbox = {
+        permissions: guard,
+        tools,
+        offered: new Map(tools.map((tool) => [tool.name, tool])),
+        params: tools.map(toolParam),
+      };
       byAgent.set(agent, toolbox);
     }
     return toolbox;
@@ -164,10 +195,20 @@ export class RunCore {
    * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
    * when `signal` aborts is dropped unsent.
    */
-  async callModel(params: MessageCreateParamsNonStreaming, signal: AbortSignal): Promise<{ message: Message; usage: Usage }> {
-    const message = await this.limiter.run(signal, () => outsideContext(() => this.client.messages.create(params, { signal })));
-    if (!message || !Array.isArray(message.content)) throw new Error("The model server answered with something that is not a message.");
-    const usage: Usage = { model: params.model, inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0 };
+  async callModel(
+    params: MessageCreateParamsNonStreaming,
+    signal: AbortSignal,
+  ): Promise<{ message: Message; usage: Usage }> {
+    const message = await this.limiter.run(signal, () =>
+      outsideContext(() => this.client.messages.create(params, { signal })),
+    );
+    if (!message || !Array.isArray(message.content))
+      throw new Error("The model server answered with something that is not a message.");
+    const usage: Usage = {
+      model: params.model,
+      inputTokens: message.usage?.input_tokens ?? 0,
+      outputTokens: message.usage?.output_tokens ?? 0,
+    };
     return { message, usage };
   }
 
@@ -176,7 +217,13 @@ export class RunCore {
    * time limit and records the outcome before returning. `ask` is what the step asks (see
    * step-identity.ts): the durability gets it with the step's content anchor.
    */
-  async step<T extends Value>(kind: StepKind, at: Site, label: string, ask: StepAsk, execute: (signal: AbortSignal, key: string) => Promise<StepOutcome<T>>): Promise<StepResult<T>> {
+  async step<T extends Value>(
+    kind: StepKind,
+    at: Site,
+    label: string,
+    ask: StepAsk,
+    execute: (signal: AbortSignal, key: string) => Promise<StepOutcome<T>>,
+  ): Promise<StepResult<T>> {
     const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
@@ -184,22 +231,43 @@ export class RunCore {
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     try {
-      const { step, replayed } = await this.durability.step(key, kind, async () => {
-        limit = stepSignal(context.signal, limitMs);
-        const outcome = await execute(limit.signal, key);
-        this.totals.add(outcome.usage);
-        // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
-        const value = this.secrets.redactDeep(outcome.value);
-        return { kind, value, usage: outcome.usage, ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }) } satisfies RecordedStep;
-      }, identity);
-      return { value: step.value as T, ...(step.reason === undefined ? {} : { reason: step.reason }), usage: step.usage, replayed };
+      const { step, replayed } = await this.durability.step(
+        key,
+        kind,
+        async () => {
+          limit = stepSignal(context.signal, limitMs);
+          const outcome = await execute(limit.signal, key);
+          this.totals.add(outcome.usage);
+          // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
+          const value = this.secrets.redactDeep(outcome.value);
+          return {
+            kind,
+            value,
+            usage: outcome.usage,
+            ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
+          } satisfies RecordedStep;
+        },
+        identity,
+      );
+      return {
+        value: step.value as T,
+        ...(step.reason === undefined ? {} : { reason: step.reason }),
+        usage: step.usage,
+        replayed,
+      };
     } catch (error) {
       if (error instanceof WaitingForInput) throw error;
       if (error instanceof StepMismatch) throw this.error(error.message, at);
       if (context.signal.aborted) throw context.signal.reason ?? error;
-      if (limit?.signal.aborted && limit.signal.reason instanceof ProseError) throw this.error(limit.signal.reason.reason, at, label, error);
+      if (limit?.signal.aborted && limit.signal.reason instanceof ProseError)
+        throw this.error(limit.signal.reason.reason, at, label, error);
       if (error instanceof ProseError && error.file !== undefined) throw error;
-      throw this.error(isAbortError(error) ? "The step was cancelled." : `${label} failed: ${describeError(error)}`, at, label, error);
+      throw this.error(
+        isAbortError(error) ? "The step was cancelled." : `${label} failed: ${describeError(error)}`,
+        at,
+        label,
+        error,
+      );
     } finally {
       limit?.release();
     }

@@ -12,7 +12,12 @@ import type { Durability, DurableStep, Journal, RecordedStep, StepIdentity, Step
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
+  async step(
+    key: string,
+    kind: StepKind,
+    execute: () => Promise<RecordedStep>,
+    identity?: StepIdentity,
+  ): Promise<DurableStep> {
     const recorded = await this.journal.get(key);
     if (recorded !== undefined) {
       if (recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
@@ -41,10 +46,17 @@ export class ScopedDurability implements Durability {
     private readonly prefix: string,
   ) {
     const awaitAnswer = parent.awaitAnswer?.bind(parent);
-    if (awaitAnswer !== undefined) this.awaitAnswer = (key, question, timeoutSeconds) => awaitAnswer(prefix + key, { ...question, key: prefix + question.key }, timeoutSeconds);
+    if (awaitAnswer !== undefined)
+      this.awaitAnswer = (key, question, timeoutSeconds) =>
+        awaitAnswer(prefix + key, { ...question, key: prefix + question.key }, timeoutSeconds);
   }
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
+  async step(
+    key: string,
+    kind: StepKind,
+    execute: () => Promise<RecordedStep>,
+    identity?: StepIdentity,
+  ): Promise<DurableStep> {
     try {
       return await this.parent.step(this.prefix + key, kind, execute, identity);
     } catch (error) {

@@ -33,7 +33,12 @@ export class ProseError extends Error {
 }
 
 function formatMessage(reason: string, details: ProseErrorDetails): string {
-  const where = details.file === undefined ? "" : details.at === undefined ? `${details.file}: ` : `${details.file}:${details.at.line}:${details.at.column}: `;
+  const where =
+    details.file === undefined
+      ? ""
+      : details.at === undefined
+        ? `${details.file}: `
+        : `${details.file}:${details.at.line}:${details.at.column}: `;
   const session = details.session === undefined ? "" : ` (session "${details.session}")`;
   return `${where}${reason}${session}`;
 }
@@ -48,7 +53,9 @@ export class RunStateError extends ProseError {}
 /** A failure that comes from the run being cancelled (a lost race, Ctrl-C, the deadline). */
 export function isAbortError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return error.name === "AbortError" || error.name === "APIUserAbortError" || error.constructor.name === "APIUserAbortError";
+  return (
+    error.name === "AbortError" || error.name === "APIUserAbortError" || error.constructor.name === "APIUserAbortError"
+  );
 }
 
 /** A short human-readable description of any thrown value. */
@@ -70,12 +77,18 @@ export class WaitingForInput extends ProseError {
     readonly questions: readonly Question[],
     file?: string,
   ) {
-    super(`The run is waiting for input: ${questions.map((question) => `"${question.name}" (${question.prompt})`).join(", ")}.`, { ...(file === undefined ? {} : { file }), at: questions[0]!.at });
+    super(
+      `The run is waiting for input: ${questions.map((question) => `"${question.name}" (${question.prompt})`).join(", ")}.`,
+      { ...(file === undefined ? {} : { file }), at: questions[0]!.at },
+    );
   }
 
   /** The same wait, its keys under `prefix` (a called program's steps are recorded under its call). */
   prefixed(prefix: string): WaitingForInput {
-    return new WaitingForInput(this.questions.map((question) => ({ ...question, key: prefix + question.key })), this.file);
+    return new WaitingForInput(
+      this.questions.map((question) => ({ ...question, key: prefix + question.key })),
+      this.file,
+    );
   }
 
   /** Both waits as one, in the order their branches were written. */

@@ -9,14 +9,16 @@ import { parseJson, parseList, parseMarkdownList, parseYesNo } from "./structure
 import type { Value } from "./types.js";
 import { isList, isRecord } from "./values.js";
 
-const EXTRACT_SYSTEM = "You extract structure from text for an OpenProse program. Answer by calling the answer tool with exactly what the text contains; do not invent content.";
+const EXTRACT_SYSTEM =
+  "You extract structure from text for an OpenProse program. Answer by calling the answer tool with exactly what the text contains; do not invent content.";
 
 /** Deterministic part of `list`: the list, or undefined when the model must be asked. */
 export function listWithoutModel(value: Value): readonly Value[] | undefined {
   if (isList(value)) return value;
   if (value === null) return [];
   if (typeof value === "string") return value.trim() === "" ? [] : parseList(value);
-  if (isRecord(value)) return Object.values(value).filter(isList).length === 1 ? Object.values(value).find(isList) : undefined;
+  if (isRecord(value))
+    return Object.values(value).filter(isList).length === 1 ? Object.values(value).find(isList) : undefined;
   return [value];
 }
 
@@ -24,8 +26,13 @@ export type FieldLookup = { readonly found: true; readonly value: Value } | { re
 
 /** Deterministic part of `field`. A record or list without the key gives null; unreadable text needs the model. */
 export function fieldWithoutModel(value: Value, key: string | number): FieldLookup {
-  if (isList(value)) return { found: true, value: typeof key === "number" ? (value.at(key) ?? null) : key === "length" ? value.length : null };
-  if (isRecord(value)) return { found: true, value: Object.hasOwn(value, String(key)) ? (value[String(key)] as Value) : null };
+  if (isList(value))
+    return {
+      found: true,
+      value: typeof key === "number" ? (value.at(key) ?? null) : key === "length" ? value.length : null,
+    };
+  if (isRecord(value))
+    return { found: true, value: Object.hasOwn(value, String(key)) ? (value[String(key)] as Value) : null };
   if (typeof value !== "string") return { found: true, value: null };
   const json = parseJson(value);
   if (json !== undefined && (isList(json) || isRecord(json))) return fieldWithoutModel(json, key);
@@ -50,23 +57,58 @@ export function truthyWithoutModel(value: Value): boolean | undefined {
 }
 
 export async function extractList(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<Value[]>> {
-  const schema = { type: "object" as const, properties: { answer: { type: "array", items: {}, description: "The items, in order" } }, required: ["answer"] };
-  const { reply, usage } = await askForced(core, `List the items this text enumerates, in order.\n\nText:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { type: "array", items: {}, description: "The items, in order" } },
+    required: ["answer"],
+  };
+  const { reply, usage } = await askForced(
+    core,
+    `List the items this text enumerates, in order.\n\nText:\n${text}`,
+    schema,
+    signal,
+    EXTRACT_SYSTEM,
+  );
   const items = Array.isArray(reply.answer) ? (reply.answer as Value[]) : parseList(reply.text);
   if (items === undefined) throw new Error("The model could not read a list from the text.");
   return { value: [...items], usage };
 }
 
-export async function extractField(core: RunCore, text: string, key: string | number, signal: AbortSignal): Promise<StepOutcome<Value>> {
+export async function extractField(
+  core: RunCore,
+  text: string,
+  key: string | number,
+  signal: AbortSignal,
+): Promise<StepOutcome<Value>> {
   const what = typeof key === "number" ? `item number ${key + 1} (1-based)` : `the field "${key}"`;
-  const schema = { type: "object" as const, properties: { answer: { description: "The value, or null when the text has none" } }, required: ["answer"] };
-  const { reply, usage } = await askForced(core, `What is ${what} in this text?\n\nText:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { description: "The value, or null when the text has none" } },
+    required: ["answer"],
+  };
+  const { reply, usage } = await askForced(
+    core,
+    `What is ${what} in this text?\n\nText:\n${text}`,
+    schema,
+    signal,
+    EXTRACT_SYSTEM,
+  );
   return { value: reply.answer === undefined ? reply.text : (reply.answer as Value), usage };
 }
 
 export async function extractTruth(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<boolean>> {
-  const schema = { type: "object" as const, properties: { answer: { type: "boolean" }, reason: { type: "string" } }, required: ["answer", "reason"] };
-  const { reply, usage } = await askForced(core, `Does this text answer yes (keep, true, positive) or no?\n\nText:\n${text}`, schema, signal, EXTRACT_SYSTEM);
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { type: "boolean" }, reason: { type: "string" } },
+    required: ["answer", "reason"],
+  };
+  const { reply, usage } = await askForced(
+    core,
+    `Does this text answer yes (keep, true, positive) or no?\n\nText:\n${text}`,
+    schema,
+    signal,
+    EXTRACT_SYSTEM,
+  );
   const answer = typeof reply.answer === "boolean" ? reply.answer : parseYesNo(reply.text);
   if (answer === undefined) throw new Error("The model could not read a yes or no from the text.");
   return { value: answer, reason: reply.reason, usage };

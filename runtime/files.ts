@@ -2,7 +2,12 @@
  * Writing run state: every file the runtime writes goes through `replaceFile`, so a reader (or a
  * resumed run after a crash) sees the old content or the whole new content, never half a file.
  */
-import { mkdir as mkdirCallback, rename as renameCallback, rm as rmCallback, writeFile as writeFileCallback } from "node:fs";
+import {
+  mkdir as mkdirCallback,
+  rename as renameCallback,
+  rm as rmCallback,
+  writeFile as writeFileCallback,
+} from "node:fs";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 

@@ -26,7 +26,12 @@ export function defineProgram(info: ProgramInfo): ProgramInfo {
  * Runs a program's body with a fresh `Runtime`. Inputs the caller supplies are bound first; others
  * are asked for through `options.onInput`. Rejects with a `ProseError` that names the `.prose` line.
  */
-export function startRun<I, O>(program: ProgramInfo, inputs: I, options: RunOptions | undefined, body: (rt: Runtime) => Promise<O>): Promise<O> {
+export function startRun<I, O>(
+  program: ProgramInfo,
+  inputs: I,
+  options: RunOptions | undefined,
+  body: (rt: Runtime) => Promise<O>,
+): Promise<O> {
   const supplied = (inputs ?? {}) as { readonly [name: string]: Value };
   return new Run(program, supplied, options ?? {}).execute(body);
 }

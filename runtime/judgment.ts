@@ -27,7 +27,13 @@ export interface ForcedAnswer {
 }
 
 /** Asks one question through a forced tool call. */
-export async function askForced(core: RunCore, question: string, schema: Tool["input_schema"], signal: AbortSignal, system = JUDGE_SYSTEM): Promise<{ reply: ForcedAnswer; usage: StepOutcome<Value>["usage"] }> {
+export async function askForced(
+  core: RunCore,
+  question: string,
+  schema: Tool["input_schema"],
+  signal: AbortSignal,
+  system = JUDGE_SYSTEM,
+): Promise<{ reply: ForcedAnswer; usage: StepOutcome<Value>["usage"] }> {
   const model = core.model(undefined);
   const { message, usage } = await core.callModel(
     {
@@ -41,10 +47,16 @@ export async function askForced(core: RunCore, question: string, schema: Tool["i
     signal,
   );
   const call = message.content.find((block) => block.type === "tool_use" && block.name === "answer");
-  const text = message.content.map((block) => (block.type === "text" ? block.text : "")).join("\n").trim();
+  const text = message.content
+    .map((block) => (block.type === "text" ? block.text : ""))
+    .join("\n")
+    .trim();
   if (call !== undefined && call.type === "tool_use") {
     const input = (call.input ?? {}) as Record<string, unknown>;
-    return { reply: { answer: input["answer"], reason: typeof input["reason"] === "string" ? input["reason"] : "", text }, usage: [usage] };
+    return {
+      reply: { answer: input["answer"], reason: typeof input["reason"] === "string" ? input["reason"] : "", text },
+      usage: [usage],
+    };
   }
   return { reply: { answer: undefined, reason: text, text }, usage: [usage] };
 }
@@ -53,8 +65,10 @@ export async function askForced(core: RunCore, question: string, schema: Tool["i
 const ASKERS: Record<JudgmentAsker, string> = {
   if: "An `if` asks: when the condition is true, the program runs the branch under it.",
   elif: "An `elif` asks (the conditions before it were false): when the condition is true, the program runs the branch under it.",
-  until: "A `loop until` asks: true ends the loop, false runs another iteration. When the evidence is unclear, answer false (keep going).",
-  while: "A `loop while` asks: true runs another iteration, false ends the loop. When the evidence is unclear, answer true (keep going).",
+  until:
+    "A `loop until` asks: true ends the loop, false runs another iteration. When the evidence is unclear, answer false (keep going).",
+  while:
+    "A `loop while` asks: true runs another iteration, false ends the loop. When the evidence is unclear, answer true (keep going).",
   assert: "An `assert` asks: false stops the program with an error.",
   condition: "The program uses the answer as a yes-or-no value.",
 };
@@ -68,15 +82,33 @@ export interface JudgmentRequest {
 
 /** The question: the trail first (a stable, growing prefix), then the named values, then what is asked. */
 export function judgmentQuestion(core: RunCore, request: JudgmentRequest): string {
-  const evidence = [renderTrail(request.trail, trailBudget(core)), serializeContext(request.scope, SCOPE_BUDGET)].filter((part) => part !== "");
-  return [...evidence, `Condition: ${dedent(request.condition)}\n\n${ASKERS[request.asks]}\n\nIs the condition true?`].join("\n\n");
+  const evidence = [
+    renderTrail(request.trail, trailBudget(core)),
+    serializeContext(request.scope, SCOPE_BUDGET),
+  ].filter((part) => part !== "");
+  return [
+    ...evidence,
+    `Condition: ${dedent(request.condition)}\n\n${ASKERS[request.asks]}\n\nIs the condition true?`,
+  ].join("\n\n");
 }
 
-export async function judge(core: RunCore, request: JudgmentRequest, signal: AbortSignal): Promise<StepOutcome<boolean>> {
-  const schema = { type: "object" as const, properties: { answer: { type: "boolean" }, reason: { type: "string" } }, required: ["answer", "reason"] };
+export async function judge(
+  core: RunCore,
+  request: JudgmentRequest,
+  signal: AbortSignal,
+): Promise<StepOutcome<boolean>> {
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { type: "boolean" }, reason: { type: "string" } },
+    required: ["answer", "reason"],
+  };
   const { reply, usage } = await askForced(core, judgmentQuestion(core, request), schema, signal);
-  const answer = typeof reply.answer === "boolean" ? reply.answer : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.text);
-  if (answer === undefined) throw new Error(`The model's judgment could not be read as yes or no: ${JSON.stringify(quoted(reply))}`);
+  const answer =
+    typeof reply.answer === "boolean"
+      ? reply.answer
+      : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.text);
+  if (answer === undefined)
+    throw new Error(`The model's judgment could not be read as yes or no: ${JSON.stringify(quoted(reply))}`);
   return { value: answer, reason: reply.reason, usage };
 }
 
@@ -95,18 +127,39 @@ export function numberedOptions(options: readonly string[]): string[] {
 export async function choose(core: RunCore, request: ChoiceRequest, signal: AbortSignal): Promise<StepOutcome<number>> {
   const { options } = request;
   const numbered = numberedOptions(options);
-  const evidence = [renderTrail(request.trail, trailBudget(core)), serializeContext(request.scope, SCOPE_BUDGET)].filter((part) => part !== "");
-  const question = [...evidence, `Choose the option that best fits: ${dedent(request.criteria)}\n\nOptions:\n${numbered.join("\n")}`].join("\n\n");
-  const schema = { type: "object" as const, properties: { answer: { type: "string", enum: numbered }, reason: { type: "string" } }, required: ["answer", "reason"] };
+  const evidence = [
+    renderTrail(request.trail, trailBudget(core)),
+    serializeContext(request.scope, SCOPE_BUDGET),
+  ].filter((part) => part !== "");
+  const question = [
+    ...evidence,
+    `Choose the option that best fits: ${dedent(request.criteria)}\n\nOptions:\n${numbered.join("\n")}`,
+  ].join("\n\n");
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { type: "string", enum: numbered }, reason: { type: "string" } },
+    required: ["answer", "reason"],
+  };
   const { reply, usage } = await askForced(core, question, schema, signal);
-  const index = optionIndex(options, typeof reply.answer === "string" || typeof reply.answer === "number" ? String(reply.answer) : reply.text);
-  if (index === undefined) throw new Error(`The model's choice names none of the options ${JSON.stringify(numbered)}: ${JSON.stringify(quoted(reply))}`);
+  const index = optionIndex(
+    options,
+    typeof reply.answer === "string" || typeof reply.answer === "number" ? String(reply.answer) : reply.text,
+  );
+  if (index === undefined)
+    throw new Error(
+      `The model's choice names none of the options ${JSON.stringify(numbered)}: ${JSON.stringify(quoted(reply))}`,
+    );
   return { value: index, reason: reply.reason, usage };
 }
 
 /** What the model really replied, for an error: the tool answer when it gave one, else its text. */
 function quoted(reply: ForcedAnswer): string {
-  const said = reply.answer === undefined ? reply.text : typeof reply.answer === "string" ? reply.answer : JSON.stringify(reply.answer);
+  const said =
+    reply.answer === undefined
+      ? reply.text
+      : typeof reply.answer === "string"
+        ? reply.answer
+        : JSON.stringify(reply.answer);
   return said.slice(0, 200);
 }
 
@@ -131,7 +184,11 @@ export function optionIndex(options: readonly string[], answer: string): number 
   options.forEach((option, index) => {
     const label = normalise(option);
     const position = label === "" ? -1 : lower.indexOf(label);
-    if (position >= 0 && (best === undefined || position < best.position || (position === best.position && label.length > best.length))) best = { index, position, length: label.length };
+    if (
+      position >= 0 &&
+      (best === undefined || position < best.position || (position === best.position && label.length > best.length))
+    )
+      best = { index, position, length: label.length };
   });
   return best?.index;
 }
@@ -139,9 +196,12 @@ export function optionIndex(options: readonly string[], answer: string): number 
 /** Case, surrounding quotes/backticks/asterisks and trailing punctuation do not tell labels apart. */
 function normalise(label: string): string {
   let result = label.trim().toLowerCase();
-  for (let previous = ""; previous !== result; ) {
+  for (let previous = ""; previous !== result;) {
     previous = result;
-    result = result.replace(/^["'`*]+|["'`*]+$/g, "").replace(/[.!?,;:]+$/, "").trim();
+    result = result
+      .replace(/^["'`*]+|["'`*]+$/g, "")
+      .replace(/[.!?,;:]+$/, "")
+      .trim();
   }
   return result;
 }

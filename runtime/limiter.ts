@@ -9,7 +9,8 @@ export class Limiter {
   private readonly waiting: (() => void)[] = [];
 
   constructor(private current: number) {
-    if (!Number.isInteger(current) || current < 1) throw new RangeError(`concurrency must be a positive integer, got ${current}`);
+    if (!Number.isInteger(current) || current < 1)
+      throw new RangeError(`concurrency must be a positive integer, got ${current}`);
   }
 
   get limit(): number {

@@ -61,7 +61,9 @@ export async function recordSession(folder: string, record: SessionRecord): Prom
   const previous = await readMemory(folder);
   const memory =
     record.memory !== undefined
-      ? record.memory.trimStart().startsWith("# Agent Memory") ? record.memory : `${header}\n\n${record.memory.trim()}\n`
+      ? record.memory.trimStart().startsWith("# Agent Memory")
+        ? record.memory
+        : `${header}\n\n${record.memory.trim()}\n`
       : `${(previous ?? `${header}\n`).trimEnd()}\n\n## Segment ${padded} Summary\n\n${record.summary.trim()}\n`;
   await writeAtomically(join(folder, "memory.md"), memory);
   return segmentFile;
@@ -69,6 +71,9 @@ export async function recordSession(folder: string, record: SessionRecord): Prom
 
 async function segmentCount(folder: string, agent: string): Promise<number> {
   const pattern = new RegExp(`^${safeName(agent).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d{3,})\\.md$`);
-  const numbers = (await readdir(folder)).map((file) => pattern.exec(file)?.[1]).filter((n): n is string => n !== undefined).map(Number);
+  const numbers = (await readdir(folder))
+    .map((file) => pattern.exec(file)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
   return numbers.length === 0 ? 0 : Math.max(...numbers);
 }

@@ -16,7 +16,16 @@ export const defaultModels: Readonly<Record<ModelName, string>> = Object.freeze(
 /** The model used when neither the session nor its agent names one. */
 export const defaultModelName: ModelName = "sonnet";
 
-export function resolveModel(name: string | undefined, overrides: ModelTable | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveModel(
+  name: string | undefined,
+  overrides: ModelTable | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const key = (name ?? defaultModelName).trim();
-  return overrides?.[key] ?? env[`PROSEC_MODEL_${key.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`] ?? (defaultModels as ModelTable)[key] ?? key;
+  return (
+    overrides?.[key] ??
+    env[`PROSEC_MODEL_${key.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`] ??
+    (defaultModels as ModelTable)[key] ??
+    key
+  );
 }

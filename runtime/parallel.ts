@@ -29,10 +29,16 @@ export interface ParallelOutcome {
   readonly failed: number;
 }
 
-export async function runParallel(options: ParallelOptions, branches: readonly Branch[], parent: AbortSignal, start: BranchStarter): Promise<ParallelOutcome> {
+export async function runParallel(
+  options: ParallelOptions,
+  branches: readonly Branch[],
+  parent: AbortSignal,
+  start: BranchStarter,
+): Promise<ParallelOutcome> {
   const join = options.join ?? "all";
   const policy: FailurePolicy = options.onFail ?? "fail-fast";
-  const needed = join === "all" ? branches.length : join === "first" ? 1 : Math.min(options.count ?? 1, branches.length);
+  const needed =
+    join === "all" ? branches.length : join === "first" ? 1 : Math.min(options.count ?? 1, branches.length);
   const controllers = branches.map(() => sharedController());
   const cancelAll = (reason?: unknown): void => controllers.forEach((controller) => controller.abort(reason));
   const forward = (): void => cancelAll(parent.reason);

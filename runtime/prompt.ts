@@ -33,9 +33,14 @@ const FRAMING = [
 export function systemPrompt(programName: string, settings: SessionSettings, agentPrompt: string | undefined): string {
   const parts = [FRAMING.replace("{program}", programName)];
   if (agentPrompt !== undefined && agentPrompt.trim() !== "") parts.push(dedent(agentPrompt));
-  if (settings.skills !== undefined && settings.skills.length > 0) parts.push(`Skills you may draw on: ${settings.skills.join(", ")}.`);
+  if (settings.skills !== undefined && settings.skills.length > 0)
+    parts.push(`Skills you may draw on: ${settings.skills.join(", ")}.`);
   if (settings.extra !== undefined && Object.keys(settings.extra).length > 0) {
-    parts.push(`Notes from the program:\n${Object.entries(settings.extra).map(([key, value]) => `- ${key}: ${text(value)}`).join("\n")}`);
+    parts.push(
+      `Notes from the program:\n${Object.entries(settings.extra)
+        .map(([key, value]) => `- ${key}: ${text(value)}`)
+        .join("\n")}`,
+    );
   }
   return parts.join("\n\n");
 }
@@ -62,17 +67,25 @@ export function taskMessage(parts: TaskParts): string {
   const trail = renderTrail(parts.trail, parts.trailBudget);
   if (trail !== "") sections.push(trail, TASK_HEADING);
   if (parts.block !== undefined) {
-    sections.push(`Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`);
+    sections.push(
+      `Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`,
+    );
   }
   if (parts.memory !== undefined) {
     const content = parts.memory.content?.trim() ?? "";
-    sections.push(content.startsWith("# Agent Memory") ? content : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`);
+    sections.push(
+      content.startsWith("# Agent Memory")
+        ? content
+        : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`,
+    );
   }
   sections.push(dedent(parts.task));
   const context = serializeContext(parts.context, parts.budget);
   if (context !== "") sections.push(context);
   if (parts.persistent === true) {
-    sections.push("You are a persistent agent. Before your final reply, call update_memory with your compacted memory (specific findings, decisions with reasons, open concerns) and a summary of this session.");
+    sections.push(
+      "You are a persistent agent. Before your final reply, call update_memory with your compacted memory (specific findings, decisions with reasons, open concerns) and a summary of this session.",
+    );
   }
   return sections.join("\n\n");
 }

@@ -24,7 +24,11 @@ export function backoffDelay(policy: RetryPolicy, failedAttempts: number): numbe
   }
 }
 
-export async function withRetries<T>(policy: RetryPolicy, signal: AbortSignal, attempt: (attemptNumber: number) => Promise<T>): Promise<T> {
+export async function withRetries<T>(
+  policy: RetryPolicy,
+  signal: AbortSignal,
+  attempt: (attemptNumber: number) => Promise<T>,
+): Promise<T> {
   if (policy.retries <= 0) return attempt(1);
   for (let failed = 0; ; failed++) {
     try {

@@ -11,7 +11,14 @@ import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import type { RunStatus } from "./durable/state-file.js";
 import { isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { safeName } from "./files.js";
-import { extractField, extractList, extractTruth, fieldWithoutModel, listWithoutModel, truthyWithoutModel } from "./extraction.js";
+import {
+  extractField,
+  extractList,
+  extractTruth,
+  fieldWithoutModel,
+  listWithoutModel,
+  truthyWithoutModel,
+} from "./extraction.js";
 import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import { runParallel } from "./parallel.js";
@@ -20,7 +27,22 @@ import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } fr
 import { sharedController } from "./signals.js";
 import { runInContext } from "./step-context.js";
 import { Trail } from "./trail.js";
-import type { AgentDefinition, Branch, InputDefinition, JudgmentAsker, LoopSequence, ParallelOptions, ParallelResult, ProgramInfo, Runtime, RunOptions, SessionRequest, Site, StepAsk, Value } from "./types.js";
+import type {
+  AgentDefinition,
+  Branch,
+  InputDefinition,
+  JudgmentAsker,
+  LoopSequence,
+  ParallelOptions,
+  ParallelResult,
+  ProgramInfo,
+  Runtime,
+  RunOptions,
+  SessionRequest,
+  Site,
+  StepAsk,
+  Value,
+} from "./types.js";
 import { text } from "./values.js";
 
 const DEFAULT_MAX_DEPTH = 100;
@@ -64,9 +86,18 @@ export class Run implements Runtime {
   ) {
     this.inputs = inputs;
     this.caller = callers.get(options);
-    this.core = new RunCore(program, options, this.caller === undefined ? undefined : { core: this.caller.run.core, keyPrefix: this.caller.key, anchorPrefix: this.caller.anchor });
+    this.core = new RunCore(
+      program,
+      options,
+      this.caller === undefined
+        ? undefined
+        : { core: this.caller.run.core, keyPrefix: this.caller.key, anchorPrefix: this.caller.anchor },
+    );
     this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
-    this.runDir = this.caller !== undefined ? join(this.caller.run.runDir, "imports", safeName(this.caller.folderName)) : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
+    this.runDir =
+      this.caller !== undefined
+        ? join(this.caller.run.runDir, "imports", safeName(this.caller.folderName))
+        : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
   }
 
   /** Runs the program's body: `run-start`, the body, `run-end` with the usage totals. */
@@ -75,30 +106,63 @@ export class Run implements Runtime {
     const onCancel = (): void => core.abort(options.signal?.reason ?? new ProseError("The run was cancelled."));
     options.signal?.addEventListener("abort", onCancel, { once: true });
     if (options.signal?.aborted) onCancel();
-    const deadline = options.deadlineMs === undefined ? undefined : setTimeout(() => core.abort(core.error(`The run took longer than its deadline of ${options.deadlineMs} ms (RunOptions.deadlineMs).`)), options.deadlineMs);
+    const deadline =
+      options.deadlineMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              core.abort(
+                core.error(
+                  `The run took longer than its deadline of ${options.deadlineMs} ms (RunOptions.deadlineMs).`,
+                ),
+              ),
+            options.deadlineMs,
+          );
     core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
     try {
       this.openFolder();
       const result = await runInContext(core.root, () => body(this));
-      const finalResult = this.program.outputs.length === 0 && this.lastResult !== undefined ? { result: this.lastResult } : {};
+      const finalResult =
+        this.program.outputs.length === 0 && this.lastResult !== undefined ? { result: this.lastResult } : {};
       core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.closeFolder("complete");
       return result;
     } catch (error) {
-      const failure = core.root.signal.aborted && core.root.signal.reason instanceof ProseError ? core.root.signal.reason : error;
+      const failure =
+        core.root.signal.aborted && core.root.signal.reason instanceof ProseError ? core.root.signal.reason : error;
       const redacted = failure instanceof Error ? core.redact(failure.message) : undefined;
-      if (failure instanceof Error && redacted !== failure.message) Object.defineProperty(failure, "message", { value: redacted });
+      if (failure instanceof Error && redacted !== failure.message)
+        Object.defineProperty(failure, "message", { value: redacted });
       const message = failure instanceof Error ? failure.message : String(failure);
       const waiting = failure instanceof WaitingForInput ? failure : undefined;
       // A called program's failure (or wait) is reported once, by the run that called it.
       if (this.caller === undefined && waiting !== undefined) {
-        core.emit({ type: "waiting", questions: waiting.questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.at.line })) });
+        core.emit({
+          type: "waiting",
+          questions: waiting.questions.map((question) => ({
+            name: question.name,
+            prompt: question.prompt,
+            line: question.at.line,
+          })),
+        });
       } else if (this.caller === undefined) {
-        core.emit({ type: "error", ...(failure instanceof ProseError && failure.line !== undefined ? { at: { line: failure.line, column: failure.column ?? 1 } } : {}), message });
+        core.emit({
+          type: "error",
+          ...(failure instanceof ProseError && failure.line !== undefined
+            ? { at: { line: failure.line, column: failure.column ?? 1 } }
+            : {}),
+          message,
+        });
       }
       core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
       if (waiting !== undefined && this.caller === undefined) this.folder?.waitFor(waiting.questions);
-      await this.closeFolder(waiting !== undefined ? "waiting" : core.root.signal.aborted || options.signal?.aborted === true ? "interrupted" : "failed");
+      await this.closeFolder(
+        waiting !== undefined
+          ? "waiting"
+          : core.root.signal.aborted || options.signal?.aborted === true
+            ? "interrupted"
+            : "failed",
+      );
       throw failure;
     } finally {
       if (deadline !== undefined) clearTimeout(deadline);
@@ -116,7 +180,8 @@ export class Run implements Runtime {
         const opened = RunFolder.open(options.runDir, this.program, this.runId, this.inputs, options.resume === true);
         this.folder = opened.folder;
         this.inputs = opened.inputs;
-        if (options.journal === undefined && options.durability === undefined) this.core.durability = new JournalDurability(opened.folder.journal!);
+        if (options.journal === undefined && options.durability === undefined)
+          this.core.durability = new JournalDurability(opened.folder.journal!);
       } catch (error) {
         if (error instanceof RunFolderError) throw this.core.error(error.message);
         throw error;
@@ -147,28 +212,72 @@ export class Run implements Runtime {
     const label = sessionLabel(request);
     const agent = request.agent?.name;
     const settings = effectiveSettings(request);
-    const folder = agent === undefined ? undefined : memoryFolder(agent, settings.persist, { cwd: this.cwd, runDir: this.runDir, homeDir: this.options.homeDir ?? homedir() });
-    if (resume && folder === undefined) throw core.error(`resume: ${agent ?? "?"} needs an agent with persist: (true, project, user or a path).`, request.at, label);
-    if (folder !== undefined) this.folder?.agent(agent!, persistScope(settings.persist), relative(this.runDir, folder) || ".");
+    const folder =
+      agent === undefined
+        ? undefined
+        : memoryFolder(agent, settings.persist, {
+            cwd: this.cwd,
+            runDir: this.runDir,
+            homeDir: this.options.homeDir ?? homedir(),
+          });
+    if (resume && folder === undefined)
+      throw core.error(
+        `resume: ${agent ?? "?"} needs an agent with persist: (true, project, user or a path).`,
+        request.at,
+        label,
+      );
+    if (folder !== undefined)
+      this.folder?.agent(agent!, persistScope(settings.persist), relative(this.runDir, folder) || ".");
     const context = core.context;
     // With `context:` (even `[]`) a session is given exactly that; without, it sees the trail.
     const trail = settings.context === undefined ? context.trail.entries() : [];
-    if (core.listening) core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }), trail: trail.map((entry) => entry.source) });
+    if (core.listening)
+      core.emit({
+        type: "session-start",
+        at: request.at,
+        label,
+        ...(agent === undefined ? {} : { agent }),
+        trail: trail.map((entry) => entry.source),
+      });
     const block = context.block;
-    const policy = { retries: settings.retry ?? 0, backoff: settings.backoff ?? "none", baseDelayMs: this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS };
+    const policy = {
+      retries: settings.retry ?? 0,
+      backoff: settings.backoff ?? "none",
+      baseDelayMs: this.options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+    };
     const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal) =>
       withRetries(policy, signal, async () => {
-        const memory = resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
+        const memory =
+          resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
         let saved: { memory: string; summary: string } | undefined;
-        const outcome = await runAgent(core, { request, block, trail, ...(memory === undefined ? {} : { memory }), ...(folder === undefined ? {} : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }) }, signal);
+        const outcome = await runAgent(
+          core,
+          {
+            request,
+            block,
+            trail,
+            ...(memory === undefined ? {} : { memory }),
+            ...(folder === undefined
+              ? {}
+              : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }),
+          },
+          signal,
+        );
         if (folder !== undefined) {
-          const record = core.secrets.redactDeep({ agent: agent!, prompt: sessionTask(request), memory: saved?.memory, summary: saved?.summary ?? outcome.text.slice(0, 2000), timestamp: new Date() });
+          const record = core.secrets.redactDeep({
+            agent: agent!,
+            prompt: sessionTask(request),
+            memory: saved?.memory,
+            summary: saved?.summary ?? outcome.text.slice(0, 2000),
+            timestamp: new Date(),
+          });
           await this.inTurn(folder, () => recordSession(folder, record));
         }
         return { value: outcome.text, usage: outcome.usage };
       }),
     );
-    if (core.listening) core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+    if (core.listening)
+      core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
     if (request.unbound === true) context.trail.add(label, result.value);
     this.lastResult = result.value;
@@ -197,20 +306,50 @@ export class Run implements Runtime {
     };
   }
 
-  async judge(at: Site, condition: string, scope: { readonly [name: string]: Value }, asks: JudgmentAsker = "condition"): Promise<boolean> {
+  async judge(
+    at: Site,
+    condition: string,
+    scope: { readonly [name: string]: Value },
+    asks: JudgmentAsker = "condition",
+  ): Promise<boolean> {
     const ask = { text: condition, details: () => ({ condition, scope, asks }) };
     const trail = this.core.context.trail.entries();
-    const result = await this.core.step("judge", at, "The judgment", ask, (signal) => judge(this.core, { condition, asks, scope, trail }, signal));
-    this.core.emit({ type: "judgment", at, asks, question: condition, answer: result.value ? "yes" : "no", reason: result.reason ?? "", trail: trail.map((entry) => entry.source) });
+    const result = await this.core.step("judge", at, "The judgment", ask, (signal) =>
+      judge(this.core, { condition, asks, scope, trail }, signal),
+    );
+    this.core.emit({
+      type: "judgment",
+      at,
+      asks,
+      question: condition,
+      answer: result.value ? "yes" : "no",
+      reason: result.reason ?? "",
+      trail: trail.map((entry) => entry.source),
+    });
     return result.value;
   }
 
-  async choose(at: Site, criteria: string, options: readonly string[], scope: { readonly [name: string]: Value }): Promise<number> {
+  async choose(
+    at: Site,
+    criteria: string,
+    options: readonly string[],
+    scope: { readonly [name: string]: Value },
+  ): Promise<number> {
     if (options.length === 0) throw this.core.error("choice has no options.", at);
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
     const trail = this.core.context.trail.entries();
-    const result = await this.core.step("choose", at, "The choice", ask, (signal) => choose(this.core, { criteria, options, scope, trail }, signal));
-    this.core.emit({ type: "judgment", at, asks: "choice", question: criteria, answer: options[result.value] ?? String(result.value), reason: result.reason ?? "", trail: trail.map((entry) => entry.source) });
+    const result = await this.core.step("choose", at, "The choice", ask, (signal) =>
+      choose(this.core, { criteria, options, scope, trail }, signal),
+    );
+    this.core.emit({
+      type: "judgment",
+      at,
+      asks: "choice",
+      question: criteria,
+      answer: options[result.value] ?? String(result.value),
+      reason: result.reason ?? "",
+      trail: trail.map((entry) => entry.source),
+    });
     return result.value;
   }
 
@@ -232,7 +371,11 @@ export class Run implements Runtime {
     const durability = this.core.durability;
     if (ask === undefined && durability.awaitAnswer !== undefined) {
       const key = this.occurrence(at, name);
-      const answer = await durability.awaitAnswer(key, { name, prompt: definition.prompt, key, at }, definition.timeoutSeconds);
+      const answer = await durability.awaitAnswer(
+        key,
+        { name, prompt: definition.prompt, key, at },
+        definition.timeoutSeconds,
+      );
       if (answer === undefined) throw this.timedOut(at, definition);
       return this.inputBinding(at, definition, answer.value);
     }
@@ -241,9 +384,14 @@ export class Run implements Runtime {
       if (ask !== undefined) return { value: await ask(definition), usage: [] };
       const seconds = definition.timeoutSeconds;
       // A resumed run keeps the deadline its first wait set.
-      const deadline = this.folder?.deadlineOf(key) ?? (seconds === undefined ? undefined : new Date(Date.now() + seconds * 1000).toISOString());
+      const deadline =
+        this.folder?.deadlineOf(key) ??
+        (seconds === undefined ? undefined : new Date(Date.now() + seconds * 1000).toISOString());
       if (deadline !== undefined && Date.parse(deadline) <= Date.now()) throw this.timedOut(at, definition);
-      throw new WaitingForInput([{ name, prompt: definition.prompt, key, at, ...(deadline === undefined ? {} : { deadline }) }], this.program.source);
+      throw new WaitingForInput(
+        [{ name, prompt: definition.prompt, key, at, ...(deadline === undefined ? {} : { deadline }) }],
+        this.program.source,
+      );
     });
     return this.inputBinding(at, definition, result.value);
   }
@@ -260,7 +408,10 @@ export class Run implements Runtime {
 
   /** An input whose `(timeout: N)` passed unanswered: an error, which a `catch:` may handle. */
   private timedOut(at: Site, definition: InputDefinition): ProseError {
-    return this.core.error(`No answer to the input "${definition.name}" came within its timeout of ${definition.timeoutSeconds} s.`, at);
+    return this.core.error(
+      `No answer to the input "${definition.name}" came within its timeout of ${definition.timeoutSeconds} s.`,
+      at,
+    );
   }
 
   /** Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error. */
@@ -273,7 +424,12 @@ export class Run implements Runtime {
     return value;
   }
 
-  async call<I, O extends Value>(at: Site, name: string, run: (inputs: I, options?: RunOptions) => Promise<O>, inputs: I): Promise<O> {
+  async call<I, O extends Value>(
+    at: Site,
+    name: string,
+    run: (inputs: I, options?: RunOptions) => Promise<O>,
+    inputs: I,
+  ): Promise<O> {
     const context = this.core.context;
     const key = context.nextKey(`use:${name}`, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.core.anchors.of(`use:${name}`, at))}`;
@@ -290,7 +446,13 @@ export class Run implements Runtime {
     const anchor = context.nextAnchor(this.core.anchors.of("parallel", at));
     this.core.emit({ type: "parallel-start", at, branches: branches.length });
     const outcome = await runParallel(options, branches, context.signal, (branch, index, signal) => {
-      const child = context.child(`${segment}/b${index}`, signal, context.block, `${anchor}/b${index}`, context.trail.nested());
+      const child = context.child(
+        `${segment}/b${index}`,
+        signal,
+        context.block,
+        `${anchor}/b${index}`,
+        context.trail.nested(),
+      );
       return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
     });
     this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
@@ -312,16 +474,24 @@ export class Run implements Runtime {
       const results = await pMap(
         items,
         (item, index) => {
-          const child = context.child(`${segment}/i${index}`, controller.signal, context.block, `${anchor}/i${index}`, context.trail.nested());
-          return this.core.durability.branch(child.path, () => runInContext(child, () => body(item, index))).catch((error: unknown) => {
-            if (error instanceof WaitingForInput) {
-              waiting[index] = error;
-              return null;
-            }
-            failed++;
-            controller.abort(error);
-            throw error;
-          });
+          const child = context.child(
+            `${segment}/i${index}`,
+            controller.signal,
+            context.block,
+            `${anchor}/i${index}`,
+            context.trail.nested(),
+          );
+          return this.core.durability
+            .branch(child.path, () => runInContext(child, () => body(item, index)))
+            .catch((error: unknown) => {
+              if (error instanceof WaitingForInput) {
+                waiting[index] = error;
+                return null;
+              }
+              failed++;
+              controller.abort(error);
+              throw error;
+            });
         },
         { concurrency: this.core.limiter.limit },
       );
@@ -334,17 +504,26 @@ export class Run implements Runtime {
     }
   }
 
-  async block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T> {
+  async block<T extends Value>(
+    at: Site,
+    name: string,
+    maxDepth: number | undefined,
+    body: () => Promise<T>,
+  ): Promise<T> {
     const context = this.core.context;
     const parent = context.block;
     const depth = (parent?.depth ?? 0) + 1;
     const limit = maxDepth ?? DEFAULT_MAX_DEPTH;
-    if (depth > limit) throw this.core.error(`RecursionLimitExceeded: block '${name}' exceeded max_depth ${limit}.`, at);
+    if (depth > limit)
+      throw this.core.error(`RecursionLimitExceeded: block '${name}' exceeded max_depth ${limit}.`, at);
     const frame = { name, executionId: ++this.executionIds, depth, parentExecutionId: parent?.executionId ?? 0 };
     this.folder?.enterBlock(frame);
     try {
       const anchor = context.nextAnchor(this.core.anchors.of(`do:${name}`, at));
-      return await runInContext(context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail()), body);
+      return await runInContext(
+        context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail()),
+        body,
+      );
     } finally {
       this.folder?.exitBlock(frame);
     }
@@ -357,7 +536,11 @@ export class Run implements Runtime {
       return parsed;
     }
     const source = text(value);
-    return (await this.extractOnce(at, "list", source, () => this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) => extractList(this.core, source, signal)))) as readonly Value[];
+    return (await this.extractOnce(at, "list", source, () =>
+      this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) =>
+        extractList(this.core, source, signal),
+      ),
+    )) as readonly Value[];
   }
 
   async field(at: Site, value: Value, index: Value): Promise<Value> {
@@ -369,7 +552,11 @@ export class Run implements Runtime {
     }
     const source = text(value);
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
-    return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () => this.core.step("extract", at, label, extraction("field", source, key), (signal) => extractField(this.core, source, key, signal)));
+    return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () =>
+      this.core.step("extract", at, label, extraction("field", source, key), (signal) =>
+        extractField(this.core, source, key, signal),
+      ),
+    );
   }
 
   async truthy(at: Site, value: Value): Promise<boolean> {
@@ -379,14 +566,23 @@ export class Run implements Runtime {
       return parsed;
     }
     const source = text(value);
-    return (await this.extractOnce(at, "boolean", source, () => this.core.step("extract", at, "Reading yes or no", extraction("boolean", source), (signal) => extractTruth(this.core, source, signal)))) as boolean;
+    return (await this.extractOnce(at, "boolean", source, () =>
+      this.core.step("extract", at, "Reading yes or no", extraction("boolean", source), (signal) =>
+        extractTruth(this.core, source, signal),
+      ),
+    )) as boolean;
   }
 
   /**
    * Asks the model to read structure out of a text once per run: a nested `for` over the same text
    * reads the same list, without paying for it (or risking another answer) at every outer iteration.
    */
-  private async extractOnce(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
+  private async extractOnce(
+    at: Site,
+    shape: "list" | "field" | "boolean",
+    source: string,
+    ask: () => Promise<{ readonly value: Value }>,
+  ): Promise<Value> {
     const signal = this.core.context.signal;
     for (;;) {
       const asked = !this.extractions.has(this.extractionKey(shape, source));
@@ -404,7 +600,12 @@ export class Run implements Runtime {
     return `${this.core.durability.scope()}\0${shape}\0${source}`;
   }
 
-  private sharedExtraction(at: Site, shape: "list" | "field" | "boolean", source: string, ask: () => Promise<{ readonly value: Value }>): Promise<Value> {
+  private sharedExtraction(
+    at: Site,
+    shape: "list" | "field" | "boolean",
+    source: string,
+    ask: () => Promise<{ readonly value: Value }>,
+  ): Promise<Value> {
     const key = this.extractionKey(shape, source);
     let answer = this.extractions.get(key);
     if (answer === undefined) {
@@ -452,7 +653,10 @@ export class Run implements Runtime {
   private inTurn<T>(folder: string, write: () => Promise<T>): Promise<T> {
     const previous = this.memoryWrites.get(folder) ?? Promise.resolve();
     const next = previous.then(write, write);
-    const settled = next.then(() => undefined, () => undefined);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
     this.memoryWrites.set(folder, settled);
     void settled.then(() => {
       if (this.memoryWrites.get(folder) === settled) this.memoryWrites.delete(folder);

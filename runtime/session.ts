@@ -3,7 +3,12 @@
  * the model answers without asking for a tool. Tools are checked against `permissions:` before they
  * run; a tool the agent was not offered is refused even when the model names it.
  */
-import type { ContentBlockParam, MessageParam, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type {
+  ContentBlockParam,
+  MessageParam,
+  ToolResultBlockParam,
+  ToolUseBlock,
+} from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
@@ -65,7 +70,10 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     toolParams = tools.map(toolParam);
   }
   const model = core.model(settings.model);
-  const system = run.request.skills === undefined && run.request.extra === undefined ? core.systemPromptOf(agent) : systemPrompt(core.program.name, settings, agent?.prompt);
+  const system =
+    run.request.skills === undefined && run.request.extra === undefined
+      ? core.systemPromptOf(agent)
+      : systemPrompt(core.program.name, settings, agent?.prompt);
   const first = taskMessage({
     task: sessionTask(run.request),
     context: settings.context,
@@ -82,7 +90,13 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
 
   for (let turn = 0; turn < maxTurns; turn++) {
     const { message, usage: callUsage } = await core.callModel(
-      { model, max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS, system, messages, ...(toolParams.length === 0 ? {} : { tools: toolParams }) },
+      {
+        model,
+        max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS,
+        system,
+        messages,
+        ...(toolParams.length === 0 ? {} : { tools: toolParams }),
+      },
       signal,
     );
     usage.push(callUsage);
@@ -96,13 +110,23 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
 }
 
-async function runTool(core: RunCore, call: ToolUseBlock, offered: ReadonlyMap<string, ToolDefinition>, context: ToolContext): Promise<ToolResultBlockParam> {
+async function runTool(
+  core: RunCore,
+  call: ToolUseBlock,
+  offered: ReadonlyMap<string, ToolDefinition>,
+  context: ToolContext,
+): Promise<ToolResultBlockParam> {
   const input = (call.input ?? {}) as Record<string, unknown>;
   const detail = describeInput(input);
   const tool = offered.get(call.name);
   if (tool === undefined) {
     core.emit({ type: "tool", tool: call.name, allowed: false, detail });
-    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: `The tool ${call.name} is not available to this agent.` };
+    return {
+      type: "tool_result",
+      tool_use_id: call.id,
+      is_error: true,
+      content: `The tool ${call.name} is not available to this agent.`,
+    };
   }
   try {
     const output = await tool.run(input, context);
@@ -122,7 +146,13 @@ function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDe
     description: "Save your compacted memory (replaces memory.md) and a summary of this session (its segment record).",
     inputSchema: {
       type: "object",
-      properties: { memory: { type: "string", description: "Your whole new memory: current understanding, decisions made, open concerns" }, summary: { type: "string", description: "What happened in this session" } },
+      properties: {
+        memory: {
+          type: "string",
+          description: "Your whole new memory: current understanding, decisions made, open concerns",
+        },
+        summary: { type: "string", description: "What happened in this session" },
+      },
       required: ["memory", "summary"],
     },
     run(input) {
@@ -133,7 +163,10 @@ function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDe
 }
 
 function textOf(content: readonly { type: string; text?: string }[]): string {
-  return content.filter((block) => block.type === "text").map((block) => block.text ?? "").join("\n");
+  return content
+    .filter((block) => block.type === "text")
+    .map((block) => block.text ?? "")
+    .join("\n");
 }
 
 function describeInput(input: Record<string, unknown>): string {
@@ -145,7 +178,20 @@ function describeInput(input: Record<string, unknown>): string {
 export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
   const details = (): unknown => {
     const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
-    return { task: sessionTask(request), agent: request.agent?.name, role: request.agent?.prompt, model, context, skills, permissions, extra, persist, resume };
+    return {
+      task: sessionTask(request),
+      agent: request.agent?.name,
+      role: request.agent?.prompt,
+      model,
+      context,
+      skills,
+      permissions,
+      extra,
+      persist,
+      resume,
+    };
   };
-  return request.binding === undefined ? { text: sessionTask(request), details } : { binding: request.binding, text: sessionTask(request), details };
+  return request.binding === undefined
+    ? { text: sessionTask(request), details }
+    : { binding: request.binding, text: sessionTask(request), details };
 }

@@ -114,7 +114,9 @@ class DeadlineTimer {
         return;
       }
       this.running.delete(step);
-      step.abort(new ProseError(`The step took longer than its time limit of ${this.limitMs} ms (RunOptions.stepTimeoutMs).`));
+      step.abort(
+        new ProseError(`The step took longer than its time limit of ${this.limitMs} ms (RunOptions.stepTimeoutMs).`),
+      );
     }
   };
 }

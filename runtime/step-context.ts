@@ -63,7 +63,13 @@ export class StepContext {
    * a sequence of its own: `trail` is where it starts (a branch continues from here, a block call
    * starts empty).
    */
-  child(segment: string, signal: AbortSignal, block: BlockFrame | undefined, anchorSegment: string, trail: Trail): StepContext {
+  child(
+    segment: string,
+    signal: AbortSignal,
+    block: BlockFrame | undefined,
+    anchorSegment: string,
+    trail: Trail,
+  ): StepContext {
     return new StepContext(`${this.path}/${segment}`, signal, block, `${this.anchorPath}/${anchorSegment}`, trail);
   }
 }

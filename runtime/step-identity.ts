@@ -23,7 +23,10 @@ export class AnchoredStep implements StepIdentity {
 
   /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
   get requestHash(): string {
-    this.hash ??= createHash("sha256").update(JSON.stringify([this.kind, this.ask.details()])).digest("hex").slice(0, 16);
+    this.hash ??= createHash("sha256")
+      .update(JSON.stringify([this.kind, this.ask.details()]))
+      .digest("hex")
+      .slice(0, 16);
     return this.hash;
   }
 }

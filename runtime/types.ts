@@ -9,9 +9,25 @@
  * vocabulary, and no module of the runtime takes part in an import cycle (a test checks).
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Backoff, FailurePolicy, JoinStrategy, PermissionAsked, PermissionMode, PersistScope } from "./vocabulary.js";
+import type {
+  Backoff,
+  FailurePolicy,
+  JoinStrategy,
+  PermissionAsked,
+  PermissionMode,
+  PersistScope,
+} from "./vocabulary.js";
 
-export type { Backoff, FailurePolicy, JoinStrategy, ModelName, PermissionAsked, PermissionKind, PermissionMode, PersistScope } from "./vocabulary.js";
+export type {
+  Backoff,
+  FailurePolicy,
+  JoinStrategy,
+  ModelName,
+  PermissionAsked,
+  PermissionKind,
+  PermissionMode,
+  PersistScope,
+} from "./vocabulary.js";
 
 /** What a `.prose` value can be at run time. Session results are text. */
 export type Value = string | number | boolean | null | readonly Value[] | { readonly [key: string]: Value };
@@ -140,18 +156,47 @@ export interface Usage {
 export type RunEvent =
   | (RunEventBase & { readonly type: "run-start"; readonly runId: string; readonly program: string })
   | (RunEventBase & { readonly type: "position"; readonly statement: string })
-  | (RunEventBase & { readonly type: "session-start"; readonly label: string; readonly agent?: string; readonly trail?: readonly string[] })
-  | (RunEventBase & { readonly type: "session-end"; readonly label: string; readonly usage: readonly Usage[]; readonly replayed: boolean })
+  | (RunEventBase & {
+      readonly type: "session-start";
+      readonly label: string;
+      readonly agent?: string;
+      readonly trail?: readonly string[];
+    })
+  | (RunEventBase & {
+      readonly type: "session-end";
+      readonly label: string;
+      readonly usage: readonly Usage[];
+      readonly replayed: boolean;
+    })
   | (RunEventBase & { readonly type: "binding"; readonly name: string; readonly preview: string })
-  | (RunEventBase & { readonly type: "judgment"; readonly asks?: JudgmentAsker | "choice"; readonly question: string; readonly answer: string; readonly reason: string; readonly trail?: readonly string[] })
-  | (RunEventBase & { readonly type: "extraction"; readonly shape: "list" | "field" | "boolean"; readonly method: "parse" | "model" })
+  | (RunEventBase & {
+      readonly type: "judgment";
+      readonly asks?: JudgmentAsker | "choice";
+      readonly question: string;
+      readonly answer: string;
+      readonly reason: string;
+      readonly trail?: readonly string[];
+    })
+  | (RunEventBase & {
+      readonly type: "extraction";
+      readonly shape: "list" | "field" | "boolean";
+      readonly method: "parse" | "model";
+    })
   | (RunEventBase & { readonly type: "parallel-start"; readonly branches: number })
   | (RunEventBase & { readonly type: "parallel-end"; readonly succeeded: number; readonly failed: number })
   | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })
-  | (RunEventBase & { readonly type: "tool"; readonly tool: string; readonly allowed: boolean; readonly detail: string })
+  | (RunEventBase & {
+      readonly type: "tool";
+      readonly tool: string;
+      readonly allowed: boolean;
+      readonly detail: string;
+    })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
-  | (RunEventBase & { readonly type: "waiting"; readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[] })
+  | (RunEventBase & {
+      readonly type: "waiting";
+      readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[];
+    })
   | (RunEventBase & {
       readonly type: "run-end";
       readonly ok: boolean;
@@ -184,7 +229,12 @@ export interface Runtime {
    */
   judge(at: Site, condition: string, scope: { readonly [name: string]: Value }, asks?: JudgmentAsker): Promise<boolean>;
   /** `choice **criteria**:` returns the index of the chosen option label. */
-  choose(at: Site, criteria: string, options: readonly string[], scope: { readonly [name: string]: Value }): Promise<number>;
+  choose(
+    at: Site,
+    criteria: string,
+    options: readonly string[],
+    scope: { readonly [name: string]: Value },
+  ): Promise<number>;
   /** An `input` value: supplied inputs first, then `RunOptions.onInput`; else an error naming it. */
   input(at: Site, definition: InputDefinition): Promise<Value>;
   /** `parallel:` with its join strategy and failure policy. */
@@ -198,7 +248,12 @@ export interface Runtime {
    * Calls the program imported as `name` (`use "./x.prose" as name`): `run` is that program's
    * generated entry. The called run shares this run's limit, journal and state folder (`imports/`).
    */
-  call<I, O extends Value>(at: Site, name: string, run: (inputs: I, options?: RunOptions) => Promise<O>, inputs: I): Promise<O>;
+  call<I, O extends Value>(
+    at: Site,
+    name: string,
+    run: (inputs: I, options?: RunOptions) => Promise<O>,
+    inputs: I,
+  ): Promise<O>;
   /** Calls a `block`, enforcing the recursion depth limit and giving the call an execution id. */
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */
@@ -411,7 +466,12 @@ export interface Durability {
    * `identity` says what the step is beyond its key (its content anchor, what it asks): a store that
    * looks steps up by key can ignore it.
    */
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep>;
+  step(
+    key: string,
+    kind: StepKind,
+    execute: () => Promise<RecordedStep>,
+    identity?: StepIdentity,
+  ): Promise<DurableStep>;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**
@@ -424,7 +484,11 @@ export interface Durability {
    * a message to the run); undefined when `timeoutSeconds` passed first. Without it, such an input
    * stops the run as waiting for input.
    */
-  awaitAnswer?(key: string, question: Question, timeoutSeconds: number | undefined): Promise<{ readonly value: Value } | undefined>;
+  awaitAnswer?(
+    key: string,
+    question: Question,
+    timeoutSeconds: number | undefined,
+  ): Promise<{ readonly value: Value } | undefined>;
 }
 
 // ---------------------------------------------------------------------------------------------

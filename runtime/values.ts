@@ -74,7 +74,10 @@ export function equals(a: Value, b: Value): boolean {
   }
   const leftKeys = Object.keys(a);
   const rightKeys = Object.keys(b);
-  return leftKeys.length === rightKeys.length && leftKeys.every((key) => key in b && equals(a[key] as Value, (b as ValueRecord)[key] as Value));
+  return (
+    leftKeys.length === rightKeys.length &&
+    leftKeys.every((key) => key in b && equals(a[key] as Value, (b as ValueRecord)[key] as Value))
+  );
 }
 
 /**
@@ -145,6 +148,7 @@ function describe(value: Value): string {
   if (value === null) return "null";
   if (isList(value)) return "a list";
   if (typeof value === "object") return "a record";
-  if (typeof value === "string") return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "string")
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value} ${String(value)}`;
 }

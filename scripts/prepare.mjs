@@ -22,10 +22,14 @@ const installed = (name) => {
 
 if (installed("nearley") && installed("typescript")) {
   const npm = process.env.npm_execpath;
-  const build = npm ? spawnSync(process.execPath, [npm, "run", "build"], { cwd: root, stdio: "inherit" }) : spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  const build = npm
+    ? spawnSync(process.execPath, [npm, "run", "build"], { cwd: root, stdio: "inherit" })
+    : spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   process.exit(build.status ?? 1);
 }
 if (existsSync(join(root, "dist", "src", "cli", "main.js")) && installed("yargs")) process.exit(0);
 console.error(`prosec: ${root} has no dependencies installed, so it cannot be built or used from here.`);
-console.error(`prosec: run \`npm ci\` in ${root} first (it installs them and builds dist/), then install this project again.`);
+console.error(
+  `prosec: run \`npm ci\` in ${root} first (it installs them and builds dist/), then install this project again.`,
+);
 process.exit(1);

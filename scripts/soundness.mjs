@@ -28,22 +28,43 @@ for (let start = first; start <= last; start += slice) {
   const result = spawnSync("npx", ["vitest", "run", "test/soundness/generated.slow.test.ts"], {
     stdio: ["ignore", "pipe", "pipe"],
     encoding: "utf8",
-    env: { ...process.env, PROSEC_SOUNDNESS_SEEDS: `${start}-${end}`, PROSEC_SOUNDNESS_CORPUS: start === first ? corpus : "0", PROSEC_SOUNDNESS_STATS: stats },
+    env: {
+      ...process.env,
+      PROSEC_SOUNDNESS_SEEDS: `${start}-${end}`,
+      PROSEC_SOUNDNESS_CORPUS: start === first ? corpus : "0",
+      PROSEC_SOUNDNESS_STATS: stats,
+    },
   });
   process.stdout.write(`seeds ${start}-${end}: ${result.status === 0 ? "held" : "VIOLATED"}\n`);
   if (result.status !== 0) {
     failed = true;
-    process.stdout.write(result.stdout.split("\n").filter((line) => !/^\s*$/.test(line)).slice(-60).join("\n") + "\n");
+    process.stdout.write(
+      result.stdout
+        .split("\n")
+        .filter((line) => !/^\s*$/.test(line))
+        .slice(-60)
+        .join("\n") + "\n",
+    );
   }
 }
 const totals = {};
 for (const line of readFileSync(stats, "utf8").trim().split("\n")) {
   const figures = JSON.parse(line);
-  const total = (totals[figures.kind] ??= { programs: 0, accepted: 0, violations: 0, ran: 0, raised: 0, stopped: 0, modelCalls: 0 });
+  const total = (totals[figures.kind] ??= {
+    programs: 0,
+    accepted: 0,
+    violations: 0,
+    ran: 0,
+    raised: 0,
+    stopped: 0,
+    modelCalls: 0,
+  });
   for (const key of Object.keys(total)) total[key] += figures[key];
 }
 for (const [kind, total] of Object.entries(totals)) {
-  process.stdout.write(`${kind}: ${total.programs} programs, ${total.accepted} accepted by check, ${total.ran} ran to the end, ${total.raised} raised their own error, ${total.stopped} stopped at the model-call cap, ${total.modelCalls} model calls, ${total.violations} violations\n`);
+  process.stdout.write(
+    `${kind}: ${total.programs} programs, ${total.accepted} accepted by check, ${total.ran} ran to the end, ${total.raised} raised their own error, ${total.stopped} stopped at the model-call cap, ${total.modelCalls} model calls, ${total.violations} violations\n`,
+  );
 }
 rmSync(folder, { recursive: true, force: true });
 process.exitCode = failed ? 1 : 0;

@@ -116,20 +116,7 @@ export interface IndexExpression extends NodeBase {
   readonly index: Expression;
 }
 
-export type BinaryOperator =
-  | "+"
-  | "-"
-  | "*"
-  | "/"
-  | "=="
-  | "!="
-  | "<"
-  | "<="
-  | ">"
-  | ">="
-  | "is"
-  | "and"
-  | "or";
+export type BinaryOperator = "+" | "-" | "*" | "/" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "is" | "and" | "or";
 
 export interface BinaryExpression extends NodeBase {
   readonly kind: "Binary";

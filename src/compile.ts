@@ -49,7 +49,9 @@ export function lowerSource(source: string, file: string, options: CompileOption
   const analysis = checked.analysis;
   if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = blameCompiler(file, () => lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }));
+  const code = blameCompiler(file, () =>
+    lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }),
+  );
   return { code, diagnostics: checked.diagnostics };
 }
 
@@ -57,7 +59,11 @@ export function lowerSource(source: string, file: string, options: CompileOption
  * Parse and analyse, with local imports resolved and calls to them checked: every diagnostic
  * `check` reports, and exactly those that stop `build` and `run`.
  */
-export function checkProgram(source: string, options: Omit<CompileOptions, "inputHash"> = {}, file = "<source>"): CheckResult {
+export function checkProgram(
+  source: string,
+  options: Omit<CompileOptions, "inputHash"> = {},
+  file = "<source>",
+): CheckResult {
   const problems = new Map<string, ImportProblem>();
   const resolveImport = (path: string): ImportedProgram | undefined => {
     const resolution = options.resolveImport?.(path);
@@ -69,7 +75,9 @@ export function checkProgram(source: string, options: Omit<CompileOptions, "inpu
   const importDiagnostics = [...(checked.analysis?.imports.values() ?? [])].flatMap((use) => {
     const problem = problems.get(use.source.value);
     if (problem === undefined) return [];
-    return problem.problem === "missing" ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)] : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
+    return problem.problem === "missing"
+      ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)]
+      : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
   });
   return { ...checked, diagnostics: sortDiagnostics([...checked.diagnostics, ...importDiagnostics]) };
 }

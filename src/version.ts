@@ -10,8 +10,12 @@ interface Package {
 function findPackage(): Package {
   for (let directory = new URL("./", import.meta.url); ; directory = new URL("../", directory)) {
     try {
-      const manifest = JSON.parse(readFileSync(new URL("package.json", directory), "utf8")) as { name?: string; version?: string };
-      if (manifest.name === "prosec" && manifest.version) return { root: fileURLToPath(directory), version: manifest.version };
+      const manifest = JSON.parse(readFileSync(new URL("package.json", directory), "utf8")) as {
+        name?: string;
+        version?: string;
+      };
+      if (manifest.name === "prosec" && manifest.version)
+        return { root: fileURLToPath(directory), version: manifest.version };
     } catch {
       // not at the package root yet
     }

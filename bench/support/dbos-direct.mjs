@@ -17,15 +17,29 @@ const { module, codeHash } = await loadProgram(file, { cwd: process.cwd() });
 await migrate(url);
 const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
 const ownQueue = "prosec.worker.direct";
-const runWorkflow = registerProgram(module, { client, ownQueue, pollMs: 500, runOptions: () => ({ cwd: process.cwd() }) });
-DBOS.setConfig({ name: APPLICATION, systemDatabaseUrl: url, applicationVersion: codeHash, executorID: "direct", listenQueues: [ownQueue], runMigrations: false, logLevel: "warn" });
+const runWorkflow = registerProgram(module, {
+  client,
+  ownQueue,
+  pollMs: 500,
+  runOptions: () => ({ cwd: process.cwd() }),
+});
+DBOS.setConfig({
+  name: APPLICATION,
+  systemDatabaseUrl: url,
+  applicationVersion: codeHash,
+  executorID: "direct",
+  listenQueues: [ownQueue],
+  runMigrations: false,
+  logLevel: "warn",
+});
 await DBOS.launch();
 await DBOS.registerQueue(ownQueue, { minPollingIntervalMs: 50, onConflict: "always_update" });
 // One run first, not timed, as the benchmark does with the worker: the first run pays for warming up.
 await (await DBOS.startWorkflow(runWorkflow, { workflowID: "warm-up" })({ topic: "warm-up" })).getResult();
 const start = performance.now();
 const handles = [];
-for (let i = 0; i < Number(runs); i++) handles.push(await DBOS.startWorkflow(runWorkflow, { workflowID: `direct-${i}` })({ topic: `t${i}` }));
+for (let i = 0; i < Number(runs); i++)
+  handles.push(await DBOS.startWorkflow(runWorkflow, { workflowID: `direct-${i}` })({ topic: `t${i}` }));
 const outputs = await Promise.all(handles.map((handle) => handle.getResult()));
 const ms = performance.now() - start;
 if (!outputs.every((output) => typeof output?.report === "string")) throw new Error("direct: a run without its report");

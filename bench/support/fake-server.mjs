@@ -13,7 +13,9 @@ export const fakeServerModule = join(root, "bench/results/fake-anthropic.mjs");
 export function transpileFakeServer() {
   const ts = createRequire(import.meta.url)("typescript");
   const source = readFileSync(join(root, "test/support/fake-anthropic.ts"), "utf8");
-  const output = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const output = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
   mkdirSync(dirname(fakeServerModule), { recursive: true });
   writeFileSync(fakeServerModule, output);
 }

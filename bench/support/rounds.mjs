@@ -12,7 +12,9 @@ const serveScript = fileURLToPath(new URL("./serve.mjs", import.meta.url));
 /** Starts the fake server in a child process: { url, requestCount(), close() }. */
 export async function fakeServerProcess(latencyMs = 0, answer = "A short answer.") {
   transpileFakeServer();
-  const child = spawn(process.execPath, [serveScript, String(latencyMs), answer], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [serveScript, String(latencyMs), answer], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const url = (await lines.next()).value;
   return {

@@ -12,7 +12,12 @@ async function start() {
   const folders = (workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath);
   const command = serverCommand(settings.get("server.path"), folders);
   // A `.cmd` shim (Windows) runs only through a shell.
-  const serverOptions = { command, args: ["lsp"], transport: TransportKind.stdio, options: { shell: command.endsWith(".cmd") } };
+  const serverOptions = {
+    command,
+    args: ["lsp"],
+    transport: TransportKind.stdio,
+    options: { shell: command.endsWith(".cmd") },
+  };
   const clientOptions = {
     documentSelector: [
       { scheme: "file", language: "prose" },
@@ -28,7 +33,9 @@ async function start() {
   } catch (error) {
     client = undefined;
     const reason = error instanceof Error ? error.message : String(error);
-    void window.showErrorMessage(`OpenProse: could not start the language server \`${command} lsp --stdio\` (${reason}). Install prosec in the workspace (npm install prosec) or set prose.server.path.`);
+    void window.showErrorMessage(
+      `OpenProse: could not start the language server \`${command} lsp --stdio\` (${reason}). Install prosec in the workspace (npm install prosec) or set prose.server.path.`,
+    );
   }
 }
 

@@ -51,7 +51,12 @@ export interface AnswerMessage {
 const RECV_WINDOW_SECONDS = 3600;
 
 /** Workflow statuses that no longer change. */
-export const FINISHED: ReadonlySet<string> = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
+export const FINISHED: ReadonlySet<string> = new Set([
+  "SUCCESS",
+  "ERROR",
+  "CANCELLED",
+  "MAX_RECOVERY_ATTEMPTS_EXCEEDED",
+]);
 
 export class DbosDurability implements Durability {
   constructor(
@@ -91,8 +96,19 @@ export class DbosDurability implements Durability {
    * the topic of the input's key (`prosec answer` sends it). `recv` gives up after its timeout, so
    * the wait is a loop of them, each one checkpointed; a cancelled run stops in `recv`.
    */
-  async awaitAnswer(key: string, question: Question, timeoutSeconds: number | undefined): Promise<AnswerMessage | undefined> {
-    await DBOS.setEvent<WaitingEvent>(WAITING_EVENT, { name: question.name, prompt: question.prompt, key, line: question.at.line, column: question.at.column, workflowId: DBOS.workflowID! });
+  async awaitAnswer(
+    key: string,
+    question: Question,
+    timeoutSeconds: number | undefined,
+  ): Promise<AnswerMessage | undefined> {
+    await DBOS.setEvent<WaitingEvent>(WAITING_EVENT, {
+      name: question.name,
+      prompt: question.prompt,
+      key,
+      line: question.at.line,
+      column: question.at.column,
+      workflowId: DBOS.workflowID!,
+    });
     let message: AnswerMessage | null;
     if (timeoutSeconds !== undefined) {
       // One recv: DBOS keeps its deadline durably, so a restarted worker does not wait longer.
@@ -117,7 +133,13 @@ export class DbosDurability implements Durability {
         branches.forget(id);
         return (await client.retrieveWorkflow<Value>(id).getResult()) ?? null;
       }
-      const outcome = await Promise.race([result.then(() => "done" as const, () => "done" as const), delay(pollMs)]);
+      const outcome = await Promise.race([
+        result.then(
+          () => "done" as const,
+          () => "done" as const,
+        ),
+        delay(pollMs),
+      ]);
       if (outcome === "done") return result;
       status = await client.getWorkflow(id);
     }

@@ -26,7 +26,10 @@ export interface WorkflowSettings {
 }
 
 /** Registers the run and branch workflows of `program`; returns the run workflow. */
-export function registerProgram(program: ProgramRunner, settings: WorkflowSettings): (inputs: Inputs) => Promise<Outputs> {
+export function registerProgram(
+  program: ProgramRunner,
+  settings: WorkflowSettings,
+): (inputs: Inputs) => Promise<Outputs> {
   const { client, pollMs } = settings;
   const branches = new BranchRegistry();
 
@@ -36,7 +39,12 @@ export function registerProgram(program: ProgramRunner, settings: WorkflowSettin
       const runId = id.slice(0, id.indexOf("/"));
       const stillOwned = async (): Promise<boolean> => {
         const [own, run] = await Promise.all([client.getWorkflow(id), client.getWorkflow(runId)]);
-        return own?.status === "PENDING" && own.executorId === DBOS.executorID && run !== undefined && !FINISHED.has(run.status);
+        return (
+          own?.status === "PENDING" &&
+          own.executorId === DBOS.executorID &&
+          run !== undefined &&
+          !FINISHED.has(run.status)
+        );
       };
       return branches.run(id, stillOwned, pollMs);
     },
@@ -47,7 +55,11 @@ export function registerProgram(program: ProgramRunner, settings: WorkflowSettin
   return DBOS.registerWorkflow(
     async (inputs: Inputs): Promise<Outputs> => {
       const runId = DBOS.workflowID!;
-      return program.run(inputs, { ...settings.runOptions(runId), runId, durability: new DbosDurability(runId, backend) });
+      return program.run(inputs, {
+        ...settings.runOptions(runId),
+        runId,
+        durability: new DbosDurability(runId, backend),
+      });
     },
     { name: RUN_WORKFLOW },
   );

@@ -29,7 +29,10 @@ export function journalLine(key: string, step: RecordedStep): string {
  * newline is a record cut short by a crash, and is left out. Any other line that is not a step record
  * is a RunStateError naming it.
  */
-export function parseJournal(content: string, path: string): { readonly records: JournalRecord[]; readonly bytes: number } {
+export function parseJournal(
+  content: string,
+  path: string,
+): { readonly records: JournalRecord[]; readonly bytes: number } {
   const end = content.lastIndexOf("\n") + 1;
   const lines = content.slice(0, end).split("\n");
   lines.pop();
@@ -49,7 +52,8 @@ function parseRecord(line: string): JournalRecord | undefined {
   }
   if (typeof record !== "object" || record === null) return undefined;
   const { key, kind, usage } = record as { key?: unknown; kind?: unknown; usage?: unknown };
-  const valid = typeof key === "string" && typeof kind === "string" && KINDS.has(kind) && "value" in record && Array.isArray(usage);
+  const valid =
+    typeof key === "string" && typeof kind === "string" && KINDS.has(kind) && "value" in record && Array.isArray(usage);
   return valid ? (record as JournalRecord) : undefined;
 }
 
@@ -60,7 +64,12 @@ function parseRecord(line: string): JournalRecord | undefined {
  */
 function throwDamaged(path: string, line: number, lines: number): never {
   const after = line === lines ? "" : ` and the ${lines - line === 1 ? "line" : `${lines - line} lines`} after it`;
-  const kept = line === 1 ? "nothing is replayed" : line === 2 ? "the step on line 1 is replayed" : `the steps on lines 1 to ${line - 1} are replayed`;
+  const kept =
+    line === 1
+      ? "nothing is replayed"
+      : line === 2
+        ? "the step on line 1 is replayed"
+        : `the steps on lines 1 to ${line - 1} are replayed`;
   throw new RunStateError(
     `${path} is damaged at line ${line} of ${lines}: it is not a step record written by prosec, so the run cannot be resumed as it is. Either start a new run, or delete line ${line}${after} from the journal and resume: ${kept} and the model is asked again for the rest.`,
   );
@@ -87,7 +96,10 @@ export class FileJournal implements Journal {
   }
 
   put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
-    const line = journalLine(key, identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash });
+    const line = journalLine(
+      key,
+      identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash },
+    );
     const bytes = Buffer.from(line, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);

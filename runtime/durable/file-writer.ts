@@ -39,7 +39,8 @@ export class FileWriter {
     if (this.batch !== undefined) clearTimeout(this.batch);
     this.batch = undefined;
     this.startWrites();
-    while (this.pending.size > 0 || this.writing.size > 0) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    while (this.pending.size > 0 || this.writing.size > 0)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     if (this.failure !== undefined) throw this.failure;
   }
 

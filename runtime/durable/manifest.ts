@@ -46,15 +46,18 @@ export function readManifest(dir: string): RunManifest | undefined {
   } catch {
     throw damaged(path, "it is not JSON");
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw damaged(path, "it is not a JSON object");
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw damaged(path, "it is not a JSON object");
   const fields = parsed as { readonly [field: string]: unknown };
   for (const field of ["runId", "sourceHash", "compilerVersion", "startedAt"]) {
     if (typeof fields[field] !== "string") throw damaged(path, `"${field}" is missing or not a string`);
   }
   if (Number.isNaN(Date.parse(fields["startedAt"] as string))) throw damaged(path, `"startedAt" is not a date`);
-  if (typeof fields["inputs"] !== "object" || fields["inputs"] === null || Array.isArray(fields["inputs"])) throw damaged(path, `"inputs" is missing or not an object`);
+  if (typeof fields["inputs"] !== "object" || fields["inputs"] === null || Array.isArray(fields["inputs"]))
+    throw damaged(path, `"inputs" is missing or not an object`);
   const scheme = fields["stepScheme"] ?? SCHEME_OF_0_2;
-  if (!Number.isInteger(scheme) || (scheme as number) < 1) throw damaged(path, `"stepScheme" is not a whole number of at least 1`);
+  if (!Number.isInteger(scheme) || (scheme as number) < 1)
+    throw damaged(path, `"stepScheme" is not a whole number of at least 1`);
   return { program: "", source: "", ...fields, stepScheme: scheme } as RunManifest;
 }
 
@@ -74,5 +77,7 @@ export function missingManifest(dir: string): RunStateError {
 }
 
 function damaged(path: string, what: string): RunStateError {
-  return new RunStateError(`${path} is damaged (${what}): it is not a run.json written by prosec, so the run cannot be resumed. Start a new run.`);
+  return new RunStateError(
+    `${path} is damaged (${what}): it is not a run.json written by prosec, so the run cannot be resumed. Start a new run.`,
+  );
 }

@@ -26,7 +26,8 @@ export function readWaiting(dir: string): WaitingState | undefined {
   if (!existsSync(path)) return undefined;
   try {
     const state = JSON.parse(readFileSync(path, "utf8")) as WaitingState;
-    if (!Array.isArray(state.questions) || typeof state.answers !== "object" || state.answers === null) throw new Error("shape");
+    if (!Array.isArray(state.questions) || typeof state.answers !== "object" || state.answers === null)
+      throw new Error("shape");
     return state;
   } catch {
     throw new RunStateError(`${path} is damaged: it is not a list of questions written by prosec.`);

@@ -21,7 +21,14 @@ import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
 import { text } from "../values.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
-import { checkStepScheme, MANIFEST_FILE, missingManifest, readManifest, STEP_SCHEME, type RunManifest } from "./manifest.js";
+import {
+  checkStepScheme,
+  MANIFEST_FILE,
+  missingManifest,
+  readManifest,
+  STEP_SCHEME,
+  type RunManifest,
+} from "./manifest.js";
 import { fenceFor, ProgramSource, type BindingKind } from "./program-source.js";
 import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
@@ -59,7 +66,13 @@ export class RunFolder {
    * Starts a new run in `dir`, or with `resume` continues the one there. Returns the folder and the
    * inputs the run uses: a resumed run keeps the inputs it was started with.
    */
-  static open(dir: string, program: ProgramInfo, runId: string, supplied: { readonly [name: string]: Value }, resume: boolean): { folder: RunFolder; inputs: { readonly [name: string]: Value } } {
+  static open(
+    dir: string,
+    program: ProgramInfo,
+    runId: string,
+    supplied: { readonly [name: string]: Value },
+    resume: boolean,
+  ): { folder: RunFolder; inputs: { readonly [name: string]: Value } } {
     const existing = readManifest(dir);
     let manifest: RunManifest;
     let answers: ReadonlyArray<readonly [string, Value]> = [];
@@ -67,7 +80,8 @@ export class RunFolder {
     if (resume) {
       if (existing === undefined) throw missingManifest(dir);
       checkStepScheme(existing, program.compilerVersion);
-      if (isCancelled(dir)) throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
+      if (isCancelled(dir))
+        throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
       if (existing.sourceHash !== program.sourceHash) {
         throw new RunFolderError(
           `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,
@@ -76,18 +90,40 @@ export class RunFolder {
       const waiting = readWaiting(dir);
       // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
       const given = { ...waiting?.answers, ...supplied };
-      answers = (waiting?.questions ?? []).flatMap((question) => (given[question.name] === undefined ? [] : [[question.key, given[question.name]!] as const]));
+      answers = (waiting?.questions ?? []).flatMap((question) =>
+        given[question.name] === undefined ? [] : [[question.key, given[question.name]!] as const],
+      );
       unanswered = (waiting?.questions ?? []).filter((question) => given[question.name] === undefined);
-      const ahead = Object.fromEntries(Object.entries(supplied).filter(([name]) => !waiting?.questions.some((question) => question.name === name)));
+      const ahead = Object.fromEntries(
+        Object.entries(supplied).filter(([name]) => !waiting?.questions.some((question) => question.name === name)),
+      );
       for (const [name, value] of Object.entries(ahead)) {
-        if (value !== undefined && Object.hasOwn(existing.inputs, name) && JSON.stringify(existing.inputs[name]) !== JSON.stringify(value)) {
-          throw new RunFolderError(`The input "${name}" differs from the one run ${existing.runId} started with; a resumed run keeps its inputs. Start a new run to change them.`);
+        if (
+          value !== undefined &&
+          Object.hasOwn(existing.inputs, name) &&
+          JSON.stringify(existing.inputs[name]) !== JSON.stringify(value)
+        ) {
+          throw new RunFolderError(
+            `The input "${name}" differs from the one run ${existing.runId} started with; a resumed run keeps its inputs. Start a new run to change them.`,
+          );
         }
       }
       manifest = { ...existing, inputs: { ...withoutUndefined(ahead), ...existing.inputs } };
     } else {
-      if (existing !== undefined) throw new RunFolderError(`${dir} already holds run ${existing.runId}: resume it, or start the new run in another folder.`);
-      manifest = { runId, program: program.name, source: program.source, sourceHash: program.sourceHash, compilerVersion: program.compilerVersion, stepScheme: STEP_SCHEME, inputs: withoutUndefined(supplied), startedAt: new Date().toISOString() };
+      if (existing !== undefined)
+        throw new RunFolderError(
+          `${dir} already holds run ${existing.runId}: resume it, or start the new run in another folder.`,
+        );
+      manifest = {
+        runId,
+        program: program.name,
+        source: program.source,
+        sourceHash: program.sourceHash,
+        compilerVersion: program.compilerVersion,
+        stepScheme: STEP_SCHEME,
+        inputs: withoutUndefined(supplied),
+        startedAt: new Date().toISOString(),
+      };
     }
     mkdirSync(dir, { recursive: true });
     lockRun(dir, manifest.runId);
@@ -103,7 +139,8 @@ export class RunFolder {
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     // An answer is the journal record of its input's step; the run waits again for what is left unanswered.
     for (const [key, value] of answers) void folder.journal!.put(key, { kind: "input", value, usage: [] });
-    for (const question of unanswered) if (question.deadline !== undefined) folder.deadlines.set(question.key, question.deadline);
+    for (const question of unanswered)
+      if (question.deadline !== undefined) folder.deadlines.set(question.key, question.deadline);
     clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
     return { folder, inputs: manifest.inputs };
@@ -118,7 +155,13 @@ export class RunFolder {
   }
 
   /** A binding's value and where it came from, to `bindings/{name}.md` (`{name}__{id}.md` inside a block). */
-  binding(at: Site, name: string, value: Value, executionId: number | undefined, kind: BindingKind = this.source.bindingKind(at.line, at.column)): void {
+  binding(
+    at: Site,
+    name: string,
+    value: Value,
+    executionId: number | undefined,
+    kind: BindingKind = this.source.bindingKind(at.line, at.column),
+  ): void {
     const file = executionId === undefined ? `${safeName(name)}.md` : `${safeName(name)}__${executionId}.md`;
     this.record(at, name, kind, file, value, executionId);
   }
@@ -158,10 +201,17 @@ export class RunFolder {
         if (line !== undefined) trace.finish(line);
         break;
       case "parallel-start":
-        if (line !== undefined) trace.parallels.set(line, { branches: event.branches, succeeded: 0, failed: 0, running: true });
+        if (line !== undefined)
+          trace.parallels.set(line, { branches: event.branches, succeeded: 0, failed: 0, running: true });
         break;
       case "parallel-end":
-        if (line !== undefined) trace.parallels.set(line, { branches: event.succeeded + event.failed, succeeded: event.succeeded, failed: event.failed, running: false });
+        if (line !== undefined)
+          trace.parallels.set(line, {
+            branches: event.succeeded + event.failed,
+            succeeded: event.succeeded,
+            failed: event.failed,
+            running: false,
+          });
         break;
       case "loop-iteration":
         if (line !== undefined) trace.loops.set(line, event.iteration);
@@ -205,7 +255,14 @@ export class RunFolder {
     this.writeState();
   }
 
-  private record(at: Site, name: string, kind: BindingKind | "anonymous", file: string, value: Value, executionId: number | undefined): void {
+  private record(
+    at: Site,
+    name: string,
+    kind: BindingKind | "anonymous",
+    file: string,
+    value: Value,
+    executionId: number | undefined,
+  ): void {
     const path = `bindings/${file}`;
     this.trace.bindings.set(path, { name, kind, path, executionId });
     this.trace.written.set(at.line, path);
@@ -230,9 +287,21 @@ export class RunFolder {
 }
 
 /** `bindings/{name}.md` (state/filesystem.md, "bindings/{name}.md"). */
-export function bindingFile(name: string, kind: string, executionId: number | undefined, statement: string, value: Value): string {
-  const header = [`# ${name}`, "", `kind: ${kind}`, ...(executionId === undefined ? [] : [`execution_id: ${executionId}`])];
-  const source = statement === "" ? [] : ["", "source:", "", `${fenceFor(statement)}prose`, statement, fenceFor(statement)];
+export function bindingFile(
+  name: string,
+  kind: string,
+  executionId: number | undefined,
+  statement: string,
+  value: Value,
+): string {
+  const header = [
+    `# ${name}`,
+    "",
+    `kind: ${kind}`,
+    ...(executionId === undefined ? [] : [`execution_id: ${executionId}`]),
+  ];
+  const source =
+    statement === "" ? [] : ["", "source:", "", `${fenceFor(statement)}prose`, statement, fenceFor(statement)];
   return [...header, ...source, "", "---", "", text(value), ""].join("\n");
 }
 

@@ -48,10 +48,19 @@ export function unlockRun(dir: string): void {
 
 function heldBy(path: string, runId: string, pid: number, recorded: string | undefined): RunStateError {
   const running = commandLine(String(pid));
-  if (running === undefined) return new RunStateError(`Run ${runId} is in use by process ${pid} (${path}). Wait for it to stop, or stop it, then resume.`);
+  if (running === undefined)
+    return new RunStateError(
+      `Run ${runId} is in use by process ${pid} (${path}). Wait for it to stop, or stop it, then resume.`,
+    );
   const shown = printable(running);
-  if (shown === recorded) return new RunStateError(`Run ${runId} is in use by process ${pid} (\`${shown}\`). Wait for it to stop, or stop it, then resume.`);
-  const why = recorded === undefined || recorded === "" ? "" : ` The run was started by \`${recorded}\`: that process has ended and its pid was reused.`;
+  if (shown === recorded)
+    return new RunStateError(
+      `Run ${runId} is in use by process ${pid} (\`${shown}\`). Wait for it to stop, or stop it, then resume.`,
+    );
+  const why =
+    recorded === undefined || recorded === ""
+      ? ""
+      : ` The run was started by \`${recorded}\`: that process has ended and its pid was reused.`;
   return new RunStateError(
     `${path} names process ${pid}, which is running \`${shown}\`, not prosec running run ${runId}.${why} If no process is running this run, delete ${path} and resume.`,
   );

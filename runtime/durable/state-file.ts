@@ -74,11 +74,32 @@ export function renderState(trace: RunTrace, source: ProgramSource): string {
     ...activeConstructs(trace, source),
     "## Index",
     "### Bindings",
-    table(["Name", "Kind", "Path", "Execution ID"], [...trace.bindings.values()].map((entry) => [entry.name, entry.kind, entry.path, entry.executionId === undefined ? "(root)" : String(entry.executionId)])),
+    table(
+      ["Name", "Kind", "Path", "Execution ID"],
+      [...trace.bindings.values()].map((entry) => [
+        entry.name,
+        entry.kind,
+        entry.path,
+        entry.executionId === undefined ? "(root)" : String(entry.executionId),
+      ]),
+    ),
     "### Agents",
-    table(["Name", "Scope", "Path"], [...trace.agents].map(([name, agent]) => [name, agent.scope, agent.path])),
+    table(
+      ["Name", "Scope", "Path"],
+      [...trace.agents].map(([name, agent]) => [name, agent.scope, agent.path]),
+    ),
     "## Call Stack",
-    table(["execution_id", "block", "depth", "status"], [...trace.frames.values()].reverse().map((frame, index) => [String(frame.executionId), frame.block, String(frame.depth), index === 0 ? "executing" : "waiting"])),
+    table(
+      ["execution_id", "block", "depth", "status"],
+      [...trace.frames.values()]
+        .reverse()
+        .map((frame, index) => [
+          String(frame.executionId),
+          frame.block,
+          String(frame.depth),
+          index === 0 ? "executing" : "waiting",
+        ]),
+    ),
   ];
   return `${sections.join("\n\n")}\n`;
 }
@@ -114,7 +135,9 @@ function activeConstructs(trace: RunTrace, source: ProgramSource): string[] {
   for (const [line, parallel] of trace.parallels) {
     if (!parallel.running) continue;
     const finished = parallel.succeeded + parallel.failed;
-    parts.push(`### Parallel (line ${line})\n\n- branches: ${parallel.branches}\n- finished: ${finished} (${parallel.failed} failed)\n- running: ${parallel.branches - finished}`);
+    parts.push(
+      `### Parallel (line ${line})\n\n- branches: ${parallel.branches}\n- finished: ${finished} (${parallel.failed} failed)\n- running: ${parallel.branches - finished}`,
+    );
   }
   const running = [...trace.executing.keys()];
   for (const [line, iteration] of trace.loops) {

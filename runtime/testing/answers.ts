@@ -95,9 +95,15 @@ export function specificity(key: string, step: Omit<ScriptedStep, "call">): numb
     key = key.slice(slash + 1);
   }
   const site = /^(session|judge|choose|extract)@(\d+)(?::(\d+))?$/.exec(key);
-  if (site !== null) return site[1] === step.kind && Number(site[2]) === step.at.line && (site[3] === undefined || Number(site[3]) === step.at.column) ? 2 : 0;
+  if (site !== null)
+    return site[1] === step.kind &&
+      Number(site[2]) === step.at.line &&
+      (site[3] === undefined || Number(site[3]) === step.at.column)
+      ? 2
+      : 0;
   const condition = /^\*\*([\s\S]+)\*\*$/.exec(key);
-  if (condition !== null) return (step.kind === "judge" || step.kind === "choose") && loose(step.text).includes(loose(condition[1]!)) ? 1 : 0;
+  if (condition !== null)
+    return (step.kind === "judge" || step.kind === "choose") && loose(step.text).includes(loose(condition[1]!)) ? 1 : 0;
   return step.binding === key ? 1 : 0;
 }
 
@@ -139,7 +145,10 @@ export function settle(answer: Answer, step: ScriptedStep, name: string): Answer
       current = current(step);
     } else if (typeof current === "object" && current !== null && SEQUENCE in current) {
       const list = (current as Sequence)[SEQUENCE];
-      if (step.call >= list.length) throw new Error(`${name} is a sequence of ${list.length}, and the step was reached a ${ordinal(step.call + 1)} time.`);
+      if (step.call >= list.length)
+        throw new Error(
+          `${name} is a sequence of ${list.length}, and the step was reached a ${ordinal(step.call + 1)} time.`,
+        );
       current = list[step.call]!;
     } else {
       return current;
@@ -152,6 +161,6 @@ function loose(text: string): string {
 }
 
 function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
   return `${n}${suffix}`;
 }

@@ -4,5 +4,25 @@
  * request it made, so a test can assert what a session or a judgment received. The runtime runs as in
  * production; only the model's replies are written in the test.
  */
-export { runScripted, ScriptedModel, type Defaults, type Script, type ScriptedRequest, type ScriptedRun, type ScriptedRunOptions } from "./scripted-model.js";
-export { sequence, toolCall, turns, type Answer, type Answers, type ScriptedKind, type ScriptedStep, type Sequence, type ToolCall, type Turn, type Turns } from "./answers.js";
+export {
+  runScripted,
+  ScriptedModel,
+  type Defaults,
+  type Script,
+  type ScriptedRequest,
+  type ScriptedRun,
+  type ScriptedRunOptions,
+} from "./scripted-model.js";
+export {
+  sequence,
+  toolCall,
+  turns,
+  type Answer,
+  type Answers,
+  type ScriptedKind,
+  type ScriptedStep,
+  type Sequence,
+  type ToolCall,
+  type Turn,
+  type Turns,
+} from "./answers.js";

@@ -10,8 +10,29 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import Anthropic from "@anthropic-ai/sdk";
-import { JournalDurability, MemoryJournal, text, type Durability, type DurableStep, type RecordedStep, type RunEvent, type RunOptions, type StepIdentity, type StepKind, type Value } from "../index.js";
-import { AnswerBook, settle, turnsOf, type Answer, type Answers, type ScriptedKind, type ScriptedStep, type ToolCall } from "./answers.js";
+import {
+  JournalDurability,
+  MemoryJournal,
+  text,
+  type Durability,
+  type DurableStep,
+  type RecordedStep,
+  type RunEvent,
+  type RunOptions,
+  type StepIdentity,
+  type StepKind,
+  type Value,
+} from "../index.js";
+import {
+  AnswerBook,
+  settle,
+  turnsOf,
+  type Answer,
+  type Answers,
+  type ScriptedKind,
+  type ScriptedStep,
+  type ToolCall,
+} from "./answers.js";
 
 /** Defaults for steps no answer names, per kind, or one function for all. */
 export type Defaults = { readonly [kind in ScriptedKind]?: Answer } | ((step: ScriptedStep) => Answer);
@@ -29,7 +50,19 @@ export interface Script {
 }
 
 /** What a run with the scripted model may set: everything but how the model is reached and stored. */
-export type ScriptedRunOptions = Omit<RunOptions, "apiKey" | "baseURL" | "fetch" | "client" | "maxRetries" | "requestTimeoutMs" | "journal" | "durability" | "runDir" | "resume">;
+export type ScriptedRunOptions = Omit<
+  RunOptions,
+  | "apiKey"
+  | "baseURL"
+  | "fetch"
+  | "client"
+  | "maxRetries"
+  | "requestTimeoutMs"
+  | "journal"
+  | "durability"
+  | "runDir"
+  | "resume"
+>;
 
 /** One Messages API request the run made, as the model received it. */
 export interface ScriptedRequest {
@@ -69,12 +102,20 @@ export class ScriptedModel {
 
   constructor(private readonly script: Script = {}) {
     this.book = new AnswerBook(script.answers ?? {});
-    this.client = new Anthropic({ apiKey: "scripted", maxRetries: 0, fetch: (input, init) => Promise.resolve(this.answer(input, init)) });
+    this.client = new Anthropic({
+      apiKey: "scripted",
+      maxRetries: 0,
+      fetch: (input, init) => Promise.resolve(this.answer(input, init)),
+    });
   }
 
   /** Run options that send a run's model calls to this script: pass them to a compiled module's `run`. */
   options(extra: ScriptedRunOptions = {}): RunOptions {
-    return { ...extra, client: this.client, durability: new ScriptedDurability(this, new JournalDurability(new MemoryJournal())) };
+    return {
+      ...extra,
+      client: this.client,
+      durability: new ScriptedDurability(this, new JournalDurability(new MemoryJournal())),
+    };
   }
 
   /** The requests made for the steps `key` names (the same rules as the answers' keys). */
@@ -92,25 +133,52 @@ export class ScriptedModel {
   enter(step: Omit<ScriptedStep, "call">): StepState {
     const key = this.book.keyFor(step);
     if (key !== undefined) return { model: this, ...this.book.take(key, step), turn: 0 };
-    if (this.script.strict === true) throw new Error(`No scripted answer names this ${step.kind}${step.binding === undefined ? "" : ` (${step.binding})`}, and the script is strict.`);
+    if (this.script.strict === true)
+      throw new Error(
+        `No scripted answer names this ${step.kind}${step.binding === undefined ? "" : ` (${step.binding})`}, and the script is strict.`,
+      );
     const defaults = this.script.defaults;
     const fallback = typeof defaults === "function" ? defaults : defaults?.[step.kind];
     const full = { ...step, call: 0 };
-    return { model: this, step: full, answer: fallback === undefined ? undefined : settle(fallback, full, `the default ${step.kind} answer`), turn: 0 };
+    return {
+      model: this,
+      step: full,
+      answer: fallback === undefined ? undefined : settle(fallback, full, `the default ${step.kind} answer`),
+      turn: 0,
+    };
   }
 
   private answer(input: string | URL | Request, init: RequestInit | undefined): Response {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const state = current.getStore();
-    if (state === undefined || state.model !== this) return failure(`a request outside any step of a scripted run: ${url.pathname}`);
-    if (!url.pathname.endsWith("/v1/messages")) return failure(`the scripted model only answers the Messages API, not ${url.pathname}`);
+    if (state === undefined || state.model !== this)
+      return failure(`a request outside any step of a scripted run: ${url.pathname}`);
+    if (!url.pathname.endsWith("/v1/messages"))
+      return failure(`the scripted model only answers the Messages API, not ${url.pathname}`);
     const body = JSON.parse(String(init?.body)) as MessagesBody;
     const turn = state.turn++;
-    this.requests.push({ step: state.step, turn, model: body.model, system: textOf(body.system), prompt: textOf(body.messages.at(-1)?.content), tools: (body.tools ?? []).map((tool) => tool.name), body });
+    this.requests.push({
+      step: state.step,
+      turn,
+      model: body.model,
+      system: textOf(body.system),
+      prompt: textOf(body.messages.at(-1)?.content),
+      tools: (body.tools ?? []).map((tool) => tool.name),
+      body,
+    });
     const content = body.tool_choice?.type === "tool" ? [forcedAnswer(state, body)] : sessionTurn(state, turn);
     if (typeof content === "string") return failure(content);
     const stop = content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
-    const message = { id: `msg_scripted_${this.requests.length}`, type: "message", role: "assistant", model: body.model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+    const message = {
+      id: `msg_scripted_${this.requests.length}`,
+      type: "message",
+      role: "assistant",
+      model: body.model,
+      content,
+      stop_reason: stop,
+      stop_sequence: null,
+      usage: { input_tokens: 0, output_tokens: 0 },
+    };
     return new Response(JSON.stringify(message), { status: 200, headers: { "content-type": "application/json" } });
   }
 }
@@ -122,7 +190,12 @@ class ScriptedDurability implements Durability {
     private readonly inner: Durability,
   ) {}
 
-  step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
+  step(
+    key: string,
+    kind: StepKind,
+    execute: () => Promise<RecordedStep>,
+    identity?: StepIdentity,
+  ): Promise<DurableStep> {
     if (kind === "input" || identity === undefined) return this.inner.step(key, kind, execute, identity);
     const { ask } = identity;
     const state = this.model.enter({
@@ -163,28 +236,49 @@ export interface ScriptedRun<O> {
  * Runs a compiled program (its module, or anything with its `run`) against a scripted model.
  * Rejects as the run does (a `ProseError` naming the `.prose` line).
  */
-export async function runScripted<I, O>(program: { run(inputs: I, options?: RunOptions): Promise<O> }, inputs: I, script: Script & ScriptedRunOptions = {}): Promise<ScriptedRun<O>> {
+export async function runScripted<I, O>(
+  program: { run(inputs: I, options?: RunOptions): Promise<O> },
+  inputs: I,
+  script: Script & ScriptedRunOptions = {},
+): Promise<ScriptedRun<O>> {
   const { answers, defaults, strict, ...options } = script;
-  const model = new ScriptedModel({ ...(answers === undefined ? {} : { answers }), ...(defaults === undefined ? {} : { defaults }), ...(strict === undefined ? {} : { strict }) });
+  const model = new ScriptedModel({
+    ...(answers === undefined ? {} : { answers }),
+    ...(defaults === undefined ? {} : { defaults }),
+    ...(strict === undefined ? {} : { strict }),
+  });
   const events: RunEvent[] = [];
   const onEvent = (event: RunEvent): void => {
     events.push(event);
     options.onEvent?.(event);
   };
   const outputs = await program.run(inputs, model.options({ ...options, onEvent }));
-  return { outputs, requests: model.requests, requestsFor: (key) => model.requestsFor(key), events, unusedAnswers: model.unusedAnswers() };
+  return {
+    outputs,
+    requests: model.requests,
+    requestsFor: (key) => model.requestsFor(key),
+    events,
+    unusedAnswers: model.unusedAnswers(),
+  };
 }
 
 interface MessagesBody {
   readonly model: string;
   readonly system?: unknown;
   readonly messages: readonly { readonly role: string; readonly content: unknown }[];
-  readonly tools?: readonly { readonly name: string; readonly input_schema?: { readonly properties?: { readonly answer?: { readonly type?: string; readonly enum?: readonly string[] } } } }[];
+  readonly tools?: readonly {
+    readonly name: string;
+    readonly input_schema?: {
+      readonly properties?: { readonly answer?: { readonly type?: string; readonly enum?: readonly string[] } };
+    };
+  }[];
   readonly tool_choice?: { readonly type: string; readonly name?: string };
   readonly [key: string]: unknown;
 }
 
-type ContentBlock = { readonly type: "text"; readonly text: string } | { readonly type: "tool_use"; readonly id: string; readonly name: string; readonly input: unknown };
+type ContentBlock =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "tool_use"; readonly id: string; readonly name: string; readonly input: unknown };
 
 let toolUseIds = 0;
 
@@ -192,12 +286,22 @@ let toolUseIds = 0;
 function forcedAnswer(state: StepState, body: MessagesBody): ContentBlock {
   const schema = body.tools?.find((tool) => tool.name === body.tool_choice?.name)?.input_schema?.properties?.answer;
   const answer = state.answer ?? builtinForced(state.step, schema);
-  const judged = (state.step.kind === "judge" || state.step.kind === "choose") && typeof answer === "object" && answer !== null && !Array.isArray(answer) && "answer" in answer;
-  const input = judged ? { reason: "scripted", ...(answer as { readonly [key: string]: Value }) } : { answer, reason: "scripted" };
+  const judged =
+    (state.step.kind === "judge" || state.step.kind === "choose") &&
+    typeof answer === "object" &&
+    answer !== null &&
+    !Array.isArray(answer) &&
+    "answer" in answer;
+  const input = judged
+    ? { reason: "scripted", ...(answer as { readonly [key: string]: Value }) }
+    : { answer, reason: "scripted" };
   return { type: "tool_use", id: `toolu_scripted_${++toolUseIds}`, name: body.tool_choice?.name ?? "answer", input };
 }
 
-function builtinForced(step: ScriptedStep, schema: { readonly type?: string; readonly enum?: readonly string[] } | undefined): Value {
+function builtinForced(
+  step: ScriptedStep,
+  schema: { readonly type?: string; readonly enum?: readonly string[] } | undefined,
+): Value {
   if (step.kind === "choose") return schema?.enum?.[0] ?? step.options?.[0] ?? null;
   if (schema?.type === "boolean") return step.kind === "judge";
   return schema?.type === "array" ? [] : null;
@@ -208,17 +312,29 @@ function sessionTurn(state: StepState, turn: number): ContentBlock[] | string {
   const { step } = state;
   const answer = state.answer ?? `scripted reply: ${step.binding ?? step.text.split("\n")[0]}`;
   const scripted = turnsOf(answer);
-  if (scripted === undefined) return turn === 0 ? [{ type: "text", text: text(answer as Value) }] : `the session at ${step.source}:${step.at.line}:${step.at.column} asked the model again after its one scripted reply`;
+  if (scripted === undefined)
+    return turn === 0
+      ? [{ type: "text", text: text(answer as Value) }]
+      : `the session at ${step.source}:${step.at.line}:${step.at.column} asked the model again after its one scripted reply`;
   const next = scripted[turn];
-  if (next === undefined) return `the scripted turns of the session at ${step.source}:${step.at.line}:${step.at.column} ran out after ${scripted.length}: end them with the final reply`;
+  if (next === undefined)
+    return `the scripted turns of the session at ${step.source}:${step.at.line}:${step.at.column} ran out after ${scripted.length}: end them with the final reply`;
   if (typeof next === "string") return [{ type: "text", text: next }];
   const calls: readonly ToolCall[] = Array.isArray(next) ? next : [next as ToolCall];
-  return calls.map((call) => ({ type: "tool_use", id: `toolu_scripted_${++toolUseIds}`, name: call.tool, input: call.input }));
+  return calls.map((call) => ({
+    type: "tool_use",
+    id: `toolu_scripted_${++toolUseIds}`,
+    name: call.tool,
+    input: call.input,
+  }));
 }
 
 /** An API error the SDK turns into an exception, with `message` in it. */
 function failure(message: string): Response {
-  return new Response(JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: `prosec/testing: ${message}` } }), { status: 400, headers: { "content-type": "application/json" } });
+  return new Response(
+    JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: `prosec/testing: ${message}` } }),
+    { status: 400, headers: { "content-type": "application/json" } },
+  );
 }
 
 /** Text of a system prompt or message content (a string, or blocks of text and tool results). */
@@ -226,7 +342,9 @@ function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((block: { type?: string; text?: string; content?: unknown }) => (block.type === "text" ? (block.text ?? "") : block.type === "tool_result" ? textOf(block.content) : ""))
+    .map((block: { type?: string; text?: string; content?: unknown }) =>
+      block.type === "text" ? (block.text ?? "") : block.type === "tool_result" ? textOf(block.content) : "",
+    )
     .filter((part) => part !== "")
     .join("\n");
 }

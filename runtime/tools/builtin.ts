@@ -24,7 +24,12 @@ export const readFileTool: ToolDefinition = {
   async run(input, context) {
     const path = await context.permissions.confirmRead(String(input["path"]), "read_file");
     const found = await stat(path).catch(() => undefined);
-    if (found === undefined || !found.isFile()) throw new Error(found === undefined ? `There is no file ${String(input["path"])}.` : `${String(input["path"])} is not a regular file.`);
+    if (found === undefined || !found.isFile())
+      throw new Error(
+        found === undefined
+          ? `There is no file ${String(input["path"])}.`
+          : `${String(input["path"])} is not a regular file.`,
+      );
     return truncate(await readFile(path, "utf8"), MAX_READ_CHARS);
   },
 };
@@ -32,7 +37,11 @@ export const readFileTool: ToolDefinition = {
 export const writeFileTool: ToolDefinition = {
   name: "write_file",
   description: "Create or replace a text file with the given content. Parent folders are created.",
-  inputSchema: { type: "object", properties: { path: stringProperty("File path"), content: stringProperty("The whole new content") }, required: ["path", "content"] },
+  inputSchema: {
+    type: "object",
+    properties: { path: stringProperty("File path"), content: stringProperty("The whole new content") },
+    required: ["path", "content"],
+  },
   async run(input, context) {
     const path = await context.permissions.confirmWrite(String(input["path"]), "write_file");
     await mkdir(dirname(path), { recursive: true });
@@ -47,7 +56,11 @@ export const editFileTool: ToolDefinition = {
   description: "Replace one exact, unique occurrence of old_text with new_text in a file.",
   inputSchema: {
     type: "object",
-    properties: { path: stringProperty("File path"), old_text: stringProperty("Text to replace; must occur exactly once"), new_text: stringProperty("Replacement") },
+    properties: {
+      path: stringProperty("File path"),
+      old_text: stringProperty("Text to replace; must occur exactly once"),
+      new_text: stringProperty("Replacement"),
+    },
     required: ["path", "old_text", "new_text"],
   },
   async run(input, context) {
@@ -57,8 +70,13 @@ export const editFileTool: ToolDefinition = {
     const content = await readFile(path, "utf8");
     const first = content.indexOf(oldText);
     if (oldText.length === 0 || first < 0) throw new Error("old_text was not found in the file.");
-    if (content.indexOf(oldText, first + 1) >= 0) throw new Error("old_text occurs more than once; include more surrounding text.");
-    await writeFile(path, content.slice(0, first) + String(input["new_text"] ?? "") + content.slice(first + oldText.length), "utf8");
+    if (content.indexOf(oldText, first + 1) >= 0)
+      throw new Error("old_text occurs more than once; include more surrounding text.");
+    await writeFile(
+      path,
+      content.slice(0, first) + String(input["new_text"] ?? "") + content.slice(first + oldText.length),
+      "utf8",
+    );
     return `Edited ${String(input["path"])}.`;
   },
 };
@@ -70,14 +88,23 @@ export const listFilesTool: ToolDefinition = {
   async run(input, context) {
     const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "list_files");
     const files = await walk(root, context);
-    return files.length === 0 ? "(no files)" : files.map((file) => relative(context.cwd, file).split(sep).join("/")).join("\n");
+    return files.length === 0
+      ? "(no files)"
+      : files.map((file) => relative(context.cwd, file).split(sep).join("/")).join("\n");
   },
 };
 
 export const searchFilesTool: ToolDefinition = {
   name: "search_files",
   description: "Search the files under a folder for a regular expression; returns path:line: text for each match.",
-  inputSchema: { type: "object", properties: { pattern: stringProperty("JavaScript regular expression"), path: stringProperty("Folder, default the working directory") }, required: ["pattern"] },
+  inputSchema: {
+    type: "object",
+    properties: {
+      pattern: stringProperty("JavaScript regular expression"),
+      path: stringProperty("Folder, default the working directory"),
+    },
+    required: ["pattern"],
+  },
   async run(input, context) {
     const expression = new RegExp(String(input["pattern"]));
     const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "search_files");
@@ -85,7 +112,8 @@ export const searchFilesTool: ToolDefinition = {
     for (const file of await walk(root, context)) {
       const lines = (await readFile(file, "utf8")).split("\n");
       lines.forEach((line, index) => {
-        if (matches.length < MAX_LISTED && expression.test(line)) matches.push(`${relative(context.cwd, file).split(sep).join("/")}:${index + 1}: ${line.slice(0, 300)}`);
+        if (matches.length < MAX_LISTED && expression.test(line))
+          matches.push(`${relative(context.cwd, file).split(sep).join("/")}:${index + 1}: ${line.slice(0, 300)}`);
       });
       if (matches.length >= MAX_LISTED) break;
     }
@@ -131,7 +159,10 @@ async function walk(root: string, context: ToolContext): Promise<string[]> {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) await visit(path);
-      } else if ((entry.isFile() || (entry.isSymbolicLink() && (await isRegularFile(path)))) && isReadable(path, context)) {
+      } else if (
+        (entry.isFile() || (entry.isSymbolicLink() && (await isRegularFile(path)))) &&
+        isReadable(path, context)
+      ) {
         // Symlinked folders are not followed, and only regular files are read (a FIFO would hang).
         found.push(path);
       }
@@ -159,18 +190,28 @@ function isReadable(path: string, context: ToolContext): boolean {
 function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
   const [file, args] = "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: context.cwd, env: context.permissions.environment(), signal: context.signal, timeout: COMMAND_TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, args, {
+      cwd: context.cwd,
+      env: context.permissions.environment(),
+      signal: context.signal,
+      timeout: COMMAND_TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     const collect = (chunk: Buffer): void => {
       if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString("utf8");
     };
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
-    child.on("error", (error: NodeJS.ErrnoException) => reject(error.code === "ENOENT" ? new Error(`No program ${file} was found.`) : error));
+    child.on("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "ENOENT" ? new Error(`No program ${file} was found.`) : error),
+    );
     child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
   });
 }
 
 function truncate(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}\n[... ${text.length - limit} more characters not shown]`;
+  return text.length <= limit
+    ? text
+    : `${text.slice(0, limit)}\n[... ${text.length - limit} more characters not shown]`;
 }

@@ -86,5 +86,7 @@ function patternWords(pattern: string): string[] | undefined {
 }
 
 function refuse(what: string): ParsedCommand {
-  return { refusal: `The command uses ${what}, which an allow-list does not permit: it runs one program with its arguments, without a shell.` };
+  return {
+    refusal: `The command uses ${what}, which an allow-list does not permit: it runs one program with its arguments, without a shell.`,
+  };
 }

@@ -6,7 +6,20 @@
  */
 import { isAbsolute } from "node:path";
 
-const BASICS = new Set(["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TZ", "TMPDIR", "TMP", "TEMP"]);
+const BASICS = new Set([
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LANGUAGE",
+  "TERM",
+  "TZ",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+]);
 
 /** Names whose values are secrets: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*` (any case). */
 export function isSecretName(name: string): boolean {

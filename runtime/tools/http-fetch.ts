@@ -59,8 +59,21 @@ function get(url: URL, address: string, signal: AbortSignal): Promise<IncomingMe
   }) as LookupFunction;
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const outgoing = send(url, { method: "GET", agent: false, lookup: pinned, signal, timeout: REQUEST_TIMEOUT_MS, headers: { "user-agent": "prosec", accept: "*/*" } }, resolve);
-    outgoing.on("timeout", () => outgoing.destroy(new Error(`${url.host} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`)));
+    const outgoing = send(
+      url,
+      {
+        method: "GET",
+        agent: false,
+        lookup: pinned,
+        signal,
+        timeout: REQUEST_TIMEOUT_MS,
+        headers: { "user-agent": "prosec", accept: "*/*" },
+      },
+      resolve,
+    );
+    outgoing.on("timeout", () =>
+      outgoing.destroy(new Error(`${url.host} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`)),
+    );
     outgoing.on("error", reject);
     outgoing.end();
   });

@@ -113,7 +113,8 @@ function embeddedIPv4(address: string): string | undefined {
   const zeros = (count: number): boolean => groups.slice(0, count).every((group) => group === 0);
   if (zeros(5) && word(5) === 0xffff) return v4(word(6), word(7));
   if (zeros(6) && (word(6) !== 0 || word(7) > 1)) return v4(word(6), word(7));
-  if (word(0) === 0x64 && word(1) === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) return v4(word(6), word(7));
+  if (word(0) === 0x64 && word(1) === 0xff9b && groups.slice(2, 6).every((group) => group === 0))
+    return v4(word(6), word(7));
   if (word(0) === 0x2002) return v4(word(1), word(2));
   return undefined;
 }
@@ -127,7 +128,8 @@ function expandIPv6(address: string): number[] {
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.split("::") as [string, string | undefined];
-  const parse = (part: string | undefined): number[] => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const parse = (part: string | undefined): number[] =>
+    part ? part.split(":").map((group) => parseInt(group, 16)) : [];
   const front = parse(head);
   const back = parse(tail);
   return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];

@@ -17,10 +17,25 @@
  * network-rules.ts, checked again at connect time and on every redirect (http-fetch.ts).
  */
 import { resolve } from "node:path";
-import type { CommandPlan, PermissionAsked, PermissionMode, PermissionRequest, Permissions, ResolveHost, ToolPermissions } from "../types.js";
+import type {
+  CommandPlan,
+  PermissionAsked,
+  PermissionMode,
+  PermissionRequest,
+  Permissions,
+  ResolveHost,
+  ToolPermissions,
+} from "../types.js";
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
-import { isInternalAddress, literalAddress, matchesNetworkPattern, namesHost, parseNetworkPattern, type NetworkPattern } from "./network-rules.js";
+import {
+  isInternalAddress,
+  literalAddress,
+  matchesNetworkPattern,
+  namesHost,
+  parseNetworkPattern,
+  type NetworkPattern,
+} from "./network-rules.js";
 import { PathRules, type Access } from "./path-rules.js";
 import { PermissionDenied } from "./tool.js";
 
@@ -57,7 +72,10 @@ export class PermissionGuard implements ToolPermissions {
   ) {
     this.bash = permissions?.bash ?? "prompt";
     const network = permissions?.network ?? "deny";
-    this.network = typeof network === "string" ? network : network.map(parseNetworkPattern).filter((pattern) => pattern !== undefined);
+    this.network =
+      typeof network === "string"
+        ? network
+        : network.map(parseNetworkPattern).filter((pattern) => pattern !== undefined);
     this.resolveHost = settings.resolveHost;
   }
 
@@ -121,7 +139,8 @@ export class PermissionGuard implements ToolPermissions {
     if ("refusal" in parsed) throw new PermissionDenied(parsed.refusal);
     const listed = execute?.some((pattern) => matchesCommandPattern(pattern, parsed.argv)) ?? false;
     if (listed && !this.asks("execute")) return parsed;
-    if (!listed && execute !== undefined && this.bash === "allow") throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
+    if (!listed && execute !== undefined && this.bash === "allow")
+      throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
     await this.confirm("run_command", showCommand(parsed.argv));
     return parsed;
   }
@@ -134,8 +153,10 @@ export class PermissionGuard implements ToolPermissions {
     } catch {
       throw new PermissionDenied(`Not a URL: ${url}`);
     }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new PermissionDenied(`Only http and https URLs can be fetched: ${url}`);
-    if (parsed.username !== "" || parsed.password !== "") throw new PermissionDenied(`URLs with a user name or password are not fetched: ${url}`);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      throw new PermissionDenied(`Only http and https URLs can be fetched: ${url}`);
+    if (parsed.username !== "" || parsed.password !== "")
+      throw new PermissionDenied(`URLs with a user name or password are not fetched: ${url}`);
     if (this.network === "deny") throw new PermissionDenied("Network access is denied for this agent.");
     if (this.network === "prompt") await this.confirm("fetch_url", parsed.href);
     else if (this.network !== "allow" && !this.network.some((pattern) => matchesNetworkPattern(pattern, parsed))) {
@@ -153,13 +174,20 @@ export class PermissionGuard implements ToolPermissions {
     if (named) return;
     const internal = addresses.find(isInternalAddress);
     if (internal === undefined) return;
-    const where = literalAddress(url.hostname) === undefined ? `${url.hostname} resolves to ${internal}, which` : `${internal}`;
-    throw new PermissionDenied(`${where} is a loopback, private or reserved address; only a network pattern naming it exactly allows it.`);
+    const where =
+      literalAddress(url.hostname) === undefined ? `${url.hostname} resolves to ${internal}, which` : `${internal}`;
+    throw new PermissionDenied(
+      `${where} is a loopback, private or reserved address; only a network pattern naming it exactly allows it.`,
+    );
   }
 
   /** The environment of this agent's tool processes. */
   environment(): Record<string, string> {
-    this.env ??= toolEnvironment({ parent: this.settings.parentEnv ?? process.env, toolEnv: this.settings.toolEnv, named: this.permissions?.env });
+    this.env ??= toolEnvironment({
+      parent: this.settings.parentEnv ?? process.env,
+      toolEnv: this.settings.toolEnv,
+      named: this.permissions?.env,
+    });
     return this.env;
   }
 
@@ -168,8 +196,10 @@ export class PermissionGuard implements ToolPermissions {
   }
 
   private async confirm(tool: string, detail: string): Promise<void> {
-    const request: PermissionRequest = this.agent === undefined ? { tool, detail } : { tool, detail, agent: this.agent };
-    if (this.ask === undefined || !(await this.ask(request))) throw new PermissionDenied(`Permission to use ${tool} was not granted: ${detail}`);
+    const request: PermissionRequest =
+      this.agent === undefined ? { tool, detail } : { tool, detail, agent: this.agent };
+    if (this.ask === undefined || !(await this.ask(request)))
+      throw new PermissionDenied(`Permission to use ${tool} was not granted: ${detail}`);
   }
 
   private checkPath(path: string, access: Access): string {

@@ -18,7 +18,11 @@ export class Secrets {
   private values: string[] = [];
 
   /** The secrets of a run with this API key, in this environment. */
-  static of(apiKey: string | undefined, env: NodeJS.ProcessEnv, toolEnv: Readonly<Record<string, string>> | undefined): Secrets {
+  static of(
+    apiKey: string | undefined,
+    env: NodeJS.ProcessEnv,
+    toolEnv: Readonly<Record<string, string>> | undefined,
+  ): Secrets {
     const secrets = new Secrets();
     secrets.add(apiKey);
     for (const [name, value] of Object.entries(env)) if (isSecretName(name)) secrets.add(value);

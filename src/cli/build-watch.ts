@@ -32,22 +32,39 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
   const rebuild = async (first: boolean): Promise<void> => {
     const before = sources;
     sources = readSources(paths, [...before.keys()], cwd);
-    const changed = first ? [] : [...new Set([...before.keys(), ...sources.keys()])].filter((file) => before.get(file) !== sources.get(file)).sort();
+    const changed = first
+      ? []
+      : [...new Set([...before.keys(), ...sources.keys()])]
+          .filter((file) => before.get(file) !== sources.get(file))
+          .sort();
     if (!first && changed.length === 0) return;
     let result: BuildResult;
     try {
       result = await build(paths, { ...options, force: first && options.force === true });
     } catch (error) {
       // Not even a compiler bug ends the watch: the next save may well avoid it.
-      const message = error instanceof UsageError ? error.message : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+      const message =
+        error instanceof UsageError
+          ? error.message
+          : `internal error: ${error instanceof Error ? error.message : String(error)}`;
       process.stdout.write(`prosec: ${message} (still watching)\n`);
       follow(folders(paths, [...sources.keys()], cwd));
       return;
     }
-    for (const program of result.programs) if (!sources.has(resolve(cwd, program.file))) sources.set(resolve(cwd, program.file), program.source);
+    for (const program of result.programs)
+      if (!sources.has(resolve(cwd, program.file))) sources.set(resolve(cwd, program.file), program.source);
     reportBuild(result, false, first ? "" : `${changed.map((file) => displayPath(file, cwd)).join(", ")} changed → `);
-    if (first) process.stdout.write(`watching ${result.programs.length} program${result.programs.length === 1 ? "" : "s"} for changes (Ctrl-C to stop)\n`);
-    follow(folders(paths, result.programs.map((program) => resolve(cwd, program.file)), cwd));
+    if (first)
+      process.stdout.write(
+        `watching ${result.programs.length} program${result.programs.length === 1 ? "" : "s"} for changes (Ctrl-C to stop)\n`,
+      );
+    follow(
+      folders(
+        paths,
+        result.programs.map((program) => resolve(cwd, program.file)),
+        cwd,
+      ),
+    );
   };
 
   const schedule = (): void => {
@@ -56,7 +73,14 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
     timer = setTimeout(() => {
       timer = undefined;
       // A rejected chain would stop every later rebuild: report and go on.
-      building = building.then(() => rebuild(false)).catch((error: unknown) => void process.stdout.write(`prosec: internal error: ${error instanceof Error ? error.message : String(error)} (still watching)\n`));
+      building = building
+        .then(() => rebuild(false))
+        .catch(
+          (error: unknown) =>
+            void process.stdout.write(
+              `prosec: internal error: ${error instanceof Error ? error.message : String(error)} (still watching)\n`,
+            ),
+        );
     }, SETTLE_MS);
   };
 
@@ -72,7 +96,7 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
       try {
         const watcher = watch(folder, (_event, name) => {
           // Modules this build writes (and their temporary files) are not sources.
-          if (name === null || !name.endsWith(".ts") && !name.endsWith(".tmp")) schedule();
+          if (name === null || (!name.endsWith(".ts") && !name.endsWith(".tmp"))) schedule();
         });
         watcher.on("error", () => {
           watcher.close();
@@ -84,7 +108,8 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
         // A folder removed meanwhile is worked out again at the next rebuild; anything else (no inotify
         // watches left) must be said, or the watch would silently never fire.
         const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "ENOENT") process.stdout.write(`prosec: cannot watch ${displayPath(folder, cwd)} (${code ?? String(error)})\n`);
+        if (code !== "ENOENT")
+          process.stdout.write(`prosec: cannot watch ${displayPath(folder, cwd)} (${code ?? String(error)})\n`);
       }
     }
   };
@@ -149,7 +174,8 @@ function addTree(folder: string, found: Set<string>): void {
     return;
   }
   for (const entry of entries) {
-    if (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules") addTree(join(folder, entry.name), found);
+    if (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules")
+      addTree(join(folder, entry.name), found);
   }
 }
 

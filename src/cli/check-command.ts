@@ -20,8 +20,10 @@ export function checkCommand(yargs: Argv): Argv {
     "check <paths..>",
     "Check .prose files (folders are searched recursively) and print their diagnostics",
     (command) =>
-      withFormat(command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }), "the diagnostics of every file")
-        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
+      withFormat(
+        command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }),
+        "the diagnostics of every file",
+      ).option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     (argv) => {
       process.exitCode = runCheck(argv);
     },
@@ -36,7 +38,8 @@ export function runCheck(argv: CheckArguments): ExitCode {
   } else {
     const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
     for (const { file, source, diagnostics } of results) {
-      for (const diagnostic of diagnostics) process.stdout.write(`${formatDiagnostic(file, source, diagnostic, { color })}\n`);
+      for (const diagnostic of diagnostics)
+        process.stdout.write(`${formatDiagnostic(file, source, diagnostic, { color })}\n`);
     }
     process.stdout.write(`${summary(results)}\n`);
   }
@@ -47,7 +50,10 @@ export function runCheck(argv: CheckArguments): ExitCode {
  * The programs named and the local programs they `use`, each checked as `build` checks it: with
  * its imports resolved, so a call's inputs and outputs are checked here too (E026, E027 ...).
  */
-export function checkPrograms(paths: readonly string[], options: { readonly strict?: boolean; readonly cwd?: string } = {}): FileDiagnostics[] {
+export function checkPrograms(
+  paths: readonly string[],
+  options: { readonly strict?: boolean; readonly cwd?: string } = {},
+): FileDiagnostics[] {
   const cwd = options.cwd ?? process.cwd();
   const queue = findPrograms(paths, cwd).map((file) => resolve(cwd, file));
   const interfaces = new Map<string, ImportResolution>();
@@ -58,7 +64,9 @@ export function checkPrograms(paths: readonly string[], options: { readonly stri
     const { text: source, problem } = readProgram(path);
     const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
     const file = displayPath(path, cwd);
-    const diagnostics = problem ? [problem] : checkProgram(source, { resolveImport, strict: options.strict }, file).diagnostics;
+    const diagnostics = problem
+      ? [problem]
+      : checkProgram(source, { resolveImport, strict: options.strict }, file).diagnostics;
     results.set(path, { file, source, diagnostics });
     for (const use of localImports(source)) {
       const imported = importedFile(path, use);

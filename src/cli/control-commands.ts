@@ -23,11 +23,23 @@ export function controlCommands(yargs: Argv): Argv {
     .command<AnswerArguments>(
       "answer <run-id> <answers..>",
       "Answer the inputs a waiting run asks for (name=value, or name=@file)",
-      (command) => command.positional("run-id", RUN_ID).positional("answers", { type: "string", array: true, demandOption: true, describe: "name=value for each input answered" }),
+      (command) =>
+        command
+          .positional("run-id", RUN_ID)
+          .positional("answers", {
+            type: "string",
+            array: true,
+            demandOption: true,
+            describe: "name=value for each input answered",
+          }),
       async (argv) => {
         const { parseAssignments } = await import("../run/inputs.js");
         const answers = parseAssignments(argv.answers, "");
-        process.exitCode = await perform(argv.runId, (control, dir) => control.answerFileRun(dir, argv.runId, answers), (dbos) => dbos.answerRun(argv.runId, answers));
+        process.exitCode = await perform(
+          argv.runId,
+          (control, dir) => control.answerFileRun(dir, argv.runId, answers),
+          (dbos) => dbos.answerRun(argv.runId, answers),
+        );
       },
     )
     .command<CancelArguments>(
@@ -35,7 +47,11 @@ export function controlCommands(yargs: Argv): Argv {
       "End a waiting or running run; it is never resumed",
       (command) => command.positional("run-id", RUN_ID),
       async (argv) => {
-        process.exitCode = await perform(argv.runId, (control, dir) => control.cancelFileRun(dir, argv.runId), (dbos) => dbos.cancelRun(argv.runId));
+        process.exitCode = await perform(
+          argv.runId,
+          (control, dir) => control.cancelFileRun(dir, argv.runId),
+          (dbos) => dbos.cancelRun(argv.runId),
+        );
       },
     );
 }
@@ -43,8 +59,13 @@ export function controlCommands(yargs: Argv): Argv {
 type FileControl = typeof import("../run/control.js");
 type DbosControl = typeof import("../worker/commands.js");
 
-async function perform(runId: string, onFile: (control: FileControl, dir: string) => string[], onDbos: (dbos: DbosControl) => Promise<string[]>): Promise<ExitCode> {
-  if (!/^[\w.-]{1,100}$/.test(runId)) throw new UsageError(`${runId}: a run id has letters, digits, '.', '_' and '-' (at most 100)`);
+async function perform(
+  runId: string,
+  onFile: (control: FileControl, dir: string) => string[],
+  onDbos: (dbos: DbosControl) => Promise<string[]>,
+): Promise<ExitCode> {
+  if (!/^[\w.-]{1,100}$/.test(runId))
+    throw new UsageError(`${runId}: a run id has letters, digits, '.', '_' and '-' (at most 100)`);
   const control = await import("../run/control.js");
   const dir = control.fileRunFolder(process.cwd(), runId);
   let lines: string[];
@@ -66,7 +87,9 @@ async function perform(runId: string, onFile: (control: FileControl, dir: string
     if (found === undefined) return code;
     lines = found;
   } else {
-    throw new UsageError(`there is no run ${runId} in .prose/runs here, and DBOS_SYSTEM_DATABASE_URL is not set to look for it in a database`);
+    throw new UsageError(
+      `there is no run ${runId} in .prose/runs here, and DBOS_SYSTEM_DATABASE_URL is not set to look for it in a database`,
+    );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
   return EXIT.ok;

@@ -26,8 +26,15 @@ export function dbosCommands(yargs: Argv): Argv {
           .positional("file", { type: "string", demandOption: true, describe: "the .prose program" })
           .option("queue", QUEUE)
           .option("concurrency", { type: "number", default: 32, describe: "runs at once on this worker" })
-          .option("id", { type: "string", describe: "this worker's id, the same after a restart so it recovers its own runs (default: the host name)" })
-          .option("adopt-after", { type: "number", default: 30, describe: "seconds of silence after which another worker's unfinished runs are taken over" })
+          .option("id", {
+            type: "string",
+            describe: "this worker's id, the same after a restart so it recovers its own runs (default: the host name)",
+          })
+          .option("adopt-after", {
+            type: "number",
+            default: 30,
+            describe: "seconds of silence after which another worker's unfinished runs are taken over",
+          })
           .option("strict", STRICT),
       (argv) => perform((commands) => commands.runWorker(argv)),
     )
@@ -36,10 +43,23 @@ export function dbosCommands(yargs: Argv): Argv {
       "Queue a run of a program for the workers; prints its id",
       (command) =>
         command
-          .positional("file", { type: "string", demandOption: true, describe: "the .prose program (the workers' compiled program must be the same)" })
-          .option("input", { alias: "i", type: "string", array: true, default: [], describe: "an input as name=value, or name=@file (repeatable)" })
+          .positional("file", {
+            type: "string",
+            demandOption: true,
+            describe: "the .prose program (the workers' compiled program must be the same)",
+          })
+          .option("input", {
+            alias: "i",
+            type: "string",
+            array: true,
+            default: [],
+            describe: "an input as name=value, or name=@file (repeatable)",
+          })
           .option("queue", QUEUE)
-          .option("id", { type: "string", describe: "the run's id (default: a new one); submitting an id again returns that run" })
+          .option("id", {
+            type: "string",
+            describe: "the run's id (default: a new one); submitting an id again returns that run",
+          })
           .option("strict", STRICT),
       (argv) => perform((commands) => commands.submitRun(argv)),
     )
@@ -53,8 +73,10 @@ export function dbosCommands(yargs: Argv): Argv {
       "result <run-id>",
       "Wait for a queued run to finish and print its outputs",
       (command) =>
-        withFormat(command.positional("run-id", RUN_ID), "the outputs as one object")
-          .option("timeout", { type: "number", describe: "stop waiting after this many seconds: exit 6 while the run is still pending" }),
+        withFormat(command.positional("run-id", RUN_ID), "the outputs as one object").option("timeout", {
+          type: "number",
+          describe: "stop waiting after this many seconds: exit 6 while the run is still pending",
+        }),
       (argv) => perform((commands) => commands.showResult(argv)),
     )
     .command(

@@ -37,10 +37,20 @@ function titleOf(source: string): string {
 /** An example by its name, with or without `.prose` or its number (`hello-world`, `1`). */
 export function findExample(examples: readonly Example[], wanted: string): Example {
   const name = wanted.replace(/\.prose$/, "");
-  const found = examples.find((example) => example.name === name || example.name.replace(/^\d+-/, "") === name || (/^\d+$/.test(name) && Number.parseInt(example.name, 10) === Number(name)));
+  const found = examples.find(
+    (example) =>
+      example.name === name ||
+      example.name.replace(/^\d+-/, "") === name ||
+      (/^\d+$/.test(name) && Number.parseInt(example.name, 10) === Number(name)),
+  );
   if (found !== undefined) return found;
-  const suggestion = closest(name, examples.flatMap((example) => [example.name, example.name.replace(/^\d+-/, "")]));
-  throw new UsageError(`no example \`${wanted}\`${suggestion === undefined ? "" : ` (did you mean \`${suggestion}\`?)`}: \`prosec examples\` lists them`);
+  const suggestion = closest(
+    name,
+    examples.flatMap((example) => [example.name, example.name.replace(/^\d+-/, "")]),
+  );
+  throw new UsageError(
+    `no example \`${wanted}\`${suggestion === undefined ? "" : ` (did you mean \`${suggestion}\`?)`}: \`prosec examples\` lists them`,
+  );
 }
 
 interface ExampleArguments {
@@ -49,36 +59,61 @@ interface ExampleArguments {
 }
 
 export function examplesCommand(yargs: Argv): Argv {
-  return yargs.command("examples", "List the example programs that come with prosec; show or copy one to start from", (command) =>
-    command
-      .command("$0", "list the examples, one a line", (list) => list, () => {
-        const examples = bundledExamples();
-        const width = Math.max(...examples.map((example) => example.name.length));
-        for (const example of examples) process.stdout.write(`${example.name.padEnd(width)}  ${example.title}\n`);
-        process.stdout.write(`\n${examples.length} examples: \`prosec examples show NAME\` prints one, \`prosec examples copy NAME [dir]\` copies it\n`);
-        process.exitCode = EXIT.ok;
-      })
-      .command<ExampleArguments>("show <name>", "print an example program", (show) => show.positional("name", { type: "string", demandOption: true, describe: "its name, e.g. 01-hello-world or hello-world" }), (argv) => {
-        process.stdout.write(readFileSync(findExample(bundledExamples(), argv.name).path, "utf8"));
-        process.exitCode = EXIT.ok;
-      })
-      .command<ExampleArguments>(
-        "copy <name> [dir]",
-        "copy an example program into a folder (default: this one)",
-        (copy) =>
-          copy
-            .positional("name", { type: "string", demandOption: true, describe: "its name, e.g. 01-hello-world or hello-world" })
-            .positional("dir", { type: "string", default: ".", describe: "the folder to copy it into" }),
-        (argv) => {
-          const example = findExample(bundledExamples(), argv.name);
-          const target = join(argv.dir, `${example.name}.prose`);
-          if (existsSync(target)) throw new UsageError(`${target} already exists: remove it, or copy into another folder`);
-          mkdirSync(argv.dir, { recursive: true });
-          copyFileSync(example.path, target);
-          const shown = relative(process.cwd(), target) || target;
-          process.stdout.write(`wrote ${shown}\nnext: prosec run ${shown}\n`);
-          process.exitCode = EXIT.ok;
-        },
-      ),
+  return yargs.command(
+    "examples",
+    "List the example programs that come with prosec; show or copy one to start from",
+    (command) =>
+      command
+        .command(
+          "$0",
+          "list the examples, one a line",
+          (list) => list,
+          () => {
+            const examples = bundledExamples();
+            const width = Math.max(...examples.map((example) => example.name.length));
+            for (const example of examples) process.stdout.write(`${example.name.padEnd(width)}  ${example.title}\n`);
+            process.stdout.write(
+              `\n${examples.length} examples: \`prosec examples show NAME\` prints one, \`prosec examples copy NAME [dir]\` copies it\n`,
+            );
+            process.exitCode = EXIT.ok;
+          },
+        )
+        .command<ExampleArguments>(
+          "show <name>",
+          "print an example program",
+          (show) =>
+            show.positional("name", {
+              type: "string",
+              demandOption: true,
+              describe: "its name, e.g. 01-hello-world or hello-world",
+            }),
+          (argv) => {
+            process.stdout.write(readFileSync(findExample(bundledExamples(), argv.name).path, "utf8"));
+            process.exitCode = EXIT.ok;
+          },
+        )
+        .command<ExampleArguments>(
+          "copy <name> [dir]",
+          "copy an example program into a folder (default: this one)",
+          (copy) =>
+            copy
+              .positional("name", {
+                type: "string",
+                demandOption: true,
+                describe: "its name, e.g. 01-hello-world or hello-world",
+              })
+              .positional("dir", { type: "string", default: ".", describe: "the folder to copy it into" }),
+          (argv) => {
+            const example = findExample(bundledExamples(), argv.name);
+            const target = join(argv.dir, `${example.name}.prose`);
+            if (existsSync(target))
+              throw new UsageError(`${target} already exists: remove it, or copy into another folder`);
+            mkdirSync(argv.dir, { recursive: true });
+            copyFileSync(example.path, target);
+            const shown = relative(process.cwd(), target) || target;
+            process.stdout.write(`wrote ${shown}\nnext: prosec run ${shown}\n`);
+            process.exitCode = EXIT.ok;
+          },
+        ),
   );
 }

@@ -30,7 +30,9 @@ export function findPrograms(paths: readonly string[], cwd = process.cwd()): str
 
 /** The `.prose` files under a folder, recursively, in sorted order (absolute paths). */
 export function programsUnder(directory: string): string[] {
-  const entries = readdirSync(directory, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = readdirSync(directory, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   return entries.flatMap((entry) => {
     if (entry.name.startsWith(".") || entry.name === "node_modules") return [];
     const path = join(directory, entry.name);

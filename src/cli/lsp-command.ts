@@ -11,7 +11,11 @@ export function lspCommand(yargs: Argv): Argv {
     "Start the language server for editors (LSP over stdin and stdout)",
     (command) =>
       command
-        .option("stdio", { type: "boolean", default: true, describe: "talk over stdin and stdout (the only transport; editors pass it)" })
+        .option("stdio", {
+          type: "boolean",
+          default: true,
+          describe: "talk over stdin and stdout (the only transport; editors pass it)",
+        })
         // vscode-languageclient may pass the editor's process id; the server exits when that process is gone.
         .option("clientProcessId", { type: "number", hidden: true }),
     async () => {

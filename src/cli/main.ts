@@ -23,8 +23,19 @@ const HELP_WIDTH = 100;
 export async function main(argv: readonly string[]): Promise<number> {
   endQuietlyWhenOutputCloses();
   let argumentsRejected = false;
-  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [checkCommand, buildCommand, runCommand, dbosCommands, testCommand, controlCommands, runsCommand, examplesCommand, lspCommand];
-  const parser: Argv = commands.reduce((parser, command) => command(parser), yargs([...argv]))
+  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [
+    checkCommand,
+    buildCommand,
+    runCommand,
+    dbosCommands,
+    testCommand,
+    controlCommands,
+    runsCommand,
+    examplesCommand,
+    lspCommand,
+  ];
+  const parser: Argv = commands
+    .reduce((parser, command) => command(parser), yargs([...argv]))
     .scriptName("prosec")
     .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
     .version(compilerVersion)
@@ -44,7 +55,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (error instanceof Error && error.name !== "YError") throw error;
       // Throwing stops yargs here: without it the command would still run with what it got.
       argumentsRejected = true;
-      throw new UsageError(usageMessage(message ?? error?.message ?? "the arguments are wrong", argv, knownOptions(parser)));
+      throw new UsageError(
+        usageMessage(message ?? error?.message ?? "the arguments are wrong", argv, knownOptions(parser)),
+      );
     });
   try {
     process.exitCode = EXIT.ok;
@@ -64,6 +77,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** The options of the command being parsed, with their aliases (yargs has them, its types do not say so). */
 function knownOptions(parser: Argv): string[] {
-  const options = (parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }).getOptions();
+  const options = (
+    parser as unknown as { getOptions(): { key: Record<string, unknown>; alias: Record<string, string[]> } }
+  ).getOptions();
   return [...Object.keys(options.key), ...Object.values(options.alias).flat()];
 }

@@ -10,7 +10,11 @@ export interface FormatArguments {
 
 export function withFormat<T>(command: Argv<T>, json = "print JSON instead of text"): Argv<T & FormatArguments> {
   return command
-    .option("format", { choices: ["text", "json"] as const, default: "text" as const, describe: `output format (json: ${json})` })
+    .option("format", {
+      choices: ["text", "json"] as const,
+      default: "text" as const,
+      describe: `output format (json: ${json})`,
+    })
     .option("json", { type: "boolean", default: false, describe: "the same as --format json" })
     .middleware((argv: { format?: OutputFormat; json?: boolean }) => {
       if (argv.json) argv.format = "json";

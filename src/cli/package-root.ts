@@ -10,7 +10,8 @@ export function packageRoot(): string {
   let folder = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = join(folder, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "prosec") return folder;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === "prosec")
+      return folder;
     const parent = dirname(folder);
     if (parent === folder) throw new Error("prosec's package.json was not found above its code");
     folder = parent;

@@ -28,7 +28,9 @@ export function readProgram(file: string): ProgramText {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`${shown}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a folder, not a .prose file" : "cannot be read"}`);
+    throw new UsageError(
+      `${shown}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a folder, not a .prose file" : "cannot be read"}`,
+    );
   }
   const nul = bytes.indexOf(0);
   if (nul !== -1) return { text: "", problem: parseMessages.binaryFile(rangeAt(bytes, nul)) };
@@ -48,12 +50,27 @@ export function firstInvalidByte(bytes: Uint8Array): number {
   let index = 0;
   while (index < bytes.length) {
     const lead = bytes[index]!;
-    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    const length =
+      lead < 0x80
+        ? 1
+        : lead >= 0xc2 && lead <= 0xdf
+          ? 2
+          : lead >= 0xe0 && lead <= 0xef
+            ? 3
+            : lead >= 0xf0 && lead <= 0xf4
+              ? 4
+              : 0;
     if (length === 0 || index + length > bytes.length) return index;
     for (let next = 1; next < length; next++) if ((bytes[index + next]! & 0xc0) !== 0x80) return index;
     const second = bytes[index + 1] ?? 0;
     // Overlong forms, UTF-16 surrogates and code points past U+10FFFF.
-    if ((lead === 0xe0 && second < 0xa0) || (lead === 0xed && second > 0x9f) || (lead === 0xf0 && second < 0x90) || (lead === 0xf4 && second > 0x8f)) return index;
+    if (
+      (lead === 0xe0 && second < 0xa0) ||
+      (lead === 0xed && second > 0x9f) ||
+      (lead === 0xf0 && second < 0x90) ||
+      (lead === 0xf4 && second > 0x8f)
+    )
+      return index;
     index += length;
   }
   return -1;

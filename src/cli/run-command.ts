@@ -7,10 +7,25 @@ export function runCommand(yargs: Argv): Argv {
     "run <file>",
     "Compile a .prose program in memory and run it; its state goes to .prose/runs/<run id>/",
     (command) =>
-      withFormat(command.positional("file", { type: "string", demandOption: true, describe: "the .prose program" }), "every event as a line on stdout, then the outputs")
-        .option("input", { alias: "i", type: "string", array: true, default: [], describe: "an input as name=value, or name=@file to read it from a file (repeatable)" })
-        .option("resume", { type: "string", describe: "continue the run with this id: finished steps are replayed, not paid for again" })
-        .option("concurrency", { type: "number", describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)" })
+      withFormat(
+        command.positional("file", { type: "string", demandOption: true, describe: "the .prose program" }),
+        "every event as a line on stdout, then the outputs",
+      )
+        .option("input", {
+          alias: "i",
+          type: "string",
+          array: true,
+          default: [],
+          describe: "an input as name=value, or name=@file to read it from a file (repeatable)",
+        })
+        .option("resume", {
+          type: "string",
+          describe: "continue the run with this id: finished steps are replayed, not paid for again",
+        })
+        .option("concurrency", {
+          type: "number",
+          describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
+        })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
     async (argv) => {
       const { runProgram } = await import("./run-program.js");
@@ -18,4 +33,3 @@ export function runCommand(yargs: Argv): Argv {
     },
   );
 }
-

@@ -26,13 +26,14 @@ export interface RunArguments {
   readonly strict: boolean;
 }
 
-
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
 export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const cwd = process.cwd();
-  if (argv.resume !== undefined && !RUN_ID.test(argv.resume)) throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
-  if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)) throw new UsageError("--concurrency takes a whole number of at least 1");
+  if (argv.resume !== undefined && !RUN_ID.test(argv.resume))
+    throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
+  if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1))
+    throw new UsageError("--concurrency takes a whole number of at least 1");
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
@@ -43,7 +44,8 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   // Relative to the working directory (which is `cwd`), so messages about the run's files read short.
   const runDir = join(".prose", "runs", runId);
   // A folder without a usable run.json is the runtime's to explain (EXIT.runStateUnusable).
-  if (argv.resume !== undefined && !existsSync(runDir)) throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
+  if (argv.resume !== undefined && !existsSync(runDir))
+    throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
   const inputs = parseInputArguments(argv.input, program);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const missing = missingParameters(program, inputs);
@@ -58,7 +60,11 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const interrupt = (): void => {
     // A second Ctrl-C does not wait for the run to wind down.
     if (++interrupts > 1) process.exit(EXIT.interrupted);
-    controller.abort(new ProseError(isCancelled(runDir) ? "The run was cancelled (prosec cancel)." : "The run was interrupted (Ctrl-C)."));
+    controller.abort(
+      new ProseError(
+        isCancelled(runDir) ? "The run was cancelled (prosec cancel)." : "The run was interrupted (Ctrl-C).",
+      ),
+    );
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
@@ -75,7 +81,14 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
         narrator.event(event);
       },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
-      ...(interactive ? { onInput: (definition) => { narrator.pause(); return askOnTerminal(definition, controller.signal); } } : {}),
+      ...(interactive
+        ? {
+            onInput: (definition) => {
+              narrator.pause();
+              return askOnTerminal(definition, controller.signal);
+            },
+          }
+        : {}),
     });
     narrator.pause();
     printOutputs(outputs, argv.json, runId, finalResult);
@@ -84,10 +97,14 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     narrator.pause();
     if (error instanceof WaitingForInput) return reportWaiting(error, argv, runId);
     if (!(error instanceof ProseError)) throw error;
-    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`);
+    if (argv.json)
+      process.stdout.write(
+        `${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`,
+      );
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
-    if (resumable(runDir, program.sourceHash) && !isCancelled(runDir)) process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
+    if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
+      process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
     if (controller.signal.aborted) return EXIT.interrupted;
     return causedByNetwork(error) ? EXIT.network : EXIT.failed;
   } finally {
@@ -98,7 +115,13 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
 
 /** What the run waits for and the commands that answer it (stderr; stdout too under `--json`). */
 function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: string): ExitCode {
-  const questions = waiting.questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.at.line, column: question.at.column, ...(question.deadline === undefined ? {} : { deadline: question.deadline }) }));
+  const questions = waiting.questions.map((question) => ({
+    name: question.name,
+    prompt: question.prompt,
+    line: question.at.line,
+    column: question.at.column,
+    ...(question.deadline === undefined ? {} : { deadline: question.deadline }),
+  }));
   if (argv.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
   for (const question of questions) {
     process.stderr.write(
@@ -113,7 +136,9 @@ function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: stri
 /** Whether the run folder holds a run of this very program (a refused resume does not). */
 function resumable(runDir: string, sourceHash: string): boolean {
   try {
-    return (JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as { sourceHash?: string }).sourceHash === sourceHash;
+    return (
+      (JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as { sourceHash?: string }).sourceHash === sourceHash
+    );
   } catch {
     return false;
   }
@@ -121,7 +146,8 @@ function resumable(runDir: string, sourceHash: string): boolean {
 
 /** Whether the run failed because the model's server could not be reached (after the SDK's retries). */
 function causedByNetwork(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) if (cause instanceof APIConnectionError) return true;
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof APIConnectionError) return true;
   return false;
 }
 

@@ -19,42 +19,61 @@ const UNITS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86
 /** `30d`, `12h`, `90m`, `2w` in milliseconds. */
 export function parseAge(text: string): number {
   const match = /^(\d+)([mhdw])$/.exec(text.trim());
-  if (match === null) throw new UsageError(`--older-than ${text}: write a number and a unit, e.g. 30d (m minutes, h hours, d days, w weeks)`);
+  if (match === null)
+    throw new UsageError(
+      `--older-than ${text}: write a number and a unit, e.g. 30d (m minutes, h hours, d days, w weeks)`,
+    );
   return Number(match[1]) * UNITS[match[2]!]!;
 }
 
 export function runsCommand(yargs: Argv): Argv {
-  return yargs.command("runs", "List the runs in .prose/runs (status, program, start, cost); prune old ones", (command) =>
-    command
-      .command<FormatArguments>("$0", "list the runs, oldest first", (list) => withFormat(list, "one object per run, in an array"), (argv) => {
-        const runs = listRuns(process.cwd());
-        if (argv.format === "json") process.stdout.write(`${JSON.stringify(runs.map(asJson), null, 2)}\n`);
-        else printTable(runs);
-        process.exitCode = EXIT.ok;
-      })
-      .command<PruneArguments>(
-        "prune",
-        "remove the runs last written longer ago than --older-than, except those running now",
-        (prune) =>
-          prune
-            .option("older-than", { type: "string", demandOption: true, describe: "an age such as 30d, 12h, 2w" })
-            .option("dry-run", { type: "boolean", default: false, describe: "name the runs that would be removed; remove none" }),
-        (argv) => {
-          const cutoff = Date.now() - parseAge(argv["older-than"]);
-          const old = listRuns(process.cwd()).filter((run) => run.lastWrittenMs < cutoff);
-          let removed = 0;
-          for (const run of old) {
-            // Asked again just before removing: a run may have been resumed since the list was read.
-            if (run.status === "running" || isRunning(run.dir)) continue;
-            if (!argv["dry-run"]) rmSync(run.dir, { recursive: true, force: true });
-            process.stdout.write(`${argv["dry-run"] ? "would remove" : "removed"} ${run.runId} (${run.status}, ${run.source ?? run.program ?? "?"})\n`);
-            removed++;
-          }
-          const running = old.length - removed;
-          process.stdout.write(`${argv["dry-run"] ? "would remove" : "removed"} ${removed} run${removed === 1 ? "" : "s"}${running === 0 ? "" : `; kept ${running} running`}\n`);
-          process.exitCode = EXIT.ok;
-        },
-      ),
+  return yargs.command(
+    "runs",
+    "List the runs in .prose/runs (status, program, start, cost); prune old ones",
+    (command) =>
+      command
+        .command<FormatArguments>(
+          "$0",
+          "list the runs, oldest first",
+          (list) => withFormat(list, "one object per run, in an array"),
+          (argv) => {
+            const runs = listRuns(process.cwd());
+            if (argv.format === "json") process.stdout.write(`${JSON.stringify(runs.map(asJson), null, 2)}\n`);
+            else printTable(runs);
+            process.exitCode = EXIT.ok;
+          },
+        )
+        .command<PruneArguments>(
+          "prune",
+          "remove the runs last written longer ago than --older-than, except those running now",
+          (prune) =>
+            prune
+              .option("older-than", { type: "string", demandOption: true, describe: "an age such as 30d, 12h, 2w" })
+              .option("dry-run", {
+                type: "boolean",
+                default: false,
+                describe: "name the runs that would be removed; remove none",
+              }),
+          (argv) => {
+            const cutoff = Date.now() - parseAge(argv["older-than"]);
+            const old = listRuns(process.cwd()).filter((run) => run.lastWrittenMs < cutoff);
+            let removed = 0;
+            for (const run of old) {
+              // Asked again just before removing: a run may have been resumed since the list was read.
+              if (run.status === "running" || isRunning(run.dir)) continue;
+              if (!argv["dry-run"]) rmSync(run.dir, { recursive: true, force: true });
+              process.stdout.write(
+                `${argv["dry-run"] ? "would remove" : "removed"} ${run.runId} (${run.status}, ${run.source ?? run.program ?? "?"})\n`,
+              );
+              removed++;
+            }
+            const running = old.length - removed;
+            process.stdout.write(
+              `${argv["dry-run"] ? "would remove" : "removed"} ${removed} run${removed === 1 ? "" : "s"}${running === 0 ? "" : `; kept ${running} running`}\n`,
+            );
+            process.exitCode = EXIT.ok;
+          },
+        ),
   );
 }
 
@@ -63,10 +82,19 @@ function printTable(runs: readonly ListedRun[]): void {
     process.stdout.write("no runs in .prose/runs\n");
     return;
   }
-  const rows = runs.map((run) => [run.runId, run.status, run.source ?? run.program ?? "?", started(run.startedAt), cost(run.cost)]);
+  const rows = runs.map((run) => [
+    run.runId,
+    run.status,
+    run.source ?? run.program ?? "?",
+    started(run.startedAt),
+    cost(run.cost),
+  ]);
   const header = ["RUN", "STATUS", "PROGRAM", "STARTED", "COST"];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows]) process.stdout.write(`${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")}\n`);
+  for (const row of [header, ...rows])
+    process.stdout.write(
+      `${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")}\n`,
+    );
 }
 
 function started(iso: string | undefined): string {

@@ -27,15 +27,19 @@ export async function runTests(argv: TestArguments): Promise<ExitCode> {
   const results: GoldenResult[] = [];
   const report = (result: GoldenResult): void => {
     results.push(result);
-    if (argv.format === "text") process.stdout.write(`${formatResult(result, { color, writePending: argv.writePending })}\n`);
+    if (argv.format === "text")
+      process.stdout.write(`${formatResult(result, { color, writePending: argv.writePending })}\n`);
   };
   if (argv.save !== undefined) {
     const [runId, name] = argv.save;
-    if (runId === undefined || name === undefined || !RUN_ID.test(runId)) throw new UsageError("--save takes a run id and a test name: prosec test --save 20260115-143052-a7b3c9 checkout");
+    if (runId === undefined || name === undefined || !RUN_ID.test(runId))
+      throw new UsageError("--save takes a run id and a test name: prosec test --save 20260115-143052-a7b3c9 checkout");
     report(await saveGolden(runId, name, options));
   } else {
     for (const dir of findGoldens(argv.paths, cwd)) report(await testGolden(dir, options));
   }
-  process.stdout.write(argv.format === "json" ? `${JSON.stringify(toJson(results), null, 2)}\n` : `${formatSummary(results)}\n`);
+  process.stdout.write(
+    argv.format === "json" ? `${JSON.stringify(toJson(results), null, 2)}\n` : `${formatSummary(results)}\n`,
+  );
   return results.every((result) => result.passed) ? EXIT.ok : EXIT.failed;
 }

@@ -15,11 +15,19 @@ export function usageMessage(message: string, argv: readonly string[], knownOpti
   const unknownFlags = unknownOptions(argv, knownOptions);
   if (unknownFlags.length > 0) return unknownFlags.map((flag) => unknownOption(flag, knownOptions)).join("; ");
   const unknown = /^Unknown arguments?: (.+)$/.exec(message);
-  if (unknown) return unknown[1]!.split(", ").map((name) => `unexpected argument \`${name}\``).join("; ");
+  if (unknown)
+    return unknown[1]!
+      .split(", ")
+      .map((name) => `unexpected argument \`${name}\``)
+      .join("; ");
   const valueless = /^Not enough arguments following: ([\w-]+)/.exec(message);
   if (valueless) return `--${valueless[1]} needs a value`;
   const missing = /^Missing required arguments?: (.+)$/.exec(message);
-  if (missing) return `missing ${missing[1]!.split(", ").map((name) => `--${name}`).join(", ")}`;
+  if (missing)
+    return `missing ${missing[1]!
+      .split(", ")
+      .map((name) => `--${name}`)
+      .join(", ")}`;
   // yargs lists an option with its camel-case twin ("out-dir, outDir"): name it once.
   return message.replace(/\b([a-z]+(?:-[a-z]+)+), [a-z]+(?:[A-Z][a-z]*)+\b/g, "--$1");
 }

@@ -19,7 +19,9 @@ export class CompilerBug extends Error {
 export function blameCompiler<T>(file: string, phase: () => T): T {
   try {
     const result = phase();
-    return result instanceof Promise ? (result.catch((error: unknown) => Promise.reject(asBug(file, error))) as T) : result;
+    return result instanceof Promise
+      ? (result.catch((error: unknown) => Promise.reject(asBug(file, error))) as T)
+      : result;
   } catch (error) {
     throw asBug(file, error);
   }
@@ -31,5 +33,8 @@ function asBug(file: string, error: unknown): unknown {
 
 /** What the CLI prints for an exception nothing expected (exit 3): that it is prosec's bug, and what to send. */
 export function internalErrorReport(error: unknown): string {
-  return internalErrorText(error instanceof Error ? error.message : String(error), error instanceof CompilerBug ? error.file : undefined);
+  return internalErrorText(
+    error instanceof Error ? error.message : String(error),
+    error instanceof CompilerBug ? error.file : undefined,
+  );
 }

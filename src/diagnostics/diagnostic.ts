@@ -34,7 +34,5 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 
 /** Orders diagnostics by position, then code, so output is stable whatever order phases found them in. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return [...diagnostics].sort(
-    (a, b) => a.range.start.offset - b.range.start.offset || a.code.localeCompare(b.code),
-  );
+  return [...diagnostics].sort((a, b) => a.range.start.offset - b.range.start.offset || a.code.localeCompare(b.code));
 }

@@ -17,14 +17,18 @@ export function formatDiagnostic(
   const { start, end } = diagnostic.range;
   const heading = `${file}:${start.line}:${start.column} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
   // A binary file has no text to show (its bytes are never printed).
-  const frame = source === "" ? "" : codeFrameColumns(
-    source,
-    {
-      start: { line: start.line, column: start.column },
-      end: end.line === start.line && end.column > start.column ? { line: end.line, column: end.column } : undefined,
-    },
-    { highlightCode: options.color ?? false, linesAbove: 1, linesBelow: 1 },
-  );
+  const frame =
+    source === ""
+      ? ""
+      : codeFrameColumns(
+          source,
+          {
+            start: { line: start.line, column: start.column },
+            end:
+              end.line === start.line && end.column > start.column ? { line: end.line, column: end.column } : undefined,
+          },
+          { highlightCode: options.color ?? false, linesAbove: 1, linesBelow: 1 },
+        );
   const hint = diagnostic.hint ? `\n  help: ${diagnostic.hint}` : "";
   const notes = (diagnostic.related ?? [])
     .map(({ message, range }) => `\n  note: ${file}:${range.start.line}:${range.start.column} ${message}`)
@@ -50,7 +54,9 @@ export interface JsonDiagnostic extends JsonRange {
 }
 
 /** The `--format json` shape: `{"files":[{"file","diagnostics":[...]}]}`. */
-export function toJson(files: readonly FileDiagnostics[]): { files: { file: string; diagnostics: JsonDiagnostic[] }[] } {
+export function toJson(files: readonly FileDiagnostics[]): {
+  files: { file: string; diagnostics: JsonDiagnostic[] }[];
+} {
   return {
     files: files.map(({ file, diagnostics }) => ({
       file,
@@ -60,7 +66,9 @@ export function toJson(files: readonly FileDiagnostics[]): { files: { file: stri
         message: diagnostic.message,
         ...jsonRange(diagnostic.range),
         ...(diagnostic.hint ? { hint: diagnostic.hint } : {}),
-        ...(diagnostic.related ? { related: diagnostic.related.map(({ message, range }) => ({ message, ...jsonRange(range) })) } : {}),
+        ...(diagnostic.related
+          ? { related: diagnostic.related.map(({ message, range }) => ({ message, ...jsonRange(range) })) }
+          : {}),
       })),
     })),
   };

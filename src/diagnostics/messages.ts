@@ -9,16 +9,42 @@ import type { SourceRange } from "../ast.js";
 import type { CodeOf } from "./codes.js";
 import type { Diagnostic, RelatedLocation } from "./diagnostic.js";
 
-function error(code: CodeOf<"error">, range: SourceRange, message: string, hint?: string, related?: readonly RelatedLocation[]): Diagnostic {
+function error(
+  code: CodeOf<"error">,
+  range: SourceRange,
+  message: string,
+  hint?: string,
+  related?: readonly RelatedLocation[],
+): Diagnostic {
   return diagnostic(code, "error", range, message, hint, related);
 }
 
-function warning(code: CodeOf<"warning">, range: SourceRange, message: string, hint?: string, related?: readonly RelatedLocation[]): Diagnostic {
+function warning(
+  code: CodeOf<"warning">,
+  range: SourceRange,
+  message: string,
+  hint?: string,
+  related?: readonly RelatedLocation[],
+): Diagnostic {
   return diagnostic(code, "warning", range, message, hint, related);
 }
 
-function diagnostic(code: string, severity: Diagnostic["severity"], range: SourceRange, message: string, hint: string | undefined, related: readonly RelatedLocation[] | undefined): Diagnostic {
-  return { code, severity, message, range, ...(hint === undefined ? {} : { hint }), ...(related === undefined ? {} : { related }) };
+function diagnostic(
+  code: string,
+  severity: Diagnostic["severity"],
+  range: SourceRange,
+  message: string,
+  hint: string | undefined,
+  related: readonly RelatedLocation[] | undefined,
+): Diagnostic {
+  return {
+    code,
+    severity,
+    message,
+    range,
+    ...(hint === undefined ? {} : { hint }),
+    ...(related === undefined ? {} : { related }),
+  };
 }
 
 /** Points at another place in the file: the first definition a duplicate repeats, say. */
@@ -42,14 +68,18 @@ export const parseMessages = {
       "E001",
       range,
       triple ? "unterminated multi-line string" : "unterminated string literal",
-      triple ? 'close it with `"""` on a line indented no deeper than the line that opened it' : 'close it with `"` on the same line',
+      triple
+        ? 'close it with `"""` on a line indented no deeper than the line that opened it'
+        : 'close it with `"` on the same line',
     ),
   unterminatedDiscretion: (range: SourceRange, delimiter: "**" | "***") =>
     error(
       "E001",
       range,
       `unterminated \`${delimiter}\` condition`,
-      delimiter === "**" ? "close it with `**` on the same line, or write `***` ... `***` for a condition over several lines" : "close it with `***`",
+      delimiter === "**"
+        ? "close it with `**` on the same line, or write `***` ... `***` for a condition over several lines"
+        : "close it with `***`",
     ),
   unknownEscape: (range: SourceRange, character: string) =>
     error(
@@ -88,8 +118,12 @@ export const parseMessages = {
     error(
       "E004",
       range,
-      keyword === undefined ? `unknown statement ${quote(word)}` : `unknown statement ${quote(word)} (did you mean ${quote(keyword)}?)`,
-      keyword === undefined ? "a statement starts with a keyword such as `agent`, `let` or `session`, or assigns a name: `name = value`" : undefined,
+      keyword === undefined
+        ? `unknown statement ${quote(word)}`
+        : `unknown statement ${quote(word)} (did you mean ${quote(keyword)}?)`,
+      keyword === undefined
+        ? "a statement starts with a keyword such as `agent`, `let` or `session`, or assigns a name: `name = value`"
+        : undefined,
     ),
   inlineStageBody: (range: SourceRange, operator: string) =>
     error(
@@ -122,20 +156,39 @@ export const parseMessages = {
   danglingContinuation: (range: SourceRange, word: string) => {
     switch (word) {
       case "->":
-        return error("E004", range, "a line cannot start with `->`", "put `->` and the next step on the same line as the step before it");
+        return error(
+          "E004",
+          range,
+          "a line cannot start with `->`",
+          "put `->` and the next step on the same line as the step before it",
+        );
       case "|":
-        return error("E004", range, "a `|` pipeline stage has no collection before it", "indent the `| stage:` lines under the line that names the collection");
+        return error(
+          "E004",
+          range,
+          "a `|` pipeline stage has no collection before it",
+          "indent the `| stage:` lines under the line that names the collection",
+        );
       case "elif":
       case "else":
         return error("E004", range, `\`${word}\` without an \`if\` before it`, `line \`${word}\` up with its \`if\``);
       default:
-        return error("E004", range, `\`${word}\` without a \`try:\` before it`, `line \`${word}\` up with its \`try:\``);
+        return error(
+          "E004",
+          range,
+          `\`${word}\` without a \`try:\` before it`,
+          `line \`${word}\` up with its \`try:\``,
+        );
     }
   },
   unexpectedIndent: (range: SourceRange) =>
-    error("E005", range, "unexpected indentation", "indent a line only under a line ending in `:`, or under a session for its properties; is a `:` missing above?"),
-  tabIndentation: (range: SourceRange) =>
-    error("E005", range, "tab in indentation", "indent with spaces only"),
+    error(
+      "E005",
+      range,
+      "unexpected indentation",
+      "indent a line only under a line ending in `:`, or under a session for its properties; is a `:` missing above?",
+    ),
+  tabIndentation: (range: SourceRange) => error("E005", range, "tab in indentation", "indent with spaces only"),
   inconsistentDedent: (range: SourceRange, width: number) =>
     error(
       "E005",
@@ -144,15 +197,40 @@ export const parseMessages = {
       "line it up with the block it belongs to",
     ),
   invalidUtf8: (range: SourceRange) =>
-    error("P020", range, `not valid UTF-8 at ${range.start.line}:${range.start.column}`, "save the file as UTF-8 (prosec reads no other encoding)"),
+    error(
+      "P020",
+      range,
+      `not valid UTF-8 at ${range.start.line}:${range.start.column}`,
+      "save the file as UTF-8 (prosec reads no other encoding)",
+    ),
   binaryFile: (range: SourceRange) =>
-    error("P021", range, `binary file (a NUL byte at ${range.start.line}:${range.start.column}), not a .prose program`, "name a .prose text file"),
+    error(
+      "P021",
+      range,
+      `binary file (a NUL byte at ${range.start.line}:${range.start.column}), not a .prose program`,
+      "name a .prose text file",
+    ),
   nestedTooDeeply: (range: SourceRange, limit: number, literals: boolean) =>
     literals
-      ? error("P022", range, `lists and records nested more than ${limit} levels deep`, "build the inner values first and bind them to names")
-      : error("P022", range, `this statement nests more than ${limit} levels deep`, "move the inner part into a `block` and call it with `do`, or bind sub-expressions to names"),
+      ? error(
+          "P022",
+          range,
+          `lists and records nested more than ${limit} levels deep`,
+          "build the inner values first and bind them to names",
+        )
+      : error(
+          "P022",
+          range,
+          `this statement nests more than ${limit} levels deep`,
+          "move the inner part into a `block` and call it with `do`, or bind sub-expressions to names",
+        ),
   internalError: (range: SourceRange, cause: unknown) =>
-    error("P000", range, `internal compiler error: ${cause instanceof Error ? cause.message : String(cause)}`, "please report this with the file"),
+    error(
+      "P000",
+      range,
+      `internal compiler error: ${cause instanceof Error ? cause.message : String(cause)}`,
+      "please report this with the file",
+    ),
 };
 
 function oneOf(items: readonly string[]): string {
@@ -164,74 +242,192 @@ function oneOf(items: readonly string[]): string {
 // 2-analyze: names, scopes and validation
 // ---------------------------------------------------------------------------------------------
 
-const didYouMean = (suggestion: string | undefined) => (suggestion === undefined ? "" : ` (did you mean ${quote(suggestion)}?)`);
+const didYouMean = (suggestion: string | undefined) =>
+  suggestion === undefined ? "" : ` (did you mean ${quote(suggestion)}?)`;
 
 export const analyzeMessages = {
   // compiler.md's codes
   sessionWithoutPrompt: (range: SourceRange) =>
-    error("E003", range, "this session has no prompt and no agent", 'write `session "what to do"`, `session: agent-name`, or add a `prompt:` property'),
+    error(
+      "E003",
+      range,
+      "this session has no prompt and no agent",
+      'write `session "what to do"`, `session: agent-name`, or add a `prompt:` property',
+    ),
   duplicateAgent: (range: SourceRange, name: string, first: SourceRange) =>
-    error("E006", range, `agent ${quote(name)} is already defined on line ${first.start.line}`, "rename one of the two agents", at(first, "first defined here")),
+    error(
+      "E006",
+      range,
+      `agent ${quote(name)} is already defined on line ${first.start.line}`,
+      "rename one of the two agents",
+      at(first, "first defined here"),
+    ),
   undefinedAgent: (range: SourceRange, name: string, suggestion: string | undefined) =>
-    error("E007", range, `agent ${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `define it with \`agent ${name}:\``),
+    error(
+      "E007",
+      range,
+      `agent ${quote(name)} is not defined${didYouMean(suggestion)}`,
+      suggestion ? undefined : `define it with \`agent ${name}:\``,
+    ),
   invalidModel: (range: SourceRange, value: string, suggestion: string | undefined) =>
-    error("E008", range, `unknown model ${quote(value)}${didYouMean(suggestion)}`, 'use `sonnet`, `opus` or `haiku`, or a model id as a string: `model: "claude-..."`'),
+    error(
+      "E008",
+      range,
+      `unknown model ${quote(value)}${didYouMean(suggestion)}`,
+      'use `sonnet`, `opus` or `haiku`, or a model id as a string: `model: "claude-..."`',
+    ),
   duplicateProperty: (range: SourceRange, name: string, first: SourceRange) =>
-    error("E009", range, `property ${quote(name)} is already set on line ${first.start.line}`, "keep one of the two", at(first, "first set here")),
+    error(
+      "E009",
+      range,
+      `property ${quote(name)} is already set on line ${first.start.line}`,
+      "keep one of the two",
+      at(first, "first set here"),
+    ),
   duplicateUse: (range: SourceRange, what: string, first: SourceRange) =>
-    error("E010", range, `${what} is already imported on line ${first.start.line}`, "import each program once, with a distinct `as` name", at(first, "first imported here")),
-  emptyUsePath: (range: SourceRange) => error("E011", range, "the `use` path is empty", 'write `use "./other.prose" as other`'),
+    error(
+      "E010",
+      range,
+      `${what} is already imported on line ${first.start.line}`,
+      "import each program once, with a distinct `as` name",
+      at(first, "first imported here"),
+    ),
+  emptyUsePath: (range: SourceRange) =>
+    error("E011", range, "the `use` path is empty", 'write `use "./other.prose" as other`'),
   invalidUsePath: (range: SourceRange, path: string) =>
-    error("E012", range, `${quote(path)} is not a program path`, 'use a relative file path such as `"./research.prose"` (registry handles look like `"@handle/slug"`)'),
-  skillsNotArray: (range: SourceRange) => error("E013", range, "`skills:` must be a list of skill names", 'write `skills: ["web-search"]`'),
-  skillNotString: (range: SourceRange) => error("E014", range, "a skill name must be a string", 'quote it: `"web-search"`'),
+    error(
+      "E012",
+      range,
+      `${quote(path)} is not a program path`,
+      'use a relative file path such as `"./research.prose"` (registry handles look like `"@handle/slug"`)',
+    ),
+  skillsNotArray: (range: SourceRange) =>
+    error("E013", range, "`skills:` must be a list of skill names", 'write `skills: ["web-search"]`'),
+  skillNotString: (range: SourceRange) =>
+    error("E014", range, "a skill name must be a string", 'quote it: `"web-search"`'),
   permissionsNotBlock: (range: SourceRange) =>
-    error("E015", range, "`permissions:` must be an indented block of rules", "put `read:`, `write:`, `bash:` or `network:` on the lines below it, indented"),
+    error(
+      "E015",
+      range,
+      "`permissions:` must be an indented block of rules",
+      "put `read:`, `write:`, `bash:` or `network:` on the lines below it, indented",
+    ),
   permissionPatternNotString: (range: SourceRange) =>
     error("E016", range, "a permission pattern must be a string", 'quote the glob: `"src/**/*.ts"`'),
   resumeWithoutPersist: (range: SourceRange, agent: string) =>
-    error("E017", range, `\`resume:\` needs a persistent agent, but ${quote(agent)} has no \`persist:\``, `add \`persist: true\` to agent ${quote(agent)}, or use \`session: ${agent}\``),
+    error(
+      "E017",
+      range,
+      `\`resume:\` needs a persistent agent, but ${quote(agent)} has no \`persist:\``,
+      `add \`persist: true\` to agent ${quote(agent)}, or use \`session: ${agent}\``,
+    ),
   duplicateVariable: (range: SourceRange, name: string, first: SourceRange) =>
-    error("E019", range, `${quote(name)} is already declared in this scope on line ${first.start.line}`, `assign it with \`${name} = ...\` or choose another name`, at(first, "first declared here")),
+    error(
+      "E019",
+      range,
+      `${quote(name)} is already declared in this scope on line ${first.start.line}`,
+      `assign it with \`${name} = ...\` or choose another name`,
+      at(first, "first declared here"),
+    ),
   duplicateInput: (range: SourceRange, name: string, first: SourceRange) =>
-    error("E021", range, `input ${quote(name)} is already declared on line ${first.start.line}`, "remove one of the two declarations", at(first, "first declared here")),
+    error(
+      "E021",
+      range,
+      `input ${quote(name)} is already declared on line ${first.start.line}`,
+      "remove one of the two declarations",
+      at(first, "first declared here"),
+    ),
   duplicateOutput: (range: SourceRange, name: string, first: SourceRange) =>
-    error("E024", range, `output ${quote(name)} is already declared in this scope on line ${first.start.line}`, "an output may be set once per branch", at(first, "first declared here")),
+    error(
+      "E024",
+      range,
+      `output ${quote(name)} is already declared in this scope on line ${first.start.line}`,
+      "an output may be set once per branch",
+      at(first, "first declared here"),
+    ),
   unknownProgram: (range: SourceRange, name: string, suggestion: string | undefined) =>
-    error("E025", range, `${quote(name)} is not an imported program${didYouMean(suggestion)}`, suggestion ? undefined : `import it first: \`use "./${name}.prose" as ${name}\``),
+    error(
+      "E025",
+      range,
+      `${quote(name)} is not an imported program${didYouMean(suggestion)}`,
+      suggestion ? undefined : `import it first: \`use "./${name}.prose" as ${name}\``,
+    ),
   missingProgramInput: (range: SourceRange, program: string, input: string) =>
-    error("E026", range, `program ${quote(program)} needs input ${quote(input)}`, `pass it: \`${program}(${input}: ...)\``),
+    error(
+      "E026",
+      range,
+      `program ${quote(program)} needs input ${quote(input)}`,
+      `pass it: \`${program}(${input}: ...)\``,
+    ),
   unknownProgramInput: (range: SourceRange, program: string, input: string, suggestion: string | undefined) =>
     error("E027", range, `program ${quote(program)} has no input ${quote(input)}${didYouMean(suggestion)}`),
   unknownProgramOutput: (range: SourceRange, program: string, output: string, suggestion: string | undefined) =>
     error("E028", range, `program ${quote(program)} has no output ${quote(output)}${didYouMean(suggestion)}`),
-  emptySessionPrompt: (range: SourceRange) => warning("W001", range, "the session prompt is empty", "say what the session should do"),
-  whitespacePrompt: (range: SourceRange) => warning("W002", range, "the prompt holds only whitespace", "say what the session should do"),
+  emptySessionPrompt: (range: SourceRange) =>
+    warning("W001", range, "the session prompt is empty", "say what the session should do"),
+  whitespacePrompt: (range: SourceRange) =>
+    warning("W002", range, "the prompt holds only whitespace", "say what the session should do"),
   longPrompt: (range: SourceRange, length: number) =>
-    warning("W003", range, `the prompt is ${length.toLocaleString("en-US")} characters long (over 10,000)`, "split the work into smaller sessions"),
-  emptyPromptProperty: (range: SourceRange) => warning("W004", range, "`prompt:` is empty", "give the prompt, or remove the property"),
+    warning(
+      "W003",
+      range,
+      `the prompt is ${length.toLocaleString("en-US")} characters long (over 10,000)`,
+      "split the work into smaller sessions",
+    ),
+  emptyPromptProperty: (range: SourceRange) =>
+    warning("W004", range, "`prompt:` is empty", "give the prompt, or remove the property"),
   unknownProperty: (range: SourceRange, name: string, suggestion: string | undefined) =>
-    warning("W005", range, `unknown property ${quote(name)}${didYouMean(suggestion)}`, suggestion ? undefined : "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions"),
+    warning(
+      "W005",
+      range,
+      `unknown property ${quote(name)}${didYouMean(suggestion)}`,
+      suggestion
+        ? undefined
+        : "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions",
+    ),
   legacyImport: (range: SourceRange) =>
-    warning("W006", range, "`import ... from ...` is the old form of `use`", "it still registers the skill name; `use` is preferred"),
+    warning(
+      "W006",
+      range,
+      "`import ... from ...` is the old form of `use`",
+      "it still registers the skill name; `use` is preferred",
+    ),
   skillNotImported: (range: SourceRange, skill: string) =>
-    warning("W007", range, `skill ${quote(skill)} is not imported`, `import it with \`import "${skill}" from "..."\` or \`use\``),
+    warning(
+      "W007",
+      range,
+      `skill ${quote(skill)} is not imported`,
+      `import it with \`import "${skill}" from "..."\` or \`use\``,
+    ),
   unknownPermission: (range: SourceRange, name: string, suggestion: string | undefined) =>
-    warning("W008", range, `unknown permission ${quote(name)}${didYouMean(suggestion)}`, suggestion ? undefined : "permissions are read, write, execute, bash, network and env; unknown ones grant nothing"),
+    warning(
+      "W008",
+      range,
+      `unknown permission ${quote(name)}${didYouMean(suggestion)}`,
+      suggestion
+        ? undefined
+        : "permissions are read, write, execute, bash, network and env; unknown ones grant nothing",
+    ),
   unknownPermissionValue: (range: SourceRange, permission: string, value: string) =>
     warning(
       "W009",
       range,
       `${quote(value)} is not a value for \`${permission}:\``,
       permission === "env"
-        ? "give a list of environment variable names (`[\"GITHUB_TOKEN\"]`) or `deny`; it is treated as `deny`"
+        ? 'give a list of environment variable names (`["GITHUB_TOKEN"]`) or `deny`; it is treated as `deny`'
         : "use `allow`, `deny` or `prompt` (for read, write, execute and network also a list of patterns); it is treated as `deny`",
     ),
-  emptySkills: (range: SourceRange) => warning("W010", range, "`skills:` is empty", "list the skills, or remove the property"),
+  emptySkills: (range: SourceRange) =>
+    warning("W010", range, "`skills:` is empty", "list the skills, or remove the property"),
 
   // prosec's own codes
   undefinedName: (range: SourceRange, name: string, suggestion: string | undefined) =>
-    error("P001", range, `${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `bind it first: \`let ${name} = ...\``),
+    error(
+      "P001",
+      range,
+      `${quote(name)} is not defined${didYouMean(suggestion)}`,
+      suggestion ? undefined : `bind it first: \`let ${name} = ...\``,
+    ),
   unboundInterpolation: (range: SourceRange, text: string, name: string, suggestion: string | undefined) =>
     warning(
       "P002",
@@ -242,38 +438,107 @@ export const analyzeMessages = {
         : `write ${quote(`{${suggestion}}`)} to interpolate ${quote(suggestion)}, or write \\{ to mark the brace as text`,
     ),
   unknownValue: (range: SourceRange, property: string, value: string, allowed: readonly string[]) =>
-    error("P003", range, `${quote(value)} is not a value for \`${property}\``, `use one of ${allowed.map(quote).join(", ")}`),
+    error(
+      "P003",
+      range,
+      `${quote(value)} is not a value for \`${property}\``,
+      `use one of ${allowed.map(quote).join(", ")}`,
+    ),
   unboundedLoop: (range: SourceRange) =>
-    warning("P004", range, "this loop has no iteration limit", "add `(max: N)` so a model that never says done cannot run it forever"),
+    warning(
+      "P004",
+      range,
+      "this loop has no iteration limit",
+      "add `(max: N)` so a model that never says done cannot run it forever",
+    ),
   countWithoutAny: (range: SourceRange) =>
     error("P005", range, '`count:` only applies to the `"any"` join strategy', 'write `parallel ("any", count: N):`'),
   arityMismatch: (range: SourceRange, block: string, expected: number, given: number) =>
-    warning("P006", range, `block ${quote(block)} takes ${expected} ${expected === 1 ? "argument" : "arguments"} but is given ${given}`, given < expected ? "missing parameters are null" : "extra arguments are ignored"),
+    warning(
+      "P006",
+      range,
+      `block ${quote(block)} takes ${expected} ${expected === 1 ? "argument" : "arguments"} but is given ${given}`,
+      given < expected ? "missing parameters are null" : "extra arguments are ignored",
+    ),
   shadowing: (range: SourceRange, name: string, outer: SourceRange) =>
-    warning("P007", range, `${quote(name)} shadows the ${quote(name)} declared on line ${outer.start.line}`, `to update that one, write \`${name} = ...\` without \`let\`; otherwise choose another name`, at(outer, "the outer declaration")),
+    warning(
+      "P007",
+      range,
+      `${quote(name)} shadows the ${quote(name)} declared on line ${outer.start.line}`,
+      `to update that one, write \`${name} = ...\` without \`let\`; otherwise choose another name`,
+      at(outer, "the outer declaration"),
+    ),
   registryImport: (range: SourceRange, path: string) =>
-    error("P008", range, `registry imports (${quote(path)}) are not supported yet`, 'download the program and import it by path: `use "./program.prose" as name`'),
+    error(
+      "P008",
+      range,
+      `registry imports (${quote(path)}) are not supported yet`,
+      'download the program and import it by path: `use "./program.prose" as name`',
+    ),
   undefinedBlock: (range: SourceRange, name: string, suggestion: string | undefined) =>
-    error("P009", range, `block ${quote(name)} is not defined${didYouMean(suggestion)}`, suggestion ? undefined : `define it with \`block ${name}:\``),
+    error(
+      "P009",
+      range,
+      `block ${quote(name)} is not defined${didYouMean(suggestion)}`,
+      suggestion ? undefined : `define it with \`block ${name}:\``,
+    ),
   constReassignment: (range: SourceRange, name: string, declaration: SourceRange) =>
-    error("P010", range, `${quote(name)} is a \`const\` (line ${declaration.start.line}) and cannot be reassigned`, `declare it with \`let\` to change it`, at(declaration, "declared `const` here")),
+    error(
+      "P010",
+      range,
+      `${quote(name)} is a \`const\` (line ${declaration.start.line}) and cannot be reassigned`,
+      `declare it with \`let\` to change it`,
+      at(declaration, "declared `const` here"),
+    ),
   notPositiveInteger: (range: SourceRange, what: string) =>
     error("P011", range, `${what} must be a whole number of at least 1`),
   nameIsAgent: (range: SourceRange, name: string) =>
-    warning("P012", range, `${quote(name)} is both an agent and a variable`, "use different names so `context:` and `session:` read clearly"),
+    warning(
+      "P012",
+      range,
+      `${quote(name)} is both an agent and a variable`,
+      "use different names so `context:` and `session:` read clearly",
+    ),
   tryWithoutHandler: (range: SourceRange) =>
-    warning("P013", range, "`try:` without `catch:` or `finally:` does nothing", "add `catch:` to handle the error, or remove `try:`"),
-  emptyCondition: (range: SourceRange) => error("P014", range, "the condition is empty", "say what the model should judge: `**the tests pass**`"),
+    warning(
+      "P013",
+      range,
+      "`try:` without `catch:` or `finally:` does nothing",
+      "add `catch:` to handle the error, or remove `try:`",
+    ),
+  emptyCondition: (range: SourceRange) =>
+    error("P014", range, "the condition is empty", "say what the model should judge: `**the tests pass**`"),
   duplicateBlock: (range: SourceRange, name: string, first: SourceRange) =>
-    error("P015", range, `block ${quote(name)} is already defined on line ${first.start.line}`, "rename one of the two blocks", at(first, "first defined here")),
+    error(
+      "P015",
+      range,
+      `block ${quote(name)} is already defined on line ${first.start.line}`,
+      "rename one of the two blocks",
+      at(first, "first defined here"),
+    ),
   duplicateOptionLabel: (range: SourceRange, label: string) =>
     warning("P016", range, `option ${quote(label)} appears twice`, "give each option a distinct label"),
   unknownModifier: (range: SourceRange, name: string, allowed: readonly string[]) =>
-    error("P017", range, `${quote(name)} is not a modifier here`, allowed.length > 0 ? `use ${allowed.map(quote).join(", ")}` : "remove it"),
+    error(
+      "P017",
+      range,
+      `${quote(name)} is not a modifier here`,
+      allowed.length > 0 ? `use ${allowed.map(quote).join(", ")}` : "remove it",
+    ),
   blockBindingRead: (range: SourceRange, name: string, block: string) =>
-    warning("P019", range, `${quote(name)} is bound inside block ${quote(block)}, not here`, `it is read from the block's last call; \`output ${name}\` from the block makes that explicit`),
+    warning(
+      "P019",
+      range,
+      `${quote(name)} is bound inside block ${quote(block)}, not here`,
+      `it is read from the block's last call; \`output ${name}\` from the block makes that explicit`,
+    ),
   highCount: (range: SourceRange, count: number, branches: number) =>
-    warning("P018", range, `\`count: ${count}\` exceeds the ${branches} branches`, "the block can never succeed: lower the count"),
+    warning(
+      "P018",
+      range,
+      `\`count: ${count}\` exceeds the ${branches} branches`,
+      "the block can never succeed: lower the count",
+    ),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -282,11 +547,20 @@ export const analyzeMessages = {
 
 export const buildMessages = {
   importNotFound: (range: SourceRange, path: string, resolved: string) =>
-    error("P030", range, `cannot read the imported program ${quote(path)} (looked for ${quote(resolved)})`, "check the path: it is relative to this file"),
+    error(
+      "P030",
+      range,
+      `cannot read the imported program ${quote(path)} (looked for ${quote(resolved)})`,
+      "check the path: it is relative to this file",
+    ),
   importHasErrors: (range: SourceRange, path: string) =>
-    error("P031", range, `the imported program ${quote(path)} has errors`, `run \`prosec check\` on it and fix them first`),
+    error(
+      "P031",
+      range,
+      `the imported program ${quote(path)} has errors`,
+      `run \`prosec check\` on it and fix them first`,
+    ),
 };
-
 
 /** An exception nothing expected (exit 3): it is prosec's bug, and the report says what to send. */
 export function internalErrorText(message: string, file: string | undefined): string {

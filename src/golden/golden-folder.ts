@@ -61,7 +61,10 @@ export function findGoldens(paths: readonly string[], cwd: string): string[] {
     const absolute = resolve(cwd, path);
     if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new UsageError(`${path}: no such folder`);
     const goldens = goldensUnder(absolute);
-    if (goldens.length === 0) throw new UsageError(`${path}: no golden tests here (a golden test is a folder holding ${MANIFEST_FILE} and ${JOURNAL_FILE})`);
+    if (goldens.length === 0)
+      throw new UsageError(
+        `${path}: no golden tests here (a golden test is a folder holding ${MANIFEST_FILE} and ${JOURNAL_FILE})`,
+      );
     goldens.forEach((golden) => found.add(golden));
   }
   return [...found];
@@ -73,13 +76,20 @@ export function isGolden(dir: string): boolean {
 
 function goldensUnder(dir: string): string[] {
   if (isGolden(dir)) return [dir];
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return entries.flatMap((entry) => (entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules" ? goldensUnder(join(dir, entry.name)) : []));
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  return entries.flatMap((entry) =>
+    entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules"
+      ? goldensUnder(join(dir, entry.name))
+      : [],
+  );
 }
 
 export function readGolden(dir: string): GoldenFolder {
   const manifest = readJson<RunManifest>(join(dir, MANIFEST_FILE));
-  if (typeof manifest?.source !== "string" || typeof manifest.inputs !== "object") throw new GoldenError(`${MANIFEST_FILE} is not a run manifest written by prosec`);
+  if (typeof manifest?.source !== "string" || typeof manifest.inputs !== "object")
+    throw new GoldenError(`${MANIFEST_FILE} is not a run manifest written by prosec`);
   const journalPath = join(dir, JOURNAL_FILE);
   let records: JournalRecord[];
   try {
@@ -88,18 +98,32 @@ export function readGolden(dir: string): GoldenFolder {
     throw new GoldenError(error instanceof Error ? error.message : String(error));
   }
   const expected = existsSync(join(dir, EXPECTED_FILE)) ? readJson<Expected>(join(dir, EXPECTED_FILE)) : undefined;
-  if (expected !== undefined && (typeof expected !== "object" || expected === null || typeof expected.outputs !== "object")) throw new GoldenError(`${EXPECTED_FILE} has no "outputs" object`);
-  const answers = existsSync(join(dir, ANSWERS_FILE)) ? readJson<{ answers?: PendingAnswer[] }>(join(dir, ANSWERS_FILE)).answers : [];
+  if (
+    expected !== undefined &&
+    (typeof expected !== "object" || expected === null || typeof expected.outputs !== "object")
+  )
+    throw new GoldenError(`${EXPECTED_FILE} has no "outputs" object`);
+  const answers = existsSync(join(dir, ANSWERS_FILE))
+    ? readJson<{ answers?: PendingAnswer[] }>(join(dir, ANSWERS_FILE)).answers
+    : [];
   if (!Array.isArray(answers)) throw new GoldenError(`${ANSWERS_FILE} has no "answers" list`);
   return { dir, manifest, records, expected, answers };
 }
 
 /** The program a golden test replays: expected.json's, else run.json's source from the working directory. */
 export function programOf(golden: GoldenFolder, cwd: string): string {
-  const path = golden.expected?.program !== undefined ? resolve(golden.dir, golden.expected.program) : resolve(cwd, golden.manifest.source);
+  const path =
+    golden.expected?.program !== undefined
+      ? resolve(golden.dir, golden.expected.program)
+      : resolve(cwd, golden.manifest.source);
   if (!existsSync(path)) {
-    const named = golden.expected?.program !== undefined ? `${EXPECTED_FILE} names ${golden.expected.program}` : `${MANIFEST_FILE} names ${golden.manifest.source}`;
-    throw new GoldenError(`cannot find the program to replay: ${named}, which does not exist (from ${golden.expected?.program !== undefined ? "the test's folder" : "the working directory"}). Set "program" in ${EXPECTED_FILE}, relative to the test's folder.`);
+    const named =
+      golden.expected?.program !== undefined
+        ? `${EXPECTED_FILE} names ${golden.expected.program}`
+        : `${MANIFEST_FILE} names ${golden.manifest.source}`;
+    throw new GoldenError(
+      `cannot find the program to replay: ${named}, which does not exist (from ${golden.expected?.program !== undefined ? "the test's folder" : "the working directory"}). Set "program" in ${EXPECTED_FILE}, relative to the test's folder.`,
+    );
   }
   return path;
 }
@@ -108,7 +132,10 @@ export function programOf(golden: GoldenFolder, cwd: string): string {
  * The outputs a golden test expects: expected.json's, else the run folder's binding files, which hold
  * values as text (`text` says so). Undefined when there are none.
  */
-export function expectedOutputs(golden: GoldenFolder, names: readonly string[]): { readonly outputs: { readonly [name: string]: Value }; readonly text: boolean } | undefined {
+export function expectedOutputs(
+  golden: GoldenFolder,
+  names: readonly string[],
+): { readonly outputs: { readonly [name: string]: Value }; readonly text: boolean } | undefined {
   if (golden.expected !== undefined) return { outputs: golden.expected.outputs, text: false };
   const outputs: Record<string, Value> = {};
   for (const name of names) {
@@ -126,6 +153,8 @@ function readJson<T>(path: string): T {
   try {
     return JSON.parse(readFileSync(path, "utf8")) as T;
   } catch (error) {
-    throw new GoldenError(`${path.split(/[\\/]/).pop()} cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new GoldenError(
+      `${path.split(/[\\/]/).pop()} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

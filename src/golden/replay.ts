@@ -15,7 +15,16 @@ import Anthropic from "@anthropic-ai/sdk";
 import { anchorSubject } from "../../runtime/anchors.js";
 import type { JournalRecord } from "../../runtime/durable/file-journal.js";
 import { dedent } from "../../runtime/prompt.js";
-import { text, type Durability, type DurableStep, type RecordedStep, type Site, type StepIdentity, type StepKind, type Value } from "../../runtime/index.js";
+import {
+  text,
+  type Durability,
+  type DurableStep,
+  type RecordedStep,
+  type Site,
+  type StepIdentity,
+  type StepKind,
+  type Value,
+} from "../../runtime/index.js";
 import type { PendingAnswer } from "./golden-folder.js";
 
 /** A step of the replayed program, as a report names it. */
@@ -65,12 +74,21 @@ export class ReplayDurability implements Durability {
     return this.records.length - this.used.size;
   }
 
-  step(key: string, kind: StepKind, _execute: () => Promise<RecordedStep>, identity?: StepIdentity): Promise<DurableStep> {
-    if (identity === undefined) throw new Error(`step ${key} has no identity: the replay needs a runtime that gives one`);
+  step(
+    key: string,
+    kind: StepKind,
+    _execute: () => Promise<RecordedStep>,
+    identity?: StepIdentity,
+  ): Promise<DurableStep> {
+    if (identity === undefined)
+      throw new Error(`step ${key} has no identity: the replay needs a runtime that gives one`);
     const step = report(key, identity);
     const found = this.find(key, kind, identity);
     if (found === undefined) {
-      const pending = this.answers.find((answer) => answer.answer !== null && answer.kind === kind && (answer.anchor === identity.anchor || answer.key === key));
+      const pending = this.answers.find(
+        (answer) =>
+          answer.answer !== null && answer.kind === kind && (answer.anchor === identity.anchor || answer.key === key),
+      );
       if (pending === undefined) {
         this.missing.push(step);
         return Promise.reject(new Error("the recording has no answer for this step"));
@@ -80,7 +98,20 @@ export class ReplayDurability implements Durability {
         this.badAnswers.push({ step, reason: converted.problem });
         return Promise.reject(new Error(`its answer in answers.json cannot be used: ${converted.problem}`));
       }
-      return Promise.resolve(this.replay(step, identity, { kind, value: converted.value, ...(kind === "judge" || kind === "choose" ? { reason: "answered in answers.json" } : {}), usage: [] }, "answer", false));
+      return Promise.resolve(
+        this.replay(
+          step,
+          identity,
+          {
+            kind,
+            value: converted.value,
+            ...(kind === "judge" || kind === "choose" ? { reason: "answered in answers.json" } : {}),
+            usage: [],
+          },
+          "answer",
+          false,
+        ),
+      );
     }
     this.used.add(found.record);
     const changed = found.record.requestHash !== undefined && found.record.requestHash !== identity.requestHash;
@@ -95,18 +126,37 @@ export class ReplayDurability implements Durability {
     return "";
   }
 
-  private find(key: string, kind: StepKind, identity: StepIdentity): { record: JournalRecord; from: "anchor" | "site" } | undefined {
+  private find(
+    key: string,
+    kind: StepKind,
+    identity: StepIdentity,
+  ): { record: JournalRecord; from: "anchor" | "site" } | undefined {
     const anchored = this.byAnchor.get(identity.anchor);
-    if (anchored !== undefined && anchored.kind === kind && !this.used.has(anchored)) return { record: anchored, from: "anchor" };
+    if (anchored !== undefined && anchored.kind === kind && !this.used.has(anchored))
+      return { record: anchored, from: "anchor" };
     const sited = this.byKey.get(key);
     if (sited === undefined || sited.kind !== kind || this.used.has(sited)) return undefined;
     if (sited.anchor !== undefined && anchorSubject(sited.anchor) !== anchorSubject(identity.anchor)) return undefined;
     return { record: sited, from: "site" };
   }
 
-  private replay(step: StepReport, identity: StepIdentity, recorded: RecordedStep, from: ReplayedStep["from"], changed: boolean): DurableStep {
+  private replay(
+    step: StepReport,
+    identity: StepIdentity,
+    recorded: RecordedStep,
+    from: ReplayedStep["from"],
+    changed: boolean,
+  ): DurableStep {
     const { kind, value, reason, usage } = recorded;
-    const record: JournalRecord = { key: step.key, kind, value, ...(reason === undefined ? {} : { reason }), usage, anchor: identity.anchor, requestHash: identity.requestHash };
+    const record: JournalRecord = {
+      key: step.key,
+      kind,
+      value,
+      ...(reason === undefined ? {} : { reason }),
+      usage,
+      anchor: identity.anchor,
+      requestHash: identity.requestHash,
+    };
     this.replayed.push({ step, record, from, changed });
     return { step: record, replayed: true };
   }
@@ -152,8 +202,15 @@ function fromAnswer(answer: Value, step: StepReport): { readonly value: Value } 
       return typeof answer === "boolean" ? { value: answer } : { problem: "a judgment's answer is true or false" };
     case "choose": {
       const options = step.options ?? [];
-      const index = typeof answer === "string" ? options.findIndex((option) => option.toLowerCase() === answer.trim().toLowerCase()) : -1;
-      return index >= 0 ? { value: index } : { problem: `a choice's answer is one of its options: ${options.map((option) => JSON.stringify(option)).join(", ")}` };
+      const index =
+        typeof answer === "string"
+          ? options.findIndex((option) => option.toLowerCase() === answer.trim().toLowerCase())
+          : -1;
+      return index >= 0
+        ? { value: index }
+        : {
+            problem: `a choice's answer is one of its options: ${options.map((option) => JSON.stringify(option)).join(", ")}`,
+          };
     }
     default:
       return { value: answer };

@@ -8,14 +8,24 @@ import { what, where, type Failure, type GoldenResult } from "./run-golden.js";
 
 const PREVIEW = 300;
 
-export function formatResult(result: GoldenResult, options: { readonly color: boolean; readonly writePending: boolean }): string {
+export function formatResult(
+  result: GoldenResult,
+  options: { readonly color: boolean; readonly writePending: boolean },
+): string {
   const paint = (code: number, value: string): string => (options.color ? `\u001b[${code}m${value}\u001b[0m` : value);
-  const lines = [`${result.passed ? paint(32, "✓") : paint(31, "✗")} ${result.name}${result.program === undefined ? "" : paint(2, ` (${result.program})`)}`];
+  const lines = [
+    `${result.passed ? paint(32, "✓") : paint(31, "✗")} ${result.name}${result.program === undefined ? "" : paint(2, ` (${result.program})`)}`,
+  ];
   for (const failure of result.failures) lines.push(...indent(describeFailure(failure), "    "));
   if (result.failures.some((failure) => failure.kind === "missing-step") && !options.writePending) {
-    lines.push("    answer the missing steps by hand: prosec test --write-pending writes them to answers.json in the test's folder");
+    lines.push(
+      "    answer the missing steps by hand: prosec test --write-pending writes them to answers.json in the test's folder",
+    );
   }
-  for (const step of result.changed) lines.push(`    ~ ${where(step)}: ${what(step)} asks something else than when it was recorded (its recorded answer was used)`);
+  for (const step of result.changed)
+    lines.push(
+      `    ~ ${where(step)}: ${what(step)} asks something else than when it was recorded (its recorded answer was used)`,
+    );
   for (const file of result.written) lines.push(`    wrote ${file}`);
   return lines.join("\n");
 }
@@ -23,13 +33,20 @@ export function formatResult(result: GoldenResult, options: { readonly color: bo
 export function formatSummary(results: readonly GoldenResult[]): string {
   const passed = results.filter((result) => result.passed).length;
   const changed = results.reduce((sum, result) => sum + result.changed.length, 0);
-  const notes = changed === 0 ? "" : `${changed} replayed ${changed === 1 ? "step asks" : "steps ask"} something else than when recorded (~ above)\n`;
+  const notes =
+    changed === 0
+      ? ""
+      : `${changed} replayed ${changed === 1 ? "step asks" : "steps ask"} something else than when recorded (~ above)\n`;
   return `\n${notes}${passed} passed, ${results.length - passed} failed`;
 }
 
 export function toJson(results: readonly GoldenResult[]): object {
   const passed = results.filter((result) => result.passed).length;
-  return { tests: results.map((result) => ({ ...result, status: result.passed ? "passed" : "failed" })), passed, failed: results.length - passed };
+  return {
+    tests: results.map((result) => ({ ...result, status: result.passed ? "passed" : "failed" })),
+    passed,
+    failed: results.length - passed,
+  };
 }
 
 function describeFailure(failure: Failure): string[] {
@@ -39,7 +56,13 @@ function describeFailure(failure: Failure): string[] {
     case "output":
       return [
         failure.message,
-        ...indent([...(failure.expected === undefined ? [] : labelled("expected: ", show(failure.expected))), ...(failure.actual === undefined ? [] : labelled("actual:   ", show(failure.actual)))], "  "),
+        ...indent(
+          [
+            ...(failure.expected === undefined ? [] : labelled("expected: ", show(failure.expected))),
+            ...(failure.actual === undefined ? [] : labelled("actual:   ", show(failure.actual))),
+          ],
+          "  ",
+        ),
       ];
     default:
       return failure.message.split("\n");

@@ -12,11 +12,20 @@ import { text } from "../../runtime/index.js";
 import { displayPath, UsageError } from "../cli/find-programs.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { loadProgram, type ProgramModule } from "../run/load-program.js";
-import { expectedOutputs, findGoldens, GoldenError, isGolden, programOf, readGolden, type GoldenFolder } from "./golden-folder.js";
+import {
+  expectedOutputs,
+  findGoldens,
+  GoldenError,
+  isGolden,
+  programOf,
+  readGolden,
+  type GoldenFolder,
+} from "./golden-folder.js";
 import { OfflineModel, ReplayDurability, type StepReport } from "./replay.js";
 import { writeGolden, writePending } from "./write-golden.js";
 
-export type FailureKind = "golden" | "program" | "missing-step" | "answer" | "network" | "error" | "output" | "no-expected";
+export type FailureKind =
+  "golden" | "program" | "missing-step" | "answer" | "network" | "error" | "output" | "no-expected";
 
 export interface Failure {
   readonly kind: FailureKind;
@@ -55,10 +64,12 @@ export async function testGolden(dir: string, options: GoldenOptions): Promise<G
   return result(displayPath(dir, options.cwd), await replayGolden(dir, options), options, (replay, failures) => {
     const written: string[] = [];
     if (replay.outputs !== undefined && failures.length === 0) {
-      if (options.update === true) written.push(...writeGolden(dir, { ...replay, replayed: replay.durability.replayed, outputs: replay.outputs }));
+      if (options.update === true)
+        written.push(...writeGolden(dir, { ...replay, replayed: replay.durability.replayed, outputs: replay.outputs }));
       else failures.push(...compareOutputs(replay.golden, replay.info, replay.outputs));
     }
-    if (options.writePending === true && replay.durability.missing.length > 0) written.push(writePending(dir, replay.golden.answers, replay.durability.missing));
+    if (options.writePending === true && replay.durability.missing.length > 0)
+      written.push(writePending(dir, replay.golden.answers, replay.durability.missing));
     return written;
   });
 }
@@ -68,19 +79,39 @@ export async function testGolden(dir: string, options: GoldenOptions): Promise<G
  * is now and, when that finishes, saves it as `tests/NAME.golden` with the replay's outputs as expected.
  */
 export async function saveGolden(runId: string, testName: string, options: GoldenOptions): Promise<GoldenResult> {
-  if (!/^\w[\w.-]*$/.test(testName)) throw new UsageError(`--save ${runId} ${testName}: a test name is letters, digits, ".", "-" and "_"`);
+  if (!/^\w[\w.-]*$/.test(testName))
+    throw new UsageError(`--save ${runId} ${testName}: a test name is letters, digits, ".", "-" and "_"`);
   const runDir = join(options.cwd, ".prose", "runs", runId);
   if (!isGolden(runDir)) throw new UsageError(`--save ${runId}: there is no such run in ${join(".prose", "runs")}`);
   const target = join(options.cwd, "tests", `${testName}.golden`);
-  if (existsSync(target)) throw new UsageError(`--save: ${displayPath(target, options.cwd)} already exists; replay it with prosec test, or rewrite it with --update`);
+  if (existsSync(target))
+    throw new UsageError(
+      `--save: ${displayPath(target, options.cwd)} already exists; replay it with prosec test, or rewrite it with --update`,
+    );
   return result(displayPath(target, options.cwd), await replayGolden(runDir, options), options, (replay, failures) =>
-    replay.outputs !== undefined && failures.length === 0 ? writeGolden(target, { ...replay, replayed: replay.durability.replayed, outputs: replay.outputs }) : [],
+    replay.outputs !== undefined && failures.length === 0
+      ? writeGolden(target, { ...replay, replayed: replay.durability.replayed, outputs: replay.outputs })
+      : [],
   );
 }
 
 /** The result of a test named `name`: `finish` may add failures and returns the files it wrote. */
-function result(name: string, replay: Replayed | Unreplayable, options: GoldenOptions, finish: (replay: Replayed, failures: Failure[]) => string[]): GoldenResult {
-  if ("failure" in replay) return { name, ...(replay.program === undefined ? {} : { program: replay.program }), passed: false, failures: [replay.failure], changed: [], unusedSteps: 0, written: [] };
+function result(
+  name: string,
+  replay: Replayed | Unreplayable,
+  options: GoldenOptions,
+  finish: (replay: Replayed, failures: Failure[]) => string[],
+): GoldenResult {
+  if ("failure" in replay)
+    return {
+      name,
+      ...(replay.program === undefined ? {} : { program: replay.program }),
+      passed: false,
+      failures: [replay.failure],
+      changed: [],
+      unusedSteps: 0,
+      written: [],
+    };
   const failures = replayFailures(replay);
   const written = finish(replay, failures);
   return {
@@ -124,7 +155,9 @@ async function replayGolden(dir: string, options: GoldenOptions): Promise<Replay
   const program = displayPath(programPath, options.cwd);
   const loaded = await loadProgram(programPath, { cwd: options.cwd, strict: options.strict });
   if (loaded.module === undefined) {
-    const diagnostics = loaded.files.flatMap((file) => file.diagnostics.map((diagnostic) => formatDiagnostic(file.file, file.source, diagnostic, { color: false })));
+    const diagnostics = loaded.files.flatMap((file) =>
+      file.diagnostics.map((diagnostic) => formatDiagnostic(file.file, file.source, diagnostic, { color: false })),
+    );
     return { program, failure: { kind: "program", message: `the program has errors:\n${diagnostics.join("\n")}` } };
   }
   const module: ProgramModule = loaded.module;
@@ -149,23 +182,57 @@ async function replayGolden(dir: string, options: GoldenOptions): Promise<Replay
 function replayFailures(replay: Replayed): Failure[] {
   const { durability, offline } = replay;
   const failures: Failure[] = [];
-  for (const url of offline.attempts) failures.push({ kind: "network", message: `the replay tried to reach the model (${url}); a replay answers every step from the recording` });
-  for (const step of durability.missing) failures.push({ kind: "missing-step", step, message: `${where(step)}: ${what(step)} is not in the recording` });
-  for (const { step, reason } of durability.badAnswers) failures.push({ kind: "answer", step, message: `${where(step)}: the answer to ${what(step)} in answers.json cannot be used: ${reason}` });
-  if (replay.outputs === undefined && failures.length === 0) failures.push({ kind: "error", message: `the replayed run failed: ${replay.error instanceof Error ? replay.error.message : String(replay.error)}` });
+  for (const url of offline.attempts)
+    failures.push({
+      kind: "network",
+      message: `the replay tried to reach the model (${url}); a replay answers every step from the recording`,
+    });
+  for (const step of durability.missing)
+    failures.push({ kind: "missing-step", step, message: `${where(step)}: ${what(step)} is not in the recording` });
+  for (const { step, reason } of durability.badAnswers)
+    failures.push({
+      kind: "answer",
+      step,
+      message: `${where(step)}: the answer to ${what(step)} in answers.json cannot be used: ${reason}`,
+    });
+  if (replay.outputs === undefined && failures.length === 0)
+    failures.push({
+      kind: "error",
+      message: `the replayed run failed: ${replay.error instanceof Error ? replay.error.message : String(replay.error)}`,
+    });
   return failures;
 }
 
-function compareOutputs(golden: GoldenFolder, info: ProgramInfo, outputs: { readonly [name: string]: Value }): Failure[] {
+function compareOutputs(
+  golden: GoldenFolder,
+  info: ProgramInfo,
+  outputs: { readonly [name: string]: Value },
+): Failure[] {
   const expected = expectedOutputs(golden, info.outputs);
-  if (expected === undefined) return [{ kind: "no-expected", message: "there are no expected outputs (no expected.json, and no binding files of the outputs): record them with --update" }];
+  if (expected === undefined)
+    return [
+      {
+        kind: "no-expected",
+        message:
+          "there are no expected outputs (no expected.json, and no binding files of the outputs): record them with --update",
+      },
+    ];
   const names = [...new Set([...Object.keys(expected.outputs), ...Object.keys(outputs)])];
   return names.flatMap((output): Failure[] => {
     const want = expected.outputs[output];
     const got = outputs[output];
-    const same = want !== undefined && got !== undefined && (expected.text ? text(got) === want : isDeepStrictEqual(got, want));
+    const same =
+      want !== undefined && got !== undefined && (expected.text ? text(got) === want : isDeepStrictEqual(got, want));
     if (same) return [];
-    return [{ kind: "output", output, ...(want === undefined ? {} : { expected: want }), ...(got === undefined ? {} : { actual: got }), message: `output "${output}" ${want === undefined ? "is not expected" : got === undefined ? "is missing" : "differs"}` }];
+    return [
+      {
+        kind: "output",
+        output,
+        ...(want === undefined ? {} : { expected: want }),
+        ...(got === undefined ? {} : { actual: got }),
+        message: `output "${output}" ${want === undefined ? "is not expected" : got === undefined ? "is missing" : "differs"}`,
+      },
+    ];
   });
 }
 

@@ -8,7 +8,14 @@ import { JOURNAL_FILE, journalLine } from "../../runtime/durable/file-journal.js
 import type { ProgramInfo, Value } from "../../runtime/index.js";
 import { writeFileAtomically } from "../project/atomic-write.js";
 import { portable } from "../project/output-path.js";
-import { ANSWERS_FILE, EXPECTED_FILE, MANIFEST_FILE, type Expected, type GoldenFolder, type PendingAnswer } from "./golden-folder.js";
+import {
+  ANSWERS_FILE,
+  EXPECTED_FILE,
+  MANIFEST_FILE,
+  type Expected,
+  type GoldenFolder,
+  type PendingAnswer,
+} from "./golden-folder.js";
 import type { ReplayedStep, StepReport } from "./replay.js";
 
 export interface FinishedReplay {
@@ -31,7 +38,13 @@ const keyOrder = new Intl.Collator("en", { numeric: true });
 export function writeGolden(dir: string, replay: FinishedReplay): string[] {
   const { golden, info } = replay;
   const records = replay.replayed.map((step) => step.record).sort((a, b) => keyOrder.compare(a.key, b.key));
-  const manifest = { ...golden.manifest, program: info.name, source: info.source, sourceHash: info.sourceHash, compilerVersion: info.compilerVersion };
+  const manifest = {
+    ...golden.manifest,
+    program: info.name,
+    source: info.source,
+    sourceHash: info.sourceHash,
+    compilerVersion: info.compilerVersion,
+  };
   const expected: Expected = { program: portable(replay.programPath, dir), outputs: replay.outputs };
   const files: [string, string][] = [
     [MANIFEST_FILE, `${JSON.stringify(manifest, null, 2)}\n`],
@@ -46,8 +59,9 @@ export function writeGolden(dir: string, replay: FinishedReplay): string[] {
 /** Adds the missing steps to answers.json (keeping the answers already there); returns its path. */
 export function writePending(dir: string, existing: readonly PendingAnswer[], missing: readonly StepReport[]): string {
   const known = new Set(existing.map((answer) => answer.key));
-  const added = missing.filter((step) => !known.has(step.key)).map(
-    (step): PendingAnswer => ({
+  const added = missing
+    .filter((step) => !known.has(step.key))
+    .map((step): PendingAnswer => ({
       step: `${step.source}:${step.at.line}:${step.at.column} ${step.kind}${step.binding === undefined ? "" : ` (${step.binding})`}`,
       kind: step.kind,
       key: step.key,
@@ -55,10 +69,10 @@ export function writePending(dir: string, existing: readonly PendingAnswer[], mi
       asked: step.asked,
       ...(step.options === undefined ? {} : { options: step.options }),
       answer: null,
-    }),
-  );
+    }));
   const path = join(dir, ANSWERS_FILE);
-  const note = "Steps the program asks for that the recording lacks. Replace each null answer: text for a session, true or false for a judgment, one of the options for a choice. prosec test then replays with them; --update folds them into the journal.";
+  const note =
+    "Steps the program asks for that the recording lacks. Replace each null answer: text for a session, true or false for a judgment, one of the options for a choice. prosec test then replays with them; --update folds them into the journal.";
   writeFileAtomically(path, `${JSON.stringify({ note, answers: [...existing, ...added] }, null, 2)}\n`);
   return path;
 }

@@ -7,25 +7,55 @@
  */
 import { CompletionItemKind, type CompletionItem } from "vscode-languageserver";
 import { statementKeywords } from "../phases/1-parse/grammar-support.js";
-import { knownProperties, permissionKinds, propertyWords, visibleSymbols, type Analysis, type Scope, type SymbolInfo } from "../phases/2-analyze/index.js";
+import {
+  knownProperties,
+  permissionKinds,
+  propertyWords,
+  visibleSymbols,
+  type Analysis,
+  type Scope,
+  type SymbolInfo,
+} from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
 import { nodesAt } from "./syntax-tree.js";
 import type { CheckedDocument } from "./workspace.js";
 
 const NAME = String.raw`[\p{L}_][\p{L}\p{N}_]*(?:-[\p{L}\p{N}_]*)*`;
 const partial = `(?:${NAME})?`;
-const afterAgentColon = new RegExp(String.raw`(?:^|[\s=(])(?:session(?:\s+${NAME})?|resume|agent)\s*:\s*${partial}$`, "u");
+const afterAgentColon = new RegExp(
+  String.raw`(?:^|[\s=(])(?:session(?:\s+${NAME})?|resume|agent)\s*:\s*${partial}$`,
+  "u",
+);
 const afterDo = new RegExp(String.raw`(?:^|[\s=(])do\s+${partial}$`, "u");
 const afterPipe = new RegExp(String.raw`\|\s*${partial}$`, "u");
 const pipeOperators = ["map", "filter", "pmap", "reduce"];
 const afterProperty = new RegExp(String.raw`^\s*(${NAME})\s*:\s*${partial}$`, "u");
 const wordOnly = new RegExp(String.raw`^\s*${partial}$`, "u");
-const valuePosition = new RegExp(String.raw`(?:[=(,\[{+\-*/<>:]|->|\b(?:in|if|elif|while|until|and|or|not|is|throw)\s)\s*${partial}$`, "u");
+const valuePosition = new RegExp(
+  String.raw`(?:[=(,\[{+\-*/<>:]|->|\b(?:in|if|elif|while|until|and|or|not|is|throw)\s)\s*${partial}$`,
+  "u",
+);
 const openPlaceholder = /\{[\p{L}\p{N}_-]*$/u;
 const agentHeader = new RegExp(String.raw`^\s*agent\s+${NAME}\s*:\s*(?:#.*)?$`, "u");
-const sessionHeader = new RegExp(String.raw`^\s*(?:(?:let\s+|const\s+|output\s+)?${NAME}\s*=\s*)?(?:session|resume)\b`, "u");
+const sessionHeader = new RegExp(
+  String.raw`^\s*(?:(?:let\s+|const\s+|output\s+)?${NAME}\s*=\s*)?(?:session|resume)\b`,
+  "u",
+);
 const permissionsHeader = /^\s*permissions\s*:\s*(?:#.*)?$/u;
-const expressionKeywords = ["session", "resume", "do", "parallel", "repeat", "for", "loop", "try", "true", "false", "null", "not"];
+const expressionKeywords = [
+  "session",
+  "resume",
+  "do",
+  "parallel",
+  "repeat",
+  "for",
+  "loop",
+  "try",
+  "true",
+  "false",
+  "null",
+  "not",
+];
 
 export function completion(document: CheckedDocument, offset: number): CompletionItem[] {
   const source = document.text.getText();
@@ -36,22 +66,41 @@ export function completion(document: CheckedDocument, offset: number): Completio
   const state = textState(before, document, offset);
   if (state === "comment") return [];
   if (state === "text") return openPlaceholder.test(before) ? names(analysis(), document, offset) : [];
-  if (afterAgentColon.test(before)) return [...document.analysis.agents.keys()].map((name) => item(name, CompletionItemKind.Class, "agent"));
-  if (afterDo.test(before)) return [...document.analysis.blocks.values()].map((block) => item(block.name.name, CompletionItemKind.Function, `block(${block.params.map((param) => param.name).join(", ")})`));
-  if (afterPipe.test(before)) return pipeOperators.map((operator) => item(operator, CompletionItemKind.Keyword, "pipeline stage"));
+  if (afterAgentColon.test(before))
+    return [...document.analysis.agents.keys()].map((name) => item(name, CompletionItemKind.Class, "agent"));
+  if (afterDo.test(before))
+    return [...document.analysis.blocks.values()].map((block) =>
+      item(
+        block.name.name,
+        CompletionItemKind.Function,
+        `block(${block.params.map((param) => param.name).join(", ")})`,
+      ),
+    );
+  if (afterPipe.test(before))
+    return pipeOperators.map((operator) => item(operator, CompletionItemKind.Keyword, "pipeline stage"));
   const property = afterProperty.exec(before)?.[1];
-  if (property !== undefined && propertyWords[property]) return propertyWords[property].map((word) => item(word, CompletionItemKind.EnumMember, `${property}:`));
+  if (property !== undefined && propertyWords[property])
+    return propertyWords[property].map((word) => item(word, CompletionItemKind.EnumMember, `${property}:`));
   if (property === "prompt") return [];
 
   if (wordOnly.test(before)) {
     const owner = ownerLine(document, document.text.positionAt(offset).line);
-    if (owner && permissionsHeader.test(owner.text)) return permissionKinds.map((kind) => propertyItem(kind, "permission"));
-    if (owner && (agentHeader.test(owner.text) || sessionHeader.test(owner.text))) return knownProperties.map((name) => propertyItem(name, "property"));
-    return [...[...statementKeywords].map((word) => item(word, CompletionItemKind.Keyword, "keyword")), ...names(analysis(), document, offset)];
+    if (owner && permissionsHeader.test(owner.text))
+      return permissionKinds.map((kind) => propertyItem(kind, "permission"));
+    if (owner && (agentHeader.test(owner.text) || sessionHeader.test(owner.text)))
+      return knownProperties.map((name) => propertyItem(name, "property"));
+    return [
+      ...[...statementKeywords].map((word) => item(word, CompletionItemKind.Keyword, "keyword")),
+      ...names(analysis(), document, offset),
+    ];
   }
   if (valuePosition.test(before)) {
     const agents = [...document.analysis.agents.keys()].map((name) => item(name, CompletionItemKind.Class, "agent"));
-    return [...names(analysis(), document, offset), ...agents, ...expressionKeywords.map((word) => item(word, CompletionItemKind.Keyword, "keyword"))];
+    return [
+      ...names(analysis(), document, offset),
+      ...agents,
+      ...expressionKeywords.map((word) => item(word, CompletionItemKind.Keyword, "keyword")),
+    ];
   }
   return [];
 }
@@ -66,7 +115,11 @@ function propertyItem(name: string, detail: string): CompletionItem {
 
 /** The names a value at `offset` can read, innermost first (not the one being bound: `let x = "{x}"` reads no x). */
 function names(analysis: Analysis, document: CheckedDocument, offset: number): CompletionItem[] {
-  const beingBound = new Set(nodesAt(analysis.program, offset).flatMap((node) => ((node.kind === "Binding" || node.kind === "Output") && node.name ? [node.name] : [])));
+  const beingBound = new Set(
+    nodesAt(analysis.program, offset).flatMap((node) =>
+      (node.kind === "Binding" || node.kind === "Output") && node.name ? [node.name] : [],
+    ),
+  );
   return visibleSymbols(scopeAt(analysis, document, offset), offset)
     .filter((symbol) => !beingBound.has(symbol.declaration))
     .map((symbol) => item(symbol.name, kindOf(symbol), symbol.kind === "assigned" ? "variable" : symbol.kind));
@@ -92,7 +145,10 @@ function kindOf(symbol: SymbolInfo): CompletionItemKind {
  */
 function textState(before: string, document: CheckedDocument, offset: number): "code" | "text" | "comment" {
   const inLiteral = nodesAt(document.analysis.program, offset).some(
-    (node) => (node.kind === "String" || node.kind === "Discretion") && node.loc.start.offset < offset && offset < node.loc.end.offset,
+    (node) =>
+      (node.kind === "String" || node.kind === "Discretion") &&
+      node.loc.start.offset < offset &&
+      offset < node.loc.end.offset,
   );
   if (inLiteral) return "text";
   let quote: '"' | "**" | undefined;
@@ -132,15 +188,23 @@ function scopeAt(analysis: Analysis, document: CheckedDocument, offset: number):
   }
   for (const node of chain.reverse()) {
     // A construct's own scope holds the lines of its body, not its first line (`for x in xs:` reads xs outside).
-    const scope = (node.loc.start.line - 1 < line ? analysis.scopes.get(node) : undefined) ?? analysis.scopeOf.get(node);
+    const scope =
+      (node.loc.start.line - 1 < line ? analysis.scopes.get(node) : undefined) ?? analysis.scopeOf.get(node);
     if (scope) return scope;
   }
   return analysis.scopes.get(analysis.program)!;
 }
 
 /** The nearest line above `line` indented less than it (comments and blank lines aside): the construct it belongs to. */
-function ownerLine(document: CheckedDocument, line: number): { readonly text: string; readonly end: number } | undefined {
-  const textOf = (number: number) => document.text.getText({ start: { line: number, character: 0 }, end: { line: number, character: Number.MAX_SAFE_INTEGER } });
+function ownerLine(
+  document: CheckedDocument,
+  line: number,
+): { readonly text: string; readonly end: number } | undefined {
+  const textOf = (number: number) =>
+    document.text.getText({
+      start: { line: number, character: 0 },
+      end: { line: number, character: Number.MAX_SAFE_INTEGER },
+    });
   const indentation = indentOf(textOf(line));
   for (let number = line - 1; number >= 0 && indentation > 0; number--) {
     const text = textOf(number);

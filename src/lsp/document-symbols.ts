@@ -16,7 +16,13 @@ export function documentSymbols(document: CheckedDocument): DocumentSymbol[] {
     const symbol = document.analysis.references.get(identifier);
     return symbol?.declaration === identifier ? symbol : undefined;
   };
-  const symbol = (name: Identifier, kind: SymbolKind, node: Node, detail: string, nested: DocumentSymbol[] = []): DocumentSymbol => ({
+  const symbol = (
+    name: Identifier,
+    kind: SymbolKind,
+    node: Node,
+    detail: string,
+    nested: DocumentSymbol[] = [],
+  ): DocumentSymbol => ({
     name: name.name,
     detail,
     kind,
@@ -34,15 +40,38 @@ export function documentSymbols(document: CheckedDocument): DocumentSymbol[] {
       case "Input":
         return [symbol(node.name, SymbolKind.Field, node, "input")];
       case "Agent":
-        return [symbol(node.name, SymbolKind.Class, node, "agent", node.properties.map((property) => symbol(property.key, SymbolKind.Property, property, "property")))];
+        return [
+          symbol(
+            node.name,
+            SymbolKind.Class,
+            node,
+            "agent",
+            node.properties.map((property) => symbol(property.key, SymbolKind.Property, property, "property")),
+          ),
+        ];
       case "Block": {
         const params = node.params.map((param) => symbol(param, SymbolKind.Variable, param, "parameter"));
-        return [symbol(node.name, SymbolKind.Function, node, `block(${node.params.map((param) => param.name).join(", ")})`, [...params, ...node.body.flatMap(collect)])];
+        return [
+          symbol(node.name, SymbolKind.Function, node, `block(${node.params.map((param) => param.name).join(", ")})`, [
+            ...params,
+            ...node.body.flatMap(collect),
+          ]),
+        ];
       }
       case "Binding":
       case "Output": {
         const declaration = node.name ? declared(node.name) : undefined;
-        const own = node.name && declaration ? [symbol(node.name, kindOf(declaration), node, declaration.kind === "assigned" ? "variable" : declaration.kind)] : [];
+        const own =
+          node.name && declaration
+            ? [
+                symbol(
+                  node.name,
+                  kindOf(declaration),
+                  node,
+                  declaration.kind === "assigned" ? "variable" : declaration.kind,
+                ),
+              ]
+            : [];
         return [...own, ...collect(node.value)];
       }
       default:

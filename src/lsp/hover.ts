@@ -14,7 +14,10 @@ import type { CheckedDocument, Workspace } from "./workspace.js";
 export function hover(workspace: Workspace, document: CheckedDocument, offset: number): Hover | undefined {
   const found = targetAt(workspace, document, offset);
   if (!found) return undefined;
-  return { contents: { kind: MarkupKind.Markdown, value: describe(workspace, found.target) }, range: toRange(found.range) };
+  return {
+    contents: { kind: MarkupKind.Markdown, value: describe(workspace, found.target) },
+    range: toRange(found.range),
+  };
 }
 
 function describe(workspace: Workspace, target: Target): string {
@@ -42,15 +45,24 @@ function describeAgent(document: CheckedDocument, agent: AgentDefinition): strin
   const persist = property("persist");
   if (persist) lines.push(`- persist: ${code(sourceOf(document, persist.value))}`);
   const promptText = prompt?.value.kind === "String" ? prompt.value.value : undefined;
-  return [heading(`agent ${agent.name.name}`), lines.join("\n"), ...(promptText === undefined ? [] : [quoted(promptText)])].join("\n\n");
+  return [
+    heading(`agent ${agent.name.name}`),
+    lines.join("\n"),
+    ...(promptText === undefined ? [] : [quoted(promptText)]),
+  ].join("\n\n");
 }
 
 function permissionList(document: CheckedDocument, block: PropertyBlock): string {
-  return block.properties.map((rule: Property) => `${rule.key.name} ${code(sourceOf(document, rule.value))}`).join(", ");
+  return block.properties
+    .map((rule: Property) => `${rule.key.name} ${code(sourceOf(document, rule.value))}`)
+    .join(", ");
 }
 
 function describeBlock(document: CheckedDocument, block: BlockDefinition): string {
-  const parameters = block.params.length === 0 ? "no parameters" : `parameters: ${block.params.map((param) => code(param.name)).join(", ")}`;
+  const parameters =
+    block.params.length === 0
+      ? "no parameters"
+      : `parameters: ${block.params.map((param) => code(param.name)).join(", ")}`;
   return [heading(firstLine(document.text.getText(), block)), `block, ${parameters}`].join("\n\n");
 }
 
@@ -97,9 +109,17 @@ function describeSymbol(document: CheckedDocument, symbol: SymbolInfo): string {
     .filter((occurrence) => occurrence.identifier !== declaration && written.has(occurrence.identifier))
     .map((occurrence) => occurrence.identifier.loc.start.line);
   const where = implicit ? "" : `, set at line ${declaration.loc.start.line}`;
-  const again = assignments.length === 0 ? "" : `; assigned again at ${assignments.length === 1 ? "line" : "lines"} ${assignments.join(", ")}`;
-  const parts = [heading(implicit ? symbol.name : sourceLine(document, declaration.loc.start.line)), `${kindNames[symbol.kind]} ${code(symbol.name)}${where}${again}`];
-  const input = [...document.analysis.parameters, ...document.analysis.runtimeInputs].find((candidate) => candidate.name === declaration);
+  const again =
+    assignments.length === 0
+      ? ""
+      : `; assigned again at ${assignments.length === 1 ? "line" : "lines"} ${assignments.join(", ")}`;
+  const parts = [
+    heading(implicit ? symbol.name : sourceLine(document, declaration.loc.start.line)),
+    `${kindNames[symbol.kind]} ${code(symbol.name)}${where}${again}`,
+  ];
+  const input = [...document.analysis.parameters, ...document.analysis.runtimeInputs].find(
+    (candidate) => candidate.name === declaration,
+  );
   if (input) parts.push(quoted(input.prompt.kind === "String" ? input.prompt.value : input.prompt.text));
   return parts.join("\n\n");
 }
@@ -122,5 +142,8 @@ function code(text: string): string {
 }
 
 function quoted(text: string): string {
-  return text.split("\n").map((line) => `> ${line}`.trimEnd()).join("\n");
+  return text
+    .split("\n")
+    .map((line) => `> ${line}`.trimEnd())
+    .join("\n");
 }

@@ -13,11 +13,21 @@ export function definition(workspace: Workspace, document: CheckedDocument, offs
   return declaration && { uri: declaration.document.uri, range: toRange(declaration.range) };
 }
 
-export function references(workspace: Workspace, document: CheckedDocument, offset: number, includeDeclaration: boolean): Location[] {
+export function references(
+  workspace: Workspace,
+  document: CheckedDocument,
+  offset: number,
+  includeDeclaration: boolean,
+): Location[] {
   const found = targetAt(workspace, document, offset);
   if (!found) return [];
   const declaration = declarationOf(workspace, found.target);
   return occurrences(workspace, found.target)
-    .filter((occurrence) => includeDeclaration || occurrence.document !== declaration?.document || occurrence.identifier.loc.start.offset !== declaration.range.start.offset)
+    .filter(
+      (occurrence) =>
+        includeDeclaration ||
+        occurrence.document !== declaration?.document ||
+        occurrence.identifier.loc.start.offset !== declaration.range.start.offset,
+    )
     .map((occurrence) => ({ uri: occurrence.document.uri, range: toRange(occurrence.identifier.loc) }));
 }

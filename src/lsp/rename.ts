@@ -21,17 +21,25 @@ export function prepareRename(workspace: Workspace, document: CheckedDocument, o
   return found && toRange(found.range);
 }
 
-export function rename(workspace: Workspace, document: CheckedDocument, offset: number, newName: string): WorkspaceEdit {
+export function rename(
+  workspace: Workspace,
+  document: CheckedDocument,
+  offset: number,
+  newName: string,
+): WorkspaceEdit {
   const found = renamable(targetAt(workspace, document, offset));
   if (!found) throw refused("only a binding, parameter, agent, block or `use ... as` alias can be renamed");
-  if (!namePattern.test(newName)) throw refused(`\`${newName}\` is not a name: letters, digits, \`_\` and inner hyphens, not starting with a digit`);
-  if (statementKeywords.has(newName) || reservedInExpressions.has(newName)) throw refused(`\`${newName}\` is a keyword`);
+  if (!namePattern.test(newName))
+    throw refused(`\`${newName}\` is not a name: letters, digits, \`_\` and inner hyphens, not starting with a digit`);
+  if (statementKeywords.has(newName) || reservedInExpressions.has(newName))
+    throw refused(`\`${newName}\` is a keyword`);
   const byDocument = new Map<CheckedDocument, TextEdit[]>();
   for (const { document: holder, identifier } of occurrences(workspace, found.target)) {
     byDocument.set(holder, [...(byDocument.get(holder) ?? []), { range: toRange(identifier.loc), newText: newName }]);
   }
   for (const [holder, edits] of byDocument) {
-    if (addsErrors(holder, edits)) throw refused(`renaming to \`${newName}\` would make ${basename(holder.path)} invalid: the name is taken there`);
+    if (addsErrors(holder, edits))
+      throw refused(`renaming to \`${newName}\` would make ${basename(holder.path)} invalid: the name is taken there`);
   }
   return { changes: Object.fromEntries([...byDocument].map(([holder, edits]) => [holder.uri, edits])) };
 }
@@ -54,7 +62,8 @@ function renamable(found: Found | undefined): Found | undefined {
 }
 
 function addsErrors(document: CheckedDocument, edits: readonly TextEdit[]): boolean {
-  const errors = (source: string) => checkSource(source).diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
+  const errors = (source: string) =>
+    checkSource(source).diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
   return errors(TextDocument.applyEdits(document.text, [...edits])) > errors(document.text.getText());
 }
 

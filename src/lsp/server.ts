@@ -34,7 +34,8 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   let shutDown = false;
   // Said before vscode-languageserver ends the process on the same event (exit 1 without a shutdown).
   input.once("end", () => {
-    if (!shutDown) process.stderr.write("prosec lsp: the editor closed the connection without shutting the server down\n");
+    if (!shutDown)
+      process.stderr.write("prosec lsp: the editor closed the connection without shutting the server down\n");
   });
   const connection = createConnection(input, output);
   connection.onShutdown(() => {
@@ -48,11 +49,19 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     clearTimeout(pending.get(uri));
     pending.delete(uri);
     const document = documents.get(uri) && workspace.documentAt(uri);
-    if (document) void connection.sendDiagnostics({ uri, version: document.text.version, diagnostics: document.diagnostics.map(toLspDiagnostic) });
+    if (document)
+      void connection.sendDiagnostics({
+        uri,
+        version: document.text.version,
+        diagnostics: document.diagnostics.map(toLspDiagnostic),
+      });
   };
   const publishLater = (uri: string) => {
     clearTimeout(pending.get(uri));
-    pending.set(uri, setTimeout(() => publish(uri), diagnosticsDelayMs));
+    pending.set(
+      uri,
+      setTimeout(() => publish(uri), diagnosticsDelayMs),
+    );
   };
   /** A change to one program can change the diagnostics of the open programs that `use` it. */
   const publishImporters = (uri: string) => {
@@ -62,7 +71,9 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   connection.onInitialize((params): InitializeResult => {
     const options = (params.initializationOptions ?? {}) as InitializationOptions;
     workspace = new Workspace(documents, { strict: options.strict === true });
-    workspace.setFolders(params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []));
+    workspace.setFolders(
+      params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []),
+    );
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Full,
@@ -98,20 +109,33 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   // Files changed on disk (a checkout, another editor): the open programs may import them.
   connection.onDidChangeWatchedFiles(() => documents.all().forEach((document) => publishLater(document.uri)));
 
-  const at = <T>(params: TextDocumentPositionParams, answer: (document: CheckedDocument, offset: number) => T): T | undefined => {
+  const at = <T>(
+    params: TextDocumentPositionParams,
+    answer: (document: CheckedDocument, offset: number) => T,
+  ): T | undefined => {
     const document = workspace.documentAt(params.textDocument.uri);
     return document && answer(document, document.text.offsetAt(params.position));
   };
   connection.onHover((params) => at(params, (document, offset) => hover(workspace, document, offset)) ?? null);
-  connection.onDefinition((params) => at(params, (document, offset) => definition(workspace, document, offset)) ?? null);
-  connection.onReferences((params) => at(params, (document, offset) => references(workspace, document, offset, params.context.includeDeclaration)) ?? []);
+  connection.onDefinition(
+    (params) => at(params, (document, offset) => definition(workspace, document, offset)) ?? null,
+  );
+  connection.onReferences(
+    (params) =>
+      at(params, (document, offset) => references(workspace, document, offset, params.context.includeDeclaration)) ??
+      [],
+  );
   connection.onCompletion((params) => at(params, (document, offset) => completion(document, offset)) ?? []);
   connection.onDocumentSymbol((params) => {
     const document = workspace.documentAt(params.textDocument.uri);
     return document ? documentSymbols(document) : [];
   });
-  connection.onPrepareRename((params) => at(params, (document, offset) => prepareRename(workspace, document, offset)) ?? null);
-  connection.onRenameRequest((params) => at(params, (document, offset) => rename(workspace, document, offset, params.newName)) ?? null);
+  connection.onPrepareRename(
+    (params) => at(params, (document, offset) => prepareRename(workspace, document, offset)) ?? null,
+  );
+  connection.onRenameRequest(
+    (params) => at(params, (document, offset) => rename(workspace, document, offset, params.newName)) ?? null,
+  );
 
   documents.listen(connection);
   connection.listen();

@@ -5,7 +5,12 @@
 import type { Identifier, Node } from "../ast.js";
 
 function isNode(value: unknown): value is Node {
-  return typeof value === "object" && value !== null && typeof (value as { kind?: unknown }).kind === "string" && "loc" in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { kind?: unknown }).kind === "string" &&
+    "loc" in value
+  );
 }
 
 /** The nodes directly under `node`, in field order. */

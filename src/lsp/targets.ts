@@ -44,7 +44,10 @@ export function targetAt(workspace: Workspace, document: CheckedDocument, offset
 function resolve(workspace: Workspace, document: CheckedDocument, identifier: Identifier): Target | undefined {
   const analysis = document.analysis;
   const reference = analysis.programReferences.get(identifier);
-  if (reference) return reference.part === "program" ? { kind: "program", document, use: reference.use } : partOfImported(workspace, document, reference, identifier.name);
+  if (reference)
+    return reference.part === "program"
+      ? { kind: "program", document, use: reference.use }
+      : partOfImported(workspace, document, reference, identifier.name);
   const agent = analysis.agentReferences.get(identifier);
   if (agent) return { kind: "agent", document, agent };
   const block = analysis.blockReferences.get(identifier);
@@ -54,10 +57,17 @@ function resolve(workspace: Workspace, document: CheckedDocument, identifier: Id
 }
 
 /** An input or output of a `use`d program, as that program declares it. */
-function partOfImported(workspace: Workspace, document: CheckedDocument, reference: ProgramReference, name: string): Target | undefined {
+function partOfImported(
+  workspace: Workspace,
+  document: CheckedDocument,
+  reference: ProgramReference,
+  name: string,
+): Target | undefined {
   const imported = importedDocument(workspace, { document, use: reference.use });
   if (!imported) return undefined;
-  const symbol = interfaceSymbols(imported).find((candidate) => candidate.name === name && candidate.kind === reference.part);
+  const symbol = interfaceSymbols(imported).find(
+    (candidate) => candidate.name === name && candidate.kind === reference.part,
+  );
   return symbol && { kind: "symbol", document: imported, symbol };
 }
 
@@ -85,14 +95,20 @@ export function occurrencesIn(target: Target): Occurrence[] {
   const analysis = document.analysis;
   // Names with no text (`item` of a pipeline stage, declared by the stage itself) are left out.
   const referring = <T>(table: ReadonlyMap<Identifier, T>, refersToTarget: (value: T) => boolean): Occurrence[] =>
-    [...table].filter(([identifier, value]) => refersToTarget(value) && identifier.loc.end.offset > identifier.loc.start.offset).map(([identifier]) => ({ document, identifier })).sort(bySource);
+    [...table]
+      .filter(([identifier, value]) => refersToTarget(value) && identifier.loc.end.offset > identifier.loc.start.offset)
+      .map(([identifier]) => ({ document, identifier }))
+      .sort(bySource);
   switch (target.kind) {
     case "agent":
       return referring(analysis.agentReferences, (agent) => agent === target.agent);
     case "block":
       return referring(analysis.blockReferences, (block) => block === target.block);
     case "program":
-      return referring(analysis.programReferences, (reference) => reference.part === "program" && reference.use === target.use);
+      return referring(
+        analysis.programReferences,
+        (reference) => reference.part === "program" && reference.use === target.use,
+      );
     case "symbol":
       return referring(analysis.references, (symbol) => symbol === target.symbol);
   }
@@ -101,11 +117,18 @@ export function occurrencesIn(target: Target): Occurrence[] {
 /** Where programs that `use` this one pass this input (`name: ...`) or read this output (`result.name`). */
 function fromImporters(workspace: Workspace, document: CheckedDocument, symbol: SymbolInfo): Occurrence[] {
   if (!interfaceSymbols(document).includes(symbol)) return [];
-  return workspace.importersOf(document.path).flatMap((importer) =>
-    [...importer.analysis.programReferences]
-      .filter(([identifier, reference]) => identifier.name === symbol.name && reference.part === symbol.kind && importer.imports.get(reference.use) === document.path)
-      .map(([identifier]) => ({ document: importer, identifier })),
-  );
+  return workspace
+    .importersOf(document.path)
+    .flatMap((importer) =>
+      [...importer.analysis.programReferences]
+        .filter(
+          ([identifier, reference]) =>
+            identifier.name === symbol.name &&
+            reference.part === symbol.kind &&
+            importer.imports.get(reference.use) === document.path,
+        )
+        .map(([identifier]) => ({ document: importer, identifier })),
+    );
 }
 
 function bySource(a: Occurrence, b: Occurrence): number {
@@ -114,7 +137,10 @@ function bySource(a: Occurrence, b: Occurrence): number {
 }
 
 /** Where a target is declared (a `use`d program: its file, when there is one). */
-export function declarationOf(workspace: Workspace, target: Target): { readonly document: CheckedDocument; readonly range: SourceRange } | undefined {
+export function declarationOf(
+  workspace: Workspace,
+  target: Target,
+): { readonly document: CheckedDocument; readonly range: SourceRange } | undefined {
   switch (target.kind) {
     case "symbol":
       return { document: target.document, range: target.symbol.declaration.loc };
@@ -131,7 +157,10 @@ export function declarationOf(workspace: Workspace, target: Target): { readonly 
 }
 
 /** The program a `use` names, when it can be read. */
-export function importedDocument(workspace: Workspace, target: { readonly document: CheckedDocument; readonly use: UseStatement }): CheckedDocument | undefined {
+export function importedDocument(
+  workspace: Workspace,
+  target: { readonly document: CheckedDocument; readonly use: UseStatement },
+): CheckedDocument | undefined {
   const file = target.document.imports.get(target.use);
   return file === undefined ? undefined : workspace.document(file);
 }

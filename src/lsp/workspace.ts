@@ -80,16 +80,25 @@ export class Workspace {
     const source = this.readDisk(path);
     if (source === undefined) return undefined;
     const cached = this.checked.get(path)?.document.text;
-    const text = cached && cached.getText() === source ? cached : TextDocument.create(pathToFileURL(path).href, "prose", 0, source);
+    const text =
+      cached && cached.getText() === source
+        ? cached
+        : TextDocument.create(pathToFileURL(path).href, "prose", 0, source);
     return this.check(path, text);
   }
 
   /** Every program that `use`s the file at `path`, open or under a workspace folder. */
   importersOf(path: string): CheckedDocument[] {
-    const candidates = new Set([...this.open.all().map((document) => pathOf(document.uri)), ...this.folders.flatMap(programsIn)]);
+    const candidates = new Set([
+      ...this.open.all().map((document) => pathOf(document.uri)),
+      ...this.folders.flatMap(programsIn),
+    ]);
     return [...candidates]
       .map((candidate) => this.document(candidate))
-      .filter((document): document is CheckedDocument => document !== undefined && [...document.imports.values()].includes(path));
+      .filter(
+        (document): document is CheckedDocument =>
+          document !== undefined && [...document.imports.values()].includes(path),
+      );
   }
 
   /** Open documents that `use` the file at `path` (as last checked): their diagnostics depend on it. */
@@ -118,7 +127,8 @@ export class Workspace {
       : undefined;
     const checked = checkProgram(text.getText(), { resolveImport, strict: this.options.strict });
     // With syntax errors `check` stops before analysis; the statements that parsed still have names worth finding.
-    const analysis = checked.analysis ?? analyze(checked.ast, { resolveImport: (usePath) => usable(resolveImport?.(usePath)) });
+    const analysis =
+      checked.analysis ?? analyze(checked.ast, { resolveImport: (usePath) => usable(resolveImport?.(usePath)) });
     const document: CheckedDocument = {
       uri: text.uri,
       path,
@@ -126,10 +136,12 @@ export class Workspace {
       diagnostics: checked.diagnostics,
       complete: checked.analysis !== undefined,
       analysis,
-      imports: new Map([...analysis.imports.values()].flatMap((use) => {
-        const target = imports.get(use.source.value);
-        return target === undefined ? [] : [[use, target] as const];
-      })),
+      imports: new Map(
+        [...analysis.imports.values()].flatMap((use) => {
+          const target = imports.get(use.source.value);
+          return target === undefined ? [] : [[use, target] as const];
+        }),
+      ),
     };
     this.checked.set(path, { document, interfaces });
     return document;
@@ -138,7 +150,8 @@ export class Workspace {
   /** Checked from this very text, against the imported programs as they are now. */
   private isCurrent(cached: CachedCheck, text: TextDocument): boolean {
     const previous = cached.document.text;
-    if (previous.uri !== text.uri || previous.version !== text.version || previous.getText() !== text.getText()) return false;
+    if (previous.uri !== text.uri || previous.version !== text.version || previous.getText() !== text.getText())
+      return false;
     return [...cached.interfaces].every(([target, resolution]) => this.interfaceOf(target) === resolution);
   }
 

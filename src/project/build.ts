@@ -76,34 +76,74 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     const { text: source, problem } = readProgram(path);
     const imports = localImports(source).map((use) => importedFile(path, use));
     for (const imported of imports) if (existsSync(imported)) queue.push({ path: imported, root });
-    const inputHash = hashInputs(source, imports.map((imported) => (existsSync(imported) ? readProgram(imported).text : "")));
+    const inputHash = hashInputs(
+      source,
+      imports.map((imported) => (existsSync(imported) ? readProgram(imported).text : "")),
+    );
     const output = outputPath(path, root, options.outDir);
     if (problem) {
-      planned.set(path, { path, root, source, output, existing: undefined, code: undefined, fresh: false, diagnostics: [problem] });
+      planned.set(path, {
+        path,
+        root,
+        source,
+        output,
+        existing: undefined,
+        code: undefined,
+        fresh: false,
+        diagnostics: [problem],
+      });
       continue;
     }
     const existing = existsSync(output) ? readFileSync(output, "utf8") : undefined;
-    if (!options.check && !options.force && existing !== undefined && existing.split("\n", 2)[1] === `// prosec-input: ${inputHash}`) {
+    if (
+      !options.check &&
+      !options.force &&
+      existing !== undefined &&
+      existing.split("\n", 2)[1] === `// prosec-input: ${inputHash}`
+    ) {
       planned.set(path, { path, root, source, output, existing, code: existing, fresh: true, diagnostics: [] });
       continue;
     }
     const resolveImport = importResolver(path, interfaces, cwd);
     options.onProgress?.(`compiling ${portable(path, cwd)}`);
     const result = await compile(source, portable(path, root), { inputHash, resolveImport, strict: options.strict });
-    planned.set(path, { path, root, source, output, existing, code: result.code, fresh: false, diagnostics: result.diagnostics });
+    planned.set(path, {
+      path,
+      root,
+      source,
+      output,
+      existing,
+      code: result.code,
+      fresh: false,
+      diagnostics: result.diagnostics,
+    });
   }
 
   const all = [...planned.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const failed = all.some((program) => hasErrors(program.diagnostics));
-  if (!failed && options.typecheck) options.onProgress?.(`type-checking ${all.length} module${all.length === 1 ? "" : "s"}`);
-  const typeErrors = !failed && options.typecheck ? await typecheck(all.map((program) => ({ path: program.output, code: program.code! }))) : [];
+  if (!failed && options.typecheck)
+    options.onProgress?.(`type-checking ${all.length} module${all.length === 1 ? "" : "s"}`);
+  const typeErrors =
+    !failed && options.typecheck
+      ? await typecheck(all.map((program) => ({ path: program.output, code: program.code! })))
+      : [];
   const programs: BuiltProgram[] = all.map((program) => {
     const status = statusOf(program, failed || typeErrors.length > 0, options);
     if (status === "written") write(program.output, program.code!, cwd);
-    return { file: portable(program.path, cwd), source: program.source, output: portable(program.output, cwd), status, diagnostics: program.diagnostics };
+    return {
+      file: portable(program.path, cwd),
+      source: program.source,
+      output: portable(program.output, cwd),
+      status,
+      diagnostics: program.diagnostics,
+    };
   });
   const stale = programs.some((program) => program.status === "stale");
-  return { programs, typeErrors, exitCode: failed || stale ? EXIT.failed : typeErrors.length > 0 ? EXIT.internal : EXIT.ok };
+  return {
+    programs,
+    typeErrors,
+    exitCode: failed || stale ? EXIT.failed : typeErrors.length > 0 ? EXIT.internal : EXIT.ok,
+  };
 }
 
 function write(path: string, code: string, cwd: string): void {
@@ -136,4 +176,3 @@ function namedPrograms(paths: readonly string[], cwd: string): Array<{ path: str
   if (found.length === 0) throw new UsageError("name at least one .prose file or folder");
   return found;
 }
-

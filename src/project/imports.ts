@@ -21,7 +21,11 @@ export function importedFile(importer: string, usePath: string): string {
 }
 
 /** How `importer` resolves its local `use` paths: to the imported programs' interfaces, read from disk. */
-export function importResolver(importer: string, cache: Map<string, ImportResolution>, cwd: string): (usePath: string) => ImportResolution {
+export function importResolver(
+  importer: string,
+  cache: Map<string, ImportResolution>,
+  cwd: string,
+): (usePath: string) => ImportResolution {
   return (usePath) => importInterface(importedFile(importer, usePath), cache, cwd);
 }
 
@@ -37,7 +41,10 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
     const checked = checkSource(program.text);
     resolution =
       program.problem === undefined && checked.analysis && !hasErrors(checked.diagnostics)
-        ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
+        ? {
+            inputs: checked.analysis.parameters.map((input) => input.name.name),
+            outputs: [...checked.analysis.outputs],
+          }
         : { problem: "has-errors", resolved: portable(file, cwd) };
   }
   cache.set(file, resolution);

@@ -68,7 +68,11 @@ export async function typecheck(modules: readonly EmittedModule[]): Promise<Type
       if (diagnostic.getCategory() !== ts.DiagnosticCategory.Error) continue;
       const source = diagnostic.getSourceFile();
       const message = ts.flattenDiagnosticMessageText(diagnostic.compilerObject.messageText, "\n");
-      errors.push({ path: source?.getFilePath() ?? file.getFilePath(), line: diagnostic.getLineNumber() ?? 0, message });
+      errors.push({
+        path: source?.getFilePath() ?? file.getFilePath(),
+        line: diagnostic.getLineNumber() ?? 0,
+        message,
+      });
     }
   }
   return errors.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));

@@ -22,16 +22,27 @@ export function answerFileRun(dir: string, runId: string, answers: { readonly [n
   if (waiting === undefined) throw new UsageError(`run ${runId} is not waiting for input`);
   const asked = waiting.questions.map((question) => question.name);
   for (const name of Object.keys(answers)) {
-    if (!asked.includes(name)) throw new UsageError(`run ${runId} is not waiting for "${name}"; it waits for ${asked.map((n) => `"${n}"`).join(", ")}`);
+    if (!asked.includes(name))
+      throw new UsageError(
+        `run ${runId} is not waiting for "${name}"; it waits for ${asked.map((n) => `"${n}"`).join(", ")}`,
+      );
   }
   for (const question of waiting.questions) {
-    if (Object.hasOwn(answers, question.name) && question.deadline !== undefined && Date.parse(question.deadline) <= Date.now()) {
-      throw new UsageError(`the wait for "${question.name}" ended at ${question.deadline} (its timeout); resume run ${runId} to go on without it`);
+    if (
+      Object.hasOwn(answers, question.name) &&
+      question.deadline !== undefined &&
+      Date.parse(question.deadline) <= Date.now()
+    ) {
+      throw new UsageError(
+        `the wait for "${question.name}" ended at ${question.deadline} (its timeout); resume run ${runId} to go on without it`,
+      );
     }
   }
   writeWaiting(dir, { questions: waiting.questions, answers: { ...waiting.answers, ...answers } });
   const source = programSource(dir);
-  const names = Object.keys(answers).map((name) => `"${name}"`).join(", ");
+  const names = Object.keys(answers)
+    .map((name) => `"${name}"`)
+    .join(", ");
   return [`answered ${names} for run ${runId}; continue it with: prosec run ${source} --resume ${runId}`];
 }
 

@@ -12,7 +12,9 @@ export function parseInputArguments(list: readonly string[], program: ProgramInf
   for (const name of Object.keys(inputs)) {
     if (!program.inputs.some((input) => input.name === name)) {
       const known = program.inputs.map((input) => input.name);
-      throw new UsageError(`--input ${name}: ${program.name}.prose has no input "${name}" (${known.length === 0 ? "it declares no inputs" : `its inputs: ${known.join(", ")}`})`);
+      throw new UsageError(
+        `--input ${name}: ${program.name}.prose has no input "${name}" (${known.length === 0 ? "it declares no inputs" : `its inputs: ${known.join(", ")}`})`,
+      );
     }
   }
   return inputs;
@@ -23,7 +25,8 @@ export function parseAssignments(list: readonly string[], flag: string): Record<
   const inputs: Record<string, string> = {};
   for (const argument of list) {
     const equals = argument.indexOf("=");
-    if (equals <= 0) throw new UsageError(`${flag}${argument}: write it as name=value (or name=@file to read the value from a file)`);
+    if (equals <= 0)
+      throw new UsageError(`${flag}${argument}: write it as name=value (or name=@file to read the value from a file)`);
     const name = argument.slice(0, equals);
     const value = argument.slice(equals + 1);
     if (Object.hasOwn(inputs, name)) throw new UsageError(`${flag}${name} is given twice`);
@@ -33,13 +36,18 @@ export function parseAssignments(list: readonly string[], flag: string): Record<
 }
 
 /** The parameters not given: an input asked mid-program is not needed up front (the run waits for it). */
-export function missingParameters(program: ProgramInfo, given: { readonly [name: string]: unknown }): InputDefinition[] {
+export function missingParameters(
+  program: ProgramInfo,
+  given: { readonly [name: string]: unknown },
+): InputDefinition[] {
   return program.inputs.filter((input) => input.midProgram !== true && !Object.hasOwn(given, input.name));
 }
 
 /** The usage error for inputs a run needs and was not given, naming each with its prompt. */
 export function missingInputs(missing: readonly InputDefinition[]): UsageError {
-  return new UsageError(`missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`);
+  return new UsageError(
+    `missing input${missing.length === 1 ? "" : "s"}: ${missing.map((input) => `--input ${input.name}=... (${input.prompt})`).join(", ")}`,
+  );
 }
 
 function readInputFile(argument: string, path: string): string {
@@ -56,7 +64,9 @@ export async function askOnTerminal(definition: InputDefinition, signal: AbortSi
   prompt.on("SIGINT", () => process.emit("SIGINT"));
   try {
     return await new Promise<string>((resolve, reject) => {
-      prompt.once("close", () => reject(new UsageError(`no answer for the input "${definition.name}" (the terminal input was closed)`)));
+      prompt.once("close", () =>
+        reject(new UsageError(`no answer for the input "${definition.name}" (the terminal input was closed)`)),
+      );
       prompt.question(`${definition.name} (${definition.prompt}): `, { signal }).then(resolve, reject);
     });
   } finally {

@@ -53,7 +53,10 @@ interface Compiled extends CheckedFile {
   readonly imports: ReadonlyMap<string, string>;
 }
 
-export async function loadProgram(path: string, options: { readonly cwd?: string; readonly strict?: boolean } = {}): Promise<LoadResult> {
+export async function loadProgram(
+  path: string,
+  options: { readonly cwd?: string; readonly strict?: boolean } = {},
+): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const compiled = new Map<string, Compiled>();
   const interfaces = new Map<string, ImportResolution>();
@@ -68,8 +71,21 @@ export async function loadProgram(path: string, options: { readonly cwd?: string
       imports.set(usePath, target);
       return importInterface(target, interfaces, cwd);
     };
-    const result = problem ? { diagnostics: [problem], code: undefined } : lowerSource(source, portable(file, cwd), { resolveImport, strict: options.strict, inputHash: hashInputs(source, []) });
-    compiled.set(file, { path: file, file: portable(file, cwd), source, diagnostics: result.diagnostics, code: result.code, imports });
+    const result = problem
+      ? { diagnostics: [problem], code: undefined }
+      : lowerSource(source, portable(file, cwd), {
+          resolveImport,
+          strict: options.strict,
+          inputHash: hashInputs(source, []),
+        });
+    compiled.set(file, {
+      path: file,
+      file: portable(file, cwd),
+      source,
+      diagnostics: result.diagnostics,
+      code: result.code,
+      imports,
+    });
     // A missing import is the importer's diagnostic (P030), not a file to read.
     pending.push(...[...imports.values()].filter((target) => existsSync(target)));
   }
@@ -80,10 +96,14 @@ export async function loadProgram(path: string, options: { readonly cwd?: string
   const urlOf = (file: string, chain: readonly string[]): string => {
     const known = urls.get(file);
     if (known !== undefined) return known;
-    if (chain.includes(file)) throw new UsageError(`programs import each other in a cycle: ${[...chain, file].map((entry) => portable(entry, cwd)).join(" → ")}`);
+    if (chain.includes(file))
+      throw new UsageError(
+        `programs import each other in a cycle: ${[...chain, file].map((entry) => portable(entry, cwd)).join(" → ")}`,
+      );
     const program = compiled.get(file)!;
     const specifiers = new Map<string, string>([["prosec/runtime", runtime]]);
-    for (const [usePath, target] of program.imports) specifiers.set(moduleSpecifier(usePath), urlOf(target, [...chain, file]));
+    for (const [usePath, target] of program.imports)
+      specifiers.set(moduleSpecifier(usePath), urlOf(target, [...chain, file]));
     const url = `data:text/javascript;base64,${Buffer.from(transpile(program.code!, specifiers)).toString("base64")}`;
     urls.set(file, url);
     return url;

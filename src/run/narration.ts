@@ -35,7 +35,8 @@ const colorStyle: Style = {
 };
 
 export function createNarrator(mode: NarrationMode, out: NodeJS.WritableStream, color: boolean): Narrator {
-  if (mode === "json") return { event: (event) => void out.write(`${JSON.stringify(event)}\n`), pause: () => undefined };
+  if (mode === "json")
+    return { event: (event) => void out.write(`${JSON.stringify(event)}\n`), pause: () => undefined };
   return new TextNarrator(mode === "live", out, color ? colorStyle : plainStyle);
 }
 
@@ -53,7 +54,10 @@ class TextNarrator implements Narrator {
 
   event(event: RunEvent): void {
     const { style } = this;
-    const where = event.at === undefined ? "" : style.dim(`${event.source === undefined ? "" : `${event.source}:`}${event.at.line}:${event.at.column} `);
+    const where =
+      event.at === undefined
+        ? ""
+        : style.dim(`${event.source === undefined ? "" : `${event.source}:`}${event.at.line}:${event.at.column} `);
     switch (event.type) {
       case "run-start":
         if (this.live) this.line(style.dim(`run ${event.runId} · ${event.program}`));
@@ -70,13 +74,18 @@ class TextNarrator implements Narrator {
         break;
       }
       case "judgment":
-        this.line(`${style.cyan("?")} ${where}${event.question} ${style.cyan(`→ ${event.answer}`)}${event.reason === "" ? "" : style.dim(` (${event.reason})`)}`);
+        this.line(
+          `${style.cyan("?")} ${where}${event.question} ${style.cyan(`→ ${event.answer}`)}${event.reason === "" ? "" : style.dim(` (${event.reason})`)}`,
+        );
         break;
       case "parallel-start":
         if (this.live) this.line(`${style.cyan("⇉")} ${where}${event.branches} branches in parallel`);
         break;
       case "parallel-end":
-        if (this.live) this.line(`${style.cyan("⇉")} ${where}parallel done: ${event.succeeded} succeeded${event.failed === 0 ? "" : `, ${event.failed} failed`}`);
+        if (this.live)
+          this.line(
+            `${style.cyan("⇉")} ${where}parallel done: ${event.succeeded} succeeded${event.failed === 0 ? "" : `, ${event.failed} failed`}`,
+          );
         break;
       case "loop-iteration":
         if (this.live) this.line(`${style.cyan("↻")} ${where}iteration ${event.iteration + 1}`);
@@ -117,7 +126,9 @@ class TextNarrator implements Narrator {
 
   private drawStatus(): void {
     if (!this.live || this.running.size === 0) return;
-    const names = [...this.running.values()].map((entry) => (entry.count > 1 ? `${entry.label} ×${entry.count}` : entry.label));
+    const names = [...this.running.values()].map((entry) =>
+      entry.count > 1 ? `${entry.label} ×${entry.count}` : entry.label,
+    );
     const reported = (this.out as NodeJS.WriteStream).columns ?? 0;
     const columns = reported >= 20 ? reported : 100;
     const status = `… running: ${names.join(", ")}`;

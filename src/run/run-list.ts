@@ -48,7 +48,8 @@ export function listRuns(cwd: string): ListedRun[] {
 }
 
 export function readRun(runId: string, dir: string): ListedRun {
-  const manifest = readJson(join(dir, "run.json")) as { program?: string; source?: string; startedAt?: string } | undefined;
+  const manifest = readJson(join(dir, "run.json")) as
+    { program?: string; source?: string; startedAt?: string } | undefined;
   const journal = readJournal(join(dir, "journal.jsonl"));
   return {
     runId,

@@ -13,7 +13,15 @@ import { loadChecked } from "../cli/load-checked.js";
 import { missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
-import { APPLICATION, checkReachable, DatabaseUnreachable, liveWorkers, migrate, systemDatabaseUrl, type LiveWorker } from "./database.js";
+import {
+  APPLICATION,
+  checkReachable,
+  DatabaseUnreachable,
+  liveWorkers,
+  migrate,
+  systemDatabaseUrl,
+  type LiveWorker,
+} from "./database.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
 import { startWorker } from "./worker.js";
 
@@ -60,10 +68,12 @@ export async function reportingDatabase(command: () => Promise<ExitCode>): Promi
 
 /** Serves until SIGINT or SIGTERM; the exit code. */
 export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
-  if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1) throw new UsageError("--concurrency takes a whole number of at least 1");
+  if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)
+    throw new UsageError("--concurrency takes a whole number of at least 1");
   if (!(argv.adoptAfter > 0)) throw new UsageError("--adopt-after takes a number of seconds above 0");
   const executorId = argv.id ?? hostname();
-  if (!EXECUTOR_ID.test(executorId)) throw new UsageError(`--id ${executorId}: use letters, digits, '.', '_' and '-' (at most 100)`);
+  if (!EXECUTOR_ID.test(executorId))
+    throw new UsageError(`--id ${executorId}: use letters, digits, '.', '_' and '-' (at most 100)`);
   const databaseUrl = systemDatabaseUrl();
   const cwd = process.cwd();
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
@@ -86,7 +96,9 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
-  process.stderr.write("stopping: runs in flight are recovered when this worker starts again, or adopted by another one\n");
+  process.stderr.write(
+    "stopping: runs in flight are recovered when this worker starts again, or adopted by another one\n",
+  );
   await worker.stop();
   return EXIT.ok;
 }
@@ -106,7 +118,10 @@ export async function submitRun(argv: SubmitArguments): Promise<ExitCode> {
   await migrate(databaseUrl);
   await withClient(databaseUrl, async (client) => {
     // The workflow id is the run id: submitting the same id again returns the run already there.
-    await client.enqueue({ queueName: argv.queue, workflowName: RUN_WORKFLOW, workflowID: runId, appVersion: loaded.codeHash }, inputs);
+    await client.enqueue(
+      { queueName: argv.queue, workflowName: RUN_WORKFLOW, workflowID: runId, appVersion: loaded.codeHash },
+      inputs,
+    );
   });
   process.stdout.write(`${runId}\n`);
   return EXIT.ok;
@@ -126,7 +141,12 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
     const summary = {
       runId: argv.runId,
       status: questions.length > 0 ? "WAITING" : status.status,
-      waitingFor: questions.map((question) => ({ name: question.name, prompt: question.prompt, line: question.line, column: question.column })),
+      waitingFor: questions.map((question) => ({
+        name: question.name,
+        prompt: question.prompt,
+        line: question.line,
+        column: question.column,
+      })),
       version: status.applicationVersion ?? null,
       queue,
       worker: status.executorId ?? null,
@@ -135,7 +155,8 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
       steps: steps.length,
       branches: { total: branches.length, finished: done },
       workers,
-      waiting: status.status === "ENQUEUED" && queue !== null ? whyWaiting(status.applicationVersion, queue, workers) : null,
+      waiting:
+        status.status === "ENQUEUED" && queue !== null ? whyWaiting(status.applicationVersion, queue, workers) : null,
     };
     if (argv.json) {
       process.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -149,7 +170,10 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         `created  ${summary.createdAt}`,
         `updated  ${summary.updatedAt ?? "-"}`,
         `steps    ${summary.steps} checkpointed in the run, ${summary.branches.finished} of ${summary.branches.total} branches finished`,
-        ...summary.waitingFor.map((question) => `waiting  for input "${question.name}" (${question.prompt}) at line ${question.line}: prosec answer ${summary.runId} ${question.name}=...`),
+        ...summary.waitingFor.map(
+          (question) =>
+            `waiting  for input "${question.name}" (${question.prompt}) at line ${question.line}: prosec answer ${summary.runId} ${question.name}=...`,
+        ),
         ...(summary.waiting === null ? [] : [`waiting  ${summary.waiting}`]),
       ];
       process.stdout.write(`${lines.join("\n")}\n`);
@@ -163,7 +187,8 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
  * program version it compiled, so after the program changed, old runs wait for a worker of the old one.
  */
 function whyWaiting(version: string | undefined, queue: string, workers: readonly LiveWorker[]): string | null {
-  if (workers.length === 0) return `no worker serves queue "${queue}": start \`prosec worker <program> --queue ${queue}\``;
+  if (workers.length === 0)
+    return `no worker serves queue "${queue}": start \`prosec worker <program> --queue ${queue}\``;
   if (version === undefined || workers.some((worker) => worker.version === version)) return null;
   const serving = workers.map((worker) => `${worker.id}: ${worker.version ?? "unknown"}`).join(", ");
   return `for a worker of version ${version}: the workers on queue "${queue}" serve other versions (${serving}). The run was submitted with another version of the program (or of prosec); start a worker of that one to run it`;
@@ -177,7 +202,8 @@ const UNFINISHED: ReadonlySet<WorkflowStatus["status"]> = new Set(["ENQUEUED", "
  * DBOS's client ignores the timeout it is given.
  */
 export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
-  if (argv.timeout !== undefined && !(argv.timeout >= 0)) throw new UsageError("--timeout takes a number of seconds, 0 or more");
+  if (argv.timeout !== undefined && !(argv.timeout >= 0))
+    throw new UsageError("--timeout takes a number of seconds, 0 or more");
   return withClient(systemDatabaseUrl(), async (client) => {
     const deadline = argv.timeout === undefined ? Infinity : Date.now() + argv.timeout * 1000;
     let status = await findRun(client, argv.runId);
@@ -186,8 +212,11 @@ export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
       status = (await client.getWorkflow(argv.runId)) ?? status;
     }
     if (UNFINISHED.has(status.status)) {
-      if (argv.json) process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status: status.status })}\n`);
-      process.stderr.write(`prosec: run ${argv.runId} is still pending (${status.status}) after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`);
+      if (argv.json)
+        process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status: status.status })}\n`);
+      process.stderr.write(
+        `prosec: run ${argv.runId} is still pending (${status.status}) after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
+      );
       return EXIT.pending;
     }
     let outputs: Outputs;
@@ -242,6 +271,7 @@ async function withClient<T>(url: string, body: (client: DBOSClient) => Promise<
 
 async function findRun(client: DBOSClient, runId: string): Promise<WorkflowStatus> {
   const status = await client.getWorkflow(runId);
-  if (status === undefined || status.workflowName !== RUN_WORKFLOW) throw new UsageError(`there is no run ${runId} in this database`);
+  if (status === undefined || status.workflowName !== RUN_WORKFLOW)
+    throw new UsageError(`there is no run ${runId} in this database`);
   return status;
 }

@@ -13,20 +13,34 @@ import { UsageError } from "../cli/find-programs.js";
 export async function waitingQuestions(client: DBOSClient, runId: string): Promise<WaitingEvent[]> {
   const branches = await client.listWorkflows({ workflow_id_prefix: `${runId}/` });
   const ids = [runId, ...branches.filter((branch) => !FINISHED.has(branch.status)).map((branch) => branch.workflowID)];
-  const events = await Promise.all(ids.map((id) => client.getEvent<WaitingEvent | null>(id, WAITING_EVENT, { timeoutSeconds: 0 })));
+  const events = await Promise.all(
+    ids.map((id) => client.getEvent<WaitingEvent | null>(id, WAITING_EVENT, { timeoutSeconds: 0 })),
+  );
   return events.filter((event): event is WaitingEvent => event !== null && event !== undefined);
 }
 
 /** Sends each answer to the workflow waiting for it; the lines to print. */
-export async function answerDbosRun(client: DBOSClient, runId: string, answers: { readonly [name: string]: string }): Promise<string[]> {
+export async function answerDbosRun(
+  client: DBOSClient,
+  runId: string,
+  answers: { readonly [name: string]: string },
+): Promise<string[]> {
   const questions = await waitingQuestions(client, runId);
   if (questions.length === 0) throw new UsageError(`run ${runId} is not waiting for input`);
   const lines: string[] = [];
   for (const [name, value] of Object.entries(answers)) {
     const question = questions.find((candidate) => candidate.name === name);
-    if (question === undefined) throw new UsageError(`run ${runId} is not waiting for "${name}"; it waits for ${questions.map((q) => `"${q.name}"`).join(", ")}`);
+    if (question === undefined)
+      throw new UsageError(
+        `run ${runId} is not waiting for "${name}"; it waits for ${questions.map((q) => `"${q.name}"`).join(", ")}`,
+      );
     // One answer per occurrence: sending the same answer twice delivers it once.
-    await client.send<AnswerMessage>(question.workflowId, { value }, question.key, `${question.workflowId}${question.key}`);
+    await client.send<AnswerMessage>(
+      question.workflowId,
+      { value },
+      question.key,
+      `${question.workflowId}${question.key}`,
+    );
     lines.push(`answered "${name}" for run ${runId}; its worker goes on`);
   }
   return lines;

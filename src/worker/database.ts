@@ -18,7 +18,9 @@ const MIGRATION_LOCK = 0x70726f736563;
 export function systemDatabaseUrl(): string {
   const url = process.env["DBOS_SYSTEM_DATABASE_URL"];
   if (url === undefined || url === "") {
-    throw new UsageError("set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database DBOS keeps runs in, e.g. postgresql://postgres@127.0.0.1:5432/prosec (see README, \"Scale-out on DBOS\")");
+    throw new UsageError(
+      'set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database DBOS keeps runs in, e.g. postgresql://postgres@127.0.0.1:5432/prosec (see README, "Scale-out on DBOS")',
+    );
   }
   return url;
 }
@@ -34,7 +36,9 @@ export async function checkReachable(url: string): Promise<void> {
   try {
     await client.connect();
   } catch (error) {
-    throw new DatabaseUnreachable(`cannot reach the database at ${masked(url)} (DBOS_SYSTEM_DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`);
+    throw new DatabaseUnreachable(
+      `cannot reach the database at ${masked(url)} (DBOS_SYSTEM_DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -57,7 +61,10 @@ export async function migrate(url: string): Promise<void> {
   try {
     // Polled, not waited for: a session waiting in pg_advisory_lock holds a snapshot, and DBOS's
     // CREATE INDEX CONCURRENTLY waits for every snapshot in the database: a deadlock (seen).
-    while (!(await lock.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MIGRATION_LOCK])).rows[0]!.locked) {
+    while (
+      !(await lock.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MIGRATION_LOCK])).rows[0]!
+        .locked
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await DBOS.migrate(url);
@@ -65,9 +72,13 @@ export async function migrate(url: string): Promise<void> {
     await pool.connect();
     try {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
-      await pool.query(`CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`);
+      await pool.query(
+        `CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`,
+      );
       // Added after 0.2, for `prosec status` to tell why a queued run waits; null in rows of older workers.
-      await pool.query(`ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS version text, ADD COLUMN IF NOT EXISTS silent_after_ms integer`);
+      await pool.query(
+        `ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS version text, ADD COLUMN IF NOT EXISTS silent_after_ms integer`,
+      );
     } finally {
       await pool.end();
     }
@@ -155,6 +166,8 @@ export class Heartbeats {
        RETURNING executor_id, queue`,
       [silenceMs, this.executorId],
     );
-    return rows.map((row) => ({ executorId: row.executor_id, queue: row.queue })).sort((a, b) => a.executorId.localeCompare(b.executorId));
+    return rows
+      .map((row) => ({ executorId: row.executor_id, queue: row.queue }))
+      .sort((a, b) => a.executorId.localeCompare(b.executorId));
   }
 }

@@ -73,7 +73,11 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     logLevel: process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn",
   });
   await DBOS.launch();
-  await DBOS.registerQueue(queue, { workerConcurrency: settings.concurrency, minPollingIntervalMs: QUEUE_POLL_MS, onConflict: "always_update" });
+  await DBOS.registerQueue(queue, {
+    workerConcurrency: settings.concurrency,
+    minPollingIntervalMs: QUEUE_POLL_MS,
+    onConflict: "always_update",
+  });
   await DBOS.registerQueue(ownQueue, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: "always_update" });
 
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -88,8 +92,14 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
       for (const dead of await heartbeats.claimSilent(settings.adoptAfterMs)) {
         // Back on the queue the dead worker served; only workers of the same program take them.
         const runs = await DBOS.listWorkflows({ status: "PENDING", executorId: dead.executorId, hasParent: false });
-        if (runs.length > 0) await DBOS.resumeWorkflows(runs.map((run) => run.workflowID), { queueName: dead.queue });
-        log(`worker ${dead.executorId} was silent for ${settings.adoptAfterMs} ms: ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} put back on the queue`);
+        if (runs.length > 0)
+          await DBOS.resumeWorkflows(
+            runs.map((run) => run.workflowID),
+            { queueName: dead.queue },
+          );
+        log(
+          `worker ${dead.executorId} was silent for ${settings.adoptAfterMs} ms: ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} put back on the queue`,
+        );
       }
     } catch (error) {
       log(`heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -98,7 +108,9 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     }
   };
   const timer = setInterval(() => void tick(), Math.max(100, Math.floor(settings.adoptAfterMs / 4)));
-  log(`worker ${executorId}: ${settings.programName}.prose (version ${settings.version}) on queue "${queue}", ${settings.concurrency} run${settings.concurrency === 1 ? "" : "s"} at once`);
+  log(
+    `worker ${executorId}: ${settings.programName}.prose (version ${settings.version}) on queue "${queue}", ${settings.concurrency} run${settings.concurrency === 1 ? "" : "s"} at once`,
+  );
 
   return {
     async stop() {

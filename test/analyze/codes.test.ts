@@ -15,44 +15,89 @@ const persistent = "agent captain:\n  model: opus\n  persist: true\n";
 
 const cases: Case[] = [
   { code: "E003", triggers: "session\n  model: opus\n", nearMiss: 'session\n  prompt: "Do it"\n' },
-  { code: "E006", triggers: `${agent}agent writer:\n  model: opus\n`, nearMiss: `${agent}agent editor:\n  model: opus\n` },
+  {
+    code: "E006",
+    triggers: `${agent}agent writer:\n  model: opus\n`,
+    nearMiss: `${agent}agent editor:\n  model: opus\n`,
+  },
   {
     code: "E007",
-   
+
     triggers: `${agent}session: writr\n`,
     nearMiss: `${agent}session: writer\n`,
     message: /agent `writr` is not defined \(did you mean `writer`\?\)/,
   },
-  { code: "E008", triggers: "agent a:\n  model: sonet\n", nearMiss: 'agent a:\n  model: "claude-sonnet-4-5"\n', message: /did you mean `sonnet`/ },
-  { code: "E009", triggers: 'agent a:\n  model: opus\n  model: haiku\n', nearMiss: 'agent a:\n  model: opus\n  prompt: "x"\n' },
-  { code: "E010", triggers: 'use "./a.prose" as a\nuse "./a.prose" as b\n', nearMiss: 'use "./a.prose" as a\nuse "./b.prose" as b\n' },
+  {
+    code: "E008",
+    triggers: "agent a:\n  model: sonet\n",
+    nearMiss: 'agent a:\n  model: "claude-sonnet-4-5"\n',
+    message: /did you mean `sonnet`/,
+  },
+  {
+    code: "E009",
+    triggers: "agent a:\n  model: opus\n  model: haiku\n",
+    nearMiss: 'agent a:\n  model: opus\n  prompt: "x"\n',
+  },
+  {
+    code: "E010",
+    triggers: 'use "./a.prose" as a\nuse "./a.prose" as b\n',
+    nearMiss: 'use "./a.prose" as a\nuse "./b.prose" as b\n',
+  },
   { code: "E011", triggers: 'use ""\n', nearMiss: 'use "./x.prose"\n' },
   { code: "E012", triggers: 'use "not a path"\n', nearMiss: 'use "./not-a-path.prose"\n' },
-  { code: "E013", triggers: 'agent a:\n  skills: "web"\n', nearMiss: 'import "web" from "x"\nagent a:\n  skills: ["web"]\n' },
-  { code: "E014", triggers: "agent a:\n  skills: [web]\n", nearMiss: 'import "web" from "x"\nagent a:\n  skills: ["web"]\n' },
-  { code: "E015", triggers: 'agent a:\n  permissions: "all"\n', nearMiss: "agent a:\n  permissions:\n    bash: deny\n" },
-  { code: "E016", triggers: "agent a:\n  permissions:\n    read: [42]\n", nearMiss: 'agent a:\n  permissions:\n    read: ["src/**"]\n' },
+  {
+    code: "E013",
+    triggers: 'agent a:\n  skills: "web"\n',
+    nearMiss: 'import "web" from "x"\nagent a:\n  skills: ["web"]\n',
+  },
+  {
+    code: "E014",
+    triggers: "agent a:\n  skills: [web]\n",
+    nearMiss: 'import "web" from "x"\nagent a:\n  skills: ["web"]\n',
+  },
+  {
+    code: "E015",
+    triggers: 'agent a:\n  permissions: "all"\n',
+    nearMiss: "agent a:\n  permissions:\n    bash: deny\n",
+  },
+  {
+    code: "E016",
+    triggers: "agent a:\n  permissions:\n    read: [42]\n",
+    nearMiss: 'agent a:\n  permissions:\n    read: ["src/**"]\n',
+  },
   {
     code: "E017",
-   
+
     triggers: `${agent}resume: writer\n`,
     nearMiss: `${persistent}resume: captain\n`,
     message: /add `persist: true` to agent `writer`|needs a persistent agent/,
   },
   { code: "E019", triggers: 'let a = "x"\nlet a = "y"\n', nearMiss: 'let a = "x"\na = "y"\n' },
   { code: "E021", triggers: 'input a: "x"\ninput a: "y"\n', nearMiss: 'input a: "x"\ninput b: "y"\n' },
-  { code: "E024", triggers: 'output r = "a"\noutput r = "b"\n', nearMiss: 'if **x**:\n  output r = "a"\nelse:\n  output r = "b"\n' },
-  { code: "E025", triggers: 'let r = research(topic: "x")\n', nearMiss: 'use "./research.prose"\nlet r = research(topic: "x")\n' },
-  { code: "E026", triggers: 'use "./research.prose"\nlet r = research()\n', nearMiss: 'use "./research.prose"\nlet r = research(topic: "x")\n' },
+  {
+    code: "E024",
+    triggers: 'output r = "a"\noutput r = "b"\n',
+    nearMiss: 'if **x**:\n  output r = "a"\nelse:\n  output r = "b"\n',
+  },
+  {
+    code: "E025",
+    triggers: 'let r = research(topic: "x")\n',
+    nearMiss: 'use "./research.prose"\nlet r = research(topic: "x")\n',
+  },
+  {
+    code: "E026",
+    triggers: 'use "./research.prose"\nlet r = research()\n',
+    nearMiss: 'use "./research.prose"\nlet r = research(topic: "x")\n',
+  },
   {
     code: "E027",
-   
+
     triggers: 'use "./research.prose"\nlet r = research(topic: "x", topik: "y")\n',
     nearMiss: 'use "./research.prose"\nlet r = research(topic: "x")\n',
   },
   {
     code: "E028",
-   
+
     triggers: 'use "./research.prose"\nlet r = research(topic: "x")\nlet s = r.summry\n',
     nearMiss: 'use "./research.prose"\nlet r = research(topic: "x")\nlet s = r.summary\n',
   },
@@ -60,40 +105,96 @@ const cases: Case[] = [
   { code: "W002", triggers: 'session "   "\n', nearMiss: 'session " x "\n' },
   { code: "W003", triggers: `session "${"x".repeat(10_001)}"\n`, nearMiss: `session "${"x".repeat(10_000)}"\n` },
   { code: "W004", triggers: 'session "L"\n  prompt: ""\n', nearMiss: 'session "L"\n  prompt: "p"\n' },
-  { code: "W005", triggers: "agent a:\n  modle: opus\n", nearMiss: "agent a:\n  model: opus\n", message: /did you mean `model`/ },
+  {
+    code: "W005",
+    triggers: "agent a:\n  modle: opus\n",
+    nearMiss: "agent a:\n  model: opus\n",
+    message: /did you mean `model`/,
+  },
   { code: "W006", triggers: 'import "web" from "github:x/web"\n', nearMiss: 'use "./web.prose"\n' },
-  { code: "W007", triggers: 'agent a:\n  skills: ["web"]\n', nearMiss: 'use "./web.prose"\nagent a:\n  skills: ["web"]\n' },
-  { code: "W008", triggers: "agent a:\n  permissions:\n    raed: []\n", nearMiss: "agent a:\n  permissions:\n    read: []\n" },
-  { code: "W009", triggers: "agent a:\n  permissions:\n    bash: maybe\n", nearMiss: "agent a:\n  permissions:\n    bash: prompt\n" },
+  {
+    code: "W007",
+    triggers: 'agent a:\n  skills: ["web"]\n',
+    nearMiss: 'use "./web.prose"\nagent a:\n  skills: ["web"]\n',
+  },
+  {
+    code: "W008",
+    triggers: "agent a:\n  permissions:\n    raed: []\n",
+    nearMiss: "agent a:\n  permissions:\n    read: []\n",
+  },
+  {
+    code: "W009",
+    triggers: "agent a:\n  permissions:\n    bash: maybe\n",
+    nearMiss: "agent a:\n  permissions:\n    bash: prompt\n",
+  },
   { code: "W010", triggers: "agent a:\n  skills: []\n", nearMiss: 'import "s" from "x"\nagent a:\n  skills: ["s"]\n' },
-  { code: "P001", triggers: 'let draft = "x"\nsession "a"\n  context: draf\n', nearMiss: 'let draft = "x"\nsession "a"\n  context: draft\n', message: /`draf` is not defined \(did you mean `draft`\?\)/ },
+  {
+    code: "P001",
+    triggers: 'let draft = "x"\nsession "a"\n  context: draf\n',
+    nearMiss: 'let draft = "x"\nsession "a"\n  context: draft\n',
+    message: /`draf` is not defined \(did you mean `draft`\?\)/,
+  },
   { code: "P002", triggers: 'session "Hi {name}"\n', nearMiss: 'let name = "x"\nsession "Hi {name}"\n' },
-  { code: "P003", triggers: 'session "a"\n  backoff: quadratic\n', nearMiss: 'session "a"\n  backoff: "exponential"\n' },
-  { code: "P004", triggers: 'loop until **done**:\n  session "a"\n', nearMiss: 'loop until **done** (max: 3):\n  session "a"\n' },
-  { code: "P005", triggers: 'parallel (count: 1):\n  session "a"\n  session "b"\n', nearMiss: 'parallel ("any", count: 1):\n  session "a"\n  session "b"\n' },
-  { code: "P006", triggers: 'block b(x):\n  session "{x}"\ndo b()\n', nearMiss: 'block b(x):\n  session "{x}"\ndo b("y")\n' },
-  { code: "P007", triggers: 'let a = "x"\nfor i in [1]:\n  let a = "y"\n', nearMiss: 'let a = "x"\nfor i in [1]:\n  a = "y"\n' },
+  {
+    code: "P003",
+    triggers: 'session "a"\n  backoff: quadratic\n',
+    nearMiss: 'session "a"\n  backoff: "exponential"\n',
+  },
+  {
+    code: "P004",
+    triggers: 'loop until **done**:\n  session "a"\n',
+    nearMiss: 'loop until **done** (max: 3):\n  session "a"\n',
+  },
+  {
+    code: "P005",
+    triggers: 'parallel (count: 1):\n  session "a"\n  session "b"\n',
+    nearMiss: 'parallel ("any", count: 1):\n  session "a"\n  session "b"\n',
+  },
+  {
+    code: "P006",
+    triggers: 'block b(x):\n  session "{x}"\ndo b()\n',
+    nearMiss: 'block b(x):\n  session "{x}"\ndo b("y")\n',
+  },
+  {
+    code: "P007",
+    triggers: 'let a = "x"\nfor i in [1]:\n  let a = "y"\n',
+    nearMiss: 'let a = "x"\nfor i in [1]:\n  a = "y"\n',
+  },
   { code: "P008", triggers: 'use "@alice/research"\n', nearMiss: 'use "./research.prose"\n' },
-  { code: "P009", triggers: 'block review:\n  session "a"\ndo reveiw\n', nearMiss: 'block review:\n  session "a"\ndo review\n', message: /did you mean `review`/ },
+  {
+    code: "P009",
+    triggers: 'block review:\n  session "a"\ndo reveiw\n',
+    nearMiss: 'block review:\n  session "a"\ndo review\n',
+    message: /did you mean `review`/,
+  },
   { code: "P010", triggers: 'const a = "x"\na = "y"\n', nearMiss: 'let a = "x"\na = "y"\n' },
   { code: "P011", triggers: 'repeat 0:\n  session "a"\n', nearMiss: 'repeat 1:\n  session "a"\n' },
   { code: "P012", triggers: `${agent}let writer = "x"\n`, nearMiss: `${agent}let author = "x"\n` },
   { code: "P013", triggers: 'try:\n  session "a"\n', nearMiss: 'try:\n  session "a"\ncatch:\n  session "b"\n' },
   { code: "P014", triggers: 'if ** **:\n  session "a"\n', nearMiss: 'if **ok**:\n  session "a"\n' },
-  { code: "P015", triggers: 'block a:\n  session "x"\nblock a:\n  session "y"\n', nearMiss: 'block a:\n  session "x"\nblock b:\n  session "y"\n' },
+  {
+    code: "P015",
+    triggers: 'block a:\n  session "x"\nblock a:\n  session "y"\n',
+    nearMiss: 'block a:\n  session "x"\nblock b:\n  session "y"\n',
+  },
   {
     code: "P016",
-   
+
     triggers: 'choice **pick**:\n  option "A":\n    session "a"\n  option "A":\n    session "b"\n',
     nearMiss: 'choice **pick**:\n  option "A":\n    session "a"\n  option "B":\n    session "b"\n',
   },
   { code: "P017", triggers: 'loop (maximum: 3):\n  session "a"\n', nearMiss: 'loop (max: 3):\n  session "a"\n' },
-  { code: "P018", triggers: 'parallel ("any", count: 3):\n  session "a"\n  session "b"\n', nearMiss: 'parallel ("any", count: 2):\n  session "a"\n  session "b"\n' },
+  {
+    code: "P018",
+    triggers: 'parallel ("any", count: 3):\n  session "a"\n  session "b"\n',
+    nearMiss: 'parallel ("any", count: 2):\n  session "a"\n  session "b"\n',
+  },
   {
     code: "P019",
-   
+
     triggers: 'block fetch:\n  let found = session "a"\ndo fetch\nsession "b"\n  context: found\n',
-    nearMiss: 'block fetch:\n  let found = session "a"\n  output found\nlet found = do fetch\nsession "b"\n  context: found\n',
+    nearMiss:
+      'block fetch:\n  let found = session "a"\n  output found\nlet found = do fetch\nsession "b"\n  context: found\n',
   },
 ];
 
@@ -101,7 +202,11 @@ const research: ImportedProgram = { inputs: ["topic"], outputs: ["summary"] };
 const options = { resolveImport: (path: string) => (path === "./research.prose" ? research : undefined) };
 
 function codesOf(source: string): { code: string; at: string; message: string }[] {
-  return checkSource(source, options).diagnostics.map((d) => ({ code: d.code, at: `${d.range.start.line}:${d.range.start.column}`, message: d.message }));
+  return checkSource(source, options).diagnostics.map((d) => ({
+    code: d.code,
+    at: `${d.range.start.line}:${d.range.start.column}`,
+    message: d.message,
+  }));
 }
 
 describe("every validation code", () => {
@@ -114,11 +219,45 @@ describe("every validation code", () => {
 
   it("reports each code at the line and column of the offending thing", () => {
     const located: Record<string, string> = {
-      E006: "3:7", E007: "3:10", E008: "2:10", E009: "3:3", E010: "2:1", E011: "1:5", E012: "1:5", E013: "2:11",
-      E014: "2:12", E015: "2:16", E016: "3:12", E017: "3:9", E019: "2:5", E021: "2:7", E024: "2:8", E025: "1:9",
-      E027: "2:30", E028: "3:11", P001: "3:12", P019: "5:12", W001: "1:9", W002: "1:9", W005: "2:3", W007: "2:12", W008: "3:5", W009: "3:11", W010: "2:11",
-      P002: "1:13", P003: "2:12", P005: "1:11", P007: "3:7", P008: "1:5", P009: "3:4", P010: "2:1", P011: "1:8",
-      P012: "3:5", P015: "3:7", P016: "4:10", P017: "1:7",
+      E006: "3:7",
+      E007: "3:10",
+      E008: "2:10",
+      E009: "3:3",
+      E010: "2:1",
+      E011: "1:5",
+      E012: "1:5",
+      E013: "2:11",
+      E014: "2:12",
+      E015: "2:16",
+      E016: "3:12",
+      E017: "3:9",
+      E019: "2:5",
+      E021: "2:7",
+      E024: "2:8",
+      E025: "1:9",
+      E027: "2:30",
+      E028: "3:11",
+      P001: "3:12",
+      P019: "5:12",
+      W001: "1:9",
+      W002: "1:9",
+      W005: "2:3",
+      W007: "2:12",
+      W008: "3:5",
+      W009: "3:11",
+      W010: "2:11",
+      P002: "1:13",
+      P003: "2:12",
+      P005: "1:11",
+      P007: "3:7",
+      P008: "1:5",
+      P009: "3:4",
+      P010: "2:1",
+      P011: "1:8",
+      P012: "3:5",
+      P015: "3:7",
+      P016: "4:10",
+      P017: "1:7",
     };
     const wrong: string[] = [];
     for (const c of cases) {
@@ -145,7 +284,14 @@ describe("every validation code", () => {
     const found = Object.fromEntries(
       cases.flatMap((c) => {
         const diagnostic = checkSource(c.triggers, options).diagnostics.find((d) => d.code === c.code && d.related);
-        return diagnostic ? [[c.code, diagnostic.related!.map((r) => `${r.range.start.line}:${r.range.start.column} ${r.message}`).join("; ")]] : [];
+        return diagnostic
+          ? [
+              [
+                c.code,
+                diagnostic.related!.map((r) => `${r.range.start.line}:${r.range.start.column} ${r.message}`).join("; "),
+              ],
+            ]
+          : [];
       }),
     );
     expect(found).toEqual(related);
@@ -164,7 +310,11 @@ describe("every validation code", () => {
 describe("input modifiers", () => {
   it("takes (timeout: N) with N a whole number of seconds, and no other modifier", () => {
     expect(codesOf('session "a"\ninput ok: "Approve?" (timeout: 3600)\n')).toEqual([]);
-    expect(codesOf('session "a"\ninput late: "Approve?" (timeout: 0)\n').map((d) => `${d.code} ${d.at}`)).toEqual(["P011 2:34"]);
-    expect(codesOf('session "a"\ninput odd: "Approve?" (max: 3)\n')).toMatchObject([{ code: "P017", at: "2:24", message: "`max` is not a modifier here" }]);
+    expect(codesOf('session "a"\ninput late: "Approve?" (timeout: 0)\n').map((d) => `${d.code} ${d.at}`)).toEqual([
+      "P011 2:34",
+    ]);
+    expect(codesOf('session "a"\ninput odd: "Approve?" (max: 3)\n')).toMatchObject([
+      { code: "P017", at: "2:24", message: "`max` is not a modifier here" },
+    ]);
   });
 });

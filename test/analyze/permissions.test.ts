@@ -15,9 +15,12 @@ function diagnosticsOf(rules: string): string[] {
 }
 
 describe("permission values", () => {
-  it.each(kinds.flatMap((kind) => modes.map((mode) => [kind, mode] as const)))("%s: %s is accepted without a diagnostic", (kind, mode) => {
-    expect(diagnosticsOf(`    ${kind}: ${mode}`)).toEqual([]);
-  });
+  it.each(kinds.flatMap((kind) => modes.map((mode) => [kind, mode] as const)))(
+    "%s: %s is accepted without a diagnostic",
+    (kind, mode) => {
+      expect(diagnosticsOf(`    ${kind}: ${mode}`)).toEqual([]);
+    },
+  );
 
   it.each(["read", "write", "execute", "network"])("%s: a list of strings and names is accepted", (kind) => {
     expect(diagnosticsOf(`    ${kind}: ["src/**", folder]`)).toEqual([]);

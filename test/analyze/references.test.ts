@@ -13,12 +13,17 @@ function analysed(source: string, imported?: ImportedProgram) {
 function table<T>(entries: ReadonlyMap<Identifier, T>, describe: (value: T) => string): string[] {
   return [...entries]
     .sort(([a], [b]) => a.loc.start.offset - b.loc.start.offset)
-    .map(([identifier, value]) => `${identifier.name}@${identifier.loc.start.line}:${identifier.loc.start.column} → ${describe(value)}`);
+    .map(
+      ([identifier, value]) =>
+        `${identifier.name}@${identifier.loc.start.line}:${identifier.loc.start.column} → ${describe(value)}`,
+    );
 }
 
 describe("what names that are not bindings refer to", () => {
   it("agents: the definition, `session:`, `resume:` and an agent used as a value", () => {
-    const analysis = analysed("agent captain:\n  persist: true\nsession: captain\n  context: captain\nresume: captain\nsession: sailor\n");
+    const analysis = analysed(
+      "agent captain:\n  persist: true\nsession: captain\n  context: captain\nresume: captain\nsession: sailor\n",
+    );
     expect(table(analysis.agentReferences, (agent) => `agent at line ${agent.loc.start.line}`)).toEqual([
       "captain@1:7 → agent at line 1",
       "captain@3:10 → agent at line 1",
@@ -37,8 +42,13 @@ describe("what names that are not bindings refer to", () => {
   });
 
   it("a used program: its alias, its calls, the inputs they pass and the outputs read from the result", () => {
-    const analysis = analysed('use "./lib" as lib\nlet r = lib(subject: "x")\nsession "s"\n  context: r.report\n', { inputs: ["subject"], outputs: ["report"] });
-    expect(table(analysis.programReferences, (reference) => `${reference.part} of ${reference.use.source.value}`)).toEqual([
+    const analysis = analysed('use "./lib" as lib\nlet r = lib(subject: "x")\nsession "s"\n  context: r.report\n', {
+      inputs: ["subject"],
+      outputs: ["report"],
+    });
+    expect(
+      table(analysis.programReferences, (reference) => `${reference.part} of ${reference.use.source.value}`),
+    ).toEqual([
       "lib@1:16 → program of ./lib",
       "lib@2:9 → program of ./lib",
       "subject@2:13 → input of ./lib",
@@ -48,11 +58,14 @@ describe("what names that are not bindings refer to", () => {
 });
 
 describe("the names visible at a point", () => {
-  const source = 'input topic: "t"\nlet early = "e"\nblock b(p):\n  let inner = "i"\n  session "{p}"\nlet late = "l"\nfor item in [1]:\n  session "{item}"\n';
+  const source =
+    'input topic: "t"\nlet early = "e"\nblock b(p):\n  let inner = "i"\n  session "{p}"\nlet late = "l"\nfor item in [1]:\n  session "{item}"\n';
   const analysis = analysed(source);
   const at = (needle: string) => {
     const offset = source.indexOf(needle);
-    const scope = [...analysis.scopeOf].filter(([node]) => node.loc.start.offset <= offset && offset < node.loc.end.offset).at(-1)![1];
+    const scope = [...analysis.scopeOf]
+      .filter(([node]) => node.loc.start.offset <= offset && offset < node.loc.end.offset)
+      .at(-1)![1];
     return visibleSymbols(scope, offset).map((symbol) => `${symbol.name}:${symbol.kind}`);
   };
 

@@ -29,7 +29,9 @@ describe("scopes and names", () => {
   });
 
   it("lets exclusive branches bind the same name, visible after the `if`", () => {
-    const { ast, analysis } = analysed('if **x**:\n  let plan = "a"\nelse:\n  let plan = "b"\nsession "go"\n  context: plan\n');
+    const { ast, analysis } = analysed(
+      'if **x**:\n  let plan = "a"\nelse:\n  let plan = "b"\nsession "go"\n  context: plan\n',
+    );
     const statement = ast.body[0] as IfStatement;
     const inThen = analysis.references.get((statement.clauses[0]!.body[0] as BindingStatement).name);
     const inElse = analysis.references.get((statement.alternate![0] as BindingStatement).name);
@@ -39,20 +41,24 @@ describe("scopes and names", () => {
   });
 
   it("gives loops, catch and pipeline stages their own scopes", () => {
-    const { ast, analysis } = analysed('let xs = ["a"]\nfor x, i in xs:\n  session "{x} {i}"\nlet ys = xs | reduce(acc, y):\n  session "{acc}{y}"\n');
+    const { ast, analysis } = analysed(
+      'let xs = ["a"]\nfor x, i in xs:\n  session "{x} {i}"\nlet ys = xs | reduce(acc, y):\n  session "{acc}{y}"\n',
+    );
     expect(analysis.diagnostics).toEqual([]);
     expect(analysis.scopes.get((ast.body[1] as ExpressionStatement).expression)?.kind).toBe("loop");
   });
 
   it("separates parameters (inputs first) from inputs asked at run time, and lists outputs", () => {
-    const { analysis } = analysed('input topic: "t"\nagent a:\n  model: opus\nsession "x"\ninput later: "l"\noutput report = "r"\nif **y**:\n  output extra = "e"\n');
+    const { analysis } = analysed(
+      'input topic: "t"\nagent a:\n  model: opus\nsession "x"\ninput later: "l"\noutput report = "r"\nif **y**:\n  output extra = "e"\n',
+    );
     expect(analysis.parameters.map((input) => input.name.name)).toEqual(["topic"]);
     expect(analysis.runtimeInputs.map((input) => input.name.name)).toEqual(["later"]);
     expect(analysis.outputs).toEqual(["report", "extra"]);
   });
 
   it("hoists blocks: a block may be called before it is defined, and recursively", () => {
-    const { analysis } = analysed('do f(3)\nblock f(n):\n  if n > 0:\n    do f(n - 1)\n');
+    const { analysis } = analysed("do f(3)\nblock f(n):\n  if n > 0:\n    do f(n - 1)\n");
     expect(analysis.diagnostics).toEqual([]);
     expect([...analysis.blocks.keys()]).toEqual(["f"]);
   });
@@ -63,7 +69,7 @@ describe("scopes and names", () => {
   });
 
   it("never mutates the AST", () => {
-    const { ast } = parse('let a = 1\nif **x**:\n  let b = a\n');
+    const { ast } = parse("let a = 1\nif **x**:\n  let b = a\n");
     const before = JSON.stringify(ast);
     analyze(ast);
     expect(JSON.stringify(ast)).toBe(before);

@@ -28,7 +28,9 @@ describe("prosec check", () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("nested/deeper/bad.prose:2:5 error E004 unexpected `=`: expected a name\n");
     expect(result.stdout).toContain("> 2 | let = 1\n");
-    expect(result.stdout).toContain("nested/deeper/bad.prose:3:9 error E005 expected an indented block after `parallel:`");
+    expect(result.stdout).toContain(
+      "nested/deeper/bad.prose:3:9 error E005 expected an indented block after `parallel:`",
+    );
     expect(result.stdout).toContain("help: indent the lines that belong to it");
     expect(result.stdout).toMatch(/2 files checked: 2 errors, 0 warnings\n$/);
   });
@@ -47,7 +49,15 @@ describe("prosec check", () => {
         {
           file: "nested/deeper/bad.prose",
           diagnostics: [
-            { code: "E004", severity: "error", message: "unexpected `=`: expected a name", line: 2, column: 5, endLine: 2, endColumn: 6 },
+            {
+              code: "E004",
+              severity: "error",
+              message: "unexpected `=`: expected a name",
+              line: 2,
+              column: 5,
+              endLine: 2,
+              endColumn: 6,
+            },
             {
               code: "E005",
               severity: "error",
@@ -65,10 +75,12 @@ describe("prosec check", () => {
   });
 
   it("shows where a duplicate was first defined: a note line in text, a `related` array in JSON", () => {
-    writeFileSync(join(workspace, "twice.prose"), 'agent writer:\n  model: opus\nagent writer:\n  model: haiku\n');
+    writeFileSync(join(workspace, "twice.prose"), "agent writer:\n  model: opus\nagent writer:\n  model: haiku\n");
     const text = prosec(["check", "twice.prose"], workspace);
     expect(text.stdout).toContain("help: rename one of the two agents\n  note: twice.prose:1:7 first defined here\n");
-    const json = JSON.parse(prosec(["check", "twice.prose", "--format", "json"], workspace).stdout) as { files: { diagnostics: unknown[] }[] };
+    const json = JSON.parse(prosec(["check", "twice.prose", "--format", "json"], workspace).stdout) as {
+      files: { diagnostics: unknown[] }[];
+    };
     expect(json.files[0]!.diagnostics).toEqual([
       {
         code: "E006",
@@ -106,7 +118,9 @@ describe("prosec check", () => {
     writeFileSync(join(workspace, "warn.prose"), 'session "Hello {nobody}"\n');
     const relaxed = prosec(["check", "warn.prose"], workspace);
     expect(relaxed.status).toBe(0);
-    expect(relaxed.stdout).toContain("warn.prose:1:16 warning P002 `{nobody}` names no binding, so it stays literal text");
+    expect(relaxed.stdout).toContain(
+      "warn.prose:1:16 warning P002 `{nobody}` names no binding, so it stays literal text",
+    );
     const strict = prosec(["check", "warn.prose", "--strict"], workspace);
     expect(strict.status).toBe(1);
     expect(strict.stdout).toContain("warn.prose:1:16 error P002");

@@ -12,9 +12,13 @@ describe("prosec examples", () => {
     const result = prosec(["examples"]);
     expect(result.status).toBe(EXIT.ok);
     const lines = result.stdout.split("\n").filter((line) => /^\d\d-/.test(line));
-    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual(corpusPrograms.map((program) => program.name.replace(/\.prose$/, "")));
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual(
+      corpusPrograms.map((program) => program.name.replace(/\.prose$/, "")),
+    );
     expect(lines).toContain(lines.find((line) => line.startsWith("28-gas-town ")));
-    expect(lines.find((line) => line.startsWith("28-gas-town "))).toMatch(/ {2}Gas Town: Multi-Agent Orchestration System$/);
+    expect(lines.find((line) => line.startsWith("28-gas-town "))).toMatch(
+      / {2}Gas Town: Multi-Agent Orchestration System$/,
+    );
     expect(result.stdout).toMatch(/^50 examples: /m);
   });
 
@@ -30,15 +34,21 @@ describe("prosec examples", () => {
   it("an unknown name is a usage error with the closest one", () => {
     const result = prosec(["examples", "show", "helo-world"]);
     expect(result.status).toBe(EXIT.usage);
-    expect(result.stderr.trimEnd().split("\n").pop()).toBe("prosec: no example `helo-world` (did you mean `hello-world`?): `prosec examples` lists them");
+    expect(result.stderr.trimEnd().split("\n").pop()).toBe(
+      "prosec: no example `helo-world` (did you mean `hello-world`?): `prosec examples` lists them",
+    );
   });
 
   it("copies one into a folder (made if needed), never over an existing file", () => {
     const folder = mkdtempSync(join(tmpdir(), "prosec-examples-"));
     const copied = prosec(["examples", "copy", "hello-world", "start/here"], folder);
     expect(copied.status).toBe(EXIT.ok);
-    expect(copied.stdout).toBe("wrote start/here/01-hello-world.prose\nnext: prosec run start/here/01-hello-world.prose\n");
-    expect(readFileSync(join(folder, "start/here/01-hello-world.prose"), "utf8")).toBe(readFileSync(join(corpusDirectory, "01-hello-world.prose"), "utf8"));
+    expect(copied.stdout).toBe(
+      "wrote start/here/01-hello-world.prose\nnext: prosec run start/here/01-hello-world.prose\n",
+    );
+    expect(readFileSync(join(folder, "start/here/01-hello-world.prose"), "utf8")).toBe(
+      readFileSync(join(corpusDirectory, "01-hello-world.prose"), "utf8"),
+    );
 
     writeFileSync(join(folder, "01-hello-world.prose"), "mine\n");
     const refused = prosec(["examples", "copy", "1"], folder);

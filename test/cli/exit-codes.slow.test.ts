@@ -62,7 +62,9 @@ const model = (server: () => string) => ({ ANTHROPIC_API_KEY: TEST_API_KEY, ANTH
 
 describe("exit codes, one table for every command", () => {
   it("prosec itself: help and version succeed, a missing or unknown command is a usage error", async () => {
-    const results = await Promise.all([["--help"], ["--version"], [], ["frobnicate"]].map((args) => startProsec(args, cwd).exit));
+    const results = await Promise.all(
+      [["--help"], ["--version"], [], ["frobnicate"]].map((args) => startProsec(args, cwd).exit),
+    );
     expect(results.map((result) => result.status)).toEqual([EXIT.ok, EXIT.ok, EXIT.usage, EXIT.usage]);
   });
 
@@ -79,27 +81,67 @@ describe("exit codes, one table for every command", () => {
     await expectExits([
       { args: ["build", "good.prose", "--out-dir", "out"], exit: EXIT.ok, says: /^1 program: 1 written, 0 unchanged$/ },
       { args: ["build", "good.prose", "--out-dir"], exit: EXIT.usage, says: /^prosec: --out-dir needs a value$/ },
-      { args: ["build", "bad.prose", "--out-dir", "out"], exit: EXIT.failed, says: /^1 program: 0 written, 0 unchanged, 1 error, 1 warning, nothing written$/ },
-      { args: ["build", "good.prose", "--out-dir", "stale", "--check"], exit: EXIT.failed, says: /^1 program: 0 up to date, 1 stale$/ },
+      {
+        args: ["build", "bad.prose", "--out-dir", "out"],
+        exit: EXIT.failed,
+        says: /^1 program: 0 written, 0 unchanged, 1 error, 1 warning, nothing written$/,
+      },
+      {
+        args: ["build", "good.prose", "--out-dir", "stale", "--check"],
+        exit: EXIT.failed,
+        says: /^1 program: 0 up to date, 1 stale$/,
+      },
     ]);
   });
 
   it("run", async () => {
     await expectExits([
-      { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => answering.url), exit: EXIT.ok, says: /^done in / },
-      { args: ["run", "good.prose"], env: model(() => answering.url), exit: EXIT.usage, says: /^prosec: missing input: --input topic=\.\.\. \(The topic\)$/ },
-      { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => failing.url), exit: EXIT.failed, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
-      { args: ["run", "asks.prose", "-i", "topic=tides"], env: model(() => answering.url), exit: EXIT.waitingForInput, says: /^Waiting for input "approval" \(Approve\?\) at asks\.prose:3:1\. Answer with: prosec answer / },
-      { args: ["run", "good.prose", "-i", "topic=tides"], env: model(() => closedPort), exit: EXIT.network, says: /^Resume with: prosec run good\.prose --resume \S+$/ },
+      {
+        args: ["run", "good.prose", "-i", "topic=tides"],
+        env: model(() => answering.url),
+        exit: EXIT.ok,
+        says: /^done in /,
+      },
+      {
+        args: ["run", "good.prose"],
+        env: model(() => answering.url),
+        exit: EXIT.usage,
+        says: /^prosec: missing input: --input topic=\.\.\. \(The topic\)$/,
+      },
+      {
+        args: ["run", "good.prose", "-i", "topic=tides"],
+        env: model(() => failing.url),
+        exit: EXIT.failed,
+        says: /^Resume with: prosec run good\.prose --resume \S+$/,
+      },
+      {
+        args: ["run", "asks.prose", "-i", "topic=tides"],
+        env: model(() => answering.url),
+        exit: EXIT.waitingForInput,
+        says: /^Waiting for input "approval" \(Approve\?\) at asks\.prose:3:1\. Answer with: prosec answer /,
+      },
+      {
+        args: ["run", "good.prose", "-i", "topic=tides"],
+        env: model(() => closedPort),
+        exit: EXIT.network,
+        says: /^Resume with: prosec run good\.prose --resume \S+$/,
+      },
     ]);
   });
 
   it("test", async () => {
-    const recorded = await startProsec(["run", "good.prose", "-i", "topic=tides", "--json"], cwd, model(() => answering.url)).exit;
+    const recorded = await startProsec(
+      ["run", "good.prose", "-i", "topic=tides", "--json"],
+      cwd,
+      model(() => answering.url),
+    ).exit;
     const { runId } = JSON.parse(recorded.stdout.trim().split("\n").at(-1)!) as { runId: string };
     cpSync(join(cwd, ".prose", "runs", runId), join(cwd, "goldens", "passing"), { recursive: true });
     cpSync(join(cwd, ".prose", "runs", runId), join(cwd, "goldens-changed", "failing"), { recursive: true });
-    writeFileSync(join(cwd, "goldens-changed", "failing", "bindings", "summary.md"), "# summary\n\nkind: output\n\n---\n\nnot what the run said\n");
+    writeFileSync(
+      join(cwd, "goldens-changed", "failing", "bindings", "summary.md"),
+      "# summary\n\nkind: output\n\n---\n\nnot what the run said\n",
+    );
     await expectExits([
       { args: ["test", "goldens"], exit: EXIT.ok, says: /^1 passed, 0 failed$/ },
       { args: ["test", "nowhere"], exit: EXIT.usage, says: /^prosec: nowhere: no such folder$/ },
@@ -110,18 +152,47 @@ describe("exit codes, one table for every command", () => {
   it("lsp (exit after shutdown is EXIT.ok: test/lsp/diagnostics.test.ts)", async () => {
     await expectExits([
       { args: ["lsp", "--tcp"], exit: EXIT.usage, says: /^prosec: unknown option `--tcp`/ },
-      { args: ["lsp", "--stdio"], exit: EXIT.failed, says: /^prosec lsp: the editor closed the connection without shutting the server down$/ },
+      {
+        args: ["lsp", "--stdio"],
+        exit: EXIT.failed,
+        says: /^prosec lsp: the editor closed the connection without shutting the server down$/,
+      },
     ]);
   });
 
   it("worker and submit", async () => {
     await expectExits([
-      { args: ["worker", "good.prose", "--concurrency", "0"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --concurrency takes a whole number of at least 1$/ },
-      { args: ["worker", "bad.prose"], env: UNREACHABLE, exit: EXIT.failed, says: /^ {2}help: bind it first: `let nowhere = \.\.\.`$/ },
+      {
+        args: ["worker", "good.prose", "--concurrency", "0"],
+        env: UNREACHABLE,
+        exit: EXIT.usage,
+        says: /^prosec: --concurrency takes a whole number of at least 1$/,
+      },
+      {
+        args: ["worker", "bad.prose"],
+        env: UNREACHABLE,
+        exit: EXIT.failed,
+        says: /^ {2}help: bind it first: `let nowhere = \.\.\.`$/,
+      },
       // With credentials: a worker without them stops before the database (test/run/cli-first-run.test.ts).
-      { args: ["worker", "good.prose"], env: { ...UNREACHABLE, ...model(() => answering.url) }, exit: EXIT.network, says: /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:1\/prosec/ },
-      { args: ["submit", "good.prose"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: missing input: --input topic=/ },
-      { args: ["submit", "good.prose", "-i", "topic=tides"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+      {
+        args: ["worker", "good.prose"],
+        env: { ...UNREACHABLE, ...model(() => answering.url) },
+        exit: EXIT.network,
+        says: /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:1\/prosec/,
+      },
+      {
+        args: ["submit", "good.prose"],
+        env: UNREACHABLE,
+        exit: EXIT.usage,
+        says: /^prosec: missing input: --input topic=/,
+      },
+      {
+        args: ["submit", "good.prose", "-i", "topic=tides"],
+        env: UNREACHABLE,
+        exit: EXIT.network,
+        says: /^prosec: cannot reach the database/,
+      },
     ]);
   });
 
@@ -129,7 +200,12 @@ describe("exit codes, one table for every command", () => {
     await expectExits([
       { args: ["status", "run-1"], env: NO_DATABASE, exit: EXIT.usage, says: /^prosec: set DBOS_SYSTEM_DATABASE_URL/ },
       { args: ["status", "run-1"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
-      { args: ["result", "run-1", "--timeout", "-1"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: --timeout takes a number of seconds, 0 or more$/ },
+      {
+        args: ["result", "run-1", "--timeout", "-1"],
+        env: UNREACHABLE,
+        exit: EXIT.usage,
+        says: /^prosec: --timeout takes a number of seconds, 0 or more$/,
+      },
       { args: ["migrate", "extra"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: unexpected argument `extra`$/ },
       { args: ["migrate"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
     ]);
@@ -137,10 +213,30 @@ describe("exit codes, one table for every command", () => {
 
   it("answer and cancel (a waiting run: test/run/waiting-input.slow.test.ts, on DBOS: test/dbos/workers.test.ts)", async () => {
     await expectExits([
-      { args: ["answer", "run-1"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: Not enough non-option arguments/ },
-      { args: ["answer", "run-1", "approval"], env: UNREACHABLE, exit: EXIT.usage, says: /^prosec: approval: write it as name=value/ },
-      { args: ["answer", "run-1", "approval=yes"], env: NO_DATABASE, exit: EXIT.usage, says: /^prosec: there is no run run-1 in \.prose\/runs here, and DBOS_SYSTEM_DATABASE_URL is not set/ },
-      { args: ["answer", "run-1", "approval=yes"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
+      {
+        args: ["answer", "run-1"],
+        env: UNREACHABLE,
+        exit: EXIT.usage,
+        says: /^prosec: Not enough non-option arguments/,
+      },
+      {
+        args: ["answer", "run-1", "approval"],
+        env: UNREACHABLE,
+        exit: EXIT.usage,
+        says: /^prosec: approval: write it as name=value/,
+      },
+      {
+        args: ["answer", "run-1", "approval=yes"],
+        env: NO_DATABASE,
+        exit: EXIT.usage,
+        says: /^prosec: there is no run run-1 in \.prose\/runs here, and DBOS_SYSTEM_DATABASE_URL is not set/,
+      },
+      {
+        args: ["answer", "run-1", "approval=yes"],
+        env: UNREACHABLE,
+        exit: EXIT.network,
+        says: /^prosec: cannot reach the database/,
+      },
       { args: ["cancel", "run-1"], env: UNREACHABLE, exit: EXIT.network, says: /^prosec: cannot reach the database/ },
     ]);
   });

@@ -15,7 +15,9 @@ describe("prosec check paths", () => {
 
     for (const result of [byFile, byFolder]) {
       expect(result.status).toBe(1);
-      const report = JSON.parse(result.stdout) as { files: { file: string; diagnostics: { code: string; line: number }[] }[] };
+      const report = JSON.parse(result.stdout) as {
+        files: { file: string; diagnostics: { code: string; line: number }[] }[];
+      };
       expect(report.files).toHaveLength(1);
       expect(report.files[0]!.file).toMatch(/broken\.prose$/);
       expect(report.files[0]!.diagnostics).toMatchObject([{ code: "E004", line: 1 }]);

@@ -20,7 +20,11 @@ describe("prosec --help", () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(100);
     // Every word of every description comes out whole: the ESM build of yargs cut "diag/nostics".
     const words = help.stdout.split(/\s+/);
-    for (const word of ["diagnostics", "recursively", "TypeScript", "checkpointed"]) expect(words.some((w) => w.includes(word)), word).toBe(true);
+    for (const word of ["diagnostics", "recursively", "TypeScript", "checkpointed"])
+      expect(
+        words.some((w) => w.includes(word)),
+        word,
+      ).toBe(true);
     const examples = lines.slice(lines.indexOf("Examples:") + 1);
     expect(lines).toContain("Examples:");
     expect(examples).toHaveLength(3);
@@ -29,7 +33,20 @@ describe("prosec --help", () => {
 
   it("lists every command, the new ones included", () => {
     const help = prosec(["--help"]).stdout;
-    for (const command of ["check", "build", "run", "worker", "submit", "status", "result", "migrate", "test", "runs", "examples"]) expect(help).toContain(`prosec ${command}`);
+    for (const command of [
+      "check",
+      "build",
+      "run",
+      "worker",
+      "submit",
+      "status",
+      "result",
+      "migrate",
+      "test",
+      "runs",
+      "examples",
+    ])
+      expect(help).toContain(`prosec ${command}`);
   });
 });
 
@@ -45,7 +62,9 @@ describe("mistyped commands and options", () => {
     expect(result.status).toBe(EXIT.usage);
     expect(result.stdout).toBe("");
     expect(lastLine(result.stderr)).toBe("prosec: unknown option `--frmat` (did you mean `--format`?)");
-    expect(lastLine(prosec(["build", "--focre", "fixtures"]).stderr)).toBe("prosec: unknown option `--focre` (did you mean `--force`?)");
+    expect(lastLine(prosec(["build", "--focre", "fixtures"]).stderr)).toBe(
+      "prosec: unknown option `--focre` (did you mean `--force`?)",
+    );
   });
 
   it("--out-dir is named once, with its dashes, whatever is wrong with it", () => {
@@ -75,7 +94,9 @@ describe("--format json and --json", () => {
     const long = prosec(["check", "--format", "json", "a.prose"], folder);
     const short = prosec(["check", "--json", "a.prose"], folder);
     expect(long.status).toBe(EXIT.ok);
-    expect(JSON.parse(long.stdout)).toEqual({ files: [{ file: "a.prose", diagnostics: [expect.objectContaining({ code: "P002" })] }] });
+    expect(JSON.parse(long.stdout)).toEqual({
+      files: [{ file: "a.prose", diagnostics: [expect.objectContaining({ code: "P002" })] }],
+    });
     expect(short.stdout).toBe(long.stdout);
   });
 
@@ -90,16 +111,32 @@ describe("--format json and --json", () => {
 
 describe("usageMessage", () => {
   it("rewrites yargs' messages in prosec's words", () => {
-    expect(usageMessage("Did you mean build?", ["biuld", "x"], [])).toBe("unknown command `biuld` (did you mean `prosec build`?)");
-    expect(usageMessage("Unknown arguments: frmat, stict", ["check", "--frmat=json", "--stict", "x"], ["help", "version", "format", "json", "strict", "h", "v"])).toBe(
-      "unknown option `--frmat` (did you mean `--format`?); unknown option `--stict` (did you mean `--strict`?)",
+    expect(usageMessage("Did you mean build?", ["biuld", "x"], [])).toBe(
+      "unknown command `biuld` (did you mean `prosec build`?)",
     );
+    expect(
+      usageMessage(
+        "Unknown arguments: frmat, stict",
+        ["check", "--frmat=json", "--stict", "x"],
+        ["help", "version", "format", "json", "strict", "h", "v"],
+      ),
+    ).toBe("unknown option `--frmat` (did you mean `--format`?); unknown option `--stict` (did you mean `--strict`?)");
     expect(usageMessage("Unknown argument: extra", ["migrate", "extra"], ["help"])).toBe("unexpected argument `extra`");
     // Known under another spelling: aliases, camel case, negation, short options grouped.
-    expect(usageMessage("Unknown argument: extra", ["run", "-i", "a=1", "--no-strict", "--outDir", "x", "-hv", "extra"], ["input", "i", "strict", "out-dir", "h", "v"])).toBe("unexpected argument `extra`");
-    expect(usageMessage("Not enough non-option arguments: got 0, need at least 1", ["build", "--focre", "x"], ["force"])).toBe("unknown option `--focre` (did you mean `--force`?)");
+    expect(
+      usageMessage(
+        "Unknown argument: extra",
+        ["run", "-i", "a=1", "--no-strict", "--outDir", "x", "-hv", "extra"],
+        ["input", "i", "strict", "out-dir", "h", "v"],
+      ),
+    ).toBe("unexpected argument `extra`");
+    expect(
+      usageMessage("Not enough non-option arguments: got 0, need at least 1", ["build", "--focre", "x"], ["force"]),
+    ).toBe("unknown option `--focre` (did you mean `--force`?)");
     expect(usageMessage("Missing required argument: older-than", ["runs", "prune"], [])).toBe("missing --older-than");
     expect(usageMessage("Not enough arguments following: out-dir", [], [])).toBe("--out-dir needs a value");
-    expect(usageMessage("Arguments out-dir, outDir and x are wrong", [], [])).toBe("Arguments --out-dir and x are wrong");
+    expect(usageMessage("Arguments out-dir, outDir and x are wrong", [], [])).toBe(
+      "Arguments --out-dir and x are wrong",
+    );
   });
 });

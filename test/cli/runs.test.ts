@@ -27,24 +27,38 @@ function runsDir(): string {
 }
 
 /** A copy of the real run as another run, with its state.md status, lock and age set. */
-function fabricate(n: number, options: { status?: string; lockPid?: number; withoutManifest?: boolean; ageDays: number }): string {
+function fabricate(
+  n: number,
+  options: { status?: string; lockPid?: number; withoutManifest?: boolean; ageDays: number },
+): string {
   const runId = copyId(n);
   const dir = join(runsDir(), runId);
   cpSync(join(runsDir(), realRun), dir, { recursive: true });
-  if (options.status !== undefined) writeFileSync(join(dir, "state.md"), readFileSync(join(dir, "state.md"), "utf8").replace(/^status: \w+$/m, `status: ${options.status}`));
+  if (options.status !== undefined)
+    writeFileSync(
+      join(dir, "state.md"),
+      readFileSync(join(dir, "state.md"), "utf8").replace(/^status: \w+$/m, `status: ${options.status}`),
+    );
   if (options.lockPid !== undefined) writeFileSync(join(dir, ".lock"), `${options.lockPid}\n`);
   if (options.withoutManifest === true) rmSync(join(dir, "run.json"));
   const when = new Date(Date.now() - options.ageDays * DAY);
-  for (const file of ["run.json", "journal.jsonl", "state.md", ""]) if (existsSync(join(dir, file))) utimesSync(join(dir, file), when, when);
+  for (const file of ["run.json", "journal.jsonl", "state.md", ""])
+    if (existsSync(join(dir, file))) utimesSync(join(dir, file), when, when);
   return runId;
 }
 
 beforeAll(async () => {
-  server = await startFakeAnthropic({ respond: () => ({ ...reply.text("hello"), usage: { input_tokens: 1_000_000, output_tokens: 100_000 } }) });
+  server = await startFakeAnthropic({
+    respond: () => ({ ...reply.text("hello"), usage: { input_tokens: 1_000_000, output_tokens: 100_000 } }),
+  });
   project = temporaryFolder("prosec-runs-");
   writeFileSync(join(project, "hello.prose"), 'session "Say hello"\n');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, "run", "hello.prose"], { cwd: project, env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1" }, stdio: "ignore" });
+    const child = spawn(process.execPath, [bin, "run", "hello.prose"], {
+      cwd: project,
+      env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1" },
+      stdio: "ignore",
+    });
     child.on("error", reject);
     child.on("close", (code) => (code === EXIT.ok ? resolve() : reject(new Error(`prosec run exited ${code}`))));
   });
@@ -63,7 +77,9 @@ describe("prosec runs", () => {
     expect(header).toMatch(/^RUN +STATUS +PROGRAM +STARTED +COST$/);
     expect(rest).toEqual([]);
     // 1M input + 100k output tokens of a sonnet model: $3 + $1.50.
-    expect(row).toMatch(new RegExp(`^${realRun} +complete +hello\\.prose +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\$4\\.50$`));
+    expect(row).toMatch(
+      new RegExp(`^${realRun} +complete +hello\\.prose +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d +\\$4\\.50$`),
+    );
   });
 
   it("tells running, interrupted, failed and damaged runs apart; --format json gives the same", () => {

@@ -3,7 +3,11 @@ import { prosec } from "../support/cli.js";
 
 describe("prosec usage errors", () => {
   it("stops before checking anything when the arguments are wrong", () => {
-    for (const args of [["check"], ["check", "fixtures", "--format", "xml"], ["check", "--no-such-option", "x.prose"]]) {
+    for (const args of [
+      ["check"],
+      ["check", "fixtures", "--format", "xml"],
+      ["check", "--no-such-option", "x.prose"],
+    ]) {
       const result = prosec(args);
       expect(result.status, args.join(" ")).toBe(2);
       expect(result.stdout, args.join(" ")).toBe("");

@@ -30,7 +30,10 @@ afterEach(() => {
 });
 
 function watch(cwd: string, args: readonly string[]): Watch {
-  const child = spawn(process.execPath, [bin, "build", "--watch", ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [bin, "build", "--watch", ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   children.push(child);
   let output = "";
   let seen = 0;
@@ -55,7 +58,8 @@ function watch(cwd: string, args: readonly string[]): Watch {
           return candidate;
         }
       }
-      if (child.exitCode !== null) throw new Error(`prosec exited (${child.exitCode}) before printing ${pattern}:\n${output}`);
+      if (child.exitCode !== null)
+        throw new Error(`prosec exited (${child.exitCode}) before printing ${pattern}:\n${output}`);
       const woken = await new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), LINE_TIMEOUT_MS);
         waiters.push(() => {
@@ -63,7 +67,8 @@ function watch(cwd: string, args: readonly string[]): Watch {
           resolve(true);
         });
       });
-      if (!woken) throw new Error(`no line matching ${pattern} within ${LINE_TIMEOUT_MS / 1000} s; prosec printed:\n${output}`);
+      if (!woken)
+        throw new Error(`no line matching ${pattern} within ${LINE_TIMEOUT_MS / 1000} s; prosec printed:\n${output}`);
     }
   };
   let lastSince = "";
@@ -71,38 +76,53 @@ function watch(cwd: string, args: readonly string[]): Watch {
 }
 
 describe("prosec build --watch", () => {
-  it("rebuilds the changed program and the programs that use it, survives a syntax error, and exits 0 on Ctrl-C", { timeout: 180_000 }, async () => {
-    const project = temporaryFolder("prosec-watch-");
-    writeFileSync(join(project, "lib.prose"), 'input topic: "A topic"\noutput summary = session "Summarise {topic}"\n');
-    writeFileSync(join(project, "main.prose"), 'use "./lib.prose" as lib\nlet found = lib(topic: "tides")\noutput report = session "Report on {found.summary}"\n');
-    writeFileSync(join(project, "other.prose"), 'session "Unrelated"\n');
+  it(
+    "rebuilds the changed program and the programs that use it, survives a syntax error, and exits 0 on Ctrl-C",
+    { timeout: 180_000 },
+    async () => {
+      const project = temporaryFolder("prosec-watch-");
+      writeFileSync(
+        join(project, "lib.prose"),
+        'input topic: "A topic"\noutput summary = session "Summarise {topic}"\n',
+      );
+      writeFileSync(
+        join(project, "main.prose"),
+        'use "./lib.prose" as lib\nlet found = lib(topic: "tides")\noutput report = session "Report on {found.summary}"\n',
+      );
+      writeFileSync(join(project, "other.prose"), 'session "Unrelated"\n');
 
-    const watcher = watch(project, ["."]);
-    expect(await watcher.line(/^watching/)).toBe("watching 3 programs for changes (Ctrl-C to stop)");
-    expect(watcher.since()).toContain("3 programs: 3 written, 0 unchanged");
-    const untouched = readFileSync(join(project, "other.prose.ts"), "utf8");
+      const watcher = watch(project, ["."]);
+      expect(await watcher.line(/^watching/)).toBe("watching 3 programs for changes (Ctrl-C to stop)");
+      expect(watcher.since()).toContain("3 programs: 3 written, 0 unchanged");
+      const untouched = readFileSync(join(project, "other.prose.ts"), "utf8");
 
-    writeFileSync(join(project, "lib.prose"), 'input topic: "A topic"\noutput summary = session "Summarise {topic} in one line"\n');
-    expect(await watcher.line(/changed →/)).toBe("lib.prose changed → 3 programs: 2 written, 1 unchanged");
-    expect(readFileSync(join(project, "lib.prose.ts"), "utf8")).toContain("in one line");
-    expect(readFileSync(join(project, "other.prose.ts"), "utf8")).toBe(untouched);
+      writeFileSync(
+        join(project, "lib.prose"),
+        'input topic: "A topic"\noutput summary = session "Summarise {topic} in one line"\n',
+      );
+      expect(await watcher.line(/changed →/)).toBe("lib.prose changed → 3 programs: 2 written, 1 unchanged");
+      expect(readFileSync(join(project, "lib.prose.ts"), "utf8")).toContain("in one line");
+      expect(readFileSync(join(project, "other.prose.ts"), "utf8")).toBe(untouched);
 
-    writeFileSync(join(project, "other.prose"), 'session "Unrelated\n');
-    expect(await watcher.line(/changed →/)).toBe("other.prose changed → 3 programs: 0 written, 2 unchanged, 1 error, 0 warnings, nothing written");
-    expect(watcher.since()).toMatch(/^other\.prose:1:9 error E001 /m);
-    expect(readFileSync(join(project, "other.prose.ts"), "utf8")).toBe(untouched);
+      writeFileSync(join(project, "other.prose"), 'session "Unrelated\n');
+      expect(await watcher.line(/changed →/)).toBe(
+        "other.prose changed → 3 programs: 0 written, 2 unchanged, 1 error, 0 warnings, nothing written",
+      );
+      expect(watcher.since()).toMatch(/^other\.prose:1:9 error E001 /m);
+      expect(readFileSync(join(project, "other.prose.ts"), "utf8")).toBe(untouched);
 
-    writeFileSync(join(project, "other.prose"), 'session "Unrelated, fixed"\n');
-    expect(await watcher.line(/changed →/)).toBe("other.prose changed → 3 programs: 1 written, 2 unchanged");
-    expect(readFileSync(join(project, "other.prose.ts"), "utf8")).toContain("Unrelated, fixed");
+      writeFileSync(join(project, "other.prose"), 'session "Unrelated, fixed"\n');
+      expect(await watcher.line(/changed →/)).toBe("other.prose changed → 3 programs: 1 written, 2 unchanged");
+      expect(readFileSync(join(project, "other.prose.ts"), "utf8")).toContain("Unrelated, fixed");
 
-    // A new program in a watched folder is picked up.
-    writeFileSync(join(project, "new.prose"), 'session "New"\n');
-    expect(await watcher.line(/changed →/)).toBe("new.prose changed → 4 programs: 1 written, 3 unchanged");
+      // A new program in a watched folder is picked up.
+      writeFileSync(join(project, "new.prose"), 'session "New"\n');
+      expect(await watcher.line(/changed →/)).toBe("new.prose changed → 4 programs: 1 written, 3 unchanged");
 
-    watcher.child.kill("SIGINT");
-    expect(await watcher.exit).toBe(EXIT.ok);
-  });
+      watcher.child.kill("SIGINT");
+      expect(await watcher.exit).toBe(EXIT.ok);
+    },
+  );
 
   it("SIGTERM ends it with exit 0 too", { timeout: 90_000 }, async () => {
     const project = temporaryFolder("prosec-watch-");

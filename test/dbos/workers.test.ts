@@ -12,7 +12,14 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 import { deterministicModel, identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
 
@@ -53,12 +60,19 @@ interface Exit {
 const children: ChildProcess[] = [];
 const servers: FakeServer[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 function environment(database: string, server: FakeServer): NodeJS.ProcessEnv {
-  return { ...process.env, DBOS_SYSTEM_DATABASE_URL: database, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1" };
+  return {
+    ...process.env,
+    DBOS_SYSTEM_DATABASE_URL: database,
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: server.url,
+    NO_COLOR: "1",
+  };
 }
 
 function prosec(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Exit> {
@@ -80,7 +94,11 @@ interface RunningWorker {
 
 /** Starts `prosec worker` and resolves once it serves its queue. */
 function startWorker(id: string, cwd: string, env: NodeJS.ProcessEnv, adoptAfterSeconds = 2): Promise<RunningWorker> {
-  const child = spawn(process.execPath, [bin, "worker", "report.prose", "--id", id, "--concurrency", "2", "--adopt-after", String(adoptAfterSeconds)], { cwd, env });
+  const child = spawn(
+    process.execPath,
+    [bin, "worker", "report.prose", "--id", id, "--concurrency", "2", "--adopt-after", String(adoptAfterSeconds)],
+    { cwd, env },
+  );
   children.push(child);
   let log = "";
   return new Promise((resolve, reject) => {
@@ -100,7 +118,8 @@ async function checkpointedIdentities(database: string): Promise<Set<string>> {
   try {
     const { rows } = await client.query<{ output: string | null }>("SELECT output FROM dbos.operation_outputs");
     const found = new Set<string>();
-    for (const row of rows) for (const match of (row.output ?? "").matchAll(/\[([0-9a-f]{12})\]/g)) found.add(match[1]!);
+    for (const row of rows)
+      for (const match of (row.output ?? "").matchAll(/\[([0-9a-f]{12})\]/g)) found.add(match[1]!);
     return found;
   } finally {
     await client.end();
@@ -111,7 +130,11 @@ async function checkpointedIdentities(database: string): Promise<Set<string>> {
 async function uninterrupted(cwd: string, topic: string): Promise<unknown> {
   const server = await startFakeAnthropic({ respond: answer });
   servers.push(server);
-  const exit = await prosec(["run", "report.prose", "-i", `topic=${topic}`, "--json"], cwd, { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url });
+  const exit = await prosec(["run", "report.prose", "-i", `topic=${topic}`, "--json"], cwd, {
+    ...process.env,
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: server.url,
+  });
   expect(exit.code).toBe(EXIT.ok);
   const last = exit.stdout.trim().split("\n").at(-1)!;
   return (JSON.parse(last) as { outputs: unknown }).outputs;
@@ -123,16 +146,19 @@ async function waitForRunsUnderWay(database: string, workers: readonly string[])
   await client.connect();
   let busy = "";
   try {
-    await waitFor(async () => {
-      const { rows } = await client.query<{ executor_id: string }>(
-        `SELECT DISTINCT executor_id FROM dbos.workflow_status run
+    await waitFor(
+      async () => {
+        const { rows } = await client.query<{ executor_id: string }>(
+          `SELECT DISTINCT executor_id FROM dbos.workflow_status run
          WHERE run.name = 'prosec.run' AND run.status = 'PENDING' AND run.executor_id = ANY($1)
            AND (SELECT count(*) FROM dbos.operation_outputs step WHERE step.workflow_uuid = run.workflow_uuid) >= 3`,
-        [workers],
-      );
-      busy = rows[0]?.executor_id ?? "";
-      return rows.length > 0;
-    }, `a run under way on ${workers.join(" or ")}`);
+          [workers],
+        );
+        busy = rows[0]?.executor_id ?? "";
+        return rows.length > 0;
+      },
+      `a run under way on ${workers.join(" or ")}`,
+    );
   } finally {
     await client.end();
   }
@@ -166,7 +192,10 @@ const TOPICS = ["tea", "rivers", "bridges", "owls", "clocks", "maps"];
 
 /** Requests after `from` that ask again for a step checkpointed before: there must be none. */
 function repeatedAfter(server: FakeServer, from: number, finished: ReadonlySet<string>): string[] {
-  return server.requests.slice(from).map((request) => identity(request)).filter((id) => finished.has(id));
+  return server.requests
+    .slice(from)
+    .map((request) => identity(request))
+    .filter((id) => finished.has(id));
 }
 
 function folder(program = PROGRAM): string {
@@ -175,8 +204,18 @@ function folder(program = PROGRAM): string {
   return cwd;
 }
 
-async function submit(cwd: string, env: NodeJS.ProcessEnv, topic: string, id: string, ...inputs: string[]): Promise<void> {
-  const submitted = await prosec(["submit", "report.prose", "-i", `topic=${topic}`, ...inputs.flatMap((input) => ["-i", input]), "--id", id], cwd, env);
+async function submit(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  topic: string,
+  id: string,
+  ...inputs: string[]
+): Promise<void> {
+  const submitted = await prosec(
+    ["submit", "report.prose", "-i", `topic=${topic}`, ...inputs.flatMap((input) => ["-i", input]), "--id", id],
+    cwd,
+    env,
+  );
   expect(submitted.stderr).toBe("");
   expect(submitted.stdout.trim()).toBe(id);
 }
@@ -201,32 +240,49 @@ describe("prosec worker on DBOS", () => {
     expect(outputs.report).toMatch(/^\[[0-9a-f]{12}\] re: Assemble the report on tea/);
     expect(worker.log()).toContain("run run-tea: running\nrun run-tea: finished\n");
     const status = await prosec(["status", "run-tea", "--json"], cwd, env);
-    expect(JSON.parse(status.stdout)).toMatchObject({ runId: "run-tea", status: "SUCCESS", worker: "w1", branches: { total: 4, finished: 4 } });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      runId: "run-tea",
+      status: "SUCCESS",
+      worker: "w1",
+      branches: { total: 4, finished: 4 },
+    });
     // 2 + 1 + (3 judgments, 2 revisions: round 1 is final after one more) ... every request is asked once.
     const identities = server.requests.map((request) => identity(request));
     expect(new Set(identities).size).toBe(identities.length);
     const unknown = await prosec(["status", "no-such-run"], cwd, env);
-    expect([unknown.code, unknown.stderr]).toEqual([EXIT.usage, "prosec: there is no run no-such-run in this database\n"]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      EXIT.usage,
+      "prosec: there is no run no-such-run in this database\n",
+    ]);
     const unconfigured = await prosec(["status", "run-tea"], cwd, { ...env, DBOS_SYSTEM_DATABASE_URL: "" });
     expect(unconfigured.code).toBe(EXIT.usage);
     expect(unconfigured.stderr).toMatch(/^prosec: set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database/);
-    const unreachable = await prosec(["status", "run-tea"], cwd, { ...env, DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres:hunter22@127.0.0.1:1/prosec" });
+    const unreachable = await prosec(["status", "run-tea"], cwd, {
+      ...env,
+      DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres:hunter22@127.0.0.1:1/prosec",
+    });
     expect(unreachable.code).toBe(EXIT.network);
-    expect(unreachable.stderr).toMatch(/^prosec: cannot reach the database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/prosec \(DBOS_SYSTEM_DATABASE_URL\): connect ECONNREFUSED/);
+    expect(unreachable.stderr).toMatch(
+      /^prosec: cannot reach the database at postgresql:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/prosec \(DBOS_SYSTEM_DATABASE_URL\): connect ECONNREFUSED/,
+    );
     expect(unreachable.stderr).not.toContain("hunter22");
   });
 
-  it("keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait; permissions: prompt is refused to the model", { timeout: 120_000 }, async () => {
-    // The clerk reads a file under permissions: prompt, which nobody on a worker can grant.
-    const respond = (request: FakeRequest): FakeReply => {
-      const messages = request.body?.messages ?? [];
-      if (lastUserText(request).startsWith("Check the notes") && messages.length === 1) return reply.toolUse([{ name: "read_file", input: { path: "notes.md" } }]);
-      return answer(request);
-    };
-    const server = await startFakeAnthropic({ respond });
-    servers.push(server);
-    const database = await freshDatabase("input");
-    const cwd = folder(`input topic: "What to write about"
+  it(
+    "keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait; permissions: prompt is refused to the model",
+    { timeout: 120_000 },
+    async () => {
+      // The clerk reads a file under permissions: prompt, which nobody on a worker can grant.
+      const respond = (request: FakeRequest): FakeReply => {
+        const messages = request.body?.messages ?? [];
+        if (lastUserText(request).startsWith("Check the notes") && messages.length === 1)
+          return reply.toolUse([{ name: "read_file", input: { path: "notes.md" } }]);
+        return answer(request);
+      };
+      const server = await startFakeAnthropic({ respond });
+      servers.push(server);
+      const database = await freshDatabase("input");
+      const cwd = folder(`input topic: "What to write about"
 agent clerk:
   permissions:
     read: prompt
@@ -240,102 +296,145 @@ catch:
 output report = session "Final draft on {topic}, approved by {approval}, {note}"
   context: draft
 `);
-    const env = environment(database, server);
-    await startWorker("w1", cwd, env);
-    const status = async (id: string): Promise<{ status: string; waitingFor: unknown[] }> => JSON.parse((await prosec(["status", id, "--json"], cwd, env)).stdout);
+      const env = environment(database, server);
+      await startWorker("w1", cwd, env);
+      const status = async (id: string): Promise<{ status: string; waitingFor: unknown[] }> =>
+        JSON.parse((await prosec(["status", id, "--json"], cwd, env)).stdout);
 
-    // run-ahead is answered at submit and never waits; run-owls is answered, run-maps cancelled, while they wait.
-    await Promise.all([submit(cwd, env, "tea", "run-ahead", "approval=Ada"), submit(cwd, env, "owls", "run-owls"), submit(cwd, env, "maps", "run-maps")]);
-    await waitFor(async () => (await Promise.all([status("run-owls"), status("run-maps")])).every((run) => run.status === "WAITING"), "two runs waiting");
-    const owls = await prosec(["status", "run-owls"], cwd, env);
-    const [ahead, answered, cancelled] = await Promise.all([
-      result(cwd, env, "run-ahead"),
-      prosec(["answer", "run-owls", "approval=Grace"], cwd, env),
-      prosec(["cancel", "run-maps"], cwd, env),
-    ]);
-    // The second opinion is asked with (timeout: 1): nobody answers, the input fails, and the catch: goes on.
-    expect((ahead as { report: string }).report).toMatch(/re: Final draft on tea, approved by Ada, no second opinion$/);
-    expect(owls.stdout).toContain("status   WAITING\n");
-    expect(owls.stdout).toContain('waiting  for input "approval" (Who approves the draft on owls?) at line 7: prosec answer run-owls approval=...');
-    expect([answered.code, answered.stdout]).toEqual([0, 'answered "approval" for run run-owls; its worker goes on\n']);
-    expect([cancelled.code, cancelled.stdout]).toEqual([0, "run run-maps cancelled\n"]);
-    const [answeredRun, cancelledRun] = await Promise.all([result(cwd, env, "run-owls"), status("run-maps")]);
-    expect((answeredRun as { report: string }).report).toMatch(/re: Final draft on owls, approved by Grace, no second opinion$/);
-    expect(cancelledRun).toMatchObject({ status: "CANCELLED", waitingFor: [] });
-    expect(server.requests.filter((request) => lastUserText(request).startsWith("Final draft on maps"))).toEqual([]);
-    const refusals = server.requests.flatMap((request) => {
-      const content = request.body?.messages.at(-1)?.content;
-      return typeof content === "string" || content === undefined ? [] : content.filter((block) => block["type"] === "tool_result");
-    });
-    expect(refusals).toHaveLength(3);
-    for (const refusal of refusals) expect(refusal).toMatchObject({ is_error: true, content: "Permission to use read_file was not granted: notes.md" });
-  });
+      // run-ahead is answered at submit and never waits; run-owls is answered, run-maps cancelled, while they wait.
+      await Promise.all([
+        submit(cwd, env, "tea", "run-ahead", "approval=Ada"),
+        submit(cwd, env, "owls", "run-owls"),
+        submit(cwd, env, "maps", "run-maps"),
+      ]);
+      await waitFor(
+        async () =>
+          (await Promise.all([status("run-owls"), status("run-maps")])).every((run) => run.status === "WAITING"),
+        "two runs waiting",
+      );
+      const owls = await prosec(["status", "run-owls"], cwd, env);
+      const [ahead, answered, cancelled] = await Promise.all([
+        result(cwd, env, "run-ahead"),
+        prosec(["answer", "run-owls", "approval=Grace"], cwd, env),
+        prosec(["cancel", "run-maps"], cwd, env),
+      ]);
+      // The second opinion is asked with (timeout: 1): nobody answers, the input fails, and the catch: goes on.
+      expect((ahead as { report: string }).report).toMatch(
+        /re: Final draft on tea, approved by Ada, no second opinion$/,
+      );
+      expect(owls.stdout).toContain("status   WAITING\n");
+      expect(owls.stdout).toContain(
+        'waiting  for input "approval" (Who approves the draft on owls?) at line 7: prosec answer run-owls approval=...',
+      );
+      expect([answered.code, answered.stdout]).toEqual([
+        0,
+        'answered "approval" for run run-owls; its worker goes on\n',
+      ]);
+      expect([cancelled.code, cancelled.stdout]).toEqual([0, "run run-maps cancelled\n"]);
+      const [answeredRun, cancelledRun] = await Promise.all([result(cwd, env, "run-owls"), status("run-maps")]);
+      expect((answeredRun as { report: string }).report).toMatch(
+        /re: Final draft on owls, approved by Grace, no second opinion$/,
+      );
+      expect(cancelledRun).toMatchObject({ status: "CANCELLED", waitingFor: [] });
+      expect(server.requests.filter((request) => lastUserText(request).startsWith("Final draft on maps"))).toEqual([]);
+      const refusals = server.requests.flatMap((request) => {
+        const content = request.body?.messages.at(-1)?.content;
+        return typeof content === "string" || content === undefined
+          ? []
+          : content.filter((block) => block["type"] === "tool_result");
+      });
+      expect(refusals).toHaveLength(3);
+      for (const refusal of refusals)
+        expect(refusal).toMatchObject({
+          is_error: true,
+          content: "Permission to use read_file was not granted: notes.md",
+        });
+    },
+  );
 
-  it("exit codes of every DBOS command; a run no worker serves: result --timeout returns pending, status says which worker it waits for", { timeout: 120_000 }, async () => {
-    const database = await freshDatabase("waiting");
-    const failing = await startFakeAnthropic({ respond: () => reply.error(400, { message: "scripted failure" }) });
-    servers.push(failing);
-    const env = environment(database, failing);
-    const cwd = folder();
-    const changed = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
-    writeFileSync(join(changed, "report.prose"), PROGRAM.replace("Assemble the report", "Assemble the final report"));
+  it(
+    "exit codes of every DBOS command; a run no worker serves: result --timeout returns pending, status says which worker it waits for",
+    { timeout: 120_000 },
+    async () => {
+      const database = await freshDatabase("waiting");
+      const failing = await startFakeAnthropic({ respond: () => reply.error(400, { message: "scripted failure" }) });
+      servers.push(failing);
+      const env = environment(database, failing);
+      const cwd = folder();
+      const changed = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
+      writeFileSync(join(changed, "report.prose"), PROGRAM.replace("Assemble the report", "Assemble the final report"));
 
-    const migrated = await prosec(["migrate"], cwd, env);
-    expect([migrated.code, migrated.stderr]).toEqual([EXIT.ok, "the system database is ready\n"]);
-    await submit(cwd, env, "tea", "run-waiting");
-    const pending = await prosec(["result", "run-waiting", "--timeout", "1", "--json"], cwd, env);
-    expect(pending.code).toBe(EXIT.pending);
-    expect(JSON.parse(pending.stdout)).toEqual({ type: "pending", runId: "run-waiting", status: "ENQUEUED" });
-    expect(pending.stderr).toBe("prosec: run run-waiting is still pending (ENQUEUED) after 1 s; see `prosec status run-waiting`\n");
-    const unserved = await prosec(["status", "run-waiting", "--json"], cwd, env);
-    const version = (JSON.parse(unserved.stdout) as { version: string }).version;
-    expect(JSON.parse(unserved.stdout)).toMatchObject({ status: "ENQUEUED", workers: [], waiting: 'no worker serves queue "prosec": start `prosec worker <program> --queue prosec`' });
+      const migrated = await prosec(["migrate"], cwd, env);
+      expect([migrated.code, migrated.stderr]).toEqual([EXIT.ok, "the system database is ready\n"]);
+      await submit(cwd, env, "tea", "run-waiting");
+      const pending = await prosec(["result", "run-waiting", "--timeout", "1", "--json"], cwd, env);
+      expect(pending.code).toBe(EXIT.pending);
+      expect(JSON.parse(pending.stdout)).toEqual({ type: "pending", runId: "run-waiting", status: "ENQUEUED" });
+      expect(pending.stderr).toBe(
+        "prosec: run run-waiting is still pending (ENQUEUED) after 1 s; see `prosec status run-waiting`\n",
+      );
+      const unserved = await prosec(["status", "run-waiting", "--json"], cwd, env);
+      const version = (JSON.parse(unserved.stdout) as { version: string }).version;
+      expect(JSON.parse(unserved.stdout)).toMatchObject({
+        status: "ENQUEUED",
+        workers: [],
+        waiting: 'no worker serves queue "prosec": start `prosec worker <program> --queue prosec`',
+      });
 
-    // A worker of the changed program does not take the run; status says why.
-    const other = await startWorker("w-new", changed, env);
-    const otherVersion = /\(version (\S+)\)/.exec(other.log())![1]!;
-    expect(otherVersion).not.toBe(version);
-    const waiting = await prosec(["status", "run-waiting"], cwd, env);
-    expect(waiting.code).toBe(EXIT.ok);
-    expect(waiting.stdout).toContain(
-      `\nwaiting  for a worker of version ${version}: the workers on queue "prosec" serve other versions (w-new: ${otherVersion}). The run was submitted with another version of the program (or of prosec); start a worker of that one to run it\n`,
-    );
-    expect(await stopped(other)).toBe(EXIT.ok);
+      // A worker of the changed program does not take the run; status says why.
+      const other = await startWorker("w-new", changed, env);
+      const otherVersion = /\(version (\S+)\)/.exec(other.log())![1]!;
+      expect(otherVersion).not.toBe(version);
+      const waiting = await prosec(["status", "run-waiting"], cwd, env);
+      expect(waiting.code).toBe(EXIT.ok);
+      expect(waiting.stdout).toContain(
+        `\nwaiting  for a worker of version ${version}: the workers on queue "prosec" serve other versions (w-new: ${otherVersion}). The run was submitted with another version of the program (or of prosec); start a worker of that one to run it\n`,
+      );
+      expect(await stopped(other)).toBe(EXIT.ok);
 
-    // A worker of the program it was submitted with runs it; the model refuses, so the run fails.
-    const same = await startWorker("w-old", cwd, env);
-    const failed = await prosec(["result", "run-waiting", "--timeout", "60"], cwd, env);
-    expect(failed.code).toBe(EXIT.failed);
-    expect(failed.stderr).toMatch(/^prosec: run run-waiting failed: .*scripted failure/);
-    expect(await stopped(same)).toBe(EXIT.ok);
-  });
+      // A worker of the program it was submitted with runs it; the model refuses, so the run fails.
+      const same = await startWorker("w-old", cwd, env);
+      const failed = await prosec(["result", "run-waiting", "--timeout", "60"], cwd, env);
+      expect(failed.code).toBe(EXIT.failed);
+      expect(failed.stderr).toMatch(/^prosec: run run-waiting failed: .*scripted failure/);
+      expect(await stopped(same)).toBe(EXIT.ok);
+    },
+  );
 
-  it("finishes every run when one of two workers is killed: the other adopts its runs and asks no finished step again", { timeout: 240_000 }, async () => {
-    const cwd = folder();
-    const expected = await Promise.all(TOPICS.map((topic) => uninterrupted(cwd, topic)));
-    const server = await startFakeAnthropic({ respond: answer, latencyMs: 150 });
-    servers.push(server);
-    const database = await freshDatabase("adopt");
-    const env = environment(database, server);
-    const workers = new Map(await Promise.all(["w1", "w2"].map(async (id) => [id, await startWorker(id, cwd, env)] as const)));
-    for (const topic of TOPICS) await submit(cwd, env, topic, `run-${topic}`);
+  it(
+    "finishes every run when one of two workers is killed: the other adopts its runs and asks no finished step again",
+    { timeout: 240_000 },
+    async () => {
+      const cwd = folder();
+      const expected = await Promise.all(TOPICS.map((topic) => uninterrupted(cwd, topic)));
+      const server = await startFakeAnthropic({ respond: answer, latencyMs: 150 });
+      servers.push(server);
+      const database = await freshDatabase("adopt");
+      const env = environment(database, server);
+      const workers = new Map(
+        await Promise.all(["w1", "w2"].map(async (id) => [id, await startWorker(id, cwd, env)] as const)),
+      );
+      for (const topic of TOPICS) await submit(cwd, env, topic, `run-${topic}`);
 
-    const victim = await waitForRunsUnderWay(database, ["w1", "w2"]);
-    const survivor = victim === "w1" ? "w2" : "w1";
-    await killed(workers.get(victim)!);
-    const killedAt = server.requests.length;
-    const finished = await checkpointedIdentities(database);
+      const victim = await waitForRunsUnderWay(database, ["w1", "w2"]);
+      const survivor = victim === "w1" ? "w2" : "w1";
+      await killed(workers.get(victim)!);
+      const killedAt = server.requests.length;
+      const finished = await checkpointedIdentities(database);
 
-    const outputs = await Promise.all(TOPICS.map((topic) => result(cwd, env, `run-${topic}`)));
-    expect(outputs).toEqual(expected);
-    expect(workers.get(survivor)!.log()).toMatch(new RegExp(`worker ${victim} was silent for 2000 ms: [1-9]\\d* unfinished runs? put back on the queue`));
-    expect(finished.size).toBeGreaterThan(0);
-    expect(repeatedAfter(server, killedAt, finished)).toEqual([]);
-    // A step in flight at the kill may be asked twice; nothing is asked three times.
-    const counts = new Map<string, number>();
-    for (const request of server.requests) counts.set(identity(request), (counts.get(identity(request)) ?? 0) + 1);
-    expect(Math.max(...counts.values())).toBeLessThanOrEqual(2);
-  });
+      const outputs = await Promise.all(TOPICS.map((topic) => result(cwd, env, `run-${topic}`)));
+      expect(outputs).toEqual(expected);
+      expect(workers.get(survivor)!.log()).toMatch(
+        new RegExp(`worker ${victim} was silent for 2000 ms: [1-9]\\d* unfinished runs? put back on the queue`),
+      );
+      expect(finished.size).toBeGreaterThan(0);
+      expect(repeatedAfter(server, killedAt, finished)).toEqual([]);
+      // A step in flight at the kill may be asked twice; nothing is asked three times.
+      const counts = new Map<string, number>();
+      for (const request of server.requests) counts.set(identity(request), (counts.get(identity(request)) ?? 0) + 1);
+      expect(Math.max(...counts.values())).toBeLessThanOrEqual(2);
+    },
+  );
 
   it("recovers their own runs when both workers are killed and started again", { timeout: 240_000 }, async () => {
     const cwd = folder();

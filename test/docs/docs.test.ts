@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
 import { checkSource } from "../../src/pipeline.js";
 import { repositoryRoot } from "../support/cli.js";
 
-const docs = readdirSync(join(repositoryRoot, "docs")).filter((file) => file.endsWith(".md")).map((file) => `docs/${file}`);
+const docs = readdirSync(join(repositoryRoot, "docs"))
+  .filter((file) => file.endsWith(".md"))
+  .map((file) => `docs/${file}`);
 const markdown = [...docs, "README.md", "runtime/README.md", "examples/app/README.md", "examples/openprose/ORIGIN.md"];
 
 describe("docs/", () => {
@@ -19,7 +21,8 @@ describe("docs/", () => {
       for (const match of readFileSync(join(repositoryRoot, file), "utf8").matchAll(/```prose\n([\s\S]*?)```/g)) {
         examples++;
         const errors = checkSource(match[1]!).diagnostics.filter((diagnostic) => diagnostic.severity === "error");
-        if (errors.length > 0) failures.push(`${file}: ${errors.map((error) => `${error.code} ${error.message}`).join("; ")}\n${match[1]}`);
+        if (errors.length > 0)
+          failures.push(`${file}: ${errors.map((error) => `${error.code} ${error.message}`).join("; ")}\n${match[1]}`);
       }
     }
     expect(examples).toBeGreaterThan(10);

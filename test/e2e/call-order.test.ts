@@ -7,8 +7,25 @@
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
-import { callKind, choiceCriteria, choiceOptions, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder } from "./harness.js";
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
+import {
+  callKind,
+  choiceCriteria,
+  choiceOptions,
+  firstUserText,
+  judgmentCondition,
+  loadProgram,
+  removeTemporaryFolders,
+  TEST_API_KEY,
+  temporaryFolder,
+} from "./harness.js";
 
 interface Script {
   /** Answers per condition, consumed in order; a condition asked once more than scripted fails the test. */
@@ -42,7 +59,9 @@ afterAll(removeTemporaryFolders);
 let programs = 0;
 
 async function run(source: string, script: Script = {}, inputs: Record<string, unknown> = {}): Promise<Outcome> {
-  const remaining = new Map(Object.entries(script.judgments ?? {}).map(([condition, answers]) => [condition, [...answers]]));
+  const remaining = new Map(
+    Object.entries(script.judgments ?? {}).map(([condition, answers]) => [condition, [...answers]]),
+  );
   const problems: string[] = [];
   const respond = (request: FakeRequest): FakeReply => {
     const kind = callKind(request);
@@ -60,15 +79,25 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
     if (kind === "choice") {
       const criteria = choiceCriteria(request);
       const option = script.choices?.[criteria];
-      if (option === undefined || !choiceOptions(request).includes(option)) problems.push(`unscripted choice: ${criteria}`);
-      return reply.toolUse([{ name: "answer", input: { answer: option ?? choiceOptions(request)[0], reason: "scripted" } }]);
+      if (option === undefined || !choiceOptions(request).includes(option))
+        problems.push(`unscripted choice: ${criteria}`);
+      return reply.toolUse([
+        { name: "answer", input: { answer: option ?? choiceOptions(request)[0], reason: "scripted" } },
+      ]);
     }
     problems.push(`unexpected extraction: ${firstLine(lastUserText(request))}`);
     return reply.toolUse([{ name: "answer", input: { answer: null } }]);
   };
   server = await startFakeAnthropic({ respond });
   const program = await loadProgram(source, `order-${++programs}.prose`);
-  const options = { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-order-"), concurrency: 1, maxRetries: 0, retryDelayMs: 0 };
+  const options = {
+    apiKey: TEST_API_KEY,
+    baseURL: server.url,
+    cwd: temporaryFolder("prosec-e2e-order-"),
+    concurrency: 1,
+    maxRetries: 0,
+    retryDelayMs: 0,
+  };
   let outputs: Record<string, unknown> | undefined;
   let error: unknown;
   try {
@@ -77,7 +106,8 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
     error = caught;
   }
   expect(problems).toEqual([]);
-  for (const [condition, answers] of remaining) expect(answers, `every scripted answer for "${condition}" is used`).toEqual([]);
+  for (const [condition, answers] of remaining)
+    expect(answers, `every scripted answer for "${condition}" is used`).toEqual([]);
   const calls = server.requests.map((request) => {
     const kind = callKind(request);
     if (kind === "session") return `session: ${firstLine(firstUserText(request))}`;
@@ -102,37 +132,77 @@ describe("sessions run in source order", () => {
       ),
     );
     expect(outcome.error).toBeUndefined();
-    expect(outcome.calls).toEqual(["session: Pick a topic", "session: Research reply to: Pick a topic", "session: Summarise", "session: Write the report"]);
+    expect(outcome.calls).toEqual([
+      "session: Pick a topic",
+      "session: Research reply to: Pick a topic",
+      "session: Summarise",
+      "session: Write the report",
+    ]);
     expect(outcome.outputs).toEqual({ report: "reply to: Write the report" });
   });
 });
 
 describe("fixed loops", () => {
   it("repeat N runs its body N times in order, numbering from 0", async () => {
-    const outcome = await run(lines("repeat 3 as round:", '  session "Draft {round}"', '  session "Check {round}"', 'session "Done"'));
-    expect(outcome.calls).toEqual(["session: Draft 0", "session: Check 0", "session: Draft 1", "session: Check 1", "session: Draft 2", "session: Check 2", "session: Done"]);
+    const outcome = await run(
+      lines("repeat 3 as round:", '  session "Draft {round}"', '  session "Check {round}"', 'session "Done"'),
+    );
+    expect(outcome.calls).toEqual([
+      "session: Draft 0",
+      "session: Check 0",
+      "session: Draft 1",
+      "session: Check 1",
+      "session: Draft 2",
+      "session: Check 2",
+      "session: Done",
+    ]);
   });
 
   it("for runs once per item in list order, with the index", async () => {
-    const outcome = await run(lines('let items = ["alpha", "beta", "gamma"]', "for item, index in items:", '  session "Item {index}: {item}"', 'session "Done"'));
-    expect(outcome.calls).toEqual(["session: Item 0: alpha", "session: Item 1: beta", "session: Item 2: gamma", "session: Done"]);
+    const outcome = await run(
+      lines(
+        'let items = ["alpha", "beta", "gamma"]',
+        "for item, index in items:",
+        '  session "Item {index}: {item}"',
+        'session "Done"',
+      ),
+    );
+    expect(outcome.calls).toEqual([
+      "session: Item 0: alpha",
+      "session: Item 1: beta",
+      "session: Item 2: gamma",
+      "session: Done",
+    ]);
   });
 
   it("for over a session's markdown list reads the items without asking the model", async () => {
-    const outcome = await run(lines('let parts = session "List the parts"', "for part in parts:", '  session "Build {part}"'), {
-      replies: { "List the parts": "- wheels\n- frame\n- seat" },
-    });
-    expect(outcome.calls).toEqual(["session: List the parts", "session: Build wheels", "session: Build frame", "session: Build seat"]);
+    const outcome = await run(
+      lines('let parts = session "List the parts"', "for part in parts:", '  session "Build {part}"'),
+      {
+        replies: { "List the parts": "- wheels\n- frame\n- seat" },
+      },
+    );
+    expect(outcome.calls).toEqual([
+      "session: List the parts",
+      "session: Build wheels",
+      "session: Build frame",
+      "session: Build seat",
+    ]);
   });
 
   it("nested for loops run the inner loop completely for each outer item", async () => {
-    const outcome = await run(lines('for a in ["x", "y"]:', '  for b in [1, 2]:', '    session "Pair {a}{b}"'));
+    const outcome = await run(lines('for a in ["x", "y"]:', "  for b in [1, 2]:", '    session "Pair {a}{b}"'));
     expect(outcome.calls).toEqual(["session: Pair x1", "session: Pair x2", "session: Pair y1", "session: Pair y2"]);
   });
 });
 
 describe("loop until **...** judges before each iteration (prose.md, Unbounded Loops)", () => {
-  const source = lines('session "Start"', "loop until **the draft is ready** (max: 5) as attempt:", '  session "Improve draft {attempt}"', 'session "Publish"');
+  const source = lines(
+    'session "Start"',
+    "loop until **the draft is ready** (max: 5) as attempt:",
+    '  session "Improve draft {attempt}"',
+    'session "Publish"',
+  );
 
   it("asks first; the body runs while the answer is no, a yes ends the loop", async () => {
     const outcome = await run(source, { judgments: { "the draft is ready": [false, false, true] } });
@@ -153,21 +223,36 @@ describe("loop until **...** judges before each iteration (prose.md, Unbounded L
   });
 
   it("stops after max iterations when the answer stays no", async () => {
-    const outcome = await run(lines("loop until **the draft is ready** (max: 2):", '  session "Improve"', 'session "Publish"'), {
-      judgments: { "the draft is ready": [false, false] },
-    });
-    expect(outcome.calls).toEqual(["judge: the draft is ready", "session: Improve", "judge: the draft is ready", "session: Improve", "session: Publish"]);
+    const outcome = await run(
+      lines("loop until **the draft is ready** (max: 2):", '  session "Improve"', 'session "Publish"'),
+      {
+        judgments: { "the draft is ready": [false, false] },
+      },
+    );
+    expect(outcome.calls).toEqual([
+      "judge: the draft is ready",
+      "session: Improve",
+      "judge: the draft is ready",
+      "session: Improve",
+      "session: Publish",
+    ]);
   });
 
   it("sees the body's bindings in the judgment", async () => {
-    const outcome = await run(lines("loop until **the draft is ready** (max: 3):", '  let draft = session "Write"'), { judgments: { "the draft is ready": [false, true] } });
+    const outcome = await run(lines("loop until **the draft is ready** (max: 3):", '  let draft = session "Write"'), {
+      judgments: { "the draft is ready": [false, true] },
+    });
     expect(outcome.calls).toEqual(["judge: the draft is ready", "session: Write", "judge: the draft is ready"]);
     expect(lastUserText(outcome.requests[2]!)).toContain("### draft\n\nreply to: Write");
   });
 });
 
 describe("loop while **...** judges before each iteration", () => {
-  const source = lines("loop while **there are open questions** (max: 5) as attempt:", '  session "Answer question {attempt}"', 'session "Wrap up"');
+  const source = lines(
+    "loop while **there are open questions** (max: 5) as attempt:",
+    '  session "Answer question {attempt}"',
+    'session "Wrap up"',
+  );
 
   it("asks first; the body runs while the answer is yes", async () => {
     const outcome = await run(source, { judgments: { "there are open questions": [true, true, false] } });
@@ -187,10 +272,19 @@ describe("loop while **...** judges before each iteration", () => {
   });
 
   it("stops after max iterations without asking again", async () => {
-    const outcome = await run(lines("loop while **there are open questions** (max: 2):", '  session "Answer"', 'session "Wrap up"'), {
-      judgments: { "there are open questions": [true, true] },
-    });
-    expect(outcome.calls).toEqual(["judge: there are open questions", "session: Answer", "judge: there are open questions", "session: Answer", "session: Wrap up"]);
+    const outcome = await run(
+      lines("loop while **there are open questions** (max: 2):", '  session "Answer"', 'session "Wrap up"'),
+      {
+        judgments: { "there are open questions": [true, true] },
+      },
+    );
+    expect(outcome.calls).toEqual([
+      "judge: there are open questions",
+      "session: Answer",
+      "judge: there are open questions",
+      "session: Answer",
+      "session: Wrap up",
+    ]);
   });
 });
 
@@ -211,13 +305,25 @@ describe("try / catch / finally", () => {
   it("success: try, then finally; catch never runs", async () => {
     const outcome = await run(source);
     expect(outcome.error).toBeUndefined();
-    expect(outcome.calls).toEqual(["session: Step one", "session: Risky step", "session: Step three", "session: Clean up", "session: Report"]);
+    expect(outcome.calls).toEqual([
+      "session: Step one",
+      "session: Risky step",
+      "session: Step three",
+      "session: Clean up",
+      "session: Report",
+    ]);
   });
 
   it("a session failing with a non-retryable 400: try until the failure, catch, finally, then on", async () => {
     const outcome = await run(source, { failing: ["Risky step"] });
     expect(outcome.error).toBeUndefined();
-    expect(outcome.calls).toEqual(["session: Step one", "session: Risky step", "session: Handle the failure", "session: Clean up", "session: Report"]);
+    expect(outcome.calls).toEqual([
+      "session: Step one",
+      "session: Risky step",
+      "session: Handle the failure",
+      "session: Clean up",
+      "session: Report",
+    ]);
     // The 400 was sent once (maxRetries: 0), and catch saw the error.
     expect(outcome.requests.filter((request) => firstLine(firstUserText(request)) === "Risky step")).toHaveLength(1);
     expect(firstUserText(outcome.requests[2]!)).toContain("scripted failure of Risky step");
@@ -225,22 +331,60 @@ describe("try / catch / finally", () => {
   });
 
   it("retry: N attempts the failing session N more times before catch", async () => {
-    const outcome = await run(lines("try:", '  session "Flaky step"', "    retry: 2", "catch:", '  session "Give up"', "finally:", '  session "Clean up"'), { failing: ["Flaky step"] });
+    const outcome = await run(
+      lines(
+        "try:",
+        '  session "Flaky step"',
+        "    retry: 2",
+        "catch:",
+        '  session "Give up"',
+        "finally:",
+        '  session "Clean up"',
+      ),
+      { failing: ["Flaky step"] },
+    );
     expect(outcome.error).toBeUndefined();
-    expect(outcome.calls).toEqual(["session: Flaky step", "session: Flaky step", "session: Flaky step", "session: Give up", "session: Clean up"]);
+    expect(outcome.calls).toEqual([
+      "session: Flaky step",
+      "session: Flaky step",
+      "session: Flaky step",
+      "session: Give up",
+      "session: Clean up",
+    ]);
   });
 
   it("without catch, finally runs and the failure propagates as a located ProseError", async () => {
-    const outcome = await run(lines('session "Before"', "try:", '  session "Risky step"', "finally:", '  session "Clean up"', 'session "Never"'), { failing: ["Risky step"] });
+    const outcome = await run(
+      lines(
+        'session "Before"',
+        "try:",
+        '  session "Risky step"',
+        "finally:",
+        '  session "Clean up"',
+        'session "Never"',
+      ),
+      { failing: ["Risky step"] },
+    );
     expect(outcome.calls).toEqual(["session: Before", "session: Risky step", "session: Clean up"]);
     expect(outcome.error).toBeInstanceOf(ProseError);
     expect((outcome.error as ProseError).line).toBe(3);
   });
 
   it("a failure inside catch still runs finally, then propagates", async () => {
-    const outcome = await run(lines("try:", '  session "Risky step"', "catch:", '  session "Fallback"', "finally:", '  session "Clean up"', 'session "Never"'), {
-      failing: ["Risky step", "Fallback"],
-    });
+    const outcome = await run(
+      lines(
+        "try:",
+        '  session "Risky step"',
+        "catch:",
+        '  session "Fallback"',
+        "finally:",
+        '  session "Clean up"',
+        'session "Never"',
+      ),
+      {
+        failing: ["Risky step", "Fallback"],
+      },
+    );
     expect(outcome.calls).toEqual(["session: Risky step", "session: Fallback", "session: Clean up"]);
     expect(outcome.error).toBeInstanceOf(ProseError);
     expect((outcome.error as ProseError).line).toBe(4);
@@ -264,7 +408,12 @@ describe("try / catch / finally", () => {
       ),
     );
     expect(outcome.error).toBeUndefined();
-    expect(outcome.calls).toEqual(["session: Inner work", "session: Inner handler", "session: Inner cleanup", "session: Outer handler"]);
+    expect(outcome.calls).toEqual([
+      "session: Inner work",
+      "session: Inner handler",
+      "session: Inner cleanup",
+      "session: Outer handler",
+    ]);
     expect(firstUserText(outcome.requests[3]!)).toContain("inner problem");
   });
 });
@@ -297,7 +446,12 @@ describe("choice **...**", () => {
 
   it("a later option", async () => {
     const outcome = await run(source, { choices: { "how severe the incident is": "Noise" } });
-    expect(outcome.calls).toEqual(["session: Assess the incident", "choose: how severe the incident is", "session: Close the alert", "session: Write the summary"]);
+    expect(outcome.calls).toEqual([
+      "session: Assess the incident",
+      "choose: how severe the incident is",
+      "session: Close the alert",
+      "session: Write the summary",
+    ]);
   });
 
   it("nested choices are asked only on the path taken", async () => {
@@ -315,7 +469,11 @@ describe("choice **...**", () => {
       ),
       { choices: { "the kind of request": "Bug", "how urgent the bug is": "Later" } },
     );
-    expect(outcome.calls).toEqual(["choose: the kind of request", "choose: how urgent the bug is", "session: Schedule the fix"]);
+    expect(outcome.calls).toEqual([
+      "choose: the kind of request",
+      "choose: how urgent the bug is",
+      "session: Schedule the fix",
+    ]);
   });
 });
 
@@ -335,16 +493,35 @@ describe("if / elif / else with **...** conditions", () => {
 
   it("a yes on the first condition runs its branch and asks nothing more", async () => {
     const outcome = await run(source, { judgments: { "security issues were found": [true] } });
-    expect(outcome.calls).toEqual(["session: Run the checks", "judge: security issues were found", "session: Fix security", "session: Report"]);
+    expect(outcome.calls).toEqual([
+      "session: Run the checks",
+      "judge: security issues were found",
+      "session: Fix security",
+      "session: Report",
+    ]);
   });
 
   it("conditions are asked in order until one is yes", async () => {
-    const outcome = await run(source, { judgments: { "security issues were found": [false], "performance issues were found": [true] } });
-    expect(outcome.calls).toEqual(["session: Run the checks", "judge: security issues were found", "judge: performance issues were found", "session: Fix performance", "session: Report"]);
+    const outcome = await run(source, {
+      judgments: { "security issues were found": [false], "performance issues were found": [true] },
+    });
+    expect(outcome.calls).toEqual([
+      "session: Run the checks",
+      "judge: security issues were found",
+      "judge: performance issues were found",
+      "session: Fix performance",
+      "session: Report",
+    ]);
   });
 
   it("all no: every condition asked once, then else", async () => {
-    const outcome = await run(source, { judgments: { "security issues were found": [false], "performance issues were found": [false], "style issues were found": [false] } });
+    const outcome = await run(source, {
+      judgments: {
+        "security issues were found": [false],
+        "performance issues were found": [false],
+        "style issues were found": [false],
+      },
+    });
     expect(outcome.calls).toEqual([
       "session: Run the checks",
       "judge: security issues were found",
@@ -357,23 +534,52 @@ describe("if / elif / else with **...** conditions", () => {
 
   it("nested ifs ask the inner condition only inside the taken branch", async () => {
     const outcome = await run(
-      lines("if **the request is authenticated**:", "  if **the user is an admin**:", '    session "Admin view"', "  else:", '    session "User view"', "else:", '    session "Login page"'),
+      lines(
+        "if **the request is authenticated**:",
+        "  if **the user is an admin**:",
+        '    session "Admin view"',
+        "  else:",
+        '    session "User view"',
+        "else:",
+        '    session "Login page"',
+      ),
       { judgments: { "the request is authenticated": [true], "the user is an admin": [false] } },
     );
-    expect(outcome.calls).toEqual(["judge: the request is authenticated", "judge: the user is an admin", "session: User view"]);
+    expect(outcome.calls).toEqual([
+      "judge: the request is authenticated",
+      "judge: the user is an admin",
+      "session: User view",
+    ]);
   });
 
   it("a deterministic part that decides the condition skips the judgment", async () => {
     const outcome = await run(
-      lines("let count = 3", "if count > 5 and **the batch looks large**:", '  session "Split"', "elif count > 1 or **the batch is empty**:", '  session "Process"', "else:", '  session "Skip"'),
+      lines(
+        "let count = 3",
+        "if count > 5 and **the batch looks large**:",
+        '  session "Split"',
+        "elif count > 1 or **the batch is empty**:",
+        '  session "Process"',
+        "else:",
+        '  session "Skip"',
+      ),
     );
     expect(outcome.calls).toEqual(["session: Process"]);
   });
 
   it("a judgment inside a loop is asked once per iteration, in order", async () => {
-    const outcome = await run(lines('for item in ["a", "b", "c"]:', "  if **{item} needs work**:", '    session "Work on {item}"'), {
-      judgments: { "a needs work": [true], "b needs work": [false], "c needs work": [true] },
-    });
-    expect(outcome.calls).toEqual(["judge: a needs work", "session: Work on a", "judge: b needs work", "judge: c needs work", "session: Work on c"]);
+    const outcome = await run(
+      lines('for item in ["a", "b", "c"]:', "  if **{item} needs work**:", '    session "Work on {item}"'),
+      {
+        judgments: { "a needs work": [true], "b needs work": [false], "c needs work": [true] },
+      },
+    );
+    expect(outcome.calls).toEqual([
+      "judge: a needs work",
+      "session: Work on a",
+      "judge: b needs work",
+      "judge: c needs work",
+      "session: Work on c",
+    ]);
   });
 });

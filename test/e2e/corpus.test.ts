@@ -23,8 +23,25 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import { corpusPrograms, type CorpusProgram } from "../support/corpus.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
-import { callKind, choiceOptions, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, type CallKind } from "./harness.js";
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
+import {
+  callKind,
+  choiceOptions,
+  firstUserText,
+  judgmentCondition,
+  loadProgram,
+  removeTemporaryFolders,
+  TEST_API_KEY,
+  temporaryFolder,
+  type CallKind,
+} from "./harness.js";
 
 interface Scenario {
   /** Values for the program's inputs, both the parameters and the inputs asked for later (`onInput`). */
@@ -41,42 +58,105 @@ const scenarios: Readonly<Record<string, Scenario>> = {
   "22-error-handling.prose": { throws: "Validation failed: missing required fields" },
   // Two `loop (max: 1000)` patrols run in a `parallel (on-fail: "continue")`: the patrol agents' wait
   // sessions fail once (a 400), which ends each patrol after its first round, as a crashed patrol would.
-  "28-gas-town.prose": { failSessions: ["Read backoff from patrol-state.json and wait", "Wait 5 minutes before next Deacon check"] },
-  "29-captains-chair.prose": { inputs: { task: "Add rate limiting to the public API", codebase_context: "An Express app; routes in src/routes, middleware in src/middleware" } },
+  "28-gas-town.prose": {
+    failSessions: ["Read backoff from patrol-state.json and wait", "Wait 5 minutes before next Deacon check"],
+  },
+  "29-captains-chair.prose": {
+    inputs: {
+      task: "Add rate limiting to the public API",
+      codebase_context: "An Express app; routes in src/routes, middleware in src/middleware",
+    },
+  },
   "30-captains-chair-simple.prose": { inputs: { task: "Add a dark mode toggle to the settings page" } },
-  "31-captains-chair-with-memory.prose": { inputs: { task: "Migrate the session store to Redis", past_learnings: "Integration tests need a running Redis" } },
+  "31-captains-chair-with-memory.prose": {
+    inputs: { task: "Migrate the session store to Redis", past_learnings: "Integration tests need a running Redis" },
+  },
   "34-content-pipeline.prose": { inputs: { topic: "Zero-downtime database migrations", audience: "developers" } },
-  "35-feature-factory.prose": { inputs: { feature: "CSV export of invoices", codebase_context: "A Django app with an invoices module" } },
-  "36-bug-hunter.prose": { inputs: { bug_report: "TypeError: Cannot read properties of undefined (reading 'id') at cart.js:42" } },
+  "35-feature-factory.prose": {
+    inputs: { feature: "CSV export of invoices", codebase_context: "A Django app with an invoices module" },
+  },
+  "36-bug-hunter.prose": {
+    inputs: { bug_report: "TypeError: Cannot read properties of undefined (reading 'id') at cart.js:42" },
+  },
   "37-the-forge.prose": { inputs: { test_url: "https://prose.md" } },
   "38-skill-scan.prose": { inputs: { mode: "standard", focus: "exfiltration", skill_filter: "" } },
   "39-architect-by-simulation.prose": {
-    inputs: { feature: "A plugin system for the editor", context_files: "docs/architecture.md, src/editor.ts", output_dir: "plans/plugins", user_approval: "Approved, proceed" },
+    inputs: {
+      feature: "A plugin system for the editor",
+      context_files: "docs/architecture.md, src/editor.ts",
+      output_dir: "plans/plugins",
+      user_approval: "Approved, proceed",
+    },
   },
-  "40-rlm-self-refine.prose": { inputs: { artifact: "A draft README for a CLI tool", criteria: "Clear install steps, one example per command" } },
-  "41-rlm-divide-conquer.prose": { inputs: { corpus: "Chapter 1. The harbour.\n\nChapter 2. The storm.", query: "Which ships are named?" } },
-  "42-rlm-filter-recurse.prose": { inputs: { documents: "doc-1: minutes of the March meeting\ndoc-2: budget for Q2", question: "Who approved the Q2 budget?" } },
+  "40-rlm-self-refine.prose": {
+    inputs: { artifact: "A draft README for a CLI tool", criteria: "Clear install steps, one example per command" },
+  },
+  "41-rlm-divide-conquer.prose": {
+    inputs: { corpus: "Chapter 1. The harbour.\n\nChapter 2. The storm.", query: "Which ships are named?" },
+  },
+  "42-rlm-filter-recurse.prose": {
+    inputs: {
+      documents: "doc-1: minutes of the March meeting\ndoc-2: budget for Q2",
+      question: "Who approved the Q2 budget?",
+    },
+  },
   "43-rlm-pairwise.prose": { inputs: { items: "- apples\n- pears\n- plums", relation: "flavour similarity" } },
-  "44-run-endpoint-ux-test.prose": { inputs: { test_program: "examples/01-hello-world.prose", api_url: "http://localhost:3001", auth_token: "test-token" } },
+  "44-run-endpoint-ux-test.prose": {
+    inputs: {
+      test_program: "examples/01-hello-world.prose",
+      api_url: "http://localhost:3001",
+      auth_token: "test-token",
+    },
+  },
   "45-plugin-release.prose": { inputs: { release_type: "minor", user_override: "yes" } },
-  "46-workflow-crystallizer.prose": { inputs: { thread: "We rebased, ran the tests, then tagged the release.", hint: "release steps", user_decision: "Scope: project. Placement: as recommended." } },
+  "46-workflow-crystallizer.prose": {
+    inputs: {
+      thread: "We rebased, ran the tests, then tagged the release.",
+      hint: "release steps",
+      user_decision: "Scope: project. Placement: as recommended.",
+    },
+  },
   "47-language-self-improvement.prose": {
-    inputs: { corpus_path: "examples/", conversations: "", focus: "error handling", user_review: "Approve all", override: "no" },
+    inputs: {
+      corpus_path: "examples/",
+      conversations: "",
+      focus: "error handling",
+      user_review: "Approve all",
+      override: "no",
+    },
     // `output result` is bound only on the two halting paths, which end in a throw.
     unboundOutputs: ["result"],
   },
   "48-habit-miner.prose": {
-    inputs: { mode: "full", min_frequency: "3", focus: "git", source_selection: "all sources", pattern_selection: "all", output_location: ".prose/habits" },
+    inputs: {
+      mode: "full",
+      min_frequency: "3",
+      focus: "git",
+      source_selection: "all sources",
+      pattern_selection: "all",
+      output_location: ".prose/habits",
+    },
   },
-  "49-prose-run-retrospective.prose": { inputs: { run_id: ".prose/runs/20260101-120000-abc123", prose_path: "examples/01-hello-world.prose", approval_response: "all" } },
-  "50-interactive-tutor.prose": { inputs: { name: "Ada", topic: "recursion", level: "beginner", go_deeper: "practice exercises" } },
+  "49-prose-run-retrospective.prose": {
+    inputs: {
+      run_id: ".prose/runs/20260101-120000-abc123",
+      prose_path: "examples/01-hello-world.prose",
+      approval_response: "all",
+    },
+  },
+  "50-interactive-tutor.prose": {
+    inputs: { name: "Ada", topic: "recursion", level: "beginner", go_deeper: "practice exercises" },
+  },
 };
 
 type Construct = "until" | "while" | "if";
 
 /** The construct a `**condition**` belongs to, from the text before its opening `**` on that line. */
 function constructOf(source: string, condition: string): Construct | undefined {
-  const first = condition.split("\n").find((line) => line.trim() !== "")?.trim();
+  const first = condition
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim();
   if (first === undefined) return undefined;
   for (let at = source.indexOf(first); at >= 0; at = source.indexOf(first, at + 1)) {
     const before = source.slice(0, at).replace(/\s+$/, "");
@@ -90,7 +170,8 @@ function constructOf(source: string, condition: string): Construct | undefined {
   return undefined;
 }
 
-const answer = (value: unknown, reason = "scripted"): FakeReply => reply.toolUse([{ name: "answer", input: { answer: value, reason } }]);
+const answer = (value: unknown, reason = "scripted"): FakeReply =>
+  reply.toolUse([{ name: "answer", input: { answer: value, reason } }]);
 
 /** The scripted model for one program. */
 function scriptedModel(program: CorpusProgram, scenario: Scenario) {
@@ -100,7 +181,8 @@ function scriptedModel(program: CorpusProgram, scenario: Scenario) {
     const kind = callKind(request);
     if (kind === "session") {
       const task = firstUserText(request);
-      if (scenario.failSessions?.some((text) => task.includes(text))) return reply.error(400, { message: "scripted failure" });
+      if (scenario.failSessions?.some((text) => task.includes(text)))
+        return reply.error(400, { message: "scripted failure" });
       return reply.text(/\byes or no\b/i.test(task) ? "Yes." : "- first point\n- second point");
     }
     if (kind === "choice") return answer(choiceOptions(request)[0]);
@@ -115,7 +197,10 @@ function scriptedModel(program: CorpusProgram, scenario: Scenario) {
     asked.set(condition, count + 1);
     const construct = constructOf(program.source, condition);
     if (construct === undefined) unlocated.push(condition);
-    return answer(construct === "while" ? count % 2 === 0 : count % 2 === 1, `scripted (${construct ?? "unlocated"} #${count})`);
+    return answer(
+      construct === "while" ? count % 2 === 0 : count % 2 === 1,
+      `scripted (${construct ?? "unlocated"} #${count})`,
+    );
   };
   return { respond, unlocated };
 }
@@ -150,7 +235,15 @@ describe("corpus programs run end to end against a scripted model", () => {
           return value;
         };
         const cwd = temporaryFolder("prosec-e2e-cwd-");
-        const options = { apiKey: TEST_API_KEY, baseURL: server.url, cwd, homeDir: temporaryFolder("prosec-e2e-home-"), concurrency: 1, maxRetries: 0, onInput };
+        const options = {
+          apiKey: TEST_API_KEY,
+          baseURL: server.url,
+          cwd,
+          homeDir: temporaryFolder("prosec-e2e-home-"),
+          concurrency: 1,
+          maxRetries: 0,
+          onInput,
+        };
 
         let outputs: Record<string, unknown> | undefined;
         let failure: unknown;
@@ -192,12 +285,17 @@ describe("corpus programs run end to end against a scripted model", () => {
   }
 
   it("makes the committed number of model calls per program (model-calls.json)", async () => {
-    expect([...table.keys()].sort(), "run the whole file: the table needs every program").toEqual(corpusPrograms.map((program) => program.name).sort());
+    expect([...table.keys()].sort(), "run the whole file: the table needs every program").toEqual(
+      corpusPrograms.map((program) => program.name).sort(),
+    );
     const totals: Counts = { session: 0, judgment: 0, choice: 0, extraction: 0 };
-    for (const counts of table.values()) for (const kind of Object.keys(totals) as CallKind[]) totals[kind] += counts[kind];
+    for (const counts of table.values())
+      for (const kind of Object.keys(totals) as CallKind[]) totals[kind] += counts[kind];
     // One program per line, so a change shows as a one-line diff.
     const row = (counts: object) => JSON.stringify(counts).replace(/,/g, ", ").replace(/:/g, ": ");
-    const rows = [...table.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, counts]) => `    ${JSON.stringify(name)}: ${row(counts)}`);
+    const rows = [...table.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, counts]) => `    ${JSON.stringify(name)}: ${row(counts)}`);
     const all = totals.session + totals.judgment + totals.choice + totals.extraction;
     const document = `{\n  "totals": ${row({ ...totals, all })},\n  "programs": {\n${rows.join(",\n")}\n  }\n}\n`;
     expect(JSON.parse(document)).toBeTypeOf("object");

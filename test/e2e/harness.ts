@@ -48,7 +48,11 @@ export interface LoadedProgram {
 let loaded = 0;
 
 /** Compiles `source` (reported as `file`), asserts it has no errors, writes and imports the module. */
-export async function loadProgram(source: string, file: string, resolveImport?: (path: string) => ImportResolution): Promise<LoadedProgram> {
+export async function loadProgram(
+  source: string,
+  file: string,
+  resolveImport?: (path: string) => ImportResolution,
+): Promise<LoadedProgram> {
   const compiled = await compile(source, file, { resolveImport });
   expect(compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
   expect(compiled.code).toBeDefined();
@@ -71,7 +75,8 @@ export function callKind(request: FakeRequest): CallKind {
   const body = request.body;
   if (body?.tool_choice === undefined) return "session";
   const tool = body.tools?.find((candidate) => candidate.name === body.tool_choice?.name);
-  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; enum?: unknown[] } } } | undefined)?.properties?.answer;
+  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; enum?: unknown[] } } } | undefined)
+    ?.properties?.answer;
   if (answer?.enum !== undefined) return "choice";
   if (systemText(request).startsWith("You extract structure") || answer?.type !== "boolean") return "extraction";
   return "judgment";
@@ -113,7 +118,10 @@ export function firstUserText(request: FakeRequest): string {
 export function trailText(request: FakeRequest): string {
   const text = callKind(request) === "session" ? firstMessage(request) : lastUserText(request);
   if (!text.startsWith(TRAIL_HEADING)) return "";
-  const end = callKind(request) === "session" ? text.indexOf(TASK_SEPARATOR) : text.search(/\n\n(## Context\n|Condition: |Choose the option)/);
+  const end =
+    callKind(request) === "session"
+      ? text.indexOf(TASK_SEPARATOR)
+      : text.search(/\n\n(## Context\n|Condition: |Choose the option)/);
   return end < 0 ? text : text.slice(0, end);
 }
 

@@ -6,8 +6,23 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../runtime/index.js";
 import { renderTrail } from "../../runtime/trail.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
-import { callKind, firstUserText, judgmentCondition, loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder, trailText } from "./harness.js";
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
+import {
+  callKind,
+  firstUserText,
+  judgmentCondition,
+  loadProgram,
+  removeTemporaryFolders,
+  TEST_API_KEY,
+  temporaryFolder,
+  trailText,
+} from "./harness.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -19,19 +34,42 @@ afterAll(removeTemporaryFolders);
 let programs = 0;
 
 /** Runs `source`; judgments answer from `answers` by condition, in order. Returns each request's kind, task or condition and trail. */
-async function run(source: string, answers: Record<string, boolean[]> = {}, trailTokens?: number): Promise<{ asked: string[]; requests: readonly FakeRequest[]; events: RunEvent[] }> {
+async function run(
+  source: string,
+  answers: Record<string, boolean[]> = {},
+  trailTokens?: number,
+): Promise<{ asked: string[]; requests: readonly FakeRequest[]; events: RunEvent[] }> {
   const respond = (request: FakeRequest) => {
     if (callKind(request) === "session") return reply.text(`R(${taskLine(request)})`);
-    return reply.toolUse([{ name: "answer", input: { answer: answers[judgmentCondition(request)]?.shift() ?? false, reason: "scripted" } }]);
+    return reply.toolUse([
+      { name: "answer", input: { answer: answers[judgmentCondition(request)]?.shift() ?? false, reason: "scripted" } },
+    ]);
   };
   server = await startFakeAnthropic({ respond });
   const program = await loadProgram(source, `trail-${++programs}.prose`);
   const events: RunEvent[] = [];
-  await program.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-trail-"), concurrency: 1, maxRetries: 0, onEvent: (event: RunEvent) => events.push(event), ...(trailTokens === undefined ? {} : { trailTokens }) });
+  await program.run(
+    {},
+    {
+      apiKey: TEST_API_KEY,
+      baseURL: server.url,
+      cwd: temporaryFolder("prosec-e2e-trail-"),
+      concurrency: 1,
+      maxRetries: 0,
+      onEvent: (event: RunEvent) => events.push(event),
+      ...(trailTokens === undefined ? {} : { trailTokens }),
+    },
+  );
   const asked = server.requests.map((request) => {
-    const what = callKind(request) === "session" ? `session ${taskLine(request)}` : `judge ${judgmentCondition(request)}`;
+    const what =
+      callKind(request) === "session" ? `session ${taskLine(request)}` : `judge ${judgmentCondition(request)}`;
     const trail = trailText(request);
-    return trail === "" ? what : `${what} | ${trail.split("\n").filter((line) => line.startsWith("### ") || line.startsWith("[")).join(" ")}`;
+    return trail === ""
+      ? what
+      : `${what} | ${trail
+          .split("\n")
+          .filter((line) => line.startsWith("### ") || line.startsWith("["))
+          .join(" ")}`;
   });
   return { asked, requests: server.requests, events };
 }
@@ -47,7 +85,15 @@ function taskLine(request: FakeRequest): string {
 describe("the trail", () => {
   it("a sequence: unbound results join it, bound ones and context: [] sessions' inputs do not, if bodies are transparent", async () => {
     const { asked, requests, events } = await run(
-      lines('session "Check health"', 'let named = session "Named step"', "if **the system is unhealthy**:", '  session "Repair"', 'session "Isolated"', "  context: []", 'session "Last"'),
+      lines(
+        'session "Check health"',
+        'let named = session "Named step"',
+        "if **the system is unhealthy**:",
+        '  session "Repair"',
+        'session "Isolated"',
+        "  context: []",
+        'session "Last"',
+      ),
       { "the system is unhealthy": [true] },
     );
     expect(asked).toEqual([
@@ -64,16 +110,29 @@ describe("the trail", () => {
     );
     // A session's whole task message: the trail, then its task.
     expect(firstUserText(requests[1]!)).toBe("Named step");
-    expect(lastUserText(requests[1]!)).toBe("## Earlier results (oldest first)\n\n### Check health\n\nR(Check health)\n\n## Your task\n\nNamed step");
+    expect(lastUserText(requests[1]!)).toBe(
+      "## Earlier results (oldest first)\n\n### Check health\n\nR(Check health)\n\n## Your task\n\nNamed step",
+    );
     // The trace says what each request held.
     expect(events).toContainEqual(expect.objectContaining({ type: "judgment", asks: "if", trail: ["Check health"] }));
-    expect(events).toContainEqual(expect.objectContaining({ type: "session-start", label: "Last", trail: ["Check health", "Repair", "Isolated"] }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "session-start", label: "Last", trail: ["Check health", "Repair", "Isolated"] }),
+    );
   });
 
   it("a loop: each iteration sees the enclosing trail and the previous iteration's results, and so does the until judgment", async () => {
-    const { asked } = await run(lines('session "Brief"', "loop until **design is finalized** (max: 3) as round:", '  session "Design round {round}"', '  session "Review round {round}"', 'session "After"'), {
-      "design is finalized": [false, false, true],
-    });
+    const { asked } = await run(
+      lines(
+        'session "Brief"',
+        "loop until **design is finalized** (max: 3) as round:",
+        '  session "Design round {round}"',
+        '  session "Review round {round}"',
+        'session "After"',
+      ),
+      {
+        "design is finalized": [false, false, true],
+      },
+    );
     expect(asked).toEqual([
       "session Brief",
       "judge design is finalized | ### Brief",
@@ -91,38 +150,90 @@ describe("the trail", () => {
 
   it("parallel calls of a block: every call has its own frame, branches see where the parallel began, results join in branch order", async () => {
     const { asked, requests } = await run(
-      lines('session "Plan"', "block sweep(t):", '  let docs = session "Docs for {t}"', '  session "Summarize docs of {t}"', "    context: docs", "parallel:", '  do sweep("A")', '  do sweep("B")', 'session "Merge"', 'session "Read docs"', "  context: docs"),
+      lines(
+        'session "Plan"',
+        "block sweep(t):",
+        '  let docs = session "Docs for {t}"',
+        '  session "Summarize docs of {t}"',
+        "    context: docs",
+        "parallel:",
+        '  do sweep("A")',
+        '  do sweep("B")',
+        'session "Merge"',
+        'session "Read docs"',
+        "  context: docs",
+      ),
     );
     const sorted = asked.slice(1, -2).sort();
     // A block body starts empty: its sessions see no trail of the caller's.
-    expect(sorted).toEqual(["session Docs for A", "session Docs for B", "session Summarize docs of A", "session Summarize docs of B"]);
+    expect(sorted).toEqual([
+      "session Docs for A",
+      "session Docs for B",
+      "session Summarize docs of A",
+      "session Summarize docs of B",
+    ]);
     for (const t of ["A", "B"]) {
       const summary = requests.find((request) => taskLine(request) === `Summarize docs of ${t}`)!;
-      expect(lastUserText(summary)).toMatch(new RegExp(`^Execution scope:\n[^#]*\n\nSummarize docs of ${t}\n\n## Context\n\n### docs\n\nR\\(Docs for ${t}\\)$`));
+      expect(lastUserText(summary)).toMatch(
+        new RegExp(
+          `^Execution scope:\n[^#]*\n\nSummarize docs of ${t}\n\n## Context\n\n### docs\n\nR\\(Docs for ${t}\\)$`,
+        ),
+      );
     }
     expect(asked.at(-2)).toBe("session Merge | ### Plan ### parallel branch 1 ### parallel branch 2");
     // Read outside the block (P019): the value of the call that finished last.
-    expect(["Read docs\n\n## Context\n\n### docs\n\nR(Docs for A)", "Read docs\n\n## Context\n\n### docs\n\nR(Docs for B)"]).toContain(lastUserText(requests.at(-1)!));
-    expect(lastUserText(requests.at(-2)!)).toContain("### parallel branch 1\n\nR(Summarize docs of A)\n\n### parallel branch 2\n\nR(Summarize docs of B)");
+    expect([
+      "Read docs\n\n## Context\n\n### docs\n\nR(Docs for A)",
+      "Read docs\n\n## Context\n\n### docs\n\nR(Docs for B)",
+    ]).toContain(lastUserText(requests.at(-1)!));
+    expect(lastUserText(requests.at(-2)!)).toContain(
+      "### parallel branch 1\n\nR(Summarize docs of A)\n\n### parallel branch 2\n\nR(Summarize docs of B)",
+    );
   });
 
   it("a parallel branch sees the trail where the parallel began", async () => {
-    const { asked } = await run(lines('session "Plan"', "parallel:", '  session "Left"', '  x = session "Right"', 'session "Merge"'));
-    expect(asked).toEqual(["session Plan", "session Left | ### Plan", "session Right | ### Plan", "session Merge | ### Plan ### parallel branch 1"]);
+    const { asked } = await run(
+      lines('session "Plan"', "parallel:", '  session "Left"', '  x = session "Right"', 'session "Merge"'),
+    );
+    expect(asked).toEqual([
+      "session Plan",
+      "session Left | ### Plan",
+      "session Right | ### Plan",
+      "session Merge | ### Plan ### parallel branch 1",
+    ]);
   });
 
   it("keeps the newest entries within the budget, cuts an oversized one head and tail, and says how many were left out", async () => {
     const { requests } = await run(lines('session "One"', 'session "Two"', 'session "Three"', 'session "Four"'), {}, 5);
     // 20 characters: only the newest entry fits, the two before it are counted.
-    expect(lastUserText(requests[3]!)).toBe("## Earlier results (oldest first)\n\n[2 earlier results left out]\n\n### Three\n\nR(Three)\n\n## Your task\n\nFour");
-    const cut = renderTrail([{ source: "Old", value: "o" }, { source: "Big", value: `HEAD${"x".repeat(400)}TAIL` }], 100);
-    expect(cut).toBe(`## Earlier results (oldest first)\n\n### Old\n\no\n\n### Big\n\nHEAD${"x".repeat(6)}\n\n[... 388 characters omitted ...]\n\n${"x".repeat(6)}TAIL`);
+    expect(lastUserText(requests[3]!)).toBe(
+      "## Earlier results (oldest first)\n\n[2 earlier results left out]\n\n### Three\n\nR(Three)\n\n## Your task\n\nFour",
+    );
+    const cut = renderTrail(
+      [
+        { source: "Old", value: "o" },
+        { source: "Big", value: `HEAD${"x".repeat(400)}TAIL` },
+      ],
+      100,
+    );
+    expect(cut).toBe(
+      `## Earlier results (oldest first)\n\n### Old\n\no\n\n### Big\n\nHEAD${"x".repeat(6)}\n\n[... 388 characters omitted ...]\n\n${"x".repeat(6)}TAIL`,
+    );
   });
 });
 
 describe("block calls", () => {
   it("a block called above a top-level let that precedes its definition sees that binding as null (shown empty), and a missing argument is null", async () => {
-    const { requests } = await run(lines('do check("apple")', "do check()", 'let early = session "declared before the block, after the call"', "block check(thing):", "  if **the thing is good**:", '    session "good"'));
+    const { requests } = await run(
+      lines(
+        'do check("apple")',
+        "do check()",
+        'let early = session "declared before the block, after the call"',
+        "block check(thing):",
+        "  if **the thing is good**:",
+        '    session "good"',
+      ),
+    );
     expect(requests.map((request) => lastUserText(request))).toEqual([
       "## Context\n\n### early\n\n\n\n### thing\n\napple\n\nCondition: the thing is good\n\nAn `if` asks: when the condition is true, the program runs the branch under it.\n\nIs the condition true?",
       "## Context\n\n### early\n\n\n\n### thing\n\n\n\nCondition: the thing is good\n\nAn `if` asks: when the condition is true, the program runs the branch under it.\n\nIs the condition true?",
@@ -133,9 +244,20 @@ describe("block calls", () => {
 
   it("recursion: each call has its own frame, and the outside reads what the last finished call bound", async () => {
     const { requests } = await run(
-      lines("block walk(depth):", '  let parts = session "Parts at {depth}"', "  if depth > 0:", "    do walk(depth - 1)", '  session "Combine at {depth}"', "    context: parts", "do walk(1)", 'session "Report"', "  context: parts"),
+      lines(
+        "block walk(depth):",
+        '  let parts = session "Parts at {depth}"',
+        "  if depth > 0:",
+        "    do walk(depth - 1)",
+        '  session "Combine at {depth}"',
+        "    context: parts",
+        "do walk(1)",
+        'session "Report"',
+        "  context: parts",
+      ),
     );
-    const combined = (depth: number) => lastUserText(requests.find((request) => taskLine(request) === `Combine at ${depth}`)!);
+    const combined = (depth: number) =>
+      lastUserText(requests.find((request) => taskLine(request) === `Combine at ${depth}`)!);
     expect(combined(0)).toMatch(/\n\nCombine at 0\n\n## Context\n\n### parts\n\nR\(Parts at 0\)$/);
     expect(combined(1)).toMatch(/\n\nCombine at 1\n\n## Context\n\n### parts\n\nR\(Parts at 1\)$/);
     expect(lastUserText(requests.at(-1)!)).toBe("Report\n\n## Context\n\n### parts\n\nR(Parts at 1)");

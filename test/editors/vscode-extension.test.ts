@@ -17,7 +17,9 @@ function tokenize(grammar: IGrammar, source: string): string[][] {
   return source.split("\n").map((line) => {
     const result = grammar.tokenizeLine(line, state);
     state = result.ruleStack;
-    return result.tokens.filter((token) => token.scopes.length > 1).map((token) => `${line.slice(token.startIndex, token.endIndex)}=${token.scopes.at(-1)}`);
+    return result.tokens
+      .filter((token) => token.scopes.length > 1)
+      .map((token) => `${line.slice(token.startIndex, token.endIndex)}=${token.scopes.at(-1)}`);
   });
 }
 
@@ -32,13 +34,19 @@ describe("VS Code extension: the TextMate grammar", () => {
         createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns),
         createOnigString: (text: string) => new oniguruma.OnigString(text),
       }),
-      loadGrammar: async () => textmate.parseRawGrammar(readFileSync(join(extension, manifest.contributes.grammars[0].path), "utf8"), "prose.tmLanguage.json"),
+      loadGrammar: async () =>
+        textmate.parseRawGrammar(
+          readFileSync(join(extension, manifest.contributes.grammars[0].path), "utf8"),
+          "prose.tmLanguage.json",
+        ),
     });
     grammar = (await registry.loadGrammar("source.prose"))!;
   });
 
   it("colours comments, declarations, agents, properties and interpolation in strings", () => {
-    expect(tokenize(grammar, '# Research\nagent security-reviewer:\n  model: opus\n  prompt: "Check {topic.area[0]}" # why')).toEqual([
+    expect(
+      tokenize(grammar, '# Research\nagent security-reviewer:\n  model: opus\n  prompt: "Check {topic.area[0]}" # why'),
+    ).toEqual([
       ["#=punctuation.definition.comment.prose", " Research=comment.line.number-sign.prose"],
       ["agent=storage.type.agent.prose", "security-reviewer=entity.name.type.agent.prose"],
       ["model=variable.other.property.prose", ":=punctuation.separator.key-value.prose"],
@@ -58,9 +66,17 @@ describe("VS Code extension: the TextMate grammar", () => {
     ]);
   });
 
-  it("reads a `\"\"\"` string over several lines, with interpolation, and a comment after it", () => {
-    expect(tokenize(grammar, 'let brief = session """\nAbout {topic}: "quoted" # not a comment\n""" # a comment')).toEqual([
-      ["let=storage.type.prose", "brief=variable.other.declaration.prose", "==keyword.operator.prose", "session=keyword.other.session.prose", '"""=punctuation.definition.string.begin.prose'],
+  it('reads a `"""` string over several lines, with interpolation, and a comment after it', () => {
+    expect(
+      tokenize(grammar, 'let brief = session """\nAbout {topic}: "quoted" # not a comment\n""" # a comment'),
+    ).toEqual([
+      [
+        "let=storage.type.prose",
+        "brief=variable.other.declaration.prose",
+        "==keyword.operator.prose",
+        "session=keyword.other.session.prose",
+        '"""=punctuation.definition.string.begin.prose',
+      ],
       [
         "About =string.quoted.triple.prose",
         "{=punctuation.section.interpolation.begin.prose",
@@ -68,12 +84,21 @@ describe("VS Code extension: the TextMate grammar", () => {
         "}=punctuation.section.interpolation.end.prose",
         ': "quoted" # not a comment=string.quoted.triple.prose',
       ],
-      ['"""=punctuation.definition.string.end.prose', "#=punctuation.definition.comment.prose", " a comment=comment.line.number-sign.prose"],
+      [
+        '"""=punctuation.definition.string.end.prose',
+        "#=punctuation.definition.comment.prose",
+        " a comment=comment.line.number-sign.prose",
+      ],
     ]);
   });
 
   it("reads `**…**` on one line and `***…***` over several, with interpolation", () => {
-    expect(tokenize(grammar, 'if **{draft} is done** and retries > 2:\nloop until ***\n  the {draft}\n  is good\n*** (max: 3):')).toEqual([
+    expect(
+      tokenize(
+        grammar,
+        "if **{draft} is done** and retries > 2:\nloop until ***\n  the {draft}\n  is good\n*** (max: 3):",
+      ),
+    ).toEqual([
       [
         "if=keyword.control.prose",
         "**=punctuation.definition.discretion.begin.prose",
@@ -86,7 +111,11 @@ describe("VS Code extension: the TextMate grammar", () => {
         ">=keyword.operator.prose",
         "2=constant.numeric.prose",
       ],
-      ["loop=keyword.control.prose", "until=keyword.control.prose", "***=punctuation.definition.discretion.begin.prose"],
+      [
+        "loop=keyword.control.prose",
+        "until=keyword.control.prose",
+        "***=punctuation.definition.discretion.begin.prose",
+      ],
       [
         "  the =string.unquoted.discretion.multiline.prose",
         "{=punctuation.section.interpolation.begin.prose",
@@ -99,7 +128,9 @@ describe("VS Code extension: the TextMate grammar", () => {
   });
 
   it("marks escapes, bad escapes, numbers, blocks, calls, pipelines, and keywords only as whole words", () => {
-    expect(tokenize(grammar, 'block review(draft):\n  x = do review("a\\n\\q", 2.5) | map:\nlet for-each = true')).toEqual([
+    expect(
+      tokenize(grammar, 'block review(draft):\n  x = do review("a\\n\\q", 2.5) | map:\nlet for-each = true'),
+    ).toEqual([
       ["block=storage.type.block.prose", "review=entity.name.function.block.prose"],
       [
         "==keyword.operator.prose",
@@ -114,14 +145,27 @@ describe("VS Code extension: the TextMate grammar", () => {
         "|=keyword.operator.pipe.prose",
         "map=keyword.control.pipe.prose",
       ],
-      ["let=storage.type.prose", "for-each=variable.other.declaration.prose", "==keyword.operator.prose", "true=constant.language.prose"],
+      [
+        "let=storage.type.prose",
+        "for-each=variable.other.declaration.prose",
+        "==keyword.operator.prose",
+        "true=constant.language.prose",
+      ],
     ]);
   });
 
   it("ends an unterminated string with its line, as the compiler does", () => {
     expect(tokenize(grammar, 'session "open\nsession: writer')).toEqual([
-      ["session=keyword.other.session.prose", '"=punctuation.definition.string.begin.prose', "open=string.quoted.double.prose"],
-      ["session=keyword.other.session.prose", ":=punctuation.separator.key-value.prose", "writer=entity.name.type.agent.prose"],
+      [
+        "session=keyword.other.session.prose",
+        '"=punctuation.definition.string.begin.prose',
+        "open=string.quoted.double.prose",
+      ],
+      [
+        "session=keyword.other.session.prose",
+        ":=punctuation.separator.key-value.prose",
+        "writer=entity.name.type.agent.prose",
+      ],
     ]);
   });
 });
@@ -132,9 +176,17 @@ describe("VS Code extension: language configuration and manifest", () => {
   it("indents after a line ending in `:` and dedents `else:`, `elif …:`, `catch …:`", () => {
     const increase = new RegExp(configuration.indentationRules.increaseIndentPattern);
     const decrease = new RegExp(configuration.indentationRules.decreaseIndentPattern);
-    expect(["block review(draft):", "parallel (\"first\"):", "  if **done**:  # why", "agent writer:"].filter((line) => increase.test(line))).toHaveLength(4);
-    expect(["  model: sonnet", "session: writer", '  prompt: "a: b"', "let x = 1"].filter((line) => increase.test(line))).toEqual([]);
-    expect(["  else:", "elif **x**:", "  catch as error:", "finally:"].filter((line) => decrease.test(line))).toHaveLength(4);
+    expect(
+      ["block review(draft):", 'parallel ("first"):', "  if **done**:  # why", "agent writer:"].filter((line) =>
+        increase.test(line),
+      ),
+    ).toHaveLength(4);
+    expect(
+      ["  model: sonnet", "session: writer", '  prompt: "a: b"', "let x = 1"].filter((line) => increase.test(line)),
+    ).toEqual([]);
+    expect(
+      ["  else:", "elif **x**:", "  catch as error:", "finally:"].filter((line) => decrease.test(line)),
+    ).toHaveLength(4);
     expect(["  elsewhere = 1", "catcher:"].filter((line) => decrease.test(line))).toEqual([]);
   });
 
@@ -147,10 +199,21 @@ describe("VS Code extension: language configuration and manifest", () => {
 
   it("contributes the `prose` language for .prose files, its grammar and its settings", () => {
     expect(manifest.contributes.languages).toEqual([
-      { id: "prose", aliases: ["OpenProse", "prose"], extensions: [".prose"], configuration: "./language-configuration.json" },
+      {
+        id: "prose",
+        aliases: ["OpenProse", "prose"],
+        extensions: [".prose"],
+        configuration: "./language-configuration.json",
+      },
     ]);
-    expect(manifest.contributes.grammars).toEqual([{ language: "prose", scopeName: "source.prose", path: "./syntaxes/prose.tmLanguage.json" }]);
-    expect(Object.keys(manifest.contributes.configuration.properties)).toEqual(["prose.server.path", "prose.strict", "prose.trace.server"]);
+    expect(manifest.contributes.grammars).toEqual([
+      { language: "prose", scopeName: "source.prose", path: "./syntaxes/prose.tmLanguage.json" },
+    ]);
+    expect(Object.keys(manifest.contributes.configuration.properties)).toEqual([
+      "prose.server.path",
+      "prose.strict",
+      "prose.trace.server",
+    ]);
     expect(manifest.main).toBe("./extension.js");
   });
 });

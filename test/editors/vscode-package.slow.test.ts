@@ -13,7 +13,10 @@ describe("VS Code extension: packaging", () => {
   it("packages with @vscode/vsce into a .vsix holding the client, the language files and the runtime dependencies only", () => {
     expect(existsSync(vsce), "the extension's dependencies are installed: npm ci --prefix editors/vscode").toBe(true);
     const out = join(mkdtempSync(join(tmpdir(), "prosec-vsix-")), "prose.vsix");
-    const packaged = spawnSync(vsce, ["package", "--allow-missing-repository", "--out", out], { cwd: extension, encoding: "utf8" });
+    const packaged = spawnSync(vsce, ["package", "--allow-missing-repository", "--out", out], {
+      cwd: extension,
+      encoding: "utf8",
+    });
     expect(packaged.status, packaged.stdout + packaged.stderr).toBe(0);
 
     const entries = zipEntries(readFileSync(out));
@@ -30,15 +33,29 @@ describe("VS Code extension: packaging", () => {
       "extension/server-command.js",
       "extension/syntaxes/prose.tmLanguage.json",
     ]);
-    const dependencies = new Set(names.filter((name) => name.startsWith("extension/node_modules/")).map((name) => name.split("/")[2]));
+    const dependencies = new Set(
+      names.filter((name) => name.startsWith("extension/node_modules/")).map((name) => name.split("/")[2]),
+    );
     expect(dependencies.has("vscode-languageclient")).toBe(true);
     expect([...dependencies].filter((name) => name === "@vscode" || name === "vscode-textmate")).toEqual([]);
     expect(names.filter((name) => name.endsWith(".d.ts") || name.endsWith(".map"))).toEqual([]);
 
-    const read = (name: string) => entries.find((entry) => entry.name === name)!.read().toString("utf8");
+    const read = (name: string) =>
+      entries
+        .find((entry) => entry.name === name)!
+        .read()
+        .toString("utf8");
     const manifest = JSON.parse(read("extension/package.json"));
-    expect([manifest.name, manifest.publisher, manifest.contributes.languages[0].id]).toEqual(["prose", "prosec", "prose"]);
-    expect(read("extension/syntaxes/prose.tmLanguage.json")).toBe(readFileSync(join(extension, "syntaxes/prose.tmLanguage.json"), "utf8"));
-    expect(read("extension.vsixmanifest")).toContain('<Identity Language="en-US" Id="prose" Version="0.2.0" Publisher="prosec"');
+    expect([manifest.name, manifest.publisher, manifest.contributes.languages[0].id]).toEqual([
+      "prose",
+      "prosec",
+      "prose",
+    ]);
+    expect(read("extension/syntaxes/prose.tmLanguage.json")).toBe(
+      readFileSync(join(extension, "syntaxes/prose.tmLanguage.json"), "utf8"),
+    );
+    expect(read("extension.vsixmanifest")).toContain(
+      '<Identity Language="en-US" Id="prose" Version="0.2.0" Publisher="prosec"',
+    );
   });
 });

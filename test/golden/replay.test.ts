@@ -13,7 +13,14 @@ import { AnchoredStep } from "../../runtime/step-identity.js";
 import { loadProgram, type ProgramModule } from "../../src/run/load-program.js";
 import { OfflineModel, ReplayDurability } from "../../src/golden/replay.js";
 import { saveGolden, testGolden, type GoldenResult } from "../../src/golden/run-golden.js";
-import { reply, startFakeAnthropic, lastUserText, type FakeServer, type FakeRequest, type FakeReply } from "../support/fake-anthropic.js";
+import {
+  reply,
+  startFakeAnthropic,
+  lastUserText,
+  type FakeServer,
+  type FakeRequest,
+  type FakeReply,
+} from "../support/fake-anthropic.js";
 import { requireBuiltRuntime } from "../support/built-runtime.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
@@ -44,7 +51,14 @@ function respond(request: FakeRequest): FakeReply {
   const prompt = lastUserText(request);
   if (request.body?.tool_choice !== undefined) {
     const isChoice = JSON.stringify(request.body.tools).includes("enum");
-    return reply.toolUse([{ name: "answer", input: isChoice ? { answer: "Low", reason: "small" } : { answer: prompt.includes("REVISED"), reason: "checked" } }]);
+    return reply.toolUse([
+      {
+        name: "answer",
+        input: isChoice
+          ? { answer: "Low", reason: "small" }
+          : { answer: prompt.includes("REVISED"), reason: "checked" },
+      },
+    ]);
   }
   if (prompt.startsWith("Revise the draft")) return reply.text("REVISED draft");
   return reply.text(`answer to: ${prompt.split("\n")[0]}`);
@@ -75,13 +89,17 @@ async function withProgram(source: string, test: () => Promise<void>): Promise<v
 }
 
 function journal(dir: string): Record<string, unknown>[] {
-  return readFileSync(join(dir, "journal.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  return readFileSync(join(dir, "journal.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 function copyGolden(from: string, name: string): string {
   const dir = join(project, "tests", name);
   mkdirSync(dir, { recursive: true });
-  for (const file of ["run.json", "journal.jsonl", "expected.json"]) writeFileSync(join(dir, file), readFileSync(join(from, file)));
+  for (const file of ["run.json", "journal.jsonl", "expected.json"])
+    writeFileSync(join(dir, file), readFileSync(join(from, file)));
   return dir;
 }
 
@@ -93,7 +111,10 @@ beforeAll(async () => {
   project = temporaryFolder("prosec-golden-");
   const module = await compile(PROGRAM);
   runDir = join(project, ".prose/runs/20260101-120000-abcdef");
-  const outputs = await module.run({ topic: "tides" }, { runDir, runId: "20260101-120000-abcdef", apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd: project });
+  const outputs = await module.run(
+    { topic: "tides" },
+    { runDir, runId: "20260101-120000-abcdef", apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd: project },
+  );
   expect(outputs).toEqual(OUTPUTS);
 });
 
@@ -110,29 +131,54 @@ describe("golden tests", () => {
       expect(record["anchor"]).toMatch(/^(\/[a-z]+:[\w-]*@[0-9a-f]{8}#\d+(\/b\d+)?)+$/);
       expect(record["requestHash"]).toMatch(/^[0-9a-f]{16}$/);
     }
-    expect(records.find((record) => record["key"] === "/parallel@3:1#0/b1/session@5:10#0")?.["anchor"]).toMatch(/^\/parallel:@[0-9a-f]{8}#0\/b1\/session:cons@[0-9a-f]{8}#0$/);
+    expect(records.find((record) => record["key"] === "/parallel@3:1#0/b1/session@5:10#0")?.["anchor"]).toMatch(
+      /^\/parallel:@[0-9a-f]{8}#0\/b1\/session:cons@[0-9a-f]{8}#0$/,
+    );
   });
 
   it("replays a run folder as it is, against its binding files, without a single request", async () => {
     const before = server.requests.length;
     const result = await testGolden(runDir, options());
-    expect(result).toMatchObject({ name: ".prose/runs/20260101-120000-abcdef", program: "report.prose", passed: true, failures: [], changed: [], unusedSteps: 0, written: [] });
+    expect(result).toMatchObject({
+      name: ".prose/runs/20260101-120000-abcdef",
+      program: "report.prose",
+      passed: true,
+      failures: [],
+      changed: [],
+      unusedSteps: 0,
+      written: [],
+    });
     expect(server.requests.length).toBe(before);
   });
 
   it("saves a run as tests/NAME.golden with the replay's outputs, and replays that", async () => {
     const result = await saveGolden("20260101-120000-abcdef", "report", options());
     expect(result).toMatchObject({ name: "tests/report.golden", passed: true });
-    expect(result.written).toEqual(["tests/report.golden/run.json", "tests/report.golden/journal.jsonl", "tests/report.golden/expected.json"]);
-    expect(JSON.parse(readFileSync(join(saved(), "expected.json"), "utf8"))).toEqual({ program: "../../report.prose", outputs: OUTPUTS });
-    expect(journal(saved()).map((record) => record["key"])).toEqual(journal(runDir).map((record) => record["key"]).sort((a, b) => String(a).localeCompare(String(b), "en", { numeric: true })));
+    expect(result.written).toEqual([
+      "tests/report.golden/run.json",
+      "tests/report.golden/journal.jsonl",
+      "tests/report.golden/expected.json",
+    ]);
+    expect(JSON.parse(readFileSync(join(saved(), "expected.json"), "utf8"))).toEqual({
+      program: "../../report.prose",
+      outputs: OUTPUTS,
+    });
+    expect(journal(saved()).map((record) => record["key"])).toEqual(
+      journal(runDir)
+        .map((record) => record["key"])
+        .sort((a, b) => String(a).localeCompare(String(b), "en", { numeric: true })),
+    );
     expect((await testGolden(saved(), options())).passed).toBe(true);
-    await expect(saveGolden("20260101-120000-abcdef", "report", options())).rejects.toThrow(/tests\/report\.golden already exists/);
+    await expect(saveGolden("20260101-120000-abcdef", "report", options())).rejects.toThrow(
+      /tests\/report\.golden already exists/,
+    );
     await expect(saveGolden("20260101-120000-000000", "other", options())).rejects.toThrow(/no such run/);
   });
 
   it("still passes with comments and blank lines added above and inside the steps", async () => {
-    const edited = `# A report on a topic.\n\n${PROGRAM}`.replace("parallel:\n", "# Both sides at once.\n\nparallel:\n  # pros first\n\n").replace("loop until", "# Revise until ready.\nloop until");
+    const edited = `# A report on a topic.\n\n${PROGRAM}`
+      .replace("parallel:\n", "# Both sides at once.\n\nparallel:\n  # pros first\n\n")
+      .replace("loop until", "# Revise until ready.\nloop until");
     await withProgram(edited, async () => {
       const result = await testGolden(saved(), options());
       expect(result.failures).toEqual([]);
@@ -143,12 +189,24 @@ describe("golden tests", () => {
   it("ignores the version checks that guard --resume", async () => {
     const dir = copyGolden(saved(), "versions.golden");
     const manifest = JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as Record<string, unknown>;
-    writeFileSync(join(dir, "run.json"), JSON.stringify({ ...manifest, compilerVersion: "0.0.1", sourceHash: "f".repeat(64) }));
+    writeFileSync(
+      join(dir, "run.json"),
+      JSON.stringify({ ...manifest, compilerVersion: "0.0.1", sourceHash: "f".repeat(64) }),
+    );
     expect((await testGolden(dir, options())).passed).toBe(true);
     const module = await compile(PROGRAM);
     await expect(module.run({}, { runDir, resume: true, cwd: project })).resolves.toEqual(OUTPUTS); // the same run resumes...
-    writeFileSync(join(runDir, "run.json"), JSON.stringify({ ...JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")), compilerVersion: "0.0.1", stepScheme: STEP_SCHEME + 1 }));
-    await expect(module.run({}, { runDir, resume: true, cwd: project })).rejects.toThrow(/recorded by prosec 0\.0\.1 with step scheme/); // ...which --resume refuses
+    writeFileSync(
+      join(runDir, "run.json"),
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")),
+        compilerVersion: "0.0.1",
+        stepScheme: STEP_SCHEME + 1,
+      }),
+    );
+    await expect(module.run({}, { runDir, resume: true, cwd: project })).rejects.toThrow(
+      /recorded by prosec 0\.0\.1 with step scheme/,
+    ); // ...which --resume refuses
     rmSync(dir, { recursive: true });
   });
 
@@ -156,48 +214,105 @@ describe("golden tests", () => {
     await withProgram(PROGRAM.replace('"Revise the draft"', '"Revise the draft, shorter"'), async () => {
       const result = await testGolden(saved(), options());
       expect(result.passed).toBe(true);
-      expect(result.changed.map((step) => `${step.kind} ${step.binding} ${step.at.line}:${step.at.column} ${step.asked}`)).toEqual(["session draft 11:11 Revise the draft, shorter\n(context: draft)"]);
+      expect(
+        result.changed.map((step) => `${step.kind} ${step.binding} ${step.at.line}:${step.at.column} ${step.asked}`),
+      ).toEqual(["session draft 11:11 Revise the draft, shorter\n(context: draft)"]);
     });
   });
 
   it("fails on a step the recording lacks, writes it as a pending answer, uses the answer, and folds it in with --update", async () => {
     const dir = copyGolden(saved(), "added.golden");
-    const added = PROGRAM.replace("output report", 'let title = session "Name the report on {topic}"\n\noutput title = title\noutput report');
+    const added = PROGRAM.replace(
+      "output report",
+      'let title = session "Name the report on {topic}"\n\noutput title = title\noutput report',
+    );
     await withProgram(added, async () => {
       const missing = await testGolden(dir, { ...options(), writePending: true });
       expect(missing.passed).toBe(false);
-      expect(missing.failures).toEqual([expect.objectContaining({ kind: "missing-step", message: "report.prose:20:13: the session title is not in the recording" })]);
+      expect(missing.failures).toEqual([
+        expect.objectContaining({
+          kind: "missing-step",
+          message: "report.prose:20:13: the session title is not in the recording",
+        }),
+      ]);
       expect(missing.failures[0]!.step?.asked).toBe("Name the report on tides");
       expect(missing.written).toEqual(["tests/added.golden/answers.json"]);
-      const pending = JSON.parse(readFileSync(join(dir, "answers.json"), "utf8")) as { answers: Record<string, unknown>[] };
-      expect(pending.answers).toEqual([expect.objectContaining({ step: "report.prose:20:13 session (title)", kind: "session", key: "/session@20:13#0", asked: "Name the report on tides", answer: null })]);
+      const pending = JSON.parse(readFileSync(join(dir, "answers.json"), "utf8")) as {
+        answers: Record<string, unknown>[];
+      };
+      expect(pending.answers).toEqual([
+        expect.objectContaining({
+          step: "report.prose:20:13 session (title)",
+          kind: "session",
+          key: "/session@20:13#0",
+          asked: "Name the report on tides",
+          answer: null,
+        }),
+      ]);
 
       // Unanswered, it is still missing; answered, the replay goes on and the new output is not expected yet.
       expect((await testGolden(dir, options())).failures.map((failure) => failure.kind)).toEqual(["missing-step"]);
-      writeFileSync(join(dir, "answers.json"), JSON.stringify({ answers: [{ ...pending.answers[0], answer: "Tides, briefly" }] }));
+      writeFileSync(
+        join(dir, "answers.json"),
+        JSON.stringify({ answers: [{ ...pending.answers[0], answer: "Tides, briefly" }] }),
+      );
       const unexpected = await testGolden(dir, options());
-      expect(unexpected.failures).toEqual([expect.objectContaining({ kind: "output", output: "title", actual: "Tides, briefly", message: 'output "title" is not expected' })]);
+      expect(unexpected.failures).toEqual([
+        expect.objectContaining({
+          kind: "output",
+          output: "title",
+          actual: "Tides, briefly",
+          message: 'output "title" is not expected',
+        }),
+      ]);
 
       const before = server.requests.length;
       const updated = await testGolden(dir, { ...options(), update: true });
-      expect(updated).toMatchObject({ passed: true, written: ["tests/added.golden/run.json", "tests/added.golden/journal.jsonl", "tests/added.golden/expected.json"] });
+      expect(updated).toMatchObject({
+        passed: true,
+        written: [
+          "tests/added.golden/run.json",
+          "tests/added.golden/journal.jsonl",
+          "tests/added.golden/expected.json",
+        ],
+      });
       expect(server.requests.length).toBe(before);
-      expect(JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")).outputs).toEqual({ title: "Tides, briefly", ...OUTPUTS });
-      expect(journal(dir).find((record) => record["key"] === "/session@20:13#0")).toMatchObject({ kind: "session", value: "Tides, briefly", anchor: expect.stringMatching(/^\/session:title@/) });
+      expect(JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")).outputs).toEqual({
+        title: "Tides, briefly",
+        ...OUTPUTS,
+      });
+      expect(journal(dir).find((record) => record["key"] === "/session@20:13#0")).toMatchObject({
+        kind: "session",
+        value: "Tides, briefly",
+        anchor: expect.stringMatching(/^\/session:title@/),
+      });
       expect(() => readFileSync(join(dir, "answers.json"))).toThrow();
       expect((await testGolden(dir, options())).passed).toBe(true);
     });
     // Against the program without the step, the updated test now fails: an output is gone.
-    expect((await testGolden(dir, options())).failures).toEqual([expect.objectContaining({ kind: "output", output: "title", message: 'output "title" is missing' })]);
+    expect((await testGolden(dir, options())).failures).toEqual([
+      expect.objectContaining({ kind: "output", output: "title", message: 'output "title" is missing' }),
+    ]);
   });
 
   it("refuses an answer that cannot be the step's (a judgment answered with text)", async () => {
     const dir = copyGolden(saved(), "bad-answer.golden");
-    const records = journal(dir).filter((record) => record["kind"] !== "judge" || !String(record["key"]).endsWith("#1"));
+    const records = journal(dir).filter(
+      (record) => record["kind"] !== "judge" || !String(record["key"]).endsWith("#1"),
+    );
     writeFileSync(join(dir, "journal.jsonl"), records.map((record) => `${JSON.stringify(record)}\n`).join(""));
-    writeFileSync(join(dir, "answers.json"), JSON.stringify({ answers: [{ kind: "judge", key: "/judge@10:12#1", answer: "maybe" }] }));
+    writeFileSync(
+      join(dir, "answers.json"),
+      JSON.stringify({ answers: [{ kind: "judge", key: "/judge@10:12#1", answer: "maybe" }] }),
+    );
     const result = await testGolden(dir, options());
-    expect(result.failures).toEqual([expect.objectContaining({ kind: "answer", message: "report.prose:10:12: the answer to the judgment in answers.json cannot be used: a judgment's answer is true or false" })]);
+    expect(result.failures).toEqual([
+      expect.objectContaining({
+        kind: "answer",
+        message:
+          "report.prose:10:12: the answer to the judgment in answers.json cannot be used: a judgment's answer is true or false",
+      }),
+    ]);
   });
 
   it("replays a journal written before anchors by call site, which only survives edits that keep the lines", async () => {
@@ -216,15 +331,25 @@ describe("replay never reaches the model", () => {
   it("answers steps only from the recording: the step itself never runs", async () => {
     const durability = new ReplayDurability([], []);
     const execute = () => Promise.reject(new Error("executed"));
-    const identity = new AnchoredStep("session", { line: 1, column: 1 }, "/session:x@00000000#0", { name: "p", source: "p.prose" }, { text: "Do it", details: () => ({}) });
-    await expect(durability.step("/session@1:1#0", "session", execute, identity)).rejects.toThrow("the recording has no answer for this step");
+    const identity = new AnchoredStep(
+      "session",
+      { line: 1, column: 1 },
+      "/session:x@00000000#0",
+      { name: "p", source: "p.prose" },
+      { text: "Do it", details: () => ({}) },
+    );
+    await expect(durability.step("/session@1:1#0", "session", execute, identity)).rejects.toThrow(
+      "the recording has no answer for this step",
+    );
     expect(durability.missing.map((step) => step.asked)).toEqual(["Do it"]);
   });
 
   it("gives the run a client whose every request fails and is counted", async () => {
     const offline = new OfflineModel();
     const module = await compile(PROGRAM);
-    await expect(module.run({ topic: "x" }, { client: offline.client, cwd: project })).rejects.toThrow(/Connection error|replays without the network/);
+    await expect(module.run({ topic: "x" }, { client: offline.client, cwd: project })).rejects.toThrow(
+      /Connection error|replays without the network/,
+    );
     expect(offline.attempts.length).toBeGreaterThanOrEqual(1);
     expect(offline.attempts[0]).toMatch(/\/v1\/messages$/);
   });

@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { compile, type ImportResolution } from "../../src/compile.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
 const folder = realpathSync(mkdtempSync(join(tmpdir(), "prosec-exec-")));
@@ -25,7 +32,11 @@ interface Module {
 }
 
 let counter = 0;
-async function load(source: string, name = `program${++counter}`, resolveImport?: (path: string) => ImportResolution): Promise<Module> {
+async function load(
+  source: string,
+  name = `program${++counter}`,
+  resolveImport?: (path: string) => ImportResolution,
+): Promise<Module> {
   const compiled = await compile(source, `${name}.prose`, { resolveImport });
   expect(compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
   const path = join(folder, `${name}.prose.ts`);
@@ -37,12 +48,17 @@ async function load(source: string, name = `program${++counter}`, resolveImport?
  * Sessions answer `reply to: <their prompt's first line>`, after `delays[text]` ms when their
  * prompt holds `text`; judgments and choices answer from `answers`.
  */
-async function serve(answers: Record<string, boolean | string> = {}, delays: Record<string, number> = {}): Promise<FakeServer> {
+async function serve(
+  answers: Record<string, boolean | string> = {},
+  delays: Record<string, number> = {},
+): Promise<FakeServer> {
   const respond = (request: FakeRequest): FakeReply => {
     const prompt = lastUserText(request);
     if (request.body?.tool_choice?.name === "answer") {
       const key = Object.keys(answers).find((question) => prompt.includes(question));
-      return reply.toolUse([{ name: "answer", input: { answer: key === undefined ? false : answers[key], reason: "scripted" } }]);
+      return reply.toolUse([
+        { name: "answer", input: { answer: key === undefined ? false : answers[key], reason: "scripted" } },
+      ]);
     }
     const delay = Object.entries(delays).find(([text]) => prompt.includes(text))?.[1];
     return reply.text(`reply to: ${prompt.trim().split("\n")[0]}`, delay === undefined ? {} : { delayMs: delay });
@@ -56,7 +72,9 @@ const options = (fake: FakeServer) => ({ apiKey: "sk-ant-test", baseURL: fake.ur
 describe("generated modules run against the runtime", () => {
   it("binds session results, interpolates them into later prompts and returns the outputs", async () => {
     const fake = await serve();
-    const module = await load('input topic: "Topic"\n\nlet notes = session "Research {topic}"\noutput report = session "Report on {notes}"\n');
+    const module = await load(
+      'input topic: "Topic"\n\nlet notes = session "Research {topic}"\noutput report = session "Report on {notes}"\n',
+    );
     const outputs = await module.run({ topic: "tides" }, options(fake));
     expect(fake.requests).toHaveLength(2);
     expect(lastUserText(fake.requests[1]!)).toContain("Report on reply to: Research tides");
@@ -83,21 +101,32 @@ describe("generated modules run against the runtime", () => {
 
   it("runs parallel branches and binds each branch's result to its name after the join", async () => {
     const fake = await serve();
-    const module = await load('parallel:\n  a = session "Alpha"\n  b = session "Beta"\n\noutput both = a + " & " + b\n');
+    const module = await load(
+      'parallel:\n  a = session "Alpha"\n  b = session "Beta"\n\noutput both = a + " & " + b\n',
+    );
     const outputs = await module.run({}, options(fake));
     expect(outputs["both"]).toBe("reply to: Alpha & reply to: Beta");
   });
 
   it("appends a parallel for's results to an outer list in item order, whatever order they finish in", async () => {
     const fake = await serve({}, { "Look at a": 150, "Look at b": 100, "Look at c": 50 });
-    const module = await load('let found = []\nparallel for x in ["a", "b", "c", "d"]:\n  let r = session "Look at {x}"\n  found = found + [r]\n\noutput found-all = found\n');
+    const module = await load(
+      'let found = []\nparallel for x in ["a", "b", "c", "d"]:\n  let r = session "Look at {x}"\n  found = found + [r]\n\noutput found-all = found\n',
+    );
     const outputs = await module.run({}, options(fake));
-    expect(outputs["found-all"]).toEqual(["reply to: Look at a", "reply to: Look at b", "reply to: Look at c", "reply to: Look at d"]);
+    expect(outputs["found-all"]).toEqual([
+      "reply to: Look at a",
+      "reply to: Look at b",
+      "reply to: Look at c",
+      "reply to: Look at d",
+    ]);
   });
 
   it("catches a thrown error with its message and runs finally", async () => {
     const fake = await serve();
-    const module = await load('let log = "start"\ntry:\n  throw "boom"\ncatch as err:\n  log = log + " caught " + err\nfinally:\n  log = log + " finally"\n\noutput result = log\n');
+    const module = await load(
+      'let log = "start"\ntry:\n  throw "boom"\ncatch as err:\n  log = log + " caught " + err\nfinally:\n  log = log + " finally"\n\noutput result = log\n',
+    );
     const outputs = await module.run({}, options(fake));
     expect(outputs["result"]).toMatch(/^start caught .*boom.* finally$/);
     expect(fake.requests).toHaveLength(0);
@@ -105,17 +134,23 @@ describe("generated modules run against the runtime", () => {
 
   it("takes the option the model chooses", async () => {
     const fake = await serve({ "how bad it is": "Minor" });
-    const module = await load('choice **how bad it is**:\n  option "Critical":\n    output level = "stop"\n  option "Minor":\n    output level = "carry on"\n');
+    const module = await load(
+      'choice **how bad it is**:\n  option "Critical":\n    output level = "stop"\n  option "Minor":\n    output level = "carry on"\n',
+    );
     expect((await module.run({}, options(fake)))["level"]).toBe("carry on");
   });
 
   it("judges a loop until condition before each iteration: a yes at first runs no iteration, max still bounds it", async () => {
     const fake = await serve({ "the work is done": true });
-    const judgedFirst = await load('let runs = 0\nloop until **the work is done** (max: 3):\n  runs = runs + 1\n  session "Work"\noutput result = runs\n');
+    const judgedFirst = await load(
+      'let runs = 0\nloop until **the work is done** (max: 3):\n  runs = runs + 1\n  session "Work"\noutput result = runs\n',
+    );
     expect((await judgedFirst.run({}, options(fake)))["result"]).toBe(0);
     expect(fake.requests).toHaveLength(1);
     // A deterministic condition on a name the body binds: null before the first iteration, then the last value.
-    const counted = await load("let n = 0\nloop until done (max: 10):\n  n = n + 1\n  let done = n >= 3\noutput result = n\noutput last = done\n");
+    const counted = await load(
+      "let n = 0\nloop until done (max: 10):\n  n = n + 1\n  let done = n >= 3\noutput result = n\noutput last = done\n",
+    );
     expect(await counted.run({}, options(fake))).toEqual({ result: 3, last: true });
     const bounded = await load("let n = 0\nloop until n > 100 (max: 4):\n  n = n + 1\noutput result = n\n");
     expect((await bounded.run({}, options(fake)))["result"]).toBe(4);
@@ -124,7 +159,11 @@ describe("generated modules run against the runtime", () => {
   it("calls an imported program through its generated module", async () => {
     const fake = await serve();
     await load('input topic: "Topic"\n\noutput summary = session "Summarise {topic}"\n', "helper");
-    const main = await load('use "./helper.prose" as helper\n\nlet result = helper(topic: "moons")\noutput digest = result.summary\n', "main", () => ({ inputs: ["topic"], outputs: ["summary"] }));
+    const main = await load(
+      'use "./helper.prose" as helper\n\nlet result = helper(topic: "moons")\noutput digest = result.summary\n',
+      "main",
+      () => ({ inputs: ["topic"], outputs: ["summary"] }),
+    );
     expect((await main.run({}, options(fake)))["digest"]).toBe("reply to: Summarise moons");
   });
 });

@@ -10,7 +10,13 @@ const snapshots = fileURLToPath(new URL("../../snapshots/", import.meta.url));
 
 function fixtureFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? fixtureFiles(join(directory, entry.name)) : entry.name.endsWith(".prose") ? [join(directory, entry.name)] : []))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? fixtureFiles(join(directory, entry.name))
+        : entry.name.endsWith(".prose")
+          ? [join(directory, entry.name)]
+          : [],
+    )
     .sort();
 }
 
@@ -27,7 +33,9 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe("fixtures lower to the committed TypeScript", () => {
   it("builds every fixture without errors, and the modules type-check (strict)", () => {
-    expect(result.programs.flatMap((program) => program.diagnostics.filter((diagnostic) => diagnostic.severity === "error"))).toEqual([]);
+    expect(
+      result.programs.flatMap((program) => program.diagnostics.filter((diagnostic) => diagnostic.severity === "error")),
+    ).toEqual([]);
     expect(result.typeErrors).toEqual([]);
     expect(result.exitCode).toBe(0);
     expect(result.programs.map((program) => program.status)).toEqual(names.map(() => "written"));

@@ -14,15 +14,36 @@ describe("TypeScript names for .prose names", () => {
   });
 
   it("never yields a reserved word, a global the module uses, or one of the module's own names", () => {
-    const words = ["class", "await", "yield", "let", "undefined", "Promise", "rt", "text", "inputs", "options", "program", "run", "add", "Value"];
+    const words = [
+      "class",
+      "await",
+      "yield",
+      "let",
+      "undefined",
+      "Promise",
+      "rt",
+      "text",
+      "inputs",
+      "options",
+      "program",
+      "run",
+      "add",
+      "Value",
+    ];
     const names = table(...words.map((word) => ["value", word] as [Namespace, string]));
     for (const word of words) expect(names.get("value", word)).toBe(`${word}$`);
   });
 
   it("resolves collisions whatever order the names come in: a plain name keeps its spelling", () => {
     for (const order of [
-      [["value", "market-trends"], ["value", "marketTrends"]],
-      [["value", "marketTrends"], ["value", "market-trends"]],
+      [
+        ["value", "market-trends"],
+        ["value", "marketTrends"],
+      ],
+      [
+        ["value", "marketTrends"],
+        ["value", "market-trends"],
+      ],
     ] as Array<Array<[Namespace, string]>>) {
       const names = new NameTable(order);
       expect(names.get("value", "marketTrends")).toBe("marketTrends");

@@ -46,8 +46,16 @@ describe("permissions lower to the runtime's Permissions", () => {
   });
 
   it("values analysis reports as W009 (treated as deny) lower as deny", () => {
-    const rules = ['read: "src/**"', "write: nowhere", "execute: 42", 'bash: ["ls"]', "network: maybe"].map((rule) => `    ${rule}`).join("\n");
-    expect(checkSource(program(rules)).diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["W009", "W009", "W009", "W009", "W009"]);
+    const rules = ['read: "src/**"', "write: nowhere", "execute: 42", 'bash: ["ls"]', "network: maybe"]
+      .map((rule) => `    ${rule}`)
+      .join("\n");
+    expect(checkSource(program(rules)).diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
+      "W009",
+      "W009",
+      "W009",
+      "W009",
+      "W009",
+    ]);
     expect(loweredPermissions(rules)).toBe('{ read: [], write: [], execute: [], bash: "deny", network: "deny" }');
   });
 
@@ -56,24 +64,63 @@ describe("permissions lower to the runtime's Permissions", () => {
   });
 
   it("several prompts share one ask list", () => {
-    expect(loweredPermissions("    read: prompt\n    write: deny\n    execute: prompt")).toBe('{ write: [], ask: ["read", "execute"] }');
+    expect(loweredPermissions("    read: prompt\n    write: deny\n    execute: prompt")).toBe(
+      '{ write: [], ask: ["read", "execute"] }',
+    );
   });
 });
 
 describe("no property value that passes analysis reaches an internal error in lowering", () => {
   const values = [
-    "allow", "deny", "prompt", '"allow"', '"deny"', '"prompt"', '"src/**"', '"{bound}"', '"{unbound}"', '"""raw {bound}"""',
-    "bound", "unbound", "bound.field", "bound[0]", "(bound)", "not bound", "bound + 1", "**judged**",
-    "42", "-1", "1.5", "true", "false", "null", "sonnet", '"sonnet"', "exponential", "project", "user",
-    "[]", '["a"]', "[bound]", "[unbound]", '["{bound}", bound]', "[1, 2]", "[[bound]]", "[{ k: bound }]",
-    "{ k: 1 }", "{ bound }", "{ unbound }",
+    "allow",
+    "deny",
+    "prompt",
+    '"allow"',
+    '"deny"',
+    '"prompt"',
+    '"src/**"',
+    '"{bound}"',
+    '"{unbound}"',
+    '"""raw {bound}"""',
+    "bound",
+    "unbound",
+    "bound.field",
+    "bound[0]",
+    "(bound)",
+    "not bound",
+    "bound + 1",
+    "**judged**",
+    "42",
+    "-1",
+    "1.5",
+    "true",
+    "false",
+    "null",
+    "sonnet",
+    '"sonnet"',
+    "exponential",
+    "project",
+    "user",
+    "[]",
+    '["a"]',
+    "[bound]",
+    "[unbound]",
+    '["{bound}", bound]',
+    "[1, 2]",
+    "[[bound]]",
+    "[{ k: bound }]",
+    "{ k: 1 }",
+    "{ bound }",
+    "{ unbound }",
   ];
   const blockValue = "\n      nested: bound\n      other: unbound";
   const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions", "flavor"];
   const permissionKinds = ["read", "write", "execute", "bash", "network", "env", "raed"];
   const heads = {
-    agent: (body: string) => `let bound = "v"\nimport "skill" from "x"\nagent a:\n${body}\nsession: a\n  prompt: "hi"\n`,
-    session: (body: string) => `let bound = "v"\nimport "skill" from "x"\nagent a:\n  model: sonnet\nsession: a\n  prompt: "hi"\n${body}\n`,
+    agent: (body: string) =>
+      `let bound = "v"\nimport "skill" from "x"\nagent a:\n${body}\nsession: a\n  prompt: "hi"\n`,
+    session: (body: string) =>
+      `let bound = "v"\nimport "skill" from "x"\nagent a:\n  model: sonnet\nsession: a\n  prompt: "hi"\n${body}\n`,
   };
 
   it("on agents and sessions, for every property and permission kind", () => {
@@ -81,8 +128,12 @@ describe("no property value that passes analysis reaches an internal error in lo
     let lowered = 0;
     for (const head of Object.values(heads)) {
       const sources = [
-        ...properties.flatMap((property) => [...values, blockValue.replaceAll("\n      ", "\n    ")].map((value) => head(`  ${property}: ${value}`))),
-        ...permissionKinds.flatMap((kind) => [...values, blockValue].map((value) => head(`  permissions:\n    ${kind}: ${value}`))),
+        ...properties.flatMap((property) =>
+          [...values, blockValue.replaceAll("\n      ", "\n    ")].map((value) => head(`  ${property}: ${value}`)),
+        ),
+        ...permissionKinds.flatMap((kind) =>
+          [...values, blockValue].map((value) => head(`  permissions:\n    ${kind}: ${value}`)),
+        ),
       ];
       for (const source of sources) {
         if (hasErrors(checkSource(source).diagnostics)) continue;
@@ -109,7 +160,10 @@ describe("a compiled program's permissions are enforced by the runtime", () => {
   });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  async function load(name: string, rules: string): Promise<{ run(inputs: object, options: object): Promise<unknown> }> {
+  async function load(
+    name: string,
+    rules: string,
+  ): Promise<{ run(inputs: object, options: object): Promise<unknown> }> {
     const compiled = await compile(program(rules), `${name}.prose`);
     expect(compiled.diagnostics).toEqual([]);
     const path = join(folder, `${name}.prose.ts`);
@@ -119,7 +173,12 @@ describe("a compiled program's permissions are enforced by the runtime", () => {
 
   it("write: deny offers no write tools and refuses a write the model asks for anyway", async () => {
     const cwd = realpathSync(mkdtempSync(join(folder, "cwd-")));
-    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "write_file", input: { path: "planted.txt", content: "x" } }]), reply.text("done")] });
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([{ name: "write_file", input: { path: "planted.txt", content: "x" } }]),
+        reply.text("done"),
+      ],
+    });
     const module = await load("write-deny", "    write: deny");
     await module.run({}, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd, onPermission: () => true });
     const offered = server.requests[0]!.body!.tools!.map((tool) => tool.name);
@@ -133,11 +192,29 @@ describe("a compiled program's permissions are enforced by the runtime", () => {
   it("write: prompt asks onPermission for each path, and writes only what it agrees to", async () => {
     const cwd = realpathSync(mkdtempSync(join(folder, "cwd-")));
     server = await startFakeAnthropic({
-      script: [reply.toolUse([{ name: "write_file", input: { path: "yes.txt", content: "ok" } }, { name: "write_file", input: { path: "no.txt", content: "x" } }]), reply.text("done")],
+      script: [
+        reply.toolUse([
+          { name: "write_file", input: { path: "yes.txt", content: "ok" } },
+          { name: "write_file", input: { path: "no.txt", content: "x" } },
+        ]),
+        reply.text("done"),
+      ],
     });
     const module = await load("write-prompt", "    write: prompt");
     const asked: string[] = [];
-    await module.run({}, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd, onPermission: (request: { tool: string; detail: string }) => (asked.push(`${request.tool} ${request.detail}`), request.detail === "yes.txt") });
+    await module.run(
+      {},
+      {
+        apiKey: "sk-ant-test",
+        baseURL: server.url,
+        maxRetries: 0,
+        cwd,
+        onPermission: (request: { tool: string; detail: string }) => (
+          asked.push(`${request.tool} ${request.detail}`),
+          request.detail === "yes.txt"
+        ),
+      },
+    );
     expect(asked).toEqual(["write_file yes.txt", "write_file no.txt"]);
     expect(readFileSync(join(cwd, "yes.txt"), "utf8")).toBe("ok");
     expect(existsSync(join(cwd, "no.txt"))).toBe(false);

@@ -15,7 +15,31 @@ import { stringLiteral, templateChunk } from "../../src/phases/3-transform/liter
 import { pick, seededRandom } from "../support/random.js";
 
 /** Characters that end literals, open substitutions or comments, or are not plain UTF-8 text. */
-const dangerous = ["`", "${", "$", "{", "}", "*/", "/*", "//", "\u2028", "\u2029", "\ud800", "\udfff", "\ud83d\ude00", '"', "'", "\\", "\n", "\t", "\u0000", "\u007f", "a", " ", "é"];
+const dangerous = [
+  "`",
+  "${",
+  "$",
+  "{",
+  "}",
+  "*/",
+  "/*",
+  "//",
+  "\u2028",
+  "\u2029",
+  "\ud800",
+  "\udfff",
+  "\ud83d\ude00",
+  '"',
+  "'",
+  "\\",
+  "\n",
+  "\t",
+  "\u0000",
+  "\u007f",
+  "a",
+  " ",
+  "é",
+];
 
 function randomString(random: () => number): string {
   const length = 1 + Math.floor(random() * 12);
@@ -38,7 +62,9 @@ describe("string literals round-trip exactly", () => {
       const value = randomString(random);
       expect(new Function(`return ${stringLiteral(value)};`)()).toBe(value);
       expect(new Function(`return \`${templateChunk(value)}\`;`)()).toBe(value);
-      expect(new Function(`return \`${templateChunk(value)}\${"|"}${templateChunk(value)}\`;`)()).toBe(`${value}|${value}`);
+      expect(new Function(`return \`${templateChunk(value)}\${"|"}${templateChunk(value)}\`;`)()).toBe(
+        `${value}|${value}`,
+      );
     }
   });
 
@@ -46,7 +72,7 @@ describe("string literals round-trip exactly", () => {
     const random = seededRandom(42);
     const values = Array.from({ length: 60 }, () => randomString(random));
     const program = [
-      "input user: \"Who is asking\"",
+      'input user: "Who is asking"',
       ...values.map((value, index) => `output plain${index} = ${proseString(value)}`),
       ...values.map((value, index) => `output mixed${index} = "{user}${proseString(value).slice(1, -1)}{user}"`),
     ].join("\n");
@@ -56,7 +82,10 @@ describe("string literals round-trip exactly", () => {
     expect(await typecheck([{ path, code: compiled.code! }])).toEqual([]);
 
     writeFileSync(path, compiled.code!.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
-    const module = (await import(path)) as { run(inputs: { user: string }, options: object): Promise<Record<string, unknown>>; default: { source: string } };
+    const module = (await import(path)) as {
+      run(inputs: { user: string }, options: object): Promise<Record<string, unknown>>;
+      default: { source: string };
+    };
     const outputs = await module.run({ user: "U" }, { cwd: folder, apiKey: "unused" });
     values.forEach((value, index) => {
       expect(outputs[`plain${index}`]).toBe(value);

@@ -29,8 +29,47 @@ Compare {
 do review(first, "clarity")
 `;
 
-const statementKeywords = ["let", "const", "output", "input", "use", "import", "agent", "block", "if", "elif", "else", "choice", "option", "try", "catch", "finally", "throw", "assert", "parallel", "loop", "repeat", "for", "do", "session", "resume"];
-const expressionKeywords = ["session", "resume", "do", "parallel", "repeat", "for", "loop", "try", "true", "false", "null", "not"];
+const statementKeywords = [
+  "let",
+  "const",
+  "output",
+  "input",
+  "use",
+  "import",
+  "agent",
+  "block",
+  "if",
+  "elif",
+  "else",
+  "choice",
+  "option",
+  "try",
+  "catch",
+  "finally",
+  "throw",
+  "assert",
+  "parallel",
+  "loop",
+  "repeat",
+  "for",
+  "do",
+  "session",
+  "resume",
+];
+const expressionKeywords = [
+  "session",
+  "resume",
+  "do",
+  "parallel",
+  "repeat",
+  "for",
+  "loop",
+  "try",
+  "true",
+  "false",
+  "null",
+  "not",
+];
 const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions"];
 
 describe("prosec lsp: completion", () => {
@@ -38,7 +77,10 @@ describe("prosec lsp: completion", () => {
   let folder: string;
   const labels = (items: CompletionItem[] | null) => (items ?? []).map((item) => item.label);
   const complete = async (text: string, needle: string, delta = needle.length, name = "program.prose") =>
-    (await lsp.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: fileUri(join(folder, name)) }, position: positionOf(text, needle, delta) })) as CompletionItem[] | null;
+    (await lsp.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri: fileUri(join(folder, name)) },
+      position: positionOf(text, needle, delta),
+    })) as CompletionItem[] | null;
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), "prosec-lsp-completion-"));
@@ -46,7 +88,9 @@ describe("prosec lsp: completion", () => {
     lsp = startLsp(folder);
     await lsp.initialize(folder);
     await lsp.open(join(folder, "program.prose"), program);
-    expect((await lsp.diagnostics(fileUri(join(folder, "program.prose")))).diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["P002"]);
+    expect(
+      (await lsp.diagnostics(fileUri(join(folder, "program.prose")))).diagnostics.map((diagnostic) => diagnostic.code),
+    ).toEqual(["P002"]);
   });
 
   afterAll(() => lsp.process.kill());
@@ -78,16 +122,39 @@ describe("prosec lsp: completion", () => {
   });
 
   it("offers property names on the lines under an agent or a session, permission kinds under `permissions:`", async () => {
-    const agentLine = await complete(program, "  prompt: \"You research", 2);
-    expect(agentLine!.map((item) => [item.label, item.insertText])).toEqual(properties.map((name) => [name, `${name}: `]));
-    expect(labels(await complete(program, "  prompt: \"You research", 5))).toEqual(properties);
+    const agentLine = await complete(program, '  prompt: "You research', 2);
+    expect(agentLine!.map((item) => [item.label, item.insertText])).toEqual(
+      properties.map((name) => [name, `${name}: `]),
+    );
+    expect(labels(await complete(program, '  prompt: "You research', 5))).toEqual(properties);
     expect(labels(await complete(program, "  context: first", 2))).toEqual(properties);
-    expect(labels(await complete(program, "    read", 4))).toEqual(["read", "write", "execute", "bash", "network", "env"]);
+    expect(labels(await complete(program, "    read", 4))).toEqual([
+      "read",
+      "write",
+      "execute",
+      "bash",
+      "network",
+      "env",
+    ]);
   });
 
   it("offers keywords and names where a statement starts, names, agents and expression keywords where a value goes", async () => {
-    expect(labels(await complete(program, "do review", 0))).toEqual([...statementKeywords, "lib", "topic", "first", "second", "third"]);
-    expect(labels(await complete(program, "context: ", 9))).toEqual(["lib", "topic", "first", "researcher", "editor", ...expressionKeywords]);
+    expect(labels(await complete(program, "do review", 0))).toEqual([
+      ...statementKeywords,
+      "lib",
+      "topic",
+      "first",
+      "second",
+      "third",
+    ]);
+    expect(labels(await complete(program, "context: ", 9))).toEqual([
+      "lib",
+      "topic",
+      "first",
+      "researcher",
+      "editor",
+      ...expressionKeywords,
+    ]);
   });
 
   it("offers the pipeline stages after `|`", async () => {
@@ -102,7 +169,8 @@ describe("prosec lsp: completion", () => {
   });
 
   it("keeps scopes while the line being typed does not parse", async () => {
-    const typing = "input topic: \"t\"\nblock review(draft, focus):\n  session \"Review {draft}\"\n  let note = session \"Note {\n";
+    const typing =
+      'input topic: "t"\nblock review(draft, focus):\n  session "Review {draft}"\n  let note = session "Note {\n';
     const path = join(folder, "typing.prose");
     await lsp.open(path, typing);
     expect((await lsp.diagnostics(fileUri(path))).diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["E001"]);

@@ -65,7 +65,10 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
     end: positionOf(text, needle, delta + length, occurrence),
   });
   const hoverText = async (name: string, text: string, needle: string, delta = 0, occurrence = 1) =>
-    ((await lsp.connection.sendRequest(HoverRequest.type, at(name, text, needle, delta, occurrence)))?.contents as MarkupContent | undefined)?.value;
+    (
+      (await lsp.connection.sendRequest(HoverRequest.type, at(name, text, needle, delta, occurrence)))?.contents as
+        MarkupContent | undefined
+    )?.value;
 
   beforeAll(async () => {
     folder = mkdtempSync(join(tmpdir(), "prosec-lsp-navigation-"));
@@ -82,7 +85,8 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
 
   describe("hover", () => {
     it("shows an agent's model, permissions and prompt, where it is defined and where it is used", async () => {
-      const expected = "```prose\nagent researcher\n```\n\n- model: `opus`\n- permissions: read `[\"docs/**\"]`, bash `deny`\n\n> You research {topic} carefully";
+      const expected =
+        '```prose\nagent researcher\n```\n\n- model: `opus`\n- permissions: read `["docs/**"]`, bash `deny`\n\n> You research {topic} carefully';
       expect(await hoverText("main.prose", main, "researcher:")).toBe(expected);
       expect(await hoverText("main.prose", main, "session: researcher", 12)).toBe(expected);
       expect(await hoverText("main.prose", main, "editor", 0, 2)).toBe(
@@ -91,24 +95,36 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
     });
 
     it("shows a binding's kind and the lines that set it, from a use or a `{placeholder}`", async () => {
-      const expected = "```prose\nlet draft = session: researcher\n```\n\nvariable `draft`, set at line 20; assigned again at line 23";
+      const expected =
+        "```prose\nlet draft = session: researcher\n```\n\nvariable `draft`, set at line 20; assigned again at line 23";
       expect(await hoverText("main.prose", main, "draft = do")).toBe(expected);
       expect(await hoverText("main.prose", main, "{draft} and", 1)).toBe(expected);
-      expect(await hoverText("main.prose", main, "topic:")).toBe('```prose\ninput topic: "What to research"\n```\n\ninput `topic`, set at line 4\n\n> What to research');
-      expect(await hoverText("main.prose", main, "{focus}", 1)).toBe("```prose\nblock review(draft, focus):\n```\n\nparameter `focus`, set at line 16");
-      expect(await hoverText("main.prose", main, "summary")).toBe("```prose\noutput summary = session: editor\n```\n\noutput `summary`, set at line 25");
+      expect(await hoverText("main.prose", main, "topic:")).toBe(
+        '```prose\ninput topic: "What to research"\n```\n\ninput `topic`, set at line 4\n\n> What to research',
+      );
+      expect(await hoverText("main.prose", main, "{focus}", 1)).toBe(
+        "```prose\nblock review(draft, focus):\n```\n\nparameter `focus`, set at line 16",
+      );
+      expect(await hoverText("main.prose", main, "summary")).toBe(
+        "```prose\noutput summary = session: editor\n```\n\noutput `summary`, set at line 25",
+      );
     });
 
     it("shows a block's parameters", async () => {
-      expect(await hoverText("main.prose", main, "review(draft, \"clarity\")")).toBe("```prose\nblock review(draft, focus):\n```\n\nblock, parameters: `draft`, `focus`");
+      expect(await hoverText("main.prose", main, 'review(draft, "clarity")')).toBe(
+        "```prose\nblock review(draft, focus):\n```\n\nblock, parameters: `draft`, `focus`",
+      );
     });
 
     it("shows a used program's inputs and outputs, from its path, its alias and its calls", async () => {
-      const expected = '```prose\nuse "./lib" as lib\n```\n\nprogram `./lib`\n\ninputs:\n- `subject`: The subject\n\noutputs:\n- `report`';
+      const expected =
+        '```prose\nuse "./lib" as lib\n```\n\nprogram `./lib`\n\ninputs:\n- `subject`: The subject\n\noutputs:\n- `report`';
       expect(await hoverText("main.prose", main, '"./lib"', 2)).toBe(expected);
       expect(await hoverText("main.prose", main, "lib(subject")).toBe(expected);
       expect(await hoverText("main.prose", main, "as lib", 3)).toBe(expected);
-      expect(await hoverText("main.prose", main, "subject: topic")).toBe('```prose\ninput subject: "The subject"\n```\n\ninput `subject`, set at line 1\n\n> The subject');
+      expect(await hoverText("main.prose", main, "subject: topic")).toBe(
+        '```prose\ninput subject: "The subject"\n```\n\ninput `subject`, set at line 1\n\n> The subject',
+      );
     });
 
     it("has nothing to say about keywords, property names and plain text", async () => {
@@ -119,13 +135,17 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
   });
 
   describe("go to definition", () => {
-    const definition = (needle: string, delta = 0, occurrence = 1) => lsp.connection.sendRequest(DefinitionRequest.type, at("main.prose", main, needle, delta, occurrence));
+    const definition = (needle: string, delta = 0, occurrence = 1) =>
+      lsp.connection.sendRequest(DefinitionRequest.type, at("main.prose", main, needle, delta, occurrence));
 
     it("finds bindings, parameters, agents and blocks in the same program", async () => {
       expect(await definition("{topic} carefully", 1)).toEqual({ uri: uri("main.prose"), range: range(main, "topic") });
-      expect(await definition("draft, \"clarity\"")).toEqual({ uri: uri("main.prose"), range: range(main, "draft", 3) });
+      expect(await definition('draft, "clarity"')).toEqual({ uri: uri("main.prose"), range: range(main, "draft", 3) });
       expect(await definition("{draft} for", 1)).toEqual({ uri: uri("main.prose"), range: range(main, "draft", 1) });
-      expect(await definition("session: researcher", 9)).toEqual({ uri: uri("main.prose"), range: range(main, "researcher") });
+      expect(await definition("session: researcher", 9)).toEqual({
+        uri: uri("main.prose"),
+        range: range(main, "researcher"),
+      });
       expect(await definition("do review", 3)).toEqual({ uri: uri("main.prose"), range: range(main, "review") });
     });
 
@@ -148,7 +168,10 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
 
   describe("find references", () => {
     const references = (name: string, text: string, needle: string, includeDeclaration: boolean, delta = 0) =>
-      lsp.connection.sendRequest(ReferencesRequest.type, { ...at(name, text, needle, delta), context: { includeDeclaration } });
+      lsp.connection.sendRequest(ReferencesRequest.type, {
+        ...at(name, text, needle, delta),
+        context: { includeDeclaration },
+      });
     const located = (name: string, text: string, ...needles: Array<[string, number]>): Location[] =>
       needles.map(([needle, occurrence]) => ({ uri: uri(name), range: range(text, needle, occurrence) }));
 
@@ -159,8 +182,12 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
     });
 
     it("lists an agent's and a block's uses", async () => {
-      expect(await references("main.prose", main, "researcher:", true)).toEqual(located("main.prose", main, ["researcher", 1], ["researcher", 2]));
-      expect(await references("main.prose", main, "review(draft, focus)", false)).toEqual(located("main.prose", main, ["review", 2]));
+      expect(await references("main.prose", main, "researcher:", true)).toEqual(
+        located("main.prose", main, ["researcher", 1], ["researcher", 2]),
+      );
+      expect(await references("main.prose", main, "review(draft, focus)", false)).toEqual(
+        located("main.prose", main, ["review", 2]),
+      );
     });
 
     it("lists the calls that pass a program's input from every program of the workspace", async () => {
@@ -169,52 +196,96 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
         { uri: uri("main.prose"), range: range(main, "subject") },
         { uri: uri("other.prose"), range: range(other, "subject") },
       ]);
-      expect(await references("lib.prose", lib, "report", false)).toEqual([{ uri: uri("main.prose"), range: range(main, "report") }]);
+      expect(await references("lib.prose", lib, "report", false)).toEqual([
+        { uri: uri("main.prose"), range: range(main, "report") },
+      ]);
     });
   });
 
   it("outlines a program: imports, inputs, agents with their properties, blocks with their names, bindings", async () => {
-    const symbols = await lsp.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: uri("main.prose") } });
+    const symbols = await lsp.connection.sendRequest(DocumentSymbolRequest.type, {
+      textDocument: { uri: uri("main.prose") },
+    });
     type Outline = { name: string; kind: number; detail?: string; children?: Outline[] };
     const outline = (list: readonly Outline[]): unknown[] =>
-      list.map((symbol) => [symbol.name, symbol.kind, symbol.detail, ...(symbol.children ? [outline(symbol.children)] : [])]);
+      list.map((symbol) => [
+        symbol.name,
+        symbol.kind,
+        symbol.detail,
+        ...(symbol.children ? [outline(symbol.children)] : []),
+      ]);
     expect(outline(symbols as Outline[])).toEqual([
       ["lib", 2, 'use "./lib"'],
       ["topic", 8, "input"],
-      ["researcher", 5, "agent", [["model", 7, "property"], ["prompt", 7, "property"], ["permissions", 7, "property"]]],
+      [
+        "researcher",
+        5,
+        "agent",
+        [
+          ["model", 7, "property"],
+          ["prompt", 7, "property"],
+          ["permissions", 7, "property"],
+        ],
+      ],
       ["editor", 5, "agent", [["prompt", 7, "property"]]],
-      ["review", 12, "block(draft, focus)", [["draft", 13, "parameter"], ["focus", 13, "parameter"], ["notes", 13, "let"]]],
+      [
+        "review",
+        12,
+        "block(draft, focus)",
+        [
+          ["draft", 13, "parameter"],
+          ["focus", 13, "parameter"],
+          ["notes", 13, "let"],
+        ],
+      ],
       ["draft", 13, "let"],
       ["result", 13, "let"],
       ["summary", 8, "output"],
     ]);
     const [, , researcher] = symbols as Array<{ range: unknown; selectionRange: unknown }>;
     expect(researcher!.selectionRange).toEqual(range(main, "researcher"));
-    expect(researcher!.range).toEqual({ start: positionOf(main, "agent researcher"), end: positionOf(main, "bash: deny", 10) });
+    expect(researcher!.range).toEqual({
+      start: positionOf(main, "agent researcher"),
+      end: positionOf(main, "bash: deny", 10),
+    });
   });
 
   describe("rename", () => {
-    const prepare = (needle: string, delta = 0, occurrence = 1) => lsp.connection.sendRequest(PrepareRenameRequest.type, at("main.prose", main, needle, delta, occurrence));
-    const rename = (needle: string, newName: string, delta = 0) => lsp.connection.sendRequest(RenameRequest.type, { ...at("main.prose", main, needle, delta), newName });
+    const prepare = (needle: string, delta = 0, occurrence = 1) =>
+      lsp.connection.sendRequest(PrepareRenameRequest.type, at("main.prose", main, needle, delta, occurrence));
+    const rename = (needle: string, newName: string, delta = 0) =>
+      lsp.connection.sendRequest(RenameRequest.type, { ...at("main.prose", main, needle, delta), newName });
     const edits = (text: string, needle: string, newName: string, ...occurrences: number[]) =>
       occurrences.map((occurrence) => ({ range: range(text, needle, occurrence), newText: newName }));
 
     it("renames a binding everywhere, `{placeholders}` in strings included", async () => {
       expect(await prepare("{draft} and", 1)).toEqual(range(main, "draft", 6));
-      expect(await rename("{draft} and", "text", 1)).toEqual({ changes: { [uri("main.prose")]: edits(main, "draft", "text", 3, 4, 5, 6) } });
+      expect(await rename("{draft} and", "text", 1)).toEqual({
+        changes: { [uri("main.prose")]: edits(main, "draft", "text", 3, 4, 5, 6) },
+      });
     });
 
     it("renames a parameter inside its block only", async () => {
-      expect(await rename("{draft} for", "text", 1)).toEqual({ changes: { [uri("main.prose")]: edits(main, "draft", "text", 1, 2) } });
+      expect(await rename("{draft} for", "text", 1)).toEqual({
+        changes: { [uri("main.prose")]: edits(main, "draft", "text", 1, 2) },
+      });
     });
 
     it("renames agents and blocks at their definition and every use", async () => {
-      expect(await rename("session: researcher", "scholar", 9)).toEqual({ changes: { [uri("main.prose")]: edits(main, "researcher", "scholar", 1, 2) } });
-      expect(await rename("review(draft, focus)", "critique")).toEqual({ changes: { [uri("main.prose")]: edits(main, "review", "critique", 1, 2) } });
+      expect(await rename("session: researcher", "scholar", 9)).toEqual({
+        changes: { [uri("main.prose")]: edits(main, "researcher", "scholar", 1, 2) },
+      });
+      expect(await rename("review(draft, focus)", "critique")).toEqual({
+        changes: { [uri("main.prose")]: edits(main, "review", "critique", 1, 2) },
+      });
     });
 
     it("renames a program's input in the programs that pass it", async () => {
-      const changes = await lsp.connection.sendRequest(RenameRequest.type, { textDocument: { uri: uri("lib.prose") }, position: positionOf(lib, "subject"), newName: "theme" });
+      const changes = await lsp.connection.sendRequest(RenameRequest.type, {
+        textDocument: { uri: uri("lib.prose") },
+        position: positionOf(lib, "subject"),
+        newName: "theme",
+      });
       expect(changes).toEqual({
         changes: {
           [uri("lib.prose")]: edits(lib, "subject", "theme", 1, 3),
@@ -230,8 +301,12 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
       expect(await prepare('"./lib"', 2)).toBeNull();
       await expect(rename("draft = do", "let")).rejects.toThrow("`let` is a keyword");
       await expect(rename("draft = do", "two words")).rejects.toThrow("`two words` is not a name");
-      await expect(rename("draft = do", "result")).rejects.toThrow("renaming to `result` would make main.prose invalid: the name is taken there");
-      await expect(rename("session: researcher", "editor", 9)).rejects.toThrow("renaming to `editor` would make main.prose invalid");
+      await expect(rename("draft = do", "result")).rejects.toThrow(
+        "renaming to `result` would make main.prose invalid: the name is taken there",
+      );
+      await expect(rename("session: researcher", "editor", 9)).rejects.toThrow(
+        "renaming to `editor` would make main.prose invalid",
+      );
     });
   });
 });

@@ -33,7 +33,8 @@ describe("prosec lsp: every request anywhere in real programs, whole or half typ
   it("answers without failing in every corpus program, and finds something to say in those that name things", () => {
     for (const program of corpusPrograms) {
       const analysis = checkSource(program.source).analysis!;
-      const namesSomething = analysis.references.size + analysis.agentReferences.size + analysis.blockReferences.size > 0;
+      const namesSomething =
+        analysis.references.size + analysis.agentReferences.size + analysis.blockReferences.size > 0;
       expect(askEverywhere(program.source, 9) > 0, program.name).toBe(namesSomething);
     }
   });

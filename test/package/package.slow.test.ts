@@ -13,8 +13,10 @@ import { EXIT } from "../../src/cli/exit-codes.js";
 import { repositoryRoot } from "../support/cli.js";
 import { temporaryFolder } from "../runtime/helpers.js";
 
-const npm = (args: readonly string[], cwd: string) => spawnSync("npm", [...args], { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
-const node = (args: readonly string[], cwd: string) => spawnSync(process.execPath, [...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+const npm = (args: readonly string[], cwd: string) =>
+  spawnSync("npm", [...args], { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } });
+const node = (args: readonly string[], cwd: string) =>
+  spawnSync(process.execPath, [...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
 const tsc = join(repositoryRoot, "node_modules/typescript/bin/tsc");
 
 /** What `npm pack` would put in the tarball (scripts skipped: `prepare` would rebuild dist/ under the other tests). */
@@ -36,27 +38,42 @@ describe("npm pack", () => {
   let files: string[] = [];
   beforeAll(() => {
     for (const built of ["dist/src/cli/main.js", "dist/runtime/index.d.ts"]) {
-      if (!existsSync(join(repositoryRoot, built))) throw new Error(`${built} is missing: run \`npm run build\` first (\`npm test\` does)`);
+      if (!existsSync(join(repositoryRoot, built)))
+        throw new Error(`${built} is missing: run \`npm run build\` first (\`npm test\` does)`);
     }
     files = packedFiles();
   });
 
   it("ships the licence, the docs, the runtime's README and the bundled examples", () => {
-    for (const file of ["LICENSE", "README.md", "runtime/README.md", "docs/language.md", "docs/run-folder.md", "examples/openprose/LICENSE", "examples/openprose/ORIGIN.md", "bin/prosec", "dist/runtime/index.d.ts", "dist/src/cli/main.js"]) {
+    for (const file of [
+      "LICENSE",
+      "README.md",
+      "runtime/README.md",
+      "docs/language.md",
+      "docs/run-folder.md",
+      "examples/openprose/LICENSE",
+      "examples/openprose/ORIGIN.md",
+      "bin/prosec",
+      "dist/runtime/index.d.ts",
+      "dist/src/cli/main.js",
+    ]) {
       expect(files, file).toContain(file);
     }
     expect(files.filter((file) => /^examples\/openprose\/.*\.prose$/.test(file))).toHaveLength(50);
   });
 
   it("points to no missing file: no source maps of an unshipped src/, every relative link resolves", () => {
-    expect(files.filter((file) => file.endsWith(".map") || file.startsWith("src/") || file.startsWith("test/"))).toEqual([]);
+    expect(
+      files.filter((file) => file.endsWith(".map") || file.startsWith("src/") || file.startsWith("test/")),
+    ).toEqual([]);
     for (const file of files.filter((name) => name.endsWith(".js"))) {
       expect(readFileSync(join(repositoryRoot, file), "utf8"), file).not.toContain("sourceMappingURL");
     }
     const missing: string[] = [];
     for (const file of files.filter((name) => name.endsWith(".md"))) {
       for (const target of relativeLinks(file, readFileSync(join(repositoryRoot, file), "utf8"))) {
-        if (!files.some((packed) => packed === target || packed.startsWith(`${target}/`))) missing.push(`${file} → ${target}`);
+        if (!files.some((packed) => packed === target || packed.startsWith(`${target}/`)))
+          missing.push(`${file} → ${target}`);
       }
     }
     expect(missing).toEqual([]);
@@ -75,7 +92,9 @@ describe("the packed package, installed in an app", () => {
     const installed = join(app, "node_modules/prosec");
     mkdirSync(installed, { recursive: true });
     const tarball = readdirSync(packs).find((name) => name.endsWith(".tgz"))!;
-    const extracted = spawnSync("tar", ["-xzf", join(packs, tarball), "-C", installed, "--strip-components=1"], { encoding: "utf8" });
+    const extracted = spawnSync("tar", ["-xzf", join(packs, tarball), "-C", installed, "--strip-components=1"], {
+      encoding: "utf8",
+    });
     expect(extracted.status, extracted.stderr).toBe(0);
     // What `npm install` adds beside it: the package's dependencies (linked from this checkout, offline).
     for (const name of readdirSync(join(repositoryRoot, "node_modules"))) {
@@ -89,7 +108,9 @@ describe("the packed package, installed in an app", () => {
     expect(list.status, list.stderr).toBe(EXIT.ok);
     expect(list.stdout.split("\n").filter((line) => /^\d\d-/.test(line))).toHaveLength(50);
     expect(list.stdout).toMatch(/^01-hello-world +Hello World$/m);
-    expect(prosec("examples", "show", "hello-world").stdout).toBe(readFileSync(join(repositoryRoot, "examples/openprose/01-hello-world.prose"), "utf8"));
+    expect(prosec("examples", "show", "hello-world").stdout).toBe(
+      readFileSync(join(repositoryRoot, "examples/openprose/01-hello-world.prose"), "utf8"),
+    );
     const copy = prosec("examples", "copy", "1", "workflows");
     expect(copy.status, copy.stderr).toBe(EXIT.ok);
     expect(existsSync(join(app, "workflows/01-hello-world.prose"))).toBe(true);
@@ -118,8 +139,17 @@ describe("the packed package, installed in an app", () => {
         "",
       ].join("\n"),
     );
-    const options = resolution === "node10" ? { module: "commonjs", moduleResolution: "node10", ignoreDeprecations: "6.0" } : { module: "NodeNext", moduleResolution: "NodeNext" };
-    writeFileSync(join(folder, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...options, target: "ES2022", strict: true, noEmit: true, types: [], skipLibCheck: true }, files: ["main.ts"] }));
+    const options =
+      resolution === "node10"
+        ? { module: "commonjs", moduleResolution: "node10", ignoreDeprecations: "6.0" }
+        : { module: "NodeNext", moduleResolution: "NodeNext" };
+    writeFileSync(
+      join(folder, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { ...options, target: "ES2022", strict: true, noEmit: true, types: [], skipLibCheck: true },
+        files: ["main.ts"],
+      }),
+    );
     const checked = node([tsc, "-p", folder, "--pretty", "false"], folder);
     expect(checked.stdout + checked.stderr).toBe("");
     expect(checked.status).toBe(0);
@@ -139,7 +169,10 @@ describe("a file: dependency on a checkout", () => {
     cpSync(join(repositoryRoot, "scripts"), join(checkout, "scripts"), { recursive: true });
     cpSync(join(repositoryRoot, "bin"), join(checkout, "bin"), { recursive: true });
     const app = temporaryFolder("prosec-file-dep-");
-    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true, dependencies: { prosec: `file:${checkout}` } }));
+    writeFileSync(
+      join(app, "package.json"),
+      JSON.stringify({ name: "app", version: "1.0.0", private: true, dependencies: { prosec: `file:${checkout}` } }),
+    );
     const install = npm(["install", "--offline", "--no-audit", "--no-fund"], app);
     const output = install.stdout + install.stderr;
     expect(install.status).not.toBe(0);

@@ -33,13 +33,15 @@ describe("corpus", () => {
 
   it("rejects the sketch syntax of the roadmap programs with clear syntax errors", () => {
     const messages = roadmapSketches.flatMap((program) =>
-      parse(program.source).diagnostics.map((d) => `${program.name}:${d.range.start.line}:${d.range.start.column} ${d.code} ${d.message}`),
+      parse(program.source).diagnostics.map(
+        (d) => `${program.name}:${d.range.start.line}:${d.range.start.column} ${d.code} ${d.message}`,
+      ),
     );
-    expect(messages).toContain(
-      "roadmap/simple-pipeline.prose:16:1 E004 a line cannot start with `->`",
-    );
+    expect(messages).toContain("roadmap/simple-pipeline.prose:16:1 E004 a line cannot start with `->`");
     expect(messages.some((m) => m.startsWith("roadmap/parallel-review.prose:15:21 E004"))).toBe(true);
-    expect(messages.filter((m) => m.startsWith("roadmap/syntax/open-prose-syntax.prose")).length).toBeGreaterThanOrEqual(3);
+    expect(
+      messages.filter((m) => m.startsWith("roadmap/syntax/open-prose-syntax.prose")).length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it("accepts roadmap/iterative-refinement.prose: its syntax is all in the language (an unbounded loop is a warning, not a syntax error)", () => {

@@ -7,13 +7,18 @@ const str = (value: string) => ({ kind: "String", value });
 // The statements real programs use beyond OpenProse's reference grammar (docs/language.md), one rule per test.
 describe("statements beyond the reference grammar", () => {
   it("a session accepts every agent property, and unknown ones", () => {
-    const [statement] = statements('session "Audit"\n  permissions:\n    bash: deny\n  skills: ["scan"]\n  persist: user\n  colour: blue\n');
+    const [statement] = statements(
+      'session "Audit"\n  permissions:\n    bash: deny\n  skills: ["scan"]\n  persist: user\n  colour: blue\n',
+    );
     expect(statement).toMatchObject({
       expression: {
         kind: "Session",
         prompt: str("Audit"),
         properties: [
-          { key: name("permissions"), value: { kind: "PropertyBlock", properties: [{ key: name("bash"), value: name("deny") }] } },
+          {
+            key: name("permissions"),
+            value: { kind: "PropertyBlock", properties: [{ key: name("bash"), value: name("deny") }] },
+          },
           { key: name("skills") },
           { key: name("persist"), value: name("user") },
           { key: name("colour"), value: name("blue") },
@@ -40,17 +45,28 @@ describe("statements beyond the reference grammar", () => {
   it("input may appear inside a choice option, with a discretion prompt", () => {
     const [choice] = statements('choice **mode**:\n  option "Ask":\n    input answer: **ask the user what to do**\n');
     expect(choice).toMatchObject({
-      options: [{ body: [{ kind: "Input", name: name("answer"), prompt: { kind: "Discretion", text: "ask the user what to do" } }] }],
+      options: [
+        {
+          body: [
+            { kind: "Input", name: name("answer"), prompt: { kind: "Discretion", text: "ask the user what to do" } },
+          ],
+        },
+      ],
     });
   });
 
   it("output without a name returns from a block; output with one may appear in several branches", () => {
-    const source = 'block pick(x):\n  if **x is good**:\n    output result = x\n  else:\n    output result = "none"\n  output x\n';
+    const source =
+      'block pick(x):\n  if **x is good**:\n    output result = x\n  else:\n    output result = "none"\n  output x\n';
     expect(statements(source)).toMatchObject([
       {
         kind: "Block",
         body: [
-          { kind: "If", clauses: [{ body: [{ kind: "Output", name: name("result") }] }], alternate: [{ kind: "Output", name: name("result") }] },
+          {
+            kind: "If",
+            clauses: [{ body: [{ kind: "Output", name: name("result") }] }],
+            alternate: [{ kind: "Output", name: name("result") }],
+          },
           { kind: "Output", name: null, value: name("x") },
         ],
       },
@@ -67,7 +83,10 @@ describe("statements beyond the reference grammar", () => {
   it("throw with and without a message, with a comment after it", () => {
     expect(statements('throw  # re-raise\nthrow "failed: {reason}"\n')).toMatchObject([
       { kind: "Throw", message: null },
-      { kind: "Throw", message: { kind: "String", parts: [{ value: "failed: " }, { kind: "Placeholder", text: "{reason}" }] } },
+      {
+        kind: "Throw",
+        message: { kind: "String", parts: [{ value: "failed: " }, { kind: "Placeholder", text: "{reason}" }] },
+      },
     ]);
   });
 });

@@ -52,7 +52,8 @@ function compare(source: string, where: string): { parsed: number; failed: numbe
 describe("earley.ts against nearley", () => {
   it("gives nearley's parses for every statement of the corpus and the roadmap sketches", () => {
     let parsed = 0;
-    for (const program of [...corpusPrograms, ...roadmapSketches]) parsed += compare(program.source, program.name).parsed;
+    for (const program of [...corpusPrograms, ...roadmapSketches])
+      parsed += compare(program.source, program.name).parsed;
     expect(parsed).toBeGreaterThan(700);
   });
 

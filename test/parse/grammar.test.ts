@@ -20,7 +20,9 @@ describe("statements", () => {
   });
 
   it("input with a string, a discretion and a triple-quoted prompt", () => {
-    expect(statements('input topic: "The topic"\ninput mode: **ask which mode**\ninput notes: """Some\nnotes"""\n')).toMatchObject([
+    expect(
+      statements('input topic: "The topic"\ninput mode: **ask which mode**\ninput notes: """Some\nnotes"""\n'),
+    ).toMatchObject([
       { kind: "Input", name: name("topic"), prompt: str("The topic") },
       { kind: "Input", name: name("mode"), prompt: { kind: "Discretion", text: "ask which mode" } },
       { kind: "Input", name: name("notes"), prompt: { kind: "String", triple: true, value: "Some\nnotes" } },
@@ -30,7 +32,17 @@ describe("statements", () => {
   it("output with a name, and output of a bare expression", () => {
     expect(statements("output report = draft\noutput { a, b: c }\noutput session: writer\n")).toMatchObject([
       { kind: "Output", name: name("report"), value: name("draft") },
-      { kind: "Output", name: null, value: { kind: "Object", entries: [{ key: name("a"), value: null }, { key: name("b"), value: name("c") }] } },
+      {
+        kind: "Output",
+        name: null,
+        value: {
+          kind: "Object",
+          entries: [
+            { key: name("a"), value: null },
+            { key: name("b"), value: name("c") },
+          ],
+        },
+      },
       { kind: "Output", name: null, value: { kind: "Session", agent: name("writer") } },
     ]);
   });
@@ -48,7 +60,10 @@ describe("statements", () => {
         { key: name("skills"), value: { kind: "Array", elements: [str("a"), str("b")] } },
         {
           key: name("permissions"),
-          value: { kind: "PropertyBlock", properties: [{ key: name("read") }, { key: name("bash"), value: name("deny") }] },
+          value: {
+            kind: "PropertyBlock",
+            properties: [{ key: name("read") }, { key: name("bash"), value: name("deny") }],
+          },
         },
         { key: name("prompt"), value: { kind: "String", triple: true, value: "\nYou review.\n" } },
       ],
@@ -64,15 +79,24 @@ describe("statements", () => {
   });
 
   it("block definitions with parameters, empty parentheses and modifiers", () => {
-    expect(statements('block a:\n  session "x"\nblock b():\n  session "x"\nblock c(x, y) (max_depth: 50):\n  session "x"\n')).toMatchObject([
+    expect(
+      statements('block a:\n  session "x"\nblock b():\n  session "x"\nblock c(x, y) (max_depth: 50):\n  session "x"\n'),
+    ).toMatchObject([
       { kind: "Block", name: name("a"), params: [], modifiers: [] },
       { kind: "Block", name: name("b"), params: [] },
-      { kind: "Block", name: name("c"), params: [name("x"), name("y")], modifiers: [{ key: name("max_depth"), value: { value: 50 } }] },
+      {
+        kind: "Block",
+        name: name("c"),
+        params: [name("x"), name("y")],
+        modifiers: [{ key: name("max_depth"), value: { value: 50 } }],
+      },
     ]);
   });
 
   it("if / elif / else with discretion and deterministic conditions", () => {
-    const [statement] = statements('if **docs are empty** or depth <= 0:\n  throw\nelif not done:\n  throw "x"\nelse:\n  session "y"\n');
+    const [statement] = statements(
+      'if **docs are empty** or depth <= 0:\n  throw\nelif not done:\n  throw "x"\nelse:\n  session "y"\n',
+    );
     expect(statement).toMatchObject({
       kind: "If",
       clauses: [
@@ -85,14 +109,19 @@ describe("statements", () => {
           },
           body: [{ kind: "Throw", message: null }],
         },
-        { test: { kind: "Unary", operator: "not", operand: name("done") }, body: [{ kind: "Throw", message: str("x") }] },
+        {
+          test: { kind: "Unary", operator: "not", operand: name("done") },
+          body: [{ kind: "Throw", message: str("x") }],
+        },
       ],
       alternate: [expr({ kind: "Session" })],
     });
   });
 
   it("choice with options and a multi-line criteria", () => {
-    const [statement] = statements('choice ***\n  which fits\n***:\n  option "A":\n    session "a"\n  option "B":\n    session "b"\n');
+    const [statement] = statements(
+      'choice ***\n  which fits\n***:\n  option "A":\n    session "a"\n  option "B":\n    session "b"\n',
+    );
     expect(statement).toMatchObject({
       kind: "Choice",
       criteria: { kind: "Discretion", multiline: true },
@@ -109,7 +138,9 @@ describe("statements", () => {
 
 describe("sessions", () => {
   it("the four heads", () => {
-    expect(statements('session "Do it"\nsession: writer\nsession draft: writer\nsession "Label"\n  prompt: "Real prompt"\n')).toMatchObject([
+    expect(
+      statements('session "Do it"\nsession: writer\nsession draft: writer\nsession "Label"\n  prompt: "Real prompt"\n'),
+    ).toMatchObject([
       expr({ kind: "Session", prompt: str("Do it"), agent: null, name: null }),
       expr({ kind: "Session", agent: name("writer"), prompt: null }),
       expr({ kind: "Session", name: name("draft"), agent: name("writer") }),
@@ -122,7 +153,15 @@ describe("sessions", () => {
       'session "x"\n  context: a\nsession "x"\n  context: [a, b]\nsession "x"\n  context: { a, b: c }\nsession "x"\n  context: "src/**/*.ts"\nsession "x"\n  context:\n    first: a\n    second: b\n',
     ).slice(4);
     expect(statement).toMatchObject(
-      expr({ kind: "Session", properties: [{ key: name("context"), value: { kind: "PropertyBlock", properties: [{ key: name("first") }, { key: name("second") }] } }] }),
+      expr({
+        kind: "Session",
+        properties: [
+          {
+            key: name("context"),
+            value: { kind: "PropertyBlock", properties: [{ key: name("first") }, { key: name("second") }] },
+          },
+        ],
+      }),
     );
   });
 
@@ -134,9 +173,17 @@ describe("sessions", () => {
   });
 
   it("arrow chains, also ending in a session with properties", () => {
-    expect(statements('session "A" -> session "B" -> session "C"\nlet x = session "A" -> session: w\n  context: y\n')).toMatchObject([
+    expect(
+      statements('session "A" -> session "B" -> session "C"\nlet x = session "A" -> session: w\n  context: y\n'),
+    ).toMatchObject([
       expr({ kind: "Arrow", steps: [{ kind: "Session" }, { kind: "Session" }, { kind: "Session" }] }),
-      { kind: "Binding", value: { kind: "Arrow", steps: [{ kind: "Session" }, { kind: "Session", properties: [{ key: name("context") }] }] } },
+      {
+        kind: "Binding",
+        value: {
+          kind: "Arrow",
+          steps: [{ kind: "Session" }, { kind: "Session", properties: [{ key: name("context") }] }],
+        },
+      },
     ]);
   });
 });
@@ -153,7 +200,13 @@ describe("composition", () => {
 
   it("program calls need the parenthesis right after the name", () => {
     expect(statements('let r = research(topic: "x", depth: 2)\nlet s = r.summary\n')).toMatchObject([
-      { value: { kind: "ProgramCall", callee: name("research"), args: [{ name: name("topic") }, { name: name("depth") }] } },
+      {
+        value: {
+          kind: "ProgramCall",
+          callee: name("research"),
+          args: [{ name: name("topic") }, { name: name("depth") }],
+        },
+      },
       { value: { kind: "Member", object: name("r"), property: name("summary") } },
     ]);
   });
@@ -161,20 +214,31 @@ describe("composition", () => {
 
 describe("parallel", () => {
   it("named branches, join strategy, count and failure policy", () => {
-    const [statement] = statements('parallel ("any", count: 2, on-fail: "continue"):\n  a = session "A"\n  session "B"\n');
+    const [statement] = statements(
+      'parallel ("any", count: 2, on-fail: "continue"):\n  a = session "A"\n  session "B"\n',
+    );
     expect(statement).toMatchObject(
       expr({
         kind: "Parallel",
-        modifiers: [{ key: null, value: str("any") }, { key: name("count") }, { key: name("on-fail"), value: str("continue") }],
+        modifiers: [
+          { key: null, value: str("any") },
+          { key: name("count") },
+          { key: name("on-fail"), value: str("continue") },
+        ],
         branches: [{ kind: "Binding", declaration: null, name: name("a") }, expr({ kind: "Session" })],
       }),
     );
   });
 
   it("a try branch with catch at the branch's own indentation", () => {
-    const [statement] = statements('parallel:\n  a = try:\n    session "x"\n  catch as err:\n    session "y"\n  finally:\n    session "z"\n');
+    const [statement] = statements(
+      'parallel:\n  a = try:\n    session "x"\n  catch as err:\n    session "y"\n  finally:\n    session "z"\n',
+    );
     expect(statement).toMatchObject(
-      expr({ kind: "Parallel", branches: [{ kind: "Binding", value: { kind: "Try", handler: { param: name("err") }, finalizer: [{}] } }] }),
+      expr({
+        kind: "Parallel",
+        branches: [{ kind: "Binding", value: { kind: "Try", handler: { param: name("err") }, finalizer: [{}] } }],
+      }),
     );
   });
 });
@@ -188,7 +252,11 @@ describe("loops", () => {
   });
 
   it("for, with index, and parallel for", () => {
-    expect(statements('for x in xs:\n  session "a"\nfor x, i in [1, 2]:\n  session "a"\nparallel for x in xs:\n  session "a"\n')).toMatchObject([
+    expect(
+      statements(
+        'for x in xs:\n  session "a"\nfor x, i in [1, 2]:\n  session "a"\nparallel for x in xs:\n  session "a"\n',
+      ),
+    ).toMatchObject([
       expr({ kind: "ForEach", parallel: false, item: name("x"), index: null, collection: name("xs") }),
       expr({ kind: "ForEach", index: name("i"), collection: { kind: "Array" } }),
       expr({ kind: "ForEach", parallel: true }),
@@ -196,9 +264,18 @@ describe("loops", () => {
   });
 
   it("loop, until, while, max and index", () => {
-    expect(statements('loop:\n  session "a"\nloop until **done** (max: 5) as i:\n  session "a"\nloop while n < 3:\n  session "a"\nloop (max: 2):\n  session "a"\n')).toMatchObject([
+    expect(
+      statements(
+        'loop:\n  session "a"\nloop until **done** (max: 5) as i:\n  session "a"\nloop while n < 3:\n  session "a"\nloop (max: 2):\n  session "a"\n',
+      ),
+    ).toMatchObject([
       expr({ kind: "Loop", condition: null, modifiers: [], index: null }),
-      expr({ kind: "Loop", condition: { mode: "until", test: { kind: "Discretion" } }, modifiers: [{ key: name("max") }], index: name("i") }),
+      expr({
+        kind: "Loop",
+        condition: { mode: "until", test: { kind: "Discretion" } },
+        modifiers: [{ key: name("max") }],
+        index: name("i"),
+      }),
       expr({ kind: "Loop", condition: { mode: "while", test: { kind: "Binary" } } }),
       expr({ kind: "Loop", condition: null, modifiers: [{ key: name("max") }] }),
     ]);
@@ -219,7 +296,11 @@ describe("pipelines", () => {
     expect(statement).toMatchObject({
       value: {
         kind: "Pipeline",
-        stages: [{ operator: "filter" }, { operator: "map" }, { operator: "reduce", params: [name("acc"), name("item")] }],
+        stages: [
+          { operator: "filter" },
+          { operator: "map" },
+          { operator: "reduce", params: [name("acc"), name("item")] },
+        ],
       },
     });
   });
@@ -236,7 +317,10 @@ describe("expressions", () => {
           operator: "==",
           right: {
             operator: "+",
-            right: { operator: "*", right: { kind: "Unary", operator: "-", operand: { kind: "Index", object: { kind: "Member" } } } },
+            right: {
+              operator: "*",
+              right: { kind: "Unary", operator: "-", operand: { kind: "Index", object: { kind: "Member" } } },
+            },
           },
         },
       },
@@ -244,12 +328,17 @@ describe("expressions", () => {
   });
 
   it("literals: numbers, booleans, null, nested arrays and objects with quoted keys, trailing commas", () => {
-    const [statement] = statements('let x = {\n  "quoted key": [1, 2.5, true, false, null],\n  nested: [ { a: 1 }, ],\n}\n');
+    const [statement] = statements(
+      'let x = {\n  "quoted key": [1, 2.5, true, false, null],\n  nested: [ { a: 1 }, ],\n}\n',
+    );
     expect(statement).toMatchObject({
       value: {
         kind: "Object",
         entries: [
-          { key: str("quoted key"), value: { elements: [{ value: 1 }, { value: 2.5 }, { value: true }, { value: false }, { kind: "Null" }] } },
+          {
+            key: str("quoted key"),
+            value: { elements: [{ value: 1 }, { value: 2.5 }, { value: true }, { value: false }, { kind: "Null" }] },
+          },
           { key: name("nested"), value: { elements: [{ kind: "Object" }] } },
         ],
       },
@@ -257,6 +346,8 @@ describe("expressions", () => {
   });
 
   it("`is` compares", () => {
-    expect(statements('if status is "done":\n  throw\n')).toMatchObject([{ clauses: [{ test: { kind: "Binary", operator: "is" } }] }]);
+    expect(statements('if status is "done":\n  throw\n')).toMatchObject([
+      { clauses: [{ test: { kind: "Binary", operator: "is" } }] },
+    ]);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { BindingStatement, BlockDefinition, ExpressionStatement, SessionExpression, StringLiteral } from "../../src/ast.js";
+import type {
+  BindingStatement,
+  BlockDefinition,
+  ExpressionStatement,
+  SessionExpression,
+  StringLiteral,
+} from "../../src/ast.js";
 import { parse } from "../../src/phases/1-parse/index.js";
 import { firstStatement, problems, statements } from "../support/parse-helpers.js";
 
@@ -35,7 +41,9 @@ describe("layout", () => {
 
   it("says which block is missing after a colon", () => {
     expect(problems('parallel:\nsession "a"\n')).toEqual(["1:9 E005 expected an indented block after `parallel:`"]);
-    expect(problems("loop until **done**:\n")).toEqual(["1:20 E005 expected an indented block after `loop until **done**:`"]);
+    expect(problems("loop until **done**:\n")).toEqual([
+      "1:20 E005 expected an indented block after `loop until **done**:`",
+    ]);
   });
 
   it("reports unexpected indentation, and says what an indented line under a session must be", () => {
@@ -56,7 +64,10 @@ describe("strings", () => {
   });
 
   it("reports an unterminated string with E001 and keeps parsing the next statements", () => {
-    expect(problems('session "abc\nsession "ok"\nlet = 3\n')).toEqual(["1:9 E001 unterminated string literal", "3:5 E004 unexpected `=`: expected a name"]);
+    expect(problems('session "abc\nsession "ok"\nlet = 3\n')).toEqual([
+      "1:9 E001 unterminated string literal",
+      "3:5 E004 unexpected `=`: expected a name",
+    ]);
   });
 
   it("keeps triple-quoted strings raw, with text after the opener and before the closer", () => {
@@ -107,9 +118,17 @@ describe("strings", () => {
 
 describe("discretion", () => {
   it("single-line with a placeholder, and multi-line with ***", () => {
-    const [first, second] = statements('if **{topic} is done**:\n  throw\nloop until ***\n  all good\n*** (max: 3):\n  throw\n');
-    expect(first).toMatchObject({ clauses: [{ test: { kind: "Discretion", multiline: false, parts: [{ kind: "Placeholder" }, { value: " is done" }] } }] });
-    expect(second).toMatchObject({ expression: { condition: { test: { kind: "Discretion", multiline: true, text: "\n  all good\n" } } } });
+    const [first, second] = statements(
+      "if **{topic} is done**:\n  throw\nloop until ***\n  all good\n*** (max: 3):\n  throw\n",
+    );
+    expect(first).toMatchObject({
+      clauses: [
+        { test: { kind: "Discretion", multiline: false, parts: [{ kind: "Placeholder" }, { value: " is done" }] } },
+      ],
+    });
+    expect(second).toMatchObject({
+      expression: { condition: { test: { kind: "Discretion", multiline: true, text: "\n  all good\n" } } },
+    });
   });
 });
 
@@ -121,7 +140,8 @@ describe("names", () => {
   });
 
   it("contextual keywords are names where a name is expected", () => {
-    const source = 'let context = session "a"\nlet filter = context\nagent session:\n  model: haiku\nlet permissions = session: session\n';
+    const source =
+      'let context = session "a"\nlet filter = context\nagent session:\n  model: haiku\nlet permissions = session: session\n';
     expect(statements(source)).toMatchObject([
       { name: { name: "context" } },
       { name: { name: "filter" }, value: { kind: "Identifier", name: "context" } },
@@ -134,7 +154,10 @@ describe("names", () => {
 describe("recovery", () => {
   it("reports one error per broken top-level statement and keeps the good ones", () => {
     const result = parse('session "a"\nlet = 1\nsession "b"\nparallel\n  session "c"\nsession "d"\n');
-    expect(result.diagnostics.map((d) => `${d.range.start.line} ${d.message}`)).toEqual(["2 unexpected `=`: expected a name", "4 expected `:` after `parallel`"]);
+    expect(result.diagnostics.map((d) => `${d.range.start.line} ${d.message}`)).toEqual([
+      "2 unexpected `=`: expected a name",
+      "4 expected `:` after `parallel`",
+    ]);
     expect(result.ast.body).toHaveLength(3);
   });
 

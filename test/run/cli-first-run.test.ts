@@ -45,7 +45,9 @@ describe("a first prosec run", () => {
     const cwd = hello();
     const exit = await prosec(cwd, ["run", "hello.prose"], bareEnvironment(cwd));
     expect(exit.code).toBe(EXIT.usage);
-    expect(exit.stderr).toBe("prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n");
+    expect(exit.stderr).toBe(
+      "prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n",
+    );
     expect(exit.stdout).toBe("");
     expect(existsSync(join(cwd, ".prose"))).toBe(false);
   });
@@ -53,9 +55,15 @@ describe("a first prosec run", () => {
   it("prosec worker says the same before it touches the database", async () => {
     const cwd = hello();
     // Nothing listens there: a worker that went on would fail on the database instead.
-    const exit = await prosec(cwd, ["worker", "hello.prose"], bareEnvironment(cwd, { DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres@127.0.0.1:9/none" }));
+    const exit = await prosec(
+      cwd,
+      ["worker", "hello.prose"],
+      bareEnvironment(cwd, { DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres@127.0.0.1:9/none" }),
+    );
     expect(exit.code).toBe(EXIT.usage);
-    expect(exit.stderr).toBe("prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n");
+    expect(exit.stderr).toBe(
+      "prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n",
+    );
   });
 
   it("a program without outputs prints its final result on stdout (and in the --json outputs line)", async () => {
@@ -77,8 +85,15 @@ describe("a first prosec run", () => {
     const server = await startFakeAnthropic({ respond: () => reply.text("the answer") });
     servers.push(server);
     const cwd = temporaryFolder("prosec-first-run-");
-    writeFileSync(join(cwd, "answer.prose"), 'session "Warm up"\noutput answer = session "Answer"\nsession "Say goodbye"\n');
-    const exit = await prosec(cwd, ["run", "answer.prose"], bareEnvironment(cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url }));
+    writeFileSync(
+      join(cwd, "answer.prose"),
+      'session "Warm up"\noutput answer = session "Answer"\nsession "Say goodbye"\n',
+    );
+    const exit = await prosec(
+      cwd,
+      ["run", "answer.prose"],
+      bareEnvironment(cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url }),
+    );
     expect(exit.code).toBe(EXIT.ok);
     expect(exit.stdout).toBe("## answer\n\nthe answer\n\n");
   });

@@ -10,7 +10,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { deterministicModel, identity, identityIn } from "../support/deterministic-model.js";
-import { lastUserText as lastPrompt, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  lastUserText as lastPrompt,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
@@ -59,7 +65,11 @@ async function serve(respond: (request: FakeRequest) => FakeReply): Promise<Fake
   return server;
 }
 
-function prosec(cwd: string, server: FakeServer, args: readonly string[]): { child: ChildProcess; exit: Promise<Exit> } {
+function prosec(
+  cwd: string,
+  server: FakeServer,
+  args: readonly string[],
+): { child: ChildProcess; exit: Promise<Exit> } {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd,
     env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1" },
@@ -69,7 +79,9 @@ function prosec(cwd: string, server: FakeServer, args: readonly string[]): { chi
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<Exit>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const exit = new Promise<Exit>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, exit };
 }
 
@@ -112,111 +124,156 @@ async function uninterrupted(): Promise<{ outputs: unknown; requests: number }> 
 }
 
 describe("prosec run", () => {
-  it("survives SIGKILL at any point: the resumed run ends with the same outputs and pays for no finished step twice", { timeout: 120_000 }, async () => {
-    const reference = await uninterrupted();
-    expect(reference.requests).toBeGreaterThanOrEqual(12);
+  it(
+    "survives SIGKILL at any point: the resumed run ends with the same outputs and pays for no finished step twice",
+    { timeout: 120_000 },
+    async () => {
+      const reference = await uninterrupted();
+      expect(reference.requests).toBeGreaterThanOrEqual(12);
 
-    for (const killAt of [1, 3, 5, 8, 11]) {
+      for (const killAt of [1, 3, 5, 8, 11]) {
+        const cwd = project();
+        const first = await serve((request) => {
+          if (request.index !== killAt) return answer(request);
+          started.child.kill("SIGKILL");
+          return { kind: "hang" };
+        });
+        const started = prosec(cwd, first, ["run", "report.prose", "--input", "topic=tides", "--json"]);
+        const killed = await started.exit;
+        expect(killed.signal, `kill at request ${killAt}`).toBe("SIGKILL");
+
+        const runId = onlyRun(cwd);
+        const finished = journaled(cwd, runId);
+        expect(finished).not.toContain("unidentified");
+        if (killAt >= 3)
+          expect(finished.length, `steps journaled before the kill at request ${killAt}`).toBeGreaterThan(0);
+
+        const second = await serve(answer);
+        const resumed = await prosec(cwd, second, ["run", "report.prose", "--resume", runId, "--json"]).exit;
+        expect(resumed.code, resumed.stderr).toBe(0);
+        expect(outputsOf(resumed)).toEqual(reference.outputs);
+        const askedAgain = second.requests.map(identity).filter((id) => finished.includes(id));
+        expect(askedAgain, `kill at request ${killAt}`).toEqual([]);
+        expect(second.requests.length + finished.length).toBe(reference.requests);
+        expect(readFileSync(join(cwd, ".prose", "runs", runId, "state.md"), "utf8")).toContain("status: complete");
+      }
+    },
+  );
+
+  it(
+    "Ctrl-C stops cleanly (exit 130), says how to resume, and the resumed run finishes",
+    { timeout: 60_000 },
+    async () => {
+      const reference = await uninterrupted();
       const cwd = project();
       const first = await serve((request) => {
-        if (request.index !== killAt) return answer(request);
-        started.child.kill("SIGKILL");
+        if (request.index !== 6) return answer(request);
+        started.child.kill("SIGINT");
         return { kind: "hang" };
       });
-      const started = prosec(cwd, first, ["run", "report.prose", "--input", "topic=tides", "--json"]);
-      const killed = await started.exit;
-      expect(killed.signal, `kill at request ${killAt}`).toBe("SIGKILL");
-
+      const started = prosec(cwd, first, ["run", "report.prose", "--input", "topic=tides"]);
+      const stopped = await started.exit;
       const runId = onlyRun(cwd);
-      const finished = journaled(cwd, runId);
-      expect(finished).not.toContain("unidentified");
-      if (killAt >= 3) expect(finished.length, `steps journaled before the kill at request ${killAt}`).toBeGreaterThan(0);
+      expect(stopped.code).toBe(130);
+      expect(stopped.stderr).toContain("The run was interrupted (Ctrl-C).");
+      expect(stopped.stderr).toContain(`Resume with: prosec run report.prose --resume ${runId}`);
+      expect(readFileSync(join(cwd, ".prose", "runs", runId, "state.md"), "utf8")).toContain("status: interrupted");
 
       const second = await serve(answer);
       const resumed = await prosec(cwd, second, ["run", "report.prose", "--resume", runId, "--json"]).exit;
-      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.code).toBe(0);
       expect(outputsOf(resumed)).toEqual(reference.outputs);
-      const askedAgain = second.requests.map(identity).filter((id) => finished.includes(id));
-      expect(askedAgain, `kill at request ${killAt}`).toEqual([]);
-      expect(second.requests.length + finished.length).toBe(reference.requests);
-      expect(readFileSync(join(cwd, ".prose", "runs", runId, "state.md"), "utf8")).toContain("status: complete");
-    }
-  });
+    },
+  );
 
-  it("Ctrl-C stops cleanly (exit 130), says how to resume, and the resumed run finishes", { timeout: 60_000 }, async () => {
-    const reference = await uninterrupted();
-    const cwd = project();
-    const first = await serve((request) => {
-      if (request.index !== 6) return answer(request);
-      started.child.kill("SIGINT");
-      return { kind: "hang" };
-    });
-    const started = prosec(cwd, first, ["run", "report.prose", "--input", "topic=tides"]);
-    const stopped = await started.exit;
-    const runId = onlyRun(cwd);
-    expect(stopped.code).toBe(130);
-    expect(stopped.stderr).toContain("The run was interrupted (Ctrl-C).");
-    expect(stopped.stderr).toContain(`Resume with: prosec run report.prose --resume ${runId}`);
-    expect(readFileSync(join(cwd, ".prose", "runs", runId, "state.md"), "utf8")).toContain("status: interrupted");
+  it(
+    "narrates in plain text off a terminal, prints the outputs on stdout, and --json gives one event per line",
+    { timeout: 60_000 },
+    async () => {
+      const server = await serve(answer);
+      const cwd = project();
+      const plain = await prosec(cwd, server, ["run", "report.prose", "-i", "topic=tides"]).exit;
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).toMatch(/^## report\n\n\[[0-9a-f]{12}\] re: Assemble the report\n\n$/);
+      expect(plain.stderr).toMatch(/^✓ 4:13 Research tides: history · \d+ tokens$/m);
+      expect(plain.stderr).toMatch(/^\? 11:12 the draft is final → (yes|no) \(\[[0-9a-f]{12}\] scripted\)$/m);
+      expect(plain.stderr).toMatch(
+        /^done in [\d.]+ s · 10 sessions · [\d,]+ input \+ [\d,]+ output tokens · ≈ \$[\d.]+$/m,
+      );
+      expect(plain.stderr).not.toContain("\x1b[");
 
-    const second = await serve(answer);
-    const resumed = await prosec(cwd, second, ["run", "report.prose", "--resume", runId, "--json"]).exit;
-    expect(resumed.code).toBe(0);
-    expect(outputsOf(resumed)).toEqual(reference.outputs);
-  });
+      const json = await prosec(project(), server, ["run", "report.prose", "-i", "topic=tides", "--json"]).exit;
+      const events = json.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { type: string });
+      expect(events[0]!.type).toBe("run-start");
+      expect(events.map((event) => event.type)).toEqual(
+        expect.arrayContaining([
+          "session-start",
+          "session-end",
+          "judgment",
+          "parallel-start",
+          "loop-iteration",
+          "run-end",
+          "outputs",
+        ]),
+      );
+    },
+  );
 
-  it("narrates in plain text off a terminal, prints the outputs on stdout, and --json gives one event per line", { timeout: 60_000 }, async () => {
-    const server = await serve(answer);
-    const cwd = project();
-    const plain = await prosec(cwd, server, ["run", "report.prose", "-i", "topic=tides"]).exit;
-    expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/^## report\n\n\[[0-9a-f]{12}\] re: Assemble the report\n\n$/);
-    expect(plain.stderr).toMatch(/^✓ 4:13 Research tides: history · \d+ tokens$/m);
-    expect(plain.stderr).toMatch(/^\? 11:12 the draft is final → (yes|no) \(\[[0-9a-f]{12}\] scripted\)$/m);
-    expect(plain.stderr).toMatch(/^done in [\d.]+ s · 10 sessions · [\d,]+ input \+ [\d,]+ output tokens · ≈ \$[\d.]+$/m);
-    expect(plain.stderr).not.toContain("\x1b[");
+  it(
+    "refuses a changed program on --resume, and says what is missing or wrong in the arguments",
+    { timeout: 60_000 },
+    async () => {
+      const server = await serve(answer);
+      const cwd = project();
+      expect((await prosec(cwd, server, ["run", "report.prose", "-i", "topic=tides"]).exit).code).toBe(0);
+      const runId = onlyRun(cwd);
+      const requests = server.requests.length;
 
-    const json = await prosec(project(), server, ["run", "report.prose", "-i", "topic=tides", "--json"]).exit;
-    const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string });
-    expect(events[0]!.type).toBe("run-start");
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(["session-start", "session-end", "judgment", "parallel-start", "loop-iteration", "run-end", "outputs"]));
-  });
+      writeFileSync(join(cwd, "report.prose"), PROGRAM.replace("Assemble the report", "Assemble the final report"));
+      const changed = await prosec(cwd, server, ["run", "report.prose", "--resume", runId]).exit;
+      expect(changed.code).toBe(1);
+      expect(changed.stderr).toContain(`The program changed since run ${runId} started`);
+      expect(changed.stderr).not.toContain("Resume with");
+      expect(server.requests).toHaveLength(requests);
 
-  it("refuses a changed program on --resume, and says what is missing or wrong in the arguments", { timeout: 60_000 }, async () => {
-    const server = await serve(answer);
-    const cwd = project();
-    expect((await prosec(cwd, server, ["run", "report.prose", "-i", "topic=tides"]).exit).code).toBe(0);
-    const runId = onlyRun(cwd);
-    const requests = server.requests.length;
-
-    writeFileSync(join(cwd, "report.prose"), PROGRAM.replace("Assemble the report", "Assemble the final report"));
-    const changed = await prosec(cwd, server, ["run", "report.prose", "--resume", runId]).exit;
-    expect(changed.code).toBe(1);
-    expect(changed.stderr).toContain(`The program changed since run ${runId} started`);
-    expect(changed.stderr).not.toContain("Resume with");
-    expect(server.requests).toHaveLength(requests);
-
-    const missing = await prosec(cwd, server, ["run", "report.prose"]).exit;
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("missing input: --input topic=... (Topic)");
-    const unknown = await prosec(cwd, server, ["run", "report.prose", "-i", "subject=x"]).exit;
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('report.prose has no input "subject" (its inputs: topic)');
-    const noRun = await prosec(cwd, server, ["run", "report.prose", "--resume", "20990101-000000-abcdef"]).exit;
-    expect(noRun.code).toBe(2);
-    expect(noRun.stderr).toContain("there is no such run");
-  });
+      const missing = await prosec(cwd, server, ["run", "report.prose"]).exit;
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain("missing input: --input topic=... (Topic)");
+      const unknown = await prosec(cwd, server, ["run", "report.prose", "-i", "subject=x"]).exit;
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('report.prose has no input "subject" (its inputs: topic)');
+      const noRun = await prosec(cwd, server, ["run", "report.prose", "--resume", "20990101-000000-abcdef"]).exit;
+      expect(noRun.code).toBe(2);
+      expect(noRun.stderr).toContain("there is no such run");
+    },
+  );
 
   it("on a terminal, asks for a missing input and shows live progress", { timeout: 60_000 }, async () => {
     const server = await serve(answer);
     const cwd = temporaryFolder("prosec-cli-run-");
-    writeFileSync(join(cwd, "ask.prose"), 'input topic: "What to research"\noutput report = session "Report on {topic}"\n');
+    writeFileSync(
+      join(cwd, "ask.prose"),
+      'input topic: "What to research"\noutput report = session "Report on {topic}"\n',
+    );
     // `script` runs prosec on a pseudo-terminal, as a person's shell would.
-    const child = spawn("script", ["-qefc", `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run ask.prose`, "/dev/null"], {
-      cwd,
-      env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1", TERM: "dumb" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "script",
+      ["-qefc", `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run ask.prose`, "/dev/null"],
+      {
+        cwd,
+        env: {
+          ...process.env,
+          ANTHROPIC_API_KEY: TEST_API_KEY,
+          ANTHROPIC_BASE_URL: server.url,
+          NO_COLOR: "1",
+          TERM: "dumb",
+        },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let screen = "";
     child.stdout.on("data", (chunk: Buffer) => {
       screen += chunk.toString();
@@ -231,20 +288,34 @@ describe("prosec run", () => {
     expect(lastPrompt(server.requests[0]!)).toContain("Report on whales");
   });
 
-  it("runs a program that uses local programs, compiled in memory, with their state under imports/", { timeout: 30_000 }, async () => {
-    const server = await serve(answer);
-    const cwd = temporaryFolder("prosec-cli-run-");
-    writeFileSync(join(cwd, "summary.prose"), 'input topic: "Topic"\noutput summary = session "Summarise {topic}"\n');
-    writeFileSync(join(cwd, "main.prose"), 'use "./summary" as summarise\n\nlet first = summarise(topic: "moons")\noutput digest = "Digest: " + first.summary\n');
-    const exit = await prosec(cwd, server, ["run", "main.prose", "--json"]).exit;
-    expect(exit.code, exit.stderr).toBe(0);
-    const sessionEnds = exit.stdout.split("\n").filter((line) => line.includes('"session-end"')).map((line) => JSON.parse(line) as { source?: string; at: unknown });
-    expect(sessionEnds).toEqual([expect.objectContaining({ source: "summary.prose", at: { line: 2, column: 18 } })]);
-    expect(outputsOf(exit)).toEqual({ digest: expect.stringMatching(/^Digest: \[[0-9a-f]{12}\] re: Summarise moons$/) as unknown });
-    const runId = onlyRun(cwd);
-    expect(readFileSync(join(cwd, ".prose", "runs", runId, "imports", "summarise", "bindings", "summary.md"), "utf8")).toContain("re: Summarise moons");
-    expect(existsSync(join(cwd, "main.prose.ts"))).toBe(false);
-  });
+  it(
+    "runs a program that uses local programs, compiled in memory, with their state under imports/",
+    { timeout: 30_000 },
+    async () => {
+      const server = await serve(answer);
+      const cwd = temporaryFolder("prosec-cli-run-");
+      writeFileSync(join(cwd, "summary.prose"), 'input topic: "Topic"\noutput summary = session "Summarise {topic}"\n');
+      writeFileSync(
+        join(cwd, "main.prose"),
+        'use "./summary" as summarise\n\nlet first = summarise(topic: "moons")\noutput digest = "Digest: " + first.summary\n',
+      );
+      const exit = await prosec(cwd, server, ["run", "main.prose", "--json"]).exit;
+      expect(exit.code, exit.stderr).toBe(0);
+      const sessionEnds = exit.stdout
+        .split("\n")
+        .filter((line) => line.includes('"session-end"'))
+        .map((line) => JSON.parse(line) as { source?: string; at: unknown });
+      expect(sessionEnds).toEqual([expect.objectContaining({ source: "summary.prose", at: { line: 2, column: 18 } })]);
+      expect(outputsOf(exit)).toEqual({
+        digest: expect.stringMatching(/^Digest: \[[0-9a-f]{12}\] re: Summarise moons$/) as unknown,
+      });
+      const runId = onlyRun(cwd);
+      expect(
+        readFileSync(join(cwd, ".prose", "runs", runId, "imports", "summarise", "bindings", "summary.md"), "utf8"),
+      ).toContain("re: Summarise moons");
+      expect(existsSync(join(cwd, "main.prose.ts"))).toBe(false);
+    },
+  );
 
   it("a program with errors is reported with its code frame and does not run", { timeout: 30_000 }, async () => {
     const server = await serve(answer);

@@ -17,7 +17,10 @@ describe("loadProgram (prosec run)", () => {
     const cwd = realpathSync(mkdtempSync(join(tmpdir(), "prosec-load-")));
     writeFileSync(join(cwd, "helper.prose"), 'input topic: "A topic"\n\noutput summary = "About " + topic\n');
     // A line of the program's text (kept in the module's `text`) that reads like an import of a used program.
-    writeFileSync(join(cwd, "main.prose"), '# import * as helper from "./helper.prose.js";\nuse "./helper" as helper\n\nlet first = helper(topic: "moons")\noutput digest = "Digest: " + first.summary\n');
+    writeFileSync(
+      join(cwd, "main.prose"),
+      '# import * as helper from "./helper.prose.js";\nuse "./helper" as helper\n\nlet first = helper(topic: "moons")\noutput digest = "Digest: " + first.summary\n',
+    );
     const script = `
       import { createRequire } from "node:module";
       const { loadProgram } = await import(${JSON.stringify(loader)});
@@ -26,7 +29,9 @@ describe("loadProgram (prosec run)", () => {
       const cache = Object.keys(createRequire(import.meta.url).cache);
       console.log(JSON.stringify({ outputs, text: loaded.module.default.text.split("\\n")[0], typescript: cache.filter((path) => /[\\\\/](typescript|ts-morph)[\\\\/]/.test(path)) }));
     `;
-    const result = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd, encoding: "utf8" })) as { outputs: unknown; text: string; typescript: string[] };
+    const result = JSON.parse(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd, encoding: "utf8" }),
+    ) as { outputs: unknown; text: string; typescript: string[] };
     expect(result.outputs).toEqual({ digest: "Digest: About moons" });
     expect(result.text).toBe('# import * as helper from "./helper.prose.js";');
     expect(result.typescript).toEqual([]);

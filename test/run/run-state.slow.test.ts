@@ -14,7 +14,13 @@ import { compilerVersion } from "../../src/version.js";
 import { STEP_SCHEME } from "../../runtime/index.js";
 import { bin, startProsec, type CliResult } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
-import { lastUserText, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  lastUserText,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const fixture = fileURLToPath(new URL("../fixtures/runs/0.2/", import.meta.url));
@@ -78,7 +84,10 @@ function failure(result: CliResult): string {
   return last.message;
 }
 
-const journalLines = (cwd: string): string[] => readFileSync(join(cwd, runDir, "journal.jsonl"), "utf8").split("\n").slice(0, -1);
+const journalLines = (cwd: string): string[] =>
+  readFileSync(join(cwd, runDir, "journal.jsonl"), "utf8")
+    .split("\n")
+    .slice(0, -1);
 
 describe("a run folder recorded by prosec 0.2", () => {
   it(`replays its 16 finished steps (step scheme ${STEP_SCHEME}) and finishes with the outputs of an uninterrupted run`, async () => {
@@ -94,7 +103,12 @@ describe("a run folder recorded by prosec 0.2", () => {
     expect(server.requests.map((request) => lastUserText(request).split("\n")[0])).toEqual(["Assemble the report"]);
     expect(expected.requests).toBe(17);
     const manifest = JSON.parse(readFileSync(join(cwd, runDir, "run.json"), "utf8")) as Record<string, unknown>;
-    expect(manifest).toMatchObject({ runId: RUN_ID, compilerVersion: "0.2.0", stepScheme: STEP_SCHEME, inputs: { topic: "tides" } });
+    expect(manifest).toMatchObject({
+      runId: RUN_ID,
+      compilerVersion: "0.2.0",
+      stepScheme: STEP_SCHEME,
+      inputs: { topic: "tides" },
+    });
   });
 
   it("is refused when its step scheme is not this prosec's, with the prosec that can resume it", async () => {
@@ -145,12 +159,16 @@ describe("damaged run state", () => {
     rmSync(manifest);
     const missing = await resume(cwd, server);
     expect(missing.status).toBe(EXIT.runStateUnusable);
-    expect(failure(missing)).toBe(`${join(runDir, "run.json")} is missing: without it the run's program and inputs are unknown, so the run in ${runDir} cannot be resumed. Start a new run.`);
+    expect(failure(missing)).toBe(
+      `${join(runDir, "run.json")} is missing: without it the run's program and inputs are unknown, so the run in ${runDir} cannot be resumed. Start a new run.`,
+    );
 
     writeFileSync(manifest, '{"runId": "x", ');
     const damaged = await resume(cwd, server);
     expect(damaged.status).toBe(EXIT.runStateUnusable);
-    expect(failure(damaged)).toBe(`${join(runDir, "run.json")} is damaged (it is not JSON): it is not a run.json written by prosec, so the run cannot be resumed. Start a new run.`);
+    expect(failure(damaged)).toBe(
+      `${join(runDir, "run.json")} is damaged (it is not JSON): it is not a run.json written by prosec, so the run cannot be resumed. Start a new run.`,
+    );
 
     const unknown = await prosec(cwd, server, ["run", "report.prose", "--resume", "20260101-000000-000000"]).exit;
     expect(unknown.status).toBe(EXIT.usage);
@@ -181,7 +199,9 @@ describe("damaged run state", () => {
     while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     const second = await resume(cwd, server);
     expect(second.status).toBe(EXIT.runStateUnusable);
-    expect(failure(second)).toBe(`Run ${RUN_ID} is in use by process ${first.child.pid} (\`${[process.execPath, bin, ...args].join(" ")}\`). Wait for it to stop, or stop it, then resume.`);
+    expect(failure(second)).toBe(
+      `Run ${RUN_ID} is in use by process ${first.child.pid} (\`${[process.execPath, bin, ...args].join(" ")}\`). Wait for it to stop, or stop it, then resume.`,
+    );
 
     first.child.kill("SIGKILL");
     await first.exit;

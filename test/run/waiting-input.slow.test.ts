@@ -10,7 +10,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { startProsec, type CliResult, type StartedCli } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
-import { lastUserText, startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  lastUserText,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 // The loop's judgment always says "not yet": it runs its two iterations, asking `again` in each.
@@ -39,7 +45,11 @@ async function serve(respond: (request: FakeRequest) => FakeReply = model): Prom
 }
 
 function start(cwd: string, server: FakeServer, args: readonly string[]): StartedCli {
-  return startProsec(args, cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, DBOS_SYSTEM_DATABASE_URL: "" });
+  return startProsec(args, cwd, {
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: server.url,
+    DBOS_SYSTEM_DATABASE_URL: "",
+  });
 }
 
 function prosec(cwd: string, server: FakeServer, ...args: string[]): Promise<CliResult> {
@@ -63,67 +73,107 @@ function prompts(server: FakeServer): string[] {
 }
 
 describe("an input nobody can be asked for", () => {
-  it("waits (exit 4, state saved), then goes on with --resume --input, with prosec answer, and asks a looped input again", { timeout: 60_000 }, async () => {
-    const cwd = project();
-    const first = await serve();
-    const waiting = await prosec(cwd, first, "run", "draft.prose", "--input", "topic=tides");
-    const runId = onlyRun(cwd);
-    expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
-    expect(waiting.stderr).toContain(`Waiting for input "approval" (Approve the draft?) at draft.prose:4:1. Answer with: prosec answer ${runId} approval=...`);
-    expect(waiting.stderr).toContain(`prosec run draft.prose --resume ${runId} --input approval=...`);
-    expect(prompts(first)).toEqual(["Draft about tides"]);
-    const dir = join(cwd, ".prose", "runs", runId);
-    expect(JSON.parse(readFileSync(join(dir, "waiting.json"), "utf8")).questions).toMatchObject([{ name: "approval", prompt: "Approve the draft?", at: { line: 4 } }]);
-    expect(readFileSync(join(dir, "state.md"), "utf8")).toContain("status: waiting");
+  it(
+    "waits (exit 4, state saved), then goes on with --resume --input, with prosec answer, and asks a looped input again",
+    { timeout: 60_000 },
+    async () => {
+      const cwd = project();
+      const first = await serve();
+      const waiting = await prosec(cwd, first, "run", "draft.prose", "--input", "topic=tides");
+      const runId = onlyRun(cwd);
+      expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
+      expect(waiting.stderr).toContain(
+        `Waiting for input "approval" (Approve the draft?) at draft.prose:4:1. Answer with: prosec answer ${runId} approval=...`,
+      );
+      expect(waiting.stderr).toContain(`prosec run draft.prose --resume ${runId} --input approval=...`);
+      expect(prompts(first)).toEqual(["Draft about tides"]);
+      const dir = join(cwd, ".prose", "runs", runId);
+      expect(JSON.parse(readFileSync(join(dir, "waiting.json"), "utf8")).questions).toMatchObject([
+        { name: "approval", prompt: "Approve the draft?", at: { line: 4 } },
+      ]);
+      expect(readFileSync(join(dir, "state.md"), "utf8")).toContain("status: waiting");
 
-    // Answered on the command line: the run replays its draft and stops at the loop's input.
-    const second = await serve();
-    const resumed = await prosec(cwd, second, "run", "draft.prose", "--resume", runId, "--input", "approval=yes");
-    expect(resumed.status, resumed.stderr).toBe(EXIT.waitingForInput);
-    expect(resumed.stderr).toContain(`Waiting for input "again" (What should change?) at draft.prose:6:3.`);
-    expect(prompts(second)).toEqual(["Condition: the draft is approved"]);
+      // Answered on the command line: the run replays its draft and stops at the loop's input.
+      const second = await serve();
+      const resumed = await prosec(cwd, second, "run", "draft.prose", "--resume", runId, "--input", "approval=yes");
+      expect(resumed.status, resumed.stderr).toBe(EXIT.waitingForInput);
+      expect(resumed.stderr).toContain(`Waiting for input "again" (What should change?) at draft.prose:6:3.`);
+      expect(prompts(second)).toEqual(["Condition: the draft is approved"]);
 
-    // Answered with `prosec answer`: recorded in the folder, used by the next resume.
-    const answered = await prosec(cwd, second, "answer", runId, "again=shorter");
-    expect(answered.status, answered.stderr).toBe(EXIT.ok);
-    expect(answered.stdout).toContain(`answered "again" for run ${runId}; continue it with: prosec run draft.prose --resume ${runId}`);
-    const wrongName = await prosec(cwd, second, "answer", runId, "approval=no");
-    expect(wrongName.status).toBe(EXIT.usage);
-    expect(wrongName.stderr).toContain(`run ${runId} is not waiting for "approval"; it waits for "again"`);
+      // Answered with `prosec answer`: recorded in the folder, used by the next resume.
+      const answered = await prosec(cwd, second, "answer", runId, "again=shorter");
+      expect(answered.status, answered.stderr).toBe(EXIT.ok);
+      expect(answered.stdout).toContain(
+        `answered "again" for run ${runId}; continue it with: prosec run draft.prose --resume ${runId}`,
+      );
+      const wrongName = await prosec(cwd, second, "answer", runId, "approval=no");
+      expect(wrongName.status).toBe(EXIT.usage);
+      expect(wrongName.stderr).toContain(`run ${runId} is not waiting for "approval"; it waits for "again"`);
 
-    // The second iteration asks `again` again: an answer answers one occurrence.
-    const third = await serve();
-    const again = await prosec(cwd, third, "run", "draft.prose", "--resume", runId);
-    expect(again.status, again.stderr).toBe(EXIT.waitingForInput);
-    expect(again.stderr).toContain(`Waiting for input "again"`);
-    expect(prompts(third)).toEqual(["Revise: shorter", "Condition: the draft is approved"]);
+      // The second iteration asks `again` again: an answer answers one occurrence.
+      const third = await serve();
+      const again = await prosec(cwd, third, "run", "draft.prose", "--resume", runId);
+      expect(again.status, again.stderr).toBe(EXIT.waitingForInput);
+      expect(again.stderr).toContain(`Waiting for input "again"`);
+      expect(prompts(third)).toEqual(["Revise: shorter", "Condition: the draft is approved"]);
 
-    const fourth = await serve();
-    const done = await prosec(cwd, fourth, "run", "draft.prose", "--resume", runId, "--input", "again=warmer", "--json");
-    expect(done.status, done.stderr).toBe(EXIT.ok);
-    expect(prompts(fourth)).toEqual(["Revise: warmer", "Final (yes)"]);
-    expect(existsSync(join(dir, "waiting.json"))).toBe(false);
-  });
+      const fourth = await serve();
+      const done = await prosec(
+        cwd,
+        fourth,
+        "run",
+        "draft.prose",
+        "--resume",
+        runId,
+        "--input",
+        "again=warmer",
+        "--json",
+      );
+      expect(done.status, done.stderr).toBe(EXIT.ok);
+      expect(prompts(fourth)).toEqual(["Revise: warmer", "Final (yes)"]);
+      expect(existsSync(join(dir, "waiting.json"))).toBe(false);
+    },
+  );
 
-  it("uses answers given ahead for first occurrences, and prosec cancel ends the waiting run for good", { timeout: 30_000 }, async () => {
-    const cwd = project();
-    const server = await serve();
-    const waiting = await prosec(cwd, server, "run", "draft.prose", "--input", "topic=tides", "--input", "approval=ok", "--input", "again=first", "--json");
-    expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
-    const runId = onlyRun(cwd);
-    expect(JSON.parse(waiting.stdout.trim().split("\n").pop()!)).toEqual({ type: "waiting", runId, questions: [{ name: "again", prompt: "What should change?", line: 6, column: 3 }] });
-    expect(prompts(server).filter((prompt) => prompt.startsWith("Revise"))).toEqual(["Revise: first"]);
+  it(
+    "uses answers given ahead for first occurrences, and prosec cancel ends the waiting run for good",
+    { timeout: 30_000 },
+    async () => {
+      const cwd = project();
+      const server = await serve();
+      const waiting = await prosec(
+        cwd,
+        server,
+        "run",
+        "draft.prose",
+        "--input",
+        "topic=tides",
+        "--input",
+        "approval=ok",
+        "--input",
+        "again=first",
+        "--json",
+      );
+      expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
+      const runId = onlyRun(cwd);
+      expect(JSON.parse(waiting.stdout.trim().split("\n").pop()!)).toEqual({
+        type: "waiting",
+        runId,
+        questions: [{ name: "again", prompt: "What should change?", line: 6, column: 3 }],
+      });
+      expect(prompts(server).filter((prompt) => prompt.startsWith("Revise"))).toEqual(["Revise: first"]);
 
-    const cancelled = await prosec(cwd, server, "cancel", runId);
-    expect(cancelled.status, cancelled.stderr).toBe(EXIT.ok);
-    expect(cancelled.stdout).toContain(`run ${runId} cancelled`);
-    const refused = await prosec(cwd, server, "run", "draft.prose", "--resume", runId, "--input", "again=second");
-    expect(refused.status).not.toBe(EXIT.ok);
-    expect(refused.stderr).toContain(`Run ${runId} was cancelled (prosec cancel)`);
-    const late = await prosec(cwd, server, "answer", runId, "again=second");
-    expect(late.status).toBe(EXIT.usage);
-    expect(late.stderr).toContain("was cancelled");
-  });
+      const cancelled = await prosec(cwd, server, "cancel", runId);
+      expect(cancelled.status, cancelled.stderr).toBe(EXIT.ok);
+      expect(cancelled.stdout).toContain(`run ${runId} cancelled`);
+      const refused = await prosec(cwd, server, "run", "draft.prose", "--resume", runId, "--input", "again=second");
+      expect(refused.status).not.toBe(EXIT.ok);
+      expect(refused.stderr).toContain(`Run ${runId} was cancelled (prosec cancel)`);
+      const late = await prosec(cwd, server, "answer", runId, "again=second");
+      expect(late.status).toBe(EXIT.usage);
+      expect(late.stderr).toContain("was cancelled");
+    },
+  );
 
   it("lets sibling parallel branches finish, and a catch: does not catch the wait", { timeout: 30_000 }, async () => {
     const cwd = project(`parallel:

@@ -21,13 +21,19 @@ describe("content anchors", () => {
     const anchors = new SourceAnchors(PROGRAM);
     expect(anchors.of("session", { line: 1, column: 13 }, "draft")).toMatch(/^session:draft@[0-9a-f]{8}$/);
     expect(anchors.of("judge", { line: 4, column: 12 })).toMatch(/^judge:@[0-9a-f]{8}$/);
-    expect(anchors.of("session", { line: 1, column: 13 }, "draft")).not.toBe(anchors.of("session", { line: 5, column: 11 }, "draft"));
+    expect(anchors.of("session", { line: 1, column: 13 }, "draft")).not.toBe(
+      anchors.of("session", { line: 5, column: 11 }, "draft"),
+    );
   });
 
   it("does not change when comments and blank lines are added above or inside a construct", () => {
     const before = new SourceAnchors(PROGRAM);
-    const after = new SourceAnchors(`# A comment.\n\n${PROGRAM.replace("  context: { notes }", "  # why these notes\n\n  context: { notes }")}`);
-    expect(after.of("session", { line: 3, column: 13 }, "draft")).toBe(before.of("session", { line: 1, column: 13 }, "draft"));
+    const after = new SourceAnchors(
+      `# A comment.\n\n${PROGRAM.replace("  context: { notes }", "  # why these notes\n\n  context: { notes }")}`,
+    );
+    expect(after.of("session", { line: 3, column: 13 }, "draft")).toBe(
+      before.of("session", { line: 1, column: 13 }, "draft"),
+    );
     expect(after.of("judge", { line: 8, column: 12 })).toBe(before.of("judge", { line: 4, column: 12 }));
     expect(after.of("judge", { line: 12, column: 4 })).toBe(before.of("judge", { line: 8, column: 4 }));
   });
@@ -37,17 +43,27 @@ describe("content anchors", () => {
     const prompt = new SourceAnchors(PROGRAM.replace("Write about", "Write on"));
     const context = new SourceAnchors(PROGRAM.replace("{ notes }", "{ notes, sources }"));
     const condition = new SourceAnchors(PROGRAM.replace("**the draft is ready**", "**the draft is done**"));
-    expect(prompt.of("session", { line: 1, column: 13 }, "draft")).not.toBe(before.of("session", { line: 1, column: 13 }, "draft"));
-    expect(context.of("session", { line: 1, column: 13 }, "draft")).not.toBe(before.of("session", { line: 1, column: 13 }, "draft"));
+    expect(prompt.of("session", { line: 1, column: 13 }, "draft")).not.toBe(
+      before.of("session", { line: 1, column: 13 }, "draft"),
+    );
+    expect(context.of("session", { line: 1, column: 13 }, "draft")).not.toBe(
+      before.of("session", { line: 1, column: 13 }, "draft"),
+    );
     expect(condition.of("judge", { line: 4, column: 12 })).not.toBe(before.of("judge", { line: 4, column: 12 }));
     // The loop's `(max: 3)` is not part of its condition.
-    expect(new SourceAnchors(PROGRAM.replace("(max: 3)", "(max: 5)")).of("judge", { line: 4, column: 12 })).toBe(before.of("judge", { line: 4, column: 12 }));
+    expect(new SourceAnchors(PROGRAM.replace("(max: 3)", "(max: 5)")).of("judge", { line: 4, column: 12 })).toBe(
+      before.of("judge", { line: 4, column: 12 }),
+    );
   });
 
   it("reads a *** condition across lines up to its closing marker", () => {
     const before = new SourceAnchors(PROGRAM).of("judge", { line: 8, column: 4 });
-    expect(new SourceAnchors(PROGRAM.replace("and done", "and finished")).of("judge", { line: 8, column: 4 })).toBe(before);
-    expect(new SourceAnchors(PROGRAM.replace("reads well", "reads badly")).of("judge", { line: 8, column: 4 })).not.toBe(before);
+    expect(new SourceAnchors(PROGRAM.replace("and done", "and finished")).of("judge", { line: 8, column: 4 })).toBe(
+      before,
+    );
+    expect(
+      new SourceAnchors(PROGRAM.replace("reads well", "reads badly")).of("judge", { line: 8, column: 4 }),
+    ).not.toBe(before);
   });
 
   it("falls back to the call site without the program's text", () => {

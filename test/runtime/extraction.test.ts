@@ -13,7 +13,11 @@ describe("deterministic parsing", () => {
     expect(parseJson("not json {")).toBeUndefined();
   });
   it("reads the outer level of the first markdown list, with continuation lines", () => {
-    expect(parseMarkdownList("Parts:\n- one\n- two\n  more\n  - nested\n- three\n\nAfter")).toEqual(["one", "two\nmore\n- nested", "three"]);
+    expect(parseMarkdownList("Parts:\n- one\n- two\n  more\n  - nested\n- three\n\nAfter")).toEqual([
+      "one",
+      "two\nmore\n- nested",
+      "three",
+    ]);
     expect(parseMarkdownList("1. first\n2) second")).toEqual(["first", "second"]);
     expect(parseMarkdownList("no list here")).toBeUndefined();
   });
@@ -41,7 +45,11 @@ describe("list, field and truthy at run time", () => {
     ]);
     expect(result).toEqual([["a", "b"], "t1", "second", { b: 2 }, true, false]);
     expect(server.requests).toHaveLength(0);
-    expect(events.filter((event) => event.type === "extraction").map((event) => event.type === "extraction" && `${event.shape}:${event.method}`)).toEqual(["list:parse", "field:parse", "field:parse", "boolean:parse", "boolean:parse"]);
+    expect(
+      events
+        .filter((event) => event.type === "extraction")
+        .map((event) => event.type === "extraction" && `${event.shape}:${event.method}`),
+    ).toEqual(["list:parse", "field:parse", "field:parse", "boolean:parse", "boolean:parse"]);
   });
 
   it("asks the model through a forced tool when parsing fails", async () => {
@@ -60,7 +68,9 @@ describe("list, field and truthy at run time", () => {
     expect(result).toEqual([["alpha", "beta"], "v2.1", false]);
     expect(server.requests.every((request) => request.body?.tool_choice?.type === "tool")).toBe(true);
     expect(lastUserText(server.requests[1]!)).toContain('the field "version"');
-    expect(events.filter((event) => event.type === "extraction").map((event) => event.type === "extraction" && event.method)).toEqual(["model", "model", "model"]);
+    expect(
+      events.filter((event) => event.type === "extraction").map((event) => event.type === "extraction" && event.method),
+    ).toEqual(["model", "model", "model"]);
   });
 
   it("asks once per run for the same text: a nested loop over one text reads one list", async () => {
@@ -73,7 +83,8 @@ describe("list, field and truthy at run time", () => {
     const text = "The parts are alpha and also beta.";
     const { result } = await runAgainst(server, async (rt) => {
       const pairs: string[] = [];
-      for (const outer of await rt.list(at(1), text)) for (const inner of await rt.list(at(2), text)) pairs.push(`${String(outer)}/${String(inner)}`);
+      for (const outer of await rt.list(at(1), text))
+        for (const inner of await rt.list(at(2), text)) pairs.push(`${String(outer)}/${String(inner)}`);
       return [pairs, await rt.field(at(3), text, "version"), await rt.field(at(4), text, "version")];
     });
     expect(result).toEqual([["alpha/alpha", "alpha/beta", "beta/alpha", "beta/beta"], "v2.1", "v2.1"]);
@@ -84,11 +95,16 @@ describe("list, field and truthy at run time", () => {
     // Found by the generated programs (test/soundness): the loser's cancelled extraction was shared.
     server = await startFakeAnthropic({
       respond: (request) =>
-        request.body?.tool_choice === undefined ? reply.text("fast") : reply.toolUse([{ name: "answer", input: { answer: "v2.1" } }], { delayMs: 200 }),
+        request.body?.tool_choice === undefined
+          ? reply.text("fast")
+          : reply.toolUse([{ name: "answer", input: { answer: "v2.1" } }], { delayMs: 200 }),
     });
     const text = "We shipped version v2.1 last week.";
     const { result } = await runAgainst(server, async (rt) => {
-      await rt.parallel(at(1), { join: "first" }, [() => rt.session({ at: at(2), prompt: "Quick" }), () => rt.field(at(3), text, "version")]);
+      await rt.parallel(at(1), { join: "first" }, [
+        () => rt.session({ at: at(2), prompt: "Quick" }),
+        () => rt.field(at(3), text, "version"),
+      ]);
       return rt.field(at(4), text, "version");
     });
     expect(result).toBe("v2.1");

@@ -28,17 +28,54 @@ export interface TestRun<O> {
 }
 
 /** Runs `body` against the fake server with the real SDK client; collects the events. */
-export async function runAgainst<O>(server: FakeServer, body: (rt: Runtime) => Promise<O>, options: RunOptions = {}, inputs: Record<string, unknown> = {}): Promise<TestRun<O>> {
+export async function runAgainst<O>(
+  server: FakeServer,
+  body: (rt: Runtime) => Promise<O>,
+  options: RunOptions = {},
+  inputs: Record<string, unknown> = {},
+): Promise<TestRun<O>> {
   const events: RunEvent[] = [];
-  const result = await startRun(program, inputs, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd: temporaryFolder(), ...options, onEvent: (event) => { events.push(event); options.onEvent?.(event); } }, body);
+  const result = await startRun(
+    program,
+    inputs,
+    {
+      apiKey: TEST_API_KEY,
+      baseURL: server.url,
+      maxRetries: 0,
+      cwd: temporaryFolder(),
+      ...options,
+      onEvent: (event) => {
+        events.push(event);
+        options.onEvent?.(event);
+      },
+    },
+    body,
+  );
   return { result, events };
 }
 
 /** Like runAgainst, but resolves with the rejection and the events of a run that must fail. */
-export async function failingRun(server: FakeServer, body: (rt: Runtime) => Promise<unknown>, options: RunOptions = {}, inputs: Record<string, unknown> = {}): Promise<{ error: Error; events: RunEvent[] }> {
+export async function failingRun(
+  server: FakeServer,
+  body: (rt: Runtime) => Promise<unknown>,
+  options: RunOptions = {},
+  inputs: Record<string, unknown> = {},
+): Promise<{ error: Error; events: RunEvent[] }> {
   const events: RunEvent[] = [];
   try {
-    await startRun(program, inputs, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd: temporaryFolder(), ...options, onEvent: (event) => events.push(event) }, body);
+    await startRun(
+      program,
+      inputs,
+      {
+        apiKey: TEST_API_KEY,
+        baseURL: server.url,
+        maxRetries: 0,
+        cwd: temporaryFolder(),
+        ...options,
+        onEvent: (event) => events.push(event),
+      },
+      body,
+    );
   } catch (error) {
     return { error: error as Error, events };
   }

@@ -17,7 +17,11 @@ describe("inputs", () => {
     const inputs = { topic: "AI", depth: undefined };
     const { result } = await runAgainst(
       server,
-      async (rt) => [await rt.input(at(1), topic), await rt.input(at(2), { name: "depth", prompt: "How deep?" }), await rt.input(at(3), { name: "hasOwnProperty", prompt: "odd name" })],
+      async (rt) => [
+        await rt.input(at(1), topic),
+        await rt.input(at(2), { name: "depth", prompt: "How deep?" }),
+        await rt.input(at(3), { name: "hasOwnProperty", prompt: "odd name" }),
+      ],
       { onInput: (definition) => (asked.push(definition.name), `answer for ${definition.name}`) },
       inputs,
     );
@@ -29,8 +33,12 @@ describe("inputs", () => {
     server = await startFakeAnthropic();
     const { error } = await failingRun(server, (rt) => rt.input(at(2, 1), topic));
     expect(error).toBeInstanceOf(WaitingForInput);
-    expect(error.message).toMatch(/test-program\.prose:2:1: The run is waiting for input: "topic" \(The subject to research\)\.$/);
-    expect((error as WaitingForInput).questions).toEqual([{ name: "topic", prompt: "The subject to research", key: "/input@2:1#0", at: at(2, 1) }]);
+    expect(error.message).toMatch(
+      /test-program\.prose:2:1: The run is waiting for input: "topic" \(The subject to research\)\.$/,
+    );
+    expect((error as WaitingForInput).questions).toEqual([
+      { name: "topic", prompt: "The subject to research", key: "/input@2:1#0", at: at(2, 1) },
+    ]);
   });
 
   it("an answer given ahead answers the first occurrence only; a program's catch does not catch the wait", async () => {
@@ -71,10 +79,18 @@ describe("inputs", () => {
 
     // The deadline passes (written as if it had): the resumed run's input fails, as an error a catch: may handle.
     const state = JSON.parse(readFileSync(waitingFile, "utf8"));
-    writeFileSync(waitingFile, JSON.stringify({ ...state, questions: [{ ...state.questions[0], deadline: new Date(Date.now() - 1000).toISOString() }] }));
+    writeFileSync(
+      waitingFile,
+      JSON.stringify({
+        ...state,
+        questions: [{ ...state.questions[0], deadline: new Date(Date.now() - 1000).toISOString() }],
+      }),
+    );
     const late = await failingRun(server, (rt) => rt.input(at(5, 1), approval), { runDir, resume: true });
     expect(late.error).not.toBeInstanceOf(WaitingForInput);
-    expect(late.error.message).toMatch(/test-program\.prose:5:1: No answer to the input "approval" came within its timeout of 3600 s\.$/);
+    expect(late.error.message).toMatch(
+      /test-program\.prose:5:1: No answer to the input "approval" came within its timeout of 3600 s\.$/,
+    );
   });
 
   it("an answered input is journaled, so a resumed run does not ask again", async () => {
@@ -92,11 +108,20 @@ describe("fail", () => {
   it("makes the ProseError a throw raises, at its .prose line; a parallel under continue records its message", async () => {
     server = await startFakeAnthropic();
     const { error, events } = await failingRun(server, async (rt) => {
-      const results = await rt.parallel(at(1), { onFail: "continue" }, [() => Promise.reject(rt.fail(at(2, 5), "bad input")), () => Promise.resolve("fine")]);
+      const results = await rt.parallel(at(1), { onFail: "continue" }, [
+        () => Promise.reject(rt.fail(at(2, 5), "bad input")),
+        () => Promise.resolve("fine"),
+      ]);
       expect(results).toEqual([{ error: "bad input" }, "fine"]);
       throw rt.fail(at(9, 3));
     });
-    expect(error).toMatchObject({ name: "ProseError", file: "examples/test-program.prose", line: 9, column: 3, reason: "The program raised an error." });
+    expect(error).toMatchObject({
+      name: "ProseError",
+      file: "examples/test-program.prose",
+      line: 9,
+      column: 3,
+      reason: "The program raised an error.",
+    });
     expect(events).toContainEqual(expect.objectContaining({ type: "error", at: { line: 9, column: 3 } }));
   });
 });
@@ -104,18 +129,40 @@ describe("fail", () => {
 describe("events", () => {
   it("narrates positions, bindings, loops, sessions with usage per call, and totals per model at the end", async () => {
     server = await startFakeAnthropic({
-      script: [reply.text("first", { usage: { input_tokens: 100, output_tokens: 20 } }), reply.text("second", { usage: { input_tokens: 50, output_tokens: 5 } }), reply.toolUse([{ name: "answer", input: { answer: true, reason: "r" } }], { usage: { input_tokens: 7, output_tokens: 3 } })],
+      script: [
+        reply.text("first", { usage: { input_tokens: 100, output_tokens: 20 } }),
+        reply.text("second", { usage: { input_tokens: 50, output_tokens: 5 } }),
+        reply.toolUse([{ name: "answer", input: { answer: true, reason: "r" } }], {
+          usage: { input_tokens: 7, output_tokens: 3 },
+        }),
+      ],
     });
     const { events } = await runAgainst(server, async (rt) => {
-      rt.position(at(1), "let a = session \"first\"");
+      rt.position(at(1), 'let a = session "first"');
       const a = rt.bind(at(1), "a", await rt.session({ at: at(1), prompt: "first" }));
       rt.iteration(at(2), 0);
       await rt.session({ at: at(3), model: "haiku", prompt: "second" });
       await rt.judge(at(4), "done", { a });
     });
-    expect(events.map((event) => event.type)).toEqual(["run-start", "position", "session-start", "session-end", "binding", "loop-iteration", "session-start", "session-end", "judgment", "run-end"]);
+    expect(events.map((event) => event.type)).toEqual([
+      "run-start",
+      "position",
+      "session-start",
+      "session-end",
+      "binding",
+      "loop-iteration",
+      "session-start",
+      "session-end",
+      "judgment",
+      "run-end",
+    ]);
     expect(events[4]).toEqual(expect.objectContaining({ name: "a", preview: "first", at: { line: 1, column: 1 } }));
-    expect(events[3]).toEqual(expect.objectContaining({ usage: [{ model: "claude-sonnet-5-5", inputTokens: 100, outputTokens: 20 }], replayed: false }));
+    expect(events[3]).toEqual(
+      expect.objectContaining({
+        usage: [{ model: "claude-sonnet-5-5", inputTokens: 100, outputTokens: 20 }],
+        replayed: false,
+      }),
+    );
     const end = events.at(-1);
     expect(end?.type === "run-end" && end.usage).toEqual([
       { model: "claude-sonnet-5-5", inputTokens: 107, outputTokens: 23 },
@@ -128,16 +175,23 @@ describe("events", () => {
     const cwd = temporaryFolder();
     server = await startFakeAnthropic({
       script: [
-        reply.toolUse([{ name: "write_file", input: { path: "out.md", content: "report" } }, { name: "update_memory", input: { memory: "remember", summary: "s" } }]),
+        reply.toolUse([
+          { name: "write_file", input: { path: "out.md", content: "report" } },
+          { name: "update_memory", input: { memory: "remember", summary: "s" } },
+        ]),
         reply.text("done"),
         reply.error(401, { message: `invalid x-api-key ${TEST_API_KEY}` }),
       ],
     });
     const agent = { name: "scribe", persist: "project" as const, prompt: "You write." };
-    const { error, events } = await failingRun(server, async (rt) => {
-      await rt.session({ at: at(1), agent, prompt: "write" });
-      await rt.session({ at: at(2), prompt: "fails" });
-    }, { cwd, onPermission: () => true });
+    const { error, events } = await failingRun(
+      server,
+      async (rt) => {
+        await rt.session({ at: at(1), agent, prompt: "write" });
+        await rt.session({ at: at(2), prompt: "fails" });
+      },
+      { cwd, onPermission: () => true },
+    );
     expect(error.message).not.toContain(TEST_API_KEY);
     expect(error.message).toContain("[redacted]");
     expect(JSON.stringify(events)).not.toContain(TEST_API_KEY);

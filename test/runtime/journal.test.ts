@@ -16,13 +16,21 @@ describe("journal", () => {
       ],
     });
     const journal = new MemoryJournal();
-    const body = async (rt: import("../../runtime/types.js").Runtime) => [await rt.judge(at(1), "green", {}), await rt.choose(at(2), "pick", ["A", "B"], {}), await rt.list(at(3), "p and q")];
+    const body = async (rt: import("../../runtime/types.js").Runtime) => [
+      await rt.judge(at(1), "green", {}),
+      await rt.choose(at(2), "pick", ["A", "B"], {}),
+      await rt.list(at(3), "p and q"),
+    ];
     const first = await runAgainst(server, body, { journal });
     const replay = await runAgainst(server, body, { journal });
     expect(server.requests).toHaveLength(3);
     expect(replay.result).toEqual(first.result);
     expect(replay.result).toEqual([true, 1, ["p", "q"]]);
-    expect(replay.events.filter((event) => event.type === "judgment").map((event) => event.type === "judgment" && event.reason)).toEqual(["all green", "closer"]);
+    expect(
+      replay.events
+        .filter((event) => event.type === "judgment")
+        .map((event) => event.type === "judgment" && event.reason),
+    ).toEqual(["all green", "closer"]);
   });
 
   it("writes each step before the next one starts", async () => {
@@ -35,11 +43,15 @@ describe("journal", () => {
         order.push(`put ${key}`);
       },
     };
-    await runAgainst(server, async (rt) => {
-      await rt.session({ at: at(1), prompt: "one" });
-      order.push(`request ${server.requests.length + 1}`);
-      await rt.session({ at: at(2), prompt: "two" });
-    }, { journal: slowJournal });
+    await runAgainst(
+      server,
+      async (rt) => {
+        await rt.session({ at: at(1), prompt: "one" });
+        order.push(`request ${server.requests.length + 1}`);
+        await rt.session({ at: at(2), prompt: "two" });
+      },
+      { journal: slowJournal },
+    );
     expect(order).toEqual(["put /session@1:1#0", "request 2", "put /session@2:1#0"]);
   });
 });

@@ -7,7 +7,12 @@ let server: FakeServer;
 afterEach(async () => server?.close());
 
 /** A 429 the SDK retries after 1 ms (a `retry-after` of 0 would make it fall back to its own backoff). */
-const overloaded = (status: 429 | 529): FakeReply => ({ kind: "error", status, headers: { "retry-after-ms": "1" }, body: { type: "error", error: { type: "rate_limit_error", message: "slow down" } } });
+const overloaded = (status: 429 | 529): FakeReply => ({
+  kind: "error",
+  status,
+  headers: { "retry-after-ms": "1" },
+  body: { type: "error", error: { type: "rate_limit_error", message: "slow down" } },
+});
 
 /** Counts requests the server holds at once, and the pace the client had when each arrived. */
 function countingServer(answer: (arrival: number) => FakeReply | Promise<FakeReply>) {
@@ -27,7 +32,11 @@ function countingServer(answer: (arrival: number) => FakeReply | Promise<FakeRep
 }
 
 const branches = (count: number, rt: Parameters<Parameters<typeof runAgainst>[1]>[0]) =>
-  rt.parallel(at(1), {}, Array.from({ length: count }, (_, i) => () => rt.session({ at: at(2 + i), prompt: `branch ${i}` })));
+  rt.parallel(
+    at(1),
+    {},
+    Array.from({ length: count }, (_, i) => () => rt.session({ at: at(2 + i), prompt: `branch ${i}` })),
+  );
 
 describe("the API's pace", () => {
   it("starts 64 wide, halves once per overloaded window, keeps attempts under it, and grows back with successes", async () => {
@@ -54,13 +63,18 @@ describe("the API's pace", () => {
     expect(retries[0]!.limit).toBe(INITIAL_PACE / 2);
     // No retry went out beyond the pace of its moment, so the narrowed window held the retries back.
     for (const arrival of retries) expect(arrival.pending).toBeLessThanOrEqual(arrival.limit);
-    expect(Math.max(...retries.slice(0, INITIAL_PACE / 2).map((arrival) => arrival.pending))).toBeLessThan(INITIAL_PACE);
+    expect(Math.max(...retries.slice(0, INITIAL_PACE / 2).map((arrival) => arrival.pending))).toBeLessThan(
+      INITIAL_PACE,
+    );
     // 64 successes grew it back to the full width.
     expect(paceFor(server.url, TEST_API_KEY).limit).toBe(INITIAL_PACE);
   });
 
   it("is shared by the runs of the process that reach the same server with the same key, and 529 halves it too", async () => {
-    server = await startFakeAnthropic({ script: [overloaded(529), reply.text("one")], respond: () => reply.text("ok") });
+    server = await startFakeAnthropic({
+      script: [overloaded(529), reply.text("one")],
+      respond: () => reply.text("ok"),
+    });
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "first run" }), { maxRetries: 1 });
     // The 529 halved it, the retry's success added one.
     expect(paceFor(server.url, TEST_API_KEY).limit).toBe(INITIAL_PACE / 2 + 1);
@@ -85,13 +99,18 @@ describe("the API's pace", () => {
   });
 
   it("drops the calls of a lost race that wait for the pace, unsent (counted at the server)", async () => {
-    server = await startFakeAnthropic({ respond: (request) => (lastUserText(request).startsWith("quick") ? reply.text("won") : reply.hang()) });
+    server = await startFakeAnthropic({
+      respond: (request) => (lastUserText(request).startsWith("quick") ? reply.text("won") : reply.hang()),
+    });
     // Narrow this server's pace to one call at a time, as six overloaded windows in a row would.
     const pace = paceFor(server.url, TEST_API_KEY);
     for (let generation = 0; generation < 6; generation++) pace.overloaded(generation);
     expect(pace.limit).toBe(1);
     const { result } = await runAgainst(server, (rt) =>
-      rt.parallel(at(1), { join: "first" }, [() => rt.session({ at: at(2), prompt: "quick" }), ...Array.from({ length: 8 }, (_, i) => () => rt.session({ at: at(3 + i), prompt: `slow ${i}` }))]),
+      rt.parallel(at(1), { join: "first" }, [
+        () => rt.session({ at: at(2), prompt: "quick" }),
+        ...Array.from({ length: 8 }, (_, i) => () => rt.session({ at: at(3 + i), prompt: `slow ${i}` })),
+      ]),
     );
     expect((result as unknown[])[0]).toBe("won");
     // The winner, and at most the one call the pace let go when the winner's headers arrived (before

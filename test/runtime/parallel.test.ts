@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryJournal } from "../../runtime/index.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeServer, type FakeRequest } from "../support/fake-anthropic.js";
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeServer,
+  type FakeRequest,
+} from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst } from "./helpers.js";
 
 let server: FakeServer;
@@ -27,7 +34,10 @@ describe("parallel", () => {
   it("all: returns every branch's result in branch order", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result, events } = await runAgainst(server, (rt) =>
-      rt.parallel(at(1), {}, [() => rt.session({ at: at(2), prompt: "A wait 30" }), () => rt.session({ at: at(3), prompt: "B" })]),
+      rt.parallel(at(1), {}, [
+        () => rt.session({ at: at(2), prompt: "A wait 30" }),
+        () => rt.session({ at: at(3), prompt: "B" }),
+      ]),
     );
     expect(result).toEqual(["echo: A wait 30", "echo: B"]);
     expect(events).toContainEqual(expect.objectContaining({ type: "parallel-end", succeeded: 2, failed: 0 }));
@@ -35,7 +45,12 @@ describe("parallel", () => {
 
   it("all + fail-fast: rejects at the first failure and cancels the other branches at the server", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
-    const { error } = await failingRun(server, (rt) => rt.parallel(at(1), {}, [() => rt.session({ at: at(2), prompt: "slow" }), () => rt.session({ at: at(3), prompt: "fail" })]));
+    const { error } = await failingRun(server, (rt) =>
+      rt.parallel(at(1), {}, [
+        () => rt.session({ at: at(2), prompt: "slow" }),
+        () => rt.session({ at: at(3), prompt: "fail" }),
+      ]),
+    );
     expect(error.message).toMatch(/test-program\.prose:3:1/);
     await eventually(() => server.requests.some((request) => request.state === "aborted"));
   });
@@ -43,8 +58,14 @@ describe("parallel", () => {
   it("continue puts an error record where a branch failed; ignore puts null", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result } = await runAgainst(server, async (rt) => [
-      await rt.parallel(at(1), { onFail: "continue" }, [() => rt.session({ at: at(2), prompt: "ok" }), () => rt.session({ at: at(3), prompt: "fail" })]),
-      await rt.parallel(at(4), { onFail: "ignore" }, [() => rt.session({ at: at(5), prompt: "fail" }), () => rt.session({ at: at(6), prompt: "fine" })]),
+      await rt.parallel(at(1), { onFail: "continue" }, [
+        () => rt.session({ at: at(2), prompt: "ok" }),
+        () => rt.session({ at: at(3), prompt: "fail" }),
+      ]),
+      await rt.parallel(at(4), { onFail: "ignore" }, [
+        () => rt.session({ at: at(5), prompt: "fail" }),
+        () => rt.session({ at: at(6), prompt: "fine" }),
+      ]),
     ]);
     const [continued, ignored] = result as [unknown[], unknown[]];
     expect(continued[0]).toBe("echo: ok");
@@ -55,11 +76,19 @@ describe("parallel", () => {
   it("first: the winner's result comes back and the losers' requests are aborted at the server", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result } = await runAgainst(server, (rt) =>
-      rt.parallel(at(1), { join: "first" }, [() => rt.session({ at: at(2), prompt: "slow one" }), () => rt.session({ at: at(3), prompt: "quick wait 50" }), () => rt.session({ at: at(4), prompt: "slow two" })]),
+      rt.parallel(at(1), { join: "first" }, [
+        () => rt.session({ at: at(2), prompt: "slow one" }),
+        () => rt.session({ at: at(3), prompt: "quick wait 50" }),
+        () => rt.session({ at: at(4), prompt: "slow two" }),
+      ]),
     );
     expect(result).toEqual([null, "echo: quick wait 50", null]);
     await eventually(() => server.requests.filter((request) => request.state === "aborted").length === 2);
-    expect(server.requests.filter((request) => lastUserText(request).includes("slow")).every((request) => request.state === "aborted")).toBe(true);
+    expect(
+      server.requests
+        .filter((request) => lastUserText(request).includes("slow"))
+        .every((request) => request.state === "aborted"),
+    ).toBe(true);
   });
 
   it("first: calls of losing branches still waiting for a slot are dropped, never sent (counted at the server)", async () => {
@@ -68,7 +97,10 @@ describe("parallel", () => {
       server,
       (rt) => {
         const losers = Array.from({ length: 8 }, (_, i) => () => rt.session({ at: at(3 + i), prompt: `slow ${i}` }));
-        return rt.parallel(at(1), { join: "first" }, [() => rt.session({ at: at(2), prompt: "quick wait 20" }), ...losers]);
+        return rt.parallel(at(1), { join: "first" }, [
+          () => rt.session({ at: at(2), prompt: "quick wait 20" }),
+          ...losers,
+        ]);
       },
       { concurrency: 2 },
     );
@@ -111,7 +143,13 @@ describe("parallel", () => {
 
   it("any rejects once the count can no longer be reached", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
-    const { error } = await failingRun(server, (rt) => rt.parallel(at(1), { join: "any", count: 2 }, [() => rt.session({ at: at(2), prompt: "fail" }), () => rt.session({ at: at(3), prompt: "fail too" }), () => rt.session({ at: at(4), prompt: "ok" })]));
+    const { error } = await failingRun(server, (rt) =>
+      rt.parallel(at(1), { join: "any", count: 2 }, [
+        () => rt.session({ at: at(2), prompt: "fail" }),
+        () => rt.session({ at: at(3), prompt: "fail too" }),
+        () => rt.session({ at: at(4), prompt: "ok" }),
+      ]),
+    );
     expect(error.message).toMatch(/failed/);
   });
 });
@@ -129,7 +167,14 @@ describe("map", () => {
         return reply.text(`r:${lastUserText(request)}`);
       },
     });
-    const { result } = await runAgainst(server, (rt) => rt.map(at(1), ["a", "b", "c"], (outer) => rt.map(at(2), [1, 2, 3, 4], (inner) => rt.session({ at: at(3), prompt: `${String(outer)}${String(inner)}` }))), { concurrency: 3 });
+    const { result } = await runAgainst(
+      server,
+      (rt) =>
+        rt.map(at(1), ["a", "b", "c"], (outer) =>
+          rt.map(at(2), [1, 2, 3, 4], (inner) => rt.session({ at: at(3), prompt: `${String(outer)}${String(inner)}` })),
+        ),
+      { concurrency: 3 },
+    );
     expect(result).toEqual([["a", "b", "c"].map((o) => [1, 2, 3, 4].map((i) => `r:${o}${i}`))].flat());
     expect(peak).toBeLessThanOrEqual(3);
     expect(peak).toBeGreaterThan(1);
@@ -137,7 +182,9 @@ describe("map", () => {
 
   it("fails fast and cancels the items still running", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
-    const { error } = await failingRun(server, (rt) => rt.map(at(1), ["slow", "fail"], (item) => rt.session({ at: at(2), prompt: String(item) })));
+    const { error } = await failingRun(server, (rt) =>
+      rt.map(at(1), ["slow", "fail"], (item) => rt.session({ at: at(2), prompt: String(item) })),
+    );
     expect(error.message).toMatch(/failed/);
     await eventually(() => server.requests.some((request) => request.state === "aborted"));
   });
@@ -178,8 +225,13 @@ describe("step journal", () => {
     const program = async (rt: import("../../runtime/types.js").Runtime): Promise<unknown> => {
       const looped: string[] = [];
       for (let i = 0; i < 2; i++) looped.push(await rt.session({ at: at(2), prompt: `loop ${i}` }));
-      const branches = await rt.parallel(at(3), {}, [() => rt.session({ at: at(4), prompt: "left" }), () => rt.session({ at: at(4), prompt: "right" })]);
-      const mapped = await rt.map(at(5), ["x", "y"], (item) => rt.session({ at: at(6), prompt: `item ${String(item)}` }));
+      const branches = await rt.parallel(at(3), {}, [
+        () => rt.session({ at: at(4), prompt: "left" }),
+        () => rt.session({ at: at(4), prompt: "right" }),
+      ]);
+      const mapped = await rt.map(at(5), ["x", "y"], (item) =>
+        rt.session({ at: at(6), prompt: `item ${String(item)}` }),
+      );
       const blocked = await rt.block(at(7), "b", undefined, () => rt.session({ at: at(8), prompt: "in block" }));
       return { looped, branches, mapped, blocked };
     };
@@ -199,19 +251,31 @@ describe("step journal", () => {
     const replay = await runAgainst(server, program, { journal });
     expect(server.requests.length).toBe(requestsBefore);
     expect(replay.result).toEqual(first.result);
-    expect(replay.events.filter((event) => event.type === "session-end").every((event) => event.type === "session-end" && event.replayed)).toBe(true);
+    expect(
+      replay.events
+        .filter((event) => event.type === "session-end")
+        .every((event) => event.type === "session-end" && event.replayed),
+    ).toBe(true);
   });
 
   it("a resumed run continues from the first step that was not recorded", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const journal = new MemoryJournal();
-    await failingRun(server, async (rt) => {
-      await rt.session({ at: at(1), prompt: "one" });
-      await rt.session({ at: at(2), prompt: "fail now" });
-    }, { journal });
+    await failingRun(
+      server,
+      async (rt) => {
+        await rt.session({ at: at(1), prompt: "one" });
+        await rt.session({ at: at(2), prompt: "fail now" });
+      },
+      { journal },
+    );
     const prompts = () => server.requests.map((request) => lastUserText(request).split("\n")[0]);
     expect(prompts()).toEqual(["one", "fail now"]);
-    await runAgainst(server, async (rt) => [await rt.session({ at: at(1), prompt: "one" }), await rt.session({ at: at(2), prompt: "two" })], { journal });
+    await runAgainst(
+      server,
+      async (rt) => [await rt.session({ at: at(1), prompt: "one" }), await rt.session({ at: at(2), prompt: "two" })],
+      { journal },
+    );
     expect(prompts()).toEqual(["one", "fail now", "two"]);
   });
 });

@@ -15,8 +15,14 @@ function toolResults(server: FakeServer, requestIndex: number): string {
 describe("permissions in a session", () => {
   it("bash: deny does not offer run_command and refuses it when the model asks anyway", async () => {
     const cwd = temporaryFolder();
-    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "run_command", input: { command: "touch pwned" } }]), reply.text("gave up")] });
-    const { events } = await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "try", permissions: { bash: "deny" } }), { cwd, onPermission: () => true });
+    server = await startFakeAnthropic({
+      script: [reply.toolUse([{ name: "run_command", input: { command: "touch pwned" } }]), reply.text("gave up")],
+    });
+    const { events } = await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(1), prompt: "try", permissions: { bash: "deny" } }),
+      { cwd, onPermission: () => true },
+    );
     expect(server.requests[0]!.body!.tools!.map((tool) => tool.name)).not.toContain("run_command");
     expect(existsSync(join(cwd, "pwned"))).toBe(false);
     expect(toolResults(server, 1)).toContain("not available");
@@ -25,11 +31,20 @@ describe("permissions in a session", () => {
 
   it("run_command needs onPermission by default, and runs when it agrees (without a shell)", async () => {
     const cwd = temporaryFolder();
-    server = await startFakeAnthropic({ script: [reply.text("no tools"), reply.toolUse([{ name: "run_command", input: { command: "touch 'made.txt'" } }]), reply.text("ran")] });
+    server = await startFakeAnthropic({
+      script: [
+        reply.text("no tools"),
+        reply.toolUse([{ name: "run_command", input: { command: "touch 'made.txt'" } }]),
+        reply.text("ran"),
+      ],
+    });
     const asked: string[] = [];
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a" }), { cwd });
     expect(server.requests[0]!.body!.tools!.map((tool) => tool.name)).not.toContain("run_command");
-    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b" }), { cwd, onPermission: (request) => (asked.push(request.detail), true) });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b" }), {
+      cwd,
+      onPermission: (request) => (asked.push(request.detail), true),
+    });
     expect(asked).toEqual(["touch made.txt"]);
     expect(existsSync(join(cwd, "made.txt"))).toBe(true);
     expect(toolResults(server, 2)).toContain("exit code 0");
@@ -38,20 +53,48 @@ describe("permissions in a session", () => {
   it("refuses a command the person declines, and one outside the execute list", async () => {
     const cwd = temporaryFolder();
     server = await startFakeAnthropic({
-      script: [reply.toolUse([{ name: "run_command", input: { command: "touch declined" } }]), reply.text("ok"), reply.toolUse([{ name: "run_command", input: { command: "rm -rf x" } }, { name: "run_command", input: { command: "touch y" } }]), reply.text("ok")],
+      script: [
+        reply.toolUse([{ name: "run_command", input: { command: "touch declined" } }]),
+        reply.text("ok"),
+        reply.toolUse([
+          { name: "run_command", input: { command: "rm -rf x" } },
+          { name: "run_command", input: { command: "touch y" } },
+        ]),
+        reply.text("ok"),
+      ],
     });
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a" }), { cwd, onPermission: () => false });
     expect(existsSync(join(cwd, "declined"))).toBe(false);
     expect(toolResults(server, 1)).toContain("was not granted");
-    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "b", permissions: { bash: "allow", execute: ["touch *"] } }), { cwd });
+    await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(1), prompt: "b", permissions: { bash: "allow", execute: ["touch *"] } }),
+      { cwd },
+    );
     expect(toolResults(server, 3)).toContain("not in this agent's execute list");
     expect(existsSync(join(cwd, "y"))).toBe(true);
   });
 
   it("RunOptions.toolEnv reaches every tool process; its values never reach the model or the events", async () => {
     const cwd = temporaryFolder();
-    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "run_command", input: { command: "printenv DEPLOY_TARGET > target.txt; printenv DEPLOY_TARGET; echo key=$ANTHROPIC_API_KEY" } }]), reply.text("ok")] });
-    const { events } = await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { bash: "allow" } }), { cwd, toolEnv: { DEPLOY_TARGET: "staging-cluster-01" } });
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([
+          {
+            name: "run_command",
+            input: {
+              command: "printenv DEPLOY_TARGET > target.txt; printenv DEPLOY_TARGET; echo key=$ANTHROPIC_API_KEY",
+            },
+          },
+        ]),
+        reply.text("ok"),
+      ],
+    });
+    const { events } = await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(1), prompt: "a", permissions: { bash: "allow" } }),
+      { cwd, toolEnv: { DEPLOY_TARGET: "staging-cluster-01" } },
+    );
     expect(readFileSync(join(cwd, "target.txt"), "utf8")).toBe("staging-cluster-01\n");
     const results = toolResults(server, 1);
     expect(results).toContain("[redacted]\\nkey=\\n");
@@ -64,9 +107,20 @@ describe("permissions in a session", () => {
     mkdirSync(join(cwd, "secret"));
     writeFileSync(join(cwd, "secret", "key.txt"), "top secret");
     server = await startFakeAnthropic({
-      script: [reply.toolUse([{ name: "write_file", input: { path: "src/evil.ts", content: "x" } }, { name: "read_file", input: { path: "secret/key.txt" } }, { name: "write_file", input: { path: "out/ok.md", content: "fine" } }]), reply.text("ok")],
+      script: [
+        reply.toolUse([
+          { name: "write_file", input: { path: "src/evil.ts", content: "x" } },
+          { name: "read_file", input: { path: "secret/key.txt" } },
+          { name: "write_file", input: { path: "out/ok.md", content: "fine" } },
+        ]),
+        reply.text("ok"),
+      ],
     });
-    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { read: ["docs/**", "out/**"], write: ["out/**"] } }), { cwd });
+    await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(1), prompt: "a", permissions: { read: ["docs/**", "out/**"], write: ["out/**"] } }),
+      { cwd },
+    );
     expect(existsSync(join(cwd, "src", "evil.ts"))).toBe(false);
     expect(readFileSync(join(cwd, "out", "ok.md"), "utf8")).toBe("fine");
     const results = toolResults(server, 1);
@@ -91,7 +145,11 @@ describe("permissions in a session", () => {
         reply.text("ok"),
       ],
     });
-    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "escape", permissions: { read: ["**"], write: ["**"] } }), { cwd });
+    await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(1), prompt: "escape", permissions: { read: ["**"], write: ["**"] } }),
+      { cwd },
+    );
     const results = toolResults(server, 1);
     expect(results).not.toContain("root:x");
     expect(results.match(/outside the working directory/g)).toHaveLength(4);
@@ -114,9 +172,15 @@ describe("PermissionGuard defaults", () => {
   });
 
   it("matches network patterns against the URL or its host", async () => {
-    const guard = new PermissionGuard(temporaryFolder(), { network: ["https://api.github.com/*", "*.example.org"] }, undefined);
+    const guard = new PermissionGuard(
+      temporaryFolder(),
+      { network: ["https://api.github.com/*", "*.example.org"] },
+      undefined,
+    );
     expect(guard.offersNetwork()).toBe(true);
-    await expect(guard.checkUrl("https://api.github.com/repos")).resolves.toEqual(new URL("https://api.github.com/repos"));
+    await expect(guard.checkUrl("https://api.github.com/repos")).resolves.toEqual(
+      new URL("https://api.github.com/repos"),
+    );
     await expect(guard.checkUrl("http://docs.example.org/x")).resolves.toEqual(new URL("http://docs.example.org/x"));
     await expect(guard.checkUrl("https://evil.com/")).rejects.toThrow(/none of this agent's network patterns/);
     await expect(guard.checkUrl("file:///etc/passwd")).rejects.toThrow(/Only http and https/);
@@ -136,7 +200,10 @@ describe("deny as empty lists, prompt as ask (read / write / execute)", () => {
         reply.text("ok"),
       ],
     });
-    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { read: [], write: [] } }), { cwd, onPermission: () => true });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "a", permissions: { read: [], write: [] } }), {
+      cwd,
+      onPermission: () => true,
+    });
     const offered = server.requests[0]!.body!.tools?.map((tool) => tool.name) ?? [];
     expect(offered).not.toContain("read_file");
     expect(offered).not.toContain("list_files");
@@ -162,7 +229,11 @@ describe("deny as empty lists, prompt as ask (read / write / execute)", () => {
   it("ask: read and write go to onPermission per path, after the globs and the working directory", async () => {
     const cwd = temporaryFolder();
     const asked: string[] = [];
-    const guard = new PermissionGuard(cwd, { read: ["**"], write: ["**", "!.git/**", "!.prose/**"], ask: ["read", "write"] }, (request) => (asked.push(`${request.tool} ${request.detail}`), request.detail !== "no.txt"));
+    const guard = new PermissionGuard(
+      cwd,
+      { read: ["**"], write: ["**", "!.git/**", "!.prose/**"], ask: ["read", "write"] },
+      (request) => (asked.push(`${request.tool} ${request.detail}`), request.detail !== "no.txt"),
+    );
     expect(guard.offersReads()).toBe(true);
     expect(guard.offersWrites()).toBe(true);
     await expect(guard.confirmRead("a.txt", "read_file")).resolves.toBe(join(cwd, "a.txt"));
@@ -179,12 +250,18 @@ describe("deny as empty lists, prompt as ask (read / write / execute)", () => {
 
   it("ask: execute puts every command to onPermission, even with bash: allow; bash: deny still wins", async () => {
     const asked: string[] = [];
-    const guard = new PermissionGuard(temporaryFolder(), { bash: "allow", ask: ["execute"] }, (request) => (asked.push(request.detail), request.detail === "ls"));
+    const guard = new PermissionGuard(
+      temporaryFolder(),
+      { bash: "allow", ask: ["execute"] },
+      (request) => (asked.push(request.detail), request.detail === "ls"),
+    );
     expect(guard.offersCommands()).toBe(true);
     await expect(guard.checkCommand("ls")).resolves.toEqual({ argv: ["ls"] });
     await expect(guard.checkCommand("rm -rf x")).rejects.toThrow(/was not granted/);
     expect(asked).toEqual(["ls", "rm -rf x"]);
     expect(new PermissionGuard(temporaryFolder(), { ask: ["execute"] }, undefined).offersCommands()).toBe(false);
-    expect(new PermissionGuard(temporaryFolder(), { bash: "deny", ask: ["execute"] }, () => true).offersCommands()).toBe(false);
+    expect(
+      new PermissionGuard(temporaryFolder(), { bash: "deny", ask: ["execute"] }, () => true).offersCommands(),
+    ).toBe(false);
   });
 });

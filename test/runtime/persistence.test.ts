@@ -8,23 +8,42 @@ import { at, failingRun, runAgainst, temporaryFolder } from "./helpers.js";
 let server: FakeServer;
 afterEach(async () => server?.close());
 
-const remember = (memory: string, summary: string) => reply.toolUse([{ name: "update_memory", input: { memory, summary } }]);
+const remember = (memory: string, summary: string) =>
+  reply.toolUse([{ name: "update_memory", input: { memory, summary } }]);
 
 describe("persistent agents", () => {
   it("persist: true writes memory and segments under the run directory; resume: loads it, the session updates it", async () => {
     const cwd = temporaryFolder();
     const captain: AgentDefinition = { name: "captain", persist: true, prompt: "You coordinate." };
     server = await startFakeAnthropic({
-      script: [remember("## Current Understanding\n\nPlan approved: JWT auth.", "Reviewed the plan"), reply.text("Plan looks good."), remember("## Current Understanding\n\nStep 1 done; JWT in place.", "Reviewed step 1"), reply.text("Step 1 approved.")],
+      script: [
+        remember("## Current Understanding\n\nPlan approved: JWT auth.", "Reviewed the plan"),
+        reply.text("Plan looks good."),
+        remember("## Current Understanding\n\nStep 1 done; JWT in place.", "Reviewed step 1"),
+        reply.text("Step 1 approved."),
+      ],
     });
-    const { result } = await runAgainst(server, async (rt) => [await rt.session({ at: at(1), agent: captain, prompt: "Review the plan" }), await rt.resume(captain, { at: at(2), prompt: "Review step 1" })], { cwd, runId: "20260115-143052-a7b3c9" });
+    const { result } = await runAgainst(
+      server,
+      async (rt) => [
+        await rt.session({ at: at(1), agent: captain, prompt: "Review the plan" }),
+        await rt.resume(captain, { at: at(2), prompt: "Review step 1" }),
+      ],
+      { cwd, runId: "20260115-143052-a7b3c9" },
+    );
     expect(result).toEqual(["Plan looks good.", "Step 1 approved."]);
     const folder = join(cwd, ".prose/runs/20260115-143052-a7b3c9/agents/captain");
     expect(lastUserText(server.requests[0]!)).not.toContain("Agent Memory");
     expect(server.requests[0]!.body!.tools!.map((tool) => tool.name)).toContain("update_memory");
-    expect(lastUserText(server.requests[2]!)).toContain("# Agent Memory: captain\n\n## Current Understanding\n\nPlan approved: JWT auth.");
-    expect(readFileSync(join(folder, "memory.md"), "utf8")).toBe("# Agent Memory: captain\n\n## Current Understanding\n\nStep 1 done; JWT in place.\n");
-    expect(readFileSync(join(folder, "captain-001.md"), "utf8")).toMatch(/^# Segment 001\n\ntimestamp: \d{4}-\d\d-\d\dT.*\nprompt: "Review the plan"\n\n## Summary\n\nReviewed the plan\n$/);
+    expect(lastUserText(server.requests[2]!)).toContain(
+      "# Agent Memory: captain\n\n## Current Understanding\n\nPlan approved: JWT auth.",
+    );
+    expect(readFileSync(join(folder, "memory.md"), "utf8")).toBe(
+      "# Agent Memory: captain\n\n## Current Understanding\n\nStep 1 done; JWT in place.\n",
+    );
+    expect(readFileSync(join(folder, "captain-001.md"), "utf8")).toMatch(
+      /^# Segment 001\n\ntimestamp: \d{4}-\d\d-\d\dT.*\nprompt: "Review the plan"\n\n## Summary\n\nReviewed the plan\n$/,
+    );
     expect(readFileSync(join(folder, "captain-002.md"), "utf8")).toContain("Reviewed step 1");
   });
 
@@ -45,10 +64,18 @@ describe("persistent agents", () => {
     const cwd = temporaryFolder();
     const home = temporaryFolder("prosec-home-");
     server = await startFakeAnthropic({ script: [reply.text("u"), reply.text("p")] });
-    await runAgainst(server, async (rt) => {
-      await rt.session({ at: at(1), agent: { name: "inspector", persist: "user" }, prompt: "a" });
-      await rt.session({ at: at(2), agent: { name: "shared", persist: { path: ".prose/custom/shared-agent/" } }, prompt: "b" });
-    }, { cwd, homeDir: home });
+    await runAgainst(
+      server,
+      async (rt) => {
+        await rt.session({ at: at(1), agent: { name: "inspector", persist: "user" }, prompt: "a" });
+        await rt.session({
+          at: at(2),
+          agent: { name: "shared", persist: { path: ".prose/custom/shared-agent/" } },
+          prompt: "b",
+        });
+      },
+      { cwd, homeDir: home },
+    );
     expect(existsSync(join(home, ".prose/agents/inspector/memory.md"))).toBe(true);
     expect(existsSync(join(cwd, ".prose/custom/shared-agent/memory.md"))).toBe(true);
     expect(existsSync(join(cwd, ".prose/custom/shared-agent/shared-001.md"))).toBe(true);
@@ -58,7 +85,16 @@ describe("persistent agents", () => {
     const cwd = temporaryFolder();
     const agent: AgentDefinition = { name: "worker", persist: "project" };
     server = await startFakeAnthropic({ respond: (request) => reply.text(`done ${lastUserText(request)}`) });
-    await runAgainst(server, (rt) => rt.parallel(at(1), {}, [1, 2, 3, 4].map((n) => () => rt.session({ at: at(1 + n), agent, prompt: `task ${n}` }))), { cwd });
+    await runAgainst(
+      server,
+      (rt) =>
+        rt.parallel(
+          at(1),
+          {},
+          [1, 2, 3, 4].map((n) => () => rt.session({ at: at(1 + n), agent, prompt: `task ${n}` })),
+        ),
+      { cwd },
+    );
     const folder = join(cwd, ".prose/agents/worker");
     const segments = [1, 2, 3, 4].map((n) => readFileSync(join(folder, `worker-00${n}.md`), "utf8"));
     expect(segments.map((segment) => /prompt: "task (\d)"/.exec(segment)?.[1]).sort()).toEqual(["1", "2", "3", "4"]);

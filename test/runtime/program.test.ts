@@ -5,7 +5,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { add, defineProgram, startRun, text, type RunOptions } from "../../runtime/index.js";
 import type { RunEvent } from "../../runtime/types.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  lastUserText,
+  reply,
+  startFakeAnthropic,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "./helpers.js";
 
 const program = defineProgram({
@@ -27,14 +33,24 @@ interface Outputs {
 function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     const topic = rt.bind({ line: 1, column: 1 }, "topic", await rt.input({ line: 1, column: 1 }, program.inputs[0]!));
-    let draft = rt.bind({ line: 3, column: 1 }, "draft", await rt.session({ at: { line: 3, column: 13 }, prompt: `Draft an outline about ${text(topic)}` }));
+    let draft = rt.bind(
+      { line: 3, column: 1 },
+      "draft",
+      await rt.session({ at: { line: 3, column: 13 }, prompt: `Draft an outline about ${text(topic)}` }),
+    );
     for (let iteration = 0; iteration < 3; iteration++) {
       if (await rt.judge({ line: 5, column: 1 }, "the outline is complete", { draft })) break;
       rt.iteration({ line: 5, column: 1 }, iteration);
-      draft = rt.bind({ line: 6, column: 3 }, "draft", await rt.session({ at: { line: 6, column: 11 }, prompt: "Improve the outline", context: { draft } }));
+      draft = rt.bind(
+        { line: 6, column: 3 },
+        "draft",
+        await rt.session({ at: { line: 6, column: 11 }, prompt: "Improve the outline", context: { draft } }),
+      );
     }
     const sections = await rt.list({ line: 8, column: 1 }, draft);
-    const written = await rt.map({ line: 9, column: 1 }, sections, (section) => rt.session({ at: { line: 10, column: 5 }, prompt: `Write the section ${text(section)}` }));
+    const written = await rt.map({ line: 9, column: 1 }, sections, (section) =>
+      rt.session({ at: { line: 10, column: 5 }, prompt: `Write the section ${text(section)}` }),
+    );
     const [intro, outro] = await rt.parallel({ line: 12, column: 1 }, {}, [
       () => rt.session({ at: { line: 13, column: 7 }, prompt: "Write an introduction", context: { written } }),
       () => rt.session({ at: { line: 14, column: 7 }, prompt: "Write a conclusion", context: { written } }),
@@ -48,11 +64,14 @@ function responder(request: FakeRequest) {
   const prompt = lastUserText(request);
   if (request.body?.tool_choice !== undefined) {
     const complete = prompt.includes("- Why");
-    return reply.toolUse([{ name: "answer", input: { answer: complete, reason: complete ? "has all three parts" : "missing a part" } }]);
+    return reply.toolUse([
+      { name: "answer", input: { answer: complete, reason: complete ? "has all three parts" : "missing a part" } },
+    ]);
   }
   if (prompt.startsWith("Draft")) return reply.text("- What\n- How");
   if (prompt.startsWith("Improve")) return reply.text("- What\n- How\n- Why");
-  if (prompt.startsWith("Write the section")) return reply.text(`Section: ${prompt.slice("Write the section ".length).split("\n")[0]}`);
+  if (prompt.startsWith("Write the section"))
+    return reply.text(`Section: ${prompt.slice("Write the section ".length).split("\n")[0]}`);
   return reply.text(prompt.startsWith("Write an introduction") ? "INTRO" : "OUTRO");
 }
 
@@ -63,13 +82,25 @@ describe("a program driving the runtime", () => {
   it("runs a judged loop, a pipeline over a parsed list and a parallel block to its outputs", async () => {
     server = await startFakeAnthropic({ respond: responder });
     const events: RunEvent[] = [];
-    const outputs = await run({ topic: "durable workflows" }, { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder(), onEvent: (event) => events.push(event) });
+    const outputs = await run(
+      { topic: "durable workflows" },
+      { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder(), onEvent: (event) => events.push(event) },
+    );
     expect(outputs).toEqual({ summary: "INTRO\nOUTRO" });
-    const sectionPrompts = server.requests.map(lastUserText).filter((prompt) => prompt.startsWith("Write the section")).map((prompt) => prompt.split("\n")[0]);
-    expect(sectionPrompts.sort()).toEqual(["Write the section What", "Write the section How", "Write the section Why"].sort());
+    const sectionPrompts = server.requests
+      .map(lastUserText)
+      .filter((prompt) => prompt.startsWith("Write the section"))
+      .map((prompt) => prompt.split("\n")[0]);
+    expect(sectionPrompts.sort()).toEqual(
+      ["Write the section What", "Write the section How", "Write the section Why"].sort(),
+    );
     expect(lastUserText(server.requests[0]!)).toContain("Draft an outline about durable workflows");
-    expect(events.filter((event) => event.type === "judgment").map((event) => event.type === "judgment" && event.answer)).toEqual(["no", "yes"]);
+    expect(
+      events.filter((event) => event.type === "judgment").map((event) => event.type === "judgment" && event.answer),
+    ).toEqual(["no", "yes"]);
     expect(events.filter((event) => event.type === "loop-iteration")).toHaveLength(1);
-    expect(events.find((event) => event.type === "extraction")).toEqual(expect.objectContaining({ shape: "list", method: "parse" }));
+    expect(events.find((event) => event.type === "extraction")).toEqual(
+      expect.objectContaining({ shape: "list", method: "parse" }),
+    );
   });
 });

@@ -8,7 +8,9 @@ afterEach(async () => server?.close());
 describe("sessions", () => {
   it("sends the session prompt through the real SDK and returns the model's text", async () => {
     server = await startFakeAnthropic({ script: [reply.text("The answer is 42.")] });
-    const { result, events } = await runAgainst(server, (rt) => rt.session({ at: at(3), prompt: "Compute the answer" }));
+    const { result, events } = await runAgainst(server, (rt) =>
+      rt.session({ at: at(3), prompt: "Compute the answer" }),
+    );
     expect(result).toBe("The answer is 42.");
     const request = server.requests[0]!;
     expect(request.path).toBe("/v1/messages");
@@ -22,7 +24,11 @@ describe("sessions", () => {
   it("uses the agent's prompt as system prompt, its model through the table, and dedents multi-line prompts", async () => {
     server = await startFakeAnthropic({ script: [reply.text("ok")] });
     const agent = { name: "researcher", model: "opus", prompt: "You research topics thoroughly." };
-    await runAgainst(server, (rt) => rt.session({ at: at(5), agent, prompt: "\n    First line\n      indented\n    last\n  " }), { models: { opus: "my-opus" } });
+    await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(5), agent, prompt: "\n    First line\n      indented\n    last\n  " }),
+      { models: { opus: "my-opus" } },
+    );
     const request = server.requests[0]!;
     expect(request.body?.model).toBe("my-opus");
     expect(systemText(request)).toContain("You research topics thoroughly.");
@@ -54,7 +60,9 @@ describe("sessions", () => {
   it("shortens context beyond the budget while keeping every binding visible", async () => {
     server = await startFakeAnthropic({ script: [reply.text("ok")] });
     const big = `${"A".repeat(5000)}${"Z".repeat(5000)}`;
-    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "p", context: { big, small: "tiny" } }), { contextBudget: 2000 });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "p", context: { big, small: "tiny" } }), {
+      contextBudget: 2000,
+    });
     const sent = lastUserText(server.requests[0]!);
     expect(sent).toContain("characters omitted");
     expect(sent).toContain("AAAA");
@@ -65,29 +73,54 @@ describe("sessions", () => {
 
   it("tells a session inside a block its execution scope", async () => {
     server = await startFakeAnthropic({ script: [reply.text("ok")] });
-    await runAgainst(server, (rt) => rt.block(at(4), "process", undefined, () => rt.session({ at: at(5), prompt: "inside" })));
+    await runAgainst(server, (rt) =>
+      rt.block(at(4), "process", undefined, () => rt.session({ at: at(5), prompt: "inside" })),
+    );
     expect(lastUserText(server.requests[0]!)).toContain("execution_id: 1\n  block: process\n  depth: 1");
   });
 
   it("runs a tool-use loop: executes the tool, returns its result, ends with the final text", async () => {
     server = await startFakeAnthropic({
-      script: [reply.toolUse([{ name: "write_file", input: { path: "notes/out.txt", content: "hello" } }]), reply.toolUse([{ name: "read_file", input: { path: "notes/out.txt" } }]), reply.text("Done: wrote hello")],
+      script: [
+        reply.toolUse([{ name: "write_file", input: { path: "notes/out.txt", content: "hello" } }]),
+        reply.toolUse([{ name: "read_file", input: { path: "notes/out.txt" } }]),
+        reply.text("Done: wrote hello"),
+      ],
     });
     const { result, events } = await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "Write a file" }));
     expect(result).toBe("Done: wrote hello");
     const third = server.requests[2]!.body!.messages;
     const lastResult = JSON.stringify(third[third.length - 1]);
     expect(lastResult).toContain("hello");
-    expect(events.filter((event) => event.type === "tool").map((event) => event.type === "tool" && [event.tool, event.allowed])).toEqual([["write_file", true], ["read_file", true]]);
+    expect(
+      events
+        .filter((event) => event.type === "tool")
+        .map((event) => event.type === "tool" && [event.tool, event.allowed]),
+    ).toEqual([
+      ["write_file", true],
+      ["read_file", true],
+    ]);
     const end = events.find((event) => event.type === "session-end");
     expect(end?.type === "session-end" && end.usage.length).toBe(3);
   });
 
   it("offers extra tools from the run options", async () => {
-    server = await startFakeAnthropic({ script: [reply.toolUse([{ name: "lookup", input: { id: 7 } }]), reply.text("found")] });
+    server = await startFakeAnthropic({
+      script: [reply.toolUse([{ name: "lookup", input: { id: 7 } }]), reply.text("found")],
+    });
     const seen: unknown[] = [];
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "find" }), {
-      tools: [{ name: "lookup", description: "Looks up", inputSchema: { type: "object", properties: { id: { type: "number" } } }, run: (input) => { seen.push(input["id"]); return "record 7"; } }],
+      tools: [
+        {
+          name: "lookup",
+          description: "Looks up",
+          inputSchema: { type: "object", properties: { id: { type: "number" } } },
+          run: (input) => {
+            seen.push(input["id"]);
+            return "record 7";
+          },
+        },
+      ],
     });
     expect(server.requests[0]!.body?.tools?.map((tool) => tool.name)).toContain("lookup");
     expect(seen).toEqual([7]);
@@ -96,9 +129,13 @@ describe("sessions", () => {
 
   it("fails with a ProseError naming the file, line and session when the turns run out", async () => {
     server = await startFakeAnthropic({ respond: () => reply.toolUse([{ name: "list_files", input: {} }]) });
-    const error = await runAgainst(server, (rt) => rt.session({ at: at(9, 3), prompt: "loop forever" }), { maxTurns: 3 }).catch((e: Error) => e);
+    const error = await runAgainst(server, (rt) => rt.session({ at: at(9, 3), prompt: "loop forever" }), {
+      maxTurns: 3,
+    }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/^examples\/test-program\.prose:9:3: .*3 model turns.*\(session "loop forever"\)/);
+    expect((error as Error).message).toMatch(
+      /^examples\/test-program\.prose:9:3: .*3 model turns.*\(session "loop forever"\)/,
+    );
     expect(server.requests).toHaveLength(3);
   });
 });

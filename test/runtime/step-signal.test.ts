@@ -9,7 +9,8 @@ import { at, failingRun, runAgainst } from "./helpers.js";
 let server: FakeServer | undefined;
 afterEach(async () => server?.close());
 
-const aborted = (signal: AbortSignal): Promise<unknown> => new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
+const aborted = (signal: AbortSignal): Promise<unknown> =>
+  new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
 
 describe("step signals", () => {
   it("a step that outlives its limit aborts with a ProseError, also after earlier steps reused the signal", async () => {
@@ -21,7 +22,9 @@ describe("step signals", () => {
     step.release();
     expect(Date.now() - started).toBeGreaterThanOrEqual(70);
     expect(reason).toBeInstanceOf(ProseError);
-    expect((reason as ProseError).reason).toBe("The step took longer than its time limit of 80 ms (RunOptions.stepTimeoutMs).");
+    expect((reason as ProseError).reason).toBe(
+      "The step took longer than its time limit of 80 ms (RunOptions.stepTimeoutMs).",
+    );
   });
 
   it("each step gets its own limit: a later step is not cut short by an earlier one's deadline", async () => {
@@ -76,12 +79,20 @@ describe("step signals", () => {
       { stepTimeoutMs: 2000 },
     );
     expect(error.message).toMatch(/5:1: The step took longer than its time limit of 2000 ms/);
-    await vi.waitFor(() => expect(server?.requests.map((request) => request.state)).toEqual(["answered", "answered", "answered", "aborted"]));
+    await vi.waitFor(() =>
+      expect(server?.requests.map((request) => request.state)).toEqual(["answered", "answered", "answered", "aborted"]),
+    );
   });
 
   it("sessions started together with a bare Promise.all each run under their own limit", async () => {
-    server = await startFakeAnthropic({ respond: (request) => (request.index === 0 ? reply.text("quick") : reply.text("slow", { delayMs: 150 })) });
-    const { result } = await runAgainst(server, (rt) => Promise.all([rt.session({ at: at(1), prompt: "a" }), rt.session({ at: at(2), prompt: "b" })]), { stepTimeoutMs: 1000 });
+    server = await startFakeAnthropic({
+      respond: (request) => (request.index === 0 ? reply.text("quick") : reply.text("slow", { delayMs: 150 })),
+    });
+    const { result } = await runAgainst(
+      server,
+      (rt) => Promise.all([rt.session({ at: at(1), prompt: "a" }), rt.session({ at: at(2), prompt: "b" })]),
+      { stepTimeoutMs: 1000 },
+    );
     expect(result).toEqual(["quick", "slow"]);
   });
 });

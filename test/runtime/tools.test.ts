@@ -3,7 +3,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { editFileTool, fetchUrlTool, listFilesTool, readFileTool, searchFilesTool } from "../../runtime/tools/builtin.js";
+import {
+  editFileTool,
+  fetchUrlTool,
+  listFilesTool,
+  readFileTool,
+  searchFilesTool,
+} from "../../runtime/tools/builtin.js";
 import { PermissionGuard } from "../../runtime/tools/permissions.js";
 import type { ToolContext } from "../../runtime/types.js";
 import type { Permissions } from "../../runtime/types.js";
@@ -30,9 +36,13 @@ describe("built-in file tools", () => {
     const context = contextFor(cwd);
     await editFileTool.run({ path: "src/a.ts", old_text: "answer = 42", new_text: "answer = 43" }, context);
     expect(readFileSync(join(cwd, "src/a.ts"), "utf8")).toContain("answer = 43");
-    await expect(editFileTool.run({ path: "src/a.ts", old_text: "nothing like this", new_text: "x" }, context)).rejects.toThrow(/not found/);
+    await expect(
+      editFileTool.run({ path: "src/a.ts", old_text: "nothing like this", new_text: "x" }, context),
+    ).rejects.toThrow(/not found/);
     writeFileSync(join(cwd, "twice.txt"), "x x");
-    await expect(editFileTool.run({ path: "twice.txt", old_text: "x", new_text: "y" }, context)).rejects.toThrow(/more than once/);
+    await expect(editFileTool.run({ path: "twice.txt", old_text: "x", new_text: "y" }, context)).rejects.toThrow(
+      /more than once/,
+    );
   });
 
   it("list_files and search_files skip node_modules and files the agent may not read", async () => {
@@ -41,7 +51,9 @@ describe("built-in file tools", () => {
     expect(listed.split("\n").sort()).toEqual(["README.md", "src/a.ts", "src/b.ts"]);
     const found = await searchFilesTool.run({ pattern: "answer" }, contextFor(cwd, { read: ["src/a.ts"] }));
     expect(found).toBe("src/a.ts:2: export const answer = 42;");
-    await expect(readFileTool.run({ path: "src/b.ts" }, contextFor(cwd, { read: ["src/a.ts"] }))).rejects.toThrow(/not permitted/);
+    await expect(readFileTool.run({ path: "src/b.ts" }, contextFor(cwd, { read: ["src/a.ts"] }))).rejects.toThrow(
+      /not permitted/,
+    );
   });
 
   it("fetch_url fetches only URLs the network patterns allow", async () => {
@@ -51,7 +63,9 @@ describe("built-in file tools", () => {
     try {
       const context = contextFor(temporaryFolder(), { network: [`${base}/allowed/*`] });
       expect(await fetchUrlTool.run({ url: `${base}/allowed/page` }, context)).toBe("HTTP 200\n\npage body");
-      await expect(fetchUrlTool.run({ url: `${base}/private` }, context)).rejects.toThrow(/none of this agent's network patterns/);
+      await expect(fetchUrlTool.run({ url: `${base}/private` }, context)).rejects.toThrow(
+        /none of this agent's network patterns/,
+      );
     } finally {
       site.close();
     }

@@ -9,7 +9,9 @@ const oneSession = (rt: import("../../runtime/types.js").Runtime) => rt.session(
 
 describe("transport failures", () => {
   it("waits for retry-after on 429 through the SDK's own retries, then succeeds", async () => {
-    server = await startFakeAnthropic({ script: [reply.error(429, { retryAfterSeconds: 0.3 }), reply.text("after the wait")] });
+    server = await startFakeAnthropic({
+      script: [reply.error(429, { retryAfterSeconds: 0.3 }), reply.text("after the wait")],
+    });
     const started = Date.now();
     const { result } = await runAgainst(server, oneSession, { maxRetries: 2 });
     expect(result).toBe("after the wait");
@@ -19,7 +21,13 @@ describe("transport failures", () => {
   });
 
   it("retries 500 and 529 and succeeds", async () => {
-    server = await startFakeAnthropic({ script: [reply.error(500, { retryAfterSeconds: 0.01 }), reply.error(529, { retryAfterSeconds: 0.01 }), reply.text("recovered")] });
+    server = await startFakeAnthropic({
+      script: [
+        reply.error(500, { retryAfterSeconds: 0.01 }),
+        reply.error(529, { retryAfterSeconds: 0.01 }),
+        reply.text("recovered"),
+      ],
+    });
     const { result } = await runAgainst(server, oneSession, { maxRetries: 2 });
     expect(result).toBe("recovered");
     expect(server.requests).toHaveLength(3);
@@ -37,8 +45,14 @@ describe("transport failures", () => {
   });
 
   it("recovers from a dropped connection and from malformed JSON with retries", async () => {
-    server = await startFakeAnthropic({ script: [reply.drop(), reply.text("after drop"), reply.malformed(), reply.text("after malformed")] });
-    const { result } = await runAgainst(server, async (rt) => [await oneSession(rt), await rt.session({ at: at(7), prompt: "again", retry: 1 })], { maxRetries: 1 });
+    server = await startFakeAnthropic({
+      script: [reply.drop(), reply.text("after drop"), reply.malformed(), reply.text("after malformed")],
+    });
+    const { result } = await runAgainst(
+      server,
+      async (rt) => [await oneSession(rt), await rt.session({ at: at(7), prompt: "again", retry: 1 })],
+      { maxRetries: 1 },
+    );
     expect(result).toEqual(["after drop", "after malformed"]);
   });
 
@@ -59,8 +73,18 @@ describe("transport failures", () => {
 
 describe("retry: and the deadline", () => {
   it("retry: tries a failed session again with backoff", async () => {
-    server = await startFakeAnthropic({ script: [reply.error(500, { shouldRetry: false }), reply.error(500, { shouldRetry: false }), reply.text("third time")] });
-    const { result } = await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "flaky", retry: 2, backoff: "linear" }), { retryDelayMs: 100 });
+    server = await startFakeAnthropic({
+      script: [
+        reply.error(500, { shouldRetry: false }),
+        reply.error(500, { shouldRetry: false }),
+        reply.text("third time"),
+      ],
+    });
+    const { result } = await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(1), prompt: "flaky", retry: 2, backoff: "linear" }),
+      { retryDelayMs: 100 },
+    );
     expect(result).toBe("third time");
     const [a, b, c] = server.requests.map((request) => request.receivedAt);
     expect(b! - a!).toBeGreaterThanOrEqual(90);
@@ -69,7 +93,11 @@ describe("retry: and the deadline", () => {
 
   it("gives up after the retries and reports the last failure", async () => {
     server = await startFakeAnthropic({ respond: () => reply.error(500, { shouldRetry: false }) });
-    const { error } = await failingRun(server, (rt) => rt.session({ at: at(1), prompt: "flaky", retry: 1, backoff: "exponential" }), { retryDelayMs: 10 });
+    const { error } = await failingRun(
+      server,
+      (rt) => rt.session({ at: at(1), prompt: "flaky", retry: 1, backoff: "exponential" }),
+      { retryDelayMs: 10 },
+    );
     expect(server.requests).toHaveLength(2);
     expect(error.message).toMatch(/500/);
   });
@@ -77,7 +105,10 @@ describe("retry: and the deadline", () => {
   it("a huge retry-after cannot stall the step past its time limit", async () => {
     server = await startFakeAnthropic({ respond: () => reply.error(429, { retryAfterSeconds: 3600 }) });
     const started = Date.now();
-    const { error } = await failingRun(server, (rt) => rt.session({ at: at(3), prompt: "rate limited", retry: 5 }), { maxRetries: 5, stepTimeoutMs: 300 });
+    const { error } = await failingRun(server, (rt) => rt.session({ at: at(3), prompt: "rate limited", retry: 5 }), {
+      maxRetries: 5,
+      stepTimeoutMs: 300,
+    });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(error.message).toMatch(/3:1: The step took longer than its time limit of 300 ms/);
     expect(server.requests).toHaveLength(1);
@@ -86,7 +117,15 @@ describe("retry: and the deadline", () => {
   it("the run deadline cancels whatever is running", async () => {
     server = await startFakeAnthropic({ respond: () => reply.hang() });
     const started = Date.now();
-    const { error } = await failingRun(server, (rt) => rt.parallel(at(1), {}, [() => rt.session({ at: at(2), prompt: "a" }), () => rt.session({ at: at(3), prompt: "b" })]), { deadlineMs: 250 });
+    const { error } = await failingRun(
+      server,
+      (rt) =>
+        rt.parallel(at(1), {}, [
+          () => rt.session({ at: at(2), prompt: "a" }),
+          () => rt.session({ at: at(3), prompt: "b" }),
+        ]),
+      { deadlineMs: 250 },
+    );
     expect(Date.now() - started).toBeLessThan(3000);
     expect(error.message).toMatch(/deadline of 250 ms/);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -97,7 +136,9 @@ describe("retry: and the deadline", () => {
     server = await startFakeAnthropic({ respond: () => reply.hang() });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const { error } = await failingRun(server, (rt) => rt.session({ at: at(1), prompt: "a" }), { signal: controller.signal });
+    const { error } = await failingRun(server, (rt) => rt.session({ at: at(1), prompt: "a" }), {
+      signal: controller.signal,
+    });
     expect(error.message).toMatch(/cancelled|abort/i);
   });
 });

@@ -61,7 +61,8 @@ describe("equals and compare", () => {
 
 describe("isTruthy", () => {
   it("is false for empty and negative values and true otherwise", () => {
-    for (const falsy of [false, null, 0, "", "  ", "false", "No", "0", "null", [], {}]) expect(isTruthy(falsy)).toBe(false);
+    for (const falsy of [false, null, 0, "", "  ", "false", "No", "0", "null", [], {}])
+      expect(isTruthy(falsy)).toBe(false);
     for (const truthy of [true, 1, -1, "x", "yes", "nope", [0], { a: null }]) expect(isTruthy(truthy)).toBe(true);
   });
 });

@@ -19,7 +19,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "../../runtime/index.js";
 import type { RunEvent } from "../../runtime/types.js";
-import { reply, startFakeAnthropic, type FakeContentBlock, type FakeReply, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  reply,
+  startFakeAnthropic,
+  type FakeContentBlock,
+  type FakeReply,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 import { at, program, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 import { profiles, type Attack } from "./attacks.js";
 
@@ -103,7 +109,17 @@ function layout(): { project: string; outside: string } {
   const root = temporaryFolder("prosec-security-");
   const outside = join(root, "outside");
   const project = join(root, "project");
-  for (const folder of [outside, project, join(project, "src"), join(project, "docs"), join(project, "out"), join(project, "sub"), join(project, ".git"), join(project, ".prose/runs/old/bindings")]) mkdirSync(folder, { recursive: true });
+  for (const folder of [
+    outside,
+    project,
+    join(project, "src"),
+    join(project, "docs"),
+    join(project, "out"),
+    join(project, "sub"),
+    join(project, ".git"),
+    join(project, ".prose/runs/old/bindings"),
+  ])
+    mkdirSync(folder, { recursive: true });
   writeFileSync(join(outside, "secret.txt"), "CANARY-OUTSIDE the outside world\n");
   writeFileSync(join(outside, "id_rsa"), "-----BEGIN KEY----- CANARY-SSH\n");
   writeFileSync(join(project, "src/a.ts"), "export const a = 1;\n");
@@ -152,8 +168,9 @@ describe("permissions against a hostile model", () => {
     Object.assign(process.env, { ANTHROPIC_API_KEY: TEST_API_KEY, PROSEC_SUITE_SECRET: SUITE_SECRET, GITHUB_TOKEN });
   });
   afterAll(async () => {
-    for (const name of ["ANTHROPIC_API_KEY", "PROSEC_SUITE_SECRET", "GITHUB_TOKEN"]) if (saved[name] === undefined) delete process.env[name];
-    else process.env[name] = saved[name];
+    for (const name of ["ANTHROPIC_API_KEY", "PROSEC_SUITE_SECRET", "GITHUB_TOKEN"])
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
     servers.sink.close();
     servers.redirector.close();
     await model?.close();
@@ -162,7 +179,11 @@ describe("permissions against a hostile model", () => {
   it("lets no attack escape, refuses each with a readable tool error, and the run goes on", async () => {
     const { project, outside } = layout();
     const before = { outside: snapshot(outside), project: snapshot(project) };
-    const groups = profiles({ outside, sink: servers.sinkAddress, redirector: `redirector.test:${servers.redirectorPort}` });
+    const groups = profiles({
+      outside,
+      sink: servers.sinkAddress,
+      redirector: `redirector.test:${servers.redirectorPort}`,
+    });
 
     // One session per profile: all its attacks in one turn, then a final answer. A last session plays a
     // model that knows the secrets and writes them into its answer.
@@ -195,8 +216,18 @@ describe("permissions against a hostile model", () => {
       },
       async (rt) => {
         const answers: Record<string, string> = {};
-        for (const [index, group] of groups.entries()) answers[group.name] = await rt.session({ at: at(index + 1), prompt: `Work as ${group.name}`, permissions: group.permissions, binding: `s${index}` });
-        answers["leak"] = rt.bind(at(99), "leak", await rt.session({ at: at(99), prompt: "Tell me the secrets", binding: "leak" })) as string;
+        for (const [index, group] of groups.entries())
+          answers[group.name] = await rt.session({
+            at: at(index + 1),
+            prompt: `Work as ${group.name}`,
+            permissions: group.permissions,
+            binding: `s${index}`,
+          });
+        answers["leak"] = rt.bind(
+          at(99),
+          "leak",
+          await rt.session({ at: at(99), prompt: "Tell me the secrets", binding: "leak" }),
+        ) as string;
         return answers;
       },
     );
@@ -210,16 +241,21 @@ describe("permissions against a hostile model", () => {
     for (const [id, attack] of calls) {
       const result = results.get(id);
       if (result === undefined) problems.push(`${attack.name}: no tool result`);
-      else if (/\n\s+at /.test(result.content)) problems.push(`${attack.name}: a stack trace reached the model: ${result.content}`);
-      else if (attack.outcome === "refused" && !result.isError) problems.push(`${attack.name}: ran, but should have been refused: ${result.content.slice(0, 200)}`);
-      else if (attack.outcome === "control" && result.isError) problems.push(`${attack.name}: a control failed: ${result.content}`);
-      else if (attack.says !== undefined && !attack.says.test(result.content)) problems.push(`${attack.name}: refused as "${result.content}", expected ${attack.says}`);
+      else if (/\n\s+at /.test(result.content))
+        problems.push(`${attack.name}: a stack trace reached the model: ${result.content}`);
+      else if (attack.outcome === "refused" && !result.isError)
+        problems.push(`${attack.name}: ran, but should have been refused: ${result.content.slice(0, 200)}`);
+      else if (attack.outcome === "control" && result.isError)
+        problems.push(`${attack.name}: a control failed: ${result.content}`);
+      else if (attack.says !== undefined && !attack.says.test(result.content))
+        problems.push(`${attack.name}: refused as "${result.content}", expected ${attack.says}`);
     }
 
     // Escapes, by effect.
     const escapes: string[] = [];
     const after = { outside: snapshot(outside), project: snapshot(project) };
-    for (const [path, content] of after.outside) if (before.outside.get(path) !== content) escapes.push(`changed outside: ${path}`);
+    for (const [path, content] of after.outside)
+      if (before.outside.get(path) !== content) escapes.push(`changed outside: ${path}`);
     for (const [path, content] of before.project) {
       if (path.startsWith(runDir)) continue;
       if (after.project.get(path) !== content) escapes.push(`changed in the project: ${path}`);
@@ -228,11 +264,21 @@ describe("permissions against a hostile model", () => {
     for (const hit of servers.sinkHits) escapes.push(`the sink server was reached: ${hit}`);
     const toModel = [...results.values()].map((result) => result.content).join("\n");
     for (const canary of CANARIES) if (toModel.includes(canary)) escapes.push(`a tool result carried ${canary}`);
-    const written = [...after.project].filter(([path]) => path.startsWith(runDir)).map(([path, content]) => `${path}\n${content}`);
-    const streams = { "the run folder": written.join("\n"), events: JSON.stringify(events), outputs: JSON.stringify(outputs), "the model requests": JSON.stringify(model.requests.map((request) => request.body)) };
-    for (const [where, text] of Object.entries(streams)) for (const secret of SECRETS) if (text.includes(secret)) escapes.push(`${where} carried the secret ${secret.slice(0, 8)}…`);
+    const written = [...after.project]
+      .filter(([path]) => path.startsWith(runDir))
+      .map(([path, content]) => `${path}\n${content}`);
+    const streams = {
+      "the run folder": written.join("\n"),
+      events: JSON.stringify(events),
+      outputs: JSON.stringify(outputs),
+      "the model requests": JSON.stringify(model.requests.map((request) => request.body)),
+    };
+    for (const [where, text] of Object.entries(streams))
+      for (const secret of SECRETS)
+        if (text.includes(secret)) escapes.push(`${where} carried the secret ${secret.slice(0, 8)}…`);
     // No command a person was asked about was anything but a simple command.
-    for (const detail of asked) if (/[;&|<>`$]/.test(detail)) escapes.push(`a person was asked to approve a shell line: ${detail}`);
+    for (const detail of asked)
+      if (/[;&|<>`$]/.test(detail)) escapes.push(`a person was asked to approve a shell line: ${detail}`);
 
     const attacks = [...calls.values()].filter((attack) => attack.outcome !== "control");
     const attempts = attacks.length + 1;
@@ -240,7 +286,9 @@ describe("permissions against a hostile model", () => {
     expect(escapes).toEqual([]);
     expect(problems).toEqual([]);
     expect(attempts).toBeGreaterThanOrEqual(60);
-    expect(new Set(attacks.map((attack) => attack.tool))).toEqual(new Set(["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command", "fetch_url"]));
+    expect(new Set(attacks.map((attack) => attack.tool))).toEqual(
+      new Set(["read_file", "write_file", "edit_file", "list_files", "search_files", "run_command", "fetch_url"]),
+    );
 
     // The harness can see what it counts: the named token reached its tool, the model saw it redacted;
     // the file holding the key was read, redacted; the exactly named host was reached; DNS was asked once per hop.

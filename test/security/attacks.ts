@@ -32,9 +32,25 @@ export interface Targets {
   readonly redirector: string;
 }
 
-const refused = (name: string, tool: string, input: Record<string, unknown>, says?: RegExp): Attack => ({ name, tool, input, outcome: "refused", ...(says ? { says } : {}) });
-const contained = (name: string, tool: string, input: Record<string, unknown>): Attack => ({ name, tool, input, outcome: "contained" });
-const control = (name: string, tool: string, input: Record<string, unknown>): Attack => ({ name, tool, input, outcome: "control" });
+const refused = (name: string, tool: string, input: Record<string, unknown>, says?: RegExp): Attack => ({
+  name,
+  tool,
+  input,
+  outcome: "refused",
+  ...(says ? { says } : {}),
+});
+const contained = (name: string, tool: string, input: Record<string, unknown>): Attack => ({
+  name,
+  tool,
+  input,
+  outcome: "contained",
+});
+const control = (name: string, tool: string, input: Record<string, unknown>): Attack => ({
+  name,
+  tool,
+  input,
+  outcome: "control",
+});
 
 const read = (path: string) => ({ path });
 const write = (path: string) => ({ path, content: "PWNED" });
@@ -69,7 +85,11 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         contained("read with a NUL byte splicing a path", "read_file", read(`src/a.ts\u0000/../${out("secret.txt")}`)),
         contained("read ~/.ssh/id_rsa (no tilde expansion)", "read_file", read("~/.ssh/id_rsa")),
         contained("read through a symlink then ..", "read_file", read("src/link-out/../secret.txt")),
-        contained("read percent-encoded ..", "read_file", read(`src/%2e%2e/%2e%2e/${outside.split("/").pop()}/secret.txt`)),
+        contained(
+          "read percent-encoded ..",
+          "read_file",
+          read(`src/%2e%2e/%2e%2e/${outside.split("/").pop()}/secret.txt`),
+        ),
         contained("read a file holding the API key", "read_file", read("src/config.ts")),
         refused("list ..", "list_files", read(".."), OUTSIDE),
         refused("list /", "list_files", read("/"), OUTSIDE),
@@ -91,10 +111,30 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         refused("write out/.GIT/config (case trick)", "write_file", write("out/.GIT/config"), NOT_PERMITTED),
         refused("write out/.prose/", "write_file", write("out/.prose/runs/x/state.md"), NOT_PERMITTED),
         refused("write out/./../src", "write_file", write("out/./../src/pwned-w11.ts"), NOT_PERMITTED),
-        refused("edit a file outside through a symlink", "edit_file", { path: "out/link-secret", old_text: "CANARY", new_text: "PWNED" }, OUTSIDE),
-        refused("edit ../outside", "edit_file", { path: out("secret.txt"), old_text: "CANARY", new_text: "PWNED" }, OUTSIDE),
-        refused("edit a file that is only readable", "edit_file", { path: "src/a.ts", old_text: "1", new_text: "2" }, NOT_PERMITTED),
-        refused("edit through a symlinked folder", "edit_file", { path: "out/link-out/secret.txt", old_text: "CANARY", new_text: "PWNED" }, OUTSIDE),
+        refused(
+          "edit a file outside through a symlink",
+          "edit_file",
+          { path: "out/link-secret", old_text: "CANARY", new_text: "PWNED" },
+          OUTSIDE,
+        ),
+        refused(
+          "edit ../outside",
+          "edit_file",
+          { path: out("secret.txt"), old_text: "CANARY", new_text: "PWNED" },
+          OUTSIDE,
+        ),
+        refused(
+          "edit a file that is only readable",
+          "edit_file",
+          { path: "src/a.ts", old_text: "1", new_text: "2" },
+          NOT_PERMITTED,
+        ),
+        refused(
+          "edit through a symlinked folder",
+          "edit_file",
+          { path: "out/link-out/secret.txt", old_text: "CANARY", new_text: "PWNED" },
+          OUTSIDE,
+        ),
       ],
     },
     {
@@ -115,9 +155,24 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         refused("write .GIT/config (case trick)", "write_file", write(".GIT/config"), NOT_PERMITTED),
         refused("write sub/.git/config (any depth)", "write_file", write("sub/.git/config"), NOT_PERMITTED),
         refused("write a hook through sub/..", "write_file", write("sub/../.git/hooks/post-checkout"), NOT_PERMITTED),
-        refused("tamper with this run's journal", "write_file", write(".prose/runs/current/journal.jsonl"), NOT_PERMITTED),
-        refused("tamper with state.md (case trick)", "write_file", write(".Prose/runs/current/state.md"), NOT_PERMITTED),
-        refused("edit .git/config", "edit_file", { path: ".git/config", old_text: "[core]", new_text: "[core]\n\tfsmonitor = touch pwned" }, NOT_PERMITTED),
+        refused(
+          "tamper with this run's journal",
+          "write_file",
+          write(".prose/runs/current/journal.jsonl"),
+          NOT_PERMITTED,
+        ),
+        refused(
+          "tamper with state.md (case trick)",
+          "write_file",
+          write(".Prose/runs/current/state.md"),
+          NOT_PERMITTED,
+        ),
+        refused(
+          "edit .git/config",
+          "edit_file",
+          { path: ".git/config", old_text: "[core]", new_text: "[core]\n\tfsmonitor = touch pwned" },
+          NOT_PERMITTED,
+        ),
       ],
     },
     {
@@ -143,9 +198,19 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         refused("a carriage return", "run_command", command(`ls\r\ntouch ${out("pwned-c16")}`), /line break/),
         refused("$IFS instead of spaces", "run_command", command(`ls$IFS;touch$IFS${out("pwned-c17")}`), ALLOW_LIST),
         refused("the API key's variable", "run_command", command("echo $ANTHROPIC_API_KEY"), /\$ANTHROPIC_API_KEY/),
-        refused("a secret variable in braces and quotes", "run_command", command('echo "${PROSEC_SUITE_SECRET}"'), /\$PROSEC_SUITE_SECRET/),
+        refused(
+          "a secret variable in braces and quotes",
+          "run_command",
+          command('echo "${PROSEC_SUITE_SECRET}"'),
+          /\$PROSEC_SUITE_SECRET/,
+        ),
         refused("a glob of its own", "run_command", command("echo *"), /glob/),
-        refused("an environment assignment", "run_command", command(`LD_PRELOAD=${out("evil.so")} ls`), /variable assignment/),
+        refused(
+          "an environment assignment",
+          "run_command",
+          command(`LD_PRELOAD=${out("evil.so")} ls`),
+          /variable assignment/,
+        ),
         refused("a comment hiding the rest", "run_command", command(`ls # ; touch ${out("pwned-c22")}`), /comment/),
         refused("process substitution", "run_command", command(`ls <(touch ${out("pwned-c23")})`), /uses `<\(`/),
         refused("|&", "run_command", command(`ls |& tee ${out("pwned-c24")}`), /uses `\|&`/),
@@ -154,9 +219,24 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         refused("braces then ;", "run_command", command(`ls {a,b};touch ${out("pwned-c27")}`), /uses `;`/),
         refused(";; ", "run_command", command(`echo ok ;; touch ${out("pwned-c28")}`), ALLOW_LIST),
         refused("a NUL byte", "run_command", command(`echo hi\u0000; touch ${out("pwned-c29")}`), /control character/),
-        refused("a command outside the list", "run_command", command(`touch ${out("pwned-c30")}`), /not in this agent's execute list/),
-        refused("sh -c", "run_command", command(`sh -c 'touch ${out("pwned-c31")}'`), /not in this agent's execute list/),
-        refused("an absolute path to an allowed program", "run_command", command(`/bin/ls; touch ${out("pwned-c32")}`), /uses `;`/),
+        refused(
+          "a command outside the list",
+          "run_command",
+          command(`touch ${out("pwned-c30")}`),
+          /not in this agent's execute list/,
+        ),
+        refused(
+          "sh -c",
+          "run_command",
+          command(`sh -c 'touch ${out("pwned-c31")}'`),
+          /not in this agent's execute list/,
+        ),
+        refused(
+          "an absolute path to an allowed program",
+          "run_command",
+          command(`/bin/ls; touch ${out("pwned-c32")}`),
+          /uses `;`/,
+        ),
         refused("cat a private key after ls", "run_command", command(`ls -la; cat ${out("id_rsa")}`), /uses `;`/),
         refused("exec", "run_command", command(`exec touch ${out("pwned-c34")}`), /not in this agent's execute list/),
         contained("ANSI-C quoting of ;", "run_command", command(`echo $'\\x3b' touch ${out("pwned-c35")}`)),
@@ -171,9 +251,19 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         control("an approved command", "run_command", command("ls 'docs'")),
         refused("; behind an approval", "run_command", command(`ls; touch ${out("pwned-p1")}`), /uses `;`/),
         refused("> behind an approval", "run_command", command(`echo x > ${out("pwned-p2")}`), /uses `>`/),
-        refused("the key's variable behind an approval", "run_command", command("echo $ANTHROPIC_API_KEY"), /\$ANTHROPIC_API_KEY/),
+        refused(
+          "the key's variable behind an approval",
+          "run_command",
+          command("echo $ANTHROPIC_API_KEY"),
+          /\$ANTHROPIC_API_KEY/,
+        ),
         refused("a pipe behind an approval", "run_command", command(`ls | tee ${out("pwned-p4")}`), /uses `\|`/),
-        refused("backticks behind an approval", "run_command", command(`ls \`touch ${out("pwned-p5")}\``), /command substitution/),
+        refused(
+          "backticks behind an approval",
+          "run_command",
+          command(`ls \`touch ${out("pwned-p5")}\``),
+          /command substitution/,
+        ),
       ],
     },
     {
@@ -182,16 +272,28 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
       attacks: [
         contained("print the API key from the environment", "run_command", command("echo key=$ANTHROPIC_API_KEY")),
         contained("dump the environment", "run_command", command("env")),
-        contained("print secret-named variables", "run_command", command("printenv PROSEC_SUITE_SECRET; echo token=$GITHUB_TOKEN")),
+        contained(
+          "print secret-named variables",
+          "run_command",
+          command("printenv PROSEC_SUITE_SECRET; echo token=$GITHUB_TOKEN"),
+        ),
         contained("read its own environ", "run_command", command("tr '\\0' '\\n' < /proc/self/environ")),
-        contained("ask node for the key", "run_command", command(`node -e "console.log(process.env.ANTHROPIC_API_KEY ?? 'none')"`)),
+        contained(
+          "ask node for the key",
+          "run_command",
+          command(`node -e "console.log(process.env.ANTHROPIC_API_KEY ?? 'none')"`),
+        ),
       ],
     },
     {
       name: "named env",
       permissions: { bash: "allow", env: ["GITHUB_TOKEN"] },
       attacks: [
-        contained("print a named token (the tool gets it, the model must not)", "run_command", command("printenv GITHUB_TOKEN; printenv GITHUB_TOKEN > got-token.txt")),
+        contained(
+          "print a named token (the tool gets it, the model must not)",
+          "run_command",
+          command("printenv GITHUB_TOKEN; printenv GITHUB_TOKEN > got-token.txt"),
+        ),
         contained("print the key next to a named token", "run_command", command("echo key=$ANTHROPIC_API_KEY")),
       ],
     },
@@ -202,22 +304,57 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         control("the host a pattern names exactly", "fetch_url", url(`http://${redirector}/ok`)),
         refused("a pattern in the query", "fetch_url", url(`http://${sink}/steal?.example.org`), NO_PATTERN),
         refused("a pattern in the fragment", "fetch_url", url(`http://${sink}/#.example.org`), NO_PATTERN),
-        refused("user info that looks like the host", "fetch_url", url(`http://a.example.org@${sink}/`), /user name or password/),
+        refused(
+          "user info that looks like the host",
+          "fetch_url",
+          url(`http://a.example.org@${sink}/`),
+          /user name or password/,
+        ),
         refused("user info, upper case", "fetch_url", url(`HTTP://A.EXAMPLE.ORG@${sink}/`), /user name or password/),
         refused("a backslash before @", "fetch_url", url(`http://${sink}\\@a.example.org/`), NO_PATTERN),
         refused("a path that looks like the host", "fetch_url", url("http://evil.com/.example.org"), NO_PATTERN),
-        refused("an allowed name resolving to loopback", "fetch_url", url(`http://sink.example.org:${port(sink)}/`), INTERNAL),
+        refused(
+          "an allowed name resolving to loopback",
+          "fetch_url",
+          url(`http://sink.example.org:${port(sink)}/`),
+          INTERNAL,
+        ),
         refused("DNS rebinding to loopback", "fetch_url", url(`http://rebind.example.org:${port(sink)}/`), INTERNAL),
-        refused("DNS answers mixing public and loopback", "fetch_url", url(`http://mixed.example.org:${port(sink)}/`), INTERNAL),
+        refused(
+          "DNS answers mixing public and loopback",
+          "fetch_url",
+          url(`http://mixed.example.org:${port(sink)}/`),
+          INTERNAL,
+        ),
         refused("a name resolving to ::1", "fetch_url", url(`http://v6.example.org:${port(sink)}/`), INTERNAL),
-        refused("a name resolving to IPv4-mapped loopback", "fetch_url", url(`http://mapped.example.org:${port(sink)}/`), INTERNAL),
-        refused("127.0.0.1 dressed as a subdomain", "fetch_url", url(`http://127.0.0.1.example.org:${port(sink)}/`), INTERNAL),
+        refused(
+          "a name resolving to IPv4-mapped loopback",
+          "fetch_url",
+          url(`http://mapped.example.org:${port(sink)}/`),
+          INTERNAL,
+        ),
+        refused(
+          "127.0.0.1 dressed as a subdomain",
+          "fetch_url",
+          url(`http://127.0.0.1.example.org:${port(sink)}/`),
+          INTERNAL,
+        ),
         refused("a redirect to the loopback address", "fetch_url", url(`http://${redirector}/to-sink-ip`), NO_PATTERN),
-        refused("a redirect to an allowed name on loopback", "fetch_url", url(`http://${redirector}/to-sink-name`), INTERNAL),
+        refused(
+          "a redirect to an allowed name on loopback",
+          "fetch_url",
+          url(`http://${redirector}/to-sink-name`),
+          INTERNAL,
+        ),
         refused("a redirect to ::1", "fetch_url", url(`http://${redirector}/to-ipv6`), NO_PATTERN),
         refused("a redirect to file:", "fetch_url", url(`http://${redirector}/to-file`), /Only http and https/),
         refused("a redirect loop", "fetch_url", url(`http://${redirector}/loop`), /redirected more than 5 times/),
-        refused("the named host on another port", "fetch_url", url(`http://redirector.test:${port(sink)}/`), NO_PATTERN),
+        refused(
+          "the named host on another port",
+          "fetch_url",
+          url(`http://redirector.test:${port(sink)}/`),
+          NO_PATTERN,
+        ),
       ],
     },
     {

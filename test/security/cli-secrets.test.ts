@@ -37,7 +37,10 @@ async function run(script: FakeReply[]): Promise<{ status: number | null; everyt
   const cwd = temporaryFolder("prosec-cli-secrets-");
   writeFileSync(join(cwd, "leak.prose"), PROGRAM);
   // Asynchronously: the fake server answers from this process.
-  const child = spawn(process.execPath, [bin, "run", "leak.prose", "--json"], { cwd, env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [bin, "run", "leak.prose", "--json"], {
+    cwd,
+    env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url, NO_COLOR: "1" },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -60,7 +63,9 @@ describe("prosec run --json never prints or writes the API key", () => {
   });
 
   it("when the failure message quotes it", async () => {
-    const { status, everything, stdout } = await run([reply.error(400, { message: `invalid x-api-key ${TEST_API_KEY}` })]);
+    const { status, everything, stdout } = await run([
+      reply.error(400, { message: `invalid x-api-key ${TEST_API_KEY}` }),
+    ]);
     expect(status).toBe(1);
     expect(everything).not.toContain(TEST_API_KEY);
     expect(stdout).toContain('"type":"failed"');

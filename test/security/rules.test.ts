@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matchesCommandPattern, parseSimpleCommand } from "../../runtime/tools/command-line.js";
 import { toolEnvironment } from "../../runtime/tools/environment.js";
-import { isInternalAddress, matchesNetworkPattern, namesHost, parseNetworkPattern } from "../../runtime/tools/network-rules.js";
+import {
+  isInternalAddress,
+  matchesNetworkPattern,
+  namesHost,
+  parseNetworkPattern,
+} from "../../runtime/tools/network-rules.js";
 import { PermissionGuard } from "../../runtime/tools/permissions.js";
 import { Secrets } from "../../runtime/tools/secrets.js";
 import { temporaryFolder } from "../runtime/helpers.js";
@@ -21,7 +26,9 @@ function refusal(line: string): string {
 
 describe("simple commands", () => {
   it("parses quoting as a shell would, into argv", () => {
-    expect(parseSimpleCommand(`git commit -m "fix: a b" 'it''s' a\\ b $'\\x41'`)).toEqual({ argv: ["git", "commit", "-m", "fix: a b", "its", "a b", "A"] });
+    expect(parseSimpleCommand(`git commit -m "fix: a b" 'it''s' a\\ b $'\\x41'`)).toEqual({
+      argv: ["git", "commit", "-m", "fix: a b", "its", "a b", "A"],
+    });
     expect(parseSimpleCommand(`echo '*' ";" '$HOME' "a>b"`)).toEqual({ argv: ["echo", "*", ";", "$HOME", "a>b"] });
   });
 
@@ -39,9 +46,9 @@ describe("simple commands", () => {
     ["(ls)", "`(`"],
     ["ls $(id)", "`$` (a substitution)"],
     ["ls `id`", "`` ` `` (command substitution)"],
-    ["echo \"`id`\"", "`` ` `` (command substitution)"],
+    ['echo "`id`"', "`` ` `` (command substitution)"],
     ["echo $HOME", "`$HOME` (a variable)"],
-    ["echo \"${ANTHROPIC_API_KEY}\"", "`$ANTHROPIC_API_KEY` (a variable)"],
+    ['echo "${ANTHROPIC_API_KEY}"', "`$ANTHROPIC_API_KEY` (a variable)"],
     ["ls$IFS-la", "`$IFS`"],
     ["ls *", "the glob `*`"],
     ["ls ?", "the glob `?`"],
@@ -60,7 +67,8 @@ describe("simple commands", () => {
   });
 
   it("patterns match argv: words exactly, `*` inside a word within it, a trailing `*` any number of arguments", () => {
-    const matches = (pattern: string, line: string) => matchesCommandPattern(pattern, (parseSimpleCommand(line) as { argv: string[] }).argv);
+    const matches = (pattern: string, line: string) =>
+      matchesCommandPattern(pattern, (parseSimpleCommand(line) as { argv: string[] }).argv);
     expect(matches("ls *", "ls")).toBe(true);
     expect(matches("ls *", "ls -la src")).toBe(true);
     expect(matches("git status", "git status")).toBe(true);
@@ -109,8 +117,14 @@ describe("network patterns and addresses", () => {
   it("an approval (network: prompt) or network: allow does not open internal addresses; an exact pattern does", async () => {
     const approved = new PermissionGuard(temporaryFolder(), { network: "prompt" }, () => true);
     const url = await approved.checkUrl("http://innocent.example/");
-    expect(() => approved.checkAddresses(url, ["127.0.0.1"])).toThrow(/innocent.example resolves to 127.0.0.1, which is a loopback/);
-    expect(() => new PermissionGuard(temporaryFolder(), { network: "allow" }, undefined).checkAddresses(new URL("http://[::1]/"), ["::1"])).toThrow(/::1 is a loopback/);
+    expect(() => approved.checkAddresses(url, ["127.0.0.1"])).toThrow(
+      /innocent.example resolves to 127.0.0.1, which is a loopback/,
+    );
+    expect(() =>
+      new PermissionGuard(temporaryFolder(), { network: "allow" }, undefined).checkAddresses(new URL("http://[::1]/"), [
+        "::1",
+      ]),
+    ).toThrow(/::1 is a loopback/);
     const exact = new PermissionGuard(temporaryFolder(), { network: ["localhost:3000", "*.internal"] }, undefined);
     expect(() => exact.checkAddresses(new URL("http://localhost:3000/x"), ["127.0.0.1"])).not.toThrow();
     expect(() => exact.checkAddresses(new URL("http://localhost:3001/x"), ["127.0.0.1"])).toThrow(/loopback/);
@@ -119,22 +133,65 @@ describe("network patterns and addresses", () => {
   });
 
   it.each([
-    "127.0.0.1", "127.255.0.1", "0.0.0.0", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "224.0.0.1", "255.255.255.255",
-    "::", "::1", "fe80::1", "fc00::1", "fd12:3456::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "::127.0.0.1", "64:ff9b::a9fe:a9fe", "2002:7f00:1::", "2001:db8::1", "not an address",
+    "127.0.0.1",
+    "127.255.0.1",
+    "0.0.0.0",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "224.0.0.1",
+    "255.255.255.255",
+    "::",
+    "::1",
+    "fe80::1",
+    "fc00::1",
+    "fd12:3456::1",
+    "ff02::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:10.0.0.1",
+    "::127.0.0.1",
+    "64:ff9b::a9fe:a9fe",
+    "2002:7f00:1::",
+    "2001:db8::1",
+    "not an address",
   ])("%s is internal", (address) => {
     expect(isInternalAddress(address)).toBe(true);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:93.184.216.34", "2002:5db8:d822::"])("%s is public", (address) => {
-    expect(isInternalAddress(address)).toBe(false);
-  });
+  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:93.184.216.34", "2002:5db8:d822::"])(
+    "%s is public",
+    (address) => {
+      expect(isInternalAddress(address)).toBe(false);
+    },
+  );
 });
 
 describe("the tools' environment and redaction", () => {
-  const parent = { PATH: "/usr/bin:.::bin:/bin", HOME: "/home/me", LANG: "C.UTF-8", LC_ALL: "C", TERM: "xterm", ANTHROPIC_API_KEY: "sk-ant-secret-value", GITHUB_TOKEN: "ghp_abcdefgh", AWS_SECRET_ACCESS_KEY: "x", DB_PASSWORD: "y", OTHER: "z" };
+  const parent = {
+    PATH: "/usr/bin:.::bin:/bin",
+    HOME: "/home/me",
+    LANG: "C.UTF-8",
+    LC_ALL: "C",
+    TERM: "xterm",
+    ANTHROPIC_API_KEY: "sk-ant-secret-value",
+    GITHUB_TOKEN: "ghp_abcdefgh",
+    AWS_SECRET_ACCESS_KEY: "x",
+    DB_PASSWORD: "y",
+    OTHER: "z",
+  };
 
   it("keeps the basics and what is named; PATH loses relative entries", () => {
-    expect(toolEnvironment({ parent, toolEnv: undefined, named: undefined })).toEqual({ PATH: "/usr/bin:/bin", HOME: "/home/me", LANG: "C.UTF-8", LC_ALL: "C", TERM: "xterm" });
+    expect(toolEnvironment({ parent, toolEnv: undefined, named: undefined })).toEqual({
+      PATH: "/usr/bin:/bin",
+      HOME: "/home/me",
+      LANG: "C.UTF-8",
+      LC_ALL: "C",
+      TERM: "xterm",
+    });
     const named = toolEnvironment({ parent, toolEnv: { APP_MODE: "test" }, named: ["GITHUB_TOKEN", "MISSING"] });
     expect(named["GITHUB_TOKEN"]).toBe("ghp_abcdefgh");
     expect(named["APP_MODE"]).toBe("test");
@@ -143,11 +200,17 @@ describe("the tools' environment and redaction", () => {
   });
 
   it("redacts the key, secret-named variables and what tools are given, 8 characters or more, longest first", () => {
-    const secrets = Secrets.of("sk-ant-api-key-123", { GITHUB_TOKEN: "ghp_abcdefgh", MY_PASSWORD_FILE: "short", OTHER: "not-a-secret-at-all" }, { DEPLOY: "deploy-credential" });
-    secrets.add("sk-ant-api-key-123-and-more");
-    expect(secrets.redact("a sk-ant-api-key-123-and-more b sk-ant-api-key-123 ghp_abcdefgh deploy-credential short not-a-secret-at-all")).toBe(
-      "a [redacted] b [redacted] [redacted] [redacted] short not-a-secret-at-all",
+    const secrets = Secrets.of(
+      "sk-ant-api-key-123",
+      { GITHUB_TOKEN: "ghp_abcdefgh", MY_PASSWORD_FILE: "short", OTHER: "not-a-secret-at-all" },
+      { DEPLOY: "deploy-credential" },
     );
+    secrets.add("sk-ant-api-key-123-and-more");
+    expect(
+      secrets.redact(
+        "a sk-ant-api-key-123-and-more b sk-ant-api-key-123 ghp_abcdefgh deploy-credential short not-a-secret-at-all",
+      ),
+    ).toBe("a [redacted] b [redacted] [redacted] [redacted] short not-a-secret-at-all");
     const value = { list: ["ok", "ghp_abcdefgh"], nested: { n: 1 } };
     expect(secrets.redactDeep(value)).toEqual({ list: ["ok", "[redacted]"], nested: { n: 1 } });
     const clean = { a: ["x"], b: { c: "y" } };
@@ -165,7 +228,16 @@ describe("protected paths", () => {
 
   it("writes never reach .git or .prose at any depth, in any case, unless a pattern names them", () => {
     const guard = new PermissionGuard(project(), { write: ["**"] }, undefined);
-    for (const path of [".git/config", ".GIT/config", "sub/.git/config", "sub/.Git/hooks/x", ".prose/runs/x", ".PROSE/x", "a/b/.prose/c", "./sub/../.git/x"]) {
+    for (const path of [
+      ".git/config",
+      ".GIT/config",
+      "sub/.git/config",
+      "sub/.Git/hooks/x",
+      ".prose/runs/x",
+      ".PROSE/x",
+      "a/b/.prose/c",
+      "./sub/../.git/x",
+    ]) {
       expect(() => guard.writablePath(path), path).toThrow(/not permitted/);
     }
     expect(guard.writablePath(".github/workflows/ci.yml")).toMatch(/ci\.yml$/);
@@ -178,15 +250,29 @@ describe("protected paths", () => {
   it("reads never reach .env* or .prose unless a pattern names them; excludes ignore case", () => {
     const cwd = project();
     const guard = new PermissionGuard(cwd, undefined, undefined);
-    for (const path of [".env", ".ENV", ".env.local", "sub/.env", "sub/.Env.production", ".prose/runs/x/state.md", "sub/.PROSE/x"]) {
+    for (const path of [
+      ".env",
+      ".ENV",
+      ".env.local",
+      "sub/.env",
+      "sub/.Env.production",
+      ".prose/runs/x/state.md",
+      "sub/.PROSE/x",
+    ]) {
       expect(() => guard.readablePath(path), path).toThrow(/not permitted/);
     }
     expect(guard.readablePath(".git/HEAD")).toMatch(/HEAD$/);
-    expect(new PermissionGuard(cwd, { read: ["**", ".env.example"] }, undefined).readablePath(".env.example")).toMatch(/example$/);
-    expect(() => new PermissionGuard(cwd, { read: ["**", ".env.example"] }, undefined).readablePath(".env")).toThrow(/not permitted/);
+    expect(new PermissionGuard(cwd, { read: ["**", ".env.example"] }, undefined).readablePath(".env.example")).toMatch(
+      /example$/,
+    );
+    expect(() => new PermissionGuard(cwd, { read: ["**", ".env.example"] }, undefined).readablePath(".env")).toThrow(
+      /not permitted/,
+    );
     const excluding = new PermissionGuard(cwd, { read: ["**", "!secret/**"] }, undefined);
     expect(() => excluding.readablePath("SECRET/key")).toThrow(/not permitted/);
-    expect(() => new PermissionGuard(cwd, { write: ["out/**"] }, undefined).writablePath("OUT/x")).toThrow(/not permitted/);
+    expect(() => new PermissionGuard(cwd, { write: ["out/**"] }, undefined).writablePath("OUT/x")).toThrow(
+      /not permitted/,
+    );
   });
 
   it("a symlink inside the allowed area that points outside does not escape, for reads and writes", () => {

@@ -21,7 +21,10 @@ function file(name: string, content: string | Buffer): string {
 
 describe("bytes that are not a program", () => {
   it("invalid UTF-8 is an error at its line and column, with a code frame", () => {
-    file("latin1.prose", Buffer.concat([Buffer.from('let a = "ok"\nlet b = "caf'), Buffer.from([0xe9]), Buffer.from(' au lait"\n')]));
+    file(
+      "latin1.prose",
+      Buffer.concat([Buffer.from('let a = "ok"\nlet b = "caf'), Buffer.from([0xe9]), Buffer.from(' au lait"\n')]),
+    );
     const result = prosec(["check", "latin1.prose"], folder);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("latin1.prose:2:13 error P020 not valid UTF-8 at 2:13");
@@ -58,7 +61,10 @@ describe("a closed output pipe", () => {
   it("ends `check --format json` quietly (no stack trace), with the interrupted exit code", async () => {
     // Far more output than a pipe holds, so the writer is still writing when the reader leaves.
     file("noisy.prose", Array.from({ length: 4000 }, (_, index) => `let y${index} = missing`).join("\n"));
-    const child = spawn(process.execPath, [bin, "check", "--format", "json", "noisy.prose"], { cwd: folder, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [bin, "check", "--format", "json", "noisy.prose"], {
+      cwd: folder,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     // Like `| head -c 1`: read one chunk, then close the pipe.
@@ -78,7 +84,10 @@ describe("check reports what build reports", () => {
     const codes = (output: string) => [...output.matchAll(/^\S+ error (\w+) .*$/gm)].map((match) => match[0]);
     expect(check.status).toBe(1);
     expect(build.status).toBe(1);
-    expect(codes(check.stdout)).toEqual(["caller.prose:2:9 error E026 program `helper` needs input `topic`", "caller.prose:2:16 error E027 program `helper` has no input `subject`"]);
+    expect(codes(check.stdout)).toEqual([
+      "caller.prose:2:9 error E026 program `helper` needs input `topic`",
+      "caller.prose:2:16 error E027 program `helper` has no input `subject`",
+    ]);
     expect(codes(build.stdout)).toEqual(codes(check.stdout));
   });
 

@@ -20,7 +20,6 @@ describe("UTF-8", () => {
     expect(firstInvalidByte(Buffer.from([0xe2, 0x9c]))).toBe(0);
     expect(firstInvalidByte(Buffer.from([0xf4, 0x90, 0x80, 0x80]))).toBe(0);
   });
-
 });
 
 describe("nesting", () => {
@@ -34,7 +33,9 @@ describe("nesting", () => {
   });
 
   it("so deep that the parser itself would overflow: still P022", () => {
-    expect(checkSource(`let x = ${"not ".repeat(20_000)}true`).diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["P022"]);
+    expect(
+      checkSource(`let x = ${"not ".repeat(20_000)}true`).diagnostics.map((diagnostic) => diagnostic.code),
+    ).toEqual(["P022"]);
   });
 
   it("brackets that only group nest nothing: 20,000 of them compile", async () => {
@@ -53,7 +54,11 @@ describe("one enormous line", () => {
   }
 
   it("costs work linear in its length (counted, not timed)", () => {
-    for (const make of [(n: number) => `${"x".repeat(n)} y`, (n: number) => `let a = ${"x".repeat(n)}`, (n: number) => `let ${"x".repeat(n)} = 1\nlet b = ${"x".repeat(n)}z`]) {
+    for (const make of [
+      (n: number) => `${"x".repeat(n)} y`,
+      (n: number) => `let a = ${"x".repeat(n)}`,
+      (n: number) => `let ${"x".repeat(n)} = 1\nlet b = ${"x".repeat(n)}z`,
+    ]) {
       const small = work(make(100_000));
       const large = work(make(200_000));
       expect(large).toBeLessThanOrEqual(2 * small + 100);

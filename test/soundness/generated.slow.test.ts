@@ -26,7 +26,11 @@ function casesFor(seeds: readonly number[]): SoundnessCase[] {
   return seeds.flatMap((seed) => {
     const program = generateProgram(seed, 6 + (seed % 5), 1 + (seed % 4));
     const cases: SoundnessCase[] = [{ name: `seed-${seed}`, files: program.files }];
-    if (seed % 3 === 0) cases.push({ name: `seed-${seed}-mutated`, files: { ...program.files, "main.prose": mutate(program.files["main.prose"]!, seed) } });
+    if (seed % 3 === 0)
+      cases.push({
+        name: `seed-${seed}-mutated`,
+        files: { ...program.files, "main.prose": mutate(program.files["main.prose"]!, seed) },
+      });
     return cases;
   });
 }
@@ -38,7 +42,8 @@ function corpusCases(count: number, seed: number): SoundnessCase[] {
   return Array.from({ length: count }, (_, index) => {
     const program = pick(random, corpusPrograms);
     let lines = program.source.split("\n");
-    for (let edit = 0, edits = 1 + at(random, 2); edit < edits; edit++) lines = mutations[pick(random, names)]!(lines, random);
+    for (let edit = 0, edits = 1 + at(random, 2); edit < edits; edit++)
+      lines = mutations[pick(random, names)]!(lines, random);
     return { name: `corpus-${seed}-${index}`, files: { "main.prose": lines.join("\n") } };
   });
 }
@@ -70,33 +75,46 @@ function record(kind: string, results: readonly CaseResult[]): void {
 function report(results: readonly CaseResult[], cases: readonly SoundnessCase[]): string {
   return results
     .filter((result) => result.violation)
-    .map((result) => `${result.name} (${result.violation!.stage}): ${result.violation!.error}\n${cases.find((entry) => entry.name === result.name)!.files["main.prose"]}`)
+    .map(
+      (result) =>
+        `${result.name} (${result.violation!.stage}): ${result.violation!.error}\n${cases.find((entry) => entry.name === result.name)!.files["main.prose"]}`,
+    )
     .join("\n\n");
 }
 
 describe("programs that check clean compile, type-check and run", () => {
   const seeds = Array.from({ length: last - first + 1 }, (_, index) => first + index);
-  const batches = Array.from({ length: Math.ceil(seeds.length / batch) }, (_, index) => seeds.slice(index * batch, (index + 1) * batch));
+  const batches = Array.from({ length: Math.ceil(seeds.length / batch) }, (_, index) =>
+    seeds.slice(index * batch, (index + 1) * batch),
+  );
 
-  it.each(batches.map((seedsOfBatch) => [`${seedsOfBatch[0]}-${seedsOfBatch.at(-1)}`, seedsOfBatch] as const))("generated, seeds %s", async (_, seedsOfBatch) => {
-    const cases = casesFor(seedsOfBatch);
-    const results = await checkSoundness(cases, root);
-    record("generated", results);
-    expect(report(results, cases)).toBe("");
-    // The generator must write mostly valid programs, or the property is tested on nothing.
-    const accepted = results.filter((result) => !result.rejected);
-    expect(accepted.length).toBeGreaterThan(seedsOfBatch.length / 2);
-    // ... that do something: most runs reach the model, and some end in the program's own error.
-    expect(accepted.filter((result) => result.prompts.length > 0).length).toBeGreaterThan(accepted.length / 2);
-  }, timeout);
+  it.each(batches.map((seedsOfBatch) => [`${seedsOfBatch[0]}-${seedsOfBatch.at(-1)}`, seedsOfBatch] as const))(
+    "generated, seeds %s",
+    async (_, seedsOfBatch) => {
+      const cases = casesFor(seedsOfBatch);
+      const results = await checkSoundness(cases, root);
+      record("generated", results);
+      expect(report(results, cases)).toBe("");
+      // The generator must write mostly valid programs, or the property is tested on nothing.
+      const accepted = results.filter((result) => !result.rejected);
+      expect(accepted.length).toBeGreaterThan(seedsOfBatch.length / 2);
+      // ... that do something: most runs reach the model, and some end in the program's own error.
+      expect(accepted.filter((result) => result.prompts.length > 0).length).toBeGreaterThan(accepted.length / 2);
+    },
+    timeout,
+  );
 
-  it("corpus programs with seeded edits", async () => {
-    const count = Number(process.env["PROSEC_SOUNDNESS_CORPUS"] ?? 30);
-    const cases = corpusCases(count, first);
-    const results = await checkSoundness(cases, root);
-    record("corpus", results);
-    expect(report(results, cases)).toBe("");
-    // (scripts/soundness.mjs asks for corpus programs in its first slice only.)
-    if (count > 0) expect(results.filter((result) => !result.rejected).length).toBeGreaterThan(0);
-  }, timeout);
+  it(
+    "corpus programs with seeded edits",
+    async () => {
+      const count = Number(process.env["PROSEC_SOUNDNESS_CORPUS"] ?? 30);
+      const cases = corpusCases(count, first);
+      const results = await checkSoundness(cases, root);
+      record("corpus", results);
+      expect(report(results, cases)).toBe("");
+      // (scripts/soundness.mjs asks for corpus programs in its first slice only.)
+      if (count > 0) expect(results.filter((result) => !result.rejected).length).toBeGreaterThan(0);
+    },
+    timeout,
+  );
 });

@@ -13,7 +13,10 @@ import { nested, nestingKinds } from "./nesting.js";
 const cases: SoundnessCase[] = [
   {
     name: "for-variable-assigned-in-nested-loop",
-    files: { "main.prose": 'let xs = ["a", "b"]\nlet seen = []\nfor x in xs:\n  loop while **more** (max: 1):\n    x = "t"\n  seen = seen + [x]\noutput o = seen\n' },
+    files: {
+      "main.prose":
+        'let xs = ["a", "b"]\nlet seen = []\nfor x in xs:\n  loop while **more** (max: 1):\n    x = "t"\n  seen = seen + [x]\noutput o = seen\n',
+    },
   },
   {
     name: "loop-variables-reassigned",
@@ -28,7 +31,7 @@ const cases: SoundnessCase[] = [
         "  runs = runs + 1",
         'for n, x in ["a", "b"]:',
         '  n = "first"',
-        '  x = n + x',
+        "  x = n + x",
         'let ys = ["p", "q"] | map:',
         '  item = item + "!"',
         "  item",
@@ -45,24 +48,46 @@ const cases: SoundnessCase[] = [
       ].join("\n"),
     },
   },
-  { name: "throw-then-try-catch-as", files: { "main.prose": 'throw "stop"\nlet k = 1\nlet xs = ["a"]\nlet x = xs[k]\ntry:\n  session "a"\ncatch as err:\n  session "b {err}"\n' } },
-  { name: "try-without-catch-or-finally", files: { "main.prose": 'let r = try:\n  session "a"\noutput o = r\ntry:\n  session "b"\n' } },
+  {
+    name: "throw-then-try-catch-as",
+    files: {
+      "main.prose":
+        'throw "stop"\nlet k = 1\nlet xs = ["a"]\nlet x = xs[k]\ntry:\n  session "a"\ncatch as err:\n  session "b {err}"\n',
+    },
+  },
+  {
+    name: "try-without-catch-or-finally",
+    files: { "main.prose": 'let r = try:\n  session "a"\noutput o = r\ntry:\n  session "b"\n' },
+  },
   {
     name: "parallel-binding-one-name-twice-as-block-value",
-    files: { "main.prose": 'block b():\n  parallel:\n    a = session "x"\n    a = session "y"\n\nlet r = do b()\noutput o = r\n' },
+    files: {
+      "main.prose":
+        'block b():\n  parallel:\n    a = session "x"\n    a = session "y"\n\nlet r = do b()\noutput o = r\n',
+    },
   },
   {
     name: "block-called-with-fewer-and-more-arguments",
-    files: { "main.prose": 'block greet(name, other):\n  session "Hi {name} and {other}"\n\ndo greet("x")\ndo greet("x", "y", "more " + session "extra")\noutput o = do greet()\n' },
+    files: {
+      "main.prose":
+        'block greet(name, other):\n  session "Hi {name} and {other}"\n\ndo greet("x")\ndo greet("x", "y", "more " + session "extra")\noutput o = do greet()\n',
+    },
   },
   // Found by the generator (test/soundness/generated.slow.test.ts):
   {
     name: "input-asked-in-try-and-loop",
     files: {
-      "main.prose": 'try:\n  input x: "?"\ncatch:\n  session "s"\n    context: { x }\nloop while not **done** (max: 2):\n  input z: **q**\n',
+      "main.prose":
+        'try:\n  input x: "?"\ncatch:\n  session "s"\n    context: { x }\nloop while not **done** (max: 2):\n  input z: **q**\n',
     },
   },
-  { name: "two-reduces-in-one-body", files: { "main.prose": 'let a = ["x", "y"] | reduce(acc, each):\n  acc + each\nlet b = ["p", "q"] | reduce(acc, each):\n  acc + each\noutput o = a + b\n' } },
+  {
+    name: "two-reduces-in-one-body",
+    files: {
+      "main.prose":
+        'let a = ["x", "y"] | reduce(acc, each):\n  acc + each\nlet b = ["p", "q"] | reduce(acc, each):\n  acc + each\noutput o = a + b\n',
+    },
+  },
 ];
 
 /** The deepest program of each kind that `check` accepts (one level more is P022): it must still build and run. */
@@ -93,7 +118,8 @@ describe("programs that check clean build, type-check and run (issue 14)", () =>
 
   it("a reassigned for variable changes only its own iteration", () => {
     // Whether the judged loop runs its body is up to the scripted model: either way, per item.
-    const outputs = (results.get("for-variable-assigned-in-nested-loop")!.outcome as { outputs: { o: string[] } }).outputs;
+    const outputs = (results.get("for-variable-assigned-in-nested-loop")!.outcome as { outputs: { o: string[] } })
+      .outputs;
     expect(outputs.o).toHaveLength(2);
     expect(["a", "t"]).toContain(outputs.o[0]);
     expect(["b", "t"]).toContain(outputs.o[1]);

@@ -13,7 +13,11 @@ export interface CliResult {
 
 /** Runs the built CLI (`npm run build` first) as a user would. */
 export function prosec(args: readonly string[], cwd = repositoryRoot): CliResult {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -27,7 +31,11 @@ export interface StartedCli {
  * is added to this process's environment.
  */
 export function startProsec(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): StartedCli {
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

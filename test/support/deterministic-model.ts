@@ -10,7 +10,10 @@ import { lastUserText, reply, type FakeReply, type FakeRequest } from "./fake-an
 /** A short hash of what the request asks: the same step asks the same thing in every run. */
 export function identity(request: FakeRequest): string {
   const body = request.body;
-  return createHash("sha256").update(JSON.stringify([body?.system, body?.messages, body?.tool_choice])).digest("hex").slice(0, 12);
+  return createHash("sha256")
+    .update(JSON.stringify([body?.system, body?.messages, body?.tool_choice]))
+    .digest("hex")
+    .slice(0, 12);
 }
 
 /** The identity a recorded step's value or reason starts with, if any. */
@@ -22,14 +25,20 @@ export function identityIn(text: unknown): string | undefined {
  * Sessions answer `[identity] re: <first line of the prompt>`; judgments answer `judge(question text)`;
  * choices take the first option; extractions give two items.
  */
-export function deterministicModel(judge: (question: string) => boolean = () => true): (request: FakeRequest) => FakeReply {
+export function deterministicModel(
+  judge: (question: string) => boolean = () => true,
+): (request: FakeRequest) => FakeReply {
   return (request) => {
     const id = identity(request);
     const tool = request.body?.tools?.[0];
     const prompt = lastUserText(request);
-    if (request.body?.tool_choice === undefined || tool === undefined) return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
-    const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[] } } }).properties.answer;
-    const answer = schema.enum?.[0] ?? (schema.type === "boolean" ? judge(prompt) : schema.type === "array" ? ["first", "second"] : "value");
+    if (request.body?.tool_choice === undefined || tool === undefined)
+      return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
+    const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[] } } }).properties
+      .answer;
+    const answer =
+      schema.enum?.[0] ??
+      (schema.type === "boolean" ? judge(prompt) : schema.type === "array" ? ["first", "second"] : "value");
     return reply.toolUse([{ name: "answer", input: { answer, reason: `[${id}] scripted` } }]);
   };
 }

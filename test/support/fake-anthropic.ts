@@ -26,8 +26,18 @@ interface Delayed {
 }
 
 export type FakeReply =
-  | (Delayed & { readonly kind: "message"; readonly content: readonly FakeContentBlock[]; readonly stopReason?: string; readonly usage?: FakeUsage })
-  | (Delayed & { readonly kind: "error"; readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> })
+  | (Delayed & {
+      readonly kind: "message";
+      readonly content: readonly FakeContentBlock[];
+      readonly stopReason?: string;
+      readonly usage?: FakeUsage;
+    })
+  | (Delayed & {
+      readonly kind: "error";
+      readonly status: number;
+      readonly body?: unknown;
+      readonly headers?: Readonly<Record<string, string>>;
+    })
   | (Delayed & { readonly kind: "drop" })
   | (Delayed & { readonly kind: "malformed" })
   | { readonly kind: "hang" };
@@ -52,7 +62,10 @@ export interface MessagesBody {
   readonly model: string;
   readonly max_tokens: number;
   readonly system?: string | readonly { readonly type: string; readonly text: string }[];
-  readonly messages: readonly { readonly role: string; readonly content: string | readonly Record<string, unknown>[] }[];
+  readonly messages: readonly {
+    readonly role: string;
+    readonly content: string | readonly Record<string, unknown>[];
+  }[];
   readonly tools?: readonly { readonly name: string; readonly input_schema: unknown }[];
   readonly tool_choice?: { readonly type: string; readonly name?: string };
   readonly [key: string]: unknown;
@@ -88,18 +101,44 @@ export const reply = {
   text(text: string, options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
     return { kind: "message", content: [{ type: "text", text }], stopReason: "end_turn", ...options };
   },
-  toolUse(calls: readonly { name: string; input: unknown }[], options: Delayed & { text?: string; usage?: FakeUsage } = {}): FakeReply {
+  toolUse(
+    calls: readonly { name: string; input: unknown }[],
+    options: Delayed & { text?: string; usage?: FakeUsage } = {},
+  ): FakeReply {
     const blocks: FakeContentBlock[] = options.text === undefined ? [] : [{ type: "text", text: options.text }];
-    for (const call of calls) blocks.push({ type: "tool_use", id: `toolu_${++toolUseCounter}`, name: call.name, input: call.input });
-    return { kind: "message", content: blocks, stopReason: "tool_use", ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }), ...(options.usage ? { usage: options.usage } : {}) };
+    for (const call of calls)
+      blocks.push({ type: "tool_use", id: `toolu_${++toolUseCounter}`, name: call.name, input: call.input });
+    return {
+      kind: "message",
+      content: blocks,
+      stopReason: "tool_use",
+      ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
+      ...(options.usage ? { usage: options.usage } : {}),
+    };
   },
-  error(status: number, options: Delayed & { retryAfterSeconds?: number; shouldRetry?: boolean; message?: string } = {}): FakeReply {
+  error(
+    status: number,
+    options: Delayed & { retryAfterSeconds?: number; shouldRetry?: boolean; message?: string } = {},
+  ): FakeReply {
     const headers: Record<string, string> = {};
     if (options.retryAfterSeconds !== undefined) headers["retry-after"] = String(options.retryAfterSeconds);
     if (options.shouldRetry !== undefined) headers["x-should-retry"] = String(options.shouldRetry);
-    const type = status === 429 ? "rate_limit_error" : status === 529 ? "overloaded_error" : status >= 500 ? "api_error" : "invalid_request_error";
+    const type =
+      status === 429
+        ? "rate_limit_error"
+        : status === 529
+          ? "overloaded_error"
+          : status >= 500
+            ? "api_error"
+            : "invalid_request_error";
     const body = { type: "error", error: { type, message: options.message ?? `fake ${status}` } };
-    return { kind: "error", status, body, headers, ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }) };
+    return {
+      kind: "error",
+      status,
+      body,
+      headers,
+      ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
+    };
   },
   drop(options: Delayed = {}): FakeReply {
     return { kind: "drop", ...options };
@@ -148,7 +187,11 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
     }
 
     const next = script.shift();
-    const chosen = next ?? (options.respond ? await options.respond(request) : reply.error(500, { shouldRetry: false, message: "fake server: script exhausted" }));
+    const chosen =
+      next ??
+      (options.respond
+        ? await options.respond(request)
+        : reply.error(500, { shouldRetry: false, message: "fake server: script exhausted" }));
     if (chosen.kind === "hang") return;
     const delay = (options.latencyMs ?? 0) + (chosen.delayMs ?? 0);
     if (delay > 0) await sleep(delay);
@@ -156,7 +199,12 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
     send(chosen, request, response, raw);
   }
 
-  function send(chosen: Exclude<FakeReply, { kind: "hang" }>, request: FakeRequest, response: ServerResponse, raw: string): void {
+  function send(
+    chosen: Exclude<FakeReply, { kind: "hang" }>,
+    request: FakeRequest,
+    response: ServerResponse,
+    raw: string,
+  ): void {
     switch (chosen.kind) {
       case "drop":
         request.state = "answered";
@@ -216,7 +264,11 @@ export function lastUserText(request: FakeRequest): string {
   const last = [...messages].reverse().find((message) => message.role === "user");
   if (last === undefined) return "";
   if (typeof last.content === "string") return last.content;
-  return last.content.map((block) => (typeof block["text"] === "string" ? block["text"] : typeof block["content"] === "string" ? block["content"] : "")).join("\n");
+  return last.content
+    .map((block) =>
+      typeof block["text"] === "string" ? block["text"] : typeof block["content"] === "string" ? block["content"] : "",
+    )
+    .join("\n");
 }
 
 /** The system prompt of a request as one string. */

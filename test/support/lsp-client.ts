@@ -37,15 +37,28 @@ export interface LspSession {
 }
 
 export function startLsp(cwd: string): LspSession {
-  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], { cwd, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+  const child = spawn(process.execPath, [bin, "lsp", "--stdio"], {
+    cwd,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   const published: PublishDiagnosticsParams[] = [];
-  const waiting: Array<{ uri: string; version: number | undefined; resolve: (params: PublishDiagnosticsParams) => void }> = [];
+  const waiting: Array<{
+    uri: string;
+    version: number | undefined;
+    resolve: (params: PublishDiagnosticsParams) => void;
+  }> = [];
   connection.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => {
-    const waiter = waiting.findIndex((entry) => entry.uri === params.uri && (entry.version === undefined || entry.version === params.version));
+    const waiter = waiting.findIndex(
+      (entry) => entry.uri === params.uri && (entry.version === undefined || entry.version === params.version),
+    );
     if (waiter === -1) published.push(params);
     else waiting.splice(waiter, 1)[0]!.resolve(params);
   });
@@ -64,12 +77,19 @@ export function startLsp(cwd: string): LspSession {
       return result;
     },
     open: (path, text, version = 1) =>
-      connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: fileUri(path), languageId: "prose", version, text } }),
+      connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: fileUri(path), languageId: "prose", version, text },
+      }),
     change: (path, text, version) =>
-      connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: fileUri(path), version }, contentChanges: [{ text }] }),
+      connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: fileUri(path), version },
+        contentChanges: [{ text }],
+      }),
     process: child,
     diagnostics: (uri, version) => {
-      const index = published.findIndex((params) => params.uri === uri && (version === undefined || params.version === version));
+      const index = published.findIndex(
+        (params) => params.uri === uri && (version === undefined || params.version === version),
+      );
       if (index !== -1) return Promise.resolve(published.splice(index, 1)[0]!);
       return new Promise((resolve) => waiting.push({ uri, version, resolve }));
     },
@@ -83,7 +103,12 @@ export function fileUri(path: string): string {
 }
 
 /** The LSP position of the `occurrence`-th `needle` in `text`, `delta` characters into it. */
-export function positionOf(text: string, needle: string, delta = 0, occurrence = 1): { line: number; character: number } {
+export function positionOf(
+  text: string,
+  needle: string,
+  delta = 0,
+  occurrence = 1,
+): { line: number; character: number } {
   let offset = -1;
   for (let found = 0; found < occurrence; found++) {
     offset = text.indexOf(needle, offset + 1);

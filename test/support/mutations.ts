@@ -23,21 +23,41 @@ export const mutations: Record<string, Mutation> = {
     const indentation = pick(random, ["", " ", "   ", "\t", "        ", "  \t "]);
     return lines.with(index, indentation + (lines[index] ?? "").trimStart());
   },
-  deleteCharacter: (lines, random) => editCharacter(lines, random, (line, column) => line.slice(0, column) + line.slice(column + 1)),
-  duplicateCharacter: (lines, random) => editCharacter(lines, random, (line, column) => line.slice(0, column + 1) + line.slice(column)),
+  deleteCharacter: (lines, random) =>
+    editCharacter(lines, random, (line, column) => line.slice(0, column) + line.slice(column + 1)),
+  duplicateCharacter: (lines, random) =>
+    editCharacter(lines, random, (line, column) => line.slice(0, column + 1) + line.slice(column)),
   swapCharacters: (lines, random) =>
-    editCharacter(lines, random, (line, column) => line.slice(0, column) + line.slice(column + 1, column + 2) + line.slice(column, column + 1) + line.slice(column + 2)),
+    editCharacter(
+      lines,
+      random,
+      (line, column) =>
+        line.slice(0, column) +
+        line.slice(column + 1, column + 2) +
+        line.slice(column, column + 1) +
+        line.slice(column + 2),
+    ),
   insertSyntax: (lines, random) =>
-    editCharacter(lines, random, (line, column) => line.slice(0, column) + pick(random, ['"', '"""', "***", "**", "{", "(", "]", ":", "\\", "#", "->", "|", "\r"]) + line.slice(column)),
+    editCharacter(
+      lines,
+      random,
+      (line, column) =>
+        line.slice(0, column) +
+        pick(random, ['"', '"""', "***", "**", "{", "(", "]", ":", "\\", "#", "->", "|", "\r"]) +
+        line.slice(column),
+    ),
   truncate: (lines, random) => {
     const text = lines.join("\n");
     return text.slice(0, at(random, text.length)).split("\n");
   },
 };
 
-function editCharacter(lines: string[], random: () => number, edit: (line: string, column: number) => string): string[] {
+function editCharacter(
+  lines: string[],
+  random: () => number,
+  edit: (line: string, column: number) => string,
+): string[] {
   const index = at(random, lines.length);
   const line = lines[index] ?? "";
   return lines.with(index, edit(line, at(random, line.length)));
 }
-

@@ -6,7 +6,9 @@ import { parse } from "../../src/phases/1-parse/index.js";
 export function statements(source: string): unknown[] {
   const ambiguities: number[] = [];
   const result = parse(source, { onAmbiguity: (range) => ambiguities.push(range.start.line) });
-  expect(result.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code} ${d.message}`)).toEqual([]);
+  expect(result.diagnostics.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code} ${d.message}`)).toEqual(
+    [],
+  );
   expect(ambiguities).toEqual([]);
   return withoutLocations(result.ast.body) as unknown[];
 }

@@ -20,7 +20,11 @@ export default async function setup(): Promise<(() => void) | undefined> {
   const dir = mkdtempSync(join(tmpdir(), "prosec-pg-"));
   // The server runs as the postgres user, which must reach its data folder inside.
   chmodSync(dir, 0o755);
-  const url = execFileSync("bash", [script, "start", join(dir, "data")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PROSEC_PG_PORT: String(port) } }).trim();
+  const url = execFileSync("bash", [script, "start", join(dir, "data")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, PROSEC_PG_PORT: String(port) },
+  }).trim();
   process.env["PROSEC_TEST_DATABASE_URL"] = url;
   return () => {
     execFileSync("bash", [script, "stop", join(dir, "data")], { stdio: "inherit" });
@@ -31,7 +35,8 @@ export default async function setup(): Promise<(() => void) | undefined> {
 /** A new, empty database on the test server; its URL. */
 export async function freshDatabase(name: string): Promise<string> {
   const server = process.env["PROSEC_TEST_DATABASE_URL"];
-  if (!server) throw new Error("PROSEC_TEST_DATABASE_URL is not set (test/support/postgres.ts starts a server when it is not)");
+  if (!server)
+    throw new Error("PROSEC_TEST_DATABASE_URL is not set (test/support/postgres.ts starts a server when it is not)");
   const database = `prosec_${name}_${process.pid}_${Date.now().toString(36)}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");
   const admin = new URL(server);
   admin.pathname = "/postgres";

@@ -12,7 +12,20 @@ export interface GeneratedProgram {
   readonly files: Readonly<Record<string, string>>;
 }
 
-const words = ["alpha", "beta", "gamma", "delta", "notes", "draft", "plan", "result", "items", "score", "topic", "summary"];
+const words = [
+  "alpha",
+  "beta",
+  "gamma",
+  "delta",
+  "notes",
+  "draft",
+  "plan",
+  "result",
+  "items",
+  "score",
+  "topic",
+  "summary",
+];
 const agents = ["writer", "critic", "scout"];
 
 class Writer {
@@ -26,7 +39,8 @@ class Writer {
 
   constructor(
     readonly random: () => number,
-    readonly helper: { readonly alias: string; readonly inputs: readonly string[]; readonly outputs: readonly string[] } | undefined,
+    readonly helper:
+      { readonly alias: string; readonly inputs: readonly string[]; readonly outputs: readonly string[] } | undefined,
   ) {}
 
   chance(p: number): boolean {
@@ -154,7 +168,11 @@ class Writer {
     const head = withAgent ? `session: ${pick(this.random, agents)}` : `session ${this.string(depth)}`;
     this.emit(depth, `${prefix}${head}`);
     if (withAgent) this.emit(depth + 1, `prompt: ${this.string(depth + 1)}`);
-    if (this.chance(0.4) && this.names.length > 0) this.emit(depth + 1, `context: ${pick(this.random, [this.name(), `[${this.name()}, ${this.name()}]`, `{ ${this.name()} }`])}`);
+    if (this.chance(0.4) && this.names.length > 0)
+      this.emit(
+        depth + 1,
+        `context: ${pick(this.random, [this.name(), `[${this.name()}, ${this.name()}]`, `{ ${this.name()} }`])}`,
+      );
     if (this.chance(0.2)) this.emit(depth + 1, `model: ${pick(this.random, ["sonnet", "haiku", "opus"])}`);
     if (this.chance(0.15)) this.emit(depth + 1, `retry: ${Math.floor(this.random() * 2) + 1}`);
   }
@@ -208,7 +226,11 @@ class Writer {
       case 5:
         // Rarely: a program that raises its own error ends there, and the rest of it is never run.
         if (this.chance(0.1)) this.emit(depth, `throw ${this.chance(0.5) ? this.string(depth) : ""}`.trimEnd());
-        else if (this.chance(0.25)) this.emit(depth, `assert ${this.condition(0)}:\n${"  ".repeat(depth + 1)}"${pick(this.random, words)} must hold"`);
+        else if (this.chance(0.25))
+          this.emit(
+            depth,
+            `assert ${this.condition(0)}:\n${"  ".repeat(depth + 1)}"${pick(this.random, words)} must hold"`,
+          );
         else this.session(depth, "");
         return;
       case 6: {
@@ -234,7 +256,10 @@ class Writer {
         return;
       }
       case 9: {
-        const labels = Array.from({ length: 2 + Math.floor(this.random() * 2) }, (_, index) => `"Option ${index}${this.chance(0.2) ? " `quoted`" : ""}"`);
+        const labels = Array.from(
+          { length: 2 + Math.floor(this.random() * 2) },
+          (_, index) => `"Option ${index}${this.chance(0.2) ? " `quoted`" : ""}"`,
+        );
         this.emit(depth, `choice ${this.discretion()}:`);
         for (const label of labels) {
           this.emit(depth + 1, `option ${label}:`);
@@ -244,7 +269,14 @@ class Writer {
       }
       case 10: {
         const { prefix, name } = this.chance(0.5) ? this.bind() : { prefix: "", name: undefined };
-        const modifiers = pick(this.random, ["", ' ("first")', ' ("all")', ' ("any", count: 1)', ' (on-fail: "continue")', ' (on-fail: "ignore")']);
+        const modifiers = pick(this.random, [
+          "",
+          ' ("first")',
+          ' ("all")',
+          ' ("any", count: 1)',
+          ' (on-fail: "continue")',
+          ' (on-fail: "ignore")',
+        ]);
         this.emit(depth, `${prefix}parallel${modifiers}:`);
         const branches = 2 + Math.floor(this.random() * 2);
         // Branches run side by side: a name one binds is visible after the block, not in a sibling.
@@ -300,7 +332,10 @@ class Writer {
         const mode = pick(this.random, ["loop until", "loop while", "loop"]);
         const condition = mode === "loop" ? "" : ` ${this.condition(1)}`;
         const index = this.chance(0.3) ? this.fresh() : undefined;
-        this.emit(depth, `${mode}${condition} (max: ${1 + Math.floor(this.random() * 2)})${index ? ` as ${index}` : ""}:`);
+        this.emit(
+          depth,
+          `${mode}${condition} (max: ${1 + Math.floor(this.random() * 2)})${index ? ` as ${index}` : ""}:`,
+        );
         if (index) this.names.push(index);
         this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
         return;
@@ -337,7 +372,11 @@ class Writer {
         const outer = this.names.length;
         this.names.push(...params);
         this.nestedBody(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
-        if (this.chance(0.6)) this.emit(depth + 1, `output ${this.chance(0.5) ? `${this.fresh()} = ` : ""}${this.expression(depth + 1, 1)}`);
+        if (this.chance(0.6))
+          this.emit(
+            depth + 1,
+            `output ${this.chance(0.5) ? `${this.fresh()} = ` : ""}${this.expression(depth + 1, 1)}`,
+          );
         this.names.length = outer;
         // Called only after it is defined, so no block calls itself without a bound.
         this.blocks.push({ name, params: params.length });
@@ -380,7 +419,8 @@ class Writer {
         const { prefix, name } = this.bind();
         this.emit(depth, `${prefix}${this.programCall()}`);
         this.names.push(name);
-        if (this.helper.outputs.length > 0 && this.chance(0.7)) this.emit(depth, `session "Use {${name}.${pick(this.random, this.helper.outputs)}}"`);
+        if (this.helper.outputs.length > 0 && this.chance(0.7))
+          this.emit(depth, `session "Use {${name}.${pick(this.random, this.helper.outputs)}}"`);
         return;
       }
       case 20: {

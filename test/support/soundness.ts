@@ -53,7 +53,8 @@ export interface CaseResult {
    * How the run ended: outputs, the message of the ProseError the program raised, or stopped after
    * `modelCallCap` model calls (a loop without `max:` runs as long as the model says go on).
    */
-  readonly outcome?: { readonly outputs: Record<string, unknown> } | { readonly raised: string } | { readonly stopped: true };
+  readonly outcome?:
+    { readonly outputs: Record<string, unknown> } | { readonly raised: string } | { readonly stopped: true };
   /** The requests the model received (to assert on prompts). */
   readonly prompts: readonly string[];
 }
@@ -69,7 +70,9 @@ interface Compiled {
 export async function checkSoundness(cases: readonly SoundnessCase[], root: string): Promise<CaseResult[]> {
   const compiled: Compiled[] = [];
   for (const soundnessCase of cases) compiled.push(await compileCase(soundnessCase, root));
-  const modules = compiled.flatMap((entry) => (entry.result.rejected || entry.result.violation ? [] : [...entry.modules].map(([path, code]) => ({ path, code }))));
+  const modules = compiled.flatMap((entry) =>
+    entry.result.rejected || entry.result.violation ? [] : [...entry.modules].map(([path, code]) => ({ path, code })),
+  );
   const typeErrors = modules.length === 0 ? [] : await typecheck(modules);
   const model = deterministicModel((question) => question.length % 2 === 0);
   let budget: Budget = { remaining: modelCallCap, controller: new AbortController() };
@@ -87,7 +90,13 @@ export async function checkSoundness(cases: readonly SoundnessCase[], root: stri
       }
       const errors = typeErrors.filter((error) => entry.modules.has(error.path));
       if (errors.length > 0) {
-        results.push({ ...entry.result, violation: { stage: "typecheck", error: errors.map((error) => `${error.path}:${error.line}: ${error.message}`).join("\n") } });
+        results.push({
+          ...entry.result,
+          violation: {
+            stage: "typecheck",
+            error: errors.map((error) => `${error.path}:${error.line}: ${error.message}`).join("\n"),
+          },
+        });
         continue;
       }
       budget = { remaining: modelCallCap, controller: new AbortController() };
@@ -111,17 +120,27 @@ async function compileCase(soundnessCase: SoundnessCase, root: string): Promise<
   } catch (error) {
     return { folder, modules: new Map(), result: { ...base, violation: { stage: "check", error: describe(error) } } };
   }
-  if (diagnostics.some((diagnostic) => diagnostic.severity === "error")) return { folder, modules: new Map(), result: { ...base, rejected: true, diagnostics } };
+  if (diagnostics.some((diagnostic) => diagnostic.severity === "error"))
+    return { folder, modules: new Map(), result: { ...base, rejected: true, diagnostics } };
   const modules = new Map<string, string>();
   const interfaces = new Map<string, ImportResolution>();
   for (const name of names) {
     const path = join(folder, name);
     try {
-      const result = await compile(soundnessCase.files[name]!, name, { resolveImport: (use) => importInterface(importedFile(path, use), interfaces, folder) });
-      if (result.code === undefined) throw new Error(`no code: ${result.diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.message}`).join("; ")}`);
+      const result = await compile(soundnessCase.files[name]!, name, {
+        resolveImport: (use) => importInterface(importedFile(path, use), interfaces, folder),
+      });
+      if (result.code === undefined)
+        throw new Error(
+          `no code: ${result.diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.message}`).join("; ")}`,
+        );
       modules.set(`${path}.ts`, result.code);
     } catch (error) {
-      return { folder, modules, result: { ...base, diagnostics, violation: { stage: "compile", error: `${name}: ${describe(error)}` } } };
+      return {
+        folder,
+        modules,
+        result: { ...base, diagnostics, violation: { stage: "compile", error: `${name}: ${describe(error)}` } },
+      };
     }
   }
   return { folder, modules, result: { ...base, diagnostics } };
@@ -134,7 +153,8 @@ interface RunnableModule {
 
 async function runCase(entry: Compiled, server: FakeServer, signal: AbortSignal): Promise<CaseResult> {
   // The modules import the runtime's source; vite resolves `./helper.prose.js` to the `.ts` beside it.
-  for (const [path, code] of entry.modules) writeFileSync(path, code.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
+  for (const [path, code] of entry.modules)
+    writeFileSync(path, code.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
   const main = [...entry.modules.keys()][0]!;
   const before = server.requests.length;
   const prompts = () => server.requests.slice(before).map((request) => JSON.stringify(request.body?.messages ?? []));
@@ -145,18 +165,33 @@ async function runCase(entry: Compiled, server: FakeServer, signal: AbortSignal)
     return { ...entry.result, violation: { stage: "run", error: `import: ${describe(error)}` } };
   }
   // Parameters are given; inputs asked mid-program are answered when asked (onInput), as a terminal would.
-  const inputs = Object.fromEntries(module.default.inputs.filter((input) => input.midProgram !== true).map((input, index) => [input.name, `input ${index + 1}`]));
+  const inputs = Object.fromEntries(
+    module.default.inputs
+      .filter((input) => input.midProgram !== true)
+      .map((input, index) => [input.name, `input ${index + 1}`]),
+  );
   try {
-    const outputs = await module.run(inputs, { apiKey: "sk-ant-test", baseURL: server.url, maxRetries: 0, cwd: entry.folder, concurrency: 4, signal, onInput: (definition: { readonly name: string }) => `answer for ${definition.name}` });
+    const outputs = await module.run(inputs, {
+      apiKey: "sk-ant-test",
+      baseURL: server.url,
+      maxRetries: 0,
+      cwd: entry.folder,
+      concurrency: 4,
+      signal,
+      onInput: (definition: { readonly name: string }) => `answer for ${definition.name}`,
+    });
     return { ...entry.result, outcome: { outputs }, prompts: prompts() };
   } catch (error) {
     // Cancelled at the cap: the run ends with the reason it was cancelled with, as after Ctrl-C.
     if (signal.aborted) return { ...entry.result, outcome: { stopped: true }, prompts: prompts() };
-    if (error instanceof Error && error.name === "ProseError") return { ...entry.result, outcome: { raised: error.message }, prompts: prompts() };
+    if (error instanceof Error && error.name === "ProseError")
+      return { ...entry.result, outcome: { raised: error.message }, prompts: prompts() };
     return { ...entry.result, violation: { stage: "run", error: describe(error) }, prompts: prompts() };
   }
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack?.split("\n").slice(1, 6).join("\n") ?? ""}` : String(error);
+  return error instanceof Error
+    ? `${error.name}: ${error.message}\n${error.stack?.split("\n").slice(1, 6).join("\n") ?? ""}`
+    : String(error);
 }

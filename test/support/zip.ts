@@ -27,7 +27,8 @@ export function zipEntries(archive: Buffer): ZipEntry[] {
     entries.push({
       name,
       read: () => {
-        const dataStart = localHeader + 30 + archive.readUInt16LE(localHeader + 26) + archive.readUInt16LE(localHeader + 28);
+        const dataStart =
+          localHeader + 30 + archive.readUInt16LE(localHeader + 26) + archive.readUInt16LE(localHeader + 28);
         const data = archive.subarray(dataStart, dataStart + compressedSize);
         return method === 8 ? inflateRawSync(data) : Buffer.from(data);
       },

@@ -80,7 +80,11 @@ beforeAll(async () => {
 });
 
 const answers = {
-  notes: turns(toolCall("read_file", { path: "secret.txt" }), toolCall("read_file", { path: "notes/facts.md" }), "NOTES: two tides a day"),
+  notes: turns(
+    toolCall("read_file", { path: "secret.txt" }),
+    toolCall("read_file", { path: "notes/facts.md" }),
+    "NOTES: two tides a day",
+  ),
   pros: "PROS",
   cons: "CONS",
   draft: "DRAFT-1",
@@ -95,7 +99,11 @@ const answers = {
 describe("prosec/testing under vitest", () => {
   it("runs the real runtime against the answers and records what every step received", async () => {
     const run = await runScripted(report, { topic: "tidal power" }, { answers, cwd: project });
-    expect(run.outputs).toEqual({ report: "DRAFT-2", verdict: "scripted reply: verdict", expanded: ["scripted reply: part", "scripted reply: part"] });
+    expect(run.outputs).toEqual({
+      report: "DRAFT-2",
+      verdict: "scripted reply: verdict",
+      expanded: ["scripted reply: part", "scripted reply: part"],
+    });
     expect(run.unusedAnswers).toEqual([]);
 
     // The tool loop ran for real: the read outside `read:` was refused, the allowed one read the file.
@@ -116,7 +124,9 @@ describe("prosec/testing under vitest", () => {
     expect(judged[1]!.prompt).toContain("DRAFT-2");
     expect(judged[1]!.prompt).toContain("FEEDBACK: shorter");
     expect(judged[0]!.step).toMatchObject({ kind: "judge", at: { line: 19, column: 12 }, program: "report" });
-    expect(run.events.filter((event) => event.type === "judgment").map((event) => event.type === "judgment" && event.answer)).toEqual(["no", "yes", "Minor"]);
+    expect(
+      run.events.filter((event) => event.type === "judgment").map((event) => event.type === "judgment" && event.answer),
+    ).toEqual(["no", "yes", "Minor"]);
 
     // The called program's session got the first draft; the revision got the feedback.
     const reviews = run.requestsFor("critique/feedback");
@@ -133,23 +143,52 @@ describe("prosec/testing under vitest", () => {
     expect(run.requestsFor("**how risky**")[0]!.prompt).toContain("how risky tidal power is");
     expect(run.requestsFor("**how risky**")[0]!.prompt).toMatch(/1\. Critical\n2\. Minor/);
     expect(run.requestsFor("extract@32:14")[0]!.prompt).toContain("the first point, then the second");
-    expect(run.requestsFor("part").map((request) => request.prompt.split("\n")[0])).toEqual(["Expand alpha", "Expand beta"]);
+    expect(run.requestsFor("part").map((request) => request.prompt.split("\n")[0])).toEqual([
+      "Expand alpha",
+      "Expand beta",
+    ]);
     expect(run.requests.every((request) => request.step.key.length > 0 && request.step.anchor.length > 0)).toBe(true);
   });
 
   it("uses defaults for steps no answer names, and lists answers no step used", async () => {
-    const run = await runScripted(report, { topic: "wind" }, { answers: { "**how risky**": "Critical", pints: "typo" }, defaults: { session: "- one\n- two", judge: true }, cwd: project });
+    const run = await runScripted(
+      report,
+      { topic: "wind" },
+      {
+        answers: { "**how risky**": "Critical", pints: "typo" },
+        defaults: { session: "- one\n- two", judge: true },
+        cwd: project,
+      },
+    );
     // The loop's condition held at once (the default), so no review ran and the draft is the first reply.
-    expect(run.outputs).toEqual({ report: "- one\n- two", verdict: "- one\n- two", expanded: ["- one\n- two", "- one\n- two"] });
+    expect(run.outputs).toEqual({
+      report: "- one\n- two",
+      verdict: "- one\n- two",
+      expanded: ["- one\n- two", "- one\n- two"],
+    });
     expect(run.requestsFor("critique/feedback")).toEqual([]);
     expect(run.requestsFor("extract@32:14")).toEqual([]); // a markdown list needs no model
     expect(run.unusedAnswers).toEqual(["pints"]);
     const byFunction = await runScripted(
       report,
       { topic: "wind" },
-      { defaults: (step) => (step.kind === "judge" ? true : step.kind === "choose" ? "Critical" : step.kind === "extract" ? ["only"] : `${step.kind} at ${step.at.line}`), cwd: project },
+      {
+        defaults: (step) =>
+          step.kind === "judge"
+            ? true
+            : step.kind === "choose"
+              ? "Critical"
+              : step.kind === "extract"
+                ? ["only"]
+                : `${step.kind} at ${step.at.line}`,
+        cwd: project,
+      },
     );
-    expect(byFunction.outputs).toEqual({ report: "session at 16", verdict: "session at 26", expanded: ["session at 33"] });
+    expect(byFunction.outputs).toEqual({
+      report: "session at 16",
+      verdict: "session at 26",
+      expanded: ["session at 33"],
+    });
     expect(byFunction.requestsFor("part")[0]!.prompt).toMatch(/^Expand only/);
   });
 
@@ -158,7 +197,9 @@ describe("prosec/testing under vitest", () => {
     const error = await report.run({ topic: "x" }, model.options({ cwd: project })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
     expect((error as ProseError).name).toBe("ProseError");
-    expect((error as Error).message).toMatch(/^report\.prose:14:10: .*No scripted answer names this session \(cons\), and the script is strict/);
+    expect((error as Error).message).toMatch(
+      /^report\.prose:14:10: .*No scripted answer names this session \(cons\), and the script is strict/,
+    );
     // `pros` runs beside `cons` and may or may not have asked before the run stopped.
     const asked = model.requests.map((request) => request.step.binding);
     expect(asked[0]).toBe("notes");
@@ -166,18 +207,42 @@ describe("prosec/testing under vitest", () => {
   });
 
   it("fails when a sequence runs out or a session asks for more turns than scripted", async () => {
-    const spent = await runScripted(report, { topic: "x" }, { answers: { "**ready to publish**": sequence(false) }, cwd: project }).catch((caught: unknown) => caught as Error);
-    expect((spent as Error).message).toMatch(/^report\.prose:19:12: .*"\*\*ready to publish\*\*" is a sequence of 1, and the step was reached a 2nd time/);
-    const short = await runScripted(report, { topic: "x" }, { answers: { notes: turns(toolCall("read_file", { path: "notes/facts.md" })) }, cwd: project }).catch((caught: unknown) => caught as Error);
-    expect((short as Error).message).toMatch(/^report\.prose:9:13: .*scripted turns of the session at report\.prose:9:13 ran out after 1/);
+    const spent = await runScripted(
+      report,
+      { topic: "x" },
+      { answers: { "**ready to publish**": sequence(false) }, cwd: project },
+    ).catch((caught: unknown) => caught as Error);
+    expect((spent as Error).message).toMatch(
+      /^report\.prose:19:12: .*"\*\*ready to publish\*\*" is a sequence of 1, and the step was reached a 2nd time/,
+    );
+    const short = await runScripted(
+      report,
+      { topic: "x" },
+      { answers: { notes: turns(toolCall("read_file", { path: "notes/facts.md" })) }, cwd: project },
+    ).catch((caught: unknown) => caught as Error);
+    expect((short as Error).message).toMatch(
+      /^report\.prose:9:13: .*scripted turns of the session at report\.prose:9:13 ran out after 1/,
+    );
   });
 
   it("keeps answering by binding and condition after lines are added above the steps, with the same anchors", async () => {
-    const before = await runScripted(report, { topic: "t" }, { answers: { draft: "D", "**ready to publish**": true }, cwd: project });
-    const edited = await compile(`# A comment added at the top.\n\n${REPORT.replace("let draft", "# Why the draft:\n\nlet draft")}`, "edited.prose");
-    const after = await runScripted(edited, { topic: "t" }, { answers: { draft: "D", "**ready to publish**": true }, cwd: project });
+    const before = await runScripted(
+      report,
+      { topic: "t" },
+      { answers: { draft: "D", "**ready to publish**": true }, cwd: project },
+    );
+    const edited = await compile(
+      `# A comment added at the top.\n\n${REPORT.replace("let draft", "# Why the draft:\n\nlet draft")}`,
+      "edited.prose",
+    );
+    const after = await runScripted(
+      edited,
+      { topic: "t" },
+      { answers: { draft: "D", "**ready to publish**": true }, cwd: project },
+    );
     expect(after.outputs).toEqual(before.outputs);
-    const steps = (run: typeof before) => run.requests.filter((request) => request.turn === 0).map((request) => request.step);
+    const steps = (run: typeof before) =>
+      run.requests.filter((request) => request.turn === 0).map((request) => request.step);
     expect(steps(after).map((step) => step.anchor)).toEqual(steps(before).map((step) => step.anchor));
     expect(steps(after).map((step) => step.key)).not.toEqual(steps(before).map((step) => step.key));
   });

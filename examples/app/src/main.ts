@@ -48,13 +48,16 @@ function count(value: Value): number {
 
 /** One line on stderr per session and judgment, so a long run shows progress. */
 function progress(event: RunEvent): void {
-  if (event.type === "session-start") process.stderr.write(`  session ${event.label}${event.agent === undefined ? "" : ` (${event.agent})`}\n`);
+  if (event.type === "session-start")
+    process.stderr.write(`  session ${event.label}${event.agent === undefined ? "" : ` (${event.agent})`}\n`);
   else if (event.type === "judgment") process.stderr.write(`  judged "${event.question}": ${event.answer}\n`);
 }
 
 async function main(argv: readonly string[]): Promise<number> {
   const json = argv.includes("--json");
-  const [topic = "home battery storage", audience = "homeowners who are new to the subject"] = argv.filter((argument) => !argument.startsWith("--"));
+  const [topic = "home battery storage", audience = "homeowners who are new to the subject"] = argv.filter(
+    (argument) => !argument.startsWith("--"),
+  );
   if (!process.env["ANTHROPIC_API_KEY"]) {
     process.stderr.write("Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another Anthropic-compatible server).\n");
     return 2;
@@ -63,7 +66,10 @@ async function main(argv: readonly string[]): Promise<number> {
   process.stderr.write(`${researchProgram.name} (${inputNames}) -> newsletter: ${topic}\n`);
   const issue = await writeIssue({ topic, audience }, { concurrency: 4, onEvent: progress });
   if (json) process.stdout.write(`${JSON.stringify(issue)}\n`);
-  else process.stdout.write(`# ${issue.headline}\n\n${issue.issue}\n\n(${issue.revisions} revision${issue.revisions === 1 ? "" : "s"})\n`);
+  else
+    process.stdout.write(
+      `# ${issue.headline}\n\n${issue.issue}\n\n(${issue.revisions} revision${issue.revisions === 1 ? "" : "s"})\n`,
+    );
   return 0;
 }
 

@@ -45,14 +45,25 @@ test("the publish judgment sees the first draft, then the revision made from the
 });
 
 test("the brief is written from all three research angles, which ran side by side", async () => {
-  const run = await runScripted(research, { topic: "tidal power", audience: "homeowners" }, {
-    answers: { background: "BACKGROUND", recent: "RECENT", risks: "RISKS", brief: "THE BRIEF", headline: "THE HEADLINE" },
-    strict: true,
-  });
+  const run = await runScripted(
+    research,
+    { topic: "tidal power", audience: "homeowners" },
+    {
+      answers: {
+        background: "BACKGROUND",
+        recent: "RECENT",
+        risks: "RISKS",
+        brief: "THE BRIEF",
+        headline: "THE HEADLINE",
+      },
+      strict: true,
+    },
+  );
   assert.deepEqual(run.outputs, { brief: "THE BRIEF", headline: "THE HEADLINE" });
   const [brief] = run.requestsFor("brief");
   assert.ok(brief);
-  for (const note of ["BACKGROUND", "RECENT", "RISKS"]) assert.ok(brief.prompt.includes(note), `the brief's prompt lacks ${note}`);
+  for (const note of ["BACKGROUND", "RECENT", "RISKS"])
+    assert.ok(brief.prompt.includes(note), `the brief's prompt lacks ${note}`);
   assert.match(brief.system, /You write short, plain-language briefs/);
   assert.deepEqual(run.requestsFor("headline")[0]?.prompt.includes("THE BRIEF"), true);
 });

@@ -118,7 +118,10 @@ export function session(
 }
 
 /** The same session with the properties of its indented block. */
-export function withProperties(head: ast.SessionExpression, properties: readonly ast.Property[]): ast.SessionExpression {
+export function withProperties(
+  head: ast.SessionExpression,
+  properties: readonly ast.Property[],
+): ast.SessionExpression {
   const last = properties[properties.length - 1];
   return { ...head, properties, loc: last ? span(head, last) : head.loc };
 }
@@ -141,7 +144,12 @@ export function modifier(key: Token | null, value: ast.Expression): ast.Modifier
   return { kind: "Modifier", key: key ? identifier(key) : null, value, loc: key ? span(key, value) : value.loc };
 }
 
-export function doCall(keyword: Token, name: Token, args: Cons<ast.Expression> | null, close: Token | null): ast.DoCall {
+export function doCall(
+  keyword: Token,
+  name: Token,
+  args: Cons<ast.Expression> | null,
+  close: Token | null,
+): ast.DoCall {
   return { kind: "DoCall", name: identifier(name), args: flatten(args), loc: span(keyword, close ?? name) };
 }
 
@@ -184,10 +192,20 @@ export function pipeline(source: ast.Expression, stages: Cons<ast.PipeStage>): a
 }
 
 export function parallel(keyword: Token, modifiers: Cons<ast.Modifier> | null, branches: Body): ast.ParallelExpression {
-  return { kind: "Parallel", modifiers: flatten(modifiers), branches: branches.statements, loc: span(keyword, branches) };
+  return {
+    kind: "Parallel",
+    modifiers: flatten(modifiers),
+    branches: branches.statements,
+    loc: span(keyword, branches),
+  };
 }
 
-export function repeat(keyword: Token, count: ast.Expression, indexName: Token | null, loopBody: Body): ast.RepeatExpression {
+export function repeat(
+  keyword: Token,
+  count: ast.Expression,
+  indexName: Token | null,
+  loopBody: Body,
+): ast.RepeatExpression {
   return {
     kind: "Repeat",
     count,
@@ -240,10 +258,20 @@ export function loop(
 }
 
 export function catchClause(keyword: Token, param: Token | null, handlerBody: Body): ast.CatchClause {
-  return { kind: "Catch", param: param ? identifier(param) : null, body: handlerBody.statements, loc: span(keyword, handlerBody) };
+  return {
+    kind: "Catch",
+    param: param ? identifier(param) : null,
+    body: handlerBody.statements,
+    loc: span(keyword, handlerBody),
+  };
 }
 
-export function tryExpression(keyword: Token, tryBody: Body, handler: ast.CatchClause | null, finalizer: Body | null): ast.TryExpression {
+export function tryExpression(
+  keyword: Token,
+  tryBody: Body,
+  handler: ast.CatchClause | null,
+  finalizer: Body | null,
+): ast.TryExpression {
   return {
     kind: "Try",
     body: tryBody.statements,
@@ -258,14 +286,24 @@ export function tryExpression(keyword: Token, tryBody: Body, handler: ast.CatchC
 // ---------------------------------------------------------------------------------------------
 
 export function use(keyword: Token, source: Token, alias: Token | null): ast.UseStatement {
-  return { kind: "Use", source: string(source), alias: alias ? identifier(alias) : null, loc: span(keyword, alias ?? source) };
+  return {
+    kind: "Use",
+    source: string(source),
+    alias: alias ? identifier(alias) : null,
+    loc: span(keyword, alias ?? source),
+  };
 }
 
 export function importStatement(keyword: Token, skill: Token, source: Token): ast.ImportStatement {
   return { kind: "Import", skill: string(skill), source: string(source), loc: span(keyword, source) };
 }
 
-export function input(keyword: Token, name: Token, prompt: Token, modifiers: Cons<ast.Modifier> | null): ast.InputDeclaration {
+export function input(
+  keyword: Token,
+  name: Token,
+  prompt: Token,
+  modifiers: Cons<ast.Modifier> | null,
+): ast.InputDeclaration {
   const list = flatten(modifiers);
   return {
     kind: "Input",
@@ -280,7 +318,12 @@ export function output(keyword: Token, name: Token | null, value: ast.Expression
   return { kind: "Output", name: name ? identifier(name) : null, value, loc: span(keyword, value) };
 }
 
-export function binding(first: Token, declaration: Token | null, name: Token, value: ast.Expression): ast.BindingStatement {
+export function binding(
+  first: Token,
+  declaration: Token | null,
+  name: Token,
+  value: ast.Expression,
+): ast.BindingStatement {
   return {
     kind: "Binding",
     declaration: declaration ? (declaration.text as "let" | "const") : null,
@@ -335,7 +378,12 @@ export function choiceOption(keyword: Token, label: Token, optionBody: Body): as
 
 export function choice(keyword: Token, criteria: Token, options: Cons<ast.ChoiceOption>): ast.ChoiceStatement {
   const items = flatten(options);
-  return { kind: "Choice", criteria: discretion(criteria), options: items, loc: span(keyword, items[items.length - 1]!) };
+  return {
+    kind: "Choice",
+    criteria: discretion(criteria),
+    options: items,
+    loc: span(keyword, items[items.length - 1]!),
+  };
 }
 
 export function throwStatement(keyword: Token, message: ast.Expression | null): ast.ThrowStatement {

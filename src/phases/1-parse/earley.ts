@@ -70,7 +70,10 @@ export class EarleyParser {
   private readonly start: number;
   private readonly nonterminals: number;
   /** Lookahead by token type, then by text for texts the terminals look at; the second map is for `adjacent` tokens. */
-  private readonly lookaheads = [new Map<string, { plain?: Lookahead; byText: Map<string, Lookahead> }>(), new Map<string, { plain?: Lookahead; byText: Map<string, Lookahead> }>()];
+  private readonly lookaheads = [
+    new Map<string, { plain?: Lookahead; byText: Map<string, Lookahead> }>(),
+    new Map<string, { plain?: Lookahead; byText: Map<string, Lookahead> }>(),
+  ];
   private readonly end: Lookahead;
 
   // Per-column marks, indexed by nonterminal: valid where the stamp equals the column's stamp.
@@ -112,7 +115,7 @@ export class EarleyParser {
     // Nullable nonterminals and FIRST sets, to a fixed point.
     const nullable = new Uint8Array(this.nonterminals);
     const first = Array.from({ length: this.nonterminals }, () => new Set<number>());
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (const rule of raw) {
         const set = first[rule.name]!;
@@ -161,7 +164,7 @@ export class EarleyParser {
       ahead = this.lookaheadFor(tokens[index + 1]);
       let nextLength = 0;
       // nearley scans its scannable states last to first.
-      for (let w = scannedLength; w--; ) {
+      for (let w = scannedLength; w--;) {
         const state = this.advance(scanned[w]!, token, ahead);
         if (state !== undefined) next[nextLength++] = state;
       }
@@ -179,7 +182,13 @@ export class EarleyParser {
     const results: unknown[] = [];
     for (let w = 0; w < length; w++) {
       const state = column[w]!;
-      if (state.rule.name === this.start && state.reference === 0 && state.dot === state.rule.symbols.length && state.data !== fail) results.push(state.data);
+      if (
+        state.rule.name === this.start &&
+        state.reference === 0 &&
+        state.dot === state.rule.symbols.length &&
+        state.data !== fail
+      )
+        results.push(state.data);
     }
     return this.done(results.length > 0 ? results : undefined);
   }
@@ -204,7 +213,14 @@ export class EarleyParser {
    * puts the states that read the next token in `scanned` (their count in `scannedLength`).
    * Returns the column's final length.
    */
-  private process(states: State[], length: number, index: number, stamp: number, ahead: Lookahead, scanned: State[]): number {
+  private process(
+    states: State[],
+    length: number,
+    index: number,
+    stamp: number,
+    ahead: Lookahead,
+    scanned: State[],
+  ): number {
     let scannedLength = 0;
     for (let w = 0; w < length; w++) {
       const state = states[w]!;
@@ -214,7 +230,7 @@ export class EarleyParser {
         if (postprocess !== undefined) state.data = postprocess(state.data as unknown[], state.reference, fail);
         if (state.data === fail) continue;
         const wantedBy = state.wantedBy;
-        for (let i = wantedBy.length; i--; ) {
+        for (let i = wantedBy.length; i--;) {
           const advanced = this.advance(wantedBy[i]!, state.data, ahead);
           if (advanced !== undefined) states[length++] = advanced;
         }
@@ -299,7 +315,8 @@ export class EarleyParser {
 
   private lookahead(token: Token | undefined): Lookahead {
     const matches = new Uint8Array(this.terminals.length);
-    if (token !== undefined) this.terminals.forEach((terminal, id) => (matches[id] = matchesTerminal(terminal, token) ? 1 : 0));
+    if (token !== undefined)
+      this.terminals.forEach((terminal, id) => (matches[id] = matchesTerminal(terminal, token) ? 1 : 0));
     const predictions: CompiledRule[][] = Array.from({ length: this.nonterminals }, () => []);
     const viable = new Uint8Array(this.nonterminals);
     for (const rule of this.rules) {
@@ -313,7 +330,12 @@ export class EarleyParser {
 }
 
 /** Adds the terminals `symbols` can begin with to `into`; true when the whole sequence can derive nothing. */
-function sequenceFirst(symbols: readonly number[], nullable: Uint8Array, first: readonly Set<number>[], into: Set<number>): boolean {
+function sequenceFirst(
+  symbols: readonly number[],
+  nullable: Uint8Array,
+  first: readonly Set<number>[],
+  into: Set<number>,
+): boolean {
   for (const symbol of symbols) {
     if (symbol < 0) {
       into.add(-1 - symbol);

@@ -53,8 +53,27 @@ export const tokenStream = new TokenStream();
  * begin statements, so reading them as values would only make errors vaguer.
  */
 export const reservedInExpressions: ReadonlySet<string> = new Set([
-  "true", "false", "null", "not", "and", "or", "is",
-  "let", "const", "if", "elif", "else", "try", "catch", "finally", "choice", "option", "assert", "throw", "use", "import",
+  "true",
+  "false",
+  "null",
+  "not",
+  "and",
+  "or",
+  "is",
+  "let",
+  "const",
+  "if",
+  "elif",
+  "else",
+  "try",
+  "catch",
+  "finally",
+  "choice",
+  "option",
+  "assert",
+  "throw",
+  "use",
+  "import",
 ]);
 
 /** A name used as a value. */
@@ -64,8 +83,31 @@ export const ref = {
 
 /** Words that begin statements, so `let = 1` is an error rather than an assignment to `let`. */
 export const statementKeywords: ReadonlySet<string> = new Set([
-  "let", "const", "output", "input", "use", "import", "agent", "block", "if", "elif", "else", "choice",
-  "option", "try", "catch", "finally", "throw", "assert", "parallel", "loop", "repeat", "for", "do", "session", "resume",
+  "let",
+  "const",
+  "output",
+  "input",
+  "use",
+  "import",
+  "agent",
+  "block",
+  "if",
+  "elif",
+  "else",
+  "choice",
+  "option",
+  "try",
+  "catch",
+  "finally",
+  "throw",
+  "assert",
+  "parallel",
+  "loop",
+  "repeat",
+  "for",
+  "do",
+  "session",
+  "resume",
 ]);
 
 /** The name an assignment `name = value` binds. */
@@ -76,7 +118,11 @@ export const target = {
 /** A literal or a name in value position: one grammar symbol instead of seven keeps the chart small. */
 export const atom = {
   test: (token: Token) =>
-    token.type === "string" || token.type === "number" || token.type === "discretion" || ref.test(token) || literalWords.has(token.text),
+    token.type === "string" ||
+    token.type === "number" ||
+    token.type === "discretion" ||
+    ref.test(token) ||
+    literalWords.has(token.text),
 };
 
 const literalWords: ReadonlySet<string> = new Set(["true", "false", "null"]);
@@ -91,7 +137,21 @@ export const text = {
   test: (token: Token) => token.type === "string" || token.type === "discretion",
 };
 
-const binaryOperators: ReadonlySet<string> = new Set(["or", "and", "==", "!=", "<", "<=", ">", ">=", "is", "+", "-", "*", "/"]);
+const binaryOperators: ReadonlySet<string> = new Set([
+  "or",
+  "and",
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "is",
+  "+",
+  "-",
+  "*",
+  "/",
+]);
 
 export const binaryOperator = {
   test: (token: Token) => (token.type === "punctuation" || token.type === "name") && binaryOperators.has(token.text),
@@ -103,7 +163,12 @@ export const binaryOperator = {
  * grammar literals) match the same terminals, which lets the parser's lookahead (earley.ts) treat
  * them as one. A new test that reads text must add its words here.
  */
-export const textsTested: ReadonlySet<string> = new Set([...reservedInExpressions, ...statementKeywords, ...literalWords, ...binaryOperators]);
+export const textsTested: ReadonlySet<string> = new Set([
+  ...reservedInExpressions,
+  ...statementKeywords,
+  ...literalWords,
+  ...binaryOperators,
+]);
 
 /** `(` written right after a name, as in a program call `research(topic: x)`. */
 export const adjacentParen = {

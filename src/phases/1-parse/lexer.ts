@@ -22,7 +22,30 @@ const lineLexer = moo.compile({
   openDiscretion: /\*\*(?!\*).*/u,
   number: /\d+(?:\.\d+)?(?![\p{L}_])/u,
   name: /[\p{L}_][\p{L}\p{N}_]*(?:-[\p{L}\p{N}_]+)*/u,
-  punctuation: ["->", "==", "!=", "<=", ">=", "<", ">", "=", ":", ",", "(", ")", "[", "]", "{", "}", ".", "|", "+", "-", "*", "/"],
+  punctuation: [
+    "->",
+    "==",
+    "!=",
+    "<=",
+    ">=",
+    "<",
+    ">",
+    "=",
+    ":",
+    ",",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ".",
+    "|",
+    "+",
+    "-",
+    "*",
+    "/",
+  ],
   unknown: { match: /[^]/u, lineBreaks: true },
 });
 
@@ -54,7 +77,10 @@ export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Toke
           break;
         case "tripleQuote":
         case "tripleStar": {
-          const closed = token.type === "tripleQuote" ? scanTripleString(lines, offset, diagnostics) : scanMultilineDiscretion(lines, offset, diagnostics);
+          const closed =
+            token.type === "tripleQuote"
+              ? scanTripleString(lines, offset, diagnostics)
+              : scanMultilineDiscretion(lines, offset, diagnostics);
           produced = closed.token;
           resumeAt = closed.end;
           break;
@@ -114,7 +140,14 @@ function stringNode(
   return { kind: "String", value: scanned.value, triple, parts: scanned.parts, loc: lines.range(start, end) };
 }
 
-function discretionNode(lines: LineMap, start: number, end: number, delimiter: number, multiline: boolean, closed = true): Discretion {
+function discretionNode(
+  lines: LineMap,
+  start: number,
+  end: number,
+  delimiter: number,
+  multiline: boolean,
+  closed = true,
+): Discretion {
   const scanned = scanText(lines, start + delimiter, closed ? end - delimiter : end, false);
   return { kind: "Discretion", text: scanned.value, multiline, parts: scanned.parts, loc: lines.range(start, end) };
 }
@@ -134,7 +167,7 @@ function scanTripleString(lines: LineMap, start: number, diagnostics: Diagnostic
   const openingIndent = lines.indentationAt(start);
   let firstCloser = -1;
   let closer = -1;
-  for (let index = source.indexOf('"""', start + 3); index !== -1; ) {
+  for (let index = source.indexOf('"""', start + 3); index !== -1;) {
     if (firstCloser === -1) firstCloser = index;
     const sameLine = source.lastIndexOf("\n", index) < start;
     if (sameLine || lines.indentationAt(index) <= openingIndent) {
@@ -172,9 +205,21 @@ function scanMultilineDiscretion(lines: LineMap, start: number, diagnostics: Dia
     const end = source.length;
     diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(start, start + 3), "***"));
     const node = discretionNode(lines, start, end, 3, true, false);
-    return { token: { type: "discretion", text: source.slice(start, end), value: source.slice(start, end), loc: node.loc, node }, end };
+    return {
+      token: {
+        type: "discretion",
+        text: source.slice(start, end),
+        value: source.slice(start, end),
+        loc: node.loc,
+        node,
+      },
+      end,
+    };
   }
   const end = closer + 3;
   const node = discretionNode(lines, start, end, 3, source.slice(start, end).includes("\n"));
-  return { token: { type: "discretion", text: source.slice(start, end), value: source.slice(start, end), loc: node.loc, node }, end };
+  return {
+    token: { type: "discretion", text: source.slice(start, end), value: source.slice(start, end), loc: node.loc, node },
+    end,
+  };
 }

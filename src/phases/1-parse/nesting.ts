@@ -31,7 +31,8 @@ export function tooDeep(root: Node): TooDeep | undefined {
     if (depth > nestingLimit) return { node, limit: nestingLimit, literals: false };
     if (literals > literalNestingLimit) return { node, limit: literalNestingLimit, literals: true };
     // Pushed last to first, so the first node past the limit in source order is the one reported.
-    for (const [child, levels] of children(node).reverse()) stack.push([child, depth + levels, literals + (isLiteral(child) ? 1 : 0)]);
+    for (const [child, levels] of children(node).reverse())
+      stack.push([child, depth + levels, literals + (isLiteral(child) ? 1 : 0)]);
   }
   return undefined;
 }

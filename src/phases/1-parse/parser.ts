@@ -26,7 +26,11 @@ export interface ParseOptions {
  * statement it is in: parsing resumes at the next top-level statement, so a file reports every
  * broken statement and the AST keeps every good one.
  */
-export function parseTokens(lines: LineMap, tokens: Iterable<Token>, options: ParseOptions = {}): { ast: Program; diagnostics: Diagnostic[] } {
+export function parseTokens(
+  lines: LineMap,
+  tokens: Iterable<Token>,
+  options: ParseOptions = {},
+): { ast: Program; diagnostics: Diagnostic[] } {
   const body: Statement[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const chunk of topLevelStatements(tokens)) {
@@ -70,7 +74,8 @@ function parseStatement(lines: LineMap, tokens: readonly Token[], options: Parse
   try {
     const parses = earley.parse(tokens) as Statement[][] | undefined;
     if (parses === undefined) return explainFailure(lines, tokens);
-    if (parses.length > 1) options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
+    if (parses.length > 1)
+      options.onAmbiguity?.({ start: tokens[0]!.loc.start, end: tokens[tokens.length - 1]!.loc.end }, parses.length);
     for (const statement of parses[0]!) {
       const deep = tooDeep(statement);
       if (deep) return { error: parseMessages.nestedTooDeeply(deep.node.loc, deep.limit, deep.literals) };
@@ -141,7 +146,12 @@ function expectedIn(column: ParserInternals["table"][number] | undefined): Set<s
 }
 
 /** Turns the failing token and what the parser wanted into one short message. */
-function syntaxError(lines: LineMap, token: Token, before: readonly Token[], expected: ReadonlySet<string>): Diagnostic {
+function syntaxError(
+  lines: LineMap,
+  token: Token,
+  before: readonly Token[],
+  expected: ReadonlySet<string>,
+): Diagnostic {
   const previous = before[before.length - 1];
   const range = token.loc;
   if (token.type === "unknown") return parseMessages.unexpectedCharacter(range, token.text);
@@ -154,7 +164,11 @@ function syntaxError(lines: LineMap, token: Token, before: readonly Token[], exp
   }
   // An indented line the line above cannot own (only `| stage:` lines may follow a bare value).
   const indentation =
-    token.type === "INDENT" ? before.length : previous?.type === "INDENT" && [...expected].every((symbol) => symbol === "|") ? before.length - 1 : -1;
+    token.type === "INDENT"
+      ? before.length
+      : previous?.type === "INDENT" && [...expected].every((symbol) => symbol === "|")
+        ? before.length - 1
+        : -1;
   if (indentation !== -1) {
     // `parallel` + an indented block: the header line above lacks its `:`.
     const lineEnd = before[indentation - 1];
@@ -169,7 +183,13 @@ function syntaxError(lines: LineMap, token: Token, before: readonly Token[], exp
   const line = currentLine(before);
   const stage = previous?.text === ":" && token.type !== "NEWLINE" ? pipeStageOperator(line.slice(0, -1)) : undefined;
   if (stage !== undefined) return parseMessages.inlineStageBody(range, stage);
-  if (token.type === "NEWLINE" && previous?.text === ":" && line.length === 3 && line[0]!.text === "session" && line[1]!.type === "name") {
+  if (
+    token.type === "NEWLINE" &&
+    previous?.text === ":" &&
+    line.length === 3 &&
+    line[0]!.text === "session" &&
+    line[1]!.type === "name"
+  ) {
     return parseMessages.sessionWithoutAgent(range, line[1]!.text);
   }
   if (previous?.type === "string" && line[0]?.text === "session" && (token.text === ":" || token.text === "(")) {
@@ -180,11 +200,17 @@ function syntaxError(lines: LineMap, token: Token, before: readonly Token[], exp
     // A line that begins with a plain word: a property with no owner (`context: x`), or a misspelled keyword.
     const suggestion = closestWord(first.text, statementKeywords);
     if (token.text === ":") return parseMessages.strayProperty(first.loc, first.text, suggestion);
-    if (["name", "string", "number", "discretion"].includes(token.type)) return parseMessages.unknownStatement(first.loc, first.text, suggestion);
+    if (["name", "string", "number", "discretion"].includes(token.type))
+      return parseMessages.unknownStatement(first.loc, first.text, suggestion);
   }
   if (expected.size === 1 && expected.has(":") && previous !== undefined) {
     const startsLine = isLayout(before[before.length - 2] ?? previous);
-    return parseMessages.expectedColon(range, previous.text, describe(token), startsLine && before.some((t) => t.type === "INDENT"));
+    return parseMessages.expectedColon(
+      range,
+      previous.text,
+      describe(token),
+      startsLine && before.some((t) => t.type === "INDENT"),
+    );
   }
   return parseMessages.unexpectedToken(range, describe(token), describeExpected(expected));
 }
@@ -221,7 +247,8 @@ function pipeStageOperator(tokens: readonly Token[]): string | undefined {
     const open = tokens.map((t) => t.text).lastIndexOf("(");
     return open > 1 && tokens[open - 1]!.text === "reduce" && tokens[open - 2]!.text === "|" ? "reduce" : undefined;
   }
-  const isStage = last !== undefined && ["map", "filter", "pmap"].includes(last.text) && tokens[tokens.length - 2]?.text === "|";
+  const isStage =
+    last !== undefined && ["map", "filter", "pmap"].includes(last.text) && tokens[tokens.length - 2]?.text === "|";
   return isStage ? last.text : undefined;
 }
 
@@ -279,11 +306,31 @@ const describedTypes: Readonly<Record<string, string>> = {
 };
 
 /** Operators that could extend a complete expression: noise when the line could also just end. */
-const continuingOperators: ReadonlySet<string> = new Set(["->", "|", "or", "and", "==", "!=", "<", "<=", ">", ">=", "is", "+", "-", "*", "/", ".", "["]);
+const continuingOperators: ReadonlySet<string> = new Set([
+  "->",
+  "|",
+  "or",
+  "and",
+  "==",
+  "!=",
+  "<",
+  "<=",
+  ">",
+  ">=",
+  "is",
+  "+",
+  "-",
+  "*",
+  "/",
+  ".",
+  "[",
+]);
 
 /** At most a handful of alternatives, names and values first, keywords last. */
 function describeExpected(expected: ReadonlySet<string>): string[] {
-  const symbols = expected.has("NEWLINE") ? [...expected].filter((symbol) => !continuingOperators.has(symbol)) : [...expected];
+  const symbols = expected.has("NEWLINE")
+    ? [...expected].filter((symbol) => !continuingOperators.has(symbol))
+    : [...expected];
   const typed = symbols.filter((symbol) => symbol in describedTypes).map((symbol) => describedTypes[symbol]!);
   const literals = symbols.filter((symbol) => !(symbol in describedTypes)).map((symbol) => `\`${symbol}\``);
   return [...typed, ...literals.sort()].slice(0, 6);

@@ -43,7 +43,8 @@ export function editDistance(a: string, b: string, limit: number): number {
       spellingWork.cells++;
       const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
       let distance = Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, before[j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        distance = Math.min(distance, before[j - 2]! + 1);
       current[j] = Math.min(distance, over);
       rowBest = Math.min(rowBest, current[j]!);
     }

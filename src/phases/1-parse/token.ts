@@ -1,15 +1,7 @@
 import type { Discretion, SourceRange, StringLiteral } from "../../ast.js";
 
 export type TokenType =
-  | "name"
-  | "number"
-  | "string"
-  | "discretion"
-  | "punctuation"
-  | "unknown"
-  | "NEWLINE"
-  | "INDENT"
-  | "DEDENT";
+  "name" | "number" | "string" | "discretion" | "punctuation" | "unknown" | "NEWLINE" | "INDENT" | "DEDENT";
 
 /**
  * A token as the nearley grammar sees it. nearley matches grammar literals (`"session"`, `":"`)

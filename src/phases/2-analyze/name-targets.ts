@@ -35,7 +35,8 @@ export function nameTargets(analysis: Omit<Analysis, keyof NameTargets>): NameTa
         break;
       }
       case "Use":
-        if (node.alias && analysis.imports.get(node.alias.name) === node) programReferences.set(node.alias, { use: node, part: "program" });
+        if (node.alias && analysis.imports.get(node.alias.name) === node)
+          programReferences.set(node.alias, { use: node, part: "program" });
         break;
       case "ProgramCall": {
         const use = analysis.imports.get(node.callee.name);

@@ -13,11 +13,50 @@ const reserved: ReadonlySet<string> = new Set([
   ...["await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else"],
   ...["enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new"],
   ...["null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with"],
-  ...["yield", "let", "static", "implements", "interface", "package", "private", "protected", "public", "arguments", "eval"],
+  ...[
+    "yield",
+    "let",
+    "static",
+    "implements",
+    "interface",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "arguments",
+    "eval",
+  ],
   // TypeScript words that are awkward as value names
-  ...["any", "as", "async", "boolean", "declare", "never", "number", "object", "string", "symbol", "type", "unknown", "of"],
+  ...[
+    "any",
+    "as",
+    "async",
+    "boolean",
+    "declare",
+    "never",
+    "number",
+    "object",
+    "string",
+    "symbol",
+    "type",
+    "unknown",
+    "of",
+  ],
   // globals generated code relies on
-  ...["undefined", "NaN", "Infinity", "Number", "String", "Error", "Promise", "Object", "Array", "JSON", "Math", "Symbol"],
+  ...[
+    "undefined",
+    "NaN",
+    "Infinity",
+    "Number",
+    "String",
+    "Error",
+    "Promise",
+    "Object",
+    "Array",
+    "JSON",
+    "Math",
+    "Symbol",
+  ],
   // names of the generated module itself and of what it imports from the runtime
   ...["rt", "inputs", "options", "program", "run", "Inputs", "Outputs"],
   ...["defineProgram", "startRun", "text", "add", "subtract", "multiply", "divide", "equals", "compare", "isTruthy"],
@@ -38,7 +77,9 @@ export class NameTable {
    */
   constructor(names: Iterable<readonly [Namespace, string]>) {
     const order: Namespace[] = ["value", "agent", "block"];
-    const unique = [...new Map([...names].map(([space, name]) => [`${space}:${name}`, [space, name] as const])).values()];
+    const unique = [
+      ...new Map([...names].map(([space, name]) => [`${space}:${name}`, [space, name] as const])).values(),
+    ];
     unique.sort(([spaceA, a], [spaceB, b]) => {
       const byHyphen = Number(a.includes("-")) - Number(b.includes("-"));
       if (byHyphen !== 0) return byHyphen;
@@ -52,13 +93,16 @@ export class NameTable {
   /** The TypeScript name of a declared `.prose` name. */
   get(space: Namespace, name: string): string {
     const found = this.assigned.get(`${space}:${name}`);
-    if (found === undefined) throw new Error(`internal: the name \`${name}\` (${space}) was never declared to the name table`);
+    if (found === undefined)
+      throw new Error(`internal: the name \`${name}\` (${space}) was never declared to the name table`);
     return found;
   }
 
   private assign(space: Namespace, name: string): void {
     const candidates = [camelCase(name), safe(name), `${safe(name)}$`, `${safe(name)}$${space}`];
-    const chosen = candidates.find((candidate) => !this.taken.has(candidate) && !reserved.has(candidate)) ?? uniqueVariant(`${safe(name)}$`, this.taken);
+    const chosen =
+      candidates.find((candidate) => !this.taken.has(candidate) && !reserved.has(candidate)) ??
+      uniqueVariant(`${safe(name)}$`, this.taken);
     this.taken.add(chosen);
     this.assigned.set(`${space}:${name}`, chosen);
   }

@@ -20,9 +20,12 @@ export interface ExpressionLowering {
   helper(name: RuntimeHelper): string;
 }
 
-
 /** `key: value` fields, in source order, for an object literal of `SessionSettings`. */
-export function settingsFields(properties: readonly ast.Property[], lowering: ExpressionLowering, contextExtra?: string): string[] {
+export function settingsFields(
+  properties: readonly ast.Property[],
+  lowering: ExpressionLowering,
+  contextExtra?: string,
+): string[] {
   const fields: string[] = [];
   const extra: string[] = [];
   let hasContext = false;
@@ -43,7 +46,10 @@ export function settingsFields(properties: readonly ast.Property[], lowering: Ex
         fields.push(`context: ${contextSpec(value, lowering, contextExtra)}`);
         break;
       case "retry":
-        if (value.kind !== "PropertyBlock") fields.push(`retry: ${value.kind === "Number" ? numberLiteral(value.raw) : `Number(${lowering.value(value)})`}`);
+        if (value.kind !== "PropertyBlock")
+          fields.push(
+            `retry: ${value.kind === "Number" ? numberLiteral(value.raw) : `Number(${lowering.value(value)})`}`,
+          );
         break;
       case "backoff": {
         const chosen = wordOf(value);
@@ -85,7 +91,8 @@ function persist(value: ast.Expression | ast.PropertyBlock, lowering: Expression
   const chosen = wordOf(value);
   if (chosen === "true") return "true";
   if (chosen === "false") return "false";
-  if ((value.kind === "Identifier" || value.kind === "String") && isOneOf(persistScopes, chosen)) return stringLiteral(chosen);
+  if ((value.kind === "Identifier" || value.kind === "String") && isOneOf(persistScopes, chosen))
+    return stringLiteral(chosen);
   if (value.kind === "String") return `{ path: ${lowering.string(value)} }`;
   return "true";
 }
@@ -150,20 +157,36 @@ function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): st
  * `context:` as a `ContextSpec`: a list of paths when it only holds strings, otherwise a record
  * from the names (or written keys) to their values.
  */
-function contextSpec(value: ast.Expression | ast.PropertyBlock, lowering: ExpressionLowering, extra: string | undefined): string {
+function contextSpec(
+  value: ast.Expression | ast.PropertyBlock,
+  lowering: ExpressionLowering,
+  extra: string | undefined,
+): string {
   const withExtra = (entries: string[]) => `{ ${[...entries, ...(extra === undefined ? [] : [extra])].join(", ")} }`;
   if (value.kind === "PropertyBlock") return withExtra(recordEntries(value, lowering));
-  if (value.kind === "String") return extra === undefined ? `[${lowering.string(value)}]` : withExtra([`${stringLiteral(value.value)}: ${lowering.string(value)}`]);
+  if (value.kind === "String")
+    return extra === undefined
+      ? `[${lowering.string(value)}]`
+      : withExtra([`${stringLiteral(value.value)}: ${lowering.string(value)}`]);
   if (value.kind === "Array" && value.elements.every((element) => element.kind === "String") && extra === undefined) {
     return `[${value.elements.map((element) => lowering.text(element)).join(", ")}]`;
   }
   if (value.kind === "Array") {
     const names = distinctKeys(value.elements.map(contextName));
-    return withExtra(value.elements.map((element, index) => `${propertyKey(names[index]!)}: ${lowering.value(element)}`));
+    return withExtra(
+      value.elements.map((element, index) => `${propertyKey(names[index]!)}: ${lowering.value(element)}`),
+    );
   }
   if (value.kind === "Object") {
-    const names = distinctKeys(value.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)));
-    return withExtra(value.entries.map((entry, index) => `${propertyKey(names[index]!)}: ${entry.value ? lowering.value(entry.value) : lowering.value(entry.key)}`));
+    const names = distinctKeys(
+      value.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
+    );
+    return withExtra(
+      value.entries.map(
+        (entry, index) =>
+          `${propertyKey(names[index]!)}: ${entry.value ? lowering.value(entry.value) : lowering.value(entry.key)}`,
+      ),
+    );
   }
   return withExtra([`${propertyKey(contextName(value))}: ${lowering.value(value)}`]);
 }
@@ -205,7 +228,9 @@ function recordOf(block: ast.PropertyBlock, lowering: ExpressionLowering): strin
 
 function recordEntries(block: ast.PropertyBlock, lowering: ExpressionLowering): string[] {
   const keys = distinctKeys(block.properties.map((property) => property.key.name));
-  return block.properties.map((property, index) => `${propertyKey(keys[index]!)}: ${propertyValue(property.value, lowering)}`);
+  return block.properties.map(
+    (property, index) => `${propertyKey(keys[index]!)}: ${propertyValue(property.value, lowering)}`,
+  );
 }
 
 function recordText(block: ast.PropertyBlock, lowering: ExpressionLowering): string {

@@ -113,7 +113,9 @@ export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering, 
   const missing = Array.from({ length: arity - Math.min(arity, values.length) }, () => "null");
   const args = [...values.slice(0, arity).map((value) => value.code), ...missing].join(", ");
   const fn = lowering.names.get("block", node.name.name);
-  const call = awaited(`rt.block(${site(node)}, ${stringLiteral(node.name.name)}, ${depth}, async () => ${fn}(${args}))`);
+  const call = awaited(
+    `rt.block(${site(node)}, ${stringLiteral(node.name.name)}, ${depth}, async () => ${fn}(${args}))`,
+  );
   return request.unbound ? kept(stringLiteral(`do ${node.name.name}`), call) : call;
 }
 

@@ -8,7 +8,6 @@ import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
 
-
 /**
  * Lowers a statement list. With `options.scope` (the node that opens the list's scope) the names
  * the scope declares are declared here: at their binding when it is a statement of this list,
