@@ -24,14 +24,12 @@ export function controlCommands(yargs: Argv): Argv {
       "answer <run-id> <answers..>",
       "Answer the inputs a waiting run asks for (name=value, or name=@file)",
       (command) =>
-        command
-          .positional("run-id", RUN_ID)
-          .positional("answers", {
-            type: "string",
-            array: true,
-            demandOption: true,
-            describe: "name=value for each input answered",
-          }),
+        command.positional("run-id", RUN_ID).positional("answers", {
+          type: "string",
+          array: true,
+          demandOption: true,
+          describe: "name=value for each input answered",
+        }),
       async (argv) => {
         const { parseAssignments } = await import("../run/inputs.js");
         const answers = parseAssignments(argv.answers, "");
