@@ -57,6 +57,8 @@ interface Caller {
   readonly anchor: string;
   /** Its folder under the caller's `imports/`. */
   readonly folderName: string;
+  /** Set by a called program that declares no outputs: what the call returns instead of `{}`. */
+  finalResult?: { readonly value: Value };
 }
 
 /** Options objects made by `Runtime.call`, so that `startRun` knows the run it starts is a nested one. */
@@ -76,8 +78,8 @@ export class Run implements Runtime {
   private readonly extractions = new Map<string, Promise<Value>>();
   /** Inputs whose first occurrence was reached: an answer given ahead answers only that one. */
   private readonly reachedInputs = new Set<string>();
-  /** The result of the session that finished last: the final result of a program without outputs. */
-  private lastResult: string | undefined;
+  /** The final result of a program without outputs (`finalResult`), once its body has given it. */
+  private finalValue: { readonly value: Value } | undefined;
 
   constructor(
     readonly program: ProgramInfo,
@@ -122,8 +124,8 @@ export class Run implements Runtime {
     try {
       this.openFolder();
       const result = await runInContext(core.root, () => body(this));
-      const finalResult =
-        this.program.outputs.length === 0 && this.lastResult !== undefined ? { result: this.lastResult } : {};
+      const final = this.finalValue?.value;
+      const finalResult = final === undefined || final === null ? {} : { result: text(final) };
       core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.closeFolder("complete");
       return result;
@@ -280,13 +282,17 @@ export class Run implements Runtime {
       core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
     if (request.unbound === true) context.trail.add(label, result.value);
-    this.lastResult = result.value;
     return result.value;
   }
 
   keep<T extends Value>(source: string, value: T): T {
     this.core.context.trail.add(source, value);
     return value;
+  }
+
+  finalResult(value: Value): void {
+    this.finalValue = { value };
+    if (this.caller !== undefined) this.caller.finalResult = this.finalValue;
   }
 
   loop(): LoopSequence {
@@ -436,8 +442,11 @@ export class Run implements Runtime {
     const count = (this.callCounts.get(name) ?? 0) + 1;
     this.callCounts.set(name, count);
     const options: RunOptions = { ...this.options, signal: context.signal };
-    callers.set(options, { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` });
-    return run(inputs, options);
+    const caller: Caller = { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` };
+    callers.set(options, caller);
+    const outputs = await run(inputs, options);
+    // A program without outputs returns its final result (DIALECT.md, the `use` rule).
+    return caller.finalResult === undefined ? outputs : (caller.finalResult.value as O);
   }
 
   async parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {

@@ -201,7 +201,7 @@ export type RunEvent =
       readonly type: "run-end";
       readonly ok: boolean;
       readonly usage: readonly Usage[];
-      /** A program that declares no outputs returns its final result (prose.md): the last session's. */
+      /** A program that declares no outputs returns its final result (prose.md), as text: its last top-level statement's value. */
       readonly result?: string;
     });
 
@@ -270,6 +270,12 @@ export interface Runtime {
   keep<T extends Value>(source: string, value: T): T;
   /** A loop's sequences: `next()` starts each iteration, `end()` returns to the enclosing sequence. */
   loop(): LoopSequence;
+  /**
+   * The final result of a program that declares no `output`: its last top-level statement's value
+   * (prose.md, "Return outputs to caller (or final result if no outputs declared)"). A `use` caller
+   * receives it, and `run-end` reports it.
+   */
+  finalResult(value: Value): void;
   /** Records a binding (for traces and `bindings/` files); returns the value unchanged. */
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */

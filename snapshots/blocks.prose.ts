@@ -43,6 +43,7 @@ session "Wrap up"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let helperNote$lastCall: Value = null;
     async function review(topic: Value): Promise<Value> {
       let draft: Value = rt.bind(
@@ -107,12 +108,13 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     );
     await rt.session({ at: { line: 22, column: 3 }, prompt: "A sequence", unbound: true });
     await rt.session({ at: { line: 23, column: 3 }, prompt: "in a do block", unbound: true });
-    await rt.session({
+    $final = await rt.session({
       at: { line: 25, column: 1 },
       prompt: "Wrap up",
       unbound: true,
       context: { verdict: verdict, answer: answer, "helper-note": helperNote$lastCall },
     });
+    rt.finalResult($final);
     return {};
   });
 }

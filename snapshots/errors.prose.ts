@@ -43,6 +43,7 @@ if **the result is unusable**:
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     try {
       await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data", unbound: true });
     } catch ($error) {
@@ -78,9 +79,11 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       $attempt = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default", unbound: true });
     }
     let result: Value = rt.bind({ line: 20, column: 5 }, "result", $attempt);
+    $final = result;
     if (await rt.judge({ line: 25, column: 4 }, "the result is unusable", { result }, "if")) {
       throw rt.fail({ line: 26, column: 3 }, `The result ${text(result)} is unusable`);
     }
+    rt.finalResult($final);
     return {};
   });
 }

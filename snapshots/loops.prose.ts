@@ -55,32 +55,33 @@ loop (max: 10):
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let draft: Value = null;
     let items: Value = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 4, column: 5 }, "notes", []);
-    const $loop = rt.loop();
+    const $sequence = rt.loop();
     try {
       for (let round$2 = 0; round$2 < 3; round$2++) {
-        $loop.next();
+        $sequence.next();
         rt.iteration({ line: 6, column: 1 }, round$2);
         await rt.session({ at: { line: 7, column: 3 }, prompt: `Warm up, round ${text(round$2)}`, unbound: true });
       }
     } finally {
-      $loop.end();
+      $sequence.end();
     }
-    const $loop2 = rt.loop();
+    const $sequence2 = rt.loop();
     try {
       for (const item of await rt.list({ line: 9, column: 13 }, items)) {
-        $loop2.next();
+        $sequence2.next();
         await rt.session({ at: { line: 10, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true });
       }
     } finally {
-      $loop2.end();
+      $sequence2.end();
     }
-    const $loop3 = rt.loop();
+    const $sequence3 = rt.loop();
     try {
       for (const [index, item] of (await rt.list({ line: 12, column: 20 }, items)).entries()) {
-        $loop3.next();
+        $sequence3.next();
         await rt.session({
           at: { line: 13, column: 3 },
           prompt: `Item ${text(index)} is ${text(item)}`,
@@ -88,7 +89,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         });
       }
     } finally {
-      $loop3.end();
+      $sequence3.end();
     }
     const $items = await rt.list({ line: 15, column: 22 }, items);
     const $parts: Value[][] = [[]];
@@ -105,10 +106,10 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       const $part0 = $parts[0]![$position];
       if ($part0 !== undefined) notes = rt.bind({ line: 17, column: 3 }, "notes", add(notes, $part0));
     }
-    const $loop4 = rt.loop();
+    const $sequence4 = rt.loop();
     try {
       for (let $iteration = 0; $iteration < 5; $iteration++) {
-        $loop4.next();
+        $sequence4.next();
         if (await rt.judge({ line: 19, column: 12 }, "the draft is ready to ship", { draft, items, notes }, "until"))
           break;
         rt.iteration({ line: 19, column: 1 }, $iteration);
@@ -124,15 +125,15 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         );
       }
     } finally {
-      $loop4.end();
+      $sequence4.end();
     }
     let round: Value = rt.bind({ line: 23, column: 5 }, "round", 0);
     {
       let round$2: Value = null;
-      const $loop5 = rt.loop();
+      const $sequence5 = rt.loop();
       try {
         for (let $iteration2 = 0; $iteration2 < 3; $iteration2++) {
-          $loop5.next();
+          $sequence5.next();
           if (
             await rt.judge(
               { line: 24, column: 12 },
@@ -147,15 +148,15 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           await rt.session({ at: { line: 26, column: 3 }, prompt: `Round ${text(round$2)}`, unbound: true });
         }
       } finally {
-        $loop5.end();
+        $sequence5.end();
       }
     }
     {
       let round$2: Value = null;
-      const $loop6 = rt.loop();
+      const $sequence6 = rt.loop();
       try {
         for (let $iteration3 = 0; $iteration3 < 2; $iteration3++) {
-          $loop6.next();
+          $sequence6.next();
           if (
             !(await rt.judge(
               { line: 28, column: 12 },
@@ -169,13 +170,13 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           round$2 = rt.bind({ line: 29, column: 7 }, "round", add(round, 10));
         }
       } finally {
-        $loop6.end();
+        $sequence6.end();
       }
     }
-    const $loop7 = rt.loop();
+    const $sequence7 = rt.loop();
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        $loop7.next();
+        $sequence7.next();
         if (
           !(await rt.judge(
             { line: 31, column: 12 },
@@ -193,22 +194,26 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         });
       }
     } finally {
-      $loop7.end();
+      $sequence7.end();
     }
     let count: Value = rt.bind({ line: 34, column: 5 }, "count", 0);
-    const $loop8 = rt.loop();
+    let $loop: Value = null;
+    const $sequence8 = rt.loop();
     try {
       for (let $iteration4 = 0; $iteration4 < 10; $iteration4++) {
-        $loop8.next();
+        $sequence8.next();
         rt.iteration({ line: 35, column: 1 }, $iteration4);
         count = rt.bind({ line: 36, column: 3 }, "count", add(count, 1));
         if (compare(count, 3) >= 0) {
           throw rt.fail({ line: 38, column: 5 }, "stop after three");
         }
+        $loop = null;
       }
     } finally {
-      $loop8.end();
+      $sequence8.end();
     }
+    $final = $loop;
+    rt.finalResult($final);
     return {};
   });
 }

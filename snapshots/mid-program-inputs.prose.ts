@@ -58,10 +58,10 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     );
     {
       let change: Value = null;
-      const $loop = rt.loop();
+      const $sequence = rt.loop();
       try {
         for (let $iteration = 0; $iteration < 3; $iteration++) {
-          $loop.next();
+          $sequence.next();
           if (
             await rt.judge(
               { line: 7, column: 12 },
@@ -85,7 +85,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
           );
         }
       } finally {
-        $loop.end();
+        $sequence.end();
       }
     }
     try {

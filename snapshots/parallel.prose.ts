@@ -46,6 +46,7 @@ session "Report"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let history: Value = null;
     let current: Value = null;
     let a: Value = null;
@@ -124,12 +125,13 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     ]);
     risky = rt.bind({ line: 22, column: 3 }, "risky", $parallel4[0] ?? null);
     safe = rt.bind({ line: 23, column: 3 }, "safe", $parallel4[1] ?? null);
-    await rt.session({
+    $final = await rt.session({
       at: { line: 28, column: 1 },
       prompt: "Report",
       unbound: true,
       context: { risky: risky, safe: safe, fastest: fastest },
     });
+    rt.finalResult($final);
     return {};
   });
 }

@@ -41,6 +41,7 @@ session "Present"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let ideas: Value = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
     const $kept: Value[] = [];
     for (const item of await rt.list({ line: 4, column: 20 }, ideas)) {
@@ -102,12 +103,13 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       $mapped2.push(await rt.session({ at: { line: 21, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true }));
     }
     let shortlist: Value = rt.bind({ line: 18, column: 5 }, "shortlist", $mapped2);
-    await rt.session({
+    $final = await rt.session({
       at: { line: 23, column: 1 },
       prompt: "Present",
       unbound: true,
       context: { portfolio: portfolio, research: research, shortlist: shortlist },
     });
+    rt.finalResult($final);
     return {};
   });
 }

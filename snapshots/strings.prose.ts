@@ -31,6 +31,7 @@ session "Use {quoted} and {user}"
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     const user = await rt.input({ line: 2, column: 1 }, { name: "user", prompt: "Who is asking" });
     let data: Value = rt.bind(
       { line: 4, column: 5 },
@@ -52,7 +53,12 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
 `,
       unbound: true,
     });
-    await rt.session({ at: { line: 14, column: 1 }, prompt: `Use ${text(quoted)} and ${text(user)}`, unbound: true });
+    $final = await rt.session({
+      at: { line: 14, column: 1 },
+      prompt: `Use ${text(quoted)} and ${text(user)}`,
+      unbound: true,
+    });
+    rt.finalResult($final);
     return {};
   });
 }

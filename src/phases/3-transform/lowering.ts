@@ -55,6 +55,11 @@ export interface ListOptions {
   readonly finish?: Finish;
   /** Symbols to declare ahead as well. */
   readonly declareAhead?: readonly SymbolInfo[];
+  /**
+   * The finish takes the value of the list's last statement that produces one, not of its last
+   * statement (a program without outputs: its final result).
+   */
+  readonly finishLastValue?: boolean;
 }
 
 export interface Visitors {

@@ -73,10 +73,10 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       }),
     );
     let revisions: Value = rt.bind({ line: 15, column: 5 }, "revisions", 0);
-    const $loop = rt.loop();
+    const $sequence = rt.loop();
     try {
       for (let $iteration = 0; $iteration < 3; $iteration++) {
-        $loop.next();
+        $sequence.next();
         if (
           await rt.judge(
             { line: 17, column: 12 },
@@ -106,7 +106,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         revisions = rt.bind({ line: 22, column: 3 }, "revisions", add(revisions, 1));
       }
     } finally {
-      $loop.end();
+      $sequence.end();
     }
     const issue = rt.bind({ line: 24, column: 8 }, "issue", draft);
     const revisionCount = rt.bind({ line: 25, column: 8 }, "revision-count", revisions);

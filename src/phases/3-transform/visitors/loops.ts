@@ -19,7 +19,7 @@ export function repeat(
   const count =
     node.count.kind === "Number" ? numberLiteral(node.count.raw) : `Number(${lowering.value(node.count, state).code})`;
   return collect("repeat", request.discard ?? false, state, lowering, (finish) => {
-    const sequence = lowering.temporary("loop");
+    const sequence = lowering.temporary("sequence");
     const lines = new Lines();
     lines.add(
       `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
@@ -47,7 +47,7 @@ export function forEach(
     ? `for (const [${index.head}, ${item.head}] of (${items}).entries()) {`
     : `for (const ${item.head} of ${items}) {`;
   const rebind = [...(index?.rebind ?? []), ...item.rebind];
-  const sequence = lowering.temporary("loop");
+  const sequence = lowering.temporary("sequence");
   const iterations = (body: Lines): Lines => {
     const lines = new Lines();
     lines.add(head, `${sequence}.next();`, ...rebind);
@@ -93,7 +93,7 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
       ? state
       : { ...state, declaredBeforeLoop: new Set([...state.declaredBeforeLoop, ...declared]) };
   return collect("loop", request.discard ?? false, state, lowering, (finish) => {
-    const sequence = lowering.temporary("loop");
+    const sequence = lowering.temporary("sequence");
     const iterations = new Lines();
     iterations.add(`for (let ${index} = 0;${bound}; ${index}++) {`, `${sequence}.next();`, ...rebind);
     if (condition !== null) {
@@ -116,7 +116,7 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
 }
 
 /**
- * A sequential loop with each iteration a sequence of its own (`$loop.next()` in the body starts
+ * A sequential loop with each iteration a sequence of its own (`$sequence.next()` in the body starts
  * one, whose trail the next iteration sees); the enclosing sequence is back when the loop ends,
  * however it ends.
  */

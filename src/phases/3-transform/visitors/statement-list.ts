@@ -3,6 +3,7 @@
  * to the list's `Finish` (returned, assigned, pushed or dropped).
  */
 import type * as ast from "../../../ast.js";
+import { boundNames } from "../../2-analyze/bindings.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
@@ -25,13 +26,14 @@ export function statementList(
   const state: LowerState = { ...outer, out, declaredHere };
   const finish = options.finish;
   const wantsValue = finish !== undefined && finish.kind !== "discard";
+  const finishing = options.finishLastValue ? lastValueIndex(statements) : statements.length - 1;
   statements.forEach((statement, index) => {
-    const last = index === statements.length - 1;
+    const last = index === finishing;
     const { value } = lowering.statement(statement, state, last && wantsValue);
     if (last && finish && value !== undefined) finishWith(out, finish, value);
   });
-  if (finish && !out.exits && (statements.length === 0 || !producesValue(statements.at(-1)!)))
-    finishWith(out, finish, nullValue);
+  const noValue = finishing < 0 || !producesValue(statements[finishing]!);
+  if (finish && !out.exits && noValue && !options.finishLastValue) finishWith(out, finish, nullValue);
   return out;
 }
 
@@ -51,8 +53,8 @@ function declareScope(
   const scope = options.scope ? lowering.analysis.scopes.get(options.scope) : undefined;
   const directNames = new Set<ast.Identifier>();
   for (const statement of statements) {
-    if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name)
-      directNames.add(statement.name);
+    if (statement.kind === "Input") directNames.add(statement.name);
+    for (const name of boundNames(statement)) directNames.add(name);
   }
   const here = new Set<SymbolInfo>();
   const ahead: SymbolInfo[] = [...(options.declareAhead ?? [])];
@@ -72,11 +74,18 @@ function declareScope(
   return here;
 }
 
+/** The position of the last statement that produces a value; -1 when none does. */
+function lastValueIndex(statements: readonly ast.Statement[]): number {
+  for (let index = statements.length - 1; index >= 0; index--) if (producesValue(statements[index]!)) return index;
+  return -1;
+}
+
 /** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */
 function producesValue(statement: ast.Statement): boolean {
   return (
     statement.kind === "ExpressionStatement" ||
     statement.kind === "Binding" ||
+    statement.kind === "Destructure" ||
     (statement.kind === "Output" && statement.name !== null) ||
     statement.kind === "Input"
   );
