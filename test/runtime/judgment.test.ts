@@ -111,4 +111,10 @@ describe("choose", () => {
     const { error } = await failingRun(server, (rt) => rt.choose(at(4, 2), "c", ["Ship it.", "Wait"], {}));
     expect(error.message).toContain('names none of the options ["1. Ship it.","2. Wait"]: "Something else"');
   });
+
+  it("quotes a text reply that names no option, as the model wrote it", async () => {
+    server = await startFakeAnthropic({ script: [reply.text("**Neither**, honestly.")] });
+    const { error } = await failingRun(server, (rt) => rt.choose(at(4, 2), "c", ["Ship it.", "Wait"], {}));
+    expect(error.message).toContain('names none of the options ["1. Ship it.","2. Wait"]: "**Neither**, honestly."');
+  });
 });
