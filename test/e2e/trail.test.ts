@@ -193,8 +193,16 @@ describe("the trail", () => {
 
   it("a parallel branch sees the trail where the parallel began", async () => {
     const { asked } = await run(
-      lines('session "Plan"', "parallel:", '  session "Left"', '  x = session "Right"', 'session "Merge"'),
+      lines(
+        'session "Plan"',
+        "parallel:",
+        '  session "Left"',
+        '  x = session "Right"',
+        '  let { a } = { a: "from a record" }',
+        'session "Merge"',
+      ),
     );
+    // Named branches, a destructuring one too, are bound: only the unnamed one joins the trail.
     expect(asked).toEqual([
       "session Plan",
       "session Left | ### Plan",

@@ -74,7 +74,8 @@ export function destructure(
   wantValue: boolean,
 ): StatementOutcome {
   let value = lowering.value(statement.value, state);
-  if (value.awaits || value.effectful) {
+  // A name is read as it is; anything else is computed once.
+  if (statement.value.kind !== "Identifier") {
     const temporary = lowering.temporary("record");
     state.out.add(`const ${temporary} = ${value.code};`);
     value = inert(temporary);

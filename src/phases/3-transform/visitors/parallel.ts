@@ -39,7 +39,8 @@ export function parallel(node: ast.ParallelExpression, state: LowerState, loweri
     const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
     if (!identifier) {
       // An unbound branch's result joins the trail after the join, in branch order.
-      state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
+      if (branch.kind !== "Destructure")
+        state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
       return;
     }
     const name = lowering.identifierName(identifier);
