@@ -5,6 +5,7 @@
  */
 import type { RunCore, StepOutcome } from "./core.js";
 import { askForced } from "./judgment.js";
+import { stableBlocks } from "./prompt.js";
 import { parseJson, parseList, parseMarkdownList, parseYesNo } from "./structure.js";
 import type { Value } from "./types.js";
 import { isList, isRecord } from "./values.js";
@@ -65,7 +66,7 @@ export async function extractList(core: RunCore, text: string, signal: AbortSign
   const { reply, usage } = await askForced(
     core,
     "List the items this text enumerates, in order.",
-    [`Text:\n${text}`],
+    stableBlocks([`Text:\n${text}`]),
     schema,
     signal,
     EXTRACT_SYSTEM,
@@ -90,7 +91,7 @@ export async function extractField(
   const { reply, usage } = await askForced(
     core,
     `What is ${what} in this text?`,
-    [`Text:\n${text}`],
+    stableBlocks([`Text:\n${text}`]),
     schema,
     signal,
     EXTRACT_SYSTEM,
@@ -129,7 +130,7 @@ export async function extractFields(
   const { reply, usage } = await askForced(
     core,
     `What are the fields ${listed} in this text?`,
-    [`Text:\n${text}`],
+    stableBlocks([`Text:\n${text}`]),
     schema,
     signal,
     EXTRACT_SYSTEM,
@@ -154,7 +155,7 @@ export async function extractTruth(core: RunCore, text: string, signal: AbortSig
   const { reply, usage } = await askForced(
     core,
     "Does this text answer yes (keep, true, positive) or no?",
-    [`Text:\n${text}`],
+    stableBlocks([`Text:\n${text}`]),
     schema,
     signal,
     EXTRACT_SYSTEM,

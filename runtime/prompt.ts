@@ -1,7 +1,8 @@
 /**
  * What a session's agent reads: the system prompt (the runtime's framing plus the agent's `prompt:`)
- * and the first user message: persistent memory and the context first, each a block of its own that
- * stays the same across requests (prompt caching, cache.ts), then the block scope and the task.
+ * and the first user message: persistent memory and the context (or, without `context:`, the trail of
+ * earlier results: trail.ts) first, in blocks that stay the same across requests (prompt caching,
+ * cache.ts), then the block scope and the task.
  *
  * Context values are serialized under `## Context` with one `### name` section each, values as
  * `text()` shows them. Size strategy: when the values together exceed the budget, each value longer
@@ -12,6 +13,7 @@
 import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { stable } from "./cache.js";
 import type { BlockFrame } from "./step-context.js";
+import { trailSections, type TrailEntry } from "./trail.js";
 import type { ContextSpec, SessionSettings, Value } from "./types.js";
 import { text } from "./values.js";
 
@@ -47,17 +49,26 @@ export function systemPrompt(programName: string, settings: SessionSettings, age
   return parts.join("\n\n");
 }
 
+/** Separates the trail from the session's own task. */
+export const TASK_HEADING = "## Your task";
+
 export interface TaskParts {
   readonly task: string;
   readonly context: ContextSpec | undefined;
   readonly block: BlockFrame | undefined;
+  readonly trail: readonly TrailEntry[];
+  /** The trail's budget in characters. */
+  readonly trailBudget: number;
   /** `resume:` memory: the agent name and its memory file's content. */
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
   readonly persistent?: boolean;
   readonly budget: number;
 }
 
-/** The first user message: the stable blocks (memory, context), then the task with its scope. */
+/**
+ * The first user message, stable first: memory, then the context or (without `context:`) the trail,
+ * each part's last block a breakpoint (cache.ts); then the task with its scope.
+ */
 export function taskMessage(parts: TaskParts): TextBlockParam[] {
   const blocks: TextBlockParam[] = [];
   if (parts.memory !== undefined) {
@@ -71,7 +82,9 @@ export function taskMessage(parts: TaskParts): TextBlockParam[] {
     );
   }
   blocks.push(...stableBlocks(contextSections(parts.context, parts.budget)));
-  const task: string[] = [];
+  const trail = trailSections(parts.trail, parts.trailBudget);
+  blocks.push(...stableBlocks(trail));
+  const task: string[] = trail.length > 0 ? [TASK_HEADING] : [];
   if (parts.block !== undefined) {
     task.push(
       `Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`,

@@ -97,6 +97,7 @@ describe("corpus programs run end to end against a scripted model", () => {
           expect(line).toContain(JSON.stringify(scenario.throws));
         }
         expect(model.unlocated, "every judged condition is found in the source").toEqual([]);
+        expect(model.stuck, "every loop's judge saw progress within its asks").toEqual([]);
         expect(asked.every((name) => given[name] !== undefined)).toBe(true);
 
         // The static bound holds: no more calls of any kind than the bound evaluated with this run's values.

@@ -14,8 +14,8 @@ import { expect } from "vitest";
 import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues } from "../../runtime/bound.js";
 import type { RunEvent } from "../../runtime/types.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
-import type { FakeRequest } from "../support/fake-anthropic.js";
-import { callKind, type CallKind } from "../support/requests.js";
+import { lastUserText, type FakeRequest } from "../support/fake-anthropic.js";
+import { callKind, firstMessageText, TASK_HEADING, type CallKind } from "../support/requests.js";
 
 export const TEST_API_KEY = "sk-ant-test-e2e-0123456789abcdef";
 
@@ -71,6 +71,7 @@ export async function loadProgram(
 export {
   callKind,
   choiceCriteria,
+  choiceEnum,
   choiceOptions,
   fieldsAsked,
   firstUserText,
@@ -129,3 +130,16 @@ export function expectWithinBound(
   expect(actual.extraction, "extractions").toBeLessThanOrEqual(bound(cost.calls.extraction));
   return { actual: requests.length, bound: bound(totalCalls(cost)) };
 }
+
+/** The trail a session or judgment was given ("" for none): its first blocks, before the task or question. */
+export function trailText(request: FakeRequest): string {
+  const text = callKind(request) === "session" ? firstMessageText(request) : lastUserText(request);
+  if (!text.startsWith(TRAIL_HEADING)) return "";
+  const end =
+    callKind(request) === "session"
+      ? text.indexOf(`\n\n${TASK_HEADING}\n\n`)
+      : text.search(/\n\n(## Context\n|Condition: |Choose the option)/);
+  return end < 0 ? text : text.slice(0, end);
+}
+
+const TRAIL_HEADING = "## Earlier results (oldest first)";

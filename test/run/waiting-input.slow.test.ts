@@ -68,8 +68,15 @@ function onlyRun(cwd: string): string {
   return runs[0]!;
 }
 
+/** What each request asked: a session's first line, a judgment's condition (after its context). */
 function prompts(server: FakeServer): string[] {
-  return server.requests.map((request) => askedText(request).split("\n")[0]!);
+  return server.requests.map((request) => {
+    // The task's block (after the trail's heading, when there is one), or the judgment's question.
+    const lines = askedText(request)
+      .split("\n")
+      .filter((line) => line !== "" && line !== "## Your task");
+    return lines.find((line) => line.startsWith("Condition: ")) ?? lines[0]!;
+  });
 }
 
 describe("an input nobody can be asked for", () => {

@@ -176,6 +176,32 @@ describe("prompt caching in the runtime", () => {
     expect(second!.cacheWriteTokens).toBeGreaterThanOrEqual(400);
   });
 
+  it("puts the trail after the stable parts and before the task, an entry a block: a growing trail reads the earlier request's prefix", async () => {
+    const results = [filler(2500, "survey"), filler(300, "deeper"), "done"];
+    server = await startFakeAnthropic({ respond: () => reply.text(results.shift() ?? "done") });
+    const { events } = await runAgainst(server, async (rt) => {
+      await rt.session({ at: at(1), prompt: "Survey", unbound: true, permissions: noTools });
+      await rt.session({ at: at(2), prompt: "Deepen", unbound: true, permissions: noTools });
+      return rt.session({ at: at(3), prompt: "Conclude", permissions: noTools });
+    });
+    const layout = (index: number) =>
+      (server!.requests[index]!.body!.messages[0]!.content as Array<{ text: string; cache_control?: unknown }>).map(
+        (block) => [block.text.split("\n")[0], block.cache_control !== undefined],
+      );
+    expect(layout(1)).toEqual([
+      ["## Earlier results (oldest first)", true],
+      ["## Your task", false],
+    ]);
+    expect(layout(2)).toEqual([
+      ["## Earlier results (oldest first)", false],
+      ["### Deepen", true],
+      ["## Your task", false],
+    ]);
+    const [, second, third] = usages(events);
+    expect(second!.cacheWriteTokens).toBeGreaterThan(2500);
+    expect(third!.cacheReadTokens).toBe(second!.cacheWriteTokens);
+  });
+
   it("sends no breakpoint where the prefix is below the model's minimum, and none when caching is off", async () => {
     server = await startFakeAnthropic({ respond: () => reply.text("done") });
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "A short task", context: { note: "short" } }));

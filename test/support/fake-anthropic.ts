@@ -285,7 +285,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
   };
 }
 
-/** The text of the last user message of a request (its string content or its text blocks). */
+/** The text of the last user message of a request (its string content, or its blocks' texts joined as sections). */
 export function lastUserText(request: FakeRequest): string {
   const messages = request.body?.messages ?? [];
   const last = [...messages].reverse().find((message) => message.role === "user");
@@ -295,7 +295,7 @@ export function lastUserText(request: FakeRequest): string {
     .map((block) =>
       typeof block["text"] === "string" ? block["text"] : typeof block["content"] === "string" ? block["content"] : "",
     )
-    .join("\n");
+    .join("\n\n");
 }
 
 /**

@@ -23,17 +23,17 @@ export function callKind(request: FakeRequest): CallKind {
   return "judgment";
 }
 
-/** The condition of a judgment question (`Condition: ...\n\nIs the condition true?`). */
+/** The condition of a judgment question (`Condition: ...\n\n<what the construct does>\n\nIs the condition true?`). */
 export function judgmentCondition(request: FakeRequest): string {
   const question = askedText(request);
-  const match = /^Condition: ([\s\S]*?)\n\nIs the condition true\?/.exec(question);
+  const match = /(?:^|\n\n)Condition: ([\s\S]*?)\n\n[^\n]*\n\nIs the condition true\?$/.exec(question);
   return match === null ? question : match[1]!;
 }
 
 /** The criteria of a choice question (`Choose the option that best fits: ...\n\nOptions:`). */
 export function choiceCriteria(request: FakeRequest): string {
   const question = askedText(request);
-  const match = /^Choose the option that best fits: ([\s\S]*?)\n\nOptions:/.exec(question);
+  const match = /(?:^|\n\n)Choose the option that best fits: ([\s\S]*?)\n\nOptions:/.exec(question);
   return match === null ? question : match[1]!;
 }
 
@@ -46,17 +46,37 @@ export function fieldsAsked(request: FakeRequest): string[] | undefined {
   return answer?.type === "object" && answer.properties !== undefined ? Object.keys(answer.properties) : undefined;
 }
 
-/** The option labels a choice offers. */
-export function choiceOptions(request: FakeRequest): string[] {
+/** The answers a choice's forced tool allows: its options as numbered labels (`1. Ship it.`). */
+export function choiceEnum(request: FakeRequest): string[] {
   const tool = request.body?.tools?.find((candidate) => candidate.name === "answer");
   return [...((tool?.input_schema as { properties: { answer: { enum: string[] } } }).properties.answer.enum ?? [])];
 }
 
-/** The task of a session: the last text block of its first user message (memory and context come before it). */
+/** The option labels a choice offers, without their numbers. */
+export function choiceOptions(request: FakeRequest): string[] {
+  return choiceEnum(request).map((label) => label.replace(/^\d+\. /, ""));
+}
+
+/** What separates a session's trail from its task (runtime/prompt.ts). */
+export const TASK_HEADING = "## Your task";
+
+/**
+ * The task of a session: the last text block of its first user message (memory, context and the trail
+ * come before it), without the heading that follows a trail.
+ */
 export function firstUserText(request: FakeRequest): string {
   const first = request.body?.messages.find((message) => message.role === "user");
   if (first === undefined) return "";
   if (typeof first.content === "string") return first.content;
   const texts = first.content.filter((block) => typeof block["text"] === "string");
-  return String(texts[texts.length - 1]?.["text"] ?? "");
+  const task = String(texts[texts.length - 1]?.["text"] ?? "");
+  return task.startsWith(`${TASK_HEADING}\n\n`) ? task.slice(TASK_HEADING.length + 2) : task;
+}
+
+/** A session's whole first user message, its blocks' texts joined as sections. */
+export function firstMessageText(request: FakeRequest): string {
+  const first = request.body?.messages.find((message) => message.role === "user");
+  if (first === undefined) return "";
+  if (typeof first.content === "string") return first.content;
+  return first.content.map((block) => (typeof block["text"] === "string" ? block["text"] : "")).join("\n\n");
 }

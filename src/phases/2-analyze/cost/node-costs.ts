@@ -85,6 +85,9 @@ export const nodeCosts: CostTable = {
   Block: none,
   Output: children,
   Binding: children,
+  // `let { a, b } = value`: each name is a field read from the value.
+  Destructure: (node, estimator, depth) =>
+    node.names.reduce((cost) => cost.then(estimator.extraction(node.value)), estimator.cost(node.value, depth)),
   ExpressionStatement: children,
   // A clause's body; `If` tests every clause before it.
   IfClause: (node, estimator, depth) => estimator.sequence(node.body, depth),
