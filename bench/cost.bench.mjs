@@ -8,7 +8,7 @@
 //
 // 1. Prompt caching: billed-equivalent input tokens (input + 1.25 x cache writes + 0.1 x cache reads)
 //    of each program run with caching, against the same run without (RunOptions.promptCaching: false).
-//    Programs with 5 or more sessions whose stable prefix (tools, system, memory, context) reaches
+//    Programs with 5 or more sessions whose stable prefix (tools, system, memory, context or trail) reaches
 //    the model's minimum cacheable length are the cacheable ones; the others are listed with their
 //    largest stable prefix.
 // 2. Tightness of the static bound: the calls each run made ÷ its bound evaluated with the run's
