@@ -328,7 +328,10 @@ export interface ImportStatement extends NodeBase {
 export interface InputDeclaration extends NodeBase {
   readonly kind: "Input";
   readonly name: Identifier;
-  readonly prompt: StringLiteral | Discretion;
+  /** `input name: "question"` or `**question**`; null for an input with a default. */
+  readonly prompt: StringLiteral | Discretion | null;
+  /** `input name: <expression>` (a list, a record, a number...): the value when no answer is given. */
+  readonly default: Expression | null;
   /** `(timeout: seconds)`: how long a run waits for the answer. */
   readonly modifiers: readonly Modifier[];
 }
@@ -416,7 +419,20 @@ export type Statement =
   | IfStatement
   | ChoiceStatement
   | ThrowStatement
-  | AssertStatement;
+  | AssertStatement
+  | RecoveredStatement;
+
+/** What kind of definition a name in a skipped statement would have made. */
+export type RecoveredNamespace = "value" | "agent" | "block" | "program";
+
+/**
+ * A statement with a syntax error, skipped so that the rest of the program is still analysed. It
+ * keeps the names the statement would have bound, so that reading them elsewhere is no error.
+ */
+export interface RecoveredStatement extends NodeBase {
+  readonly kind: "Recovered";
+  readonly names: ReadonlyArray<{ readonly namespace: RecoveredNamespace; readonly name: string }>;
+}
 
 export interface Program extends NodeBase {
   readonly kind: "Program";

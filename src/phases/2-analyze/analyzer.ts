@@ -163,6 +163,8 @@ export class Analyzer implements RuleContext {
       this.expression(node.test);
       if (node.message) this.bindings.text(node.message);
     },
+    // What a skipped statement would have bound counts as bound (see `recovered` below).
+    Recovered: () => {},
   };
 
   private input(statement: ast.InputDeclaration): void {
@@ -174,7 +176,8 @@ export class Analyzer implements RuleContext {
     this.inputDeclarations.set(statement.name.name, statement.name);
     // Any input that is not a parameter (later at top level, or nested anywhere) is asked mid-program.
     if (!this.parameters.includes(statement)) this.runtimeInputs.push(statement);
-    this.expression(statement.prompt);
+    if (statement.prompt) this.expression(statement.prompt);
+    if (statement.default) this.expression(statement.default);
     this.modifiers("input", statement.modifiers);
     this.bindings.declare("input", statement.name);
   }
