@@ -40,7 +40,7 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
     const program = readProgram(file);
     const checked = checkSource(program.text);
     resolution =
-      program.problem === undefined && checked.analysis && !hasErrors(checked.diagnostics)
+      program.problem === undefined && !hasErrors(checked.diagnostics)
         ? {
             inputs: checked.analysis.parameters.map((input) => input.name.name),
             outputs: [...checked.analysis.outputs],
@@ -55,7 +55,7 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
 export function programInterface(source: string | undefined, shownAs: string): ImportResolution {
   if (source === undefined) return { problem: "missing", resolved: shownAs };
   const checked = checkSource(source);
-  return checked.analysis && !hasErrors(checked.diagnostics)
+  return !hasErrors(checked.diagnostics)
     ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
     : { problem: "has-errors", resolved: shownAs };
 }

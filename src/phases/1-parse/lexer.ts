@@ -19,6 +19,8 @@ const lineLexer = moo.compile({
   openString: /"(?:\\.|[^"\\])*/u,
   tripleStar: "***",
   discretion: /\*\*(?:[^*]|\*(?!\*))+\*\*/u,
+  // `**` ending its line opens a discretion over several lines, closed by the next `**`.
+  lineEndDiscretion: /\*\*(?!\*)[ \t]*$/u,
   // `**` with no closing `**` on its line: reported, then read as a condition up to the line end.
   openDiscretion: /\*\*(?!\*).*/u,
   number: /\d+(?:\.\d+)?(?![\p{L}_])/u,
@@ -94,16 +96,14 @@ export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Toke
           produced = { type: "string", text: token.text, value: token.text, loc: node.loc, node };
           break;
         }
-        case "openDiscretion":
-          if (token.text.slice(2).trim() === "") {
-            // `**` ending its line opens a discretion over several lines, closed by the next `**`.
-            const closed = scanMultilineDiscretion(lines, offset, "**", diagnostics);
-            produced = closed.token;
-            resumeAt = closed.end;
-            break;
-          }
-        // falls through: `**text` with no closing `**` on its line
-        case "discretion": {
+        case "lineEndDiscretion": {
+          const closed = scanMultilineDiscretion(lines, offset, "**", diagnostics);
+          produced = closed.token;
+          resumeAt = closed.end;
+          break;
+        }
+        case "discretion":
+        case "openDiscretion": {
           const closed = token.type === "discretion";
           if (!closed) diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(offset, offset + 2), "**"));
           const node = discretionNode(lines, offset, end, 2, false, closed);

@@ -163,7 +163,7 @@ export class Analyzer implements RuleContext {
       this.expression(node.test);
       if (node.message) this.bindings.text(node.message);
     },
-    // What a skipped statement would have bound counts as bound (see `recovered` below).
+    // What a statement skipped for a syntax error would have bound counts as bound (Definitions.isRecovered).
     Recovered: () => {},
   };
 
@@ -267,14 +267,14 @@ export class Analyzer implements RuleContext {
     DoCall: (node) => {
       node.args.forEach((argument) => this.expression(argument));
       this.bindings.calledBlock(node);
-      if (!this.blocks.has(node.name.name))
+      if (!this.blocks.has(node.name.name) && !this.definitions.isRecovered("block", node.name.name))
         this.report(m.undefinedBlock(node.name.loc, node.name.name, closest(node.name.name, this.blocks.keys())));
     },
     DoBlock: (node) => this.body(node.body),
     ProgramCall: (node) => {
       node.args.forEach((argument) => this.expression(argument.value));
       const imports = this.definitions.imports;
-      if (!imports.has(node.callee.name))
+      if (!imports.has(node.callee.name) && !this.definitions.isRecovered("program", node.callee.name))
         this.report(m.unknownProgram(node.callee.loc, node.callee.name, closest(node.callee.name, imports.keys())));
     },
     Arrow: (node) => node.steps.forEach((step) => this.expression(step)),
@@ -374,7 +374,7 @@ export class Analyzer implements RuleContext {
   }
 
   private agentReference(name: ast.Identifier): void {
-    if (!this.agents.has(name.name))
+    if (!this.agents.has(name.name) && !this.definitions.isRecovered("agent", name.name))
       this.report(m.undefinedAgent(name.loc, name.name, closest(name.name, this.agents.keys())));
   }
 }

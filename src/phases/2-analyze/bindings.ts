@@ -145,6 +145,11 @@ export class Bindings {
       this.references.set(identifier, fromBlock);
       return;
     }
+    if (
+      this.definitions.isRecovered("value", identifier.name) ||
+      this.definitions.isRecovered("agent", identifier.name)
+    )
+      return;
     this.report(
       m.undefinedName(identifier.loc, identifier.name, closest(identifier.name, this.current.visibleNames())),
     );
@@ -160,7 +165,7 @@ export class Bindings {
       if (symbol) {
         this.interpolations.set(part, symbol);
         this.references.set(root, symbol);
-      } else {
+      } else if (!this.definitions.isRecovered("value", root.name)) {
         this.report(
           m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, this.current.visibleNames())),
         );
