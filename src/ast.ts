@@ -422,8 +422,11 @@ export type Statement =
   | AssertStatement
   | RecoveredStatement;
 
-/** What kind of definition a name in a skipped statement would have made. */
-export type RecoveredNamespace = "value" | "agent" | "block" | "program";
+/**
+ * What kind of definition a name in a skipped statement would have made; `called` is a block it
+ * calls with `do` (after which the names that block binds are readable).
+ */
+export type RecoveredNamespace = "value" | "agent" | "block" | "program" | "skill" | "called";
 
 /**
  * A statement with a syntax error, skipped so that the rest of the program is still analysed. It
@@ -431,7 +434,12 @@ export type RecoveredNamespace = "value" | "agent" | "block" | "program";
  */
 export interface RecoveredStatement extends NodeBase {
   readonly kind: "Recovered";
-  readonly names: ReadonlyArray<{ readonly namespace: RecoveredNamespace; readonly name: string }>;
+  readonly names: ReadonlyArray<{
+    readonly namespace: RecoveredNamespace;
+    readonly name: string;
+    /** Bound inside a block's body or a pipeline stage among the skipped lines: not in the statement's scope. */
+    readonly nested: boolean;
+  }>;
 }
 
 export interface Program extends NodeBase {

@@ -8,7 +8,8 @@
  *
  * Where a statement cannot stand (a broken property line, say, inside an agent), the parse then
  * fails at the SKIPPED token itself: the skip widens to the line that owns the block, and so on up
- * to the whole top-level statement.
+ * to the whole top-level statement. Clauses that continue a skipped line (`elif`, `else`, `catch`,
+ * `finally`) are skipped with it.
  */
 import type { RecoveredNamespace, RecoveredStatement, SourceRange } from "../../ast.js";
 import type { Token } from "./token.js";
@@ -33,6 +34,9 @@ interface Region {
 export function regionToSkip(tokens: readonly Token[], at: number): { region?: Region; widen: boolean } {
   const failing = tokens[at];
   const blamed = blamedSkip(tokens, at);
+  // `elif` / `else` / `catch`... after a skipped line continue what it began: they are skipped with it.
+  if (blamed !== undefined && blamed !== at && failing !== undefined && continuationWords.has(failing.text))
+    return { region: { from: blamed, to: blockEnd(tokens, at) }, widen: true };
   if (blamed !== undefined) return { region: owningRegion(tokens, blamed), widen: true };
   // An unexpected INDENT or DEDENT, or the end of the statement: the line before is at fault.
   const line =
@@ -62,22 +66,34 @@ export function recoveredStatement(tokens: readonly Token[]): RecoveredStatement
 
 /**
  * The names the lines among `tokens` would bind, read from how each line begins: `let x` / `const x`
- * / `let { a, b }`, `x =`, `output x =`, `input x:`, `agent x`, `block x`, `use "..." as x`; and the
- * names of skips already among them.
+ * / `let { a, b }`, `x =`, `output x =`, `input x:`, `agent x`, `block x`, `use "..." as x`,
+ * `import "skill"`; the blocks it calls with `do`; and the names of skips already among them.
  */
 function boundNames(tokens: readonly Token[]): RecoveredName[] {
   const names: RecoveredName[] = [];
+  // For each open block: does it have a scope of its own (a block's body, a pipeline stage's)?
+  // Names bound in other bodies (branches, loops, `try`) are the enclosing scope's (bindings.ts, hoist).
+  const ownScopes: boolean[] = [];
+  let lineHead: Token | undefined;
+  const inOwnScope = () => ownScopes.includes(true);
+  const addName = (namespace: RecoveredNamespace, name: string, nested = inOwnScope()) => {
+    const known = names.findIndex((candidate) => candidate.namespace === namespace && candidate.name === name);
+    if (known === -1) names.push({ namespace, name, nested });
+    else if (!nested) names[known] = { namespace, name, nested };
+  };
   const add = (namespace: RecoveredNamespace, token: Token | undefined) => {
-    if (token?.type === "name" && !names.some((name) => name.namespace === namespace && name.name === token.text))
-      names.push({ namespace, name: token.text });
+    if (token?.type === "name") addName(namespace, token.text);
   };
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]!;
+    if (token.type === "INDENT") ownScopes.push(lineHead?.text === "block" || lineHead?.text === "|");
+    else if (token.type === "DEDENT") ownScopes.pop();
+    if (!isLayout(token) && (index === 0 || isLayout(tokens[index - 1]!))) lineHead = token;
     if (token.type === "SKIPPED") {
-      for (const name of token.skipped?.names ?? [])
-        add(name.namespace, { ...token, type: "name", text: name.name, value: name.name });
+      for (const name of token.skipped?.names ?? []) addName(name.namespace, name.name, name.nested || inOwnScope());
       continue;
     }
+    if (token.text === "do") add("called", tokens[index + 1]);
     if (isLayout(token) || (index > 0 && !isLayout(tokens[index - 1]!))) continue;
     const next = tokens[index + 1];
     const word = token.type === "name" ? token.text : "";
@@ -87,9 +103,20 @@ function boundNames(tokens: readonly Token[]): RecoveredName[] {
     } else if (word === "let" || word === "const" || word === "output" || word === "input") add("value", next);
     else if (word === "agent") add("agent", next);
     else if (word === "block") add("block", next);
+    else if (word === "import" && next?.node?.kind === "String") addName("skill", next.node.value);
     else if (word === "use") {
       const line = tokens.slice(index, lineEnd(tokens, index));
-      add("program", line[line.findIndex((candidate) => candidate.text === "as") + 1]);
+      const alias = line[line.findIndex((candidate) => candidate.text === "as") + 1];
+      // Named as definitions.ts names an import: its alias, else the file's name.
+      const path =
+        next?.node?.kind === "String"
+          ? next.node.value
+              .replace(/\.prose$/, "")
+              .split("/")
+              .pop()
+          : undefined;
+      if (alias?.type === "name") add("program", alias);
+      else if (path) addName("program", path);
     } else if (next?.text === "=") add("value", token);
   }
   return names;

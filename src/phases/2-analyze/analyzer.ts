@@ -163,8 +163,14 @@ export class Analyzer implements RuleContext {
       this.expression(node.test);
       if (node.message) this.bindings.text(node.message);
     },
-    // What a statement skipped for a syntax error would have bound counts as bound (Definitions.isRecovered).
-    Recovered: () => {},
+    // What a statement skipped for a syntax error would have bound counts as bound, here and (in case
+    // it was a branch's or a block's, read elsewhere) anywhere: Definitions.isRecovered.
+    Recovered: (node) => {
+      for (const { namespace, name, nested } of node.names) {
+        if (namespace === "value" && !nested) this.bindings.declareRecovered(name, node);
+        if (namespace === "called") this.bindings.calledBlock(recoveredCall(name, node));
+      }
+    },
   };
 
   private input(statement: ast.InputDeclaration): void {
@@ -377,4 +383,9 @@ export class Analyzer implements RuleContext {
     if (!this.agents.has(name.name) && !this.definitions.isRecovered("agent", name.name))
       this.report(m.undefinedAgent(name.loc, name.name, closest(name.name, this.agents.keys())));
   }
+}
+
+/** The `do name` a skipped statement makes, as a call (its arguments are lost with the statement). */
+function recoveredCall(name: string, statement: ast.RecoveredStatement): ast.DoCall {
+  return { kind: "DoCall", name: { kind: "Identifier", name, loc: statement.loc }, args: [], loc: statement.loc };
 }

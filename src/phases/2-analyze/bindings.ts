@@ -82,6 +82,12 @@ export class Bindings {
     this.references.set(name, this.current.declare(kind, name));
   }
 
+  /** A name a statement skipped for a syntax error would have bound here, unless it is bound already. */
+  declareRecovered(name: string, statement: ast.RecoveredStatement): void {
+    if (this.current.lookup(name, statement.loc.start.offset)) return;
+    this.current.declare("let", { kind: "Identifier", name, loc: statement.loc });
+  }
+
   /** `item` in `map`, `filter` and `pmap` stages: declared by the stage itself. */
   declareImplicit(kind: MutableSymbol["kind"], name: string, stage: ast.PipeStage): void {
     this.current.declare(kind, { kind: "Identifier", name, loc: { start: stage.loc.start, end: stage.loc.start } });

@@ -34,8 +34,12 @@ export class Definitions {
       return node.kind === "Program" || node.kind === "Block";
     });
     walk(program, (node) => {
-      if (node.kind === "Recovered")
-        for (const { namespace, name } of node.names) this.recovered.add(`${namespace} ${name}`);
+      if (node.kind !== "Recovered") return true;
+      for (const { namespace, name } of node.names) {
+        this.recovered.add(`${namespace} ${name}`);
+        // `import "skill"` and `use` register skill names.
+        if (namespace === "skill" || namespace === "program") this.skills.add(name);
+      }
       return true;
     });
   }
