@@ -2,7 +2,10 @@ import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { closest } from "../suggest.js";
 import type { Rule } from "./rule.js";
 
-/** A call of an imported program passes exactly its inputs (E026, E027) and reads only its outputs (E028). */
+/**
+ * A call of an imported program passes exactly its inputs, those with a default optionally (E026,
+ * E027), and reads only its outputs (E028).
+ */
 export const programCalls: Rule = {
   ProgramCall: (node, context) => {
     const program = context.importedProgram(node.callee.name);
@@ -21,7 +24,8 @@ export const programCalls: Rule = {
       }
     }
     for (const input of program.inputs) {
-      if (!given.has(input)) context.report(m.missingProgramInput(node.callee.loc, node.callee.name, input));
+      if (!given.has(input) && !program.optionalInputs?.includes(input))
+        context.report(m.missingProgramInput(node.callee.loc, node.callee.name, input));
     }
   },
   Member: (node, context) => {
