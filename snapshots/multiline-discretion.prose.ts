@@ -39,6 +39,7 @@ if **
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "What to research" });
     const approval = await rt.input(
       { line: 4, column: 1 },
@@ -51,6 +52,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         discretion: true,
       },
     );
+    $final = approval;
     if (
       await rt.judge(
         { line: 9, column: 4 },
@@ -58,10 +60,12 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
   the answer approves the plan
 `,
         { approval, topic },
+        "if",
       )
     ) {
-      await rt.session({ at: { line: 12, column: 3 }, prompt: `Research ${text(topic)}` });
+      await rt.session({ at: { line: 12, column: 3 }, prompt: `Research ${text(topic)}`, unbound: true });
     }
+    rt.finalResult($final);
     return {};
   });
 }
