@@ -8,6 +8,7 @@ import { readProgram } from "../cli/read-program.js";
 import type { ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { programCost } from "../phases/2-analyze/cost/analyze.js";
+import type { Analysis, ImportedProgram } from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
 import { portable } from "./output-path.js";
 
@@ -41,10 +42,10 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
     const program = readProgram(file);
     const checked = checkSource(program.text);
     const analysis = checked.analysis;
-    if (program.problem !== undefined || analysis === undefined || hasErrors(checked.diagnostics)) {
+    if (program.problem !== undefined || hasErrors(checked.diagnostics)) {
       resolution = { problem: "has-errors", resolved: portable(file, cwd) };
     } else {
-      const found = { inputs: analysis.parameters.map((input) => input.name.name), outputs: [...analysis.outputs] };
+      const found = interfaceOf(analysis);
       // Without a bound until it has one: a cycle of imports then reads as "not known" instead of looping.
       cache.set(file, found);
       const imported = (alias: string) => {
@@ -64,11 +65,17 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
 export function programInterface(source: string | undefined, shownAs: string): ImportResolution {
   if (source === undefined) return { problem: "missing", resolved: shownAs };
   const checked = checkSource(source);
-  return checked.analysis && !hasErrors(checked.diagnostics)
-    ? {
-        inputs: checked.analysis.parameters.map((input) => input.name.name),
-        outputs: [...checked.analysis.outputs],
-        cost: programCost(checked.analysis),
-      }
+  return !hasErrors(checked.diagnostics)
+    ? { ...interfaceOf(checked.analysis), cost: programCost(checked.analysis) }
     : { problem: "has-errors", resolved: shownAs };
+}
+
+/** What a call of a program may pass (its parameters; those with a default may be left out) and read. */
+function interfaceOf(analysis: Analysis): ImportedProgram {
+  const parameters = analysis.parameters;
+  return {
+    inputs: parameters.map((input) => input.name.name),
+    optionalInputs: parameters.filter((input) => input.default !== null).map((input) => input.name.name),
+    outputs: [...analysis.outputs],
+  };
 }

@@ -112,6 +112,8 @@ export const nodeCosts: CostTable = {
     );
   },
   Throw: children,
+  // A statement skipped for its syntax error: such a program is never built, so never run.
+  Recovered: none,
   Assert: (node, estimator, depth) =>
     estimator
       .condition(node.test, depth)
