@@ -42,7 +42,16 @@ export interface LowerOptions {
 
 /** The runtime's exports every module uses, then the helpers in the order they are imported. */
 const alwaysImported = ["defineProgram", "startRun"];
-const helperOrder: readonly RuntimeHelper[] = ["text", "add", "subtract", "multiply", "divide", "equals", "compare"];
+const helperOrder: readonly RuntimeHelper[] = [
+  "text",
+  "add",
+  "subtract",
+  "multiply",
+  "divide",
+  "equals",
+  "compare",
+  "bindingsInOrder",
+];
 
 /** The TypeScript module for a program without errors. */
 export function lower(analysis: Analysis, options: LowerOptions): string {
@@ -77,7 +86,11 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
   });
 
   const imports = [...analysis.imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const code = [...localAgents, ...body.statements, `return { ${outputs.join(", ")} };`].join("\n");
+  const frame = lowering.programBindings.declaration(
+    (symbol) => lowering.symbolName(symbol),
+    () => lowering.helper("bindingsInOrder"),
+  );
+  const code = [...localAgents, ...frame, ...body.statements, `return { ${outputs.join(", ")} };`].join("\n");
   const module = [
     ...staticAgents,
     "",

@@ -1,0 +1,27 @@
+/**
+ * What a judgment sees: the bindings in scope, by their `.prose` names. A generated module lists
+ * its program-level bindings once, in order of declaration (each read through a getter, so the
+ * value is the current one); a judgment then names the last binding declared before it. Listing
+ * every binding at every judgment instead made generated code grow with the square of the program.
+ */
+import type { Value } from "./types.js";
+
+type Scope = { readonly [name: string]: Value };
+
+/** Reads the bindings of a frame up to one of them (inclusive), then the inner ones, sorted by name. */
+export type BindingsThrough = (last: string, inner?: Scope) => Scope;
+
+/** The program's bindings in order of declaration, as `[name, getter]` pairs. */
+export function bindingsInOrder(frame: ReadonlyArray<readonly [string, () => Value]>): BindingsThrough {
+  const position = new Map(frame.map(([name], index) => [name, index]));
+  return (last, inner = {}) => {
+    const end = position.get(last);
+    if (end === undefined) throw new Error(`prosec: no program binding is named ${JSON.stringify(last)}.`);
+    const values = new Map<string, Value>();
+    for (let index = 0; index <= end; index++) values.set(frame[index]![0], frame[index]![1]());
+    // Inner bindings shadow the program's of the same name.
+    for (const [name, value] of Object.entries(inner)) values.set(name, value);
+    const sorted = [...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(sorted);
+  };
+}
