@@ -62,12 +62,12 @@ elif choices[score - 6] is "drop":
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     // The program's bindings in order of declaration: a judgment sees those declared before it.
-    const $bindings = bindingsInOrder([
-      ["depth", () => depth],
-      ["findings", () => findings],
-      ["score", () => score],
-      ["response", () => response],
-    ]);
+    const $bindings = bindingsInOrder({
+      depth: () => depth,
+      findings: () => findings,
+      score: () => score,
+      response: () => response,
+    });
     let response: Value = null;
     const depth = await rt.input({ line: 2, column: 1 }, { name: "depth", prompt: "How deep to go" });
     let findings: Value = rt.bind(

@@ -44,7 +44,9 @@ if **the result is unusable**:
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     // The program's bindings in order of declaration: a judgment sees those declared before it.
-    const $bindings = bindingsInOrder([["result", () => result]]);
+    const $bindings = bindingsInOrder({
+      result: () => result,
+    });
     try {
       await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data" });
     } catch ($error) {

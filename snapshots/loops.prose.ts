@@ -65,12 +65,12 @@ loop (max: 10):
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     // The program's bindings in order of declaration: a judgment sees those declared before it.
-    const $bindings = bindingsInOrder([
-      ["items", () => items],
-      ["notes", () => notes],
-      ["draft", () => draft],
-      ["round", () => round],
-    ]);
+    const $bindings = bindingsInOrder({
+      items: () => items,
+      notes: () => notes,
+      draft: () => draft,
+      round: () => round,
+    });
     let draft: Value = null;
     let items: Value = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 4, column: 5 }, "notes", []);

@@ -46,11 +46,11 @@ output report = session "Final ({approval})"
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     // The program's bindings in order of declaration: a judgment sees those declared before it.
-    const $bindings = bindingsInOrder([
-      ["topic", () => topic],
-      ["draft", () => draft],
-      ["approval", () => approval],
-    ]);
+    const $bindings = bindingsInOrder({
+      topic: () => topic,
+      draft: () => draft,
+      approval: () => approval,
+    });
     let reviewer: Value = null;
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "Topic" });
     let draft: Value = rt.bind(

@@ -7,7 +7,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagn
 import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
 import type { ImportedProgram } from "./phases/2-analyze/index.js";
-import { format, lower } from "./phases/3-transform/index.js";
+import { format, lower, type UnformattedModule } from "./phases/3-transform/index.js";
 import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
@@ -30,7 +30,7 @@ export interface CompileOptions {
 }
 
 export interface CompileResult {
-  /** The formatted module; absent when the program has errors. */
+  /** The module (formatted by `compile`, not by `lowerSource`); absent when the program has errors. */
   readonly code?: string;
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -38,21 +38,25 @@ export interface CompileResult {
 /** `file` is the source path as users see it (relative, `/`-separated): it is written into the module. */
 export async function compile(source: string, file: string, options: CompileOptions = {}): Promise<CompileResult> {
   const lowered = lowerSource(source, file, options);
-  if (lowered.code === undefined) return lowered;
-  const code = lowered.code;
-  return { code: await blameCompiler(file, () => format(code)), diagnostics: lowered.diagnostics };
+  const module = lowered.module;
+  if (module === undefined) return lowered;
+  return { code: await blameCompiler(file, () => format(module)), diagnostics: lowered.diagnostics };
 }
 
-/** Everything but formatting (benchmarks time the two apart). */
-export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
+/** Everything but formatting (benchmarks time the two apart): `code` is the unformatted module. */
+export function lowerSource(
+  source: string,
+  file: string,
+  options: CompileOptions = {},
+): CompileResult & { readonly module?: UnformattedModule } {
   const checked = checkProgram(source, options, file);
   const analysis = checked.analysis;
   if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = blameCompiler(file, () =>
+  const module = blameCompiler(file, () =>
     lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }),
   );
-  return { code, diagnostics: checked.diagnostics };
+  return { code: module.code, module, diagnostics: checked.diagnostics };
 }
 
 /**

@@ -1,12 +1,12 @@
 /**
  * The program's bindings as a judgment sees them. Listing every binding in scope at every judgment
  * made generated code grow with the square of the program; instead the module lists the
- * program-level bindings once, in order of declaration (`const $bindings = bindingsInOrder([...])`),
+ * program-level bindings once, in order of declaration (`const $bindings = bindingsInOrder({ ... })`),
  * and a judgment names the last one declared before it: `$bindings("draft")`, `$bindings("draft",
  * { item })` with the bindings of inner scopes.
  */
 import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
-import { stringLiteral } from "./literals.js";
+import { propertyKey } from "./literals.js";
 
 /** Symbol kinds that hold values a judgment may look at. */
 export const judgedKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
@@ -26,6 +26,11 @@ export const judgedKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
 /** The TypeScript name of the frame. */
 export const bindingsFrame = "$bindings";
 
+export interface ProgramView {
+  readonly through?: SymbolInfo;
+  readonly listed: readonly SymbolInfo[];
+}
+
 export class ProgramBindings {
   /** The program-level bindings a judgment may see, in order of declaration. */
   private readonly order: readonly SymbolInfo[];
@@ -42,16 +47,31 @@ export class ProgramBindings {
   }
 
   /**
-   * The last binding of `seen` when `seen` is exactly the frame's first bindings (what a judgment
-   * sees is); undefined when `seen` is empty or not such a prefix (the judgment then lists them).
+   * What a judgment at `before` (an offset) sees of the program's bindings: those declared up to it
+   * but for the ones being declared. `through` names the last when they are the frame's first
+   * bindings (they almost always are); otherwise `listed` holds them, to be listed one by one.
    */
-  through(seen: readonly SymbolInfo[]): SymbolInfo | undefined {
-    if (seen.length === 0) return undefined;
-    let last = -1;
-    for (const symbol of seen) last = Math.max(last, this.position.get(symbol) ?? Infinity);
-    if (last !== seen.length - 1) return undefined;
-    this.furthest = Math.max(this.furthest, last);
-    return this.order[last];
+  visibleAt(before: number, declaring: ReadonlySet<SymbolInfo>): ProgramView {
+    let count = this.countUpTo(before);
+    while (count > 0 && declaring.has(this.order[count - 1]!)) count--;
+    const listed = this.order.slice(0, count);
+    if ([...declaring].some((symbol) => (this.position.get(symbol) ?? Infinity) < count))
+      return { listed: listed.filter((symbol) => !declaring.has(symbol)) };
+    if (count === 0) return { listed: [] };
+    this.furthest = Math.max(this.furthest, count - 1);
+    return { through: this.order[count - 1]!, listed };
+  }
+
+  /** How many bindings are declared at or before `offset` (binary search: judgments are many). */
+  private countUpTo(offset: number): number {
+    let low = 0;
+    let high = this.order.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.order[middle]!.declaration.loc.start.offset <= offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** The frame's declaration, or nothing when no judgment uses it. */
@@ -59,12 +79,12 @@ export class ProgramBindings {
     if (this.furthest < 0) return [];
     const entries = this.order
       .slice(0, this.furthest + 1)
-      .map((symbol) => `[${stringLiteral(symbol.name)}, () => ${symbolName(symbol)}],`);
+      .map((symbol) => `${propertyKey(symbol.name)}: () => ${symbolName(symbol)},`);
     return [
       "// The program's bindings in order of declaration: a judgment sees those declared before it.",
-      `const ${bindingsFrame} = ${helper()}([`,
+      `const ${bindingsFrame} = ${helper()}({`,
       ...entries,
-      "]);",
+      "});",
     ];
   }
 }

@@ -3,7 +3,6 @@
  * `**...**` judgments are asked only when they decide.
  */
 import type * as ast from "../../../ast.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
 import { bindingsFrame, judgedKinds } from "../program-bindings.js";
 import { propertyKey, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, type Lowered } from "../lowered.js";
@@ -76,25 +75,26 @@ export function judge(discretion: ast.Discretion, state: LowerState, lowering: L
  */
 export function judgeScope(node: ast.Discretion, state: LowerState, lowering: Lowering): string {
   const inner = new Map<string, string>();
-  let program: SymbolInfo[] = [];
   const before = state.judgeBefore ?? node.loc.start.offset;
-  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
-    const visible = [...scope.symbols.values()].filter(
-      (symbol) =>
+  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope?.parent; scope = scope.parent) {
+    for (const symbol of scope.symbols.values()) {
+      if (
         judgedKinds.has(symbol.kind) &&
+        !inner.has(symbol.name) &&
         !lowering.promoted.has(symbol) &&
         !state.declaring.has(symbol) &&
-        symbol.declaration.loc.start.offset <= before,
-    );
-    // An inner binding hides an outer one of the same name (the frame's helper lets it, too).
-    if (scope.kind === "program") program = visible;
-    else for (const symbol of visible) if (!inner.has(symbol.name)) inner.set(symbol.name, lowering.symbolName(symbol));
+        symbol.declaration.loc.start.offset <= before
+      )
+        inner.set(symbol.name, lowering.symbolName(symbol));
+    }
   }
-  const last = lowering.programBindings.through(program);
-  if (last === undefined)
-    for (const symbol of program) if (!inner.has(symbol.name)) inner.set(symbol.name, lowering.symbolName(symbol));
+  // The program's own, through the frame; an inner binding hides one of the same name (the frame's helper lets it, too).
+  const program = lowering.programBindings.visibleAt(before, state.declaring);
+  if (program.through === undefined)
+    for (const symbol of program.listed)
+      if (!inner.has(symbol.name)) inner.set(symbol.name, lowering.symbolName(symbol));
   const sorted = [...inner].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const object = `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
-  if (last === undefined) return object;
-  return `${bindingsFrame}(${stringLiteral(last.name)}${sorted.length === 0 ? "" : `, ${object}`})`;
+  if (program.through === undefined) return object;
+  return `${bindingsFrame}(${stringLiteral(program.through.name)}${sorted.length === 0 ? "" : `, ${object}`})`;
 }
