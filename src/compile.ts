@@ -27,6 +27,8 @@ export interface CompileOptions {
   readonly inputHash?: string;
   /** Treat warnings as errors. */
   readonly strict?: boolean;
+  /** Told each step (`lowering`, `formatting 3/40`): a large program takes seconds per step. */
+  readonly onStep?: (step: string) => void;
 }
 
 export interface CompileResult {
@@ -40,7 +42,10 @@ export async function compile(source: string, file: string, options: CompileOpti
   const lowered = lowerSource(source, file, options);
   const module = lowered.module;
   if (module === undefined) return lowered;
-  return { code: await blameCompiler(file, () => format(module)), diagnostics: lowered.diagnostics };
+  const formatted = await blameCompiler(file, () =>
+    format(module, (piece, pieces) => options.onStep?.(`formatting ${piece}/${pieces}`)),
+  );
+  return { code: formatted, diagnostics: lowered.diagnostics };
 }
 
 /** Everything but formatting (benchmarks time the two apart): `code` is the unformatted module. */
@@ -53,6 +58,7 @@ export function lowerSource(
   const analysis = checked.analysis;
   if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
+  options.onStep?.("lowering");
   const module = blameCompiler(file, () =>
     lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }),
   );

@@ -23,7 +23,7 @@ export interface UnformattedModule {
    * faster than the text): the module with the statement `marker;` standing for its run body, and
    * the run body's statements, grouped. Formatted, they read exactly as `code` formatted whole.
    */
-  readonly split?: { readonly outline: string; readonly marker: string; readonly pieces: readonly string[] };
+  readonly split?: () => { readonly outline: string; readonly marker: string; readonly pieces: readonly string[] };
 }
 
 /** Where a piece of the run body stands while it is formatted: as deep as in the module. */
@@ -31,13 +31,18 @@ const wrapperOpen = ["async function run() {", "  return startRun(async (rt) => 
 const wrapperClose = ["  });", "}", ""];
 
 /** Formats generated TypeScript. Prettier is loaded on first use: a no-op build never pays for it. */
-export async function format(module: string | UnformattedModule): Promise<string> {
+export async function format(
+  module: string | UnformattedModule,
+  onPiece?: (piece: number, pieces: number) => void,
+): Promise<string> {
   const prettier = await import("prettier");
-  const { code, split } = typeof module === "string" ? { code: module, split: undefined } : module;
-  if (split === undefined) return prettier.format(code, options);
+  const { code, split: splitModule } = typeof module === "string" ? { code: module, split: undefined } : module;
+  if (splitModule === undefined) return prettier.format(code, options);
+  const split = splitModule();
   const outline = await prettier.format(split.outline, options);
   const body: string[] = [];
-  for (const piece of split.pieces) {
+  for (const [index, piece] of split.pieces.entries()) {
+    onPiece?.(index + 1, split.pieces.length);
     const lines = (await prettier.format([...wrapperOpen, piece, ...wrapperClose].join("\n"), options)).split("\n");
     const wrapped =
       lines.slice(0, wrapperOpen.length).join("\n") === wrapperOpen.join("\n") &&

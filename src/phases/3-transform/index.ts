@@ -134,7 +134,8 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const code = moduleText(runBody.flat().join("\n"));
   if (!inParts) return { code };
   const marker = unusedName("$runBody", code);
-  return { code, split: { outline: moduleText(`${marker};`), marker, pieces: piecesOf(runBody) } };
+  // Built only when the module is formatted: `prosec run` never formats.
+  return { code, split: () => ({ outline: moduleText(`${marker};`), marker, pieces: piecesOf(runBody) }) };
 }
 
 /** The module a `use "./other.prose"` imports: the generated module next to that program. */
