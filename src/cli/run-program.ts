@@ -1,7 +1,7 @@
 /**
  * `prosec run`: compile, run with narration, print the outputs; the exit code. Loaded only when the
- * command runs: it brings the TypeScript compiler (for transpiling) and the SDK, which `check` and
- * `build` must not pay for at start-up.
+ * command runs: it brings sucrase (for stripping types) and the SDK, which `check` and `build` must
+ * not pay for at start-up.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { APIConnectionError } from "@anthropic-ai/sdk";
@@ -15,6 +15,7 @@ import { isCancelled } from "../../runtime/durable/run-control.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
+import { keepHeapNearLiveSize } from "../run/heap.js";
 
 /** What `prosec run` was given (see run-command.ts). */
 export interface RunArguments {
@@ -29,6 +30,7 @@ export interface RunArguments {
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
 export async function runProgram(argv: RunArguments): Promise<ExitCode> {
+  keepHeapNearLiveSize();
   const cwd = process.cwd();
   if (argv.resume !== undefined && !RUN_ID.test(argv.resume))
     throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
