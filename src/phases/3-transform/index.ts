@@ -13,6 +13,8 @@
  *   optional field: an answer given ahead), `type Outputs` (top-level `output`
  *   names, each a `Value`), `async function run(inputs, options?)`, and as default export the
  *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs).
+ *   A program without outputs resolves to `{}` and hands the runtime its final result (the value
+ *   of its last top-level statement that produced one): a `use` call of it returns that.
  * - Every runtime call carries the `{ line, column }` of the `.prose` construct it came from.
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
@@ -22,6 +24,7 @@ import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
 import { commentText, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import { walk } from "../../walk.js";
+import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
 import type { UnformattedModule } from "./format.js";
 import { NameTable, type Namespace } from "./names.js";
@@ -85,19 +88,35 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     const value = symbol ? lowering.symbolName(symbol) : "null";
     return propertyKey(output) === value ? value : `${propertyKey(output)}: ${value}`;
   });
+  // A program without outputs gives its runtime its final result: the value of its last top-level
+  // statement that produced one (what a `use` caller receives).
+  const final = analysis.outputs.length === 0 ? lowering.temporary("final") : undefined;
+  const finish: Finish | undefined = final === undefined ? undefined : { kind: "assign", target: final };
   const declareAhead = [...lowering.promoted];
   const statements = analysis.program.body;
   const inParts = statements.length > partThreshold;
   const body = inParts
-    ? bodyInParts(statements, lowering, declareAhead)
-    : [lowering.statements(statements, programState(), { scope: analysis.program, declareAhead }).statements];
+    ? bodyInParts(statements, lowering, declareAhead, finish)
+    : [
+        lowering.statements(statements, programState(), {
+          scope: analysis.program,
+          declareAhead,
+          ...(finish === undefined ? {} : { finish, finishLastValue: true }),
+        }).statements,
+      ];
 
   const imports = [...analysis.imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const frame = lowering.programBindings.declaration(
     (symbol) => lowering.symbolName(symbol),
     () => lowering.helper("bindingsInOrder"),
   );
-  const runBody = [localAgents, frame, ...body, [`return { ${outputs.join(", ")} };`]].filter((lines) => lines.length);
+  const runBody = [
+    localAgents,
+    final === undefined ? [] : [`let ${final}: Value = null;`],
+    frame,
+    ...body,
+    [...(final === undefined ? [] : [`rt.finalResult(${final});`]), `return { ${outputs.join(", ")} };`],
+  ].filter((lines) => lines.length);
   const runFunction = (code: string) =>
     [
       ...staticAgents,

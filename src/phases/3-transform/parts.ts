@@ -9,7 +9,9 @@
  */
 import type * as ast from "../../ast.js";
 import type { SymbolInfo } from "../2-analyze/types.js";
+import type { Finish } from "./lowered.js";
 import type { Lowering } from "./lowering.js";
+import { lastValueIndex } from "./visitors/statement-list.js";
 import { programState } from "./state.js";
 
 /** Top-level statements above which a program's body is split into parts. */
@@ -22,14 +24,18 @@ export function bodyInParts(
   statements: readonly ast.Statement[],
   lowering: Lowering,
   declareAhead: readonly SymbolInfo[],
+  /** Given the value of the last top-level statement that has one (a program's final result). */
+  finish?: Finish,
 ): string[][] {
   // An empty list in the program's scope declares every binding of it ahead (`let x: Value = null;`).
   const declarations = lowering.statements([], programState(), { scope: lowering.analysis.program, declareAhead });
   const blocks: string[][] = [];
   const parts: string[][] = [];
   let part: string[] = [];
-  for (const statement of statements) {
-    const lowered = lowering.statements([statement], programState(), { scope: null }).statements;
+  const finishing = finish === undefined ? -1 : lastValueIndex(statements);
+  for (const [index, statement] of statements.entries()) {
+    const givesResult = index === finishing && finish !== undefined ? { finish, finishLastValue: true } : {};
+    const lowered = lowering.statements([statement], programState(), { scope: null, ...givesResult }).statements;
     if (statement.kind === "Block") blocks.push([...lowered]);
     else {
       if (part.length > 0 && part.length + lowered.length > partBudget) {

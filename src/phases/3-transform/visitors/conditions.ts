@@ -64,8 +64,10 @@ function comparison(expression: ast.BinaryExpression, state: LowerState, lowerin
 
 /** `**...**` as a value: the model's yes or no. */
 export function judge(discretion: ast.Discretion, state: LowerState, lowering: Lowering): Lowered {
+  // The judge is told which construct asks; a judgment used as a value is a plain condition.
+  const asker = state.asker === "condition" ? "" : `, ${stringLiteral(state.asker)}`;
   return awaited(
-    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering).code}, ${judgeScope(discretion, state, lowering)})`,
+    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering).code}, ${judgeScope(discretion, state, lowering)}${asker})`,
   );
 }
 
