@@ -55,7 +55,7 @@ describe("large programs", () => {
   it("each judgment names the last program binding it sees, once listed in the frame", () => {
     const { code } = lowered(manyBindings(20));
     expect(code.match(/v\d+: \(\) => v\d+,/g)).toHaveLength(20);
-    expect(code).toContain('"all 20 values are here", $bindings("v19"))');
+    expect(code).toContain('"all 20 values are here", $bindings("v19"), "if")');
   });
 
   it(`a program of more than ${partThreshold} top-level statements runs its body in $chunk functions, called in order`, () => {
@@ -67,6 +67,9 @@ describe("large programs", () => {
     // Bindings are declared ahead, in the run body, so every chunk reads and assigns the same ones.
     expect(code).toContain("let v0: Value = null;");
     expect(code).toContain('v0 = rt.bind({ line: 1, column: 5 }, "v0", "value 0");');
+    // The final result (a program without outputs) is its last value-giving statement's, as in one body.
+    expect(code.match(/^\$final = .*$/gm)).toEqual([`$final = v${partThreshold * 3 - 1};`]);
+    expect(code).toMatch(/^rt\.finalResult\(\$final\);$/m);
     expect(lowered(manyBindings(partThreshold - 1)).code).not.toContain("$chunk");
   });
 
