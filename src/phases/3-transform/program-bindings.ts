@@ -26,10 +26,9 @@ export const judgedKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
 /** The TypeScript name of the frame. */
 export const bindingsFrame = "$bindings";
 
-export interface ProgramView {
-  readonly through?: SymbolInfo;
-  readonly listed: readonly SymbolInfo[];
-}
+/** What a judgment sees of the program's bindings: the frame's first ones through one, or a list. */
+export type ProgramView =
+  { readonly through: SymbolInfo } | { readonly through?: undefined; readonly listed: readonly SymbolInfo[] };
 
 export class ProgramBindings {
   /** The program-level bindings a judgment may see, in order of declaration. */
@@ -50,16 +49,16 @@ export class ProgramBindings {
    * What a judgment at `before` (an offset) sees of the program's bindings: those declared up to it
    * but for the ones being declared. `through` names the last when they are the frame's first
    * bindings (they almost always are); otherwise `listed` holds them, to be listed one by one.
+   * Nothing here is proportional to the frame (judgments are many in a large program).
    */
   visibleAt(before: number, declaring: ReadonlySet<SymbolInfo>): ProgramView {
     let count = this.countUpTo(before);
     while (count > 0 && declaring.has(this.order[count - 1]!)) count--;
-    const listed = this.order.slice(0, count);
     if ([...declaring].some((symbol) => (this.position.get(symbol) ?? Infinity) < count))
-      return { listed: listed.filter((symbol) => !declaring.has(symbol)) };
+      return { listed: this.order.slice(0, count).filter((symbol) => !declaring.has(symbol)) };
     if (count === 0) return { listed: [] };
     this.furthest = Math.max(this.furthest, count - 1);
-    return { through: this.order[count - 1]!, listed };
+    return { through: this.order[count - 1]! };
   }
 
   /** How many bindings are declared at or before `offset` (binary search: judgments are many). */
