@@ -30,7 +30,6 @@ export interface RunArguments {
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
 export async function runProgram(argv: RunArguments): Promise<ExitCode> {
-  keepHeapNearLiveSize();
   const cwd = process.cwd();
   if (argv.resume !== undefined && !RUN_ID.test(argv.resume))
     throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
@@ -38,6 +37,8 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError("--concurrency takes a whole number of at least 1");
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
+  // After compiling: a large program's compilation builds a large live heap, best grown the usual way.
+  keepHeapNearLiveSize();
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   const program = loaded.module.default;
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
