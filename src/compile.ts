@@ -56,7 +56,7 @@ export function lowerSource(
 ): CompileResult & { readonly module?: UnformattedModule } {
   const checked = checkProgram(source, options, file);
   const analysis = checked.analysis;
-  if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
+  if (hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
   options.onStep?.("lowering");
   const module = blameCompiler(file, () =>
@@ -82,7 +82,7 @@ export function checkProgram(
     return undefined;
   };
   const checked = blameCompiler(file, () => checkSource(source, { resolveImport, strict: options.strict }));
-  const importDiagnostics = [...(checked.analysis?.imports.values() ?? [])].flatMap((use) => {
+  const importDiagnostics = [...checked.analysis.imports.values()].flatMap((use) => {
     const problem = problems.get(use.source.value);
     if (problem === undefined) return [];
     return problem.problem === "missing"
