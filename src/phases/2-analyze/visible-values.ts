@@ -6,7 +6,7 @@ import type * as ast from "../../ast.js";
 import type { Analysis, SymbolInfo } from "./types.js";
 
 /** Symbol kinds that hold values a judgment may look at. */
-const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
+export const judgedKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
   "let",
   "const",
   "assigned",
@@ -28,6 +28,6 @@ const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
 export function* visibleValues(analysis: Analysis, node: ast.Node, before: number): Generator<SymbolInfo> {
   for (let scope = analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
     for (const symbol of scope.symbols.values())
-      if (valueKinds.has(symbol.kind) && symbol.declaration.loc.start.offset <= before) yield symbol;
+      if (judgedKinds.has(symbol.kind) && symbol.declaration.loc.start.offset <= before) yield symbol;
   }
 }

@@ -11,6 +11,8 @@ import { fieldGroups } from "./field-groups.js";
 import { filterVerdicts } from "./filter-verdicts.js";
 import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
+import { judgedKinds } from "../2-analyze/visible-values.js";
+import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
@@ -77,7 +79,8 @@ export interface Visitors {
 }
 
 /** Functions of `prosec/runtime` that generated code may call (imported only when used). */
-export type RuntimeHelper = "text" | "add" | "subtract" | "multiply" | "divide" | "equals" | "compare";
+export type RuntimeHelper =
+  "text" | "add" | "subtract" | "multiply" | "divide" | "equals" | "compare" | "bindingsInOrder";
 
 export class Lowering {
   private readonly symbolNames = new Map<SymbolInfo, string>();
@@ -94,6 +97,8 @@ export class Lowering {
   readonly fieldGroups: ReadonlyMap<ast.MemberExpression, readonly string[]>;
   /** Sessions that give a `filter:` stage its verdict (`filter-verdicts.ts`). */
   readonly filterVerdicts: ReadonlySet<ast.SessionExpression>;
+  /** The program-level bindings judgments see, listed once (see program-bindings.ts). */
+  readonly programBindings: ProgramBindings;
 
   constructor(
     readonly analysis: Analysis,
@@ -123,6 +128,10 @@ export class Lowering {
     this.readFromFunctions = readInside;
     this.fieldGroups = fieldGroups(analysis);
     this.filterVerdicts = filterVerdicts(analysis);
+    this.programBindings = new ProgramBindings(
+      analysis,
+      (symbol) => judgedKinds.has(symbol.kind) && !this.promoted.has(symbol),
+    );
   }
 
   /** A `Value`-typed expression. */

@@ -3,7 +3,8 @@
  * `**...**` judgments are asked only when they decide.
  */
 import type * as ast from "../../../ast.js";
-import { visibleValues } from "../../2-analyze/visible-values.js";
+import { judgedKinds } from "../../2-analyze/visible-values.js";
+import { bindingsFrame } from "../program-bindings.js";
 import { propertyKey, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
@@ -71,14 +72,32 @@ export function judge(discretion: ast.Discretion, state: LowerState, lowering: L
   );
 }
 
-/** The bindings visible at `node`, by their `.prose` names: what a judgment may look at. */
+/**
+ * The bindings visible at `node`, by their `.prose` names: what a judgment may look at. The
+ * program's own are named through the frame (`$bindings("last")`, see program-bindings.ts).
+ */
 export function judgeScope(node: ast.Discretion, state: LowerState, lowering: Lowering): string {
-  const entries = new Map<string, string>();
+  const inner = new Map<string, string>();
   const before = state.judgeBefore ?? node.loc.start.offset;
-  for (const symbol of visibleValues(lowering.analysis, node, before)) {
-    if (entries.has(symbol.name) || lowering.promoted.has(symbol) || state.declaring.has(symbol)) continue;
-    entries.set(symbol.name, lowering.symbolName(symbol));
+  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope?.parent; scope = scope.parent) {
+    for (const symbol of scope.symbols.values()) {
+      if (
+        judgedKinds.has(symbol.kind) &&
+        !inner.has(symbol.name) &&
+        !lowering.promoted.has(symbol) &&
+        !state.declaring.has(symbol) &&
+        symbol.declaration.loc.start.offset <= before
+      )
+        inner.set(symbol.name, lowering.symbolName(symbol));
+    }
   }
-  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
+  // The program's own, through the frame; an inner binding hides one of the same name (the frame's helper lets it, too).
+  const program = lowering.programBindings.visibleAt(before, state.declaring);
+  if (program.through === undefined)
+    for (const symbol of program.listed)
+      if (!inner.has(symbol.name)) inner.set(symbol.name, lowering.symbolName(symbol));
+  const sorted = [...inner].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const object = `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
+  if (program.through === undefined) return object;
+  return `${bindingsFrame}(${stringLiteral(program.through.name)}${sorted.length === 0 ? "" : `, ${object}`})`;
 }
