@@ -15,10 +15,11 @@ import { isCancelled } from "../../runtime/durable/run-control.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
+import { registryFailure } from "./registry-session.js";
+import { programToRun, type RemoteRunArguments } from "./run-remote.js";
 
 /** What `prosec run` was given (see run-command.ts). */
-export interface RunArguments {
-  readonly file: string;
+export interface RunArguments extends RemoteRunArguments {
   readonly input: readonly string[];
   readonly resume?: string;
   readonly json: boolean;
@@ -34,7 +35,15 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1))
     throw new UsageError("--concurrency takes a whole number of at least 1");
-  const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
+  let file: string;
+  try {
+    file = await programToRun(argv);
+  } catch (error) {
+    const code = registryFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  }
+  const loaded = await loadChecked(file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   const program = loaded.module.default;

@@ -8,7 +8,7 @@ import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { UseStatement } from "../ast.js";
-import { importedFile, programInterface } from "../project/imports.js";
+import { importCycle, programInterface, resolveUse, shownProblem } from "../project/imports.js";
 import { portable } from "../project/output-path.js";
 import { programsUnder } from "../cli/find-programs.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
@@ -119,8 +119,14 @@ export class Workspace {
     const interfaces = new Map<string, ImportResolution>();
     const resolveImport = isFile
       ? (usePath: string): ImportResolution => {
-          const target = importedFile(path, usePath);
+          // Remote references resolve through prose.lock to their vendored copies, as `prosec check` does.
+          const resolved = resolveUse(path, usePath);
+          if (!("file" in resolved)) return shownProblem(resolved, this.folderOf(path));
+          const target = resolved.file;
           imports.set(usePath, target);
+          const cycle = importCycle(path, target);
+          if (cycle)
+            return { problem: "cycle", resolved: cycle.map((file) => portable(file, this.folderOf(path))).join(" → ") };
           interfaces.set(target, this.interfaceOf(target));
           return interfaces.get(target)!;
         }
