@@ -111,6 +111,16 @@ describe("check: remote programs through prose.lock", () => {
     ]);
   });
 
+  it("reports a prose.lock it cannot read at each remote `use`", () => {
+    const folder = project({ "main.prose": main });
+    writeFileSync(join(folder, "prose.lock"), '{ "lockfileVersion": 2 }\n');
+    expect(codes(folder, ["main.prose"])).toEqual([
+      "main.prose:1:5 P034 prose.lock is not a version 1 lockfile ({ lockfileVersion: 1, registry, programs: { ref: { url, sha256, uses } } })",
+    ]);
+    writeFileSync(join(folder, "prose.lock"), "{ not json");
+    expect(codes(folder, ["main.prose"])[0]).toMatch(/^main\.prose:1:5 P034 prose\.lock is not valid JSON \(/);
+  });
+
   it("skips prose_modules/ when searching a folder", () => {
     const folder = project({ "main.prose": 'session "Hi"\n' });
     expect(findPrograms(["."], folder)).toEqual(["main.prose"]);
@@ -184,5 +194,13 @@ describe("run and the language server", () => {
     expect(diagnosticsOf('use "dave/other"\n\nsession "Hi"\n', 3)).toEqual([
       "P008 `dave/other` is not in prose.lock: building never fetches a program",
     ]);
+    // The same text, after prose.lock changed on disk (as `prosec add` would change it): checked again.
+    const lock = readFileSync(join(folder, "prose.lock"), "utf8");
+    rmSync(join(folder, "prose.lock"));
+    expect(diagnosticsOf(main, 1)).toEqual([
+      "P008 `@alice/research` is not in prose.lock: building never fetches a program",
+    ]);
+    writeFileSync(join(folder, "prose.lock"), lock);
+    expect(diagnosticsOf(main, 1)).toEqual([]);
   });
 });
