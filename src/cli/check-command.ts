@@ -1,10 +1,10 @@
 import type { Argv } from "yargs";
-import { hasErrors, type FileDiagnostics } from "../diagnostics/diagnostic.js";
+import type { FileDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, toJson } from "../diagnostics/format.js";
 import { resolve } from "node:path";
 import { importedFiles, importResolver } from "../project/imports.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
+import { exitCodeOfDiagnostics, type ExitCode } from "./exit-codes.js";
 import { displayPath, findPrograms } from "./find-programs.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 import { readProgram } from "./read-program.js";
@@ -42,7 +42,7 @@ export function runCheck(argv: CheckArguments): ExitCode {
     }
     process.stdout.write(`${summary(results)}\n`);
   }
-  return results.some((result) => hasErrors(result.diagnostics)) ? EXIT.failed : EXIT.ok;
+  return exitCodeOfDiagnostics(results.flatMap((result) => result.diagnostics));
 }
 
 /**
