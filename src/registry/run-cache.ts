@@ -12,7 +12,7 @@ import { writeFileAtomically } from "../project/atomic-write.js";
 import { sha256 } from "../project/imports.js";
 import { resolveClosure, type ResolvedProgram } from "./closure.js";
 import { RegistryError } from "./fetch-program.js";
-import { lockfileText, type Lockfile } from "./lockfile.js";
+import { lockfileText, readLockfile, type Lockfile } from "./lockfile.js";
 import { refKey, VENDOR_FOLDER, vendoredPath } from "./refs.js";
 import { writeVendored } from "./vendor.js";
 
@@ -66,7 +66,11 @@ export async function cachedProgram(ref: string, options: CacheOptions): Promise
     writeFileAtomically(join(cache, "refs.json"), `${JSON.stringify({ ...index, [key]: hash }, null, 2)}\n`);
   }
   const entry = join(cache, "programs", hash);
-  const lockfile = JSON.parse(readFileSync(join(entry, "prose.lock"), "utf8")) as Lockfile;
+  const lockfile = intactEntry(entry);
+  if (lockfile === undefined)
+    throw new RegistryError(
+      `the cached copy of ${key} (${entry}) is damaged: run it without --offline to fetch it again`,
+    );
   return {
     key,
     file: join(entry, VENDOR_FOLDER, vendoredPath(key)),
@@ -84,7 +88,7 @@ export function approve(program: CachedProgram): void {
 /** Writes the entry under a temporary name and renames it into place (an entry is never half written). */
 function storeEntry(folder: string, hash: string, lockfile: Lockfile, programs: Iterable<ResolvedProgram>): void {
   const entry = join(folder, hash);
-  if (existsSync(join(entry, "prose.lock"))) return;
+  if (intactEntry(entry) !== undefined) return;
   const staging = join(folder, `.${hash}.${process.pid}.new`);
   rmSync(staging, { recursive: true, force: true });
   writeVendored(staging, lockfile, programs);
@@ -94,6 +98,19 @@ function storeEntry(folder: string, hash: string, lockfile: Lockfile, programs: 
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** The entry's lockfile, when every program in it is there with the hash it records. */
+function intactEntry(entry: string): Lockfile | undefined {
+  try {
+    const lockfile = readLockfile(entry);
+    const intact = Object.entries(lockfile.programs).every(
+      ([key, program]) => sha256(readFileSync(join(entry, VENDOR_FOLDER, vendoredPath(key)))) === program.sha256,
+    );
+    return intact && existsSync(join(entry, "prose.lock")) ? lockfile : undefined;
+  } catch {
+    return undefined;
   }
 }
 

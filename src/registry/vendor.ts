@@ -3,8 +3,10 @@
  * beside the old one (a copy plus the new programs), then swapped in by renames; the lockfile is
  * renamed into place last. Any failure puts the old folder back and removes what was staged.
  */
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { makeDirectory } from "../../runtime/make-directory.js";
+import { UsageError } from "../cli/find-programs.js";
 import { lockfileText, LOCKFILE, type Lockfile } from "./lockfile.js";
 import { VENDOR_FOLDER, vendoredPath } from "./refs.js";
 
@@ -22,10 +24,10 @@ export function writeVendored(root: string, lockfile: Lockfile, programs: Iterab
   try {
     rmSync(staging, { recursive: true, force: true });
     if (existsSync(folder)) cpSync(folder, staging, { recursive: true });
-    else mkdirSync(staging, { recursive: true });
+    else makeDirectory(staging);
     for (const program of programs) {
       const path = join(staging, vendoredPath(program.key));
-      mkdirSync(dirname(path), { recursive: true });
+      makeDirectory(dirname(path));
       writeFileSync(path, program.bytes);
     }
     writeFileSync(stagedLock, lockfileText(lockfile), "utf8");
@@ -44,7 +46,8 @@ export function writeVendored(root: string, lockfile: Lockfile, programs: Iterab
     if (swapped && !existsSync(folder)) renameSync(previous, folder);
     rmSync(staging, { recursive: true, force: true });
     rmSync(stagedLock, { force: true });
-    throw error;
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`cannot write ${VENDOR_FOLDER}/ and ${LOCKFILE} in ${root} (${reason}); nothing was changed`);
   }
   rmSync(previous, { recursive: true, force: true });
 }
