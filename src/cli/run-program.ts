@@ -104,7 +104,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     return EXIT.ok;
   } catch (error) {
     narrator.pause();
-    if (error instanceof WaitingForInput) return reportWaiting(error, argv, runId);
+    // A fetched program resumes from the cache: the registry may serve another text by then.
+    const again = `${quote(argv.file)}${file === argv.file ? "" : " --offline"}`;
+    if (error instanceof WaitingForInput) return reportWaiting(error, argv, again, runId);
     if (!(error instanceof ProseError)) throw error;
     if (argv.json)
       process.stdout.write(
@@ -113,7 +115,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
-      process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
+      process.stderr.write(`Resume with: prosec run ${again} --resume ${runId}\n`);
     if (controller.signal.aborted) return EXIT.interrupted;
     return causedByNetwork(error) ? EXIT.network : EXIT.failed;
   } finally {
@@ -123,7 +125,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
 }
 
 /** What the run waits for and the commands that answer it (stderr; stdout too under `--json`). */
-function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: string): ExitCode {
+function reportWaiting(waiting: WaitingForInput, argv: RunArguments, again: string, runId: string): ExitCode {
   const questions = waiting.questions.map((question) => ({
     name: question.name,
     prompt: question.prompt,
@@ -135,8 +137,8 @@ function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: stri
   for (const question of questions) {
     process.stderr.write(
       `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
-        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${quote(argv.file)} --resume ${runId}; ` +
-        `or: prosec run ${quote(argv.file)} --resume ${runId} --input ${question.name}=...\n`,
+        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${again} --resume ${runId}; ` +
+        `or: prosec run ${again} --resume ${runId} --input ${question.name}=...\n`,
     );
   }
   return EXIT.waitingForInput;
