@@ -13,7 +13,7 @@
  * step starts. The readable files follow it through an ordered, atomic writer; a crash may lose the
  * last of them, and the resumed run writes them again as it replays.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeDirectory } from "../make-directory.js";
 import { safeName } from "../files.js";
