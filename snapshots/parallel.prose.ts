@@ -46,6 +46,7 @@ session "Report"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let history: Value = null;
     let current: Value = null;
     let a: Value = null;
@@ -70,24 +71,28 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         });
       },
       async () => {
-        return await rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch" });
+        return await rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true });
       },
     ]);
     history = rt.bind({ line: 5, column: 3 }, "history", $parallel[0] ?? null);
     current = rt.bind({ line: 6, column: 3 }, "current", $parallel[1] ?? null);
+    rt.keep("parallel branch 3", $parallel[2] ?? null);
     await rt.session({
       at: { line: 9, column: 1 },
       prompt: "Combine",
+      unbound: true,
       context: { history: history, current: current },
     });
     const $parallel2 = await rt.parallel({ line: 12, column: 15 }, { join: "first" }, [
       async () => {
-        return await rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A" });
+        return await rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A", unbound: true });
       },
       async () => {
-        return await rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B" });
+        return await rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B", unbound: true });
       },
     ]);
+    rt.keep("parallel branch 1", $parallel2[0] ?? null);
+    rt.keep("parallel branch 2", $parallel2[1] ?? null);
     let fastest: Value = rt.bind({ line: 12, column: 5 }, "fastest", $parallel2);
     const $parallel3 = await rt.parallel({ line: 16, column: 1 }, { join: "any", count: 2 }, [
       async () => {
@@ -110,21 +115,23 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       async () => {
         let $attempt: Value = null;
         try {
-          $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail" });
+          $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail", unbound: true });
         } catch ($error) {
           rt.catchable($error);
-          $attempt = await rt.session({ at: { line: 26, column: 5 }, prompt: "Fallback" });
+          $attempt = await rt.session({ at: { line: 26, column: 5 }, prompt: "Fallback", unbound: true });
         }
         return $attempt;
       },
     ]);
     risky = rt.bind({ line: 22, column: 3 }, "risky", $parallel4[0] ?? null);
     safe = rt.bind({ line: 23, column: 3 }, "safe", $parallel4[1] ?? null);
-    await rt.session({
+    $final = await rt.session({
       at: { line: 28, column: 1 },
       prompt: "Report",
+      unbound: true,
       context: { risky: risky, safe: safe, fastest: fastest },
     });
+    rt.finalResult($final);
     return {};
   });
 }

@@ -37,7 +37,12 @@ export function parallel(node: ast.ParallelExpression, state: LowerState, loweri
   const named = new Map<string, string>();
   node.branches.forEach((branch, index) => {
     const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
-    if (!identifier) return;
+    if (!identifier) {
+      // An unbound branch's result joins the trail after the join, in branch order.
+      if (branch.kind !== "Destructure")
+        state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
+      return;
+    }
     const name = lowering.identifierName(identifier);
     state.out.add(
       `${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`,
