@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { readProgram } from "../cli/read-program.js";
 import type { ImportProblem, ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
+import type { Analysis, ImportedProgram } from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
 import { findProjectRoot, LockfileError, readLockfile } from "../registry/lockfile.js";
 import { isLocalUse, refKey, useStrings, VENDOR_FOLDER, vendoredPath } from "../registry/refs.js";
@@ -92,9 +93,17 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
 export function programInterface(source: string | undefined, shownAs: string): ImportResolution {
   if (source === undefined) return { problem: "missing", resolved: shownAs };
   const checked = checkSource(source);
-  return checked.analysis && !hasErrors(checked.diagnostics)
-    ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
-    : { problem: "has-errors", resolved: shownAs };
+  return !hasErrors(checked.diagnostics) ? interfaceOf(checked.analysis) : { problem: "has-errors", resolved: shownAs };
+}
+
+/** What a call of a program may pass (its parameters; those with a default may be left out) and read. */
+function interfaceOf(analysis: Analysis): ImportedProgram {
+  const parameters = analysis.parameters;
+  return {
+    inputs: parameters.map((input) => input.name.name),
+    optionalInputs: parameters.filter((input) => input.default !== null).map((input) => input.name.name),
+    outputs: [...analysis.outputs],
+  };
 }
 
 /**

@@ -19,6 +19,7 @@
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
  */
+import { inputQuestion } from "../2-analyze/input-question.js";
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
@@ -136,9 +137,10 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
     .pop()!
     .replace(/\.prose$/, "");
   const inputs = [...analysis.parameters, ...analysis.runtimeInputs].map((input) => {
-    const discretion = input.prompt.kind === "Discretion" ? ", discretion: true" : "";
+    const discretion = input.prompt?.kind === "Discretion" ? ", discretion: true" : "";
+    const optional = input.default !== null ? ", hasDefault: true" : "";
     const midProgram = analysis.runtimeInputs.includes(input) ? ", midProgram: true" : "";
-    return `{ name: ${stringLiteral(input.name.name)}, prompt: ${stringLiteral(promptText(input))}${discretion}${midProgram} }`;
+    return `{ name: ${stringLiteral(input.name.name)}, prompt: ${stringLiteral(inputQuestion(input))}${discretion}${optional}${midProgram} }`;
   });
   return `{
     name: ${stringLiteral(name)},
@@ -153,11 +155,7 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */
 function inputField(input: ast.InputDeclaration, midProgram: boolean): string {
-  return `/** ${commentText(promptText(input))} */ readonly ${propertyKey(input.name.name)}${midProgram ? "?" : ""}: Value;`;
-}
-
-function promptText(input: ast.InputDeclaration): string {
-  return input.prompt.kind === "String" ? input.prompt.value : input.prompt.text;
+  return `/** ${commentText(inputQuestion(input))} */ readonly ${propertyKey(input.name.name)}${midProgram || input.default !== null ? "?" : ""}: Value;`;
 }
 
 function declaredNames(analysis: Analysis): Array<readonly [Namespace, string]> {
