@@ -48,9 +48,11 @@ const writer: AgentDefinition = {
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     await rt.session({
       at: { line: 9, column: 1 },
       label: "Draft",
+      unbound: true,
       prompt: `
     Draft the notes.
       An example program, indented deeper still:
@@ -72,6 +74,8 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         context: { writer: "writer" },
       }),
     );
+    $final = review;
+    rt.finalResult($final);
     return {};
   });
 }

@@ -42,6 +42,7 @@ for lane in lanes:
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     const lanes = await rt.input(
       { line: 2, column: 1 },
       { name: "lanes", prompt: "has a default value", default: ["frontend", "backend", "infra"] },
@@ -59,12 +60,24 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       { name: "strict", prompt: "has a default value", default: true },
     );
     const topic = await rt.input({ line: 10, column: 1 }, { name: "topic", prompt: "What to review" });
-    for (const lane of await rt.list({ line: 12, column: 13 }, lanes)) {
-      await rt.session({
-        at: { line: 13, column: 3 },
-        prompt: `Review the ${text(lane)} lane of ${text(topic)} with ${text(limits)} above ${text(threshold)}, strict: ${text(strict)}`,
-      });
+    const $results: Value[] = [];
+    const $sequence = rt.loop();
+    try {
+      for (const lane of await rt.list({ line: 12, column: 13 }, lanes)) {
+        $sequence.next();
+        $results.push(
+          await rt.session({
+            at: { line: 13, column: 3 },
+            prompt: `Review the ${text(lane)} lane of ${text(topic)} with ${text(limits)} above ${text(threshold)}, strict: ${text(strict)}`,
+            unbound: true,
+          }),
+        );
+      }
+    } finally {
+      $sequence.end();
     }
+    $final = $results;
+    rt.finalResult($final);
     return {};
   });
 }

@@ -25,6 +25,7 @@ session "Fetch it"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let source: Value = rt.bind(
       { line: 2, column: 5 },
       "source",
@@ -33,9 +34,10 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     let access: Value = rt.bind({ line: 3, column: 5 }, "access", { token: "abc", expires: 60 });
     let name: Value = rt.bind({ line: 4, column: 5 }, "name", "service");
     let nested: Value = rt.bind({ line: 5, column: 5 }, "nested", { config: { region: "eu" } });
-    await rt.session({
+    $final = await rt.session({
       at: { line: 7, column: 1 },
       prompt: "Fetch it",
+      unbound: true,
       context: {
         source: source,
         token: await rt.field({ line: 8, column: 29 }, access, "token"),
@@ -47,6 +49,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         ),
       },
     });
+    rt.finalResult($final);
     return {};
   });
 }

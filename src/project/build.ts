@@ -109,7 +109,8 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
       continue;
     }
     const resolveImport = importResolver(path, interfaces, cwd);
-    options.onProgress?.(`compiling ${portable(path, cwd)}`);
+    const shown = portable(path, cwd);
+    options.onProgress?.(`compiling ${shown}`);
     const importSpecifiers = new Map(
       [...targets].flatMap(([use, target]) =>
         isRemoteUse(use) && "file" in target
@@ -122,6 +123,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
       resolveImport,
       importSpecifiers,
       strict: options.strict,
+      onStep: (step) => options.onProgress?.(`compiling ${shown}: ${step}`),
     });
     planned.set(path, {
       path,

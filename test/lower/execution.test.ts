@@ -182,7 +182,21 @@ describe("generated modules run against the runtime", () => {
       ].join("\n"),
     );
     await module.run({}, options(fake));
-    expect(fake.requests.map(lastUserText)).toEqual(["Review web with 2 retries", "Review api with 2 retries"]);
+    expect(fake.requests.map(lastUserText)).toEqual([
+      "Review web with 2 retries",
+      // The loop's previous iteration is on the trail (DIALECT.md, Context).
+      [
+        "## Earlier results (oldest first)",
+        "",
+        "### Review web with 2 retries",
+        "",
+        "reply to: Review web with 2 retries",
+        "",
+        "## Your task",
+        "",
+        "Review api with 2 retries",
+      ].join("\n"),
+    ]);
     await module.run({ lanes: ["db"], limits: { retries: 5 } }, options(fake));
     expect(lastUserText(fake.requests[2]!)).toBe("Review db with 5 retries");
   });

@@ -9,6 +9,7 @@ import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
 import { walk } from "../../walk.js";
 import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
+import { judgedKinds, ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
@@ -75,7 +76,8 @@ export interface Visitors {
 }
 
 /** Functions of `prosec/runtime` that generated code may call (imported only when used). */
-export type RuntimeHelper = "text" | "add" | "subtract" | "multiply" | "divide" | "equals" | "compare";
+export type RuntimeHelper =
+  "text" | "add" | "subtract" | "multiply" | "divide" | "equals" | "compare" | "bindingsInOrder";
 
 export class Lowering {
   private readonly symbolNames = new Map<SymbolInfo, string>();
@@ -88,6 +90,8 @@ export class Lowering {
    * statement (names are flat): declared ahead as `null`, never in a temporal dead zone.
    */
   readonly readFromFunctions: ReadonlySet<SymbolInfo>;
+  /** The program-level bindings judgments see, listed once (see program-bindings.ts). */
+  readonly programBindings: ProgramBindings;
 
   constructor(
     readonly analysis: Analysis,
@@ -115,6 +119,10 @@ export class Lowering {
       });
     }
     this.readFromFunctions = readInside;
+    this.programBindings = new ProgramBindings(
+      analysis,
+      (symbol) => judgedKinds.has(symbol.kind) && !this.promoted.has(symbol),
+    );
   }
 
   /** A `Value`-typed expression. */
