@@ -17,17 +17,17 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
+import { registryFailure } from "./registry-session.js";
+import { programToRun, type RemoteRunArguments } from "./run-remote.js";
 
 /** What `prosec run` was given (see run-command.ts). */
-export interface RunArguments {
-  readonly file: string;
+export interface RunArguments extends RemoteRunArguments {
   readonly input: readonly string[];
   readonly resume?: string;
   readonly json: boolean;
   readonly concurrency?: number;
   readonly budget?: number;
   readonly "max-calls"?: number;
-  readonly yes?: boolean;
   readonly strict: boolean;
 }
 
@@ -45,7 +45,15 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   if (maxCalls !== undefined && (!Number.isInteger(maxCalls) || maxCalls < 1))
     throw new UsageError("--max-calls takes a whole number of at least 1");
   const prices = pricesFromEnvironment();
-  const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
+  let file: string;
+  try {
+    file = await programToRun(argv);
+  } catch (error) {
+    const code = registryFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  }
+  const loaded = await loadChecked(file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
   // After compiling: a large program's compilation builds a large live heap, best grown the usual way.
   keepHeapNearLiveSize();
@@ -99,7 +107,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
-      ...(argv.yes === true ? { startOverBound: true } : {}),
+      ...(argv.yes ? { startOverBound: true } : {}),
       ...(interactive
         ? {
             onInput: (definition) => {
@@ -114,7 +122,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     return EXIT.ok;
   } catch (error) {
     narrator.pause();
-    if (error instanceof WaitingForInput) return reportWaiting(error, argv, runId);
+    // A fetched program resumes from the cache: the registry may serve another text by then.
+    const again = `${quote(argv.file)}${file === argv.file ? "" : " --offline"}`;
+    if (error instanceof WaitingForInput) return reportWaiting(error, argv, again, runId);
     if (!(error instanceof ProseError)) throw error;
     if (argv.json)
       process.stdout.write(
@@ -125,7 +135,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     const budget = error instanceof BudgetExceeded;
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
       process.stderr.write(
-        `Resume with: prosec run ${quote(argv.file)} --resume ${runId}${budget ? " --budget <dollars> (or --yes)" : ""}\n`,
+        `Resume with: prosec run ${again} --resume ${runId}${budget ? " --budget <dollars> (or --yes)" : ""}\n`,
       );
     if (budget) return EXIT.budget;
     if (controller.signal.aborted) return EXIT.interrupted;
@@ -137,7 +147,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
 }
 
 /** What the run waits for and the commands that answer it (stderr; stdout too under `--json`). */
-function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: string): ExitCode {
+function reportWaiting(waiting: WaitingForInput, argv: RunArguments, again: string, runId: string): ExitCode {
   const questions = waiting.questions.map((question) => ({
     name: question.name,
     prompt: question.prompt,
@@ -149,8 +159,8 @@ function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: stri
   for (const question of questions) {
     process.stderr.write(
       `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
-        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${quote(argv.file)} --resume ${runId}; ` +
-        `or: prosec run ${quote(argv.file)} --resume ${runId} --input ${question.name}=...\n`,
+        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${again} --resume ${runId}; ` +
+        `or: prosec run ${again} --resume ${runId} --input ${question.name}=...\n`,
     );
   }
   return EXIT.waitingForInput;
