@@ -27,7 +27,14 @@ const nodeGlobals = Object.fromEntries(
 );
 
 export default defineConfig(
-  globalIgnores(["dist/", "node_modules/", "src/phases/1-parse/grammar.ts", "snapshots/", "**/*.prose.ts"]),
+  globalIgnores([
+    "dist/",
+    "node_modules/",
+    "bench/results/",
+    "src/phases/1-parse/grammar.ts",
+    "snapshots/",
+    "**/*.prose.ts",
+  ]),
   js.configs.recommended,
   tseslint.configs.recommended,
   { files: ["**/*.mjs", "**/*.js"], languageOptions: { globals: nodeGlobals } },

@@ -6,12 +6,15 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { SourceAnchors } from "./anchors.js";
+import { withBreakpoints } from "./cache.js";
 import { connectionFor } from "./client.js";
 import { describeError, isAbortError, ProseError, WaitingForInput } from "./errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "./durability.js";
 import { MemoryJournal } from "./journal.js";
 import { Limiter } from "./limiter.js";
+import { BudgetExceeded, Meter } from "./meter.js";
+import { PriceError, priceTable, type PriceTable } from "./prices.js";
 import { resolveModel } from "./models.js";
 import { systemPrompt } from "./prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
@@ -59,6 +62,29 @@ export interface StepResult<T extends Value> extends StepOutcome<T> {
   readonly replayed: boolean;
 }
 
+/** The price table of a run; a mistake in `PROSEC_PRICES` is the run's error. */
+function pricesOf(options: RunOptions, program: ProgramInfo): PriceTable {
+  try {
+    return priceTable(options.prices);
+  } catch (error) {
+    if (error instanceof PriceError) throw new ProseError(`PROSEC_PRICES: ${error.message}`, { file: program.source });
+    throw error;
+  }
+}
+
+/** A reply's usage; the cache fields only when the server reported cache traffic. */
+function usageOf(model: string, reported: Partial<Message["usage"]> | undefined): Usage {
+  const written = reported?.cache_creation_input_tokens ?? 0;
+  const read = reported?.cache_read_input_tokens ?? 0;
+  return {
+    model,
+    inputTokens: reported?.input_tokens ?? 0,
+    outputTokens: reported?.output_tokens ?? 0,
+    ...(written === 0 ? {} : { cacheWriteTokens: written }),
+    ...(read === 0 ? {} : { cacheReadTokens: read }),
+  };
+}
+
 export class RunCore {
   readonly client: Anthropic;
   /** The run's hard cap on model calls in flight (`concurrency`). */
@@ -66,6 +92,8 @@ export class RunCore {
   /** Replaced by the file journal's when a durable run opens its folder. */
   durability: Durability;
   readonly totals = new UsageTotals();
+  /** Spending and its limits, shared with the programs this run calls. */
+  readonly meter: Meter;
   readonly root: StepContext;
   /** Content anchors of this program's constructs. */
   readonly anchors: SourceAnchors;
@@ -73,6 +101,8 @@ export class RunCore {
   /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
   private readonly observers: Array<(event: RunEvent) => void> = [];
   private readonly nested: boolean;
+  /** The top-level run's core, for a called program's. */
+  private readonly caller: RunCore | undefined;
   private readonly rootController = sharedController();
   /** What is removed from everything the run writes or shows (shared with called programs). */
   readonly secrets: Secrets;
@@ -81,6 +111,8 @@ export class RunCore {
   // for every session was a measurable part of the runtime's own cost.
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
+  /** Agents whose sessions called tools: their next sessions will likely take several turns (cache.ts). */
+  private readonly toolUsers = new Set<string | undefined>();
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -92,6 +124,13 @@ export class RunCore {
     readonly options: RunOptions,
     caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
   ) {
+    this.meter =
+      caller?.core.meter ??
+      new Meter(
+        { budget: options.budget, maxCalls: options.maxCalls },
+        pricesOf(options, program),
+        options.promptCaching !== false,
+      );
     if (caller !== undefined) {
       this.client = caller.core.client;
       this.limiter = caller.core.limiter;
@@ -107,6 +146,7 @@ export class RunCore {
         : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
+    this.caller = caller?.core.caller ?? caller?.core;
     this.root = new StepContext("", this.rootController.signal, undefined, caller?.anchorPrefix ?? "");
     this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
@@ -119,6 +159,11 @@ export class RunCore {
   /** Aborts everything still running; `reason` is what the pending steps reject with. */
   abort(reason: unknown): void {
     this.rootController.abort(reason);
+  }
+
+  /** Aborts the whole run: this one, or the run that called this program. */
+  private stopRun(reason: unknown): void {
+    (this.caller ?? this).abort(reason);
   }
 
   /** Whether anyone receives events (hot paths skip building them otherwise). */
@@ -179,6 +224,15 @@ export class RunCore {
     return prompt;
   }
 
+  /** Whether sessions of this agent (undefined: of no agent) have used tools in this run. */
+  usedTools(agent: string | undefined): boolean {
+    return this.toolUsers.has(agent);
+  }
+
+  recordToolUse(agent: string | undefined): void {
+    this.toolUsers.add(agent);
+  }
+
   /** The model id for a `.prose` model name (resolved once per name and run: reading the environment is slow). */
   model(name: string | undefined): string {
     const key = name ?? "";
@@ -193,23 +247,39 @@ export class RunCore {
   /**
    * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
    * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
-   * when `signal` aborts is dropped unsent.
+   * when `signal` aborts is dropped unsent. With prompt caching (the default), `cache_control`
+   * breakpoints where the request's stable prefixes end (cache.ts); the meter admits it first (meter.ts).
    */
   async callModel(
-    params: MessageCreateParamsNonStreaming,
+    request: MessageCreateParamsNonStreaming,
     signal: AbortSignal,
   ): Promise<{ message: Message; usage: Usage }> {
-    const message = await this.limiter.run(signal, () =>
-      outsideContext(() => this.client.messages.create(params, { signal })),
-    );
-    if (!message || !Array.isArray(message.content))
-      throw new Error("The model server answered with something that is not a message.");
-    const usage: Usage = {
-      model: params.model,
-      inputTokens: message.usage?.input_tokens ?? 0,
-      outputTokens: message.usage?.output_tokens ?? 0,
-    };
-    return { message, usage };
+    const params = this.options.promptCaching === false ? request : withBreakpoints(request);
+    return this.limiter.run(signal, async () => {
+      const reservation = this.meter.admit(params);
+      if (typeof reservation === "string") return this.stopForBudget(reservation);
+      let usage: Usage | undefined;
+      try {
+        const message = await outsideContext(() => this.client.messages.create(params, { signal }));
+        if (!message || !Array.isArray(message.content))
+          throw new Error("The model server answered with something that is not a message.");
+        usage = usageOf(params.model, message.usage);
+        return { message, usage };
+      } finally {
+        reservation.settle(usage);
+      }
+    });
+  }
+
+  /**
+   * A request the budget does not allow: the requests in flight finish (they are paid for), then the
+   * whole run stops as an interrupt does, resumable with a larger budget.
+   */
+  private async stopForBudget(reason: string): Promise<never> {
+    const error = new BudgetExceeded(this.redact(reason), { file: this.program.source });
+    await this.meter.whenIdle();
+    this.stopRun(error);
+    throw error;
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import type { RunCore, StepOutcome } from "./core.js";
 import { askForced } from "./judgment.js";
+import { stableBlocks } from "./prompt.js";
 import { parseJson, parseList, parseMarkdownList, parseYesNo } from "./structure.js";
 import type { Value } from "./types.js";
 import { isList, isRecord } from "./values.js";
@@ -64,7 +65,8 @@ export async function extractList(core: RunCore, text: string, signal: AbortSign
   };
   const { reply, usage } = await askForced(
     core,
-    `List the items this text enumerates, in order.\n\nText:\n${text}`,
+    "List the items this text enumerates, in order.",
+    stableBlocks([`Text:\n${text}`]),
     schema,
     signal,
     EXTRACT_SYSTEM,
@@ -88,12 +90,60 @@ export async function extractField(
   };
   const { reply, usage } = await askForced(
     core,
-    `What is ${what} in this text?\n\nText:\n${text}`,
+    `What is ${what} in this text?`,
+    stableBlocks([`Text:\n${text}`]),
     schema,
     signal,
     EXTRACT_SYSTEM,
   );
   return { value: reply.answer === undefined ? reply.text : (reply.answer as Value), usage };
+}
+
+/**
+ * The recorded value of several fields read together: the record under this key, which no answer
+ * recorded for one field (by an earlier prosec, in a run resumed now) has.
+ */
+const FIELDS = "prosec:fields";
+
+/** The fields a recorded group extraction holds; undefined for a value recorded for one field. */
+export function fieldsOf(value: Value): { readonly [field: string]: Value } | undefined {
+  const record = isRecord(value) && Object.keys(value).length === 1 ? value[FIELDS] : undefined;
+  return record !== undefined && isRecord(record) ? record : undefined;
+}
+
+/** Several fields of one text, in one question: the value is a record of them (null where the text has none). */
+export async function extractFields(
+  core: RunCore,
+  text: string,
+  keys: readonly string[],
+  signal: AbortSignal,
+): Promise<StepOutcome<Value>> {
+  const properties = Object.fromEntries(
+    keys.map((key) => [key, { description: `The value of "${key}", or null when the text has none` }]),
+  );
+  const schema = {
+    type: "object" as const,
+    properties: { answer: { type: "object", properties, required: [...keys] } },
+    required: ["answer"],
+  };
+  const listed = keys.map((key) => `"${key}"`).join(", ");
+  const { reply, usage } = await askForced(
+    core,
+    `What are the fields ${listed} in this text?`,
+    stableBlocks([`Text:\n${text}`]),
+    schema,
+    signal,
+    EXTRACT_SYSTEM,
+  );
+  const record = isRecord(reply.answer as Value) ? reply.answer : parseJson(reply.text);
+  if (!isRecord(record as Value)) throw new Error(`The model did not give the fields ${listed} as a record.`);
+  const answered = record as { readonly [key: string]: Value };
+  return {
+    value: {
+      [FIELDS]: Object.fromEntries(keys.map((key) => [key, Object.hasOwn(answered, key) ? answered[key]! : null])),
+    },
+    usage,
+  };
 }
 
 export async function extractTruth(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<boolean>> {
@@ -104,7 +154,8 @@ export async function extractTruth(core: RunCore, text: string, signal: AbortSig
   };
   const { reply, usage } = await askForced(
     core,
-    `Does this text answer yes (keep, true, positive) or no?\n\nText:\n${text}`,
+    "Does this text answer yes (keep, true, positive) or no?",
+    stableBlocks([`Text:\n${text}`]),
     schema,
     signal,
     EXTRACT_SYSTEM,

@@ -14,6 +14,19 @@ export { JournalDurability, StepMismatch } from "./durability.js";
 export { MemoryJournal } from "./journal.js";
 export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
+export { BudgetExceeded, type Spent } from "./meter.js";
+export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./prices.js";
+export {
+  boundDollars,
+  evaluate,
+  inputValues,
+  totalCalls,
+  type CallKind,
+  type Count,
+  type CostSymbol,
+  type ProgramCost,
+  type SymbolValues,
+} from "./bound.js";
 export { defaultModels, resolveModel } from "./models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";
 export { bindingsInOrder, type BindingsThrough } from "./bindings.js";

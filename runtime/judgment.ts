@@ -4,11 +4,11 @@
  * `tool_choice` and answers in text is read deterministically (a leading yes/no, an option's label
  * or number); an answer that cannot be read is an error.
  */
-import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore, StepOutcome } from "./core.js";
-import { dedent, serializeContext } from "./prompt.js";
+import { contextSections, dedent, stableBlocks } from "./prompt.js";
 import { parseYesNo } from "./structure.js";
-import { renderTrail, trailBudget, type TrailEntry } from "./trail.js";
+import { trailBudget, trailSections, type TrailEntry } from "./trail.js";
 import type { JudgmentAsker, Value } from "./types.js";
 
 const JUDGE_MAX_TOKENS = 1024;
@@ -26,10 +26,14 @@ export interface ForcedAnswer {
   readonly text: string;
 }
 
-/** Asks one question through a forced tool call. */
+/**
+ * Asks one question through a forced tool call. `material` (the values or text the question is about)
+ * goes first, in blocks of its own, so that questions about the same material share a cached prefix.
+ */
 export async function askForced(
   core: RunCore,
   question: string,
+  material: readonly TextBlockParam[],
   schema: Tool["input_schema"],
   signal: AbortSignal,
   system = JUDGE_SYSTEM,
@@ -40,7 +44,13 @@ export async function askForced(
       model,
       max_tokens: JUDGE_MAX_TOKENS,
       system,
-      messages: [{ role: "user", content: question }],
+      messages: [
+        {
+          role: "user",
+          content:
+            material.length === 0 ? question : [...material, { type: "text", text: question } satisfies TextBlockParam],
+        },
+      ],
       tools: [{ name: "answer", description: "Give your answer and a one-sentence reason.", input_schema: schema }],
       tool_choice: { type: "tool", name: "answer" },
     },
@@ -80,16 +90,19 @@ export interface JudgmentRequest {
   readonly trail: readonly TrailEntry[];
 }
 
-/** The question: the trail first (a stable, growing prefix), then the named values, then what is asked. */
-export function judgmentQuestion(core: RunCore, request: JudgmentRequest): string {
-  const evidence = [
-    renderTrail(request.trail, trailBudget(core)),
-    serializeContext(request.scope, SCOPE_BUDGET),
-  ].filter((part) => part !== "");
+/**
+ * What a judgment or choice is shown before its question, in blocks: the trail (a growing prefix),
+ * then the named values; each part's last block a breakpoint (cache.ts).
+ */
+function evidence(
+  core: RunCore,
+  trail: readonly TrailEntry[],
+  scope: { readonly [name: string]: Value },
+): TextBlockParam[] {
   return [
-    ...evidence,
-    `Condition: ${dedent(request.condition)}\n\n${ASKERS[request.asks]}\n\nIs the condition true?`,
-  ].join("\n\n");
+    ...stableBlocks(trailSections(trail, trailBudget(core))),
+    ...stableBlocks(contextSections(scope, SCOPE_BUDGET)),
+  ];
 }
 
 export async function judge(
@@ -102,7 +115,14 @@ export async function judge(
     properties: { answer: { type: "boolean" }, reason: { type: "string" } },
     required: ["answer", "reason"],
   };
-  const { reply, usage } = await askForced(core, judgmentQuestion(core, request), schema, signal);
+  const question = `Condition: ${dedent(request.condition)}\n\n${ASKERS[request.asks]}\n\nIs the condition true?`;
+  const { reply, usage } = await askForced(
+    core,
+    question,
+    evidence(core, request.trail, request.scope),
+    schema,
+    signal,
+  );
   const answer =
     typeof reply.answer === "boolean"
       ? reply.answer
@@ -127,20 +147,19 @@ export function numberedOptions(options: readonly string[]): string[] {
 export async function choose(core: RunCore, request: ChoiceRequest, signal: AbortSignal): Promise<StepOutcome<number>> {
   const { options } = request;
   const numbered = numberedOptions(options);
-  const evidence = [
-    renderTrail(request.trail, trailBudget(core)),
-    serializeContext(request.scope, SCOPE_BUDGET),
-  ].filter((part) => part !== "");
-  const question = [
-    ...evidence,
-    `Choose the option that best fits: ${dedent(request.criteria)}\n\nOptions:\n${numbered.join("\n")}`,
-  ].join("\n\n");
+  const question = `Choose the option that best fits: ${dedent(request.criteria)}\n\nOptions:\n${numbered.join("\n")}`;
   const schema = {
     type: "object" as const,
     properties: { answer: { type: "string", enum: numbered }, reason: { type: "string" } },
     required: ["answer", "reason"],
   };
-  const { reply, usage } = await askForced(core, question, schema, signal);
+  const { reply, usage } = await askForced(
+    core,
+    question,
+    evidence(core, request.trail, request.scope),
+    schema,
+    signal,
+  );
   const index = optionIndex(
     options,
     typeof reply.answer === "string" || typeof reply.answer === "number" ? String(reply.answer) : reply.text,

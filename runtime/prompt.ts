@@ -1,6 +1,8 @@
 /**
  * What a session's agent reads: the system prompt (the runtime's framing plus the agent's `prompt:`)
- * and the first user message (the task, its context, the block scope, persistent memory).
+ * and the first user message: persistent memory and the context (or, without `context:`, the trail of
+ * earlier results: trail.ts) first, in blocks that stay the same across requests (prompt caching,
+ * cache.ts), then the block scope and the task.
  *
  * Context values are serialized under `## Context` with one `### name` section each, values as
  * `text()` shows them. Size strategy: when the values together exceed the budget, each value longer
@@ -8,8 +10,10 @@
  * was left out, so every binding stays visible and the prompt stays bounded. A context of paths or
  * globs is passed by reference: the agent reads those files with its tools.
  */
+import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { stable } from "./cache.js";
 import type { BlockFrame } from "./step-context.js";
-import { renderTrail, type TrailEntry } from "./trail.js";
+import { trailSections, type TrailEntry } from "./trail.js";
 import type { ContextSpec, SessionSettings, Value } from "./types.js";
 import { text } from "./values.js";
 
@@ -61,47 +65,66 @@ export interface TaskParts {
   readonly budget: number;
 }
 
-export function taskMessage(parts: TaskParts): string {
-  const sections: string[] = [];
-  // First: a growing trail keeps the request's beginning the same from one session to the next.
-  const trail = renderTrail(parts.trail, parts.trailBudget);
-  if (trail !== "") sections.push(trail, TASK_HEADING);
+/**
+ * The first user message, stable first: memory, then the context or (without `context:`) the trail,
+ * each part's last block a breakpoint (cache.ts); then the task with its scope.
+ */
+export function taskMessage(parts: TaskParts): TextBlockParam[] {
+  const blocks: TextBlockParam[] = [];
+  if (parts.memory !== undefined) {
+    const content = parts.memory.content?.trim() ?? "";
+    blocks.push(
+      stable(
+        content.startsWith("# Agent Memory")
+          ? content
+          : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`,
+      ),
+    );
+  }
+  blocks.push(...stableBlocks(contextSections(parts.context, parts.budget)));
+  const trail = trailSections(parts.trail, parts.trailBudget);
+  blocks.push(...stableBlocks(trail));
+  const task: string[] = trail.length > 0 ? [TASK_HEADING] : [];
   if (parts.block !== undefined) {
-    sections.push(
+    task.push(
       `Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`,
     );
   }
-  if (parts.memory !== undefined) {
-    const content = parts.memory.content?.trim() ?? "";
-    sections.push(
-      content.startsWith("# Agent Memory")
-        ? content
-        : `## Agent Memory: ${parts.memory.agent}\n\n${content || "(no memory yet)"}`,
-    );
-  }
-  sections.push(dedent(parts.task));
-  const context = serializeContext(parts.context, parts.budget);
-  if (context !== "") sections.push(context);
+  task.push(dedent(parts.task));
   if (parts.persistent === true) {
-    sections.push(
+    task.push(
       "You are a persistent agent. Before your final reply, call update_memory with your compacted memory (specific findings, decisions with reasons, open concerns) and a summary of this session.",
     );
   }
-  return sections.join("\n\n");
+  blocks.push({ type: "text", text: task.join("\n\n") });
+  return blocks;
 }
 
-export function serializeContext(context: ContextSpec | undefined, budget: number): string {
-  if (context === undefined) return "";
+/**
+ * The context in sections, one per binding (the first under the `## Context` heading): sent as blocks
+ * of their own, so that a request whose context extends an earlier request's finds that prefix cached.
+ */
+export function contextSections(context: ContextSpec | undefined, budget: number): string[] {
+  if (context === undefined) return [];
   if (isPathList(context)) {
-    if (context.length === 0) return "";
-    return `## Context (by reference)\n\nRead these files to access the content (paths and globs relative to the working directory):\n${context.map((path) => `- ${path}`).join("\n")}`;
+    if (context.length === 0) return [];
+    return [
+      `## Context (by reference)\n\nRead these files to access the content (paths and globs relative to the working directory):\n${context.map((path) => `- ${path}`).join("\n")}`,
+    ];
   }
   const entries = Object.entries(context).map(([name, value]) => [name, text(value as Value)] as const);
-  if (entries.length === 0) return "";
+  if (entries.length === 0) return [];
   const total = entries.reduce((sum, [, value]) => sum + value.length, 0);
   const share = Math.floor(budget / entries.length);
   const fitted = total <= budget ? entries : entries.map(([name, value]) => [name, shorten(value, share)] as const);
-  return `## Context\n\n${fitted.map(([name, value]) => `### ${name}\n\n${value}`).join("\n\n")}`;
+  return fitted.map(([name, value], index) => `${index === 0 ? "## Context\n\n" : ""}### ${name}\n\n${value}`);
+}
+
+/** Sections as text blocks; the last is where a breakpoint may go (cache.ts). */
+export function stableBlocks(sections: readonly string[]): TextBlockParam[] {
+  return sections.map((section, index) =>
+    index === sections.length - 1 ? stable(section) : { type: "text", text: section },
+  );
 }
 
 function isPathList(context: ContextSpec): context is readonly string[] {

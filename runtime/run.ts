@@ -8,12 +8,16 @@ import pMap from "p-map";
 import { RunCore } from "./core.js";
 import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
+import { invalidLimits, refusalBeforeStart } from "./budget-start.js";
 import type { RunStatus } from "./durable/state-file.js";
 import { isAbortError, ProseError, WaitingForInput } from "./errors.js";
+import { BudgetExceeded } from "./meter.js";
 import { safeName } from "./files.js";
 import {
   extractField,
+  extractFields,
   extractList,
+  fieldsOf,
   extractTruth,
   fieldWithoutModel,
   listWithoutModel,
@@ -123,6 +127,7 @@ export class Run implements Runtime {
     core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
     try {
       this.openFolder();
+      if (this.caller === undefined) this.checkBudget();
       const result = await runInContext(core.root, () => body(this));
       const final = this.finalValue?.value;
       const finalResult = final === undefined || final === null ? {} : { result: text(final) };
@@ -193,6 +198,25 @@ export class Run implements Runtime {
     }
     const folder = this.folder;
     if (folder !== undefined) this.core.observe((event) => folder.observe(event));
+    if (folder !== undefined && this.caller === undefined) {
+      const spent = folder.readSpent();
+      if (spent !== undefined) this.core.meter.restore(spent);
+      this.core.meter.onSpent = (total) => folder.recordSpent(total);
+    }
+  }
+
+  /** Before the first call: limits that cannot be kept refuse the run (budget-start.ts). */
+  private checkBudget(): void {
+    const { core, options } = this;
+    const invalid = invalidLimits(options);
+    if (invalid !== undefined) throw core.error(invalid);
+    const reason = refusalBeforeStart(this.program.cost, this.inputs, options, core.meter.prices, (name) =>
+      core.model(name),
+    );
+    if (reason === undefined) return;
+    const error = new BudgetExceeded(reason, { file: this.program.source });
+    core.abort(error);
+    throw error;
   }
 
   private async closeFolder(status: RunStatus): Promise<void> {
@@ -548,17 +572,26 @@ export class Run implements Runtime {
     const parsed = listWithoutModel(value);
     if (parsed !== undefined) {
       this.core.emit({ type: "extraction", at, shape: "list", method: "parse" });
-      return parsed;
+      return this.listed(at, parsed);
     }
     const source = text(value);
-    return (await this.extractOnce(at, "list", source, () =>
-      this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) =>
-        extractList(this.core, source, signal),
-      ),
-    )) as readonly Value[];
+    return this.listed(
+      at,
+      (await this.extractOnce(at, "list", source, () =>
+        this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) =>
+          extractList(this.core, source, signal),
+        ),
+      )) as readonly Value[],
+    );
   }
 
-  async field(at: Site, value: Value, index: Value): Promise<Value> {
+  /** Says how many items a list read has: what a cost bound's `|items|` stands for. */
+  private listed(at: Site, items: readonly Value[]): readonly Value[] {
+    if (this.core.listening) this.core.emit({ type: "list", at, items: items.length });
+    return items;
+  }
+
+  async field(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<Value> {
     const key = typeof index === "number" ? index : text(index);
     const lookup = fieldWithoutModel(value, key);
     if (lookup.found) {
@@ -566,6 +599,20 @@ export class Run implements Runtime {
       return lookup.value;
     }
     const source = text(value);
+    if (typeof key === "string" && fields !== undefined && fields.length > 1 && fields.includes(key)) {
+      const label = `Reading fields ${fields.map((field) => `"${field}"`).join(", ")}`;
+      const once = `fields:${fields.join("\0")}\0${source}`;
+      const answer = await this.extractOnce(at, "field", once, () =>
+        this.core.step("extract", at, label, extraction("field", source, fields.join(",")), (signal) =>
+          extractFields(this.core, source, fields, signal),
+        ),
+      );
+      const record = fieldsOf(answer);
+      if (record !== undefined) return record[key] ?? null;
+      // A step a resumed run recorded before fields were read together: this one field's answer.
+      this.extractions.delete(`${this.core.durability.scope()}\0field\0${once}`);
+      return answer;
+    }
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
     return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () =>
       this.core.step("extract", at, label, extraction("field", source, key), (signal) =>

@@ -6,11 +6,14 @@
 import type {
   ContentBlockParam,
   MessageParam,
+  TextBlockParam,
+  Tool,
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
+import { stable } from "./cache.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
 import { PermissionDenied, toolParam } from "./tools/tool.js";
 import type { BlockFrame } from "./step-context.js";
@@ -69,6 +72,12 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     offered = new Map(tools.map((tool) => [tool.name, tool]));
     toolParams = tools.map(toolParam);
   }
+  const verdict = run.request.keep === true;
+  // A filter's verdict: one tool call answers it. Forced only when the agent has no other tools, since
+  // forcing it would take away the tools the agent may need to decide.
+  if (verdict) toolParams = [...toolParams, KEEP_TOOL];
+  const choice =
+    verdict && toolParams.length === 1 ? { tool_choice: { type: "tool" as const, name: KEEP_TOOL.name } } : {};
   const model = core.model(settings.model);
   const system =
     run.request.skills === undefined && run.request.extra === undefined
@@ -84,6 +93,9 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     persistent: run.onMemory !== undefined,
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
+  // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
+  const turnsExpected = toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name);
+  if (turnsExpected) first.push(stable((first.pop() as TextBlockParam).text));
   const messages: MessageParam[] = [{ role: "user", content: first }];
   const usage: Usage[] = [];
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -93,15 +105,19 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       {
         model,
         max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS,
-        system,
+        system: [{ type: "text", text: system }],
         messages,
         ...(toolParams.length === 0 ? {} : { tools: toolParams }),
+        ...choice,
       },
       signal,
     );
     usage.push(callUsage);
     const calls = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;
+    if (answer !== undefined) return { text: verdictText(answer.input), usage };
     if (message.stop_reason !== "tool_use" || calls.length === 0) return { text: textOf(message.content), usage };
+    core.recordToolUse(agent?.name);
     messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
     const results: ToolResultBlockParam[] = [];
     for (const call of calls) results.push(await runTool(core, call, offered, toolContext));
@@ -138,6 +154,25 @@ async function runTool(
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }
+}
+
+const KEEP_TOOL: Tool = {
+  name: "answer",
+  description:
+    "Give your verdict on the item: keep it (true) or leave it out (false), with a one-sentence reason. Call it once you have decided; it ends your turn.",
+  input_schema: {
+    type: "object",
+    properties: { keep: { type: "boolean" }, reason: { type: "string" } },
+    required: ["keep", "reason"],
+  },
+};
+
+/** A verdict as the session's result: a leading yes or no (what `filter:` reads), then the reason. */
+function verdictText(input: unknown): string {
+  const { keep, reason } = (input ?? {}) as { keep?: unknown; reason?: unknown };
+  const decided = keep === true || keep === "true" ? "yes" : keep === false || keep === "false" ? "no" : undefined;
+  if (decided === undefined) return typeof reason === "string" ? reason : JSON.stringify(input);
+  return typeof reason === "string" && reason.trim() !== "" ? `${decided}: ${reason.trim()}` : decided;
 }
 
 function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDefinition {

@@ -56,12 +56,13 @@ export class Trail {
 }
 
 /**
- * The trail as a request section, oldest first (a growing trail stays a cacheable prefix). Over the
- * budget, the newest entries are kept, an entry larger than the whole budget is cut head and tail,
- * and a line says how many older entries were left out.
+ * The trail as request sections, oldest first, one per entry (the first under the heading): a growing
+ * trail stays a cacheable prefix, block by block (prompt.ts, cache.ts). Over the budget, the newest
+ * entries are kept, an entry larger than the whole budget is cut head and tail, and a line says how
+ * many older entries were left out.
  */
-export function renderTrail(entries: readonly TrailEntry[], budget: number): string {
-  if (entries.length === 0) return "";
+export function trailSections(entries: readonly TrailEntry[], budget: number): string[] {
+  if (entries.length === 0) return [];
   const kept: string[] = [];
   let used = 0;
   let index = entries.length - 1;
@@ -76,7 +77,8 @@ export function renderTrail(entries: readonly TrailEntry[], budget: number): str
   }
   const dropped = index + 1;
   const note = dropped === 0 ? "" : `\n\n[${dropped} earlier result${dropped === 1 ? "" : "s"} left out]`;
-  return `## Earlier results (oldest first)${note}\n\n${kept.join("\n\n")}`;
+  kept[0] = `## Earlier results (oldest first)${note}\n\n${kept[0]}`;
+  return kept;
 }
 
 function cut(body: string, budget: number): string {

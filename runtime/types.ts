@@ -88,6 +88,11 @@ export interface SessionRequest extends SessionSettings {
   readonly label?: string;
   /** The name a result is bound to, when there is one (for traces and binding files). */
   readonly binding?: string;
+  /**
+   * A `filter:` stage's verdict: the agent is offered an `answer(keep, reason)` tool (forced when it has
+   * no other tool), and a call of it is the session's result, `yes: <reason>` or `no: <reason>`.
+   */
+  readonly keep?: boolean;
   /** An unbound result (a statement of its own, the end of a `->` chain): it joins the trail. */
   readonly unbound?: true;
 }
@@ -122,6 +127,8 @@ export interface ProgramInfo {
   readonly outputs: readonly string[];
   /** The `.prose` source itself: a durable run keeps a copy and quotes it in its state files. */
   readonly text?: string;
+  /** The static bound on the program's model calls and tokens (see `ProgramCost`), for budgets and apps. */
+  readonly cost?: ProgramCost;
 }
 
 export interface ParallelOptions {
@@ -149,11 +156,17 @@ export interface RunEventBase {
   readonly time: number;
 }
 
-/** Model usage of one call, summed per run in the `run-end` event. */
+/**
+ * Model usage of one call, summed per run in the `run-end` event. `inputTokens` are the input tokens
+ * billed at the base rate; with prompt caching, `cacheWriteTokens` (billed 1.25x) and `cacheReadTokens`
+ * (billed 0.1x) come on top: the request's whole input is the sum of the three.
+ */
 export interface Usage {
   readonly model: string;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  readonly cacheWriteTokens?: number;
+  readonly cacheReadTokens?: number;
 }
 
 /** The narration: one event per step, for the CLI to display and for users to log. */
@@ -186,6 +199,8 @@ export type RunEvent =
       readonly shape: "list" | "field" | "boolean";
       readonly method: "parse" | "model";
     })
+  /** A list was read (`for x in`, a pipeline stage): its size, what a cost bound's `|items|` stands for. */
+  | (RunEventBase & { readonly type: "list"; readonly items: number })
   | (RunEventBase & { readonly type: "parallel-start"; readonly branches: number })
   | (RunEventBase & { readonly type: "parallel-end"; readonly succeeded: number; readonly failed: number })
   | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })
@@ -262,8 +277,12 @@ export interface Runtime {
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */
   list(at: Site, value: Value): Promise<readonly Value[]>;
-  /** `a.b` / `a[0]` on a value that may be text holding structure; a key that is not a number is read as text. */
-  field(at: Site, value: Value, key: Value): Promise<Value>;
+  /**
+   * `a.b` / `a[0]` on a value that may be text holding structure; a key that is not a number is read as
+   * text. `fields`: every field the program reads from the same binding; a text the model must read is
+   * asked for all of them at once.
+   */
+  field(at: Site, value: Value, key: Value, fields?: readonly string[]): Promise<Value>;
   /** Truthiness for `filter`, deterministic conditions and `not`: parse first, then ask. */
   truthy(at: Site, value: Value): Promise<boolean>;
   /** Announces a statement (the narration's position). */
@@ -388,6 +407,28 @@ export interface RunOptions {
   readonly durability?: Durability;
   /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
   readonly contextBudget?: number;
+  /**
+   * Prompt caching (default true): `cache_control` breakpoints where a request's stable prefix ends
+   * (tools and system prompt, memory, context, the conversation so far). Turn it off for a server that
+   * refuses the field.
+   */
+  readonly promptCaching?: boolean;
+  /**
+   * Prices in dollars per million tokens by model id or family (`{ "my-model": { input: 0.5, output: 2 } }`),
+   * on top of the list prices and `PROSEC_PRICES`: for cost estimates and budgets.
+   */
+  readonly prices?: PriceTable;
+  /**
+   * US dollars the whole run may spend on model calls (a resumed run counts what it spent before). Before
+   * the first call, a program whose bound (`ProgramInfo.cost`, with the inputs) is over it is refused;
+   * during the run, a request that could cross it is not sent and the run stops, resumable. A model
+   * without a price is refused. Throws `BudgetExceeded` either way.
+   */
+  readonly budget?: number;
+  /** Model requests the whole run may make (tool turns included, replayed steps not); enforced like `budget`. */
+  readonly maxCalls?: number;
+  /** Start even when the program's bound is over `budget` or `maxCalls` (the meter still stops the run). */
+  readonly startOverBound?: boolean;
   /** How much of the trail (earlier unbound results) a request carries, in estimated tokens (4 characters each). Default 8,000. */
   readonly trailTokens?: number;
 }
@@ -554,4 +595,61 @@ export interface ToolDefinition {
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
   run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cost: prices (prices.ts) and a program's static bound (bound.ts)
+
+/** A price in US dollars per million tokens. */
+export interface ModelPrice {
+  /** Dollars per million input tokens. */
+  readonly input: number;
+  /** Dollars per million output tokens. */
+  readonly output: number;
+}
+
+export type PriceTable = Readonly<Record<string, ModelPrice>>;
+
+/**
+ * A quantity of a static bound: a number, a symbol (a list's size, a numeric input), sums, products
+ * and maxima of counts, or `"unbounded"` (a loop without `max`, a recursion without `max_depth`).
+ */
+export type Count =
+  | number
+  | "unbounded"
+  | { readonly symbol: string }
+  | { readonly sum: readonly Count[] }
+  | { readonly product: readonly Count[] }
+  | { readonly max: readonly Count[] };
+
+export type CallKind = "session" | "judgment" | "choice" | "extraction" | "retry";
+
+/** What a symbol stands for, and how a run gives it a value. */
+export interface CostSymbol {
+  /** As printed: `|items|` for a list's size, `n` for a number. */
+  readonly name: string;
+  /** `items`: the size of the list read at `sites` (`Runtime.list`); `count`: a repeat count or `max:` read at `sites`. */
+  readonly kind: "items" | "count";
+  /** The program input it is read from, when it is one: known before the run starts. */
+  readonly input?: string;
+  readonly sites: readonly Site[];
+}
+
+export interface UnboundedConstruct {
+  readonly line: number;
+  readonly column: number;
+  readonly reason: string;
+}
+
+export interface ProgramCost {
+  /** Worst-case model calls by kind; `retry` counts the extra attempts of `retry:`. Sessions count one call each (tool turns come on top). */
+  readonly calls: { readonly [kind in CallKind]: Count };
+  /** The longest chain of model calls that must run one after another: the floor of the run's latency. */
+  readonly criticalPath: Count;
+  /** Estimated tokens by model name as the program writes it (`sonnet`, a quoted model id). */
+  readonly tokens: { readonly [model: string]: { readonly input: Count; readonly output: Count } };
+  readonly symbols: readonly CostSymbol[];
+  readonly unbounded: readonly UnboundedConstruct[];
+  /** The assumptions behind `tokens`: a session's reply, and each value a prompt shows, in tokens. */
+  readonly assumptions: { readonly replyTokens: number; readonly valueTokens: number };
 }

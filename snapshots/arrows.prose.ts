@@ -19,6 +19,14 @@ session "Outline" -> session "Expand the outline"
 
 output final = essay
 `,
+  cost: {
+    calls: { session: 5, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 5,
+    tokens: { sonnet: { input: 2267, output: 5000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

@@ -39,6 +39,14 @@ do:
 session "Wrap up"
   context: [verdict, answer, helper-note]
 `,
+  cost: {
+    calls: { session: 15, judgment: 4, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 19,
+    tokens: { sonnet: { input: 28466, output: 15400 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

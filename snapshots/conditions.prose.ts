@@ -57,6 +57,14 @@ if score > 10:
 elif choices[score - 6] is "drop":
   session "Computed index: evaluated only when the first test failed"
 `,
+  cost: {
+    calls: { session: 5, judgment: 3, choice: 1, extraction: 0, retry: 0 },
+    criticalPath: 9,
+    tokens: { sonnet: { input: 17910, output: 5400 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

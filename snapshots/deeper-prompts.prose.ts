@@ -35,6 +35,14 @@ let review = session "Review"
     """
   context: writer
 `,
+  cost: {
+    calls: { session: 2, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 2,
+    tokens: { sonnet: { input: 1941, output: 2000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 const writer: AgentDefinition = {

@@ -39,6 +39,14 @@ catch:
 if **the result is unusable**:
   throw "The result {result} is unusable"
 `,
+  cost: {
+    calls: { session: 9, judgment: 1, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 10,
+    tokens: { sonnet: { input: 6235, output: 9100 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

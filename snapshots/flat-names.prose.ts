@@ -23,6 +23,14 @@ block report():
 
 do report()
 `,
+  cost: {
+    calls: { session: 2, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 2,
+    tokens: { sonnet: { input: 2904, output: 2000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

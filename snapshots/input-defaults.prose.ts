@@ -38,6 +38,19 @@ input topic: "What to review"
 for lane in lanes:
   session "Review the {lane} lane of {topic} with {limits} above {threshold}, strict: {strict}"
 `,
+  cost: {
+    calls: { session: { symbol: "|lanes|" }, judgment: 0, choice: 0, extraction: 1, retry: 0 },
+    criticalPath: { sum: [1, { symbol: "|lanes|" }] },
+    tokens: {
+      sonnet: {
+        input: { sum: [1150, { product: [5471, { symbol: "|lanes|" }] }] },
+        output: { sum: [1000, { product: [1000, { symbol: "|lanes|" }] }] },
+      },
+    },
+    symbols: [{ name: "|lanes|", kind: "items", input: "lanes", sites: [{ line: 12, column: 13 }] }],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

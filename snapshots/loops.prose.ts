@@ -60,6 +60,14 @@ loop (max: 10):
   if count >= 3:
     throw "stop after three"
 `,
+  cost: {
+    calls: { session: 23, judgment: 13, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 34,
+    tokens: { sonnet: { input: 80526, output: 24300 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

@@ -41,6 +41,14 @@ catch:
 output report = session "Final ({approval})"
   context: draft
 `,
+  cost: {
+    calls: { session: 6, judgment: 3, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 9,
+    tokens: { sonnet: { input: 21195, output: 6300 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

@@ -35,6 +35,14 @@ if **
 **:
   session "Research {topic}"
 `,
+  cost: {
+    calls: { session: 1, judgment: 1, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 2,
+    tokens: { sonnet: { input: 3612, output: 1100 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

@@ -32,6 +32,14 @@ session: security-reviewer
 
 output security-report = session "Final report"
 `,
+  cost: {
+    calls: { session: 8, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 8,
+    tokens: { sonnet: { input: 11664, output: 8000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 const securityReviewer: AgentDefinition = {

@@ -42,6 +42,14 @@ parallel (on-fail: "continue"):
 session "Report"
   context: [risky, safe, fastest]
 `,
+  cost: {
+    calls: { session: 13, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 7,
+    tokens: { sonnet: { input: 12895, output: 13000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

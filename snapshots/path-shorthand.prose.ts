@@ -21,6 +21,14 @@ let nested = { config: { region: "eu" } }
 session "Fetch it"
   context: { source, access.token, name, nested.config.region }
 `,
+  cost: {
+    calls: { session: 2, judgment: 0, choice: 0, extraction: 1, retry: 0 },
+    criticalPath: 3,
+    tokens: { sonnet: { input: 6056, output: 2100 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {

@@ -72,6 +72,14 @@ session: listed
 session: unclear
   prompt: "Do nothing much"
 `,
+  cost: {
+    calls: { session: 5, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 5,
+    tokens: { sonnet: { input: 2273, output: 5000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 const reader: AgentDefinition = {

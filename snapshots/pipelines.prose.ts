@@ -37,6 +37,14 @@ let shortlist = ideas | filter:
 session "Present"
   context: [portfolio, research, shortlist]
 `,
+  cost: {
+    calls: { session: 19, judgment: 0, choice: 0, extraction: 6, retry: 0 },
+    criticalPath: 23,
+    tokens: { sonnet: { input: 39569, output: 19600 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
@@ -51,6 +59,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           await rt.session({
             at: { line: 5, column: 3 },
             prompt: "Is this idea about technology? Answer yes or no.",
+            keep: true,
             unbound: true,
             context: { item: item },
           }),
@@ -93,7 +102,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       if (
         await rt.truthy(
           { line: 18, column: 23 },
-          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, unbound: true }),
+          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, keep: true, unbound: true }),
         )
       )
         $kept2.push(item);

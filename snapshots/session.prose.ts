@@ -27,6 +27,14 @@ session "Summary"
 output report = session "Write the report"
   context: [research, topic]
 `,
+  cost: {
+    calls: { session: 3, judgment: 0, choice: 0, extraction: 0, retry: 2 },
+    criticalPath: 5,
+    tokens: { haiku: { input: 7383, output: 3000 }, sonnet: { input: 3911, output: 2000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

@@ -27,6 +27,14 @@ session """
 
 session "Use {quoted} and {user}"
 `,
+  cost: {
+    calls: { session: 3, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 3,
+    tokens: { sonnet: { input: 6424, output: 3000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

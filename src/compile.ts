@@ -6,14 +6,16 @@ import { createHash } from "node:crypto";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
+import type { ProgramCost } from "../runtime/bound.js";
 import type { StringLiteral } from "./ast.js";
-import type { ImportedProgram } from "./phases/2-analyze/index.js";
+import { programCost } from "./phases/2-analyze/cost/analyze.js";
+import type { Analysis, ImportedProgram } from "./phases/2-analyze/index.js";
 import { format, lower, type UnformattedModule } from "./phases/3-transform/index.js";
 import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
-/** What a `use` leads to: the imported program's interface, or why there is none. */
-export type ImportResolution = ImportedProgram | ImportProblem;
+/** What a `use` leads to: the imported program's interface (and cost bound), or why there is none. */
+export type ImportResolution = (ImportedProgram & { readonly cost?: ProgramCost }) | ImportProblem;
 
 export interface ImportProblem {
   /**
@@ -76,9 +78,39 @@ export function lowerSource(
       compilerVersion,
       inputHash,
       importSpecifiers: options.importSpecifiers,
+      cost: boundOf(analysis, options),
     }),
   );
   return { code: module.code, module, diagnostics: checked.diagnostics };
+}
+
+export interface CostResult {
+  /** Absent when the program has errors. */
+  readonly cost?: ProgramCost;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The program's static cost bound (what `prosec cost` prints and `prosec build` writes into the metadata). */
+export function costOfSource(
+  source: string,
+  options: Omit<CompileOptions, "inputHash"> = {},
+  file = "<source>",
+): CostResult {
+  const checked = checkProgram(source, options, file);
+  const analysis = checked.analysis;
+  if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
+  return { cost: blameCompiler(file, () => boundOf(analysis, options)), diagnostics: checked.diagnostics };
+}
+
+/** The cost bound, with the bounds of the programs it imports (when their resolution has one). */
+function boundOf(analysis: Analysis, options: Omit<CompileOptions, "inputHash">): ProgramCost {
+  return programCost(analysis, {
+    imported: (alias) => {
+      const use = analysis.imports.get(alias);
+      const resolution = use === undefined ? undefined : options.resolveImport?.(use.source.value);
+      return resolution !== undefined && "inputs" in resolution ? resolution.cost : undefined;
+    },
+  });
 }
 
 /**

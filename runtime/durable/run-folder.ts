@@ -4,6 +4,7 @@
  *   <runDir>/program.prose     the program as it ran
  *   <runDir>/run.json          run id, program hash, step scheme, the inputs (manifest.ts: what `resume` checks and reuses)
  *   <runDir>/journal.jsonl     every finished step (see file-journal.ts): what `resume` replays
+ *   <runDir>/spent.json        dollars and model requests spent so far (a resumed run's budget counts them)
  *   <runDir>/state.md          the annotated trace, rewritten at most every STATE_INTERVAL_MS and at the end
  *   <runDir>/bindings/         `{name}.md`, `{name}__{execution_id}.md`, `anon_NNN.md`
  *   <runDir>/agents/<name>/    `persist: true` memory (memory.ts)
@@ -13,10 +14,12 @@
  * step starts. The readable files follow it through an ordered, atomic writer; a crash may lose the
  * last of them, and the resumed run writes them again as it replays.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { RunStateError } from "../errors.js";
 import { makeDirectory } from "../make-directory.js";
 import { safeName } from "../files.js";
+import type { Spent } from "../meter.js";
 import type { BlockFrame } from "../step-context.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
 import { text } from "../values.js";
@@ -36,6 +39,7 @@ import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
 const STATE_INTERVAL_MS = 50;
+const SPENT_FILE = "spent.json";
 
 /** Why a run folder is refused although its state is sound (the program or an input changed); the run turns it into a ProseError. */
 export class RunFolderError extends Error {}
@@ -145,6 +149,29 @@ export class RunFolder {
     clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
     return { folder, inputs: manifest.inputs };
+  }
+
+  /** `spent.json`: what the run spent in its earlier processes (a resumed run's budget counts it). */
+  readSpent(): Spent | undefined {
+    const path = join(this.dir, SPENT_FILE);
+    if (!existsSync(path)) return undefined;
+    let spent: Partial<Spent> | undefined;
+    try {
+      spent = JSON.parse(readFileSync(path, "utf8")) as Partial<Spent>;
+    } catch {
+      spent = undefined;
+    }
+    if (typeof spent?.dollars !== "number" || typeof spent.calls !== "number") {
+      throw new RunStateError(
+        `${path} is damaged: it is not a record of spending written by prosec, so the run's budget cannot count what it spent. Start a new run.`,
+      );
+    }
+    return { dollars: spent.dollars, calls: spent.calls };
+  }
+
+  /** Keeps the run's spending, written behind the run like the other readable files. */
+  recordSpent(spent: Spent): void {
+    this.writer.write(join(this.dir, SPENT_FILE), `${JSON.stringify(spent)}\n`);
   }
 
   /** The folder of a program this run calls (`imports/<name>`, chosen by the run): same layout, same writer. */

@@ -24,6 +24,14 @@ let findings = session "Research {topic} to depth {depth}"
 output summary = session "Summarise"
   context: findings
 `,
+  cost: {
+    calls: { session: 2, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 2,
+    tokens: { sonnet: { input: 3912, output: 2000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

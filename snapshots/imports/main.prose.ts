@@ -29,6 +29,14 @@ let facts = notes(topic: summary)
 output digest = session "Digest {result.summary}"
   context: facts
 `,
+  cost: {
+    calls: { session: 6, judgment: 0, choice: 0, extraction: 1, retry: 0 },
+    criticalPath: 7,
+    tokens: { sonnet: { input: 12888, output: 6100 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

@@ -17,6 +17,14 @@ input topic: "What to note"
 
 session "Note three facts about {topic}"
 `,
+  cost: {
+    calls: { session: 1, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 1,
+    tokens: { sonnet: { input: 1458, output: 1000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {

@@ -8,8 +8,12 @@ export function reportBuild(result: BuildResult, check: boolean, summaryPrefix =
     for (const diagnostic of program.diagnostics)
       process.stdout.write(`${formatDiagnostic(program.file, program.source, diagnostic, { color })}\n`);
   }
-  for (const program of result.programs)
-    if (program.status === "stale") process.stdout.write(`stale: ${program.output} (run \`prosec build\`)\n`);
+  for (const program of result.programs) {
+    if (program.status !== "stale") continue;
+    process.stdout.write(`stale: ${program.output} (run \`prosec build\`)\n`);
+    if (program.boundRaised !== undefined)
+      process.stdout.write(`  the change raises its cost bound: ${program.boundRaised.join(", ")}\n`);
+  }
   if (result.typeErrors.length > 0) {
     process.stderr.write(
       "prosec: internal compiler error: a generated module does not type-check (nothing was written). Please report this.\n",

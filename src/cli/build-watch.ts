@@ -54,10 +54,6 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
     for (const program of result.programs)
       if (!sources.has(resolve(cwd, program.file))) sources.set(resolve(cwd, program.file), program.source);
     reportBuild(result, false, first ? "" : `${changed.map((file) => displayPath(file, cwd)).join(", ")} changed → `);
-    if (first)
-      process.stdout.write(
-        `watching ${result.programs.length} program${result.programs.length === 1 ? "" : "s"} for changes (Ctrl-C to stop)\n`,
-      );
     follow(
       folders(
         paths,
@@ -65,6 +61,11 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
         cwd,
       ),
     );
+    // Said once the folders are watched: a change saved after this line is seen.
+    if (first)
+      process.stdout.write(
+        `watching ${result.programs.length} program${result.programs.length === 1 ? "" : "s"} for changes (Ctrl-C to stop)\n`,
+      );
   };
 
   const schedule = (): void => {

@@ -5,6 +5,7 @@ import { addCommand } from "./add-command.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { controlCommands } from "./control-commands.js";
+import { costCommand } from "./cost-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
 import { installCommand } from "./install-command.js";
@@ -36,6 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     runsCommand,
     examplesCommand,
     lspCommand,
+    costCommand,
     addCommand,
     installCommand,
     updateCommand,

@@ -30,11 +30,21 @@ export function runCommand(yargs: Argv): Argv {
           type: "number",
           describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
         })
+        .option("budget", {
+          type: "number",
+          describe:
+            "dollars the whole run may spend (a resumed run counts what it spent); stops the run before a call could cross it",
+        })
+        .option("max-calls", {
+          type: "number",
+          describe: "model requests the whole run may make (tool turns count, replays do not)",
+        })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
         .option("yes", {
           type: "boolean",
           default: false,
-          describe: "run a fetched program not run before without asking (needed off a terminal)",
+          describe:
+            "go ahead without asking: run a fetched program not run before (needed off a terminal), and start even when the program's bound is over --budget or --max-calls",
         })
         .option("offline", {
           type: "boolean",

@@ -10,8 +10,9 @@ import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } 
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { newRunId, ProseError, RunStateError, WaitingForInput } from "../../runtime/index.js";
+import { BudgetExceeded, newRunId, ProseError, RunStateError, WaitingForInput } from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
+import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
@@ -25,6 +26,8 @@ export interface RunArguments extends RemoteRunArguments {
   readonly resume?: string;
   readonly json: boolean;
   readonly concurrency?: number;
+  readonly budget?: number;
+  readonly "max-calls"?: number;
   readonly strict: boolean;
 }
 
@@ -36,6 +39,12 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1))
     throw new UsageError("--concurrency takes a whole number of at least 1");
+  if (argv.budget !== undefined && !(argv.budget > 0 && Number.isFinite(argv.budget)))
+    throw new UsageError("--budget takes a positive number of dollars, e.g. --budget 2.50");
+  const maxCalls = argv["max-calls"];
+  if (maxCalls !== undefined && (!Number.isInteger(maxCalls) || maxCalls < 1))
+    throw new UsageError("--max-calls takes a whole number of at least 1");
+  const prices = pricesFromEnvironment();
   let file: string;
   try {
     file = await programToRun(argv);
@@ -65,6 +74,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw missingInputs(missing);
   }
 
+  if (argv.resume === undefined && argv.budget === undefined && maxCalls === undefined && program.cost !== undefined)
+    warnAboutBound(program.cost, inputs, prices);
+
   const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
   const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
   const controller = new AbortController();
@@ -93,6 +105,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
         narrator.event(event);
       },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
+      ...(argv.budget === undefined ? {} : { budget: argv.budget }),
+      ...(maxCalls === undefined ? {} : { maxCalls }),
+      ...(argv.yes ? { startOverBound: true } : {}),
       ...(interactive
         ? {
             onInput: (definition) => {
@@ -117,8 +132,12 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       );
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
+    const budget = error instanceof BudgetExceeded;
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
-      process.stderr.write(`Resume with: prosec run ${again} --resume ${runId}\n`);
+      process.stderr.write(
+        `Resume with: prosec run ${again} --resume ${runId}${budget ? " --budget <dollars> (or --yes)" : ""}\n`,
+      );
+    if (budget) return EXIT.budget;
     if (controller.signal.aborted) return EXIT.interrupted;
     return causedByNetwork(error) ? EXIT.network : EXIT.failed;
   } finally {

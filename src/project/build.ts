@@ -13,6 +13,7 @@ import { readProgram } from "../cli/read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
+import { committedCost, raisedParts } from "./bound-change.js";
 import { importedFiles, importResolver, resolveUse } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { findProjectRoot } from "../registry/lockfile.js";
@@ -46,6 +47,8 @@ export interface BuiltProgram {
   readonly output: string;
   readonly status: BuildStatus;
   readonly diagnostics: readonly Diagnostic[];
+  /** With `check`, for a stale module: how the change raises its cost bound (`sessions 4 → 6`), if it does. */
+  readonly boundRaised?: readonly string[];
 }
 
 export interface BuildResult {
@@ -148,12 +151,14 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
   const programs: BuiltProgram[] = all.map((program) => {
     const status = statusOf(program, failed || typeErrors.length > 0, options);
     if (status === "written") write(program.output, program.code!, cwd);
+    const raised = status === "stale" ? boundRaised(program) : [];
     return {
       file: portable(program.path, cwd),
       source: program.source,
       output: portable(program.output, cwd),
       status,
       diagnostics: program.diagnostics,
+      ...(raised.length === 0 ? {} : { boundRaised: raised }),
     };
   });
   const stale = programs.some((program) => program.status === "stale");
@@ -162,6 +167,12 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     typeErrors,
     exitCode: exitCodeOf(programs, stale, typeErrors),
   };
+}
+
+function boundRaised(program: Planned): string[] {
+  const before = program.existing === undefined ? undefined : committedCost(program.existing);
+  const after = program.code === undefined ? undefined : committedCost(program.code);
+  return before === undefined || after === undefined ? [] : raisedParts(before, after);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * What a `use` leads to: a local path names a file relative to the importing program; a registry
  * reference or URL names the vendored copy that `prose.lock` records (never the network). Then that
- * program's interface (its inputs and outputs) for checking calls to it.
+ * program's interface (its inputs and outputs) for checking calls to it, with its cost bound for the
+ * caller's.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { readProgram } from "../cli/read-program.js";
 import type { ImportProblem, ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
+import { programCost } from "../phases/2-analyze/cost/analyze.js";
 import type { Analysis, ImportedProgram } from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
 import { findProjectRoot, LockfileError, readLockfile } from "../registry/lockfile.js";
@@ -80,11 +82,25 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
   if (known) return known;
   const shownAs = portable(file, cwd);
   const program = existsSync(file) ? readProgram(file) : undefined;
+  const checked = program === undefined || program.problem !== undefined ? undefined : checkSource(program.text);
+  let resolution: ImportResolution;
+  if (program === undefined) resolution = { problem: "missing", resolved: shownAs };
   // Bytes that are not a program's text (invalid UTF-8, a binary file) make the import unusable.
-  const resolution: ImportResolution =
-    program?.problem !== undefined
-      ? { problem: "has-errors", resolved: shownAs }
-      : programInterface(program?.text, shownAs);
+  else if (checked === undefined || hasErrors(checked.diagnostics))
+    resolution = { problem: "has-errors", resolved: shownAs };
+  else {
+    const analysis = checked.analysis;
+    const found = interfaceOf(analysis);
+    // Without a bound until it has one: a cycle of imports then reads as "not known" instead of looping.
+    cache.set(file, found);
+    const imported = (alias: string) => {
+      const use = analysis.imports.get(alias);
+      const target = use === undefined ? undefined : resolveUse(file, use.source.value);
+      const nested = target === undefined || !("file" in target) ? undefined : importInterface(target.file, cache, cwd);
+      return nested === undefined || "problem" in nested ? undefined : nested.cost;
+    };
+    resolution = { ...found, cost: programCost(analysis, { imported }) };
+  }
   cache.set(file, resolution);
   return resolution;
 }
@@ -93,7 +109,9 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
 export function programInterface(source: string | undefined, shownAs: string): ImportResolution {
   if (source === undefined) return { problem: "missing", resolved: shownAs };
   const checked = checkSource(source);
-  return !hasErrors(checked.diagnostics) ? interfaceOf(checked.analysis) : { problem: "has-errors", resolved: shownAs };
+  return !hasErrors(checked.diagnostics)
+    ? { ...interfaceOf(checked.analysis), cost: programCost(checked.analysis) }
+    : { problem: "has-errors", resolved: shownAs };
 }
 
 /** What a call of a program may pass (its parameters; those with a default may be left out) and read. */

@@ -1,22 +1,23 @@
 /**
- * An estimate of what a run's tokens cost, from list prices per million tokens by model family.
- * Models of other families (a local model, a gateway's own names) are left out of the estimate.
+ * An estimate of what a run's tokens cost, from the price table (runtime/prices.ts: list prices by
+ * model family, `PROSEC_PRICES`). Cache writes count 1.25x the input price, cache reads 0.1x. Models
+ * without a price (a local model, a gateway's own names) are left out of the estimate.
  */
+import { costOf, listPrices, PriceError, priceTable, type PriceTable } from "../../runtime/prices.js";
 import type { Usage } from "../../runtime/index.js";
 
-const PRICES: ReadonlyArray<{ readonly family: RegExp; readonly input: number; readonly output: number }> = [
-  { family: /opus/i, input: 5, output: 25 },
-  { family: /sonnet/i, input: 3, output: 15 },
-  { family: /haiku/i, input: 1, output: 5 },
-];
-
 /** US dollars, or undefined when no model used has a known price. */
-export function estimateCost(usage: readonly Usage[]): number | undefined {
-  let total: number | undefined;
-  for (const entry of usage) {
-    const price = PRICES.find((candidate) => candidate.family.test(entry.model));
-    if (price === undefined) continue;
-    total = (total ?? 0) + (entry.inputTokens * price.input + entry.outputTokens * price.output) / 1_000_000;
+export function estimateCost(usage: readonly Usage[], prices: PriceTable = pricesForEstimates()): number | undefined {
+  const { dollars, unpriced } = costOf(usage, prices);
+  return unpriced.length === new Set(usage.map((entry) => entry.model)).size ? undefined : dollars;
+}
+
+/** The price table, or the list prices when `PROSEC_PRICES` cannot be read (the commands that take prices say so). */
+function pricesForEstimates(): PriceTable {
+  try {
+    return priceTable(undefined);
+  } catch (error) {
+    if (error instanceof PriceError) return listPrices;
+    throw error;
   }
-  return total;
 }

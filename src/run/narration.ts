@@ -138,21 +138,32 @@ class TextNarrator implements Narrator {
   }
 
   private summary(ok: boolean, time: number, usage: readonly Usage[]): string {
-    const input = usage.reduce((sum, entry) => sum + entry.inputTokens, 0);
-    const output = usage.reduce((sum, entry) => sum + entry.outputTokens, 0);
+    const sum = (field: (entry: Usage) => number | undefined): number =>
+      usage.reduce((total, entry) => total + (field(entry) ?? 0), 0);
+    const written = sum((entry) => entry.cacheWriteTokens);
+    const read = sum((entry) => entry.cacheReadTokens);
+    const cached = [
+      ...(written === 0 ? [] : [`${formatNumber(written)} cache write`]),
+      ...(read === 0 ? [] : [`${formatNumber(read)} cache read`]),
+    ];
     const cost = estimateCost(usage);
     const parts = [
       `${ok ? "done" : "stopped"} in ${(time / 1000).toFixed(1)} s`,
       `${this.sessions} session${this.sessions === 1 ? "" : "s"}${this.replayed === 0 ? "" : ` (${this.replayed} replayed)`}`,
-      `${formatNumber(input)} input + ${formatNumber(output)} output tokens`,
+      `${[`${formatNumber(sum((entry) => entry.inputTokens))} input`, ...cached, `${formatNumber(sum((entry) => entry.outputTokens))} output`].join(" + ")} tokens`,
       ...(cost === undefined ? [] : [`≈ $${cost.toFixed(cost < 1 ? 4 : 2)}`]),
     ];
     return (ok ? this.style.green : this.style.red)(parts.join(" · "));
   }
 }
 
+/** All tokens of a session's calls, cached ones included. */
 function tokens(usage: readonly Usage[]): number {
-  return usage.reduce((sum, entry) => sum + entry.inputTokens + entry.outputTokens, 0);
+  return usage.reduce(
+    (sum, entry) =>
+      sum + entry.inputTokens + (entry.cacheWriteTokens ?? 0) + (entry.cacheReadTokens ?? 0) + entry.outputTokens,
+    0,
+  );
 }
 
 function formatNumber(value: number): string {

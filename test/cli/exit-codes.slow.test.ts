@@ -126,6 +126,26 @@ describe("exit codes, one table for every command", () => {
         exit: EXIT.network,
         says: /^Resume with: prosec run good\.prose --resume \S+$/,
       },
+      {
+        args: ["run", "good.prose", "-i", "topic=tides", "--budget", "0.0001"],
+        env: model(() => answering.url),
+        exit: EXIT.budget,
+        says: /^Resume with: prosec run good\.prose --resume \S+ --budget <dollars> \(or --yes\)$/,
+      },
+    ]);
+  });
+
+  it("cost", async () => {
+    await expectExits([
+      { args: ["cost", "good.prose"], exit: EXIT.ok, says: /^Tokens assume each session's reply/ },
+      { args: ["cost"], exit: EXIT.usage, says: /^prosec: Not enough non-option arguments/ },
+      {
+        args: ["cost", "good.prose"],
+        env: { PROSEC_PRICES: "sonnet=free" },
+        exit: EXIT.usage,
+        says: /^prosec: PROSEC_PRICES: cannot read the price "sonnet=free"/,
+      },
+      { args: ["cost", "bad.prose"], exit: EXIT.failed, says: /^ {2}help: bind it first: `let nowhere = \.\.\.`$/ },
     ]);
   });
 

@@ -8,6 +8,7 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import {
+  askedText,
   lastUserText,
   reply,
   startFakeAnthropic,
@@ -15,13 +16,16 @@ import {
   type FakeRequest,
   type FakeServer,
 } from "../support/fake-anthropic.js";
+import type { RunEvent } from "../../runtime/types.js";
 import {
   callKind,
   choiceCriteria,
   choiceOptions,
+  expectWithinBound,
   firstUserText,
   judgmentCondition,
   loadProgram,
+  observedValues,
   removeTemporaryFolders,
   TEST_API_KEY,
   temporaryFolder,
@@ -85,11 +89,12 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
         { name: "answer", input: { answer: option ?? choiceOptions(request)[0], reason: "scripted" } },
       ]);
     }
-    problems.push(`unexpected extraction: ${firstLine(lastUserText(request))}`);
+    problems.push(`unexpected extraction: ${firstLine(askedText(request))}`);
     return reply.toolUse([{ name: "answer", input: { answer: null } }]);
   };
   server = await startFakeAnthropic({ respond });
   const program = await loadProgram(source, `order-${++programs}.prose`);
+  const events: RunEvent[] = [];
   const options = {
     apiKey: TEST_API_KEY,
     baseURL: server.url,
@@ -97,6 +102,7 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
     concurrency: 1,
     maxRetries: 0,
     retryDelayMs: 0,
+    onEvent: (event: RunEvent) => events.push(event),
   };
   let outputs: Record<string, unknown> | undefined;
   let error: unknown;
@@ -108,12 +114,14 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
   expect(problems).toEqual([]);
   for (const [condition, answers] of remaining)
     expect(answers, `every scripted answer for "${condition}" is used`).toEqual([]);
+  // Whatever path the run took, it stayed within the program's static bound.
+  expectWithinBound(program.metadata.cost, server.requests, observedValues(program.metadata.cost, events, inputs));
   const calls = server.requests.map((request) => {
     const kind = callKind(request);
     if (kind === "session") return `session: ${firstLine(firstUserText(request))}`;
     if (kind === "judgment") return `judge: ${judgmentCondition(request)}`;
     if (kind === "choice") return `choose: ${choiceCriteria(request)}`;
-    return `extract: ${firstLine(lastUserText(request))}`;
+    return `extract: ${firstLine(askedText(request))}`;
   });
   return { calls, requests: server.requests, outputs, error };
 }
@@ -326,7 +334,7 @@ describe("try / catch / finally", () => {
     ]);
     // The 400 was sent once (maxRetries: 0), and catch saw the error.
     expect(outcome.requests.filter((request) => firstLine(firstUserText(request)) === "Risky step")).toHaveLength(1);
-    expect(firstUserText(outcome.requests[2]!)).toContain("scripted failure of Risky step");
+    expect(lastUserText(outcome.requests[2]!)).toContain("scripted failure of Risky step");
     expect(outcome.outputs).toEqual({ status: "reply to: Report" });
   });
 
@@ -414,7 +422,7 @@ describe("try / catch / finally", () => {
       "session: Inner cleanup",
       "session: Outer handler",
     ]);
-    expect(firstUserText(outcome.requests[3]!)).toContain("inner problem");
+    expect(lastUserText(outcome.requests[3]!)).toContain("inner problem");
   });
 });
 

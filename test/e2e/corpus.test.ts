@@ -1,23 +1,10 @@
 /**
  * End to end: every corpus program (the 50 that are not `roadmap/` sketches) is compiled with the
  * compiler API, imported, and run on the runtime against a scripted fake model that answers every
- * session, judgment, choice and extraction. Each run must FINISH with every declared output, or stop
- * with the program's OWN `throw` (the one listed in `scenarios` below, raised on a `throw` line) —
- * never with any other error, and never by a deadline.
- *
- * The scripted model (deterministic, with `concurrency: 1`):
- * - sessions reply with a two-item markdown list (so `for x in result` parses it without a model
- *   call), or `Yes.` when the task asks for a yes or no;
- * - a judgment looks its condition up in the source and answers by the construct it belongs to. A loop's
- *   condition answers from its evidence (the trail of earlier results and the named values, everything
- *   before `Condition:`), as a model would: the first time it is asked for a loop it sees no progress
- *   (`loop until` answers no, `loop while` yes); later it answers that the loop is done (`until` yes,
- *   `while` no) once its evidence differs from the previous time it was asked, and keeps the loop going
- *   while nothing it can see has changed (a loop whose judge sees no change in 12 asks fails the test:
- *   without the trail, 44-run-endpoint-ux-test's `loop until` with no `max` would never end). Any other
- *   condition (`if`, `elif`, block conditions) answers no, yes, no ... counting how often it was asked;
- * - a choice takes the first option; extractions answer `["a", "b"]` for a list, `true` for yes/no and
- *   `"value"` for a field.
+ * session, judgment, choice and extraction (test/support/corpus-model.ts, which says how; shared with
+ * the cost benchmark), with `concurrency: 1`. Each run must FINISH with every declared output, or stop
+ * with the program's OWN `throw` (the one its scenario names, raised on a `throw` line) — never with
+ * any other error, and never by a deadline. Its calls must stay within the program's static bound.
  *
  * The number of model calls per program and kind is compared with the committed `model-calls.json`
  * (update it deliberately with `npx vitest run test/e2e/corpus.test.ts -u`).
@@ -26,211 +13,20 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
-import { corpusPrograms, type CorpusProgram } from "../support/corpus.js";
-import {
-  lastUserText,
-  reply,
-  startFakeAnthropic,
-  type FakeReply,
-  type FakeRequest,
-  type FakeServer,
-} from "../support/fake-anthropic.js";
+import { corpusPrograms } from "../support/corpus.js";
+import { corpusScenarios, scriptedModel } from "../support/corpus-model.js";
+import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import type { RunEvent } from "../../runtime/types.js";
 import {
   callKind,
-  choiceOptions,
-  firstUserText,
-  judgmentCondition,
+  expectWithinBound,
   loadProgram,
+  observedValues,
   removeTemporaryFolders,
   TEST_API_KEY,
   temporaryFolder,
   type CallKind,
 } from "./harness.js";
-
-interface Scenario {
-  /** Values for the program's inputs, both the parameters and the inputs asked for later (`onInput`). */
-  readonly inputs?: Readonly<Record<string, string>>;
-  /** Sessions whose first user message contains one of these texts fail with a non-retryable 400. */
-  readonly failSessions?: readonly string[];
-  /** The reason of the program's own `throw` the run is expected to end with. */
-  readonly throws?: string;
-  /** Outputs bound only on paths this run does not take: present, but null. */
-  readonly unboundOutputs?: readonly string[];
-}
-
-const scenarios: Readonly<Record<string, Scenario>> = {
-  "22-error-handling.prose": { throws: "Validation failed: missing required fields" },
-  // Two `loop (max: 1000)` patrols run in a `parallel (on-fail: "continue")`: the patrol agents' wait
-  // sessions fail once (a 400), which ends each patrol after its first round, as a crashed patrol would.
-  "28-gas-town.prose": {
-    failSessions: ["Read backoff from patrol-state.json and wait", "Wait 5 minutes before next Deacon check"],
-  },
-  "29-captains-chair.prose": {
-    inputs: {
-      task: "Add rate limiting to the public API",
-      codebase_context: "An Express app; routes in src/routes, middleware in src/middleware",
-    },
-  },
-  "30-captains-chair-simple.prose": { inputs: { task: "Add a dark mode toggle to the settings page" } },
-  "31-captains-chair-with-memory.prose": {
-    inputs: { task: "Migrate the session store to Redis", past_learnings: "Integration tests need a running Redis" },
-  },
-  "34-content-pipeline.prose": { inputs: { topic: "Zero-downtime database migrations", audience: "developers" } },
-  "35-feature-factory.prose": {
-    inputs: { feature: "CSV export of invoices", codebase_context: "A Django app with an invoices module" },
-  },
-  "36-bug-hunter.prose": {
-    inputs: { bug_report: "TypeError: Cannot read properties of undefined (reading 'id') at cart.js:42" },
-  },
-  "37-the-forge.prose": { inputs: { test_url: "https://prose.md" } },
-  "38-skill-scan.prose": { inputs: { mode: "standard", focus: "exfiltration", skill_filter: "" } },
-  "39-architect-by-simulation.prose": {
-    inputs: {
-      feature: "A plugin system for the editor",
-      context_files: "docs/architecture.md, src/editor.ts",
-      output_dir: "plans/plugins",
-      user_approval: "Approved, proceed",
-    },
-  },
-  "40-rlm-self-refine.prose": {
-    inputs: { artifact: "A draft README for a CLI tool", criteria: "Clear install steps, one example per command" },
-  },
-  "41-rlm-divide-conquer.prose": {
-    inputs: { corpus: "Chapter 1. The harbour.\n\nChapter 2. The storm.", query: "Which ships are named?" },
-  },
-  "42-rlm-filter-recurse.prose": {
-    inputs: {
-      documents: "doc-1: minutes of the March meeting\ndoc-2: budget for Q2",
-      question: "Who approved the Q2 budget?",
-    },
-  },
-  "43-rlm-pairwise.prose": { inputs: { items: "- apples\n- pears\n- plums", relation: "flavour similarity" } },
-  "44-run-endpoint-ux-test.prose": {
-    inputs: {
-      test_program: "examples/01-hello-world.prose",
-      api_url: "http://localhost:3001",
-      auth_token: "test-token",
-    },
-  },
-  "45-plugin-release.prose": { inputs: { release_type: "minor", user_override: "yes" } },
-  "46-workflow-crystallizer.prose": {
-    inputs: {
-      thread: "We rebased, ran the tests, then tagged the release.",
-      hint: "release steps",
-      user_decision: "Scope: project. Placement: as recommended.",
-    },
-  },
-  "47-language-self-improvement.prose": {
-    inputs: {
-      corpus_path: "examples/",
-      conversations: "",
-      focus: "error handling",
-      user_review: "Approve all",
-      override: "no",
-    },
-    // `output result` is bound only on the two halting paths, which end in a throw.
-    unboundOutputs: ["result"],
-  },
-  "48-habit-miner.prose": {
-    inputs: {
-      mode: "full",
-      min_frequency: "3",
-      focus: "git",
-      source_selection: "all sources",
-      pattern_selection: "all",
-      output_location: ".prose/habits",
-    },
-  },
-  "49-prose-run-retrospective.prose": {
-    inputs: {
-      run_id: ".prose/runs/20260101-120000-abc123",
-      prose_path: "examples/01-hello-world.prose",
-      approval_response: "all",
-    },
-  },
-  "50-interactive-tutor.prose": {
-    inputs: { name: "Ada", topic: "recursion", level: "beginner", go_deeper: "practice exercises" },
-  },
-};
-
-type Construct = "until" | "while" | "if";
-
-/** The construct a `**condition**` belongs to, from the text before its opening `**` on that line. */
-function constructOf(source: string, condition: string): Construct | undefined {
-  const first = condition
-    .split("\n")
-    .find((line) => line.trim() !== "")
-    ?.trim();
-  if (first === undefined) return undefined;
-  for (let at = source.indexOf(first); at >= 0; at = source.indexOf(first, at + 1)) {
-    const before = source.slice(0, at).replace(/\s+$/, "");
-    if (!before.endsWith("**")) continue;
-    const opening = before.replace(/\*+$/, "");
-    const line = opening.slice(opening.lastIndexOf("\n") + 1);
-    if (/\bloop\s+until\s*$/.test(line)) return "until";
-    if (/\bloop\s+while\s*$/.test(line)) return "while";
-    return "if";
-  }
-  return undefined;
-}
-
-/** Asks of one loop's condition without any change in what it sees, after which the loop is called stuck. */
-const STUCK_ASKS = 12;
-
-/** What a judgment is shown besides its question: the trail and the named values before `Condition:`. */
-function judgmentEvidence(request: FakeRequest): string {
-  const question = lastUserText(request);
-  const at = question.lastIndexOf("Condition: ");
-  return at < 0 ? "" : question.slice(0, at);
-}
-
-const answer = (value: unknown, reason = "scripted"): FakeReply =>
-  reply.toolUse([{ name: "answer", input: { answer: value, reason } }]);
-
-/** The scripted model for one program. */
-function scriptedModel(program: CorpusProgram, scenario: Scenario) {
-  const asked = new Map<string, number>();
-  /** A running loop's condition: the evidence it was last asked with, and how often it was asked. */
-  const looking = new Map<string, { readonly evidence: string; readonly asks: number }>();
-  const stuck: string[] = [];
-  const unlocated: string[] = [];
-  const respond = (request: FakeRequest): FakeReply => {
-    const kind = callKind(request);
-    if (kind === "session") {
-      const task = firstUserText(request);
-      if (scenario.failSessions?.some((text) => task.includes(text)))
-        return reply.error(400, { message: "scripted failure" });
-      return reply.text(/\byes or no\b/i.test(task) ? "Yes." : "- first point\n- second point");
-    }
-    if (kind === "choice") return answer(choiceOptions(request)[0]);
-    if (kind === "extraction") {
-      const question = lastUserText(request);
-      if (question.startsWith("List the items")) return answer(["a", "b"]);
-      if (question.startsWith("Does this text answer yes")) return answer(true);
-      return answer("value");
-    }
-    const condition = judgmentCondition(request);
-    const construct = constructOf(program.source, condition);
-    if (construct === undefined) unlocated.push(condition);
-    if (construct === "until" || construct === "while") {
-      const evidence = judgmentEvidence(request);
-      const before = looking.get(condition);
-      const progressed = before !== undefined && before.evidence !== evidence;
-      const asks = (before?.asks ?? 0) + 1;
-      // A loop whose judge never sees progress would run forever without `max`: said, and ended.
-      if (!progressed && asks > STUCK_ASKS) stuck.push(condition);
-      const done = progressed || asks > STUCK_ASKS;
-      // A loop that is done is over: the condition's next ask starts another run of the loop.
-      if (done) looking.delete(condition);
-      else looking.set(condition, { evidence, asks });
-      return answer(construct === "until" ? done : !done, `scripted (${construct}, progress: ${progressed})`);
-    }
-    const count = asked.get(condition) ?? 0;
-    asked.set(condition, count + 1);
-    return answer(count % 2 === 1, `scripted (${construct ?? "unlocated"} #${count})`);
-  };
-  return { respond, unlocated, stuck };
-}
 
 type Counts = Record<CallKind, number>;
 const table = new Map<string, Counts>();
@@ -244,8 +40,8 @@ afterAll(async () => {
 describe("corpus programs run end to end against a scripted model", () => {
   for (const program of corpusPrograms) {
     it(program.name, async () => {
-      const scenario = scenarios[program.name] ?? {};
-      const model = scriptedModel(program, scenario);
+      const scenario = corpusScenarios[program.name] ?? {};
+      const model = scriptedModel(program.source, scenario);
       server = await startFakeAnthropic({ respond: model.respond });
       try {
         const loaded = await loadProgram(program.source, program.name);
@@ -262,6 +58,7 @@ describe("corpus programs run end to end against a scripted model", () => {
           return value;
         };
         const cwd = temporaryFolder("prosec-e2e-cwd-");
+        const events: RunEvent[] = [];
         const options = {
           apiKey: TEST_API_KEY,
           baseURL: server.url,
@@ -270,6 +67,7 @@ describe("corpus programs run end to end against a scripted model", () => {
           concurrency: 1,
           maxRetries: 0,
           onInput,
+          onEvent: (event: RunEvent) => events.push(event),
         };
 
         let outputs: Record<string, unknown> | undefined;
@@ -301,6 +99,9 @@ describe("corpus programs run end to end against a scripted model", () => {
         expect(model.unlocated, "every judged condition is found in the source").toEqual([]);
         expect(model.stuck, "every loop's judge saw progress within its asks").toEqual([]);
         expect(asked.every((name) => given[name] !== undefined)).toBe(true);
+
+        // The static bound holds: no more calls of any kind than the bound evaluated with this run's values.
+        expectWithinBound(loaded.metadata.cost, server.requests, observedValues(loaded.metadata.cost, events, given));
 
         const counts: Counts = { session: 0, judgment: 0, choice: 0, extraction: 0 };
         for (const request of server.requests) counts[callKind(request)]++;

@@ -11,8 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues } from "../../runtime/bound.js";
+import type { RunEvent } from "../../runtime/types.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
-import { lastUserText, systemText, type FakeRequest } from "../support/fake-anthropic.js";
+import { lastUserText, type FakeRequest } from "../support/fake-anthropic.js";
+import { callKind, firstMessageText, TASK_HEADING, type CallKind } from "../support/requests.js";
 
 export const TEST_API_KEY = "sk-ant-test-e2e-0123456789abcdef";
 
@@ -38,6 +41,7 @@ export interface ProgramMetadata {
   readonly name: string;
   readonly inputs: readonly { readonly name: string; readonly prompt: string }[];
   readonly outputs: readonly string[];
+  readonly cost: ProgramCost;
 }
 
 export interface LoadedProgram {
@@ -64,73 +68,78 @@ export async function loadProgram(
   return { run: module.run, metadata: module.default };
 }
 
-export type CallKind = "session" | "judgment" | "choice" | "extraction";
+export {
+  callKind,
+  choiceCriteria,
+  choiceEnum,
+  choiceOptions,
+  fieldsAsked,
+  firstUserText,
+  judgmentCondition,
+  type CallKind,
+} from "../support/requests.js";
 
 /**
- * What a request is, from its body alone: no `tool_choice` is a session's turn; a forced `answer`
- * tool is a choice when its answer is an enum, an extraction when its system prompt is the extraction
- * one or its answer is a list or an untyped value, and otherwise (a boolean) a judgment.
+ * The values a run gave the bound's symbols: inputs from the inputs, a list's size and a loop's count
+ * from the run's events at the symbol's sites (the largest seen). A symbol whose site the run never
+ * reached is 0: nothing it multiplies ran.
  */
-export function callKind(request: FakeRequest): CallKind {
-  const body = request.body;
-  if (body?.tool_choice === undefined) return "session";
-  const tool = body.tools?.find((candidate) => candidate.name === body.tool_choice?.name);
-  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; enum?: unknown[] } } } | undefined)
-    ?.properties?.answer;
-  if (answer?.enum !== undefined) return "choice";
-  if (systemText(request).startsWith("You extract structure") || answer?.type !== "boolean") return "extraction";
-  return "judgment";
+export function observedValues(
+  cost: ProgramCost,
+  events: readonly RunEvent[],
+  inputs: Readonly<Record<string, unknown>>,
+): SymbolValues {
+  const fromInputs = inputValues(cost, inputs as Record<string, string>);
+  const values = new Map<string, number>();
+  for (const symbol of cost.symbols) {
+    let largest = 0;
+    for (const event of events) {
+      if (
+        event.source !== undefined ||
+        event.at === undefined ||
+        !symbol.sites.some((site) => site.line === event.at!.line && site.column === event.at!.column)
+      )
+        continue;
+      if (symbol.kind === "items" && event.type === "list") largest = Math.max(largest, event.items);
+      if (symbol.kind === "count" && event.type === "loop-iteration") largest = Math.max(largest, event.iteration + 1);
+    }
+    values.set(symbol.name, fromInputs(symbol.name) ?? largest);
+  }
+  return (name) => values.get(name);
 }
 
-/** The condition of a judgment question (`Condition: ...\n\n<what the construct does>\n\nIs the condition true?`). */
-export function judgmentCondition(request: FakeRequest): string {
-  const question = lastUserText(request);
-  const match = /(?:^|\n\n)Condition: ([\s\S]*?)\n\n[^\n]*\n\nIs the condition true\?$/.exec(question);
-  return match === null ? question : match[1]!;
+export interface BoundCheck {
+  readonly actual: number;
+  readonly bound: number;
 }
 
-/** The criteria of a choice question (`Choose the option that best fits: ...\n\nOptions:`). */
-export function choiceCriteria(request: FakeRequest): string {
-  const question = lastUserText(request);
-  const match = /(?:^|\n\n)Choose the option that best fits: ([\s\S]*?)\n\nOptions:/.exec(question);
-  return match === null ? question : match[1]!;
+/** Asserts that the calls a run made are within its program's bound, kind by kind; returns the totals. */
+export function expectWithinBound(
+  cost: ProgramCost,
+  requests: readonly FakeRequest[],
+  values: SymbolValues,
+): BoundCheck {
+  const actual: Record<CallKind, number> = { session: 0, judgment: 0, choice: 0, extraction: 0 };
+  for (const request of requests) actual[callKind(request)]++;
+  const bound = (count: Parameters<typeof evaluate>[0]): number => evaluate(count, values) ?? Infinity;
+  expect(actual.session, "sessions (retries included)").toBeLessThanOrEqual(
+    bound({ sum: [cost.calls.session, cost.calls.retry] }),
+  );
+  expect(actual.judgment, "judgments").toBeLessThanOrEqual(bound(cost.calls.judgment));
+  expect(actual.choice, "choices").toBeLessThanOrEqual(bound(cost.calls.choice));
+  expect(actual.extraction, "extractions").toBeLessThanOrEqual(bound(cost.calls.extraction));
+  return { actual: requests.length, bound: bound(totalCalls(cost)) };
 }
 
-/** The answers a choice's forced tool allows: its options as numbered labels (`1. Ship it.`). */
-export function choiceEnum(request: FakeRequest): string[] {
-  const tool = request.body?.tools?.find((candidate) => candidate.name === "answer");
-  return [...((tool?.input_schema as { properties: { answer: { enum: string[] } } }).properties.answer.enum ?? [])];
-}
-
-/** The option labels a choice offers, without their numbers. */
-export function choiceOptions(request: FakeRequest): string[] {
-  return choiceEnum(request).map((label) => label.replace(/^\d+\. /, ""));
-}
-
-/** A session's first user message after its trail: its task and what follows. */
-export function firstUserText(request: FakeRequest): string {
-  const text = firstMessage(request);
-  const task = text.indexOf(TASK_SEPARATOR);
-  return task < 0 ? text : text.slice(task + TASK_SEPARATOR.length);
-}
-
-/** The trail a session or judgment was given ("" for none). */
+/** The trail a session or judgment was given ("" for none): its first blocks, before the task or question. */
 export function trailText(request: FakeRequest): string {
-  const text = callKind(request) === "session" ? firstMessage(request) : lastUserText(request);
+  const text = callKind(request) === "session" ? firstMessageText(request) : lastUserText(request);
   if (!text.startsWith(TRAIL_HEADING)) return "";
   const end =
     callKind(request) === "session"
-      ? text.indexOf(TASK_SEPARATOR)
+      ? text.indexOf(`\n\n${TASK_HEADING}\n\n`)
       : text.search(/\n\n(## Context\n|Condition: |Choose the option)/);
   return end < 0 ? text : text.slice(0, end);
 }
 
 const TRAIL_HEADING = "## Earlier results (oldest first)";
-const TASK_SEPARATOR = "\n\n## Your task\n\n";
-
-function firstMessage(request: FakeRequest): string {
-  const first = request.body?.messages.find((message) => message.role === "user");
-  if (first === undefined) return "";
-  if (typeof first.content === "string") return first.content;
-  return first.content.map((block) => (typeof block["text"] === "string" ? block["text"] : "")).join("\n");
-}

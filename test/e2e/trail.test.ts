@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../runtime/index.js";
-import { renderTrail } from "../../runtime/trail.js";
+import { trailSections } from "../../runtime/trail.js";
 import {
   lastUserText,
   reply,
@@ -176,15 +176,15 @@ describe("the trail", () => {
       const summary = requests.find((request) => taskLine(request) === `Summarize docs of ${t}`)!;
       expect(lastUserText(summary)).toMatch(
         new RegExp(
-          `^Execution scope:\n[^#]*\n\nSummarize docs of ${t}\n\n## Context\n\n### docs\n\nR\\(Docs for ${t}\\)$`,
+          `^## Context\n\n### docs\n\nR\\(Docs for ${t}\\)\n\nExecution scope:\n[^#]*\n\nSummarize docs of ${t}$`,
         ),
       );
     }
     expect(asked.at(-2)).toBe("session Merge | ### Plan ### parallel branch 1 ### parallel branch 2");
     // Read outside the block (P019): the value of the call that finished last.
     expect([
-      "Read docs\n\n## Context\n\n### docs\n\nR(Docs for A)",
-      "Read docs\n\n## Context\n\n### docs\n\nR(Docs for B)",
+      "## Context\n\n### docs\n\nR(Docs for A)\n\nRead docs",
+      "## Context\n\n### docs\n\nR(Docs for B)\n\nRead docs",
     ]).toContain(lastUserText(requests.at(-1)!));
     expect(lastUserText(requests.at(-2)!)).toContain(
       "### parallel branch 1\n\nR(Summarize docs of A)\n\n### parallel branch 2\n\nR(Summarize docs of B)",
@@ -217,13 +217,13 @@ describe("the trail", () => {
     expect(lastUserText(requests[3]!)).toBe(
       "## Earlier results (oldest first)\n\n[2 earlier results left out]\n\n### Three\n\nR(Three)\n\n## Your task\n\nFour",
     );
-    const cut = renderTrail(
+    const cut = trailSections(
       [
         { source: "Old", value: "o" },
         { source: "Big", value: `HEAD${"x".repeat(400)}TAIL` },
       ],
       100,
-    );
+    ).join("\n\n");
     expect(cut).toBe(
       `## Earlier results (oldest first)\n\n### Old\n\no\n\n### Big\n\nHEAD${"x".repeat(6)}\n\n[... 388 characters omitted ...]\n\n${"x".repeat(6)}TAIL`,
     );
@@ -266,8 +266,13 @@ describe("block calls", () => {
     );
     const combined = (depth: number) =>
       lastUserText(requests.find((request) => taskLine(request) === `Combine at ${depth}`)!);
-    expect(combined(0)).toMatch(/\n\nCombine at 0\n\n## Context\n\n### parts\n\nR\(Parts at 0\)$/);
-    expect(combined(1)).toMatch(/\n\nCombine at 1\n\n## Context\n\n### parts\n\nR\(Parts at 1\)$/);
-    expect(lastUserText(requests.at(-1)!)).toBe("Report\n\n## Context\n\n### parts\n\nR(Parts at 1)");
+    // Stable first: the context, then the execution scope and the task.
+    expect(combined(0)).toMatch(
+      /^## Context\n\n### parts\n\nR\(Parts at 0\)\n\nExecution scope:[^#]*\n\nCombine at 0$/,
+    );
+    expect(combined(1)).toMatch(
+      /^## Context\n\n### parts\n\nR\(Parts at 1\)\n\nExecution scope:[^#]*\n\nCombine at 1$/,
+    );
+    expect(lastUserText(requests.at(-1)!)).toBe("## Context\n\n### parts\n\nR(Parts at 1)\n\nReport");
   });
 });

@@ -14,6 +14,7 @@ import { loadProgram, type ProgramModule } from "../../src/run/load-program.js";
 import { OfflineModel, ReplayDurability } from "../../src/golden/replay.js";
 import { saveGolden, testGolden, type GoldenResult } from "../../src/golden/run-golden.js";
 import {
+  askedText,
   reply,
   startFakeAnthropic,
   lastUserText,
@@ -48,7 +49,8 @@ output verdict = verdict
 `;
 
 function respond(request: FakeRequest): FakeReply {
-  const prompt = lastUserText(request);
+  // The task is the last block: the context comes before it.
+  const prompt = askedText(request);
   if (request.body?.tool_choice !== undefined) {
     const isChoice = JSON.stringify(request.body.tools).includes("enum");
     return reply.toolUse([
@@ -56,7 +58,7 @@ function respond(request: FakeRequest): FakeReply {
         name: "answer",
         input: isChoice
           ? { answer: "Low", reason: "small" }
-          : { answer: prompt.includes("REVISED"), reason: "checked" },
+          : { answer: lastUserText(request).includes("REVISED"), reason: "checked" },
       },
     ]);
   }

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import {
+  askedText,
   lastUserText,
   reply,
   startFakeAnthropic,
@@ -165,6 +166,33 @@ describe("generated modules run against the runtime", () => {
       () => ({ inputs: ["topic"], outputs: ["summary"] }),
     );
     expect((await main.run({}, options(fake)))["digest"]).toBe("reply to: Summarise moons");
+  });
+
+  it("asks once for the fields read from one text, and once per item of a filter (its verdict tool)", async () => {
+    const respond = (request: FakeRequest): FakeReply => {
+      const tool = request.body?.tools?.find((candidate) => candidate.name === "answer");
+      if (request.body?.tool_choice === undefined && tool === undefined)
+        return reply.text("Release notes: version two, by Ada.");
+      if (request.body?.tool_choice === undefined)
+        return reply.toolUse([
+          { name: "answer", input: { keep: askedText(request).includes("tin"), reason: "scripted" } },
+        ]);
+      return reply.toolUse([{ name: "answer", input: { answer: { owner: "Ada", title: "Two" } } }]);
+    };
+    server = await startFakeAnthropic({ respond });
+    const module = await load(
+      [
+        'let notes = session "Write release notes"',
+        "output title = notes.title",
+        'output owner = "by {notes.owner}"',
+        'output metals = ["tin", "wool", "tin foil"] | filter:',
+        '  session "Is {item} a metal?"',
+      ].join("\n"),
+    );
+    const outputs = await module.run({}, options(server));
+    expect(outputs).toEqual({ title: "Two", owner: "by Ada", metals: ["tin", "tin foil"] });
+    // One session, one extraction for both fields, one verdict per item.
+    expect(server.requests).toHaveLength(1 + 1 + 3);
   });
 
   it("gives an input written with a value its default, unless it is answered ahead", async () => {

@@ -11,7 +11,7 @@ import { EXIT } from "../../src/cli/exit-codes.js";
 import { startProsec, type CliResult, type StartedCli } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import {
-  lastUserText,
+  askedText,
   startFakeAnthropic,
   type FakeReply,
   type FakeRequest,
@@ -71,7 +71,10 @@ function onlyRun(cwd: string): string {
 /** What each request asked: a session's first line, a judgment's condition (after its context). */
 function prompts(server: FakeServer): string[] {
   return server.requests.map((request) => {
-    const lines = lastUserText(request).split("\n");
+    // The task's block (after the trail's heading, when there is one), or the judgment's question.
+    const lines = askedText(request)
+      .split("\n")
+      .filter((line) => line !== "" && line !== "## Your task");
     return lines.find((line) => line.startsWith("Condition: ")) ?? lines[0]!;
   });
 }

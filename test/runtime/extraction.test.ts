@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryJournal } from "../../runtime/journal.js";
 import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../../runtime/structure.js";
-import { lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { askedText, lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst } from "./helpers.js";
 
 let server: FakeServer;
@@ -108,5 +109,90 @@ describe("list, field and truthy at run time", () => {
       return rt.field(at(4), text, "version");
     });
     expect(result).toBe("v2.1");
+  });
+});
+
+describe("fewer model calls", () => {
+  it("reads several fields of one text in one question, and answers the later fields from it", async () => {
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([{ name: "answer", input: { answer: { owner: "Ada", title: "Tides", items: ["a", "b"] } } }]),
+      ],
+    });
+    const fields = ["items", "owner", "title"];
+    const text = "Ada wrote about tides, covering a and b.";
+    const { result, events } = await runAgainst(server, async (rt) => [
+      await rt.field(at(1), text, "title", fields),
+      await rt.field(at(2), text, "items", fields),
+      await rt.field(at(3), text, "owner", fields),
+    ]);
+    expect(result).toEqual(["Tides", ["a", "b"], "Ada"]);
+    expect(server.requests).toHaveLength(1);
+    expect(askedText(server.requests[0]!)).toBe('What are the fields "items", "owner", "title" in this text?');
+    expect(events.filter((event) => event.type === "extraction")).toHaveLength(1);
+  });
+
+  it("resumes a run recorded before fields were read together: each site's own recorded answer is replayed", async () => {
+    server = await startFakeAnthropic();
+    const journal = new MemoryJournal();
+    const fields = ["owner", "title"];
+    const text = "Ada wrote about tides.";
+    await journal.put("/extract@1:1#0", { kind: "extract", value: "Tides", usage: [] });
+    await journal.put("/extract@2:1#0", { kind: "extract", value: "Ada", usage: [] });
+    const { result } = await runAgainst(
+      server,
+      async (rt) => [await rt.field(at(1), text, "title", fields), await rt.field(at(2), text, "owner", fields)],
+      { journal },
+    );
+    expect(result).toEqual(["Tides", "Ada"]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("a filter's verdict is one forced tool call when the session has no other tools", async () => {
+    server = await startFakeAnthropic({
+      respond: (request) =>
+        reply.toolUse([{ name: "answer", input: { keep: askedText(request).includes("tin"), reason: "metal check" } }]),
+    });
+    const noTools = { read: [], write: [], bash: "deny", network: "deny" } as const;
+    const { result } = await runAgainst(server, async (rt) => {
+      const kept: string[] = [];
+      for (const item of ["tin", "wool"])
+        if (
+          await rt.truthy(
+            at(2),
+            await rt.session({ at: at(1), prompt: `Is ${item} a metal?`, keep: true, permissions: noTools }),
+          )
+        )
+          kept.push(item);
+      return kept;
+    });
+    expect(result).toEqual(["tin"]);
+    expect(server.requests).toHaveLength(2);
+    expect(
+      server.requests.map((request) => [request.body?.tool_choice, request.body?.tools?.map((tool) => tool.name)]),
+    ).toEqual([
+      [{ type: "tool", name: "answer" }, ["answer"]],
+      [{ type: "tool", name: "answer" }, ["answer"]],
+    ]);
+  });
+
+  it("offers the verdict tool without forcing it to an agent with tools; a free-text answer is still read", async () => {
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([{ name: "answer", input: { keep: false, reason: "not a metal" } }]),
+        reply.text("Hard to say without more data."),
+      ],
+      respond: () => reply.toolUse([{ name: "answer", input: { answer: true, reason: "read" } }]),
+    });
+    const { result } = await runAgainst(server, async (rt) => [
+      await rt.session({ at: at(1), prompt: "Is wool a metal?", keep: true }),
+      await rt.truthy(at(2), await rt.session({ at: at(3), prompt: "Is tin a metal?", keep: true })),
+    ]);
+    expect(result).toEqual(["no: not a metal", true]);
+    expect(server.requests[0]!.body?.tool_choice).toBeUndefined();
+    expect(server.requests[0]!.body?.tools?.map((tool) => tool.name)).toContain("read_file");
+    expect(server.requests[0]!.body?.tools?.map((tool) => tool.name)).toContain("answer");
+    // The free-text reply needed the model once more to read it.
+    expect(server.requests).toHaveLength(3);
   });
 });

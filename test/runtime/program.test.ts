@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { add, defineProgram, startRun, text, type RunOptions } from "../../runtime/index.js";
 import type { RunEvent } from "../../runtime/types.js";
 import {
+  askedText,
   lastUserText,
   reply,
   startFakeAnthropic,
@@ -61,9 +62,9 @@ function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
 }
 
 function responder(request: FakeRequest) {
-  const prompt = lastUserText(request);
+  const prompt = askedText(request);
   if (request.body?.tool_choice !== undefined) {
-    const complete = prompt.includes("- Why");
+    const complete = lastUserText(request).includes("- Why");
     return reply.toolUse([
       { name: "answer", input: { answer: complete, reason: complete ? "has all three parts" : "missing a part" } },
     ]);
@@ -88,7 +89,7 @@ describe("a program driving the runtime", () => {
     );
     expect(outputs).toEqual({ summary: "INTRO\nOUTRO" });
     const sectionPrompts = server.requests
-      .map(lastUserText)
+      .map(askedText)
       .filter((prompt) => prompt.startsWith("Write the section"))
       .map((prompt) => prompt.split("\n")[0]);
     expect(sectionPrompts.sort()).toEqual(

@@ -52,8 +52,13 @@ describe("sessions", () => {
       await rt.session({ at: at(1), prompt: "Summarize", context: { research: "Findings here", items: ["x", "y"] } });
       return rt.session({ at: at(2), prompt: "Read", context: ["docs/*.md"] });
     });
-    const first = lastUserText(server.requests[0]!);
-    expect(first).toContain("## Context\n\n### research\n\nFindings here\n\n### items\n\n- x\n- y");
+    // One block per binding (a longer context then extends a cached shorter one), before the task.
+    const first = server.requests[0]!.body!.messages[0]!.content as Array<{ text: string }>;
+    expect(first.map((block) => block.text)).toEqual([
+      "## Context\n\n### research\n\nFindings here",
+      "### items\n\n- x\n- y",
+      "Summarize",
+    ]);
     expect(lastUserText(server.requests[1]!)).toContain("- docs/*.md");
   });
 

@@ -12,11 +12,15 @@ export interface CliResult {
 }
 
 /** Runs the built CLI (`npm run build` first) as a user would. */
-export function prosec(args: readonly string[], cwd = repositoryRoot): CliResult {
+export function prosec(
+  args: readonly string[],
+  cwd = repositoryRoot,
+  env: Readonly<Record<string, string>> = {},
+): CliResult {
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", ...env },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -5,7 +5,7 @@
  * which requests its steps answered.
  */
 import { createHash } from "node:crypto";
-import { lastUserText, reply, type FakeReply, type FakeRequest } from "./fake-anthropic.js";
+import { askedText, lastUserText, reply, type FakeReply, type FakeRequest } from "./fake-anthropic.js";
 
 /** A short hash of what the request asks: the same step asks the same thing in every run. */
 export function identity(request: FakeRequest): string {
@@ -22,8 +22,19 @@ export function identityIn(text: unknown): string | undefined {
 }
 
 /**
- * Sessions answer `[identity] re: <first line of the prompt>`; judgments answer `judge(question text)`;
- * choices take the first option; extractions give two items.
+ * A judgment's question, then the values it shows, as one text: the question is the request's last
+ * block and the values come before it (prompt caching puts them first), so it reads as it always has.
+ */
+function questionWithValues(request: FakeRequest): string {
+  const last = [...(request.body?.messages ?? [])].reverse().find((message) => message.role === "user");
+  if (last === undefined || typeof last.content === "string") return lastUserText(request);
+  const texts = last.content.flatMap((block) => (typeof block["text"] === "string" ? [block["text"]] : []));
+  return [...texts.slice(-1), ...texts.slice(0, -1)].join("\n\n");
+}
+
+/**
+ * Sessions answer `[identity] re: <first line of the task>`; judgments answer `judge(the question with its values)`;
+ * choices take the first option; extractions give two items, or `"value"` for every field asked.
  */
 export function deterministicModel(
   judge: (question: string) => boolean = () => true,
@@ -31,14 +42,24 @@ export function deterministicModel(
   return (request) => {
     const id = identity(request);
     const tool = request.body?.tools?.[0];
-    const prompt = lastUserText(request);
+    const prompt = askedText(request);
     if (request.body?.tool_choice === undefined || tool === undefined)
       return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
-    const schema = (tool.input_schema as { properties: { answer: { type?: string; enum?: string[] } } }).properties
-      .answer;
+    const schema = (
+      tool.input_schema as { properties: { answer: { type?: string; enum?: string[]; properties?: object } } }
+    ).properties.answer;
+    const fields =
+      schema.type === "object"
+        ? Object.fromEntries(Object.keys(schema.properties ?? {}).map((field) => [field, "value"]))
+        : undefined;
     const answer =
       schema.enum?.[0] ??
-      (schema.type === "boolean" ? judge(prompt) : schema.type === "array" ? ["first", "second"] : "value");
+      fields ??
+      (schema.type === "boolean"
+        ? judge(questionWithValues(request))
+        : schema.type === "array"
+          ? ["first", "second"]
+          : "value");
     return reply.toolUse([{ name: "answer", input: { answer, reason: `[${id}] scripted` } }]);
   };
 }

@@ -6,14 +6,22 @@
  * tool calls, HTTP errors (429 with `retry-after`, 500, 529), dropped connections, malformed JSON or a
  * request that never answers. Every request is recorded, including the ones the client aborted.
  *
- * This module imports nothing but Node built-ins, so a benchmark can transpile and load it as is.
+ * Usage is accounted as the real API does (fake-usage.ts): input tokens from the request's size,
+ * output tokens from the reply's, and prompt caching by `cache_control` breakpoints; a reply may
+ * give its own usage instead.
+ *
+ * This module and fake-usage.ts import nothing but Node built-ins, so a benchmark can transpile and
+ * load them as they are.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { PromptCache, RequestRefused, type CacheOptions } from "./fake-usage.js";
 
 export interface FakeUsage {
   readonly input_tokens: number;
   readonly output_tokens: number;
+  readonly cache_creation_input_tokens?: number;
+  readonly cache_read_input_tokens?: number;
 }
 
 export type FakeContentBlock =
@@ -55,6 +63,8 @@ export interface FakeRequest {
   readonly receivedAt: number;
   /** `aborted` when the client closed the connection before the reply was sent. */
   state: RequestState;
+  /** The usage the reply reported, once a message was sent. */
+  usage?: FakeUsage;
 }
 
 /** The parts of a Messages request body the tests look at. */
@@ -73,7 +83,7 @@ export interface MessagesBody {
 
 export type Responder = (request: FakeRequest) => FakeReply | Promise<FakeReply>;
 
-export interface FakeServerOptions {
+export interface FakeServerOptions extends CacheOptions {
   /** Replies in request order; when it runs out, `respond` answers (or a non-retryable 500). */
   readonly script?: readonly FakeReply[];
   readonly respond?: Responder;
@@ -157,6 +167,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
   const waiters: { count: number; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
   const keepBodies = options.keepBodies ?? true;
+  const cache = new PromptCache(options);
 
   const server = createServer((incoming, response) => {
     void handle(incoming, response);
@@ -221,8 +232,22 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
         response.end(JSON.stringify(chosen.body ?? {}));
         return;
       case "message": {
+        const body = request.body ?? parseBody(raw);
+        let accounted: ReturnType<PromptCache["account"]>;
+        try {
+          accounted = cache.account(body, chosen.content);
+        } catch (error) {
+          if (!(error instanceof RequestRefused)) throw error;
+          send(
+            reply.error(400, { message: error.message }) as Exclude<FakeReply, { kind: "hang" }>,
+            request,
+            response,
+            raw,
+          );
+          return;
+        }
         request.state = "answered";
-        const model = request.body?.model ?? modelOf(raw);
+        const model = typeof body["model"] === "string" ? body["model"] : "unknown";
         const message = {
           id: `msg_${request.index}`,
           type: "message",
@@ -231,10 +256,12 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
           content: chosen.content,
           stop_reason: chosen.stopReason ?? "end_turn",
           stop_sequence: null,
-          usage: chosen.usage ?? { input_tokens: 10, output_tokens: 5 },
+          usage: chosen.usage ?? accounted.usage,
         };
+        request.usage = message.usage;
         response.writeHead(200, { "content-type": "application/json", "request-id": `req_${request.index}` });
         response.end(JSON.stringify(message));
+        accounted.commit();
         return;
       }
     }
@@ -258,7 +285,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
   };
 }
 
-/** The text of the last user message of a request (its string content or its text blocks). */
+/** The text of the last user message of a request (its string content, or its blocks' texts joined as sections). */
 export function lastUserText(request: FakeRequest): string {
   const messages = request.body?.messages ?? [];
   const last = [...messages].reverse().find((message) => message.role === "user");
@@ -268,7 +295,20 @@ export function lastUserText(request: FakeRequest): string {
     .map((block) =>
       typeof block["text"] === "string" ? block["text"] : typeof block["content"] === "string" ? block["content"] : "",
     )
-    .join("\n");
+    .join("\n\n");
+}
+
+/**
+ * What the last user message asks: its last text block (a session's task, a judgment's question),
+ * without the blocks before it (memory, context, values), which requests put first for caching.
+ */
+export function askedText(request: FakeRequest): string {
+  const messages = request.body?.messages ?? [];
+  const last = [...messages].reverse().find((message) => message.role === "user");
+  if (last === undefined) return "";
+  if (typeof last.content === "string") return last.content;
+  const texts = last.content.filter((block) => typeof block["text"] === "string");
+  return texts.length === 0 ? lastUserText(request) : String(texts[texts.length - 1]!["text"]);
 }
 
 /** The system prompt of a request as one string. */
@@ -287,8 +327,13 @@ function readBody(incoming: IncomingMessage): Promise<string> {
   });
 }
 
-function modelOf(raw: string): string {
-  return /"model"\s*:\s*"([^"]*)"/.exec(raw)?.[1] ?? "unknown";
+function parseBody(raw: string): Record<string, unknown> {
+  try {
+    const body: unknown = JSON.parse(raw);
+    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -12,9 +12,10 @@
  *   statement, by their `.prose` names, each a `Value`; then every input asked mid-program as an
  *   optional field: an answer given ahead), `type Outputs` (top-level `output`
  *   names, each a `Value`), `async function run(inputs, options?)`, and as default export the
- *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs).
- *   A program without outputs resolves to `{}` and hands the runtime its final result (the value
- *   of its last top-level statement that produced one): a `use` call of it returns that.
+ *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs, the
+ *   static cost bound `cost`). A program without outputs resolves to `{}` and hands the runtime its
+ *   final result (the value of its last top-level statement that produced one): a `use` call of it
+ *   returns that.
  * - Every runtime call carries the `{ line, column }` of the `.prose` construct it came from.
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
@@ -23,7 +24,8 @@ import { inputQuestion } from "../2-analyze/input-question.js";
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
-import { commentText, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
+import type { ProgramCost } from "../../../runtime/bound.js";
+import { commentText, dataLiteral, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import { walk } from "../../walk.js";
 import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
@@ -44,6 +46,8 @@ export interface LowerOptions {
   readonly compilerVersion: string;
   /** The build's input hash, written on line 2 (see the contract above). */
   readonly inputHash: string;
+  /** The program's static cost bound, written into its metadata. */
+  readonly cost?: ProgramCost;
   /** The module a `use` imports where it is not `moduleSpecifier`'s (a vendored program's, from `build`). */
   readonly importSpecifiers?: ReadonlyMap<string, string>;
 }
@@ -209,7 +213,7 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
     compilerVersion: ${stringLiteral(options.compilerVersion)},
     inputs: [${inputs.join(", ")}],
     outputs: [${analysis.outputs.map(stringLiteral).join(", ")}],
-    text: \`${templateChunk(options.sourceText)}\`,
+    text: \`${templateChunk(options.sourceText)}\`,${options.cost === undefined ? "" : `\n    cost: ${dataLiteral(options.cost)},`}
   }`;
 }
 

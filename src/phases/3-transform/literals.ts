@@ -85,3 +85,20 @@ export function propertyKey(name: string): string {
   if (name === "__proto__") return `[${stringLiteral(name)}]`;
   return identifierPattern.test(name) ? name : stringLiteral(name);
 }
+
+/** A TypeScript literal for JSON data (numbers, strings, booleans, null, arrays, plain objects). */
+export function dataLiteral(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return stringLiteral(value);
+  if (typeof value === "boolean") return String(value);
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new Error(`internal: ${value} has no literal`);
+    return String(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(dataLiteral).join(", ")}]`;
+  if (typeof value === "object")
+    return `{ ${Object.entries(value as Record<string, unknown>)
+      .map(([key, entry]) => `${propertyKey(key)}: ${dataLiteral(entry)}`)
+      .join(", ")} }`;
+  throw new Error(`internal: a ${typeof value} has no literal`);
+}

@@ -7,9 +7,12 @@
 import type * as ast from "../../ast.js";
 import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
 import { walk } from "../../walk.js";
+import { fieldGroups } from "./field-groups.js";
+import { filterVerdicts } from "./filter-verdicts.js";
 import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
-import { judgedKinds, ProgramBindings } from "./program-bindings.js";
+import { judgedKinds } from "../2-analyze/visible-values.js";
+import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
@@ -90,6 +93,10 @@ export class Lowering {
    * statement (names are flat): declared ahead as `null`, never in a temporal dead zone.
    */
   readonly readFromFunctions: ReadonlySet<SymbolInfo>;
+  /** Fields read from one binding, asked for in one extraction (`field-groups.ts`). */
+  readonly fieldGroups: ReadonlyMap<ast.MemberExpression, readonly string[]>;
+  /** Sessions that give a `filter:` stage its verdict (`filter-verdicts.ts`). */
+  readonly filterVerdicts: ReadonlySet<ast.SessionExpression>;
   /** The program-level bindings judgments see, listed once (see program-bindings.ts). */
   readonly programBindings: ProgramBindings;
 
@@ -119,6 +126,8 @@ export class Lowering {
       });
     }
     this.readFromFunctions = readInside;
+    this.fieldGroups = fieldGroups(analysis);
+    this.filterVerdicts = filterVerdicts(analysis);
     this.programBindings = new ProgramBindings(
       analysis,
       (symbol) => judgedKinds.has(symbol.kind) && !this.promoted.has(symbol),

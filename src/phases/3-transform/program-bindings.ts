@@ -8,21 +8,6 @@
 import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
 import { propertyKey } from "./literals.js";
 
-/** Symbol kinds that hold values a judgment may look at. */
-export const judgedKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
-  "let",
-  "const",
-  "assigned",
-  "input",
-  "output",
-  "param",
-  "loop-item",
-  "loop-index",
-  "pipe-item",
-  "pipe-accumulator",
-  "catch-error",
-]);
-
 /** The TypeScript name of the frame. */
 export const bindingsFrame = "$bindings";
 

@@ -34,6 +34,14 @@ output feedback = session: critic
   prompt: "Review this draft for {audience}: list at most three concrete changes that would improve it most."
   context: draft
 `,
+  cost: {
+    calls: { session: 1, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 1,
+    tokens: { sonnet: { input: 2495, output: 1000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 const critic: AgentDefinition = {

@@ -54,6 +54,14 @@ loop until **the draft is accurate, clear and ready to publish** (max: 3):
 output issue = draft
 output revision-count = revisions
 `,
+  cost: {
+    calls: { session: 7, judgment: 3, choice: 0, extraction: 3, retry: 0 },
+    criticalPath: 13,
+    tokens: { sonnet: { input: 33364, output: 7600 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 const editor: AgentDefinition = {

@@ -50,6 +50,14 @@ output headline = session: writer
   prompt: "Write a single-sentence headline for this brief."
   context: brief
 `,
+  cost: {
+    calls: { session: 5, judgment: 0, choice: 0, extraction: 0, retry: 0 },
+    criticalPath: 3,
+    tokens: { sonnet: { input: 11410, output: 5000 } },
+    symbols: [],
+    unbounded: [],
+    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+  },
 });
 
 const researcher: AgentDefinition = {

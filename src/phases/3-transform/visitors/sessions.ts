@@ -33,6 +33,7 @@ function sessionCall(
   else if (node.prompt) fields.push(`prompt: ${string(node.prompt, state, lowering).code}`);
   if (node.name) fields.push(`label: ${stringLiteral(node.name.name)}`);
   fields.push(...bindingField(binding));
+  if (lowering.filterVerdicts.has(node)) fields.push("keep: true");
   if (unbound) fields.push(UNBOUND);
   fields.push(
     ...settingsFields(

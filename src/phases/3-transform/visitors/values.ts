@@ -49,9 +49,10 @@ function entryValue(entry: ast.ObjectEntry, state: LowerState, lowering: Lowerin
 }
 
 export function member(node: ast.MemberExpression, state: LowerState, lowering: Lowering): Lowered {
-  return awaited(
-    `rt.field(${site(node.property)}, ${lowering.value(node.object, state).code}, ${stringLiteral(node.property.name)})`,
-  );
+  const object = lowering.value(node.object, state).code;
+  const group = lowering.fieldGroups.get(node);
+  const fields = group === undefined ? "" : `, [${group.map(stringLiteral).join(", ")}]`;
+  return awaited(`rt.field(${site(node.property)}, ${object}, ${stringLiteral(node.property.name)}${fields})`);
 }
 
 /** `a[i]`: the runtime reads a number as an item's position, anything else as a field name. */

@@ -1,0 +1,106 @@
+/**
+ * `prosec cost <files>`: each program's static cost bound, before anything is paid: the worst-case
+ * model calls by kind, the critical path, tokens and dollars (price table: list prices by family,
+ * `PROSEC_PRICES`), unbounded loops and recursions by line.
+ */
+import type { Argv } from "yargs";
+import type { ProgramCost } from "../../runtime/bound.js";
+import type { PriceTable } from "../../runtime/prices.js";
+import { importedFile, importInterface } from "../project/imports.js";
+import { costOfSource, type ImportResolution } from "../compile.js";
+import { hasErrors } from "../diagnostics/diagnostic.js";
+import { formatDiagnostic } from "../diagnostics/format.js";
+import { formatCount } from "../phases/2-analyze/cost/format.js";
+import { assumptionLine, boundFigures, describeBound, pricesFromEnvironment } from "./cost-report.js";
+import { EXIT } from "./exit-codes.js";
+import { withFormat, type FormatArguments } from "./output-format.js";
+import { findPrograms } from "./find-programs.js";
+import { readProgram } from "./read-program.js";
+
+export interface CostArguments extends FormatArguments {
+  readonly paths: readonly string[];
+  readonly strict: boolean;
+}
+
+export function costCommand(yargs: Argv): Argv {
+  return yargs.command<CostArguments>(
+    "cost <paths..>",
+    "Print each program's worst-case model calls, critical path, tokens and dollars, before running it",
+    (command) =>
+      withFormat(
+        command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }),
+        "each program's figures, and its bound as data",
+      ).option("strict", {
+        type: "boolean",
+        default: false,
+        describe: "treat warnings as errors",
+      }),
+    (argv) => {
+      process.exitCode = runCost(argv);
+    },
+  );
+}
+
+export function runCost(argv: CostArguments): number {
+  const prices = pricesFromEnvironment();
+  const cwd = process.cwd();
+  const interfaces = new Map<string, ImportResolution>();
+  const color = process.stdout.isTTY === true && !process.env["NO_COLOR"];
+  const reports: Array<{ file: string; cost?: ProgramCost }> = [];
+  let failed = false;
+  for (const file of findPrograms(argv.paths, cwd)) {
+    const { text: source, problem } = readProgram(file);
+    const result =
+      problem !== undefined
+        ? { diagnostics: [problem] }
+        : costOfSource(
+            source,
+            {
+              strict: argv.strict,
+              resolveImport: (usePath) => importInterface(importedFile(file, usePath), interfaces, cwd),
+            },
+            file,
+          );
+    if (hasErrors(result.diagnostics)) {
+      failed = true;
+      for (const diagnostic of result.diagnostics)
+        process.stderr.write(`${formatDiagnostic(file, source, diagnostic, { color })}\n`);
+    }
+    reports.push({ file, ...(result.cost === undefined ? {} : { cost: result.cost }) });
+  }
+  if (argv.format === "json")
+    process.stdout.write(
+      `${JSON.stringify({ programs: reports.map((report) => jsonReport(report, prices)) }, null, 2)}\n`,
+    );
+  else printText(reports, prices);
+  return failed ? EXIT.failed : EXIT.ok;
+}
+
+function printText(reports: ReadonlyArray<{ file: string; cost?: ProgramCost }>, prices: PriceTable): void {
+  let assumption: string | undefined;
+  for (const { file, cost } of reports) {
+    if (cost === undefined) continue;
+    process.stdout.write(
+      `${file}\n${describeBound(cost, boundFigures(cost, prices, undefined))
+        .map((line) => `  ${line}\n`)
+        .join("")}`,
+    );
+    assumption = assumptionLine(cost);
+  }
+  if (assumption !== undefined) process.stdout.write(`${assumption}\n`);
+}
+
+function jsonReport({ file, cost }: { file: string; cost?: ProgramCost }, prices: PriceTable): object {
+  if (cost === undefined) return { file, errors: true };
+  const figures = boundFigures(cost, prices, undefined);
+  return {
+    file,
+    calls: formatCount(figures.calls),
+    byKind: Object.fromEntries(Object.entries(figures.byKind).map(([kind, count]) => [kind, formatCount(count)])),
+    criticalPath: formatCount(figures.criticalPath),
+    tokens: { input: formatCount(figures.inputTokens), output: formatCount(figures.outputTokens) },
+    dollars: figures.dollars === undefined ? null : formatCount(figures.dollars, (value) => value.toFixed(4)),
+    unpriced: figures.unpriced,
+    bound: cost,
+  };
+}

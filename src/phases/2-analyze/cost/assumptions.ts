@@ -1,0 +1,17 @@
+/**
+ * What a static bound assumes about what is only known at run time, in tokens (a prompt's text
+ * counts a quarter of its characters).
+ */
+
+/** A session's reply, and every value a prompt shows (context, interpolation, a judgment's scope). */
+export const REPLY_TOKENS = 1000;
+/** A judgment's, choice's or extraction's answer. */
+export const ANSWER_TOKENS = 100;
+/** The runtime's framing of a session and its built-in tool definitions (measured: about 450). */
+export const SESSION_OVERHEAD_TOKENS = 450;
+/** The fixed instructions and answer tool of a judgment, choice or extraction. */
+export const QUESTION_OVERHEAD_TOKENS = 150;
+/** The model a session without `model:` and every judgment, choice and extraction uses. */
+export const DEFAULT_MODEL = "sonnet";
+
+export const tokensOf = (text: string): number => Math.ceil(text.length / 4);

@@ -1,0 +1,142 @@
+/**
+ * Budgets: a compiled program run with `budget` / `maxCalls` against the fake Messages API. Prices
+ * are set so that only output costs ($100 per million tokens) and every reply is 1,000 tokens ($0.10),
+ * with `maxTokens: 1000`: a request's worst case is then $0.10 too.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { BudgetExceeded } from "../../runtime/index.js";
+import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder } from "../e2e/harness.js";
+
+const prices = { "claude-sonnet-5-5": { input: 0, output: 100 } };
+const thousandTokens = "word ".repeat(800);
+
+let server: FakeServer;
+afterEach(async () => server?.close());
+afterAll(removeTemporaryFolders);
+
+async function serve(latencyMs = 0): Promise<FakeServer> {
+  server = await startFakeAnthropic({ respond: () => reply.text(thousandTokens), latencyMs });
+  return server;
+}
+
+const options = (extra: object = {}) => ({
+  apiKey: TEST_API_KEY,
+  baseURL: server.url,
+  cwd: temporaryFolder("prosec-budget-"),
+  maxRetries: 0,
+  maxTokens: 1000,
+  prices,
+  ...extra,
+});
+
+const threeSessions = 'let a = session "One"\nlet b = session "Two"\noutput c = session "Three"\n';
+
+async function failure(promise: Promise<unknown>): Promise<BudgetExceeded> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(BudgetExceeded);
+  return error as BudgetExceeded;
+}
+
+describe("a run with a budget", () => {
+  it("refuses to start when the bound with these inputs is over the budget, before any request", async () => {
+    await serve();
+    const program = await loadProgram(threeSessions, "three.prose");
+    const error = await failure(program.run({}, options({ budget: 0.25 })));
+    expect(error.message).toMatch(
+      /^three\.prose: The program's bound, about \$0\.3\d \(3 model calls at most\), is over the budget of \$0\.25\. Start it anyway with --yes/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("started anyway, stops before the request that could cross the budget", async () => {
+    await serve();
+    const program = await loadProgram(threeSessions, "three.prose");
+    const error = await failure(program.run({}, options({ budget: 0.25, startOverBound: true })));
+    // $0.10 spent per reply: the third request's worst case ($0.10) would take $0.20 past $0.25.
+    expect(server.requests).toHaveLength(2);
+    expect(error.reason).toMatch(
+      /could cost up to \$0\.1000; with \$0\.2\d+ spent that could exceed the budget of \$0\.25/,
+    );
+  });
+
+  it("counts the requests in flight: they finish, and the one that could cross is never sent", async () => {
+    await serve(150);
+    const program = await loadProgram(
+      'parallel:\n  a = session "A"\n  b = session "B"\n  c = session "C"\n',
+      "wide.prose",
+    );
+    await failure(program.run({}, options({ budget: 0.25, startOverBound: true, concurrency: 3 })));
+    expect(server.requests.map((request) => request.state)).toEqual(["answered", "answered"]);
+  });
+
+  it("with --max-calls: refused when the bound has more calls, stopped at the limit when started anyway", async () => {
+    await serve();
+    const program = await loadProgram(threeSessions, "three.prose");
+    expect((await failure(program.run({}, options({ maxCalls: 2 })))).reason).toContain(
+      "3 model calls, is over --max-calls 2",
+    );
+    expect(server.requests).toHaveLength(0);
+    expect((await failure(program.run({}, options({ maxCalls: 2, startOverBound: true })))).reason).toContain(
+      "made 2 of its 2 model requests",
+    );
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("refuses a budget for a model without a price, unless one is given", async () => {
+    await serve();
+    const program = await loadProgram('session "Hi"\n', "local.prose");
+    const error = await failure(
+      program.run({}, { ...options({ budget: 5 }), prices: undefined, models: { sonnet: "my-local-model" } }),
+    );
+    expect(error.reason).toContain("no price for my-local-model");
+    expect(server.requests).toHaveLength(0);
+    await program.run(
+      {},
+      {
+        ...options({ budget: 5 }),
+        prices: { "my-local-model": { input: 1, output: 1 } },
+        models: { sonnet: "my-local-model" },
+      },
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("starts a run whose bound depends on what it reads; the meter enforces the budget", async () => {
+    server = await startFakeAnthropic({
+      respond: (request) => reply.text(request.index === 0 ? "- a\n- b\n- c\n- d" : thousandTokens),
+    });
+    const program = await loadProgram(
+      'let parts = session "List the parts"\nfor part in parts:\n  session "Build {part}"\n',
+      "parts.prose",
+    );
+    await failure(program.run({}, options({ budget: 0.25 })));
+    // The list cost nothing to speak of; two builds at $0.10 each, then the third could cross.
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("keeps what a durable run spent: a resumed run's budget is the run's total", async () => {
+    await serve();
+    const program = await loadProgram(threeSessions, "durable.prose");
+    const runDir = join(temporaryFolder("prosec-budget-run-"), "run");
+    await failure(program.run({}, options({ runDir, budget: 0.25, startOverBound: true })));
+    expect(server.requests).toHaveLength(2);
+    const spent = JSON.parse(readFileSync(join(runDir, "spent.json"), "utf8")) as { dollars: number; calls: number };
+    expect(spent.calls).toBe(2);
+    expect(spent.dollars).toBeCloseTo(0.2, 2);
+    // The same budget again: what was spent counts, so the next request is refused at once.
+    await failure(program.run({}, options({ runDir, resume: true, budget: 0.25, startOverBound: true })));
+    expect(server.requests).toHaveLength(2);
+    // A larger one: the two finished sessions are replayed, one request is made.
+    const outputs = await program.run({}, options({ runDir, resume: true, budget: 0.5, startOverBound: true }));
+    expect(outputs["c"]).toBe(thousandTokens);
+    expect(server.requests).toHaveLength(3);
+    expect((JSON.parse(readFileSync(join(runDir, "spent.json"), "utf8")) as { calls: number }).calls).toBe(3);
+    expect(existsSync(join(runDir, ".lock"))).toBe(false);
+  });
+});
