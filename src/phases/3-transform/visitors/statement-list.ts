@@ -7,6 +7,7 @@ import type { SymbolInfo } from "../../2-analyze/types.js";
 import type { ListOptions, Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
+import { branchName } from "./parallel.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
 export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
@@ -52,23 +53,54 @@ function declareScope(
   options: ListOptions,
 ): Set<SymbolInfo> {
   const scope = options.scope ? lowering.analysis.scopes.get(options.scope) : undefined;
+  // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
+  const declarable = (symbol: SymbolInfo): boolean =>
+    symbol.scope === scope &&
+    declaredKinds.has(symbol.kind) &&
+    !lowering.promoted.has(symbol) &&
+    !state.declaredBeforeLoop.has(symbol) &&
+    (symbol.kind === "input" || !lowering.readFromFunctions.has(symbol));
   const directNames = new Set<ast.Identifier>();
   for (const statement of statements) {
     if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name)
       directNames.add(statement.name);
+    for (const name of parallelNames(statement, lowering, declarable)) directNames.add(name);
   }
   const here = new Set<SymbolInfo>();
   const ahead: SymbolInfo[] = [...(options.declareAhead ?? [])];
   for (const symbol of scope?.symbols.values() ?? []) {
     if (!declaredKinds.has(symbol.kind) || lowering.promoted.has(symbol) || state.declaredBeforeLoop.has(symbol))
       continue;
-    // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
-    const standsHere = symbol.kind === "input" || !lowering.readFromFunctions.has(symbol);
-    if (directNames.has(symbol.declaration) && standsHere) here.add(symbol);
+    if (directNames.has(symbol.declaration) && declarable(symbol)) here.add(symbol);
     else ahead.push(symbol);
   }
   for (const symbol of ahead) out.add(`let ${lowering.symbolName(symbol)}: Value = null;`);
   return here;
+}
+
+/**
+ * The names a `parallel:` standing in the statement binds in its branches, when they can be
+ * declared where the join destructures them (`const [a, b] = await Promise.all(...)`): each bound
+ * once, by that branch.
+ */
+function parallelNames(
+  statement: ast.Statement,
+  lowering: Lowering,
+  declarable: (symbol: SymbolInfo) => boolean,
+): ast.Identifier[] {
+  const value =
+    statement.kind === "ExpressionStatement"
+      ? statement.expression
+      : statement.kind === "Binding" || statement.kind === "Output"
+        ? statement.value
+        : undefined;
+  if (value?.kind !== "Parallel") return [];
+  const names = value.branches.map(branchName).filter((name) => name !== null);
+  const declaredByBranch = names.every((name) => {
+    const symbol = lowering.analysis.references.get(name);
+    return symbol !== undefined && symbol.declaration === name && !symbol.reassigned && declarable(symbol);
+  });
+  return declaredByBranch ? names : [];
 }
 
 /** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */
