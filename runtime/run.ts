@@ -393,7 +393,8 @@ export class Run implements Runtime {
     this.callCounts.set(name, count);
     const options: RunOptions = { ...this.options, signal: context.signal };
     callers.set(options, { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` });
-    return run(inputs, options);
+    // An argument may be any value (a list, a record): the called program's `Inputs` types what apps pass.
+    return run(inputs as never, options);
   }
 
   branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(

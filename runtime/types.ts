@@ -273,11 +273,11 @@ export interface Runtime {
    * Calls the program imported as `name` (`use "./x.prose" as name`): `run` is that program's
    * generated entry. The called run shares this run's limit, journal and state folder (`imports/`).
    */
-  call<I, O extends Value>(
+  call<O extends Value>(
     at: Site,
     name: string,
-    run: (inputs: I, options?: RunOptions) => Promise<O>,
-    inputs: I,
+    run: (inputs: never, options?: RunOptions) => Promise<O>,
+    inputs: { readonly [name: string]: Value },
   ): Promise<O>;
   /** Calls a `block`, enforcing the recursion depth limit and giving the call an execution id. */
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;

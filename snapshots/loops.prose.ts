@@ -55,8 +55,8 @@ loop (max: 10):
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let draft: Value = null;
-    let items: Value = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
+    let draft: string | null = null;
+    let items: readonly string[] = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 4, column: 5 }, "notes", []);
     for (let round$2 = 0; round$2 < 3; round$2++) {
       rt.iteration({ line: 6, column: 1 }, round$2);
@@ -71,7 +71,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     const $items = await rt.list({ line: 15, column: 22 }, items);
     const $parts: Value[][] = [[]];
     const $results = await rt.map({ line: 15, column: 1 }, $items, async (item, $index) => {
-      let summary: Value = rt.bind(
+      let summary: string | null = rt.bind(
         { line: 16, column: 7 },
         "summary",
         await rt.session({ at: { line: 16, column: 17 }, prompt: `Summarise ${text(item)}`, binding: "summary" }),
@@ -97,7 +97,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         }),
       );
     }
-    let round: Value = rt.bind({ line: 23, column: 5 }, "round", 0);
+    let round: number = rt.bind({ line: 23, column: 5 }, "round", 0);
     {
       let round$2: Value = null;
       for (let $iteration2 = 0; $iteration2 < 3; $iteration2++) {

@@ -46,7 +46,7 @@ session "Report"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let topic: Value = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
+    let topic: string = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
     const [history, current] = await Promise.all(
       rt.branches({ line: 4, column: 1 }, {}, [
         async () => {

@@ -3,8 +3,8 @@
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 import * as helper from "./helper.prose.js";
 
-export type Inputs = { /** The subject */ readonly subject: Value };
-export type Outputs = { readonly digest: Value };
+export type Inputs = { /** The subject */ readonly subject: string };
+export type Outputs = { readonly digest: string };
 
 const program = defineProgram({
   name: "main",
@@ -27,7 +27,7 @@ output digest = session "Digest {result.summary}"
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     const subject = await rt.input({ line: 4, column: 1 }, { name: "subject", prompt: "The subject" });
-    let result: Value = rt.bind(
+    let result: helper.Outputs = rt.bind(
       { line: 6, column: 5 },
       "result",
       await rt.call({ line: 6, column: 14 }, "helper", helper.run, { topic: subject, depth: 2 }),

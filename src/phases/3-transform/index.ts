@@ -9,9 +9,12 @@
  *   inputs whose hash is unchanged.
  * - It imports only from `prosec/runtime` and from the generated modules of local `use` imports.
  * - It exports `type Inputs` (the program's parameters: top-level inputs before any executable
- *   statement, by their `.prose` names, each a `Value`; then every input asked mid-program as an
- *   optional field: an answer given ahead), `type Outputs` (top-level `output`
- *   names, each a `Value`), `async function run(inputs, options?)`, and as default export the
+ *   statement, by their `.prose` names, each a `string`; then every input asked mid-program as an
+ *   optional field: an answer given ahead), `type Outputs` (top-level `output` names, each typed by
+ *   what the program binds to it: `string` for a session, `boolean` for a judgment, a literal's
+ *   shape, a called program's `Outputs`, a union where it is bound more than once, `| null` where
+ *   it may stay unbound, `Value` where the runtime extracts structure from text; see
+ *   `2-analyze/value-types.ts`), `async function run(inputs, options?)`, and as default export the
  *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs).
  * - Every runtime call carries the `{ line, column }` of the `.prose` construct it came from.
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
@@ -76,6 +79,10 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
     declareAhead: [...lowering.promoted],
   });
 
+  const outputType = (output: string): string => {
+    const symbol = programScope.symbols.get(output);
+    return symbol ? lowering.typeOf(symbol) : "null";
+  };
   const imports = [...analysis.imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const code = [...localAgents, ...body.statements, `return { ${outputs.join(", ")} };`].join("\n");
   const module = [
@@ -100,7 +107,7 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
     ),
     "",
     `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input))).join(" ")} };`,
-    `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: Value;`).join(" ")} };`,
+    `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`).join(" ")} };`,
     "",
     `const program = defineProgram(${programInfo(analysis, options)});`,
     "",
@@ -139,7 +146,7 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */
 function inputField(input: ast.InputDeclaration, midProgram: boolean): string {
-  return `/** ${commentText(promptText(input))} */ readonly ${propertyKey(input.name.name)}${midProgram ? "?" : ""}: Value;`;
+  return `/** ${commentText(promptText(input))} */ readonly ${propertyKey(input.name.name)}${midProgram ? "?" : ""}: string;`;
 }
 
 function promptText(input: ast.InputDeclaration): string {

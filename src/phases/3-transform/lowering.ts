@@ -6,10 +6,12 @@
  */
 import type * as ast from "../../ast.js";
 import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
+import { inferValueTypes, union, type ValueTypes } from "../2-analyze/value-types.js";
 import { walk } from "../../walk.js";
 import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
 import type { LowerState } from "./state.js";
+import { typeText } from "./type-text.js";
 
 /** What is asked of an expression besides its value. */
 export interface ValueRequest {
@@ -78,6 +80,7 @@ export class Lowering {
    * statement (names are flat): declared ahead as `null`, never in a temporal dead zone.
    */
   readonly readFromFunctions: ReadonlySet<SymbolInfo>;
+  private readonly types: ValueTypes;
 
   constructor(
     readonly analysis: Analysis,
@@ -97,6 +100,13 @@ export class Lowering {
       });
     }
     this.readFromFunctions = readInside;
+    this.types = inferValueTypes(analysis, (symbol) => this.promoted.has(symbol) || readInside.has(symbol));
+  }
+
+  /** The TypeScript type a binding is declared with; `ahead`: declared as `null` before it is bound. */
+  typeOf(symbol: SymbolInfo, ahead = false): string {
+    const type = this.types.symbol(symbol);
+    return typeText(ahead ? union([type, { kind: "null" }]) : type, (program) => this.names.get("value", program));
   }
 
   /** A `Value`-typed expression. */

@@ -3,10 +3,10 @@
 import { defineProgram, startRun, text, type AgentDefinition, type RunOptions, type Value } from "prosec/runtime";
 
 export type Inputs = {
-  /** The topic to research */ readonly topic: Value;
-  /** Who will read the brief */ readonly audience: Value;
+  /** The topic to research */ readonly topic: string;
+  /** Who will read the brief */ readonly audience: string;
 };
-export type Outputs = { readonly brief: Value; readonly headline: Value };
+export type Outputs = { readonly brief: string; readonly headline: string };
 
 const program = defineProgram({
   name: "research",

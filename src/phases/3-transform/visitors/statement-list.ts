@@ -74,7 +74,7 @@ function declareScope(
     if (directNames.has(symbol.declaration) && declarable(symbol)) here.add(symbol);
     else ahead.push(symbol);
   }
-  for (const symbol of ahead) out.add(`let ${lowering.symbolName(symbol)}: Value = null;`);
+  for (const symbol of ahead) out.add(`let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol, true)} = null;`);
   return here;
 }
 
