@@ -67,7 +67,10 @@ export function inferValueTypes(analysis: Analysis, declaredAhead: (symbol: Symb
     if (cached) return cached;
     if (!boundKinds.has(symbol.kind) || opaque.has(symbol) || inProgress.has(symbol)) return valueType;
     inProgress.add(symbol);
-    const types = (assignments.get(symbol) ?? []).map(expressionType);
+    // `x = x` (an output named as the binding it reports) binds nothing new.
+    const types = (assignments.get(symbol) ?? [])
+      .filter((value) => value.kind !== "Identifier" || analysis.references.get(value) !== symbol)
+      .map(expressionType);
     inProgress.delete(symbol);
     const type = union(!boundWhereDeclared.has(symbol) || types.length === 0 ? [...types, nullType] : types);
     known.set(symbol, type);
