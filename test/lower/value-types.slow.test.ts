@@ -16,6 +16,7 @@ const programs: Record<string, string> = {
     'output tags = ["a", "b"]',
     'output settings = { depth: 2, strict: true, label: "x {topic}" }',
     'output mixed = [1, "two"]',
+    'output nested = [["a"], ["b", "c"]]',
     "let count = 0",
     "for part in notes:",
     "  count = count + 1",
@@ -88,6 +89,7 @@ describe("typed inputs and outputs", () => {
       "{ readonly depth: number; readonly strict: boolean; readonly label: string }",
     );
     expect(typeOf(kinds, "mixed")).toBe("readonly (number | string)[]");
+    expect(typeOf(kinds, "nested")).toBe("readonly (readonly string[])[]");
   });
 
   it("arithmetic and block results are Values; an input is text, a mid-program one optional", () => {

@@ -96,12 +96,12 @@ export function inferValueTypes(analysis: Analysis, declaredAhead: (symbol: Symb
         return symbol ? symbolType(symbol) : valueType;
       }
       case "Array":
-        return {
+        return shallow({
           kind: "list",
           element: expression.elements.length === 0 ? null : union(expression.elements.map(expressionType)),
-        };
+        });
       case "Object":
-        return recordType(expression);
+        return shallow(recordType(expression));
       case "ProgramCall":
         return analysis.imports.has(expression.callee.name)
           ? { kind: "outputs", program: expression.callee.name }
@@ -127,6 +127,29 @@ export function inferValueTypes(analysis: Analysis, declaredAhead: (symbol: Symb
   };
 
   return { symbol: symbolType };
+}
+
+/**
+ * Lists and records nested deeper than this are `Value`: TypeScript gives up comparing a deeply
+ * nested literal type with `Value` ("excessive stack depth"), and nobody reads such a type.
+ */
+const MAX_SHAPE_DEPTH = 6;
+
+function shallow(type: ValueType): ValueType {
+  return depth(type) > MAX_SHAPE_DEPTH ? valueType : type;
+}
+
+function depth(type: ValueType): number {
+  switch (type.kind) {
+    case "list":
+      return 1 + (type.element ? depth(type.element) : 0);
+    case "record":
+      return 1 + Math.max(0, ...type.fields.map(([, field]) => depth(field)));
+    case "union":
+      return Math.max(0, ...type.members.map(depth));
+    default:
+      return 0;
+  }
 }
 
 /** A default `parallel:` under `fail-fast`: each branch's value is what it returns (no error record, no `null`). */

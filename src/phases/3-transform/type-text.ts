@@ -23,8 +23,8 @@ export function typeText(type: ValueType, moduleName: (program: string) => strin
   }
 }
 
-/** A list's element type, parenthesized when it is a union. */
+/** A list's element type, parenthesized when it is a union or a (readonly) list. */
 function member(type: ValueType, moduleName: (program: string) => string): string {
   const text = typeText(type, moduleName);
-  return type.kind === "union" ? `(${text})` : text;
+  return type.kind === "union" || type.kind === "list" ? `(${text})` : text;
 }
