@@ -35,6 +35,7 @@ Statement -> "use" %string Alias %NEWLINE                 {% ([k, s, a]) => b.us
            | "output" %name "=" Value                     {% ([k, n, , v]) => b.output(k, n, v) %}
            | "output" Value                               {% ([k, v]) => b.output(k, null, v) %}
            | Declaration %name "=" Value                  {% ([d, n, , v]) => b.binding(d, d, n, v) %}
+           | Declaration "{" NameList "}" "=" Value       {% ([d, , names, , , v]) => b.destructure(d, names, v) %}
            | %target "=" Value                            {% ([n, , v]) => b.binding(n, null, n, v) %}
            | "throw" OptionalExpr %NEWLINE                {% ([k, m]) => b.throwStatement(k, m) %}
            | "assert" Expr AssertMessage                  {% ([k, t, m]) => b.assertStatement(k, t, m) %}

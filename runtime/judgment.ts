@@ -8,7 +8,8 @@ import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore, StepOutcome } from "./core.js";
 import { dedent, serializeContext } from "./prompt.js";
 import { parseYesNo } from "./structure.js";
-import type { Value } from "./types.js";
+import { renderTrail, trailBudget, type TrailEntry } from "./trail.js";
+import type { JudgmentAsker, Value } from "./types.js";
 
 const JUDGE_MAX_TOKENS = 1024;
 const SCOPE_BUDGET = 100_000;
@@ -60,15 +61,40 @@ export async function askForced(
   return { reply: { answer: undefined, reason: text, text }, usage: [usage] };
 }
 
-export function judgmentQuestion(condition: string, scope: { readonly [name: string]: Value }): string {
-  const values = serializeContext(scope, SCOPE_BUDGET);
-  return `Condition: ${dedent(condition)}\n\nIs the condition true?${values === "" ? "" : `\n\n${values}`}`;
+/** What the answer does, for each construct that asks: "prefer continuing" differs for `until` and `while`. */
+const ASKERS: Record<JudgmentAsker, string> = {
+  if: "An `if` asks: when the condition is true, the program runs the branch under it.",
+  elif: "An `elif` asks (the conditions before it were false): when the condition is true, the program runs the branch under it.",
+  until:
+    "A `loop until` asks: true ends the loop, false runs another iteration. When the evidence is unclear, answer false (keep going).",
+  while:
+    "A `loop while` asks: true runs another iteration, false ends the loop. When the evidence is unclear, answer true (keep going).",
+  assert: "An `assert` asks: false stops the program with an error.",
+  condition: "The program uses the answer as a yes-or-no value.",
+};
+
+export interface JudgmentRequest {
+  readonly condition: string;
+  readonly asks: JudgmentAsker;
+  readonly scope: { readonly [name: string]: Value };
+  readonly trail: readonly TrailEntry[];
+}
+
+/** The question: the trail first (a stable, growing prefix), then the named values, then what is asked. */
+export function judgmentQuestion(core: RunCore, request: JudgmentRequest): string {
+  const evidence = [
+    renderTrail(request.trail, trailBudget(core)),
+    serializeContext(request.scope, SCOPE_BUDGET),
+  ].filter((part) => part !== "");
+  return [
+    ...evidence,
+    `Condition: ${dedent(request.condition)}\n\n${ASKERS[request.asks]}\n\nIs the condition true?`,
+  ].join("\n\n");
 }
 
 export async function judge(
   core: RunCore,
-  condition: string,
-  scope: { readonly [name: string]: Value },
+  request: JudgmentRequest,
   signal: AbortSignal,
 ): Promise<StepOutcome<boolean>> {
   const schema = {
@@ -76,29 +102,42 @@ export async function judge(
     properties: { answer: { type: "boolean" }, reason: { type: "string" } },
     required: ["answer", "reason"],
   };
-  const { reply, usage } = await askForced(core, judgmentQuestion(condition, scope), schema, signal);
+  const { reply, usage } = await askForced(core, judgmentQuestion(core, request), schema, signal);
   const answer =
     typeof reply.answer === "boolean"
       ? reply.answer
       : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.text);
   if (answer === undefined)
-    throw new Error(`The model's judgment could not be read as yes or no: ${JSON.stringify(reply.text.slice(0, 200))}`);
+    throw new Error(`The model's judgment could not be read as yes or no: ${JSON.stringify(quoted(reply))}`);
   return { value: answer, reason: reply.reason, usage };
 }
 
-export async function choose(
-  core: RunCore,
-  criteria: string,
-  options: readonly string[],
-  scope: { readonly [name: string]: Value },
-  signal: AbortSignal,
-): Promise<StepOutcome<number>> {
-  const values = serializeContext(scope, SCOPE_BUDGET);
-  const listed = options.map((option, index) => `${index + 1}. ${option}`).join("\n");
-  const question = `Choose the option that best fits: ${dedent(criteria)}\n\nOptions:\n${listed}${values === "" ? "" : `\n\n${values}`}`;
+export interface ChoiceRequest {
+  readonly criteria: string;
+  readonly options: readonly string[];
+  readonly scope: { readonly [name: string]: Value };
+  readonly trail: readonly TrailEntry[];
+}
+
+/** The options as the forced tool's enum: numbered, so equal labels stay distinct and any label text is choosable. */
+export function numberedOptions(options: readonly string[]): string[] {
+  return options.map((option, index) => `${index + 1}. ${option}`);
+}
+
+export async function choose(core: RunCore, request: ChoiceRequest, signal: AbortSignal): Promise<StepOutcome<number>> {
+  const { options } = request;
+  const numbered = numberedOptions(options);
+  const evidence = [
+    renderTrail(request.trail, trailBudget(core)),
+    serializeContext(request.scope, SCOPE_BUDGET),
+  ].filter((part) => part !== "");
+  const question = [
+    ...evidence,
+    `Choose the option that best fits: ${dedent(request.criteria)}\n\nOptions:\n${numbered.join("\n")}`,
+  ].join("\n\n");
   const schema = {
     type: "object" as const,
-    properties: { answer: { type: "string", enum: [...options] }, reason: { type: "string" } },
+    properties: { answer: { type: "string", enum: numbered }, reason: { type: "string" } },
     required: ["answer", "reason"],
   };
   const { reply, usage } = await askForced(core, question, schema, signal);
@@ -108,29 +147,61 @@ export async function choose(
   );
   if (index === undefined)
     throw new Error(
-      `The model's choice names none of the options ${JSON.stringify(options)}: ${JSON.stringify(reply.text.slice(0, 200))}`,
+      `The model's choice names none of the options ${JSON.stringify(numbered)}: ${JSON.stringify(quoted(reply))}`,
     );
   return { value: index, reason: reply.reason, usage };
 }
 
-/** The option an answer names: exactly, then ignoring case, then by its 1-based number, then the earliest label in the text. */
+/** What the model really replied, for an error: the tool answer when it gave one, else its text. */
+function quoted(reply: ForcedAnswer): string {
+  const said =
+    reply.answer === undefined
+      ? reply.text
+      : typeof reply.answer === "string"
+        ? reply.answer
+        : JSON.stringify(reply.answer);
+  return said.slice(0, 200);
+}
+
+/**
+ * The option an answer names: a numbered label (`"2. Ship it."`) or its number selects; else a
+ * label matched exactly, then after normalising both sides (case, surrounding quotes, backticks and
+ * asterisks, trailing punctuation); else the earliest label the text mentions.
+ */
 export function optionIndex(options: readonly string[], answer: string): number | undefined {
-  const trimmed = answer.trim().replace(/^["'*`]+|["'*`.]+$/g, "");
+  const trimmed = answer.trim();
   const exact = options.indexOf(trimmed);
   if (exact >= 0) return exact;
-  const lower = trimmed.toLowerCase();
-  const caseless = options.findIndex((option) => option.toLowerCase() === lower);
-  if (caseless >= 0) return caseless;
-  const number = /^(?:option\s*)?(\d+)\b/i.exec(trimmed);
+  const numbered = numberedOptions(options).indexOf(trimmed);
+  if (numbered >= 0) return numbered;
+  const number = /^(?:option\s*)?(\d+)(?:[.):]|$)/i.exec(trimmed);
   if (number !== null && Number(number[1]) >= 1 && Number(number[1]) <= options.length) return Number(number[1]) - 1;
+  const wanted = normalise(trimmed);
+  const normalised = options.findIndex((option) => normalise(option) === wanted);
+  if (normalised >= 0) return normalised;
+  const lower = trimmed.toLowerCase();
   let best: { index: number; position: number; length: number } | undefined;
   options.forEach((option, index) => {
-    const position = lower.indexOf(option.toLowerCase());
+    const label = normalise(option);
+    const position = label === "" ? -1 : lower.indexOf(label);
     if (
       position >= 0 &&
-      (best === undefined || position < best.position || (position === best.position && option.length > best.length))
+      (best === undefined || position < best.position || (position === best.position && label.length > best.length))
     )
-      best = { index, position, length: option.length };
+      best = { index, position, length: label.length };
   });
   return best?.index;
+}
+
+/** Case, surrounding quotes/backticks/asterisks and trailing punctuation do not tell labels apart. */
+function normalise(label: string): string {
+  let result = label.trim().toLowerCase();
+  for (let previous = ""; previous !== result;) {
+    previous = result;
+    result = result
+      .replace(/^["'`*]+|["'`*]+$/g, "")
+      .replace(/[.!?,;:]+$/, "")
+      .trim();
+  }
+  return result;
 }

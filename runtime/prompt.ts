@@ -9,6 +9,7 @@
  * globs is passed by reference: the agent reads those files with its tools.
  */
 import type { BlockFrame } from "./step-context.js";
+import { renderTrail, type TrailEntry } from "./trail.js";
 import type { ContextSpec, SessionSettings, Value } from "./types.js";
 import { text } from "./values.js";
 
@@ -44,10 +45,16 @@ export function systemPrompt(programName: string, settings: SessionSettings, age
   return parts.join("\n\n");
 }
 
+/** Separates the trail from the session's own task. */
+export const TASK_HEADING = "## Your task";
+
 export interface TaskParts {
   readonly task: string;
   readonly context: ContextSpec | undefined;
   readonly block: BlockFrame | undefined;
+  readonly trail: readonly TrailEntry[];
+  /** The trail's budget in characters. */
+  readonly trailBudget: number;
   /** `resume:` memory: the agent name and its memory file's content. */
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
   readonly persistent?: boolean;
@@ -56,6 +63,9 @@ export interface TaskParts {
 
 export function taskMessage(parts: TaskParts): string {
   const sections: string[] = [];
+  // First: a growing trail keeps the request's beginning the same from one session to the next.
+  const trail = renderTrail(parts.trail, parts.trailBudget);
+  if (trail !== "") sections.push(trail, TASK_HEADING);
   if (parts.block !== undefined) {
     sections.push(
       `Execution scope:\n  execution_id: ${parts.block.executionId}\n  block: ${parts.block.name}\n  depth: ${parts.block.depth}\n  parent_execution_id: ${parts.block.parentExecutionId}`,

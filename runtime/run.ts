@@ -26,12 +26,15 @@ import { withRetries } from "./retry.js";
 import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
 import { sharedController } from "./signals.js";
 import { runInContext, type StepContext } from "./step-context.js";
+import { Trail } from "./trail.js";
 import type {
   AgentDefinition,
   Branch,
   FailurePolicy,
   InputDefinition,
   JoinedBranches,
+  JudgmentAsker,
+  LoopSequence,
   ParallelOptions,
   ParallelResult,
   ProgramInfo,
@@ -57,6 +60,8 @@ interface Caller {
   readonly anchor: string;
   /** Its folder under the caller's `imports/`. */
   readonly folderName: string;
+  /** Set by a called program that declares no outputs: what the call returns instead of `{}`. */
+  finalResult?: { readonly value: Value };
 }
 
 /** Options objects made by `Runtime.call`, so that `startRun` knows the run it starts is a nested one. */
@@ -76,8 +81,8 @@ export class Run implements Runtime {
   private readonly extractions = new Map<string, Promise<Value>>();
   /** Inputs whose first occurrence was reached: an answer given ahead answers only that one. */
   private readonly reachedInputs = new Set<string>();
-  /** The result of the session that finished last: the final result of a program without outputs. */
-  private lastResult: string | undefined;
+  /** The final result of a program without outputs (`finalResult`), once its body has given it. */
+  private finalValue: { readonly value: Value } | undefined;
 
   constructor(
     readonly program: ProgramInfo,
@@ -122,8 +127,8 @@ export class Run implements Runtime {
     try {
       this.openFolder();
       const result = await runInContext(core.root, () => body(this));
-      const finalResult =
-        this.program.outputs.length === 0 && this.lastResult !== undefined ? { result: this.lastResult } : {};
+      const final = this.finalValue?.value;
+      const finalResult = final === undefined || final === null ? {} : { result: text(final) };
       core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.closeFolder("complete");
       return result;
@@ -228,9 +233,18 @@ export class Run implements Runtime {
       );
     if (folder !== undefined)
       this.folder?.agent(agent!, persistScope(settings.persist), relative(this.runDir, folder) || ".");
+    const context = core.context;
+    // With `context:` (even `[]`) a session is given exactly that; without, it sees the trail.
+    const trail = settings.context === undefined ? context.trail.entries() : [];
     if (core.listening)
-      core.emit({ type: "session-start", at: request.at, label, ...(agent === undefined ? {} : { agent }) });
-    const block = core.context.block;
+      core.emit({
+        type: "session-start",
+        at: request.at,
+        label,
+        ...(agent === undefined ? {} : { agent }),
+        trail: trail.map((entry) => entry.source),
+      });
+    const block = context.block;
     const policy = {
       retries: settings.retry ?? 0,
       backoff: settings.backoff ?? "none",
@@ -246,6 +260,7 @@ export class Run implements Runtime {
           {
             request,
             block,
+            trail,
             ...(memory === undefined ? {} : { memory }),
             ...(folder === undefined
               ? {}
@@ -269,21 +284,56 @@ export class Run implements Runtime {
     if (core.listening)
       core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
-    this.lastResult = result.value;
+    if (request.unbound === true) context.trail.add(label, result.value);
     return result.value;
   }
 
-  async judge(at: Site, condition: string, scope: { readonly [name: string]: Value }): Promise<boolean> {
-    const ask = { text: condition, details: () => ({ condition, scope }) };
+  keep<T extends Value>(source: string, value: T): T {
+    this.core.context.trail.add(source, value);
+    return value;
+  }
+
+  finalResult(value: Value): void {
+    this.finalValue = { value };
+    if (this.caller !== undefined) this.caller.finalResult = this.finalValue;
+  }
+
+  loop(): LoopSequence {
+    const context = this.core.context;
+    const enclosing = context.trail;
+    const trail = enclosing.nested();
+    context.trail = trail;
+    let started = false;
+    return {
+      next: () => {
+        if (started) trail.nextIteration();
+        started = true;
+      },
+      end: () => {
+        context.trail = enclosing;
+      },
+    };
+  }
+
+  async judge(
+    at: Site,
+    condition: string,
+    scope: { readonly [name: string]: Value },
+    asks: JudgmentAsker = "condition",
+  ): Promise<boolean> {
+    const ask = { text: condition, details: () => ({ condition, scope, asks }) };
+    const trail = this.core.context.trail.entries();
     const result = await this.core.step("judge", at, "The judgment", ask, (signal) =>
-      judge(this.core, condition, scope, signal),
+      judge(this.core, { condition, asks, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",
       at,
+      asks,
       question: condition,
       answer: result.value ? "yes" : "no",
       reason: result.reason ?? "",
+      trail: trail.map((entry) => entry.source),
     });
     return result.value;
   }
@@ -296,15 +346,18 @@ export class Run implements Runtime {
   ): Promise<number> {
     if (options.length === 0) throw this.core.error("choice has no options.", at);
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
+    const trail = this.core.context.trail.entries();
     const result = await this.core.step("choose", at, "The choice", ask, (signal) =>
-      choose(this.core, criteria, options, scope, signal),
+      choose(this.core, { criteria, options, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",
       at,
+      asks: "choice",
       question: criteria,
       answer: options[result.value] ?? String(result.value),
       reason: result.reason ?? "",
+      trail: trail.map((entry) => entry.source),
     });
     return result.value;
   }
@@ -380,11 +433,11 @@ export class Run implements Runtime {
     return value;
   }
 
-  async call<I, O extends Value>(
+  async call<O extends Value>(
     at: Site,
     name: string,
-    run: (inputs: I, options?: RunOptions) => Promise<O>,
-    inputs: I,
+    run: (inputs: never, options?: RunOptions) => Promise<O>,
+    inputs: { readonly [name: string]: Value },
   ): Promise<O> {
     const context = this.core.context;
     const key = context.nextKey(`use:${name}`, at);
@@ -392,9 +445,12 @@ export class Run implements Runtime {
     const count = (this.callCounts.get(name) ?? 0) + 1;
     this.callCounts.set(name, count);
     const options: RunOptions = { ...this.options, signal: context.signal };
-    callers.set(options, { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` });
+    const caller: Caller = { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` };
+    callers.set(options, caller);
     // An argument may be any value (a list, a record): the called program's `Inputs` types what apps pass.
-    return run(inputs as never, options);
+    const outputs = await run(inputs as never, options);
+    // A program without outputs returns its final result (DIALECT.md, the `use` rule).
+    return caller.finalResult === undefined ? outputs : (caller.finalResult.value as O);
   }
 
   branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
@@ -450,7 +506,13 @@ export class Run implements Runtime {
     const anchor = context.nextAnchor(this.core.anchors.of(kind, at));
     this.core.emit({ type: "parallel-start", at, branches: count });
     const start: BranchStarter = (branch, index, signal) => {
-      const child = context.child(`${segment}/b${index}`, signal, context.block, `${anchor}/b${index}`);
+      const child = context.child(
+        `${segment}/b${index}`,
+        signal,
+        context.block,
+        `${anchor}/b${index}`,
+        context.trail.nested(),
+      );
       return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
     };
     return { context, start };
@@ -471,7 +533,13 @@ export class Run implements Runtime {
       const results = await pMap(
         items,
         (item, index) => {
-          const child = context.child(`${segment}/i${index}`, controller.signal, context.block, `${anchor}/i${index}`);
+          const child = context.child(
+            `${segment}/i${index}`,
+            controller.signal,
+            context.block,
+            `${anchor}/i${index}`,
+            context.trail.nested(),
+          );
           return this.core.durability
             .branch(child.path, () => runInContext(child, () => body(item, index)))
             .catch((error: unknown) => {
@@ -512,7 +580,7 @@ export class Run implements Runtime {
     try {
       const anchor = context.nextAnchor(this.core.anchors.of(`do:${name}`, at));
       return await runInContext(
-        context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor),
+        context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail()),
         body,
       );
     } finally {

@@ -14,6 +14,7 @@ import { describeError } from "./errors.js";
 import { dedent, systemPrompt, taskMessage } from "./prompt.js";
 import { PermissionDenied, toolParam } from "./tools/tool.js";
 import type { BlockFrame } from "./step-context.js";
+import { trailBudget, type TrailEntry } from "./trail.js";
 import type { SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition, Usage } from "./types.js";
 
 const DEFAULT_MAX_TOKENS = 8192;
@@ -44,6 +45,8 @@ export function sessionTask(request: SessionRequest): string {
 export interface AgentRun {
   readonly request: SessionRequest;
   readonly block: BlockFrame | undefined;
+  /** What the program did before, when the session has no `context:`. */
+  readonly trail: readonly TrailEntry[];
   /** `resume:`: the agent's memory as loaded (undefined content when there is none yet). */
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
   /** Offers `update_memory`; called with what the agent gave it. */
@@ -75,6 +78,8 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     task: sessionTask(run.request),
     context: settings.context,
     block: run.block,
+    trail: run.trail,
+    trailBudget: trailBudget(core),
     ...(run.memory === undefined ? {} : { memory: run.memory }),
     persistent: run.onMemory !== undefined,
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,

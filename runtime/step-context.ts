@@ -12,6 +12,7 @@
  * occurrences counted per anchor: what `prosec test` matches recorded steps by. Keys are unchanged.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { Trail } from "./trail.js";
 import type { Site } from "./types.js";
 
 export interface BlockFrame {
@@ -33,6 +34,8 @@ export class StepContext {
     readonly block: BlockFrame | undefined,
     /** `path` in content anchors. */
     readonly anchorPath: string = path,
+    /** The current sequence's trail; a loop swaps in its own while it runs. */
+    public trail: Trail = new Trail(),
   ) {}
 
   /** The key of the next step of `kind` at `at`, counting this occurrence. */
@@ -55,14 +58,19 @@ export class StepContext {
     return `${anchor}#${occurrence}`;
   }
 
-  /** A child context whose path is this one's plus `segment` (and `anchorSegment` in anchors). */
+  /**
+   * A child context whose path is this one's plus `segment` (and `anchorSegment` in anchors). It is
+   * a sequence of its own: `trail` is where it starts (a branch continues from here, a block call
+   * starts empty).
+   */
   child(
     segment: string,
-    signal: AbortSignal = this.signal,
-    block: BlockFrame | undefined = this.block,
-    anchorSegment = segment,
+    signal: AbortSignal,
+    block: BlockFrame | undefined,
+    anchorSegment: string,
+    trail: Trail,
   ): StepContext {
-    return new StepContext(`${this.path}/${segment}`, signal, block, `${this.anchorPath}/${anchorSegment}`);
+    return new StepContext(`${this.path}/${segment}`, signal, block, `${this.anchorPath}/${anchorSegment}`, trail);
   }
 }
 

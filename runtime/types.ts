@@ -88,6 +88,8 @@ export interface SessionRequest extends SessionSettings {
   readonly label?: string;
   /** The name a result is bound to, when there is one (for traces and binding files). */
   readonly binding?: string;
+  /** An unbound result (a statement of its own, the end of a `->` chain): it joins the trail. */
+  readonly unbound?: true;
 }
 
 export interface InputDefinition {
@@ -174,7 +176,12 @@ export interface Usage {
 export type RunEvent =
   | (RunEventBase & { readonly type: "run-start"; readonly runId: string; readonly program: string })
   | (RunEventBase & { readonly type: "position"; readonly statement: string })
-  | (RunEventBase & { readonly type: "session-start"; readonly label: string; readonly agent?: string })
+  | (RunEventBase & {
+      readonly type: "session-start";
+      readonly label: string;
+      readonly agent?: string;
+      readonly trail?: readonly string[];
+    })
   | (RunEventBase & {
       readonly type: "session-end";
       readonly label: string;
@@ -184,9 +191,11 @@ export type RunEvent =
   | (RunEventBase & { readonly type: "binding"; readonly name: string; readonly preview: string })
   | (RunEventBase & {
       readonly type: "judgment";
+      readonly asks?: JudgmentAsker | "choice";
       readonly question: string;
       readonly answer: string;
       readonly reason: string;
+      readonly trail?: readonly string[];
     })
   | (RunEventBase & {
       readonly type: "extraction";
@@ -212,7 +221,7 @@ export type RunEvent =
       readonly type: "run-end";
       readonly ok: boolean;
       readonly usage: readonly Usage[];
-      /** A program that declares no outputs returns its final result (prose.md): the last session's. */
+      /** A program that declares no outputs returns its final result (prose.md), as text: its last top-level statement's value. */
       readonly result?: string;
     });
 
@@ -221,13 +230,24 @@ export type RunEvent =
  * from, so errors and traces point at the `.prose` line. Control flow stays in generated code
  * (plain `if`, `for`, `while`, `try`); the runtime owns what needs a model, concurrency or state.
  */
+/** The construct a judgment answers for: what its answer does. */
+export type JudgmentAsker = "if" | "elif" | "until" | "while" | "assert" | "condition";
+
+export interface LoopSequence {
+  next(): void;
+  end(): void;
+}
+
 export interface Runtime {
   /** Runs a session (a fresh agent) and returns its text result. */
   session(request: SessionRequest): Promise<string>;
   /** `resume: agent`: a session of a persistent agent that loads and updates its memory. */
   resume(agent: AgentDefinition, request: SessionRequest): Promise<string>;
-  /** `**condition**`: the model decides, seeing the (interpolated) text and the bindings in scope. */
-  judge(at: Site, condition: string, scope: { readonly [name: string]: Value }): Promise<boolean>;
+  /**
+   * `**condition**`: the model decides, seeing the (interpolated) text, which construct asks, the
+   * bindings in scope and the trail.
+   */
+  judge(at: Site, condition: string, scope: { readonly [name: string]: Value }, asks?: JudgmentAsker): Promise<boolean>;
   /** `choice **criteria**:` returns the index of the chosen option label. */
   choose(
     at: Site,
@@ -291,6 +311,16 @@ export interface Runtime {
   position(at: Site, statement: string): void;
   /** Announces a loop iteration. */
   iteration(at: Site, index: number): void;
+  /** An unbound result (a `do`, a program call, a parallel branch ...) joins the trail; returned unchanged. */
+  keep<T extends Value>(source: string, value: T): T;
+  /** A loop's sequences: `next()` starts each iteration, `end()` returns to the enclosing sequence. */
+  loop(): LoopSequence;
+  /**
+   * The final result of a program that declares no `output`: its last top-level statement's value
+   * (prose.md, "Return outputs to caller (or final result if no outputs declared)"). A `use` caller
+   * receives it, and `run-end` reports it.
+   */
+  finalResult(value: Value): void;
   /** Records a binding (for traces and `bindings/` files); returns the value unchanged. */
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */
@@ -399,6 +429,8 @@ export interface RunOptions {
   readonly durability?: Durability;
   /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
   readonly contextBudget?: number;
+  /** How much of the trail (earlier unbound results) a request carries, in estimated tokens (4 characters each). Default 8,000. */
+  readonly trailTokens?: number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       prompt: `You work on ${text(project)}.`,
       permissions: { read: ["src/**", "docs/*.md"], write: ["out/"], bash: "deny", network: ["https://example.com/*"] },
     });
+    let $final: Value = null;
     const project = await rt.input({ line: 2, column: 1 }, { name: "project", prompt: "The project name" });
     let plan: string = rt.bind(
       { line: 27, column: 5 },
@@ -108,12 +109,14 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         context: { plan: plan, notes: notes },
       }),
     );
-    await rt.session({
+    $final = await rt.session({
       at: { line: 38, column: 1 },
       agent: await guarded(),
+      unbound: true,
       prompt: "Apply the plan",
       context: { plan: plan, review: review },
     });
+    rt.finalResult($final);
     return {};
   });
 }

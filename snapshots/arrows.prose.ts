@@ -40,7 +40,12 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       }),
     );
     const $step3 = await rt.session({ at: { line: 4, column: 1 }, prompt: "Outline" });
-    await rt.session({ at: { line: 4, column: 22 }, prompt: "Expand the outline", context: { previous: $step3 } });
+    await rt.session({
+      at: { line: 4, column: 22 },
+      prompt: "Expand the outline",
+      unbound: true,
+      context: { previous: $step3 },
+    });
     const final = rt.bind({ line: 6, column: 8 }, "final", essay);
     return { final };
   });

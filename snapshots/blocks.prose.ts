@@ -43,7 +43,8 @@ session "Wrap up"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let helperNote: string | null = null;
+    let $final: Value = null;
+    let helperNote$lastCall: Value = null;
     async function review(topic: Value): Promise<Value> {
       let draft: string = rt.bind(
         { line: 3, column: 7 },
@@ -65,7 +66,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     async function explore(question: Value, depth: Value): Promise<Value> {
       if (
         compare(depth, 0) <= 0 ||
-        (await rt.judge({ line: 8, column: 20 }, "the question is answered", { depth, question }))
+        (await rt.judge({ line: 8, column: 20 }, "the question is answered", { depth, question }, "if"))
       ) {
         return await rt.session({ at: { line: 9, column: 12 }, prompt: `Answer ${text(question)} directly` });
       }
@@ -81,15 +82,20 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       return await rt.block({ line: 11, column: 10 }, "explore", 4, async () => explore(parts, subtract(depth, 1)));
     }
     async function warmUp(): Promise<Value> {
-      await rt.session({ at: { line: 14, column: 3 }, prompt: "Warm up" });
-      helperNote = rt.bind(
-        { line: 15, column: 3 },
-        "helper-note",
-        await rt.session({ at: { line: 15, column: 17 }, prompt: "Note for later", binding: "helper-note" }),
-      );
-      return helperNote;
+      let helperNote: Value = null;
+      try {
+        await rt.session({ at: { line: 14, column: 3 }, prompt: "Warm up", unbound: true });
+        helperNote = rt.bind(
+          { line: 15, column: 3 },
+          "helper-note",
+          await rt.session({ at: { line: 15, column: 17 }, prompt: "Note for later", binding: "helper-note" }),
+        );
+        return helperNote;
+      } finally {
+        helperNote$lastCall = helperNote;
+      }
     }
-    await rt.block({ line: 17, column: 1 }, "warm-up", undefined, async () => warmUp());
+    rt.keep("do warm-up", await rt.block({ line: 17, column: 1 }, "warm-up", undefined, async () => warmUp()));
     let verdict: Value = rt.bind(
       { line: 18, column: 5 },
       "verdict",
@@ -100,13 +106,15 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       "answer",
       await rt.block({ line: 19, column: 14 }, "explore", 4, async () => explore("How do compilers work?", 3)),
     );
-    await rt.session({ at: { line: 22, column: 3 }, prompt: "A sequence" });
-    await rt.session({ at: { line: 23, column: 3 }, prompt: "in a do block" });
-    await rt.session({
+    await rt.session({ at: { line: 22, column: 3 }, prompt: "A sequence", unbound: true });
+    await rt.session({ at: { line: 23, column: 3 }, prompt: "in a do block", unbound: true });
+    $final = await rt.session({
       at: { line: 25, column: 1 },
       prompt: "Wrap up",
-      context: { verdict: verdict, answer: answer, "helper-note": helperNote },
+      unbound: true,
+      context: { verdict: verdict, answer: answer, "helper-note": helperNote$lastCall },
     });
+    rt.finalResult($final);
     return {};
   });
 }

@@ -61,18 +61,18 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     let score: number = rt.bind({ line: 5, column: 5 }, "score", 7);
     if (
       compare(depth, 0) <= 0 ||
-      (await rt.judge({ line: 7, column: 4 }, "the findings are empty", { depth, findings, score }))
+      (await rt.judge({ line: 7, column: 4 }, "the findings are empty", { depth, findings, score }, "if"))
     ) {
-      await rt.session({ at: { line: 8, column: 3 }, prompt: "Nothing to do" });
+      await rt.session({ at: { line: 8, column: 3 }, prompt: "Nothing to do", unbound: true });
     } else if (
       compare(score, 5) > 0 &&
-      (await rt.judge({ line: 9, column: 20 }, "the findings mention security", { depth, findings, score }))
+      (await rt.judge({ line: 9, column: 20 }, "the findings mention security", { depth, findings, score }, "elif"))
     ) {
-      await rt.session({ at: { line: 10, column: 3 }, prompt: "Escalate" });
+      await rt.session({ at: { line: 10, column: 3 }, prompt: "Escalate", unbound: true });
     } else if (!equals(score, 3) && equals(findings, "none")) {
-      await rt.session({ at: { line: 12, column: 3 }, prompt: "Log it" });
+      await rt.session({ at: { line: 12, column: 3 }, prompt: "Log it", unbound: true });
     } else {
-      await rt.session({ at: { line: 14, column: 3 }, prompt: "Fix the findings" });
+      await rt.session({ at: { line: 14, column: 3 }, prompt: "Fix the findings", unbound: true });
     }
     switch (
       await rt.choose({ line: 16, column: 1 }, "how severe the findings are", ["Critical", "Minor"], {
@@ -98,7 +98,12 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         break;
       }
     }
-    await rt.session({ at: { line: 22, column: 1 }, prompt: "Follow up", context: { response: response } });
+    await rt.session({
+      at: { line: 22, column: 1 },
+      prompt: "Follow up",
+      unbound: true,
+      context: { response: response },
+    });
     if (!(compare(score, 100) < 0)) throw rt.fail({ line: 25, column: 1 }, `score out of range: ${text(score)}`);
     const verdict = rt.bind(
       { line: 28, column: 8 },
@@ -107,11 +112,12 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     );
     let choices: readonly string[] = rt.bind({ line: 30, column: 5 }, "choices", ["keep", "drop"]);
     if (compare(score, 10) > 0) {
-      await rt.session({ at: { line: 32, column: 3 }, prompt: "Very high" });
+      await rt.session({ at: { line: 32, column: 3 }, prompt: "Very high", unbound: true });
     } else if (equals(await rt.field({ line: 33, column: 6 }, choices, subtract(score, 6)), "drop")) {
       await rt.session({
         at: { line: 34, column: 3 },
         prompt: "Computed index: evaluated only when the first test failed",
+        unbound: true,
       });
     }
     return { verdict };

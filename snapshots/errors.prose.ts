@@ -43,39 +43,47 @@ if **the result is unusable**:
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     try {
-      await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data" });
+      await rt.session({ at: { line: 3, column: 3 }, prompt: "Fetch data", unbound: true });
     } catch ($error) {
       rt.catchable($error);
       const err: Value = rt.caught($error);
-      await rt.session({ at: { line: 5, column: 3 }, prompt: "Handle the error", context: { err: err } });
+      await rt.session({
+        at: { line: 5, column: 3 },
+        prompt: "Handle the error",
+        unbound: true,
+        context: { err: err },
+      });
     } finally {
-      await rt.session({ at: { line: 8, column: 3 }, prompt: "Clean up" });
+      await rt.session({ at: { line: 8, column: 3 }, prompt: "Clean up", unbound: true });
     }
     try {
-      await rt.session({ at: { line: 11, column: 3 }, prompt: "Outer" });
+      await rt.session({ at: { line: 11, column: 3 }, prompt: "Outer", unbound: true });
       try {
-        await rt.session({ at: { line: 13, column: 5 }, prompt: "Inner" });
+        await rt.session({ at: { line: 13, column: 5 }, prompt: "Inner", unbound: true });
       } catch ($error) {
         rt.catchable($error);
-        await rt.session({ at: { line: 15, column: 5 }, prompt: "Recover inner" });
+        await rt.session({ at: { line: 15, column: 5 }, prompt: "Recover inner", unbound: true });
         throw $error;
       }
     } catch ($error) {
       rt.catchable($error);
-      await rt.session({ at: { line: 18, column: 3 }, prompt: "Handle at the outer level" });
+      await rt.session({ at: { line: 18, column: 3 }, prompt: "Handle at the outer level", unbound: true });
     }
     let $attempt: Value = null;
     try {
-      $attempt = await rt.session({ at: { line: 21, column: 3 }, prompt: "Risky" });
+      $attempt = await rt.session({ at: { line: 21, column: 3 }, prompt: "Risky", unbound: true });
     } catch ($error) {
       rt.catchable($error);
-      $attempt = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default" });
+      $attempt = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default", unbound: true });
     }
     let result: Value = rt.bind({ line: 20, column: 5 }, "result", $attempt);
-    if (await rt.judge({ line: 25, column: 4 }, "the result is unusable", { result })) {
+    $final = result;
+    if (await rt.judge({ line: 25, column: 4 }, "the result is unusable", { result }, "if")) {
       throw rt.fail({ line: 26, column: 3 }, `The result ${text(result)} is unusable`);
     }
+    rt.finalResult($final);
     return {};
   });
 }

@@ -27,13 +27,15 @@ do report()
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let tone: string | null = null;
-    await rt.block({ line: 2, column: 1 }, "report", undefined, async () => report());
+    rt.keep("do report", await rt.block({ line: 2, column: 1 }, "report", undefined, async () => report()));
     tone = rt.bind({ line: 4, column: 5 }, "tone", "plain");
     async function report(): Promise<Value> {
-      return await rt.session({ at: { line: 7, column: 3 }, prompt: "Report", context: { tone: tone } });
+      return await rt.session({ at: { line: 7, column: 3 }, prompt: "Report", unbound: true, context: { tone: tone } });
     }
-    await rt.block({ line: 10, column: 1 }, "report", undefined, async () => report());
+    $final = rt.keep("do report", await rt.block({ line: 10, column: 1 }, "report", undefined, async () => report()));
+    rt.finalResult($final);
     return {};
   });
 }

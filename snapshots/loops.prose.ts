@@ -55,18 +55,41 @@ loop (max: 10):
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let draft: string | null = null;
     let items: readonly string[] = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 4, column: 5 }, "notes", []);
-    for (let round$2 = 0; round$2 < 3; round$2++) {
-      rt.iteration({ line: 6, column: 1 }, round$2);
-      await rt.session({ at: { line: 7, column: 3 }, prompt: `Warm up, round ${text(round$2)}` });
+    const $sequence = rt.loop();
+    try {
+      for (let round$2 = 0; round$2 < 3; round$2++) {
+        $sequence.next();
+        rt.iteration({ line: 6, column: 1 }, round$2);
+        await rt.session({ at: { line: 7, column: 3 }, prompt: `Warm up, round ${text(round$2)}`, unbound: true });
+      }
+    } finally {
+      $sequence.end();
     }
-    for (const item of await rt.list({ line: 9, column: 13 }, items)) {
-      await rt.session({ at: { line: 10, column: 3 }, prompt: `Describe ${text(item)}` });
+    const $sequence2 = rt.loop();
+    try {
+      for (const item of await rt.list({ line: 9, column: 13 }, items)) {
+        $sequence2.next();
+        await rt.session({ at: { line: 10, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true });
+      }
+    } finally {
+      $sequence2.end();
     }
-    for (const [index, item] of (await rt.list({ line: 12, column: 20 }, items)).entries()) {
-      await rt.session({ at: { line: 13, column: 3 }, prompt: `Item ${text(index)} is ${text(item)}` });
+    const $sequence3 = rt.loop();
+    try {
+      for (const [index, item] of (await rt.list({ line: 12, column: 20 }, items)).entries()) {
+        $sequence3.next();
+        await rt.session({
+          at: { line: 13, column: 3 },
+          prompt: `Item ${text(index)} is ${text(item)}`,
+          unbound: true,
+        });
+      }
+    } finally {
+      $sequence3.end();
     }
     const $items = await rt.list({ line: 15, column: 22 }, items);
     const $parts: Value[][] = [[]];
@@ -83,70 +106,114 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       const $part0 = $parts[0]![$position];
       if ($part0 !== undefined) notes = rt.bind({ line: 17, column: 3 }, "notes", add(notes, $part0));
     }
-    for (let $iteration = 0; $iteration < 5; $iteration++) {
-      if (await rt.judge({ line: 19, column: 12 }, "the draft is ready to ship", { draft, items, notes })) break;
-      rt.iteration({ line: 19, column: 1 }, $iteration);
-      draft = rt.bind(
-        { line: 20, column: 7 },
-        "draft",
-        await rt.session({
-          at: { line: 20, column: 15 },
-          prompt: "Improve the draft",
-          binding: "draft",
-          context: { notes: notes },
-        }),
-      );
+    const $sequence4 = rt.loop();
+    try {
+      for (let $iteration = 0; $iteration < 5; $iteration++) {
+        $sequence4.next();
+        if (await rt.judge({ line: 19, column: 12 }, "the draft is ready to ship", { draft, items, notes }, "until"))
+          break;
+        rt.iteration({ line: 19, column: 1 }, $iteration);
+        draft = rt.bind(
+          { line: 20, column: 7 },
+          "draft",
+          await rt.session({
+            at: { line: 20, column: 15 },
+            prompt: "Improve the draft",
+            binding: "draft",
+            context: { notes: notes },
+          }),
+        );
+      }
+    } finally {
+      $sequence4.end();
     }
     let round: number = rt.bind({ line: 23, column: 5 }, "round", 0);
     {
       let round$2: Value = null;
-      for (let $iteration2 = 0; $iteration2 < 3; $iteration2++) {
-        if (
-          await rt.judge({ line: 24, column: 12 }, `round ${text(round$2)} was the last one needed`, {
-            draft,
-            items,
-            notes,
-            round: round$2,
-          })
-        )
-          break;
-        rt.iteration({ line: 24, column: 1 }, $iteration2);
-        round$2 = rt.bind({ line: 25, column: 7 }, "round", add(round, 1));
-        await rt.session({ at: { line: 26, column: 3 }, prompt: `Round ${text(round$2)}` });
+      const $sequence5 = rt.loop();
+      try {
+        for (let $iteration2 = 0; $iteration2 < 3; $iteration2++) {
+          $sequence5.next();
+          if (
+            await rt.judge(
+              { line: 24, column: 12 },
+              `round ${text(round$2)} was the last one needed`,
+              { draft, items, notes, round: round$2 },
+              "until",
+            )
+          )
+            break;
+          rt.iteration({ line: 24, column: 1 }, $iteration2);
+          round$2 = rt.bind({ line: 25, column: 7 }, "round", add(round, 1));
+          await rt.session({ at: { line: 26, column: 3 }, prompt: `Round ${text(round$2)}`, unbound: true });
+        }
+      } finally {
+        $sequence5.end();
       }
     }
     {
       let round$2: Value = null;
-      for (let $iteration3 = 0; $iteration3 < 2; $iteration3++) {
+      const $sequence6 = rt.loop();
+      try {
+        for (let $iteration3 = 0; $iteration3 < 2; $iteration3++) {
+          $sequence6.next();
+          if (
+            !(await rt.judge(
+              { line: 28, column: 12 },
+              `round ${text(round$2)} needs another pass`,
+              { draft, items, notes, round: round$2 },
+              "while",
+            ))
+          )
+            break;
+          rt.iteration({ line: 28, column: 1 }, $iteration3);
+          round$2 = rt.bind({ line: 29, column: 7 }, "round", add(round, 10));
+        }
+      } finally {
+        $sequence6.end();
+      }
+    }
+    const $sequence7 = rt.loop();
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        $sequence7.next();
         if (
-          !(await rt.judge({ line: 28, column: 12 }, `round ${text(round$2)} needs another pass`, {
-            draft,
-            items,
-            notes,
-            round: round$2,
-          }))
+          !(await rt.judge(
+            { line: 31, column: 12 },
+            "there are open questions",
+            { attempt, draft, items, notes, round },
+            "while",
+          ))
         )
           break;
-        rt.iteration({ line: 28, column: 1 }, $iteration3);
-        round$2 = rt.bind({ line: 29, column: 7 }, "round", add(round, 10));
+        rt.iteration({ line: 31, column: 1 }, attempt);
+        await rt.session({
+          at: { line: 32, column: 3 },
+          prompt: `Answer one question (attempt ${text(attempt)})`,
+          unbound: true,
+        });
       }
-    }
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (
-        !(await rt.judge({ line: 31, column: 12 }, "there are open questions", { attempt, draft, items, notes, round }))
-      )
-        break;
-      rt.iteration({ line: 31, column: 1 }, attempt);
-      await rt.session({ at: { line: 32, column: 3 }, prompt: `Answer one question (attempt ${text(attempt)})` });
+    } finally {
+      $sequence7.end();
     }
     let count: Value = rt.bind({ line: 34, column: 5 }, "count", 0);
-    for (let $iteration4 = 0; $iteration4 < 10; $iteration4++) {
-      rt.iteration({ line: 35, column: 1 }, $iteration4);
-      count = rt.bind({ line: 36, column: 3 }, "count", add(count, 1));
-      if (compare(count, 3) >= 0) {
-        throw rt.fail({ line: 38, column: 5 }, "stop after three");
+    let $loop: Value = null;
+    const $sequence8 = rt.loop();
+    try {
+      for (let $iteration4 = 0; $iteration4 < 10; $iteration4++) {
+        $sequence8.next();
+        rt.iteration({ line: 35, column: 1 }, $iteration4);
+        count = rt.bind({ line: 36, column: 3 }, "count", add(count, 1));
+        if (compare(count, 3) >= 0) {
+          throw rt.fail({ line: 38, column: 5 }, "stop after three");
+        }
+        $loop = null;
       }
+    } finally {
+      $sequence8.end();
     }
+    $final = $loop;
+    rt.finalResult($final);
     return {};
   });
 }

@@ -58,20 +58,34 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     );
     {
       let change: Value = null;
-      for (let $iteration = 0; $iteration < 3; $iteration++) {
-        if (await rt.judge({ line: 7, column: 12 }, "the draft is approved", { approval, change, draft, topic })) break;
-        rt.iteration({ line: 7, column: 1 }, $iteration);
-        change = await rt.input({ line: 8, column: 3 }, { name: "change", prompt: "What should change?" });
-        draft = rt.bind(
-          { line: 9, column: 3 },
-          "draft",
-          await rt.session({
-            at: { line: 9, column: 11 },
-            prompt: `Revise: ${text(change)}`,
-            binding: "draft",
-            context: { draft: draft },
-          }),
-        );
+      const $sequence = rt.loop();
+      try {
+        for (let $iteration = 0; $iteration < 3; $iteration++) {
+          $sequence.next();
+          if (
+            await rt.judge(
+              { line: 7, column: 12 },
+              "the draft is approved",
+              { approval, change, draft, topic },
+              "until",
+            )
+          )
+            break;
+          rt.iteration({ line: 7, column: 1 }, $iteration);
+          change = await rt.input({ line: 8, column: 3 }, { name: "change", prompt: "What should change?" });
+          draft = rt.bind(
+            { line: 9, column: 3 },
+            "draft",
+            await rt.session({
+              at: { line: 9, column: 11 },
+              prompt: `Revise: ${text(change)}`,
+              binding: "draft",
+              context: { draft: draft },
+            }),
+          );
+        }
+      } finally {
+        $sequence.end();
       }
     }
     try {
@@ -81,7 +95,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       );
     } catch ($error) {
       rt.catchable($error);
-      await rt.session({ at: { line: 15, column: 3 }, prompt: "Nobody answered in time" });
+      await rt.session({ at: { line: 15, column: 3 }, prompt: "Nobody answered in time", unbound: true });
     }
     const report = rt.bind(
       { line: 17, column: 8 },

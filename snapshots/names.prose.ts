@@ -77,6 +77,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     await rt.session({
       at: { line: 15, column: 1 },
       agent: securityReviewer,
+      unbound: true,
       prompt: `Check ${text(class$)}, ${text(text$)}, ${text(rt$)}, ${text(market$trends)}, ${text(marketTrends)}, ${text(forEach)}`,
       context: { constructor: constructor, ["__proto__"]: __proto__ },
     });

@@ -46,8 +46,9 @@ session "Report"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let topic: string = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
-    const [history, current] = await Promise.all(
+    const $parallel = await Promise.all(
       rt.branches({ line: 4, column: 1 }, {}, [
         async () => {
           return await rt.session({
@@ -64,26 +65,31 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           });
         },
         async () => {
-          return await rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch" });
+          return await rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true });
         },
       ]),
     );
+    const [history, current] = $parallel;
     rt.bind({ line: 5, column: 3 }, "history", history);
     rt.bind({ line: 6, column: 3 }, "current", current);
+    rt.keep("parallel branch 3", $parallel[2] ?? null);
     await rt.session({
       at: { line: 9, column: 1 },
       prompt: "Combine",
+      unbound: true,
       context: { history: history, current: current },
     });
-    const $parallel = await rt.first({ line: 12, column: 15 }, {}, [
+    const $parallel2 = await rt.first({ line: 12, column: 15 }, {}, [
       async () => {
-        return await rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A" });
+        return await rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A", unbound: true });
       },
       async () => {
-        return await rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B" });
+        return await rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B", unbound: true });
       },
     ]);
-    let fastest: Value = rt.bind({ line: 12, column: 5 }, "fastest", $parallel);
+    rt.keep("parallel branch 1", $parallel2[0] ?? null);
+    rt.keep("parallel branch 2", $parallel2[1] ?? null);
+    let fastest: Value = rt.bind({ line: 12, column: 5 }, "fastest", $parallel2);
     const [a, b, c] = await rt.any({ line: 16, column: 1 }, { count: 2 }, [
       async () => {
         return await rt.session({ at: { line: 17, column: 7 }, prompt: "Source one", binding: "a" });
@@ -106,10 +112,10 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         async () => {
           let $attempt: Value = null;
           try {
-            $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail" });
+            $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail", unbound: true });
           } catch ($error) {
             rt.catchable($error);
-            $attempt = await rt.session({ at: { line: 26, column: 5 }, prompt: "Fallback" });
+            $attempt = await rt.session({ at: { line: 26, column: 5 }, prompt: "Fallback", unbound: true });
           }
           return $attempt;
         },
@@ -117,11 +123,13 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     );
     rt.bind({ line: 22, column: 3 }, "risky", risky);
     rt.bind({ line: 23, column: 3 }, "safe", safe);
-    await rt.session({
+    $final = await rt.session({
       at: { line: 28, column: 1 },
       prompt: "Report",
+      unbound: true,
       context: { risky: risky, safe: safe, fastest: fastest },
     });
+    rt.finalResult($final);
     return {};
   });
 }

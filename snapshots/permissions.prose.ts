@@ -100,18 +100,26 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         env: ["GITHUB_TOKEN"],
       },
     });
+    let $final: Value = null;
     let reports: string | null = null;
     reports = rt.bind({ line: 2, column: 5 }, "reports", "reports/**");
-    await rt.session({ at: { line: 43, column: 1 }, agent: reader, prompt: "Summarise the repository" });
+    await rt.session({ at: { line: 43, column: 1 }, agent: reader, unbound: true, prompt: "Summarise the repository" });
     await rt.session({
       at: { line: 46, column: 1 },
       agent: careful,
+      unbound: true,
       prompt: "Tidy the docs",
       permissions: { write: ["docs/**"], read: [] },
     });
-    await rt.session({ at: { line: 52, column: 1 }, agent: open, prompt: "Fetch the changelog" });
-    await rt.session({ at: { line: 55, column: 1 }, agent: await listed(), prompt: "Run the tests" });
-    await rt.session({ at: { line: 58, column: 1 }, agent: unclear, prompt: "Do nothing much" });
+    await rt.session({ at: { line: 52, column: 1 }, agent: open, unbound: true, prompt: "Fetch the changelog" });
+    await rt.session({ at: { line: 55, column: 1 }, agent: await listed(), unbound: true, prompt: "Run the tests" });
+    $final = await rt.session({
+      at: { line: 58, column: 1 },
+      agent: unclear,
+      unbound: true,
+      prompt: "Do nothing much",
+    });
+    rt.finalResult($final);
     return {};
   });
 }

@@ -41,6 +41,7 @@ session "Present"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     let ideas: readonly string[] = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
     const $kept: Value[] = [];
     for (const item of await rt.list({ line: 4, column: 20 }, ideas)) {
@@ -50,6 +51,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           await rt.session({
             at: { line: 5, column: 3 },
             prompt: "Is this idea about technology? Answer yes or no.",
+            unbound: true,
             context: { item: item },
           }),
         )
@@ -59,14 +61,16 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     let picked: Value = rt.bind({ line: 4, column: 5 }, "picked", $kept);
     const $mapped: Value[] = [];
     for (const item of await rt.list({ line: 8, column: 22 }, picked)) {
-      $mapped.push(await rt.session({ at: { line: 9, column: 3 }, prompt: `Pitch ${text(item)} in one paragraph` }));
+      $mapped.push(
+        await rt.session({ at: { line: 9, column: 3 }, prompt: `Pitch ${text(item)} in one paragraph`, unbound: true }),
+      );
     }
     let pitches: Value = rt.bind({ line: 8, column: 5 }, "pitches", $mapped);
     let research: Value = rt.bind(
       { line: 11, column: 5 },
       "research",
       await rt.map({ line: 11, column: 22 }, await rt.list({ line: 11, column: 22 }, ideas), async (item) => {
-        return await rt.session({ at: { line: 12, column: 3 }, prompt: `Research ${text(item)}` });
+        return await rt.session({ at: { line: 12, column: 3 }, prompt: `Research ${text(item)}`, unbound: true });
       }),
     );
     const $items = await rt.list({ line: 14, column: 25 }, pitches);
@@ -77,6 +81,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         summary = await rt.session({
           at: { line: 15, column: 3 },
           prompt: "Merge the pitch into the summary",
+          unbound: true,
           context: { summary: summary, pitch: pitch },
         });
       }
@@ -88,21 +93,23 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       if (
         await rt.truthy(
           { line: 18, column: 23 },
-          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?` }),
+          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, unbound: true }),
         )
       )
         $kept2.push(item);
     }
     const $mapped2: Value[] = [];
     for (const item of await rt.list({ line: 20, column: 1 }, $kept2)) {
-      $mapped2.push(await rt.session({ at: { line: 21, column: 3 }, prompt: `Describe ${text(item)}` }));
+      $mapped2.push(await rt.session({ at: { line: 21, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true }));
     }
     let shortlist: Value = rt.bind({ line: 18, column: 5 }, "shortlist", $mapped2);
-    await rt.session({
+    $final = await rt.session({
       at: { line: 23, column: 1 },
       prompt: "Present",
+      unbound: true,
       context: { portfolio: portfolio, research: research, shortlist: shortlist },
     });
+    rt.finalResult($final);
     return {};
   });
 }

@@ -44,6 +44,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     await rt.session({
       at: { line: 6, column: 1 },
       label: "Summary",
+      unbound: true,
       prompt: `Summarise the research on ${text(topic)}`,
       context: { research: research },
       model: "haiku",

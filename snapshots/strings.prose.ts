@@ -31,6 +31,7 @@ session "Use {quoted} and {user}"
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
+    let $final: Value = null;
     const user = await rt.input({ line: 2, column: 1 }, { name: "user", prompt: "Who is asking" });
     let data: string = rt.bind(
       { line: 4, column: 5 },
@@ -50,8 +51,14 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
   A backtick \` and a comment end */ and a shell line continuation \\
   Name: ${text(await rt.field({ line: 11, column: 15 }, data, "name"))}, first: ${text(await rt.field({ line: 11, column: 30 }, data, 0))}, unknown: {list of parties}
 `,
+      unbound: true,
     });
-    await rt.session({ at: { line: 14, column: 1 }, prompt: `Use ${text(quoted)} and ${text(user)}` });
+    $final = await rt.session({
+      at: { line: 14, column: 1 },
+      prompt: `Use ${text(quoted)} and ${text(user)}`,
+      unbound: true,
+    });
+    rt.finalResult($final);
     return {};
   });
 }

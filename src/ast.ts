@@ -362,6 +362,14 @@ export interface BindingStatement extends NodeBase {
   readonly value: Expression;
 }
 
+/** `let { a, b } = value`: each name is bound to the field of that name (DIALECT.md, destructuring). */
+export interface DestructureStatement extends NodeBase {
+  readonly kind: "Destructure";
+  readonly declaration: "let" | "const";
+  readonly names: readonly Identifier[];
+  readonly value: Expression;
+}
+
 export interface ExpressionStatement extends NodeBase {
   readonly kind: "ExpressionStatement";
   readonly expression: Expression;
@@ -412,6 +420,7 @@ export type Statement =
   | AgentDefinition
   | BlockDefinition
   | BindingStatement
+  | DestructureStatement
   | ExpressionStatement
   | IfStatement
   | ChoiceStatement

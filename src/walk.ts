@@ -60,6 +60,7 @@ const children: ChildTable = {
   Agent: (node) => [node.name, ...node.properties],
   Block: (node) => [node.name, ...node.params, ...node.modifiers, ...node.body],
   Binding: (node) => [node.name, node.value],
+  Destructure: (node) => [...node.names, node.value],
   ExpressionStatement: (node) => [node.expression],
   IfClause: (node) => [node.test, ...node.body],
   If: (node) => [...node.clauses, ...(node.alternate ?? [])],

@@ -13,8 +13,9 @@
  * step starts. The readable files follow it through an ordered, atomic writer; a crash may lose the
  * last of them, and the resumed run writes them again as it replays.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { makeDirectory } from "../make-directory.js";
 import { safeName } from "../files.js";
 import type { BlockFrame } from "../step-context.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
@@ -125,7 +126,7 @@ export class RunFolder {
         startedAt: new Date().toISOString(),
       };
     }
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     lockRun(dir, manifest.runId);
     let journal: FileJournal;
     try {

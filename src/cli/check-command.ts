@@ -1,11 +1,11 @@
 import type { Argv } from "yargs";
-import { hasErrors, type FileDiagnostics } from "../diagnostics/diagnostic.js";
+import type { FileDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, toJson } from "../diagnostics/format.js";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { importedFile, importInterface, localImports } from "../project/imports.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
+import { exitCodeOfDiagnostics, type ExitCode } from "./exit-codes.js";
 import { displayPath, findPrograms } from "./find-programs.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 import { readProgram } from "./read-program.js";
@@ -43,7 +43,7 @@ export function runCheck(argv: CheckArguments): ExitCode {
     }
     process.stdout.write(`${summary(results)}\n`);
   }
-  return results.some((result) => hasErrors(result.diagnostics)) ? EXIT.failed : EXIT.ok;
+  return exitCodeOfDiagnostics(results.flatMap((result) => result.diagnostics));
 }
 
 /**

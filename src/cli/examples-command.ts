@@ -2,10 +2,11 @@
  * `prosec examples`: the OpenProse example programs that ship with prosec (examples/openprose/),
  * listed one a line, printed, or copied to start from.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Argv } from "yargs";
 import { closest } from "../phases/2-analyze/suggest.js";
+import { makeDirectory } from "../../runtime/make-directory.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { packageRoot } from "./package-root.js";
@@ -108,7 +109,7 @@ export function examplesCommand(yargs: Argv): Argv {
             const target = join(argv.dir, `${example.name}.prose`);
             if (existsSync(target))
               throw new UsageError(`${target} already exists: remove it, or copy into another folder`);
-            mkdirSync(argv.dir, { recursive: true });
+            makeDirectory(argv.dir);
             copyFileSync(example.path, target);
             const shown = relative(process.cwd(), target) || target;
             process.stdout.write(`wrote ${shown}\nnext: prosec run ${shown}\n`);

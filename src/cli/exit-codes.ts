@@ -1,3 +1,5 @@
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+
 /**
  * The one exit-code table for every prosec command. The README's table is this one; a command
  * returns one of these, never a bare number.
@@ -26,3 +28,9 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A program's diagnostics as an exit code: an internal compiler error (P000) is prosec's bug, not the program's. */
+export function exitCodeOfDiagnostics(diagnostics: readonly Diagnostic[]): ExitCode {
+  if (diagnostics.some((diagnostic) => diagnostic.code === "P000")) return EXIT.internal;
+  return hasErrors(diagnostics) ? EXIT.failed : EXIT.ok;
+}

@@ -8,6 +8,7 @@
 import { CompletionItemKind, type CompletionItem } from "vscode-languageserver";
 import { statementKeywords } from "../phases/1-parse/grammar-support.js";
 import {
+  boundNames,
   knownProperties,
   permissionKinds,
   propertyWords,
@@ -115,11 +116,7 @@ function propertyItem(name: string, detail: string): CompletionItem {
 
 /** The names a value at `offset` can read, innermost first (not the one being bound: `let x = "{x}"` reads no x). */
 function names(analysis: Analysis, document: CheckedDocument, offset: number): CompletionItem[] {
-  const beingBound = new Set(
-    nodesAt(analysis.program, offset).flatMap((node) =>
-      (node.kind === "Binding" || node.kind === "Output") && node.name ? [node.name] : [],
-    ),
-  );
+  const beingBound = new Set(nodesAt(analysis.program, offset).flatMap((node) => boundNames(node)));
   return visibleSymbols(scopeAt(analysis, document, offset), offset)
     .filter((symbol) => !beingBound.has(symbol.declaration))
     .map((symbol) => item(symbol.name, kindOf(symbol), symbol.kind === "assigned" ? "variable" : symbol.kind));

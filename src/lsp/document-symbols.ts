@@ -74,6 +74,14 @@ export function documentSymbols(document: CheckedDocument): DocumentSymbol[] {
             : [];
         return [...own, ...collect(node.value)];
       }
+      case "Destructure":
+        return [
+          ...node.names.flatMap((name) => {
+            const declaration = declared(name);
+            return declaration ? [symbol(name, kindOf(declaration), name, declaration.kind)] : [];
+          }),
+          ...collect(node.value),
+        ];
       default:
         return children(node).flatMap(collect);
     }

@@ -3,6 +3,7 @@
  * or a list of nodes), so it needs no change when the AST gains a construct.
  */
 import type { Identifier, Node } from "../ast.js";
+import { boundNames } from "../phases/2-analyze/index.js";
 
 function isNode(value: unknown): value is Node {
   return (
@@ -59,7 +60,7 @@ export function identifierAt(root: Node, offset: number): Identifier | undefined
 export function writtenNames(root: Node): Set<Identifier> {
   const written = new Set<Identifier>();
   for (const node of descendants(root)) {
-    if ((node.kind === "Binding" || node.kind === "Output") && node.name) written.add(node.name);
+    for (const name of boundNames(node)) written.add(name);
   }
   return written;
 }

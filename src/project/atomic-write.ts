@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { makeDirectory } from "../../runtime/make-directory.js";
 
 /**
  * Writes a file so that readers only ever see the old content or the whole new content: the text
@@ -8,7 +9,7 @@ import { basename, dirname, join } from "node:path";
  */
 export function writeFileAtomically(path: string, content: string): void {
   const directory = dirname(path);
-  mkdirSync(directory, { recursive: true });
+  makeDirectory(directory);
   const temporary = join(directory, `.${basename(path)}.${process.pid}.tmp`);
   try {
     writeFileSync(temporary, content, "utf8");

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
+import { EXIT, exitCodeOfDiagnostics, type ExitCode } from "../cli/exit-codes.js";
 import { findPrograms, UsageError } from "../cli/find-programs.js";
 import { readProgram } from "../cli/read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
@@ -142,7 +142,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
   return {
     programs,
     typeErrors,
-    exitCode: failed || stale ? EXIT.failed : typeErrors.length > 0 ? EXIT.internal : EXIT.ok,
+    exitCode: exitCodeOf(programs, stale, typeErrors),
   };
 }
 
@@ -175,4 +175,11 @@ function namedPrograms(paths: readonly string[], cwd: string): Array<{ path: str
   }
   if (found.length === 0) throw new UsageError("name at least one .prose file or folder");
   return found;
+}
+
+function exitCodeOf(programs: readonly BuiltProgram[], stale: boolean, typeErrors: readonly TypeError[]): ExitCode {
+  const fromDiagnostics = exitCodeOfDiagnostics(programs.flatMap((program) => program.diagnostics));
+  if (fromDiagnostics !== EXIT.ok) return fromDiagnostics;
+  if (stale) return EXIT.failed;
+  return typeErrors.length > 0 ? EXIT.internal : EXIT.ok;
 }

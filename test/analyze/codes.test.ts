@@ -209,6 +209,29 @@ function codesOf(source: string): { code: string; at: string; message: string }[
   }));
 }
 
+describe("a used program's outputs (E028)", () => {
+  const withPlain = {
+    resolveImport: (path: string): ImportedProgram | undefined =>
+      path === "./research.prose" ? research : path === "./plain.prose" ? { inputs: [], outputs: [] } : undefined,
+  };
+  const codes = (source: string) =>
+    checkSource(source, withPlain).diagnostics.map((d) => `${d.code} ${d.range.start.line}:${d.range.start.column}`);
+
+  it("destructuring names only outputs the program declares", () => {
+    expect(codes('use "./research.prose"\nlet { summary } = research(topic: "x")\n')).toEqual([]);
+    expect(codes('use "./research.prose"\nlet { summary, sources } = research(topic: "x")\n')).toEqual(["E028 2:16"]);
+  });
+
+  it("a program without outputs returns its final result: any field may be read", () => {
+    expect(codes('use "./plain.prose"\nlet r = plain()\nlet s = r.anything\nlet { a, b } = plain()\n')).toEqual([]);
+  });
+
+  it("destructured names are declared: twice in one scope is E019, a const one is not rebound (P010)", () => {
+    expect(codes("let { a, a } = { a: 1 }\n")).toEqual(["E019 1:10"]);
+    expect(codes("const { a } = { a: 1 }\na = 2\n")).toEqual(["P010 2:1"]);
+  });
+});
+
 describe("every validation code", () => {
   it.each(cases.map((c) => [c.code, c] as const))("%s: triggers where expected, and not on a near miss", (_code, c) => {
     const found = codesOf(c.triggers).filter((d) => d.code === c.code);

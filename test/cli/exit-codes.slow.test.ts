@@ -3,7 +3,7 @@
  * command a representative success, usage error and failure, and a network failure where a command can
  * meet one. The DBOS commands' successes and failures need PostgreSQL: test/dbos/workers.test.ts. Run
  * state (EXIT.runStateUnusable) is test/run/run-state.slow.test.ts; Ctrl-C (EXIT.interrupted) is
- * test/run/cli-run.test.ts; waiting for input (EXIT.waitingForInput) also test/run/waiting-input.slow.test.ts.
+ * test/run/cli-run.slow.test.ts; waiting for input (EXIT.waitingForInput) also test/run/waiting-input.slow.test.ts.
  */
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -174,7 +174,7 @@ describe("exit codes, one table for every command", () => {
         exit: EXIT.failed,
         says: /^ {2}help: bind it first: `let nowhere = \.\.\.`$/,
       },
-      // With credentials: a worker without them stops before the database (test/run/cli-first-run.test.ts).
+      // With credentials: a worker without them stops before the database (test/run/cli-first-run.slow.test.ts).
       {
         args: ["worker", "good.prose"],
         env: { ...UNREACHABLE, ...model(() => answering.url) },

@@ -8,10 +8,14 @@
  * The scripted model (deterministic, with `concurrency: 1`):
  * - sessions reply with a two-item markdown list (so `for x in result` parses it without a model
  *   call), or `Yes.` when the task asks for a yes or no;
- * - a judgment looks its condition up in the source and answers by the construct it belongs to, counting
- *   how often that condition was asked: `loop until **c**` answers no, yes, no, yes ... (one iteration
- *   per loop), `loop while **c**` yes, no, yes ... (one iteration per loop), and any other condition
- *   (`if`, `elif`, block conditions) no, yes, no ...;
+ * - a judgment looks its condition up in the source and answers by the construct it belongs to. A loop's
+ *   condition answers from its evidence (the trail of earlier results and the named values, everything
+ *   before `Condition:`), as a model would: the first time it is asked for a loop it sees no progress
+ *   (`loop until` answers no, `loop while` yes); later it answers that the loop is done (`until` yes,
+ *   `while` no) once its evidence differs from the previous time it was asked, and keeps the loop going
+ *   while nothing it can see has changed (a loop whose judge sees no change in 12 asks fails the test:
+ *   without the trail, 44-run-endpoint-ux-test's `loop until` with no `max` would never end). Any other
+ *   condition (`if`, `elif`, block conditions) answers no, yes, no ... counting how often it was asked;
  * - a choice takes the first option; extractions answer `["a", "b"]` for a list, `true` for yes/no and
  *   `"value"` for a field.
  *
@@ -170,12 +174,25 @@ function constructOf(source: string, condition: string): Construct | undefined {
   return undefined;
 }
 
+/** Asks of one loop's condition without any change in what it sees, after which the loop is called stuck. */
+const STUCK_ASKS = 12;
+
+/** What a judgment is shown besides its question: the trail and the named values before `Condition:`. */
+function judgmentEvidence(request: FakeRequest): string {
+  const question = lastUserText(request);
+  const at = question.lastIndexOf("Condition: ");
+  return at < 0 ? "" : question.slice(0, at);
+}
+
 const answer = (value: unknown, reason = "scripted"): FakeReply =>
   reply.toolUse([{ name: "answer", input: { answer: value, reason } }]);
 
 /** The scripted model for one program. */
 function scriptedModel(program: CorpusProgram, scenario: Scenario) {
   const asked = new Map<string, number>();
+  /** A running loop's condition: the evidence it was last asked with, and how often it was asked. */
+  const looking = new Map<string, { readonly evidence: string; readonly asks: number }>();
+  const stuck: string[] = [];
   const unlocated: string[] = [];
   const respond = (request: FakeRequest): FakeReply => {
     const kind = callKind(request);
@@ -193,16 +210,26 @@ function scriptedModel(program: CorpusProgram, scenario: Scenario) {
       return answer("value");
     }
     const condition = judgmentCondition(request);
-    const count = asked.get(condition) ?? 0;
-    asked.set(condition, count + 1);
     const construct = constructOf(program.source, condition);
     if (construct === undefined) unlocated.push(condition);
-    return answer(
-      construct === "while" ? count % 2 === 0 : count % 2 === 1,
-      `scripted (${construct ?? "unlocated"} #${count})`,
-    );
+    if (construct === "until" || construct === "while") {
+      const evidence = judgmentEvidence(request);
+      const before = looking.get(condition);
+      const progressed = before !== undefined && before.evidence !== evidence;
+      const asks = (before?.asks ?? 0) + 1;
+      // A loop whose judge never sees progress would run forever without `max`: said, and ended.
+      if (!progressed && asks > STUCK_ASKS) stuck.push(condition);
+      const done = progressed || asks > STUCK_ASKS;
+      // A loop that is done is over: the condition's next ask starts another run of the loop.
+      if (done) looking.delete(condition);
+      else looking.set(condition, { evidence, asks });
+      return answer(construct === "until" ? done : !done, `scripted (${construct}, progress: ${progressed})`);
+    }
+    const count = asked.get(condition) ?? 0;
+    asked.set(condition, count + 1);
+    return answer(count % 2 === 1, `scripted (${construct ?? "unlocated"} #${count})`);
   };
-  return { respond, unlocated };
+  return { respond, unlocated, stuck };
 }
 
 type Counts = Record<CallKind, number>;
@@ -272,6 +299,7 @@ describe("corpus programs run end to end against a scripted model", () => {
           expect(line).toContain(JSON.stringify(scenario.throws));
         }
         expect(model.unlocated, "every judged condition is found in the source").toEqual([]);
+        expect(model.stuck, "every loop's judge saw progress within its asks").toEqual([]);
         expect(asked.every((name) => given[name] !== undefined)).toBe(true);
 
         const counts: Counts = { session: 0, judgment: 0, choice: 0, extraction: 0 };

@@ -82,28 +82,53 @@ export function callKind(request: FakeRequest): CallKind {
   return "judgment";
 }
 
-/** The condition of a judgment question (`Condition: ...\n\nIs the condition true?`). */
+/** The condition of a judgment question (`Condition: ...\n\n<what the construct does>\n\nIs the condition true?`). */
 export function judgmentCondition(request: FakeRequest): string {
   const question = lastUserText(request);
-  const match = /^Condition: ([\s\S]*?)\n\nIs the condition true\?/.exec(question);
+  const match = /(?:^|\n\n)Condition: ([\s\S]*?)\n\n[^\n]*\n\nIs the condition true\?$/.exec(question);
   return match === null ? question : match[1]!;
 }
 
 /** The criteria of a choice question (`Choose the option that best fits: ...\n\nOptions:`). */
 export function choiceCriteria(request: FakeRequest): string {
   const question = lastUserText(request);
-  const match = /^Choose the option that best fits: ([\s\S]*?)\n\nOptions:/.exec(question);
+  const match = /(?:^|\n\n)Choose the option that best fits: ([\s\S]*?)\n\nOptions:/.exec(question);
   return match === null ? question : match[1]!;
 }
 
-/** The option labels a choice offers. */
-export function choiceOptions(request: FakeRequest): string[] {
+/** The answers a choice's forced tool allows: its options as numbered labels (`1. Ship it.`). */
+export function choiceEnum(request: FakeRequest): string[] {
   const tool = request.body?.tools?.find((candidate) => candidate.name === "answer");
   return [...((tool?.input_schema as { properties: { answer: { enum: string[] } } }).properties.answer.enum ?? [])];
 }
 
-/** The task of a session's first user message: the first line of its first user message. */
+/** The option labels a choice offers, without their numbers. */
+export function choiceOptions(request: FakeRequest): string[] {
+  return choiceEnum(request).map((label) => label.replace(/^\d+\. /, ""));
+}
+
+/** A session's first user message after its trail: its task and what follows. */
 export function firstUserText(request: FakeRequest): string {
+  const text = firstMessage(request);
+  const task = text.indexOf(TASK_SEPARATOR);
+  return task < 0 ? text : text.slice(task + TASK_SEPARATOR.length);
+}
+
+/** The trail a session or judgment was given ("" for none). */
+export function trailText(request: FakeRequest): string {
+  const text = callKind(request) === "session" ? firstMessage(request) : lastUserText(request);
+  if (!text.startsWith(TRAIL_HEADING)) return "";
+  const end =
+    callKind(request) === "session"
+      ? text.indexOf(TASK_SEPARATOR)
+      : text.search(/\n\n(## Context\n|Condition: |Choose the option)/);
+  return end < 0 ? text : text.slice(0, end);
+}
+
+const TRAIL_HEADING = "## Earlier results (oldest first)";
+const TASK_SEPARATOR = "\n\n## Your task\n\n";
+
+function firstMessage(request: FakeRequest): string {
   const first = request.body?.messages.find((message) => message.role === "user");
   if (first === undefined) return "";
   if (typeof first.content === "string") return first.content;

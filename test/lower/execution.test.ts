@@ -167,3 +167,81 @@ describe("generated modules run against the runtime", () => {
     expect((await main.run({}, options(fake)))["digest"]).toBe("reply to: Summarise moons");
   });
 });
+
+describe("a used program's result (DIALECT.md, the `use` rule and destructuring)", () => {
+  const helperInterface = (outputs: string[]) => () => ({ inputs: ["topic"], outputs });
+
+  it("a program without outputs returns its last top-level result, not {}", async () => {
+    const fake = await serve();
+    await load(
+      [
+        'input topic: "Topic"',
+        "",
+        'let notes = session "Research {topic}"',
+        'session "Summarise {topic}"',
+        "if false:",
+        '  session "Never asked"',
+        "",
+      ].join("\n"),
+      "plain",
+    );
+    const main = await load(
+      'use "./plain.prose" as plain\n\nlet found = plain(topic: "moons")\noutput digest = session "Digest: {found}"\n',
+      "plain-caller",
+      helperInterface([]),
+    );
+    const outputs = await main.run({}, options(fake));
+    expect(fake.requests.map((request) => lastUserText(request))).toEqual([
+      "Research moons",
+      "Summarise moons",
+      "Digest: reply to: Summarise moons",
+    ]);
+    expect(outputs["digest"]).toBe("reply to: Digest: reply to: Summarise moons");
+  });
+
+  it("let { a, b } = program(...) binds each name to the output of that name", async () => {
+    const fake = await serve();
+    await load(
+      'input topic: "Topic"\n\noutput summary = session "Summarise {topic}"\noutput sources = session "Sources on {topic}"\n',
+      "two-outputs",
+    );
+    const main = await load(
+      [
+        'use "./two-outputs.prose" as research',
+        "",
+        'let { sources, summary } = research(topic: "tides")',
+        'output digest = session "Digest {summary} citing {sources}"',
+        "",
+      ].join("\n"),
+      "two-outputs-caller",
+      helperInterface(["summary", "sources"]),
+    );
+    const outputs = await main.run({}, options(fake));
+    expect(fake.requests.map((request) => lastUserText(request))).toEqual([
+      "Summarise tides",
+      "Sources on tides",
+      "Digest reply to: Summarise tides citing reply to: Sources on tides",
+    ]);
+    expect(outputs["digest"]).toBe("reply to: Digest reply to: Summarise tides citing reply to: Sources on tides");
+  });
+
+  it("destructures any record, in a block too", async () => {
+    const fake = await serve();
+    const module = await load(
+      [
+        "block pair(first, second):",
+        "  let { left, right } = { left: first, right: second }",
+        '  output session "Compare {left} with {right}"',
+        "",
+        'const { name, size } = { name: "Io", size: 3 }',
+        "output result = do pair(name, size)",
+        "",
+      ].join("\n"),
+    );
+    const outputs = await module.run({}, options(fake));
+    expect(fake.requests.map((request) => lastUserText(request))).toEqual([
+      "Execution scope:\n  execution_id: 1\n  block: pair\n  depth: 1\n  parent_execution_id: 0\n\nCompare Io with 3",
+    ]);
+    expect(outputs["result"]).toBe("reply to: Execution scope:");
+  });
+});

@@ -98,7 +98,7 @@ describe("prosec lsp: diagnostics", () => {
     await lsp.change(path, "agent writer:\n  model: sonnet\n\nsession: writer\nlet = 1\n", 3);
     const syntax = (await lsp.diagnostics(fileUri(path), 3)).diagnostics;
     expect(syntax.map((diagnostic) => [diagnostic.code, diagnostic.range.start, diagnostic.message])).toEqual([
-      ["E004", { line: 4, character: 4 }, "unexpected `=`: expected a name"],
+      ["E004", { line: 4, character: 4 }, "unexpected `=`: expected a name or `{`"],
     ]);
   });
 

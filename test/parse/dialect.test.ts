@@ -80,6 +80,20 @@ describe("statements beyond the reference grammar", () => {
     ]);
   });
 
+  it("let { a, b } = ... destructures, over several lines too; const as well", () => {
+    expect(statements('let { summary, sources } = research(topic: "x")\nconst {\n  a,\n  b\n} = pair\n')).toMatchObject(
+      [
+        {
+          kind: "Destructure",
+          declaration: "let",
+          names: [name("summary"), name("sources")],
+          value: { kind: "ProgramCall", callee: name("research") },
+        },
+        { kind: "Destructure", declaration: "const", names: [name("a"), name("b")], value: name("pair") },
+      ],
+    );
+  });
+
   it("throw with and without a message, with a comment after it", () => {
     expect(statements('throw  # re-raise\nthrow "failed: {reason}"\n')).toMatchObject([
       { kind: "Throw", message: null },

@@ -66,7 +66,7 @@ describe("strings", () => {
   it("reports an unterminated string with E001 and keeps parsing the next statements", () => {
     expect(problems('session "abc\nsession "ok"\nlet = 3\n')).toEqual([
       "1:9 E001 unterminated string literal",
-      "3:5 E004 unexpected `=`: expected a name",
+      "3:5 E004 unexpected `=`: expected a name or `{`",
     ]);
   });
 
@@ -155,7 +155,7 @@ describe("recovery", () => {
   it("reports one error per broken top-level statement and keeps the good ones", () => {
     const result = parse('session "a"\nlet = 1\nsession "b"\nparallel\n  session "c"\nsession "d"\n');
     expect(result.diagnostics.map((d) => `${d.range.start.line} ${d.message}`)).toEqual([
-      "2 unexpected `=`: expected a name",
+      "2 unexpected `=`: expected a name or `{`",
       "4 expected `:` after `parallel`",
     ]);
     expect(result.ast.body).toHaveLength(3);

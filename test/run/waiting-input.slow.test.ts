@@ -68,8 +68,12 @@ function onlyRun(cwd: string): string {
   return runs[0]!;
 }
 
+/** What each request asked: a session's first line, a judgment's condition (after its context). */
 function prompts(server: FakeServer): string[] {
-  return server.requests.map((request) => lastUserText(request).split("\n")[0]!);
+  return server.requests.map((request) => {
+    const lines = lastUserText(request).split("\n");
+    return lines.find((line) => line.startsWith("Condition: ")) ?? lines[0]!;
+  });
 }
 
 describe("an input nobody can be asked for", () => {

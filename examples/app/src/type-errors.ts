@@ -1,7 +1,7 @@
 /**
  * Compile-time proof that the generated types are checked. Nothing here runs: `tsc` passes only
  * while each line marked `@ts-expect-error` really is an error (an unused one is itself an error).
- * The code after each directive is the error TypeScript reports there; test/app/example-app.test.ts
+ * The code after each directive is the error TypeScript reports there; test/app/example-app.slow.test.ts
  * removes the directives and checks that exactly those errors appear.
  */
 import type { RunOptions } from "prosec/runtime";

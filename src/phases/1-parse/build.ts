@@ -341,6 +341,16 @@ export function agent(keyword: Token, name: Token, properties: ast.PropertyBlock
   return { kind: "Agent", name: identifier(name), properties: properties.properties, loc: span(keyword, properties) };
 }
 
+export function destructure(declaration: Token, names: Cons<Token>, value: ast.Expression): ast.DestructureStatement {
+  return {
+    kind: "Destructure",
+    declaration: declaration.text as "let" | "const",
+    names: flatten(names).map(identifier),
+    value,
+    loc: span(declaration, value),
+  };
+}
+
 export function block(
   keyword: Token,
   name: Token,

@@ -62,6 +62,7 @@ const grammar: Grammar = {
     {"name": "Statement", "symbols": [{"literal":"output"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Value"], "postprocess": ([k, n, , v]) => b.output(k, n, v)},
     {"name": "Statement", "symbols": [{"literal":"output"}, "Value"], "postprocess": ([k, v]) => b.output(k, null, v)},
     {"name": "Statement", "symbols": ["Declaration", (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Value"], "postprocess": ([d, n, , v]) => b.binding(d, d, n, v)},
+    {"name": "Statement", "symbols": ["Declaration", {"literal":"{"}, "NameList", {"literal":"}"}, {"literal":"="}, "Value"], "postprocess": ([d, , names, , , v]) => b.destructure(d, names, v)},
     {"name": "Statement", "symbols": [(tokenStream.has("target") ? {type: "target"} : target), {"literal":"="}, "Value"], "postprocess": ([n, , v]) => b.binding(n, null, n, v)},
     {"name": "Statement", "symbols": [{"literal":"throw"}, "OptionalExpr", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, m]) => b.throwStatement(k, m)},
     {"name": "Statement", "symbols": [{"literal":"assert"}, "Expr", "AssertMessage"], "postprocess": ([k, t, m]) => b.assertStatement(k, t, m)},

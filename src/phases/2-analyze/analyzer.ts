@@ -138,6 +138,11 @@ export class Analyzer implements RuleContext {
       });
     },
     Binding: (node) => this.binding(node),
+    Destructure: (node) => {
+      this.expression(node.value);
+      for (const name of node.names)
+        if (!this.bindings.bindHoisted(name)) this.bindings.declare(node.declaration, name);
+    },
     ExpressionStatement: (node) => this.expression(node.expression),
     If: (node) => {
       this.bindings.hoist([...node.clauses.map((clause) => clause.body), node.alternate ?? []]);

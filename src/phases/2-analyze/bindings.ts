@@ -210,6 +210,7 @@ export class Bindings {
  */
 const bindingReaches: ReadonlySet<ast.NodeKind> = new Set([
   "Binding",
+  "Destructure",
   "ExpressionStatement",
   "If",
   "IfClause",
@@ -225,11 +226,16 @@ const bindingReaches: ReadonlySet<ast.NodeKind> = new Set([
 function collectBindings(statements: readonly ast.Statement[], found: Map<string, ast.Identifier[]>): void {
   for (const statement of statements) {
     walk(statement, (node) => {
-      if ((node.kind === "Binding" || node.kind === "Output") && node.name)
-        found.set(node.name.name, [...(found.get(node.name.name) ?? []), node.name]);
+      for (const name of boundNames(node)) found.set(name.name, [...(found.get(name.name) ?? []), name]);
       return bindingReaches.has(node.kind);
     });
   }
+}
+
+/** The names a statement binds where it stands: a binding's, an output's, a destructuring's. */
+export function boundNames(node: ast.Node): readonly ast.Identifier[] {
+  if (node.kind === "Destructure") return node.names;
+  return (node.kind === "Binding" || node.kind === "Output") && node.name ? [node.name] : [];
 }
 
 function rootOf(path: ast.Identifier | ast.MemberExpression | ast.IndexExpression): ast.Identifier {

@@ -6,6 +6,7 @@ import type { Analysis } from "./types.js";
 export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
 export type * from "./types.js";
 export { visibleSymbols } from "./scope.js";
+export { boundNames } from "./bindings.js";
 export { permissionKinds } from "../../../runtime/vocabulary.js";
 export { knownProperties, propertyWords } from "./rules/properties.js";
 

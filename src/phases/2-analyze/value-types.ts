@@ -36,7 +36,12 @@ const boundKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "as
  * Infers the bindings' types. `declaredAhead` says which bindings lowering declares ahead of their
  * binding (as `null`), beyond those bound more than once or below their scope's own statements.
  */
-export function inferValueTypes(analysis: Analysis, declaredAhead: (symbol: SymbolInfo) => boolean): ValueTypes {
+export function inferValueTypes(
+  analysis: Analysis,
+  declaredAhead: (symbol: SymbolInfo) => boolean,
+  /** Bindings whose reads lowering gives as a `Value` (a block's binding read outside it). */
+  readAsValue: (symbol: SymbolInfo) => boolean,
+): ValueTypes {
   const assignments = new Map<SymbolInfo, ast.Expression[]>();
   // Bindings whose value the runtime gives as any `Value`: inputs, branches of a race or under `continue` / `ignore`.
   const opaque = new Set<SymbolInfo>();
@@ -44,6 +49,13 @@ export function inferValueTypes(analysis: Analysis, declaredAhead: (symbol: Symb
   const parents = new Map<ast.Node, ast.Node | null>();
   walk(analysis.program, (node, parent) => {
     parents.set(node, parent);
+    if (node.kind === "Destructure") {
+      for (const name of node.names) {
+        const symbol = analysis.references.get(name);
+        if (symbol) opaque.add(symbol);
+      }
+      return;
+    }
     if (node.kind !== "Binding" && node.kind !== "Output" && node.kind !== "Input") return;
     const symbol = node.name ? analysis.references.get(node.name) : undefined;
     if (symbol === undefined || !boundKinds.has(symbol.kind)) return;
@@ -65,14 +77,16 @@ export function inferValueTypes(analysis: Analysis, declaredAhead: (symbol: Symb
   const symbolType = (symbol: SymbolInfo): ValueType => {
     const cached = known.get(symbol);
     if (cached) return cached;
-    if (!boundKinds.has(symbol.kind) || opaque.has(symbol) || inProgress.has(symbol)) return valueType;
+    if (!boundKinds.has(symbol.kind) || opaque.has(symbol) || readAsValue(symbol) || inProgress.has(symbol))
+      return valueType;
     inProgress.add(symbol);
     // `x = x` (an output named as the binding it reports) binds nothing new.
     const types = (assignments.get(symbol) ?? [])
       .filter((value) => value.kind !== "Identifier" || analysis.references.get(value) !== symbol)
       .map(expressionType);
     inProgress.delete(symbol);
-    const type = union(!boundWhereDeclared.has(symbol) || types.length === 0 ? [...types, nullType] : types);
+    // Bound some way not modelled here (a destructuring's field): whatever the runtime gives.
+    const type = types.length === 0 ? valueType : union(boundWhereDeclared.has(symbol) ? types : [...types, nullType]);
     known.set(symbol, type);
     return type;
   };

@@ -16,6 +16,8 @@
  *   it may stay unbound, `Value` where the runtime extracts structure from text; see
  *   `2-analyze/value-types.ts`), `async function run(inputs, options?)`, and as default export the
  *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs).
+ *   A program without outputs resolves to `{}` and hands the runtime its final result (the value
+ *   of its last top-level statement that produced one): a `use` call of it returns that.
  * - Every runtime call carries the `{ line, column }` of the `.prose` construct it came from.
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
@@ -74,9 +76,13 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
     const value = symbol ? lowering.symbolName(symbol) : "null";
     return propertyKey(output) === value ? value : `${propertyKey(output)}: ${value}`;
   });
+  // A program without outputs gives its runtime its final result: the value of its last top-level
+  // statement that produced one (what a `use` caller receives).
+  const final = analysis.outputs.length === 0 ? lowering.temporary("final") : undefined;
   const body = lowering.statements(analysis.program.body, programState(), {
     scope: analysis.program,
     declareAhead: [...lowering.promoted],
+    ...(final === undefined ? {} : { finish: { kind: "assign", target: final }, finishLastValue: true }),
   });
 
   const outputType = (output: string): string => {
@@ -84,7 +90,13 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
     return symbol ? lowering.typeOf(symbol) : "null";
   };
   const imports = [...analysis.imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const code = [...localAgents, ...body.statements, `return { ${outputs.join(", ")} };`].join("\n");
+  const code = [
+    ...localAgents,
+    ...(final === undefined ? [] : [`let ${final}: Value = null;`]),
+    ...body.statements,
+    ...(final === undefined ? [] : [`rt.finalResult(${final});`]),
+    `return { ${outputs.join(", ")} };`,
+  ].join("\n");
   const module = [
     ...staticAgents,
     "",

@@ -33,6 +33,11 @@ export function awaited(call: string): Lowered {
 
 export const nullValue: Lowered = inert("null");
 
+/** `rt.keep(source, value)`: an unbound result joins the trail; kept as a statement even when unread. */
+export function kept(source: string, value: Lowered): Lowered {
+  return { code: `rt.keep(${source}, ${value.code})`, effectful: true, awaits: value.awaits };
+}
+
 /** What a statement list does with the value of its last statement. */
 export type Finish =
   /** `return value;` (a block body, a parallel branch, a `parallel for` or `pmap` item). */

@@ -13,12 +13,17 @@ import type { NameTable } from "./names.js";
 import type { LowerState } from "./state.js";
 import { typeText } from "./type-text.js";
 
+/** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
+export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
+
 /** What is asked of an expression besides its value. */
 export interface ValueRequest {
   /** The name the value is bound to, for the session's trace. */
   readonly binding?: string;
   /** An expression statement: a block-valued construct then keeps no result. */
   readonly discard?: boolean;
+  /** An expression statement: its result is unbound and joins the trail (DIALECT.md, "Context"). */
+  readonly unbound?: boolean;
 }
 
 /** What a statement gives the list it stands in. */
@@ -52,6 +57,11 @@ export interface ListOptions {
   readonly finish?: Finish;
   /** Symbols to declare ahead as well. */
   readonly declareAhead?: readonly SymbolInfo[];
+  /**
+   * The finish takes the value of the list's last statement that produces one, not of its last
+   * statement (a program without outputs: its final result).
+   */
+  readonly finishLastValue?: boolean;
 }
 
 export interface Visitors {
@@ -93,14 +103,26 @@ export class Lowering {
       [...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []),
     );
     const readInside = new Set<SymbolInfo>();
+    const programScope = analysis.scopes.get(analysis.program);
     for (const definition of [...analysis.blocks.values(), ...analysis.agents.values()]) {
       walk(definition, (node) => {
         const symbol = node.kind === "Identifier" ? analysis.references.get(node) : undefined;
         if (symbol?.scope.kind === "program" && symbol.declaration !== node) readInside.add(symbol);
+        // A judgment shows the program's bindings declared above it: inside a block it reads them
+        // too, and the block may be called before their statements ran.
+        if (node.kind !== "Discretion") return;
+        for (const declared of programScope?.symbols.values() ?? []) {
+          if (declaredKinds.has(declared.kind) && declared.declaration.loc.start.offset < node.loc.start.offset)
+            readInside.add(declared);
+        }
       });
     }
     this.readFromFunctions = readInside;
-    this.types = inferValueTypes(analysis, (symbol) => this.promoted.has(symbol) || readInside.has(symbol));
+    this.types = inferValueTypes(
+      analysis,
+      (symbol) => this.promoted.has(symbol) || readInside.has(symbol),
+      (symbol) => this.promoted.has(symbol),
+    );
   }
 
   /** The TypeScript type a binding is declared with; `ahead`: declared as `null` before it is bound. */
@@ -156,6 +178,11 @@ export class Lowering {
     const name = depth === 1 ? base : `${base}$${depth}`;
     this.symbolNames.set(symbol, name);
     return name;
+  }
+
+  /** Where the outside reads a block binding: the value the block's most recently finished call gave it. */
+  lastCallName(symbol: SymbolInfo): string {
+    return `${this.symbolName(symbol)}$lastCall`;
   }
 
   identifierName(identifier: ast.Identifier): string {

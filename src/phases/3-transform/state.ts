@@ -27,7 +27,12 @@ export interface LowerState {
   readonly accumulators: ReadonlyMap<ast.BindingStatement, string>;
   /** A conditional loop's bindings, declared before the loop so its condition can name them. */
   readonly declaredBeforeLoop: ReadonlySet<SymbolInfo>;
+  /** The construct whose condition is being lowered: what its judgments are told asks them. */
+  readonly asker: JudgmentAsker;
 }
+
+/** The construct a judgment answers for (the runtime's `JudgmentAsker`). */
+export type JudgmentAsker = "if" | "elif" | "until" | "while" | "assert" | "condition";
 
 /** The state at the top of a program. */
 export function programState(): LowerState {
@@ -39,6 +44,7 @@ export function programState(): LowerState {
     declaring: new Set(),
     accumulators: new Map(),
     declaredBeforeLoop: new Set(),
+    asker: "condition",
   };
 }
 

@@ -73,35 +73,40 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       }),
     );
     let revisions: Value = rt.bind({ line: 15, column: 5 }, "revisions", 0);
-    for (let $iteration = 0; $iteration < 3; $iteration++) {
-      if (
-        await rt.judge({ line: 17, column: 12 }, "the draft is accurate, clear and ready to publish", {
-          audience,
-          brief,
-          draft,
-          review,
-          revisions,
-        })
-      )
-        break;
-      rt.iteration({ line: 17, column: 1 }, $iteration);
-      review = rt.bind(
-        { line: 18, column: 7 },
-        "review",
-        await rt.call({ line: 18, column: 16 }, "critique", critique.run, { draft: draft, audience: audience }),
-      );
-      draft = rt.bind(
-        { line: 19, column: 3 },
-        "draft",
-        await rt.session({
-          at: { line: 19, column: 11 },
-          agent: editor,
-          binding: "draft",
-          prompt: "Revise the issue using the review. Keep what already works.",
-          context: { draft: draft, feedback: await rt.field({ line: 21, column: 40 }, review, "feedback") },
-        }),
-      );
-      revisions = rt.bind({ line: 22, column: 3 }, "revisions", add(revisions, 1));
+    const $sequence = rt.loop();
+    try {
+      for (let $iteration = 0; $iteration < 3; $iteration++) {
+        $sequence.next();
+        if (
+          await rt.judge(
+            { line: 17, column: 12 },
+            "the draft is accurate, clear and ready to publish",
+            { audience, brief, draft, review, revisions },
+            "until",
+          )
+        )
+          break;
+        rt.iteration({ line: 17, column: 1 }, $iteration);
+        review = rt.bind(
+          { line: 18, column: 7 },
+          "review",
+          await rt.call({ line: 18, column: 16 }, "critique", critique.run, { draft: draft, audience: audience }),
+        );
+        draft = rt.bind(
+          { line: 19, column: 3 },
+          "draft",
+          await rt.session({
+            at: { line: 19, column: 11 },
+            agent: editor,
+            binding: "draft",
+            prompt: "Revise the issue using the review. Keep what already works.",
+            context: { draft: draft, feedback: await rt.field({ line: 21, column: 40 }, review, "feedback") },
+          }),
+        );
+        revisions = rt.bind({ line: 22, column: 3 }, "revisions", add(revisions, 1));
+      }
+    } finally {
+      $sequence.end();
     }
     const issue = rt.bind({ line: 24, column: 8 }, "issue", draft);
     const revisionCount = rt.bind({ line: 25, column: 8 }, "revision-count", revisions);

@@ -1,8 +1,13 @@
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { closest } from "../suggest.js";
-import type { Rule } from "./rule.js";
+import type * as ast from "../../../ast.js";
+import type { Rule, RuleContext } from "./rule.js";
 
-/** A call of an imported program passes exactly its inputs (E026, E027) and reads only its outputs (E028). */
+/**
+ * A call of an imported program passes exactly its inputs (E026, E027) and reads only its outputs
+ * (E028), by field or by destructuring. A program without outputs returns its final result, whose
+ * fields nobody can know ahead.
+ */
 export const programCalls: Rule = {
   ProgramCall: (node, context) => {
     const program = context.importedProgram(node.callee.name);
@@ -27,16 +32,16 @@ export const programCalls: Rule = {
   Member: (node, context) => {
     if (node.object.kind !== "Identifier") return;
     const programName = context.programResultOf(node.object);
-    const program = programName === undefined ? undefined : context.importedProgram(programName);
-    if (programName !== undefined && program && !program.outputs.includes(node.property.name)) {
-      context.report(
-        m.unknownProgramOutput(
-          node.property.loc,
-          programName,
-          node.property.name,
-          closest(node.property.name, program.outputs),
-        ),
-      );
-    }
+    if (programName !== undefined) checkOutput(node.property, programName, context);
+  },
+  Destructure: (node, context) => {
+    if (node.value.kind !== "ProgramCall") return;
+    for (const name of node.names) checkOutput(name, node.value.callee.name, context);
   },
 };
+
+function checkOutput(output: ast.Identifier, programName: string, context: RuleContext): void {
+  const program = context.importedProgram(programName);
+  if (!program || program.outputs.length === 0 || program.outputs.includes(output.name)) return;
+  context.report(m.unknownProgramOutput(output.loc, programName, output.name, closest(output.name, program.outputs)));
+}

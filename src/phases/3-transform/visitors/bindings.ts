@@ -63,6 +63,38 @@ export function binding(
   return wantValue ? { value: inert(name) } : {};
 }
 
+/**
+ * `let { a, b } = value`: each name bound to the value's field of that name, as `value.a` reads it
+ * (a record's field; from text, the model extracts it). The value is computed once.
+ */
+export function destructure(
+  statement: ast.DestructureStatement,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): StatementOutcome {
+  let value = lowering.value(statement.value, state);
+  // A name is read as it is; anything else is computed once.
+  if (statement.value.kind !== "Identifier") {
+    const temporary = lowering.temporary("record");
+    state.out.add(`const ${temporary} = ${value.code};`);
+    value = inert(temporary);
+  }
+  for (const name of statement.names) {
+    const symbol = lowering.analysis.references.get(name);
+    const tsName = lowering.identifierName(name);
+    const field = `await rt.field(${site(name)}, ${value.code}, ${stringLiteral(name.name)})`;
+    const bound = `rt.bind(${site(name)}, ${stringLiteral(name.name)}, ${field})`;
+    if (symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === name) {
+      const keyword = symbol.reassigned || statement.declaration === "let" ? "let" : "const";
+      state.out.add(`${keyword} ${tsName}${keyword === "let" ? ": Value" : ""} = ${bound};`);
+    } else {
+      state.out.add(`${tsName} = ${bound};`);
+    }
+  }
+  return wantValue ? { value } : {};
+}
+
 /** `name = value` as a declaration or an assignment, recording the binding for traces. */
 function assign(
   identifier: ast.Identifier,

@@ -1,5 +1,6 @@
 /** `block` definitions and `do:` blocks. */
 import type * as ast from "../../../ast.js";
+import type { Scope, SymbolInfo } from "../../2-analyze/types.js";
 import { returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome, ValueRequest } from "../lowering.js";
 import type { LowerState } from "../state.js";
@@ -10,8 +11,31 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
   const name = lowering.names.get("block", block.name.name);
   const params = block.params.map((param) => `${lowering.identifierName(param)}: Value`).join(", ");
   const body = lowering.statements(block.body, state, { scope: block, finish: returnValue });
-  state.out.add(`async function ${name}(${params}): Promise<Value> {`, ...body.statements, "}");
+  // Bindings read outside the block belong to each call's frame; a call that finishes leaves its
+  // values where the outside reads them (DIALECT.md, "Scoping and names").
+  const own = [...lowering.promoted].filter((symbol) => blockOf(symbol) === block);
+  if (own.length === 0) {
+    state.out.add(`async function ${name}(${params}): Promise<Value> {`, ...body.statements, "}");
+    return {};
+  }
+  state.out.add(
+    `async function ${name}(${params}): Promise<Value> {`,
+    ...own.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`),
+    "try {",
+    ...body.statements,
+    "} finally {",
+    ...own.map((symbol) => `${lowering.lastCallName(symbol)} = ${lowering.symbolName(symbol)};`),
+    "}",
+    "}",
+  );
   return {};
+}
+
+/** The block definition whose body declares `symbol`, if any. */
+function blockOf(symbol: SymbolInfo): ast.Node | undefined {
+  for (let scope: Scope | null = symbol.scope; scope !== null; scope = scope.parent)
+    if (scope.kind === "block" && scope.node.kind === "Block") return scope.node;
+  return undefined;
 }
 
 export function doBlock(node: ast.DoBlock, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {

@@ -4,7 +4,7 @@
  */
 import type * as ast from "../../../ast.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
-import { propertyKey } from "../literals.js";
+import { propertyKey, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
@@ -79,8 +79,10 @@ function comparison(expression: ast.BinaryExpression, state: LowerState, lowerin
 
 /** `**...**` as a value: the model's yes or no. */
 export function judge(discretion: ast.Discretion, state: LowerState, lowering: Lowering): Lowered {
+  // The judge is told which construct asks; a judgment used as a value is a plain condition.
+  const asker = state.asker === "condition" ? "" : `, ${stringLiteral(state.asker)}`;
   return awaited(
-    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering).code}, ${judgeScope(discretion, state, lowering)})`,
+    `rt.judge(${site(discretion)}, ${templateOf(discretion.parts, state, lowering).code}, ${judgeScope(discretion, state, lowering)}${asker})`,
   );
 }
 

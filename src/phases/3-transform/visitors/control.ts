@@ -17,7 +17,7 @@ export function expressionStatement(
   lowering: Lowering,
   wantValue: boolean,
 ): StatementOutcome {
-  const value = lowering.value(statement.expression, state, { discard: !wantValue });
+  const value = lowering.value(statement.expression, state, { discard: !wantValue, unbound: true });
   if (wantValue) return { value };
   // Block-valued constructs have written their statements already; what stands for them is inert.
   if (value.effectful) state.out.add(`${value.code};`);
@@ -28,7 +28,7 @@ export function ifStatement(statement: ast.IfStatement, state: LowerState, lower
   const out = state.out;
   let open = 0;
   statement.clauses.forEach((clause, index) => {
-    const testState = nested(state);
+    const testState: LowerState = { ...nested(state), asker: index === 0 ? "if" : "elif" };
     const test = lowering.condition(clause.test, testState).code;
     if (index === 0) {
       out.append(testState.out);
@@ -83,7 +83,7 @@ export function assertStatement(
 ): StatementOutcome {
   const message = statement.message ? `, ${string(statement.message, state, lowering).code}` : "";
   state.out.add(
-    `if (!(${lowering.condition(statement.test, state).code})) throw rt.fail(${site(statement)}${message});`,
+    `if (!(${lowering.condition(statement.test, { ...state, asker: "assert" }).code})) throw rt.fail(${site(statement)}${message});`,
   );
   return {};
 }

@@ -3,7 +3,7 @@
  * compile until it is lowered), each implemented in the file of its family.
  */
 import type { ExpressionVisitors, StatementVisitors, Visitors } from "../lowering.js";
-import { binding, input, output } from "./bindings.js";
+import { binding, destructure, input, output } from "./bindings.js";
 import { blockDefinition, doBlock } from "./blocks.js";
 import { condition, judge } from "./conditions.js";
 import { assertStatement, choice, declarative, expressionStatement, ifStatement, throwStatement } from "./control.js";
@@ -63,6 +63,7 @@ const statements: StatementVisitors = {
   Output: output,
   Block: blockDefinition,
   Binding: binding,
+  Destructure: destructure,
   ExpressionStatement: expressionStatement,
   If: ifStatement,
   Choice: choice,

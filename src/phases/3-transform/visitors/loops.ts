@@ -3,12 +3,11 @@ import type * as ast from "../../../ast.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
 import { numberLiteral } from "../literals.js";
 import { discard as discardValue, inert, Lines, nullValue, type Lowered } from "../lowered.js";
-import type { Lowering, ValueRequest } from "../lowering.js";
+import { declaredKinds, type Lowering, type ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { collect } from "./collect.js";
 import { counter, loopVariable } from "./loop-variables.js";
-import { declaredKinds } from "./statement-list.js";
 
 export function repeat(
   node: ast.RepeatExpression,
@@ -20,15 +19,17 @@ export function repeat(
   const count =
     node.count.kind === "Number" ? numberLiteral(node.count.raw) : `Number(${lowering.value(node.count, state).code})`;
   return collect("repeat", request.discard ?? false, state, lowering, (finish) => {
+    const sequence = lowering.temporary("sequence");
     const lines = new Lines();
     lines.add(
       `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
+      `${sequence}.next();`,
       ...rebind,
       `rt.iteration(${site(node)}, ${index});`,
     );
     lines.append(lowering.statements(node.body, state, { scope: node, finish }));
     lines.add("}");
-    return lines;
+    return sequenced(sequence, lines);
   });
 }
 
@@ -46,18 +47,22 @@ export function forEach(
     ? `for (const [${index.head}, ${item.head}] of (${items}).entries()) {`
     : `for (const ${item.head} of ${items}) {`;
   const rebind = [...(index?.rebind ?? []), ...item.rebind];
+  const sequence = lowering.temporary("sequence");
+  const iterations = (body: Lines): Lines => {
+    const lines = new Lines();
+    lines.add(head, `${sequence}.next();`, ...rebind);
+    lines.append(body);
+    lines.add("}");
+    return sequenced(sequence, lines);
+  };
   if (request.discard) {
-    const body = lowering.statements(node.body, state, { scope: node, finish: discardValue });
-    state.out.add(head, ...rebind);
-    state.out.append(body);
-    state.out.add("}");
+    state.out.append(iterations(lowering.statements(node.body, state, { scope: node, finish: discardValue })));
     return nullValue;
   }
   const results = lowering.temporary("results");
   const body = lowering.statements(node.body, state, { scope: node, finish: { kind: "push", target: results } });
-  state.out.add(`const ${results}: Value[] = [];`, head, ...rebind);
-  state.out.append(body);
-  state.out.add("}");
+  state.out.add(`const ${results}: Value[] = [];`);
+  state.out.append(iterations(body));
   return inert(results);
 }
 
@@ -88,21 +93,37 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
       ? state
       : { ...state, declaredBeforeLoop: new Set([...state.declaredBeforeLoop, ...declared]) };
   return collect("loop", request.discard ?? false, state, lowering, (finish) => {
-    const lines = new Lines();
-    // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
-    if (declared.length > 0)
-      lines.add("{", ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`));
-    lines.add(`for (let ${index} = 0;${bound}; ${index}++) {`, ...rebind);
+    const sequence = lowering.temporary("sequence");
+    const iterations = new Lines();
+    iterations.add(`for (let ${index} = 0;${bound}; ${index}++) {`, `${sequence}.next();`, ...rebind);
     if (condition !== null) {
-      const testState: LowerState = { ...nested(inner), judgeBefore: node.loc.end.offset };
+      const testState: LowerState = { ...nested(inner), judgeBefore: node.loc.end.offset, asker: condition.mode };
       const test = lowering.condition(condition.test, testState).code;
-      lines.append(testState.out);
-      lines.add(condition.mode === "until" ? `if (${test}) break;` : `if (!(${test})) break;`);
+      iterations.append(testState.out);
+      iterations.add(condition.mode === "until" ? `if (${test}) break;` : `if (!(${test})) break;`);
     }
-    lines.add(`rt.iteration(${site(node)}, ${index});`);
-    lines.append(lowering.statements(node.body, inner, { scope: node, finish }));
+    iterations.add(`rt.iteration(${site(node)}, ${index});`);
+    iterations.append(lowering.statements(node.body, inner, { scope: node, finish }));
+    iterations.add("}");
+    if (declared.length === 0) return sequenced(sequence, iterations);
+    // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
+    const lines = new Lines();
+    lines.add("{", ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`));
+    lines.append(sequenced(sequence, iterations));
     lines.add("}");
-    if (declared.length > 0) lines.add("}");
     return lines;
   });
+}
+
+/**
+ * A sequential loop with each iteration a sequence of its own (`$sequence.next()` in the body starts
+ * one, whose trail the next iteration sees); the enclosing sequence is back when the loop ends,
+ * however it ends.
+ */
+function sequenced(sequence: string, iterations: Lines): Lines {
+  const lines = new Lines();
+  lines.add(`const ${sequence} = rt.loop();`, "try {");
+  lines.append(iterations);
+  lines.add("} finally {", `${sequence}.end();`, "}");
+  return lines;
 }

@@ -46,32 +46,34 @@ export function parallel(
         : `Promise.all(rt.branches${started})`;
 
   const names = node.branches.map(branchName);
-  if (names.every((name) => name === null)) {
-    if (request.discard) return awaited(call);
-    const results = lowering.temporary("parallel");
-    state.out.add(`const ${results} = await ${call};`);
-    return inert(results);
-  }
+  // An unbound branch's result joins the trail after the join, in branch order (a destructuring one is bound).
+  const kept = node.branches.map((branch, index) => names[index] === null && branch.kind !== "Destructure");
   const allNamed = names.every((name) => name !== null);
-  const pattern = `[${names.map((name) => (name ? lowering.identifierName(name) : "")).join(", ")}]`;
-  const declared = names.some((name) => name !== null && declaresHere(name, state, lowering));
   let results: string | undefined;
-  if (!allNamed && !request.discard) {
+  if (kept.includes(true) || (!allNamed && !request.discard)) {
     results = lowering.temporary("parallel");
     state.out.add(`const ${results} = await ${call};`);
   }
-  state.out.add(`${declared ? "const " : ""}${pattern} = ${results ?? `await ${call}`};`);
+  if (names.some((name) => name !== null)) {
+    const pattern = `[${names.map((name) => (name ? lowering.identifierName(name) : "")).join(", ")}]`;
+    const declared = names.some((name) => name !== null && declaresHere(name, state, lowering));
+    state.out.add(`${declared ? "const " : ""}${pattern} = ${results ?? `await ${call}`};`);
+  } else if (results === undefined) {
+    state.out.add(`await ${call};`);
+  }
   // The block's value when every branch is named: a record of the names, the last branch winning
   // a name bound twice (as it does the binding).
   const named = new Map<string, string>();
-  for (const identifier of names) {
-    if (!identifier) continue;
+  names.forEach((identifier, index) => {
+    if (kept[index])
+      state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
+    if (!identifier) return;
     const name = lowering.identifierName(identifier);
     state.out.add(`rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${name});`);
     named.delete(identifier.name);
     named.set(identifier.name, name);
-  }
-  if (results !== undefined) return inert(results);
+  });
+  if (!allNamed) return inert(results ?? "null");
   const record = [...named].map(([key, name]) => `${propertyKey(key)}: ${name}`);
   return inert(`{ ${record.join(", ")} }`);
 }

@@ -1,7 +1,7 @@
 /** What calls out: sessions, `resume:`, `a -> b` chains, block calls and calls of imported programs. */
 import type * as ast from "../../../ast.js";
 import { numberLiteral, propertyKey, stringLiteral } from "../literals.js";
-import { awaited, inert, nullValue, type Lowered } from "../lowered.js";
+import { awaited, inert, kept, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { settingsFields } from "../settings.js";
 import { site } from "../site.js";
@@ -14,7 +14,7 @@ export function session(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  return sessionCall(node, state, lowering, request.binding);
+  return sessionCall(node, state, lowering, request.binding, request.unbound ?? false);
 }
 
 /** `previous` is the result of the step before it in an `a -> b` chain, which the session is given as context. */
@@ -23,6 +23,7 @@ function sessionCall(
   state: LowerState,
   lowering: Lowering,
   binding: string | undefined,
+  unbound: boolean,
   previous?: string,
 ): Lowered {
   const fields = [`at: ${site(node)}`];
@@ -32,6 +33,7 @@ function sessionCall(
   else if (node.prompt) fields.push(`prompt: ${string(node.prompt, state, lowering).code}`);
   if (node.name) fields.push(`label: ${stringLiteral(node.name.name)}`);
   fields.push(...bindingField(binding));
+  if (unbound) fields.push(UNBOUND);
   fields.push(
     ...settingsFields(
       node.properties,
@@ -52,6 +54,7 @@ export function resume(
   const fields = [
     `at: ${site(node)}`,
     ...bindingField(request.binding),
+    ...(request.unbound ? [UNBOUND] : []),
     ...settingsFields(node.properties, propertyLowering(state, lowering)),
   ];
   return awaited(`rt.resume(${agent}, { ${fields.join(", ")} })`);
@@ -67,10 +70,13 @@ export function arrow(
   let previous: Lowered | undefined;
   node.steps.forEach((step, index) => {
     const last = index === node.steps.length - 1;
-    const lowered =
+    const unbound = last && (request.unbound ?? false);
+    let lowered =
       step.kind === "Session"
-        ? sessionCall(step, state, lowering, last ? request.binding : undefined, previous?.code)
+        ? sessionCall(step, state, lowering, last ? request.binding : undefined, unbound, previous?.code)
         : lowering.value(step, state);
+    // The chain's final result is what joins the trail.
+    if (unbound && step.kind !== "Session") lowered = kept(stringLiteral("->"), lowered);
     if (last) {
       previous = lowered;
       return;
@@ -82,15 +88,21 @@ export function arrow(
   return previous ?? nullValue;
 }
 
-export function programCall(node: ast.ProgramCall, state: LowerState, lowering: Lowering): Lowered {
+export function programCall(
+  node: ast.ProgramCall,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   const args = node.args
     .map((argument) => `${propertyKey(argument.name.name)}: ${lowering.value(argument.value, state).code}`)
     .join(", ");
   const program = lowering.names.get("value", node.callee.name);
-  return awaited(`rt.call(${site(node)}, ${stringLiteral(node.callee.name)}, ${program}.run, { ${args} })`);
+  const call = awaited(`rt.call(${site(node)}, ${stringLiteral(node.callee.name)}, ${program}.run, { ${args} })`);
+  return request.unbound ? kept(stringLiteral(node.callee.name), call) : call;
 }
 
-export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering): Lowered {
+export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
   const block = lowering.analysis.blocks.get(node.name.name);
   const maxDepth = block?.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
   const depth = maxDepth?.kind === "Number" ? numberLiteral(maxDepth.raw) : "undefined";
@@ -101,8 +113,14 @@ export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering):
   const missing = Array.from({ length: arity - Math.min(arity, values.length) }, () => "null");
   const args = [...values.slice(0, arity).map((value) => value.code), ...missing].join(", ");
   const fn = lowering.names.get("block", node.name.name);
-  return awaited(`rt.block(${site(node)}, ${stringLiteral(node.name.name)}, ${depth}, async () => ${fn}(${args}))`);
+  const call = awaited(
+    `rt.block(${site(node)}, ${stringLiteral(node.name.name)}, ${depth}, async () => ${fn}(${args}))`,
+  );
+  return request.unbound ? kept(stringLiteral(`do ${node.name.name}`), call) : call;
 }
+
+/** A session field: its result joins the trail. */
+const UNBOUND = "unbound: true";
 
 function bindingField(binding: string | undefined): string[] {
   return binding === undefined ? [] : [`binding: ${stringLiteral(binding)}`];

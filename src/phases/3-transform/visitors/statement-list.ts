@@ -3,14 +3,12 @@
  * to the list's `Finish` (returned, assigned, pushed or dropped).
  */
 import type * as ast from "../../../ast.js";
+import { boundNames } from "../../2-analyze/bindings.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
-import type { ListOptions, Lowering } from "../lowering.js";
+import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
 import { branchName } from "./parallel.js";
-
-/** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
-export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
 
 /**
  * Lowers a statement list. With `options.scope` (the node that opens the list's scope) the names
@@ -29,13 +27,14 @@ export function statementList(
   const state: LowerState = { ...outer, out, declaredHere };
   const finish = options.finish;
   const wantsValue = finish !== undefined && finish.kind !== "discard";
+  const finishing = options.finishLastValue ? lastValueIndex(statements) : statements.length - 1;
   statements.forEach((statement, index) => {
-    const last = index === statements.length - 1;
+    const last = index === finishing;
     const { value } = lowering.statement(statement, state, last && wantsValue);
     if (last && finish && value !== undefined) finishWith(out, finish, value);
   });
-  if (finish && !out.exits && (statements.length === 0 || !producesValue(statements.at(-1)!)))
-    finishWith(out, finish, nullValue);
+  const noValue = finishing < 0 || !producesValue(statements[finishing]!);
+  if (finish && !out.exits && noValue && !options.finishLastValue) finishWith(out, finish, nullValue);
   return out;
 }
 
@@ -62,8 +61,8 @@ function declareScope(
     (symbol.kind === "input" || !lowering.readFromFunctions.has(symbol));
   const directNames = new Set<ast.Identifier>();
   for (const statement of statements) {
-    if ((statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Input") && statement.name)
-      directNames.add(statement.name);
+    if (statement.kind === "Input") directNames.add(statement.name);
+    for (const name of boundNames(statement)) directNames.add(name);
     for (const name of parallelNames(statement, lowering, declarable)) directNames.add(name);
   }
   const here = new Set<SymbolInfo>();
@@ -74,7 +73,11 @@ function declareScope(
     if (directNames.has(symbol.declaration) && declarable(symbol)) here.add(symbol);
     else ahead.push(symbol);
   }
-  for (const symbol of ahead) out.add(`let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol, true)} = null;`);
+  for (const symbol of ahead) {
+    // A block's binding read outside it: the program holds the value its last finished call left.
+    const name = lowering.promoted.has(symbol) ? lowering.lastCallName(symbol) : lowering.symbolName(symbol);
+    out.add(`let ${name}: ${lowering.typeOf(symbol, true)} = null;`);
+  }
   return here;
 }
 
@@ -91,7 +94,7 @@ function parallelNames(
   const value =
     statement.kind === "ExpressionStatement"
       ? statement.expression
-      : statement.kind === "Binding" || statement.kind === "Output"
+      : statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Destructure"
         ? statement.value
         : undefined;
   if (value?.kind !== "Parallel") return [];
@@ -103,11 +106,18 @@ function parallelNames(
   return declaredByBranch ? names : [];
 }
 
+/** The position of the last statement that produces a value; -1 when none does. */
+function lastValueIndex(statements: readonly ast.Statement[]): number {
+  for (let index = statements.length - 1; index >= 0; index--) if (producesValue(statements[index]!)) return index;
+  return -1;
+}
+
 /** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */
 function producesValue(statement: ast.Statement): boolean {
   return (
     statement.kind === "ExpressionStatement" ||
     statement.kind === "Binding" ||
+    statement.kind === "Destructure" ||
     (statement.kind === "Output" && statement.name !== null) ||
     statement.kind === "Input"
   );

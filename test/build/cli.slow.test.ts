@@ -43,6 +43,13 @@ describe("prosec build", () => {
     expect(readFileSync(join(folder, "a/hello.prose.ts"), "utf8")).toBe(readFileSync(join(folder, "b/hello.prose.ts"), "utf8"));
   });
 
+  it.runIf(process.platform === "linux")("says at once that an --out-dir it cannot create is unwritable", () => {
+    const folder = project({ "hello.prose": hello });
+    const result = prosec(["build", "hello.prose", "--out-dir", "/proc/prosec-no-such"], folder);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/cannot write .*proc\/prosec-no-such\/hello\.prose\.ts \(ENOENT\)/);
+  });
+
   it("mirrors the source tree under --out-dir", () => {
     const folder = project({ "src/a.prose": 'session "A"\n', "src/deep/b.prose": 'session "B"\n' });
     expect(prosec(["build", "src", "--out-dir", "gen"], folder).status).toBe(0);

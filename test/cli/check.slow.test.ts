@@ -26,7 +26,7 @@ describe("prosec check", () => {
   it("prints file:line:col severity CODE message with a code frame, and exits 1", () => {
     const result = prosec(["check", "nested"], workspace);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain("nested/deeper/bad.prose:2:5 error E004 unexpected `=`: expected a name\n");
+    expect(result.stdout).toContain("nested/deeper/bad.prose:2:5 error E004 unexpected `=`: expected a name or `{`\n");
     expect(result.stdout).toContain("> 2 | let = 1\n");
     expect(result.stdout).toContain(
       "nested/deeper/bad.prose:3:9 error E005 expected an indented block after `parallel:`",
@@ -52,7 +52,7 @@ describe("prosec check", () => {
             {
               code: "E004",
               severity: "error",
-              message: "unexpected `=`: expected a name",
+              message: "unexpected `=`: expected a name or `{`",
               line: 2,
               column: 5,
               endLine: 2,
