@@ -67,7 +67,9 @@ export function inferValueTypes(
     // (bound once) of one.
     const direct =
       parent?.kind === "Parallel"
-        ? !symbol.reassigned && parents.get(parents.get(parent) ?? parent) === symbol.scope.node
+        ? !symbol.reassigned &&
+          !readBeforeJoin(parent, analysis) &&
+          parents.get(parents.get(parent) ?? parent) === symbol.scope.node
         : parent === symbol.scope.node;
     if (direct && symbol.scope.kind !== "loop" && !declaredAhead(symbol)) boundWhereDeclared.add(symbol);
   });
@@ -164,6 +166,26 @@ function depth(type: ValueType): number {
     default:
       return 0;
   }
+}
+
+/**
+ * Whether a branch of the `parallel:` reads a name a branch binds: it then reads it before the join
+ * (`null`, or an earlier value), so lowering declares the names ahead instead of at the join. A
+ * judgment reads every binding in scope.
+ */
+export function readBeforeJoin(node: ast.ParallelExpression, analysis: Analysis): boolean {
+  const names = node.branches.flatMap((branch) =>
+    (branch.kind === "Binding" || branch.kind === "Output") && branch.name ? [branch.name] : [],
+  );
+  const symbols = new Set(names.map((name) => analysis.references.get(name)));
+  let read = false;
+  walk(node, (child) => {
+    if (child.kind === "Discretion") read = true;
+    if (child.kind === "Identifier" && !names.includes(child) && symbols.has(analysis.references.get(child)))
+      read = true;
+    return !read;
+  });
+  return read;
 }
 
 /** A default `parallel:` under `fail-fast`: each branch's value is what it returns (no error record, no `null`). */

@@ -4,6 +4,7 @@
  */
 import type * as ast from "../../../ast.js";
 import { boundNames } from "../../2-analyze/bindings.js";
+import { readBeforeJoin } from "../../2-analyze/value-types.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
@@ -103,7 +104,7 @@ function parallelNames(
     const symbol = lowering.analysis.references.get(name);
     return symbol !== undefined && symbol.declaration === name && !symbol.reassigned && declarable(symbol);
   });
-  return declaredByBranch ? names : [];
+  return declaredByBranch && !readBeforeJoin(value, lowering.analysis) ? names : [];
 }
 
 /** The position of the last statement that produces a value; -1 when none does. */
