@@ -12,7 +12,7 @@
 
 @{%
 import * as b from "./build.js";
-import { tokenStream, atom, ref, target, adjacentParen, declaration, binaryOperator, text } from "./grammar-support.js";
+import { tokenStream, atom, ref, target, adjacentParen, declaration, binaryOperator } from "./grammar-support.js";
 %}
 
 @lexer tokenStream
@@ -30,8 +30,7 @@ Block -> %NEWLINE %INDENT Statements %DEDENT              {% ([, , list]) => b.b
 
 Statement -> "use" %string Alias %NEWLINE                 {% ([k, s, a]) => b.use(k, s, a) %}
            | "import" %string "from" %string %NEWLINE     {% ([k, skill, , source]) => b.importStatement(k, skill, source) %}
-           | "input" %name ":" %text BlockModifiers %NEWLINE
-                                                          {% ([k, n, , p, m]) => b.input(k, n, p, m) %}
+           | "input" %name ":" Expr BlockModifiers %NEWLINE {% ([k, n, , v, m]) => b.input(k, n, v, m) %}
            | "output" %name "=" Value                     {% ([k, n, , v]) => b.output(k, n, v) %}
            | "output" Value                               {% ([k, v]) => b.output(k, null, v) %}
            | Declaration %name "=" Value                  {% ([d, n, , v]) => b.binding(d, d, n, v) %}
@@ -46,6 +45,8 @@ Statement -> "use" %string Alias %NEWLINE                 {% ([k, s, a]) => b.us
            | "choice" %discretion ":" %NEWLINE %INDENT Options %DEDENT
                                                           {% ([k, c, , , , o]) => b.choice(k, c, o) %}
            | Value                                        {% ([e]) => b.expressionStatement(e) %}
+           # A statement that did not parse, skipped by error recovery (parser.ts) so the rest still parses.
+           | %SKIPPED %NEWLINE                            {% ([s]) => s.skipped %}
 
 # What a binding, an output or an expression statement holds: an expression ending the line, or a
 # block-valued expression ending with its block.
@@ -216,6 +217,11 @@ Entries -> Entry                                          {% ([e]) => b.cons(nul
 Entry -> %name                                            {% ([k]) => b.entry(b.identifier(k), null) %}
        | %name ":" Expr                                   {% ([k, , v]) => b.entry(b.identifier(k), v) %}
        | %string ":" Expr                                 {% ([k, , v]) => b.entry(b.string(k), v) %}
+       | EntryPath "." %name                              {% ([path, , p]) => b.pathEntry(path, p) %}
+
+# `{ access.token }`: a shorthand entry whose key is the path's last name.
+EntryPath -> %name                                        {% ([n]) => b.identifier(n) %}
+           | EntryPath "." %name                          {% ([o, , p]) => b.member(o, p) %}
 
 NamedArguments -> NamedArgument                           {% ([a]) => b.cons(null, a) %}
                 | NamedArguments "," NamedArgument        {% ([list, , a]) => b.cons(list, a) %}

@@ -375,6 +375,12 @@ export class Run implements Runtime {
       this.occurrence(at, name);
       return this.inputBinding(at, definition, this.inputs[name]);
     }
+    // `input name: <value>`: not answered ahead, it takes its default and is never asked.
+    if (Object.hasOwn(definition, "default") && !this.reachedInputs.has(name)) {
+      this.reachedInputs.add(name);
+      this.occurrence(at, name);
+      return this.inputBinding(at, definition, definition.default ?? null);
+    }
     this.reachedInputs.add(name);
     const ask = this.options.onInput;
     const durability = this.core.durability;

@@ -104,6 +104,10 @@ export interface InputDefinition {
   readonly midProgram?: boolean;
   /** `input x: "..." (timeout: N)`: a run waits at most N seconds for the answer, then the input fails. */
   readonly timeoutSeconds?: number;
+  /** `input x: <value>` (in a program's `inputs`): it need not be given, it has a default. */
+  readonly hasDefault?: boolean;
+  /** Where the input stands, for `input x: <value>`: the value it takes when not answered ahead. */
+  readonly default?: Value;
 }
 
 /** Static facts about a compiled program; the default export of every generated module. */

@@ -328,7 +328,10 @@ export interface ImportStatement extends NodeBase {
 export interface InputDeclaration extends NodeBase {
   readonly kind: "Input";
   readonly name: Identifier;
-  readonly prompt: StringLiteral | Discretion;
+  /** `input name: "question"` or `**question**`; null for an input with a default. */
+  readonly prompt: StringLiteral | Discretion | null;
+  /** `input name: <expression>` (a list, a record, a number...): the value when no answer is given. */
+  readonly default: Expression | null;
   /** `(timeout: seconds)`: how long a run waits for the answer. */
   readonly modifiers: readonly Modifier[];
 }
@@ -425,7 +428,28 @@ export type Statement =
   | IfStatement
   | ChoiceStatement
   | ThrowStatement
-  | AssertStatement;
+  | AssertStatement
+  | RecoveredStatement;
+
+/**
+ * What kind of definition a name in a skipped statement would have made; `called` is a block it
+ * calls with `do` (after which the names that block binds are readable).
+ */
+export type RecoveredNamespace = "value" | "agent" | "block" | "program" | "skill" | "called";
+
+/**
+ * A statement with a syntax error, skipped so that the rest of the program is still analysed. It
+ * keeps the names the statement would have bound, so that reading them elsewhere is no error.
+ */
+export interface RecoveredStatement extends NodeBase {
+  readonly kind: "Recovered";
+  readonly names: ReadonlyArray<{
+    readonly namespace: RecoveredNamespace;
+    readonly name: string;
+    /** Bound inside a block's body or a pipeline stage among the skipped lines: not in the statement's scope. */
+    readonly nested: boolean;
+  }>;
+}
 
 export interface Program extends NodeBase {
   readonly kind: "Program";

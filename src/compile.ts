@@ -47,7 +47,7 @@ export async function compile(source: string, file: string, options: CompileOpti
 export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
   const checked = checkProgram(source, options, file);
   const analysis = checked.analysis;
-  if (!analysis || hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
+  if (hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
   const code = blameCompiler(file, () =>
     lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }),
@@ -72,7 +72,7 @@ export function checkProgram(
     return undefined;
   };
   const checked = blameCompiler(file, () => checkSource(source, { resolveImport, strict: options.strict }));
-  const importDiagnostics = [...(checked.analysis?.imports.values() ?? [])].flatMap((use) => {
+  const importDiagnostics = [...checked.analysis.imports.values()].flatMap((use) => {
     const problem = problems.get(use.source.value);
     if (problem === undefined) return [];
     return problem.problem === "missing"

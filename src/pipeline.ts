@@ -14,16 +14,22 @@ export interface CheckOptions extends AnalyzeOptions {
 
 export interface CheckResult {
   readonly ast: Program;
-  /** Absent when the program has syntax errors: names are only resolved in a complete tree. */
-  readonly analysis?: Analysis;
+  /**
+   * Also with syntax errors, like tsc: statements that do not parse are skipped (at any depth) and
+   * the rest is analysed. Such an analysis is for diagnostics and the language server, never lowered.
+   */
+  readonly analysis: Analysis;
+  /** Whether every statement parsed (no syntax errors). */
+  readonly complete: boolean;
   readonly diagnostics: readonly Diagnostic[];
 }
 
 export function checkSource(source: string, options: CheckOptions = {}): CheckResult {
   const parsed = parse(source);
-  const analysis = hasErrors(parsed.diagnostics) ? undefined : analyze(parsed.ast, options);
-  const diagnostics = sortDiagnostics([...parsed.diagnostics, ...(analysis?.diagnostics ?? [])]);
-  return { ast: parsed.ast, analysis, diagnostics: options.strict ? diagnostics.map(asError) : diagnostics };
+  const analysis = analyze(parsed.ast, options);
+  const diagnostics = sortDiagnostics([...parsed.diagnostics, ...analysis.diagnostics]);
+  const complete = !hasErrors(parsed.diagnostics);
+  return { ast: parsed.ast, analysis, complete, diagnostics: options.strict ? diagnostics.map(asError) : diagnostics };
 }
 
 function asError(diagnostic: Diagnostic): Diagnostic {

@@ -55,7 +55,8 @@ const children: ChildTable = {
   // statements
   Use: (node) => [node.source, node.alias],
   Import: (node) => [node.skill, node.source],
-  Input: (node) => [node.name, node.prompt, ...node.modifiers],
+  Input: (node) => [node.name, node.prompt, node.default, ...node.modifiers],
+  Recovered: () => [],
   Output: (node) => [node.name, node.value],
   Agent: (node) => [node.name, ...node.properties],
   Block: (node) => [node.name, ...node.params, ...node.modifiers, ...node.body],

@@ -14,7 +14,7 @@ export interface CodeInfo {
 }
 
 export const diagnosticCodes = {
-  E001: { severity: "error", meaning: 'unterminated string (`"`, `"""`) or `***` condition' },
+  E001: { severity: "error", meaning: 'unterminated string (`"`, `"""`) or `**` / `***` condition' },
   E002: { severity: "error", meaning: 'unknown escape sequence in a `"..."` string' },
   E003: { severity: "error", meaning: "session without a prompt and without an agent" },
   E004: { severity: "error", meaning: "unexpected token (the message says what was expected, in words)" },

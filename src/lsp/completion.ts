@@ -172,7 +172,7 @@ function analysisFor(document: CheckedDocument, lineStart: number, offset: numbe
   const lineEnd = source.indexOf("\n", offset);
   const end = lineEnd === -1 ? source.length : lineEnd;
   const blanked = source.slice(0, lineStart) + " ".repeat(end - lineStart) + source.slice(end);
-  return checkSource(blanked).analysis ?? document.analysis;
+  return checkSource(blanked).analysis;
 }
 
 /** The scope of the innermost construct at `offset`; on a line past its end, that of the line it is indented under. */

@@ -2,6 +2,7 @@
  * Hover: what a name is. An agent's model, permissions and prompt; a binding's kind and the lines
  * that set it; a block's parameters; a `use`d program's inputs and outputs.
  */
+import { inputQuestion } from "../phases/2-analyze/input-question.js";
 import { MarkupKind, type Hover } from "vscode-languageserver";
 import { defaultModelName } from "../../runtime/models.js";
 import type { AgentDefinition, BlockDefinition, Expression, Property, PropertyBlock, UseStatement } from "../ast.js";
@@ -72,8 +73,7 @@ function describeProgram(workspace: Workspace, document: CheckedDocument, use: U
   if (!imported) return [title, `program ${code(use.source.value)}: cannot be read`].join("\n\n");
   const symbols = interfaceSymbols(imported);
   const inputs = imported.analysis.parameters.map((input) => {
-    const prompt = input.prompt.kind === "String" ? input.prompt.value : input.prompt.text;
-    return `- ${code(input.name.name)}: ${prompt}`;
+    return `- ${code(input.name.name)}: ${inputQuestion(input)}`;
   });
   const outputs = symbols.filter((symbol) => symbol.kind === "output").map((symbol) => `- ${code(symbol.name)}`);
   return [
@@ -120,7 +120,7 @@ function describeSymbol(document: CheckedDocument, symbol: SymbolInfo): string {
   const input = [...document.analysis.parameters, ...document.analysis.runtimeInputs].find(
     (candidate) => candidate.name === declaration,
   );
-  if (input) parts.push(quoted(input.prompt.kind === "String" ? input.prompt.value : input.prompt.text));
+  if (input) parts.push(quoted(inputQuestion(input)));
   return parts.join("\n\n");
 }
 

@@ -13,7 +13,7 @@ import { portable } from "../project/output-path.js";
 import { programsUnder } from "../cli/find-programs.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { analyze, type Analysis, type ImportedProgram } from "../phases/2-analyze/index.js";
+import type { Analysis } from "../phases/2-analyze/index.js";
 
 export interface CheckedDocument {
   /** As the editor names it (open documents) or as a `file:` URL. */
@@ -126,15 +126,14 @@ export class Workspace {
         }
       : undefined;
     const checked = checkProgram(text.getText(), { resolveImport, strict: this.options.strict });
-    // With syntax errors `check` stops before analysis; the statements that parsed still have names worth finding.
-    const analysis =
-      checked.analysis ?? analyze(checked.ast, { resolveImport: (usePath) => usable(resolveImport?.(usePath)) });
+    // With syntax errors too: the statements that do not parse are skipped, the rest is analysed.
+    const analysis = checked.analysis;
     const document: CheckedDocument = {
       uri: text.uri,
       path,
       text,
       diagnostics: checked.diagnostics,
-      complete: checked.analysis !== undefined,
+      complete: checked.complete,
       analysis,
       imports: new Map(
         [...analysis.imports.values()].flatMap((use) => {
@@ -196,10 +195,6 @@ export class Workspace {
 /** The path a URI names: a file's absolute path, or the URI itself for other schemes. */
 export function pathOf(uri: string): string {
   return uri.startsWith("file:") ? resolve(fileURLToPath(uri)) : uri;
-}
-
-function usable(resolution: ImportResolution | undefined): ImportedProgram | undefined {
-  return resolution === undefined || "problem" in resolution ? undefined : resolution;
 }
 
 function programsIn(folder: string): string[] {

@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { readProgram } from "../cli/read-program.js";
 import type { ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
+import type { Analysis, ImportedProgram } from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
 import { portable } from "./output-path.js";
 
@@ -40,11 +41,8 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
     const program = readProgram(file);
     const checked = checkSource(program.text);
     resolution =
-      program.problem === undefined && checked.analysis && !hasErrors(checked.diagnostics)
-        ? {
-            inputs: checked.analysis.parameters.map((input) => input.name.name),
-            outputs: [...checked.analysis.outputs],
-          }
+      program.problem === undefined && !hasErrors(checked.diagnostics)
+        ? interfaceOf(checked.analysis)
         : { problem: "has-errors", resolved: portable(file, cwd) };
   }
   cache.set(file, resolution);
@@ -55,7 +53,15 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
 export function programInterface(source: string | undefined, shownAs: string): ImportResolution {
   if (source === undefined) return { problem: "missing", resolved: shownAs };
   const checked = checkSource(source);
-  return checked.analysis && !hasErrors(checked.diagnostics)
-    ? { inputs: checked.analysis.parameters.map((input) => input.name.name), outputs: [...checked.analysis.outputs] }
-    : { problem: "has-errors", resolved: shownAs };
+  return !hasErrors(checked.diagnostics) ? interfaceOf(checked.analysis) : { problem: "has-errors", resolved: shownAs };
+}
+
+/** What a call of a program may pass (its parameters; those with a default may be left out) and read. */
+function interfaceOf(analysis: Analysis): ImportedProgram {
+  const parameters = analysis.parameters;
+  return {
+    inputs: parameters.map((input) => input.name.name),
+    optionalInputs: parameters.filter((input) => input.default !== null).map((input) => input.name.name),
+    outputs: [...analysis.outputs],
+  };
 }

@@ -35,12 +35,17 @@ export function parseAssignments(list: readonly string[], flag: string): Record<
   return inputs;
 }
 
-/** The parameters not given: an input asked mid-program is not needed up front (the run waits for it). */
+/**
+ * The parameters not given: an input asked mid-program is not needed up front (the run waits for
+ * it), nor one with a default.
+ */
 export function missingParameters(
   program: ProgramInfo,
   given: { readonly [name: string]: unknown },
 ): InputDefinition[] {
-  return program.inputs.filter((input) => input.midProgram !== true && !Object.hasOwn(given, input.name));
+  return program.inputs.filter(
+    (input) => input.midProgram !== true && input.hasDefault !== true && !Object.hasOwn(given, input.name),
+  );
 }
 
 /** The usage error for inputs a run needs and was not given, naming each with its prompt. */

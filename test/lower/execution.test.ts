@@ -166,6 +166,70 @@ describe("generated modules run against the runtime", () => {
     );
     expect((await main.run({}, options(fake)))["digest"]).toBe("reply to: Summarise moons");
   });
+
+  it("gives an input written with a value its default, unless it is answered ahead", async () => {
+    const fake = await serve();
+    const module = await load(
+      [
+        "input lanes: [",
+        '  "web",',
+        '  "api", # a comment inside the brackets',
+        "]",
+        "input limits: { retries: 2 }",
+        "for lane in lanes:",
+        '  session "Review {lane} with {limits.retries} retries"',
+        "",
+      ].join("\n"),
+    );
+    await module.run({}, options(fake));
+    expect(fake.requests.map(lastUserText)).toEqual([
+      "Review web with 2 retries",
+      // The loop's previous iteration is on the trail (DIALECT.md, Context).
+      [
+        "## Earlier results (oldest first)",
+        "",
+        "### Review web with 2 retries",
+        "",
+        "reply to: Review web with 2 retries",
+        "",
+        "## Your task",
+        "",
+        "Review api with 2 retries",
+      ].join("\n"),
+    ]);
+    await module.run({ lanes: ["db"], limits: { retries: 5 } }, options(fake));
+    expect(lastUserText(fake.requests[2]!)).toBe("Review db with 5 retries");
+  });
+
+  it("asks a multi-line `**` input with its names interpolated, and sends deeper-indented prompts as written", async () => {
+    const fake = await serve();
+    const module = await load(
+      [
+        'input topic: "Topic"',
+        "input approval: **",
+        "  Ask whether the plan for {topic} is approved.",
+        "**",
+        "let access = { token: approval, expires: 60 }",
+        'session "Draft"',
+        '  prompt: """',
+        "    Draft the notes.",
+        "      Indented deeper.",
+        '    """',
+        "  context: { access.token }",
+        "",
+      ].join("\n"),
+    );
+    const asked: unknown[] = [];
+    const onInput = (definition: { prompt: string; discretion?: boolean }) => {
+      asked.push([definition.prompt.trim(), definition.discretion]);
+      return "approved";
+    };
+    await module.run({ topic: "tides" }, { ...options(fake), onInput });
+    expect(asked).toEqual([["Ask whether the plan for tides is approved.", true]]);
+    const sent = lastUserText(fake.requests[0]!);
+    expect(sent).toContain("Draft the notes.\n  Indented deeper.");
+    expect(sent).toContain("approved");
+  });
 });
 
 describe("a used program's result (DIALECT.md, the `use` rule and destructuring)", () => {

@@ -17,6 +17,8 @@ const programs: Record<string, string> = {
     'output settings = { depth: 2, strict: true, label: "x {topic}" }',
     'output mixed = [1, "two"]',
     'output nested = [["a"], ["b", "c"]]',
+    "input depth: 3",
+    'input tones: ["warm", "plain"]',
     "let count = 0",
     "for part in notes:",
     "  count = count + 1",
@@ -92,12 +94,15 @@ describe("typed inputs and outputs", () => {
     expect(typeOf(kinds, "nested")).toBe("readonly (readonly string[])[]");
   });
 
-  it("arithmetic and block results are Values; an input is text, a mid-program one optional", () => {
+  it("arithmetic and block results are Values; an input is text (a default's type), a mid-program one optional", () => {
     const kinds = modules["kinds.prose"]!;
     expect(typeOf(kinds, "counted")).toBe("Value");
     expect(typeOf(kinds, "first")).toBe("Value");
     expect(kinds).toContain("readonly topic: string;");
     expect(kinds).toContain("readonly later?: string");
+    // An input with a default has the default's type, and may be left out.
+    expect(kinds).toContain("readonly depth?: number;");
+    expect(kinds).toContain("readonly tones?: readonly string[];");
   });
 
   it("a name bound in a choice's options has their union, and may stay unbound", () => {

@@ -102,6 +102,21 @@ describe("prosec lsp: diagnostics", () => {
     ]);
   });
 
+  it("with a syntax error, still shows every other diagnostic (the broken statement is skipped)", async () => {
+    const path = join(folder, "broken.prose");
+    await lsp.open(
+      path,
+      'agent writer:\n  model: gpt-5\nagent writer:\n  model: opus\nif **ready**:\n  let x = session "a" %%\n  session: writr\nsession "Use {x}"\n',
+    );
+    const published = (await lsp.diagnostics(fileUri(path), 1)).diagnostics;
+    expect(published.map((diagnostic) => `${diagnostic.code} ${diagnostic.range.start.line + 1}`)).toEqual([
+      "E008 2",
+      "E006 3",
+      "E004 6",
+      "E007 7",
+    ]);
+  });
+
   it("checks calls against the programs they `use`, as they read in the editor", async () => {
     const lib = join(folder, "lib.prose");
     const main = join(folder, "main.prose");

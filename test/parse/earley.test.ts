@@ -14,6 +14,7 @@ import { layout } from "../../src/phases/1-parse/layout.js";
 import { scan } from "../../src/phases/1-parse/lexer.js";
 import { LineMap } from "../../src/phases/1-parse/line-map.js";
 import { topLevelStatements } from "../../src/phases/1-parse/parser.js";
+import { regionToSkip, skip } from "../../src/phases/1-parse/recovery.js";
 import type { Token } from "../../src/phases/1-parse/token.js";
 import { corpusPrograms, roadmapSketches } from "../support/corpus.js";
 import { at, mutations } from "../support/mutations.js";
@@ -23,15 +24,20 @@ const grammar = nearley.Grammar.fromCompiled(compiledGrammar as unknown as nearl
 const earley = new EarleyParser(grammar);
 
 function withNearley(tokens: readonly Token[]): unknown[] | undefined {
+  return nearleyParse(tokens).parses;
+}
+
+/** nearley's parses, or where it fails (the failing token's index; the length for the end). */
+function nearleyParse(tokens: readonly Token[]): { parses?: unknown[]; at: number } {
   const stream = new TokenStream();
   stream.load(tokens);
   const parser = new nearley.Parser(grammar, { lexer: stream as unknown as nearley.Lexer });
   try {
     parser.feed("");
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { at: tokens.indexOf((error as { token: Token }).token) };
   }
-  return parser.results.length === 0 ? undefined : (parser.results as unknown[]);
+  return parser.results.length === 0 ? { at: tokens.length } : { parses: parser.results as unknown[], at: -1 };
 }
 
 /** Compares the two engines on every statement of `source`; returns how many statements had parses. */
@@ -69,5 +75,30 @@ describe("earley.ts against nearley", () => {
     }
     // Enough statements must fail for the comparison of failures to mean something.
     expect(failed).toBeGreaterThan(100);
+  });
+
+  it("agrees on statements with skipped lines in them (error recovery), at every step of recovery", () => {
+    const random = seededRandom(20261124);
+    let skipped = 0;
+    for (let run = 0; run < 150; run++) {
+      const program = pick(random, corpusPrograms);
+      const lines = program.source.split("\n");
+      const line = at(random, lines.length);
+      lines[line] = `${lines[line]} %%`;
+      const map = new LineMap(lines.join("\n"));
+      const diagnostics: Diagnostic[] = [];
+      for (const chunk of topLevelStatements(layout(map, scan(map, diagnostics), diagnostics))) {
+        let tokens: readonly Token[] = chunk;
+        for (let step = 0; step < 20; step++) {
+          const expected = nearleyParse(tokens);
+          expect(earley.parse(tokens), `run ${run} (${program.name}), step ${step}`).toEqual(expected.parses);
+          const region = expected.parses === undefined ? regionToSkip(tokens, expected.at).region : undefined;
+          if (region === undefined) break;
+          tokens = skip(tokens, region);
+          skipped++;
+        }
+      }
+    }
+    expect(skipped).toBeGreaterThan(30);
   });
 });

@@ -152,13 +152,19 @@ describe("names", () => {
 });
 
 describe("recovery", () => {
-  it("reports one error per broken top-level statement and keeps the good ones", () => {
+  it("reports one error per broken top-level statement, keeps the good ones and marks the skipped ones", () => {
     const result = parse('session "a"\nlet = 1\nsession "b"\nparallel\n  session "c"\nsession "d"\n');
     expect(result.diagnostics.map((d) => `${d.range.start.line} ${d.message}`)).toEqual([
       "2 unexpected `=`: expected a name or `{`",
       "4 expected `:` after `parallel`",
     ]);
-    expect(result.ast.body).toHaveLength(3);
+    expect(result.ast.body.map((statement) => statement.kind)).toEqual([
+      "ExpressionStatement",
+      "Recovered",
+      "ExpressionStatement",
+      "Recovered",
+      "ExpressionStatement",
+    ]);
   });
 
   it("reports unknown characters", () => {

@@ -4,28 +4,10 @@
  */
 import type * as ast from "../../ast.js";
 import type { Token } from "./token.js";
+import { flatten, span, type Cons, type Located } from "./cons.js";
 
-type Located = { readonly loc: ast.SourceRange };
-
-export function span(first: Located, last: Located): ast.SourceRange {
-  return { start: first.loc.start, end: last.loc.end };
-}
-
-/** A left-recursive list under construction: the grammar conses, `flatten` builds the array once. */
-export interface Cons<T> {
-  readonly item: T;
-  readonly previous: Cons<T> | null;
-}
-
-export function cons<T>(previous: Cons<T> | null, item: T): Cons<T> {
-  return { item, previous };
-}
-
-export function flatten<T>(list: Cons<T> | null): T[] {
-  const items: T[] = [];
-  for (let node = list; node !== null; node = node.previous) items.push(node.item);
-  return items.reverse();
-}
+export { cons, flatten, span } from "./cons.js";
+export { binary, notPrefix, operation, unary } from "./precedence.js";
 
 export function identifier(token: Token): ast.Identifier {
   return { kind: "Identifier", name: token.text, loc: token.loc };
@@ -66,14 +48,6 @@ export function atom(token: Token): ast.Expression {
   }
 }
 
-export function binary(left: ast.Expression, operator: Token, right: ast.Expression): ast.BinaryExpression {
-  return { kind: "Binary", operator: operator.text as ast.BinaryOperator, left, right, loc: span(left, right) };
-}
-
-export function unary(operator: Token, operand: ast.Expression): ast.UnaryExpression {
-  return { kind: "Unary", operator: operator.text as "not" | "-", operand, loc: span(operator, operand) };
-}
-
 export function arrow(left: ast.Expression, right: ast.Expression): ast.ArrowExpression {
   const steps = left.kind === "Arrow" ? [...left.steps, right] : [left, right];
   return { kind: "Arrow", steps, loc: span(left, right) };
@@ -93,6 +67,12 @@ export function array(open: Token, elements: Cons<ast.Expression> | null, close:
 
 export function object(open: Token, entries: Cons<ast.ObjectEntry> | null, close: Token): ast.ObjectExpression {
   return { kind: "Object", entries: flatten(entries), loc: span(open, close) };
+}
+
+/** `{ access.token }`: the entry `token: access.token`. */
+export function pathEntry(path: ast.Expression, property: Token): ast.ObjectEntry {
+  const value = member(path, property);
+  return { kind: "ObjectEntry", key: identifier(property), value, loc: value.loc };
 }
 
 export function entry(key: ast.Identifier | ast.StringLiteral, value: ast.Expression | null): ast.ObjectEntry {
@@ -298,19 +278,22 @@ export function importStatement(keyword: Token, skill: Token, source: Token): as
   return { kind: "Import", skill: string(skill), source: string(source), loc: span(keyword, source) };
 }
 
+/** `input name: "question"` (or a `**discretion**`), or `input name: <expression>`, a default value. */
 export function input(
   keyword: Token,
   name: Token,
-  prompt: Token,
+  value: ast.Expression,
   modifiers: Cons<ast.Modifier> | null,
 ): ast.InputDeclaration {
   const list = flatten(modifiers);
+  const isPrompt = value.kind === "String" || value.kind === "Discretion";
   return {
     kind: "Input",
     name: identifier(name),
-    prompt: prompt.node as ast.StringLiteral | ast.Discretion,
+    prompt: isPrompt ? value : null,
+    default: isPrompt ? null : value,
     modifiers: list,
-    loc: list.length > 0 ? span(keyword, list[list.length - 1]!) : span(keyword, prompt),
+    loc: list.length > 0 ? span(keyword, list[list.length - 1]!) : span(keyword, value),
   };
 }
 
@@ -406,71 +389,4 @@ export function assertStatement(keyword: Token, test: ast.Expression, message: T
 
 export function program(statements: Cons<ast.Statement> | null, loc: ast.SourceRange): ast.Program {
   return { kind: "Program", body: flatten(statements), loc };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Operator precedence
-// ---------------------------------------------------------------------------------------------
-
-/** `not x` before precedence is applied: `not` binds looser than comparisons (`not a == b`). */
-export interface NotPrefix {
-  readonly kind: "NotPrefix";
-  readonly operator: Token;
-  readonly operand: ast.Expression | NotPrefix;
-  readonly loc: ast.SourceRange;
-}
-
-export function notPrefix(operator: Token, operand: ast.Expression | NotPrefix): NotPrefix {
-  return { kind: "NotPrefix", operator, operand, loc: span(operator, operand) };
-}
-
-type Operand = ast.Expression | NotPrefix;
-
-const precedence: Readonly<Record<string, number>> = {
-  or: 1,
-  and: 2,
-  "==": 4,
-  "!=": 4,
-  "<": 4,
-  "<=": 4,
-  ">": 4,
-  ">=": 4,
-  is: 4,
-  "+": 5,
-  "-": 5,
-  "*": 6,
-  "/": 6,
-};
-const notPrecedence = 3;
-
-/** Builds the tree of a flat `operand (operator operand)*` list, all operators left-associative. */
-export function operation(list: Cons<Operand | Token>): ast.Expression {
-  // Most expressions are a single operand: nothing to order.
-  const single = list.previous === null ? (list.item as Operand) : undefined;
-  if (single !== undefined && single.kind !== "NotPrefix") return single;
-  const items = flatten(list);
-  let position = 0;
-  // `not` rewrites the operand slot it stands in, so work on a copy of the operands.
-  const operands = items.filter((_, index) => index % 2 === 0) as Operand[];
-  const operators = items.filter((_, index) => index % 2 === 1) as Token[];
-
-  const climb = (minimum: number): ast.Expression => {
-    let left = operand();
-    while (position < operators.length && precedence[operators[position]!.text]! >= minimum) {
-      const operator = operators[position]!;
-      position++;
-      const right = climb(precedence[operator.text]! + 1);
-      left = binary(left, operator, right);
-    }
-    return left;
-  };
-
-  const operand = (): ast.Expression => {
-    const current = operands[position]!;
-    if (current.kind !== "NotPrefix") return current;
-    operands[position] = current.operand;
-    return unary(current.operator, climb(notPrecedence + 1));
-  };
-
-  return climb(0);
 }

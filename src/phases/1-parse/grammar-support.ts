@@ -14,6 +14,7 @@ const tokenTypes: ReadonlySet<string> = new Set<TokenType>([
   "NEWLINE",
   "INDENT",
   "DEDENT",
+  "SKIPPED",
 ]);
 
 /** Feeds nearley an already scanned token array (nearley's `feed` text argument is ignored). */
@@ -130,11 +131,6 @@ const literalWords: ReadonlySet<string> = new Set(["true", "false", "null"]);
 /** `let` or `const`. */
 export const declaration = {
   test: (token: Token) => token.type === "name" && (token.text === "let" || token.text === "const"),
-};
-
-/** A string or a `**discretion**`: what an `input` prompt may be. */
-export const text = {
-  test: (token: Token) => token.type === "string" || token.type === "discretion",
 };
 
 const binaryOperators: ReadonlySet<string> = new Set([

@@ -10,9 +10,9 @@ declare var INDENT: any;
 declare var DEDENT: any;
 declare var string: any;
 declare var name: any;
-declare var text: any;
 declare var target: any;
 declare var discretion: any;
+declare var SKIPPED: any;
 declare var declaration: any;
 declare var binaryOperator: any;
 declare var atom: any;
@@ -20,7 +20,7 @@ declare var ref: any;
 declare var adjacentParen: any;
 
 import * as b from "./build.js";
-import { tokenStream, atom, ref, target, adjacentParen, declaration, binaryOperator, text } from "./grammar-support.js";
+import { tokenStream, atom, ref, target, adjacentParen, declaration, binaryOperator } from "./grammar-support.js";
 
 interface NearleyToken {
   value: any;
@@ -58,7 +58,7 @@ const grammar: Grammar = {
     {"name": "Block", "symbols": [(tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), "Statements", (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([, , list]) => b.body(list)},
     {"name": "Statement", "symbols": [{"literal":"use"}, (tokenStream.has("string") ? {type: "string"} : string), "Alias", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, s, a]) => b.use(k, s, a)},
     {"name": "Statement", "symbols": [{"literal":"import"}, (tokenStream.has("string") ? {type: "string"} : string), {"literal":"from"}, (tokenStream.has("string") ? {type: "string"} : string), (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, skill, , source]) => b.importStatement(k, skill, source)},
-    {"name": "Statement", "symbols": [{"literal":"input"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, (tokenStream.has("text") ? {type: "text"} : text), "BlockModifiers", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, n, , p, m]) => b.input(k, n, p, m)},
+    {"name": "Statement", "symbols": [{"literal":"input"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr", "BlockModifiers", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, n, , v, m]) => b.input(k, n, v, m)},
     {"name": "Statement", "symbols": [{"literal":"output"}, (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Value"], "postprocess": ([k, n, , v]) => b.output(k, n, v)},
     {"name": "Statement", "symbols": [{"literal":"output"}, "Value"], "postprocess": ([k, v]) => b.output(k, null, v)},
     {"name": "Statement", "symbols": ["Declaration", (tokenStream.has("name") ? {type: "name"} : name), {"literal":"="}, "Value"], "postprocess": ([d, n, , v]) => b.binding(d, d, n, v)},
@@ -71,6 +71,7 @@ const grammar: Grammar = {
     {"name": "Statement", "symbols": ["If"], "postprocess": id},
     {"name": "Statement", "symbols": [{"literal":"choice"}, (tokenStream.has("discretion") ? {type: "discretion"} : discretion), {"literal":":"}, (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE), (tokenStream.has("INDENT") ? {type: "INDENT"} : INDENT), "Options", (tokenStream.has("DEDENT") ? {type: "DEDENT"} : DEDENT)], "postprocess": ([k, c, , , , o]) => b.choice(k, c, o)},
     {"name": "Statement", "symbols": ["Value"], "postprocess": ([e]) => b.expressionStatement(e)},
+    {"name": "Statement", "symbols": [(tokenStream.has("SKIPPED") ? {type: "SKIPPED"} : SKIPPED), (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([s]) => s.skipped},
     {"name": "Value", "symbols": ["Expr", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": id},
     {"name": "Value", "symbols": ["BlockExpr"], "postprocess": id},
     {"name": "AssertMessage", "symbols": [(tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": () => null},
@@ -178,6 +179,9 @@ const grammar: Grammar = {
     {"name": "Entry", "symbols": [(tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([k]) => b.entry(b.identifier(k), null)},
     {"name": "Entry", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr"], "postprocess": ([k, , v]) => b.entry(b.identifier(k), v)},
     {"name": "Entry", "symbols": [(tokenStream.has("string") ? {type: "string"} : string), {"literal":":"}, "Expr"], "postprocess": ([k, , v]) => b.entry(b.string(k), v)},
+    {"name": "Entry", "symbols": ["EntryPath", {"literal":"."}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([path, , p]) => b.pathEntry(path, p)},
+    {"name": "EntryPath", "symbols": [(tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([n]) => b.identifier(n)},
+    {"name": "EntryPath", "symbols": ["EntryPath", {"literal":"."}, (tokenStream.has("name") ? {type: "name"} : name)], "postprocess": ([o, , p]) => b.member(o, p)},
     {"name": "NamedArguments", "symbols": ["NamedArgument"], "postprocess": ([a]) => b.cons(null, a)},
     {"name": "NamedArguments", "symbols": ["NamedArguments", {"literal":","}, "NamedArgument"], "postprocess": ([list, , a]) => b.cons(list, a)},
     {"name": "NamedArgument", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr"], "postprocess": ([n, , v]) => b.namedArgument(n, v)},

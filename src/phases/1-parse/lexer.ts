@@ -4,6 +4,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
 import type { LineMap } from "./line-map.js";
 import { scanText } from "./strings.js";
+import { tripleCloser } from "./triple-closer.js";
 import { layoutToken, type Token } from "./token.js";
 
 /**
@@ -18,6 +19,8 @@ const lineLexer = moo.compile({
   openString: /"(?:\\.|[^"\\])*/u,
   tripleStar: "***",
   discretion: /\*\*(?:[^*]|\*(?!\*))+\*\*/u,
+  // `**` ending its line opens a discretion over several lines, closed by the next `**`.
+  lineEndDiscretion: /\*\*(?!\*)[ \t]*$/u,
   // `**` with no closing `**` on its line: reported, then read as a condition up to the line end.
   openDiscretion: /\*\*(?!\*).*/u,
   number: /\d+(?:\.\d+)?(?![\p{L}_])/u,
@@ -80,7 +83,7 @@ export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Toke
           const closed =
             token.type === "tripleQuote"
               ? scanTripleString(lines, offset, diagnostics)
-              : scanMultilineDiscretion(lines, offset, diagnostics);
+              : scanMultilineDiscretion(lines, offset, "***", diagnostics);
           produced = closed.token;
           resumeAt = closed.end;
           break;
@@ -91,6 +94,12 @@ export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Toke
           if (!closed) diagnostics.push(parseMessages.unterminatedString(lines.range(offset, end), false));
           const node = stringNode(lines, offset, end, closed ? 1 : 0, false, diagnostics);
           produced = { type: "string", text: token.text, value: token.text, loc: node.loc, node };
+          break;
+        }
+        case "lineEndDiscretion": {
+          const closed = scanMultilineDiscretion(lines, offset, "**", diagnostics);
+          produced = closed.token;
+          resumeAt = closed.end;
           break;
         }
         case "discretion":
@@ -157,26 +166,10 @@ interface Closed {
   readonly end: number;
 }
 
-/**
- * docs/language.md, "Where a `"""` string ends": a `"""` on a line indented deeper than the opening
- * line is content; the closer is the first `"""` on a line indented no deeper, else the first `"""`
- * at all. In a run of more than three quotes the last three close.
- */
+/** A `"""` string: it ends where `tripleCloser` says, and a run of more than three quotes there closes with its last three. */
 function scanTripleString(lines: LineMap, start: number, diagnostics: Diagnostic[]): Closed {
   const source = lines.source;
-  const openingIndent = lines.indentationAt(start);
-  let firstCloser = -1;
-  let closer = -1;
-  for (let index = source.indexOf('"""', start + 3); index !== -1;) {
-    if (firstCloser === -1) firstCloser = index;
-    const sameLine = source.lastIndexOf("\n", index) < start;
-    if (sameLine || lines.indentationAt(index) <= openingIndent) {
-      closer = index;
-      break;
-    }
-    index = source.indexOf('"""', skipQuotes(source, index));
-  }
-  if (closer === -1) closer = firstCloser;
+  const closer = tripleCloser(lines, start);
   if (closer === -1) {
     const end = source.length;
     diagnostics.push(parseMessages.unterminatedString(lines.range(start, start + 3), true));
@@ -198,28 +191,21 @@ function skipQuotes(source: string, index: number): number {
   return end;
 }
 
-function scanMultilineDiscretion(lines: LineMap, start: number, diagnostics: Diagnostic[]): Closed {
+/** `***` ... `***`, or `**` ending its line ... the next `**`: a discretion over several lines. */
+function scanMultilineDiscretion(
+  lines: LineMap,
+  start: number,
+  delimiter: "**" | "***",
+  diagnostics: Diagnostic[],
+): Closed {
   const source = lines.source;
-  const closer = source.indexOf("***", start + 3);
-  if (closer === -1) {
-    const end = source.length;
-    diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(start, start + 3), "***"));
-    const node = discretionNode(lines, start, end, 3, true, false);
-    return {
-      token: {
-        type: "discretion",
-        text: source.slice(start, end),
-        value: source.slice(start, end),
-        loc: node.loc,
-        node,
-      },
-      end,
-    };
-  }
-  const end = closer + 3;
-  const node = discretionNode(lines, start, end, 3, source.slice(start, end).includes("\n"));
-  return {
-    token: { type: "discretion", text: source.slice(start, end), value: source.slice(start, end), loc: node.loc, node },
-    end,
-  };
+  const width = delimiter.length;
+  const closer = source.indexOf(delimiter, start + width);
+  const end = closer === -1 ? source.length : closer + width;
+  if (closer === -1)
+    diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(start, start + width), delimiter));
+  const multiline = closer === -1 || source.slice(start, end).includes("\n");
+  const node = discretionNode(lines, start, end, width, multiline, closer !== -1);
+  const text = source.slice(start, end);
+  return { token: { type: "discretion", text, value: text, loc: node.loc, node }, end };
 }

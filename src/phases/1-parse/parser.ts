@@ -7,6 +7,7 @@ import { adjacentParen, ref, statementKeywords, TokenStream } from "./grammar-su
 import type { LineMap } from "./line-map.js";
 import { EarleyParser } from "./earley.js";
 import { nestingLimit, tooDeep } from "./nesting.js";
+import { recoveredStatement, regionToSkip, skip } from "./recovery.js";
 import { closestWord } from "./spelling.js";
 import type { Token } from "./token.js";
 
@@ -34,9 +35,9 @@ export function parseTokens(
   const body: Statement[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const chunk of topLevelStatements(tokens)) {
-    const result = parseStatement(lines, chunk, options);
-    if (result.statements) body.push(...result.statements);
-    else diagnostics.push(result.error);
+    const result = parseRecovering(lines, chunk, options);
+    body.push(...result.statements);
+    diagnostics.push(...result.errors);
   }
   const ast: Program = { kind: "Program", body, loc: lines.range(0, lines.source.length) };
   return { ast, diagnostics };
@@ -66,7 +67,34 @@ export function* topLevelStatements(tokens: Iterable<Token>): Generator<Token[]>
   if (chunk.length > 0) yield chunk;
 }
 
-type StatementResult = { statements: Statement[]; error?: never } | { statements?: never; error: Diagnostic };
+/** Most skips a statement may take before it is skipped whole: recovery stays linear in practice. */
+const skipLimit = 100;
+
+/**
+ * Parses one top-level statement; where a nested line does not parse, reports it and skips it
+ * (recovery.ts), down to skipping the whole statement. Every failure costs one diagnostic.
+ */
+function parseRecovering(
+  lines: LineMap,
+  chunk: readonly Token[],
+  options: ParseOptions,
+): { statements: Statement[]; errors: Diagnostic[] } {
+  const errors: Diagnostic[] = [];
+  let tokens = chunk;
+  for (let skips = 0; skips <= skipLimit; skips++) {
+    const result = parseStatement(lines, tokens, options);
+    if (result.statements) return { statements: result.statements, errors };
+    const { region, widen } = result.at === undefined ? { widen: false } : regionToSkip(tokens, result.at);
+    if (!widen) errors.push(result.error);
+    if (region === undefined) break;
+    tokens = skip(tokens, region);
+  }
+  return { statements: [recoveredStatement(tokens)], errors };
+}
+
+type StatementResult =
+  | { statements: Statement[]; error?: never; at?: never }
+  | { statements?: never; error: Diagnostic; /** The failing token's index (the length: the end). */ at?: number };
 
 function parseStatement(lines: LineMap, tokens: readonly Token[], options: ParseOptions): StatementResult {
   // earley.ts finds the parses; only a statement that has none goes through nearley's own parser,
@@ -103,12 +131,12 @@ function explainFailure(lines: LineMap, tokens: readonly Token[]): StatementResu
     const token = (error as { token?: Token }).token;
     if (!token) throw error;
     const index = tokens.indexOf(token);
-    return { error: syntaxError(lines, token, tokens.slice(0, index), expectedSymbols(parser)) };
+    return { error: syntaxError(lines, token, tokens.slice(0, index), expectedSymbols(parser)), at: index };
   }
   const parses = parser.results as Statement[][];
   if (parses.length > 0) throw new Error("internal error: nearley parses a statement earley.ts could not");
   const last = tokens[tokens.length - 1]!;
-  return { error: syntaxError(lines, endOfStatement(last), tokens, expectedAfterEnd(parser)) };
+  return { error: syntaxError(lines, endOfStatement(last), tokens, expectedAfterEnd(parser)), at: tokens.length };
 }
 
 function endOfStatement(last: Token): Token {

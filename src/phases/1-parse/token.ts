@@ -1,7 +1,8 @@
-import type { Discretion, SourceRange, StringLiteral } from "../../ast.js";
+import type { Discretion, RecoveredStatement, SourceRange, StringLiteral } from "../../ast.js";
 
+/** SKIPPED stands for a statement that error recovery took out of the token stream (parser.ts). */
 export type TokenType =
-  "name" | "number" | "string" | "discretion" | "punctuation" | "unknown" | "NEWLINE" | "INDENT" | "DEDENT";
+  "name" | "number" | "string" | "discretion" | "punctuation" | "unknown" | "NEWLINE" | "INDENT" | "DEDENT" | "SKIPPED";
 
 /**
  * A token as the nearley grammar sees it. nearley matches grammar literals (`"session"`, `":"`)
@@ -17,6 +18,8 @@ export interface Token {
   readonly adjacent?: boolean;
   /** The string or discretion node this token stands for, already split into parts. */
   readonly node?: StringLiteral | Discretion;
+  /** For a SKIPPED token: the statement it stands for. */
+  readonly skipped?: RecoveredStatement;
 }
 
 const layoutTexts: Record<"NEWLINE" | "INDENT" | "DEDENT", string> = {

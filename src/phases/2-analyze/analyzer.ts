@@ -168,6 +168,14 @@ export class Analyzer implements RuleContext {
       this.expression(node.test);
       if (node.message) this.bindings.text(node.message);
     },
+    // What a statement skipped for a syntax error would have bound counts as bound, here and (in case
+    // it was a branch's or a block's, read elsewhere) anywhere: Definitions.isRecovered.
+    Recovered: (node) => {
+      for (const { namespace, name, nested } of node.names) {
+        if (namespace === "value" && !nested) this.bindings.declareRecovered(name, node);
+        if (namespace === "called") this.bindings.calledBlock(recoveredCall(name, node));
+      }
+    },
   };
 
   private input(statement: ast.InputDeclaration): void {
@@ -179,7 +187,8 @@ export class Analyzer implements RuleContext {
     this.inputDeclarations.set(statement.name.name, statement.name);
     // Any input that is not a parameter (later at top level, or nested anywhere) is asked mid-program.
     if (!this.parameters.includes(statement)) this.runtimeInputs.push(statement);
-    this.expression(statement.prompt);
+    if (statement.prompt) this.expression(statement.prompt);
+    if (statement.default) this.expression(statement.default);
     this.modifiers("input", statement.modifiers);
     this.bindings.declare("input", statement.name);
   }
@@ -269,14 +278,14 @@ export class Analyzer implements RuleContext {
     DoCall: (node) => {
       node.args.forEach((argument) => this.expression(argument));
       this.bindings.calledBlock(node);
-      if (!this.blocks.has(node.name.name))
+      if (!this.blocks.has(node.name.name) && !this.definitions.isRecovered("block", node.name.name))
         this.report(m.undefinedBlock(node.name.loc, node.name.name, closest(node.name.name, this.blocks.keys())));
     },
     DoBlock: (node) => this.body(node.body),
     ProgramCall: (node) => {
       node.args.forEach((argument) => this.expression(argument.value));
       const imports = this.definitions.imports;
-      if (!imports.has(node.callee.name))
+      if (!imports.has(node.callee.name) && !this.definitions.isRecovered("program", node.callee.name))
         this.report(m.unknownProgram(node.callee.loc, node.callee.name, closest(node.callee.name, imports.keys())));
     },
     Arrow: (node) => node.steps.forEach((step) => this.expression(step)),
@@ -376,7 +385,12 @@ export class Analyzer implements RuleContext {
   }
 
   private agentReference(name: ast.Identifier): void {
-    if (!this.agents.has(name.name))
+    if (!this.agents.has(name.name) && !this.definitions.isRecovered("agent", name.name))
       this.report(m.undefinedAgent(name.loc, name.name, closest(name.name, this.agents.keys())));
   }
+}
+
+/** The `do name` a skipped statement makes, as a call (its arguments are lost with the statement). */
+function recoveredCall(name: string, statement: ast.RecoveredStatement): ast.DoCall {
+  return { kind: "DoCall", name: { kind: "Identifier", name, loc: statement.loc }, args: [], loc: statement.loc };
 }

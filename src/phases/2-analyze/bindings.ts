@@ -82,6 +82,12 @@ export class Bindings {
     this.references.set(name, this.current.declare(kind, name));
   }
 
+  /** A name a statement skipped for a syntax error would have bound here, unless it is bound already. */
+  declareRecovered(name: string, statement: ast.RecoveredStatement): void {
+    if (this.current.lookup(name, statement.loc.start.offset)) return;
+    this.current.declare("let", { kind: "Identifier", name, loc: statement.loc });
+  }
+
   /** `item` in `map`, `filter` and `pmap` stages: declared by the stage itself. */
   declareImplicit(kind: MutableSymbol["kind"], name: string, stage: ast.PipeStage): void {
     this.current.declare(kind, { kind: "Identifier", name, loc: { start: stage.loc.start, end: stage.loc.start } });
@@ -145,6 +151,11 @@ export class Bindings {
       this.references.set(identifier, fromBlock);
       return;
     }
+    if (
+      this.definitions.isRecovered("value", identifier.name) ||
+      this.definitions.isRecovered("agent", identifier.name)
+    )
+      return;
     this.report(
       m.undefinedName(identifier.loc, identifier.name, closest(identifier.name, this.current.visibleNames())),
     );
@@ -160,7 +171,7 @@ export class Bindings {
       if (symbol) {
         this.interpolations.set(part, symbol);
         this.references.set(root, symbol);
-      } else {
+      } else if (!this.definitions.isRecovered("value", root.name)) {
         this.report(
           m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, this.current.visibleNames())),
         );

@@ -20,6 +20,8 @@ export class Definitions {
   readonly imports = new Map<string, ImportEntry>();
   /** Skill names registered by `import "skill" from ...` and by `use`. */
   readonly skills = new Set<string>();
+  /** Names that statements skipped for syntax errors would have bound, by namespace: reading them is no error. */
+  private readonly recovered = new Set<string>();
 
   constructor(
     program: ast.Program,
@@ -31,6 +33,20 @@ export class Definitions {
       this.define(node);
       return node.kind === "Program" || node.kind === "Block";
     });
+    walk(program, (node) => {
+      if (node.kind !== "Recovered") return true;
+      for (const { namespace, name } of node.names) {
+        this.recovered.add(`${namespace} ${name}`);
+        // `import "skill"` and `use` register skill names.
+        if (namespace === "skill" || namespace === "program") this.skills.add(name);
+      }
+      return true;
+    });
+  }
+
+  /** Whether a statement skipped for a syntax error would have bound `name` (so a read of it is no error). */
+  isRecovered(namespace: ast.RecoveredNamespace, name: string): boolean {
+    return this.recovered.size > 0 && this.recovered.has(`${namespace} ${name}`);
   }
 
   private define(node: ast.Node): void {

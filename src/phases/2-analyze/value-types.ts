@@ -27,6 +27,8 @@ const nullType = simple("null");
 export interface ValueTypes {
   /** The type of what a binding holds wherever it is read (its declared type). */
   symbol(symbol: SymbolInfo): ValueType;
+  /** The type of an expression's value (an input's default). */
+  expression(expression: ast.Expression): ValueType;
 }
 
 /** Symbol kinds bound by statements of the program (the others are parameters, loop items, ...). */
@@ -142,7 +144,7 @@ export function inferValueTypes(
     return { kind: "record", fields };
   };
 
-  return { symbol: symbolType };
+  return { symbol: symbolType, expression: expressionType };
 }
 
 /**

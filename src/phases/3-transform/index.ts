@@ -9,7 +9,8 @@
  *   inputs whose hash is unchanged.
  * - It imports only from `prosec/runtime` and from the generated modules of local `use` imports.
  * - It exports `type Inputs` (the program's parameters: top-level inputs before any executable
- *   statement, by their `.prose` names, each a `string`; then every input asked mid-program as an
+ *   statement, by their `.prose` names, each a `string` (an input with a default: optional, the
+ *   default's type); then every input asked mid-program as an
  *   optional field: an answer given ahead), `type Outputs` (top-level `output` names, each typed by
  *   what the program binds to it: `string` for a session, `boolean` for a judgment, a literal's
  *   shape, a called program's `Outputs`, a union where it is bound more than once, `| null` where
@@ -22,6 +23,7 @@
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
  */
+import { inputQuestion } from "../2-analyze/input-question.js";
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
@@ -118,7 +120,7 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
         `import * as ${names.get("value", name)} from ${stringLiteral(moduleSpecifier(use.source.value))};`,
     ),
     "",
-    `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input))).join(" ")} };`,
+    `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input), lowering)).join(" ")} };`,
     `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`).join(" ")} };`,
     "",
     `const program = defineProgram(${programInfo(analysis, options)});`,
@@ -141,9 +143,10 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
     .pop()!
     .replace(/\.prose$/, "");
   const inputs = [...analysis.parameters, ...analysis.runtimeInputs].map((input) => {
-    const discretion = input.prompt.kind === "Discretion" ? ", discretion: true" : "";
+    const discretion = input.prompt?.kind === "Discretion" ? ", discretion: true" : "";
+    const optional = input.default !== null ? ", hasDefault: true" : "";
     const midProgram = analysis.runtimeInputs.includes(input) ? ", midProgram: true" : "";
-    return `{ name: ${stringLiteral(input.name.name)}, prompt: ${stringLiteral(promptText(input))}${discretion}${midProgram} }`;
+    return `{ name: ${stringLiteral(input.name.name)}, prompt: ${stringLiteral(inputQuestion(input))}${discretion}${optional}${midProgram} }`;
   });
   return `{
     name: ${stringLiteral(name)},
@@ -157,12 +160,9 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
 }
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */
-function inputField(input: ast.InputDeclaration, midProgram: boolean): string {
-  return `/** ${commentText(promptText(input))} */ readonly ${propertyKey(input.name.name)}${midProgram ? "?" : ""}: string;`;
-}
-
-function promptText(input: ast.InputDeclaration): string {
-  return input.prompt.kind === "String" ? input.prompt.value : input.prompt.text;
+function inputField(input: ast.InputDeclaration, midProgram: boolean, lowering: Lowering): string {
+  const type = input.default === null ? "string" : lowering.expressionType(input.default);
+  return `/** ${commentText(inputQuestion(input))} */ readonly ${propertyKey(input.name.name)}${midProgram || input.default !== null ? "?" : ""}: ${type};`;
 }
 
 function declaredNames(analysis: Analysis): Array<readonly [Namespace, string]> {

@@ -125,6 +125,11 @@ export class Lowering {
     );
   }
 
+  /** The TypeScript type of an expression's value. */
+  expressionType(expression: ast.Expression): string {
+    return typeText(this.types.expression(expression), (program) => this.names.get("value", program));
+  }
+
   /** The TypeScript type a binding is declared with; `ahead`: declared as `null` before it is bound. */
   typeOf(symbol: SymbolInfo, ahead = false): string {
     const type = this.types.symbol(symbol);

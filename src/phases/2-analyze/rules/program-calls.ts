@@ -4,9 +4,9 @@ import type * as ast from "../../../ast.js";
 import type { Rule, RuleContext } from "./rule.js";
 
 /**
- * A call of an imported program passes exactly its inputs (E026, E027) and reads only its outputs
- * (E028), by field or by destructuring. A program without outputs returns its final result, whose
- * fields nobody can know ahead.
+ * A call of an imported program passes exactly its inputs, those with a default optionally (E026,
+ * E027), and reads only its outputs (E028), by field or by destructuring. A program without outputs
+ * returns its final result, whose fields nobody can know ahead.
  */
 export const programCalls: Rule = {
   ProgramCall: (node, context) => {
@@ -26,7 +26,8 @@ export const programCalls: Rule = {
       }
     }
     for (const input of program.inputs) {
-      if (!given.has(input)) context.report(m.missingProgramInput(node.callee.loc, node.callee.name, input));
+      if (!given.has(input) && !program.optionalInputs?.includes(input))
+        context.report(m.missingProgramInput(node.callee.loc, node.callee.name, input));
     }
   },
   Member: (node, context) => {

@@ -8,6 +8,8 @@ import type { Diagnostic } from "../../../diagnostics/diagnostic.js";
 /** The imported program's interface, for checking calls to it. */
 export interface ProgramInterface {
   readonly inputs: readonly string[];
+  /** Inputs with a default (`input name: <value>`): a call may leave them out. */
+  readonly optionalInputs?: readonly string[];
   readonly outputs: readonly string[];
 }
 

@@ -4,6 +4,7 @@ import type { SymbolInfo } from "../../2-analyze/types.js";
 import { numberLiteral, stringLiteral } from "../literals.js";
 import { inert, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome } from "../lowering.js";
+import { inputQuestion } from "../../2-analyze/input-question.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { binaryHelper } from "./operators.js";
@@ -17,16 +18,19 @@ export function input(statement: ast.InputDeclaration, state: LowerState, loweri
   const symbol = lowering.analysis.references.get(statement.name);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", statement.name.name);
   const prompt =
-    statement.prompt.kind === "String"
-      ? string(statement.prompt, state, lowering).code
-      : templateOf(statement.prompt.parts, state, lowering).code;
-  const discretion = statement.prompt.kind === "Discretion" ? ", discretion: true" : "";
+    statement.prompt === null
+      ? stringLiteral(inputQuestion(statement))
+      : statement.prompt.kind === "String"
+        ? string(statement.prompt, state, lowering).code
+        : templateOf(statement.prompt.parts, state, lowering).code;
+  const discretion = statement.prompt?.kind === "Discretion" ? ", discretion: true" : "";
+  const fallback = statement.default === null ? "" : `, default: ${lowering.value(statement.default, state).code}`;
   const timeout = statement.modifiers.find((modifier) => modifier.key?.name === "timeout")?.value;
   const seconds =
     timeout === undefined
       ? ""
       : `, timeoutSeconds: ${timeout.kind === "Number" ? numberLiteral(timeout.raw) : `Number(${lowering.value(timeout, state).code})`}`;
-  const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${seconds} })`;
+  const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${fallback}${seconds} })`;
   if (symbol !== undefined && !state.declaredHere.has(symbol)) state.out.add(`${name} = ${request};`);
   else state.out.add(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
   return { value: inert(name) };

@@ -11,6 +11,11 @@ export function declarative(): StatementOutcome {
   return {};
 }
 
+/** A statement skipped for a syntax error: a program with errors is never lowered (compile.ts). */
+export function recovered(): StatementOutcome {
+  throw new Error("internal error: a program with syntax errors reached code generation");
+}
+
 export function expressionStatement(
   statement: ast.ExpressionStatement,
   state: LowerState,

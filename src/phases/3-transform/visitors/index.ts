@@ -6,7 +6,15 @@ import type { ExpressionVisitors, StatementVisitors, Visitors } from "../lowerin
 import { binding, destructure, input, output } from "./bindings.js";
 import { blockDefinition, doBlock } from "./blocks.js";
 import { condition, judge } from "./conditions.js";
-import { assertStatement, choice, declarative, expressionStatement, ifStatement, throwStatement } from "./control.js";
+import {
+  assertStatement,
+  choice,
+  declarative,
+  expressionStatement,
+  ifStatement,
+  recovered,
+  throwStatement,
+} from "./control.js";
 import { forEach, loop, repeat } from "./loops.js";
 import { parallel, parallelFor } from "./parallel.js";
 import { pipeline } from "./pipeline.js";
@@ -69,6 +77,7 @@ const statements: StatementVisitors = {
   Choice: choice,
   Throw: throwStatement,
   Assert: assertStatement,
+  Recovered: recovered,
 };
 
 export const visitors: Visitors = { expressions, statements, condition, list: statementList };
