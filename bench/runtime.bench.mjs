@@ -37,7 +37,10 @@ async function report() {
   transpileFakeServer();
   const a = await sequential();
   const b = await fanOut();
-  const c = await memoryThroughCli();
+  // (c) in rounds of its own: each a fresh `prosec run` process.
+  const c = [];
+  for (let round = 0; round < 3; round++) c.push(await memoryThroughCli());
+  const peaks = c.map((round) => round.peakRssMb);
   const m = await memoryInChild();
   const rows = [
     ["benchmark", "measured", "target", "ok"],
@@ -54,10 +57,10 @@ async function report() {
       median(b.ratios) <= 1.1 ? "yes" : "NO",
     ],
     [
-      "(c) 10,000 sessions, concurrency 64, `prosec run`: peak RSS",
-      `${c.peakRssMb.toFixed(0)} MB in ${(c.ms / 1000).toFixed(1)} s`,
+      "(c) 10,000 sessions, concurrency 64, `prosec run`: peak RSS per round (min / median / max of 3)",
+      `${spread(peaks, 0)} MB (${(median(c.map((round) => round.ms)) / 1000).toFixed(1)} s)`,
       "< 300 MB",
-      c.peakRssMb < 300 ? "yes" : "NO",
+      Math.max(...peaks) < 300 ? "yes" : "NO",
     ],
     [
       "    the same through a prebuilt module (no compiler)",

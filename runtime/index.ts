@@ -16,6 +16,7 @@ export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
 export { defaultModels, resolveModel } from "./models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";
+export { bindingsInOrder, type BindingsThrough } from "./bindings.js";
 
 /** The metadata object of a compiled program (frozen). */
 export function defineProgram(info: ProgramInfo): ProgramInfo {

@@ -7,7 +7,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagn
 import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
 import type { ImportedProgram } from "./phases/2-analyze/index.js";
-import { format, lower } from "./phases/3-transform/index.js";
+import { format, lower, type UnformattedModule } from "./phases/3-transform/index.js";
 import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
@@ -27,10 +27,12 @@ export interface CompileOptions {
   readonly inputHash?: string;
   /** Treat warnings as errors. */
   readonly strict?: boolean;
+  /** Told each step (`lowering`, `formatting 3/40`): a large program takes seconds per step. */
+  readonly onStep?: (step: string) => void;
 }
 
 export interface CompileResult {
-  /** The formatted module; absent when the program has errors. */
+  /** The module (formatted by `compile`, not by `lowerSource`); absent when the program has errors. */
   readonly code?: string;
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -38,21 +40,29 @@ export interface CompileResult {
 /** `file` is the source path as users see it (relative, `/`-separated): it is written into the module. */
 export async function compile(source: string, file: string, options: CompileOptions = {}): Promise<CompileResult> {
   const lowered = lowerSource(source, file, options);
-  if (lowered.code === undefined) return lowered;
-  const code = lowered.code;
-  return { code: await blameCompiler(file, () => format(code)), diagnostics: lowered.diagnostics };
+  const module = lowered.module;
+  if (module === undefined) return lowered;
+  const formatted = await blameCompiler(file, () =>
+    format(module, (piece, pieces) => options.onStep?.(`formatting ${piece}/${pieces}`)),
+  );
+  return { code: formatted, diagnostics: lowered.diagnostics };
 }
 
-/** Everything but formatting (benchmarks time the two apart). */
-export function lowerSource(source: string, file: string, options: CompileOptions = {}): CompileResult {
+/** Everything but formatting (benchmarks time the two apart): `code` is the unformatted module. */
+export function lowerSource(
+  source: string,
+  file: string,
+  options: CompileOptions = {},
+): CompileResult & { readonly module?: UnformattedModule } {
   const checked = checkProgram(source, options, file);
   const analysis = checked.analysis;
   if (hasErrors(checked.diagnostics)) return { diagnostics: checked.diagnostics };
   const inputHash = options.inputHash ?? hashInputs(source, []);
-  const code = blameCompiler(file, () =>
+  options.onStep?.("lowering");
+  const module = blameCompiler(file, () =>
     lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }),
   );
-  return { code, diagnostics: checked.diagnostics };
+  return { code: module.code, module, diagnostics: checked.diagnostics };
 }
 
 /**

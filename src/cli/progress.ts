@@ -2,6 +2,8 @@
  * A one-line progress display for commands that can take long (`build` on a large program): shown on
  * a terminal only, and only once the command has run for a second, so quick builds print nothing
  * more than before. Each step replaces the line; `done` clears it before the summary is printed.
+ * Compiling a large program keeps the event loop busy for seconds, so a timer alone would fire late:
+ * a step reported after the second has passed shows the line at once.
  */
 export interface ProgressStream {
   readonly isTTY?: boolean;
@@ -23,11 +25,14 @@ export class Progress {
   private step: string | undefined;
   private shown = false;
   private readonly cancel: () => void;
+  private readonly started: number;
 
   constructor(
     private readonly stream: ProgressStream,
     schedule: Schedule = timer,
+    private readonly now: () => number = performance.now.bind(performance),
   ) {
+    this.started = now();
     this.cancel = stream.isTTY === true ? schedule(() => this.show(), SHOW_AFTER_MS) : () => {};
   }
 
@@ -35,6 +40,7 @@ export class Progress {
   update(step: string): void {
     this.step = step;
     if (this.shown) this.draw();
+    else if (this.stream.isTTY === true && this.now() - this.started >= SHOW_AFTER_MS) this.show();
   }
 
   done(): void {

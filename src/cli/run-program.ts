@@ -1,7 +1,7 @@
 /**
  * `prosec run`: compile, run with narration, print the outputs; the exit code. Loaded only when the
- * command runs: it brings the TypeScript compiler (for transpiling) and the SDK, which `check` and
- * `build` must not pay for at start-up.
+ * command runs: it brings sucrase (for stripping types) and the SDK, which `check` and `build` must
+ * not pay for at start-up.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { APIConnectionError } from "@anthropic-ai/sdk";
@@ -15,6 +15,7 @@ import { isCancelled } from "../../runtime/durable/run-control.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
+import { keepHeapNearLiveSize } from "../run/heap.js";
 
 /** What `prosec run` was given (see run-command.ts). */
 export interface RunArguments {
@@ -36,6 +37,8 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError("--concurrency takes a whole number of at least 1");
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
+  // After compiling: a large program's compilation builds a large live heap, best grown the usual way.
+  keepHeapNearLiveSize();
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   const program = loaded.module.default;
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];

@@ -105,8 +105,14 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
       continue;
     }
     const resolveImport = importResolver(path, interfaces, cwd);
-    options.onProgress?.(`compiling ${portable(path, cwd)}`);
-    const result = await compile(source, portable(path, root), { inputHash, resolveImport, strict: options.strict });
+    const shown = portable(path, cwd);
+    options.onProgress?.(`compiling ${shown}`);
+    const result = await compile(source, portable(path, root), {
+      inputHash,
+      resolveImport,
+      strict: options.strict,
+      onStep: (step) => options.onProgress?.(`compiling ${shown}: ${step}`),
+    });
     planned.set(path, {
       path,
       root,

@@ -29,14 +29,17 @@ import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
 import { commentText, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import { walk } from "../../walk.js";
+import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
+import type { UnformattedModule } from "./format.js";
 import { NameTable, type Namespace } from "./names.js";
+import { bodyInParts, partThreshold } from "./parts.js";
 import { settingsFields } from "./settings.js";
 import { programState } from "./state.js";
 import { visitors } from "./visitors/index.js";
 import { propertyLowering } from "./visitors/strings.js";
 
-export { format } from "./format.js";
+export { format, type UnformattedModule } from "./format.js";
 
 export interface LowerOptions {
   /** The source path as shown to users, `/`-separated and relative (never absolute). */
@@ -47,12 +50,24 @@ export interface LowerOptions {
   readonly inputHash: string;
 }
 
+/** Characters of unformatted code prettier formats at once in a large program (its cost grows faster than the text). */
+const pieceSize = 64_000;
+
 /** The runtime's exports every module uses, then the helpers in the order they are imported. */
 const alwaysImported = ["defineProgram", "startRun"];
-const helperOrder: readonly RuntimeHelper[] = ["text", "add", "subtract", "multiply", "divide", "equals", "compare"];
+const helperOrder: readonly RuntimeHelper[] = [
+  "text",
+  "add",
+  "subtract",
+  "multiply",
+  "divide",
+  "equals",
+  "compare",
+  "bindingsInOrder",
+];
 
 /** The TypeScript module for a program without errors. */
-export function lower(analysis: Analysis, options: LowerOptions): string {
+export function lower(analysis: Analysis, options: LowerOptions): UnformattedModule {
   const names = new NameTable(declaredNames(analysis));
   const dynamicAgents = new Set(
     [...analysis.agents.values()].filter((agent) => isDynamic(agent, analysis)).map((agent) => agent.name.name),
@@ -81,60 +96,105 @@ export function lower(analysis: Analysis, options: LowerOptions): string {
   // A program without outputs gives its runtime its final result: the value of its last top-level
   // statement that produced one (what a `use` caller receives).
   const final = analysis.outputs.length === 0 ? lowering.temporary("final") : undefined;
-  const body = lowering.statements(analysis.program.body, programState(), {
-    scope: analysis.program,
-    declareAhead: [...lowering.promoted],
-    ...(final === undefined ? {} : { finish: { kind: "assign", target: final }, finishLastValue: true }),
-  });
+  const finish: Finish | undefined = final === undefined ? undefined : { kind: "assign", target: final };
+  const declareAhead = [...lowering.promoted];
+  const statements = analysis.program.body;
+  const inParts = statements.length > partThreshold;
+  const body = inParts
+    ? bodyInParts(statements, lowering, declareAhead, finish)
+    : [
+        lowering.statements(statements, programState(), {
+          scope: analysis.program,
+          declareAhead,
+          ...(finish === undefined ? {} : { finish, finishLastValue: true }),
+        }).statements,
+      ];
 
   const outputType = (output: string): string => {
     const symbol = programScope.symbols.get(output);
     return symbol ? lowering.typeOf(symbol) : "null";
   };
   const imports = [...analysis.imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const code = [
-    ...localAgents,
-    ...(final === undefined ? [] : [`let ${final}: Value = null;`]),
-    ...body.statements,
-    ...(final === undefined ? [] : [`rt.finalResult(${final});`]),
-    `return { ${outputs.join(", ")} };`,
-  ].join("\n");
-  const module = [
-    ...staticAgents,
-    "",
-    `export async function run(inputs: Inputs${analysis.parameters.length === 0 ? " = {}" : ""}, options?: RunOptions): Promise<Outputs> {`,
-    "return startRun(program, inputs, options, async (rt) => {",
-    code,
-    "});",
-    "}",
-  ].join("\n");
+  const frame = lowering.programBindings.declaration(
+    (symbol) => lowering.symbolName(symbol),
+    () => lowering.helper("bindingsInOrder"),
+  );
+  const runBody = [
+    localAgents,
+    final === undefined ? [] : [`let ${final}: Value = null;`],
+    frame,
+    ...body,
+    [...(final === undefined ? [] : [`rt.finalResult(${final});`]), `return { ${outputs.join(", ")} };`],
+  ].filter((lines) => lines.length);
+  const runFunction = (code: string) =>
+    [
+      ...staticAgents,
+      "",
+      `export async function run(inputs: Inputs${analysis.parameters.length === 0 ? " = {}" : ""}, options?: RunOptions): Promise<Outputs> {`,
+      "return startRun(program, inputs, options, async (rt) => {",
+      code,
+      "});",
+      "}",
+    ].join("\n");
 
   const used = [...alwaysImported, ...helperOrder.filter((helper) => lowering.helpers.has(helper))];
   const types = [...(analysis.agents.size > 0 ? ["AgentDefinition"] : []), "RunOptions", "Value"];
-  return [
-    `// Generated by prosec from ${lineCommentText(options.source)}. Do not edit: change the .prose file and run \`prosec build\`.`,
-    `// prosec-input: ${options.inputHash}`,
-    `import { ${[...used, ...types.map((type) => `type ${type}`)].join(", ")} } from "prosec/runtime";`,
-    ...imports.map(
-      ([name, use]) =>
-        `import * as ${names.get("value", name)} from ${stringLiteral(moduleSpecifier(use.source.value))};`,
-    ),
-    "",
-    `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input), lowering)).join(" ")} };`,
-    `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`).join(" ")} };`,
-    "",
-    `const program = defineProgram(${programInfo(analysis, options)});`,
-    "",
-    module,
-    "",
-    "export default program;",
-    "",
-  ].join("\n");
+  const moduleText = (run: string) =>
+    [
+      `// Generated by prosec from ${lineCommentText(options.source)}. Do not edit: change the .prose file and run \`prosec build\`.`,
+      `// prosec-input: ${options.inputHash}`,
+      `import { ${[...used, ...types.map((type) => `type ${type}`)].join(", ")} } from "prosec/runtime";`,
+      ...imports.map(
+        ([name, use]) =>
+          `import * as ${names.get("value", name)} from ${stringLiteral(moduleSpecifier(use.source.value))};`,
+      ),
+      "",
+      `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input), lowering)).join(" ")} };`,
+      `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`).join(" ")} };`,
+      "",
+      `const program = defineProgram(${programInfo(analysis, options)});`,
+      "",
+      runFunction(run),
+      "",
+      "export default program;",
+      "",
+    ].join("\n");
+  const code = moduleText(runBody.flat().join("\n"));
+  if (!inParts) return { code };
+  const marker = unusedName("$runBody", code);
+  // Built only when the module is formatted: `prosec run` never formats.
+  return { code, split: () => ({ outline: moduleText(`${marker};`), marker, pieces: piecesOf(runBody) }) };
 }
 
 /** The module a `use "./other.prose"` imports: the generated module next to that program. */
 export function moduleSpecifier(usePath: string): string {
   return `${usePath.endsWith(".prose") ? usePath : `${usePath}.prose`}.js`;
+}
+
+/** `base`, or `base2`, `base3`, ...: the first that occurs nowhere in `code` (a marker nothing else can match). */
+function unusedName(base: string, code: string): string {
+  let name = base;
+  for (let count = 2; code.includes(name); count++) name = `${base}${count}`;
+  return name;
+}
+
+/** The run body's statements, grouped into pieces of about `pieceSize` characters for prettier. */
+function piecesOf(statements: readonly (readonly string[])[]): string[] {
+  const pieces: string[] = [];
+  let piece: string[] = [];
+  let size = 0;
+  for (const lines of statements) {
+    const text = lines.join("\n");
+    if (piece.length > 0 && size + text.length > pieceSize) {
+      pieces.push(piece.join("\n"));
+      piece = [];
+      size = 0;
+    }
+    piece.push(text);
+    size += text.length;
+  }
+  if (piece.length > 0) pieces.push(piece.join("\n"));
+  return pieces;
 }
 
 function programInfo(analysis: Analysis, options: LowerOptions): string {

@@ -10,7 +10,9 @@ import { inferValueTypes, union, type ValueTypes } from "../2-analyze/value-type
 import { walk } from "../../walk.js";
 import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
+import { judgedKinds, ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
+import { partThreshold } from "./parts.js";
 import { typeText } from "./type-text.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
@@ -77,7 +79,8 @@ export interface Visitors {
 }
 
 /** Functions of `prosec/runtime` that generated code may call (imported only when used). */
-export type RuntimeHelper = "text" | "add" | "subtract" | "multiply" | "divide" | "equals" | "compare";
+export type RuntimeHelper =
+  "text" | "add" | "subtract" | "multiply" | "divide" | "equals" | "compare" | "bindingsInOrder";
 
 export class Lowering {
   private readonly symbolNames = new Map<SymbolInfo, string>();
@@ -91,6 +94,8 @@ export class Lowering {
    */
   readonly readFromFunctions: ReadonlySet<SymbolInfo>;
   private readonly types: ValueTypes;
+  /** The program-level bindings judgments see, listed once (see program-bindings.ts). */
+  readonly programBindings: ProgramBindings;
 
   constructor(
     readonly analysis: Analysis,
@@ -118,10 +123,16 @@ export class Lowering {
       });
     }
     this.readFromFunctions = readInside;
+    // A program run in parts declares its bindings ahead of them (see parts.ts).
+    const inParts = analysis.program.body.length > partThreshold;
     this.types = inferValueTypes(
       analysis,
-      (symbol) => this.promoted.has(symbol) || readInside.has(symbol),
+      (symbol) => this.promoted.has(symbol) || readInside.has(symbol) || (inParts && symbol.scope.kind === "program"),
       (symbol) => this.promoted.has(symbol),
+    );
+    this.programBindings = new ProgramBindings(
+      analysis,
+      (symbol) => judgedKinds.has(symbol.kind) && !this.promoted.has(symbol),
     );
   }
 

@@ -3,7 +3,7 @@
  * `**...**` judgments are asked only when they decide.
  */
 import type * as ast from "../../../ast.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
+import { bindingsFrame, judgedKinds } from "../program-bindings.js";
 import { propertyKey, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
@@ -11,21 +11,6 @@ import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { isComparison, judges } from "./operators.js";
 import { templateOf } from "./strings.js";
-
-/** Symbol kinds that hold values a judgment may look at. */
-const valueKinds: ReadonlySet<SymbolInfo["kind"]> = new Set([
-  "let",
-  "const",
-  "assigned",
-  "input",
-  "output",
-  "param",
-  "loop-item",
-  "loop-index",
-  "pipe-item",
-  "pipe-accumulator",
-  "catch-error",
-]);
 
 /** A boolean expression for a condition. */
 export function condition(expression: ast.Expression, state: LowerState, lowering: Lowering): Lowered {
@@ -86,23 +71,32 @@ export function judge(discretion: ast.Discretion, state: LowerState, lowering: L
   );
 }
 
-/** The bindings visible at `node`, by their `.prose` names: what a judgment may look at. */
+/**
+ * The bindings visible at `node`, by their `.prose` names: what a judgment may look at. The
+ * program's own are named through the frame (`$bindings("last")`, see program-bindings.ts).
+ */
 export function judgeScope(node: ast.Discretion, state: LowerState, lowering: Lowering): string {
-  const entries = new Map<string, string>();
+  const inner = new Map<string, string>();
   const before = state.judgeBefore ?? node.loc.start.offset;
-  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope !== null; scope = scope.parent) {
+  for (let scope = lowering.analysis.scopeOf.get(node) ?? null; scope?.parent; scope = scope.parent) {
     for (const symbol of scope.symbols.values()) {
       if (
-        !valueKinds.has(symbol.kind) ||
-        entries.has(symbol.name) ||
-        lowering.promoted.has(symbol) ||
-        state.declaring.has(symbol)
+        judgedKinds.has(symbol.kind) &&
+        !inner.has(symbol.name) &&
+        !lowering.promoted.has(symbol) &&
+        !state.declaring.has(symbol) &&
+        symbol.declaration.loc.start.offset <= before
       )
-        continue;
-      if (symbol.declaration.loc.start.offset > before) continue;
-      entries.set(symbol.name, lowering.symbolName(symbol));
+        inner.set(symbol.name, lowering.symbolName(symbol));
     }
   }
-  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
+  // The program's own, through the frame; an inner binding hides one of the same name (the frame's helper lets it, too).
+  const program = lowering.programBindings.visibleAt(before, state.declaring);
+  if (program.through === undefined)
+    for (const symbol of program.listed)
+      if (!inner.has(symbol.name)) inner.set(symbol.name, lowering.symbolName(symbol));
+  const sorted = [...inner].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const object = `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
+  if (program.through === undefined) return object;
+  return `${bindingsFrame}(${stringLiteral(program.through.name)}${sorted.length === 0 ? "" : `, ${object}`})`;
 }

@@ -108,7 +108,8 @@ function parallelNames(
 }
 
 /** The position of the last statement that produces a value; -1 when none does. */
-function lastValueIndex(statements: readonly ast.Statement[]): number {
+/** The last statement that leaves a value (a program's final result), or -1. */
+export function lastValueIndex(statements: readonly ast.Statement[]): number {
   for (let index = statements.length - 1; index >= 0; index--) if (producesValue(statements[index]!)) return index;
   return -1;
 }
