@@ -12,7 +12,7 @@ import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
 import { judgedKinds, ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
-import { partThreshold } from "./parts.js";
+import { partThreshold } from "./part-threshold.js";
 import { typeText } from "./type-text.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
