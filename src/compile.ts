@@ -6,23 +6,33 @@ import { createHash } from "node:crypto";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
+import type { StringLiteral } from "./ast.js";
 import type { ImportedProgram } from "./phases/2-analyze/index.js";
 import { format, lower, type UnformattedModule } from "./phases/3-transform/index.js";
 import { checkSource, type CheckResult } from "./pipeline.js";
 import { compilerVersion } from "./version.js";
 
-/** What a local `use` path leads to: the imported program's interface, or why there is none. */
+/** What a `use` leads to: the imported program's interface, or why there is none. */
 export type ImportResolution = ImportedProgram | ImportProblem;
 
 export interface ImportProblem {
-  readonly problem: "missing" | "has-errors";
-  /** The file looked for, as shown to the user. */
+  /**
+   * `missing`: no such local file; `has-errors`: the program has errors; `not-locked`: a remote
+   * reference that `prose.lock` does not record; `not-vendored` / `hash-mismatch`: its vendored copy
+   * is missing or differs from the lockfile; `bad-lockfile`: `prose.lock` cannot be read; `cycle`:
+   * the imported program leads back to the importer.
+   */
+  readonly problem:
+    "missing" | "has-errors" | "not-locked" | "not-vendored" | "hash-mismatch" | "bad-lockfile" | "cycle";
+  /** As shown to the user: the file looked for, the lockfile key, the lockfile's problem or the chain. */
   readonly resolved: string;
 }
 
 export interface CompileOptions {
-  /** Resolves a local `use "./x.prose"` (checks calls against its inputs and outputs). */
+  /** Resolves a `use` (checks calls against the imported program's inputs and outputs). */
   readonly resolveImport?: (path: string) => ImportResolution;
+  /** The module each `use` imports, where it is not the default (`./x.prose` → `./x.prose.js`). */
+  readonly importSpecifiers?: ReadonlyMap<string, string>;
   /** Written to the module's line 2; defaults to the hash of the compiler version and the source. */
   readonly inputHash?: string;
   /** Treat warnings as errors. */
@@ -60,7 +70,13 @@ export function lowerSource(
   const inputHash = options.inputHash ?? hashInputs(source, []);
   options.onStep?.("lowering");
   const module = blameCompiler(file, () =>
-    lower(analysis, { source: file, sourceText: source, compilerVersion, inputHash }),
+    lower(analysis, {
+      source: file,
+      sourceText: source,
+      compilerVersion,
+      inputHash,
+      importSpecifiers: options.importSpecifiers,
+    }),
   );
   return { code: module.code, module, diagnostics: checked.diagnostics };
 }
@@ -71,7 +87,7 @@ export function lowerSource(
  */
 export function checkProgram(
   source: string,
-  options: Omit<CompileOptions, "inputHash"> = {},
+  options: Omit<CompileOptions, "inputHash" | "importSpecifiers"> = {},
   file = "<source>",
 ): CheckResult {
   const problems = new Map<string, ImportProblem>();
@@ -84,10 +100,7 @@ export function checkProgram(
   const checked = blameCompiler(file, () => checkSource(source, { resolveImport, strict: options.strict }));
   const importDiagnostics = [...checked.analysis.imports.values()].flatMap((use) => {
     const problem = problems.get(use.source.value);
-    if (problem === undefined) return [];
-    return problem.problem === "missing"
-      ? [buildMessages.importNotFound(use.source.loc, use.source.value, problem.resolved)]
-      : [buildMessages.importHasErrors(use.source.loc, use.source.value)];
+    return problem === undefined ? [] : [importDiagnostic(use.source, problem)];
   });
   return { ...checked, diagnostics: sortDiagnostics([...checked.diagnostics, ...importDiagnostics]) };
 }
@@ -97,4 +110,24 @@ export function hashInputs(source: string, importedSources: readonly string[]): 
   const hash = createHash("sha256").update(`prosec ${compilerVersion}\0`).update(source);
   for (const imported of importedSources) hash.update("\0").update(imported);
   return hash.digest("hex");
+}
+
+function importDiagnostic(use: StringLiteral, problem: ImportProblem): Diagnostic {
+  const { loc, value } = use;
+  switch (problem.problem) {
+    case "missing":
+      return buildMessages.importNotFound(loc, value, problem.resolved);
+    case "has-errors":
+      return buildMessages.importHasErrors(loc, value);
+    case "not-locked":
+      return buildMessages.importNotLocked(loc, value, problem.resolved);
+    case "not-vendored":
+      return buildMessages.vendoredCopyMissing(loc, value, problem.resolved);
+    case "hash-mismatch":
+      return buildMessages.vendoredCopyDiffers(loc, value, problem.resolved);
+    case "bad-lockfile":
+      return buildMessages.lockfileUnreadable(loc, problem.resolved);
+    case "cycle":
+      return buildMessages.importCycle(loc, problem.resolved);
+  }
 }

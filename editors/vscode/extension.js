@@ -24,8 +24,9 @@ async function start() {
       { scheme: "untitled", language: "prose" },
     ],
     initializationOptions: { strict: settings.get("strict") === true },
-    // Programs `use` each other: a change on disk can change the diagnostics of an open one.
-    synchronize: { fileEvents: workspace.createFileSystemWatcher("**/*.prose") },
+    // Programs `use` each other (registry ones through prose.lock): a change on disk can change the
+    // diagnostics of an open one.
+    synchronize: { fileEvents: workspace.createFileSystemWatcher("**/{*.prose,prose.lock}") },
   };
   client = new LanguageClient("prose", "OpenProse", serverOptions, clientOptions);
   try {

@@ -1,9 +1,8 @@
 import type { Argv } from "yargs";
 import type { FileDiagnostics } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, toJson } from "../diagnostics/format.js";
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { importedFile, importInterface, localImports } from "../project/imports.js";
+import { importedFiles, importResolver } from "../project/imports.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
 import { exitCodeOfDiagnostics, type ExitCode } from "./exit-codes.js";
 import { displayPath, findPrograms } from "./find-programs.js";
@@ -47,7 +46,7 @@ export function runCheck(argv: CheckArguments): ExitCode {
 }
 
 /**
- * The programs named and the local programs they `use`, each checked as `build` checks it: with
+ * The programs named and the programs they `use` (vendored ones included), each checked as `build` checks it: with
  * its imports resolved, so a call's inputs and outputs are checked here too (E026, E027 ...).
  */
 export function checkPrograms(
@@ -62,16 +61,13 @@ export function checkPrograms(
     const path = queue.shift()!;
     if (results.has(path)) continue;
     const { text: source, problem } = readProgram(path);
-    const resolveImport = (usePath: string) => importInterface(importedFile(path, usePath), interfaces, cwd);
+    const resolveImport = importResolver(path, interfaces, cwd);
     const file = displayPath(path, cwd);
     const diagnostics = problem
       ? [problem]
       : checkProgram(source, { resolveImport, strict: options.strict }, file).diagnostics;
     results.set(path, { file, source, diagnostics });
-    for (const use of localImports(source)) {
-      const imported = importedFile(path, use);
-      if (existsSync(imported)) queue.push(imported);
-    }
+    queue.push(...importedFiles(path, source));
   }
   return [...results.values()];
 }

@@ -1,11 +1,13 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
+import { VENDOR_FOLDER } from "../registry/refs.js";
 
 export class UsageError extends Error {}
 
 /**
  * The `.prose` files named by the arguments: files as given, folders searched recursively (skipping
- * node_modules and dot-folders), each list sorted so output order never depends on the file system.
+ * node_modules, prose_modules and dot-folders), each list sorted so output order never depends on
+ * the file system. Vendored programs in prose_modules are checked and built as their importers' imports.
  */
 export function findPrograms(paths: readonly string[], cwd = process.cwd()): string[] {
   const found = new Set<string>();
@@ -34,7 +36,7 @@ export function programsUnder(directory: string): string[] {
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
   return entries.flatMap((entry) => {
-    if (entry.name.startsWith(".") || entry.name === "node_modules") return [];
+    if (entry.name.startsWith(".") || entry.name === "node_modules" || entry.name === VENDOR_FOLDER) return [];
     const path = join(directory, entry.name);
     if (entry.isDirectory()) return programsUnder(path);
     return entry.isFile() && entry.name.endsWith(".prose") ? [path] : [];

@@ -1,16 +1,19 @@
 import { internalErrorReport } from "../diagnostics/compiler-bug.js";
 import type { Argv } from "yargs";
 import { compilerVersion } from "../version.js";
+import { addCommand } from "./add-command.js";
 import { buildCommand } from "./build-command.js";
 import { checkCommand } from "./check-command.js";
 import { controlCommands } from "./control-commands.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
+import { installCommand } from "./install-command.js";
 import { lspCommand } from "./lsp-command.js";
 import { runCommand } from "./run-command.js";
 import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { runsCommand } from "./runs-command.js";
 import { testCommand } from "./test-command.js";
+import { updateCommand } from "./update-command.js";
 import { EXIT } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { usageMessage } from "./usage-errors.js";
@@ -33,6 +36,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     runsCommand,
     examplesCommand,
     lspCommand,
+    addCommand,
+    installCommand,
+    updateCommand,
   ];
   const parser: Argv = commands
     .reduce((parser, command) => command(parser), yargs([...argv]))

@@ -5,10 +5,14 @@ import type { RunArguments } from "./run-program.js";
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArguments>(
     "run <file>",
-    "Compile a .prose program in memory and run it; its state goes to .prose/runs/<run id>/",
+    "Compile a .prose program in memory and run it (or a registry program: handle/slug or a URL); its state goes to .prose/runs/<run id>/",
     (command) =>
       withFormat(
-        command.positional("file", { type: "string", demandOption: true, describe: "the .prose program" }),
+        command.positional("file", {
+          type: "string",
+          demandOption: true,
+          describe: "the .prose program, or handle/slug, @handle/slug or a URL to fetch into the cache",
+        }),
         "every event as a line on stdout, then the outputs",
       )
         .option("input", {
@@ -26,7 +30,17 @@ export function runCommand(yargs: Argv): Argv {
           type: "number",
           describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
         })
-        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" }),
+        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
+        .option("yes", {
+          type: "boolean",
+          default: false,
+          describe: "run a fetched program not run before without asking (needed off a terminal)",
+        })
+        .option("offline", {
+          type: "boolean",
+          default: false,
+          describe: "run a registry program from the cache only, without fetching it",
+        }),
     async (argv) => {
       const { runProgram } = await import("./run-program.js");
       process.exitCode = await runProgram(argv);

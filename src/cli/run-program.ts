@@ -16,10 +16,11 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
+import { registryFailure } from "./registry-session.js";
+import { programToRun, type RemoteRunArguments } from "./run-remote.js";
 
 /** What `prosec run` was given (see run-command.ts). */
-export interface RunArguments {
-  readonly file: string;
+export interface RunArguments extends RemoteRunArguments {
   readonly input: readonly string[];
   readonly resume?: string;
   readonly json: boolean;
@@ -35,7 +36,15 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1))
     throw new UsageError("--concurrency takes a whole number of at least 1");
-  const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
+  let file: string;
+  try {
+    file = await programToRun(argv);
+  } catch (error) {
+    const code = registryFailure(error);
+    if (code === undefined) throw error;
+    return code;
+  }
+  const loaded = await loadChecked(file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
   // After compiling: a large program's compilation builds a large live heap, best grown the usual way.
   keepHeapNearLiveSize();
@@ -98,7 +107,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     return EXIT.ok;
   } catch (error) {
     narrator.pause();
-    if (error instanceof WaitingForInput) return reportWaiting(error, argv, runId);
+    // A fetched program resumes from the cache: the registry may serve another text by then.
+    const again = `${quote(argv.file)}${file === argv.file ? "" : " --offline"}`;
+    if (error instanceof WaitingForInput) return reportWaiting(error, argv, again, runId);
     if (!(error instanceof ProseError)) throw error;
     if (argv.json)
       process.stdout.write(
@@ -107,7 +118,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
-      process.stderr.write(`Resume with: prosec run ${quote(argv.file)} --resume ${runId}\n`);
+      process.stderr.write(`Resume with: prosec run ${again} --resume ${runId}\n`);
     if (controller.signal.aborted) return EXIT.interrupted;
     return causedByNetwork(error) ? EXIT.network : EXIT.failed;
   } finally {
@@ -117,7 +128,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
 }
 
 /** What the run waits for and the commands that answer it (stderr; stdout too under `--json`). */
-function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: string): ExitCode {
+function reportWaiting(waiting: WaitingForInput, argv: RunArguments, again: string, runId: string): ExitCode {
   const questions = waiting.questions.map((question) => ({
     name: question.name,
     prompt: question.prompt,
@@ -129,8 +140,8 @@ function reportWaiting(waiting: WaitingForInput, argv: RunArguments, runId: stri
   for (const question of questions) {
     process.stderr.write(
       `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
-        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${quote(argv.file)} --resume ${runId}; ` +
-        `or: prosec run ${quote(argv.file)} --resume ${runId} --input ${question.name}=...\n`,
+        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${again} --resume ${runId}; ` +
+        `or: prosec run ${again} --resume ${runId} --input ${question.name}=...\n`,
     );
   }
   return EXIT.waitingForInput;

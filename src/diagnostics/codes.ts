@@ -59,7 +59,7 @@ export const diagnosticCodes = {
   P005: { severity: "error", meaning: '`count:` without the `"any"` join strategy' },
   P006: { severity: "warning", meaning: "block called with the wrong number of arguments" },
   P007: { severity: "warning", meaning: "a binding shadows an outer one" },
-  P008: { severity: "error", meaning: "registry imports (`@handle/slug`, URLs) are not supported yet" },
+  P008: { severity: "error", meaning: "a `use`d registry program or URL is not in prose.lock (`prosec add` it)" },
   P009: { severity: "error", meaning: "undefined block (with did-you-mean)" },
   P010: { severity: "error", meaning: "`const` reassigned" },
   P011: {
@@ -81,7 +81,10 @@ export const diagnosticCodes = {
     meaning: "a statement nests more than 100 levels deep (lists and records: 32), see below",
   },
   P030: { severity: "error", meaning: "a `use`d local program is missing" },
-  P031: { severity: "error", meaning: "a `use`d local program has errors" },
+  P031: { severity: "error", meaning: "a `use`d program has errors" },
+  P032: { severity: "error", meaning: "a vendored program in prose_modules/ is missing or differs from prose.lock" },
+  P033: { severity: "error", meaning: "programs `use` each other in a cycle (the chain is shown)" },
+  P034: { severity: "error", meaning: "prose.lock cannot be read" },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

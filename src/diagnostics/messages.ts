@@ -468,13 +468,6 @@ export const analyzeMessages = {
       `to update that one, write \`${name} = ...\` without \`let\`; otherwise choose another name`,
       at(outer, "the outer declaration"),
     ),
-  registryImport: (range: SourceRange, path: string) =>
-    error(
-      "P008",
-      range,
-      `registry imports (${quote(path)}) are not supported yet`,
-      'download the program and import it by path: `use "./program.prose" as name`',
-    ),
   undefinedBlock: (range: SourceRange, name: string, suggestion: string | undefined) =>
     error(
       "P009",
@@ -559,6 +552,36 @@ export const buildMessages = {
       range,
       `the imported program ${quote(path)} has errors`,
       `run \`prosec check\` on it and fix them first`,
+    ),
+  importNotLocked: (range: SourceRange, path: string, key: string) =>
+    error(
+      "P008",
+      range,
+      `${quote(path)} is not in prose.lock: building never fetches a program`,
+      `fetch it once into the project with \`prosec add ${key}\``,
+    ),
+  vendoredCopyMissing: (range: SourceRange, path: string, file: string) =>
+    error(
+      "P032",
+      range,
+      `the vendored copy of ${quote(path)} is missing (${quote(file)})`,
+      "restore the vendored programs from prose.lock with `prosec install`",
+    ),
+  vendoredCopyDiffers: (range: SourceRange, path: string, file: string) =>
+    error(
+      "P032",
+      range,
+      `the vendored copy of ${quote(path)} (${quote(file)}) differs from the SHA-256 in prose.lock`,
+      "restore it with `prosec install`, or take the registry's current version with `prosec update`",
+    ),
+  lockfileUnreadable: (range: SourceRange, problem: string) =>
+    error("P034", range, problem, "restore prose.lock from version control, or delete it and `prosec add` again"),
+  importCycle: (range: SourceRange, chain: string) =>
+    error(
+      "P033",
+      range,
+      `programs import each other in a cycle: ${chain}`,
+      "a program cannot use itself, directly or through the programs it uses",
     ),
 };
 

@@ -8,7 +8,7 @@ import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { UseStatement } from "../ast.js";
-import { importedFile, programInterface } from "../project/imports.js";
+import { importCycle, programInterface, resolveUse, shownProblem, type UseTarget } from "../project/imports.js";
 import { portable } from "../project/output-path.js";
 import { programsUnder } from "../cli/find-programs.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
@@ -39,6 +39,8 @@ export interface CheckedDocument {
 interface CachedCheck {
   readonly document: CheckedDocument;
   readonly interfaces: ReadonlyMap<string, ImportResolution>;
+  /** What each `use` resolved to (a file, or a problem): `prosec add` or an edited prose.lock changes it. */
+  readonly uses: ReadonlyMap<string, string>;
 }
 
 export interface WorkspaceOptions {
@@ -117,10 +119,18 @@ export class Workspace {
     const isFile = isAbsolute(path);
     const imports = new Map<string, string>();
     const interfaces = new Map<string, ImportResolution>();
+    const uses = new Map<string, string>();
     const resolveImport = isFile
       ? (usePath: string): ImportResolution => {
-          const target = importedFile(path, usePath);
+          // Remote references resolve through prose.lock to their vendored copies, as `prosec check` does.
+          const resolved = resolveUse(path, usePath);
+          uses.set(usePath, resolutionKey(resolved));
+          if (!("file" in resolved)) return shownProblem(resolved, this.folderOf(path));
+          const target = resolved.file;
           imports.set(usePath, target);
+          const cycle = importCycle(path, target);
+          if (cycle)
+            return { problem: "cycle", resolved: cycle.map((file) => portable(file, this.folderOf(path))).join(" → ") };
           interfaces.set(target, this.interfaceOf(target));
           return interfaces.get(target)!;
         }
@@ -142,7 +152,7 @@ export class Workspace {
         }),
       ),
     };
-    this.checked.set(path, { document, interfaces });
+    this.checked.set(path, { document, interfaces, uses });
     return document;
   }
 
@@ -151,7 +161,10 @@ export class Workspace {
     const previous = cached.document.text;
     if (previous.uri !== text.uri || previous.version !== text.version || previous.getText() !== text.getText())
       return false;
-    return [...cached.interfaces].every(([target, resolution]) => this.interfaceOf(target) === resolution);
+    return (
+      [...cached.uses].every(([usePath, key]) => resolutionKey(resolveUse(cached.document.path, usePath)) === key) &&
+      [...cached.interfaces].every(([target, resolution]) => this.interfaceOf(target) === resolution)
+    );
   }
 
   /** An imported program's inputs and outputs, kept until its text changes. */
@@ -195,6 +208,10 @@ export class Workspace {
 /** The path a URI names: a file's absolute path, or the URI itself for other schemes. */
 export function pathOf(uri: string): string {
   return uri.startsWith("file:") ? resolve(fileURLToPath(uri)) : uri;
+}
+
+function resolutionKey(target: UseTarget): string {
+  return "file" in target ? target.file : `${target.problem} ${target.resolved}`;
 }
 
 function programsIn(folder: string): string[] {

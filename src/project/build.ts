@@ -6,15 +6,17 @@
  * not rebuilt at all (that is what makes a no-op rebuild fast); `check` always recompiles.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { EXIT, exitCodeOfDiagnostics, type ExitCode } from "../cli/exit-codes.js";
 import { findPrograms, UsageError } from "../cli/find-programs.js";
 import { readProgram } from "../cli/read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
-import { importedFile, importResolver, localImports } from "./imports.js";
+import { importedFiles, importResolver, resolveUse } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
+import { findProjectRoot } from "../registry/lockfile.js";
+import { isRemoteUse, useStrings, VENDOR_FOLDER } from "../registry/refs.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
 export interface BuildOptions {
@@ -74,11 +76,13 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     const { path, root } = queue.shift()!;
     if (planned.has(path)) continue;
     const { text: source, problem } = readProgram(path);
-    const imports = localImports(source).map((use) => importedFile(path, use));
-    for (const imported of imports) if (existsSync(imported)) queue.push({ path: imported, root });
+    for (const imported of importedFiles(path, source)) queue.push({ path: imported, root: rootFor(imported, root) });
+    const targets = new Map(useStrings(source).map((use) => [use, resolveUse(path, use)] as const));
     const inputHash = hashInputs(
       source,
-      imports.map((imported) => (existsSync(imported) ? readProgram(imported).text : "")),
+      [...targets.values()].map((target) =>
+        "file" in target && existsSync(target.file) ? readProgram(target.file).text : "",
+      ),
     );
     const output = outputPath(path, root, options.outDir);
     if (problem) {
@@ -107,9 +111,17 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     const resolveImport = importResolver(path, interfaces, cwd);
     const shown = portable(path, cwd);
     options.onProgress?.(`compiling ${shown}`);
+    const importSpecifiers = new Map(
+      [...targets].flatMap(([use, target]) =>
+        isRemoteUse(use) && "file" in target
+          ? [[use, moduleFrom(output, outputPath(target.file, rootFor(target.file, root), options.outDir))] as const]
+          : [],
+      ),
+    );
     const result = await compile(source, portable(path, root), {
       inputHash,
       resolveImport,
+      importSpecifiers,
       strict: options.strict,
       onStep: (step) => options.onProgress?.(`compiling ${shown}: ${step}`),
     });
@@ -150,6 +162,21 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     typeErrors,
     exitCode: exitCodeOf(programs, stale, typeErrors),
   };
+}
+
+/**
+ * The root a program's output path mirrors from: a vendored program's is its project's folder (so
+ * that it is emitted once, at the same place, whichever program uses it), any other the importer's.
+ */
+function rootFor(file: string, importerRoot: string): string {
+  const project = findProjectRoot(dirname(file));
+  return project !== undefined && file.startsWith(join(project, VENDOR_FOLDER) + sep) ? project : importerRoot;
+}
+
+/** The specifier by which the module at `from` imports the module at `to` (both `.ts` paths). */
+function moduleFrom(from: string, to: string): string {
+  const path = relative(dirname(from), to).split(sep).join("/").replace(/\.ts$/, ".js");
+  return path.startsWith(".") ? path : `./${path}`;
 }
 
 function write(path: string, code: string, cwd: string): void {

@@ -1,50 +1,90 @@
 /**
- * Local `use "./x.prose"` imports: the file a path names, and that program's interface (its inputs
- * and outputs) for checking calls to it.
+ * What a `use` leads to: a local path names a file relative to the importing program; a registry
+ * reference or URL names the vendored copy that `prose.lock` records (never the network). Then that
+ * program's interface (its inputs and outputs) for checking calls to it.
  */
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { readProgram } from "../cli/read-program.js";
-import type { ImportResolution } from "../compile.js";
+import type { ImportProblem, ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import type { Analysis, ImportedProgram } from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
+import { findProjectRoot, LockfileError, readLockfile } from "../registry/lockfile.js";
+import { isLocalUse, refKey, useStrings, VENDOR_FOLDER, vendoredPath } from "../registry/refs.js";
 import { portable } from "./output-path.js";
 
-/** `use "./x"` paths, found without parsing (for the input hash and the files to visit; analysis does the real work). */
-export function localImports(source: string): string[] {
-  return [...source.matchAll(/^[ \t]*use[ \t]+"(\.\.?\/[^"\n]*)"/gm)].map((match) => match[1]!);
-}
+/** The file a `use` resolves to, or why it resolves to none. */
+export type UseTarget = { readonly file: string } | ImportProblem;
 
-/** The `.prose` file a `use` path names, relative to the importing program. */
+/** The `.prose` file a local `use` path names, relative to the importing program. */
 export function importedFile(importer: string, usePath: string): string {
   return resolve(dirname(importer), usePath.endsWith(".prose") ? usePath : `${usePath}.prose`);
 }
 
-/** How `importer` resolves its local `use` paths: to the imported programs' interfaces, read from disk. */
+/**
+ * The file a `use` names. A remote one must be in the nearest `prose.lock` above the importer and
+ * its vendored copy must hash as recorded there.
+ */
+export function resolveUse(importer: string, usePath: string): UseTarget {
+  if (isLocalUse(usePath)) return { file: importedFile(importer, usePath) };
+  const key = refKey(usePath);
+  const root = findProjectRoot(dirname(importer));
+  if (root === undefined) return { problem: "not-locked", resolved: key };
+  let locked;
+  try {
+    locked = readLockfile(root).programs[key];
+  } catch (error) {
+    if (error instanceof LockfileError) return { problem: "bad-lockfile", resolved: error.message };
+    throw error;
+  }
+  if (locked === undefined) return { problem: "not-locked", resolved: key };
+  const file = join(root, VENDOR_FOLDER, vendoredPath(key));
+  if (!existsSync(file)) return { problem: "not-vendored", resolved: file };
+  if (sha256(readFileSync(file)) !== locked.sha256) return { problem: "hash-mismatch", resolved: file };
+  return { file };
+}
+
+/** The files a program's `use`s resolve to (those that resolve and exist): the programs to visit next. */
+export function importedFiles(importer: string, source: string): string[] {
+  return useStrings(source).flatMap((usePath) => {
+    const target = resolveUse(importer, usePath);
+    return "file" in target && existsSync(target.file) ? [target.file] : [];
+  });
+}
+
+/**
+ * How `importer` resolves its `use`s: to the imported programs' interfaces (read from disk), or a
+ * problem, a cycle of imports included.
+ */
 export function importResolver(
   importer: string,
   cache: Map<string, ImportResolution>,
   cwd: string,
+  onResolved?: (usePath: string, file: string) => void,
 ): (usePath: string) => ImportResolution {
-  return (usePath) => importInterface(importedFile(importer, usePath), cache, cwd);
+  return (usePath) => {
+    const target = resolveUse(importer, usePath);
+    if (!("file" in target)) return shownProblem(target, cwd);
+    onResolved?.(usePath, target.file);
+    const cycle = importCycle(importer, target.file);
+    if (cycle) return { problem: "cycle", resolved: cycle.map((file) => portable(file, cwd)).join(" → ") };
+    return importInterface(target.file, cache, cwd);
+  };
 }
 
 /** The inputs and outputs of an imported program, from its own analysis (cached per file). */
 export function importInterface(file: string, cache: Map<string, ImportResolution>, cwd: string): ImportResolution {
   const known = cache.get(file);
   if (known) return known;
-  let resolution: ImportResolution;
-  if (!existsSync(file)) {
-    resolution = { problem: "missing", resolved: portable(file, cwd) };
-  } else {
-    const program = readProgram(file);
-    const checked = checkSource(program.text);
-    resolution =
-      program.problem === undefined && !hasErrors(checked.diagnostics)
-        ? interfaceOf(checked.analysis)
-        : { problem: "has-errors", resolved: portable(file, cwd) };
-  }
+  const shownAs = portable(file, cwd);
+  const program = existsSync(file) ? readProgram(file) : undefined;
+  // Bytes that are not a program's text (invalid UTF-8, a binary file) make the import unusable.
+  const resolution: ImportResolution =
+    program?.problem !== undefined
+      ? { problem: "has-errors", resolved: shownAs }
+      : programInterface(program?.text, shownAs);
   cache.set(file, resolution);
   return resolution;
 }
@@ -64,4 +104,37 @@ function interfaceOf(analysis: Analysis): ImportedProgram {
     optionalInputs: parameters.filter((input) => input.default !== null).map((input) => input.name.name),
     outputs: [...analysis.outputs],
   };
+}
+
+/**
+ * The chain `importer → target → … → importer` when `target` leads back to `importer` through its
+ * own `use`s (only those that resolve), else undefined.
+ */
+export function importCycle(importer: string, target: string): string[] | undefined {
+  const visited = new Set<string>();
+  const walk = (file: string, chain: readonly string[]): string[] | undefined => {
+    if (file === importer) return [...chain, file];
+    if (visited.has(file) || !existsSync(file)) return undefined;
+    visited.add(file);
+    const source = readFileSync(file, "utf8");
+    for (const usePath of useStrings(source)) {
+      const next = resolveUse(file, usePath);
+      if (!("file" in next)) continue;
+      const found = walk(next.file, [...chain, file]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(target, [importer]);
+}
+
+export function sha256(bytes: Uint8Array | string): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** A problem with the file it names, if any, shown relative to `cwd`. */
+export function shownProblem(problem: ImportProblem, cwd: string): ImportProblem {
+  return problem.problem === "not-vendored" || problem.problem === "hash-mismatch"
+    ? { ...problem, resolved: portable(problem.resolved, cwd) }
+    : problem;
 }

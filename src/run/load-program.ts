@@ -1,5 +1,5 @@
 /**
- * A program and the local programs it `use`s, compiled in memory and loaded as ES modules: what
+ * A program and the programs it `use`s (local and vendored), compiled in memory and loaded as ES modules: what
  * `prosec run` executes. Nothing is written to disk. Each module's types are stripped (sucrase: the
  * TypeScript compiler would stay in memory for the whole run, 130 MB of it) and its imports pointed
  * at the runtime this compiler ships and at the modules of the programs it calls, which are loaded
@@ -10,13 +10,12 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { transform } from "sucrase";
-import { importedFile, importInterface } from "../project/imports.js";
+import { importResolver } from "../project/imports.js";
 import { portable } from "../project/output-path.js";
 import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { moduleSpecifier } from "../phases/3-transform/index.js";
 import { stringLiteral } from "../phases/3-transform/literals.js";
-import { UsageError } from "../cli/find-programs.js";
 import { readProgram } from "../cli/read-program.js";
 import { compilerVersion, packageRoot } from "../version.js";
 import type { ProgramInfo, RunOptions, Value } from "../../runtime/index.js";
@@ -66,11 +65,7 @@ export async function loadProgram(
     if (compiled.has(file)) continue;
     const { text: source, problem } = readProgram(file);
     const imports = new Map<string, string>();
-    const resolveImport = (usePath: string): ImportResolution => {
-      const target = importedFile(file, usePath);
-      imports.set(usePath, target);
-      return importInterface(target, interfaces, cwd);
-    };
+    const resolveImport = importResolver(file, interfaces, cwd, (usePath, target) => imports.set(usePath, target));
     const result = problem
       ? { diagnostics: [problem], code: undefined }
       : lowerSource(source, portable(file, cwd), {
@@ -93,22 +88,18 @@ export async function loadProgram(
   if (files.some((file) => hasErrors(file.diagnostics))) return { files };
   const urls = new Map<string, string>();
   const runtime = pathToFileURL(resolve(packageRoot, "dist/runtime/index.js")).href;
-  const urlOf = (file: string, chain: readonly string[]): string => {
+  // A cycle of imports is the importers' diagnostic (P033), so this recursion ends.
+  const urlOf = (file: string): string => {
     const known = urls.get(file);
     if (known !== undefined) return known;
-    if (chain.includes(file))
-      throw new UsageError(
-        `programs import each other in a cycle: ${[...chain, file].map((entry) => portable(entry, cwd)).join(" → ")}`,
-      );
     const program = compiled.get(file)!;
     const specifiers = new Map<string, string>([["prosec/runtime", runtime]]);
-    for (const [usePath, target] of program.imports)
-      specifiers.set(moduleSpecifier(usePath), urlOf(target, [...chain, file]));
+    for (const [usePath, target] of program.imports) specifiers.set(moduleSpecifier(usePath), urlOf(target));
     const url = `data:text/javascript;base64,${Buffer.from(transpile(program.code!, specifiers)).toString("base64")}`;
     urls.set(file, url);
     return url;
   };
-  const module = (await import(urlOf(files[0]!.path, []))) as ProgramModule;
+  const module = (await import(urlOf(files[0]!.path))) as ProgramModule;
   const hash = createHash("sha256").update(`prosec ${compilerVersion}`);
   for (const file of compiled.values()) hash.update("\0").update(file.code!);
   return { files, module, codeHash: hash.digest("hex").slice(0, 16) };

@@ -160,7 +160,6 @@ const cases: Case[] = [
     triggers: 'let a = "x"\nfor i in [1]:\n  let a = "y"\n',
     nearMiss: 'let a = "x"\nfor i in [1]:\n  a = "y"\n',
   },
-  { code: "P008", triggers: 'use "@alice/research"\n', nearMiss: 'use "./research.prose"\n' },
   {
     code: "P009",
     triggers: 'block review:\n  session "a"\ndo reveiw\n',
@@ -273,7 +272,6 @@ describe("every validation code", () => {
       P003: "2:12",
       P005: "1:11",
       P007: "3:7",
-      P008: "1:5",
       P009: "3:4",
       P010: "2:1",
       P011: "1:8",

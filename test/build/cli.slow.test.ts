@@ -130,14 +130,15 @@ describe("prosec build", () => {
     expect(changed.stdout).toMatch(/error E026/);
   });
 
-  it("reports an imported program that is missing, and registry handles as not supported yet", () => {
+  it("reports an imported program that is missing, and a registry reference that prose.lock does not pin", () => {
     const folder = project({ "main.prose": 'use "./nowhere.prose" as x\n\nsession "Hi"\n', "reg.prose": 'use "alice/research"\n\nsession "Hi"\n' });
     const missing = prosec(["build", "main.prose"], folder);
     expect(missing.status).toBe(1);
     expect(missing.stdout).toMatch(/main\.prose:1:5 error P030 cannot read the imported program `\.\/nowhere\.prose`/);
     const registry = prosec(["build", "reg.prose"], folder);
     expect(registry.status).toBe(1);
-    expect(registry.stdout).toMatch(/error P008 registry imports/);
+    expect(registry.stdout).toMatch(/reg\.prose:1:5 error P008 `alice\/research` is not in prose\.lock/);
+    expect(registry.stdout).toContain("help: fetch it once into the project with `prosec add alice/research`");
   });
 
   it("exits 2 for a path that does not exist", () => {

@@ -5,6 +5,7 @@
 import type * as ast from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m, quote } from "../../diagnostics/messages.js";
+import { isLocalUse, isRemoteUse } from "../../registry/refs.js";
 import { walk } from "../../walk.js";
 import type { ProgramInterface } from "./rules/index.js";
 
@@ -71,16 +72,14 @@ export class Definitions {
     }
   }
 
-  /** A `use` is imported under its alias, or the file's name; only local paths can be read. */
+  /** A `use` is imported under its alias, or the file's name: a local path, a registry reference or a URL. */
   private use(statement: ast.UseStatement): void {
     const path = statement.source.value;
     if (path.trim() === "") {
       this.report(m.emptyUsePath(statement.source.loc));
       return;
     }
-    const local = /^\.\.?\//.test(path);
-    const registry = /^(@?[\w.-]+\/[\w.-]+|https?:\/\/\S+)$/.test(path);
-    if (!local && !registry) {
+    if (!isLocalUse(path) && !isRemoteUse(path)) {
       this.report(m.invalidUsePath(statement.source.loc, path));
       return;
     }
@@ -91,10 +90,6 @@ export class Definitions {
     );
     if (first) {
       this.report(m.duplicateUse(statement.loc, quote(path), first.statement.loc));
-      return;
-    }
-    if (!local) {
-      this.report(m.registryImport(statement.source.loc, path));
       return;
     }
     this.imports.set(name, { statement, program: this.resolveImport?.(path) });

@@ -48,6 +48,8 @@ export interface LowerOptions {
   readonly compilerVersion: string;
   /** The build's input hash, written on line 2 (see the contract above). */
   readonly inputHash: string;
+  /** The module a `use` imports where it is not `moduleSpecifier`'s (a vendored program's, from `build`). */
+  readonly importSpecifiers?: ReadonlyMap<string, string>;
 }
 
 /** Characters of unformatted code prettier formats at once in a large program (its cost grows faster than the text). */
@@ -146,7 +148,7 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
       `import { ${[...used, ...types.map((type) => `type ${type}`)].join(", ")} } from "prosec/runtime";`,
       ...imports.map(
         ([name, use]) =>
-          `import * as ${names.get("value", name)} from ${stringLiteral(moduleSpecifier(use.source.value))};`,
+          `import * as ${names.get("value", name)} from ${stringLiteral(options.importSpecifiers?.get(use.source.value) ?? moduleSpecifier(use.source.value))};`,
       ),
       "",
       `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input), lowering)).join(" ")} };`,

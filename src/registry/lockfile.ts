@@ -1,0 +1,83 @@
+/**
+ * `prose.lock`: every remote program a project uses, with where it came from and the SHA-256 of its
+ * text. JSON, written with sorted keys so that it diffs well and is byte-identical for the same
+ * programs: `{ lockfileVersion: 1, registry, programs: { "alice/research": { url, sha256, uses } } }`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { DEFAULT_REGISTRY } from "./refs.js";
+
+export const LOCKFILE = "prose.lock";
+
+export interface LockedProgram {
+  readonly url: string;
+  /** Of the program's bytes, hex. */
+  readonly sha256: string;
+  /** The lockfile keys of the remote programs it `use`s, sorted. */
+  readonly uses: readonly string[];
+}
+
+export interface Lockfile {
+  readonly lockfileVersion: 1;
+  /** The registry base URL references resolved against (the project's registry setting). */
+  readonly registry: string;
+  readonly programs: { readonly [key: string]: LockedProgram };
+}
+
+export class LockfileError extends Error {}
+
+/** The nearest folder, from `start` up, that holds a `prose.lock`. */
+export function findProjectRoot(start: string): string | undefined {
+  for (let folder = start; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, LOCKFILE))) return folder;
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
+/** The lockfile in `root`; an empty one when there is none. Throws LockfileError when it cannot be read. */
+export function readLockfile(root: string): Lockfile {
+  const path = join(root, LOCKFILE);
+  if (!existsSync(path)) return { lockfileVersion: 1, registry: DEFAULT_REGISTRY, programs: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new LockfileError(`${LOCKFILE} is not valid JSON (${(error as Error).message})`);
+  }
+  if (!isLockfile(parsed))
+    throw new LockfileError(
+      `${LOCKFILE} is not a version 1 lockfile ({ lockfileVersion: 1, registry, programs: { ref: { url, sha256, uses } } })`,
+    );
+  return parsed;
+}
+
+/** The lockfile's text: keys sorted, two-space indentation, a final newline. */
+export function lockfileText(lockfile: Lockfile): string {
+  const programs = Object.fromEntries(
+    Object.keys(lockfile.programs)
+      .sort()
+      .map((key) => {
+        const { url, sha256, uses } = lockfile.programs[key]!;
+        return [key, { url, sha256, uses: [...uses].sort() }];
+      }),
+  );
+  return `${JSON.stringify({ lockfileVersion: 1, registry: lockfile.registry, programs }, null, 2)}\n`;
+}
+
+function isLockfile(value: unknown): value is Lockfile {
+  if (typeof value !== "object" || value === null) return false;
+  const { lockfileVersion, registry, programs } = value as Record<string, unknown>;
+  if (lockfileVersion !== 1 || typeof registry !== "string" || typeof programs !== "object" || programs === null)
+    return false;
+  return Object.values(programs).every((entry: unknown) => {
+    if (typeof entry !== "object" || entry === null) return false;
+    const { url, sha256, uses } = entry as Record<string, unknown>;
+    return (
+      typeof url === "string" &&
+      typeof sha256 === "string" &&
+      /^[0-9a-f]{64}$/.test(sha256) &&
+      Array.isArray(uses) &&
+      uses.every((use) => typeof use === "string")
+    );
+  });
+}
