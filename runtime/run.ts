@@ -25,21 +25,24 @@ import {
 } from "./extraction.js";
 import { choose, judge } from "./judgment.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
-import { runParallel } from "./parallel.js";
+import { race, startAll, type BlockEnded, type BranchStarter, type RaceOptions } from "./parallel.js";
 import { withRetries } from "./retry.js";
 import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
 import { sharedController } from "./signals.js";
-import { runInContext } from "./step-context.js";
+import { runInContext, type StepContext } from "./step-context.js";
 import { Trail } from "./trail.js";
 import type {
   AgentDefinition,
   Branch,
+  FailurePolicy,
   InputDefinition,
+  JoinedBranches,
   JudgmentAsker,
   LoopSequence,
   ParallelOptions,
   ParallelResult,
   ProgramInfo,
+  RacedBranches,
   Runtime,
   RunOptions,
   SessionRequest,
@@ -460,11 +463,11 @@ export class Run implements Runtime {
     return value;
   }
 
-  async call<I, O extends Value>(
+  async call<O extends Value>(
     at: Site,
     name: string,
-    run: (inputs: I, options?: RunOptions) => Promise<O>,
-    inputs: I,
+    run: (inputs: never, options?: RunOptions) => Promise<O>,
+    inputs: { readonly [name: string]: Value },
   ): Promise<O> {
     const context = this.core.context;
     const key = context.nextKey(`use:${name}`, at);
@@ -474,17 +477,65 @@ export class Run implements Runtime {
     const options: RunOptions = { ...this.options, signal: context.signal };
     const caller: Caller = { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` };
     callers.set(options, caller);
-    const outputs = await run(inputs, options);
+    // An argument may be any value (a list, a record): the called program's `Inputs` types what apps pass.
+    const outputs = await run(inputs as never, options);
     // A program without outputs returns its final result (DIALECT.md, the `use` rule).
     return caller.finalResult === undefined ? outputs : (caller.finalResult.value as O);
   }
 
+  branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): JoinedBranches<T, P> {
+    const { context, start } = this.blockStart("parallel", at, branches.length);
+    const ended: BlockEnded = (succeeded, failed) => this.core.emit({ type: "parallel-end", at, succeeded, failed });
+    const promises = startAll(
+      options.onFail,
+      branches.length,
+      context.signal,
+      (index, signal) => start(branches[index]!, index, signal),
+      ended,
+    );
+    return promises as unknown as JoinedBranches<T, P>;
+  }
+
+  first<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>> {
+    return this.race(at, { ...options, join: "first" }, branches) as Promise<RacedBranches<T, P>>;
+  }
+
+  any<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly count?: number; readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>> {
+    return this.race(at, { ...options, join: "any" }, branches) as Promise<RacedBranches<T, P>>;
+  }
+
   async parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
+    const { join, ...rest } = options;
+    if (join === "first" || join === "any") return this.race(at, { ...rest, join }, branches);
+    return Promise.all(this.branches(at, rest, branches));
+  }
+
+  private async race(at: Site, options: RaceOptions, branches: readonly Branch[]): Promise<Value[]> {
+    const { context, start } = this.blockStart("parallel", at, branches.length);
+    const outcome = await race(options, branches, context.signal, start);
+    this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
+    return outcome.results;
+  }
+
+  /** A `parallel:` block's start: its segment and anchor, and how each branch runs in a context of its own. */
+  private blockStart(kind: "parallel", at: Site, count: number): { context: StepContext; start: BranchStarter } {
     const context = this.core.context;
-    const segment = context.nextSegment("parallel", at);
-    const anchor = context.nextAnchor(this.core.anchors.of("parallel", at));
-    this.core.emit({ type: "parallel-start", at, branches: branches.length });
-    const outcome = await runParallel(options, branches, context.signal, (branch, index, signal) => {
+    const segment = context.nextSegment(kind, at);
+    const anchor = context.nextAnchor(this.core.anchors.of(kind, at));
+    this.core.emit({ type: "parallel-start", at, branches: count });
+    const start: BranchStarter = (branch, index, signal) => {
       const child = context.child(
         `${segment}/b${index}`,
         signal,
@@ -493,9 +544,8 @@ export class Run implements Runtime {
         context.trail.nested(),
       );
       return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
-    });
-    this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
-    return outcome.results;
+    };
+    return { context, start };
   }
 
   async map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {

@@ -148,6 +148,26 @@ export type Branch<T extends Value = Value> = (signal: AbortSignal) => Promise<T
  */
 export type ParallelResult = readonly Value[];
 
+/** What a failed branch holds under `on-fail: "continue"`. */
+export type FailureRecord = { readonly error: string };
+
+/** A branch's value after the join under failure policy `P`: under `continue` an error record, under `ignore` `null`. */
+export type BranchValue<T, P extends FailurePolicy> = P extends "continue"
+  ? T | FailureRecord
+  : P extends "ignore"
+    ? T | null
+    : T;
+
+/** `Runtime.branches`: one promise per branch, in order, for `Promise.all`. */
+export type JoinedBranches<T extends readonly Branch[], P extends FailurePolicy> = {
+  -readonly [K in keyof T]: Promise<BranchValue<Awaited<ReturnType<T[K]>>, P>>;
+};
+
+/** `Runtime.first` / `Runtime.any`: every slot, in order; a branch that lost the race holds `null`. */
+export type RacedBranches<T extends readonly Branch[], P extends FailurePolicy> = {
+  -readonly [K in keyof T]: BranchValue<Awaited<ReturnType<T[K]>>, P> | null;
+};
+
 export interface RunEventBase {
   readonly at?: Site;
   /** The source file `at` is in, on the events of a program called from another (`Runtime.call`). */
@@ -256,7 +276,32 @@ export interface Runtime {
   ): Promise<number>;
   /** An `input` value: supplied inputs first, then `RunOptions.onInput`; else an error naming it. */
   input(at: Site, definition: InputDefinition): Promise<Value>;
-  /** `parallel:` with its join strategy and failure policy. */
+  /**
+   * `parallel:` (join `all`): starts every branch, each in a context of its own (its step keys, its
+   * abort signal), and returns one promise per branch settled by the failure policy, for
+   * `Promise.all`. Under `fail-fast` a failing branch rejects and cancels its siblings.
+   */
+  branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): JoinedBranches<T, P>;
+  /** `parallel ("first")`: the first branch to succeed wins; the others are cancelled. */
+  first<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>>;
+  /** `parallel ("any", count: n)`: waits for `count` successes (default 1), then cancels the rest. */
+  any<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly count?: number; readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>>;
+  /**
+   * `parallel:` as modules generated before `branches` / `first` / `any` call it: the join strategy
+   * given as an option.
+   */
   parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult>;
   /**
    * `parallel for` and `pmap`: runs `body` over the items with the run-wide concurrency limit and
@@ -267,11 +312,11 @@ export interface Runtime {
    * Calls the program imported as `name` (`use "./x.prose" as name`): `run` is that program's
    * generated entry. The called run shares this run's limit, journal and state folder (`imports/`).
    */
-  call<I, O extends Value>(
+  call<O extends Value>(
     at: Site,
     name: string,
-    run: (inputs: I, options?: RunOptions) => Promise<O>,
-    inputs: I,
+    run: (inputs: never, options?: RunOptions) => Promise<O>,
+    inputs: { readonly [name: string]: Value },
   ): Promise<O>;
   /** Calls a `block`, enforcing the recursion depth limit and giving the call an execution id. */
   block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;

@@ -2,7 +2,7 @@
 // prosec-input: 6b9fbff891490f83d4a2f31cb0be0ed8248880cd663a2b72aa1cb73fbe3bfd62
 import { defineProgram, startRun, text, type AgentDefinition, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = { /** The project name */ readonly project: Value };
+export type Inputs = { /** The project name */ readonly project: string };
 export type Outputs = {};
 
 const program = defineProgram({
@@ -85,7 +85,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     });
     let $final: Value = null;
     const project = await rt.input({ line: 2, column: 1 }, { name: "project", prompt: "The project name" });
-    let plan: Value = rt.bind(
+    let plan: string = rt.bind(
       { line: 27, column: 5 },
       "plan",
       await rt.session({
@@ -95,7 +95,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         prompt: `Plan the work on ${text(project)}`,
       }),
     );
-    let notes: Value = rt.bind(
+    let notes: string = rt.bind(
       { line: 30, column: 5 },
       "notes",
       await rt.session({
@@ -107,7 +107,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         extra: { flavor: "curious" },
       }),
     );
-    let review: Value = rt.bind(
+    let review: string = rt.bind(
       { line: 34, column: 5 },
       "review",
       await rt.resume(captain, {

@@ -54,7 +54,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     let $final: Value = null;
     let helperNote$lastCall: Value = null;
     async function review(topic: Value): Promise<Value> {
-      let draft: Value = rt.bind(
+      let draft: string = rt.bind(
         { line: 3, column: 7 },
         "draft",
         await rt.session({ at: { line: 3, column: 15 }, prompt: `Review ${text(topic)}`, binding: "draft" }),
@@ -78,7 +78,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       ) {
         return await rt.session({ at: { line: 9, column: 12 }, prompt: `Answer ${text(question)} directly` });
       }
-      let parts: Value = rt.bind(
+      let parts: string = rt.bind(
         { line: 10, column: 7 },
         "parts",
         await rt.session({

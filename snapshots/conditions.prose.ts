@@ -12,8 +12,8 @@ import {
   type Value,
 } from "prosec/runtime";
 
-export type Inputs = { /** How deep to go */ readonly depth: Value };
-export type Outputs = { readonly verdict: Value };
+export type Inputs = { /** How deep to go */ readonly depth: string };
+export type Outputs = { readonly verdict: boolean };
 
 const program = defineProgram({
   name: "conditions",
@@ -76,14 +76,14 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       score: () => score,
       response: () => response,
     });
-    let response: Value = null;
+    let response: string | null = null;
     const depth = await rt.input({ line: 2, column: 1 }, { name: "depth", prompt: "How deep to go" });
-    let findings: Value = rt.bind(
+    let findings: string = rt.bind(
       { line: 4, column: 5 },
       "findings",
       await rt.session({ at: { line: 4, column: 16 }, prompt: "Find issues", binding: "findings" }),
     );
-    let score: Value = rt.bind({ line: 5, column: 5 }, "score", 7);
+    let score: number = rt.bind({ line: 5, column: 5 }, "score", 7);
     if (
       compare(depth, 0) <= 0 ||
       (await rt.judge({ line: 7, column: 4 }, "the findings are empty", $bindings("score"), "if"))
@@ -131,7 +131,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       "verdict",
       await rt.judge({ line: 28, column: 18 }, "the findings are resolved", $bindings("response")),
     );
-    let choices: Value = rt.bind({ line: 30, column: 5 }, "choices", ["keep", "drop"]);
+    let choices: readonly string[] = rt.bind({ line: 30, column: 5 }, "choices", ["keep", "drop"]);
     if (compare(score, 10) > 0) {
       await rt.session({ at: { line: 32, column: 3 }, prompt: "Very high", unbound: true });
     } else if (equals(await rt.field({ line: 33, column: 6 }, choices, subtract(score, 6)), "drop")) {

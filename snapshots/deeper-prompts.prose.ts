@@ -69,7 +69,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         """
     `,
     });
-    let review: Value = rt.bind(
+    let review: string = rt.bind(
       { line: 18, column: 5 },
       "review",
       await rt.session({

@@ -36,7 +36,7 @@ do report()
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     let $final: Value = null;
-    let tone: Value = null;
+    let tone: string | null = null;
     rt.keep("do report", await rt.block({ line: 2, column: 1 }, "report", undefined, async () => report()));
     tone = rt.bind({ line: 4, column: 5 }, "tone", "plain");
     async function report(): Promise<Value> {

@@ -3,11 +3,11 @@
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 
 export type Inputs = {
-  /** has a default value */ readonly lanes?: Value;
-  /** has a default value */ readonly limits?: Value;
-  /** has a default value */ readonly threshold?: Value;
-  /** has a default value */ readonly strict?: Value;
-  /** What to review */ readonly topic: Value;
+  /** has a default value */ readonly lanes?: readonly string[];
+  /** has a default value */ readonly limits?: { readonly retries: number; readonly depth: number };
+  /** has a default value */ readonly threshold?: number;
+  /** has a default value */ readonly strict?: boolean;
+  /** What to review */ readonly topic: string;
 };
 export type Outputs = {};
 

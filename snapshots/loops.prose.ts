@@ -80,8 +80,8 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       draft: () => draft,
       round: () => round,
     });
-    let draft: Value = null;
-    let items: Value = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
+    let draft: string | null = null;
+    let items: readonly string[] = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 4, column: 5 }, "notes", []);
     const $sequence = rt.loop();
     try {
@@ -118,7 +118,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     const $items = await rt.list({ line: 15, column: 22 }, items);
     const $parts: Value[][] = [[]];
     const $results = await rt.map({ line: 15, column: 1 }, $items, async (item, $index) => {
-      let summary: Value = rt.bind(
+      let summary: string | null = rt.bind(
         { line: 16, column: 7 },
         "summary",
         await rt.session({ at: { line: 16, column: 17 }, prompt: `Summarise ${text(item)}`, binding: "summary" }),
@@ -150,7 +150,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } finally {
       $sequence4.end();
     }
-    let round: Value = rt.bind({ line: 23, column: 5 }, "round", 0);
+    let round: number = rt.bind({ line: 23, column: 5 }, "round", 0);
     {
       let round$2: Value = null;
       const $sequence5 = rt.loop();

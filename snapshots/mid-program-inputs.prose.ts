@@ -3,12 +3,12 @@
 import { defineProgram, startRun, text, bindingsInOrder, type RunOptions, type Value } from "prosec/runtime";
 
 export type Inputs = {
-  /** Topic */ readonly topic: Value;
-  /** Approve the draft on {topic}? */ readonly approval?: Value;
-  /** What should change? */ readonly change?: Value;
-  /** Who reviews it? */ readonly reviewer?: Value;
+  /** Topic */ readonly topic: string;
+  /** Approve the draft on {topic}? */ readonly approval?: string;
+  /** What should change? */ readonly change?: string;
+  /** Who reviews it? */ readonly reviewer?: string;
 };
-export type Outputs = { readonly report: Value };
+export type Outputs = { readonly report: string };
 
 const program = defineProgram({
   name: "mid-program-inputs",
@@ -61,7 +61,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     });
     let reviewer: Value = null;
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "Topic" });
-    let draft: Value = rt.bind(
+    let draft: string = rt.bind(
       { line: 4, column: 5 },
       "draft",
       await rt.session({ at: { line: 4, column: 13 }, prompt: `Draft on ${text(topic)}`, binding: "draft" }),

@@ -3,8 +3,8 @@
 import { defineProgram, startRun, text, bindingsInOrder, type RunOptions, type Value } from "prosec/runtime";
 
 export type Inputs = {
-  /** What to research */ readonly topic: Value;
-  /** Ask whether the research plan for {topic} is approved, and what should change if it is not. */ readonly approval: Value;
+  /** What to research */ readonly topic: string;
+  /** Ask whether the research plan for {topic} is approved, and what should change if it is not. */ readonly approval: string;
 };
 export type Outputs = {};
 

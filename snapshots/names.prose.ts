@@ -3,7 +3,7 @@
 import { defineProgram, startRun, text, type AgentDefinition, type RunOptions, type Value } from "prosec/runtime";
 
 export type Inputs = {};
-export type Outputs = { readonly "security-report": Value };
+export type Outputs = { readonly "security-report": string };
 
 const program = defineProgram({
   name: "names",
@@ -50,38 +50,38 @@ const securityReviewer: AgentDefinition = {
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let class$: Value = rt.bind(
+    let class$: string = rt.bind(
       { line: 6, column: 5 },
       "class",
       await rt.session({ at: { line: 6, column: 13 }, prompt: "A name that is a reserved word", binding: "class" }),
     );
-    let text$: Value = rt.bind(
+    let text$: string = rt.bind(
       { line: 7, column: 5 },
       "text",
       await rt.session({ at: { line: 7, column: 12 }, prompt: "A name that shadows a helper", binding: "text" }),
     );
-    let rt$: Value = rt.bind(
+    let rt$: string = rt.bind(
       { line: 8, column: 5 },
       "rt",
       await rt.session({ at: { line: 8, column: 10 }, prompt: "A name that is the runtime's", binding: "rt" }),
     );
-    let market$trends: Value = rt.bind(
+    let market$trends: string = rt.bind(
       { line: 9, column: 5 },
       "market-trends",
       await rt.session({ at: { line: 9, column: 21 }, prompt: "Hyphenated", binding: "market-trends" }),
     );
-    let marketTrends: Value = rt.bind(
+    let marketTrends: string = rt.bind(
       { line: 10, column: 5 },
       "marketTrends",
       await rt.session({ at: { line: 10, column: 20 }, prompt: "Camel case already taken", binding: "marketTrends" }),
     );
-    let forEach: Value = rt.bind(
+    let forEach: string = rt.bind(
       { line: 11, column: 5 },
       "for-each",
       await rt.session({ at: { line: 11, column: 16 }, prompt: "Hyphen with a keyword part", binding: "for-each" }),
     );
-    let constructor: Value = rt.bind({ line: 12, column: 5 }, "constructor", "an object key");
-    let __proto__: Value = rt.bind({ line: 13, column: 5 }, "__proto__", "never a prototype");
+    let constructor: string = rt.bind({ line: 12, column: 5 }, "constructor", "an object key");
+    let __proto__: string = rt.bind({ line: 13, column: 5 }, "__proto__", "never a prototype");
     await rt.session({
       at: { line: 15, column: 1 },
       agent: securityReviewer,

@@ -55,35 +55,31 @@ session "Report"
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     let $final: Value = null;
-    let history: Value = null;
-    let current: Value = null;
-    let a: Value = null;
-    let b: Value = null;
-    let c: Value = null;
-    let risky: Value = null;
-    let safe: Value = null;
-    let topic: Value = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
-    const $parallel = await rt.parallel({ line: 4, column: 1 }, {}, [
-      async () => {
-        return await rt.session({
-          at: { line: 5, column: 13 },
-          prompt: `History of ${text(topic)}`,
-          binding: "history",
-        });
-      },
-      async () => {
-        return await rt.session({
-          at: { line: 6, column: 13 },
-          prompt: `State of the art in ${text(topic)}`,
-          binding: "current",
-        });
-      },
-      async () => {
-        return await rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true });
-      },
-    ]);
-    history = rt.bind({ line: 5, column: 3 }, "history", $parallel[0] ?? null);
-    current = rt.bind({ line: 6, column: 3 }, "current", $parallel[1] ?? null);
+    let topic: string = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
+    const $parallel = await Promise.all(
+      rt.branches({ line: 4, column: 1 }, {}, [
+        async () => {
+          return await rt.session({
+            at: { line: 5, column: 13 },
+            prompt: `History of ${text(topic)}`,
+            binding: "history",
+          });
+        },
+        async () => {
+          return await rt.session({
+            at: { line: 6, column: 13 },
+            prompt: `State of the art in ${text(topic)}`,
+            binding: "current",
+          });
+        },
+        async () => {
+          return await rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true });
+        },
+      ]),
+    );
+    const [history, current] = $parallel;
+    rt.bind({ line: 5, column: 3 }, "history", history);
+    rt.bind({ line: 6, column: 3 }, "current", current);
     rt.keep("parallel branch 3", $parallel[2] ?? null);
     await rt.session({
       at: { line: 9, column: 1 },
@@ -91,7 +87,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       unbound: true,
       context: { history: history, current: current },
     });
-    const $parallel2 = await rt.parallel({ line: 12, column: 15 }, { join: "first" }, [
+    const $parallel2 = await rt.first({ line: 12, column: 15 }, {}, [
       async () => {
         return await rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A", unbound: true });
       },
@@ -102,7 +98,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     rt.keep("parallel branch 1", $parallel2[0] ?? null);
     rt.keep("parallel branch 2", $parallel2[1] ?? null);
     let fastest: Value = rt.bind({ line: 12, column: 5 }, "fastest", $parallel2);
-    const $parallel3 = await rt.parallel({ line: 16, column: 1 }, { join: "any", count: 2 }, [
+    const [a, b, c] = await rt.any({ line: 16, column: 1 }, { count: 2 }, [
       async () => {
         return await rt.session({ at: { line: 17, column: 7 }, prompt: "Source one", binding: "a" });
       },
@@ -113,26 +109,28 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         return await rt.session({ at: { line: 19, column: 7 }, prompt: "Source three", binding: "c" });
       },
     ]);
-    a = rt.bind({ line: 17, column: 3 }, "a", $parallel3[0] ?? null);
-    b = rt.bind({ line: 18, column: 3 }, "b", $parallel3[1] ?? null);
-    c = rt.bind({ line: 19, column: 3 }, "c", $parallel3[2] ?? null);
-    const $parallel4 = await rt.parallel({ line: 21, column: 1 }, { onFail: "continue" }, [
-      async () => {
-        return await rt.session({ at: { line: 22, column: 11 }, prompt: "Might fail", binding: "risky" });
-      },
-      async () => {
-        let $attempt: Value = null;
-        try {
-          $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail", unbound: true });
-        } catch ($error) {
-          rt.catchable($error);
-          $attempt = await rt.session({ at: { line: 26, column: 5 }, prompt: "Fallback", unbound: true });
-        }
-        return $attempt;
-      },
-    ]);
-    risky = rt.bind({ line: 22, column: 3 }, "risky", $parallel4[0] ?? null);
-    safe = rt.bind({ line: 23, column: 3 }, "safe", $parallel4[1] ?? null);
+    rt.bind({ line: 17, column: 3 }, "a", a);
+    rt.bind({ line: 18, column: 3 }, "b", b);
+    rt.bind({ line: 19, column: 3 }, "c", c);
+    const [risky, safe] = await Promise.all(
+      rt.branches({ line: 21, column: 1 }, { onFail: "continue" }, [
+        async () => {
+          return await rt.session({ at: { line: 22, column: 11 }, prompt: "Might fail", binding: "risky" });
+        },
+        async () => {
+          let $attempt: Value = null;
+          try {
+            $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail", unbound: true });
+          } catch ($error) {
+            rt.catchable($error);
+            $attempt = await rt.session({ at: { line: 26, column: 5 }, prompt: "Fallback", unbound: true });
+          }
+          return $attempt;
+        },
+      ]),
+    );
+    rt.bind({ line: 22, column: 3 }, "risky", risky);
+    rt.bind({ line: 23, column: 3 }, "safe", safe);
     $final = await rt.session({
       at: { line: 28, column: 1 },
       prompt: "Report",

@@ -34,14 +34,19 @@ session "Fetch it"
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     let $final: Value = null;
-    let source: Value = rt.bind(
+    let source: string = rt.bind(
       { line: 2, column: 5 },
       "source",
       await rt.session({ at: { line: 2, column: 14 }, prompt: "Find the source", binding: "source" }),
     );
-    let access: Value = rt.bind({ line: 3, column: 5 }, "access", { token: "abc", expires: 60 });
-    let name: Value = rt.bind({ line: 4, column: 5 }, "name", "service");
-    let nested: Value = rt.bind({ line: 5, column: 5 }, "nested", { config: { region: "eu" } });
+    let access: { readonly token: string; readonly expires: number } = rt.bind({ line: 3, column: 5 }, "access", {
+      token: "abc",
+      expires: 60,
+    });
+    let name: string = rt.bind({ line: 4, column: 5 }, "name", "service");
+    let nested: { readonly config: { readonly region: string } } = rt.bind({ line: 5, column: 5 }, "nested", {
+      config: { region: "eu" },
+    });
     $final = await rt.session({
       at: { line: 7, column: 1 },
       prompt: "Fetch it",

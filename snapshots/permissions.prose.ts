@@ -109,7 +109,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       },
     });
     let $final: Value = null;
-    let reports: Value = null;
+    let reports: string | null = null;
     reports = rt.bind({ line: 2, column: 5 }, "reports", "reports/**");
     await rt.session({ at: { line: 43, column: 1 }, agent: reader, unbound: true, prompt: "Summarise the repository" });
     await rt.session({

@@ -50,7 +50,7 @@ session "Present"
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     let $final: Value = null;
-    let ideas: Value = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
+    let ideas: readonly string[] = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
     const $kept: Value[] = [];
     for (const item of await rt.list({ line: 4, column: 20 }, ideas)) {
       if (

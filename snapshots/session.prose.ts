@@ -2,8 +2,8 @@
 // prosec-input: fc646068c6a076751c2b8bd2c266da8163df19129f7a3c745739e031fc9987f2
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = { /** The topic to research */ readonly topic: Value };
-export type Outputs = { readonly report: Value };
+export type Inputs = { /** The topic to research */ readonly topic: string };
+export type Outputs = { readonly report: string };
 
 const program = defineProgram({
   name: "session",
@@ -40,7 +40,7 @@ output report = session "Write the report"
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "The topic to research" });
-    let research: Value = rt.bind(
+    let research: string = rt.bind(
       { line: 4, column: 5 },
       "research",
       await rt.session({

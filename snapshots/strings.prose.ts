@@ -2,7 +2,7 @@
 // prosec-input: ddd644c81e81a695cf0e629ba608a4a94271e18cab1ba57427000a2a69b7e756
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = { /** Who is asking */ readonly user: Value };
+export type Inputs = { /** Who is asking */ readonly user: string };
 export type Outputs = {};
 
 const program = defineProgram({
@@ -41,12 +41,12 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
   return startRun(program, inputs, options, async (rt) => {
     let $final: Value = null;
     const user = await rt.input({ line: 2, column: 1 }, { name: "user", prompt: "Who is asking" });
-    let data: Value = rt.bind(
+    let data: string = rt.bind(
       { line: 4, column: 5 },
       "data",
       await rt.session({ at: { line: 4, column: 12 }, prompt: "Return JSON with a `name` field", binding: "data" }),
     );
-    let quoted: Value = rt.bind(
+    let quoted: string = rt.bind(
       { line: 5, column: 5 },
       "quoted",
       `She said "hi"\tthen left\\ ${text(user)} {not a placeholder}`,

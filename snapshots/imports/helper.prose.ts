@@ -2,8 +2,8 @@
 // prosec-input: 535311a601fffc6092e8437730755499555f7bd55ada0595f9860b6fec4cc903
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = { /** What to research */ readonly topic: Value; /** How deep */ readonly depth: Value };
-export type Outputs = { readonly summary: Value };
+export type Inputs = { /** What to research */ readonly topic: string; /** How deep */ readonly depth: string };
+export type Outputs = { readonly summary: string };
 
 const program = defineProgram({
   name: "helper",
@@ -38,7 +38,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
   return startRun(program, inputs, options, async (rt) => {
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "What to research" });
     const depth = await rt.input({ line: 3, column: 1 }, { name: "depth", prompt: "How deep" });
-    let findings: Value = rt.bind(
+    let findings: string = rt.bind(
       { line: 5, column: 5 },
       "findings",
       await rt.session({

@@ -4,8 +4,8 @@ import { defineProgram, startRun, text, type RunOptions, type Value } from "pros
 import * as helper from "./helper.prose.js";
 import * as notes from "./notes.prose.js";
 
-export type Inputs = { /** The subject */ readonly subject: Value };
-export type Outputs = { readonly digest: Value };
+export type Inputs = { /** The subject */ readonly subject: string };
+export type Outputs = { readonly digest: string };
 
 const program = defineProgram({
   name: "main",
@@ -42,7 +42,7 @@ output digest = session "Digest {result.summary}"
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     const subject = await rt.input({ line: 5, column: 1 }, { name: "subject", prompt: "The subject" });
-    let result: Value = rt.bind(
+    let result: helper.Outputs = rt.bind(
       { line: 7, column: 5 },
       "result",
       await rt.call({ line: 7, column: 14 }, "helper", helper.run, { topic: subject, depth: 2 }),
@@ -53,7 +53,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       "summary",
       await rt.field({ line: 10, column: 7 }, $record, "summary"),
     );
-    let facts: Value = rt.bind(
+    let facts: notes.Outputs = rt.bind(
       { line: 11, column: 5 },
       "facts",
       await rt.call({ line: 11, column: 13 }, "notes", notes.run, { topic: summary }),

@@ -2,7 +2,7 @@
 // prosec-input: 03dd4cdf0439c50c51236a12c0b9ca58ecbf97d7a11574bed5b0beb527f070b9
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = { /** What to note */ readonly topic: Value };
+export type Inputs = { /** What to note */ readonly topic: string };
 export type Outputs = {};
 
 const program = defineProgram({

@@ -27,7 +27,8 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
   it.each(joinStrategies)("parallel (%s)", (word) => {
     const { code, codes } = lowered(`parallel ("${word}"):\n${branches}`);
     expect(codes).toEqual([]);
-    expect(code).toContain(`join: "${word}"`);
+    const call = { all: "Promise.all(rt.branches(", first: "rt.first(", any: "rt.any(" }[word];
+    expect(code).toContain(call);
   });
 
   it.each(failurePolicies)("on-fail: %s", (word) => {

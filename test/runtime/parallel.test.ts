@@ -34,10 +34,12 @@ describe("parallel", () => {
   it("all: returns every branch's result in branch order", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result, events } = await runAgainst(server, (rt) =>
-      rt.parallel(at(1), {}, [
-        () => rt.session({ at: at(2), prompt: "A wait 30" }),
-        () => rt.session({ at: at(3), prompt: "B" }),
-      ]),
+      Promise.all(
+        rt.branches(at(1), {}, [
+          () => rt.session({ at: at(2), prompt: "A wait 30" }),
+          () => rt.session({ at: at(3), prompt: "B" }),
+        ]),
+      ),
     );
     expect(result).toEqual(["echo: A wait 30", "echo: B"]);
     expect(events).toContainEqual(expect.objectContaining({ type: "parallel-end", succeeded: 2, failed: 0 }));
@@ -46,22 +48,37 @@ describe("parallel", () => {
   it("all + fail-fast: rejects at the first failure and cancels the other branches at the server", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { error } = await failingRun(server, (rt) =>
-      rt.parallel(at(1), {}, [
-        () => rt.session({ at: at(2), prompt: "slow" }),
-        () => rt.session({ at: at(3), prompt: "fail" }),
-      ]),
+      Promise.all(
+        rt.branches(at(1), {}, [
+          () => rt.session({ at: at(2), prompt: "slow" }),
+          () => rt.session({ at: at(3), prompt: "fail" }),
+        ]),
+      ),
     );
     expect(error.message).toMatch(/test-program\.prose:3:1/);
     await eventually(() => server.requests.some((request) => request.state === "aborted"));
   });
 
+  it("rt.parallel (modules generated before rt.branches) joins the same way", async () => {
+    server = await startFakeAnthropic({ respond: byPrompt });
+    const { result } = await runAgainst(server, (rt) =>
+      rt.parallel(at(1), { onFail: "ignore" }, [
+        () => rt.session({ at: at(2), prompt: "fail" }),
+        () => rt.session({ at: at(3), prompt: "B" }),
+      ]),
+    );
+    expect(result).toEqual([null, "echo: B"]);
+  });
+
   it("continue puts an error record where a branch failed; ignore puts null", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result } = await runAgainst(server, async (rt) => [
-      await rt.parallel(at(1), { onFail: "continue" }, [
-        () => rt.session({ at: at(2), prompt: "ok" }),
-        () => rt.session({ at: at(3), prompt: "fail" }),
-      ]),
+      await Promise.all(
+        rt.branches(at(1), { onFail: "continue" }, [
+          () => rt.session({ at: at(2), prompt: "ok" }),
+          () => rt.session({ at: at(3), prompt: "fail" }),
+        ]),
+      ),
       await rt.parallel(at(4), { onFail: "ignore" }, [
         () => rt.session({ at: at(5), prompt: "fail" }),
         () => rt.session({ at: at(6), prompt: "fine" }),
@@ -76,7 +93,7 @@ describe("parallel", () => {
   it("first: the winner's result comes back and the losers' requests are aborted at the server", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result } = await runAgainst(server, (rt) =>
-      rt.parallel(at(1), { join: "first" }, [
+      rt.first(at(1), {}, [
         () => rt.session({ at: at(2), prompt: "slow one" }),
         () => rt.session({ at: at(3), prompt: "quick wait 50" }),
         () => rt.session({ at: at(4), prompt: "slow two" }),
@@ -97,10 +114,7 @@ describe("parallel", () => {
       server,
       (rt) => {
         const losers = Array.from({ length: 8 }, (_, i) => () => rt.session({ at: at(3 + i), prompt: `slow ${i}` }));
-        return rt.parallel(at(1), { join: "first" }, [
-          () => rt.session({ at: at(2), prompt: "quick wait 20" }),
-          ...losers,
-        ]);
+        return rt.first(at(1), {}, [() => rt.session({ at: at(2), prompt: "quick wait 20" }), ...losers]);
       },
       { concurrency: 2 },
     );
@@ -113,7 +127,7 @@ describe("parallel", () => {
   it("any: a losing branch sends nothing after the race is decided, not even its next step", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result } = await runAgainst(server, (rt) =>
-      rt.parallel(at(1), { join: "any" }, [
+      rt.any(at(1), {}, [
         () => rt.session({ at: at(2), prompt: "winner wait 10" }),
         async () => {
           await rt.session({ at: at(3), prompt: "first step wait 60" });
@@ -130,7 +144,7 @@ describe("parallel", () => {
   it("any with count waits for that many successes, tolerating failures", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { result } = await runAgainst(server, (rt) =>
-      rt.parallel(at(1), { join: "any", count: 2 }, [
+      rt.any(at(1), { count: 2 }, [
         () => rt.session({ at: at(2), prompt: "fail" }),
         () => rt.session({ at: at(3), prompt: "a wait 10" }),
         () => rt.session({ at: at(4), prompt: "slow" }),
@@ -144,7 +158,7 @@ describe("parallel", () => {
   it("any rejects once the count can no longer be reached", async () => {
     server = await startFakeAnthropic({ respond: byPrompt });
     const { error } = await failingRun(server, (rt) =>
-      rt.parallel(at(1), { join: "any", count: 2 }, [
+      rt.any(at(1), { count: 2 }, [
         () => rt.session({ at: at(2), prompt: "fail" }),
         () => rt.session({ at: at(3), prompt: "fail too" }),
         () => rt.session({ at: at(4), prompt: "ok" }),

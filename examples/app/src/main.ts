@@ -31,12 +31,12 @@ export interface Issue {
 export async function writeIssue(request: IssueRequest, options: RunOptions = {}): Promise<Issue> {
   const inputs: ResearchInputs = { topic: request.topic, audience: request.audience };
   const researched = await research(inputs, options);
-  // One workflow's output is the other's input: both are typed `Value`, so this is checked.
+  // One workflow's output is the other's input: both are typed `string`, so this is checked.
   const newsletter = await writeNewsletter({ brief: researched.brief, audience: request.audience }, options);
   return {
-    headline: text(researched.headline),
-    brief: text(researched.brief),
-    issue: text(newsletter.issue),
+    headline: researched.headline,
+    brief: researched.brief,
+    issue: newsletter.issue,
     revisions: count(newsletter["revision-count"]),
   };
 }

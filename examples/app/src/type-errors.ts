@@ -13,6 +13,10 @@ export async function misuse(options: RunOptions): Promise<void> {
   // @ts-expect-error TS2322
   await research({ topic: () => "batteries", audience: "homeowners" }, options);
 
+  // A wrong-typed input: a plain `input` is text, not a number.
+  // @ts-expect-error TS2322
+  await research({ topic: 42, audience: "homeowners" }, options);
+
   // A missing input.
   // @ts-expect-error TS2345
   await research({ topic: "batteries" }, options);
@@ -27,10 +31,16 @@ export async function misuse(options: RunOptions): Promise<void> {
   // @ts-expect-error TS2339
   console.log(researched.summary);
 
-  // Outputs are values (text, numbers, lists, records), not strings: read them with text() first.
+  // Outputs say what the program knows: a session's result is text, not a number.
   // @ts-expect-error TS2322
-  const headline: string = researched.headline;
+  const headline: number = researched.headline;
   console.log(headline);
+
+  // An output bound by arithmetic is a Value (text or a number): not a number until it is read as one.
+  const newsletter = await writeNewsletter({ brief: researched.brief, audience: "homeowners" }, options);
+  // @ts-expect-error TS2322
+  const revisions: number = newsletter["revision-count"];
+  console.log(revisions);
 
   // Passing one workflow's outputs where the other expects its inputs: `brief` is missing.
   // @ts-expect-error TS2345

@@ -9,13 +9,17 @@
  *   inputs whose hash is unchanged.
  * - It imports only from `prosec/runtime` and from the generated modules of local `use` imports.
  * - It exports `type Inputs` (the program's parameters: top-level inputs before any executable
- *   statement, by their `.prose` names, each a `Value`; then every input asked mid-program as an
- *   optional field: an answer given ahead), `type Outputs` (top-level `output`
- *   names, each a `Value`), `async function run(inputs, options?)`, and as default export the
+ *   statement, by their `.prose` names, each a `string` (an input with a default: optional, the
+ *   default's type); then every input asked mid-program as an
+ *   optional field: an answer given ahead), `type Outputs` (top-level `output` names, each typed by
+ *   what the program binds to it: `string` for a session, `boolean` for a judgment, a literal's
+ *   shape, a called program's `Outputs`, a union where it is bound more than once, `| null` where
+ *   it may stay unbound, `Value` where the runtime extracts structure from text; see
+ *   `2-analyze/value-types.ts`), `async function run(inputs, options?)`, and as default export the
  *   frozen `ProgramInfo` (name, source path, sourceHash, compilerVersion, inputs, outputs, the
- *   static cost bound `cost`). A program without outputs resolves to `{}` and hands the runtime its
- *   final result (the value of its last top-level statement that produced one): a `use` call of it
- *   returns that.
+ *   static cost bound `cost`).
+ *   A program without outputs resolves to `{}` and hands the runtime its final result (the value
+ *   of its last top-level statement that produced one): a `use` call of it returns that.
  * - Every runtime call carries the `{ line, column }` of the `.prose` construct it came from.
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
@@ -112,6 +116,10 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
         }).statements,
       ];
 
+  const outputType = (output: string): string => {
+    const symbol = programScope.symbols.get(output);
+    return symbol ? lowering.typeOf(symbol) : "null";
+  };
   const imports = [...analysis.imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const frame = lowering.programBindings.declaration(
     (symbol) => lowering.symbolName(symbol),
@@ -147,8 +155,8 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
           `import * as ${names.get("value", name)} from ${stringLiteral(options.importSpecifiers?.get(use.source.value) ?? moduleSpecifier(use.source.value))};`,
       ),
       "",
-      `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input))).join(" ")} };`,
-      `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: Value;`).join(" ")} };`,
+      `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input), lowering)).join(" ")} };`,
+      `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`).join(" ")} };`,
       "",
       `const program = defineProgram(${programInfo(analysis, options)});`,
       "",
@@ -218,8 +226,9 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
 }
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */
-function inputField(input: ast.InputDeclaration, midProgram: boolean): string {
-  return `/** ${commentText(inputQuestion(input))} */ readonly ${propertyKey(input.name.name)}${midProgram || input.default !== null ? "?" : ""}: Value;`;
+function inputField(input: ast.InputDeclaration, midProgram: boolean, lowering: Lowering): string {
+  const type = input.default === null ? "string" : lowering.expressionType(input.default);
+  return `/** ${commentText(inputQuestion(input))} */ readonly ${propertyKey(input.name.name)}${midProgram || input.default !== null ? "?" : ""}: ${type};`;
 }
 
 function declaredNames(analysis: Analysis): Array<readonly [Namespace, string]> {

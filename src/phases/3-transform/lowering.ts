@@ -6,6 +6,7 @@
  */
 import type * as ast from "../../ast.js";
 import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
+import { inferValueTypes, union, type ValueTypes } from "../2-analyze/value-types.js";
 import { walk } from "../../walk.js";
 import { fieldGroups } from "./field-groups.js";
 import { filterVerdicts } from "./filter-verdicts.js";
@@ -14,6 +15,8 @@ import type { NameTable } from "./names.js";
 import { judgedKinds } from "../2-analyze/visible-values.js";
 import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
+import { partThreshold } from "./part-threshold.js";
+import { typeText } from "./type-text.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
 export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
@@ -97,6 +100,7 @@ export class Lowering {
   readonly fieldGroups: ReadonlyMap<ast.MemberExpression, readonly string[]>;
   /** Sessions that give a `filter:` stage its verdict (`filter-verdicts.ts`). */
   readonly filterVerdicts: ReadonlySet<ast.SessionExpression>;
+  private readonly types: ValueTypes;
   /** The program-level bindings judgments see, listed once (see program-bindings.ts). */
   readonly programBindings: ProgramBindings;
 
@@ -128,10 +132,28 @@ export class Lowering {
     this.readFromFunctions = readInside;
     this.fieldGroups = fieldGroups(analysis);
     this.filterVerdicts = filterVerdicts(analysis);
+    // A program run in parts declares its bindings ahead of them (see parts.ts).
+    const inParts = analysis.program.body.length > partThreshold;
+    this.types = inferValueTypes(
+      analysis,
+      (symbol) => this.promoted.has(symbol) || readInside.has(symbol) || (inParts && symbol.scope.kind === "program"),
+      (symbol) => this.promoted.has(symbol),
+    );
     this.programBindings = new ProgramBindings(
       analysis,
       (symbol) => judgedKinds.has(symbol.kind) && !this.promoted.has(symbol),
     );
+  }
+
+  /** The TypeScript type of an expression's value. */
+  expressionType(expression: ast.Expression): string {
+    return typeText(this.types.expression(expression), (program) => this.names.get("value", program));
+  }
+
+  /** The TypeScript type a binding is declared with; `ahead`: declared as `null` before it is bound. */
+  typeOf(symbol: SymbolInfo, ahead = false): string {
+    const type = this.types.symbol(symbol);
+    return typeText(ahead ? union([type, { kind: "null" }]) : type, (program) => this.names.get("value", program));
   }
 
   /** A `Value`-typed expression. */

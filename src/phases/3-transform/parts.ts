@@ -14,8 +14,7 @@ import type { Lowering } from "./lowering.js";
 import { lastValueIndex } from "./visitors/statement-list.js";
 import { programState } from "./state.js";
 
-/** Top-level statements above which a program's body is split into parts. */
-export const partThreshold = 150;
+export { partThreshold } from "./part-threshold.js";
 /** Statements of generated code (before formatting) a part holds at most, unless one statement is larger. */
 const partBudget = 400;
 

@@ -3,10 +3,10 @@
 import { defineProgram, startRun, text, type AgentDefinition, type RunOptions, type Value } from "prosec/runtime";
 
 export type Inputs = {
-  /** The draft to review */ readonly draft: Value;
-  /** Who the draft is written for */ readonly audience: Value;
+  /** The draft to review */ readonly draft: string;
+  /** Who the draft is written for */ readonly audience: string;
 };
-export type Outputs = { readonly feedback: Value };
+export type Outputs = { readonly feedback: string };
 
 const program = defineProgram({
   name: "critique",

@@ -13,10 +13,10 @@ import {
 import * as critique from "./critique.prose.js";
 
 export type Inputs = {
-  /** The research brief the issue is based on */ readonly brief: Value;
-  /** Who reads the newsletter */ readonly audience: Value;
+  /** The research brief the issue is based on */ readonly brief: string;
+  /** Who reads the newsletter */ readonly audience: string;
 };
-export type Outputs = { readonly issue: Value; readonly "revision-count": Value };
+export type Outputs = { readonly issue: string; readonly "revision-count": Value };
 
 const program = defineProgram({
   name: "newsletter",
@@ -80,13 +80,13 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       revisions: () => revisions,
       review: () => review,
     });
-    let review: Value = null;
+    let review: critique.Outputs | null = null;
     const brief = await rt.input(
       { line: 4, column: 1 },
       { name: "brief", prompt: "The research brief the issue is based on" },
     );
     const audience = await rt.input({ line: 5, column: 1 }, { name: "audience", prompt: "Who reads the newsletter" });
-    let draft: Value = rt.bind(
+    let draft: string = rt.bind(
       { line: 11, column: 5 },
       "draft",
       await rt.session({

@@ -3,10 +3,10 @@
 import { defineProgram, startRun, text, type AgentDefinition, type RunOptions, type Value } from "prosec/runtime";
 
 export type Inputs = {
-  /** The topic to research */ readonly topic: Value;
-  /** Who will read the brief */ readonly audience: Value;
+  /** The topic to research */ readonly topic: string;
+  /** Who will read the brief */ readonly audience: string;
 };
-export type Outputs = { readonly brief: Value; readonly headline: Value };
+export type Outputs = { readonly brief: string; readonly headline: string };
 
 const program = defineProgram({
   name: "research",
@@ -74,40 +74,39 @@ const writer: AgentDefinition = {
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let background: Value = null;
-    let recent: Value = null;
-    let risks: Value = null;
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "The topic to research" });
     const audience = await rt.input({ line: 3, column: 1 }, { name: "audience", prompt: "Who will read the brief" });
-    const $parallel = await rt.parallel({ line: 17, column: 1 }, {}, [
-      async () => {
-        return await rt.session({
-          at: { line: 18, column: 16 },
-          agent: researcher,
-          binding: "background",
-          prompt: `Summarise the background of ${text(topic)} in at most five bullet points.`,
-        });
-      },
-      async () => {
-        return await rt.session({
-          at: { line: 20, column: 12 },
-          agent: researcher,
-          binding: "recent",
-          prompt: `What changed in ${text(topic)} over the last two years?`,
-        });
-      },
-      async () => {
-        return await rt.session({
-          at: { line: 22, column: 11 },
-          agent: researcher,
-          binding: "risks",
-          prompt: `List the main open questions and risks in ${text(topic)}.`,
-        });
-      },
-    ]);
-    background = rt.bind({ line: 18, column: 3 }, "background", $parallel[0] ?? null);
-    recent = rt.bind({ line: 20, column: 3 }, "recent", $parallel[1] ?? null);
-    risks = rt.bind({ line: 22, column: 3 }, "risks", $parallel[2] ?? null);
+    const [background, recent, risks] = await Promise.all(
+      rt.branches({ line: 17, column: 1 }, {}, [
+        async () => {
+          return await rt.session({
+            at: { line: 18, column: 16 },
+            agent: researcher,
+            binding: "background",
+            prompt: `Summarise the background of ${text(topic)} in at most five bullet points.`,
+          });
+        },
+        async () => {
+          return await rt.session({
+            at: { line: 20, column: 12 },
+            agent: researcher,
+            binding: "recent",
+            prompt: `What changed in ${text(topic)} over the last two years?`,
+          });
+        },
+        async () => {
+          return await rt.session({
+            at: { line: 22, column: 11 },
+            agent: researcher,
+            binding: "risks",
+            prompt: `List the main open questions and risks in ${text(topic)}.`,
+          });
+        },
+      ]),
+    );
+    rt.bind({ line: 18, column: 3 }, "background", background);
+    rt.bind({ line: 20, column: 3 }, "recent", recent);
+    rt.bind({ line: 22, column: 3 }, "risks", risks);
     const brief = rt.bind(
       { line: 25, column: 8 },
       "brief",

@@ -124,7 +124,7 @@ function assign(
   const bound = `rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${lowered})`;
   if (declaring) {
     const keyword = symbol.reassigned || declaration === "let" ? "let" : "const";
-    state.out.add(`${keyword} ${name}${keyword === "let" ? ": Value" : ""} = ${bound};`);
+    state.out.add(`${keyword} ${name}${keyword === "let" ? `: ${lowering.typeOf(symbol)}` : ""} = ${bound};`);
   } else {
     state.out.add(`${name} = ${bound};`);
   }

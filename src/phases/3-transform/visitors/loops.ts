@@ -108,7 +108,10 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
     if (declared.length === 0) return sequenced(sequence, iterations);
     // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
     const lines = new Lines();
-    lines.add("{", ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`));
+    lines.add(
+      "{",
+      ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol, true)} = null;`),
+    );
     lines.append(sequenced(sequence, iterations));
     lines.add("}");
     return lines;

@@ -1,20 +1,28 @@
-/** `parallel:` blocks and `parallel for`: concurrent branches joined by the runtime. */
+/** `parallel:` blocks and `parallel for`: concurrent branches the runtime starts, joined by `Promise.all` or a race. */
 import type * as ast from "../../../ast.js";
 import { numberLiteral, propertyKey, stringLiteral } from "../literals.js";
 import { awaited, inert, Lines, returnValue, type Lowered } from "../lowered.js";
-import type { Lowering } from "../lowering.js";
+import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { counter } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
 
 /**
- * `parallel:` → `rt.parallel` (all branches start together; join and failure policy in the
- * runtime). Branch results are bound after the join, so a failed branch under `on-fail:
- * "continue"` binds its error record.
+ * `parallel:` → `await Promise.all(rt.branches(...))` over branches the runtime starts (each with
+ * its step keys, abort signal and failure policy); `("first")` → `rt.first`, `("any", count: n)` →
+ * `rt.any`. Named branches are destructured from the joined result and bound after the join, so a
+ * failed branch under `on-fail: "continue"` binds its error record.
  */
-export function parallel(node: ast.ParallelExpression, state: LowerState, lowering: Lowering): Lowered {
-  const options: string[] = [];
+export function parallel(
+  node: ast.ParallelExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
+  let join = "all";
+  let onFail: string | undefined;
+  let count: string | undefined;
   for (const modifier of node.modifiers) {
     const word =
       modifier.value.kind === "String"
@@ -22,39 +30,63 @@ export function parallel(node: ast.ParallelExpression, state: LowerState, loweri
         : modifier.value.kind === "Identifier"
           ? modifier.value.name
           : undefined;
-    if (modifier.key === null && word !== undefined) options.push(`join: ${stringLiteral(word)}`);
-    else if (modifier.key?.name === "on-fail" && word !== undefined) options.push(`onFail: ${stringLiteral(word)}`);
+    if (modifier.key === null && word !== undefined) join = word;
+    else if (modifier.key?.name === "on-fail" && word !== undefined) onFail = `onFail: ${stringLiteral(word)}`;
     else if (modifier.key?.name === "count" && modifier.value.kind === "Number")
-      options.push(`count: ${numberLiteral(modifier.value.raw)}`);
+      count = `count: ${numberLiteral(modifier.value.raw)}`;
   }
+  const options = [join === "any" ? count : undefined, onFail].filter((option) => option !== undefined);
   const branches = node.branches.map((branch) => `async () => {\n${branchBody(branch, state, lowering).text()}\n}`);
-  const results = lowering.temporary("parallel");
-  state.out.add(
-    `const ${results} = await rt.parallel(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}]);`,
-  );
+  const started = `(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}])`;
+  const call =
+    join === "first"
+      ? `rt.first${started}`
+      : join === "any"
+        ? `rt.any${started}`
+        : `Promise.all(rt.branches${started})`;
+
+  const names = node.branches.map(branchName);
+  // An unbound branch's result joins the trail after the join, in branch order (a destructuring one is bound).
+  const kept = node.branches.map((branch, index) => names[index] === null && branch.kind !== "Destructure");
+  const allNamed = names.every((name) => name !== null);
+  let results: string | undefined;
+  if (kept.includes(true) || (!allNamed && !request.discard)) {
+    results = lowering.temporary("parallel");
+    state.out.add(`const ${results} = await ${call};`);
+  }
+  if (names.some((name) => name !== null)) {
+    const pattern = `[${names.map((name) => (name ? lowering.identifierName(name) : "")).join(", ")}]`;
+    const declared = names.some((name) => name !== null && declaresHere(name, state, lowering));
+    state.out.add(`${declared ? "const " : ""}${pattern} = ${results ?? `await ${call}`};`);
+  } else if (results === undefined) {
+    state.out.add(`await ${call};`);
+  }
   // The block's value when every branch is named: a record of the names, the last branch winning
   // a name bound twice (as it does the binding).
   const named = new Map<string, string>();
-  node.branches.forEach((branch, index) => {
-    const identifier = branch.kind === "Binding" ? branch.name : branch.kind === "Output" ? branch.name : null;
-    if (!identifier) {
-      // An unbound branch's result joins the trail after the join, in branch order.
-      if (branch.kind !== "Destructure")
-        state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
-      return;
-    }
+  names.forEach((identifier, index) => {
+    if (kept[index])
+      state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
+    if (!identifier) return;
     const name = lowering.identifierName(identifier);
-    state.out.add(
-      `${name} = rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${results}[${index}] ?? null);`,
-    );
+    state.out.add(`rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${name});`);
     named.delete(identifier.name);
     named.set(identifier.name, name);
   });
-  const allNamed = node.branches.every(
-    (branch) => (branch.kind === "Binding" || branch.kind === "Output") && branch.name,
-  );
+  if (!allNamed) return inert(results ?? "null");
   const record = [...named].map(([key, name]) => `${propertyKey(key)}: ${name}`);
-  return inert(allNamed && named.size > 0 ? `{ ${record.join(", ")} }` : results);
+  return inert(`{ ${record.join(", ")} }`);
+}
+
+/** The name a branch binds, if any. */
+export function branchName(branch: ast.Statement): ast.Identifier | null {
+  return branch.kind === "Binding" || branch.kind === "Output" ? branch.name : null;
+}
+
+/** Whether the statement list declares the name's symbol at this branch (see `statement-list.ts`). */
+function declaresHere(identifier: ast.Identifier, state: LowerState, lowering: Lowering): boolean {
+  const symbol = lowering.analysis.references.get(identifier);
+  return symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === identifier;
 }
 
 /** A parallel branch returns its value; a named branch's binding happens after the join. */

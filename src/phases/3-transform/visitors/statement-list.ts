@@ -4,10 +4,12 @@
  */
 import type * as ast from "../../../ast.js";
 import { boundNames } from "../../2-analyze/bindings.js";
+import { readBeforeJoin } from "../../2-analyze/value-types.js";
 import type { SymbolInfo } from "../../2-analyze/types.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
+import { branchName } from "./parallel.js";
 
 /**
  * Lowers a statement list. With `options.scope` (the node that opens the list's scope) the names
@@ -51,27 +53,58 @@ function declareScope(
   options: ListOptions,
 ): Set<SymbolInfo> {
   const scope = options.scope ? lowering.analysis.scopes.get(options.scope) : undefined;
+  // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
+  const declarable = (symbol: SymbolInfo): boolean =>
+    symbol.scope === scope &&
+    declaredKinds.has(symbol.kind) &&
+    !lowering.promoted.has(symbol) &&
+    !state.declaredBeforeLoop.has(symbol) &&
+    (symbol.kind === "input" || !lowering.readFromFunctions.has(symbol));
   const directNames = new Set<ast.Identifier>();
   for (const statement of statements) {
     if (statement.kind === "Input") directNames.add(statement.name);
     for (const name of boundNames(statement)) directNames.add(name);
+    for (const name of parallelNames(statement, lowering, declarable)) directNames.add(name);
   }
   const here = new Set<SymbolInfo>();
   const ahead: SymbolInfo[] = [...(options.declareAhead ?? [])];
   for (const symbol of scope?.symbols.values() ?? []) {
     if (!declaredKinds.has(symbol.kind) || lowering.promoted.has(symbol) || state.declaredBeforeLoop.has(symbol))
       continue;
-    // An input stands where it is asked (a block reading it runs after it); one asked deeper is declared ahead.
-    const standsHere = symbol.kind === "input" || !lowering.readFromFunctions.has(symbol);
-    if (directNames.has(symbol.declaration) && standsHere) here.add(symbol);
+    if (directNames.has(symbol.declaration) && declarable(symbol)) here.add(symbol);
     else ahead.push(symbol);
   }
   for (const symbol of ahead) {
     // A block's binding read outside it: the program holds the value its last finished call left.
     const name = lowering.promoted.has(symbol) ? lowering.lastCallName(symbol) : lowering.symbolName(symbol);
-    out.add(`let ${name}: Value = null;`);
+    out.add(`let ${name}: ${lowering.typeOf(symbol, true)} = null;`);
   }
   return here;
+}
+
+/**
+ * The names a `parallel:` standing in the statement binds in its branches, when they can be
+ * declared where the join destructures them (`const [a, b] = await Promise.all(...)`): each bound
+ * once, by that branch.
+ */
+function parallelNames(
+  statement: ast.Statement,
+  lowering: Lowering,
+  declarable: (symbol: SymbolInfo) => boolean,
+): ast.Identifier[] {
+  const value =
+    statement.kind === "ExpressionStatement"
+      ? statement.expression
+      : statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Destructure"
+        ? statement.value
+        : undefined;
+  if (value?.kind !== "Parallel") return [];
+  const names = value.branches.map(branchName).filter((name) => name !== null);
+  const declaredByBranch = names.every((name) => {
+    const symbol = lowering.analysis.references.get(name);
+    return symbol !== undefined && symbol.declaration === name && !symbol.reassigned && declarable(symbol);
+  });
+  return declaredByBranch && !readBeforeJoin(value, lowering.analysis) ? names : [];
 }
 
 /** The position of the last statement that produces a value; -1 when none does. */

@@ -1,0 +1,30 @@
+/** A `ValueType` as the TypeScript type generated code declares. */
+import type { ValueType } from "../2-analyze/value-types.js";
+import { propertyKey } from "./literals.js";
+
+/** `moduleName` gives the TypeScript name of an imported program's module. */
+export function typeText(type: ValueType, moduleName: (program: string) => string): string {
+  switch (type.kind) {
+    case "value":
+      return "Value";
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+      return type.kind;
+    case "list":
+      return type.element === null ? "readonly Value[]" : `readonly ${member(type.element, moduleName)}[]`;
+    case "record":
+      return `{ ${type.fields.map(([key, field]) => `readonly ${propertyKey(key)}: ${typeText(field, moduleName)};`).join(" ")} }`;
+    case "union":
+      return type.members.map((each) => typeText(each, moduleName)).join(" | ");
+    case "outputs":
+      return `${moduleName(type.program)}.Outputs`;
+  }
+}
+
+/** A list's element type, parenthesized when it is a union or a (readonly) list. */
+function member(type: ValueType, moduleName: (program: string) => string): string {
+  const text = typeText(type, moduleName);
+  return type.kind === "union" || type.kind === "list" ? `(${text})` : text;
+}
