@@ -133,7 +133,8 @@ export const declaration = {
   test: (token: Token) => token.type === "name" && (token.text === "let" || token.text === "const"),
 };
 
-const binaryOperators: ReadonlySet<string> = new Set([
+/** The operators between two operands (`a + b`, `x is y`). */
+export const binaryOperators: ReadonlySet<string> = new Set([
   "or",
   "and",
   "==",

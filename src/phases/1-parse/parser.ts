@@ -3,7 +3,7 @@ import type { Program, SourceRange, Statement } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
 import compiledGrammar from "./grammar.js";
-import { adjacentParen, ref, statementKeywords, TokenStream } from "./grammar-support.js";
+import { adjacentParen, binaryOperators, ref, statementKeywords, TokenStream } from "./grammar-support.js";
 import type { LineMap } from "./line-map.js";
 import { EarleyParser } from "./earley.js";
 import { nestingLimit, tooDeep } from "./nesting.js";
@@ -334,25 +334,7 @@ const describedTypes: Readonly<Record<string, string>> = {
 };
 
 /** Operators that could extend a complete expression: noise when the line could also just end. */
-const continuingOperators: ReadonlySet<string> = new Set([
-  "->",
-  "|",
-  "or",
-  "and",
-  "==",
-  "!=",
-  "<",
-  "<=",
-  ">",
-  ">=",
-  "is",
-  "+",
-  "-",
-  "*",
-  "/",
-  ".",
-  "[",
-]);
+const continuingOperators: ReadonlySet<string> = new Set(["->", "|", ...binaryOperators, ".", "["]);
 
 /** At most a handful of alternatives, names and values first, keywords last. */
 function describeExpected(expected: ReadonlySet<string>): string[] {
