@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // `npm run test:fast` (PROSEC_TEST_FAST=1) is the edit-test loop: no DBOS (so no PostgreSQL) and no
@@ -9,6 +10,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     exclude: fast ? ["**/node_modules/**", "test/dbos/**", "**/*.slow.test.ts"] : ["**/node_modules/**"],
     globalSetup: fast ? [] : ["./test/support/postgres.ts"],
+    // Vitest leaves a core free by default (one worker on a 2-core machine). The fast loop's tests run in
+    // process and use every core; the full run keeps the default, since its suites spawn prosec and PostgreSQL.
+    maxWorkers: fast ? availableParallelism() : undefined,
     reporters: ["default", "./test/support/summary-reporter.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
