@@ -17,7 +17,7 @@ import {
 } from "./assumptions.js";
 import { Poly } from "./poly.js";
 import { cycleOf, recursiveBlocks } from "./recursion.js";
-import { visibleValues } from "../visible-values.js";
+import { visibleValueCount } from "../visible-values.js";
 import { CostVector } from "./vector.js";
 
 const DEFAULT_MAX_DEPTH = 100;
@@ -118,7 +118,10 @@ export class CostEstimator {
 
   /** A judgment or a choice: the question's text and the bindings it shows. */
   question(kind: "judgment" | "choice", discretion: ast.Discretion, characters: number, depth: number): CostVector {
-    const input = QUESTION_OVERHEAD_TOKENS + Math.ceil(characters / 4) + this.visibleValues(discretion) * REPLY_TOKENS;
+    const input =
+      QUESTION_OVERHEAD_TOKENS +
+      Math.ceil(characters / 4) +
+      visibleValueCount(this.analysis, discretion, discretion.loc.start.offset) * REPLY_TOKENS;
     return this.children(discretion, depth).then(CostVector.call(kind, DEFAULT_MODEL, input, ANSWER_TOKENS));
   }
 
@@ -135,13 +138,6 @@ export class CostEstimator {
 
   truthy(expression: ast.Expression): CostVector {
     return this.literalStructure(expression) ? CostVector.none : readingCall(ANSWER_TOKENS);
-  }
-
-  /** Bindings in scope at a judgment (what the runtime shows it). */
-  private visibleValues(node: ast.Node): number {
-    const names = new Set<string>();
-    for (const symbol of visibleValues(this.analysis, node, node.loc.start.offset)) names.add(symbol.name);
-    return names.size;
   }
 
   // -------------------------------------------------------------------------------------------
