@@ -56,6 +56,20 @@ const cases: SoundnessCase[] = [
     },
   },
   {
+    // Generated seed 3168: `00` reached the module as written, a legacy octal literal strict mode rejects.
+    name: "numbers-with-leading-zeros",
+    files: {
+      "main.prose": [
+        'let xs = ["a", "b"]',
+        "let first = xs[00]",
+        "repeat 002:",
+        '  session "{first}"',
+        "output o = first",
+        "",
+      ].join("\n"),
+    },
+  },
+  {
     name: "try-without-catch-or-finally",
     files: { "main.prose": 'let r = try:\n  session "a"\noutput o = r\ntry:\n  session "b"\n' },
   },
@@ -128,6 +142,10 @@ describe("programs that check clean build, type-check and run (issue 14)", () =>
   it("a reassigned loop counter neither stops nor lengthens its loop; item, index and catch variables take any value", () => {
     const outputs = (results.get("loop-variables-reassigned")!.outcome as { outputs: Record<string, unknown> }).outputs;
     expect(outputs).toEqual({ count: 5, mapped: ["p!", "q!"], caught: "replaced" });
+  });
+
+  it("a number written with leading zeros is its value: xs[00] reads the first item", () => {
+    expect(results.get("numbers-with-leading-zeros")!.outcome).toEqual({ outputs: { o: "a" } });
   });
 
   it("code after a throw is never reached; the throw's message is what the run raises", () => {

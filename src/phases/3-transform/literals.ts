@@ -72,9 +72,12 @@ function unicodeEscape(code: number): string {
   return `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
-/** A number as written in `.prose` (digits, at most one dot), or its value when written otherwise. */
+/**
+ * A number as written in `.prose` (digits, at most one dot), or its value when written otherwise: a
+ * leading zero (`00`, `007`) is a legacy octal literal, an error in strict TypeScript.
+ */
 export function numberLiteral(raw: string): string {
-  return /^\d+(?:\.\d+)?$/.test(raw) ? raw : String(Number(raw));
+  return /^(?:0|[1-9]\d*)(?:\.\d+)?$/.test(raw) ? raw : String(Number(raw));
 }
 
 const identifierPattern = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
