@@ -3,9 +3,12 @@
  * fetches. Each one asks the PermissionGuard first; a refusal throws before anything is touched.
  */
 import { spawn } from "node:child_process";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { lstat, readdir, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { RE2JS } from "re2js";
 import { fetchChecked } from "./http-fetch.js";
+import { openChecked } from "./open-file.js";
+import { realLocation } from "./path-rules.js";
 import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
 import type { PermissionGuard } from "./permissions.js";
 
@@ -22,15 +25,12 @@ export const readFileTool: ToolDefinition = {
   description: "Read a text file. Paths are relative to the working directory.",
   inputSchema: { type: "object", properties: { path: stringProperty("File path") }, required: ["path"] },
   async run(input, context) {
-    const path = await context.permissions.confirmRead(String(input["path"]), "read_file");
-    const found = await stat(path).catch(() => undefined);
-    if (found === undefined || !found.isFile())
-      throw new Error(
-        found === undefined
-          ? `There is no file ${String(input["path"])}.`
-          : `${String(input["path"])} is not a regular file.`,
-      );
-    return truncate(await readFile(path, "utf8"), MAX_READ_CHARS);
+    const handle = await openChecked(String(input["path"]), "read", context.permissions, "read_file");
+    try {
+      return truncate(await handle.readFile("utf8"), MAX_READ_CHARS);
+    } finally {
+      await handle.close();
+    }
   },
 };
 
@@ -43,10 +43,14 @@ export const writeFileTool: ToolDefinition = {
     required: ["path", "content"],
   },
   async run(input, context) {
-    const path = await context.permissions.confirmWrite(String(input["path"]), "write_file");
-    await mkdir(dirname(path), { recursive: true });
+    const handle = await openChecked(String(input["path"]), "write", context.permissions, "write_file");
     const content = String(input["content"] ?? "");
-    await writeFile(path, content, "utf8");
+    try {
+      await handle.truncate(0);
+      await handle.write(content, 0, "utf8");
+    } finally {
+      await handle.close();
+    }
     return `Wrote ${content.length} characters to ${String(input["path"])}.`;
   },
 };
@@ -64,19 +68,20 @@ export const editFileTool: ToolDefinition = {
     required: ["path", "old_text", "new_text"],
   },
   async run(input, context) {
-    const path = await context.permissions.confirmWrite(String(input["path"]), "edit_file");
-    await context.permissions.confirmRead(String(input["path"]), "edit_file");
-    const oldText = String(input["old_text"] ?? "");
-    const content = await readFile(path, "utf8");
-    const first = content.indexOf(oldText);
-    if (oldText.length === 0 || first < 0) throw new Error("old_text was not found in the file.");
-    if (content.indexOf(oldText, first + 1) >= 0)
-      throw new Error("old_text occurs more than once; include more surrounding text.");
-    await writeFile(
-      path,
-      content.slice(0, first) + String(input["new_text"] ?? "") + content.slice(first + oldText.length),
-      "utf8",
-    );
+    const handle = await openChecked(String(input["path"]), "edit", context.permissions, "edit_file");
+    try {
+      const oldText = String(input["old_text"] ?? "");
+      const content = await handle.readFile("utf8");
+      const first = content.indexOf(oldText);
+      if (oldText.length === 0 || first < 0) throw new Error("old_text was not found in the file.");
+      if (content.indexOf(oldText, first + 1) >= 0)
+        throw new Error("old_text occurs more than once; include more surrounding text.");
+      const edited = content.slice(0, first) + String(input["new_text"] ?? "") + content.slice(first + oldText.length);
+      await handle.truncate(0);
+      await handle.write(edited, 0, "utf8");
+    } finally {
+      await handle.close();
+    }
     return `Edited ${String(input["path"])}.`;
   },
 };
@@ -88,38 +93,63 @@ export const listFilesTool: ToolDefinition = {
   async run(input, context) {
     const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "list_files");
     const files = await walk(root, context);
-    return files.length === 0
-      ? "(no files)"
-      : files.map((file) => relative(context.cwd, file).split(sep).join("/")).join("\n");
+    return files.length === 0 ? "(no files)" : files.map((file) => shown(file, context)).join("\n");
   },
 };
 
 export const searchFilesTool: ToolDefinition = {
   name: "search_files",
-  description: "Search the files under a folder for a regular expression; returns path:line: text for each match.",
+  description:
+    "Search the files under a folder for a regular expression in RE2 syntax (no lookaround, no backreferences); returns path:line: text for each match.",
   inputSchema: {
     type: "object",
     properties: {
-      pattern: stringProperty("JavaScript regular expression"),
+      pattern: stringProperty("Regular expression, RE2 syntax"),
       path: stringProperty("Folder, default the working directory"),
     },
     required: ["pattern"],
   },
   async run(input, context) {
-    const expression = new RegExp(String(input["pattern"]));
+    const expression = compilePattern(String(input["pattern"]));
     const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "search_files");
     const matches: string[] = [];
     for (const file of await walk(root, context)) {
-      const lines = (await readFile(file, "utf8")).split("\n");
+      const lines = (await readChecked(file, context)).split("\n");
       lines.forEach((line, index) => {
         if (matches.length < MAX_LISTED && expression.test(line))
-          matches.push(`${relative(context.cwd, file).split(sep).join("/")}:${index + 1}: ${line.slice(0, 300)}`);
+          matches.push(`${shown(file, context)}:${index + 1}: ${line.slice(0, 300)}`);
       });
       if (matches.length >= MAX_LISTED) break;
     }
     return matches.length === 0 ? "(no matches)" : matches.join("\n");
   },
 };
+
+/**
+ * The model's pattern, compiled by RE2 (re2js): matching takes time linear in the line, so a
+ * catastrophic pattern (`(a+)+$`) on a line the model wrote cannot freeze the run.
+ */
+function compilePattern(pattern: string): RE2JS {
+  try {
+    return RE2JS.compile(pattern);
+  } catch (error) {
+    throw new Error(
+      `The pattern is not valid RE2 syntax (no lookaround, no backreferences): ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+/** A walked file's text, or "" when it is no longer a regular file it may read (skipped, not fatal). */
+async function readChecked(file: string, context: ToolContext): Promise<string> {
+  const handle = await openChecked(file, "read", context.permissions, "search_files").catch(() => undefined);
+  if (handle === undefined) return "";
+  try {
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
 
 export const runCommandTool: ToolDefinition = {
   name: "run_command",
@@ -163,18 +193,28 @@ async function walk(root: string, context: ToolContext): Promise<string[]> {
         (entry.isFile() || (entry.isSymbolicLink() && (await isRegularFile(path)))) &&
         isReadable(path, context)
       ) {
-        // Symlinked folders are not followed, and only regular files are read (a FIFO would hang).
+        // Symlinked folders are not followed, and only regular files are listed (a FIFO, a socket or a
+        // device is skipped; opening a FIFO would hang).
         found.push(path);
       }
     }
   };
-  if ((await stat(root)).isDirectory()) await visit(root);
-  else found.push(root);
+  const kind = await lstat(root);
+  if (kind.isDirectory()) await visit(root);
+  else if (kind.isFile()) found.push(root);
+  else throw new Error(`${shown(root, context)} is not a regular file or folder.`);
   return found;
 }
 
 async function isRegularFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+/** A path as the model sees it: relative to the working directory, with `/`. */
+function shown(path: string, context: ToolContext): string {
+  const real = realLocation(context.cwd) ?? context.cwd;
+  const base = path === real || path.startsWith(`${real}${sep}`) ? real : context.cwd;
+  return relative(base, path).split(sep).join("/") || ".";
 }
 
 function isReadable(path: string, context: ToolContext): boolean {

@@ -16,7 +16,6 @@
  * or a person's approval runs one parsed simple command without a shell (command-line.ts). URLs:
  * network-rules.ts, checked again at connect time and on every redirect (http-fetch.ts).
  */
-import { resolve } from "node:path";
 import type {
   CommandPlan,
   PermissionAsked,
@@ -103,7 +102,7 @@ export class PermissionGuard implements ToolPermissions {
     return this.network === "allow" || (this.permissions?.network?.length ?? 0) > 0;
   }
 
-  /** The absolute path to read, or PermissionDenied. */
+  /** The real absolute path to read (every existing link resolved), or PermissionDenied. */
   readablePath(path: string): string {
     return this.checkPath(path, "read");
   }
@@ -209,7 +208,9 @@ export class PermissionGuard implements ToolPermissions {
       write: new PathRules(this.cwd, this.permissions?.write ?? DEFAULT_WRITE, "write"),
     };
     const verdict = this.rules[access].judge(path);
-    if (verdict.ok) return resolve(this.cwd, path);
+    if (verdict.ok) return verdict.real;
+    if (verdict.system)
+      throw new PermissionDenied(`${path} leads to a device or kernel file (/proc, /dev, /sys); ${access} refused.`);
     if (verdict.outside) throw new PermissionDenied(`${path} is outside the working directory; ${access} refused.`);
     throw new PermissionDenied(`${access === "read" ? "Reading" : "Writing"} ${path} is not permitted for this agent.`);
   }

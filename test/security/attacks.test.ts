@@ -12,6 +12,7 @@
  *
  * Every refused attack must come back as a tool error a model can read, and the run must go on.
  */
+import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -97,6 +98,7 @@ function snapshot(folder: string): Map<string, string> {
       const full = join(path, entry);
       const stat = lstatSync(full);
       if (stat.isSymbolicLink()) files.set(full, "<symlink>");
+      else if (stat.isFIFO()) files.set(full, "<fifo>");
       else if (stat.isDirectory()) visit(full);
       else files.set(full, readFileSync(full, "utf8"));
     }
@@ -130,6 +132,27 @@ function layout(): { project: string; outside: string } {
   writeFileSync(join(project, "sub/.env"), "CANARY-DOTENV sub\n");
   writeFileSync(join(project, ".git/config"), "[core]\n\tbare = false\n");
   writeFileSync(join(project, ".prose/runs/old/bindings/x.md"), "CANARY-PROSE another run's value\n");
+  // Links whose targets do not exist yet, and links to the process's streams and devices.
+  const links: Record<string, string> = {
+    "docs/new.md": "../../outside/x.md",
+    "docs/abs.md": join(outside, "y.md"),
+    "docs/hook.md": "../.git/hooks/pre-commit",
+    "docs/keys.md": join(outside, "home/.ssh/authorized_keys"),
+    "docs/newdir": "../../outside/newdir",
+    "docs/chain.md": "chain2.md",
+    "docs/chain2.md": "../../outside/z.md",
+    "docs/to-src.md": "../src/a.ts",
+    "docs/log.md": "/dev/stdout",
+    "docs/err.md": "/proc/self/fd/2",
+    "docs/out.md": "/proc/self/fd/1",
+    "docs/null.md": "/dev/null",
+    "docs/environ.md": "/proc/self/environ",
+    "docs/zero.md": "/dev/zero",
+    "docs/to-pipe": "pipe",
+  };
+  for (const [path, target] of Object.entries(links)) symlinkSync(target, join(project, path));
+  execFileSync("mkfifo", [join(project, "docs/pipe")]);
+  writeFileSync(join(project, "docs/many-a.md"), `${"a".repeat(30_000)}b\n`);
   for (const folder of ["src", "out"]) {
     symlinkSync(outside, join(project, folder, "link-out"));
     symlinkSync(join(outside, "secret.txt"), join(project, folder, "link-secret"));

@@ -62,6 +62,8 @@ const NOT_PERMITTED = /is not permitted for this agent/;
 const ALLOW_LIST = /which an allow-list does not permit/;
 const INTERNAL = /loopback, private or reserved address/;
 const NO_PATTERN = /matches none of this agent's network patterns/;
+const DEVICE = /leads to a device or kernel file/;
+const NOT_REGULAR = /is not a regular file/;
 
 export function profiles({ outside, sink, redirector }: Targets): Profile[] {
   const out = (name: string) => `../${outside.split("/").pop()}/${name}`;
@@ -173,6 +175,55 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
           { path: ".git/config", old_text: "[core]", new_text: "[core]\n\tfsmonitor = touch pwned" },
           NOT_PERMITTED,
         ),
+      ],
+    },
+    {
+      name: "links not yet resolved",
+      permissions: { write: ["docs/**", "out/**"] },
+      attacks: [
+        control("write a new file next to the links", "write_file", { path: "docs/fine.md", content: "fine" }),
+        refused("write a dangling relative link to outside", "write_file", write("docs/new.md"), OUTSIDE),
+        refused("write a dangling absolute link to outside", "write_file", write("docs/abs.md"), OUTSIDE),
+        refused("write a dangling link into .git/hooks", "write_file", write("docs/hook.md"), NOT_PERMITTED),
+        refused("write a dangling link to an authorized_keys", "write_file", write("docs/keys.md"), OUTSIDE),
+        refused("write through a dangling link to a folder", "write_file", write("docs/newdir/x.md"), OUTSIDE),
+        refused("write a link chain ending outside", "write_file", write("docs/chain.md"), OUTSIDE),
+        refused("write a link to a file the globs do not grant", "write_file", write("docs/to-src.md"), NOT_PERMITTED),
+        refused(
+          "edit a dangling link to outside",
+          "edit_file",
+          { path: "docs/new.md", old_text: "x", new_text: "PWNED" },
+          OUTSIDE,
+        ),
+      ],
+    },
+    {
+      name: "devices and streams",
+      permissions: {},
+      attacks: [
+        refused("write a link to /dev/stdout", "write_file", write("docs/log.md"), DEVICE),
+        refused("write a link to /proc/self/fd/2", "write_file", write("docs/err.md"), DEVICE),
+        refused("write a link to /dev/null", "write_file", write("docs/null.md"), DEVICE),
+        refused("read a link to /proc/self/environ", "read_file", read("docs/environ.md"), DEVICE),
+        refused("read a link to /dev/zero", "read_file", read("docs/zero.md"), DEVICE),
+        refused(
+          "edit a link to /proc/self/fd/1",
+          "edit_file",
+          { path: "docs/out.md", old_text: "a", new_text: "b" },
+          DEVICE,
+        ),
+        refused("read a FIFO", "read_file", read("docs/pipe"), NOT_REGULAR),
+        refused("write a FIFO", "write_file", write("docs/pipe"), NOT_REGULAR),
+        refused("edit a FIFO", "edit_file", { path: "docs/pipe", old_text: "a", new_text: "b" }, NOT_REGULAR),
+        refused("write a link to a FIFO", "write_file", write("docs/to-pipe"), NOT_REGULAR),
+        refused("search a FIFO as the root", "search_files", { pattern: "x", path: "docs/pipe" }, NOT_REGULAR),
+        refused("list a FIFO as the root", "list_files", read("docs/pipe"), NOT_REGULAR),
+        contained("search a folder holding a FIFO", "search_files", { pattern: "CANARY", path: "docs" }),
+        contained("a catastrophic pattern on a line of a's", "search_files", {
+          pattern: "(a+)+$",
+          path: "docs/many-a.md",
+        }),
+        refused("a lookahead (not RE2)", "search_files", { pattern: "(?=CANARY)", path: "docs" }, /RE2 syntax/),
       ],
     },
     {
