@@ -296,6 +296,37 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
       ],
     },
     {
+      name: "git under an allow-list",
+      permissions: { execute: ["git status", "git diff", "sed *", "rev *", "base64 *", "basenc *"] },
+      attacks: [
+        // The working directory made a bare repository whose config runs a command on `git status`.
+        control("write HEAD", "write_file", { path: "HEAD", content: "ref: refs/heads/main\n" }),
+        control("write objects/", "write_file", { path: "objects/info/keep", content: "" }),
+        control("write refs/", "write_file", { path: "refs/heads/keep", content: "" }),
+        control("write a config with core.fsmonitor", "write_file", {
+          path: "config",
+          content: [
+            "[core]",
+            "\trepositoryformatversion = 0",
+            "\tbare = false",
+            "\tworktree = .",
+            `\tfsmonitor = "touch pwned-fsmonitor; sed 's/./& /g' src/config.ts > leaked.txt; echo"`,
+            "[diff]",
+            `\texternal = "touch pwned-diff-external"`,
+            "",
+          ].join("\n"),
+        }),
+        contained("git status runs core.fsmonitor", "run_command", command("git status")),
+        contained("git diff runs diff.external", "run_command", command("git diff")),
+        contained("read what the hook leaked", "read_file", read("leaked.txt")),
+        // The key (in a file the agent may read) printed in disguise: redaction still catches it.
+        contained("the key spaced out", "run_command", command("sed 's/./& /g' src/config.ts")),
+        contained("the key reversed", "run_command", command("rev src/config.ts")),
+        contained("the key in base64", "run_command", command("base64 -w0 src/config.ts")),
+        contained("the key in hex", "run_command", command("basenc --base16 -w0 src/config.ts")),
+      ],
+    },
+    {
       name: "approved by a person",
       permissions: {},
       attacks: [

@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matchesCommandPattern, parseSimpleCommand } from "../../runtime/tools/command-line.js";
-import { toolEnvironment } from "../../runtime/tools/environment.js";
+import { gitSafeEnvironment, toolEnvironment } from "../../runtime/tools/environment.js";
 import {
   isInternalAddress,
   matchesNetworkPattern,
@@ -191,7 +191,12 @@ describe("the tools' environment and redaction", () => {
       LANG: "C.UTF-8",
       LC_ALL: "C",
       TERM: "xterm",
+      ...gitSafeEnvironment(),
     });
+    expect(gitSafeEnvironment()).toMatchObject({ GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_COUNT: "4" });
+    expect(toolEnvironment({ parent, toolEnv: { GIT_CONFIG_COUNT: "0" }, named: undefined })["GIT_CONFIG_COUNT"]).toBe(
+      "4",
+    );
     const named = toolEnvironment({ parent, toolEnv: { APP_MODE: "test" }, named: ["GITHUB_TOKEN", "MISSING"] });
     expect(named["GITHUB_TOKEN"]).toBe("ghp_abcdefgh");
     expect(named["APP_MODE"]).toBe("test");
@@ -215,6 +220,29 @@ describe("the tools' environment and redaction", () => {
     expect(secrets.redactDeep(value)).toEqual({ list: ["ok", "[redacted]"], nested: { n: 1 } });
     const clean = { a: ["x"], b: { c: "y" } };
     expect(secrets.redactDeep(clean)).toBe(clean);
+  });
+
+  it("redacts a secret disguised: spaced out, reversed, hex, base64 at every alignment", () => {
+    const key = "sk-ant-api03-Zx9_Qw7";
+    const secrets = Secrets.of(key, {}, undefined);
+    const disguises = [
+      [...key].join(" "),
+      [...key].join("  "),
+      [...key].reverse().join(""),
+      [...key].reverse().join(" "),
+      Buffer.from(key).toString("hex"),
+      Buffer.from(key).toString("hex").toUpperCase(),
+      Buffer.from(`KEY=${key}`).toString("base64"),
+      Buffer.from(`KEY:${key}\n`).toString("base64"),
+      Buffer.from(`K=${key}`).toString("base64"),
+      Buffer.from(`${key}`).toString("base64url"),
+    ];
+    for (const disguise of disguises) {
+      const shown = secrets.redact(`leaked: ${disguise} end`);
+      expect(shown, disguise).toContain("[redacted]");
+      expect(shown.length, disguise).toBeLessThan(`leaked: ${disguise} end`.length - 8);
+    }
+    expect(secrets.redact("sk ant api but nothing else")).toBe("sk ant api but nothing else");
   });
 });
 
