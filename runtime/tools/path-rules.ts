@@ -3,9 +3,10 @@
  * (symlinks followed, `..` resolved), relative to the working directory; both must pass:
  *
  * 1. inside the working directory, whatever the globs say;
- * 2. not protected: `.git` and `.prose` (for writes) and `.prose` and `.env*` (for reads), as any
- *    part of the path, in any case (`.GIT/config`, `sub/.git/config`), unless a pattern that names
- *    the protected part (`write: [".git/hooks/**"]`) lets it through;
+ * 2. not protected: for writes `.git`, `.prose`, programs (`*.prose`), their modules (`*.prose.ts`,
+ *    `*.prose.js`), `prose.lock` and `prose_modules`; for reads `.prose` and `.env*`; as any part of
+ *    the path, in any case (`.GIT/config`, `sub/.git/config`), unless a pattern that names the
+ *    protected part (`write: [".git/hooks/**"]`, `write: ["drafts/*.prose"]`) lets it through;
  * 3. matched by the globs (picomatch, `!glob` excludes). Includes compare case by case, so `out/**`
  *    does not grant `OUT/` on a case-sensitive disk; excludes and protections ignore case, so a
  *    case-insensitive disk cannot be used to step around them.
@@ -24,6 +25,13 @@ const PROTECTED: Record<Access, readonly { readonly name: string; readonly match
   write: [
     { name: ".git", matches: (part) => part === ".git" },
     { name: ".prose", matches: (part) => part === ".prose" },
+    // What the next run trusts: programs (the running one, the ones it uses), their generated
+    // modules, the lockfile and the vendored programs. An agent that edits them grants itself next time.
+    { name: ".prose", matches: (part) => part.endsWith(".prose") },
+    { name: ".prose.ts", matches: (part) => part.endsWith(".prose.ts") },
+    { name: ".prose.js", matches: (part) => part.endsWith(".prose.js") },
+    { name: "prose.lock", matches: (part) => part === "prose.lock" },
+    { name: "prose_modules", matches: (part) => part === "prose_modules" },
   ],
 };
 

@@ -3,7 +3,8 @@
  * calls it makes, it gets no further than this. Defaults when a program says nothing:
  *
  * - read: anything inside the working directory but `.env*` files and `.prose/` (other runs' state);
- * - write: anything inside the working directory but `.git/` and `.prose/`;
+ * - write: anything inside the working directory but `.git/`, `.prose/`, programs and their modules
+ *   (`*.prose`, `*.prose.ts`, `*.prose.js`), `prose.lock` and `prose_modules/`;
  * - bash (`run_command`): `prompt`, i.e. allowed only when `RunOptions.onPermission` says yes;
  * - network (`fetch_url`): `deny`;
  * - env: none; tools get a scrubbed environment (environment.ts).

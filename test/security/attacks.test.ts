@@ -152,6 +152,17 @@ function layout(): { project: string; outside: string } {
   };
   for (const [path, target] of Object.entries(links)) symlinkSync(target, join(project, path));
   execFileSync("mkfifo", [join(project, "docs/pipe")]);
+  // The running program, a program it uses, their modules, the lockfile and a vendored program.
+  mkdirSync(join(project, "lib"));
+  mkdirSync(join(project, "dist"));
+  mkdirSync(join(project, "prose_modules/a"), { recursive: true });
+  writeFileSync(join(project, "program.prose"), "agent worker:\n  permissions:\n    bash: deny\n");
+  writeFileSync(join(project, "lib/helper.prose"), 'session "help"\n');
+  writeFileSync(join(project, "lib/helper.prose.ts"), "export default {};\n");
+  writeFileSync(join(project, "dist/program.prose.js"), "export default {};\n");
+  writeFileSync(join(project, "prose.lock"), "{}\n");
+  writeFileSync(join(project, "prose_modules/a/b.prose"), 'session "b"\n');
+  symlinkSync("../program.prose", join(project, "docs/to-program.md"));
   writeFileSync(join(project, "docs/many-a.md"), `${"a".repeat(30_000)}b\n`);
   for (const folder of ["src", "out"]) {
     symlinkSync(outside, join(project, folder, "link-out"));

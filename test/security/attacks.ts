@@ -56,6 +56,7 @@ const read = (path: string) => ({ path });
 const write = (path: string) => ({ path, content: "PWNED" });
 const command = (line: string) => ({ command: line });
 const url = (href: string) => ({ url: href });
+const grant = (path: string) => ({ path, old_text: "bash: deny", new_text: "bash: allow" });
 
 const OUTSIDE = /outside the working directory/;
 const NOT_PERMITTED = /is not permitted for this agent/;
@@ -224,6 +225,23 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
           path: "docs/many-a.md",
         }),
         refused("a lookahead (not RE2)", "search_files", { pattern: "(?=CANARY)", path: "docs" }, /RE2 syntax/),
+      ],
+    },
+    {
+      name: "what the next run trusts",
+      permissions: { write: ["**", "!out/**"] },
+      attacks: [
+        control("write an ordinary file", "write_file", { path: "notes.md", content: "fine" }),
+        refused("grant itself bash next time", "edit_file", grant("program.prose"), NOT_PERMITTED),
+        refused("rewrite the running program", "write_file", write("program.prose"), NOT_PERMITTED),
+        refused("rewrite a program it uses", "write_file", write("lib/helper.prose"), NOT_PERMITTED),
+        refused("rewrite a used program's module", "write_file", write("lib/helper.prose.ts"), NOT_PERMITTED),
+        refused("rewrite a compiled module", "write_file", write("dist/program.prose.js"), NOT_PERMITTED),
+        refused("rewrite prose.lock", "write_file", write("prose.lock"), NOT_PERMITTED),
+        refused("rewrite a vendored program", "write_file", write("prose_modules/a/b.prose"), NOT_PERMITTED),
+        refused("add a file to prose_modules", "write_file", write("prose_modules/a/extra.md"), NOT_PERMITTED),
+        refused("PROGRAM.PROSE (case trick)", "write_file", write("PROGRAM.PROSE"), NOT_PERMITTED),
+        refused("through a link to the program", "write_file", write("docs/to-program.md"), NOT_PERMITTED),
       ],
     },
     {

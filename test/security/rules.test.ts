@@ -275,6 +275,24 @@ describe("protected paths", () => {
     expect(() => hooks.writablePath(".GIT/hooks/pre-commit")).toThrow(/not permitted/);
   });
 
+  it("writes never reach programs, their modules, prose.lock or prose_modules unless a pattern names them", () => {
+    const guard = new PermissionGuard(project(), { write: ["**"] }, undefined);
+    for (const path of [
+      "main.prose",
+      "sub/x.prose",
+      "x.prose.ts",
+      "gen/x.prose.js",
+      "prose.lock",
+      "prose_modules/a/b.md",
+    ])
+      expect(() => guard.writablePath(path), path).toThrow(/not permitted/);
+    expect(guard.writablePath("notes.prose.md")).toMatch(/notes\.prose\.md$/);
+    const drafts = new PermissionGuard(project(), { write: ["**", "drafts/*.prose"] }, undefined);
+    expect(drafts.writablePath("drafts/new.prose")).toMatch(/new\.prose$/);
+    expect(() => drafts.writablePath("main.prose")).toThrow(/not permitted/);
+    expect(() => drafts.writablePath("drafts/new.prose.ts")).toThrow(/not permitted/);
+  });
+
   it("reads never reach .env* or .prose unless a pattern names them; excludes ignore case", () => {
     const cwd = project();
     const guard = new PermissionGuard(cwd, undefined, undefined);
