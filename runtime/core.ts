@@ -193,13 +193,13 @@ export class RunCore {
     if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
     let toolbox = byAgent.get(agent);
     if (toolbox === undefined) {
-      const { toolEnv, resolveHost } = this.options;
+      const { toolEnv, resolveHost, fetchTimeoutMs } = this.options;
       const guard = new PermissionGuard(
         this.options.cwd ?? process.cwd(),
         permissions,
         this.options.onPermission,
         agent,
-        { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }) },
+        { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }), ...(fetchTimeoutMs && { fetchTimeoutMs }) },
       );
       for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
       const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];

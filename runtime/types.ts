@@ -427,6 +427,8 @@ export interface RunOptions {
    * the ones checked and connected to.
    */
   readonly resolveHost?: ResolveHost;
+  /** Deadline of one `fetch_url` call, redirects and the body included (default 30,000 ms). */
+  readonly fetchTimeoutMs?: number;
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
   /** `max_tokens` of a session's model calls (default 8192). */
@@ -627,6 +629,8 @@ export interface ToolPermissions {
   /** Throws when one of the addresses the URL's host has may not be reached. */
   checkAddresses(url: URL, addresses: readonly string[]): void;
   readonly resolveHost: ResolveHost | undefined;
+  /** `RunOptions.fetchTimeoutMs`: the deadline of one `fetch_url` call. */
+  readonly fetchTimeoutMs?: number | undefined;
   /** The environment of this agent's tool processes. */
   environment(): Record<string, string>;
 }

@@ -50,6 +50,8 @@ export interface GuardSettings {
   readonly toolEnv?: Readonly<Record<string, string>>;
   /** `RunOptions.resolveHost`. */
   readonly resolveHost?: ResolveHost;
+  /** `RunOptions.fetchTimeoutMs`. */
+  readonly fetchTimeoutMs?: number;
   /** The environment tool processes are given a part of (default `process.env`). */
   readonly parentEnv?: NodeJS.ProcessEnv;
 }
@@ -57,6 +59,7 @@ export interface GuardSettings {
 export class PermissionGuard implements ToolPermissions {
   readonly bash: PermissionMode;
   readonly resolveHost: ResolveHost | undefined;
+  readonly fetchTimeoutMs: number | undefined;
   private readonly network: PermissionMode | readonly NetworkPattern[];
   // Made on the first use: most sessions never touch a file or run a command, and compiling globs
   // per session would be most of the runtime's own cost.
@@ -77,6 +80,7 @@ export class PermissionGuard implements ToolPermissions {
         ? network
         : network.map(parseNetworkPattern).filter((pattern) => pattern !== undefined);
     this.resolveHost = settings.resolveHost;
+    this.fetchTimeoutMs = settings.fetchTimeoutMs;
   }
 
   /** Whether `run_command` is offered to the model at all. */
