@@ -435,6 +435,15 @@ export interface RunOptions {
   readonly maxTokens?: number;
   /** Model turns of one session's tool-use loop before it fails (default 50). */
   readonly maxTurns?: number;
+  /** Tool calls of one model turn that run; each call beyond gets an error result (default 64). */
+  readonly maxToolCallsPerTurn?: number;
+  /** Characters of one tool result the model gets; the rest is cut with a marker (default 131,072). */
+  readonly maxToolResultChars?: number;
+  /**
+   * Characters of tool results a session's conversation keeps; past it the oldest are elided with a
+   * marker, down to half (default 2,097,152).
+   */
+  readonly maxConversationToolChars?: number;
   /** The SDK's own transport retries per model call (default 2). */
   readonly maxRetries?: number;
   /** Timeout of one HTTP attempt (default 10 minutes). */

@@ -3,7 +3,7 @@
  * fetches. Each one asks the PermissionGuard first; a refusal throws before anything is touched.
  */
 import { spawn } from "node:child_process";
-import { lstat, readdir, stat } from "node:fs/promises";
+import { lstat, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { RE2JS } from "re2js";
 import { fetchChecked } from "./http-fetch.js";
@@ -15,6 +15,8 @@ import type { PermissionGuard } from "./permissions.js";
 const MAX_READ_CHARS = 200_000;
 const MAX_OUTPUT_CHARS = 50_000;
 const MAX_LISTED = 1_000;
+/** Of each file searched, the first 4 MB: a huge file cannot take the memory. */
+const MAX_SEARCHED_BYTES = 4 * 1024 * 1024;
 const SKIPPED_DIRECTORIES = new Set([".git", "node_modules"]);
 const COMMAND_TIMEOUT_MS = 120_000;
 
@@ -27,7 +29,7 @@ export const readFileTool: ToolDefinition = {
   async run(input, context) {
     const handle = await openChecked(String(input["path"]), "read", context.permissions, "read_file");
     try {
-      return truncate(await handle.readFile("utf8"), MAX_READ_CHARS);
+      return truncate(await readHead(handle, MAX_READ_CHARS * 4), MAX_READ_CHARS);
     } finally {
       await handle.close();
     }
@@ -145,7 +147,7 @@ async function readChecked(file: string, context: ToolContext): Promise<string> 
   const handle = await openChecked(file, "read", context.permissions, "search_files").catch(() => undefined);
   if (handle === undefined) return "";
   try {
-    return await handle.readFile("utf8");
+    return await readHead(handle, MAX_SEARCHED_BYTES);
   } finally {
     await handle.close();
   }
@@ -248,6 +250,20 @@ function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
     );
     child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
   });
+}
+
+/** At most `bytes` of the file from its start, as UTF-8 (a character cut at the end is dropped). */
+async function readHead(handle: FileHandle, bytes: number): Promise<string> {
+  const size = (await handle.stat()).size;
+  const buffer = Buffer.alloc(Math.min(size, bytes));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  const text = buffer.subarray(0, filled).toString("utf8");
+  return size > bytes ? `${text.replace(/\uFFFD$/, "")}\n[... the file has ${size - filled} more bytes]` : text;
 }
 
 function truncate(text: string, limit: number): string {
