@@ -231,6 +231,8 @@ export type RunEvent =
       readonly detail: string;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /** Something the person running the program should know, said once (commands without an OS sandbox). */
+  | (RunEventBase & { readonly type: "notice"; readonly message: string })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & {
       readonly type: "waiting";
@@ -427,6 +429,12 @@ export interface RunOptions {
    * the ones checked and connected to.
    */
   readonly resolveHost?: ResolveHost;
+  /**
+   * The OS sandbox of `run_command` (bubblewrap). `required`: commands run only inside it (without it
+   * `run_command` is not offered); `auto`: inside it when the machine has it; `off`: never. Default:
+   * `required` for an agent with an unrestricted shell (`bash: allow`, no `execute:` list), else `auto`.
+   */
+  readonly sandbox?: "required" | "auto" | "off";
   /** Deadline of one `fetch_url` call, redirects and the body included (default 30,000 ms). */
   readonly fetchTimeoutMs?: number;
   /** Cancels the whole run. */
@@ -620,7 +628,10 @@ export interface ToolContext {
 export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
 
 /** What a permitted command runs: a command line under `/bin/sh -c`, or argv without a shell. */
-export type CommandPlan = { readonly shell: string } | { readonly argv: readonly string[] };
+export type CommandPlan = ({ readonly shell: string } | { readonly argv: readonly string[] }) & {
+  /** The OS sandbox to run it in (tools/sandbox.ts): bwrap and its arguments up to `--`. */
+  readonly sandbox?: { readonly bwrap: string; readonly args: readonly string[] };
+};
 
 /**
  * What a tool asks before it touches the machine (`tools/permissions.ts` answers). Paths are

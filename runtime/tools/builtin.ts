@@ -228,9 +228,17 @@ function isReadable(path: string, context: ToolContext): boolean {
   }
 }
 
-/** Runs a permitted command: argv without a shell, or a line under `/bin/sh -c` (`bash: allow`). */
+/**
+ * Runs a permitted command: argv without a shell, or a line under `/bin/sh -c` (`bash: allow`); inside
+ * the OS sandbox (bwrap) when the plan has one.
+ */
 function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
-  const [file, args] = "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
+  const [command, commandArgs] =
+    "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
+  const [file, args] =
+    plan.sandbox === undefined
+      ? [command, commandArgs]
+      : [plan.sandbox.bwrap, [...plan.sandbox.args, command, ...commandArgs]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: context.cwd,
@@ -246,7 +254,7 @@ function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new Error(`No program ${file} was found.`) : error),
+      reject(error.code === "ENOENT" ? new Error(`No program ${command} was found.`) : error),
     );
     child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
   });
