@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_TOOL_OUTPUT_LIMITS, elideToolResults } from "../../runtime/tool-output.js";
+import { DEFAULT_TOOL_OUTPUT_LIMITS, elideToolResults } from "../../runtime/steps/tool-output.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst, temporaryFolder } from "../runtime/helpers.js";
 
