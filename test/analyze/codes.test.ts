@@ -107,7 +107,7 @@ const cases: Case[] = [
   { code: "W004", triggers: 'session "L"\n  prompt: ""\n', nearMiss: 'session "L"\n  prompt: "p"\n' },
   {
     code: "W005",
-    triggers: "agent a:\n  notes: \"be brief\"\n",
+    triggers: 'agent a:\n  notes: "be brief"\n',
     nearMiss: "agent a:\n  model: opus\n",
     message: /unknown property `notes`/,
   },
