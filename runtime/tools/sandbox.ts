@@ -104,21 +104,15 @@ export function sandboxArguments(plan: SandboxPlan): string[] {
     "--dir",
     SCRATCH_HOME,
   ];
-  const writable = writableFolders(plan);
-  const whole = writable.includes(".");
-  args.push(whole ? "--bind" : "--ro-bind", plan.cwd, plan.cwd);
+  // Protected and hidden paths anywhere in the working directory; a tree too large to walk has none
+  // of it writable, since what it protects is not known.
   const readOnly: string[] = [];
   const hidden: string[] = [];
-  const walk = { count: 0 };
-  for (const folder of writable) {
-    const absolute = folder === "." ? plan.cwd : join(plan.cwd, folder);
-    if (folder !== ".") args.push("--bind", absolute, absolute);
-  }
-  // Protected and hidden paths anywhere in the working directory (read-only folders included: hiding).
-  if (!collect(plan.cwd, readOnly, hidden, walk)) {
-    // Too large to walk: nothing of it stays writable.
-    args.push("--remount-ro", plan.cwd);
-  }
+  const walked = collect(plan.cwd, readOnly, hidden, { count: 0 });
+  const writable = walked ? writableFolders(plan) : [];
+  args.push(writable.includes(".") ? "--bind" : "--ro-bind", plan.cwd, plan.cwd);
+  for (const folder of writable)
+    if (folder !== ".") args.push("--bind", join(plan.cwd, folder), join(plan.cwd, folder));
   for (const path of readOnly) args.push("--ro-bind", path, path);
   for (const path of hidden) {
     if (lstatSync(path).isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
