@@ -212,11 +212,18 @@ async function isRegularFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
-/** A path as the model sees it: relative to the working directory, with `/`. */
+/** A path as the model sees it: relative to the working directory (real or as given), with `/`. */
 function shown(path: string, context: ToolContext): string {
-  const real = realLocation(context.cwd) ?? context.cwd;
+  const real = realCwd(context.cwd);
   const base = path === real || path.startsWith(`${real}${sep}`) ? real : context.cwd;
   return relative(base, path).split(sep).join("/") || ".";
+}
+
+const realCwds = new Map<string, string>();
+function realCwd(cwd: string): string {
+  let real = realCwds.get(cwd);
+  if (real === undefined) realCwds.set(cwd, (real = realLocation(cwd) ?? cwd));
+  return real;
 }
 
 function isReadable(path: string, context: ToolContext): boolean {

@@ -32,13 +32,14 @@ export async function openChecked(
     purpose === "read" ? await permissions.confirmRead(path, tool) : await permissions.confirmWrite(path, tool);
   if (purpose === "edit") await permissions.confirmRead(path, tool);
   if (purpose === "write") await mkdir(dirname(real), { recursive: true });
-  const judge = purpose === "read" ? permissions.readablePath : permissions.writablePath;
+  const judge = (named: string): string =>
+    purpose === "read" ? permissions.readablePath(named) : permissions.writablePath(named);
   const { handle, created } = await openReal(real, purpose, path);
   try {
     const found = await handle.stat();
     if (!found.isFile()) throw new Error(`${path} is not a regular file.`);
     const named = await namedByDescriptor(handle);
-    if (named !== undefined && named !== real) judge.call(permissions, named);
+    if (named !== undefined && named !== real) judge(named);
     return handle;
   } catch (error) {
     await handle.close();
