@@ -13,10 +13,10 @@
  * Every refused attack must come back as a tool error a model can read, and the run must go on.
  */
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, rmSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "../../runtime/index.js";
 import type { RunEvent } from "../../runtime/types.js";
@@ -214,6 +214,7 @@ function toolResults(server: FakeServer): Map<string, ToolResult> {
 describe("permissions against a hostile model", () => {
   let servers: Awaited<ReturnType<typeof startServers>>;
   let model: FakeServer;
+  let project: string | undefined;
   const saved = { ...process.env };
 
   beforeAll(async () => {
@@ -226,11 +227,13 @@ describe("permissions against a hostile model", () => {
       else process.env[name] = saved[name];
     servers.sink.close();
     servers.redirector.close();
+    if (project !== undefined) rmSync(dirname(project), { recursive: true, force: true });
     await model?.close();
   });
 
   it("lets no attack escape, refuses each with a readable tool error, and the run goes on", async () => {
-    const { project, outside } = layout();
+    let outside: string;
+    ({ project, outside } = layout());
     const before = { outside: snapshot(outside), project: snapshot(project) };
     const groups = profiles({
       outside,

@@ -4,6 +4,7 @@
  * it would keep the connection and the process alive after the run). Real HTTP servers on 127.0.0.1,
  * the real SDK client and runtime; the run must go on with a readable tool error.
  */
+import { rmSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anth
 import { at, runAgainst, temporaryFolder } from "../runtime/helpers.js";
 
 const servers: Server[] = [];
+const folders: string[] = [];
 const timers: NodeJS.Timeout[] = [];
 let model: FakeServer | undefined;
 afterEach(async () => {
@@ -23,6 +25,7 @@ afterEach(async () => {
   }
   await model?.close();
   model = undefined;
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
 async function serve(handler: (path: string, response: ServerResponse) => void): Promise<string> {
@@ -48,10 +51,12 @@ describe("fetch_url against a server that never finishes", () => {
       script: [reply.toolUse([{ name: "fetch_url", input: { url: `${base}/slow` } }]), reply.text("went on")],
     });
     const started = Date.now();
+    const cwd = temporaryFolder();
+    folders.push(cwd);
     const { result } = await runAgainst(
       model,
       (rt) => rt.session({ at: at(1), prompt: "Fetch it", permissions: { network: ["127.0.0.1"] } }),
-      { fetchTimeoutMs: 800 },
+      { cwd, fetchTimeoutMs: 800 },
     );
     expect(result).toBe("went on");
     expect(Date.now() - started).toBeLessThan(20_000);
@@ -71,6 +76,7 @@ describe("fetch_url against a server that never finishes", () => {
       redirectClosed = new Promise((resolve) => response.on("close", () => (clearInterval(timer), resolve())));
     });
     const cwd = temporaryFolder();
+    folders.push(cwd);
     const guard = new PermissionGuard(cwd, { network: ["127.0.0.1"] }, undefined, undefined, {
       fetchTimeoutMs: 60_000,
     });

@@ -4,7 +4,7 @@
  * runtime sends back. Calls beyond the turn's limit get error results, each result is cut, and the
  * conversation's tool output stays bounded by eliding the oldest results.
  */
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_TOOL_OUTPUT_LIMITS, elideToolResults } from "../../runtime/steps/tool-output.js";
@@ -12,9 +12,11 @@ import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anth
 import { at, runAgainst, temporaryFolder } from "../runtime/helpers.js";
 
 let model: FakeServer | undefined;
+const folders: string[] = [];
 afterEach(async () => {
   await model?.close();
   model = undefined;
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
 interface SentResult {
@@ -36,6 +38,7 @@ function resultsOf(body: { messages: readonly { role: string; content: unknown }
 describe("tool output without bound", () => {
   it("answers 64 calls a turn, cuts each result, and keeps the conversation's tool output under 2 MB", async () => {
     const cwd = temporaryFolder();
+    folders.push(cwd);
     writeFileSync(join(cwd, "big.txt"), `${"0123456789abcdef".repeat(12_800)}\n`); // 200 KB
     const turn = () =>
       reply.toolUse(Array.from({ length: 100 }, () => ({ name: "read_file", input: { path: "big.txt" } })));
