@@ -28,6 +28,7 @@ import {
   type FakeServer,
 } from "../support/fake-anthropic.js";
 import { at, program, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+import { ensureBubblewrap } from "../support/bubblewrap.js";
 import { profiles, type Attack } from "./attacks.js";
 
 const SUITE_SECRET = "suite-secret-value-0123";
@@ -218,6 +219,8 @@ describe("permissions against a hostile model", () => {
   const saved = { ...process.env };
 
   beforeAll(async () => {
+    // Commands run inside the OS sandbox (an unrestricted shell only there): the suite needs it.
+    ensureBubblewrap();
     servers = await startServers();
     Object.assign(process.env, { ANTHROPIC_API_KEY: TEST_API_KEY, PROSEC_SUITE_SECRET: SUITE_SECRET, GITHUB_TOKEN });
   });
