@@ -19,3 +19,8 @@ export function ensureBubblewrap(): string {
     );
   return installed;
 }
+
+/** Vitest's global setup: agents with an unrestricted shell need the sandbox, in every test file. */
+export default function setup(): void {
+  ensureBubblewrap();
+}
