@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { typecheck } from "../../src/project/typecheck.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 function project(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "prosec-build-"));
+  const folder = temporaryFolder("prosec-build-");
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(folder, name, ".."), { recursive: true });
     writeFileSync(join(folder, name), text);

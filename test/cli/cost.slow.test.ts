@@ -1,15 +1,15 @@
 /**
  * `prosec cost` and the bound in `prosec build --check`, through the built CLI.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 function folderWith(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "prosec-cost-"));
+  const folder = temporaryFolder("prosec-cost-");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
   return folder;
 }

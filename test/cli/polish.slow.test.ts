@@ -2,13 +2,13 @@
  * The command line's manners: help wrapped at spaces, suggestions for mistyped commands and options,
  * options named once and with their dashes, one `--format json` (alias `--json`) everywhere.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { usageMessage } from "../../src/cli/usage-errors.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const lastLine = (text: string) => text.trimEnd().split("\n").pop();
 
@@ -89,7 +89,7 @@ describe("mistyped commands and options", () => {
 
 describe("--format json and --json", () => {
   it("are the same for check", () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-format-"));
+    const folder = temporaryFolder("prosec-format-");
     writeFileSync(join(folder, "a.prose"), 'session "Hi {nobody}"\n');
     const long = prosec(["check", "--format", "json", "a.prose"], folder);
     const short = prosec(["check", "--json", "a.prose"], folder);

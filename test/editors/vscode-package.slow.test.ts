@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { repositoryRoot } from "../support/cli.js";
 import { zipEntries } from "../support/zip.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const extension = join(repositoryRoot, "editors/vscode");
 const vsce = join(extension, "node_modules/.bin/vsce");
@@ -22,7 +22,7 @@ describe("VS Code extension: packaging", () => {
   }, 300_000);
 
   it("packages with @vscode/vsce into a .vsix holding the client, the language files and the runtime dependencies only", () => {
-    const out = join(mkdtempSync(join(tmpdir(), "prosec-vsix-")), "prose.vsix");
+    const out = join(temporaryFolder("prosec-vsix-"), "prose.vsix");
     const packaged = spawnSync(vsce, ["package", "--allow-missing-repository", "--out", out], {
       cwd: extension,
       encoding: "utf8",
