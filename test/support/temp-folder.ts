@@ -3,12 +3,14 @@
  * workers and in every process they start) at a folder of this run's own, and when the run ends
  * removes it and fails the run if a test left anything in it: every test removes what it made.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export default function setup(): () => void {
   const folder = mkdtempSync(join(tmpdir(), "prosec-tests-"));
+  // Readable by others, as /tmp is: the tests' PostgreSQL server runs as the postgres user, inside it.
+  chmodSync(folder, 0o755);
   const previous = process.env["TMPDIR"];
   process.env["TMPDIR"] = folder;
   return () => {
