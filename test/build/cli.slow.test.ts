@@ -106,6 +106,8 @@ describe("prosec build", () => {
     const result = prosec(["build", ".", "--typecheck"], folder);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("1 program: 1 written, 0 unchanged, 1 module type-checked\n");
+    expect(prosec(["build", "."], folder).stdout).toBe("1 program: 0 written, 1 unchanged\n");
   });
 
   it("compiles a local `use` to an import of the other program's module, and checks calls against it", () => {
