@@ -7,7 +7,7 @@
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import { WaitingForInput } from "./errors.js";
-import type { Durability, DurableStep, Journal, RecordedStep, StepIdentity, StepKind, Value } from "./types.js";
+import type { Conversation, Durability, DurableStep, Journal, RecordedStep, StepIdentity, StepKind, Value } from "./types.js";
 
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}
@@ -26,6 +26,10 @@ export class JournalDurability implements Durability {
     const step = await execute();
     await this.journal.put(key, step, identity);
     return { step, replayed: false };
+  }
+
+  conversation(key: string): Conversation | undefined {
+    return this.journal.conversation?.(key);
   }
 
   branch<T extends Value>(_key: string, body: () => Promise<T>): Promise<T> {
@@ -63,6 +67,10 @@ export class ScopedDurability implements Durability {
       // The question is answered under the key the run's store knows it by.
       throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
     }
+  }
+
+  conversation(key: string): Conversation | undefined {
+    return this.parent.conversation?.(this.prefix + key);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -5,12 +5,19 @@
  */
 import type {
   ContentBlockParam,
-  MessageParam,
   TextBlockParam,
   Tool,
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import {
+  currentEvents,
+  interruptedResult,
+  rebuild,
+  repeatable,
+  TransientConversation,
+  type Conversation,
+} from "./conversation.js";
 import type { RunCore } from "./core.js";
 import { describeError } from "./errors.js";
 import { stable } from "./cache.js";
@@ -54,6 +61,8 @@ export interface AgentRun {
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
   /** Offers `update_memory`; called with what the agent gave it. */
   readonly onMemory?: (memory: string, summary: string) => void;
+  /** Where the session's turns are journaled; a resumed session goes on from what it holds. */
+  readonly conversation?: Conversation;
 }
 
 export interface AgentResult {
@@ -93,14 +102,39 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     persistent: run.onMemory !== undefined,
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
+  const conversation = run.conversation ?? new TransientConversation();
+  const recorded = currentEvents(conversation.events);
+  const firstResponse = recorded.find((event) => event.type === "response");
   // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
-  const turnsExpected = toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name);
+  // A resumed conversation keeps the layout it was sent with, so its prefix stays cached.
+  const turnsExpected =
+    firstResponse === undefined
+      ? toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name)
+      : firstResponse.cachedTask === true;
   if (turnsExpected) first.push(stable((first.pop() as TextBlockParam).text));
-  const messages: MessageParam[] = [{ role: "user", content: first }];
-  const usage: Usage[] = [];
+  const { messages, usage, turns, pending, results } = rebuild({ role: "user", content: first }, recorded);
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const journaledTool = async (call: ToolUseBlock): Promise<ToolResultBlockParam> => {
+    conversation.append({ type: "tool-started", id: call.id, name: call.name });
+    const result = await runTool(core, call, offered, toolContext);
+    conversation.append({ type: "tool-finished", id: call.id, result });
+    return result;
+  };
+  if (turns > 0) {
+    // Resumed after a crash inside the last turn's tool calls: finished calls keep their results; the
+    // rest run now, except a call that had started and may not be repeated (`conversation.ts`).
+    core.recordToolUse(agent?.name);
+    for (const { call, started } of pending) {
+      if (started && !repeatable(call.name)) {
+        const result = interruptedResult(call);
+        conversation.append({ type: "tool-finished", id: call.id, result });
+        results.push(result);
+      } else results.push(await journaledTool(call));
+    }
+    messages.push({ role: "user", content: results });
+  }
 
-  for (let turn = 0; turn < maxTurns; turn++) {
+  for (let turn = turns; turn < maxTurns; turn++) {
     const { message, usage: callUsage } = await core.callModel(
       {
         model,
@@ -118,10 +152,18 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     if (answer !== undefined) return { text: verdictText(answer.input), usage };
     if (message.stop_reason !== "tool_use" || calls.length === 0) return { text: textOf(message.content), usage };
     core.recordToolUse(agent?.name);
-    messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
-    const results: ToolResultBlockParam[] = [];
-    for (const call of calls) results.push(await runTool(core, call, offered, toolContext));
-    messages.push({ role: "user", content: results });
+    const content = message.content as ContentBlockParam[];
+    conversation.append({
+      type: "response",
+      content,
+      stop: message.stop_reason,
+      usage: callUsage,
+      ...(turn === 0 && turnsExpected ? { cachedTask: true as const } : {}),
+    });
+    messages.push({ role: "assistant", content });
+    const turnResults: ToolResultBlockParam[] = [];
+    for (const call of calls) turnResults.push(await journaledTool(call));
+    messages.push({ role: "user", content: turnResults });
   }
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
 }

@@ -499,6 +499,31 @@ export interface RecordedStep {
   readonly requestHash?: string;
 }
 
+/**
+ * One event of a session's conversation (`conversation.ts`): journaled as the session goes, so a
+ * resumed run rebuilds the conversation and sends only the next turn.
+ */
+export type TurnEvent =
+  | {
+      readonly type: "response";
+      readonly content: readonly Anthropic.ContentBlockParam[];
+      readonly stop: string | null;
+      readonly usage: Usage;
+      /** Set on a session's first response when its task block carried a cache breakpoint (`cache.ts`). */
+      readonly cachedTask?: true;
+    }
+  | { readonly type: "tool-started"; readonly id: string; readonly name: string }
+  | { readonly type: "tool-finished"; readonly id: string; readonly result: Anthropic.ToolResultBlockParam }
+  | { readonly type: "restart" };
+
+/** Where a session's turn events are kept: the run's journal, under the session step's key. */
+export interface Conversation {
+  /** The events recorded so far, oldest first. */
+  readonly events: readonly TurnEvent[];
+  /** Records an event; it is durable when this returns. */
+  append(event: TurnEvent): void;
+}
+
 export interface Journal {
   get(key: string): Promise<RecordedStep | undefined>;
   /**
@@ -506,6 +531,8 @@ export interface Journal {
    * `identity` too: its anchor and request hash, what `prosec test` matches and compares.
    */
   put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void>;
+  /** The turn events of the session step `key` (a journal without it keeps no turns: a resumed session starts over). */
+  conversation?(key: string): Conversation;
 }
 
 /** What a step asks, as the program put it. */
@@ -568,6 +595,8 @@ export interface Durability {
     execute: () => Promise<RecordedStep>,
     identity?: StepIdentity,
   ): Promise<DurableStep>;
+  /** Where the session step `key` journals its turns while it runs (none: a resumed session starts over). */
+  conversation?(key: string): Conversation | undefined;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**

@@ -1,5 +1,7 @@
 /**
- * The journal of a durable run: `<runDir>/journal.jsonl`, one JSON record per finished step.
+ * The journal of a durable run: `<runDir>/journal.jsonl`, one JSON record per finished step, and
+ * before a session's step record, one per event of its conversation (`{"key", "turn": event}`,
+ * `conversation.ts`): each model reply that asked for tools, each tool call started and finished.
  *
  * A record is appended with one synchronous write before the step returns, so it is in the
  * operating system's hands (it survives the process being killed) before the next step starts.
@@ -10,13 +12,19 @@
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { RunStateError } from "../errors.js";
-import type { Journal, RecordedStep, StepIdentity, StepKind } from "../types.js";
+import type { Conversation, Journal, RecordedStep, StepIdentity, StepKind, TurnEvent } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
 /** A line of the journal: the step's key and its record. */
 export interface JournalRecord extends RecordedStep {
   readonly key: string;
+}
+
+/** A line of the journal holding one event of a running session's conversation. */
+export interface TurnRecord {
+  readonly key: string;
+  readonly turn: TurnEvent;
 }
 
 /** A record as one journal line, newline included. */
@@ -32,18 +40,31 @@ export function journalLine(key: string, step: RecordedStep): string {
 export function parseJournal(
   content: string,
   path: string,
-): { readonly records: JournalRecord[]; readonly bytes: number } {
+): { readonly records: JournalRecord[]; readonly turns: TurnRecord[]; readonly bytes: number } {
   const end = content.lastIndexOf("\n") + 1;
   const lines = content.slice(0, end).split("\n");
   lines.pop();
-  const records = lines.map((line, index) => parseRecord(line) ?? throwDamaged(path, index + 1, lines.length));
-  return { records, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
+  const records: JournalRecord[] = [];
+  const turns: TurnRecord[] = [];
+  lines.forEach((line, index) => {
+    const record = parseRecord(line) ?? throwDamaged(path, index + 1, lines.length);
+    if ("turn" in record) turns.push(record);
+    else records.push(record);
+  });
+  return { records, turns, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
 
 const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input"]);
 
-/** A complete line as a step record, or undefined when it is not one prosec wrote (fields added later are optional). */
-function parseRecord(line: string): JournalRecord | undefined {
+const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent["type"]>([
+  "response",
+  "tool-started",
+  "tool-finished",
+  "restart",
+]);
+
+/** A complete line as a step or turn record, or undefined when it is not one prosec wrote (fields added later are optional). */
+function parseRecord(line: string): JournalRecord | TurnRecord | undefined {
   let record: unknown;
   try {
     record = JSON.parse(line);
@@ -51,7 +72,13 @@ function parseRecord(line: string): JournalRecord | undefined {
     return undefined;
   }
   if (typeof record !== "object" || record === null) return undefined;
-  const { key, kind, usage } = record as { key?: unknown; kind?: unknown; usage?: unknown };
+  const { key, kind, usage, turn } = record as { key?: unknown; kind?: unknown; usage?: unknown; turn?: unknown };
+  if (turn !== undefined) {
+    const type = (turn as { type?: unknown } | null)?.type;
+    return typeof key === "string" && typeof type === "string" && TURN_EVENTS.has(type)
+      ? (record as TurnRecord)
+      : undefined;
+  }
   const valid =
     typeof key === "string" && typeof kind === "string" && KINDS.has(kind) && "value" in record && Array.isArray(usage);
   return valid ? (record as JournalRecord) : undefined;
@@ -77,6 +104,8 @@ function throwDamaged(path: string, line: number, lines: number): never {
 
 export class FileJournal implements Journal {
   private readonly steps = new Map<string, RecordedStep>();
+  /** The turns of sessions not finished yet (a finished session's record replaces them). */
+  private readonly conversations = new Map<string, TurnEvent[]>();
   private readonly descriptor: number;
 
   /** Opens (or creates) the journal at `path`, loading its records and dropping a torn last one. */
@@ -100,11 +129,29 @@ export class FileJournal implements Journal {
       key,
       identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash },
     );
+    this.append(line);
+    this.steps.set(key, step);
+    this.conversations.delete(key);
+    return Promise.resolve();
+  }
+
+  conversation(key: string): Conversation {
+    let events = this.conversations.get(key);
+    if (events === undefined) this.conversations.set(key, (events = []));
+    const list = events;
+    return {
+      events: list,
+      append: (turn) => {
+        this.append(`${JSON.stringify({ key, turn } satisfies TurnRecord)}\n`);
+        list.push(turn);
+      },
+    };
+  }
+
+  private append(line: string): void {
     const bytes = Buffer.from(line, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
-    this.steps.set(key, step);
-    return Promise.resolve();
   }
 
   close(): void {
@@ -113,8 +160,16 @@ export class FileJournal implements Journal {
 
   /** Reads the records; returns the byte length of the complete ones. */
   private load(content: string): number {
-    const { records, bytes } = parseJournal(content, this.path);
-    for (const { key, ...step } of records) this.steps.set(key, step);
+    const { records, turns, bytes } = parseJournal(content, this.path);
+    for (const { key, turn } of turns) {
+      let events = this.conversations.get(key);
+      if (events === undefined) this.conversations.set(key, (events = []));
+      events.push(turn);
+    }
+    for (const { key, ...step } of records) {
+      this.steps.set(key, step);
+      this.conversations.delete(key);
+    }
     return bytes;
   }
 }
