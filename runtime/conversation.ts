@@ -96,9 +96,7 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
     }
   }
   const done = new Set(results.map((result) => result.tool_use_id));
-  const pending = calls
-    .filter((call) => !done.has(call.id))
-    .map((call) => ({ call, started: started.has(call.id) }));
+  const pending = calls.filter((call) => !done.has(call.id)).map((call) => ({ call, started: started.has(call.id) }));
   return { messages, usage, turns, pending, results };
 }
 

@@ -7,7 +7,16 @@
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import { WaitingForInput } from "./errors.js";
-import type { Conversation, Durability, DurableStep, Journal, RecordedStep, StepIdentity, StepKind, Value } from "./types.js";
+import type {
+  Conversation,
+  Durability,
+  DurableStep,
+  Journal,
+  RecordedStep,
+  StepIdentity,
+  StepKind,
+  Value,
+} from "./types.js";
 
 export class JournalDurability implements Durability {
   constructor(readonly journal: Journal) {}
