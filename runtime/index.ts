@@ -13,7 +13,7 @@ export type * from "./types.js";
 export { JournalDurability, StepMismatch } from "./durability.js";
 export { MemoryJournal } from "./journal.js";
 export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
-export { STEP_SCHEME } from "./durable/manifest.js";
+export { REPLAYED_SCHEMES, STEP_SCHEME } from "./durable/manifest.js";
 export { BudgetExceeded, type Spent } from "./meter.js";
 export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./prices.js";
 export {

@@ -113,7 +113,8 @@ export class RunFolder {
           );
         }
       }
-      manifest = { ...existing, inputs: { ...withoutUndefined(ahead), ...existing.inputs } };
+      // From now on the run records this scheme (turns, structural keys): an older prosec must not resume it.
+      manifest = { ...existing, stepScheme: STEP_SCHEME, inputs: { ...withoutUndefined(ahead), ...existing.inputs } };
     } else {
       if (existing !== undefined)
         throw new RunFolderError(
