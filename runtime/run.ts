@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import pMap from "p-map";
 import { RunCore } from "./core.js";
-import { JournalDurability } from "./durability.js";
+import { JournalDurability, ResumeReport } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
 import { invalidLimits, refusalBeforeStart } from "./budget-start.js";
 import type { RunStatus } from "./durable/state-file.js";
@@ -62,6 +62,8 @@ interface Caller {
   readonly key: string;
   /** The call's content anchor, the prefix of the called program's anchors. */
   readonly anchor: string;
+  /** The call's structural key, the prefix of the called program's (`step-keys.ts`). */
+  readonly structural: string;
   /** Its folder under the caller's `imports/`. */
   readonly folderName: string;
   /** Set by a called program that declares no outputs: what the call returns instead of `{}`. */
@@ -100,7 +102,12 @@ export class Run implements Runtime {
       options,
       this.caller === undefined
         ? undefined
-        : { core: this.caller.run.core, keyPrefix: this.caller.key, anchorPrefix: this.caller.anchor },
+        : {
+            core: this.caller.run.core,
+            keyPrefix: this.caller.key,
+            anchorPrefix: this.caller.anchor,
+            structuralPrefix: this.caller.structural,
+          },
     );
     this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
     this.runDir =
@@ -134,6 +141,7 @@ export class Run implements Runtime {
       const result = await runInContext(core.root, () => body(this));
       const final = this.finalValue?.value;
       const finalResult = final === undefined || final === null ? {} : { result: text(final) };
+      this.reportResume();
       core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.closeFolder("complete");
       return result;
@@ -164,6 +172,7 @@ export class Run implements Runtime {
           message,
         });
       }
+      this.reportResume();
       core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
       if (waiting !== undefined && this.caller === undefined) this.folder?.waitFor(waiting.questions);
       await this.closeFolder(
@@ -181,17 +190,44 @@ export class Run implements Runtime {
     }
   }
 
+  /** What a resumed run of a changed program reused and ran again. */
+  private reportResume(): void {
+    const report = this.core.durability instanceof JournalDurability ? this.core.durability.report : undefined;
+    if (report === undefined || this.caller !== undefined) return;
+    this.core.emit({
+      type: "resumed",
+      summary: report.summary(),
+      reused: report.reused,
+      rerun: report.rerun.length,
+      added: report.added,
+    });
+  }
+
   private openFolder(): void {
     const { options } = this;
     if (this.caller !== undefined) {
       this.folder = this.caller.run.folder?.child(this.runDir, this.program);
     } else if (options.runDir !== undefined) {
       try {
-        const opened = RunFolder.open(options.runDir, this.program, this.runId, this.inputs, options.resume === true);
+        const opened = RunFolder.open(
+          options.runDir,
+          this.program,
+          this.runId,
+          this.inputs,
+          options.resume === true,
+          options.strict === true,
+        );
         this.folder = opened.folder;
         this.inputs = opened.inputs;
-        if (options.journal === undefined && options.durability === undefined)
-          this.core.durability = new JournalDurability(opened.folder.journal!);
+        if (options.journal === undefined && options.durability === undefined) {
+          // A changed program's steps are matched by structural key: sites aligned with the recorded text.
+          if (opened.previous !== undefined) this.core.alignWith(opened.previous);
+          this.core.fingerprinting = true;
+          this.core.durability = new JournalDurability(
+            opened.folder.journal!,
+            opened.previous === undefined ? undefined : new ResumeReport(),
+          );
+        }
       } catch (error) {
         if (error instanceof RunFolderError) throw this.core.error(error.message);
         throw error;
@@ -479,7 +515,14 @@ export class Run implements Runtime {
     const count = (this.callCounts.get(name) ?? 0) + 1;
     this.callCounts.set(name, count);
     const options: RunOptions = { ...this.options, signal: context.signal };
-    const caller: Caller = { run: this, key, anchor, folderName: count === 1 ? name : `${name}__${count}` };
+    const structural = context.structuralKey(key.slice(context.path.length + 1), `use:${name}`, undefined);
+    const caller: Caller = {
+      run: this,
+      key,
+      anchor,
+      structural,
+      folderName: count === 1 ? name : `${name}__${count}`,
+    };
     callers.set(options, caller);
     // An argument may be any value (a list, a record): the called program's `Inputs` types what apps pass.
     const outputs = await run(inputs as never, options);

@@ -231,6 +231,15 @@ export type RunEvent =
       readonly detail: string;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  | (RunEventBase & {
+      /** A resumed run of a changed program, at its end: what it reused and ran again. */
+      readonly type: "resumed";
+      /** `reused 14 steps; re-running 2 from line 40 (prompt changed), 3 new` */
+      readonly summary: string;
+      readonly reused: number;
+      readonly rerun: number;
+      readonly added: number;
+    })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & {
       readonly type: "waiting";
@@ -400,9 +409,12 @@ export interface RunOptions {
   readonly runDir?: string;
   /**
    * Continue the run in `runDir`: recorded steps are replayed without calling the model, and the run
-   * goes on from the first unfinished one. Refused when the program changed since the run started.
+   * goes on from the first unfinished one. When the program changed since the run started, the steps
+   * whose structural key and fingerprint are unchanged are reused and the rest run (docs/resume.md).
    */
   readonly resume?: boolean;
+  /** With `resume`: refuse a program that changed since the run started, as prosec did before 0.3. */
+  readonly strict?: boolean;
   /**
    * Hard cap on model calls in flight across the whole run (default 64). Below it the runtime follows
    * the API's pace, shared by every run of the process that reaches the same base URL with the same
@@ -497,6 +509,12 @@ export interface RecordedStep {
   readonly anchor?: string;
   /** A hash of what the step asked (`step-identity.ts`): a replay reports a step whose request changed. */
   readonly requestHash?: string;
+  /** The structural key (`step-keys.ts`); absent in journals written before step scheme 2. */
+  readonly step?: string;
+  /** What the step depended on (`step-keys.ts`); absent before step scheme 2. */
+  readonly fingerprint?: string;
+  /** The line of the step's construct in the program that recorded it (for `prosec runs show`). */
+  readonly line?: number;
 }
 
 /**
@@ -533,6 +551,8 @@ export interface Journal {
   put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void>;
   /** The turn events of the session step `key` (a journal without it keeps no turns: a resumed session starts over). */
   conversation?(key: string): Conversation;
+  /** A recorded step by structural key (`step-keys.ts`), for a run whose program changed; a journal without it reuses nothing so. */
+  reusable?(structuralKey: string): RecordedStep | undefined;
 }
 
 /** What a step asks, as the program put it. */
@@ -575,6 +595,10 @@ export interface StepIdentity {
   readonly ask: StepAsk;
   /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
   readonly requestHash: string;
+  /** The structural key (`step-keys.ts`): what a resumed run of a changed program matches steps by. */
+  readonly key: string;
+  /** What the step depends on (`step-keys.ts`): a recorded step is reused only while it is unchanged. */
+  readonly fingerprint: string;
 }
 
 export interface DurableStep {

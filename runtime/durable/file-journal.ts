@@ -27,6 +27,15 @@ export interface TurnRecord {
   readonly turn: TurnEvent;
 }
 
+/**
+ * The line a resumed run writes when its program changed: the records before it belong to an
+ * earlier text of the program, so they are found only by structural key and fingerprint.
+ */
+export interface ProgramRecord {
+  readonly key: "";
+  readonly program: string;
+}
+
 /** A record as one journal line, newline included. */
 export function journalLine(key: string, step: RecordedStep): string {
   return `${JSON.stringify({ key, ...step } satisfies JournalRecord)}\n`;
@@ -40,18 +49,17 @@ export function journalLine(key: string, step: RecordedStep): string {
 export function parseJournal(
   content: string,
   path: string,
-): { readonly records: JournalRecord[]; readonly turns: TurnRecord[]; readonly bytes: number } {
+): {
+  readonly records: JournalRecord[];
+  readonly lines: ReadonlyArray<JournalRecord | TurnRecord | ProgramRecord>;
+  readonly bytes: number;
+} {
   const end = content.lastIndexOf("\n") + 1;
-  const lines = content.slice(0, end).split("\n");
-  lines.pop();
-  const records: JournalRecord[] = [];
-  const turns: TurnRecord[] = [];
-  lines.forEach((line, index) => {
-    const record = parseRecord(line) ?? throwDamaged(path, index + 1, lines.length);
-    if ("turn" in record) turns.push(record);
-    else records.push(record);
-  });
-  return { records, turns, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
+  const texts = content.slice(0, end).split("\n");
+  texts.pop();
+  const lines = texts.map((line, index) => parseRecord(line) ?? throwDamaged(path, index + 1, texts.length));
+  const records = lines.filter((line): line is JournalRecord => "kind" in line);
+  return { records, lines, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
 
 const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input"]);
@@ -64,7 +72,7 @@ const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent["type"]>([
 ]);
 
 /** A complete line as a step or turn record, or undefined when it is not one prosec wrote (fields added later are optional). */
-function parseRecord(line: string): JournalRecord | TurnRecord | undefined {
+function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord | undefined {
   let record: unknown;
   try {
     record = JSON.parse(line);
@@ -72,7 +80,14 @@ function parseRecord(line: string): JournalRecord | TurnRecord | undefined {
     return undefined;
   }
   if (typeof record !== "object" || record === null) return undefined;
-  const { key, kind, usage, turn } = record as { key?: unknown; kind?: unknown; usage?: unknown; turn?: unknown };
+  const { key, kind, usage, turn, program } = record as {
+    key?: unknown;
+    kind?: unknown;
+    usage?: unknown;
+    turn?: unknown;
+    program?: unknown;
+  };
+  if (program !== undefined) return key === "" && typeof program === "string" ? (record as ProgramRecord) : undefined;
   if (turn !== undefined) {
     const type = (turn as { type?: unknown } | null)?.type;
     return typeof key === "string" && typeof type === "string" && TURN_EVENTS.has(type)
@@ -106,6 +121,8 @@ export class FileJournal implements Journal {
   private readonly steps = new Map<string, RecordedStep>();
   /** The turns of sessions not finished yet (a finished session's record replaces them). */
   private readonly conversations = new Map<string, TurnEvent[]>();
+  /** Every step record by structural key, those of earlier program texts included (the latest wins). */
+  private readonly structural = new Map<string, RecordedStep>();
   private readonly descriptor: number;
 
   /** Opens (or creates) the journal at `path`, loading its records and dropping a torn last one. */
@@ -125,14 +142,37 @@ export class FileJournal implements Journal {
   }
 
   put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
-    const line = journalLine(
-      key,
-      identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash },
-    );
-    this.append(line);
-    this.steps.set(key, step);
+    const kept: RecordedStep =
+      identity === undefined
+        ? step
+        : {
+            ...withoutIdentity(step),
+            anchor: identity.anchor,
+            requestHash: identity.requestHash,
+            step: identity.key,
+            fingerprint: identity.fingerprint,
+            line: identity.at.line,
+          };
+    this.append(journalLine(key, kept));
+    this.steps.set(key, kept);
+    if (kept.step !== undefined) this.structural.set(kept.step, kept);
     this.conversations.delete(key);
     return Promise.resolve();
+  }
+
+  /** A recorded step with this structural key, from this program's text or an earlier one. */
+  reusable(structuralKey: string): RecordedStep | undefined {
+    return this.structural.get(structuralKey);
+  }
+
+  /**
+   * The program changed (a resumed run of an edited program): from here on, records are looked up by
+   * call-site key only among those written after this line.
+   */
+  beginProgram(sourceHash: string): void {
+    this.append(`${JSON.stringify({ key: "", program: sourceHash } satisfies ProgramRecord)}\n`);
+    this.steps.clear();
+    this.conversations.clear();
   }
 
   conversation(key: string): Conversation {
@@ -160,16 +200,28 @@ export class FileJournal implements Journal {
 
   /** Reads the records; returns the byte length of the complete ones. */
   private load(content: string): number {
-    const { records, turns, bytes } = parseJournal(content, this.path);
-    for (const { key, turn } of turns) {
-      let events = this.conversations.get(key);
-      if (events === undefined) this.conversations.set(key, (events = []));
-      events.push(turn);
-    }
-    for (const { key, ...step } of records) {
-      this.steps.set(key, step);
-      this.conversations.delete(key);
+    const { lines, bytes } = parseJournal(content, this.path);
+    for (const line of lines) {
+      if ("program" in line) {
+        this.steps.clear();
+        this.conversations.clear();
+      } else if ("turn" in line) {
+        let events = this.conversations.get(line.key);
+        if (events === undefined) this.conversations.set(line.key, (events = []));
+        events.push(line.turn);
+      } else {
+        const { key, ...step } = line;
+        this.steps.set(key, step);
+        if (step.step !== undefined) this.structural.set(step.step, step);
+        this.conversations.delete(key);
+      }
     }
     return bytes;
   }
+}
+
+/** A step record as reused under another key: its identity fields are the new step's. */
+function withoutIdentity(step: RecordedStep): RecordedStep {
+  const { kind, value, usage, reason } = step;
+  return { kind, value, usage, ...(reason === undefined ? {} : { reason }) };
 }

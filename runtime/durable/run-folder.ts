@@ -77,9 +77,11 @@ export class RunFolder {
     runId: string,
     supplied: { readonly [name: string]: Value },
     resume: boolean,
-  ): { folder: RunFolder; inputs: { readonly [name: string]: Value } } {
+    strict = false,
+  ): { folder: RunFolder; inputs: { readonly [name: string]: Value }; previous?: string } {
     const existing = readManifest(dir);
     let manifest: RunManifest;
+    let previous: string | undefined;
     let answers: ReadonlyArray<readonly [string, Value]> = [];
     let unanswered: readonly Question[] = [];
     if (resume) {
@@ -88,9 +90,17 @@ export class RunFolder {
       if (isCancelled(dir))
         throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
       if (existing.sourceHash !== program.sourceHash) {
-        throw new RunFolderError(
-          `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,
-        );
+        const copy = join(dir, "program.prose");
+        const changed = `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${copy}).`;
+        if (strict)
+          throw new RunFolderError(
+            `${changed} --strict resumes only the very program that ran: start a new run, restore the program as it was, or resume without --strict to reuse the steps the change leaves as they were.`,
+          );
+        if (existing.stepScheme < 2 || !existsSync(copy))
+          throw new RunFolderError(
+            `${changed} The run was recorded before prosec kept the step keys and fingerprints that let a changed program reuse its steps, so it resumes only with the same program: start a new run, or restore the program as it was.`,
+          );
+        previous = readFileSync(copy, "utf8");
       }
       const waiting = readWaiting(dir);
       // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
@@ -114,7 +124,12 @@ export class RunFolder {
         }
       }
       // From now on the run records this scheme (turns, structural keys): an older prosec must not resume it.
-      manifest = { ...existing, stepScheme: STEP_SCHEME, inputs: { ...withoutUndefined(ahead), ...existing.inputs } };
+      manifest = {
+        ...existing,
+        sourceHash: program.sourceHash,
+        stepScheme: STEP_SCHEME,
+        inputs: { ...withoutUndefined(ahead), ...existing.inputs },
+      };
     } else {
       if (existing !== undefined)
         throw new RunFolderError(
@@ -140,6 +155,8 @@ export class RunFolder {
       unlockRun(dir);
       throw error;
     }
+    // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
+    if (previous !== undefined) journal.beginProgram(program.sourceHash);
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
     // Written before the first step, synchronously: a run killed at once is still resumable.
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -149,7 +166,7 @@ export class RunFolder {
       if (question.deadline !== undefined) folder.deadlines.set(question.key, question.deadline);
     clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
-    return { folder, inputs: manifest.inputs };
+    return { folder, inputs: manifest.inputs, ...(previous === undefined ? {} : { previous }) };
   }
 
   /** `spent.json`: what the run spent in its earlier processes (a resumed run's budget counts it). */

@@ -39,7 +39,11 @@ export function runCommand(yargs: Argv): Argv {
           type: "number",
           describe: "model requests the whole run may make (tool turns count, replays do not)",
         })
-        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
+        .option("strict", {
+          type: "boolean",
+          default: false,
+          describe: "treat warnings as errors; with --resume, refuse a program changed since the run started",
+        })
         .option("yes", {
           type: "boolean",
           default: false,

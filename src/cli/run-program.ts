@@ -98,6 +98,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       runId,
       runDir,
       resume: argv.resume !== undefined,
+      ...(argv.resume !== undefined && argv.strict ? { strict: true } : {}),
       cwd,
       signal: controller.signal,
       onEvent: (event) => {

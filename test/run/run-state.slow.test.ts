@@ -149,9 +149,10 @@ describe("a run folder recorded with step scheme 1 before turn steps", () => {
     expect(result.status, result.stderr).toBe(EXIT.ok);
     expect(withoutIdentities(outputsOf(result))).toEqual(withoutIdentities(expected.outputs));
     expect(server.requests.map((request) => askedText(request).split("\n")[0])).toEqual(["Assemble the report"]);
-    const manifest = JSON.parse(
-      readFileSync(join(cwd, ".prose", "runs", SCHEME_1_RUN, "run.json"), "utf8"),
-    ) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(join(cwd, ".prose", "runs", SCHEME_1_RUN, "run.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     expect(manifest).toMatchObject({ runId: SCHEME_1_RUN, compilerVersion: "0.2.0", stepScheme: STEP_SCHEME });
   });
 });
