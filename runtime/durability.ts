@@ -64,7 +64,7 @@ export class JournalDurability implements Durability {
     const earlier = identity === undefined ? undefined : this.journal.reusable?.(identity.key);
     if (identity !== undefined && earlier?.kind === kind && earlier.fingerprint === identity.fingerprint) {
       // Recorded under this step's own key too, so the run resumes as any other from now on.
-      await this.journal.put(key, earlier, identity);
+      await this.journal.put(key, { ...earlier, reused: true }, identity);
       if (this.report !== undefined) this.report.reused++;
       return { step: earlier, replayed: true };
     }

@@ -515,6 +515,8 @@ export interface RecordedStep {
   readonly fingerprint?: string;
   /** The line of the step's construct in the program that recorded it (for `prosec runs show`). */
   readonly line?: number;
+  /** Taken over from an earlier text of the program, or from the run a fork started from: paid for there. */
+  readonly reused?: true;
 }
 
 /**

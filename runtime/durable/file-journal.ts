@@ -222,6 +222,12 @@ export class FileJournal implements Journal {
 
 /** A step record as reused under another key: its identity fields are the new step's. */
 function withoutIdentity(step: RecordedStep): RecordedStep {
-  const { kind, value, usage, reason } = step;
-  return { kind, value, usage, ...(reason === undefined ? {} : { reason }) };
+  const { kind, value, usage, reason, reused } = step;
+  return {
+    kind,
+    value,
+    usage,
+    ...(reason === undefined ? {} : { reason }),
+    ...(reused === undefined ? {} : { reused }),
+  };
 }

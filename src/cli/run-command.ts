@@ -26,6 +26,11 @@ export function runCommand(yargs: Argv): Argv {
           type: "string",
           describe: "continue the run with this id: finished steps are replayed, not paid for again",
         })
+        .option("from", {
+          type: "number",
+          describe:
+            "with --resume: fork the run into a new one that reuses the steps recorded before this line and runs the rest",
+        })
         .option("concurrency", {
           type: "number",
           describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
