@@ -1,0 +1,147 @@
+/**
+ * How a run survives a crash: the seam between the runtime and its store. Two implementations:
+ *
+ * - `JournalDurability` over a `Journal` (in memory, or `.prose/runs/<id>/journal.jsonl`): steps are
+ *   looked up and recorded by key, so concurrent branches need nothing of their own.
+ * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
+ *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
+ */
+import { WaitingForInput } from "../errors.js";
+import { changeReason } from "../run/step-keys.js";
+import type {
+  Conversation,
+  Durability,
+  DurableStep,
+  Journal,
+  RecordedStep,
+  StepIdentity,
+  StepKind,
+  Value,
+} from "../types.js";
+
+/** What a resumed run reused and ran again (`prosec run --resume` says it at the end). */
+export class ResumeReport {
+  reused = 0;
+  added = 0;
+  readonly rerun: Array<{ readonly line: number | undefined; readonly reason: string }> = [];
+
+  /** `reused 14 steps; re-running 2 from line 40 (prompt changed), 3 new` */
+  summary(): string {
+    const parts = [`reused ${this.reused} ${this.reused === 1 ? "step" : "steps"}`];
+    if (this.rerun.length > 0) {
+      const first = this.rerun[0]!;
+      const reasons = [...new Set(this.rerun.map((step) => step.reason))].join(", ");
+      parts.push(
+        `re-running ${this.rerun.length}${first.line === undefined ? "" : ` from line ${first.line}`} (${reasons})`,
+      );
+    }
+    if (this.added > 0) parts.push(`${this.added} new`);
+    return parts.join("; ");
+  }
+}
+
+export class JournalDurability implements Durability {
+  /** `report`: a resumed run's account of what it reused, kept when it is to be told. */
+  constructor(
+    readonly journal: Journal,
+    readonly report?: ResumeReport,
+  ) {}
+
+  async step(
+    key: string,
+    kind: StepKind,
+    execute: () => Promise<RecordedStep>,
+    identity?: StepIdentity,
+  ): Promise<DurableStep> {
+    const recorded = await this.journal.get(key);
+    if (recorded !== undefined && recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
+    // A step recorded before fingerprints (step scheme 1) is replayed by its key alone.
+    if (
+      recorded !== undefined &&
+      (identity === undefined || recorded.fingerprint === undefined || recorded.fingerprint === identity.fingerprint)
+    )
+      return { step: recorded, replayed: true };
+    const earlier = identity === undefined ? undefined : this.journal.reusable?.(identity.key);
+    if (identity !== undefined && earlier?.kind === kind && earlier.fingerprint === identity.fingerprint) {
+      // Recorded under this step's own key too, so the run resumes as any other from now on.
+      await this.journal.put(key, { ...earlier, reused: true }, identity);
+      if (this.report !== undefined) this.report.reused++;
+      return { step: earlier, replayed: true };
+    }
+    const before = recorded ?? earlier;
+    if (this.report !== undefined && identity !== undefined) {
+      if (before?.fingerprint === undefined || before.kind !== kind) this.report.added++;
+      else
+        this.report.rerun.push({
+          line: identity.at.line,
+          reason: changeReason(before.fingerprint, identity.fingerprint),
+        });
+    }
+    const step = await execute();
+    await this.journal.put(key, step, identity);
+    return { step, replayed: false };
+  }
+
+  conversation(key: string): Conversation | undefined {
+    return this.journal.conversation?.(key);
+  }
+
+  branch<T extends Value>(_key: string, body: () => Promise<T>): Promise<T> {
+    return body();
+  }
+
+  scope(): string {
+    return "";
+  }
+}
+
+/** The durability of a program called from another program's run: its keys live under the call's. */
+export class ScopedDurability implements Durability {
+  readonly awaitAnswer?: Durability["awaitAnswer"];
+
+  constructor(
+    private readonly parent: Durability,
+    private readonly prefix: string,
+  ) {
+    const awaitAnswer = parent.awaitAnswer?.bind(parent);
+    if (awaitAnswer !== undefined)
+      this.awaitAnswer = (key, question, timeoutSeconds) =>
+        awaitAnswer(prefix + key, { ...question, key: prefix + question.key }, timeoutSeconds);
+  }
+
+  async step(
+    key: string,
+    kind: StepKind,
+    execute: () => Promise<RecordedStep>,
+    identity?: StepIdentity,
+  ): Promise<DurableStep> {
+    try {
+      return await this.parent.step(this.prefix + key, kind, execute, identity);
+    } catch (error) {
+      // The question is answered under the key the run's store knows it by.
+      throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
+    }
+  }
+
+  conversation(key: string): Conversation | undefined {
+    return this.parent.conversation?.(this.prefix + key);
+  }
+
+  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {
+    return this.parent.branch(this.prefix + key, body);
+  }
+
+  scope(): string {
+    return this.parent.scope();
+  }
+}
+
+/** A recorded step of another kind where this program now has a step: the program changed. */
+export class StepMismatch extends Error {
+  constructor(
+    readonly key: string,
+    readonly recordedKind: string,
+  ) {
+    super(`The recorded run does not match this program (step ${key} was a ${recordedKind}).`);
+  }
+}
