@@ -124,6 +124,7 @@ export class FileJournal implements Journal {
   /** Every step record by structural key, those of earlier program texts included (the latest wins). */
   private readonly structural = new Map<string, RecordedStep>();
   private readonly descriptor: number;
+  private appended = 0;
 
   /** Opens (or creates) the journal at `path`, loading its records and dropping a torn last one. */
   constructor(readonly path: string) {
@@ -151,7 +152,6 @@ export class FileJournal implements Journal {
             requestHash: identity.requestHash,
             step: identity.key,
             fingerprint: identity.fingerprint,
-            line: identity.at.line,
           };
     this.append(journalLine(key, kept));
     this.steps.set(key, kept);
@@ -188,10 +188,16 @@ export class FileJournal implements Journal {
     };
   }
 
+  /** Bytes this process appended. */
+  get bytesWritten(): number {
+    return this.appended;
+  }
+
   private append(line: string): void {
     const bytes = Buffer.from(line, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
+    this.appended += written;
   }
 
   close(): void {

@@ -19,9 +19,8 @@ export interface Fork {
   readonly firstLine: number | undefined;
 }
 
-/** The line of a step record: recorded (step scheme 2), else read from its call-site key. */
-export function recordedLine(record: { readonly key: string; readonly line?: number }): number | undefined {
-  if (record.line !== undefined) return record.line;
+/** The line of a step record's construct in the program that recorded it: the last site of its call-site key. */
+export function recordedLine(record: { readonly key: string }): number | undefined {
   const sites = [...record.key.matchAll(/@(\d+):\d+/g)];
   const last = sites.at(-1)?.[1];
   return last === undefined ? undefined : Number(last);

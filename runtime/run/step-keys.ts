@@ -4,7 +4,7 @@
  * A step's **structural key** names its construct by structure: the context path (a `parallel:`
  * branch, a `for` item, a block or program call), then the construct's kind and binding name
  * (`session:draft#1`: the second step bound to `draft` here), or for a construct bound to nothing its
- * statement's site in the program's outline (`session@s4.0#0`, `outline.ts`), never `line:column`. An
+ * statement's site in the program's outline (`session@s4.0~3#0`: its site in the outline, `outline.ts`, and its column), never `line:column`. An
  * edit elsewhere leaves it as it was.
  *
  * A step's **fingerprint** is what it depends on, in three parts: what it asks (a session's prompt
@@ -22,9 +22,10 @@ import type { Value } from "../types.js";
 /** `kind@line:column` segments of a call-site key, each with its statement's site instead. */
 export function structuralSegment(outline: ProgramOutline | undefined, segment: string): string {
   if (outline === undefined) return segment;
-  return segment.replace(/@(\d+):\d+/g, (whole, line: string) => {
+  // The column tells apart constructs of one statement (`session "a" -> session "b"`).
+  return segment.replace(/@(\d+):(\d+)/g, (whole, line: string, column: string) => {
     const site = outline.site(Number(line));
-    return site === undefined ? whole : `@${site}`;
+    return site === undefined ? whole : `@${site}~${column}`;
   });
 }
 

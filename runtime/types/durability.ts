@@ -24,8 +24,6 @@ export interface RecordedStep {
   readonly step?: string;
   /** What the step depended on (`step-keys.ts`); absent before step scheme 2. */
   readonly fingerprint?: string;
-  /** The line of the step's construct in the program that recorded it (for `prosec runs show`). */
-  readonly line?: number;
   /** Taken over from an earlier text of the program, or from the run a fork started from: paid for there. */
   readonly reused?: true;
 }
