@@ -420,3 +420,22 @@ describe("resuming a durable run", () => {
     for (const id of finished) expect(asked).not.toContain(id);
   });
 });
+
+describe("state.md as a long run grows", () => {
+  it("lists every top-level binding and the latest 100 of block calls, saying how many it leaves out", async () => {
+    const module = await load(
+      'let intro = session "Introduce"\n\nblock note(n):\n  let line = session "Note {n}"\n\nrepeat 130 as i:\n  do note(i)\n',
+    );
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, "run");
+    await module.run({}, options(await model(), cwd, { runDir }));
+    const state = readFileSync(join(runDir, "state.md"), "utf8");
+    expect(readdirSync(join(runDir, "bindings")).filter((name) => name.startsWith("line__"))).toHaveLength(130);
+    expect(state).toContain("| intro | let | bindings/intro.md | (root) |");
+    expect(state).not.toContain("bindings/line__30.md");
+    expect(state).toContain("| line | let | bindings/line__31.md | 31 |");
+    expect(state).toContain("| line | let | bindings/line__130.md | 130 |");
+    expect(state).toContain("30 earlier bindings of block calls are not listed; their files are in bindings/.");
+    expect(state).toContain("status: complete");
+  });
+});
