@@ -123,8 +123,11 @@ export class RunCore {
    * remembered with its fingerprint, so the steps that read it depend on it (`step-keys.ts`).
    */
   fingerprinting: boolean;
-  /** The fingerprint of the step that produced a value, by the value's digest. */
-  private readonly producers: Map<string, string>;
+  /**
+   * The fingerprint of the step that produced a value, by the value's digest; null when several
+   * steps produced the same text (then which one did is a matter of timing, and the text stands alone).
+   */
+  private readonly producers: Map<string, string | null>;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -365,7 +368,7 @@ export class RunCore {
         },
         identity,
       );
-      if (this.fingerprinting) this.producers.set(valueDigest(step.value), identity.fingerprint);
+      if (this.fingerprinting) this.produced(step.value, identity.fingerprint);
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),
@@ -388,6 +391,12 @@ export class RunCore {
     } finally {
       limit?.release();
     }
+  }
+
+  private produced(value: Value, fingerprint: string): void {
+    const digest = valueDigest(value);
+    const earlier = this.producers.get(digest);
+    this.producers.set(digest, earlier === undefined || earlier === fingerprint ? fingerprint : null);
   }
 
   /** A step's fingerprint (`step-keys.ts`): what it asks, how, and the steps that produced what it read. */

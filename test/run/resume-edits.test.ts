@@ -10,7 +10,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
 import type { RunEvent, RunOptions, Value } from "../../runtime/index.js";
 import { deterministicModel } from "../support/deterministic-model.js";
-import { askedText, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  askedText,
+  reply,
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
@@ -41,8 +48,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function model(): Promise<FakeServer> {
-  const server = await startFakeAnthropic({ respond: deterministicModel() });
+async function model(answer: (request: FakeRequest) => FakeReply = deterministicModel()): Promise<FakeServer> {
+  const server = await startFakeAnthropic({ respond: answer });
   servers.push(server);
   return server;
 }
@@ -50,10 +57,10 @@ async function model(): Promise<FakeServer> {
 const RUN_ID = "20260115-143052-a7b3c9";
 
 /** A complete run of `source`, copied into a fresh project for each resume. */
-async function recorded(source: string): Promise<() => string> {
+async function recorded(source: string, answer?: (request: FakeRequest) => FakeReply): Promise<() => string> {
   const cwd = temporaryFolder();
   const runDir = join(cwd, ".prose", "runs", RUN_ID);
-  const server = await model();
+  const server = await model(answer);
   await (await load(source)).run({}, { apiKey: TEST_API_KEY, baseURL: server.url, cwd, runDir, runId: RUN_ID });
   return () => {
     const copy = temporaryFolder();
@@ -66,8 +73,9 @@ async function resume(
   source: string,
   cwd: string,
   extra: RunOptions = {},
+  answer?: (request: FakeRequest) => FakeReply,
 ): Promise<{ asked: string[]; events: RunEvent[]; outputs: Record<string, Value> }> {
-  const server = await model();
+  const server = await model(answer);
   const events: RunEvent[] = [];
   const outputs = await (
     await load(source)
@@ -158,5 +166,14 @@ describe("--resume with an edited program", () => {
     };
     expect(readFileSync(join(cwd, ".prose", "runs", RUN_ID, "program.prose"), "utf8")).toBe(edited);
     expect(manifest.sourceHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("values that several steps produced alike (parallel branches answering the same) resume the same way", async () => {
+    const same = (): FakeReply => reply.text("Same answer.");
+    const program = `parallel:\n  x = session "Look left"\n  y = session "Look right"\n\noutput z = session "Compare"\n  context: { x, y }\n`;
+    const project = await recorded(program, same);
+    expect((await resume(program, project(), {}, same)).asked).toEqual([]);
+    const { asked } = await resume(program.replace("Compare", "Compare them"), project(), {}, same);
+    expect(asked).toEqual(["Compare them"]);
   });
 });
