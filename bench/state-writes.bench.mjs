@@ -60,7 +60,8 @@ function folderBytes(path) {
 const runs = join(project, ".prose", "runs");
 const runDir = join(runs, readdirSync(runs)[0]);
 const folder = folderBytes(runDir);
-const written = Number(readFileSync(counted, "utf8"));
+const byKind = JSON.parse(readFileSync(counted, "utf8"));
+const written = Object.values(byKind).reduce((sum, bytes) => sum + bytes, 0);
 const state = statSync(join(runDir, "state.md")).size;
 const journal = statSync(join(runDir, "journal.jsonl")).size;
 const bindings = readdirSync(join(runDir, "bindings")).length;
@@ -72,7 +73,11 @@ console.log(
   `| ${PROGRAM} via prosec run (exit ${code}, ${requests} requests, ${seconds.toFixed(0)} s) | measured | target |`,
 );
 console.log("| --- | --- | --- |");
-console.log(`| bytes written to files | ${mb(written)} | |`);
+console.log(
+  `| bytes written to files | ${mb(written)} (${Object.entries(byKind)
+    .map(([name, bytes]) => `${name} ${mb(bytes)}`)
+    .join(", ")}) | |`,
+);
 console.log(
   `| final run folder | ${mb(folder)} (journal ${mb(journal)}, state.md ${mb(state)}, ${bindings} binding files) | < 15 MB |`,
 );
