@@ -47,9 +47,12 @@ export interface RunOptions {
   readonly runDir?: string;
   /**
    * Continue the run in `runDir`: recorded steps are replayed without calling the model, and the run
-   * goes on from the first unfinished one. Refused when the program changed since the run started.
+   * goes on from the first unfinished one. When the program changed since the run started, the steps
+   * whose structural key and fingerprint are unchanged are reused and the rest run (docs/resume.md).
    */
   readonly resume?: boolean;
+  /** With `resume`: refuse a program that changed since the run started, as earlier releases did. */
+  readonly strict?: boolean;
   /**
    * Hard cap on model calls in flight across the whole run (default 64). Below it the runtime follows
    * the API's pace, shared by every run of the process that reaches the same base URL with the same

@@ -26,6 +26,11 @@ export function runCommand(yargs: Argv): Argv {
           type: "string",
           describe: "continue the run with this id: finished steps are replayed, not paid for again",
         })
+        .option("from", {
+          type: "number",
+          describe:
+            "with --resume: fork the run into a new one that reuses the steps recorded before this line and runs the rest",
+        })
         .option("concurrency", {
           type: "number",
           describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
@@ -44,7 +49,11 @@ export function runCommand(yargs: Argv): Argv {
           describe:
             "the OS sandbox (bubblewrap) of agents' commands: required (default for an unrestricted shell), auto (default otherwise: used when installed), off",
         })
-        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
+        .option("strict", {
+          type: "boolean",
+          default: false,
+          describe: "treat warnings as errors; with --resume, refuse a program changed since the run started",
+        })
         .option("yes", {
           type: "boolean",
           default: false,

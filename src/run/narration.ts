@@ -102,6 +102,9 @@ class TextNarrator implements Narrator {
         this.running.clear();
         this.line(`${style.red("✗")} ${event.message}`);
         break;
+      case "resumed":
+        this.line(`${style.cyan("↺")} ${event.summary}`);
+        break;
       case "run-end":
         this.running.clear();
         this.line(this.summary(event.ok, event.time, event.usage));
