@@ -297,16 +297,23 @@ export class Run implements Runtime {
             agent: agent!,
             prompt: sessionTask(request),
             memory: saved?.memory,
-            summary: saved?.summary ?? outcome.text.slice(0, 2000),
+            summary: saved?.summary ?? outcome.value.slice(0, 2000),
             timestamp: new Date(),
           });
           await this.inTurn(folder, () => recordSession(folder, record));
         }
-        return { value: outcome.text, usage: outcome.usage };
+        return outcome;
       }),
     );
     if (core.listening)
-      core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+      core.emit({
+        type: "session-end",
+        at: request.at,
+        label,
+        usage: result.usage,
+        replayed: result.replayed,
+        ...(result.truncated === undefined ? {} : { truncated: result.truncated }),
+      });
     if (request.binding === undefined) this.folder?.anonymous(request.at, result.value, block?.executionId);
     if (request.unbound === true) context.trail.add(label, result.value);
     return result.value;
@@ -348,7 +355,7 @@ export class Run implements Runtime {
     const ask = { text: condition, details: () => ({ condition, scope, asks }) };
     const trail = this.core.context.trail.entries();
     const result = await this.core.step("judge", at, "The judgment", ask, (signal) =>
-      judge(this.core, { condition, asks, scope, trail }, signal),
+      judge(this.core, { at, condition, asks, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",
@@ -372,7 +379,7 @@ export class Run implements Runtime {
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
     const trail = this.core.context.trail.entries();
     const result = await this.core.step("choose", at, "The choice", ask, (signal) =>
-      choose(this.core, { criteria, options, scope, trail }, signal),
+      choose(this.core, { at, criteria, options, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",
@@ -629,7 +636,7 @@ export class Run implements Runtime {
       at,
       (await this.extractOnce(at, "list", source, () =>
         this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) =>
-          extractList(this.core, source, signal),
+          extractList(this.core, at, source, signal),
         ),
       )) as readonly Value[],
     );
@@ -654,7 +661,7 @@ export class Run implements Runtime {
       const once = `fields:${fields.join("\0")}\0${source}`;
       const answer = await this.extractOnce(at, "field", once, () =>
         this.core.step("extract", at, label, extraction("field", source, fields.join(",")), (signal) =>
-          extractFields(this.core, source, fields, signal),
+          extractFields(this.core, at, source, fields, signal),
         ),
       );
       const record = fieldsOf(answer);
@@ -666,7 +673,7 @@ export class Run implements Runtime {
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
     return this.extractOnce(at, "field", `${typeof key}:${key}\0${source}`, () =>
       this.core.step("extract", at, label, extraction("field", source, key), (signal) =>
-        extractField(this.core, source, key, signal),
+        extractField(this.core, at, source, key, signal),
       ),
     );
   }
@@ -680,7 +687,7 @@ export class Run implements Runtime {
     const source = text(value);
     return (await this.extractOnce(at, "boolean", source, () =>
       this.core.step("extract", at, "Reading yes or no", extraction("boolean", source), (signal) =>
-        extractTruth(this.core, source, signal),
+        extractTruth(this.core, at, source, signal),
       ),
     )) as boolean;
   }

@@ -73,6 +73,8 @@ export interface SessionSettings {
   readonly retry?: number;
   readonly backoff?: Backoff;
   readonly context?: ContextSpec;
+  /** `empty: allow`: an empty answer is the session's result, not a failure (docs/model-answers.md). */
+  readonly empty?: "allow" | "deny";
   /** Properties the language does not define (W005), passed through to the model as notes. */
   readonly extra?: { readonly [key: string]: Value };
 }
@@ -189,6 +191,15 @@ export interface Usage {
   readonly cacheReadTokens?: number;
 }
 
+/**
+ * What was wrong with a model's answer: text where the answer tool was forced, the tool called with
+ * the wrong shape, cut off at `max_tokens`, a refusal, a call of a tool not offered, nothing at all.
+ */
+export type AnswerProblem = "text" | "shape" | "max-tokens" | "refusal" | "unknown-tool" | "empty";
+
+/** What the runtime did about an unexpected answer. */
+export type AnswerAction = "reask" | "continue" | "tool-error" | "keep" | "fail";
+
 /** The narration: one event per step, for the CLI to display and for users to log. */
 export type RunEvent =
   | (RunEventBase & { readonly type: "run-start"; readonly runId: string; readonly program: string })
@@ -204,6 +215,8 @@ export type RunEvent =
       readonly label: string;
       readonly usage: readonly Usage[];
       readonly replayed: boolean;
+      /** The answer was kept although still cut off at `max_tokens` (`onTruncation: "keep"`). */
+      readonly truncated?: true;
     })
   | (RunEventBase & { readonly type: "binding"; readonly name: string; readonly preview: string })
   | (RunEventBase & {
@@ -228,6 +241,21 @@ export type RunEvent =
       readonly type: "tool";
       readonly tool: string;
       readonly allowed: boolean;
+      readonly detail: string;
+    })
+  /**
+   * A model answer that was not what was asked for (docs/model-answers.md), and what the runtime did:
+   * asked again, continued a cut answer, gave a tool error, kept a cut answer, or failed the step.
+   */
+  | (RunEventBase & {
+      readonly type: "unexpected-answer";
+      /** The session's label, or the question's ("The judgment", "Reading a list" ...). */
+      readonly label: string;
+      readonly problem: AnswerProblem;
+      readonly action: AnswerAction;
+      /** Which of the step's model answers this was (1-based). */
+      readonly attempt: number;
+      /** What was wrong, with what the model said (shortened). */
       readonly detail: string;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
@@ -429,8 +457,24 @@ export interface RunOptions {
   readonly resolveHost?: ResolveHost;
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
-  /** `max_tokens` of a session's model calls (default 8192). */
+  /**
+   * `max_tokens` of a session's model calls. Default: the model's own output limit as the Models API
+   * reports it (`client.models.retrieve(id).max_tokens`), else 8,192 for a server that does not say.
+   */
   readonly maxTokens?: number;
+  /**
+   * How many more times a judgment, choice or extraction is asked when its answer cannot be read
+   * (text instead of the answer tool, the wrong shape, cut off, a refusal, another tool): each time
+   * with a corrective turn. Default 2; 0 fails at the first unreadable answer.
+   */
+  readonly reasks?: number;
+  /** How many times a session's answer cut off at `max_tokens` is continued (default 3). */
+  readonly continuations?: number;
+  /**
+   * A session's answer still cut off after its continuations: `"fail"` the step (default) or `"keep"`
+   * the text joined so far (then marked in the events and the journal).
+   */
+  readonly onTruncation?: "fail" | "keep";
   /** Model turns of one session's tool-use loop before it fails (default 50). */
   readonly maxTurns?: number;
   /** The SDK's own transport retries per model call (default 2). */
@@ -490,6 +534,12 @@ export interface RecordedStep {
   /** A judgment's or choice's reason, kept so a replay narrates the same thing. */
   readonly reason?: string;
   readonly usage: readonly Usage[];
+  /** The model answers the step took when it was more than one (re-asks, continuations). */
+  readonly attempts?: number;
+  /** Each unexpected answer on the way, described (docs/model-answers.md). */
+  readonly problems?: readonly string[];
+  /** A session's answer kept although still cut off at `max_tokens` (`onTruncation: "keep"`). */
+  readonly truncated?: true;
   /**
    * The step's content-anchored identity (`anchors.ts`): what `prosec test` matches a recorded step
    * by, so a golden test survives lines added above a step. Absent in journals written before it.
