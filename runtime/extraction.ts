@@ -121,11 +121,7 @@ export async function extractField(
       failure: `The model could not read ${what} from the text`,
       // A server that ignores `tool_choice` may answer in text: a JSON value is read, prose is not.
       read: (reply) =>
-        reply.called
-          ? reply.answer === undefined
-            ? undefined
-            : (reply.answer as Value)
-          : parseJson(reply.text),
+        reply.called ? (reply.answer === undefined ? undefined : (reply.answer as Value)) : parseJson(reply.text),
     },
     signal,
   );

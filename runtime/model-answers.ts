@@ -89,7 +89,10 @@ export function unreadable(message: Message, expected: string): UnexpectedAnswer
     };
   const text = replyText(message.content).trim();
   if (text !== "")
-    return { problem: "text", detail: `the model answered in text, not with the "${ANSWER_TOOL}" tool: ${quote(text)}` };
+    return {
+      problem: "text",
+      detail: `the model answered in text, not with the "${ANSWER_TOOL}" tool: ${quote(text)}`,
+    };
   return { problem: "empty", detail: "the answer was empty" };
 }
 
@@ -117,8 +120,7 @@ export function reaskTurn(
     type: "tool_result",
     tool_use_id: call.id,
     is_error: true,
-    content:
-      call.name === ANSWER_TOOL ? "This answer could not be read." : `There is no tool "${call.name}" here.`,
+    content: call.name === ANSWER_TOOL ? "This answer could not be read." : `There is no tool "${call.name}" here.`,
   }));
   return [...messages, { role: "assistant", content: said }, { role: "user", content: [...results, correction] }];
 }

@@ -162,15 +162,30 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     const calls = toolCalls(message.content);
     const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;
     if (answer !== undefined && message.stop_reason !== "max_tokens") return answered(verdictText(answer.input));
+    if (message.stop_reason === "model_context_window_exceeded") {
+      // Going on would only make the conversation longer: the answer so far is kept or the step fails.
+      const full: UnexpectedAnswer = {
+        problem: "max-tokens",
+        detail: "the answer was cut off: the conversation reached the model's context window",
+      };
+      const keep = core.options.onTruncation === "keep";
+      unexpected(full, keep ? "keep" : "fail");
+      pieces.push(replyText(message.content));
+      if (keep) return answered(pieces.join(""), true);
+      throw new Error(
+        "The answer was cut off: the conversation reached the model's context window. Keep the text cut off with --on-truncation keep.",
+      );
+    }
     if (message.stop_reason === "max_tokens") {
       const cut: UnexpectedAnswer = {
         problem: "max-tokens",
         detail: `the answer was cut off at max_tokens (${maxTokens}) after ${quote(replyText(message.content).slice(-80))}`,
       };
-      pieces.push(replyText(message.content));
-      if (pieces.length > continuations) {
+      const piece = replyText(message.content);
+      if (pieces.length >= continuations) {
         if (core.options.onTruncation === "keep") {
           unexpected(cut, "keep");
+          pieces.push(piece);
           return answered(pieces.join(""), true);
         }
         unexpected(cut, "fail");
@@ -180,6 +195,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
         );
       }
       unexpected(cut, "continue");
+      pieces.push(piece);
       messages = continuationTurn(messages, message);
       continue;
     }

@@ -11,6 +11,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type {
   Backoff,
+  EmptyAnswer,
   FailurePolicy,
   JoinStrategy,
   PermissionAsked,
@@ -74,7 +75,7 @@ export interface SessionSettings {
   readonly backoff?: Backoff;
   readonly context?: ContextSpec;
   /** `empty: allow`: an empty answer is the session's result, not a failure (docs/model-answers.md). */
-  readonly empty?: "allow" | "deny";
+  readonly empty?: EmptyAnswer;
   /** Properties the language does not define (W005), passed through to the model as notes. */
   readonly extra?: { readonly [key: string]: Value };
 }

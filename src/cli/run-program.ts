@@ -10,7 +10,14 @@ import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } 
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { BudgetExceeded, newRunId, ProseError, RunStateError, WaitingForInput } from "../../runtime/index.js";
+import {
+  BudgetExceeded,
+  newRunId,
+  ProseError,
+  RunStateError,
+  WaitingForInput,
+  type RunOptions,
+} from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
@@ -28,6 +35,10 @@ export interface RunArguments extends RemoteRunArguments {
   readonly concurrency?: number;
   readonly budget?: number;
   readonly "max-calls"?: number;
+  readonly "max-tokens"?: number;
+  readonly reasks?: number;
+  readonly continuations?: number;
+  readonly "on-truncation"?: "fail" | "keep";
   readonly strict: boolean;
 }
 
@@ -44,6 +55,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const maxCalls = argv["max-calls"];
   if (maxCalls !== undefined && (!Number.isInteger(maxCalls) || maxCalls < 1))
     throw new UsageError("--max-calls takes a whole number of at least 1");
+  const answers = modelAnswerOptions(argv);
   const prices = pricesFromEnvironment();
   let file: string;
   try {
@@ -107,6 +119,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
+      ...answers,
       ...(argv.yes ? { startOverBound: true } : {}),
       ...(interactive
         ? {
@@ -186,4 +199,25 @@ function causedByNetwork(error: unknown): boolean {
 
 function quote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+/** What the run does when the model does not answer as asked (docs/model-answers.md). */
+function modelAnswerOptions(
+  argv: RunArguments,
+): Pick<RunOptions, "maxTokens" | "reasks" | "continuations" | "onTruncation"> {
+  const count = (flag: string, value: number | undefined, least: number): number | undefined => {
+    if (value !== undefined && (!Number.isInteger(value) || value < least))
+      throw new UsageError(`--${flag} takes a whole number of at least ${least}`);
+    return value;
+  };
+  const maxTokens = count("max-tokens", argv["max-tokens"], 1);
+  const reasks = count("reasks", argv.reasks, 0);
+  const continuations = count("continuations", argv.continuations, 0);
+  const onTruncation = argv["on-truncation"];
+  return {
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(reasks === undefined ? {} : { reasks }),
+    ...(continuations === undefined ? {} : { continuations }),
+    ...(onTruncation === undefined ? {} : { onTruncation }),
+  };
 }

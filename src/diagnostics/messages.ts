@@ -383,7 +383,7 @@ export const analyzeMessages = {
       `unknown property ${quote(name)}${didYouMean(suggestion)}`,
       suggestion
         ? undefined
-        : "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions",
+        : "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty",
     ),
   legacyImport: (range: SourceRange) =>
     warning(

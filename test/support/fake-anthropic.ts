@@ -125,7 +125,12 @@ export const reply = {
   },
   /** An answer cut off at `max_tokens`: this text so far ("" for none at all). */
   cut(text: string, options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
-    return { kind: "message", content: text === "" ? [] : [{ type: "text", text }], stopReason: "max_tokens", ...options };
+    return {
+      kind: "message",
+      content: text === "" ? [] : [{ type: "text", text }],
+      stopReason: "max_tokens",
+      ...options,
+    };
   },
   /** A refusal (`stop_reason: "refusal"`), with what the model said, if anything. */
   refusal(text = "", options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
@@ -246,7 +251,10 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
     const [status, body] =
       known === undefined
         ? [404, { type: "error", error: { type: "not_found_error", message: `model: ${id}` } }]
-        : [200, { type: "model", id, display_name: id, created_at: "2026-01-01T00:00:00Z", max_tokens: known.maxTokens }];
+        : [
+            200,
+            { type: "model", id, display_name: id, created_at: "2026-01-01T00:00:00Z", max_tokens: known.maxTokens },
+          ];
     response.writeHead(status, { "content-type": "application/json" });
     response.end(JSON.stringify(body));
   }
