@@ -738,7 +738,11 @@ export interface UnboundedConstruct {
 }
 
 export interface ProgramCost {
-  /** Worst-case model calls by kind; `retry` counts the extra attempts of `retry:`. Sessions count one call each (tool turns come on top). */
+  /**
+   * Worst-case model calls by kind; `retry` counts the extra attempts of `retry:` and the re-asks of
+   * judgments, choices and extractions (`assumptions.reasks` each). Sessions count one call each (tool
+   * turns and continuations come on top).
+   */
   readonly calls: { readonly [kind in CallKind]: Count };
   /** The longest chain of model calls that must run one after another: the floor of the run's latency. */
   readonly criticalPath: Count;
@@ -746,6 +750,9 @@ export interface ProgramCost {
   readonly tokens: { readonly [model: string]: { readonly input: Count; readonly output: Count } };
   readonly symbols: readonly CostSymbol[];
   readonly unbounded: readonly UnboundedConstruct[];
-  /** The assumptions behind `tokens`: a session's reply, and each value a prompt shows, in tokens. */
-  readonly assumptions: { readonly replyTokens: number; readonly valueTokens: number };
+  /**
+   * The assumptions behind `tokens`: a session's reply, and each value a prompt shows, in tokens; and
+   * the re-asks counted for each judgment, choice and extraction (absent in bounds built before them).
+   */
+  readonly assumptions: { readonly replyTokens: number; readonly valueTokens: number; readonly reasks?: number };
 }
