@@ -54,7 +54,7 @@ export const diagnosticCodes = {
   P000: { severity: "error", meaning: "internal compiler error (never expected; the fuzz test guards it)" },
   P001: { severity: "error", meaning: "undefined name (with did-you-mean)" },
   P002: { severity: "warning", meaning: "`{placeholder}` that names no binding: stays literal text" },
-  P003: { severity: "error", meaning: "unknown property value (`backoff:`, `persist:`, `empty:`, join strategy, `on-fail:`)" },
+  P003: { severity: "error", meaning: "unknown property value (`backoff:`, `persist:`, join strategy, `on-fail:`)" },
   P004: { severity: "warning", meaning: "loop without `(max: N)`" },
   P005: { severity: "error", meaning: '`count:` without the `"any"` join strategy' },
   P006: { severity: "warning", meaning: "block called with the wrong number of arguments" },
