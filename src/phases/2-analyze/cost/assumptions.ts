@@ -2,7 +2,7 @@
  * What a static bound assumes about what is only known at run time, in tokens (a prompt's text
  * counts a quarter of its characters).
  */
-import { DEFAULT_REASKS } from "../../../../runtime/model-answers.js";
+import { DEFAULT_REASKS } from "../../../../runtime/model/unexpected-answers.js";
 
 /** A session's reply, and every value a prompt shows (context, interpolation, a judgment's scope). */
 export const REPLY_TOKENS = 1000;
