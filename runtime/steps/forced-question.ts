@@ -6,7 +6,14 @@
  */
 import type { MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { ANSWER_TOOL, DEFAULT_REASKS, replyText, toolCalls, unreadable, reaskTurn } from "../model/unexpected-answers.js";
+import {
+  ANSWER_TOOL,
+  DEFAULT_REASKS,
+  replyText,
+  toolCalls,
+  unreadable,
+  reaskTurn,
+} from "../model/unexpected-answers.js";
 import type { Site, Usage, Value } from "../types.js";
 
 const QUESTION_MAX_TOKENS = 1024;
