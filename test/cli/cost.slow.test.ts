@@ -30,18 +30,29 @@ describe("prosec cost", () => {
     const result = prosec(["cost", "."], folder);
     expect(result.status).toBe(EXIT.ok);
     expect(result.stdout).toContain(
-      "hello.prose\n  model calls    ≤ 1 (sessions 1, judgments 0, choices 0, extractions 0, retries 0)\n  critical path  ≤ 1 calls one after another\n",
+      "hello.prose\n  model calls    ≤ 1 (sessions 1, judgments 0, choices 0, extractions 0, retries and re-asks 0)\n  critical path  ≤ 1 calls one after another\n",
     );
     expect(result.stdout).toMatch(
       /hello\.prose\n(?:.*\n){2} {2}tokens {9}≈ [\d,]+ input \+ 1,000 output\n {2}cost {11}≈ \$0\.0\d\n/,
     );
     expect(result.stdout).toContain(
-      "review.prose\n  model calls    unbounded (sessions unbounded, judgments unbounded, choices 0, extractions 1, retries 0)",
+      "review.prose\n  model calls    unbounded (sessions unbounded, judgments unbounded, choices 0, extractions 1, retries and re-asks unbounded)",
     );
     expect(result.stdout).toContain(
       "  unbounded      line 4: loop without (max: N)\n  |items|        the number of items in input items\n",
     );
     expect(result.stdout).toMatch(/Tokens assume each session's reply, and each value a prompt shows, is 1,000 tokens/);
+    expect(result.stdout).toContain("a judgment, choice or extraction counts 2 re-asks (--reasks)");
+  });
+
+  it("counts 2 re-asks for each judgment, choice and extraction in the retry term", () => {
+    const folder = folderWith({
+      "check.prose": 'let draft = session "Draft"\n  retry: 1\nif **the draft is ready**:\n  session "Ship it"\n',
+    });
+    const result = prosec(["cost", "check.prose"], folder);
+    expect(result.stdout).toContain(
+      "model calls    ≤ 6 (sessions 2, judgments 1, choices 0, extractions 0, retries and re-asks 3)\n  critical path  ≤ 6 calls one after another\n",
+    );
   });
 
   it("--format json gives each bound as text and as data; PROSEC_PRICES prices a model the list does not", () => {
