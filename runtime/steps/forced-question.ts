@@ -17,6 +17,8 @@ import {
 import type { Site, Usage, Value } from "../types.js";
 
 const QUESTION_MAX_TOKENS = 1024;
+/** A re-ask after an answer cut off at max_tokens doubles it, up to this. */
+const QUESTION_MAX_TOKENS_CAP = 8192;
 
 /** What the model answered: the tool's fields, or its text when it did not call the tool. */
 export interface ForcedReply {
@@ -65,11 +67,12 @@ export async function askForced<T extends Value>(
   ];
   const usage: Usage[] = [];
   const problems: string[] = [];
+  let maxTokens = QUESTION_MAX_TOKENS;
   for (let attempt = 1; ; attempt++) {
     const { message, usage: callUsage } = await core.callModel(
       {
         model: core.model(undefined),
-        max_tokens: QUESTION_MAX_TOKENS,
+        max_tokens: maxTokens,
         system: question.system,
         messages,
         tools: [
@@ -111,6 +114,7 @@ export async function askForced<T extends Value>(
           `It was asked ${reasks === 0 ? "once" : `again ${reasks === 1 ? "once" : `${reasks} times`}`} (--reasks, RunOptions.reasks).`,
       );
     messages = reaskTurn(messages, message, wrong, question.shape);
+    if (wrong.problem === "max-tokens") maxTokens = Math.min(maxTokens * 2, QUESTION_MAX_TOKENS_CAP);
   }
 }
 

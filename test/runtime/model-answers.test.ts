@@ -110,6 +110,8 @@ describe("a judgment asks again when its answer cannot be read", () => {
       },
     ]);
     expect(unexpected(events)).toEqual([["max-tokens", "reask", 1]]);
+    // The re-ask has room for a longer answer.
+    expect(server.requests.map((request) => request.body?.max_tokens)).toEqual([1024, 2048]);
   });
 
   it("a refusal is asked again", async () => {
