@@ -126,10 +126,11 @@ export function warnAboutBound(
   cost: ProgramCost,
   inputs: { readonly [name: string]: Value },
   prices: PriceTable,
+  reasks?: number,
 ): void {
   const values = inputValues(cost, inputs);
   const dollars = boundDollars(cost, values, prices, (name) => resolveModel(name, undefined)).dollars;
-  const calls = evaluate(totalCalls(cost), values);
+  const calls = evaluate(totalCalls(cost, reasks), values);
   if (dollars === Infinity || calls === Infinity) {
     const where = cost.unbounded.map((construct) => `line ${construct.line}: ${construct.reason}`).join("; ");
     process.stderr.write(`This program's cost has no bound (${where}). Cap it with --budget or --max-calls.\n`);

@@ -87,7 +87,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   }
 
   if (argv.resume === undefined && argv.budget === undefined && maxCalls === undefined && program.cost !== undefined)
-    warnAboutBound(program.cost, inputs, prices);
+    warnAboutBound(program.cost, inputs, prices, answers.reasks);
 
   const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
   const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
