@@ -3,7 +3,7 @@
  * sizes or inputs, unbounded with the line that makes them so; the critical path; tokens.
  */
 import { describe, expect, it } from "vitest";
-import { evaluate, inputValues, type ProgramCost } from "../../runtime/run/bound.js";
+import { evaluate, inputValues, totalCalls, type ProgramCost } from "../../runtime/run/bound.js";
 import { committedCost, raisedParts } from "../../src/project/bound-change.js";
 import { costOfSource } from "../../src/compile.js";
 import { formatCount } from "../../src/phases/2-analyze/cost/format.js";
@@ -50,6 +50,23 @@ describe("the cost bound", () => {
     expect(formatCount(cost.criticalPath)).toBe("12");
     expect(cost.assumptions.reasks).toBe(2);
     expect(cost.unbounded).toEqual([]);
+  });
+
+  it("more re-asks than the bound assumed (RunOptions.reasks) add to its calls; fewer leave it as it is", () => {
+    const cost = bound(
+      'let a = session "One"',
+      "if **a is good**:",
+      '  session "Two"',
+      "choice **which way**:",
+      '  option "left":',
+      '    session "Three"',
+    );
+    const none = () => undefined;
+    // 3 sessions, a judgment and a choice, each question with 2 re-asks.
+    expect(evaluate(totalCalls(cost), none)).toBe(9);
+    expect(evaluate(totalCalls(cost, 2), none)).toBe(9);
+    expect(evaluate(totalCalls(cost, 5), none)).toBe(9 + 2 * 3);
+    expect(evaluate(totalCalls(cost, 0), none)).toBe(9);
   });
 
   it("adds parallel branches to the calls but only the longest to the critical path", () => {

@@ -299,6 +299,25 @@ describe("a session cut off at max_tokens continues", () => {
     ]);
   });
 
+  it("cut before any text: nothing to send back, so the request to answer again joins the task's turn", async () => {
+    server = await startFakeAnthropic({ script: [reply.cut(""), reply.text("Short answer.")] });
+    const { result } = await runAgainst(server, (rt) => rt.session({ at: at(2), prompt: "Count" }));
+    expect(result).toBe("Short answer.");
+    const [first] = conversation(server.requests[0]!.body) as { role: string; content: unknown[] }[];
+    expect(conversation(server.requests[1]!.body)).toEqual([
+      {
+        role: "user",
+        content: [
+          ...first!.content,
+          {
+            type: "text",
+            text: "Your answer was cut off at the output limit before any text. Answer again, more briefly.",
+          },
+        ],
+      },
+    ]);
+  });
+
   it("still cut off after the continuations: the step fails, naming the limit and the ways out", async () => {
     server = await startFakeAnthropic({ script: [reply.cut("a"), reply.cut("b")] });
     const { error, events } = await failingRun(server, (rt) => rt.session({ at: at(2), prompt: "Count" }), {
