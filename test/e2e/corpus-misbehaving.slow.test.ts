@@ -6,14 +6,11 @@
  * scripted model answers. Each run still ends as its scenario says, and its calls, the re-asks
  * included, stay within the program's static bound (its retry term counts 2 re-asks per question).
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { corpusPrograms } from "../support/corpus.js";
 import { reply, type FakeReply, type Responder } from "../support/fake-anthropic.js";
 import { asFirstAsk, reasksIn } from "../support/requests.js";
 import { runCorpusProgram } from "./corpus-run.js";
-import { removeTemporaryFolders } from "./harness.js";
-
-afterAll(() => removeTemporaryFolders());
 
 const MISBEHAVIOURS: readonly (() => FakeReply)[] = [
   () => reply.text("???"),

@@ -12,15 +12,13 @@
  *
  * Subsumes the old test/runtime/corpus-run.test.ts (which accepted any located ProseError).
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { corpusPrograms } from "../support/corpus.js";
 import { runCorpusProgram } from "./corpus-run.js";
-import { callKind, removeTemporaryFolders, type CallKind } from "./harness.js";
+import { callKind, type CallKind } from "./harness.js";
 
 type Counts = Record<CallKind, number>;
 const table = new Map<string, Counts>();
-
-afterAll(() => removeTemporaryFolders());
 
 describe("corpus programs run end to end against a scripted model", () => {
   for (const program of corpusPrograms) {

@@ -4,7 +4,7 @@
  * the `--json` events and the run folder's journal; the flags set how far it goes.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -58,17 +58,14 @@ interface Exit {
 }
 
 const servers: FakeServer[] = [];
-const folders: string[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
 async function run(respond: (request: FakeRequest) => FakeReply, args: readonly string[]) {
   const server = await startFakeAnthropic({ respond });
   servers.push(server);
   const cwd = temporaryFolder("prosec-cli-answers-");
-  folders.push(cwd);
   writeFileSync(join(cwd, "story.prose"), PROGRAM);
   const child = spawn(process.execPath, [bin, "run", "story.prose", ...args], {
     cwd,
