@@ -101,14 +101,14 @@ describe("prosec cost", () => {
       programs: Array<Record<string, unknown>>;
     };
     const [each, forever] = report.programs;
-    // One extraction reads the list out of the text input, then two sessions an item.
-    expect(each!["calls"]).toEqual({ text: "1 + 2·|items|", sum: [1, { product: [2, { symbol: "|items|" }] }] });
+    // One extraction (and its 2 re-asks) reads the list out of the text input, then two sessions an item.
+    expect(each!["calls"]).toEqual({ text: "3 + 2·|items|", sum: [3, { product: [2, { symbol: "|items|" }] }] });
     expect(each!["byKind"]).toEqual({
       session: { text: "2·|items|", product: [2, { symbol: "|items|" }] },
       judgment: 0,
       choice: 0,
       extraction: 1,
-      retry: 0,
+      retry: 2,
     });
     expect((each!["dollars"] as { text: string }).text).toMatch(/^\$[\d.]+ \+ \$[\d.]+·\|items\|$/);
     expect(forever!["calls"]).toBe("unbounded");
