@@ -56,6 +56,11 @@ export function runCommand(yargs: Argv): Argv {
           choices: ["fail", "keep"] as const,
           describe: "an answer still cut off after its continuations: fail the step (default) or keep the text",
         })
+        .option("sandbox", {
+          choices: ["required", "auto", "off"] as const,
+          describe:
+            "the OS sandbox (bubblewrap) of agents' commands: required (default for an unrestricted shell), auto (default otherwise: used when installed), off",
+        })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
         .option("yes", {
           type: "boolean",

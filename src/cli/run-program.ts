@@ -39,6 +39,7 @@ export interface RunArguments extends RemoteRunArguments {
   readonly reasks?: number;
   readonly continuations?: number;
   readonly "on-truncation"?: "fail" | "keep";
+  readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
 }
 
@@ -115,6 +116,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
         narrator.event(event);
       },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
+      ...(argv.sandbox === undefined ? {} : { sandbox: argv.sandbox }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
       ...answers,
