@@ -35,6 +35,11 @@ export function dbosCommands(yargs: Argv): Argv {
             default: 30,
             describe: "seconds of silence after which another worker's unfinished runs are taken over",
           })
+          .option("outage-limit", {
+            type: "number",
+            default: 300,
+            describe: "seconds the database may stay unreachable (runs pause meanwhile) before the worker exits with 8",
+          })
           .option("strict", STRICT),
       (argv) => perform((commands) => commands.runWorker(argv)),
     )

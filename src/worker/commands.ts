@@ -35,6 +35,7 @@ export interface WorkerArguments {
   readonly concurrency: number;
   readonly id?: string;
   readonly adoptAfter: number;
+  readonly outageLimit: number;
   readonly strict: boolean;
 }
 
@@ -71,6 +72,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
   if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)
     throw new UsageError("--concurrency takes a whole number of at least 1");
   if (!(argv.adoptAfter > 0)) throw new UsageError("--adopt-after takes a number of seconds above 0");
+  if (!(argv.outageLimit > 0)) throw new UsageError("--outage-limit takes a number of seconds above 0");
   const executorId = argv.id ?? hostname();
   if (!EXECUTOR_ID.test(executorId))
     throw new UsageError(`--id ${executorId}: use letters, digits, '.', '_' and '-' (at most 100)`);
@@ -89,18 +91,34 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     queue: argv.queue,
     concurrency: argv.concurrency,
     adoptAfterMs: argv.adoptAfter * 1000,
+    outageLimitMs: argv.outageLimit * 1000,
     cwd,
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  const gaveUp = await Promise.race([
+    new Promise<undefined>((resolve) => {
+      process.once("SIGINT", () => resolve(undefined));
+      process.once("SIGTERM", () => resolve(undefined));
+    }),
+    worker.gaveUp,
+  ]);
+  if (gaveUp !== undefined) {
+    process.stderr.write(
+      `prosec: ${gaveUp}; stopping. Runs in flight are recovered when this worker starts again, or adopted by another one\n`,
+    );
+    // DBOS retries its queries until the database answers, so a graceful shutdown could wait forever.
+    await Promise.race([worker.stop().catch(() => undefined), delay(2000)]);
+    process.exit(EXIT.network);
+  }
   process.stderr.write(
     "stopping: runs in flight are recovered when this worker starts again, or adopted by another one\n",
   );
   await worker.stop();
   return EXIT.ok;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /** Enqueues a run; prints its id on stdout. */

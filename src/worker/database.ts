@@ -32,7 +32,7 @@ export class DatabaseUnreachable extends Error {}
 export async function checkReachable(url: string): Promise<void> {
   const target = new URL(url);
   target.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: 5000 });
+  const client = connection(target.toString(), { connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
   } catch (error) {
@@ -42,6 +42,16 @@ export async function checkReachable(url: string): Promise<void> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/**
+ * A connection to `url` that survives the server dropping it (a restart, pg_terminate_backend,
+ * idle_session_timeout): the query in flight fails, instead of an unhandled 'error' ending the process.
+ */
+export function connection(url: string, config: pg.ClientConfig = {}): pg.Client {
+  const client = new pg.Client({ ...config, connectionString: url });
+  client.on("error", () => undefined);
+  return client;
 }
 
 /** `url` without its password. */
@@ -68,7 +78,7 @@ export async function migrate(url: string): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await DBOS.migrate(url);
-    const pool = new pg.Client({ connectionString: url });
+    const pool = connection(url);
     await pool.connect();
     try {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
@@ -89,7 +99,7 @@ export async function migrate(url: string): Promise<void> {
 }
 
 async function lockClient(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
+  const client = connection(url);
   try {
     await client.connect();
     return client;
@@ -97,7 +107,7 @@ async function lockClient(url: string): Promise<pg.Client> {
     if ((error as { code?: string }).code !== "3D000") throw error;
     const maintenance = new URL(url);
     maintenance.pathname = "/postgres";
-    const fallback = new pg.Client({ connectionString: maintenance.toString() });
+    const fallback = connection(maintenance.toString());
     await fallback.connect();
     return fallback;
   }
@@ -111,7 +121,7 @@ export interface LiveWorker {
 
 /** The workers serving `queue` that have not been silent longer than their own `--adopt-after`. */
 export async function liveWorkers(url: string, queue: string): Promise<LiveWorker[]> {
-  const client = new pg.Client({ connectionString: url });
+  const client = connection(url);
   await client.connect();
   try {
     const { rows } = await client.query<{ executor_id: string; version: string | null }>(
