@@ -18,10 +18,12 @@ import {
   checkReachable,
   DatabaseUnreachable,
   liveWorkers,
+  masked,
   migrate,
   systemDatabaseUrl,
   type LiveWorker,
 } from "./database.js";
+import { dbosLogger } from "./dbos-logger.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
 import { startWorker } from "./worker.js";
 
@@ -216,39 +218,112 @@ function whyWaiting(version: string | undefined, queue: string, workers: readonl
 const UNFINISHED: ReadonlySet<WorkflowStatus["status"]> = new Set(["ENQUEUED", "PENDING", "DELAYED"]);
 
 /**
- * Waits for the run (up to `--timeout` seconds) and prints its outputs. The deadline is kept here:
- * DBOS's client ignores the timeout it is given.
+ * Waits for the run (up to `--timeout` seconds) and prints its outputs. The deadline is kept here,
+ * whatever the database does: DBOS's client ignores the timeout it is given, and retries a query
+ * for as long as the database is away.
  */
 export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
-  if (argv.timeout !== undefined && !(argv.timeout >= 0))
-    throw new UsageError("--timeout takes a number of seconds, 0 or more");
-  return withClient(systemDatabaseUrl(), async (client) => {
-    const deadline = argv.timeout === undefined ? Infinity : Date.now() + argv.timeout * 1000;
-    let status = await findRun(client, argv.runId);
-    while (UNFINISHED.has(status.status) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, deadline - Date.now())));
-      status = (await client.getWorkflow(argv.runId)) ?? status;
-    }
-    if (UNFINISHED.has(status.status)) {
-      if (argv.json)
-        process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status: status.status })}\n`);
-      process.stderr.write(
-        `prosec: run ${argv.runId} is still pending (${status.status}) after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
-      );
-      return EXIT.pending;
-    }
-    let outputs: Outputs;
+  const { timeout } = argv;
+  if (timeout !== undefined && !(timeout >= 0)) throw new UsageError("--timeout takes a number of seconds, 0 or more");
+  const url = systemDatabaseUrl();
+  if (timeout === undefined) return withClient(url, (client) => awaitResult(client, argv, new ResultWait(Infinity)));
+  const wait = new ResultWait(Date.now() + timeout * 1000);
+  const finished = (async () => {
+    await reachableBefore(url, wait.deadline, timeout);
+    return withClient(url, (client) => awaitResult(client, argv, wait));
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    finished,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeout * 1000 + GRACE_MS))),
+  ]);
+  clearTimeout(timer);
+  if (outcome !== undefined) return outcome;
+  let code: ExitCode;
+  if (wait.status === undefined) {
+    process.stderr.write(
+      `prosec: cannot reach the database at ${masked(url)} (DBOS_SYSTEM_DATABASE_URL) (tried for ${timeout} s)\n`,
+    );
+    code = EXIT.network;
+  } else {
+    reportPending(argv, wait.status, wait.silentForMs());
+    code = EXIT.pending;
+  }
+  // The wait for the database goes on inside DBOS's client, which nothing can stop: leave it.
+  process.exit(code);
+}
+
+/**
+ * How long past the deadline `result` lets a query in flight come back before it stops waiting for
+ * the database (a `--timeout 0` still reads the run's status once).
+ */
+const GRACE_MS = 1000;
+
+/** What `result` knows while it waits: the deadline, the run's last status, when the database last answered. */
+class ResultWait {
+  status: WorkflowStatus["status"] | undefined;
+  private answeredAt = Date.now();
+
+  constructor(readonly deadline: number) {}
+
+  answered(status: WorkflowStatus["status"]): void {
+    this.status = status;
+    this.answeredAt = Date.now();
+  }
+
+  silentForMs(): number {
+    return Date.now() - this.answeredAt;
+  }
+}
+
+async function awaitResult(client: DBOSClient, argv: RunIdArguments, wait: ResultWait): Promise<ExitCode> {
+  let status = await findRun(client, argv.runId);
+  wait.answered(status.status);
+  while (UNFINISHED.has(status.status) && Date.now() < wait.deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, wait.deadline - Date.now())));
+    status = (await client.getWorkflow(argv.runId)) ?? status;
+    wait.answered(status.status);
+  }
+  if (UNFINISHED.has(status.status)) {
+    reportPending(argv, status.status, 0);
+    return EXIT.pending;
+  }
+  let outputs: Outputs;
+  try {
+    outputs = await client.retrieveWorkflow<Outputs>(argv.runId).getResult();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId: argv.runId, message })}\n`);
+    process.stderr.write(`prosec: run ${argv.runId} failed: ${message}\n`);
+    return EXIT.failed;
+  }
+  printOutputs(outputs, argv.json, argv.runId);
+  return EXIT.ok;
+}
+
+function reportPending(argv: RunIdArguments, status: WorkflowStatus["status"], silentForMs: number): void {
+  if (argv.json) process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status })}\n`);
+  // A status read longer ago than a poll or two is the last the database said before it went away.
+  const silence =
+    silentForMs > 2 * RESULT_POLL_MS
+      ? ` (as of ${(silentForMs / 1000).toFixed(1)} s ago: the database has not answered since)`
+      : "";
+  process.stderr.write(
+    `prosec: run ${argv.runId} is still pending (${status})${silence} after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
+  );
+}
+
+/** Resolves once the database at `url` answers; tries again until `deadline` (the caller's race ends it). */
+async function reachableBefore(url: string, deadline: number, seconds: number): Promise<void> {
+  for (;;) {
     try {
-      outputs = await client.retrieveWorkflow<Outputs>(argv.runId).getResult();
+      return await checkReachable(url);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId: argv.runId, message })}\n`);
-      process.stderr.write(`prosec: run ${argv.runId} failed: ${message}\n`);
-      return EXIT.failed;
+      if (!(error instanceof DatabaseUnreachable)) throw error;
+      if (Date.now() >= deadline) throw new DatabaseUnreachable(`${error.message} (tried for ${seconds} s)`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
-    printOutputs(outputs, argv.json, argv.runId);
-    return EXIT.ok;
-  });
+  }
 }
 
 /** `prosec answer` for a run in the database. */
@@ -279,7 +354,11 @@ export async function migrateDatabase(): Promise<ExitCode> {
 
 async function withClient<T>(url: string, body: (client: DBOSClient) => Promise<T>): Promise<T> {
   await checkReachable(url);
-  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
+  const client = await DBOSClient.create({
+    systemDatabaseUrl: url,
+    applicationName: APPLICATION,
+    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) => process.stderr.write(`${line}\n`)),
+  });
   try {
     return await body(client);
   } finally {

@@ -62,12 +62,14 @@ export function masked(url: string): string {
 }
 
 /**
- * Creates or migrates the system database, once: workers that start together take turns under an
- * advisory lock (two migrations of an empty database at the same moment break it). The lock is
- * taken in the `postgres` database when the system database does not exist yet.
+ * Creates or migrates the system database, once: workers that start together take turns under one
+ * advisory lock, in the system database itself (two migrations of an empty database at the same
+ * moment break it). Creating the database needs no lock: a second CREATE DATABASE just fails.
  */
 export async function migrate(url: string): Promise<void> {
-  const lock = await lockClient(url);
+  await createDatabase(url);
+  const lock = connection(url);
+  await lock.connect();
   try {
     // Polled, not waited for: a session waiting in pg_advisory_lock holds a snapshot, and DBOS's
     // CREATE INDEX CONCURRENTLY waits for every snapshot in the database: a deadlock (seen).
@@ -77,41 +79,70 @@ export async function migrate(url: string): Promise<void> {
     ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await DBOS.migrate(url);
-    const pool = connection(url);
-    await pool.connect();
-    try {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
-      await pool.query(
-        `CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`,
-      );
-      // Added after 0.2, for `prosec status` to tell why a queued run waits; null in rows of older workers.
-      await pool.query(
-        `ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS version text, ADD COLUMN IF NOT EXISTS silent_after_ms integer`,
-      );
-    } finally {
-      await pool.end();
-    }
+    await quietly(() => DBOS.migrate(url));
+    await lock.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    await lock.query(
+      `CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`,
+    );
+    // Added after 0.2, for `prosec status` to tell why a queued run waits; null in rows of older workers.
+    await lock.query(
+      `ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS version text, ADD COLUMN IF NOT EXISTS silent_after_ms integer`,
+    );
   } finally {
     await lock.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
     await lock.end();
   }
 }
 
-async function lockClient(url: string): Promise<pg.Client> {
-  const client = connection(url);
+/**
+ * Runs `body` with DBOS's console lines on stderr, without its progress chatter ("Running DBOS system
+ * database migrations..."): DBOS.migrate takes no logger, and `submit`'s stdout is the run id alone.
+ */
+async function quietly<T>(body: () => Promise<T>): Promise<T> {
+  const methods = ["log", "info", "debug", "warn", "error"] as const;
+  const saved = methods.map((method) => console[method]);
+  for (const method of methods)
+    console[method] = (...parts: unknown[]) => {
+      const line = parts.map(String).join(" ");
+      if (!/^Running DBOS system database migrations/.test(line)) process.stderr.write(`${line}\n`);
+    };
   try {
-    await client.connect();
-    return client;
-  } catch (error) {
-    if ((error as { code?: string }).code !== "3D000") throw error;
-    const maintenance = new URL(url);
-    maintenance.pathname = "/postgres";
-    const fallback = connection(maintenance.toString());
-    await fallback.connect();
-    return fallback;
+    return await body();
+  } finally {
+    methods.forEach((method, index) => (console[method] = saved[index]!));
   }
 }
+
+/** Creates the database `url` names when it does not exist yet, from the server's `postgres` database. */
+async function createDatabase(url: string): Promise<void> {
+  const probe = connection(url);
+  try {
+    await probe.connect();
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNDEFINED_DATABASE) throw error;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const target = new URL(url);
+  const maintenance = new URL(url);
+  maintenance.pathname = "/postgres";
+  const client = connection(maintenance.toString());
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(decodeURIComponent(target.pathname.slice(1)))}`);
+  } catch (error) {
+    // Another worker created it first: the duplicate's error, or the catalog's unique index when they raced.
+    const code = (error as { code?: string }).code;
+    if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+const UNDEFINED_DATABASE = "3D000";
+const DUPLICATE_DATABASE = "42P04";
+const UNIQUE_VIOLATION = "23505";
 
 export interface LiveWorker {
   readonly id: string;

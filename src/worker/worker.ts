@@ -56,7 +56,8 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   const gaveUp = new Promise<string>((resolve) => (giveUp = resolve));
   const outage = new DatabaseOutage(settings.outageLimitMs, log, giveUp);
   await migrate(url);
-  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
+  const logger = dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", log);
+  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION, logger });
   const ownQueue = `${queue}.worker.${executorId}`;
   registerProgram(settings.program, {
     client,
@@ -83,7 +84,7 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     executorID: executorId,
     listenQueues: [queue, ownQueue],
     runMigrations: false,
-    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", log),
+    logger,
   });
   await DBOS.launch();
   await DBOS.registerQueue(queue, {

@@ -149,4 +149,40 @@ describe("DBOS workers under database faults", () => {
       "prosec: --outage-limit takes a number of seconds above 0\n",
     ]);
   });
+
+  it(
+    "result --timeout keeps its deadline when the database goes away mid-wait (6), or never answers (8)",
+    { timeout: 120_000 },
+    async () => {
+      const cwd = folder();
+      const server = await fakeModel({ respond: reportModel });
+      const database = await freshDatabase("deadline", postgres.url);
+      const env = environment(database, server);
+      // No worker serves the queue: the run stays ENQUEUED.
+      await submit(cwd, env, "tea", "run-tea");
+      const started = Date.now();
+      const waiting = prosec(["result", "run-tea", "--timeout", "8", "--json"], cwd, env);
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      postgres.stop();
+      const pending = await waiting;
+      const took = Date.now() - started;
+      expect(pending.code).toBe(EXIT.pending);
+      expect(JSON.parse(pending.stdout)).toEqual({ type: "pending", runId: "run-tea", status: "ENQUEUED" });
+      expect(pending.stderr).toMatch(
+        /^prosec: run run-tea is still pending \(ENQUEUED\) \(as of \d+\.\d s ago: the database has not answered since\) after 8 s; see `prosec status run-tea`\n$/,
+      );
+      // The deadline, a second of grace, and the process's own start (slow on a loaded machine).
+      expect(took).toBeGreaterThanOrEqual(8000);
+      expect(took).toBeLessThan(20_000);
+
+      const unreachable = await prosec(["result", "run-tea", "--timeout", "2"], cwd, env);
+      expect(unreachable.code).toBe(EXIT.network);
+      expect(unreachable.stderr).toMatch(
+        /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:\d+\/\w+ \(DBOS_SYSTEM_DATABASE_URL\)(: connect ECONNREFUSED [\d.:]+)? \(tried for 2 s\)\n$/,
+      );
+      postgres.start();
+      const answered = await prosec(["result", "run-tea", "--timeout", "0"], cwd, env);
+      expect(answered.code).toBe(EXIT.pending);
+    },
+  );
 });
