@@ -84,6 +84,11 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
   if (loaded === undefined) return EXIT.failed;
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   await checkReachable(databaseUrl);
+  // Listened for before the worker starts: a signal during its start stops it once started.
+  const signalled = new Promise<undefined>((resolve) => {
+    process.once("SIGINT", () => resolve(undefined));
+    process.once("SIGTERM", () => resolve(undefined));
+  });
   const worker = await startWorker({
     program: loaded.module,
     programName: loaded.module.default.name,
@@ -97,13 +102,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     cwd,
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  const gaveUp = await Promise.race([
-    new Promise<undefined>((resolve) => {
-      process.once("SIGINT", () => resolve(undefined));
-      process.once("SIGTERM", () => resolve(undefined));
-    }),
-    worker.gaveUp,
-  ]);
+  const gaveUp = await Promise.race([signalled, worker.gaveUp]);
   if (gaveUp !== undefined) {
     process.stderr.write(
       `prosec: ${gaveUp}; stopping. Runs in flight are recovered when this worker starts again, or adopted by another one\n`,
