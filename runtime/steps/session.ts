@@ -101,6 +101,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
 
   for (let turn = 0; turn < maxTurns; turn++) {
+    await beforeTurn(core, signal);
     const { message, usage: callUsage } = await core.callModel(
       {
         model,
@@ -120,10 +121,25 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     core.recordToolUse(agent?.name);
     messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
     const results: ToolResultBlockParam[] = [];
-    for (const call of calls) results.push(await runTool(core, call, offered, toolContext));
+    for (const call of calls) {
+      await beforeToolCall(core, signal);
+      results.push(await runTool(core, call, offered, toolContext));
+    }
     messages.push({ role: "user", content: results });
   }
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
+}
+
+/** The turn boundary: a cancelled or stopped run asks the model nothing more. */
+async function beforeTurn(core: RunCore, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  await core.options.atBoundary?.("turn");
+}
+
+/** The tool boundary: a cancelled or stopped run starts no more tool calls. */
+async function beforeToolCall(core: RunCore, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  await core.options.atBoundary?.("tool");
 }
 
 async function runTool(

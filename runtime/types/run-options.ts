@@ -76,6 +76,11 @@ export interface RunOptions {
   readonly resolveHost?: ResolveHost;
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
+  /**
+   * Awaited at each boundary inside a session, before a model turn and before a tool call: when it
+   * throws, the run stops there. A DBOS worker checks that its run was not cancelled or taken over.
+   */
+  readonly atBoundary?: (boundary: "turn" | "tool") => Promise<void>;
   /** `max_tokens` of a session's model calls (default 8192). */
   readonly maxTokens?: number;
   /** Model turns of one session's tool-use loop before it fails (default 50). */

@@ -111,9 +111,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     await Promise.race([worker.stop().catch(() => undefined), delay(2000)]);
     process.exit(EXIT.network);
   }
-  process.stderr.write(
-    "stopping: runs in flight are recovered when this worker starts again, or adopted by another one\n",
-  );
+  process.stderr.write("stopping: runs in flight stop at their next turn or tool call and go back on the queue\n");
   await worker.stop();
   return EXIT.ok;
 }

@@ -11,6 +11,7 @@ import { registerProgram, type ProgramRunner } from "../../runtime/dbos/workflow
 import { APPLICATION, Heartbeats, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 import { DatabaseOutage } from "./outage.js";
+import { WorkerRunStops } from "./run-stops.js";
 
 /**
  * How often this worker's queues look for work. DBOS's default, a second, made a run wait half a
@@ -44,7 +45,7 @@ export interface WorkerSettings {
 }
 
 export interface Worker {
-  /** Stops taking work; runs in flight stay PENDING and are recovered or adopted later. */
+  /** Stops taking work and the runs in flight, and puts them back on the queue for other workers. */
   stop(): Promise<void>;
   /** Resolves, with the reason, when the database stayed unreachable past the outage limit. */
   readonly gaveUp: Promise<string>;
@@ -59,10 +60,18 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   const logger = dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", log);
   const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION, logger });
   const ownQueue = `${queue}.worker.${executorId}`;
+  // The heartbeat is this worker's own look at the database: its failures are the outage DBOS's
+  // retries ride through, said once here (and not once a retry by DBOS, see dbosLogger).
+  const pool = new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5000, query_timeout: 10_000 });
+  // An idle connection the server dropped (a restart, pg_terminate_backend, idle_session_timeout):
+  // the pool discards it and the next query connects anew. Unhandled, it would end the process.
+  pool.on("error", () => undefined);
+  const stops = new WorkerRunStops(pool, executorId);
   registerProgram(settings.program, {
     client,
     ownQueue,
     pollMs: settings.pollMs ?? 500,
+    stops,
     runOptions: (runId) => ({
       cwd: settings.cwd,
       // Nobody can be asked inside a session, one DBOS step where `recv` is not allowed: under
@@ -71,9 +80,11 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
       onEvent: (event) => {
         // The run's own start and end; a called program's carry its `source`.
         if (event.source !== undefined) return;
+        // A run stopped here (cancelled, taken over, released at shutdown) did not fail: say why it stopped.
+        const stopped = stops.reason(runId);
         if (event.type === "run-start") log(`run ${runId}: running`);
-        else if (event.type === "run-end") log(`run ${runId}: ${event.ok ? "finished" : "failed"}`);
-        else if (event.type === "error") log(`run ${runId}: ${event.message}`);
+        else if (event.type === "run-end") log(`run ${runId}: ${event.ok ? "finished" : (stopped ?? "failed")}`);
+        else if (event.type === "error" && stopped === undefined) log(`run ${runId}: ${event.message}`);
       },
     }),
   });
@@ -94,12 +105,6 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   });
   await DBOS.registerQueue(ownQueue, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: "always_update" });
 
-  // The heartbeat is this worker's own look at the database: its failures are the outage DBOS's
-  // retries ride through, said once here (and not once a retry by DBOS, see dbosLogger).
-  const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 5000, query_timeout: 10_000 });
-  // An idle connection the server dropped (a restart, pg_terminate_backend, idle_session_timeout):
-  // the pool discards it and the next heartbeat connects anew. Unhandled, it would end the process.
-  pool.on("error", () => undefined);
   const heartbeats = new Heartbeats(pool, executorId, queue, settings.version, settings.adoptAfterMs);
   await heartbeats.beat();
   const interval = Math.max(100, Math.floor(settings.adoptAfterMs / 4));
@@ -148,7 +153,19 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     async stop() {
       clearTimeout(timer);
       timer = undefined;
+      // Sessions stop at once (what they did since is not recorded); no new run is taken.
+      stops.stopAll();
       await DBOS.shutdown();
+      // Released at once, not after --adopt-after: any worker of the program takes them from the queue.
+      const unfinished = await client.listWorkflows({ status: "PENDING", executorId, hasParent: false });
+      if (unfinished.length > 0)
+        await client.resumeWorkflows(
+          unfinished.map((run) => run.workflowID),
+          { queueName: queue },
+        );
+      log(
+        `${unfinished.length} unfinished run${unfinished.length === 1 ? "" : "s"} put back on queue "${queue}" for other workers`,
+      );
       await client.destroy();
       await pool.end();
     },
