@@ -45,7 +45,7 @@ export function dbosCommands(yargs: Argv): Argv {
     )
     .command<SubmitArguments>(
       "submit <file>",
-      "Queue a run of a program for the workers; prints its id",
+      "Queue a run of a program for the workers (or many: --inputs runs.jsonl); prints their ids",
       (command) =>
         command
           .positional("file", {
@@ -58,12 +58,17 @@ export function dbosCommands(yargs: Argv): Argv {
             type: "string",
             array: true,
             default: [],
-            describe: "an input as name=value, or name=@file (repeatable)",
+            describe: "an input as name=value, or name=@file (repeatable; with --inputs, given to every run)",
+          })
+          .option("inputs", {
+            type: "string",
+            describe: 'a JSON-lines file of runs, one a line, each an object of its inputs ({"topic": "tea"})',
           })
           .option("queue", QUEUE)
           .option("id", {
             type: "string",
-            describe: "the run's id (default: a new one); submitting an id again returns that run",
+            describe:
+              "the run's id (default: a new one); submitting an id again returns that run. With --inputs, each run's id is ID-<line number>",
           })
           .option("strict", STRICT),
       (argv) => perform((commands) => commands.submitRun(argv)),

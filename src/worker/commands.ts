@@ -25,6 +25,8 @@ import {
 } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
+import { readRunLines } from "./run-lines.js";
+import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
 
 // DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
@@ -44,6 +46,8 @@ export interface WorkerArguments {
 export interface SubmitArguments {
   readonly file: string;
   readonly input: readonly string[];
+  /** A JSON-lines file: one run a line, each line an object of its inputs. */
+  readonly inputs?: string;
   readonly queue: string;
   readonly id?: string;
   readonly strict: boolean;
@@ -120,27 +124,36 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-/** Enqueues a run; prints its id on stdout. */
+/** Enqueues a run, or one per line of `--inputs`; prints their ids on stdout, one a line. */
 export async function submitRun(argv: SubmitArguments): Promise<ExitCode> {
-  const runId = argv.id ?? newRunId(new Date());
-  if (!RUN_ID.test(runId)) throw new UsageError(`--id ${runId}: use letters, digits, '.', '_' and '-' (at most 100)`);
+  if (argv.id !== undefined && !RUN_ID.test(argv.id))
+    throw new UsageError(`--id ${argv.id}: use letters, digits, '.', '_' and '-' (at most 100)`);
   const databaseUrl = systemDatabaseUrl();
   const loaded = await loadChecked(argv.file, { cwd: process.cwd(), strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
   const program = loaded.module.default;
-  const inputs = parseInputArguments(argv.input, program);
-  const missing = missingParameters(program, inputs);
-  if (missing.length > 0) throw missingInputs(missing);
+  const shared = parseInputArguments(argv.input, program);
+  let runs: RunToSubmit[];
+  if (argv.inputs === undefined) {
+    const missing = missingParameters(program, shared);
+    if (missing.length > 0) throw missingInputs(missing);
+    runs = [{ id: argv.id ?? newRunId(new Date()), inputs: shared }];
+  } else {
+    // One base id for the file, numbered by line: ids that cannot collide, and say which line a run came from.
+    const base = argv.id ?? newRunId(new Date());
+    runs = readRunLines(argv.inputs, program).map((line) => {
+      const inputs = { ...shared, ...line.inputs };
+      const missing = missingParameters(program, inputs);
+      if (missing.length > 0)
+        throw new UsageError(
+          `${argv.inputs}:${line.number}: ${missingInputs(missing).message} (give it on the line, or to every run with --input)`,
+        );
+      return { id: `${base}-${line.number}`, inputs };
+    });
+  }
   await checkReachable(databaseUrl);
-  await migrate(databaseUrl);
-  await withClient(databaseUrl, async (client) => {
-    // The workflow id is the run id: submitting the same id again returns the run already there.
-    await client.enqueue(
-      { queueName: argv.queue, workflowName: RUN_WORKFLOW, workflowID: runId, appVersion: loaded.codeHash },
-      inputs,
-    );
-  });
-  process.stdout.write(`${runId}\n`);
+  const ids = await submitRuns(runs, { databaseUrl, queue: argv.queue, version: loaded.codeHash });
+  process.stdout.write(`${ids.join("\n")}\n`);
   return EXIT.ok;
 }
 
@@ -166,7 +179,8 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
       })),
       version: status.applicationVersion ?? null,
       queue,
-      worker: status.executorId ?? null,
+      // A queued run is held by no worker, whichever ran it last (before it was put back on the queue).
+      worker: status.status === "ENQUEUED" || !status.executorId ? null : status.executorId,
       createdAt: new Date(status.createdAt).toISOString(),
       updatedAt: status.updatedAt === undefined ? null : new Date(status.updatedAt).toISOString(),
       steps: steps.length,
@@ -284,6 +298,11 @@ async function awaitResult(client: DBOSClient, argv: RunIdArguments, wait: Resul
   if (UNFINISHED.has(status.status)) {
     reportPending(argv, status.status, 0);
     return EXIT.pending;
+  }
+  if (status.status === "CANCELLED") {
+    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "cancelled", runId: argv.runId })}\n`);
+    process.stderr.write(`prosec: run ${argv.runId} was cancelled (prosec cancel); it has no outputs\n`);
+    return EXIT.failed;
   }
   let outputs: Outputs;
   try {

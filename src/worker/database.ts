@@ -70,6 +70,9 @@ export async function migrate(url: string): Promise<void> {
   await createDatabase(url);
   const lock = connection(url);
   await lock.connect();
+  // The lock's session waits idle while DBOS migrates: a database's idle_session_timeout must not end it.
+  // (PostgreSQL before 14 has no such setting.)
+  await lock.query("SET idle_session_timeout = 0").catch(() => undefined);
   try {
     // Polled, not waited for: a session waiting in pg_advisory_lock holds a snapshot, and DBOS's
     // CREATE INDEX CONCURRENTLY waits for every snapshot in the database: a deadlock (seen).

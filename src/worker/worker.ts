@@ -115,8 +115,9 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
       await heartbeats.beat();
     } catch (error) {
       outage.failed(error);
-      retryMs = Math.min(retryMs * 2, interval, MAX_RETRY_MS);
-      return schedule(retryMs);
+      schedule(Math.min(retryMs, interval));
+      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+      return;
     }
     outage.reached();
     retryMs = FIRST_RETRY_MS;

@@ -158,8 +158,10 @@ describe("DBOS workers under database faults", () => {
       const server = await fakeModel({ respond: reportModel });
       const database = await freshDatabase("deadline", postgres.url);
       const env = environment(database, server);
-      // No worker serves the queue: the run stays ENQUEUED.
+      // No worker serves the queue: the run stays ENQUEUED, held by no worker.
       await submit(cwd, env, "tea", "run-tea");
+      const queued = await prosec(["status", "run-tea", "--json"], cwd, env);
+      expect(JSON.parse(queued.stdout)).toMatchObject({ status: "ENQUEUED", worker: null });
       const started = Date.now();
       const waiting = prosec(["result", "run-tea", "--timeout", "8", "--json"], cwd, env);
       await new Promise((resolve) => setTimeout(resolve, 4000));

@@ -101,6 +101,12 @@ describe("stopping a DBOS run's session", () => {
       expect(notesAtCancel).toBeLessThan(TURNS - 1);
       await waitFor(() => workers[0]!.log().includes("run run-tea: cancelled\n"), "the worker's line");
       expect(workers[0]!.log()).not.toMatch(/run run-tea: failed/);
+      const cancelled = await prosec(["result", "run-tea", "--json"], folders[0]!, env);
+      expect([cancelled.code, cancelled.stdout, cancelled.stderr]).toEqual([
+        EXIT.failed,
+        '{"type":"cancelled","runId":"run-tea"}\n',
+        "prosec: run run-tea was cancelled (prosec cancel); it has no outputs\n",
+      ]);
       expect(await stopped(workers[0]!)).toBe(EXIT.ok);
     },
   );
