@@ -4,8 +4,7 @@
  * writing one note per model turn (a tool call each); every worker works in a folder of its own, so
  * the notes in a folder are the tool calls that worker started, and their times say when.
  */
-import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
@@ -23,6 +22,7 @@ import {
 } from "../support/dbos.js";
 import { reply, type FakeReply, type FakeRequest } from "../support/fake-anthropic.js";
 import { freshDatabase } from "../support/postgres.js";
+import { temporaryFolder } from "../support/temp.js";
 
 afterEach(stopChildren);
 
@@ -48,7 +48,7 @@ function clerk(request: FakeRequest): FakeReply {
 }
 
 function workFolder(): string {
-  const cwd = mkdtempSync(join(tmpdir(), "prosec-dbos-stop-"));
+  const cwd = temporaryFolder("prosec-dbos-stop-");
   writeFileSync(join(cwd, "report.prose"), PROGRAM);
   return cwd;
 }

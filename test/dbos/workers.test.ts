@@ -4,8 +4,7 @@
  * the runs; the other adopts its runs and finishes them, and no step that had finished is asked of
  * the model again.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
@@ -32,6 +31,7 @@ import {
 import { lastUserText, reply, type FakeRequest, type FakeReply } from "../support/fake-anthropic.js";
 import { identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
+import { temporaryFolder } from "../support/temp.js";
 
 afterEach(stopChildren);
 
@@ -168,7 +168,7 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
       const failing = await fakeModel({ respond: () => reply.error(400, { message: "scripted failure" }) });
       const env = environment(database, failing);
       const cwd = folder();
-      const changed = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
+      const changed = temporaryFolder("prosec-dbos-");
       writeFileSync(
         join(changed, "report.prose"),
         REPORT_PROGRAM.replace("Assemble the report", "Assemble the final report"),

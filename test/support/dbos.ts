@@ -4,8 +4,7 @@
  * a test starts is listed in `children` and killed by `stopChildren` after each test.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { expect } from "vitest";
@@ -13,6 +12,7 @@ import { EXIT } from "../../src/cli/exit-codes.js";
 import { bin } from "./cli.js";
 import { deterministicModel, identity } from "./deterministic-model.js";
 import { startFakeAnthropic, type FakeServer } from "./fake-anthropic.js";
+import { temporaryFolder } from "./temp.js";
 
 export const TEST_API_KEY = "sk-ant-test-dbos-0000000000";
 
@@ -154,7 +154,7 @@ export async function killed(worker: RunningWorker): Promise<void> {
 
 /** A temporary folder holding `report.prose`. */
 export function folder(program = REPORT_PROGRAM): string {
-  const cwd = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
+  const cwd = temporaryFolder("prosec-dbos-");
   writeFileSync(join(cwd, "report.prose"), program);
   return cwd;
 }

@@ -50,7 +50,13 @@ export async function startPostgres(): Promise<PostgresServer> {
     execFileSync("bash", [script, "stop", data], { stdio: "inherit" });
     running = false;
   };
-  const url = start();
+  let url: string;
+  try {
+    url = start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url,
     stop,
