@@ -28,6 +28,7 @@ export interface RunArguments extends RemoteRunArguments {
   readonly concurrency?: number;
   readonly budget?: number;
   readonly "max-calls"?: number;
+  readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
 }
 
@@ -103,6 +104,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
         narrator.event(event);
       },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
+      ...(argv.sandbox === undefined ? {} : { sandbox: argv.sandbox }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
       ...(argv.yes ? { startOverBound: true } : {}),

@@ -94,6 +94,9 @@ class TextNarrator implements Narrator {
       case "loop-iteration":
         if (this.live) this.line(`${style.cyan("↻")} ${where}iteration ${event.iteration + 1}`);
         break;
+      case "notice":
+        this.line(`${style.red("!")} ${event.message}`);
+        break;
       case "error":
         // A failed step never ends: nothing is running any more once the run reports its error.
         this.running.clear();
