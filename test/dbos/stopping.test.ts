@@ -144,13 +144,17 @@ describe("stopping a DBOS run's session", () => {
       const victim = await runningOn(folders);
       const survivor = 1 - victim;
       workers[victim]!.process.kill("SIGSTOP");
+      const notesAtPause = notes(folders[victim]!).length;
       await waitFor(() => notes(folders[survivor]!).length >= 2, "the run taken over");
       const resumedAt = Date.now();
       workers[victim]!.process.kill("SIGCONT");
       const outputs = (await result(folders[0]!, env, "run-tea")) as { report: string };
       expect(outputs.report).toBe(`Notes on tea: ${TURNS - 1} taken`);
-      // The request in flight at the pause may come back; the tool call it asks for is not started.
-      expect(notes(folders[victim]!).filter((note) => note.at > resumedAt)).toEqual([]);
+      // A tool call in flight at the pause may finish after it (its note written late); the request in
+      // flight may come back, but the tool call it asks for is not started: at most that one note more.
+      const late = notes(folders[victim]!).filter((note) => note.at > resumedAt);
+      expect(late.length).toBeLessThanOrEqual(1);
+      expect(notes(folders[victim]!).length).toBeLessThanOrEqual(notesAtPause + 1);
       await waitFor(() => workers[victim]!.log().includes("run run-tea: taken over by another worker\n"), "its line");
       expect(workers[victim]!.process.exitCode).toBeNull();
       expect(workers[survivor]!.log()).toMatch(/worker w\d was silent for 2000 ms: 1 unfinished run put back/);
