@@ -9,7 +9,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: fast ? ["**/node_modules/**", "test/dbos/**", "**/*.slow.test.ts"] : ["**/node_modules/**"],
-    globalSetup: fast ? [] : ["./test/support/postgres.ts"],
+    globalSetup: fast ? [] : ["./test/support/postgres.ts", "./test/support/chromium.ts"],
     // Vitest leaves a core free by default (one worker on a 2-core machine). The fast loop's tests run in
     // process and use every core; the full run keeps the default, since its suites spawn prosec and PostgreSQL.
     maxWorkers: fast ? availableParallelism() : undefined,

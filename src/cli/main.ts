@@ -8,6 +8,7 @@ import { controlCommands } from "./control-commands.js";
 import { costCommand } from "./cost-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
+import { graphCommand } from "./graph-command.js";
 import { installCommand } from "./install-command.js";
 import { lspCommand } from "./lsp-command.js";
 import { runCommand } from "./run-command.js";
@@ -38,6 +39,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     examplesCommand,
     lspCommand,
     costCommand,
+    graphCommand,
     addCommand,
     installCommand,
     updateCommand,
