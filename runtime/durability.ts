@@ -65,6 +65,11 @@ export class ScopedDurability implements Durability {
     }
   }
 
+  /** The key the run's store knows a step of this program by. */
+  fullKey(key: string): string {
+    return this.parent instanceof ScopedDurability ? this.parent.fullKey(this.prefix + key) : this.prefix + key;
+  }
+
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {
     return this.parent.branch(this.prefix + key, body);
   }

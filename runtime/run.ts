@@ -8,6 +8,7 @@ import pMap from "p-map";
 import { RunCore } from "./core.js";
 import { JournalDurability } from "./durability.js";
 import { RunFolder, RunFolderError } from "./durable/run-folder.js";
+import { TraceWriter } from "./durable/trace-writer.js";
 import { invalidLimits, refusalBeforeStart } from "./budget-start.js";
 import type { RunStatus } from "./durable/state-file.js";
 import { isAbortError, ProseError, WaitingForInput } from "./errors.js";
@@ -190,6 +191,7 @@ export class Run implements Runtime {
         const opened = RunFolder.open(options.runDir, this.program, this.runId, this.inputs, options.resume === true);
         this.folder = opened.folder;
         this.inputs = opened.inputs;
+        this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));
         if (options.journal === undefined && options.durability === undefined)
           this.core.durability = new JournalDurability(opened.folder.journal!);
       } catch (error) {
@@ -225,6 +227,7 @@ export class Run implements Runtime {
   private async closeFolder(status: RunStatus): Promise<void> {
     // A called program's files are settled and flushed with its caller's.
     if (this.folder === undefined || this.caller !== undefined) return;
+    this.core.trace?.close();
     await this.folder.close(status);
   }
 
