@@ -15,7 +15,7 @@ import { formatCount } from "../phases/2-analyze/cost/format.js";
 import { Poly } from "../phases/2-analyze/cost/poly.js";
 import type { CostVector } from "../phases/2-analyze/cost/vector.js";
 import { DEFAULT_MODEL } from "../phases/2-analyze/cost/assumptions.js";
-import type { ProgramCost } from "../../runtime/bound.js";
+import type { ProgramCost } from "../../runtime/run/bound.js";
 import { markCritical, type Region } from "./critical.js";
 import type {
   ClusterKind,

@@ -7,7 +7,7 @@ import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkProgram, type CompileOptions } from "../compile.js";
 import { CostEstimator } from "../phases/2-analyze/cost/estimator.js";
 import { nodeCosts } from "../phases/2-analyze/cost/node-costs.js";
-import type { ProgramCost } from "../../runtime/bound.js";
+import type { ProgramCost } from "../../runtime/run/bound.js";
 import { buildFlow } from "./build-flow.js";
 import type { FlowGraph } from "./flow-graph.js";
 

@@ -1,0 +1,56 @@
+/**
+ * `retry:` / `backoff:` on top of the SDK's own transport retries: a failed step is tried again up to
+ * `retry` more times. The wait before attempt n+1 is none, n × base (`linear`) or 2^(n-1) × base
+ * (`exponential`). Waits end early when the step's signal aborts (its deadline, a lost race, a
+ * cancelled run), so no wait can outlive the step's time limit.
+ */
+import { isAbortError } from "../errors.js";
+import type { Backoff } from "../types.js";
+
+export interface RetryPolicy {
+  readonly retries: number;
+  readonly backoff: Backoff;
+  readonly baseDelayMs: number;
+}
+
+export function backoffDelay(policy: RetryPolicy, failedAttempts: number): number {
+  switch (policy.backoff) {
+    case "none":
+      return 0;
+    case "linear":
+      return policy.baseDelayMs * failedAttempts;
+    case "exponential":
+      return policy.baseDelayMs * 2 ** (failedAttempts - 1);
+  }
+}
+
+export async function withRetries<T>(
+  policy: RetryPolicy,
+  signal: AbortSignal,
+  attempt: (attemptNumber: number) => Promise<T>,
+): Promise<T> {
+  if (policy.retries <= 0) return attempt(1);
+  for (let failed = 0; ; failed++) {
+    try {
+      return await attempt(failed + 1);
+    } catch (error) {
+      if (signal.aborted || isAbortError(error) || failed >= policy.retries) throw error;
+      await sleep(backoffDelay(policy, failed + 1), signal);
+    }
+  }
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
+}
