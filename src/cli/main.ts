@@ -9,6 +9,7 @@ import { costCommand } from "./cost-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
 import { graphCommand } from "./graph-command.js";
+import { viewCommand } from "./view-command.js";
 import { installCommand } from "./install-command.js";
 import { lspCommand } from "./lsp-command.js";
 import { runCommand } from "./run-command.js";
@@ -40,6 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     lspCommand,
     costCommand,
     graphCommand,
+    viewCommand,
     addCommand,
     installCommand,
     updateCommand,
