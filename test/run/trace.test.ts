@@ -2,10 +2,10 @@
  * The run folder's trace (docs/trace.md): per step its start and end, retries and errors, every
  * request's texts and answer, each distinct text stored once, nothing redaction removes.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
 import type { RunOptions, Value } from "../../runtime/index.js";
 import type { TraceRecord, TraceText } from "../../runtime/durable/trace-format.js";
@@ -25,12 +25,22 @@ interface Module {
   run(inputs: Record<string, Value>, options?: RunOptions): Promise<Record<string, Value>>;
 }
 
+const folders: string[] = [];
+function folder(prefix?: string): string {
+  const path = temporaryFolder(prefix);
+  folders.push(path);
+  return path;
+}
+afterAll(() => {
+  for (const path of folders) rmSync(path, { recursive: true, force: true });
+});
+
 let loaded = 0;
 async function load(source: string): Promise<Module> {
   const name = `traced${++loaded}`;
   const { code, diagnostics } = lowerSource(source, `${name}.prose`);
   expect(diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
-  const path = join(temporaryFolder("prosec-trace-modules-"), `${name}.prose.ts`);
+  const path = join(folder("prosec-trace-modules-"), `${name}.prose.ts`);
   writeFileSync(path, code!.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
   return (await import(path)) as Module;
 }
@@ -47,7 +57,7 @@ async function model(respond: (request: FakeRequest) => FakeReply = deterministi
 }
 
 async function runTraced(source: string, server: FakeServer, inputs: Record<string, Value> = {}) {
-  const cwd = temporaryFolder();
+  const cwd = folder();
   const runDir = join(cwd, ".prose", "runs", "20260115-143052-a7b3c9");
   const options: RunOptions = { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd, runDir };
   const outcome = await (await load(source)).run(inputs, options).then(
