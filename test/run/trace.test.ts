@@ -56,15 +56,28 @@ async function model(respond: (request: FakeRequest) => FakeReply = deterministi
   return server;
 }
 
-async function runTraced(source: string, server: FakeServer, inputs: Record<string, Value> = {}) {
-  const cwd = folder();
+async function runTraced(
+  source: string,
+  server: FakeServer,
+  inputs: Record<string, Value> = {},
+  again?: { readonly cwd: string; readonly module: Module },
+) {
+  const cwd = again?.cwd ?? folder();
   const runDir = join(cwd, ".prose", "runs", "20260115-143052-a7b3c9");
-  const options: RunOptions = { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd, runDir };
-  const outcome = await (await load(source)).run(inputs, options).then(
+  const options: RunOptions = {
+    apiKey: TEST_API_KEY,
+    baseURL: server.url,
+    maxRetries: 0,
+    cwd,
+    runDir,
+    ...(again === undefined ? {} : { resume: true }),
+  };
+  const module = again?.module ?? (await load(source));
+  const outcome = await module.run(inputs, options).then(
     (outputs) => ({ outputs }),
     (error: unknown) => ({ error }),
   );
-  return { runDir, outcome, ...readTrace(runDir) };
+  return { cwd, module, runDir, outcome, ...readTrace(runDir) };
 }
 
 function lines(path: string): string[] {
@@ -193,5 +206,28 @@ describe("the trace of a run", () => {
     // The system prompt is one text for all 61 requests.
     expect(textLines.filter((line) => line.text.includes("test")).length).toBeLessThan(61);
     expect(new Set(textLines.map((line) => line.id)).size).toBe(textLines.length);
+  });
+
+  it("a resumed run adds to its trace: a new run record, no step traced twice, no text written twice", async () => {
+    const program =
+      'agent a:\n  prompt: "Shared instructions"\n\nsession: a\n  prompt: "One"\nsession: a\n  prompt: "Two"\n';
+    let failing = true;
+    const server = await model((request) =>
+      failing && JSON.stringify(request.body).includes("Two")
+        ? reply.error(400, { message: "not now" })
+        : reply.text("ok"),
+    );
+    const first = await runTraced(program, server);
+    expect(first.outcome).toHaveProperty("error");
+    failing = false;
+    const second = await runTraced(program, server, {}, { cwd: first.cwd, module: first.module });
+    expect(second.outcome).toHaveProperty("outputs");
+    expect(second.of("run")).toHaveLength(2);
+    const ends = second.of("end");
+    expect(ends.map((end) => end.ok)).toEqual([true, false, true]);
+    // The first step was replayed, not traced again; every text once.
+    expect(second.of("start").filter((start) => start.key === ends[0]!.key)).toHaveLength(1);
+    expect(new Set(second.textLines.map((line) => line.id)).size).toBe(second.textLines.length);
+    expect(second.textLines.filter((line) => line.text.includes("Shared instructions"))).toHaveLength(1);
   });
 });
