@@ -78,6 +78,7 @@ table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;
 .step[aria-selected=true]{background:#1d4ed8;color:#fff}.step[aria-selected=true] span{color:#fff}
 .state-failed .kind{color:#b91c1c}.state-running .kind{color:#1d4ed8}
 #detail{margin-top:8px;max-height:520px;overflow:auto}
+.step-detail dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:4px 0}.step-detail dt{color:#64748b}.step-detail dd{margin:0}
 pre.text{white-space:pre-wrap;word-break:break-word;background:#f1f5f9;padding:6px;margin:2px 0;font-size:12px;max-height:240px;overflow:auto}
 .error{color:#b91c1c}.waiting{color:#854d0e}
 .tool-call,.tool-result{border-left:3px solid #a855f7;padding-left:6px;margin:4px 0}

@@ -118,6 +118,8 @@ export function readRunData(runId: string, dir: string): RunData {
     ]),
   );
   const status = statusOf(dir, listed.status);
+  const source = readText(join(dir, "program.prose"));
+  const sourceLines = source.split("\n");
   const starts = new Map<string, TraceStartRecord>();
   const ends = new Map<string, TraceEndRecord>();
   const requests = new Map<string, TraceRequestRecord[]>();
@@ -161,7 +163,11 @@ export function readRunData(runId: string, dir: string): RunData {
       key,
       kind: recorded?.kind ?? start?.kind ?? position.kind,
       line: start?.line ?? position.line,
-      label: start?.label ?? `${position.kind} at line ${position.line}`,
+      label: labelOf(
+        start?.label,
+        recorded?.kind ?? start?.kind ?? position.kind,
+        sourceLines[(start?.line ?? position.line) - 1],
+      ),
       lane: key.slice(0, key.lastIndexOf("/")) || "/",
       state,
       ...(start === undefined ? {} : { start: start.t }),
@@ -176,7 +182,6 @@ export function readRunData(runId: string, dir: string): RunData {
     };
   });
   steps.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
-  const source = readText(join(dir, "program.prose"));
   const error = /^error: (.*)$/m.exec(readText(join(dir, "state.md")))?.[1];
   const waiting = safeWaiting(dir);
   const lines = lineViews(source, steps, status, error);
@@ -279,6 +284,13 @@ function safeWaiting(dir: string): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A judgment's or choice's label is generic ("The judgment"): its line says what it asks. */
+function labelOf(label: string | undefined, kind: string, line: string | undefined): string {
+  const code = line?.trim().replace(/\s+/g, " ");
+  if ((kind === "judge" || kind === "choose" || label === undefined) && code !== undefined && code !== "") return code;
+  return label ?? kind;
 }
 
 function positionOf(key: string): { kind: string; line: number } {

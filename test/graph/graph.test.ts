@@ -89,6 +89,27 @@ describe("prosec graph: the model", () => {
       expect(graph.edges).toContainEqual(expect.objectContaining({ from: call.id, to: entry.id, kind: "call" }));
   });
 
+  it("draws a used program as a subgraph with its bound, which its calls lead to", () => {
+    const source =
+      'use "./research.prose" as research\n\nlet found = research(topic: "tides")\nsession "Summarise {found}"\n';
+    const imported = costOfSource(
+      'input topic: "Topic"\nsession "Research {topic}"\nsession "Check it"\noutput summary = "done"\n',
+    ).cost!;
+    const result = graphOfSource(source, {
+      resolveImport: () => ({ inputs: ["topic"], outputs: ["summary"], cost: imported }),
+    });
+    const graph = result.graph!;
+    const used = node(graph, "use “./research.prose”");
+    expect(graph.clusters.find((cluster) => cluster.id === used.cluster)).toMatchObject({
+      kind: "program",
+      label: "program research",
+    });
+    expect(used.cost).toBe("2");
+    const call = node(graph, 'research(topic: "tides")');
+    expect(call.cost).toBe("2");
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: call.id, to: used.id, kind: "call" }));
+  });
+
   it("annotates the start with the program's bound, the same as prosec cost's", () => {
     for (const file of ["09-research-with-agents.prose", "20-fixed-loops.prose", "28-gas-town.prose"]) {
       const source = readFileSync(join(corpus, file), "utf8");
