@@ -38,6 +38,8 @@ export interface TraceRunRecord {
 
 export interface TraceStartRecord {
   readonly e: "start";
+  /** The step's number in this process's part of the trace (after its `run` record): its later records name it so. */
+  readonly s: number;
   readonly key: string;
   readonly kind: string;
   readonly line: number;
@@ -48,7 +50,7 @@ export interface TraceStartRecord {
 
 export interface TraceRequestRecord {
   readonly e: "request";
-  readonly key: string;
+  readonly s: number;
   /** The request's number within its step, from 1. */
   readonly n: number;
   /** When it was sent (epoch ms) and how long the answer took (the SDK's transport retries included). */
@@ -58,22 +60,23 @@ export interface TraceRequestRecord {
   /** Text ids. */
   readonly system: readonly string[];
   readonly messages: readonly TracedMessage[];
-  readonly tools?: readonly string[];
+  /** The names of the tools offered, one text (`read_file, list_files`). */
+  readonly tools?: string;
   /** The answer's blocks (text ids), or the error the request ended with. */
   readonly answer?: readonly TracedBlock[];
   readonly stop?: string;
-  readonly usage?: Usage;
+  /** The request's tokens (its model is the request's). */
+  readonly usage?: Omit<Usage, "model">;
   readonly error?: string;
 }
 
 export interface TraceEndRecord {
   readonly e: "end";
-  readonly key: string;
+  readonly s: number;
   readonly t: number;
   readonly ok: boolean;
   /** Requests that failed and were tried again (`retry:`, or the runtime asking again). */
   readonly retries: number;
-  readonly usage: readonly Usage[];
   /** The step's result (a text id) and a judgment's or choice's reason. */
   readonly value?: string;
   readonly reason?: string;
@@ -83,6 +86,31 @@ export interface TraceEndRecord {
 }
 
 export type TraceRecord = TraceRunRecord | TraceStartRecord | TraceRequestRecord | TraceEndRecord;
+
+/** A trace's records with each step's key on its requests and end. */
+export type KeyedTraceRecord =
+  | TraceRunRecord
+  | TraceStartRecord
+  | (TraceRequestRecord & { readonly key: string })
+  | (TraceEndRecord & { readonly key: string });
+
+/**
+ * Names each request and end by its step's key: step numbers count from each `run` record (each
+ * process that ran the run), so a record's step is the one started after the last `run` record.
+ */
+export function keyedRecords(records: readonly TraceRecord[]): KeyedTraceRecord[] {
+  let keys = new Map<number, string>();
+  const keyed: KeyedTraceRecord[] = [];
+  for (const record of records) {
+    if (record.e === "run") keys = new Map();
+    if (record.e === "start") keys.set(record.s, record.key);
+    if (record.e === "request" || record.e === "end") {
+      const key = keys.get(record.s);
+      if (key !== undefined) keyed.push({ ...record, key });
+    } else keyed.push(record);
+  }
+  return keyed;
+}
 
 export interface TraceText {
   readonly id: string;

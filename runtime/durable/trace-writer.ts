@@ -32,7 +32,7 @@ const FLUSH_INTERVAL_MS = 100;
 
 /** The step a model request belongs to (steps run concurrently: an AsyncLocalStorage tells them apart). */
 interface TracedStep {
-  readonly key: string;
+  readonly s: number;
   requests: number;
   retries: number;
   lastFailed: boolean;
@@ -47,6 +47,8 @@ export class TraceWriter {
   private steps = "";
   private texts = "";
   private timer: NodeJS.Timeout | undefined;
+  /** Steps started by this process: their numbers in its part of the trace. */
+  private started = 0;
 
   constructor(
     runDir: string,
@@ -75,18 +77,27 @@ export class TraceWriter {
     execute: () => Promise<T>,
     isWaiting: (error: unknown) => boolean,
   ): Promise<T> {
-    this.record({ e: "start", key, kind, line: at.line, column: at.column, label: this.redact(label), t: Date.now() });
-    const step: TracedStep = { key, requests: 0, retries: 0, lastFailed: false };
+    const s = ++this.started;
+    this.record({
+      e: "start",
+      s,
+      key,
+      kind,
+      line: at.line,
+      column: at.column,
+      label: this.redact(label),
+      t: Date.now(),
+    });
+    const step: TracedStep = { s, requests: 0, retries: 0, lastFailed: false };
     try {
       const outcome = await currentStep.run(step, execute);
       const value = typeof outcome.value === "string" ? outcome.value : JSON.stringify(outcome.value ?? null);
       this.record({
         e: "end",
-        key,
+        s,
         t: Date.now(),
         ok: true,
         retries: step.retries,
-        usage: outcome.usage,
         value: this.text(value),
         ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
       });
@@ -95,11 +106,10 @@ export class TraceWriter {
       const waiting = isWaiting(error);
       this.record({
         e: "end",
-        key,
+        s,
         t: Date.now(),
         ok: false,
         retries: step.retries,
-        usage: [],
         ...(waiting ? { waiting: true } : { error: this.redact(messageOf(error)) }),
       });
       throw error;
@@ -116,7 +126,7 @@ export class TraceWriter {
     if (step.lastFailed) step.retries++;
     const n = ++step.requests;
     const sent = {
-      key: step.key,
+      s: step.s,
       n,
       t: Date.now(),
       model: params.model,
@@ -127,7 +137,9 @@ export class TraceWriter {
       })),
       ...(params.tools === undefined || params.tools.length === 0
         ? {}
-        : { tools: params.tools.map((tool) => ("name" in tool ? String(tool.name) : tool.type)) }),
+        : {
+            tools: this.text(params.tools.map((tool) => ("name" in tool ? String(tool.name) : tool.type)).join(", ")),
+          }),
     };
     try {
       const answered = await send();
@@ -138,7 +150,7 @@ export class TraceWriter {
         ms: Date.now() - sent.t,
         answer: this.blocks(answered.message.content),
         ...(answered.message.stop_reason === null ? {} : { stop: answered.message.stop_reason }),
-        usage: answered.usage,
+        usage: withoutModel(answered.usage),
       });
       return answered;
     } catch (error) {
@@ -200,6 +212,10 @@ export class TraceWriter {
       return [{ text: this.text(`[${block.type}]`) }];
     });
   }
+}
+
+function withoutModel({ model: _model, ...tokens }: Usage): Omit<Usage, "model"> {
+  return tokens;
 }
 
 function messageOf(error: unknown): string {

@@ -11,7 +11,8 @@ import {
   TRACE_FOLDER,
   TRACE_STEPS_FILE,
   TRACE_TEXTS_FILE,
-  type TraceEndRecord,
+  keyedRecords,
+  type KeyedTraceRecord,
   type TraceRecord,
   type TraceRequestRecord,
   type TraceStartRecord,
@@ -40,7 +41,7 @@ export interface StepView {
   readonly value?: string;
   readonly reason?: string;
   readonly error?: string;
-  readonly requests: ReadonlyArray<Omit<TraceRequestRecord, "e" | "key">>;
+  readonly requests: ReadonlyArray<Omit<TraceRequestRecord, "e" | "s">>;
 }
 
 export interface LineView {
@@ -110,7 +111,7 @@ export function summarizeRun(runId: string, dir: string): RunSummary {
 export function readRunData(runId: string, dir: string): RunData {
   const listed = readRun(runId, dir);
   const journal = readLines<JournalLine>(join(dir, "journal.jsonl"));
-  const trace = readLines<TraceRecord>(join(dir, TRACE_FOLDER, TRACE_STEPS_FILE));
+  const trace = keyedRecords(readLines<TraceRecord>(join(dir, TRACE_FOLDER, TRACE_STEPS_FILE)));
   const allTexts = new Map(
     readLines<{ id: string; text: string }>(join(dir, TRACE_FOLDER, TRACE_TEXTS_FILE)).map(({ id, text }) => [
       id,
@@ -121,12 +122,16 @@ export function readRunData(runId: string, dir: string): RunData {
   const source = readText(join(dir, "program.prose"));
   const sourceLines = source.split("\n");
   const starts = new Map<string, TraceStartRecord>();
-  const ends = new Map<string, TraceEndRecord>();
-  const requests = new Map<string, TraceRequestRecord[]>();
+  const ends = new Map<string, Extract<KeyedTraceRecord, { e: "end" }>>();
+  const requests = new Map<string, Array<Extract<KeyedTraceRecord, { e: "request" }>>>();
   for (const record of trace) {
     if (record.e === "start") starts.set(record.key, record);
     else if (record.e === "end") ends.set(record.key, record);
-    else if (record.e === "request") requests.set(record.key, [...(requests.get(record.key) ?? []), record]);
+    else if (record.e === "request") {
+      const list = requests.get(record.key) ?? [];
+      list.push(record);
+      requests.set(record.key, list);
+    }
   }
   const recordedSteps = new Map(journal.map((record) => [record.key, record]));
   const finished = new Set(recordedSteps.keys());
@@ -140,7 +145,11 @@ export function readRunData(runId: string, dir: string): RunData {
     const start = starts.get(key);
     const end = ends.get(key);
     const position = positionOf(key);
-    const usage = recorded?.usage ?? end?.usage ?? [];
+    const usage =
+      recorded?.usage ??
+      (requests.get(key) ?? []).flatMap((request) =>
+        request.usage === undefined ? [] : [{ model: request.model, ...request.usage }],
+      );
     const state: StepView["state"] = finished.has(key)
       ? "done"
       : end?.waiting === true
@@ -150,8 +159,9 @@ export function readRunData(runId: string, dir: string): RunData {
           : status === "running"
             ? "running"
             : "failed";
-    const stepRequests = (requests.get(key) ?? []).map(({ e: _e, key: _key, ...request }) => request);
+    const stepRequests = (requests.get(key) ?? []).map(({ e: _e, s: _s, key: _key, ...request }) => request);
     for (const request of stepRequests) {
+      use(request.tools);
       request.system.forEach(use);
       for (const message of request.messages) for (const block of message.content) use(blockText(block));
       for (const block of request.answer ?? []) use(blockText(block));

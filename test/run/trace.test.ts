@@ -8,7 +8,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
 import type { RunOptions, Value } from "../../runtime/index.js";
-import type { TraceRecord, TraceText } from "../../runtime/durable/trace-format.js";
+import {
+  keyedRecords,
+  type KeyedTraceRecord,
+  type TraceRecord,
+  type TraceText,
+} from "../../runtime/durable/trace-format.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import {
   reply,
@@ -87,12 +92,14 @@ function lines(path: string): string[] {
 }
 
 function readTrace(runDir: string) {
-  const records = lines(join(runDir, "trace", "steps.jsonl")).map((line) => JSON.parse(line) as TraceRecord);
+  const records = keyedRecords(
+    lines(join(runDir, "trace", "steps.jsonl")).map((line) => JSON.parse(line) as TraceRecord),
+  );
   const textLines = lines(join(runDir, "trace", "texts.jsonl")).map((line) => JSON.parse(line) as TraceText);
   const texts = new Map(textLines.map(({ id, text }) => [id, text]));
   const journal = lines(join(runDir, "journal.jsonl")).map((line) => JSON.parse(line) as { key: string; kind: string });
-  const of = <E extends TraceRecord["e"]>(e: E) =>
-    records.filter((record): record is Extract<TraceRecord, { e: E }> => record.e === e);
+  const of = <E extends KeyedTraceRecord["e"]>(e: E) =>
+    records.filter((record): record is Extract<KeyedTraceRecord, { e: E }> => record.e === e);
   return { records, textLines, texts, journal, of };
 }
 
@@ -202,7 +209,7 @@ describe("the trace of a run", () => {
     );
     expect(journal).toHaveLength(61);
     const stepBytes = statSync(join(runDir, "trace", "steps.jsonl")).size;
-    expect(stepBytes / journal.length).toBeLessThan(1200);
+    expect(stepBytes / journal.length).toBeLessThan(600);
     // The system prompt is one text for all 61 requests.
     expect(textLines.filter((line) => line.text.includes("test")).length).toBeLessThan(61);
     expect(new Set(textLines.map((line) => line.id)).size).toBe(textLines.length);
