@@ -81,17 +81,15 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
   const controller = new AbortController();
   let interrupts = 0;
-  const interrupt = (): void => {
+  const interrupt = (how: string): void => {
     // A second Ctrl-C does not wait for the run to wind down.
     if (++interrupts > 1) process.exit(EXIT.interrupted);
     controller.abort(
-      new ProseError(
-        isCancelled(runDir) ? "The run was cancelled (prosec cancel)." : "The run was interrupted (Ctrl-C).",
-      ),
+      new ProseError(isCancelled(runDir) ? "The run was cancelled (prosec cancel)." : `The run was ${how}.`),
     );
   };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
+  process.on("SIGINT", () => interrupt("interrupted (Ctrl-C)"));
+  process.on("SIGTERM", () => interrupt("terminated (SIGTERM)"));
   let finalResult: string | undefined;
   try {
     const outputs = await loaded.module.run(inputs, {

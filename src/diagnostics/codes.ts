@@ -1,6 +1,6 @@
 /**
- * Every code prosec reports, with its severity and what it means: the one table the README's list
- * is generated from (`npm run readme`). `messages.ts` can only report a code listed here, and only
+ * Every code prosec reports, with its severity and what it means: the one table docs/diagnostics.md's list
+ * is generated from (`npm run codes`). `messages.ts` can only report a code listed here, and only
  * with the severity listed here.
  *
  * E and W codes are compiler.md's; P codes are prosec's own.

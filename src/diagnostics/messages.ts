@@ -2,7 +2,7 @@
  * Every diagnostic prosec reports, in one place (as Svelte keeps its errors): one function per
  * code, taking what the message names. Phases call these and never build message text themselves.
  *
- * Every code is listed, with its severity and meaning, in `codes.ts` (which the README's table is
+ * Every code is listed, with its severity and meaning, in `codes.ts` (which docs/diagnostics.md's table is
  * generated from). Sections below are per phase; keep each sorted by code.
  */
 import type { SourceRange } from "../ast.js";

@@ -48,6 +48,8 @@ export async function launchBrowser(): Promise<Browser> {
       executablePath: CHROMIUM,
       headless: true,
       args: FLAGS,
+      // Chromium's own temporary files (its singleton socket) go into the profile, removed with it.
+      env: { ...process.env, TMPDIR: profile },
       viewport: { width: 1280, height: 900 },
     });
   } catch (error) {
