@@ -41,10 +41,13 @@ async function main() {
     const started = performance.now();
     const run = spawn(process.execPath, [bin, "run", PROGRAM, "--yes"], {
       cwd,
-      stdio: "ignore",
+      stdio: ["ignore", "ignore", "pipe"],
       env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: url, NO_COLOR: "1" },
     });
+    let narration = "";
+    run.stderr.on("data", (chunk) => (narration = (narration + chunk).slice(-2000)));
     const status = await new Promise((resolve) => run.on("close", resolve));
+    if (status !== 0) console.log(narration);
     const runId = readdirSync(join(cwd, ".prose/runs"))[0];
     const dir = join(cwd, ".prose/runs", runId);
     const steps = readFileSync(join(dir, "journal.jsonl"), "utf8").split("\n").length - 1;

@@ -18,6 +18,13 @@ export interface SvgOptions {
 }
 
 export function toSvg(graph: FlowGraph, options: SvgOptions = {}): string {
+  return drawSvg(graph, layoutGraph(graph), options);
+}
+
+/** dagre's layout of the graph (the slow part: a viewer computes it once per program). */
+export type GraphLayout = InstanceType<typeof dagre.graphlib.Graph>;
+
+export function layoutGraph(graph: FlowGraph): GraphLayout {
   const layout = new dagre.graphlib.Graph({ compound: true, multigraph: true });
   layout.setGraph({ rankdir: "TB", nodesep: 24, ranksep: 36, marginx: 12, marginy: 12 });
   const used = usedClusters(graph);
@@ -45,7 +52,11 @@ export function toSvg(graph: FlowGraph, options: SvgOptions = {}): string {
     ),
   );
   dagre.layout(layout);
+  return layout;
+}
 
+export function drawSvg(graph: FlowGraph, layout: GraphLayout, options: SvgOptions = {}): string {
+  const used = usedClusters(graph);
   const size = layout.graph();
   const width = round(size.width ?? 0);
   const height = round(size.height ?? 0);

@@ -17,7 +17,8 @@ import {
   type TraceRequestRecord,
   type TraceStartRecord,
 } from "../../runtime/durable/trace-format.js";
-import { graphOfSource, toSvg } from "../graph/index.js";
+import { graphOfSource, type FlowGraph } from "../graph/index.js";
+import { drawSvg, layoutGraph, type GraphLayout } from "../graph/to-svg.js";
 import { estimateCost } from "../run/cost.js";
 import { readRun } from "../run/run-list.js";
 
@@ -108,7 +109,11 @@ export function summarizeRun(runId: string, dir: string): RunSummary {
   };
 }
 
-export function readRunData(runId: string, dir: string): RunData {
+/**
+ * `graph: false` leaves the graph out (a served page asks for it apart, `runGraph`: laying out a large
+ * program takes seconds, and the page shows everything else first).
+ */
+export function readRunData(runId: string, dir: string, options: { readonly graph?: boolean } = {}): RunData {
   const listed = readRun(runId, dir);
   const journal = readLines<JournalLine>(join(dir, "journal.jsonl"));
   const trace = keyedRecords(readLines<TraceRecord>(join(dir, TRACE_FOLDER, TRACE_STEPS_FILE)));
@@ -217,7 +222,7 @@ export function readRunData(runId: string, dir: string): RunData {
     ...(error === undefined ? {} : { error }),
     ...(waiting === undefined ? {} : { waitingFor: waiting }),
     texts,
-    ...graphWithState(source, lines),
+    ...(options.graph === false ? {} : graphWithState(source, lines)),
     version: runVersion(dir),
   };
 }
@@ -269,12 +274,27 @@ function lineViews(
   });
 }
 
+/** The run's graph with its state: the SVG of `prosec graph`, each node marked with its line's state. */
+export function runGraph(runId: string, dir: string): string {
+  return readRunData(runId, dir).svg ?? "";
+}
+
+/** Layouts by program text: a live page redraws the graph at every new step, the layout stays. */
+const layouts = new Map<string, { graph: FlowGraph; layout: GraphLayout } | undefined>();
+const LAYOUTS_KEPT = 8;
+
 function graphWithState(source: string, lines: readonly LineView[]): { svg?: string } {
-  const graph = graphOfSource(source).graph;
-  if (graph === undefined) return {};
+  if (!layouts.has(source)) {
+    if (layouts.size >= LAYOUTS_KEPT) layouts.delete(layouts.keys().next().value!);
+    const graph = graphOfSource(source).graph;
+    layouts.set(source, graph === undefined ? undefined : { graph, layout: layoutGraph(graph) });
+  }
+  const laid = layouts.get(source);
+  if (laid === undefined) return {};
+  const { graph, layout } = laid;
   const state = new Map(lines.map((line) => [line.line, line.state]));
   return {
-    svg: toSvg(graph, {
+    svg: drawSvg(graph, layout, {
       nodeClasses: (node) => {
         const lineState = node.line === 0 ? undefined : state.get(node.line);
         return lineState === undefined ? [] : [`run-${lineState}`];

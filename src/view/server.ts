@@ -7,6 +7,7 @@
  *   /<token>/api/runs            the runs as JSON
  *   /<token>/api/run/<id>        one run as JSON
  *   /<token>/api/run/<id>/version  changes when the run's files do (the page polls it)
+ *   /<token>/api/run/<id>/graph    the graph with the run's state, as SVG
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
@@ -14,7 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { runsFolder } from "../run/run-list.js";
 import { renderPage } from "./page.js";
-import { readRunData, runVersion, summarizeRun, type RunSummary } from "./run-data.js";
+import { readRunData, runGraph, runVersion, summarizeRun, type RunSummary } from "./run-data.js";
 
 export interface ViewServer {
   readonly url: string;
@@ -61,8 +62,11 @@ function handle(request: IncomingMessage, response: ServerResponse, cwd: string,
   if (route[0] === "api" && route[1] === "run" && route.length >= 3) {
     const dir = runDir(cwd, route[2]!);
     if (dir === undefined) return send(response, 404, "text/plain", "no such run");
-    if (route.length === 3) return send(response, 200, "application/json", JSON.stringify(readRunData(route[2]!, dir)));
+    if (route.length === 3)
+      return send(response, 200, "application/json", JSON.stringify(readRunData(route[2]!, dir, { graph: false })));
     if (route.length === 4 && route[3] === "version") return send(response, 200, "text/plain", runVersion(dir));
+    if (route.length === 4 && route[3] === "graph")
+      return send(response, 200, "image/svg+xml", runGraph(route[2]!, dir));
   }
   send(response, 404, "text/plain", "not found");
 }
@@ -70,7 +74,7 @@ function handle(request: IncomingMessage, response: ServerResponse, cwd: string,
 function sendRunPage(response: ServerResponse, cwd: string, runId: string, api: string): void {
   const dir = runDir(cwd, runId);
   if (dir === undefined) return send(response, 404, "text/plain", "no such run");
-  const run = readRunData(runId, dir);
+  const run = readRunData(runId, dir, { graph: false });
   send(response, 200, "text/html", renderPage({ title: `${run.program} · ${runId}`, mode: "run", run, api }));
 }
 

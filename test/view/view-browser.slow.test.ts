@@ -87,7 +87,8 @@ describe("prosec view in Chromium", () => {
     expect(await detail.locator(".tool-call").first().innerText()).toContain("read_file");
     expect(await detail.locator(".tool-result").first().innerText()).toContain("tides rise twice a day");
     expect(await detail.locator(".usage").innerText()).toMatch(/cache read/);
-    // The graph, with the run's state on it.
+    // The graph, with the run's state on it (asked for after the rest of the page).
+    await page.waitForSelector("#graph svg");
     expect(await page.locator("#graph svg .node.session").count()).toBe(3);
     expect(await page.locator("#graph svg .node.session.run-done").count()).toBe(3);
     expect(errors).toEqual([]);
@@ -125,6 +126,7 @@ describe("prosec view in Chromium", () => {
     expect(await text(page, "#run-error")).toContain("scripted failure");
     await page.locator("#steps .step.state-failed").click();
     expect(await page.locator("#detail .step-error").innerText()).toContain("scripted failure");
+    await page.waitForSelector("#graph svg");
     expect(await page.locator("#graph svg .node.run-failed").count()).toBe(1);
     expect(errors).toEqual([]);
   });

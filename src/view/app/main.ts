@@ -329,8 +329,20 @@ class RunPage {
 
   private graph(): HTMLElement {
     const holder = el("div", { id: "graph" });
-    // Our own SVG writer's output (every text escaped), drawn by the server from the program.
+    // Our own SVG writer's output (every text escaped), drawn by the server from the program. A served
+    // page asks for it after showing the rest (a large program's layout takes a while).
     if (this.run.svg !== undefined) holder.innerHTML = this.run.svg;
+    else if (this.api !== undefined) {
+      holder.textContent = "Drawing the graph…";
+      void fetch(`${this.api}run/${encodeURIComponent(this.run.runId)}/graph`)
+        .then((response) => response.text())
+        .then((svg) => {
+          holder.innerHTML = svg;
+        })
+        .catch(() => {
+          holder.textContent = "The graph could not be drawn.";
+        });
+    }
     return holder;
   }
 
