@@ -30,28 +30,27 @@ if (process.argv[2] === "--serve") {
 
 async function main() {
   transpileFakeServer();
-  const cwd = mkdtempSync(join(tmpdir(), "prosec-view-bench-"));
+  // VIEW_BENCH_CWD: a folder with the run already made (its .prose/runs/ holds one run), kept.
+  const given = process.env.VIEW_BENCH_CWD;
+  const cwd = given ?? mkdtempSync(join(tmpdir(), "prosec-view-bench-"));
   const profile = mkdtempSync(join(tmpdir(), "prosec-view-bench-chromium-"));
   const server = fork(fileURLToPath(import.meta.url), ["--serve"]);
   let view;
   let browser;
   try {
     const { url } = await new Promise((resolve) => server.once("message", resolve));
-    copyFileSync(join(root, "examples/openprose", PROGRAM), join(cwd, PROGRAM));
     const started = performance.now();
-    const run = spawn(process.execPath, [bin, "run", PROGRAM, "--yes"], {
-      cwd,
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: url, NO_COLOR: "1" },
-    });
-    let narration = "";
-    run.stderr.on("data", (chunk) => (narration = (narration + chunk).slice(-2000)));
-    const status = await new Promise((resolve) => run.on("close", resolve));
-    if (status !== 0) console.log(narration);
+    const status = given === undefined ? await runProgram(cwd, url) : "(given)";
     const runId = readdirSync(join(cwd, ".prose/runs"))[0];
     const dir = join(cwd, ".prose/runs", runId);
     const steps = readFileSync(join(dir, "journal.jsonl"), "utf8").split("\n").length - 1;
-    const size = (file) => statSync(join(dir, file)).size;
+    const size = (file) => {
+      try {
+        return statSync(join(dir, file)).size;
+      } catch {
+        return 0;
+      }
+    };
     console.log(
       `run: exit ${status}, ${steps} steps in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
         `journal ${(size("journal.jsonl") / 1e6).toFixed(1)} MB, trace steps ${(size("trace/steps.jsonl") / 1e6).toFixed(1)} MB, ` +
@@ -127,7 +126,21 @@ async function main() {
     await browser?.close();
     view?.kill();
     server.send("stop");
-    rmSync(cwd, { recursive: true, force: true });
+    if (given === undefined) rmSync(cwd, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
   }
+}
+
+async function runProgram(cwd, url) {
+  copyFileSync(join(root, "examples/openprose", PROGRAM), join(cwd, PROGRAM));
+  const run = spawn(process.execPath, [bin, "run", PROGRAM, "--yes"], {
+    cwd,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ANTHROPIC_API_KEY: "sk-ant-bench", ANTHROPIC_BASE_URL: url, NO_COLOR: "1" },
+  });
+  let narration = "";
+  run.stderr.on("data", (chunk) => (narration = (narration + chunk).slice(-2000)));
+  const status = await new Promise((resolve) => run.on("close", resolve));
+  if (status !== 0) console.log(narration);
+  return status;
 }
