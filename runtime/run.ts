@@ -339,6 +339,19 @@ export class Run implements Runtime {
     };
   }
 
+  items(): LoopSequence {
+    const context = this.core.context;
+    const enclosing = context.trail;
+    return {
+      next: () => {
+        context.trail = enclosing.nested();
+      },
+      end: () => {
+        context.trail = enclosing;
+      },
+    };
+  }
+
   async judge(
     at: Site,
     condition: string,

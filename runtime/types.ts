@@ -339,6 +339,11 @@ export interface Runtime {
   /** A loop's sequences: `next()` starts each iteration, `end()` returns to the enclosing sequence. */
   loop(): LoopSequence;
   /**
+   * A sequential pipeline stage's sequences: `next()` starts each item, which sees the trail where
+   * the stage began and never another item's results; `end()` returns to the enclosing sequence.
+   */
+  items(): LoopSequence;
+  /**
    * The final result of a program that declares no `output`: its last top-level statement's value
    * (prose.md, "Return outputs to caller (or final result if no outputs declared)"). A `use` caller
    * receives it, and `run-end` reports it.

@@ -85,6 +85,13 @@ export const diagnosticCodes = {
   P032: { severity: "error", meaning: "a vendored program in prose_modules/ is missing or differs from prose.lock" },
   P033: { severity: "error", meaning: "programs `use` each other in a cycle (the chain is shown)" },
   P034: { severity: "error", meaning: "prose.lock cannot be read" },
+  P036: { severity: "error", meaning: "`return` inside a `parallel:` branch or a `parallel for` / `pmap` item" },
+  P037: {
+    severity: "error",
+    meaning: "`break` inside a `parallel for`, `pmap` or pipeline item, or `break` / `continue` leaving a `parallel:` branch",
+  },
+  P038: { severity: "error", meaning: "`break` or `continue` outside a loop" },
+  P039: { severity: "error", meaning: "`{placeholder}` one edit from a binding in scope: a typo (with did-you-mean)" },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

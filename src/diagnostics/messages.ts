@@ -532,6 +532,29 @@ export const analyzeMessages = {
       `\`count: ${count}\` exceeds the ${branches} branches`,
       "the block can never succeed: lower the count",
     ),
+  returnFromParallel: (range: SourceRange, where: string) =>
+    error(
+      "P036",
+      range,
+      `\`return\` cannot end the program or the block from inside ${where}: the other branches and items run on`,
+      "give the branch or item its result (`output` or its last value), then `return` after the `parallel` if you must",
+    ),
+  breakFromItem: (range: SourceRange, keyword: "break" | "continue", where: string) =>
+    error(
+      "P037",
+      range,
+      `\`${keyword}\` cannot leave ${where}, which runs independently of the others`,
+      keyword === "break"
+        ? "use `continue` to end this item, or a sequential `for` to stop early"
+        : "a branch ends at its last statement; use `if` to skip the rest",
+    ),
+  jumpOutsideLoop: (range: SourceRange, keyword: "break" | "continue") =>
+    error(
+      "P038",
+      range,
+      `\`${keyword}\` outside a loop`,
+      "`break` and `continue` belong in a `loop`, `repeat` or `for` body; `return` ends a block or the program",
+    ),
 };
 
 // ---------------------------------------------------------------------------------------------

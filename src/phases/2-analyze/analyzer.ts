@@ -4,6 +4,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m } from "../../diagnostics/messages.js";
 import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
+import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import type { MutableSymbol } from "./scope.js";
@@ -37,6 +38,8 @@ export class Analyzer implements RuleContext {
   private readonly outputs: string[] = [];
   private readonly outputDeclarations = new Map<Scope, Map<string, ast.Identifier>>();
   private readonly inputDeclarations = new Map<string, ast.Identifier>();
+  /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
+  private readonly jumpScopes: JumpScope[] = [];
   /** Bindings that hold the result of a program call, for `result.output` checks. */
   private readonly programResults = new Map<MutableSymbol, string>();
 
@@ -134,7 +137,7 @@ export class Analyzer implements RuleContext {
       this.modifiers("block", node.modifiers);
       this.bindings.withScope("block", node, () => {
         for (const param of node.params) this.bindings.declare("param", param);
-        this.body(node.body);
+        this.within({ kind: "block" }, () => this.body(node.body));
       });
     },
     Binding: (node) => this.binding(node),
@@ -168,6 +171,9 @@ export class Analyzer implements RuleContext {
       this.expression(node.test);
       if (node.message) this.bindings.text(node.message);
     },
+    Return: (node) => this.jump(node),
+    Break: (node) => this.jump(node),
+    Continue: (node) => this.jump(node),
     // What a statement skipped for a syntax error would have bound counts as bound, here and (in case
     // it was a branch's or a block's, read elsewhere) anywhere: Definitions.isRecovered.
     Recovered: (node) => {
@@ -177,6 +183,20 @@ export class Analyzer implements RuleContext {
       }
     },
   };
+
+  private within(scope: JumpScope, analyse: () => void): void {
+    this.jumpScopes.push(scope);
+    try {
+      analyse();
+    } finally {
+      this.jumpScopes.pop();
+    }
+  }
+
+  private jump(statement: ast.JumpStatement): void {
+    const problem = checkJump(statement, this.jumpScopes);
+    if (problem) this.report(problem);
+  }
 
   private input(statement: ast.InputDeclaration): void {
     const first = this.inputDeclarations.get(statement.name.name);
@@ -296,20 +316,25 @@ export class Analyzer implements RuleContext {
           if (stage.operator === "reduce")
             stage.params.forEach((param) => this.bindings.declare("pipe-accumulator", param));
           else this.bindings.declareImplicit("pipe-item", "item", stage);
-          this.body(stage.body);
+          const item: JumpScope = {
+            kind: "item",
+            parallel: stage.operator === "pmap",
+            what: `a \`${stage.operator}\` item`,
+          };
+          this.within(item, () => this.body(stage.body));
         });
       }
     },
     Parallel: (node) => {
       this.modifiers("parallel", node.modifiers);
-      this.body(node.branches);
+      for (const branch of node.branches) this.within({ kind: "branch" }, () => this.statement(branch));
     },
     Repeat: (node) => {
       this.expression(node.count);
       this.bindings.hoist([node.body]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
-        this.body(node.body);
+        this.within({ kind: "loop" }, () => this.body(node.body));
       });
     },
     ForEach: (node) => {
@@ -319,7 +344,10 @@ export class Analyzer implements RuleContext {
       this.bindings.withScope("loop", node, () => {
         this.bindings.declare("loop-item", node.item);
         if (node.index) this.bindings.declare("loop-index", node.index);
-        this.body(node.body);
+        const scope: JumpScope = node.parallel
+          ? { kind: "item", parallel: true, what: "a `parallel for` item" }
+          : { kind: "loop" };
+        this.within(scope, () => this.body(node.body));
       });
     },
     Loop: (node) => {
@@ -327,7 +355,7 @@ export class Analyzer implements RuleContext {
       this.bindings.hoist([node.body]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
-        this.body(node.body);
+        this.within({ kind: "loop" }, () => this.body(node.body));
         // The condition is judged before each iteration, and sees what the body binds (the last iteration's values).
         const test = node.condition?.test;
         if (test) this.bindings.resolvedAt(Number.MAX_SAFE_INTEGER, () => this.expression(test));
