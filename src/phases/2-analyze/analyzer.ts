@@ -59,6 +59,7 @@ export class Analyzer implements RuleContext {
       if (!declarative.has(statement.kind)) executed = true;
       this.statement(statement);
     }
+    this.bindings.resolveDeferred();
     return {
       program: this.program,
       diagnostics: this.diagnostics,
