@@ -555,6 +555,13 @@ export const analyzeMessages = {
       `\`${keyword}\` outside a loop`,
       "`break` and `continue` belong in a `loop`, `repeat` or `for` body; `return` ends a block or the program",
     ),
+  misspeltInterpolation: (range: SourceRange, text: string, name: string, binding: string) =>
+    error(
+      "P039",
+      range,
+      `${quote(text)}: ${quote(name)} is one edit from ${quote(binding)}, so this looks like a typo, not text for the model`,
+      `write ${quote(`{${binding}${text.slice(1 + name.length)}`)} to interpolate ${quote(binding)}, or \\${text} to keep the braces as text`,
+    ),
 };
 
 // ---------------------------------------------------------------------------------------------

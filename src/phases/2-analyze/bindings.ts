@@ -8,7 +8,7 @@ import { analyzeMessages as m } from "../../diagnostics/messages.js";
 import { walk } from "../../walk.js";
 import type { Definitions } from "./definitions.js";
 import { LexicalScope, type MutableSymbol } from "./scope.js";
-import { closest } from "./suggest.js";
+import { closest, misspeltBinding } from "./suggest.js";
 import type { Scope } from "./types.js";
 
 export class Bindings {
@@ -184,12 +184,12 @@ export class Bindings {
         this.interpolations.set(part, symbol);
         this.references.set(root, symbol);
       } else if (!this.definitions.isRecovered("value", root.name)) {
-        const unbound = m.unboundInterpolation(
-          part.loc,
-          part.text,
-          root.name,
-          closest(root.name, this.current.visibleNames()),
-        );
+        const visible = this.current.visibleNames();
+        const typoOf = misspeltBinding(root.name, visible);
+        const unbound =
+          typoOf === undefined
+            ? m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, visible))
+            : m.misspeltInterpolation(part.loc, part.text, root.name, typoOf);
         const interpolate = (symbol: MutableSymbol): void => {
           this.interpolations.set(part, symbol);
           this.references.set(root, symbol);
