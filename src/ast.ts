@@ -476,6 +476,8 @@ export interface RecoveredStatement extends NodeBase {
     /** Bound inside a block's body or a pipeline stage among the skipped lines: not in the statement's scope. */
     readonly nested: boolean;
   }>;
+  /** It begins with a clause of the statement above (`elif`, `else`, `catch`, `finally`). */
+  readonly continues: boolean;
 }
 
 export interface Program extends NodeBase {

@@ -125,6 +125,20 @@ export const parseMessages = {
         ? "a statement starts with a keyword such as `agent`, `let` or `session`, or assigns a name: `name = value`"
         : undefined,
     ),
+  misspeltKeyword: (range: SourceRange, word: string, keyword: string) =>
+    error(
+      "E004",
+      range,
+      `${quote(word)} is not a keyword (did you mean ${quote(keyword)}?)`,
+      `write ${quote(keyword)}: a value is a name, a literal, or begins with a keyword such as \`session\` or \`do\``,
+    ),
+  modifierWithoutParentheses: (range: SourceRange, name: string, value: string | undefined) =>
+    error(
+      "E004",
+      range,
+      `${quote(name)} is a modifier: it goes in parentheses after the condition`,
+      `write \`(${name}: ${value ?? "N"})\`, as in \`loop until **done** (${name}: ${value ?? "N"}):\``,
+    ),
   inlineStageBody: (range: SourceRange, operator: string) =>
     error(
       "E004",
@@ -195,6 +209,13 @@ export const parseMessages = {
       range,
       `this line is indented by ${width} ${width === 1 ? "space" : "spaces"}, which matches no enclosing block`,
       "line it up with the block it belongs to",
+    ),
+  overIndented: (range: SourceRange, width: number, blockWidth: number) =>
+    error(
+      "E005",
+      range,
+      `this line is indented by ${width} spaces, ${width - blockWidth} more than the line${width - blockWidth === 1 ? "" : "s"} after it in its block`,
+      `indent it by ${blockWidth} ${blockWidth === 1 ? "space" : "spaces"}, like the rest of the block`,
     ),
   invalidUtf8: (range: SourceRange) =>
     error(

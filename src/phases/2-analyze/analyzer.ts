@@ -38,6 +38,8 @@ export class Analyzer implements RuleContext {
   private readonly outputs: string[] = [];
   private readonly outputDeclarations = new Map<Scope, Map<string, ast.Identifier>>();
   private readonly inputDeclarations = new Map<string, ast.Identifier>();
+  /** `try:` expressions whose `catch` or `finally` clause was skipped for a syntax error. */
+  private readonly triesMissingClauses = new Set<ast.TryExpression>();
   /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
   private readonly jumpScopes: JumpScope[] = [];
   /** Bindings that hold the result of a program call, for `result.output` checks. */
@@ -54,6 +56,7 @@ export class Analyzer implements RuleContext {
 
   run(): Omit<Analysis, keyof NameTargets> {
     let executed = false;
+    this.noteSkippedClauses(this.program.body);
     for (const statement of this.program.body) {
       if (statement.kind === "Input" && !executed) this.parameters.push(statement);
       if (!declarative.has(statement.kind)) executed = true;
@@ -112,7 +115,27 @@ export class Analyzer implements RuleContext {
   // -------------------------------------------------------------------------------------------
 
   private body(statements: readonly ast.Statement[]): void {
+    this.noteSkippedClauses(statements);
     for (const statement of statements) this.statement(statement);
+  }
+
+  clauseSkipped(node: ast.TryExpression): boolean {
+    return this.triesMissingClauses.has(node);
+  }
+
+  /** A `try:` whose `catch` / `finally` line did not parse (it stands after it, skipped) is not a `try:` without them. */
+  private noteSkippedClauses(statements: readonly ast.Statement[]): void {
+    statements.forEach((statement, index) => {
+      const next = statements[index + 1];
+      if (next?.kind !== "Recovered" || !next.continues) return;
+      const value =
+        statement.kind === "ExpressionStatement"
+          ? statement.expression
+          : statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Destructure"
+            ? statement.value
+            : undefined;
+      if (value?.kind === "Try") this.triesMissingClauses.add(value);
+    });
   }
 
   private statement(statement: ast.Statement): void {
