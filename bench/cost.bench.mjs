@@ -115,7 +115,9 @@ function stablePrefixTokens(body, estimateTokens) {
 async function main() {
   transpileFakeServer();
   const { compile } = await import(pathToFileURL(join(root, "dist/src/compile.js")).href);
-  const { evaluate, inputValues, totalCalls } = await import(pathToFileURL(join(root, "dist/runtime/bound.js")).href);
+  const { evaluate, inputValues, totalCalls } = await import(
+    pathToFileURL(join(root, "dist/runtime/run/bound.js")).href
+  );
   const { corpusScenarios } = await import(pathToFileURL(join(fakeServerModule, "../corpus-model.mjs")).href);
   const runtime = pathToFileURL(join(root, "dist/runtime/index.js")).href;
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), "prosec-cost-bench-")));

@@ -4,18 +4,18 @@
  * A generated module's `run(inputs, options)` is one call to `startRun`; its body calls the
  * `Runtime` methods (sessions, judgments, parallel, ...) and the value helpers below.
  */
-import { Run } from "./run.js";
+import { Run } from "./run/run.js";
 
-export { newRunId } from "./run.js";
+export { newRunId } from "./run/lifecycle.js";
 import type { ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";
-export { JournalDurability, StepMismatch } from "./durability.js";
-export { MemoryJournal } from "./journal.js";
+export { JournalDurability, StepMismatch } from "./durable/durability.js";
+export { MemoryJournal } from "./durable/journal.js";
 export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
-export { BudgetExceeded, type Spent } from "./meter.js";
-export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./prices.js";
+export { BudgetExceeded, type Spent } from "./run/meter.js";
+export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./model/prices.js";
 export {
   boundDollars,
   evaluate,
@@ -26,10 +26,10 @@ export {
   type CostSymbol,
   type ProgramCost,
   type SymbolValues,
-} from "./bound.js";
-export { defaultModels, resolveModel } from "./models.js";
-export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values.js";
-export { bindingsInOrder, type BindingsThrough } from "./bindings.js";
+} from "./run/bound.js";
+export { defaultModels, resolveModel } from "./model/models.js";
+export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values/expressions.js";
+export { bindingsInOrder, type BindingsThrough } from "./values/bindings.js";
 
 /** The metadata object of a compiled program (frozen). */
 export function defineProgram(info: ProgramInfo): ProgramInfo {

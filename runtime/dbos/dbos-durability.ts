@@ -12,7 +12,7 @@
  * would checkpoint them as steps, in an order that depends on timing.
  */
 import { DBOS, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { StepMismatch } from "../durability.js";
+import { StepMismatch } from "../durable/durability.js";
 import type { Durability, DurableStep, Question, RecordedStep, StepKind, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
 

@@ -11,7 +11,7 @@
  * batches every BATCH_MS, so a name rebound by every step is written a few times, not every time.
  */
 import { dirname } from "node:path";
-import { makeFolder, replaceFile } from "../files.js";
+import { makeFolder, replaceFile } from "./files.js";
 
 export type FileContent = string | (() => string);
 

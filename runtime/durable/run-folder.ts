@@ -17,12 +17,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunStateError } from "../errors.js";
-import { makeDirectory } from "../make-directory.js";
-import { safeName } from "../files.js";
-import type { Spent } from "../meter.js";
-import type { BlockFrame } from "../step-context.js";
+import { makeDirectory } from "./make-directory.js";
+import { safeName } from "./files.js";
+import type { Spent } from "../run/meter.js";
+import type { BlockFrame } from "../run/step-context.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
-import { text } from "../values.js";
+import { text } from "../values/expressions.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
 import {

@@ -4,8 +4,8 @@
  * `PROSEC_PRICES`), unbounded loops and recursions by line.
  */
 import type { Argv } from "yargs";
-import type { ProgramCost } from "../../runtime/bound.js";
-import type { PriceTable } from "../../runtime/prices.js";
+import type { ProgramCost } from "../../runtime/run/bound.js";
+import type { PriceTable } from "../../runtime/model/prices.js";
 import { importedFile, importInterface } from "../project/imports.js";
 import { costOfSource, type ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";

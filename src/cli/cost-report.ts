@@ -11,10 +11,10 @@ import {
   type Count,
   type ProgramCost,
   type SymbolValues,
-} from "../../runtime/bound.js";
-import { resolveModel } from "../../runtime/models.js";
+} from "../../runtime/run/bound.js";
+import { resolveModel } from "../../runtime/model/models.js";
 import type { ModelTable } from "../../runtime/types.js";
-import { PriceError, priceTable, type PriceTable } from "../../runtime/prices.js";
+import { PriceError, priceTable, type PriceTable } from "../../runtime/model/prices.js";
 import type { Value } from "../../runtime/types.js";
 import { dollarCount, formatCount, formatDollars, formatNumber } from "../phases/2-analyze/cost/format.js";
 import { Poly } from "../phases/2-analyze/cost/poly.js";

@@ -14,7 +14,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { JOURNAL_FILE, parseJournal, type JournalRecord } from "../../runtime/durable/file-journal.js";
 import type { RunManifest } from "../../runtime/durable/manifest.js";
-import { safeName } from "../../runtime/files.js";
+import { safeName } from "../../runtime/durable/files.js";
 import type { StepKind, Value } from "../../runtime/index.js";
 import { UsageError } from "../cli/find-programs.js";
 

@@ -4,7 +4,7 @@
  */
 import { inputQuestion } from "../phases/2-analyze/input-question.js";
 import { MarkupKind, type Hover } from "vscode-languageserver";
-import { defaultModelName } from "../../runtime/models.js";
+import { defaultModelName } from "../../runtime/model/models.js";
 import type { AgentDefinition, BlockDefinition, Expression, Property, PropertyBlock, UseStatement } from "../ast.js";
 import type { SymbolInfo, SymbolKind } from "../phases/2-analyze/index.js";
 import { toRange } from "./positions.js";

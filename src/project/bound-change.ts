@@ -3,7 +3,7 @@
  * bound is read back from its metadata (`cost: { ... }`, a data literal the compiler wrote) and
  * compared, kind by kind, with the new one.
  */
-import type { CallKind, Count, ProgramCost } from "../../runtime/bound.js";
+import type { CallKind, Count, ProgramCost } from "../../runtime/run/bound.js";
 import { formatCount } from "../phases/2-analyze/cost/format.js";
 import { Poly } from "../phases/2-analyze/cost/poly.js";
 

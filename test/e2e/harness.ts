@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues } from "../../runtime/bound.js";
+import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues } from "../../runtime/run/bound.js";
 import type { RunEvent } from "../../runtime/types.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import { lastUserText, type FakeRequest } from "../support/fake-anthropic.js";

@@ -5,8 +5,8 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { minimumCacheableTokens } from "../../runtime/cache.js";
-import { costOf, listPrices } from "../../runtime/prices.js";
+import { minimumCacheableTokens } from "../../runtime/model/caching.js";
+import { costOf, listPrices } from "../../runtime/model/prices.js";
 import type { AgentDefinition, RunEvent, Usage } from "../../runtime/types.js";
 import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryJournal } from "../../runtime/journal.js";
-import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../../runtime/structure.js";
+import { MemoryJournal } from "../../runtime/durable/journal.js";
+import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../../runtime/values/structure.js";
 import { askedText, lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst } from "./helpers.js";
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/durable/make-directory.js";
 
 describe("makeDirectory", () => {
   it("creates a folder and its missing parents, and accepts one that exists", () => {

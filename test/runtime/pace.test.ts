@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { paceFor, INITIAL_PACE } from "../../runtime/pace.js";
+import { paceFor, INITIAL_PACE } from "../../runtime/model/pace.js";
 import { lastUserText, reply, startFakeAnthropic, type FakeReply, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst, TEST_API_KEY } from "./helpers.js";
 

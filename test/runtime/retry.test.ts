@@ -3,7 +3,7 @@
  * same delay before every retry, `exponential` doubles it. The waits are recorded, not slept.
  */
 import { describe, expect, it } from "vitest";
-import { backoffDelay, withRetries, type RetryPolicy } from "../../runtime/retry.js";
+import { backoffDelay, withRetries, type RetryPolicy } from "../../runtime/steps/retry.js";
 import type { Backoff } from "../../runtime/types.js";
 
 /** Runs a step that fails `failures` times, then answers; returns the waits asked for and the attempts made. */

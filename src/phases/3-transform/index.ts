@@ -28,7 +28,7 @@ import { inputQuestion } from "../2-analyze/input-question.js";
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
 import type { Analysis } from "../2-analyze/types.js";
-import type { ProgramCost } from "../../../runtime/bound.js";
+import type { ProgramCost } from "../../../runtime/run/bound.js";
 import { commentText, dataLiteral, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import { walk } from "../../walk.js";
 import type { Finish } from "./lowered.js";

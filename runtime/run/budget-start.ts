@@ -1,0 +1,51 @@
+/**
+ * Before a run's first call: whether its limits can be kept. A budget needs a price for every model
+ * the program may use, and a program whose bound, with the run's inputs, is over the budget or
+ * `maxCalls` is refused (unless `startOverBound`). A bound that depends on what the run reads, or
+ * that is unbounded, starts: the meter (meter.ts) enforces the limits as the run goes.
+ */
+import { boundDollars, evaluate, inputValues, totalCalls } from "./bound.js";
+import { priceOf } from "../model/prices.js";
+import type { PriceTable, ProgramCost, RunOptions, Value } from "../types.js";
+
+type Limits = Pick<RunOptions, "budget" | "maxCalls" | "startOverBound">;
+
+/** What is wrong with the limits as given, if anything. */
+export function invalidLimits({ budget, maxCalls }: Limits): string | undefined {
+  if (budget !== undefined && !(budget > 0 && Number.isFinite(budget)))
+    return `The budget must be a positive number of dollars, not ${budget}.`;
+  if (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 1))
+    return `maxCalls must be a whole number of at least 1, not ${maxCalls}.`;
+  return undefined;
+}
+
+/** Why the run may not start within its limits, or undefined when it may. */
+export function refusalBeforeStart(
+  cost: ProgramCost | undefined,
+  inputs: { readonly [name: string]: Value },
+  limits: Limits,
+  prices: PriceTable,
+  modelId: (name: string) => string,
+): string | undefined {
+  const { budget, maxCalls } = limits;
+  if (cost === undefined || (budget === undefined && maxCalls === undefined)) return undefined;
+  const unpriced =
+    budget === undefined
+      ? []
+      : Object.keys(cost.tokens)
+          .map(modelId)
+          .filter((id) => priceOf(id, prices) === undefined);
+  if (unpriced.length > 0)
+    return `The budget cannot be kept: no price for ${unpriced.join(", ")}. Give one (RunOptions.prices, or PROSEC_PRICES="${unpriced[0]}=input/output" in dollars per million tokens).`;
+  if (limits.startOverBound === true) return undefined;
+  const values = inputValues(cost, inputs);
+  const calls = evaluate(totalCalls(cost), values);
+  const dollars = boundDollars(cost, values, prices, modelId).dollars;
+  const over =
+    "Start it anyway with --yes (RunOptions.startOverBound): the budget then stops the run when it is reached.";
+  if (budget !== undefined && dollars !== undefined && Number.isFinite(dollars) && dollars > budget)
+    return `The program's bound, about $${dollars.toFixed(2)}${calls === undefined ? "" : ` (${calls} model calls at most)`}, is over the budget of $${budget.toFixed(2)}. ${over}`;
+  if (maxCalls !== undefined && calls !== undefined && Number.isFinite(calls) && calls > maxCalls)
+    return `The program's bound, ${calls} model calls, is over --max-calls ${maxCalls}. ${over}`;
+  return undefined;
+}

@@ -1,0 +1,204 @@
+/**
+ * A run's lifecycle: its id and folder, the limits checked before the first call, the deadline and
+ * cancellation, and how it ends (`run-end`, the state folder closed as complete, waiting,
+ * interrupted or failed).
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { JournalDurability } from "../durable/durability.js";
+import { safeName } from "../durable/files.js";
+import { RunFolder, RunFolderError } from "../durable/run-folder.js";
+import type { RunStatus } from "../durable/state-file.js";
+import { ProseError, WaitingForInput } from "../errors.js";
+import type { ProgramInfo, Runtime, RunOptions, Value } from "../types.js";
+import { text } from "../values/expressions.js";
+import { invalidLimits, refusalBeforeStart } from "./budget-start.js";
+import { RunCore } from "./core.js";
+import { BudgetExceeded } from "./meter.js";
+import type { RunScope } from "./scope.js";
+import { runInContext } from "./step-context.js";
+import { callerOf, type Caller } from "./used-programs.js";
+
+export class RunLifecycle implements RunScope {
+  readonly core: RunCore;
+  readonly runId: string;
+  readonly runDir: string;
+  private openFolder: RunFolder | undefined;
+  private givenInputs: { readonly [name: string]: Value };
+  private readonly caller: Caller | undefined;
+  /** The final result of a program without outputs (`finalResult`), once its body has given it. */
+  private finalValue: { readonly value: Value } | undefined;
+
+  constructor(
+    readonly program: ProgramInfo,
+    inputs: { readonly [name: string]: Value },
+    readonly options: RunOptions,
+  ) {
+    this.givenInputs = inputs;
+    this.caller = callerOf(options);
+    this.core = new RunCore(
+      program,
+      options,
+      this.caller === undefined
+        ? undefined
+        : { core: this.caller.run.core, keyPrefix: this.caller.key, anchorPrefix: this.caller.anchor },
+    );
+    this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
+    this.runDir =
+      this.caller !== undefined
+        ? join(this.caller.run.runDir, "imports", safeName(this.caller.folderName))
+        : (options.runDir ?? join(options.cwd ?? process.cwd(), ".prose", "runs", this.runId));
+  }
+
+  get folder(): RunFolder | undefined {
+    return this.openFolder;
+  }
+
+  /** The inputs answered ahead: the caller's, or a resumed run's as its folder recorded them. */
+  get inputs(): { readonly [name: string]: Value } {
+    return this.givenInputs;
+  }
+
+  /** Whether this run is a program called from another program's run. */
+  get nested(): boolean {
+    return this.caller !== undefined;
+  }
+
+  finalResult(value: Value): void {
+    this.finalValue = { value };
+    if (this.caller !== undefined) this.caller.finalResult = this.finalValue;
+  }
+
+  /** Runs the program's body: `run-start`, the body, `run-end` with the usage totals. */
+  async execute<O>(runtime: Runtime, body: (runtime: Runtime) => Promise<O>): Promise<O> {
+    const { core, options } = this;
+    const onCancel = (): void => core.abort(options.signal?.reason ?? new ProseError("The run was cancelled."));
+    options.signal?.addEventListener("abort", onCancel, { once: true });
+    if (options.signal?.aborted) onCancel();
+    const deadline =
+      options.deadlineMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              core.abort(
+                core.error(
+                  `The run took longer than its deadline of ${options.deadlineMs} ms (RunOptions.deadlineMs).`,
+                ),
+              ),
+            options.deadlineMs,
+          );
+    core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
+    try {
+      this.open();
+      if (this.caller === undefined) this.checkBudget();
+      const result = await runInContext(core.root, () => body(runtime));
+      const final = this.finalValue?.value;
+      const finalResult = final === undefined || final === null ? {} : { result: text(final) };
+      core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
+      await this.close("complete");
+      return result;
+    } catch (error) {
+      const failure =
+        core.root.signal.aborted && core.root.signal.reason instanceof ProseError ? core.root.signal.reason : error;
+      const redacted = failure instanceof Error ? core.redact(failure.message) : undefined;
+      if (failure instanceof Error && redacted !== failure.message)
+        Object.defineProperty(failure, "message", { value: redacted });
+      const message = failure instanceof Error ? failure.message : String(failure);
+      const waiting = failure instanceof WaitingForInput ? failure : undefined;
+      // A called program's failure (or wait) is reported once, by the run that called it.
+      if (this.caller === undefined && waiting !== undefined) {
+        core.emit({
+          type: "waiting",
+          questions: waiting.questions.map((question) => ({
+            name: question.name,
+            prompt: question.prompt,
+            line: question.at.line,
+          })),
+        });
+      } else if (this.caller === undefined) {
+        core.emit({
+          type: "error",
+          ...(failure instanceof ProseError && failure.line !== undefined
+            ? { at: { line: failure.line, column: failure.column ?? 1 } }
+            : {}),
+          message,
+        });
+      }
+      core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
+      if (waiting !== undefined && this.caller === undefined) this.openFolder?.waitFor(waiting.questions);
+      await this.close(
+        waiting !== undefined
+          ? "waiting"
+          : core.root.signal.aborted || options.signal?.aborted === true
+            ? "interrupted"
+            : "failed",
+      );
+      throw failure;
+    } finally {
+      if (deadline !== undefined) clearTimeout(deadline);
+      options.signal?.removeEventListener("abort", onCancel);
+      if (this.caller !== undefined) this.caller.run.core.totals.add(core.totals.list());
+    }
+  }
+
+  private open(): void {
+    const { options } = this;
+    if (this.caller !== undefined) {
+      this.openFolder = this.caller.run.folder?.child(this.runDir, this.program);
+    } else if (options.runDir !== undefined) {
+      try {
+        const opened = RunFolder.open(
+          options.runDir,
+          this.program,
+          this.runId,
+          this.givenInputs,
+          options.resume === true,
+        );
+        this.openFolder = opened.folder;
+        this.givenInputs = opened.inputs;
+        if (options.journal === undefined && options.durability === undefined)
+          this.core.durability = new JournalDurability(opened.folder.journal!);
+      } catch (error) {
+        if (error instanceof RunFolderError) throw this.core.error(error.message);
+        throw error;
+      }
+    } else if (options.resume === true) {
+      throw this.core.error("resume: true needs the runDir of the run to continue (RunOptions.runDir).");
+    }
+    const folder = this.openFolder;
+    if (folder !== undefined) this.core.observe((event) => folder.observe(event));
+    if (folder !== undefined && this.caller === undefined) {
+      const spent = folder.readSpent();
+      if (spent !== undefined) this.core.meter.restore(spent);
+      this.core.meter.onSpent = (total) => folder.recordSpent(total);
+    }
+  }
+
+  /** Before the first call: limits that cannot be kept refuse the run (budget-start.ts). */
+  private checkBudget(): void {
+    const { core, options } = this;
+    const invalid = invalidLimits(options);
+    if (invalid !== undefined) throw core.error(invalid);
+    const reason = refusalBeforeStart(this.program.cost, this.givenInputs, options, core.meter.prices, (name) =>
+      core.model(name),
+    );
+    if (reason === undefined) return;
+    const error = new BudgetExceeded(reason, { file: this.program.source });
+    core.abort(error);
+    throw error;
+  }
+
+  private async close(status: RunStatus): Promise<void> {
+    // A called program's files are settled and flushed with its caller's.
+    if (this.openFolder === undefined || this.caller !== undefined) return;
+    await this.openFolder.close(status);
+  }
+}
+
+/** `YYYYMMDD-HHMMSS-xxxxxx` in UTC (filesystem.md, "Run ID Format"). */
+export function newRunId(now: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, "0");
+  const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
+  const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
+  return `${date}-${time}-${randomBytes(3).toString("hex")}`;
+}

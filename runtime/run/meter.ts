@@ -1,0 +1,129 @@
+/**
+ * The run's meter: what its model calls have spent (dollars at the price table's rates, requests),
+ * kept across a resumed run's processes, and the limits `RunOptions.budget` and `maxCalls` put on it.
+ *
+ * Before a request goes out, its worst case is reserved: its input (estimated high, at a third of its
+ * characters, priced as a cache write when caching is on) and its `max_tokens` of output. A request
+ * whose worst case, with what was spent and what is in flight, could cross a limit is not sent: the
+ * meter stops the run. The requests already in flight finish (they are paid for) and then the run is
+ * stopped as an interrupt is, so it can be resumed with a larger budget.
+ */
+import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { ProseError } from "../errors.js";
+import { CACHE_WRITE_MULTIPLIER, priceOf, usageCost, type PriceTable } from "../model/prices.js";
+import type { Usage } from "../types.js";
+
+/** What a run has spent so far (`spent.json` in a durable run's folder). */
+export interface Spent {
+  readonly dollars: number;
+  /** Requests to the model (tool turns included, replays not). */
+  readonly calls: number;
+}
+
+export interface Limits {
+  readonly budget?: number;
+  readonly maxCalls?: number;
+}
+
+/** A budget stopped the run, or refused to start it (exit code `budget`). */
+export class BudgetExceeded extends ProseError {}
+
+export interface Reservation {
+  /** The request is over: its usage when it was answered (a failed request is not billed). */
+  settle(usage: Usage | undefined): void;
+}
+
+export class Meter {
+  private dollars = 0;
+  private calls = 0;
+  private reserved = 0;
+  private inFlight = 0;
+  private idle: Array<() => void> = [];
+  /** Set once a request was refused: every later one is refused too. */
+  private stopped: string | undefined;
+
+  constructor(
+    readonly limits: Limits,
+    readonly prices: PriceTable,
+    private readonly caching: boolean,
+  ) {}
+
+  /** Called after every settled request with the new totals (a durable run's folder keeps them). */
+  onSpent: ((spent: Spent) => void) | undefined;
+
+  get limited(): boolean {
+    return this.limits.budget !== undefined || this.limits.maxCalls !== undefined;
+  }
+
+  get spent(): Spent {
+    return { dollars: this.dollars, calls: this.calls };
+  }
+
+  /** What earlier processes of a resumed run spent. */
+  restore(spent: Spent): void {
+    this.dollars += spent.dollars;
+    this.calls += spent.calls;
+  }
+
+  /** Reserves a request's worst case; a string says why it may not go out. */
+  admit(params: MessageCreateParamsNonStreaming): Reservation | string {
+    if (this.stopped !== undefined) return this.stopped;
+    const { budget, maxCalls } = this.limits;
+    if (maxCalls !== undefined && this.calls + this.inFlight + 1 > maxCalls) {
+      return this.stop(
+        `The run has made ${this.calls} of its ${maxCalls} model requests${this.inFlight === 0 ? "" : ` (${this.inFlight} more in flight)`} (--max-calls); one more could exceed it.`,
+      );
+    }
+    let worst = 0;
+    if (budget !== undefined) {
+      const price = priceOf(params.model, this.prices);
+      if (price === undefined)
+        return this.stop(
+          `The model ${params.model} has no price, so the budget cannot be kept: give it one (RunOptions.prices, PROSEC_PRICES="${params.model}=input/output").`,
+        );
+      const input = Math.ceil(requestCharacters(params) / 3) * (this.caching ? CACHE_WRITE_MULTIPLIER : 1);
+      worst = (input * price.input + params.max_tokens * price.output) / 1_000_000;
+      if (this.dollars + this.reserved + worst > budget) {
+        const inFlight = this.reserved === 0 ? "" : ` and $${this.reserved.toFixed(4)} in flight`;
+        return this.stop(
+          `The next model request could cost up to $${worst.toFixed(4)}; with $${this.dollars.toFixed(4)} spent${inFlight} that could exceed the budget of $${budget.toFixed(2)}.`,
+        );
+      }
+    }
+    this.inFlight++;
+    this.reserved += worst;
+    let settled = false;
+    return {
+      settle: (usage) => {
+        if (settled) return;
+        settled = true;
+        this.inFlight--;
+        this.reserved -= worst;
+        this.calls++;
+        const price = usage === undefined ? undefined : priceOf(usage.model, this.prices);
+        if (price !== undefined) this.dollars += usageCost(usage!, price);
+        this.onSpent?.(this.spent);
+        if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+      },
+    };
+  }
+
+  /** Resolves when no request is in flight. */
+  whenIdle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private stop(reason: string): string {
+    this.stopped = reason;
+    return reason;
+  }
+}
+
+function requestCharacters(params: MessageCreateParamsNonStreaming): number {
+  const system = typeof params.system === "string" ? params.system.length : JSON.stringify(params.system ?? "").length;
+  return (
+    system +
+    JSON.stringify(params.messages).length +
+    (params.tools === undefined ? 0 : JSON.stringify(params.tools).length)
+  );
+}

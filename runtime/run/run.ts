@@ -1,0 +1,270 @@
+/**
+ * A run of a compiled program: the `Runtime` its body receives. Each part of it is a module of its
+ * own: the lifecycle (lifecycle.ts), inputs (inputs.ts), calls into used programs
+ * (used-programs.ts), sessions, branches and reads (steps/); what is left here is the program's
+ * structure: blocks, loops, bindings, judgments and the trail.
+ */
+import { WaitingForInput } from "../errors.js";
+import { AgentSessions } from "../steps/agent-session.js";
+import { Branching } from "../steps/branching.js";
+import { choose, judge } from "../steps/judgment.js";
+import { TextReader } from "../steps/reading.js";
+import { Trail } from "../steps/trail.js";
+import type {
+  AgentDefinition,
+  Branch,
+  FailurePolicy,
+  InputDefinition,
+  JoinedBranches,
+  JudgmentAsker,
+  LoopSequence,
+  ParallelOptions,
+  ParallelResult,
+  ProgramInfo,
+  RacedBranches,
+  Runtime,
+  RunOptions,
+  SessionRequest,
+  Site,
+  Value,
+} from "../types.js";
+import { text } from "../values/expressions.js";
+import type { RunCore } from "./core.js";
+import { RunInputs } from "./inputs.js";
+import { RunLifecycle } from "./lifecycle.js";
+import { runInContext } from "./step-context.js";
+import { UsedPrograms } from "./used-programs.js";
+
+const DEFAULT_MAX_DEPTH = 100;
+
+export class Run implements Runtime {
+  private readonly lifecycle: RunLifecycle;
+  private readonly sessions: AgentSessions;
+  private readonly inputs: RunInputs;
+  private readonly usedPrograms: UsedPrograms;
+  private readonly branching: Branching;
+  private readonly reader: TextReader;
+  private executionIds = 0;
+
+  constructor(program: ProgramInfo, inputs: { readonly [name: string]: Value }, options: RunOptions) {
+    this.lifecycle = new RunLifecycle(program, inputs, options);
+    this.sessions = new AgentSessions(this.lifecycle);
+    this.inputs = new RunInputs(this.lifecycle);
+    this.usedPrograms = new UsedPrograms(this.lifecycle);
+    this.branching = new Branching(this.core);
+    this.reader = new TextReader(this.core);
+  }
+
+  private get core(): RunCore {
+    return this.lifecycle.core;
+  }
+
+  /** Runs the program's body: `run-start`, the body, `run-end` with the usage totals. */
+  execute<O>(body: (runtime: Runtime) => Promise<O>): Promise<O> {
+    return this.lifecycle.execute(this, body);
+  }
+
+  session(request: SessionRequest): Promise<string> {
+    return this.sessions.run(request, false);
+  }
+
+  resume(agent: AgentDefinition, request: SessionRequest): Promise<string> {
+    return this.sessions.run({ ...request, agent }, true);
+  }
+
+  keep<T extends Value>(source: string, value: T): T {
+    this.core.context.trail.add(source, value);
+    return value;
+  }
+
+  finalResult(value: Value): void {
+    this.lifecycle.finalResult(value);
+  }
+
+  loop(): LoopSequence {
+    const context = this.core.context;
+    const enclosing = context.trail;
+    const trail = enclosing.nested();
+    context.trail = trail;
+    let started = false;
+    return {
+      next: () => {
+        if (started) trail.nextIteration();
+        started = true;
+      },
+      end: () => {
+        context.trail = enclosing;
+      },
+    };
+  }
+
+  items(): LoopSequence {
+    const context = this.core.context;
+    const enclosing = context.trail;
+    return {
+      next: () => {
+        context.trail = enclosing.nested();
+      },
+      end: () => {
+        context.trail = enclosing;
+      },
+    };
+  }
+
+  async judge(
+    at: Site,
+    condition: string,
+    scope: { readonly [name: string]: Value },
+    asks: JudgmentAsker = "condition",
+  ): Promise<boolean> {
+    const ask = { text: condition, details: () => ({ condition, scope, asks }) };
+    const trail = this.core.context.trail.entries();
+    const result = await this.core.step("judge", at, "The judgment", ask, (signal) =>
+      judge(this.core, { condition, asks, scope, trail }, signal),
+    );
+    this.core.emit({
+      type: "judgment",
+      at,
+      asks,
+      question: condition,
+      answer: result.value ? "yes" : "no",
+      reason: result.reason ?? "",
+      trail: trail.map((entry) => entry.source),
+    });
+    return result.value;
+  }
+
+  async choose(
+    at: Site,
+    criteria: string,
+    options: readonly string[],
+    scope: { readonly [name: string]: Value },
+  ): Promise<number> {
+    if (options.length === 0) throw this.core.error("choice has no options.", at);
+    const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
+    const trail = this.core.context.trail.entries();
+    const result = await this.core.step("choose", at, "The choice", ask, (signal) =>
+      choose(this.core, { criteria, options, scope, trail }, signal),
+    );
+    this.core.emit({
+      type: "judgment",
+      at,
+      asks: "choice",
+      question: criteria,
+      answer: options[result.value] ?? String(result.value),
+      reason: result.reason ?? "",
+      trail: trail.map((entry) => entry.source),
+    });
+    return result.value;
+  }
+
+  input(at: Site, definition: InputDefinition): Promise<Value> {
+    return this.inputs.input(at, definition);
+  }
+
+  /** Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error. */
+  catchable(error: unknown): void {
+    if (error instanceof WaitingForInput) throw error;
+  }
+
+  call<O extends Value>(
+    at: Site,
+    name: string,
+    run: (inputs: never, options?: RunOptions) => Promise<O>,
+    inputs: { readonly [name: string]: Value },
+  ): Promise<O> {
+    return this.usedPrograms.call(at, name, run, inputs);
+  }
+
+  branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): JoinedBranches<T, P> {
+    return this.branching.branches(at, options, branches);
+  }
+
+  first<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>> {
+    return this.branching.first(at, options, branches);
+  }
+
+  any<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly count?: number; readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>> {
+    return this.branching.any(at, options, branches);
+  }
+
+  parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
+    return this.branching.parallel(at, options, branches);
+  }
+
+  map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
+    return this.branching.map(at, items, body);
+  }
+
+  async block<T extends Value>(
+    at: Site,
+    name: string,
+    maxDepth: number | undefined,
+    body: () => Promise<T>,
+  ): Promise<T> {
+    const context = this.core.context;
+    const parent = context.block;
+    const depth = (parent?.depth ?? 0) + 1;
+    const limit = maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (depth > limit)
+      throw this.core.error(`RecursionLimitExceeded: block '${name}' exceeded max_depth ${limit}.`, at);
+    const frame = { name, executionId: ++this.executionIds, depth, parentExecutionId: parent?.executionId ?? 0 };
+    const folder = this.lifecycle.folder;
+    folder?.enterBlock(frame);
+    try {
+      const anchor = context.nextAnchor(this.core.anchors.of(`do:${name}`, at));
+      return await runInContext(
+        context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail()),
+        body,
+      );
+    } finally {
+      folder?.exitBlock(frame);
+    }
+  }
+
+  list(at: Site, value: Value): Promise<readonly Value[]> {
+    return this.reader.list(at, value);
+  }
+
+  field(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<Value> {
+    return this.reader.field(at, value, index, fields);
+  }
+
+  truthy(at: Site, value: Value): Promise<boolean> {
+    return this.reader.truthy(at, value);
+  }
+
+  position(at: Site, statement: string): void {
+    this.core.emit({ type: "position", at, statement });
+  }
+
+  iteration(at: Site, index: number): void {
+    this.core.emit({ type: "loop-iteration", at, iteration: index });
+  }
+
+  bind<T extends Value>(at: Site, name: string, value: T): T {
+    this.core.emit({ type: "binding", at, name, preview: this.core.preview(text(value)) });
+    this.lifecycle.folder?.binding(at, name, value, this.core.context.block?.executionId);
+    return value;
+  }
+
+  fail(at: Site, message?: string): Error {
+    return this.core.error(message ?? "The program raised an error.", at);
+  }
+
+  caught(error: unknown): Value {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

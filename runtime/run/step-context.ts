@@ -1,0 +1,97 @@
+/**
+ * Where in the program's dynamic structure a step runs, kept in an AsyncLocalStorage so generated
+ * code never passes it around.
+ *
+ * A step key is `context path / kind@line:column#occurrence`. The context path grows by one segment
+ * per `parallel` branch, `map` item and `block` call; the occurrence counts how often that call site
+ * was reached in the current context, so a plain `for` / `while` loop in generated code gets distinct
+ * keys (`#0`, `#1`, ...) with no help. Inside one context steps run in sequence, so the counting is
+ * deterministic; everything concurrent gets a context of its own.
+ *
+ * Alongside the key path, each context keeps the same path in content anchors (`anchors.ts`), with
+ * occurrences counted per anchor: what `prosec test` matches recorded steps by. Keys are unchanged.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Trail } from "../steps/trail.js";
+import type { Site } from "../types.js";
+
+export interface BlockFrame {
+  readonly name: string;
+  readonly executionId: number;
+  readonly depth: number;
+  readonly parentExecutionId: number;
+}
+
+export class StepContext {
+  private readonly occurrences = new Map<string, number>();
+  private readonly anchorOccurrences = new Map<string, number>();
+
+  constructor(
+    readonly path: string,
+    /** Aborts when this context's work is no longer wanted (a lost race, a failed sibling, the deadline). */
+    readonly signal: AbortSignal,
+    /** The innermost block invocation, if any. */
+    readonly block: BlockFrame | undefined,
+    /** `path` in content anchors. */
+    readonly anchorPath: string = path,
+    /** The current sequence's trail; a loop swaps in its own while it runs. */
+    public trail: Trail = new Trail(),
+  ) {}
+
+  /** The key of the next step of `kind` at `at`, counting this occurrence. */
+  nextKey(kind: string, at: Site): string {
+    return `${this.path}/${this.nextSegment(kind, at)}`;
+  }
+
+  /** `kind@line:column#occurrence` for the next time `kind` is reached at `at` in this context. */
+  nextSegment(kind: string, at: Site): string {
+    const site = `${kind}@${at.line}:${at.column}`;
+    const occurrence = this.occurrences.get(site) ?? 0;
+    this.occurrences.set(site, occurrence + 1);
+    return `${site}#${occurrence}`;
+  }
+
+  /** `anchor#occurrence` for the next time the construct `anchor` is reached in this context. */
+  nextAnchor(anchor: string): string {
+    const occurrence = this.anchorOccurrences.get(anchor) ?? 0;
+    this.anchorOccurrences.set(anchor, occurrence + 1);
+    return `${anchor}#${occurrence}`;
+  }
+
+  /**
+   * A child context whose path is this one's plus `segment` (and `anchorSegment` in anchors). It is
+   * a sequence of its own: `trail` is where it starts (a branch continues from here, a block call
+   * starts empty).
+   */
+  child(
+    segment: string,
+    signal: AbortSignal,
+    block: BlockFrame | undefined,
+    anchorSegment: string,
+    trail: Trail,
+  ): StepContext {
+    return new StepContext(`${this.path}/${segment}`, signal, block, `${this.anchorPath}/${anchorSegment}`, trail);
+  }
+}
+
+const storage = new AsyncLocalStorage<StepContext>();
+
+export function currentContext(fallback: StepContext): StepContext {
+  return storage.getStore() ?? fallback;
+}
+
+export function runInContext<T>(context: StepContext, body: () => Promise<T>): Promise<T> {
+  return storage.run(context, body);
+}
+
+/**
+ * Runs `body` outside any context. Model requests run this way: the SDK and undici create many
+ * promises per request, and inside a context each of them would carry it for nothing.
+ *
+ * `run(undefined)` rather than `exit()`: on Node 20 `exit()` disables the storage for the call, which
+ * switches the process's promise hooks off and on again around every request (measurably slower);
+ * `run(undefined)` only swaps the store. Either way `currentContext()` sees no context inside.
+ */
+export function outsideContext<T>(body: () => T): T {
+  return storage.run(undefined as unknown as StepContext, body);
+}

@@ -1,0 +1,32 @@
+/**
+ * Who a step is and what it asks, handed to the durability with every step. The journal keeps its
+ * anchor and request hash; `prosec test` matches recorded steps by the anchor and reports a step whose
+ * request hash changed; the scripted model of `prosec/testing` answers by binding name, call site or
+ * condition text. None of it is part of the step key, which stays what `--resume` replays by.
+ */
+import { createHash } from "node:crypto";
+import type { Site, StepAsk, StepIdentity, StepKind } from "../types.js";
+
+/** A step's identity; its request hash is computed on first use (only a kept journal asks for it). */
+export class AnchoredStep implements StepIdentity {
+  private hash: string | undefined;
+
+  constructor(
+    readonly kind: StepKind,
+    readonly at: Site,
+    /** The content-anchored counterpart of the step key (`anchors.ts`). */
+    readonly anchor: string,
+    /** The program the step belongs to: its name and source path (a called program's, inside `use`). */
+    readonly program: { readonly name: string; readonly source: string },
+    readonly ask: StepAsk,
+  ) {}
+
+  /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
+  get requestHash(): string {
+    this.hash ??= createHash("sha256")
+      .update(JSON.stringify([this.kind, this.ask.details()]))
+      .digest("hex")
+      .slice(0, 16);
+    return this.hash;
+  }
+}

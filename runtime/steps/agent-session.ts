@@ -1,0 +1,120 @@
+/**
+ * `Runtime.session` and `resume`: a session of an agent, under its `retry:`, with the persistent
+ * agent's memory read before and recorded after (memory.ts), and its result joining the trail when
+ * it is not bound.
+ */
+import { homedir } from "node:os";
+import { relative } from "node:path";
+import type { RunScope } from "../run/scope.js";
+import type { SessionRequest } from "../types.js";
+import { memoryFolder, readMemory, recordSession } from "./memory.js";
+import { withRetries } from "./retry.js";
+import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
+
+const DEFAULT_RETRY_DELAY_MS = 1000;
+
+export class AgentSessions {
+  private readonly memoryWrites = new Map<string, Promise<void>>();
+
+  constructor(private readonly scope: RunScope) {}
+
+  async run(request: SessionRequest, resume: boolean): Promise<string> {
+    const { core, options, runDir } = this.scope;
+    const label = sessionLabel(request);
+    const agent = request.agent?.name;
+    const settings = effectiveSettings(request);
+    const folder =
+      agent === undefined
+        ? undefined
+        : memoryFolder(agent, settings.persist, {
+            cwd: options.cwd ?? process.cwd(),
+            runDir,
+            homeDir: options.homeDir ?? homedir(),
+          });
+    if (resume && folder === undefined)
+      throw core.error(
+        `resume: ${agent ?? "?"} needs an agent with persist: (true, project, user or a path).`,
+        request.at,
+        label,
+      );
+    if (folder !== undefined)
+      this.scope.folder?.agent(agent!, persistScope(settings.persist), relative(runDir, folder) || ".");
+    const context = core.context;
+    // With `context:` (even `[]`) a session is given exactly that; without, it sees the trail.
+    const trail = settings.context === undefined ? context.trail.entries() : [];
+    if (core.listening)
+      core.emit({
+        type: "session-start",
+        at: request.at,
+        label,
+        ...(agent === undefined ? {} : { agent }),
+        trail: trail.map((entry) => entry.source),
+      });
+    const block = context.block;
+    const policy = {
+      retries: settings.retry ?? 0,
+      backoff: settings.backoff ?? "none",
+      baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+    };
+    const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal) =>
+      withRetries(policy, signal, async () => {
+        const memory =
+          resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
+        let saved: { memory: string; summary: string } | undefined;
+        const outcome = await runAgent(
+          core,
+          {
+            request,
+            block,
+            trail,
+            ...(memory === undefined ? {} : { memory }),
+            ...(folder === undefined
+              ? {}
+              : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }),
+          },
+          signal,
+        );
+        if (folder !== undefined) {
+          const record = core.secrets.redactDeep({
+            agent: agent!,
+            prompt: sessionTask(request),
+            memory: saved?.memory,
+            summary: saved?.summary ?? outcome.text.slice(0, 2000),
+            timestamp: new Date(),
+          });
+          await this.inTurn(folder, () => recordSession(folder, record));
+        }
+        return { value: outcome.text, usage: outcome.usage };
+      }),
+    );
+    if (core.listening)
+      core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+    if (request.binding === undefined) this.scope.folder?.anonymous(request.at, result.value, block?.executionId);
+    if (request.unbound === true) context.trail.add(label, result.value);
+    return result.value;
+  }
+
+  /**
+   * Runs `write` after every earlier write to the same memory folder: sessions of one persistent agent
+   * in parallel branches would otherwise number their segments alike.
+   */
+  private inTurn<T>(folder: string, write: () => Promise<T>): Promise<T> {
+    const previous = this.memoryWrites.get(folder) ?? Promise.resolve();
+    const next = previous.then(write, write);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.memoryWrites.set(folder, settled);
+    void settled.then(() => {
+      if (this.memoryWrites.get(folder) === settled) this.memoryWrites.delete(folder);
+    });
+    return next;
+  }
+}
+
+function persistScope(persist: SessionRequest["persist"]): string {
+  if (persist === true) return "execution";
+  if (persist === "project" || persist === "user") return persist;
+  return "custom";
+}

@@ -1,0 +1,135 @@
+/**
+ * `parallel:` blocks and `parallel for` / `map`: each branch or item runs in a step context of its
+ * own (its key segment, anchor and trail) under the durability's `branch`, joined by the strategies
+ * and failure policies of parallel.ts.
+ */
+import pMap from "p-map";
+import { WaitingForInput } from "../errors.js";
+import type { RunCore } from "../run/core.js";
+import { sharedController } from "../run/signals.js";
+import { runInContext, type StepContext } from "../run/step-context.js";
+import type {
+  Branch,
+  FailurePolicy,
+  JoinedBranches,
+  ParallelOptions,
+  ParallelResult,
+  RacedBranches,
+  Site,
+  Value,
+} from "../types.js";
+import { race, startAll, type BlockEnded, type BranchStarter, type RaceOptions } from "./parallel.js";
+
+export class Branching {
+  constructor(private readonly core: RunCore) {}
+
+  branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): JoinedBranches<T, P> {
+    const { context, start } = this.blockStart("parallel", at, branches.length);
+    const ended: BlockEnded = (succeeded, failed) => this.core.emit({ type: "parallel-end", at, succeeded, failed });
+    const promises = startAll(
+      options.onFail,
+      branches.length,
+      context.signal,
+      (index, signal) => start(branches[index]!, index, signal),
+      ended,
+    );
+    return promises as unknown as JoinedBranches<T, P>;
+  }
+
+  first<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>> {
+    return this.race(at, { ...options, join: "first" }, branches) as Promise<RacedBranches<T, P>>;
+  }
+
+  any<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    at: Site,
+    options: { readonly count?: number; readonly onFail?: P },
+    branches: T,
+  ): Promise<RacedBranches<T, P>> {
+    return this.race(at, { ...options, join: "any" }, branches) as Promise<RacedBranches<T, P>>;
+  }
+
+  async parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
+    const { join, ...rest } = options;
+    if (join === "first" || join === "any") return this.race(at, { ...rest, join }, branches);
+    return Promise.all(this.branches(at, rest, branches));
+  }
+
+  async map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
+    const context = this.core.context;
+    const segment = context.nextSegment("map", at);
+    const anchor = context.nextAnchor(this.core.anchors.of("map", at));
+    const controller = sharedController();
+    const forward = (): void => controller.abort(context.signal.reason);
+    context.signal.addEventListener("abort", forward, { once: true });
+    this.core.emit({ type: "parallel-start", at, branches: items.length });
+    let failed = 0;
+    // Items waiting for input, by index: the others go on, and the loop waits when they are done.
+    const waiting: Array<WaitingForInput | undefined> = [];
+    try {
+      const results = await pMap(
+        items,
+        (item, index) => {
+          const child = context.child(
+            `${segment}/i${index}`,
+            controller.signal,
+            context.block,
+            `${anchor}/i${index}`,
+            context.trail.nested(),
+          );
+          return this.core.durability
+            .branch(child.path, () => runInContext(child, () => body(item, index)))
+            .catch((error: unknown) => {
+              if (error instanceof WaitingForInput) {
+                waiting[index] = error;
+                return null;
+              }
+              failed++;
+              controller.abort(error);
+              throw error;
+            });
+        },
+        { concurrency: this.core.limiter.limit },
+      );
+      const waits = waiting.filter((wait) => wait !== undefined);
+      if (waits.length > 0) throw waits.reduce(WaitingForInput.merge);
+      return results;
+    } finally {
+      context.signal.removeEventListener("abort", forward);
+      this.core.emit({ type: "parallel-end", at, succeeded: items.length - failed, failed });
+    }
+  }
+
+  private async race(at: Site, options: RaceOptions, branches: readonly Branch[]): Promise<Value[]> {
+    const { context, start } = this.blockStart("parallel", at, branches.length);
+    const outcome = await race(options, branches, context.signal, start);
+    this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
+    return outcome.results;
+  }
+
+  /** A `parallel:` block's start: its segment and anchor, and how each branch runs in a context of its own. */
+  private blockStart(kind: "parallel", at: Site, count: number): { context: StepContext; start: BranchStarter } {
+    const context = this.core.context;
+    const segment = context.nextSegment(kind, at);
+    const anchor = context.nextAnchor(this.core.anchors.of(kind, at));
+    this.core.emit({ type: "parallel-start", at, branches: count });
+    const start: BranchStarter = (branch, index, signal) => {
+      const child = context.child(
+        `${segment}/b${index}`,
+        signal,
+        context.block,
+        `${anchor}/b${index}`,
+        context.trail.nested(),
+      );
+      return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
+    };
+    return { context, start };
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The narration of a run: one event per step (`RunOptions.onEvent`), and the usage a model call reports.
+ */
+import type { Site } from "./program.js";
+
+export interface RunEventBase {
+  readonly at?: Site;
+  /** The source file `at` is in, on the events of a program called from another (`Runtime.call`). */
+  readonly source?: string;
+  /** Milliseconds since the run started. */
+  readonly time: number;
+}
+
+/**
+ * Model usage of one call, summed per run in the `run-end` event. `inputTokens` are the input tokens
+ * billed at the base rate; with prompt caching, `cacheWriteTokens` (billed 1.25x) and `cacheReadTokens`
+ * (billed 0.1x) come on top: the request's whole input is the sum of the three.
+ */
+export interface Usage {
+  readonly model: string;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheWriteTokens?: number;
+  readonly cacheReadTokens?: number;
+}
+
+/** The narration: one event per step, for the CLI to display and for users to log. */
+export type RunEvent =
+  | (RunEventBase & { readonly type: "run-start"; readonly runId: string; readonly program: string })
+  | (RunEventBase & { readonly type: "position"; readonly statement: string })
+  | (RunEventBase & {
+      readonly type: "session-start";
+      readonly label: string;
+      readonly agent?: string;
+      readonly trail?: readonly string[];
+    })
+  | (RunEventBase & {
+      readonly type: "session-end";
+      readonly label: string;
+      readonly usage: readonly Usage[];
+      readonly replayed: boolean;
+    })
+  | (RunEventBase & { readonly type: "binding"; readonly name: string; readonly preview: string })
+  | (RunEventBase & {
+      readonly type: "judgment";
+      readonly asks?: JudgmentAsker | "choice";
+      readonly question: string;
+      readonly answer: string;
+      readonly reason: string;
+      readonly trail?: readonly string[];
+    })
+  | (RunEventBase & {
+      readonly type: "extraction";
+      readonly shape: "list" | "field" | "boolean";
+      readonly method: "parse" | "model";
+    })
+  /** A list was read (`for x in`, a pipeline stage): its size, what a cost bound's `|items|` stands for. */
+  | (RunEventBase & { readonly type: "list"; readonly items: number })
+  | (RunEventBase & { readonly type: "parallel-start"; readonly branches: number })
+  | (RunEventBase & { readonly type: "parallel-end"; readonly succeeded: number; readonly failed: number })
+  | (RunEventBase & { readonly type: "loop-iteration"; readonly iteration: number })
+  | (RunEventBase & {
+      readonly type: "tool";
+      readonly tool: string;
+      readonly allowed: boolean;
+      readonly detail: string;
+    })
+  | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
+  | (RunEventBase & {
+      readonly type: "waiting";
+      readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[];
+    })
+  | (RunEventBase & {
+      readonly type: "run-end";
+      readonly ok: boolean;
+      readonly usage: readonly Usage[];
+      /** A program that declares no outputs returns its final result (prose.md), as text: its last top-level statement's value. */
+      readonly result?: string;
+    });
+
+/** The construct a judgment answers for: what its answer does. */
+export type JudgmentAsker = "if" | "elif" | "until" | "while" | "assert" | "condition";

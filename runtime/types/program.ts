@@ -1,0 +1,154 @@
+/**
+ * What a compiled program declares, in the types its generated module writes: values, call sites,
+ * agents and sessions with their settings, inputs, and the program's metadata with its static cost
+ * bound (`ProgramInfo`). Part of the contract with generated code (see `contract.ts`).
+ */
+import type { Backoff, PermissionAsked, PermissionMode, PersistScope } from "../vocabulary.js";
+
+/** What a `.prose` value can be at run time. Session results are text. */
+export type Value = string | number | boolean | null | readonly Value[] | { readonly [key: string]: Value };
+
+/** Where a runtime call came from in the `.prose` source (1-based, as editors show). */
+export interface Site {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** `permissions:` of an agent or session. Globs are relative to the run's working directory. */
+export interface Permissions {
+  readonly read?: readonly string[];
+  readonly write?: readonly string[];
+  readonly execute?: readonly string[];
+  readonly bash?: PermissionMode;
+  /** `allow` / `deny` / `prompt`, or a list of URL patterns that may be fetched. */
+  readonly network?: PermissionMode | readonly string[];
+  /** Names of environment variables this agent's tool processes get, on top of PATH, HOME and the like. */
+  readonly env?: readonly string[];
+  /**
+   * `read: prompt`, `write: prompt`, `execute: prompt`: each path read or written, or command run,
+   * that the lists above allow is also put to `RunOptions.onPermission` (refused without it).
+   */
+  readonly ask?: readonly PermissionAsked[];
+}
+
+export type Persist = boolean | PersistScope | { readonly path: string };
+
+/**
+ * What a session is given to work with. A record maps binding names to values (`context: { a, b }`
+ * or `context: [a, b]` lowered to their names); strings are file paths or globs to read.
+ */
+export type ContextSpec = { readonly [name: string]: Value } | readonly string[];
+
+/** Properties shared by `agent` definitions and sessions (a session's override its agent's). */
+export interface SessionSettings {
+  readonly model?: string;
+  readonly prompt?: string;
+  readonly persist?: Persist;
+  readonly skills?: readonly string[];
+  readonly permissions?: Permissions;
+  readonly retry?: number;
+  readonly backoff?: Backoff;
+  readonly context?: ContextSpec;
+  /** Properties the language does not define (W005), passed through to the model as notes. */
+  readonly extra?: { readonly [key: string]: Value };
+}
+
+export interface AgentDefinition extends SessionSettings {
+  readonly name: string;
+}
+
+export interface SessionRequest extends SessionSettings {
+  readonly at: Site;
+  readonly agent?: AgentDefinition;
+  /** `session "Label"` with a `prompt:` property: the label shown in traces. */
+  readonly label?: string;
+  /** The name a result is bound to, when there is one (for traces and binding files). */
+  readonly binding?: string;
+  /**
+   * A `filter:` stage's verdict: the agent is offered an `answer(keep, reason)` tool (forced when it has
+   * no other tool), and a call of it is the session's result, `yes: <reason>` or `no: <reason>`.
+   */
+  readonly keep?: boolean;
+  /** An unbound result (a statement of its own, the end of a `->` chain): it joins the trail. */
+  readonly unbound?: true;
+}
+
+export interface InputDefinition {
+  readonly name: string;
+  readonly prompt: string;
+  /** `true` for a prompt written as `**...**`: the model phrases the question. */
+  readonly discretion?: boolean;
+  /**
+   * `true` for an input asked mid-program (not a parameter): optional in `Inputs`, and a run that
+   * reaches it unanswered with no one to ask waits for input (`WaitingForInput`).
+   */
+  readonly midProgram?: boolean;
+  /** `input x: "..." (timeout: N)`: a run waits at most N seconds for the answer, then the input fails. */
+  readonly timeoutSeconds?: number;
+  /** `input x: <value>` (in a program's `inputs`): it need not be given, it has a default. */
+  readonly hasDefault?: boolean;
+  /** Where the input stands, for `input x: <value>`: the value it takes when not answered ahead. */
+  readonly default?: Value;
+}
+
+/** Static facts about a compiled program; the default export of every generated module. */
+export interface ProgramInfo {
+  readonly name: string;
+  /** The source path as given to the compiler, with `/` separators. */
+  readonly source: string;
+  /** sha256 of the source text: a resumed run refuses a program whose hash changed. */
+  readonly sourceHash: string;
+  readonly compilerVersion: string;
+  readonly inputs: readonly InputDefinition[];
+  readonly outputs: readonly string[];
+  /** The `.prose` source itself: a durable run keeps a copy and quotes it in its state files. */
+  readonly text?: string;
+  /** The static bound on the program's model calls and tokens (see `ProgramCost`), for budgets and apps. */
+  readonly cost?: ProgramCost;
+}
+
+// Cost: a program's static bound (run/bound.ts)
+
+/**
+ * A quantity of a static bound: a number, a symbol (a list's size, a numeric input), sums, products
+ * and maxima of counts, or `"unbounded"` (a loop without `max`, a recursion without `max_depth`).
+ */
+export type Count =
+  | number
+  | "unbounded"
+  | { readonly symbol: string }
+  | { readonly sum: readonly Count[] }
+  | { readonly product: readonly Count[] }
+  | { readonly max: readonly Count[] };
+
+export type CallKind = "session" | "judgment" | "choice" | "extraction" | "retry";
+
+/** What a symbol stands for, and how a run gives it a value. */
+export interface CostSymbol {
+  /** As printed: `|items|` for a list's size, `n` for a number. */
+  readonly name: string;
+  /** `items`: the size of the list read at `sites` (`Runtime.list`); `count`: a repeat count or `max:` read at `sites`. */
+  readonly kind: "items" | "count";
+  /** The program input it is read from, when it is one: known before the run starts. */
+  readonly input?: string;
+  readonly sites: readonly Site[];
+}
+
+export interface UnboundedConstruct {
+  readonly line: number;
+  readonly column: number;
+  readonly reason: string;
+}
+
+export interface ProgramCost {
+  /** Worst-case model calls by kind; `retry` counts the extra attempts of `retry:`. Sessions count one call each (tool turns come on top). */
+  readonly calls: { readonly [kind in CallKind]: Count };
+  /** The longest chain of model calls that must run one after another: the floor of the run's latency. */
+  readonly criticalPath: Count;
+  /** Estimated tokens by model name as the program writes it (`sonnet`, a quoted model id). */
+  readonly tokens: { readonly [model: string]: { readonly input: Count; readonly output: Count } };
+  readonly symbols: readonly CostSymbol[];
+  readonly unbounded: readonly UnboundedConstruct[];
+  /** The assumptions behind `tokens`: a session's reply, and each value a prompt shows, in tokens. */
+  readonly assumptions: { readonly replyTokens: number; readonly valueTokens: number };
+}

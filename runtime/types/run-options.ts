@@ -1,0 +1,136 @@
+/**
+ * `RunOptions`: how an app runs a compiled program (models, connection, folders, limits, listeners,
+ * durability, tools and prices). All optional.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Durability, Journal } from "./durability.js";
+import type { RunEvent } from "./events.js";
+import type { InputDefinition, Value } from "./program.js";
+import type { ResolveHost, ToolDefinition } from "./tools.js";
+
+/** `.prose` model names to model ids (`{ sonnet: "claude-sonnet-4-5" }`). */
+export type ModelTable = Readonly<Record<string, string>>;
+
+/** A tool call that needs a person's approval (`bash: prompt`, `network: prompt`, `read: prompt` ...). */
+export interface PermissionRequest {
+  readonly tool: string;
+  /** The command, URL or path (as the model wrote it). */
+  readonly detail: string;
+  readonly agent?: string;
+}
+
+/** How a run reaches its model and the machine. Everything is optional. */
+export interface RunOptions {
+  /** Overrides of the model table (`{ sonnet: "claude-sonnet-4-5" }`); see `models.ts`. */
+  readonly models?: ModelTable;
+  /** Defaults to the SDK's `ANTHROPIC_API_KEY`. Never written to files, events or error messages. */
+  readonly apiKey?: string;
+  /** Defaults to the SDK's `ANTHROPIC_BASE_URL`: any Anthropic-compatible server works. */
+  readonly baseURL?: string;
+  readonly fetch?: typeof fetch;
+  /**
+   * A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then ignored. Its requests
+   * cannot be gated, so only `concurrency` limits them (no pace): give `fetch` instead to keep it.
+   */
+  readonly client?: Anthropic;
+  /** The working directory tools resolve paths against (default `process.cwd()`). */
+  readonly cwd?: string;
+  /** Home directory for `persist: user` memory (default `os.homedir()`). */
+  readonly homeDir?: string;
+  /** Run id `YYYYMMDD-HHMMSS-xxxxxx` (default: generated). */
+  readonly runId?: string;
+  /**
+   * Makes the run durable: its state folder (state/filesystem.md), with the journal every finished
+   * step is recorded in before the next starts. Without it the run keeps its steps in memory, and
+   * `persist: true` memory goes to `<cwd>/.prose/runs/<runId>/agents/`.
+   */
+  readonly runDir?: string;
+  /**
+   * Continue the run in `runDir`: recorded steps are replayed without calling the model, and the run
+   * goes on from the first unfinished one. Refused when the program changed since the run started.
+   */
+  readonly resume?: boolean;
+  /**
+   * Hard cap on model calls in flight across the whole run (default 64). Below it the runtime follows
+   * the API's pace, shared by every run of the process that reaches the same base URL with the same
+   * key: 64 at first, halved on 429 / 529, one more with each success (runtime/pace.ts).
+   */
+  readonly concurrency?: number;
+  /** Asked for an `input` that the caller did not supply. */
+  readonly onInput?: (definition: InputDefinition) => Value | Promise<Value>;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Asked before a tool call whose permission is `prompt`; without it such calls are refused. */
+  readonly onPermission?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /** Extra tools offered to every session. */
+  readonly tools?: readonly ToolDefinition[];
+  /**
+   * Environment variables every tool process gets, on top of PATH, HOME, LANG and the like (tools
+   * get nothing else of this process's environment but what a session's `permissions: env:` names).
+   * Their values are treated as secrets: removed from everything the run writes.
+   */
+  readonly toolEnv?: Readonly<Record<string, string>>;
+  /**
+   * How `fetch_url` resolves host names (default: the system's resolver). The addresses it returns are
+   * the ones checked and connected to.
+   */
+  readonly resolveHost?: ResolveHost;
+  /** Cancels the whole run. */
+  readonly signal?: AbortSignal;
+  /** `max_tokens` of a session's model calls (default 8192). */
+  readonly maxTokens?: number;
+  /** Model turns of one session's tool-use loop before it fails (default 50). */
+  readonly maxTurns?: number;
+  /** The SDK's own transport retries per model call (default 2). */
+  readonly maxRetries?: number;
+  /** Timeout of one HTTP attempt (default 10 minutes). */
+  readonly requestTimeoutMs?: number;
+  /** Limit for one step, all its retries and `retry-after` waits included (default 30 minutes). */
+  readonly stepTimeoutMs?: number;
+  /** Limit for the whole run (default none). */
+  readonly deadlineMs?: number;
+  /** Base delay of `backoff:` between `retry:` attempts (default 1000 ms). */
+  readonly retryDelayMs?: number;
+  /** Where step results are recorded and replayed from (default: in memory, this run only). */
+  readonly journal?: Journal;
+  /**
+   * Where the run's steps and branches are made durable, when a journal is not enough: the DBOS
+   * backend (`prosec worker`) passes its own. Takes precedence over `journal` and `runDir`'s journal.
+   */
+  readonly durability?: Durability;
+  /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
+  readonly contextBudget?: number;
+  /**
+   * Prompt caching (default true): `cache_control` breakpoints where a request's stable prefix ends
+   * (tools and system prompt, memory, context, the conversation so far). Turn it off for a server that
+   * refuses the field.
+   */
+  readonly promptCaching?: boolean;
+  /**
+   * Prices in dollars per million tokens by model id or family (`{ "my-model": { input: 0.5, output: 2 } }`),
+   * on top of the list prices and `PROSEC_PRICES`: for cost estimates and budgets.
+   */
+  readonly prices?: PriceTable;
+  /**
+   * US dollars the whole run may spend on model calls (a resumed run counts what it spent before). Before
+   * the first call, a program whose bound (`ProgramInfo.cost`, with the inputs) is over it is refused;
+   * during the run, a request that could cross it is not sent and the run stops, resumable. A model
+   * without a price is refused. Throws `BudgetExceeded` either way.
+   */
+  readonly budget?: number;
+  /** Model requests the whole run may make (tool turns included, replayed steps not); enforced like `budget`. */
+  readonly maxCalls?: number;
+  /** Start even when the program's bound is over `budget` or `maxCalls` (the meter still stops the run). */
+  readonly startOverBound?: boolean;
+  /** How much of the trail (earlier unbound results) a request carries, in estimated tokens (4 characters each). Default 8,000. */
+  readonly trailTokens?: number;
+}
+
+/** A price in US dollars per million tokens. */
+export interface ModelPrice {
+  /** Dollars per million input tokens. */
+  readonly input: number;
+  /** Dollars per million output tokens. */
+  readonly output: number;
+}
+
+export type PriceTable = Readonly<Record<string, ModelPrice>>;

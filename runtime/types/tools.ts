@@ -1,0 +1,54 @@
+/**
+ * Tools a session's agent may call, and the permission checks they go through (tools/).
+ */
+
+/** JSON Schema of a tool's input, as the Messages API takes it. */
+export interface ToolInputSchema {
+  readonly type: "object";
+  readonly properties?: Readonly<Record<string, unknown>>;
+  readonly required?: readonly string[];
+}
+
+export interface ToolContext {
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  /** The session's `permissions:`, enforced: each check throws when the access is not granted. */
+  readonly permissions: ToolPermissions;
+}
+
+/** Resolves a host name to its addresses (IPv4 or IPv6 text). */
+export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
+
+/** What a permitted command runs: a command line under `/bin/sh -c`, or argv without a shell. */
+export type CommandPlan = { readonly shell: string } | { readonly argv: readonly string[] };
+
+/**
+ * What a tool asks before it touches the machine (`tools/permissions.ts` answers). Paths are
+ * resolved against the working directory; `confirm...` and `checkCommand` also ask
+ * `RunOptions.onPermission` when the permission is `prompt`.
+ */
+export interface ToolPermissions {
+  readablePath(path: string): string;
+  writablePath(path: string): string;
+  confirmRead(path: string, tool: string): Promise<string>;
+  confirmWrite(path: string, tool: string): Promise<string>;
+  checkCommand(command: string): Promise<CommandPlan>;
+  /** Throws when the URL may not be fetched; returns it parsed. */
+  checkUrl(url: string): Promise<URL>;
+  /** Throws when one of the addresses the URL's host has may not be reached. */
+  checkAddresses(url: URL, addresses: readonly string[]): void;
+  readonly resolveHost: ResolveHost | undefined;
+  /** The environment of this agent's tool processes. */
+  environment(): Record<string, string>;
+}
+
+/**
+ * A tool a session's agent can call. `run` returns the text the model sees; throwing reports the
+ * error to the model (as an `is_error` result), which can then try something else.
+ */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
+}
