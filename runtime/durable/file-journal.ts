@@ -40,7 +40,7 @@ export function parseJournal(
   return { records, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
 
-const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input"]);
+const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input", "finish"]);
 
 /** A complete line as a step record, or undefined when it is not one prosec wrote (fields added later are optional). */
 function parseRecord(line: string): JournalRecord | undefined {

@@ -52,8 +52,13 @@ class Writer {
     return this.random() < p;
   }
 
+  /**
+   * A new name. Its number is written twice, so two names are never one edit apart: a placeholder of
+   * a name out of scope is a template slot (P002), not a typo of another (P039).
+   */
   fresh(): string {
-    return `${pick(this.random, words)}${this.chance(0.3) ? "-" : ""}${++this.counter}`;
+    const number = ++this.counter;
+    return `${pick(this.random, words)}${this.chance(0.3) ? "-" : ""}${number}${number}`;
   }
 
   name(): string {
@@ -356,6 +361,8 @@ class Writer {
         this.emit(depth, `repeat ${1 + Math.floor(this.random() * 2)}${index}:`);
         if (index) this.names.push(index.slice(4));
         this.within("loop", () => this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)));
+        // The index is the loop's own; what the body binds stays visible after it.
+        if (index) this.names.splice(this.names.lastIndexOf(index.slice(4)), 1);
         return;
       }
       case 12: {
@@ -384,6 +391,7 @@ class Writer {
         );
         if (index) this.names.push(index);
         this.within("loop", () => this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)));
+        if (index) this.names.splice(this.names.lastIndexOf(index), 1);
         return;
       }
       case 14: {

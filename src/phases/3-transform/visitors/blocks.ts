@@ -25,7 +25,7 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
     "try {",
     ...body.statements,
     "} finally {",
-    ...own.map((symbol) => `${lowering.lastCallName(symbol)} = ${lowering.symbolName(symbol)};`),
+    ...own.map((symbol) => `${lowering.lastCallName(symbol)}.offer(${lowering.symbolName(symbol)});`),
     "}",
     "}",
   );
