@@ -88,7 +88,8 @@ export const diagnosticCodes = {
   P036: { severity: "error", meaning: "`return` inside a `parallel:` branch or a `parallel for` / `pmap` item" },
   P037: {
     severity: "error",
-    meaning: "`break` inside a `parallel for`, `pmap` or pipeline item, or `break` / `continue` leaving a `parallel:` branch",
+    meaning:
+      "`break` inside a `parallel for`, `pmap` or pipeline item, or `break` / `continue` leaving a `parallel:` branch",
   },
   P038: { severity: "error", meaning: "`break` or `continue` outside a loop" },
   P039: { severity: "error", meaning: "`{placeholder}` one edit from a binding in scope: a typo (with did-you-mean)" },
