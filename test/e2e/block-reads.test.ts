@@ -4,17 +4,16 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { compile } from "../../src/compile.js";
 import { lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
-import { loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder } from "./harness.js";
+import { loadProgram, TEST_API_KEY, temporaryFolder } from "./harness.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-afterAll(removeTemporaryFolders);
 
 const lines = (...source: string[]) => `${source.join("\n")}\n`;
 

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { compile } from "../../src/compile.js";
 import { build } from "../../src/project/build.js";
 import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
@@ -15,7 +15,6 @@ import {
   firstUserText,
   judgmentCondition,
   loadProgram,
-  removeTemporaryFolders,
   TEST_API_KEY,
   temporaryFolder,
 } from "./harness.js";
@@ -25,7 +24,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-afterAll(removeTemporaryFolders);
 
 let programs = 0;
 const lines = (...source: string[]) => `${source.join("\n")}\n`;

@@ -7,6 +7,7 @@ import { Definitions } from "./definitions.js";
 import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
+import { misspeltProperty } from "./rules/properties.js";
 import type { MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
 import type { Analysis, NameTargets, Scope } from "./types.js";
@@ -420,7 +421,8 @@ export class Analyzer implements RuleContext {
           }
           break;
         default:
-          this.propertyValue(value);
+          // A misspelt property (P035) is not read: `bash: deny` under `permisions:` is no expression.
+          if (misspeltProperty(key.name) === undefined) this.propertyValue(value);
       }
     }
   }
