@@ -17,7 +17,7 @@ import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
 import { partThreshold } from "./part-threshold.js";
 import { typeText } from "./type-text.js";
-import { returnsFromProgram } from "./visitors/jumps.js";
+import { returnsFromProgram } from "./program-returns.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
 export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);

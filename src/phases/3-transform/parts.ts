@@ -13,7 +13,7 @@ import type { Finish } from "./lowered.js";
 import type { Lowering } from "./lowering.js";
 import { lastValueIndex } from "./visitors/statement-list.js";
 import { programState } from "./state.js";
-import { returnsFromProgram } from "./visitors/jumps.js";
+import { returnsFromProgram } from "./program-returns.js";
 
 export { partThreshold } from "./part-threshold.js";
 /** Statements of generated code (before formatting) a part holds at most, unless one statement is larger. */

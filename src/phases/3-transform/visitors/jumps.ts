@@ -69,16 +69,6 @@ function continueAfter(finish: Finish): readonly string[] {
   return finish.kind === "push" ? [`${finish.target}.push(null);`, "continue;"] : ["continue;"];
 }
 
-/** Whether a `return` outside every block ends the program early. */
-export function returnsFromProgram(program: ast.Program): boolean {
-  let found = false;
-  walk(program, (node) => {
-    if (node.kind === "Return") found = true;
-    return !found && node.kind !== "Block";
-  });
-  return found;
-}
-
 /**
  * Whether a `break` of this loop stands inside a `choice` (a TypeScript `switch`, where a bare
  * `break` would leave the switch): the loop then gets a label to break.
