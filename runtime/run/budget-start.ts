@@ -8,10 +8,23 @@ import { boundDollars, evaluate, inputValues, totalCalls } from "./bound.js";
 import { priceOf } from "../model/prices.js";
 import type { PriceTable, ProgramCost, RunOptions, Value } from "../types.js";
 
-type Limits = Pick<RunOptions, "budget" | "maxCalls" | "startOverBound">;
+type Limits = Pick<RunOptions, "budget" | "maxCalls" | "startOverBound" | "reasks">;
 
-/** What is wrong with the limits as given, if anything. */
-export function invalidLimits({ budget, maxCalls }: Limits): string | undefined {
+/** What is wrong with the limits as given, if anything (the budget's, and those on a model's answers). */
+export function invalidLimits({
+  budget,
+  maxCalls,
+  reasks,
+  continuations,
+  maxTokens,
+}: Limits & Pick<RunOptions, "continuations" | "maxTokens">): string | undefined {
+  for (const [name, value, least] of [
+    ["reasks", reasks, 0],
+    ["continuations", continuations, 0],
+    ["maxTokens", maxTokens, 1],
+  ] as const)
+    if (value !== undefined && !(Number.isInteger(value) && value >= least))
+      return `${name} must be a whole number of at least ${least}, not ${value}.`;
   if (budget !== undefined && !(budget > 0 && Number.isFinite(budget)))
     return `The budget must be a positive number of dollars, not ${budget}.`;
   if (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 1))
@@ -39,7 +52,7 @@ export function refusalBeforeStart(
     return `The budget cannot be kept: no price for ${unpriced.join(", ")}. Give one (RunOptions.prices, or PROSEC_PRICES="${unpriced[0]}=input/output" in dollars per million tokens).`;
   if (limits.startOverBound === true) return undefined;
   const values = inputValues(cost, inputs);
-  const calls = evaluate(totalCalls(cost), values);
+  const calls = evaluate(totalCalls(cost, limits.reasks), values);
   const dollars = boundDollars(cost, values, prices, modelId).dollars;
   const over =
     "Start it anyway with --yes (RunOptions.startOverBound): the budget then stops the run when it is reached.";

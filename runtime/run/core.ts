@@ -16,10 +16,14 @@ import { Limiter } from "../model/limiter.js";
 import { BudgetExceeded, Meter } from "./meter.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { resolveModel } from "../model/models.js";
+import { outputLimit } from "../model/output-limits.js";
 import { systemPrompt } from "../model/prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { AnchoredStep } from "./step-identity.js";
+import { fingerprint, structuralSegment, valueDigest } from "./step-keys.js";
+import { ProgramOutline } from "./outline.js";
+import type { TrailEntry } from "../steps/trail.js";
 import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard } from "../tools/permissions.js";
 import { Secrets } from "../tools/secrets.js";
@@ -56,6 +60,12 @@ export interface StepOutcome<T extends Value> {
   readonly value: T;
   readonly reason?: string;
   readonly usage: readonly Usage[];
+  /** The model answers it took, when more than one (re-asks, continuations: docs/model-answers.md). */
+  readonly attempts?: number;
+  /** The unexpected answers on the way, described. */
+  readonly problems?: readonly string[];
+  /** A session's answer kept although still cut off (`onTruncation: "keep"`). */
+  readonly truncated?: true;
 }
 
 export interface StepResult<T extends Value> extends StepOutcome<T> {
@@ -114,6 +124,18 @@ export class RunCore {
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
   /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
   private readonly toolUsers = new Set<string | undefined>();
+  /** The program's outline, for structural keys (built on first use; aligned with the recorded program on a changed resume). */
+  private outline: ProgramOutline | undefined;
+  /**
+   * Whether steps are fingerprinted (a run folder keeps fingerprints): then every step's result is
+   * remembered with its fingerprint, so the steps that read it depend on it (`step-keys.ts`).
+   */
+  fingerprinting: boolean;
+  /**
+   * The fingerprint of the step that produced a value, by the value's digest; null when several
+   * steps produced the same text (then which one did is a matter of timing, and the text stands alone).
+   */
+  private readonly producers: Map<string, string | null>;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -123,7 +145,12 @@ export class RunCore {
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
-    caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
+    caller?: {
+      readonly core: RunCore;
+      readonly keyPrefix: string;
+      readonly anchorPrefix: string;
+      readonly structuralPrefix: string;
+    },
   ) {
     this.meter =
       caller?.core.meter ??
@@ -148,9 +175,33 @@ export class RunCore {
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.caller = caller?.core.caller ?? caller?.core;
-    this.root = new StepContext("", this.rootController.signal, undefined, caller?.anchorPrefix ?? "");
+    this.root = new StepContext(
+      "",
+      this.rootController.signal,
+      undefined,
+      caller?.anchorPrefix ?? "",
+      undefined,
+      caller?.structuralPrefix ?? "",
+      (segment) => structuralSegment(this.programOutline(), segment),
+    );
+    this.fingerprinting = caller?.core.fingerprinting ?? false;
+    this.producers = caller?.core.producers ?? new Map();
     this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
+  }
+
+  private programOutline(): ProgramOutline | undefined {
+    if (this.outline === undefined && this.program.text !== undefined)
+      this.outline = ProgramOutline.of(this.program.text);
+    return this.outline;
+  }
+
+  /**
+   * Resuming a run recorded with `previous`, an earlier text of this program: statement sites are
+   * taken from it where statements were kept, so unnamed steps keep their structural keys.
+   */
+  alignWith(previous: string): void {
+    if (this.program.text !== undefined) this.outline = ProgramOutline.aligned(this.program.text, previous);
   }
 
   get context(): StepContext {
@@ -258,6 +309,11 @@ export class RunCore {
     return id;
   }
 
+  /** The model's output limit (output-limits.ts): a session's default `max_tokens`. */
+  outputLimit(model: string, signal: AbortSignal): Promise<number> {
+    return outputLimit(this.client, model, signal);
+  }
+
   /**
    * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
    * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
@@ -311,7 +367,12 @@ export class RunCore {
     const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
-    const identity = new AnchoredStep(kind, at, anchor, this.program, ask);
+    const structuralKey = context.structuralKey(key.slice(context.path.length + 1), kind, ask.binding);
+    // What the step read is taken now: the trail grows as the run goes on.
+    const trail = this.fingerprinting && kind !== "input" && kind !== "extract" ? context.trail.entries() : [];
+    const identity = new AnchoredStep(kind, at, anchor, this.program, ask, structuralKey, () =>
+      this.fingerprintOf(kind, ask, trail),
+    );
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     try {
@@ -329,14 +390,21 @@ export class RunCore {
             value,
             usage: outcome.usage,
             ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
+            ...(outcome.attempts === undefined ? {} : { attempts: outcome.attempts }),
+            ...(outcome.problems === undefined || outcome.problems.length === 0
+              ? {}
+              : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
+            ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
           } satisfies RecordedStep;
         },
         identity,
       );
+      if (this.fingerprinting) this.produced(step.value, identity.fingerprint);
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),
         usage: step.usage,
+        ...(step.truncated === undefined ? {} : { truncated: step.truncated }),
         replayed,
       };
     } catch (error) {
@@ -355,6 +423,37 @@ export class RunCore {
     } finally {
       limit?.release();
     }
+  }
+
+  private produced(value: Value, fingerprint: string): void {
+    const digest = valueDigest(value);
+    const earlier = this.producers.get(digest);
+    this.producers.set(digest, earlier === undefined || earlier === fingerprint ? fingerprint : null);
+  }
+
+  /** A step's fingerprint (`step-keys.ts`): what it asks, how, and the steps that produced what it read. */
+  private fingerprintOf(kind: StepKind, ask: StepAsk, trail: readonly TrailEntry[]): string {
+    const details = (ask.details() ?? {}) as { readonly model?: unknown; readonly context?: unknown };
+    const model = typeof details.model === "string" || kind === "session" ? this.model(details.model as string) : "";
+    const context = details.context;
+    const contextValues =
+      context === undefined || context === null || Array.isArray(context)
+        ? []
+        : Object.values(context as Record<string, Value>);
+    // A session with `context:` (even `[]`) is not shown the trail.
+    const seen = kind === "session" && context !== undefined ? [] : trail;
+    const producedBy = (value: Value): string => {
+      const digest = valueDigest(value);
+      return this.producers.get(digest) ?? digest;
+    };
+    // A record context is read by its values' producers (below); what it names stays in how it asks.
+    const how = contextValues.length === 0 ? details : { ...details, context: Object.keys(context as object) };
+    return fingerprint({
+      kind,
+      asks: ask.text,
+      how: [how, model, this.program.name, (this.options.tools ?? []).map((tool) => tool.name)],
+      reads: [...contextValues.map(producedBy), ...seen.map((entry) => `${entry.source}:${producedBy(entry.value)}`)],
+    });
   }
 
   /** A ProseError at `at` in this program, with secrets removed from its text. */
