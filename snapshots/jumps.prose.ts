@@ -60,17 +60,17 @@ output report = session "Report"
   context: [draft, reviews]
 `,
   cost: {
-    calls: { session: { sum: [19, { symbol: "|notes|" }] }, judgment: 6, choice: 3, extraction: 1, retry: 0 },
-    criticalPath: 30,
+    calls: { session: { sum: [19, { symbol: "|notes|" }] }, judgment: 6, choice: 3, extraction: 1, retry: 20 },
+    criticalPath: 50,
     tokens: {
       sonnet: {
-        input: { sum: [60200, { product: [1454, { symbol: "|notes|" }] }] },
-        output: { sum: [20900, { product: [1000, { symbol: "|notes|" }] }] },
+        input: { sum: [148912, { product: [1454, { symbol: "|notes|" }] }] },
+        output: { sum: [24700, { product: [1000, { symbol: "|notes|" }] }] },
       },
     },
     symbols: [{ name: "|notes|", kind: "items", sites: [{ line: 27, column: 18 }] }],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 
