@@ -52,7 +52,7 @@ session "Wrap up"
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     let $final: Value = null;
-    let helperNote$lastCall: Value = null;
+    const helperNote$lastCall = rt.lastCall();
     async function review(topic: Value): Promise<Value> {
       let draft: string = rt.bind(
         { line: 3, column: 7 },
@@ -100,7 +100,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         );
         return helperNote;
       } finally {
-        helperNote$lastCall = helperNote;
+        helperNote$lastCall.offer(helperNote);
       }
     }
     rt.keep("do warm-up", await rt.block({ line: 17, column: 1 }, "warm-up", undefined, async () => warmUp()));
@@ -120,7 +120,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       at: { line: 25, column: 1 },
       prompt: "Wrap up",
       unbound: true,
-      context: { verdict: verdict, answer: answer, "helper-note": helperNote$lastCall },
+      context: { verdict: verdict, answer: answer, "helper-note": helperNote$lastCall.value },
     });
     rt.finalResult($final);
     return {};

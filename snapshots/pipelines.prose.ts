@@ -52,27 +52,43 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     let $final: Value = null;
     let ideas: readonly string[] = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
     const $kept: Value[] = [];
-    for (const item of await rt.list({ line: 4, column: 20 }, ideas)) {
-      if (
-        await rt.truthy(
-          { line: 4, column: 20 },
-          await rt.session({
-            at: { line: 5, column: 3 },
-            prompt: "Is this idea about technology? Answer yes or no.",
-            keep: true,
-            unbound: true,
-            context: { item: item },
-          }),
+    const $sequence = rt.items();
+    try {
+      for (const item of await rt.list({ line: 4, column: 20 }, ideas)) {
+        $sequence.next();
+        if (
+          await rt.truthy(
+            { line: 4, column: 20 },
+            await rt.session({
+              at: { line: 5, column: 3 },
+              prompt: "Is this idea about technology? Answer yes or no.",
+              keep: true,
+              unbound: true,
+              context: { item: item },
+            }),
+          )
         )
-      )
-        $kept.push(item);
+          $kept.push(item);
+      }
+    } finally {
+      $sequence.end();
     }
     let picked: Value = rt.bind({ line: 4, column: 5 }, "picked", $kept);
     const $mapped: Value[] = [];
-    for (const item of await rt.list({ line: 8, column: 22 }, picked)) {
-      $mapped.push(
-        await rt.session({ at: { line: 9, column: 3 }, prompt: `Pitch ${text(item)} in one paragraph`, unbound: true }),
-      );
+    const $sequence2 = rt.items();
+    try {
+      for (const item of await rt.list({ line: 8, column: 22 }, picked)) {
+        $sequence2.next();
+        $mapped.push(
+          await rt.session({
+            at: { line: 9, column: 3 },
+            prompt: `Pitch ${text(item)} in one paragraph`,
+            unbound: true,
+          }),
+        );
+      }
+    } finally {
+      $sequence2.end();
     }
     let pitches: Value = rt.bind({ line: 8, column: 5 }, "pitches", $mapped);
     let research: Value = rt.bind(
@@ -86,30 +102,50 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     let $reduced: Value = null;
     {
       let summary: Value = $items[0] ?? null;
-      for (const pitch of $items.slice(1)) {
-        summary = await rt.session({
-          at: { line: 15, column: 3 },
-          prompt: "Merge the pitch into the summary",
-          unbound: true,
-          context: { summary: summary, pitch: pitch },
-        });
+      const $sequence3 = rt.items();
+      try {
+        for (const pitch of $items.slice(1)) {
+          $sequence3.next();
+          summary = await rt.session({
+            at: { line: 15, column: 3 },
+            prompt: "Merge the pitch into the summary",
+            unbound: true,
+            context: { summary: summary, pitch: pitch },
+          });
+        }
+      } finally {
+        $sequence3.end();
       }
       $reduced = summary;
     }
     let portfolio: Value = rt.bind({ line: 14, column: 5 }, "portfolio", $reduced);
     const $kept2: Value[] = [];
-    for (const item of await rt.list({ line: 18, column: 23 }, ideas)) {
-      if (
-        await rt.truthy(
-          { line: 18, column: 23 },
-          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, keep: true, unbound: true }),
+    const $sequence4 = rt.items();
+    try {
+      for (const item of await rt.list({ line: 18, column: 23 }, ideas)) {
+        $sequence4.next();
+        if (
+          await rt.truthy(
+            { line: 18, column: 23 },
+            await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, keep: true, unbound: true }),
+          )
         )
-      )
-        $kept2.push(item);
+          $kept2.push(item);
+      }
+    } finally {
+      $sequence4.end();
     }
     const $mapped2: Value[] = [];
-    for (const item of await rt.list({ line: 20, column: 1 }, $kept2)) {
-      $mapped2.push(await rt.session({ at: { line: 21, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true }));
+    const $sequence5 = rt.items();
+    try {
+      for (const item of await rt.list({ line: 20, column: 1 }, $kept2)) {
+        $sequence5.next();
+        $mapped2.push(
+          await rt.session({ at: { line: 21, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true }),
+        );
+      }
+    } finally {
+      $sequence5.end();
     }
     let shortlist: Value = rt.bind({ line: 18, column: 5 }, "shortlist", $mapped2);
     $final = await rt.session({

@@ -62,7 +62,7 @@ export function parseJournal(
   return { records, lines, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
 
-const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input"]);
+const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input", "finish"]);
 
 const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent["type"]>([
   "response",

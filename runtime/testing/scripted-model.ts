@@ -198,7 +198,8 @@ export class ScriptedDurability implements Durability {
     execute: () => Promise<RecordedStep>,
     identity?: StepIdentity,
   ): Promise<DurableStep> {
-    if (kind === "input" || identity === undefined) return this.inner.step(key, kind, execute, identity);
+    if (kind === "input" || kind === "finish" || identity === undefined)
+      return this.inner.step(key, kind, execute, identity);
     const { ask } = identity;
     const state = this.model.enter({
       kind,

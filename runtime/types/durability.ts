@@ -5,7 +5,8 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "./events.js";
 import type { Site, Value } from "./program.js";
 
-export type StepKind = "session" | "judge" | "choose" | "extract" | "input";
+/** `finish`: a block call whose bindings are read outside it ended (run/last-call.ts); no model is asked. */
+export type StepKind = "session" | "judge" | "choose" | "extract" | "input" | "finish";
 
 export interface RecordedStep {
   readonly kind: StepKind;

@@ -106,10 +106,12 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const declareAhead = [...lowering.promoted];
   const statements = analysis.program.body;
   const inParts = statements.length > partThreshold;
+  // What the end of the run body does, and a top-level `return` (with the outputs set so far).
+  const exit = [...(final === undefined ? [] : [`rt.finalResult(${final});`]), `return { ${outputs.join(", ")} };`];
   const body = inParts
-    ? bodyInParts(statements, lowering, declareAhead, finish)
+    ? bodyInParts(statements, lowering, declareAhead, exit, finish)
     : [
-        lowering.statements(statements, programState(), {
+        lowering.statements(statements, programState(exit), {
           scope: analysis.program,
           declareAhead,
           ...(finish === undefined ? {} : { finish, finishLastValue: true }),
@@ -130,7 +132,7 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     final === undefined ? [] : [`let ${final}: Value = null;`],
     frame,
     ...body,
-    [...(final === undefined ? [] : [`rt.finalResult(${final});`]), `return { ${outputs.join(", ")} };`],
+    exit,
   ].filter((lines) => lines.length);
   const runFunction = (code: string) =>
     [

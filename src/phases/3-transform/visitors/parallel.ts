@@ -5,6 +5,7 @@ import { awaited, inert, Lines, returnValue, type Lowered } from "../lowered.js"
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
+import { concurrentBody } from "./jumps.js";
 import { counter } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
 
@@ -36,7 +37,8 @@ export function parallel(
       count = `count: ${numberLiteral(modifier.value.raw)}`;
   }
   const options = [join === "any" ? count : undefined, onFail].filter((option) => option !== undefined);
-  const branches = node.branches.map((branch) => `async () => {\n${branchBody(branch, state, lowering).text()}\n}`);
+  const inBranch = concurrentBody(state, false);
+  const branches = node.branches.map((branch) => `async () => {\n${branchBody(branch, inBranch, lowering).text()}\n}`);
   const started = `(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}])`;
   const call =
     join === "first"
@@ -131,7 +133,7 @@ export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowe
   const iteration = (inner: LowerState): Lines => {
     const body = new Lines();
     body.add(...position.rebind);
-    body.append(lowering.statements(node.body, inner, { scope: node, finish: returnValue }));
+    body.append(lowering.statements(node.body, concurrentBody(inner, true), { scope: node, finish: returnValue }));
     return body;
   };
   if (accumulating.length === 0) {
