@@ -14,7 +14,7 @@ export { JournalDurability, StepMismatch } from "./durable/durability.js";
 export { MemoryJournal } from "./durable/journal.js";
 export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { STEP_SCHEME } from "./durable/manifest.js";
-export { BudgetExceeded, type Spent } from "./run/meter.js";
+export { BudgetExceeded, type BudgetRemedy, type Spent } from "./run/meter.js";
 export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./model/prices.js";
 export {
   boundDollars,
