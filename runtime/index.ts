@@ -7,7 +7,7 @@
 import { Run } from "./run/run.js";
 
 export { newRunId } from "./run/lifecycle.js";
-import type { ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
+import type { ProgramCost, ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";
 export { JournalDurability, StepMismatch } from "./durable/durability.js";
@@ -32,6 +32,11 @@ export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from
 export { bindingsInOrder, type BindingsThrough } from "./values/bindings.js";
 
 /** The metadata object of a compiled program (frozen). */
+/** A compiled program's metadata: `cost` is there (prosec build always writes it). */
+export type CompiledProgramInfo = ProgramInfo & { readonly cost: ProgramCost };
+
+export function defineProgram(info: CompiledProgramInfo): CompiledProgramInfo;
+export function defineProgram(info: ProgramInfo): ProgramInfo;
 export function defineProgram(info: ProgramInfo): ProgramInfo {
   return Object.freeze({ ...info, inputs: Object.freeze([...info.inputs]), outputs: Object.freeze([...info.outputs]) });
 }
