@@ -20,6 +20,9 @@ import { systemPrompt } from "../model/prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { AnchoredStep } from "./step-identity.js";
+import { fingerprint, structuralSegment, valueDigest } from "./step-keys.js";
+import { ProgramOutline } from "./outline.js";
+import type { TrailEntry } from "../steps/trail.js";
 import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard } from "../tools/permissions.js";
 import { Secrets } from "../tools/secrets.js";
@@ -110,9 +113,22 @@ export class RunCore {
   // Sessions of one agent share their permission guard, tool list and system prompt: rebuilding them
   // for every session was a measurable part of the runtime's own cost.
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
+  private readonly notices = new Set<string>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
   /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
   private readonly toolUsers = new Set<string | undefined>();
+  /** The program's outline, for structural keys (built on first use; aligned with the recorded program on a changed resume). */
+  private outline: ProgramOutline | undefined;
+  /**
+   * Whether steps are fingerprinted (a run folder keeps fingerprints): then every step's result is
+   * remembered with its fingerprint, so the steps that read it depend on it (`step-keys.ts`).
+   */
+  fingerprinting: boolean;
+  /**
+   * The fingerprint of the step that produced a value, by the value's digest; null when several
+   * steps produced the same text (then which one did is a matter of timing, and the text stands alone).
+   */
+  private readonly producers: Map<string, string | null>;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -122,7 +138,12 @@ export class RunCore {
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
-    caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
+    caller?: {
+      readonly core: RunCore;
+      readonly keyPrefix: string;
+      readonly anchorPrefix: string;
+      readonly structuralPrefix: string;
+    },
   ) {
     this.meter =
       caller?.core.meter ??
@@ -147,9 +168,33 @@ export class RunCore {
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.caller = caller?.core.caller ?? caller?.core;
-    this.root = new StepContext("", this.rootController.signal, undefined, caller?.anchorPrefix ?? "");
+    this.root = new StepContext(
+      "",
+      this.rootController.signal,
+      undefined,
+      caller?.anchorPrefix ?? "",
+      undefined,
+      caller?.structuralPrefix ?? "",
+      (segment) => structuralSegment(this.programOutline(), segment),
+    );
+    this.fingerprinting = caller?.core.fingerprinting ?? false;
+    this.producers = caller?.core.producers ?? new Map();
     this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
+  }
+
+  private programOutline(): ProgramOutline | undefined {
+    if (this.outline === undefined && this.program.text !== undefined)
+      this.outline = ProgramOutline.of(this.program.text);
+    return this.outline;
+  }
+
+  /**
+   * Resuming a run recorded with `previous`, an earlier text of this program: statement sites are
+   * taken from it where statements were kept, so unnamed steps keep their structural keys.
+   */
+  alignWith(previous: string): void {
+    if (this.program.text !== undefined) this.outline = ProgramOutline.aligned(this.program.text, previous);
   }
 
   get context(): StepContext {
@@ -187,20 +232,33 @@ export class RunCore {
     this.options.onEvent?.(redacted);
   }
 
+  /** Emits a `notice` event the first time this run meets `message`. */
+  private noticeOnce(message: string | undefined): void {
+    if (message === undefined || this.notices.has(message)) return;
+    this.notices.add(message);
+    this.emit({ type: "notice", message });
+  }
+
   /** The guard and tools of an agent with these permissions (cached by the permissions object). */
   toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
     let byAgent = this.toolboxes.get(permissions);
     if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
     let toolbox = byAgent.get(agent);
     if (toolbox === undefined) {
-      const { toolEnv, resolveHost } = this.options;
+      const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
       const guard = new PermissionGuard(
         this.options.cwd ?? process.cwd(),
         permissions,
         this.options.onPermission,
         agent,
-        { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }) },
+        {
+          ...(toolEnv && { toolEnv }),
+          ...(resolveHost && { resolveHost }),
+          ...(fetchTimeoutMs && { fetchTimeoutMs }),
+          ...(sandbox && { sandbox }),
+        },
       );
+      this.noticeOnce(guard.sandboxNotice());
       for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
       const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
       toolbox = {
@@ -297,7 +355,12 @@ export class RunCore {
     const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
-    const identity = new AnchoredStep(kind, at, anchor, this.program, ask);
+    const structuralKey = context.structuralKey(key.slice(context.path.length + 1), kind, ask.binding);
+    // What the step read is taken now: the trail grows as the run goes on.
+    const trail = this.fingerprinting && kind !== "input" && kind !== "extract" ? context.trail.entries() : [];
+    const identity = new AnchoredStep(kind, at, anchor, this.program, ask, structuralKey, () =>
+      this.fingerprintOf(kind, ask, trail),
+    );
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     try {
@@ -319,6 +382,7 @@ export class RunCore {
         },
         identity,
       );
+      if (this.fingerprinting) this.produced(step.value, identity.fingerprint);
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),
@@ -341,6 +405,37 @@ export class RunCore {
     } finally {
       limit?.release();
     }
+  }
+
+  private produced(value: Value, fingerprint: string): void {
+    const digest = valueDigest(value);
+    const earlier = this.producers.get(digest);
+    this.producers.set(digest, earlier === undefined || earlier === fingerprint ? fingerprint : null);
+  }
+
+  /** A step's fingerprint (`step-keys.ts`): what it asks, how, and the steps that produced what it read. */
+  private fingerprintOf(kind: StepKind, ask: StepAsk, trail: readonly TrailEntry[]): string {
+    const details = (ask.details() ?? {}) as { readonly model?: unknown; readonly context?: unknown };
+    const model = typeof details.model === "string" || kind === "session" ? this.model(details.model as string) : "";
+    const context = details.context;
+    const contextValues =
+      context === undefined || context === null || Array.isArray(context)
+        ? []
+        : Object.values(context as Record<string, Value>);
+    // A session with `context:` (even `[]`) is not shown the trail.
+    const seen = kind === "session" && context !== undefined ? [] : trail;
+    const producedBy = (value: Value): string => {
+      const digest = valueDigest(value);
+      return this.producers.get(digest) ?? digest;
+    };
+    // A record context is read by its values' producers (below); what it names stays in how it asks.
+    const how = contextValues.length === 0 ? details : { ...details, context: Object.keys(context as object) };
+    return fingerprint({
+      kind,
+      asks: ask.text,
+      how: [how, model, this.program.name, (this.options.tools ?? []).map((tool) => tool.name)],
+      reads: [...contextValues.map(producedBy), ...seen.map((entry) => `${entry.source}:${producedBy(entry.value)}`)],
+    });
   }
 
   /** A ProseError at `at` in this program, with secrets removed from its text. */

@@ -5,18 +5,33 @@
  */
 import type {
   ContentBlockParam,
-  MessageParam,
   TextBlockParam,
   Tool,
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import {
+  currentEvents,
+  elidedResults,
+  interruptedResult,
+  rebuild,
+  repeatable,
+  TransientConversation,
+  type Conversation,
+} from "./conversation.js";
 import type { RunCore } from "../run/core.js";
 import { describeError } from "../errors.js";
 import { stable } from "../model/caching.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { PermissionDenied, toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
+import {
+  capToolResult,
+  DEFAULT_TOOL_OUTPUT_LIMITS,
+  elideToolResults,
+  overTurnLimit,
+  type ToolOutputLimits,
+} from "./tool-output.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
 import type { SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition, Usage } from "../types.js";
 
@@ -54,6 +69,8 @@ export interface AgentRun {
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
   /** Offers `update_memory`; called with what the agent gave it. */
   readonly onMemory?: (memory: string, summary: string) => void;
+  /** Where the session's turns are journaled; a resumed session goes on from what it holds. */
+  readonly conversation?: Conversation;
 }
 
 export interface AgentResult {
@@ -93,14 +110,56 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     persistent: run.onMemory !== undefined,
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
+  const conversation = run.conversation ?? new TransientConversation();
+  const recorded = currentEvents(conversation.events);
+  const firstResponse = recorded.find((event) => event.type === "response");
   // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
-  const turnsExpected = toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name);
+  // A resumed conversation keeps the layout it was sent with, so its prefix stays cached.
+  const turnsExpected =
+    firstResponse === undefined
+      ? toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name)
+      : firstResponse.cachedTask === true;
   if (turnsExpected) first.push(stable((first.pop() as TextBlockParam).text));
-  const messages: MessageParam[] = [{ role: "user", content: first }];
-  const usage: Usage[] = [];
+  const rebuilt = rebuild({ role: "user", content: first }, recorded);
+  const { usage, turns, turnOpen, pending, results } = rebuilt;
+  let messages = rebuilt.messages;
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const limits = toolOutputLimits(core.options);
+  // The call at `index` of its turn: past the turn's limit it is answered with an error, not run.
+  const journaledTool = async (call: ToolUseBlock, index: number): Promise<ToolResultBlockParam> => {
+    if (index >= limits.callsPerTurn) {
+      const result = overTurnLimit(call.id, limits);
+      conversation.append({ type: "tool-finished", id: call.id, result });
+      return result;
+    }
+    conversation.append({ type: "tool-started", id: call.id, name: call.name });
+    const result = await runTool(core, call, offered, toolContext, limits);
+    conversation.append({ type: "tool-finished", id: call.id, result });
+    return result;
+  };
+  // Old results elided to keep the conversation's tool output bounded: journaled, so a rebuilt
+  // conversation elides the same results with the same markers.
+  const elide = (): void => {
+    const { messages: kept, elided } = elideToolResults(messages, limits);
+    messages = kept;
+    if (elided.length > 0) conversation.append({ type: "elided", results: elidedResults(kept, elided) });
+  };
+  if (turnOpen) {
+    // Resumed after a crash inside the last turn's tool calls: finished calls keep their results; the
+    // rest run now, except a call that had started and may not be repeated (`conversation.ts`).
+    core.recordToolUse(agent?.name);
+    for (const { call, started } of pending) {
+      if (started && !repeatable(call.name)) {
+        const result = interruptedResult(call);
+        conversation.append({ type: "tool-finished", id: call.id, result });
+        results.push(result);
+      } else results.push(await journaledTool(call, results.length));
+    }
+    messages.push({ role: "user", content: results });
+    elide();
+  }
 
-  for (let turn = 0; turn < maxTurns; turn++) {
+  for (let turn = turns; turn < maxTurns; turn++) {
     const { message, usage: callUsage } = await core.callModel(
       {
         model,
@@ -118,10 +177,19 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     if (answer !== undefined) return { text: verdictText(answer.input), usage };
     if (message.stop_reason !== "tool_use" || calls.length === 0) return { text: textOf(message.content), usage };
     core.recordToolUse(agent?.name);
-    messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
-    const results: ToolResultBlockParam[] = [];
-    for (const call of calls) results.push(await runTool(core, call, offered, toolContext));
-    messages.push({ role: "user", content: results });
+    const content = message.content as ContentBlockParam[];
+    conversation.append({
+      type: "response",
+      content,
+      stop: message.stop_reason,
+      usage: callUsage,
+      ...(turn === 0 && turnsExpected ? { cachedTask: true as const } : {}),
+    });
+    messages.push({ role: "assistant", content });
+    const turnResults: ToolResultBlockParam[] = [];
+    for (const [index, call] of calls.entries()) turnResults.push(await journaledTool(call, index));
+    messages.push({ role: "user", content: turnResults });
+    elide();
   }
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
 }
@@ -131,6 +199,7 @@ async function runTool(
   call: ToolUseBlock,
   offered: ReadonlyMap<string, ToolDefinition>,
   context: ToolContext,
+  limits: ToolOutputLimits,
 ): Promise<ToolResultBlockParam> {
   const input = (call.input ?? {}) as Record<string, unknown>;
   const detail = describeInput(input);
@@ -148,12 +217,20 @@ async function runTool(
     const output = await tool.run(input, context);
     core.emit({ type: "tool", tool: call.name, allowed: true, detail });
     // Tool output goes back to the model: a secret a tool met (a file, a page) is not handed to it.
-    return { type: "tool_result", tool_use_id: call.id, content: core.redact(output) };
+    return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
   } catch (error) {
     if (context.signal.aborted) throw error;
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }
+}
+
+function toolOutputLimits(options: RunCore["options"]): ToolOutputLimits {
+  return {
+    callsPerTurn: options.maxToolCallsPerTurn ?? DEFAULT_TOOL_OUTPUT_LIMITS.callsPerTurn,
+    resultChars: options.maxToolResultChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.resultChars,
+    conversationChars: options.maxConversationToolChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.conversationChars,
+  };
 }
 
 const KEEP_TOOL: Tool = {

@@ -66,6 +66,17 @@ export type RunEvent =
       readonly detail: string;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /** Something the person running the program should know, said once (commands without an OS sandbox). */
+  | (RunEventBase & { readonly type: "notice"; readonly message: string })
+  | (RunEventBase & {
+      /** A resumed run of a changed program, at its end: what it reused and ran again. */
+      readonly type: "resumed";
+      /** `reused 14 steps; re-running 2 from line 40 (prompt changed), 3 new` */
+      readonly summary: string;
+      readonly reused: number;
+      readonly rerun: number;
+      readonly added: number;
+    })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & {
       readonly type: "waiting";

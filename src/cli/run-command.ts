@@ -26,6 +26,11 @@ export function runCommand(yargs: Argv): Argv {
           type: "string",
           describe: "continue the run with this id: finished steps are replayed, not paid for again",
         })
+        .option("from", {
+          type: "number",
+          describe:
+            "with --resume: fork the run into a new one that reuses the steps recorded before this line and runs the rest",
+        })
         .option("concurrency", {
           type: "number",
           describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
@@ -39,7 +44,16 @@ export function runCommand(yargs: Argv): Argv {
           type: "number",
           describe: "model requests the whole run may make (tool turns count, replays do not)",
         })
-        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
+        .option("sandbox", {
+          choices: ["required", "auto", "off"] as const,
+          describe:
+            "the OS sandbox (bubblewrap) of agents' commands: required (default for an unrestricted shell), auto (default otherwise: used when installed), off",
+        })
+        .option("strict", {
+          type: "boolean",
+          default: false,
+          describe: "treat warnings as errors; with --resume, refuse a program changed since the run started",
+        })
         .option("yes", {
           type: "boolean",
           default: false,

@@ -17,6 +17,7 @@ import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
+import { forkRun } from "../../runtime/durable/fork.js";
 import { registryFailure } from "./registry-session.js";
 import { programToRun, type RemoteRunArguments } from "./run-remote.js";
 
@@ -28,7 +29,9 @@ export interface RunArguments extends RemoteRunArguments {
   readonly concurrency?: number;
   readonly budget?: number;
   readonly "max-calls"?: number;
+  readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
+  readonly from?: number;
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -41,6 +44,10 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError("--concurrency takes a whole number of at least 1");
   if (argv.budget !== undefined && !(argv.budget > 0 && Number.isFinite(argv.budget)))
     throw new UsageError("--budget takes a positive number of dollars, e.g. --budget 2.50");
+  if (argv.from !== undefined && argv.resume === undefined)
+    throw new UsageError("--from LINE starts a new run from the beginning of another: name that run with --resume ID");
+  if (argv.from !== undefined && (!Number.isInteger(argv.from) || argv.from < 1))
+    throw new UsageError("--from takes a line number of at least 1");
   const maxCalls = argv["max-calls"];
   if (maxCalls !== undefined && (!Number.isInteger(maxCalls) || maxCalls < 1))
     throw new UsageError("--max-calls takes a whole number of at least 1");
@@ -61,12 +68,19 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const program = loaded.module.default;
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
 
-  const runId = argv.resume ?? newRunId(new Date());
+  // `--from` forks: the run resumed is a new one, started as a copy of the named run's beginning.
+  const runId = argv.from === undefined && argv.resume !== undefined ? argv.resume : newRunId(new Date());
   // Relative to the working directory (which is `cwd`), so messages about the run's files read short.
   const runDir = join(".prose", "runs", runId);
   // A folder without a usable run.json is the runtime's to explain (EXIT.runStateUnusable).
-  if (argv.resume !== undefined && !existsSync(runDir))
-    throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
+  if (argv.resume !== undefined && !existsSync(join(".prose", "runs", argv.resume)))
+    throw new UsageError(`--resume ${argv.resume}: there is no such run in ${join(".prose", "runs")}`);
+  if (argv.from !== undefined && argv.resume !== undefined) {
+    const fork = forkRun(join(".prose", "runs", argv.resume), runDir, runId, argv.from);
+    process.stderr.write(
+      `forked run ${argv.resume} into ${runId}: reusing the ${fork.reused} ${fork.reused === 1 ? "step" : "steps"} it recorded before ${fork.firstLine === undefined ? "its end" : `line ${fork.firstLine}`}\n`,
+    );
+  }
   const inputs = parseInputArguments(argv.input, program);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const missing = missingParameters(program, inputs);
@@ -96,6 +110,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       runId,
       runDir,
       resume: argv.resume !== undefined,
+      ...(argv.resume !== undefined && argv.strict ? { strict: true } : {}),
       cwd,
       signal: controller.signal,
       onEvent: (event) => {
@@ -103,6 +118,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
         narrator.event(event);
       },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
+      ...(argv.sandbox === undefined ? {} : { sandbox: argv.sandbox }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
       ...(argv.yes ? { startOverBound: true } : {}),

@@ -94,10 +94,16 @@ class TextNarrator implements Narrator {
       case "loop-iteration":
         if (this.live) this.line(`${style.cyan("↻")} ${where}iteration ${event.iteration + 1}`);
         break;
+      case "notice":
+        this.line(`${style.red("!")} ${event.message}`);
+        break;
       case "error":
         // A failed step never ends: nothing is running any more once the run reports its error.
         this.running.clear();
         this.line(`${style.red("✗")} ${event.message}`);
+        break;
+      case "resumed":
+        this.line(`${style.cyan("↺")} ${event.summary}`);
         break;
       case "run-end":
         this.running.clear();

@@ -339,6 +339,8 @@ describe("replay never reaches the model", () => {
       "/session:x@00000000#0",
       { name: "p", source: "p.prose" },
       { text: "Do it", details: () => ({}) },
+      "/session@s0#0",
+      () => "fingerprint",
     );
     await expect(durability.step("/session@1:1#0", "session", execute, identity)).rejects.toThrow(
       "the recording has no answer for this step",

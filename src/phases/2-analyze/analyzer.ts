@@ -6,6 +6,7 @@ import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
+import { misspeltProperty } from "./rules/properties.js";
 import type { MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
 import type { Analysis, NameTargets, Scope } from "./types.js";
@@ -368,7 +369,8 @@ export class Analyzer implements RuleContext {
           }
           break;
         default:
-          this.propertyValue(value);
+          // A misspelt property (P035) is not read: `bash: deny` under `permisions:` is no expression.
+          if (misspeltProperty(key.name) === undefined) this.propertyValue(value);
       }
     }
   }

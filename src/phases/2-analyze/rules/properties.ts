@@ -79,9 +79,21 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
       return checkSkills(value, context);
     case "permissions":
       return checkPermissions(value, context);
-    default:
-      context.report(m.unknownProperty(key.loc, key.name, closest(key.name, knownProperties)));
+    default: {
+      const known = misspeltProperty(key.name);
+      context.report(
+        known === undefined ? m.unknownProperty(key.loc, key.name) : m.misspeltProperty(key.loc, key.name, known),
+      );
+    }
   }
+}
+
+/**
+ * The known property an unknown name is a near miss of (`permisions` → `permissions`): an error, not
+ * a note, since the program would run without the setting it meant (permissions must fail closed).
+ */
+export function misspeltProperty(name: string): string | undefined {
+  return isOneOf(knownProperties, name) ? undefined : closest(name, knownProperties);
 }
 
 /** A keyword-like value written bare (`exponential`) or quoted (`"exponential"`). */
