@@ -25,6 +25,10 @@ export function permissionWords(kind: PermissionKind): readonly string[] {
 export const backoffs = ["none", "linear", "exponential"] as const;
 export type Backoff = (typeof backoffs)[number];
 
+/** `empty:` of an agent or session: whether an empty answer is its result (`allow`) or a failure (`deny`, the default). */
+export const emptyAnswers = ["allow", "deny"] as const;
+export type EmptyAnswer = (typeof emptyAnswers)[number];
+
 /** How a `parallel:` block joins: every branch, the first to succeed, or `count:` of them. */
 export const joinStrategies = ["all", "first", "any"] as const;
 export type JoinStrategy = (typeof joinStrategies)[number];

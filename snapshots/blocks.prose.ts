@@ -40,12 +40,12 @@ session "Wrap up"
   context: [verdict, answer, helper-note]
 `,
   cost: {
-    calls: { session: 15, judgment: 4, choice: 0, extraction: 0, retry: 0 },
-    criticalPath: 19,
-    tokens: { sonnet: { input: 28466, output: 15400 } },
+    calls: { session: 15, judgment: 4, choice: 0, extraction: 0, retry: 8 },
+    criticalPath: 27,
+    tokens: { sonnet: { input: 48914, output: 16200 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -38,12 +38,12 @@ session "Present"
   context: [portfolio, research, shortlist]
 `,
   cost: {
-    calls: { session: 19, judgment: 0, choice: 0, extraction: 6, retry: 0 },
-    criticalPath: 23,
-    tokens: { sonnet: { input: 39569, output: 19600 } },
+    calls: { session: 19, judgment: 0, choice: 0, extraction: 6, retry: 12 },
+    criticalPath: 35,
+    tokens: { sonnet: { input: 58169, output: 20800 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -9,10 +9,23 @@ import { priceOf } from "../model/prices.js";
 import { formatBudget, type Refusal } from "./meter.js";
 import type { PriceTable, ProgramCost, RunOptions, Value } from "../types.js";
 
-type Limits = Pick<RunOptions, "budget" | "maxCalls" | "startOverBound">;
+type Limits = Pick<RunOptions, "budget" | "maxCalls" | "startOverBound" | "reasks">;
 
-/** What is wrong with the limits as given, if anything. */
-export function invalidLimits({ budget, maxCalls }: Limits): string | undefined {
+/** What is wrong with the limits as given, if anything (the budget's, and those on a model's answers). */
+export function invalidLimits({
+  budget,
+  maxCalls,
+  reasks,
+  continuations,
+  maxTokens,
+}: Limits & Pick<RunOptions, "continuations" | "maxTokens">): string | undefined {
+  for (const [name, value, least] of [
+    ["reasks", reasks, 0],
+    ["continuations", continuations, 0],
+    ["maxTokens", maxTokens, 1],
+  ] as const)
+    if (value !== undefined && !(Number.isInteger(value) && value >= least))
+      return `${name} must be a whole number of at least ${least}, not ${value}.`;
   if (budget !== undefined && !(budget > 0 && Number.isFinite(budget)))
     return `The budget must be a positive number of dollars, not ${budget}.`;
   if (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 1))
@@ -43,7 +56,7 @@ export function refusalBeforeStart(
     };
   if (limits.startOverBound === true) return undefined;
   const values = inputValues(cost, inputs);
-  const calls = evaluate(totalCalls(cost), values);
+  const calls = evaluate(totalCalls(cost, limits.reasks), values);
   const dollars = boundDollars(cost, values, prices, modelId).dollars;
   if (budget !== undefined && dollars !== undefined && Number.isFinite(dollars) && dollars > budget)
     return {

@@ -16,6 +16,7 @@ import { Limiter } from "../model/limiter.js";
 import { BudgetExceeded, Meter, type Refusal } from "./meter.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { resolveModel } from "../model/models.js";
+import { outputLimit } from "../model/output-limits.js";
 import { systemPrompt } from "../model/prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
@@ -59,6 +60,12 @@ export interface StepOutcome<T extends Value> {
   readonly value: T;
   readonly reason?: string;
   readonly usage: readonly Usage[];
+  /** The model answers it took, when more than one (re-asks, continuations: docs/model-answers.md). */
+  readonly attempts?: number;
+  /** The unexpected answers on the way, described. */
+  readonly problems?: readonly string[];
+  /** A session's answer kept although still cut off (`onTruncation: "keep"`). */
+  readonly truncated?: true;
 }
 
 export interface StepResult<T extends Value> extends StepOutcome<T> {
@@ -302,6 +309,11 @@ export class RunCore {
     return id;
   }
 
+  /** The model's output limit (output-limits.ts): a session's default `max_tokens`. */
+  outputLimit(model: string, signal: AbortSignal): Promise<number> {
+    return outputLimit(this.client, model, signal);
+  }
+
   /**
    * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
    * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
@@ -378,6 +390,11 @@ export class RunCore {
             value,
             usage: outcome.usage,
             ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
+            ...(outcome.attempts === undefined ? {} : { attempts: outcome.attempts }),
+            ...(outcome.problems === undefined || outcome.problems.length === 0
+              ? {}
+              : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
+            ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
           } satisfies RecordedStep;
         },
         identity,
@@ -387,6 +404,7 @@ export class RunCore {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),
         usage: step.usage,
+        ...(step.truncated === undefined ? {} : { truncated: step.truncated }),
         replayed,
       };
     } catch (error) {

@@ -107,7 +107,7 @@ export class Run implements Runtime {
     const ask = { text: condition, details: () => ({ condition, scope, asks }) };
     const trail = this.core.context.trail.entries();
     const result = await this.core.step("judge", at, "The judgment", ask, (signal) =>
-      judge(this.core, { condition, asks, scope, trail }, signal),
+      judge(this.core, { at, condition, asks, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",
@@ -131,7 +131,7 @@ export class Run implements Runtime {
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
     const trail = this.core.context.trail.entries();
     const result = await this.core.step("choose", at, "The choice", ask, (signal) =>
-      choose(this.core, { criteria, options, scope, trail }, signal),
+      choose(this.core, { at, criteria, options, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",

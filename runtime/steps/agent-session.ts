@@ -83,16 +83,23 @@ export class AgentSessions {
             agent: agent!,
             prompt: sessionTask(request),
             memory: saved?.memory,
-            summary: saved?.summary ?? outcome.text.slice(0, 2000),
+            summary: saved?.summary ?? outcome.value.slice(0, 2000),
             timestamp: new Date(),
           });
           await this.inTurn(folder, () => recordSession(folder, record));
         }
-        return { value: outcome.text, usage: outcome.usage };
+        return outcome;
       }),
     );
     if (core.listening)
-      core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+      core.emit({
+        type: "session-end",
+        at: request.at,
+        label,
+        usage: result.usage,
+        replayed: result.replayed,
+        ...(result.truncated === undefined ? {} : { truncated: result.truncated }),
+      });
     if (request.binding === undefined) this.scope.folder?.anonymous(request.at, result.value, block?.executionId);
     if (request.unbound === true) context.trail.add(label, result.value);
     return result.value;

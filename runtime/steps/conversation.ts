@@ -8,6 +8,7 @@
  *                   (the reply that ends the session is the session step's own record instead)
  *   tool-started    written before a tool call runs
  *   tool-finished   written after it, with the result the model is given
+ *   continued       a reply cut off at max_tokens, and the request to go on (`unexpected-answers.ts`)
  *   elided          old tool results replaced by a short note (`tool-output.ts`), with the notes
  *   restart         a `retry:` attempt starts the conversation over
  *
@@ -17,11 +18,14 @@
  * round-trips the content blocks as they were, and the prompt cache still hits.
  */
 import type {
+  ContentBlock,
   ContentBlockParam,
+  Message,
   MessageParam,
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { continuationTurn, replyText } from "../model/unexpected-answers.js";
 import type { Conversation, TurnEvent, Usage } from "../types.js";
 
 export type { Conversation, TurnEvent };
@@ -49,6 +53,8 @@ export interface Rebuilt {
   readonly messages: MessageParam[];
   readonly usage: Usage[];
   readonly turns: number;
+  /** The text of replies cut off at max_tokens so far, joined to the answer when it ends. */
+  readonly pieces: readonly string[];
   /** The last response's tool results are not in `messages` yet: run what is `pending`, then send them. */
   readonly turnOpen: boolean;
   /** The tool calls of the last response that have no result yet, in the order the model made them. */
@@ -68,7 +74,8 @@ export interface PendingCall {
  * response's tool calls are split into finished (their recorded results) and pending.
  */
 export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebuilt {
-  const messages: MessageParam[] = [first];
+  let messages: MessageParam[] = [first];
+  const pieces: string[] = [];
   const usage: Usage[] = [];
   let turns = 0;
   let calls: ToolUseBlock[] = [];
@@ -97,6 +104,14 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
       case "tool-finished":
         results.push(event.result);
         break;
+      case "continued":
+        closeTurn();
+        closed = true;
+        turns++;
+        usage.push(event.usage);
+        pieces.push(replyText(event.content as ContentBlock[]));
+        messages = continuationTurn(messages, { content: event.content } as Message);
+        break;
       case "elided":
         closeTurn();
         closed = true;
@@ -108,7 +123,7 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
   }
   const done = new Set(results.map((result) => result.tool_use_id));
   const pending = calls.filter((call) => !done.has(call.id)).map((call) => ({ call, started: started.has(call.id) }));
-  return { messages, usage, turns, turnOpen: turns > 0 && !closed, pending, results };
+  return { messages, usage, pieces, turns, turnOpen: turns > 0 && !closed, pending, results };
 }
 
 /**

@@ -1,7 +1,10 @@
 /**
  * A session is an agent: a system prompt, a task with its context, and a tool-use loop that runs until
  * the model answers without asking for a tool. Tools are checked against `permissions:` before they
- * run; a tool the agent was not offered is refused even when the model names it.
+ * run; a tool the agent was not offered is refused even when the model names it (the result names the
+ * tools it has), and the session goes on. An answer cut off at `max_tokens` is continued
+ * (model-answers.ts); a refusal, and an empty answer unless the agent says `empty: allow`, fail the
+ * step (docs/model-answers.md).
  */
 import type {
   ContentBlockParam,
@@ -19,9 +22,18 @@ import {
   TransientConversation,
   type Conversation,
 } from "./conversation.js";
-import type { RunCore } from "../run/core.js";
+import type { RunCore, StepOutcome } from "../run/core.js";
 import { describeError } from "../errors.js";
 import { stable } from "../model/caching.js";
+import {
+  DEFAULT_CONTINUATIONS,
+  quote,
+  refusal,
+  replyText,
+  toolCalls,
+  continuationTurn,
+  type UnexpectedAnswer,
+} from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { PermissionDenied, toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
@@ -33,9 +45,16 @@ import {
   type ToolOutputLimits,
 } from "./tool-output.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
-import type { SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition, Usage } from "../types.js";
+import type {
+  AnswerAction,
+  SessionRequest,
+  SessionSettings,
+  StepAsk,
+  ToolContext,
+  ToolDefinition,
+  Usage,
+} from "../types.js";
 
-const DEFAULT_MAX_TOKENS = 8192;
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_CONTEXT_BUDGET = 200_000;
 
@@ -73,10 +92,7 @@ export interface AgentRun {
   readonly conversation?: Conversation;
 }
 
-export interface AgentResult {
-  readonly text: string;
-  readonly usage: readonly Usage[];
-}
+export type AgentResult = StepOutcome<string>;
 
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
@@ -158,12 +174,37 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     messages.push({ role: "user", content: results });
     elide();
   }
+  const maxTokens = core.options.maxTokens ?? (await core.outputLimit(model, signal));
+  const continuations = core.options.continuations ?? DEFAULT_CONTINUATIONS;
+  const label = sessionLabel(run.request);
+  // The pieces of an answer cut off at max_tokens, joined when it ends.
+  const pieces: string[] = [...rebuilt.pieces];
+  const problems: string[] = [];
+  const unexpected = (wrong: UnexpectedAnswer, action: AnswerAction): void => {
+    problems.push(wrong.detail);
+    core.emit({
+      type: "unexpected-answer",
+      at: run.request.at,
+      label,
+      problem: wrong.problem,
+      action,
+      attempt: pieces.length + 1,
+      detail: core.redact(wrong.detail),
+    });
+  };
+  const answered = (text: string, truncated?: true): AgentResult => ({
+    value: text,
+    usage,
+    ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
+    ...(problems.length === 0 ? {} : { problems }),
+    ...(truncated ? { truncated } : {}),
+  });
 
   for (let turn = turns; turn < maxTurns; turn++) {
     const { message, usage: callUsage } = await core.callModel(
       {
         model,
-        max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS,
+        max_tokens: maxTokens,
         system: [{ type: "text", text: system }],
         messages,
         ...(toolParams.length === 0 ? {} : { tools: toolParams }),
@@ -172,10 +213,63 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       signal,
     );
     usage.push(callUsage);
-    const calls = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    if (message.stop_reason === "refusal") {
+      const wrong = refusal(message);
+      unexpected(wrong, "fail");
+      throw new Error(`${wrong.detail.replace(/^the/, "The")}.`);
+    }
+    const calls = toolCalls(message.content);
     const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;
-    if (answer !== undefined) return { text: verdictText(answer.input), usage };
-    if (message.stop_reason !== "tool_use" || calls.length === 0) return { text: textOf(message.content), usage };
+    if (answer !== undefined && message.stop_reason !== "max_tokens") return answered(verdictText(answer.input));
+    if (message.stop_reason === "model_context_window_exceeded") {
+      // Going on would only make the conversation longer: the answer so far is kept or the step fails.
+      const full: UnexpectedAnswer = {
+        problem: "max-tokens",
+        detail: "the answer was cut off: the conversation reached the model's context window",
+      };
+      const keep = core.options.onTruncation === "keep";
+      unexpected(full, keep ? "keep" : "fail");
+      pieces.push(replyText(message.content));
+      if (keep) return answered(pieces.join(""), true);
+      throw new Error(
+        "The answer was cut off: the conversation reached the model's context window. Keep the text cut off with --on-truncation keep.",
+      );
+    }
+    if (message.stop_reason === "max_tokens") {
+      const cut: UnexpectedAnswer = {
+        problem: "max-tokens",
+        detail: `the answer was cut off at max_tokens (${maxTokens}) after ${quote(replyText(message.content).slice(-80))}`,
+      };
+      const piece = replyText(message.content);
+      if (pieces.length >= continuations) {
+        if (core.options.onTruncation === "keep") {
+          unexpected(cut, "keep");
+          pieces.push(piece);
+          return answered(pieces.join(""), true);
+        }
+        unexpected(cut, "fail");
+        throw new Error(
+          `The answer was still cut off at max_tokens (${maxTokens}) after ${continuations} continuation${continuations === 1 ? "" : "s"} (--continuations, RunOptions.continuations). ` +
+            "Raise --max-tokens (RunOptions.maxTokens), or keep the text cut off with --on-truncation keep.",
+        );
+      }
+      unexpected(cut, "continue");
+      pieces.push(piece);
+      conversation.append({ type: "continued", content: message.content as ContentBlockParam[], usage: callUsage });
+      messages = continuationTurn(messages, message);
+      continue;
+    }
+    if (message.stop_reason !== "tool_use" || calls.length === 0) {
+      const text = pieces.join("") + replyText(message.content);
+      if (text.trim() === "" && settings.empty !== "allow") {
+        const empty: UnexpectedAnswer = { problem: "empty", detail: "the answer was empty" };
+        unexpected(empty, "fail");
+        throw new Error(
+          "The model's answer was empty. An agent whose sessions may answer with nothing says so with `empty: allow`.",
+        );
+      }
+      return answered(text);
+    }
     core.recordToolUse(agent?.name);
     const content = message.content as ContentBlockParam[];
     conversation.append({
@@ -187,7 +281,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     });
     messages.push({ role: "assistant", content });
     const turnResults: ToolResultBlockParam[] = [];
-    for (const [index, call] of calls.entries()) turnResults.push(await journaledTool(call, index));
+    for (const [index, call] of calls.entries()) {
+      if (!offered.has(call.name))
+        unexpected(
+          { problem: "unknown-tool", detail: `the model called "${call.name}", which this agent is not offered` },
+          "tool-error",
+        );
+      turnResults.push(await journaledTool(call, index));
+    }
     messages.push({ role: "user", content: turnResults });
     elide();
   }
@@ -206,11 +307,12 @@ async function runTool(
   const tool = offered.get(call.name);
   if (tool === undefined) {
     core.emit({ type: "tool", tool: call.name, allowed: false, detail });
+    const names = [...offered.keys()];
     return {
       type: "tool_result",
       tool_use_id: call.id,
       is_error: true,
-      content: `The tool ${call.name} is not available to this agent.`,
+      content: `The tool ${call.name} is not available to this agent. ${names.length === 0 ? "It has no tools." : `Its tools are: ${names.join(", ")}.`}`,
     };
   }
   try {
@@ -272,13 +374,6 @@ function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDe
       return "Memory saved.";
     },
   };
-}
-
-function textOf(content: readonly { type: string; text?: string }[]): string {
-  return content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text ?? "")
-    .join("\n");
 }
 
 function describeInput(input: Record<string, unknown>): string {

@@ -13,6 +13,12 @@ export interface RecordedStep {
   /** A judgment's or choice's reason, kept so a replay narrates the same thing. */
   readonly reason?: string;
   readonly usage: readonly Usage[];
+  /** The model answers the step took when it was more than one (re-asks, continuations). */
+  readonly attempts?: number;
+  /** Each unexpected answer on the way, described (docs/model-answers.md). */
+  readonly problems?: readonly string[];
+  /** A session's answer kept although still cut off at `max_tokens` (`onTruncation: "keep"`). */
+  readonly truncated?: true;
   /**
    * The step's content-anchored identity (`anchors.ts`): what `prosec test` matches a recorded step
    * by, so a golden test survives lines added above a step. Absent in journals written before it.
@@ -43,6 +49,12 @@ export type TurnEvent =
     }
   | { readonly type: "tool-started"; readonly id: string; readonly name: string }
   | { readonly type: "tool-finished"; readonly id: string; readonly result: Anthropic.ToolResultBlockParam }
+  /** A reply cut off at max_tokens; the session asked the model to go on (`unexpected-answers.ts`). */
+  | {
+      readonly type: "continued";
+      readonly content: readonly Anthropic.ContentBlockParam[];
+      readonly usage: Usage;
+    }
   /** Old tool results replaced by notes to bound the conversation (`tool-output.ts`), each note as sent. */
   | { readonly type: "elided"; readonly results: readonly { readonly id: string; readonly content: string }[] }
   | { readonly type: "restart" };

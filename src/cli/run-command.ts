@@ -44,6 +44,23 @@ export function runCommand(yargs: Argv): Argv {
           type: "number",
           describe: "model requests the whole run may make (tool turns count, replays do not)",
         })
+        .option("max-tokens", {
+          type: "number",
+          describe: "max_tokens of each session's model calls (default: the model's own output limit, else 8192)",
+        })
+        .option("reasks", {
+          type: "number",
+          describe:
+            "how many more times a judgment, choice or extraction is asked when its answer cannot be read (default 2)",
+        })
+        .option("continuations", {
+          type: "number",
+          describe: "how many times a session's answer cut off at max_tokens is continued (default 3)",
+        })
+        .option("on-truncation", {
+          choices: ["fail", "keep"] as const,
+          describe: "an answer still cut off after its continuations: fail the step (default) or keep the text",
+        })
         .option("sandbox", {
           choices: ["required", "auto", "off"] as const,
           describe:

@@ -10,7 +10,14 @@ import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } 
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { BudgetExceeded, newRunId, ProseError, RunStateError, WaitingForInput } from "../../runtime/index.js";
+import {
+  BudgetExceeded,
+  newRunId,
+  ProseError,
+  RunStateError,
+  WaitingForInput,
+  type RunOptions,
+} from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
@@ -29,6 +36,10 @@ export interface RunArguments extends RemoteRunArguments {
   readonly concurrency?: number;
   readonly budget?: number;
   readonly "max-calls"?: number;
+  readonly "max-tokens"?: number;
+  readonly reasks?: number;
+  readonly continuations?: number;
+  readonly "on-truncation"?: "fail" | "keep";
   readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
   readonly from?: number;
@@ -51,6 +62,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const maxCalls = argv["max-calls"];
   if (maxCalls !== undefined && (!Number.isInteger(maxCalls) || maxCalls < 1))
     throw new UsageError("--max-calls takes a whole number of at least 1");
+  const answers = modelAnswerOptions(argv);
   const prices = pricesFromEnvironment();
   let file: string;
   try {
@@ -89,7 +101,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   }
 
   if (argv.resume === undefined && argv.budget === undefined && maxCalls === undefined && program.cost !== undefined)
-    warnAboutBound(program.cost, inputs, prices);
+    warnAboutBound(program.cost, inputs, prices, answers.reasks);
 
   const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
   const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
@@ -121,6 +133,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...(argv.sandbox === undefined ? {} : { sandbox: argv.sandbox }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
+      ...answers,
       ...(argv.yes ? { startOverBound: true } : {}),
       ...(interactive
         ? {
@@ -200,4 +213,25 @@ function causedByNetwork(error: unknown): boolean {
 
 function quote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+/** What the run does when the model does not answer as asked (docs/model-answers.md). */
+function modelAnswerOptions(
+  argv: RunArguments,
+): Pick<RunOptions, "maxTokens" | "reasks" | "continuations" | "onTruncation"> {
+  const count = (flag: string, value: number | undefined, least: number): number | undefined => {
+    if (value !== undefined && (!Number.isInteger(value) || value < least))
+      throw new UsageError(`--${flag} takes a whole number of at least ${least}`);
+    return value;
+  };
+  const maxTokens = count("max-tokens", argv["max-tokens"], 1);
+  const reasks = count("reasks", argv.reasks, 0);
+  const continuations = count("continuations", argv.continuations, 0);
+  const onTruncation = argv["on-truncation"];
+  return {
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(reasks === undefined ? {} : { reasks }),
+    ...(continuations === undefined ? {} : { continuations }),
+    ...(onTruncation === undefined ? {} : { onTruncation }),
+  };
 }

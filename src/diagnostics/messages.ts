@@ -381,7 +381,7 @@ export const analyzeMessages = {
       "W005",
       range,
       `unknown property ${quote(name)}`,
-      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions",
+      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty",
     ),
   misspeltProperty: (range: SourceRange, name: string, known: string) =>
     error(

@@ -70,7 +70,7 @@ const expressionKeywords = [
   "null",
   "not",
 ];
-const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions"];
+const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions", "empty"];
 
 describe("prosec lsp: completion", () => {
   let lsp: LspSession;

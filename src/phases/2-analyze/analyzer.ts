@@ -357,6 +357,7 @@ export class Analyzer implements RuleContext {
           if (value.kind === "String") this.bindings.text(value);
           break;
         case "backoff":
+        case "empty":
         case "skills":
           break;
         case "permissions":

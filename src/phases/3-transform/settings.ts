@@ -3,7 +3,14 @@
  * already reported every malformed property; what reaches here is lowered so that it type-checks
  * whatever its shape (a non-string where a string belongs goes through `text()`).
  */
-import { backoffs, isOneOf, permissionKinds, permissionModes, persistScopes } from "../../../runtime/vocabulary.js";
+import {
+  backoffs,
+  emptyAnswers,
+  isOneOf,
+  permissionKinds,
+  permissionModes,
+  persistScopes,
+} from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
 import { numberLiteral, propertyKey, stringLiteral } from "./literals.js";
 import type { RuntimeHelper } from "./lowering.js";
@@ -59,6 +66,11 @@ export function settingsFields(
       case "persist":
         fields.push(`persist: ${persist(value, lowering)}`);
         break;
+      case "empty": {
+        const chosen = wordOf(value);
+        if (isOneOf(emptyAnswers, chosen)) fields.push(`empty: ${stringLiteral(chosen)}`);
+        break;
+      }
       case "skills":
         fields.push(`skills: ${stringList(value, lowering)}`);
         break;

@@ -4,7 +4,7 @@ import { elidedResults, rebuild } from "../../runtime/steps/conversation.js";
 import { elideToolResults } from "../../runtime/steps/tool-output.js";
 import type { TurnEvent } from "../../runtime/types.js";
 
-const usage = { input_tokens: 1, output_tokens: 1 };
+const usage = { model: "claude-haiku-4-5", inputTokens: 1, outputTokens: 1 };
 const limits = { callsPerTurn: 64, resultChars: 1_000, conversationChars: 1_500 };
 const first: MessageParam = { role: "user", content: "Read the files." };
 
@@ -54,5 +54,21 @@ describe("a conversation whose old tool results were elided", () => {
     const rebuilt = rebuild(first, events);
     expect(rebuilt.turnOpen).toBe(true);
     expect(rebuilt.results.map((r) => r.tool_use_id)).toEqual(["aa"]);
+  });
+});
+
+describe("a reply cut off at max_tokens", () => {
+  it("is rebuilt with its continuation request, and its text kept as a piece of the answer", () => {
+    const cut: TurnEvent = {
+      type: "continued",
+      content: [{ type: "text", text: "The first half of" }],
+      usage,
+    };
+    const rebuilt = rebuild(first, [cut]);
+    expect(rebuilt.pieces).toEqual(["The first half of"]);
+    expect(rebuilt.turns).toBe(1);
+    expect(rebuilt.turnOpen).toBe(false);
+    expect(rebuilt.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(rebuilt.messages[2])).toContain("Continue it exactly where it stopped");
   });
 });
