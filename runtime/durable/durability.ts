@@ -123,6 +123,11 @@ export class ScopedDurability implements Durability {
     }
   }
 
+  /** The key the run's store knows a step of this program by. */
+  fullKey(key: string): string {
+    return this.parent instanceof ScopedDurability ? this.parent.fullKey(this.prefix + key) : this.prefix + key;
+  }
+
   conversation(key: string): Conversation | undefined {
     return this.parent.conversation?.(this.prefix + key);
   }

@@ -228,12 +228,15 @@ export class FileJournal implements Journal {
 
 /** A step record as reused under another key: its identity fields are the new step's. */
 function withoutIdentity(step: RecordedStep): RecordedStep {
-  const { kind, value, usage, reason, reused } = step;
+  const { kind, value, usage, reason, reused, attempts, problems, truncated } = step;
   return {
     kind,
     value,
     usage,
     ...(reason === undefined ? {} : { reason }),
     ...(reused === undefined ? {} : { reused }),
+    ...(attempts === undefined ? {} : { attempts }),
+    ...(problems === undefined ? {} : { problems }),
+    ...(truncated === undefined ? {} : { truncated }),
   };
 }

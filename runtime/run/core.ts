@@ -28,6 +28,7 @@ import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard } from "../tools/permissions.js";
 import { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
+import type { TraceWriter } from "../durable/trace-writer.js";
 import type {
   AgentDefinition,
   Durability,
@@ -101,6 +102,8 @@ export class RunCore {
   readonly limiter: Limiter;
   /** Replaced by the file journal's when a durable run opens its folder. */
   durability: Durability;
+  /** A durable run's trace (docs/trace.md): set when the run opens its folder, shared with called programs. */
+  trace: TraceWriter | undefined;
   readonly totals = new UsageTotals();
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
@@ -172,6 +175,7 @@ export class RunCore {
       caller !== undefined
         ? new ScopedDurability(caller.core.durability, caller.keyPrefix)
         : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
+    this.trace = caller?.core.trace;
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.caller = caller?.core.caller ?? caller?.core;
@@ -329,12 +333,15 @@ export class RunCore {
       const reservation = this.meter.admit(params);
       if ("remedy" in reservation) return this.stopForBudget(reservation);
       let usage: Usage | undefined;
-      try {
+      const send = async (): Promise<{ message: Message; usage: Usage }> => {
         const message = await outsideContext(() => this.client.messages.create(params, { signal }));
         if (!message || !Array.isArray(message.content))
           throw new Error("The model server answered with something that is not a message.");
         usage = usageOf(params.model, message.usage);
         return { message, usage };
+      };
+      try {
+        return await (this.trace === undefined ? send() : this.trace.request(params, send));
       } finally {
         reservation.settle(usage);
       }
@@ -380,22 +387,27 @@ export class RunCore {
         key,
         kind,
         async () => {
-          limit = stepSignal(context.signal, limitMs);
-          const outcome = await execute(limit.signal, key);
-          this.totals.add(outcome.usage);
-          // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
-          const value = this.secrets.redactDeep(outcome.value);
-          return {
-            kind,
-            value,
-            usage: outcome.usage,
-            ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
-            ...(outcome.attempts === undefined ? {} : { attempts: outcome.attempts }),
-            ...(outcome.problems === undefined || outcome.problems.length === 0
-              ? {}
-              : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
-            ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
-          } satisfies RecordedStep;
+          const run = async (): Promise<RecordedStep> => {
+            limit = stepSignal(context.signal, limitMs);
+            const outcome = await execute(limit.signal, key);
+            this.totals.add(outcome.usage);
+            // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
+            const value = this.secrets.redactDeep(outcome.value);
+            return {
+              kind,
+              value,
+              usage: outcome.usage,
+              ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
+              ...(outcome.attempts === undefined ? {} : { attempts: outcome.attempts }),
+              ...(outcome.problems === undefined || outcome.problems.length === 0
+                ? {}
+                : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
+              ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
+            } satisfies RecordedStep;
+          };
+          return this.trace === undefined
+            ? run()
+            : this.trace.step(this.traceKey(key), kind, at, label, run, (error) => error instanceof WaitingForInput);
         },
         identity,
       );
@@ -423,6 +435,11 @@ export class RunCore {
     } finally {
       limit?.release();
     }
+  }
+
+  /** A step's key as the journal has it: a called program's steps under their caller's prefix. */
+  private traceKey(key: string): string {
+    return this.durability instanceof ScopedDurability ? this.durability.fullKey(key) : key;
   }
 
   private produced(value: Value, fingerprint: string): void {

@@ -9,6 +9,7 @@ import { JournalDurability, ResumeReport } from "../durable/durability.js";
 import { safeName } from "../durable/files.js";
 import { RunFolder, RunFolderError } from "../durable/run-folder.js";
 import type { RunStatus } from "../durable/state-file.js";
+import { TraceWriter } from "../durable/trace-writer.js";
 import { ProseError, WaitingForInput } from "../errors.js";
 import type { ProgramInfo, Runtime, RunOptions, Value } from "../types.js";
 import { text } from "../values/expressions.js";
@@ -177,6 +178,7 @@ export class RunLifecycle implements RunScope {
         );
         this.openFolder = opened.folder;
         this.givenInputs = opened.inputs;
+        this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));
         if (options.journal === undefined && options.durability === undefined) {
           // A changed program's steps are matched by structural key: sites aligned with the recorded text.
           if (opened.previous !== undefined) this.core.alignWith(opened.previous);
@@ -219,6 +221,7 @@ export class RunLifecycle implements RunScope {
   private async close(status: RunStatus): Promise<void> {
     // A called program's files are settled and flushed with its caller's.
     if (this.openFolder === undefined || this.caller !== undefined) return;
+    this.core.trace?.close();
     await this.openFolder.close(status);
   }
 }

@@ -148,6 +148,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       conversation.append({ type: "tool-finished", id: call.id, result });
       return result;
     }
+    await beforeToolCall(core, signal);
     conversation.append({ type: "tool-started", id: call.id, name: call.name });
     const result = await runTool(core, call, offered, toolContext, limits);
     conversation.append({ type: "tool-finished", id: call.id, result });
@@ -201,6 +202,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   });
 
   for (let turn = turns; turn < maxTurns; turn++) {
+    await beforeTurn(core, signal);
     const { message, usage: callUsage } = await core.callModel(
       {
         model,
@@ -293,6 +295,18 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     elide();
   }
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
+}
+
+/** The turn boundary: a cancelled or stopped run asks the model nothing more. */
+async function beforeTurn(core: RunCore, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  await core.options.atBoundary?.("turn");
+}
+
+/** The tool boundary: a cancelled or stopped run starts no more tool calls. */
+async function beforeToolCall(core: RunCore, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  await core.options.atBoundary?.("tool");
 }
 
 async function runTool(

@@ -88,6 +88,11 @@ export interface RunOptions {
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
   /**
+   * Awaited at each boundary inside a session, before a model turn and before a tool call: when it
+   * throws, the run stops there. A DBOS worker checks that its run was not cancelled or taken over.
+   */
+  readonly atBoundary?: (boundary: "turn" | "tool") => Promise<void>;
+  /**
    * `max_tokens` of a session's model calls. Default: the model's own output limit as the Models API
    * reports it (`client.models.retrieve(id).max_tokens`), else 8,192 for a server that does not say.
    */

@@ -80,12 +80,17 @@ async function run(respond: (request: FakeRequest) => FakeReply, args: readonly 
   return { exit, cwd, server };
 }
 
+/** The run's step records (a session's turn records, `{ key, turn }`, are left out: they are its conversation). */
 function journal(cwd: string): Array<{ key: string; attempts?: number; problems?: string[]; value: unknown }> {
   const [runId] = readdirSync(join(cwd, ".prose", "runs"));
   return readFileSync(join(cwd, ".prose", "runs", runId!, "journal.jsonl"), "utf8")
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line) as { key: string; attempts?: number; problems?: string[]; value: unknown });
+    .map(
+      (line) =>
+        JSON.parse(line) as { key: string; turn?: unknown; attempts?: number; problems?: string[]; value: unknown },
+    )
+    .filter((record) => record.turn === undefined);
 }
 
 describe("prosec run when the model does not answer as asked", () => {
