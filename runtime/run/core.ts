@@ -13,7 +13,7 @@ import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
 import { Limiter } from "../model/limiter.js";
-import { BudgetExceeded, Meter } from "./meter.js";
+import { BudgetExceeded, Meter, type Refusal } from "./meter.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { resolveModel } from "../model/models.js";
 import { outputLimit } from "../model/output-limits.js";
@@ -331,7 +331,7 @@ export class RunCore {
     const params = this.options.promptCaching === false ? request : withBreakpoints(request);
     return this.limiter.run(signal, async () => {
       const reservation = this.meter.admit(params);
-      if (typeof reservation === "string") return this.stopForBudget(reservation);
+      if ("remedy" in reservation) return this.stopForBudget(reservation);
       let usage: Usage | undefined;
       const send = async (): Promise<{ message: Message; usage: Usage }> => {
         const message = await outsideContext(() => this.client.messages.create(params, { signal }));
@@ -352,8 +352,8 @@ export class RunCore {
    * A request the budget does not allow: the requests in flight finish (they are paid for), then the
    * whole run stops as an interrupt does, resumable with a larger budget.
    */
-  private async stopForBudget(reason: string): Promise<never> {
-    const error = new BudgetExceeded(this.redact(reason), { file: this.program.source });
+  private async stopForBudget({ reason, remedy }: Refusal): Promise<never> {
+    const error = new BudgetExceeded(this.redact(reason), { file: this.program.source }, remedy);
     await this.meter.whenIdle();
     this.stopRun(error);
     throw error;

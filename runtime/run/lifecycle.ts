@@ -209,11 +209,11 @@ export class RunLifecycle implements RunScope {
     const { core, options } = this;
     const invalid = invalidLimits(options);
     if (invalid !== undefined) throw core.error(invalid);
-    const reason = refusalBeforeStart(this.program.cost, this.givenInputs, options, core.meter.prices, (name) =>
+    const refusal = refusalBeforeStart(this.program.cost, this.givenInputs, options, core.meter.prices, (name) =>
       core.model(name),
     );
-    if (reason === undefined) return;
-    const error = new BudgetExceeded(reason, { file: this.program.source });
+    if (refusal === undefined) return;
+    const error = new BudgetExceeded(refusal.reason, { file: this.program.source }, refusal.remedy);
     core.abort(error);
     throw error;
   }

@@ -160,10 +160,10 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
     const budget = error instanceof BudgetExceeded;
+    // The message states the facts; how to go on is said here, in the command line's options.
+    const more = !budget ? "" : error.remedy === "price" ? " (with the price set)" : " --budget <dollars> (or --yes)";
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
-      process.stderr.write(
-        `Resume with: prosec run ${again} --resume ${runId}${budget ? " --budget <dollars> (or --yes)" : ""}\n`,
-      );
+      process.stderr.write(`Resume with: prosec run ${again} --resume ${runId}${more}\n`);
     if (budget) return EXIT.budget;
     if (controller.signal.aborted) return EXIT.interrupted;
     return causedByNetwork(error) ? EXIT.network : EXIT.failed;
