@@ -52,7 +52,6 @@ import type {
   StepAsk,
   ToolContext,
   ToolDefinition,
-  Usage,
 } from "../types.js";
 
 const DEFAULT_MAX_TURNS = 50;
