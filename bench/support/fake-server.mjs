@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const fakeServerModule = join(root, "bench/results/fake-anthropic.mjs");
-const modules = ["fake-anthropic", "fake-usage", "requests", "corpus-model"];
+const modules = ["fake-anthropic", "fake-stream", "fake-usage", "requests", "corpus-model"];
 
 /** Writes the transpiled modules (child processes then load them without the TypeScript compiler's memory). */
 export function transpileFakeServer() {

@@ -8,6 +8,9 @@ import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-
 import { SourceAnchors } from "./anchors.js";
 import { withBreakpoints } from "../model/caching.js";
 import { connectionFor } from "../model/client.js";
+import { runChains, withFallback, type ModelChains } from "../model/fallback.js";
+import { requestMessage } from "../model/stream.js";
+import { streamListener, type CallSite } from "../model/streamed-text.js";
 import { describeError, isAbortError, ProseError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
@@ -107,6 +110,8 @@ export class RunCore {
   readonly totals = new UsageTotals();
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
+  /** The models a call falls back to (fallback.ts), shared with the programs this run calls. */
+  readonly chains: ModelChains;
   readonly root: StepContext;
   /** Content anchors of this program's constructs. */
   readonly anchors: SourceAnchors;
@@ -162,6 +167,7 @@ export class RunCore {
         pricesOf(options, program),
         options.promptCaching !== false,
       );
+    this.chains = caller?.core.chains ?? runChains(options, program.source);
     if (caller !== undefined) {
       this.client = caller.core.client;
       this.limiter = caller.core.limiter;
@@ -319,33 +325,74 @@ export class RunCore {
   }
 
   /**
-   * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
-   * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
-   * when `signal` aborts is dropped unsent. With prompt caching (the default), `cache_control`
-   * breakpoints where the request's stable prefixes end (caching.ts); the meter admits it first (meter.ts).
+   * One Messages API call, inside the run's cap, cancelled with `signal`, moving down the model's
+   * fallback chain while a model cannot answer (fallback.ts). A session's calls stream (`site.step`).
    */
   async callModel(
     request: MessageCreateParamsNonStreaming,
     signal: AbortSignal,
+    site?: CallSite,
+  ): Promise<{ message: Message; usage: Usage }> {
+    return this.limiter.run(signal, () =>
+      withFallback(
+        this.chains.of(request.model),
+        async (model) =>
+          this.sendRequest(
+            model === request.model ? request : await this.fallbackRequest(request, model, signal),
+            signal,
+            site,
+          ),
+        (from, to, reason) =>
+          this.emit({
+            type: "fallback",
+            ...(site === undefined ? {} : { at: site.at }),
+            label: site?.label ?? "A model call",
+            from,
+            to,
+            reason: this.redact(reason),
+          }),
+      ),
+    );
+  }
+
+  /** `request` for the next model of its chain: `max_tokens` within that model's output limit unless the run set it. */
+  private async fallbackRequest(
+    request: MessageCreateParamsNonStreaming,
+    model: string,
+    signal: AbortSignal,
+  ): Promise<MessageCreateParamsNonStreaming> {
+    const limit = this.options.maxTokens === undefined ? await this.outputLimit(model, signal) : Infinity;
+    return { ...request, model, max_tokens: Math.min(request.max_tokens, limit) };
+  }
+
+  /**
+   * One request to one model; each of its HTTP attempts also waits for the API's pace (pace.ts, in the
+   * client's `fetch`). A call still waiting when `signal` aborts is dropped unsent. With prompt caching
+   * (the default), `cache_control` breakpoints where the request's stable prefixes end, laid out for
+   * its model (caching.ts); the meter admits it first (meter.ts).
+   */
+  private async sendRequest(
+    request: MessageCreateParamsNonStreaming,
+    signal: AbortSignal,
+    site: CallSite | undefined,
   ): Promise<{ message: Message; usage: Usage }> {
     const params = this.options.promptCaching === false ? request : withBreakpoints(request);
-    return this.limiter.run(signal, async () => {
-      const reservation = this.meter.admit(params);
-      if ("remedy" in reservation) return this.stopForBudget(reservation);
-      let usage: Usage | undefined;
-      const send = async (): Promise<{ message: Message; usage: Usage }> => {
-        const message = await outsideContext(() => this.client.messages.create(params, { signal }));
-        if (!message || !Array.isArray(message.content))
-          throw new Error("The model server answered with something that is not a message.");
-        usage = usageOf(params.model, message.usage);
-        return { message, usage };
-      };
-      try {
-        return await (this.trace === undefined ? send() : this.trace.request(params, send));
-      } finally {
-        reservation.settle(usage);
-      }
-    });
+    const reservation = this.meter.admit(params);
+    if ("remedy" in reservation) return this.stopForBudget(reservation);
+    const listener = streamListener(site, params.model, this.options, this.secrets, (event) => this.emit(event));
+    let usage: Usage | undefined;
+    const send = async (): Promise<{ message: Message; usage: Usage }> => {
+      const message = await outsideContext(() => requestMessage(this.client, params, signal, listener));
+      if (!message || !Array.isArray(message.content))
+        throw new Error("The model server answered with something that is not a message.");
+      usage = usageOf(params.model, message.usage);
+      return { message, usage };
+    };
+    try {
+      return await (this.trace === undefined ? send() : this.trace.request(params, send));
+    } finally {
+      reservation.settle(usage);
+    }
   }
 
   /**

@@ -70,6 +70,7 @@ export class AgentSessions {
             request,
             block,
             trail,
+            step: key,
             ...(conversation === undefined ? {} : { conversation }),
             ...(memory === undefined ? {} : { memory }),
             ...(folder === undefined

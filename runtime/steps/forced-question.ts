@@ -92,6 +92,7 @@ export async function askForced<T extends Value>(
         tool_choice: { type: "tool", name: ANSWER_TOOL },
       },
       signal,
+      { at: question.at, label: question.label },
     );
     usage.push(callUsage);
     const reply = forcedReply(message.content);

@@ -82,6 +82,8 @@ export interface AgentRun {
   readonly onMemory?: (memory: string, summary: string) => void;
   /** Where the session's turns are journaled; a resumed session goes on from what it holds. */
   readonly conversation?: Conversation;
+  /** The session step's key: its streamed text's `delta` events carry it. */
+  readonly step?: string;
 }
 
 export type AgentResult = StepOutcome<string>;
@@ -205,6 +207,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
         ...choice,
       },
       signal,
+      { at: run.request.at, label, ...(run.step === undefined ? {} : { step: run.step }) },
     );
     usage.push(callUsage);
     if (message.stop_reason === "refusal") {

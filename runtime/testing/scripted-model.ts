@@ -33,6 +33,7 @@ import {
   type ScriptedStep,
   type ToolCall,
 } from "./answers.js";
+import { streamedAnswer } from "./streamed-answer.js";
 
 /** Defaults for steps no answer names, per kind, or one function for all. */
 export type Defaults = { readonly [kind in ScriptedKind]?: Answer } | ((step: ScriptedStep) => Answer);
@@ -181,6 +182,7 @@ export class ScriptedModel {
       stop_sequence: null,
       usage: { input_tokens: 0, output_tokens: 0 },
     };
+    if (body.stream === true) return streamedAnswer(message);
     return new Response(JSON.stringify(message), { status: 200, headers: { "content-type": "application/json" } });
   }
 }

@@ -24,6 +24,8 @@ export class Secrets {
   /** The literal forms of every secret (itself, reversed, hex, base64), longest first. */
   private forms: string[] = [];
   private spaced: RegExp[] = [];
+  /** The letters and digits of each secret and of it reversed, what a spaced-out form is made of. */
+  private letters: string[] = [];
 
   /** The secrets of a run with this API key, in this environment. */
   static of(
@@ -47,8 +49,34 @@ export class Secrets {
     this.forms = [...this.forms, ...forms].sort((a, b) => b.length - a.length);
     for (const text of [value, reversed]) {
       const spaced = spacedOut(text);
-      if (spaced !== undefined) this.spaced.push(spaced);
+      if (spaced !== undefined) {
+        this.spaced.push(spaced);
+        this.letters.push(lettersOf(text));
+      }
     }
+  }
+
+  /**
+   * How many characters at the end of `text` may be the beginning of a secret, in any of its forms:
+   * text shown as it arrives (a streamed answer) holds them back until the next piece says more.
+   */
+  unsafeTail(text: string): number {
+    let tail = 0;
+    for (const form of this.forms)
+      for (let length = Math.min(form.length - 1, text.length); length > tail; length--)
+        if (text.endsWith(form.slice(0, length))) {
+          tail = length;
+          break;
+        }
+    for (const letters of this.letters) {
+      const from = Math.max(0, text.length - letters.length * (SPACING + 1));
+      for (let start = from; start < text.length - tail; start++)
+        if (text[start] === letters[0] && spacedPrefix(text, start, letters)) {
+          tail = text.length - start;
+          break;
+        }
+    }
+    return tail;
   }
 
   redact(text: string): string {
@@ -103,9 +131,31 @@ function encodings(value: string): string[] {
   return forms;
 }
 
+/** The most characters a spaced-out secret has between two of its letters. */
+const SPACING = 8;
+
 /** The secret's letters and digits with up to eight other characters between each (`s k - a n t`). */
 function spacedOut(value: string): RegExp | undefined {
-  const characters = [...value].filter((character) => /[A-Za-z0-9]/.test(character));
+  const characters = [...lettersOf(value)];
   if (characters.length < MIN_LENGTH) return undefined;
-  return new RegExp(characters.join("[^A-Za-z0-9]{0,8}"), "g");
+  return new RegExp(characters.join(`[^A-Za-z0-9]{0,${SPACING}}`), "g");
+}
+
+function lettersOf(value: string): string {
+  return [...value].filter((character) => /[A-Za-z0-9]/.test(character)).join("");
+}
+
+/** Whether `text` from `start` to its end is the beginning of `letters` spaced out. */
+function spacedPrefix(text: string, start: number, letters: string): boolean {
+  let matched = 0;
+  let gap = 0;
+  for (let index = start; index < text.length; index++) {
+    const character = text[index]!;
+    if (/[A-Za-z0-9]/.test(character)) {
+      if (matched === letters.length || character !== letters[matched]) return false;
+      matched++;
+      gap = 0;
+    } else if (++gap > SPACING) return false;
+  }
+  return matched < letters.length;
 }

@@ -91,6 +91,41 @@ export type RunEvent =
       /** What was wrong, with what the model said (shortened). */
       readonly detail: string;
     })
+  /**
+   * Text of a session's answer as it arrives (`RunOptions.stream`), before its turn is finished: the
+   * journal records finished turns only. `step` tells concurrent sessions apart (the step's key).
+   */
+  | (RunEventBase & {
+      readonly type: "delta";
+      readonly label: string;
+      readonly step: string;
+      readonly model: string;
+      readonly text: string;
+      /** The first text of a model request (a new turn, or the same turn sent again after `abandoned`). */
+      readonly begins?: true;
+    })
+  /**
+   * The text streamed since the turn's last request began will not be part of the answer: the stream
+   * was cut (a dropped connection, an error event) and the request is sent again or to another model.
+   */
+  | (RunEventBase & {
+      readonly type: "abandoned";
+      readonly label: string;
+      readonly step: string;
+      readonly model: string;
+      /** Characters of text given in `delta` events since the attempt began. */
+      readonly characters: number;
+      readonly reason: string;
+    })
+  /** A model could not answer (overloaded, rate-limited, not found): the call goes to the next model of its chain. */
+  | (RunEventBase & {
+      readonly type: "fallback";
+      readonly label: string;
+      readonly from: string;
+      readonly to: string;
+      /** `overloaded`, `rate-limited` or `not found`, and the server's message. */
+      readonly reason: string;
+    })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
   /** Something the person running the program should know, said once (commands without an OS sandbox). */
   | (RunEventBase & { readonly type: "notice"; readonly message: string })

@@ -11,6 +11,12 @@ import type { ResolveHost, ToolDefinition } from "./tools.js";
 /** `.prose` model names to model ids (`{ sonnet: "claude-sonnet-4-5" }`). */
 export type ModelTable = Readonly<Record<string, string>>;
 
+/**
+ * Model fallback chains: a model (a `.prose` model name or a model id) to the models tried, in order,
+ * when it is overloaded, rate-limited or not found (`{ sonnet: ["opus", "haiku"] }`).
+ */
+export type FallbackChains = Readonly<Record<string, readonly string[]>>;
+
 /** A tool call that needs a person's approval (`bash: prompt`, `network: prompt`, `read: prompt` ...). */
 export interface PermissionRequest {
   readonly tool: string;
@@ -23,6 +29,20 @@ export interface PermissionRequest {
 export interface RunOptions {
   /** Overrides of the model table (`{ sonnet: "claude-sonnet-4-5" }`); see `models.ts`. */
   readonly models?: ModelTable;
+  /**
+   * Where a call goes when its model is overloaded (529) or rate-limited (429) after the SDK's retries,
+   * or not found (404): `{ sonnet: ["opus", "haiku"] }`, names resolved as `models` resolves them. On
+   * top of `PROSEC_FALLBACK` (`sonnet=opus,haiku;opus=sonnet`). Usage, cost, the journal and the trace
+   * name the model that answered; the budget's check before the run prices a chain at its most
+   * expensive model (docs/production.md, "Fallback").
+   */
+  readonly fallback?: FallbackChains;
+  /**
+   * Sessions stream their answers (default true): `onEvent` gets `delta` events with the text as it
+   * arrives, and `abandoned` when a stream is cut and its text will not be the answer. The recorded
+   * turns are the same either way. `false` sends every request whole (docs/production.md, "Streaming").
+   */
+  readonly stream?: boolean;
   /** Defaults to the SDK's `ANTHROPIC_API_KEY`. Never written to files, events or error messages. */
   readonly apiKey?: string;
   /** Defaults to the SDK's `ANTHROPIC_BASE_URL`: any Anthropic-compatible server works. */

@@ -18,7 +18,12 @@ describe("sessions", () => {
     expect(request.headers["anthropic-version"]).toBeDefined();
     expect(request.body?.model).toBe("claude-sonnet-5-5");
     expect(lastUserText(request)).toContain("Compute the answer");
-    expect(events.map((event) => event.type)).toEqual(["run-start", "session-start", "session-end", "run-end"]);
+    // The answer streams: its text arrives in `delta` events between the session's start and end.
+    expect(request.body?.["stream"]).toBe(true);
+    const kinds = events.map((event) => event.type).filter((type) => type !== "delta");
+    expect(kinds).toEqual(["run-start", "session-start", "session-end", "run-end"]);
+    const deltas = events.flatMap((event) => (event.type === "delta" ? [event.text] : []));
+    expect(deltas.join("")).toBe("The answer is 42.");
   });
 
   it("uses the agent's prompt as system prompt, its model through the table, and dedents multi-line prompts", async () => {

@@ -14,6 +14,10 @@
  * `models`, else 404 as a server without that API does; these lookups are kept apart (`modelLookups`)
  * and take no reply from the script.
  *
+ * A request with `stream: true` is answered as the API streams (fake-stream.ts): server-sent events
+ * over chunked transfer, each piece its own chunk, paced by `stream.chunkDelayMs`; a reply's `stream`
+ * shapes its own stream and may cut it (`reply.streamDrop`, `reply.streamError`).
+ *
  * Usage is accounted as the real API does (fake-usage.ts): input tokens from the request's size,
  * output tokens from the reply's, and prompt caching by `cache_control` breakpoints; a reply may
  * give its own usage instead.
@@ -24,6 +28,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { PromptCache, RequestRefused, type CacheOptions } from "./fake-usage.js";
+import { writeStream, type StreamShape } from "./fake-stream.js";
+
+export type { StreamFault, StreamShape } from "./fake-stream.js";
 
 export interface FakeUsage {
   readonly input_tokens: number;
@@ -47,6 +54,8 @@ export type FakeReply =
       readonly content: readonly FakeContentBlock[];
       readonly stopReason?: string;
       readonly usage?: FakeUsage;
+      /** How it streams, when the request asks to stream (else the server's `stream`). */
+      readonly stream?: StreamShape;
     })
   | (Delayed & {
       readonly kind: "error";
@@ -73,6 +82,8 @@ export interface FakeRequest {
   state: RequestState;
   /** The usage the reply reported, once a message was sent. */
   usage?: FakeUsage;
+  /** A streamed answer: when its first chunk was written (ms since the epoch, fractional) and how it ended. */
+  stream?: { firstChunkAt?: number; end?: "complete" | "dropped" | "error" };
 }
 
 /** The parts of a Messages request body the tests look at. */
@@ -101,6 +112,8 @@ export interface FakeServerOptions extends CacheOptions {
   readonly keepBodies?: boolean;
   /** What `GET /v1/models/{id}` says of each model: its `max_tokens`. Others are 404. */
   readonly models?: Readonly<Record<string, { readonly maxTokens: number }>>;
+  /** How streamed answers are paced (a reply's own `stream` wins). */
+  readonly stream?: StreamShape;
 }
 
 export interface FakeServer {
@@ -120,8 +133,16 @@ let toolUseCounter = 0;
 
 /** Reply builders. */
 export const reply = {
-  text(text: string, options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
+  text(text: string, options: Delayed & { usage?: FakeUsage; stream?: StreamShape } = {}): FakeReply {
     return { kind: "message", content: [{ type: "text", text }], stopReason: "end_turn", ...options };
+  },
+  /** A streamed answer whose connection drops after `afterChars` characters of `text` (whole when not streamed). */
+  streamDrop(text: string, afterChars: number): FakeReply {
+    return reply.text(text, { stream: { fault: { afterChars, how: "drop" } } });
+  },
+  /** A streamed answer that gets an `event: error` after `afterChars` characters (`overloaded_error` by default). */
+  streamError(text: string, afterChars: number, errorType = "overloaded_error"): FakeReply {
+    return reply.text(text, { stream: { fault: { afterChars, how: "error", errorType } } });
   },
   /** An answer cut off at `max_tokens`: this text so far ("" for none at all). */
   cut(text: string, options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
@@ -272,6 +293,11 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
         return;
       case "malformed":
         request.state = "answered";
+        if (parseBody(raw)["stream"] === true) {
+          response.writeHead(200, { "content-type": "text/event-stream" });
+          response.end('event: message_start\ndata: {"type": "message_start", "message": {"id": "msg_broken", "content": [\n\n');
+          return;
+        }
         response.writeHead(200, { "content-type": "application/json" });
         response.end('{"id": "msg_broken", "content": [');
         return;
@@ -308,6 +334,17 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
           usage: chosen.usage ?? accounted.usage,
         };
         request.usage = message.usage;
+        if (body["stream"] === true) {
+          const timing: NonNullable<FakeRequest["stream"]> = {};
+          request.stream = timing;
+          void writeStream(response, message, chosen.stream ?? options.stream ?? {}, () => {
+            timing.firstChunkAt = performance.timeOrigin + performance.now();
+          }).then((end) => {
+            timing.end = end;
+            if (end === "complete") accounted.commit();
+          });
+          return;
+        }
         response.writeHead(200, { "content-type": "application/json", "request-id": `req_${request.index}` });
         response.end(JSON.stringify(message));
         accounted.commit();
