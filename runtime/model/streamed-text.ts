@@ -52,7 +52,8 @@ export class StreamedText implements StreamListener {
   ) {}
 
   text(delta: string): void {
-    this.held += delta;
+    // Whole secrets go first: the end held back may then only begin one, never cut through one.
+    this.held = this.secrets.redact(this.held + delta);
     const safe = this.held.length - this.secrets.unsafeTail(this.held);
     if (safe > 0) this.give(this.held.slice(0, safe));
     this.held = this.held.slice(safe);

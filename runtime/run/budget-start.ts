@@ -6,6 +6,7 @@
  */
 import { boundDollars, evaluate, inputValues, totalCalls } from "./bound.js";
 import { priceOf } from "../model/prices.js";
+import type { ModelChains } from "../model/fallback.js";
 import { formatBudget, type Refusal } from "./meter.js";
 import type { PriceTable, ProgramCost, RunOptions, Value } from "../types.js";
 
@@ -33,22 +34,30 @@ export function invalidLimits({
   return undefined;
 }
 
-/** Why the run may not start within its limits, or undefined when it may. */
+/**
+ * Why the run may not start within its limits, or undefined when it may. A model with a fallback
+ * chain counts at its chain's most expensive model (fallback.ts), and every model of it needs a price.
+ */
 export function refusalBeforeStart(
   cost: ProgramCost | undefined,
   inputs: { readonly [name: string]: Value },
   limits: Limits,
-  prices: PriceTable,
+  listed: PriceTable,
   modelId: (name: string) => string,
+  chains?: ModelChains,
 ): Refusal | undefined {
   const { budget, maxCalls } = limits;
   if (cost === undefined || (budget === undefined && maxCalls === undefined)) return undefined;
+  const prices = chains?.boundPrices(listed) ?? listed;
   const unpriced =
     budget === undefined
       ? []
       : Object.keys(cost.tokens)
           .map(modelId)
-          .filter((id) => priceOf(id, prices) === undefined);
+          .flatMap((id) => [
+            ...(priceOf(id, listed) === undefined ? [id] : []),
+            ...(chains?.unpricedMembers(id, listed) ?? []),
+          ]);
   if (unpriced.length > 0)
     return {
       reason: `The budget cannot be kept: no price for ${unpriced.join(", ")}. Give one, e.g. PROSEC_PRICES="${unpriced[0]}=input/output" (dollars per million tokens).`,

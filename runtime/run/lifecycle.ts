@@ -209,8 +209,13 @@ export class RunLifecycle implements RunScope {
     const { core, options } = this;
     const invalid = invalidLimits(options);
     if (invalid !== undefined) throw core.error(invalid);
-    const refusal = refusalBeforeStart(this.program.cost, this.givenInputs, options, core.meter.prices, (name) =>
-      core.model(name),
+    const refusal = refusalBeforeStart(
+      this.program.cost,
+      this.givenInputs,
+      options,
+      core.meter.prices,
+      (name) => core.model(name),
+      core.chains,
     );
     if (refusal === undefined) return;
     const error = new BudgetExceeded(refusal.reason, { file: this.program.source }, refusal.remedy);

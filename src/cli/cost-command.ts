@@ -1,7 +1,8 @@
 /**
  * `prosec cost <files>`: each program's static cost bound, before anything is paid: the worst-case
  * model calls by kind, the critical path, tokens and dollars (price table: list prices by family,
- * `PROSEC_PRICES`), unbounded loops and recursions by line.
+ * `PROSEC_PRICES`), unbounded loops and recursions by line. With fallback chains (`--fallback`,
+ * `PROSEC_FALLBACK`), a model's tokens are priced at its chain's most expensive model.
  */
 import type { Argv } from "yargs";
 import type { Count, ProgramCost } from "../../runtime/run/bound.js";
@@ -13,11 +14,12 @@ import { formatDiagnostic } from "../diagnostics/format.js";
 import { formatCount, formatDollars } from "../phases/2-analyze/cost/format.js";
 import { assumptionLine, boundFigures, describeBound, pricesFromEnvironment } from "./cost-report.js";
 import { EXIT } from "./exit-codes.js";
+import { readFallback, withFallback, type FallbackArguments } from "./fallback-option.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 import { findPrograms } from "./find-programs.js";
 import { readProgram } from "./read-program.js";
 
-export interface CostArguments extends FormatArguments {
+export interface CostArguments extends FormatArguments, FallbackArguments {
   readonly paths: readonly string[];
   readonly strict: boolean;
 }
@@ -27,9 +29,17 @@ export function costCommand(yargs: Argv): Argv {
     "cost <paths..>",
     "Print each program's worst-case model calls, critical path, tokens and dollars, before running it",
     (command) =>
-      withFormat(
-        command.positional("paths", { type: "string", array: true, demandOption: true, describe: "files or folders" }),
-        "each program's figures, and its bound as data",
+      withFallback(
+        withFormat(
+          command.positional("paths", {
+            type: "string",
+            array: true,
+            demandOption: true,
+            describe: "files or folders",
+          }),
+          "each program's figures, and its bound as data",
+        ),
+        "a model's tokens are priced at its chain's most expensive model",
       ).option("strict", {
         type: "boolean",
         default: false,
@@ -42,7 +52,8 @@ export function costCommand(yargs: Argv): Argv {
 }
 
 export function runCost(argv: CostArguments): number {
-  const prices = pricesFromEnvironment();
+  const { chains } = readFallback(argv.fallback ?? []);
+  const prices = chains.boundPrices(pricesFromEnvironment());
   const cwd = process.cwd();
   const interfaces = new Map<string, ImportResolution>();
   const color = process.stdout.isTTY === true && !process.env["NO_COLOR"];
@@ -70,9 +81,13 @@ export function runCost(argv: CostArguments): number {
   }
   if (argv.format === "json")
     process.stdout.write(
-      `${JSON.stringify({ programs: reports.map((report) => jsonReport(report, prices)) }, null, 2)}\n`,
+      `${JSON.stringify({ programs: reports.map((report) => jsonReport(report, prices)), ...(chains.empty ? {} : { fallback: chains.describe() }) }, null, 2)}\n`,
     );
-  else printText(reports, prices);
+  else {
+    printText(reports, prices);
+    for (const chain of chains.describe())
+      process.stdout.write(`Fallback ${chain}: priced at the most expensive of them.\n`);
+  }
   return failed ? EXIT.failed : EXIT.ok;
 }
 

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { withFallback } from "./fallback-option.js";
 import { withFormat } from "./output-format.js";
 import type { RunArguments } from "./run-program.js";
 
@@ -7,14 +8,22 @@ export function runCommand(yargs: Argv): Argv {
     "run <file>",
     "Compile a .prose program in memory and run it (or a registry program: handle/slug or a URL); its state goes to .prose/runs/<run id>/",
     (command) =>
-      withFormat(
-        command.positional("file", {
-          type: "string",
-          demandOption: true,
-          describe: "the .prose program, or handle/slug, @handle/slug or a URL to fetch into the cache",
-        }),
-        "every event as a line on stdout, then the outputs",
+      withFallback(
+        withFormat(
+          command.positional("file", {
+            type: "string",
+            demandOption: true,
+            describe: "the .prose program, or handle/slug, @handle/slug or a URL to fetch into the cache",
+          }),
+          "every event as a line on stdout, then the outputs",
+        ),
+        "the narration and the run's usage name the model that answered",
       )
+        .option("stream", {
+          type: "boolean",
+          describe:
+            "sessions' text as it arrives: on a terminal by default; with --json, as delta events. --no-stream sends every request whole",
+        })
         .option("input", {
           alias: "i",
           type: "string",

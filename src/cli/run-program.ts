@@ -20,6 +20,7 @@ import {
 } from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
+import { readFallback, type FallbackArguments } from "./fallback-option.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { UsageError } from "./find-programs.js";
 import { loadChecked } from "./load-checked.js";
@@ -29,7 +30,7 @@ import { registryFailure } from "./registry-session.js";
 import { programToRun, type RemoteRunArguments } from "./run-remote.js";
 
 /** What `prosec run` was given (see run-command.ts). */
-export interface RunArguments extends RemoteRunArguments {
+export interface RunArguments extends RemoteRunArguments, FallbackArguments {
   readonly input: readonly string[];
   readonly resume?: string;
   readonly json: boolean;
@@ -43,6 +44,8 @@ export interface RunArguments extends RemoteRunArguments {
   readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
   readonly from?: number;
+  /** `--stream` (delta events in `--json`), `--no-stream` (requests sent whole). */
+  readonly stream?: boolean;
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -64,6 +67,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError("--max-calls takes a whole number of at least 1");
   const answers = modelAnswerOptions(argv);
   const prices = pricesFromEnvironment();
+  const fallback = readFallback(argv.fallback);
   let file: string;
   try {
     file = await programToRun(argv);
@@ -101,10 +105,12 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   }
 
   if (argv.resume === undefined && argv.budget === undefined && maxCalls === undefined && program.cost !== undefined)
-    warnAboutBound(program.cost, inputs, prices, answers.reasks);
+    warnAboutBound(program.cost, inputs, fallback.chains.boundPrices(prices), answers.reasks);
 
   const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
-  const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
+  const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color, {
+    stream: argv.stream === true,
+  });
   const controller = new AbortController();
   let interrupts = 0;
   const interrupt = (how: string): void => {
@@ -133,6 +139,8 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...(argv.sandbox === undefined ? {} : { sandbox: argv.sandbox }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
+      ...(Object.keys(fallback.given).length === 0 ? {} : { fallback: fallback.given }),
+      ...(argv.stream === false ? { stream: false } : {}),
       ...answers,
       ...(argv.yes ? { startOverBound: true } : {}),
       ...(interactive

@@ -2,10 +2,13 @@
  * What `prosec run` shows while a program runs, from the runtime's events (prose.md's narration):
  *
  * - `live` (a terminal): a line per finished session, judgment, parallel block and loop iteration,
- *   under a status line that names the sessions in flight;
+ *   under a status line that names the sessions in flight; while one session runs, its text as it
+ *   arrives (`delta` events), and while several do, a status line per site with the characters they
+ *   streamed so far;
  * - `plain` (not a terminal): quiet; the run id first (`--resume` and `prosec test --save` need it), then
  *   finished sessions, judgments, unexpected model answers and errors only, no colour;
- * - `json`: every event as one JSON line, for other programs to read.
+ * - `json`: every event as one JSON line, for other programs to read; `delta` and `abandoned` only when
+ *   asked for (`--json --stream`).
  *
  * Both text modes end with the totals: time, sessions, tokens and an estimated cost.
  */
@@ -35,17 +38,48 @@ const colorStyle: Style = {
   cyan: (t) => `\x1b[36m${t}\x1b[39m`,
 };
 
-export function createNarrator(mode: NarrationMode, out: NodeJS.WritableStream, color: boolean): Narrator {
+/** The events of text as it streams: JSON output has them only when asked (`--json --stream`). */
+const STREAM_EVENTS: ReadonlySet<RunEvent["type"]> = new Set(["delta", "abandoned"]);
+
+/** How often the lanes' status lines are redrawn while text streams. */
+const LANE_REDRAW_MS = 100;
+/** Lanes shown at most; the rest are counted on one more line. */
+const MAX_LANES = 8;
+
+export function createNarrator(
+  mode: NarrationMode,
+  out: NodeJS.WritableStream,
+  color: boolean,
+  { stream = false }: { readonly stream?: boolean } = {},
+): Narrator {
   if (mode === "json")
-    return { event: (event) => void out.write(`${JSON.stringify(event)}\n`), pause: () => undefined };
+    return {
+      event: (event) => {
+        if (stream || !STREAM_EVENTS.has(event.type)) out.write(`${JSON.stringify(event)}\n`);
+      },
+      pause: () => undefined,
+    };
   return new TextNarrator(mode === "live", out, color ? colorStyle : plainStyle);
 }
 
+interface Running {
+  label: string;
+  count: number;
+  /** Characters its sessions streamed so far. */
+  characters: number;
+}
+
 class TextNarrator implements Narrator {
-  private readonly running = new Map<string, { label: string; count: number }>();
+  private readonly running = new Map<string, Running>();
+  /** Lines of the status drawn below the narration (0: none). */
+  private statusLines = 0;
+  /** A lone session's text is being written as it arrives, and its last line is not ended yet. */
+  private midLine = false;
+  /** The site whose text is written as it arrives, while it is the only session running. */
+  private inline: string | undefined;
+  private redraw: NodeJS.Timeout | undefined;
   private sessions = 0;
   private replayed = 0;
-  private statusShown = false;
   private runShown = false;
 
   constructor(
@@ -68,6 +102,17 @@ class TextNarrator implements Narrator {
         break;
       case "session-start":
         this.track(event, +1, event.label);
+        break;
+      case "delta":
+        if (this.live) this.streamed(event);
+        return;
+      case "abandoned":
+        if (this.live) this.abandoned(event, where);
+        return;
+      case "fallback":
+        this.line(
+          `${style.cyan("↪")} ${where}${event.label}: ${event.from} ${style.dim(`(${event.reason})`)} → ${event.to}`,
+        );
         break;
       case "session-end": {
         this.track(event, -1, event.label);
@@ -124,17 +169,61 @@ class TextNarrator implements Narrator {
   }
 
   pause(): void {
-    if (!this.statusShown) return;
-    this.out.write("\r\x1b[K");
-    this.statusShown = false;
+    if (this.redraw !== undefined) clearTimeout(this.redraw);
+    this.redraw = undefined;
+    if (this.midLine) this.out.write("\n");
+    this.midLine = false;
+    if (this.statusLines === 0) return;
+    this.out.write(`\r\x1b[K${"\x1b[1A\x1b[K".repeat(this.statusLines - 1)}`);
+    this.statusLines = 0;
   }
 
   private track(event: RunEvent, change: number, label: string): void {
-    const key = `${event.at?.line}:${event.at?.column}`;
-    const entry = this.running.get(key) ?? { label, count: 0 };
+    const key = siteKey(event);
+    const entry = this.running.get(key) ?? { label, count: 0, characters: 0 };
     entry.count += change;
     if (entry.count > 0) this.running.set(key, entry);
     else this.running.delete(key);
+    if (this.inline !== undefined && (this.sessionsRunning() !== 1 || !this.running.has(this.inline)))
+      this.inline = undefined;
+  }
+
+  /** Text as it arrives: written out while its session runs alone, else counted in its lane. */
+  private streamed(event: Extract<RunEvent, { type: "delta" }>): void {
+    const key = siteKey(event);
+    const entry = this.running.get(key);
+    if (entry !== undefined) entry.characters += event.text.length;
+    if (this.sessionsRunning() === 1 && entry !== undefined && (this.inline === undefined || this.inline === key)) {
+      if (this.inline === undefined || (event.begins === true && this.midLine)) {
+        this.pause();
+        if (this.inline === undefined) this.out.write(this.style.dim(`${event.label}:\n`));
+      } else if (this.statusLines > 0) this.pause();
+      this.inline = key;
+      this.out.write(event.text);
+      this.midLine = !event.text.endsWith("\n");
+      return;
+    }
+    this.redraw ??= setTimeout(() => {
+      this.redraw = undefined;
+      this.drawStatus();
+    }, LANE_REDRAW_MS).unref();
+  }
+
+  private abandoned(event: Extract<RunEvent, { type: "abandoned" }>, where: string): void {
+    const entry = this.running.get(siteKey(event));
+    if (entry !== undefined) entry.characters = Math.max(0, entry.characters - event.characters);
+    const shown = this.inline === siteKey(event);
+    this.line(
+      `${this.style.cyan("↺")} ${where}${event.label}: ${shown ? "the text above is abandoned" : `${formatNumber(event.characters)} characters abandoned`} ${this.style.dim(`(${event.reason}); asking again`)}`,
+    );
+    this.inline = undefined;
+    this.drawStatus();
+  }
+
+  private sessionsRunning(): number {
+    let count = 0;
+    for (const entry of this.running.values()) count += entry.count;
+    return count;
   }
 
   private line(text: string): void {
@@ -143,16 +232,23 @@ class TextNarrator implements Narrator {
   }
 
   private drawStatus(): void {
-    if (!this.live || this.running.size === 0) return;
-    const names = [...this.running.values()].map((entry) =>
-      entry.count > 1 ? `${entry.label} ×${entry.count}` : entry.label,
-    );
+    if (!this.live || this.running.size === 0 || this.inline !== undefined) return;
     const reported = (this.out as NodeJS.WriteStream).columns ?? 0;
     const columns = reported >= 20 ? reported : 100;
-    const status = `… running: ${names.join(", ")}`;
+    const fit = (line: string): string => (line.length > columns - 1 ? `${line.slice(0, columns - 2)}…` : line);
+    const entries = [...this.running.values()];
+    const name = (entry: Running): string => (entry.count > 1 ? `${entry.label} ×${entry.count}` : entry.label);
+    let lines: string[];
+    if (entries.every((entry) => entry.characters === 0)) lines = [`… running: ${entries.map(name).join(", ")}`];
+    else {
+      lines = entries
+        .slice(0, MAX_LANES)
+        .map((entry) => `… ${name(entry)} · ${formatNumber(entry.characters)} characters so far`);
+      if (entries.length > MAX_LANES) lines.push(`… and ${entries.length - MAX_LANES} more`);
+    }
     this.pause();
-    this.out.write(this.style.dim(status.length > columns - 1 ? `${status.slice(0, columns - 2)}…` : status));
-    this.statusShown = true;
+    this.out.write(lines.map((line) => this.style.dim(fit(line))).join("\n"));
+    this.statusLines = lines.length;
   }
 
   private summary(ok: boolean, time: number, usage: readonly Usage[]): string {
@@ -173,6 +269,11 @@ class TextNarrator implements Narrator {
     ];
     return (ok ? this.style.green : this.style.red)(parts.join(" · "));
   }
+}
+
+/** Where an event's step is in the program: the narration's lanes. */
+function siteKey(event: RunEvent): string {
+  return `${event.source ?? ""}:${event.at?.line}:${event.at?.column}`;
 }
 
 /** What the runtime did about an unexpected answer, as the narration says it. */

@@ -337,7 +337,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
         if (body["stream"] === true) {
           const timing: NonNullable<FakeRequest["stream"]> = {};
           request.stream = timing;
-          void writeStream(response, message, chosen.stream ?? options.stream ?? {}, () => {
+          void writeStream(response, message, { ...options.stream, ...chosen.stream }, () => {
             timing.firstChunkAt = performance.timeOrigin + performance.now();
           }).then((end) => {
             timing.end = end;

@@ -36,6 +36,7 @@ interface StreamedMessage {
 }
 
 const DEFAULT_CHUNK_CHARS = 12;
+const DROP_AFTER_MS = 30;
 
 /**
  * Streams `message` into `response`; resolves with how it ended (`complete`, `dropped`, `error`),
@@ -60,7 +61,10 @@ export async function writeStream(
     if (response.destroyed) return false;
     if (!first && (shape.chunkDelayMs ?? 0) > 0) await sleep(shape.chunkDelayMs!);
     if (response.destroyed) return false;
-    response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    // Each event is handed to the socket before the next is written: a chunk of its own.
+    await new Promise<void>((resolve) =>
+      response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, () => resolve()),
+    );
     if (first) onFirstChunk();
     first = false;
     return true;
@@ -69,6 +73,8 @@ export async function writeStream(
   const faulted = async (): Promise<"dropped" | "error" | undefined> => {
     if (fault === undefined || sent < fault.afterChars) return undefined;
     if (fault.how === "drop") {
+      // The client reads what was sent before the connection goes, as it would from a real server.
+      await sleep(DROP_AFTER_MS);
       response.socket?.destroy();
       return "dropped";
     }
