@@ -42,3 +42,100 @@ describe("the narration's totals", () => {
     );
   });
 });
+
+describe("the narration of streamed text", () => {
+  type Event = Parameters<ReturnType<typeof createNarrator>["event"]>[0];
+  const site = (line: number) => ({ line, column: 1 });
+  const start = (line: number, label: string): Event => ({ type: "session-start", time: 0, at: site(line), label });
+  const end = (line: number, label: string): Event => ({
+    type: "session-end",
+    time: 0,
+    at: site(line),
+    label,
+    usage: [],
+    replayed: false,
+  });
+  const delta = (line: number, text: string, begins = false): Event => ({
+    type: "delta",
+    time: 0,
+    at: site(line),
+    label: `s${line}`,
+    step: `k${line}`,
+    model: "m",
+    text,
+    ...(begins ? { begins: true as const } : {}),
+  });
+
+  function live(events: Event[], mode: "live" | "plain" | "json" = "live", stream = false): string {
+    let written = "";
+    const out = new Writable({ write: (chunk: Buffer, _encoding, done) => ((written += chunk.toString()), done()) });
+    const narrator = createNarrator(mode, out, false, { stream });
+    for (const event of events) narrator.event(event);
+    narrator.pause();
+    return written;
+  }
+
+  it("writes a lone session's text as it arrives, then its line", () => {
+    const text = live([
+      start(3, "s3"),
+      delta(3, "Hello, ", true),
+      delta(3, "world."),
+      delta(3, "Second turn.", true),
+      end(3, "s3"),
+    ]);
+    // The status line is cleared before the text begins; turns start on lines of their own.
+    expect(text).toContain("\r\x1b[Ks3:\nHello, world.\nSecond turn.\n✓ 3:1 s3 · 0 tokens\n");
+  });
+
+  it("shows parallel sessions as lanes with the characters they streamed, never their text", () => {
+    const text = live([start(1, "s1"), start(2, "s2"), delta(1, "abc", true), delta(2, "defgh", true), delta(1, "ij")]);
+    expect(text).not.toContain("abc");
+    expect(text).toContain("… running: s1, s2");
+    // The lanes are redrawn on a timer (not under test here): the next event draws them.
+  });
+
+  it("draws one status line per lane once text has streamed, and clears all of them", () => {
+    const text = live([
+      start(1, "s1"),
+      start(2, "s2"),
+      delta(1, "abc", true),
+      delta(2, "defgh", true),
+      { type: "notice", time: 0, message: "hi" },
+    ]);
+    expect(text).toContain("… s1 · 3 characters so far\n… s2 · 5 characters so far");
+    expect(text.endsWith("\r\x1b[K\x1b[1A\x1b[K")).toBe(true);
+  });
+
+  it("says when the text shown was abandoned, and which model a call fell back to", () => {
+    const text = live([
+      start(3, "s3"),
+      delta(3, "Half", true),
+      {
+        type: "abandoned",
+        time: 0,
+        at: site(3),
+        label: "s3",
+        step: "k3",
+        model: "m",
+        characters: 4,
+        reason: "terminated",
+      },
+      delta(3, "Whole", true),
+      { type: "fallback", time: 0, at: site(3), label: "s3", from: "a", to: "b", reason: "overloaded: Overloaded" },
+      end(3, "s3"),
+    ]);
+    expect(text).toContain("Half\n↺ 3:1 s3: the text above is abandoned (terminated); asking again\n");
+    expect(text).toContain("s3:\nWhole\n↪ 3:1 s3: a (overloaded: Overloaded) → b\n✓ 3:1 s3");
+  });
+
+  it("off a terminal shows no streamed text; --json shows delta events only with --stream", () => {
+    const events = [start(3, "s3"), delta(3, "Hello", true), end(3, "s3")];
+    expect(live(events, "plain")).not.toContain("Hello");
+    expect(live(events, "json")).not.toContain('"delta"');
+    const lines = live(events, "json", true)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(lines.map((line) => line.type)).toEqual(["session-start", "delta", "session-end"]);
+  });
+});
