@@ -28,7 +28,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { PromptCache, RequestRefused, type CacheOptions } from "./fake-usage.js";
-import { writeStream, type StreamShape } from "./fake-stream.js";
+import { writeStream, type StreamShape, type StreamTiming } from "./fake-stream.js";
 
 export type { StreamFault, StreamShape } from "./fake-stream.js";
 
@@ -82,8 +82,8 @@ export interface FakeRequest {
   state: RequestState;
   /** The usage the reply reported, once a message was sent. */
   usage?: FakeUsage;
-  /** A streamed answer: when its first chunk was written (ms since the epoch, fractional) and how it ended. */
-  stream?: { firstChunkAt?: number; end?: "complete" | "dropped" | "error" };
+  /** A streamed answer: when its first chunks were written and how it ended. */
+  stream?: StreamTiming & { end?: "complete" | "dropped" | "error" };
 }
 
 /** The parts of a Messages request body the tests look at. */
@@ -295,7 +295,9 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
         request.state = "answered";
         if (parseBody(raw)["stream"] === true) {
           response.writeHead(200, { "content-type": "text/event-stream" });
-          response.end('event: message_start\ndata: {"type": "message_start", "message": {"id": "msg_broken", "content": [\n\n');
+          response.end(
+            'event: message_start\ndata: {"type": "message_start", "message": {"id": "msg_broken", "content": [\n\n',
+          );
           return;
         }
         response.writeHead(200, { "content-type": "application/json" });
@@ -337,9 +339,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
         if (body["stream"] === true) {
           const timing: NonNullable<FakeRequest["stream"]> = {};
           request.stream = timing;
-          void writeStream(response, message, { ...options.stream, ...chosen.stream }, () => {
-            timing.firstChunkAt = performance.timeOrigin + performance.now();
-          }).then((end) => {
+          void writeStream(response, message, { ...options.stream, ...chosen.stream }, timing).then((end) => {
             timing.end = end;
             if (end === "complete") accounted.commit();
           });

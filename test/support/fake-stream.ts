@@ -38,20 +38,25 @@ interface StreamedMessage {
 const DEFAULT_CHUNK_CHARS = 12;
 const DROP_AFTER_MS = 30;
 
-/**
- * Streams `message` into `response`; resolves with how it ended (`complete`, `dropped`, `error`),
- * `onFirstChunk` called once the first event is written.
- */
+/** When a stream's first chunk, and its first chunk of text, were handed to the socket (ms since the epoch, fractional). */
+export interface StreamTiming {
+  firstChunkAt?: number;
+  firstTextAt?: number;
+}
+
+/** Streams `message` into `response`, noting its timing; resolves with how it ended. */
 export async function writeStream(
   response: ServerResponse,
   message: StreamedMessage,
   shape: StreamShape,
-  onFirstChunk: () => void,
+  timing: StreamTiming,
 ): Promise<"complete" | "dropped" | "error"> {
   const size = Math.max(1, shape.chunkChars ?? DEFAULT_CHUNK_CHARS);
   const fault = shape.fault;
   let sent = 0;
   let first = true;
+  const startedAt = Date.now();
+  let paced = 0;
   response.writeHead(200, {
     "content-type": "text/event-stream",
     "cache-control": "no-cache",
@@ -59,13 +64,16 @@ export async function writeStream(
   });
   const write = async (event: string, data: unknown): Promise<boolean> => {
     if (response.destroyed) return false;
-    if (!first && (shape.chunkDelayMs ?? 0) > 0) await sleep(shape.chunkDelayMs!);
+    // Paced by the clock, not by the sleeps: late timers do not add up over a long stream.
+    if (!first && (shape.chunkDelayMs ?? 0) > 0) await sleep(startedAt + ++paced * shape.chunkDelayMs! - Date.now());
     if (response.destroyed) return false;
     // Each event is handed to the socket before the next is written: a chunk of its own.
     await new Promise<void>((resolve) =>
       response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`, () => resolve()),
     );
-    if (first) onFirstChunk();
+    const now = performance.timeOrigin + performance.now();
+    if (first) timing.firstChunkAt = now;
+    if (timing.firstTextAt === undefined && event === "content_block_delta") timing.firstTextAt = now;
     first = false;
     return true;
   };
@@ -126,5 +134,5 @@ export async function writeStream(
 }
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
 }
