@@ -71,6 +71,44 @@ const eventsOf = (stdout: string): Array<{ type: string; [key: string]: unknown 
     .split("\n")
     .map((line) => JSON.parse(line) as { type: string });
 
+describe("prosec run on a terminal", () => {
+  it("shows a lone session's text while it streams, before its line", { timeout: 60_000 }, async () => {
+    const answer = `QZX ${"one more piece of the answer ".repeat(8)}`;
+    const server = await startFakeAnthropic({
+      stream: { chunkChars: 10, chunkDelayMs: 40 },
+      respond: () => reply.text(answer),
+    });
+    servers.push(server);
+    const cwd = temporaryFolder("prosec-cli-stream-");
+    writeFileSync(join(cwd, "week.prose"), PROGRAM);
+    const command = [process.execPath, bin, "run", "week.prose"].map((part) => `'${part}'`).join(" ");
+    const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
+      cwd,
+      env: {
+        ...process.env,
+        ANTHROPIC_API_KEY: TEST_API_KEY,
+        ANTHROPIC_BASE_URL: server.url,
+        NO_COLOR: "1",
+        PROSEC_FALLBACK: "",
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let output = "";
+    let shownAt: number | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (shownAt === undefined && output.includes("QZX")) shownAt = performance.timeOrigin + performance.now();
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code, output).toBe(EXIT.ok);
+    // The first characters were on the terminal while the server was still streaming the rest.
+    expect(shownAt).toBeLessThan(server.requests[0]!.stream!.endedAt!);
+    const text = output.replace(/\r/g, "");
+    expect(text.indexOf("Summarise the week:\nQZX one more")).toBeGreaterThan(-1);
+    expect(text.indexOf("QZX")).toBeLessThan(text.indexOf("✓ 1:18 Summarise the week"));
+  });
+});
+
 describe("prosec run with a fallback chain, streaming", () => {
   it(
     "--fallback moves an overloaded model's session to the next; --json --stream gives its text as delta events",

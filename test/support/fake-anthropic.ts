@@ -83,7 +83,7 @@ export interface FakeRequest {
   /** The usage the reply reported, once a message was sent. */
   usage?: FakeUsage;
   /** A streamed answer: when its first chunks were written and how it ended. */
-  stream?: StreamTiming & { end?: "complete" | "dropped" | "error" };
+  stream?: StreamTiming & { end?: "complete" | "dropped" | "error"; endedAt?: number };
 }
 
 /** The parts of a Messages request body the tests look at. */
@@ -341,6 +341,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
           request.stream = timing;
           void writeStream(response, message, { ...options.stream, ...chosen.stream }, timing).then((end) => {
             timing.end = end;
+            timing.endedAt = performance.timeOrigin + performance.now();
             if (end === "complete") accounted.commit();
           });
           return;
