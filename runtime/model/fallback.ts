@@ -50,6 +50,12 @@ export function fallbackChains(
 
 /** A run's chains; a mistake in `PROSEC_FALLBACK` is the run's error. */
 export function runChains(options: RunOptions, file: string): ModelChains {
+  for (const [model, next] of Object.entries(options.fallback ?? {}))
+    if (!Array.isArray(next) || next.some((name) => typeof name !== "string" || name.trim() === ""))
+      throw new ProseError(
+        `RunOptions.fallback: the chain of ${model} must be a list of model names, e.g. { ${model}: ["opus", "haiku"] }.`,
+        { file },
+      );
   try {
     return new ModelChains(fallbackChains(options.fallback), (name) => resolveModel(name, options.models));
   } catch (error) {

@@ -225,6 +225,17 @@ describe("fallback chains", () => {
     expect(chains.describe()).toEqual([`${SONNET} → ${OPUS}, ${HAIKU}`]);
   });
 
+  it("a chain that is not a list of names is the run's error", async () => {
+    const server = await serve({});
+    const fallback = { sonnet: "opus" } as unknown as RunOptions["fallback"];
+    await expect(
+      runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "go" }), { ...(fallback && { fallback }) }),
+    ).rejects.toThrow(
+      'RunOptions.fallback: the chain of sonnet must be a list of model names, e.g. { sonnet: ["opus", "haiku"] }.',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("a mistake in PROSEC_FALLBACK is the run's error, naming the variable", async () => {
     const server = await serve({});
     const previous = process.env["PROSEC_FALLBACK"];
