@@ -128,6 +128,16 @@ describe("prosec/testing under vitest", () => {
       run.events.filter((event) => event.type === "judgment").map((event) => event.type === "judgment" && event.answer),
     ).toEqual(["no", "yes", "Minor"]);
 
+    // Sessions stream from the scripted model as from a server: their text arrives in delta events,
+    // tool turns included, and judgments are sent whole.
+    const streamed = run.events.flatMap((event) => (event.type === "delta" ? [event] : []));
+    expect(streamed.filter((event) => event.label.startsWith("Read notes")).map((event) => event.text)).toEqual([
+      "NOTES: two tides a day",
+    ]);
+    expect(run.requests.filter((request) => request.body["stream"] === true)).toHaveLength(
+      run.requests.filter((request) => request.step.kind === "session").length,
+    );
+
     // The called program's session got the first draft; the revision got the feedback.
     const reviews = run.requestsFor("critique/feedback");
     expect(reviews).toHaveLength(1);
