@@ -5,8 +5,8 @@
 import { rmSync } from "node:fs";
 import type { Argv } from "yargs";
 import { isRunning, listRuns, type ListedRun } from "../run/run-list.js";
-import { EXIT } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { EXIT } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 
 interface PruneArguments {

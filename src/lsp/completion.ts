@@ -6,7 +6,7 @@
  * program is analysed without it.
  */
 import { CompletionItemKind, type CompletionItem } from "vscode-languageserver";
-import { statementKeywords } from "../phases/1-parse/grammar-support.js";
+import { statementKeywords } from "../phases/1-parse/index.js";
 import {
   boundNames,
   knownProperties,

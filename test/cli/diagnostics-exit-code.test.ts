@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXIT, exitCodeOfDiagnostics } from "../../src/cli/exit-codes.js";
+import { EXIT, exitCodeOfDiagnostics } from "../../src/exit-codes.js";
 import { parse } from "../../src/phases/1-parse/index.js";
 
 const diagnosticsOf = (source: string) => parse(source).diagnostics;

@@ -24,10 +24,9 @@
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
  */
-import { inputQuestion } from "../2-analyze/input-question.js";
+import { type Analysis, inputQuestion } from "../2-analyze/index.js";
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
-import type { Analysis } from "../2-analyze/types.js";
 import type { ProgramCost } from "../../../runtime/run/bound.js";
 import { commentText, dataLiteral, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
 import { walk } from "../../walk.js";
@@ -42,6 +41,7 @@ import { visitors } from "./visitors/index.js";
 import { propertyLowering } from "./visitors/strings.js";
 
 export { format, type UnformattedModule } from "./format.js";
+export { stringLiteral } from "./literals.js";
 
 export interface LowerOptions {
   /** The source path as shown to users, `/`-separated and relative (never absolute). */

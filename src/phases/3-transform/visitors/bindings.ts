@@ -1,10 +1,9 @@
 /** Statements that bind a name: `input`, `output`, `let` / `const` / assignment. */
 import type * as ast from "../../../ast.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
+import { inputQuestion, type SymbolInfo } from "../../2-analyze/index.js";
 import { numberLiteral, stringLiteral } from "../literals.js";
 import { inert, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome } from "../lowering.js";
-import { inputQuestion } from "../../2-analyze/input-question.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { binaryHelper } from "./operators.js";

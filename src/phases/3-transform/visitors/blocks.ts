@@ -1,6 +1,6 @@
 /** `block` definitions and `do:` blocks. */
 import type * as ast from "../../../ast.js";
-import type { Scope, SymbolInfo } from "../../2-analyze/types.js";
+import type { Scope, SymbolInfo } from "../../2-analyze/index.js";
 import { returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome, ValueRequest } from "../lowering.js";
 import type { LowerState } from "../state.js";

@@ -3,7 +3,7 @@
  * `**...**` judgments are asked only when they decide.
  */
 import type * as ast from "../../../ast.js";
-import { judgedKinds } from "../../2-analyze/visible-values.js";
+import { judgedKinds } from "../../2-analyze/index.js";
 import { bindingsFrame } from "../program-bindings.js";
 import { propertyKey, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, type Lowered } from "../lowered.js";
