@@ -13,7 +13,7 @@ describe("a program's diagnostics as an exit code", () => {
 
   it("is internal when the compiler reports its own bug (P000), whatever else is wrong", () => {
     const programError = diagnosticsOf('session "unterminated\n');
-    const bug = { ...programError[0]!, code: "P000", message: "internal compiler error: boom" };
+    const bug = { ...programError[0]!, code: "P000" as const, message: "internal compiler error: boom" };
     expect(exitCodeOfDiagnostics([...programError, bug])).toBe(EXIT.internal);
   });
 });

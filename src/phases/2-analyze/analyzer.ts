@@ -1,4 +1,4 @@
-import { isOneOf, permissionKinds } from "../../../runtime/vocabulary.js";
+import { exhaustive, isOneOf, permissionKinds, propertyNames } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m } from "../../diagnostics/messages.js";
@@ -350,13 +350,24 @@ export class Analyzer implements RuleContext {
   /** Property values that are expressions (a `model:` or `backoff:` word is not a name, say). */
   private properties(properties: readonly ast.Property[]): void {
     for (const { key, value } of properties) {
-      switch (key.name) {
+      const name = key.name;
+      // A property the language does not define is a note to the model: any expression.
+      if (!isOneOf(propertyNames, name)) {
+        this.propertyValue(value);
+        continue;
+      }
+      switch (name) {
         case "model":
         case "persist":
           if (value.kind === "String") this.bindings.text(value);
           break;
         case "backoff":
         case "skills":
+          break;
+        case "prompt":
+        case "context":
+        case "retry":
+          this.propertyValue(value);
           break;
         case "permissions":
           if (value.kind !== "PropertyBlock") break;
@@ -368,7 +379,7 @@ export class Analyzer implements RuleContext {
           }
           break;
         default:
-          this.propertyValue(value);
+          exhaustive(name);
       }
     }
   }

@@ -1,9 +1,17 @@
 /**
- * Agent and session properties → the fields of `SessionSettings` (runtime/types.ts). Analysis has
+ * Agent and session properties → the fields of `SessionSettings` (runtime/types/program.ts). Analysis has
  * already reported every malformed property; what reaches here is lowered so that it type-checks
  * whatever its shape (a non-string where a string belongs goes through `text()`).
  */
-import { backoffs, isOneOf, permissionKinds, permissionModes, persistScopes } from "../../../runtime/vocabulary.js";
+import {
+  backoffs,
+  exhaustive,
+  isOneOf,
+  permissionKinds,
+  permissionModes,
+  persistScopes,
+  propertyNames,
+} from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
 import { numberLiteral, propertyKey, stringLiteral } from "./literals.js";
 import type { RuntimeHelper } from "./lowering.js";
@@ -34,7 +42,13 @@ export function settingsFields(
       extra.push(`${propertyKey(key.name)}: ${recordOf(value, lowering)}`);
       continue;
     }
-    switch (key.name) {
+    const name = key.name;
+    // A property the language does not define reaches the model as a note.
+    if (!isOneOf(propertyNames, name)) {
+      if (value.kind !== "PropertyBlock") extra.push(`${propertyKey(name)}: ${lowering.value(value)}`);
+      continue;
+    }
+    switch (name) {
       case "model":
         fields.push(`model: ${word(value, lowering)}`);
         break;
@@ -66,7 +80,7 @@ export function settingsFields(
         if (value.kind === "PropertyBlock") fields.push(`permissions: ${permissions(value, lowering)}`);
         break;
       default:
-        if (value.kind !== "PropertyBlock") extra.push(`${propertyKey(key.name)}: ${lowering.value(value)}`);
+        exhaustive(name);
     }
   }
   if (!hasContext && contextExtra !== undefined) fields.push(`context: { ${contextExtra} }`);

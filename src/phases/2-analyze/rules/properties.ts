@@ -1,10 +1,12 @@
 import {
   backoffs,
+  exhaustive,
   isOneOf,
   modelNames,
   permissionKinds,
   permissionWords,
   persistScopes,
+  propertyNames,
 } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
@@ -16,16 +18,6 @@ import { checkPrompt } from "./prompts.js";
 import type { Rule, RuleContext } from "./rule.js";
 import { checkSkills } from "./skills.js";
 
-export const knownProperties = [
-  "model",
-  "prompt",
-  "context",
-  "retry",
-  "backoff",
-  "persist",
-  "skills",
-  "permissions",
-] as const;
 const persistValues = ["true", ...persistScopes];
 
 /** The words a property (or a permission) takes, for editors to offer. */
@@ -55,7 +47,10 @@ function checkProperties(list: readonly ast.Property[], context: RuleContext): v
 }
 
 function checkProperty({ key, value }: ast.Property, context: RuleContext): void {
-  switch (key.name) {
+  const name = key.name;
+  if (!isOneOf(propertyNames, name))
+    return context.report(m.unknownProperty(key.loc, name, closest(name, propertyNames)));
+  switch (name) {
     case "model":
       if (value.kind === "Identifier" && !isOneOf(modelNames, value.name))
         context.report(m.invalidModel(value.loc, value.name, closest(value.name, modelNames)));
@@ -80,7 +75,7 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
     case "permissions":
       return checkPermissions(value, context);
     default:
-      context.report(m.unknownProperty(key.loc, key.name, closest(key.name, knownProperties)));
+      return exhaustive(name);
   }
 }
 
