@@ -1,5 +1,5 @@
 /**
- * `--typecheck`: the emitted modules, type-checked (strict) against the runtime's own types in an
+ * `--typecheck`: the emitted modules, type-checked (strict, and with the strictest flags teams add) against the runtime's own types in an
  * in-memory ts-morph project. A TypeScript error in generated code is a compiler bug, never the
  * user's: callers report it as an internal compiler error.
  */
@@ -48,8 +48,12 @@ export async function typecheck(modules: readonly EmittedModule[]): Promise<Type
   const project = new Project({
     skipAddingFilesFromTsConfig: true,
     compilerOptions: {
+      // The strictest flags teams use: generated modules must pass wherever they are committed.
       strict: true,
       noUncheckedIndexedAccess: true,
+      noUnusedLocals: true,
+      exactOptionalPropertyTypes: true,
+      noPropertyAccessFromIndexSignature: true,
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.ESNext,
       moduleResolution: ts.ModuleResolutionKind.Bundler,

@@ -13,7 +13,7 @@ import {
   propertyNames,
 } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
-import { numberLiteral, propertyKey, stringLiteral } from "./literals.js";
+import { numberLiteral, propertyKey, recordField, stringLiteral } from "./literals.js";
 import type { RuntimeHelper } from "./lowering.js";
 
 /** What property lowering needs from the expression lowerer. */
@@ -45,7 +45,7 @@ export function settingsFields(
     const name = key.name;
     // A property the language does not define reaches the model as a note.
     if (!isOneOf(propertyNames, name)) {
-      if (value.kind !== "PropertyBlock") extra.push(`${propertyKey(name)}: ${lowering.value(value)}`);
+      if (value.kind !== "PropertyBlock") extra.push(recordField(name, lowering.value(value)));
       continue;
     }
     switch (name) {
@@ -187,22 +187,19 @@ function contextSpec(
   }
   if (value.kind === "Array") {
     const names = distinctKeys(value.elements.map(contextName));
-    return withExtra(
-      value.elements.map((element, index) => `${propertyKey(names[index]!)}: ${lowering.value(element)}`),
-    );
+    return withExtra(value.elements.map((element, index) => recordField(names[index]!, lowering.value(element))));
   }
   if (value.kind === "Object") {
     const names = distinctKeys(
       value.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
     );
     return withExtra(
-      value.entries.map(
-        (entry, index) =>
-          `${propertyKey(names[index]!)}: ${entry.value ? lowering.value(entry.value) : lowering.value(entry.key)}`,
+      value.entries.map((entry, index) =>
+        recordField(names[index]!, entry.value ? lowering.value(entry.value) : lowering.value(entry.key)),
       ),
     );
   }
-  return withExtra([`${propertyKey(contextName(value))}: ${lowering.value(value)}`]);
+  return withExtra([recordField(contextName(value), lowering.value(value))]);
 }
 
 /** Keys made distinct (`file`, `file (2)`): every context entry is kept, none overwrites another. */
@@ -242,9 +239,7 @@ function recordOf(block: ast.PropertyBlock, lowering: ExpressionLowering): strin
 
 function recordEntries(block: ast.PropertyBlock, lowering: ExpressionLowering): string[] {
   const keys = distinctKeys(block.properties.map((property) => property.key.name));
-  return block.properties.map(
-    (property, index) => `${propertyKey(keys[index]!)}: ${propertyValue(property.value, lowering)}`,
-  );
+  return block.properties.map((property, index) => recordField(keys[index]!, propertyValue(property.value, lowering)));
 }
 
 function recordText(block: ast.PropertyBlock, lowering: ExpressionLowering): string {

@@ -51,13 +51,9 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
         : { head: "$item", rebind: [] };
       const body = lowering.statements(stage.body, state, { scope: stage, finish: { kind: "assign", target: acc } });
       // In a block of its own: a second `reduce(acc, x)` in the same body names its accumulator alike.
+      // The block always ends by giving the result, so it is declared without a value ahead.
       const reduced = lowering.temporary("reduced");
-      out.add(
-        `const ${all} = ${items};`,
-        `let ${reduced}: Value = null;`,
-        "{",
-        `let ${acc}: Value = ${all}[0] ?? null;`,
-      );
+      out.add(`const ${all} = ${items};`, `let ${reduced}: Value;`, "{", `let ${acc}: Value = ${all}[0] ?? null;`);
       out.add(`for (const ${next.head} of ${all}.slice(1)) {`, ...next.rebind);
       out.append(body);
       out.add("}", `${reduced} = ${acc};`, "}");

@@ -38,6 +38,7 @@ export function statementList(
 }
 
 function finishWith(out: Lines, finish: Finish, value: Lowered): void {
+  if (finish.kind === "assign") return out.assignFinish(finish.target, value.code);
   const statement = finishStatement(finish, value);
   if (finish.kind === "return") out.leave(statement);
   else out.add(statement);
