@@ -2,14 +2,18 @@ import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // `npm run test:fast` (PROSEC_TEST_FAST=1) is the edit-test loop: no DBOS (so no PostgreSQL) and no
-// `*.slow.test.ts` (long property runs, real-process suites). `npm test` runs everything.
+// `*.slow.test.ts` (long property runs, real-process suites). `npm test` runs everything. Both make sure
+// bubblewrap is installed (the OS sandbox of agents' commands).
 const fast = process.env["PROSEC_TEST_FAST"] === "1";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: fast ? ["**/node_modules/**", "test/dbos/**", "**/*.slow.test.ts"] : ["**/node_modules/**"],
-    globalSetup: fast ? [] : ["./test/support/postgres.ts"],
+    // The temp folder first: PostgreSQL's throwaway server lives in it, and teardowns run in reverse.
+    globalSetup: fast
+      ? ["./test/support/temp-folder.ts", "./test/support/bubblewrap.ts"]
+      : ["./test/support/temp-folder.ts", "./test/support/postgres.ts", "./test/support/bubblewrap.ts"],
     // Vitest leaves a core free by default (one worker on a 2-core machine). The fast loop's tests run in
     // process and use every core; the full run keeps the default, since its suites spawn prosec and PostgreSQL.
     maxWorkers: fast ? availableParallelism() : undefined,

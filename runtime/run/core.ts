@@ -110,6 +110,7 @@ export class RunCore {
   // Sessions of one agent share their permission guard, tool list and system prompt: rebuilding them
   // for every session was a measurable part of the runtime's own cost.
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
+  private readonly notices = new Set<string>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
   /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
   private readonly toolUsers = new Set<string | undefined>();
@@ -187,20 +188,33 @@ export class RunCore {
     this.options.onEvent?.(redacted);
   }
 
+  /** Emits a `notice` event the first time this run meets `message`. */
+  private noticeOnce(message: string | undefined): void {
+    if (message === undefined || this.notices.has(message)) return;
+    this.notices.add(message);
+    this.emit({ type: "notice", message });
+  }
+
   /** The guard and tools of an agent with these permissions (cached by the permissions object). */
   toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
     let byAgent = this.toolboxes.get(permissions);
     if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
     let toolbox = byAgent.get(agent);
     if (toolbox === undefined) {
-      const { toolEnv, resolveHost } = this.options;
+      const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
       const guard = new PermissionGuard(
         this.options.cwd ?? process.cwd(),
         permissions,
         this.options.onPermission,
         agent,
-        { ...(toolEnv && { toolEnv }), ...(resolveHost && { resolveHost }) },
+        {
+          ...(toolEnv && { toolEnv }),
+          ...(resolveHost && { resolveHost }),
+          ...(fetchTimeoutMs && { fetchTimeoutMs }),
+          ...(sandbox && { sandbox }),
+        },
       );
+      this.noticeOnce(guard.sandboxNotice());
       for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
       const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
       toolbox = {

@@ -17,6 +17,13 @@ import { stable } from "../model/caching.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { PermissionDenied, toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
+import {
+  capToolResult,
+  DEFAULT_TOOL_OUTPUT_LIMITS,
+  elideToolResults,
+  overTurnLimit,
+  type ToolOutputLimits,
+} from "./tool-output.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
 import type { SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition, Usage } from "../types.js";
 
@@ -96,10 +103,11 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
   const turnsExpected = toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name);
   if (turnsExpected) first.push(stable((first.pop() as TextBlockParam).text));
-  const messages: MessageParam[] = [{ role: "user", content: first }];
   const usage: Usage[] = [];
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const limits = toolOutputLimits(core.options);
 
+  let messages: MessageParam[] = [{ role: "user", content: first }];
   for (let turn = 0; turn < maxTurns; turn++) {
     const { message, usage: callUsage } = await core.callModel(
       {
@@ -120,8 +128,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     core.recordToolUse(agent?.name);
     messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
     const results: ToolResultBlockParam[] = [];
-    for (const call of calls) results.push(await runTool(core, call, offered, toolContext));
+    for (const [index, call] of calls.entries())
+      results.push(
+        index < limits.callsPerTurn
+          ? await runTool(core, call, offered, toolContext, limits)
+          : overTurnLimit(call.id, limits),
+      );
     messages.push({ role: "user", content: results });
+    messages = elideToolResults(messages, limits).messages;
   }
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
 }
@@ -131,6 +145,7 @@ async function runTool(
   call: ToolUseBlock,
   offered: ReadonlyMap<string, ToolDefinition>,
   context: ToolContext,
+  limits: ToolOutputLimits,
 ): Promise<ToolResultBlockParam> {
   const input = (call.input ?? {}) as Record<string, unknown>;
   const detail = describeInput(input);
@@ -148,12 +163,20 @@ async function runTool(
     const output = await tool.run(input, context);
     core.emit({ type: "tool", tool: call.name, allowed: true, detail });
     // Tool output goes back to the model: a secret a tool met (a file, a page) is not handed to it.
-    return { type: "tool_result", tool_use_id: call.id, content: core.redact(output) };
+    return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
   } catch (error) {
     if (context.signal.aborted) throw error;
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }
+}
+
+function toolOutputLimits(options: RunCore["options"]): ToolOutputLimits {
+  return {
+    callsPerTurn: options.maxToolCallsPerTurn ?? DEFAULT_TOOL_OUTPUT_LIMITS.callsPerTurn,
+    resultChars: options.maxToolResultChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.resultChars,
+    conversationChars: options.maxConversationToolChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.conversationChars,
+  };
 }
 
 const KEEP_TOOL: Tool = {

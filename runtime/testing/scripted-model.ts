@@ -184,7 +184,7 @@ export class ScriptedModel {
 }
 
 /** The runtime's own durability, with every model-facing step entered in the scripted model's context. */
-class ScriptedDurability implements Durability {
+export class ScriptedDurability implements Durability {
   constructor(
     private readonly model: ScriptedModel,
     private readonly inner: Durability,

@@ -3,15 +3,20 @@
  * fetches. Each one asks the PermissionGuard first; a refusal throws before anything is touched.
  */
 import { spawn } from "node:child_process";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { lstat, readdir, stat, type FileHandle } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { RE2JS } from "re2js";
 import { fetchChecked } from "./http-fetch.js";
+import { openChecked } from "./open-file.js";
+import { realLocation } from "./path-rules.js";
 import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
 import type { PermissionGuard } from "./permissions.js";
 
 const MAX_READ_CHARS = 200_000;
 const MAX_OUTPUT_CHARS = 50_000;
 const MAX_LISTED = 1_000;
+/** Of each file searched, the first 4 MB: a huge file cannot take the memory. */
+const MAX_SEARCHED_BYTES = 4 * 1024 * 1024;
 const SKIPPED_DIRECTORIES = new Set([".git", "node_modules"]);
 const COMMAND_TIMEOUT_MS = 120_000;
 
@@ -22,15 +27,12 @@ export const readFileTool: ToolDefinition = {
   description: "Read a text file. Paths are relative to the working directory.",
   inputSchema: { type: "object", properties: { path: stringProperty("File path") }, required: ["path"] },
   async run(input, context) {
-    const path = await context.permissions.confirmRead(String(input["path"]), "read_file");
-    const found = await stat(path).catch(() => undefined);
-    if (found === undefined || !found.isFile())
-      throw new Error(
-        found === undefined
-          ? `There is no file ${String(input["path"])}.`
-          : `${String(input["path"])} is not a regular file.`,
-      );
-    return truncate(await readFile(path, "utf8"), MAX_READ_CHARS);
+    const handle = await openChecked(String(input["path"]), "read", context.permissions, "read_file");
+    try {
+      return truncate(await readHead(handle, MAX_READ_CHARS * 4), MAX_READ_CHARS);
+    } finally {
+      await handle.close();
+    }
   },
 };
 
@@ -43,10 +45,14 @@ export const writeFileTool: ToolDefinition = {
     required: ["path", "content"],
   },
   async run(input, context) {
-    const path = await context.permissions.confirmWrite(String(input["path"]), "write_file");
-    await mkdir(dirname(path), { recursive: true });
+    const handle = await openChecked(String(input["path"]), "write", context.permissions, "write_file");
     const content = String(input["content"] ?? "");
-    await writeFile(path, content, "utf8");
+    try {
+      await handle.truncate(0);
+      await handle.write(content, 0, "utf8");
+    } finally {
+      await handle.close();
+    }
     return `Wrote ${content.length} characters to ${String(input["path"])}.`;
   },
 };
@@ -64,19 +70,20 @@ export const editFileTool: ToolDefinition = {
     required: ["path", "old_text", "new_text"],
   },
   async run(input, context) {
-    const path = await context.permissions.confirmWrite(String(input["path"]), "edit_file");
-    await context.permissions.confirmRead(String(input["path"]), "edit_file");
-    const oldText = String(input["old_text"] ?? "");
-    const content = await readFile(path, "utf8");
-    const first = content.indexOf(oldText);
-    if (oldText.length === 0 || first < 0) throw new Error("old_text was not found in the file.");
-    if (content.indexOf(oldText, first + 1) >= 0)
-      throw new Error("old_text occurs more than once; include more surrounding text.");
-    await writeFile(
-      path,
-      content.slice(0, first) + String(input["new_text"] ?? "") + content.slice(first + oldText.length),
-      "utf8",
-    );
+    const handle = await openChecked(String(input["path"]), "edit", context.permissions, "edit_file");
+    try {
+      const oldText = String(input["old_text"] ?? "");
+      const content = await handle.readFile("utf8");
+      const first = content.indexOf(oldText);
+      if (oldText.length === 0 || first < 0) throw new Error("old_text was not found in the file.");
+      if (content.indexOf(oldText, first + 1) >= 0)
+        throw new Error("old_text occurs more than once; include more surrounding text.");
+      const edited = content.slice(0, first) + String(input["new_text"] ?? "") + content.slice(first + oldText.length);
+      await handle.truncate(0);
+      await handle.write(edited, 0, "utf8");
+    } finally {
+      await handle.close();
+    }
     return `Edited ${String(input["path"])}.`;
   },
 };
@@ -88,38 +95,63 @@ export const listFilesTool: ToolDefinition = {
   async run(input, context) {
     const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "list_files");
     const files = await walk(root, context);
-    return files.length === 0
-      ? "(no files)"
-      : files.map((file) => relative(context.cwd, file).split(sep).join("/")).join("\n");
+    return files.length === 0 ? "(no files)" : files.map((file) => shown(file, context)).join("\n");
   },
 };
 
 export const searchFilesTool: ToolDefinition = {
   name: "search_files",
-  description: "Search the files under a folder for a regular expression; returns path:line: text for each match.",
+  description:
+    "Search the files under a folder for a regular expression in RE2 syntax (no lookaround, no backreferences); returns path:line: text for each match.",
   inputSchema: {
     type: "object",
     properties: {
-      pattern: stringProperty("JavaScript regular expression"),
+      pattern: stringProperty("Regular expression, RE2 syntax"),
       path: stringProperty("Folder, default the working directory"),
     },
     required: ["pattern"],
   },
   async run(input, context) {
-    const expression = new RegExp(String(input["pattern"]));
+    const expression = compilePattern(String(input["pattern"]));
     const root = await context.permissions.confirmRead(String(input["path"] ?? "."), "search_files");
     const matches: string[] = [];
     for (const file of await walk(root, context)) {
-      const lines = (await readFile(file, "utf8")).split("\n");
+      const lines = (await readChecked(file, context)).split("\n");
       lines.forEach((line, index) => {
         if (matches.length < MAX_LISTED && expression.test(line))
-          matches.push(`${relative(context.cwd, file).split(sep).join("/")}:${index + 1}: ${line.slice(0, 300)}`);
+          matches.push(`${shown(file, context)}:${index + 1}: ${line.slice(0, 300)}`);
       });
       if (matches.length >= MAX_LISTED) break;
     }
     return matches.length === 0 ? "(no matches)" : matches.join("\n");
   },
 };
+
+/**
+ * The model's pattern, compiled by RE2 (re2js): matching takes time linear in the line, so a
+ * catastrophic pattern (`(a+)+$`) on a line the model wrote cannot freeze the run.
+ */
+function compilePattern(pattern: string): RE2JS {
+  try {
+    return RE2JS.compile(pattern);
+  } catch (error) {
+    throw new Error(
+      `The pattern is not valid RE2 syntax (no lookaround, no backreferences): ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
+
+/** A walked file's text, or "" when it is no longer a regular file it may read (skipped, not fatal). */
+async function readChecked(file: string, context: ToolContext): Promise<string> {
+  const handle = await openChecked(file, "read", context.permissions, "search_files").catch(() => undefined);
+  if (handle === undefined) return "";
+  try {
+    return await readHead(handle, MAX_SEARCHED_BYTES);
+  } finally {
+    await handle.close();
+  }
+}
 
 export const runCommandTool: ToolDefinition = {
   name: "run_command",
@@ -163,18 +195,35 @@ async function walk(root: string, context: ToolContext): Promise<string[]> {
         (entry.isFile() || (entry.isSymbolicLink() && (await isRegularFile(path)))) &&
         isReadable(path, context)
       ) {
-        // Symlinked folders are not followed, and only regular files are read (a FIFO would hang).
+        // Symlinked folders are not followed, and only regular files are listed (a FIFO, a socket or a
+        // device is skipped; opening a FIFO would hang).
         found.push(path);
       }
     }
   };
-  if ((await stat(root)).isDirectory()) await visit(root);
-  else found.push(root);
+  const kind = await lstat(root);
+  if (kind.isDirectory()) await visit(root);
+  else if (kind.isFile()) found.push(root);
+  else throw new Error(`${shown(root, context)} is not a regular file or folder.`);
   return found;
 }
 
 async function isRegularFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+/** A path as the model sees it: relative to the working directory (real or as given), with `/`. */
+function shown(path: string, context: ToolContext): string {
+  const real = realCwd(context.cwd);
+  const base = path === real || path.startsWith(`${real}${sep}`) ? real : context.cwd;
+  return relative(base, path).split(sep).join("/") || ".";
+}
+
+const realCwds = new Map<string, string>();
+function realCwd(cwd: string): string {
+  let real = realCwds.get(cwd);
+  if (real === undefined) realCwds.set(cwd, (real = realLocation(cwd) ?? cwd));
+  return real;
 }
 
 function isReadable(path: string, context: ToolContext): boolean {
@@ -186,9 +235,17 @@ function isReadable(path: string, context: ToolContext): boolean {
   }
 }
 
-/** Runs a permitted command: argv without a shell, or a line under `/bin/sh -c` (`bash: allow`). */
+/**
+ * Runs a permitted command: argv without a shell, or a line under `/bin/sh -c` (`bash: allow`); inside
+ * the OS sandbox (bwrap) when the plan has one.
+ */
 function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
-  const [file, args] = "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
+  const [command, commandArgs] =
+    "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
+  const [file, args] =
+    plan.sandbox === undefined
+      ? [command, commandArgs]
+      : [plan.sandbox.bwrap, [...plan.sandbox.args, command, ...commandArgs]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: context.cwd,
@@ -204,10 +261,24 @@ function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
     child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new Error(`No program ${file} was found.`) : error),
+      reject(error.code === "ENOENT" ? new Error(`No program ${command} was found.`) : error),
     );
     child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
   });
+}
+
+/** At most `bytes` of the file from its start, as UTF-8 (a character cut at the end is dropped). */
+async function readHead(handle: FileHandle, bytes: number): Promise<string> {
+  const size = (await handle.stat()).size;
+  const buffer = Buffer.alloc(Math.min(size, bytes));
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  const text = buffer.subarray(0, filled).toString("utf8");
+  return size > bytes ? `${text.replace(/\uFFFD$/, "")}\n[... the file has ${size - filled} more bytes]` : text;
 }
 
 function truncate(text: string, limit: number): string {

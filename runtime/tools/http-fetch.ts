@@ -4,6 +4,11 @@
  * when given), the addresses are checked, and the connection goes to exactly the address checked,
  * so a name that resolves elsewhere a moment later (DNS rebinding) gains nothing. Redirects are
  * followed here, hop by hop, each one checked like the first.
+ *
+ * Bounded in time and size: the whole call, redirects included, has one deadline (default 30 s,
+ * `RunOptions.fetchTimeoutMs`), so a server dripping a byte every few seconds cannot hold it; a body
+ * is read up to 1 MB; a redirect's body is never read (its connection is destroyed, not drained, so
+ * an endless one cannot keep the process alive).
  */
 import { lookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
@@ -13,7 +18,7 @@ import type { ToolPermissions } from "../types.js";
 import { literalAddress } from "./network-rules.js";
 
 /** What fetching needs of the permissions. */
-export type FetchChecks = Pick<ToolPermissions, "checkUrl" | "checkAddresses" | "resolveHost">;
+export type FetchChecks = Pick<ToolPermissions, "checkUrl" | "checkAddresses" | "resolveHost" | "fetchTimeoutMs">;
 
 export interface FetchedPage {
   readonly status: number;
@@ -23,10 +28,23 @@ export interface FetchedPage {
 
 const MAX_REDIRECTS = 5;
 const MAX_BODY_BYTES = 1_000_000;
-const REQUEST_TIMEOUT_MS = 30_000;
+const IDLE_TIMEOUT_MS = 30_000;
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-export async function fetchChecked(url: string, checks: FetchChecks, signal: AbortSignal): Promise<FetchedPage> {
+export async function fetchChecked(url: string, checks: FetchChecks, cancel: AbortSignal): Promise<FetchedPage> {
+  const limit = checks.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(limit);
+  try {
+    return await fetchWithin(url, checks, AbortSignal.any([cancel, deadline]));
+  } catch (error) {
+    if (deadline.aborted && !cancel.aborted)
+      throw new Error(`${url} did not finish within ${limit / 1000} s (RunOptions.fetchTimeoutMs).`, { cause: error });
+    throw error;
+  }
+}
+
+async function fetchWithin(url: string, checks: FetchChecks, signal: AbortSignal): Promise<FetchedPage> {
   let next = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const target = await checks.checkUrl(next);
@@ -37,7 +55,7 @@ export async function fetchChecked(url: string, checks: FetchChecks, signal: Abo
     const response = await get(target, addresses[0]!, signal);
     const location = response.headers.location;
     if (REDIRECTS.has(response.statusCode ?? 0) && location !== undefined) {
-      response.resume();
+      response.destroy();
       next = new URL(location, target).href;
       continue;
     }
@@ -66,13 +84,13 @@ function get(url: URL, address: string, signal: AbortSignal): Promise<IncomingMe
         agent: false,
         lookup: pinned,
         signal,
-        timeout: REQUEST_TIMEOUT_MS,
+        timeout: IDLE_TIMEOUT_MS,
         headers: { "user-agent": "prosec", accept: "*/*" },
       },
       resolve,
     );
     outgoing.on("timeout", () =>
-      outgoing.destroy(new Error(`${url.host} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.`)),
+      outgoing.destroy(new Error(`${url.host} sent nothing for ${IDLE_TIMEOUT_MS / 1000} s.`)),
     );
     outgoing.on("error", reject);
     outgoing.end();

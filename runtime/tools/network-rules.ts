@@ -82,6 +82,8 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ["::", 127],
+  // NAT64's local-use prefix (RFC 8215): what it carries is translated inside the network, so all of it.
+  ["64:ff9b:1::", 48],
   ["100::", 64],
   ["2001:db8::", 32],
   ["fc00::", 7],
@@ -94,8 +96,9 @@ for (const [network, prefix] of [
 
 /**
  * Whether an address points into the machine or a private network. IPv6 forms that carry an IPv4
- * address (mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`)
- * are judged by that address.
+ * address (mapped `::ffff:a.b.c.d`, SIIT `::ffff:0:a.b.c.d`, compatible `::a.b.c.d`, NAT64
+ * `64:ff9b::/96`, 6to4 `2002::/16`) are judged by that address; the local-use NAT64 prefix
+ * `64:ff9b:1::/48` is internal as a whole.
  */
 export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
@@ -112,6 +115,8 @@ function embeddedIPv4(address: string): string | undefined {
   const v4 = (high: number, low: number): string => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   const zeros = (count: number): boolean => groups.slice(0, count).every((group) => group === 0);
   if (zeros(5) && word(5) === 0xffff) return v4(word(6), word(7));
+  // SIIT's IPv4-translated form, `::ffff:0:a.b.c.d`.
+  if (zeros(4) && word(4) === 0xffff && word(5) === 0) return v4(word(6), word(7));
   if (zeros(6) && (word(6) !== 0 || word(7) > 1)) return v4(word(6), word(7));
   if (word(0) === 0x64 && word(1) === 0xff9b && groups.slice(2, 6).every((group) => group === 0))
     return v4(word(6), word(7));

@@ -3,14 +3,15 @@
  * (symlinks followed, `..` resolved), relative to the working directory; both must pass:
  *
  * 1. inside the working directory, whatever the globs say;
- * 2. not protected: `.git` and `.prose` (for writes) and `.prose` and `.env*` (for reads), as any
- *    part of the path, in any case (`.GIT/config`, `sub/.git/config`), unless a pattern that names
- *    the protected part (`write: [".git/hooks/**"]`) lets it through;
+ * 2. not protected: for writes `.git`, `.prose`, programs (`*.prose`), their modules (`*.prose.ts`,
+ *    `*.prose.js`), `prose.lock` and `prose_modules`; for reads `.prose` and `.env*`; as any part of
+ *    the path, in any case (`.GIT/config`, `sub/.git/config`), unless a pattern that names the
+ *    protected part (`write: [".git/hooks/**"]`, `write: ["drafts/*.prose"]`) lets it through;
  * 3. matched by the globs (picomatch, `!glob` excludes). Includes compare case by case, so `out/**`
  *    does not grant `OUT/` on a case-sensitive disk; excludes and protections ignore case, so a
  *    case-insensitive disk cannot be used to step around them.
  */
-import { realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
 
@@ -24,10 +25,26 @@ const PROTECTED: Record<Access, readonly { readonly name: string; readonly match
   write: [
     { name: ".git", matches: (part) => part === ".git" },
     { name: ".prose", matches: (part) => part === ".prose" },
+    // What the next run trusts: programs (the running one, the ones it uses), their generated
+    // modules, the lockfile and the vendored programs. An agent that edits them grants itself next time.
+    { name: ".prose", matches: (part) => part.endsWith(".prose") },
+    { name: ".prose.ts", matches: (part) => part.endsWith(".prose.ts") },
+    { name: ".prose.js", matches: (part) => part.endsWith(".prose.js") },
+    { name: "prose.lock", matches: (part) => part === "prose.lock" },
+    { name: "prose_modules", matches: (part) => part === "prose_modules" },
   ],
 };
 
-export type PathVerdict = { readonly ok: true } | { readonly ok: false; readonly outside: boolean };
+/** `real` is where the path really leads: every existing link resolved, a dangling one's target included. */
+export type PathVerdict =
+  | { readonly ok: true; readonly real: string }
+  | { readonly ok: false; readonly outside: boolean; readonly system?: boolean };
+
+/** Kernel interfaces, not files: a process's streams and environment, devices. Never read or written. */
+const SYSTEM_FOLDERS = ["/proc", "/dev", "/sys"];
+
+/** Symlinks followed while resolving one path before it is refused (Linux's own limit is 40). */
+const MAX_LINKS = 40;
 
 export class PathRules {
   private readonly realCwd: string;
@@ -46,10 +63,17 @@ export class PathRules {
   /** The verdict on `path` (relative to the working directory, or absolute). */
   judge(path: string): PathVerdict {
     const absolute = resolve(this.cwd, path);
-    const asked = relative(this.cwd, absolute);
-    const actual = relative(this.realCwd, realLocation(absolute));
+    // An absolute path under the real working directory (what a descriptor's /proc link names) is asked there.
+    const asked = escapes(relative(this.cwd, absolute))
+      ? relative(this.realCwd, absolute)
+      : relative(this.cwd, absolute);
+    const real = realLocation(absolute);
+    if (real === undefined || isSystemPath(real)) return { ok: false, outside: true, system: true };
+    const actual = relative(this.realCwd, real);
     if (escapes(asked) || escapes(actual)) return { ok: false, outside: true };
-    return this.permits(toPosix(asked)) && this.permits(toPosix(actual)) ? { ok: true } : { ok: false, outside: false };
+    return this.permits(toPosix(asked)) && this.permits(toPosix(actual))
+      ? { ok: true, real }
+      : { ok: false, outside: false };
   }
 
   private permits(path: string): boolean {
@@ -80,14 +104,36 @@ function matcher(patterns: readonly string[]): (path: string) => boolean {
   return (path) => (path === "." ? include.length > 0 : included(path) && !excluded(path));
 }
 
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest (a file not yet written). */
-function realLocation(path: string): string {
+/**
+ * Where `path` really leads: its real path when it exists; else, when it is a symlink (dangling: its
+ * target does not exist yet), where its target leads, since writing through the link would create
+ * the target; else the real location of its parent joined with its name (a file not yet written).
+ * Undefined when the links loop or go deeper than MAX_LINKS.
+ */
+export function realLocation(path: string, links = 0): string | undefined {
+  if (links > MAX_LINKS) return undefined;
   try {
     return realpathSync.native(path);
   } catch {
+    const target = linkTarget(path);
+    if (target !== undefined) return realLocation(resolve(dirname(path), target), links + 1);
     const parent = dirname(path);
     if (parent === path) return path;
-    return join(realLocation(parent), basename(path));
+    const realParent = realLocation(parent, links);
+    return realParent === undefined ? undefined : join(realParent, basename(path));
+  }
+}
+
+/** Whether `path` (absolute, real) is under /proc, /dev or /sys. */
+export function isSystemPath(path: string): boolean {
+  return SYSTEM_FOLDERS.some((folder) => path === folder || path.startsWith(`${folder}/`));
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -3,7 +3,8 @@
  * calls it makes, it gets no further than this. Defaults when a program says nothing:
  *
  * - read: anything inside the working directory but `.env*` files and `.prose/` (other runs' state);
- * - write: anything inside the working directory but `.git/` and `.prose/`;
+ * - write: anything inside the working directory but `.git/`, `.prose/`, programs and their modules
+ *   (`*.prose`, `*.prose.ts`, `*.prose.js`), `prose.lock` and `prose_modules/`;
  * - bash (`run_command`): `prompt`, i.e. allowed only when `RunOptions.onPermission` says yes;
  * - network (`fetch_url`): `deny`;
  * - env: none; tools get a scrubbed environment (environment.ts).
@@ -16,7 +17,7 @@
  * or a person's approval runs one parsed simple command without a shell (command-line.ts). URLs:
  * network-rules.ts, checked again at connect time and on every redirect (http-fetch.ts).
  */
-import { resolve } from "node:path";
+import { realpathSync } from "node:fs";
 import type {
   CommandPlan,
   PermissionAsked,
@@ -37,6 +38,7 @@ import {
   type NetworkPattern,
 } from "./network-rules.js";
 import { PathRules, type Access } from "./path-rules.js";
+import { bubblewrap, sandboxArguments, type SandboxMode } from "./sandbox.js";
 import { PermissionDenied } from "./tool.js";
 
 const DEFAULT_READ = ["**"];
@@ -50,6 +52,12 @@ export interface GuardSettings {
   readonly toolEnv?: Readonly<Record<string, string>>;
   /** `RunOptions.resolveHost`. */
   readonly resolveHost?: ResolveHost;
+  /** `RunOptions.fetchTimeoutMs`. */
+  readonly fetchTimeoutMs?: number;
+  /** `RunOptions.sandbox` (default: `required` for an unrestricted shell, else `auto`). */
+  readonly sandbox?: SandboxMode;
+  /** The bwrap to use (default: found and probed on PATH); `null` when the machine has none. For tests. */
+  readonly bubblewrap?: string | null;
   /** The environment tool processes are given a part of (default `process.env`). */
   readonly parentEnv?: NodeJS.ProcessEnv;
 }
@@ -57,6 +65,7 @@ export interface GuardSettings {
 export class PermissionGuard implements ToolPermissions {
   readonly bash: PermissionMode;
   readonly resolveHost: ResolveHost | undefined;
+  readonly fetchTimeoutMs: number | undefined;
   private readonly network: PermissionMode | readonly NetworkPattern[];
   // Made on the first use: most sessions never touch a file or run a command, and compiling globs
   // per session would be most of the runtime's own cost.
@@ -77,11 +86,13 @@ export class PermissionGuard implements ToolPermissions {
         ? network
         : network.map(parseNetworkPattern).filter((pattern) => pattern !== undefined);
     this.resolveHost = settings.resolveHost;
+    this.fetchTimeoutMs = settings.fetchTimeoutMs;
   }
 
   /** Whether `run_command` is offered to the model at all. */
   offersCommands(): boolean {
     if (this.bash === "deny" || this.permissions?.execute?.length === 0) return false;
+    if (this.sandboxMode() === "required" && this.bubblewrap() === undefined) return false;
     if (this.asks("execute")) return this.ask !== undefined;
     return this.bash === "allow" || (this.permissions?.execute?.length ?? 0) > 0 || this.ask !== undefined;
   }
@@ -103,7 +114,7 @@ export class PermissionGuard implements ToolPermissions {
     return this.network === "allow" || (this.permissions?.network?.length ?? 0) > 0;
   }
 
-  /** The absolute path to read, or PermissionDenied. */
+  /** The real absolute path to read (every existing link resolved), or PermissionDenied. */
   readablePath(path: string): string {
     return this.checkPath(path, "read");
   }
@@ -134,15 +145,42 @@ export class PermissionGuard implements ToolPermissions {
     if (this.bash === "deny") throw new PermissionDenied("Running commands is denied for this agent (bash: deny).");
     const execute = this.permissions?.execute;
     if (execute?.length === 0) throw new PermissionDenied("Running commands is denied for this agent (execute: deny).");
-    if (this.bash === "allow" && execute === undefined && !this.asks("execute")) return { shell: command };
+    if (this.runsShell()) return this.sandboxed({ shell: command });
     const parsed = parseSimpleCommand(command);
     if ("refusal" in parsed) throw new PermissionDenied(parsed.refusal);
     const listed = execute?.some((pattern) => matchesCommandPattern(pattern, parsed.argv)) ?? false;
-    if (listed && !this.asks("execute")) return parsed;
+    if (listed && !this.asks("execute")) return this.sandboxed(parsed);
     if (!listed && execute !== undefined && this.bash === "allow")
       throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
     await this.confirm("run_command", showCommand(parsed.argv));
-    return parsed;
+    return this.sandboxed(parsed);
+  }
+
+  /** Whether commands run under a shell: `bash: allow`, no `execute:` list, no one asked. */
+  private runsShell(): boolean {
+    return this.bash === "allow" && this.permissions?.execute === undefined && !this.asks("execute");
+  }
+
+  private sandboxed(plan: { shell: string } | { argv: readonly string[] }): CommandPlan {
+    const mode = this.sandboxMode();
+    if (mode === "off") return plan;
+    const bwrap = this.bubblewrap();
+    if (bwrap === undefined) {
+      if (mode === "required")
+        throw new PermissionDenied("Commands of this agent run only inside the OS sandbox, which this machine lacks.");
+      return plan;
+    }
+    const args = sandboxArguments({
+      cwd: realpathSync.native(this.cwd),
+      write: this.permissions?.write,
+      network: this.network === "allow",
+    });
+    return { ...plan, sandbox: { bwrap, args } };
+  }
+
+  private bubblewrap(): string | undefined {
+    const given = this.settings.bubblewrap;
+    return given === null ? undefined : (given ?? bubblewrap());
   }
 
   /** The URL parsed, when the permissions let it be fetched; its addresses are checked by `checkAddresses`. */
@@ -181,6 +219,30 @@ export class PermissionGuard implements ToolPermissions {
     );
   }
 
+  /**
+   * How this agent's commands are sandboxed: `required` for an unrestricted shell (`bash: allow`
+   * without an `execute:` list) and `auto` otherwise, unless the run says.
+   */
+  sandboxMode(): SandboxMode {
+    return this.settings.sandbox ?? (this.runsShell() ? "required" : "auto");
+  }
+
+  /**
+   * What the run should say once about this agent's commands, when they cannot have the sandbox:
+   * undefined when they do, or when the agent runs no commands.
+   */
+  sandboxNotice(): string | undefined {
+    if (this.bash === "deny" || this.permissions?.execute?.length === 0 || this.bubblewrap() !== undefined)
+      return undefined;
+    const mode = this.sandboxMode();
+    const who = this.agent === undefined ? "A session" : `Agent ${this.agent}`;
+    if (mode === "required")
+      return `${who} has an unrestricted shell (bash: allow), which runs only inside the OS sandbox, and bubblewrap is not installed: run_command is not offered. Install it (apt-get install bubblewrap), or run with --sandbox off to accept the risk.`;
+    if (mode === "auto" && this.offersCommands())
+      return "Commands run without the OS sandbox: bubblewrap is not installed (apt-get install bubblewrap); only the permission checks stand between them and the machine.";
+    return undefined;
+  }
+
   /** The environment of this agent's tool processes. */
   environment(): Record<string, string> {
     this.env ??= toolEnvironment({
@@ -209,7 +271,9 @@ export class PermissionGuard implements ToolPermissions {
       write: new PathRules(this.cwd, this.permissions?.write ?? DEFAULT_WRITE, "write"),
     };
     const verdict = this.rules[access].judge(path);
-    if (verdict.ok) return resolve(this.cwd, path);
+    if (verdict.ok) return verdict.real;
+    if (verdict.system)
+      throw new PermissionDenied(`${path} leads to a device or kernel file (/proc, /dev, /sys); ${access} refused.`);
     if (verdict.outside) throw new PermissionDenied(`${path} is outside the working directory; ${access} refused.`);
     throw new PermissionDenied(`${access === "read" ? "Reading" : "Writing"} ${path} is not permitted for this agent.`);
   }

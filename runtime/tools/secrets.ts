@@ -5,6 +5,11 @@
  * `permissions: env:`). Values shorter than MIN_LENGTH are not secrets worth the damage their
  * removal would do to ordinary text.
  *
+ * Each secret is also caught in the forms a command can cheaply disguise it in: reversed, hex (either
+ * case), base64 and base64url (at any byte alignment), and spaced out (up to eight non-alphanumeric
+ * characters between its letters, reversed too). Other encodings get through: redaction is a last
+ * line, not a boundary.
+ *
  * This is defence in depth: tools never get the key in the first place (environment.ts). The run
  * applies `redact` where values leave it: step results (journal, bindings, outputs), events (state.md,
  * `--json`), error messages, memory files, and tool results on their way back to the model.
@@ -16,6 +21,9 @@ const REDACTED = "[redacted]";
 
 export class Secrets {
   private values: string[] = [];
+  /** The literal forms of every secret (itself, reversed, hex, base64), longest first. */
+  private forms: string[] = [];
+  private spaced: RegExp[] = [];
 
   /** The secrets of a run with this API key, in this environment. */
   static of(
@@ -32,13 +40,21 @@ export class Secrets {
 
   add(value: string | undefined): void {
     if (value === undefined || value.length < MIN_LENGTH || this.values.includes(value)) return;
+    this.values.push(value);
+    const reversed = [...value].reverse().join("");
+    const forms = new Set([value, reversed, ...encodings(value)].filter((form) => form.length >= MIN_LENGTH));
     // Longest first, so a secret that contains another is removed whole.
-    this.values = [...this.values, value].sort((a, b) => b.length - a.length);
+    this.forms = [...this.forms, ...forms].sort((a, b) => b.length - a.length);
+    for (const text of [value, reversed]) {
+      const spaced = spacedOut(text);
+      if (spaced !== undefined) this.spaced.push(spaced);
+    }
   }
 
   redact(text: string): string {
     let result = text;
-    for (const secret of this.values) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    for (const form of this.forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
+    for (const spaced of this.spaced) result = result.replace(spaced, REDACTED);
     return result;
   }
 
@@ -67,4 +83,29 @@ export class Secrets {
     }
     return value;
   }
+}
+
+/**
+ * The secret in hex and base64. A base64 text starts a secret at one of three byte alignments; each
+ * gives a core of characters that depend on the secret's bytes alone (the edges mix in neighbours).
+ */
+function encodings(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  const hex = bytes.toString("hex");
+  const forms = [hex, hex.toUpperCase()];
+  for (let shift = 0; shift < 3; shift++) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
+    const start = Math.ceil((shift * 4) / 3);
+    const end = Math.floor(((shift + bytes.length) * 4) / 3);
+    const core = encoded.slice(start, end);
+    forms.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return forms;
+}
+
+/** The secret's letters and digits with up to eight other characters between each (`s k - a n t`). */
+function spacedOut(value: string): RegExp | undefined {
+  const characters = [...value].filter((character) => /[A-Za-z0-9]/.test(character));
+  if (characters.length < MIN_LENGTH) return undefined;
+  return new RegExp(characters.join("[^A-Za-z0-9]{0,8}"), "g");
 }

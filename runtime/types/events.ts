@@ -66,6 +66,8 @@ export type RunEvent =
       readonly detail: string;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /** Something the person running the program should know, said once (commands without an OS sandbox). */
+  | (RunEventBase & { readonly type: "notice"; readonly message: string })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & {
       readonly type: "waiting";

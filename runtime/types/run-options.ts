@@ -74,12 +74,29 @@ export interface RunOptions {
    * the ones checked and connected to.
    */
   readonly resolveHost?: ResolveHost;
+  /**
+   * The OS sandbox of `run_command` (bubblewrap). `required`: commands run only inside it (without it
+   * `run_command` is not offered); `auto`: inside it when the machine has it; `off`: never. Default:
+   * `required` for an agent with an unrestricted shell (`bash: allow`, no `execute:` list), else `auto`.
+   */
+  readonly sandbox?: "required" | "auto" | "off";
+  /** Deadline of one `fetch_url` call, redirects and the body included (default 30,000 ms). */
+  readonly fetchTimeoutMs?: number;
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
   /** `max_tokens` of a session's model calls (default 8192). */
   readonly maxTokens?: number;
   /** Model turns of one session's tool-use loop before it fails (default 50). */
   readonly maxTurns?: number;
+  /** Tool calls of one model turn that run; each call beyond gets an error result (default 64). */
+  readonly maxToolCallsPerTurn?: number;
+  /** Characters of one tool result the model gets; the rest is cut with a marker (default 131,072). */
+  readonly maxToolResultChars?: number;
+  /**
+   * Characters of tool results a session's conversation keeps; past it the oldest are elided with a
+   * marker, down to half (default 2,097,152).
+   */
+  readonly maxConversationToolChars?: number;
   /** The SDK's own transport retries per model call (default 2). */
   readonly maxRetries?: number;
   /** Timeout of one HTTP attempt (default 10 minutes). */

@@ -20,7 +20,10 @@ export interface ToolContext {
 export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
 
 /** What a permitted command runs: a command line under `/bin/sh -c`, or argv without a shell. */
-export type CommandPlan = { readonly shell: string } | { readonly argv: readonly string[] };
+export type CommandPlan = ({ readonly shell: string } | { readonly argv: readonly string[] }) & {
+  /** The OS sandbox to run it in (tools/sandbox.ts): bwrap and its arguments up to `--`. */
+  readonly sandbox?: { readonly bwrap: string; readonly args: readonly string[] };
+};
 
 /**
  * What a tool asks before it touches the machine (`tools/permissions.ts` answers). Paths are
@@ -38,6 +41,8 @@ export interface ToolPermissions {
   /** Throws when one of the addresses the URL's host has may not be reached. */
   checkAddresses(url: URL, addresses: readonly string[]): void;
   readonly resolveHost: ResolveHost | undefined;
+  /** `RunOptions.fetchTimeoutMs`: the deadline of one `fetch_url` call. */
+  readonly fetchTimeoutMs?: number | undefined;
   /** The environment of this agent's tool processes. */
   environment(): Record<string, string>;
 }

@@ -33,5 +33,7 @@ function summary(result: BuildResult, check: boolean): string {
     : [`${count("written")} written`, `${count("unchanged")} unchanged`];
   if (errors > 0 || all.length > 0) parts.push(plural(errors, "error"), plural(all.length - errors, "warning"));
   if (errors > 0 && !check) parts.push("nothing written");
+  if (result.typeChecked > 0 && result.typeErrors.length === 0)
+    parts.push(`${plural(result.typeChecked, "module")} type-checked`);
   return `${plural(result.programs.length, "program")}: ${parts.join(", ")}`;
 }

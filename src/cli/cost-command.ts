@@ -4,13 +4,13 @@
  * `PROSEC_PRICES`), unbounded loops and recursions by line.
  */
 import type { Argv } from "yargs";
-import type { ProgramCost } from "../../runtime/run/bound.js";
+import type { Count, ProgramCost } from "../../runtime/run/bound.js";
 import type { PriceTable } from "../../runtime/model/prices.js";
 import { importedFile, importInterface } from "../project/imports.js";
 import { costOfSource, type ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
-import { formatCount } from "../phases/2-analyze/index.js";
+import { formatCount, formatDollars } from "../phases/2-analyze/index.js";
 import { assumptionLine, boundFigures, describeBound, pricesFromEnvironment } from "./cost-report.js";
 import { EXIT } from "../exit-codes.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
@@ -93,14 +93,41 @@ function printText(reports: ReadonlyArray<{ file: string; cost?: ProgramCost }>,
 function jsonReport({ file, cost }: { file: string; cost?: ProgramCost }, prices: PriceTable): object {
   if (cost === undefined) return { file, errors: true };
   const figures = boundFigures(cost, prices, undefined);
+  // Dollars to a millionth: sums of prices per token carry floating-point noise past that.
+  const rounded = (value: number) => Math.round(value * 1e6) / 1e6;
   return {
     file,
-    calls: formatCount(figures.calls),
-    byKind: Object.fromEntries(Object.entries(figures.byKind).map(([kind, count]) => [kind, formatCount(count)])),
-    criticalPath: formatCount(figures.criticalPath),
-    tokens: { input: formatCount(figures.inputTokens), output: formatCount(figures.outputTokens) },
-    dollars: figures.dollars === undefined ? null : formatCount(figures.dollars, (value) => value.toFixed(4)),
+    calls: jsonBound(figures.calls),
+    byKind: Object.fromEntries(Object.entries(figures.byKind).map(([kind, count]) => [kind, jsonBound(count)])),
+    criticalPath: jsonBound(figures.criticalPath),
+    tokens: { input: jsonBound(figures.inputTokens), output: jsonBound(figures.outputTokens) },
+    dollars: figures.dollars === undefined ? null : jsonBound(figures.dollars, rounded, formatDollars),
     unpriced: figures.unpriced,
     bound: cost,
   };
+}
+
+/**
+ * A figure of `prosec cost --format json` (docs/cost.md): a number when it is one, `"unbounded"`, or for
+ * a bound that depends on what the run reads, the `Count` of runtime/types/program.ts (its terms:
+ * `sum`, `product`, `max`, `symbol`, numbers as numbers) with `text`, as the text report prints it.
+ */
+type JsonBound = number | "unbounded" | ({ readonly text: string } & object);
+
+function jsonBound(
+  count: Count,
+  number: (value: number) => number = (value) => value,
+  text?: (value: number) => string,
+): JsonBound {
+  if (typeof count === "number") return number(count);
+  if (count === "unbounded") return count;
+  return { text: formatCount(count, text), ...(numbersOf(count, number) as object) };
+}
+
+function numbersOf(count: Count, number: (value: number) => number): Count {
+  if (typeof count === "number") return number(count);
+  if (count === "unbounded" || "symbol" in count) return count;
+  if ("sum" in count) return { sum: count.sum.map((part) => numbersOf(part, number)) };
+  if ("product" in count) return { product: count.product.map((part) => numbersOf(part, number)) };
+  return { max: count.max.map((part) => numbersOf(part, number)) };
 }

@@ -9,7 +9,7 @@ import { closest } from "../phases/2-analyze/index.js";
 import { makeDirectory } from "../../runtime/durable/make-directory.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
-import { packageRoot } from "./package-root.js";
+import { packageRoot } from "../package-root.js";
 
 export interface Example {
   /** The file name without `.prose`, e.g. `01-hello-world`. */

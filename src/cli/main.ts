@@ -8,6 +8,7 @@ import { controlCommands } from "./control-commands.js";
 import { costCommand } from "./cost-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
+import { initCommand } from "./init-command.js";
 import { installCommand } from "./install-command.js";
 import { lspCommand } from "./lsp-command.js";
 import { runCommand } from "./run-command.js";
@@ -26,8 +27,9 @@ const HELP_WIDTH = 100;
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
   endQuietlyWhenOutputCloses();
-  let argumentsRejected = false;
+  let withHelp = false;
   const commands: ReadonlyArray<(yargs: Argv) => Argv> = [
+    initCommand,
     checkCommand,
     buildCommand,
     runCommand,
@@ -61,18 +63,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       // yargs' own validation failures (a YError, such as an option missing its value, or a string a
       // .check() returned) are usage errors, not crashes.
       if (error instanceof Error && error.name !== "YError") throw error;
+      const usage = usageMessage(message ?? error?.message ?? "the arguments are wrong", argv, knownOptions(parser));
+      withHelp = !/^unknown (option|command) /.test(usage);
       // Throwing stops yargs here: without it the command would still run with what it got.
-      argumentsRejected = true;
-      throw new UsageError(
-        usageMessage(message ?? error?.message ?? "the arguments are wrong", argv, knownOptions(parser)),
-      );
+      throw new UsageError(usage);
     });
   try {
     process.exitCode = EXIT.ok;
     await parser.parseAsync();
   } catch (error) {
     if (error instanceof UsageError) {
-      const help = argumentsRejected ? `${await parser.getHelp()}\n\n` : "";
+      // A misspelt option or command is one line that says its fix (`--out`: did you mean `--out-dir`?);
+      // other argument errors show the command's help, then what is wrong, last, where the eye lands.
+      const help = withHelp ? `${await parser.getHelp()}\n\n` : "";
       process.stderr.write(`${help}prosec: ${error.message}\n`);
       return EXIT.usage;
     }

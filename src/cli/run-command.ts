@@ -39,6 +39,11 @@ export function runCommand(yargs: Argv): Argv {
           type: "number",
           describe: "model requests the whole run may make (tool turns count, replays do not)",
         })
+        .option("sandbox", {
+          choices: ["required", "auto", "off"] as const,
+          describe:
+            "the OS sandbox (bubblewrap) of agents' commands: required (default for an unrestricted shell), auto (default otherwise: used when installed), off",
+        })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
         .option("yes", {
           type: "boolean",

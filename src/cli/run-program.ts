@@ -28,6 +28,7 @@ export interface RunArguments extends RemoteRunArguments {
   readonly concurrency?: number;
   readonly budget?: number;
   readonly "max-calls"?: number;
+  readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
 }
 
@@ -81,17 +82,15 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
   const controller = new AbortController();
   let interrupts = 0;
-  const interrupt = (): void => {
+  const interrupt = (how: string): void => {
     // A second Ctrl-C does not wait for the run to wind down.
     if (++interrupts > 1) process.exit(EXIT.interrupted);
     controller.abort(
-      new ProseError(
-        isCancelled(runDir) ? "The run was cancelled (prosec cancel)." : "The run was interrupted (Ctrl-C).",
-      ),
+      new ProseError(isCancelled(runDir) ? "The run was cancelled (prosec cancel)." : `The run was ${how}.`),
     );
   };
-  process.on("SIGINT", interrupt);
-  process.on("SIGTERM", interrupt);
+  process.on("SIGINT", () => interrupt("interrupted (Ctrl-C)"));
+  process.on("SIGTERM", () => interrupt("terminated (SIGTERM)"));
   let finalResult: string | undefined;
   try {
     const outputs = await loaded.module.run(inputs, {
@@ -105,6 +104,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
         narrator.event(event);
       },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),
+      ...(argv.sandbox === undefined ? {} : { sandbox: argv.sandbox }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
       ...(argv.yes ? { startOverBound: true } : {}),

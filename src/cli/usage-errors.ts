@@ -50,7 +50,10 @@ function unknownOptions(argv: readonly string[], knownOptions: readonly string[]
 
 function unknownOption(flag: string, knownOptions: readonly string[]): string {
   const options = knownOptions.filter((option) => option.length > 1 && !/[A-Z]/.test(option));
-  const suggestion = closest(flag.replace(/^--?/, ""), options);
+  const name = flag.replace(/^--?/, "");
+  // A name cut short (`--out`) is the start of the one option it begins, however many letters are missing.
+  const completions = options.filter((option) => option.startsWith(name) && name.length >= 2);
+  const suggestion = closest(name, options) ?? (completions.length === 1 ? completions[0] : undefined);
   return `unknown option \`${flag}\`${suggestion === undefined ? "" : ` (did you mean \`--${suggestion}\`?)`}`;
 }
 

@@ -1,7 +1,7 @@
-/** The README's table of diagnostic codes, generated from `codes.ts` (`npm run readme` writes it). */
+/** docs/diagnostics.md's table of diagnostic codes, generated from `codes.ts` (`npm run codes` writes it). */
 import { diagnosticCodes } from "./codes.js";
 
-const start = "<!-- code table: generated from src/diagnostics/codes.ts by `npm run readme`; do not edit -->";
+const start = "<!-- code table: generated from src/diagnostics/codes.ts by `npm run codes`; do not edit -->";
 const end = "<!-- end of code table -->";
 
 /** One row per code, in the table's order. */
@@ -12,10 +12,10 @@ export function codeTableMarkdown(): string {
   return ["| code | severity | meaning |", "| --- | --- | --- |", ...rows].join("\n");
 }
 
-/** The README with the table between its markers replaced by the current one. */
-export function withCodeTable(readme: string): string {
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from === -1 || to < from) throw new Error(`README.md has no code table markers (${start} ... ${end})`);
-  return `${readme.slice(0, from)}${start}\n${codeTableMarkdown()}\n${readme.slice(to)}`;
+/** The page with the table between its markers replaced by the current one. */
+export function withCodeTable(page: string): string {
+  const from = page.indexOf(start);
+  const to = page.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`the page has no code table markers (${start} ... ${end})`);
+  return `${page.slice(0, from)}${start}\n${codeTableMarkdown()}\n${page.slice(to)}`;
 }

@@ -1,6 +1,6 @@
 /**
- * Every code prosec reports, with its severity and what it means: the one table the README's list
- * is generated from (`npm run readme`). `messages.ts` can only report a code listed here, and only
+ * Every code prosec reports, with its severity and what it means: the one table docs/diagnostics.md's list
+ * is generated from (`npm run codes`). `messages.ts` can only report a code listed here, and only
  * with the severity listed here.
  *
  * E and W codes are compiler.md's; P codes are prosec's own.
@@ -85,6 +85,10 @@ export const diagnosticCodes = {
   P032: { severity: "error", meaning: "a vendored program in prose_modules/ is missing or differs from prose.lock" },
   P033: { severity: "error", meaning: "programs `use` each other in a cycle (the chain is shown)" },
   P034: { severity: "error", meaning: "prose.lock cannot be read" },
+  P035: {
+    severity: "error",
+    meaning: "a misspelt property, a near miss of a known one (`permisions:`): it would silently change what runs",
+  },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -2,7 +2,7 @@
  * Every diagnostic prosec reports, in one place (as Svelte keeps its errors): one function per
  * code, taking what the message names. Phases call these and never build message text themselves.
  *
- * Every code is listed, with its severity and meaning, in `codes.ts` (which the README's table is
+ * Every code is listed, with its severity and meaning, in `codes.ts` (which docs/diagnostics.md's table is
  * generated from). Sections below are per phase; keep each sorted by code.
  */
 import type { SourceRange } from "../ast.js";
@@ -376,14 +376,19 @@ export const analyzeMessages = {
     ),
   emptyPromptProperty: (range: SourceRange) =>
     warning("W004", range, "`prompt:` is empty", "give the prompt, or remove the property"),
-  unknownProperty: (range: SourceRange, name: string, suggestion: string | undefined) =>
+  unknownProperty: (range: SourceRange, name: string) =>
     warning(
       "W005",
       range,
-      `unknown property ${quote(name)}${didYouMean(suggestion)}`,
-      suggestion
-        ? undefined
-        : "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions",
+      `unknown property ${quote(name)}`,
+      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions",
+    ),
+  misspeltProperty: (range: SourceRange, name: string, known: string) =>
+    error(
+      "P035",
+      range,
+      `unknown property ${quote(name)}: did you mean ${quote(known)}?`,
+      `write \`${known}:\`; a misspelt property would silently change what runs (a misspelt \`permissions:\` gives the agent the default, wider permissions)`,
     ),
   legacyImport: (range: SourceRange) =>
     warning(

@@ -56,6 +56,8 @@ export interface BuildResult {
   readonly programs: readonly BuiltProgram[];
   /** TypeScript errors in emitted modules (with `typecheck`): compiler bugs. */
   readonly typeErrors: readonly TypeError[];
+  /** How many modules were type-checked (with `typecheck`; none when a program has errors). */
+  readonly typeChecked: number;
   /** ok; failed: errors in programs or stale outputs (`check`); internal: emitted code does not type-check. */
   readonly exitCode: ExitCode;
 }
@@ -166,6 +168,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
   return {
     programs,
     typeErrors,
+    typeChecked: !failed && options.typecheck ? all.length : 0,
     exitCode: exitCodeOf(programs, stale, typeErrors),
   };
 }

@@ -3,7 +3,8 @@
  *
  * - `live` (a terminal): a line per finished session, judgment, parallel block and loop iteration,
  *   under a status line that names the sessions in flight;
- * - `plain` (not a terminal): quiet; finished sessions, judgments and errors only, no colour;
+ * - `plain` (not a terminal): quiet; the run id first (`--resume` and `prosec test --save` need it), then
+ *   finished sessions, judgments and errors only, no colour;
  * - `json`: every event as one JSON line, for other programs to read.
  *
  * Both text modes end with the totals: time, sessions, tokens and an estimated cost.
@@ -45,6 +46,7 @@ class TextNarrator implements Narrator {
   private sessions = 0;
   private replayed = 0;
   private statusShown = false;
+  private runShown = false;
 
   constructor(
     private readonly live: boolean,
@@ -60,7 +62,9 @@ class TextNarrator implements Narrator {
         : style.dim(`${event.source === undefined ? "" : `${event.source}:`}${event.at.line}:${event.at.column} `);
     switch (event.type) {
       case "run-start":
-        if (this.live) this.line(style.dim(`run ${event.runId} · ${event.program}`));
+        // The first is the run's own; a program it calls starts a run of its own inside it.
+        if (!this.runShown) this.line(style.dim(`run ${event.runId} · ${event.program}`));
+        this.runShown = true;
         break;
       case "session-start":
         this.track(event, +1, event.label);
@@ -89,6 +93,9 @@ class TextNarrator implements Narrator {
         break;
       case "loop-iteration":
         if (this.live) this.line(`${style.cyan("↻")} ${where}iteration ${event.iteration + 1}`);
+        break;
+      case "notice":
+        this.line(`${style.red("!")} ${event.message}`);
         break;
       case "error":
         // A failed step never ends: nothing is running any more once the run reports its error.

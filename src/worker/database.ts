@@ -19,7 +19,7 @@ export function systemDatabaseUrl(): string {
   const url = process.env["DBOS_SYSTEM_DATABASE_URL"];
   if (url === undefined || url === "") {
     throw new UsageError(
-      'set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database DBOS keeps runs in, e.g. postgresql://postgres@127.0.0.1:5432/prosec (see README, "Scale-out on DBOS")',
+      "set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database DBOS keeps runs in, e.g. postgresql://postgres@127.0.0.1:5432/prosec (see docs/dbos.md)",
     );
   }
   return url;

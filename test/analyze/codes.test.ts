@@ -107,9 +107,15 @@ const cases: Case[] = [
   { code: "W004", triggers: 'session "L"\n  prompt: ""\n', nearMiss: 'session "L"\n  prompt: "p"\n' },
   {
     code: "W005",
-    triggers: "agent a:\n  modle: opus\n",
+    triggers: 'agent a:\n  notes: "be brief"\n',
     nearMiss: "agent a:\n  model: opus\n",
-    message: /did you mean `model`/,
+    message: /unknown property `notes`/,
+  },
+  {
+    code: "P035",
+    triggers: "agent a:\n  permisions:\n    bash: deny\n",
+    nearMiss: "agent a:\n  permissions:\n    bash: deny\n",
+    message: /unknown property `permisions`: did you mean `permissions`\?/,
   },
   { code: "W006", triggers: 'import "web" from "github:x/web"\n', nearMiss: 'use "./web.prose"\n' },
   {
@@ -279,6 +285,7 @@ describe("every validation code", () => {
       P015: "3:7",
       P016: "4:10",
       P017: "1:7",
+      P035: "2:3",
     };
     const wrong: string[] = [];
     for (const c of cases) {

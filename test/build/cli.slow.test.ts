@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { typecheck } from "../../src/project/typecheck.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 function project(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "prosec-build-"));
+  const folder = temporaryFolder("prosec-build-");
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(folder, name, ".."), { recursive: true });
     writeFileSync(join(folder, name), text);
@@ -105,6 +106,8 @@ describe("prosec build", () => {
     const result = prosec(["build", ".", "--typecheck"], folder);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("1 program: 1 written, 0 unchanged, 1 module type-checked\n");
+    expect(prosec(["build", "."], folder).stdout).toBe("1 program: 0 written, 1 unchanged\n");
   });
 
   it("compiles a local `use` to an import of the other program's module, and checks calls against it", () => {

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, expect, it } from "vitest";
 import { build } from "../../src/project/build.js";
 import { corpusPrograms } from "../support/corpus.js";
+import { temporaryFolder } from "../support/temp.js";
 
-const outDir = mkdtempSync(join(tmpdir(), "prosec-corpus-"));
+const outDir = temporaryFolder("prosec-corpus-");
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 it("builds every corpus program (roadmap sketches aside) and the modules type-check in strict mode", async () => {

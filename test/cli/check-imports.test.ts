@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 describe("prosec check: local imports", () => {
   it("checks calls against the programs they `use`, and reports an import it cannot read, as build does", () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-check-imports-"));
+    const folder = temporaryFolder("prosec-check-imports-");
     writeFileSync(join(folder, "lib.prose"), 'input topic: "t"\noutput report = session "On {topic}"\n');
     writeFileSync(
       join(folder, "main.prose"),

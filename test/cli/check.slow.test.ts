@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 let workspace: string;
 
 beforeAll(() => {
-  workspace = mkdtempSync(join(tmpdir(), "prosec-check-"));
+  workspace = temporaryFolder("prosec-check-");
   writeFileSync(join(workspace, "good.prose"), 'session "Hello"\n');
   mkdirSync(join(workspace, "nested/deeper"), { recursive: true });
   mkdirSync(join(workspace, "node_modules"));

@@ -1,15 +1,15 @@
 /**
  * `prosec cost` and the bound in `prosec build --check`, through the built CLI.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 function folderWith(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "prosec-cost-"));
+  const folder = temporaryFolder("prosec-cost-");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
   return folder;
 }
@@ -54,8 +54,8 @@ describe("prosec cost", () => {
     expect(unpriced.programs[0]).toEqual(
       expect.objectContaining({
         file: "local.prose",
-        calls: "1",
-        criticalPath: "1",
+        calls: 1,
+        criticalPath: 1,
         dollars: null,
         unpriced: ["my-llama"],
       }),
@@ -70,13 +70,39 @@ describe("prosec cost", () => {
     const priced = JSON.parse(
       prosec(["cost", "local.prose", "--format", "json"], folder, { PROSEC_PRICES: "my-llama=1000/0" }).stdout,
     ) as { programs: Array<Record<string, unknown>> };
-    expect(Number(priced.programs[0]!["dollars"])).toBeGreaterThan(0.4);
+    expect(priced.programs[0]!["dollars"]).toBeGreaterThan(0.4);
+    expect(typeof priced.programs[0]!["dollars"]).toBe("number");
     expect(prosec(["cost", "local.prose"], folder, { PROSEC_PRICES: "my-llama=cheap" })).toEqual(
       expect.objectContaining({
         status: EXIT.usage,
         stderr: expect.stringContaining('PROSEC_PRICES: cannot read the price "my-llama=cheap"'),
       }),
     );
+  });
+
+  it("--format json gives numbers as numbers, a bound that depends on a list as its terms, and unbounded as such", () => {
+    const folder = folderWith({
+      "each.prose":
+        'input items: "Things"\nfor item in items:\n  session "Look at {item}"\n  session "And again at {item}"\n',
+      "forever.prose": 'loop until **done**:\n  session "Try"\n',
+    });
+    const report = JSON.parse(prosec(["cost", "each.prose", "forever.prose", "--format", "json"], folder).stdout) as {
+      programs: Array<Record<string, unknown>>;
+    };
+    const [each, forever] = report.programs;
+    // One extraction reads the list out of the text input, then two sessions an item.
+    expect(each!["calls"]).toEqual({ text: "1 + 2·|items|", sum: [1, { product: [2, { symbol: "|items|" }] }] });
+    expect(each!["byKind"]).toEqual({
+      session: { text: "2·|items|", product: [2, { symbol: "|items|" }] },
+      judgment: 0,
+      choice: 0,
+      extraction: 1,
+      retry: 0,
+    });
+    expect((each!["dollars"] as { text: string }).text).toMatch(/^\$[\d.]+ \+ \$[\d.]+·\|items\|$/);
+    expect(forever!["calls"]).toBe("unbounded");
+    expect(forever!["criticalPath"]).toBe("unbounded");
+    expect((forever!["byKind"] as Record<string, unknown>)["extraction"]).toBe(0);
   });
 
   it("a program with errors: its diagnostics and exit 1", () => {

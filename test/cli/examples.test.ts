@@ -1,11 +1,11 @@
 /** `prosec examples`: the bundled OpenProse programs, listed, shown and copied. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { corpusDirectory, corpusPrograms } from "../support/corpus.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 describe("prosec examples", () => {
   it("lists every bundled example, one a line: its name and the first line of its opening comment", () => {
@@ -40,7 +40,7 @@ describe("prosec examples", () => {
   });
 
   it("copies one into a folder (made if needed), never over an existing file", () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-examples-"));
+    const folder = temporaryFolder("prosec-examples-");
     const copied = prosec(["examples", "copy", "hello-world", "start/here"], folder);
     expect(copied.status).toBe(EXIT.ok);
     expect(copied.stdout).toBe(

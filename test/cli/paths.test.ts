@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { prosec, repositoryRoot } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 describe("prosec check paths", () => {
   it("accepts absolute paths to files and folders", () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-paths-"));
+    const folder = temporaryFolder("prosec-paths-");
     const file = join(folder, "broken.prose");
     writeFileSync(file, "let = 1\n");
 

@@ -2,13 +2,13 @@
  * The command line's manners: help wrapped at spaces, suggestions for mistyped commands and options,
  * options named once and with their dashes, one `--format json` (alias `--json`) everywhere.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { usageMessage } from "../../src/cli/usage-errors.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const lastLine = (text: string) => text.trimEnd().split("\n").pop();
 
@@ -61,10 +61,17 @@ describe("mistyped commands and options", () => {
     const result = prosec(["check", "--frmat", "json", "fixtures"]);
     expect(result.status).toBe(EXIT.usage);
     expect(result.stdout).toBe("");
-    expect(lastLine(result.stderr)).toBe("prosec: unknown option `--frmat` (did you mean `--format`?)");
-    expect(lastLine(prosec(["build", "--focre", "fixtures"]).stderr)).toBe(
-      "prosec: unknown option `--focre` (did you mean `--force`?)",
+    // The suggestion alone, one line: not the whole help before it.
+    expect(result.stderr).toBe("prosec: unknown option `--frmat` (did you mean `--format`?)\n");
+    expect(prosec(["build", "--focre", "fixtures"]).stderr).toBe(
+      "prosec: unknown option `--focre` (did you mean `--force`?)\n",
     );
+  });
+
+  it("an option cut short gets the one it begins: --out is --out-dir", () => {
+    const result = prosec(["build", "fixtures/session.prose", "--out", "build/x"]);
+    expect(result.status).toBe(EXIT.usage);
+    expect(result.stderr).toBe("prosec: unknown option `--out` (did you mean `--out-dir`?)\n");
   });
 
   it("--out-dir is named once, with its dashes, whatever is wrong with it", () => {
@@ -89,7 +96,7 @@ describe("mistyped commands and options", () => {
 
 describe("--format json and --json", () => {
   it("are the same for check", () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-format-"));
+    const folder = temporaryFolder("prosec-format-");
     writeFileSync(join(folder, "a.prose"), 'session "Hi {nobody}"\n');
     const long = prosec(["check", "--format", "json", "a.prose"], folder);
     const short = prosec(["check", "--json", "a.prose"], folder);
@@ -133,6 +140,10 @@ describe("usageMessage", () => {
     expect(
       usageMessage("Not enough non-option arguments: got 0, need at least 1", ["build", "--focre", "x"], ["force"]),
     ).toBe("unknown option `--focre` (did you mean `--force`?)");
+    expect(
+      usageMessage("Unknown argument: out", ["build", "--out", "x"], ["out-dir", "outDir", "force", "format"]),
+    ).toBe("unknown option `--out` (did you mean `--out-dir`?)");
+    expect(usageMessage("Unknown argument: fo", ["build", "--fo"], ["force", "format"])).toBe("unknown option `--fo`");
     expect(usageMessage("Missing required argument: older-than", ["runs", "prune"], [])).toBe("missing --older-than");
     expect(usageMessage("Not enough arguments following: out-dir", [], [])).toBe("--out-dir needs a value");
     expect(usageMessage("Arguments out-dir, outDir and x are wrong", [], [])).toBe(

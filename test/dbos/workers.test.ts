@@ -5,8 +5,7 @@
  * the model again.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -22,6 +21,7 @@ import {
 } from "../support/fake-anthropic.js";
 import { deterministicModel, identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
 const TEST_API_KEY = "sk-ant-test-dbos-0000000000";
@@ -199,7 +199,7 @@ function repeatedAfter(server: FakeServer, from: number, finished: ReadonlySet<s
 }
 
 function folder(program = PROGRAM): string {
-  const cwd = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
+  const cwd = temporaryFolder("prosec-dbos-");
   writeFileSync(join(cwd, "report.prose"), program);
   return cwd;
 }
@@ -361,7 +361,7 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
       servers.push(failing);
       const env = environment(database, failing);
       const cwd = folder();
-      const changed = mkdtempSync(join(tmpdir(), "prosec-dbos-"));
+      const changed = temporaryFolder("prosec-dbos-");
       writeFileSync(join(changed, "report.prose"), PROGRAM.replace("Assemble the report", "Assemble the final report"));
 
       const migrated = await prosec(["migrate"], cwd, env);

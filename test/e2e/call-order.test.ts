@@ -5,7 +5,7 @@
  * ordered list of what the model was asked is compared with the expected one:
  * `session: <first line of the task>`, `judge: <condition>`, `choose: <criteria>`.
  */
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ProseError } from "../../runtime/index.js";
 import {
   askedText,
@@ -26,7 +26,6 @@ import {
   judgmentCondition,
   loadProgram,
   observedValues,
-  removeTemporaryFolders,
   TEST_API_KEY,
   temporaryFolder,
 } from "./harness.js";
@@ -57,8 +56,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-afterAll(removeTemporaryFolders);
 
 let programs = 0;
 

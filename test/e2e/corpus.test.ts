@@ -22,7 +22,6 @@ import {
   expectWithinBound,
   loadProgram,
   observedValues,
-  removeTemporaryFolders,
   TEST_API_KEY,
   temporaryFolder,
   type CallKind,
@@ -34,7 +33,6 @@ const table = new Map<string, Counts>();
 let server: FakeServer | undefined;
 afterAll(async () => {
   await server?.close();
-  removeTemporaryFolders();
 });
 
 describe("corpus programs run end to end against a scripted model", () => {

@@ -6,8 +6,7 @@
  * Only the public contract is used: `compile()`, the module's `run(inputs, options)` and its default
  * export (the program metadata: inputs and outputs).
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
@@ -16,24 +15,13 @@ import type { RunEvent } from "../../runtime/types.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import { lastUserText, type FakeRequest } from "../support/fake-anthropic.js";
 import { callKind, firstMessageText, TASK_HEADING, type CallKind } from "../support/requests.js";
+import { temporaryFolder } from "../support/temp.js";
 
 export const TEST_API_KEY = "sk-ant-test-e2e-0123456789abcdef";
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
 
-const folders: string[] = [];
-
-/** A fresh, real-path temporary folder (removed by `removeTemporaryFolders`). */
-export function temporaryFolder(prefix: string): string {
-  const folder = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  folders.push(folder);
-  return folder;
-}
-
-/** Removes every folder `temporaryFolder` made in this test file, the generated modules' too. */
-export function removeTemporaryFolders(): void {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-}
+export { temporaryFolder };
 
 const moduleFolder = temporaryFolder("prosec-e2e-modules-");
 

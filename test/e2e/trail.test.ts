@@ -3,7 +3,7 @@
  * exactly, for sequences, transparent `if` bodies, loop iterations, parallel branches and block calls.
  * Programs run with `concurrency: 1` against the fake Messages API; every session replies `R(<task>)`.
  */
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../runtime/index.js";
 import { trailSections } from "../../runtime/steps/trail.js";
 import {
@@ -18,7 +18,6 @@ import {
   firstUserText,
   judgmentCondition,
   loadProgram,
-  removeTemporaryFolders,
   TEST_API_KEY,
   temporaryFolder,
   trailText,
@@ -29,7 +28,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-afterAll(removeTemporaryFolders);
 
 let programs = 0;
 

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import oniguruma from "vscode-oniguruma";
 import textmate, { type IGrammar } from "vscode-textmate";
 import { repositoryRoot } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const extension = join(repositoryRoot, "editors/vscode");
 const require = createRequire(import.meta.url);
@@ -224,8 +224,8 @@ describe("VS Code extension: which prosec it starts", () => {
   };
 
   it("takes the setting, else the workspace's node_modules/.bin/prosec, else prosec on the PATH", () => {
-    const without = mkdtempSync(join(tmpdir(), "prosec-vscode-"));
-    const withProsec = mkdtempSync(join(tmpdir(), "prosec-vscode-"));
+    const without = temporaryFolder("prosec-vscode-");
+    const withProsec = temporaryFolder("prosec-vscode-");
     mkdirSync(join(withProsec, "node_modules/.bin"), { recursive: true });
     writeFileSync(join(withProsec, "node_modules/.bin/prosec"), "");
     expect(serverCommand(" /opt/prosec/bin/prosec ", [withProsec])).toBe("/opt/prosec/bin/prosec");

@@ -1,18 +1,28 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { repositoryRoot } from "../support/cli.js";
 import { zipEntries } from "../support/zip.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const extension = join(repositoryRoot, "editors/vscode");
 const vsce = join(extension, "node_modules/.bin/vsce");
 
 describe("VS Code extension: packaging", () => {
+  // The extension has a lockfile of its own; a fresh clone has not installed it, so the test does.
+  beforeAll(() => {
+    if (existsSync(vsce)) return;
+    const installed = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--prefix", extension], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    if (installed.status !== 0)
+      throw new Error(`npm ci --prefix editors/vscode failed:\n${installed.stdout}${installed.stderr}`);
+  }, 300_000);
+
   it("packages with @vscode/vsce into a .vsix holding the client, the language files and the runtime dependencies only", () => {
-    expect(existsSync(vsce), "the extension's dependencies are installed: npm ci --prefix editors/vscode").toBe(true);
-    const out = join(mkdtempSync(join(tmpdir(), "prosec-vsix-")), "prose.vsix");
+    const out = join(temporaryFolder("prosec-vsix-"), "prose.vsix");
     const packaged = spawnSync(vsce, ["package", "--allow-missing-repository", "--out", out], {
       cwd: extension,
       encoding: "utf8",

@@ -2,8 +2,7 @@
  * Generated modules run: programs are compiled, written with their runtime import pointed at the
  * runtime's source, and executed against the fake Messages API with the real SDK client.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -17,9 +16,10 @@ import {
   type FakeRequest,
   type FakeServer,
 } from "../support/fake-anthropic.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
-const folder = realpathSync(mkdtempSync(join(tmpdir(), "prosec-exec-")));
+const folder = temporaryFolder("prosec-exec-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 let server: FakeServer | undefined;

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build, type BuildResult } from "../../src/project/build.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const fixtures = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 const snapshots = fileURLToPath(new URL("../../snapshots/", import.meta.url));
@@ -25,7 +25,7 @@ let outDir: string;
 let result: BuildResult;
 
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "prosec-fixtures-"));
+  outDir = temporaryFolder("prosec-fixtures-");
   result = await build([fixtures], { outDir, typecheck: true, force: true });
 }, 60_000);
 

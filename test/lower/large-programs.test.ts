@@ -4,7 +4,7 @@
  * in `$chunk` functions, formatting it piece by piece gives exactly what formatting it whole gives, and
  * a chunked program runs: its chunks in order, sharing live bindings, its judgments seeing them all.
  */
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { syntheticProgram } from "../../bench/synthetic.mjs";
 import { lowerSource } from "../../src/compile.js";
 import { format } from "../../src/phases/3-transform/index.js";
@@ -16,14 +16,7 @@ import {
   type FakeRequest,
   type FakeServer,
 } from "../support/fake-anthropic.js";
-import {
-  callKind,
-  judgmentCondition,
-  loadProgram,
-  removeTemporaryFolders,
-  TEST_API_KEY,
-  temporaryFolder,
-} from "../e2e/harness.js";
+import { callKind, judgmentCondition, loadProgram, TEST_API_KEY, temporaryFolder } from "../e2e/harness.js";
 
 function lowered(source: string) {
   const result = lowerSource(source, "large.prose");
@@ -42,7 +35,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-afterAll(removeTemporaryFolders);
 
 describe("large programs", () => {
   it("the generated code grows linearly: 4x the lines, at most 4.5x the bytes", () => {

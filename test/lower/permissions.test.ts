@@ -3,7 +3,6 @@
  * through without resolving it ("internal: `deny` at 3:12 was not resolved by analysis").
  */
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { compile, lowerSource } from "../../src/compile.js";
 import { hasErrors } from "../../src/diagnostics/diagnostic.js";
 import { checkSource } from "../../src/pipeline.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const program = (rules: string) => `agent a:\n  permissions:\n${rules}\nsession: a\n  prompt: "hi"\n`;
 
@@ -152,7 +152,7 @@ describe("no property value that passes analysis reaches an internal error in lo
 
 describe("a compiled program's permissions are enforced by the runtime", () => {
   const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
-  const folder = realpathSync(mkdtempSync(join(tmpdir(), "prosec-permissions-")));
+  const folder = temporaryFolder("prosec-permissions-");
   let server: FakeServer | undefined;
   afterEach(async () => {
     await server?.close();

@@ -4,8 +4,7 @@
  * characters that could break out of a literal or a comment are compiled, the module is
  * type-checked (strict) and then run against the runtime; its outputs must equal the strings.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -13,6 +12,7 @@ import { typecheck } from "../../src/project/typecheck.js";
 import { compile } from "../../src/compile.js";
 import { stringLiteral, templateChunk } from "../../src/phases/3-transform/literals.js";
 import { pick, seededRandom } from "../support/random.js";
+import { temporaryFolder } from "../support/temp.js";
 
 /** Characters that end literals, open substitutions or comments, or are not plain UTF-8 text. */
 const dangerous = [
@@ -52,7 +52,7 @@ function proseString(value: string): string {
 }
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
-const folder = mkdtempSync(join(tmpdir(), "prosec-strings-"));
+const folder = temporaryFolder("prosec-strings-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe("string literals round-trip exactly", () => {

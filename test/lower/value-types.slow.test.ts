@@ -2,11 +2,11 @@
  * Typed inputs and outputs (2-analyze/value-types.ts): what the program knows is in `Inputs`,
  * `Outputs` and the bindings' declarations, and the modules still type-check in strict mode.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/project/build.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const programs: Record<string, string> = {
   "kinds.prose": [
@@ -57,7 +57,7 @@ let folder: string;
 let modules: Record<string, string>;
 let typeErrors: readonly unknown[];
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), "prosec-types-"));
+  folder = temporaryFolder("prosec-types-");
   for (const [name, source] of Object.entries(programs)) writeFileSync(join(folder, name), source);
   const result = await build(
     Object.keys(programs).map((name) => join(folder, name)),

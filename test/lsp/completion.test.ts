@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompletionRequest, type CompletionItem } from "vscode-languageserver-protocol";
 import { fileUri, positionOf, startLsp, type LspSession } from "../support/lsp-client.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const program = `use "./lib" as lib
 input topic: "What to research"
@@ -83,7 +83,7 @@ describe("prosec lsp: completion", () => {
     })) as CompletionItem[] | null;
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), "prosec-lsp-completion-"));
+    folder = temporaryFolder("prosec-lsp-completion-");
     writeFileSync(join(folder, "lib.prose"), 'input subject: "The subject"\noutput report = session "On {subject}"\n');
     lsp = startLsp(folder);
     await lsp.initialize(folder);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,6 +11,7 @@ import {
 import { prosec, repositoryRoot } from "../support/cli.js";
 import { corpusDirectory, corpusPrograms, roadmapDirectory, roadmapSketches } from "../support/corpus.js";
 import { fileUri, startLsp, type LspSession } from "../support/lsp-client.js";
+import { temporaryFolder } from "../support/temp.js";
 
 interface CheckJson {
   files: {
@@ -48,7 +48,7 @@ describe("prosec lsp: diagnostics", () => {
   let folder: string;
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), "prosec-lsp-diagnostics-"));
+    folder = temporaryFolder("prosec-lsp-diagnostics-");
     lsp = startLsp(repositoryRoot);
     await lsp.initialize(repositoryRoot);
   });

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,6 +12,7 @@ import {
   type MarkupContent,
 } from "vscode-languageserver-protocol";
 import { fileUri, positionOf, startLsp, type LspSession } from "../support/lsp-client.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const main = `# Research with a helper program
 use "./lib" as lib
@@ -71,7 +71,7 @@ describe("prosec lsp: hover, definition, references, symbols, rename", () => {
     )?.value;
 
   beforeAll(async () => {
-    folder = mkdtempSync(join(tmpdir(), "prosec-lsp-navigation-"));
+    folder = temporaryFolder("prosec-lsp-navigation-");
     writeFileSync(join(folder, "main.prose"), main);
     writeFileSync(join(folder, "lib.prose"), lib);
     writeFileSync(join(folder, "other.prose"), other);

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { compile } from "../../src/compile.js";
 import { checkSource } from "../../src/pipeline.js";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 /** `line:column CODE message` of every diagnostic `check` reports. */
 function checked(source: string): string[] {
@@ -139,7 +139,7 @@ describe("error recovery, like tsc", () => {
 
   it("never lowers a program with syntax errors: compile returns no code, `prosec build` writes nothing", async () => {
     expect((await compile(brokenLate, "broken.prose")).code).toBeUndefined();
-    const folder = mkdtempSync(join(tmpdir(), "prosec-recovery-"));
+    const folder = temporaryFolder("prosec-recovery-");
     writeFileSync(join(folder, "broken.prose"), brokenLate);
     const result = prosec(["build", "broken.prose"], folder);
     expect(result.status).toBe(EXIT.failed);

@@ -3,8 +3,7 @@
  * built CLI in a child process, against a registry (and a Messages API) served from this test on
  * 127.0.0.1. Slow: a dozen processes.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProsec, type CliResult } from "../support/cli.js";
@@ -13,6 +12,7 @@ import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.j
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry.js";
 import { TEST_API_KEY } from "../runtime/helpers.js";
 import { registryPrograms } from "./programs.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const TOKEN = "registry-token-SECRET-42";
 let registry: FakeRegistry;
@@ -21,7 +21,7 @@ let cache: string;
 beforeAll(async () => {
   registry = await startFakeRegistry(registryPrograms);
   model = await startFakeAnthropic({ respond: deterministicModel() });
-  cache = mkdtempSync(join(tmpdir(), "prosec-registry-cache-"));
+  cache = temporaryFolder("prosec-registry-cache-");
 });
 afterAll(async () => {
   await registry.close();
@@ -41,7 +41,7 @@ function prosec(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {
 
 describe("prosec add, install --check, check and build", () => {
   it("vendors, verifies and builds a project; network failures exit 8 in one line", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-registry-cli-"));
+    const folder = temporaryFolder("prosec-registry-cli-");
     writeFileSync(
       join(folder, "main.prose"),
       'use "alice/research" as research\n\noutput report = research(topic: "tides")\n',
@@ -87,7 +87,7 @@ describe("prosec add, install --check, check and build", () => {
 
 describe("prosec run <ref>", () => {
   it("fetches into the cache, shows the permissions, needs --yes off a terminal the first time, then runs offline", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-registry-run-"));
+    const folder = temporaryFolder("prosec-registry-run-");
     const refused = await prosec(["run", "alice/research", "-i", "topic=tides"], folder);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain(`fetched alice/research from ${registry.url}/alice/research`);
@@ -118,7 +118,7 @@ describe("prosec run <ref>", () => {
   });
 
   it("runs a local file of that name rather than the registry's program", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "prosec-registry-local-"));
+    const folder = temporaryFolder("prosec-registry-local-");
     mkdirSync(join(folder, "alice"));
     writeFileSync(join(folder, "alice/research"), 'output local = session "Local research"\n');
     const asked = registry.requests.length;

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RegistryError } from "../../src/registry/fetch-program.js";
@@ -8,6 +7,7 @@ import { sha256 } from "../../src/project/imports.js";
 import { refKey, refUrl, vendoredPath } from "../../src/references.js";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry.js";
 import { news, registryPrograms, research, search } from "./programs.js";
+import { temporaryFolder } from "../support/temp.js";
 
 let registry: FakeRegistry;
 let folder: string;
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => registry.close());
 beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), "prosec-registry-"));
+  folder = temporaryFolder("prosec-registry-");
   registry.programs.set("/carol/news", news(1));
   registry.requests.length = 0;
 });

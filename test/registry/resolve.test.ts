@@ -3,8 +3,7 @@
  * and the vendored copies only: a project is set up by `prosec add` against the fake registry once,
  * then copied for each test; nothing after that touches the network.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -17,12 +16,13 @@ import { addPrograms } from "../../src/registry/project.js";
 import { loadProgram } from "../../src/run/load-program.js";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry.js";
 import { registryPrograms, research } from "./programs.js";
+import { temporaryFolder } from "../support/temp.js";
 
 let registry: FakeRegistry;
 let template: string;
 beforeAll(async () => {
   registry = await startFakeRegistry(registryPrograms);
-  template = mkdtempSync(join(tmpdir(), "prosec-registry-template-"));
+  template = temporaryFolder("prosec-registry-template-");
   await addPrograms(["alice/research", "cyc/a"], { cwd: template, registry: registry.url });
   // From here on the registry is gone: resolution must never need it.
   await registry.close();
@@ -32,7 +32,7 @@ afterAll(() => rmSync(template, { recursive: true, force: true }));
 const main = 'use "@alice/research" as research\n\nlet r = research(topic: "tides")\n\noutput report = r.summary\n';
 
 function project(files: Record<string, string>): string {
-  const folder = mkdtempSync(join(tmpdir(), "prosec-registry-project-"));
+  const folder = temporaryFolder("prosec-registry-project-");
   cpSync(template, folder, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
   return folder;
@@ -71,7 +71,7 @@ describe("check: remote programs through prose.lock", () => {
   });
 
   it("names `prosec add` for a reference prose.lock does not pin (no lockfile at all, or not in it)", () => {
-    const alone = mkdtempSync(join(tmpdir(), "prosec-registry-alone-"));
+    const alone = temporaryFolder("prosec-registry-alone-");
     writeFileSync(join(alone, "main.prose"), 'use "carol/news"\n\nsession "Hi"\n');
     const expected = "main.prose:1:5 P008 `carol/news` is not in prose.lock: building never fetches a program";
     expect(codes(alone)).toEqual([expected]);

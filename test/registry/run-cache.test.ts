@@ -1,17 +1,17 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { permissionsSummary } from "../../src/cli/run-remote.js";
 import { approve, cachedProgram } from "../../src/registry/run-cache.js";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry.js";
 import { news, registryPrograms, research } from "./programs.js";
+import { temporaryFolder } from "../support/temp.js";
 
 let registry: FakeRegistry;
 const previousCache = process.env["XDG_CACHE_HOME"];
 beforeAll(async () => {
   registry = await startFakeRegistry(registryPrograms);
-  process.env["XDG_CACHE_HOME"] = mkdtempSync(join(tmpdir(), "prosec-cache-"));
+  process.env["XDG_CACHE_HOME"] = temporaryFolder("prosec-cache-");
 });
 afterAll(async () => {
   await registry.close();

@@ -5,17 +5,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { BudgetExceeded } from "../../runtime/index.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
-import { loadProgram, removeTemporaryFolders, TEST_API_KEY, temporaryFolder } from "../e2e/harness.js";
+import { loadProgram, TEST_API_KEY, temporaryFolder } from "../e2e/harness.js";
 
 const prices = { "claude-sonnet-5-5": { input: 0, output: 100 } };
 const thousandTokens = "word ".repeat(800);
 
 let server: FakeServer;
 afterEach(async () => server?.close());
-afterAll(removeTemporaryFolders);
 
 async function serve(latencyMs = 0): Promise<FakeServer> {
   server = await startFakeAnthropic({ respond: () => reply.text(thousandTokens), latencyMs });

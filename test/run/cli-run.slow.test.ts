@@ -186,6 +186,22 @@ describe("prosec run", () => {
     },
   );
 
+  it("SIGTERM stops it as Ctrl-C does, and says it was terminated", { timeout: 60_000 }, async () => {
+    const cwd = project();
+    const server = await serve((request) => {
+      if (request.index !== 2) return answer(request);
+      started.child.kill("SIGTERM");
+      return { kind: "hang" };
+    });
+    const started = prosec(cwd, server, ["run", "report.prose", "--input", "topic=tides"]);
+    const stopped = await started.exit;
+    const runId = onlyRun(cwd);
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain("The run was terminated (SIGTERM).");
+    expect(stopped.stderr).not.toContain("Ctrl-C");
+    expect(stopped.stderr).toContain(`Resume with: prosec run report.prose --resume ${runId}`);
+  });
+
   it(
     "narrates in plain text off a terminal, prints the outputs on stdout, and --json gives one event per line",
     { timeout: 60_000 },
@@ -195,6 +211,8 @@ describe("prosec run", () => {
       const plain = await prosec(cwd, server, ["run", "report.prose", "-i", "topic=tides"]).exit;
       expect(plain.code).toBe(0);
       expect(plain.stdout).toMatch(/^## report\n\n\[[0-9a-f]{12}\] re: Assemble the report\n\n$/);
+      // The run id comes first, one line, for --resume and prosec test --save.
+      expect(plain.stderr.split("\n")[0]).toBe(`run ${onlyRun(cwd)} · report`);
       expect(plain.stderr).toMatch(/^✓ 4:13 Research tides: history · \d+ tokens$/m);
       expect(plain.stderr).toMatch(/^\? 11:12 the draft is final → (yes|no) \(\[[0-9a-f]{12}\] scripted\)$/m);
       expect(plain.stderr).toMatch(

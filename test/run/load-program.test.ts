@@ -4,17 +4,17 @@
  * process, so that what is loaded is the loader's doing alone.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../support/temp.js";
 
 const loader = pathToFileURL(join(__dirname, "../../dist/src/run/load-program.js")).href;
 
 describe("loadProgram (prosec run)", () => {
   it("runs a program that uses another without loading the TypeScript compiler, leaving import-like lines of its text alone", () => {
-    const cwd = realpathSync(mkdtempSync(join(tmpdir(), "prosec-load-")));
+    const cwd = temporaryFolder("prosec-load-");
     writeFileSync(join(cwd, "helper.prose"), 'input topic: "A topic"\n\noutput summary = "About " + topic\n');
     // A line of the program's text (kept in the module's `text`) that reads like an import of a used program.
     writeFileSync(

@@ -34,7 +34,7 @@ function usages(events: readonly RunEvent[]): Usage[] {
 }
 
 describe("the fake server's usage accounting", () => {
-  const ask = (client: Anthropic, system: Anthropic.TextBlockParam[], text = "hi", model = "claude-sonnet-4-5") =>
+  const ask = (client: Anthropic, system: Anthropic.TextBlockParam[], text = "hi", model = "claude-opus-4-1") =>
     client.messages.create({ model, max_tokens: 10, system, messages: [{ role: "user", content: text }] });
 
   it("estimates input tokens from the request's size and output tokens from the reply's", async () => {
@@ -64,7 +64,7 @@ describe("the fake server's usage accounting", () => {
       second.usage.cache_read_input_tokens,
       second.usage.input_tokens,
     ]).toEqual([0, 1500, 1]);
-    // Sonnet 4.5 caches from 1,024 tokens; Haiku 4.5 only from 4,096.
+    // Opus 4.1 caches from 1,024 tokens; Haiku 4.5 only from 4,096.
     const haiku = await ask(client, long, "six", "claude-haiku-4-5");
     expect([
       haiku.usage.cache_creation_input_tokens,

@@ -1,9 +1,7 @@
-import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { defineProgram, startRun, type RunOptions } from "../../runtime/index.js";
 import type { ProgramInfo, RunEvent, Runtime, Site } from "../../runtime/types.js";
 import type { FakeServer } from "../support/fake-anthropic.js";
+import { temporaryFolder } from "../support/temp.js";
 
 export const TEST_API_KEY = "sk-ant-test-SECRET-0123456789abcdef";
 
@@ -18,9 +16,7 @@ export const program: ProgramInfo = defineProgram({
 
 export const at = (line: number, column = 1): Site => ({ line, column });
 
-export function temporaryFolder(prefix = "prosec-runtime-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-}
+export { temporaryFolder };
 
 export interface TestRun<O> {
   readonly result: O;
@@ -42,7 +38,7 @@ export async function runAgainst<O>(
       apiKey: TEST_API_KEY,
       baseURL: server.url,
       maxRetries: 0,
-      cwd: temporaryFolder(),
+      cwd: temporaryFolder("prosec-runtime-"),
       ...options,
       onEvent: (event) => {
         events.push(event);
@@ -70,7 +66,7 @@ export async function failingRun(
         apiKey: TEST_API_KEY,
         baseURL: server.url,
         maxRetries: 0,
-        cwd: temporaryFolder(),
+        cwd: temporaryFolder("prosec-runtime-"),
         ...options,
         onEvent: (event) => events.push(event),
       },

@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeDirectory } from "../../runtime/durable/make-directory.js";
+import { temporaryFolder } from "../support/temp.js";
 
 describe("makeDirectory", () => {
   it("creates a folder and its missing parents, and accepts one that exists", () => {
-    const root = mkdtempSync(join(tmpdir(), "prosec-mkdir-"));
+    const root = temporaryFolder("prosec-mkdir-");
     const deep = join(root, "a", "b", "c");
     makeDirectory(deep);
     expect(statSync(deep).isDirectory()).toBe(true);
@@ -15,7 +15,7 @@ describe("makeDirectory", () => {
   });
 
   it("fails at once where a parent is a file", () => {
-    const root = mkdtempSync(join(tmpdir(), "prosec-mkdir-"));
+    const root = temporaryFolder("prosec-mkdir-");
     writeFileSync(join(root, "file"), "");
     expect(() => makeDirectory(join(root, "file", "sub"))).toThrow(/ENOTDIR|EEXIST/);
   });

@@ -256,7 +256,7 @@ describe("deny as empty lists, prompt as ask (read / write / execute)", () => {
       (request) => (asked.push(request.detail), request.detail === "ls"),
     );
     expect(guard.offersCommands()).toBe(true);
-    await expect(guard.checkCommand("ls")).resolves.toEqual({ argv: ["ls"] });
+    await expect(guard.checkCommand("ls")).resolves.toMatchObject({ argv: ["ls"] });
     await expect(guard.checkCommand("rm -rf x")).rejects.toThrow(/was not granted/);
     expect(asked).toEqual(["ls", "rm -rf x"]);
     expect(new PermissionGuard(temporaryFolder(), { ask: ["execute"] }, undefined).offersCommands()).toBe(false);

@@ -12,10 +12,11 @@
  *
  * Every refused attack must come back as a tool error a model can read, and the run must go on.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { lstatSync, rmSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRun } from "../../runtime/index.js";
 import type { RunEvent } from "../../runtime/types.js";
@@ -27,6 +28,7 @@ import {
   type FakeServer,
 } from "../support/fake-anthropic.js";
 import { at, program, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+import { ensureBubblewrap } from "../support/bubblewrap.js";
 import { profiles, type Attack } from "./attacks.js";
 
 const SUITE_SECRET = "suite-secret-value-0123";
@@ -97,6 +99,7 @@ function snapshot(folder: string): Map<string, string> {
       const full = join(path, entry);
       const stat = lstatSync(full);
       if (stat.isSymbolicLink()) files.set(full, "<symlink>");
+      else if (stat.isFIFO()) files.set(full, "<fifo>");
       else if (stat.isDirectory()) visit(full);
       else files.set(full, readFileSync(full, "utf8"));
     }
@@ -130,11 +133,62 @@ function layout(): { project: string; outside: string } {
   writeFileSync(join(project, "sub/.env"), "CANARY-DOTENV sub\n");
   writeFileSync(join(project, ".git/config"), "[core]\n\tbare = false\n");
   writeFileSync(join(project, ".prose/runs/old/bindings/x.md"), "CANARY-PROSE another run's value\n");
+  // Links whose targets do not exist yet, and links to the process's streams and devices.
+  const links: Record<string, string> = {
+    "docs/new.md": "../../outside/x.md",
+    "docs/abs.md": join(outside, "y.md"),
+    "docs/hook.md": "../.git/hooks/pre-commit",
+    "docs/keys.md": join(outside, "home/.ssh/authorized_keys"),
+    "docs/newdir": "../../outside/newdir",
+    "docs/chain.md": "chain2.md",
+    "docs/chain2.md": "../../outside/z.md",
+    "docs/to-src.md": "../src/a.ts",
+    "docs/log.md": "/dev/stdout",
+    "docs/err.md": "/proc/self/fd/2",
+    "docs/out.md": "/proc/self/fd/1",
+    "docs/null.md": "/dev/null",
+    "docs/environ.md": "/proc/self/environ",
+    "docs/zero.md": "/dev/zero",
+    "docs/to-pipe": "pipe",
+  };
+  for (const [path, target] of Object.entries(links)) symlinkSync(target, join(project, path));
+  execFileSync("mkfifo", [join(project, "docs/pipe")]);
+  // The running program, a program it uses, their modules, the lockfile and a vendored program.
+  mkdirSync(join(project, "lib"));
+  mkdirSync(join(project, "dist"));
+  mkdirSync(join(project, "prose_modules/a"), { recursive: true });
+  writeFileSync(join(project, "program.prose"), "agent worker:\n  permissions:\n    bash: deny\n");
+  writeFileSync(join(project, "lib/helper.prose"), 'session "help"\n');
+  writeFileSync(join(project, "lib/helper.prose.ts"), "export default {};\n");
+  writeFileSync(join(project, "dist/program.prose.js"), "export default {};\n");
+  writeFileSync(join(project, "prose.lock"), "{}\n");
+  writeFileSync(join(project, "prose_modules/a/b.prose"), 'session "b"\n');
+  symlinkSync("../program.prose", join(project, "docs/to-program.md"));
+  writeFileSync(join(project, "docs/many-a.md"), `${"a".repeat(30_000)}b\n`);
   for (const folder of ["src", "out"]) {
     symlinkSync(outside, join(project, folder, "link-out"));
     symlinkSync(join(outside, "secret.txt"), join(project, folder, "link-secret"));
   }
   return { project, outside };
+}
+
+/** Whether `text` holds `secret` as it is or in a disguise a command can cheaply give it. */
+function disguisedIn(text: string, secret: string): Record<string, boolean> {
+  const alphanumeric = (value: string): string => value.replace(/[^A-Za-z0-9]/g, "");
+  const reversed = [...secret].reverse().join("");
+  const hex = Buffer.from(secret).toString("hex");
+  // The middle of the base64 of the secret, at each of the three byte alignments.
+  const base64 = [0, 1, 2].map((shift) =>
+    Buffer.concat([Buffer.alloc(shift), Buffer.from(secret)])
+      .toString("base64")
+      .slice(4, -4),
+  );
+  return {
+    plain: text.includes(secret),
+    "spaced or reversed": [secret, reversed].some((form) => alphanumeric(text).includes(alphanumeric(form))),
+    hex: text.toLowerCase().includes(hex),
+    base64: base64.some((core) => text.includes(core)),
+  };
 }
 
 interface ToolResult {
@@ -161,9 +215,12 @@ function toolResults(server: FakeServer): Map<string, ToolResult> {
 describe("permissions against a hostile model", () => {
   let servers: Awaited<ReturnType<typeof startServers>>;
   let model: FakeServer;
+  let project: string | undefined;
   const saved = { ...process.env };
 
   beforeAll(async () => {
+    // Commands run inside the OS sandbox (an unrestricted shell only there): the suite needs it.
+    ensureBubblewrap();
     servers = await startServers();
     Object.assign(process.env, { ANTHROPIC_API_KEY: TEST_API_KEY, PROSEC_SUITE_SECRET: SUITE_SECRET, GITHUB_TOKEN });
   });
@@ -173,11 +230,13 @@ describe("permissions against a hostile model", () => {
       else process.env[name] = saved[name];
     servers.sink.close();
     servers.redirector.close();
+    if (project !== undefined) rmSync(dirname(project), { recursive: true, force: true });
     await model?.close();
   });
 
   it("lets no attack escape, refuses each with a readable tool error, and the run goes on", async () => {
-    const { project, outside } = layout();
+    let outside: string;
+    ({ project, outside } = layout());
     const before = { outside: snapshot(outside), project: snapshot(project) };
     const groups = profiles({
       outside,
@@ -275,7 +334,8 @@ describe("permissions against a hostile model", () => {
     };
     for (const [where, text] of Object.entries(streams))
       for (const secret of SECRETS)
-        if (text.includes(secret)) escapes.push(`${where} carried the secret ${secret.slice(0, 8)}…`);
+        for (const [form, found] of Object.entries(disguisedIn(text, secret)))
+          if (found) escapes.push(`${where} carried the secret ${secret.slice(0, 8)}… (${form})`);
     // No command a person was asked about was anything but a simple command.
     for (const detail of asked)
       if (/[;&|<>`$]/.test(detail)) escapes.push(`a person was asked to approve a shell line: ${detail}`);

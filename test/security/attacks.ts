@@ -56,12 +56,15 @@ const read = (path: string) => ({ path });
 const write = (path: string) => ({ path, content: "PWNED" });
 const command = (line: string) => ({ command: line });
 const url = (href: string) => ({ url: href });
+const grant = (path: string) => ({ path, old_text: "bash: deny", new_text: "bash: allow" });
 
 const OUTSIDE = /outside the working directory/;
 const NOT_PERMITTED = /is not permitted for this agent/;
 const ALLOW_LIST = /which an allow-list does not permit/;
 const INTERNAL = /loopback, private or reserved address/;
 const NO_PATTERN = /matches none of this agent's network patterns/;
+const DEVICE = /leads to a device or kernel file/;
+const NOT_REGULAR = /is not a regular file/;
 
 export function profiles({ outside, sink, redirector }: Targets): Profile[] {
   const out = (name: string) => `../${outside.split("/").pop()}/${name}`;
@@ -176,6 +179,72 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
       ],
     },
     {
+      name: "links not yet resolved",
+      permissions: { write: ["docs/**", "out/**"] },
+      attacks: [
+        control("write a new file next to the links", "write_file", { path: "docs/fine.md", content: "fine" }),
+        refused("write a dangling relative link to outside", "write_file", write("docs/new.md"), OUTSIDE),
+        refused("write a dangling absolute link to outside", "write_file", write("docs/abs.md"), OUTSIDE),
+        refused("write a dangling link into .git/hooks", "write_file", write("docs/hook.md"), NOT_PERMITTED),
+        refused("write a dangling link to an authorized_keys", "write_file", write("docs/keys.md"), OUTSIDE),
+        refused("write through a dangling link to a folder", "write_file", write("docs/newdir/x.md"), OUTSIDE),
+        refused("write a link chain ending outside", "write_file", write("docs/chain.md"), OUTSIDE),
+        refused("write a link to a file the globs do not grant", "write_file", write("docs/to-src.md"), NOT_PERMITTED),
+        refused(
+          "edit a dangling link to outside",
+          "edit_file",
+          { path: "docs/new.md", old_text: "x", new_text: "PWNED" },
+          OUTSIDE,
+        ),
+      ],
+    },
+    {
+      name: "devices and streams",
+      permissions: {},
+      attacks: [
+        refused("write a link to /dev/stdout", "write_file", write("docs/log.md"), DEVICE),
+        refused("write a link to /proc/self/fd/2", "write_file", write("docs/err.md"), DEVICE),
+        refused("write a link to /dev/null", "write_file", write("docs/null.md"), DEVICE),
+        refused("read a link to /proc/self/environ", "read_file", read("docs/environ.md"), DEVICE),
+        refused("read a link to /dev/zero", "read_file", read("docs/zero.md"), DEVICE),
+        refused(
+          "edit a link to /proc/self/fd/1",
+          "edit_file",
+          { path: "docs/out.md", old_text: "a", new_text: "b" },
+          DEVICE,
+        ),
+        refused("read a FIFO", "read_file", read("docs/pipe"), NOT_REGULAR),
+        refused("write a FIFO", "write_file", write("docs/pipe"), NOT_REGULAR),
+        refused("edit a FIFO", "edit_file", { path: "docs/pipe", old_text: "a", new_text: "b" }, NOT_REGULAR),
+        refused("write a link to a FIFO", "write_file", write("docs/to-pipe"), NOT_REGULAR),
+        refused("search a FIFO as the root", "search_files", { pattern: "x", path: "docs/pipe" }, NOT_REGULAR),
+        refused("list a FIFO as the root", "list_files", read("docs/pipe"), NOT_REGULAR),
+        contained("search a folder holding a FIFO", "search_files", { pattern: "CANARY", path: "docs" }),
+        contained("a catastrophic pattern on a line of a's", "search_files", {
+          pattern: "(a+)+$",
+          path: "docs/many-a.md",
+        }),
+        refused("a lookahead (not RE2)", "search_files", { pattern: "(?=CANARY)", path: "docs" }, /RE2 syntax/),
+      ],
+    },
+    {
+      name: "what the next run trusts",
+      permissions: { write: ["**", "!out/**"] },
+      attacks: [
+        control("write an ordinary file", "write_file", { path: "notes.md", content: "fine" }),
+        refused("grant itself bash next time", "edit_file", grant("program.prose"), NOT_PERMITTED),
+        refused("rewrite the running program", "write_file", write("program.prose"), NOT_PERMITTED),
+        refused("rewrite a program it uses", "write_file", write("lib/helper.prose"), NOT_PERMITTED),
+        refused("rewrite a used program's module", "write_file", write("lib/helper.prose.ts"), NOT_PERMITTED),
+        refused("rewrite a compiled module", "write_file", write("dist/program.prose.js"), NOT_PERMITTED),
+        refused("rewrite prose.lock", "write_file", write("prose.lock"), NOT_PERMITTED),
+        refused("rewrite a vendored program", "write_file", write("prose_modules/a/b.prose"), NOT_PERMITTED),
+        refused("add a file to prose_modules", "write_file", write("prose_modules/a/extra.md"), NOT_PERMITTED),
+        refused("PROGRAM.PROSE (case trick)", "write_file", write("PROGRAM.PROSE"), NOT_PERMITTED),
+        refused("through a link to the program", "write_file", write("docs/to-program.md"), NOT_PERMITTED),
+      ],
+    },
+    {
       name: "allow-list",
       permissions: { bash: "allow", execute: ["ls *", "echo *"] },
       attacks: [
@@ -242,6 +311,37 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         contained("ANSI-C quoting of ;", "run_command", command(`echo $'\\x3b' touch ${out("pwned-c35")}`)),
         contained("a quoted >", "run_command", command(`echo x '>' ${out("pwned-c36")}`)),
         contained("a quoted ; inside an argument", "run_command", command(`ls "; touch ${out("pwned-c37")}"`)),
+      ],
+    },
+    {
+      name: "git under an allow-list",
+      permissions: { execute: ["git status", "git diff", "sed *", "rev *", "base64 *", "basenc *"] },
+      attacks: [
+        // The working directory made a bare repository whose config runs a command on `git status`.
+        control("write HEAD", "write_file", { path: "HEAD", content: "ref: refs/heads/main\n" }),
+        control("write objects/", "write_file", { path: "objects/info/keep", content: "" }),
+        control("write refs/", "write_file", { path: "refs/heads/keep", content: "" }),
+        control("write a config with core.fsmonitor", "write_file", {
+          path: "config",
+          content: [
+            "[core]",
+            "\trepositoryformatversion = 0",
+            "\tbare = false",
+            "\tworktree = .",
+            `\tfsmonitor = "touch pwned-fsmonitor; sed 's/./& /g' src/config.ts > leaked.txt; echo"`,
+            "[diff]",
+            `\texternal = "touch pwned-diff-external"`,
+            "",
+          ].join("\n"),
+        }),
+        contained("git status runs core.fsmonitor", "run_command", command("git status")),
+        contained("git diff runs diff.external", "run_command", command("git diff")),
+        contained("read what the hook leaked", "read_file", read("leaked.txt")),
+        // The key (in a file the agent may read) printed in disguise: redaction still catches it.
+        contained("the key spaced out", "run_command", command("sed 's/./& /g' src/config.ts")),
+        contained("the key reversed", "run_command", command("rev src/config.ts")),
+        contained("the key in base64", "run_command", command("base64 -w0 src/config.ts")),
+        contained("the key in hex", "run_command", command("basenc --base16 -w0 src/config.ts")),
       ],
     },
     {
@@ -366,6 +466,10 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         refused("localhost. (trailing dot)", "fetch_url", url(`http://localhost.:${port(sink)}/`), INTERNAL),
         refused("[::1]", "fetch_url", url(`http://[::1]:${port(sink)}/`), INTERNAL),
         refused("IPv4-mapped IPv6", "fetch_url", url(`http://[::ffff:127.0.0.1]:${port(sink)}/`), INTERNAL),
+        refused("SIIT IPv4-translated", "fetch_url", url(`http://[::ffff:0:127.0.0.1]:${port(sink)}/`), INTERNAL),
+        refused("SIIT to a private network", "fetch_url", url("http://[::ffff:0:10.0.0.1]/admin"), INTERNAL),
+        refused("local-use NAT64", "fetch_url", url(`http://[64:ff9b:1::7f00:1]:${port(sink)}/`), INTERNAL),
+        refused("local-use NAT64, a public IPv4", "fetch_url", url("http://[64:ff9b:1:ab::5db8:d822]/"), INTERNAL),
         refused("hex 0x7f.1", "fetch_url", url(`http://0x7f.1:${port(sink)}/`), INTERNAL),
         refused("decimal 2130706433", "fetch_url", url(`http://2130706433:${port(sink)}/`), INTERNAL),
         refused("octal 0177.0.0.1", "fetch_url", url(`http://0177.0.0.1:${port(sink)}/`), INTERNAL),

@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matchesCommandPattern, parseSimpleCommand } from "../../runtime/tools/command-line.js";
-import { toolEnvironment } from "../../runtime/tools/environment.js";
+import { gitSafeEnvironment, toolEnvironment } from "../../runtime/tools/environment.js";
 import {
   isInternalAddress,
   matchesNetworkPattern,
@@ -191,7 +191,12 @@ describe("the tools' environment and redaction", () => {
       LANG: "C.UTF-8",
       LC_ALL: "C",
       TERM: "xterm",
+      ...gitSafeEnvironment(),
     });
+    expect(gitSafeEnvironment()).toMatchObject({ GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_COUNT: "4" });
+    expect(toolEnvironment({ parent, toolEnv: { GIT_CONFIG_COUNT: "0" }, named: undefined })["GIT_CONFIG_COUNT"]).toBe(
+      "4",
+    );
     const named = toolEnvironment({ parent, toolEnv: { APP_MODE: "test" }, named: ["GITHUB_TOKEN", "MISSING"] });
     expect(named["GITHUB_TOKEN"]).toBe("ghp_abcdefgh");
     expect(named["APP_MODE"]).toBe("test");
@@ -215,6 +220,29 @@ describe("the tools' environment and redaction", () => {
     expect(secrets.redactDeep(value)).toEqual({ list: ["ok", "[redacted]"], nested: { n: 1 } });
     const clean = { a: ["x"], b: { c: "y" } };
     expect(secrets.redactDeep(clean)).toBe(clean);
+  });
+
+  it("redacts a secret disguised: spaced out, reversed, hex, base64 at every alignment", () => {
+    const key = "sk-ant-api03-Zx9_Qw7";
+    const secrets = Secrets.of(key, {}, undefined);
+    const disguises = [
+      [...key].join(" "),
+      [...key].join("  "),
+      [...key].reverse().join(""),
+      [...key].reverse().join(" "),
+      Buffer.from(key).toString("hex"),
+      Buffer.from(key).toString("hex").toUpperCase(),
+      Buffer.from(`KEY=${key}`).toString("base64"),
+      Buffer.from(`KEY:${key}\n`).toString("base64"),
+      Buffer.from(`K=${key}`).toString("base64"),
+      Buffer.from(`${key}`).toString("base64url"),
+    ];
+    for (const disguise of disguises) {
+      const shown = secrets.redact(`leaked: ${disguise} end`);
+      expect(shown, disguise).toContain("[redacted]");
+      expect(shown.length, disguise).toBeLessThan(`leaked: ${disguise} end`.length - 8);
+    }
+    expect(secrets.redact("sk ant api but nothing else")).toBe("sk ant api but nothing else");
   });
 });
 
@@ -245,6 +273,24 @@ describe("protected paths", () => {
     expect(hooks.writablePath(".git/hooks/pre-commit")).toMatch(/pre-commit$/);
     expect(() => hooks.writablePath(".git/config")).toThrow(/not permitted/);
     expect(() => hooks.writablePath(".GIT/hooks/pre-commit")).toThrow(/not permitted/);
+  });
+
+  it("writes never reach programs, their modules, prose.lock or prose_modules unless a pattern names them", () => {
+    const guard = new PermissionGuard(project(), { write: ["**"] }, undefined);
+    for (const path of [
+      "main.prose",
+      "sub/x.prose",
+      "x.prose.ts",
+      "gen/x.prose.js",
+      "prose.lock",
+      "prose_modules/a/b.md",
+    ])
+      expect(() => guard.writablePath(path), path).toThrow(/not permitted/);
+    expect(guard.writablePath("notes.prose.md")).toMatch(/notes\.prose\.md$/);
+    const drafts = new PermissionGuard(project(), { write: ["**", "drafts/*.prose"] }, undefined);
+    expect(drafts.writablePath("drafts/new.prose")).toMatch(/new\.prose$/);
+    expect(() => drafts.writablePath("main.prose")).toThrow(/not permitted/);
+    expect(() => drafts.writablePath("drafts/new.prose.ts")).toThrow(/not permitted/);
   });
 
   it("reads never reach .env* or .prose unless a pattern names them; excludes ignore case", () => {

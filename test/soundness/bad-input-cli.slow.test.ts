@@ -3,14 +3,14 @@
  * files, a closed output pipe, and `check` agreeing with `build`. (bad-input.test.ts: in process.)
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { prosec } from "../support/cli.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const bin = new URL("../../bin/prosec", import.meta.url).pathname;
-const folder = realpathSync(mkdtempSync(join(tmpdir(), "prosec-bad-input-")));
+const folder = temporaryFolder("prosec-bad-input-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 function file(name: string, content: string | Buffer): string {

@@ -4,21 +4,20 @@
  * without an internal error; and `check` itself never throws. A few hundred programs here (seeds
  * from PROSEC_SOUNDNESS_SEEDS, `first-last`); `node scripts/soundness.mjs` runs thousands.
  */
-import { appendFileSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { appendFileSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { corpusPrograms } from "../support/corpus.js";
 import { at, mutations } from "../support/mutations.js";
 import { generateProgram } from "../support/program-generator.js";
 import { pick, seededRandom } from "../support/random.js";
 import { checkSoundness, type CaseResult, type SoundnessCase } from "../support/soundness.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const [first, last] = (process.env["PROSEC_SOUNDNESS_SEEDS"] ?? "1-120").split("-").map(Number) as [number, number];
 const batch = 60;
 /** A batch type-checks and runs its programs together: minutes on a loaded machine, never a hang. */
 const timeout = 600_000;
-const root = realpathSync(mkdtempSync(join(tmpdir(), "prosec-generated-")));
+const root = temporaryFolder("prosec-generated-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Generated programs, and a third of them again with a seeded edit or two (what a half-typed file looks like). */

@@ -2,13 +2,12 @@
  * Issue 14's classes of programs that checked clean but did not build, type-check or run: each one
  * goes through the whole soundness property (check → compile → strict type-check → run).
  */
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSource } from "../../src/pipeline.js";
 import { checkSoundness, type CaseResult, type SoundnessCase } from "../support/soundness.js";
 import { nested, nestingKinds } from "./nesting.js";
+import { temporaryFolder } from "../support/temp.js";
 
 const cases: SoundnessCase[] = [
   {
@@ -117,7 +116,7 @@ let root: string;
 let results: Map<string, CaseResult>;
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "prosec-soundness-")));
+  root = temporaryFolder("prosec-soundness-");
   results = new Map((await checkSoundness(cases, root)).map((result) => [result.name, result]));
 }, 300_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -20,11 +20,17 @@ export default async function setup(): Promise<(() => void) | undefined> {
   const dir = mkdtempSync(join(tmpdir(), "prosec-pg-"));
   // The server runs as the postgres user, which must reach its data folder inside.
   chmodSync(dir, 0o755);
-  const url = execFileSync("bash", [script, "start", join(dir, "data")], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, PROSEC_PG_PORT: String(port) },
-  }).trim();
+  let url: string;
+  try {
+    url = execFileSync("bash", [script, "start", join(dir, "data")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, PROSEC_PG_PORT: String(port) },
+    }).trim();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   process.env["PROSEC_TEST_DATABASE_URL"] = url;
   return () => {
     execFileSync("bash", [script, "stop", join(dir, "data")], { stdio: "inherit" });

@@ -6,6 +6,7 @@ import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
+import { misspeltProperty } from "./rules/properties.js";
 import type { MutableSymbol } from "./scope.js";
 import { closest } from "./suggest.js";
 import type { Analysis, NameTargets, Scope } from "./types.js";
@@ -353,7 +354,8 @@ export class Analyzer implements RuleContext {
       const name = key.name;
       // A property the language does not define is a note to the model: any expression.
       if (!isOneOf(propertyNames, name)) {
-        this.propertyValue(value);
+        // A misspelt property (P035) is not read: `bash: deny` under `permisions:` is no expression.
+        if (misspeltProperty(name) === undefined) this.propertyValue(value);
         continue;
       }
       switch (name) {

@@ -48,8 +48,12 @@ function checkProperties(list: readonly ast.Property[], context: RuleContext): v
 
 function checkProperty({ key, value }: ast.Property, context: RuleContext): void {
   const name = key.name;
-  if (!isOneOf(propertyNames, name))
-    return context.report(m.unknownProperty(key.loc, name, closest(name, propertyNames)));
+  if (!isOneOf(propertyNames, name)) {
+    const known = misspeltProperty(name);
+    return context.report(
+      known === undefined ? m.unknownProperty(key.loc, name) : m.misspeltProperty(key.loc, name, known),
+    );
+  }
   switch (name) {
     case "model":
       if (value.kind === "Identifier" && !isOneOf(modelNames, value.name))
@@ -77,6 +81,14 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
     default:
       return exhaustive(name);
   }
+}
+
+/**
+ * The known property an unknown name is a near miss of (`permisions` → `permissions`): an error, not
+ * a note, since the program would run without the setting it meant (permissions must fail closed).
+ */
+export function misspeltProperty(name: string): string | undefined {
+  return isOneOf(propertyNames, name) ? undefined : closest(name, propertyNames);
 }
 
 /** A keyword-like value written bare (`exponential`) or quoted (`"exponential"`). */

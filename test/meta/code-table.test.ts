@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { withCodeTable } from "../../src/diagnostics/code-table.js";
 import { diagnosticCodes } from "../../src/diagnostics/codes.js";
 
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const page = readFileSync(new URL("../../docs/diagnostics.md", import.meta.url), "utf8");
 const messages = readFileSync(new URL("../../src/diagnostics/messages.ts", import.meta.url), "utf8");
 
 describe("the table of diagnostic codes", () => {
-  it("is in the README as src/diagnostics/codes.ts has it (run `npm run readme` when this fails)", () => {
-    expect(readme).toBe(withCodeTable(readme));
+  it("is in docs/diagnostics.md as src/diagnostics/codes.ts has it (run `npm run codes` when this fails)", () => {
+    expect(page).toBe(withCodeTable(page));
   });
 
   it("lists only codes that some message reports", () => {

@@ -1,0 +1,79 @@
+/**
+ * The starter's golden test, recorded as `prosec test --save` would keep a real run, but with the
+ * scripted model of `prosec/testing` answering: the run's journal, its manifest, and then a replay that
+ * writes the expected outputs (and proves the test passes before init says it made it).
+ */
+import { join } from "node:path";
+import { JournalDurability } from "../../runtime/durable/durability.js";
+import { journalLine } from "../../runtime/durable/file-journal.js";
+import { STEP_SCHEME } from "../../runtime/durable/manifest.js";
+import { newRunId } from "../../runtime/run/lifecycle.js";
+import { ScriptedDurability, ScriptedModel } from "../../runtime/testing/scripted-model.js";
+import type { Journal, RecordedStep, StepIdentity } from "../../runtime/types.js";
+import { makeDirectory } from "../../runtime/durable/make-directory.js";
+import { writeFileAtomically } from "../project/atomic-write.js";
+import { testGolden } from "../golden/run-golden.js";
+import { loadProgram } from "../run/load-program.js";
+import { STARTER } from "./starter.js";
+
+/** What the scripted model answers, by binding: text a reader of the test recognises. */
+const ANSWERS = {
+  background: "Background: tides move water twice a day, predictably, decades ahead.",
+  recent: "Recent: the first tidal stream arrays run commercially.",
+  risks: "Risks: cost per megawatt hour, marine life, grid connection.",
+  brief: "Tidal power for engineers: predictable, early, and costly for now.",
+  headline: "Tidal power is predictable energy that is still too expensive",
+};
+
+/** Keeps every step with its identity, as a run folder's journal does. */
+class RecordingJournal implements Journal {
+  readonly lines = new Map<string, string>();
+  private readonly steps = new Map<string, RecordedStep>();
+
+  get(key: string): Promise<RecordedStep | undefined> {
+    return Promise.resolve(this.steps.get(key));
+  }
+
+  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
+    this.steps.set(key, step);
+    const record =
+      identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash };
+    this.lines.set(key, journalLine(key, record));
+    return Promise.resolve();
+  }
+}
+
+export async function recordStarterGolden(root: string): Promise<void> {
+  const loaded = await loadProgram(join(root, STARTER.program), { cwd: root });
+  if (loaded.module === undefined) throw new Error(`the starter program ${STARTER.program} does not compile`);
+  const program = loaded.module.default;
+  const model = new ScriptedModel({ answers: ANSWERS, strict: true });
+  const journal = new RecordingJournal();
+  const runId = newRunId(new Date());
+  await loaded.module.run(STARTER.inputs, {
+    client: model.options().client!,
+    durability: new ScriptedDurability(model, new JournalDurability(journal)),
+    cwd: root,
+    runId,
+  });
+
+  const dir = join(root, STARTER.golden);
+  makeDirectory(dir);
+  const manifest = {
+    runId,
+    program: program.name,
+    source: STARTER.program,
+    sourceHash: program.sourceHash,
+    compilerVersion: program.compilerVersion,
+    stepScheme: STEP_SCHEME,
+    inputs: STARTER.inputs,
+    startedAt: new Date().toISOString(),
+  };
+  writeFileAtomically(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileAtomically(join(dir, "journal.jsonl"), [...journal.lines.values()].join(""));
+  const replayed = await testGolden(dir, { cwd: root, strict: false, update: true });
+  if (!replayed.passed)
+    throw new Error(
+      `the starter's golden test does not replay: ${replayed.failures.map((failure) => failure.message).join("; ")}`,
+    );
+}

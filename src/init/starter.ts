@@ -1,0 +1,136 @@
+/**
+ * `prosec init [DIR]`: a project set up the way the README's "Use it in your app" describes. A starter
+ * program (the example app's research.prose), npm scripts to build, check and test it, `.prose/` in
+ * .gitignore, a tsconfig.json when there is none, and a golden test of the starter recorded with the
+ * scripted model, so `prosec test` passes at once. Nothing that exists is overwritten: package.json and
+ * .gitignore are added to, and a file init would write that is already there refuses the whole init
+ * before anything is written.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { makeDirectory } from "../../runtime/durable/make-directory.js";
+import { UsageError } from "../errors.js";
+import { packageRoot } from "../package-root.js";
+import { recordStarterGolden } from "./record-golden.js";
+
+/** The starter program, where init puts it, and the inputs its golden test was recorded with. */
+export const STARTER = {
+  example: "examples/app/src/workflows/research.prose",
+  program: "src/research.prose",
+  golden: "tests/research.golden",
+  inputs: { topic: "tidal power", audience: "engineers new to the field" },
+} as const;
+
+/** The npm scripts init adds: the names the README uses. */
+export const STARTER_SCRIPTS = {
+  build: "prosec build src && tsc",
+  check: "prosec check --strict src && prosec build --check src && tsc --noEmit",
+  test: "prosec test",
+} as const;
+
+/** The tsconfig.json of the README: NodeNext resolves the generated modules' `./x.prose.js` imports. */
+export const STARTER_TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    skipLibCheck: true,
+    types: ["node"],
+    rootDir: "src",
+    outDir: "dist",
+  },
+  include: ["src"],
+};
+
+const IGNORED = [".prose/", "node_modules/", "dist/"];
+
+export interface InitReport {
+  /** What init did, one line each, paths relative to the project: `wrote src/research.prose`. */
+  readonly lines: readonly string[];
+}
+
+export async function initProject(dir: string): Promise<InitReport> {
+  const root = resolve(dir);
+  const path = (relative: string) => join(root, relative);
+  const taken = [STARTER.program, STARTER.golden].filter((relative) => existsSync(path(relative)));
+  if (taken.length > 0)
+    throw new UsageError(
+      `${taken.join(" and ")} already exist${taken.length === 1 ? "s" : ""} in ${dir}: init overwrites nothing`,
+    );
+  const manifest = packageManifest(path("package.json"), root);
+
+  const lines: string[] = [];
+  makeDirectory(path("src"));
+  writeFileSync(path(STARTER.program), readFileSync(join(packageRoot(), STARTER.example), "utf8"));
+  lines.push(`wrote ${STARTER.program} (a starter program: three researchers in parallel, then a writer)`);
+  writeFileSync(path("package.json"), `${JSON.stringify(manifest.json, null, 2)}\n`);
+  lines.push(
+    `${manifest.existed ? "added to" : "wrote"} package.json (scripts build, check and test; "type": "module")`,
+  );
+  if (existsSync(path("tsconfig.json")))
+    lines.push("kept tsconfig.json (it needs module and moduleResolution NodeNext)");
+  else {
+    writeFileSync(path("tsconfig.json"), `${JSON.stringify(STARTER_TSCONFIG, null, 2)}\n`);
+    lines.push("wrote tsconfig.json (strict, NodeNext)");
+  }
+  lines.push(ignore(path(".gitignore")));
+  await recordStarterGolden(root);
+  lines.push(`wrote ${STARTER.golden}/ (a golden test of the starter, recorded with the scripted model)`);
+  return { lines };
+}
+
+/** package.json with the starter's scripts and `"type": "module"`, refusing to change what is set otherwise. */
+function packageManifest(file: string, root: string): { json: Record<string, unknown>; existed: boolean } {
+  if (!existsSync(file))
+    return {
+      existed: false,
+      json: {
+        name: packageName(root),
+        version: "0.1.0",
+        private: true,
+        type: "module",
+        scripts: { ...STARTER_SCRIPTS },
+      },
+    };
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    throw new UsageError("package.json is not JSON: fix it, then run prosec init again");
+  }
+  if (json["type"] !== undefined && json["type"] !== "module")
+    throw new UsageError(
+      `package.json says "type": ${JSON.stringify(json["type"])}: generated modules are ES modules, so the project needs "type": "module"`,
+    );
+  const scripts = (json["scripts"] ?? {}) as Record<string, string>;
+  const clashes = Object.entries(STARTER_SCRIPTS).filter(
+    ([name, command]) => scripts[name] !== undefined && scripts[name] !== command,
+  );
+  if (clashes.length > 0)
+    throw new UsageError(
+      `package.json already has the script${clashes.length === 1 ? "" : "s"} ${clashes.map(([name]) => `"${name}"`).join(", ")}: init overwrites nothing (rename ${clashes.length === 1 ? "it" : "them"}, or add prosec's commands by hand: see the README's "Use it in your app")`,
+    );
+  return { existed: true, json: { ...json, type: "module", scripts: { ...scripts, ...STARTER_SCRIPTS } } };
+}
+
+/** An npm package name from the folder's name. */
+function packageName(root: string): string {
+  const name = basename(root)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[._-]+/, "");
+  return name === "" ? "prose-app" : name;
+}
+
+/** Adds to .gitignore the lines it lacks; what it said. */
+function ignore(file: string): string {
+  const existing = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+  const lines = new Set((existing ?? "").split("\n").map((line) => line.trim()));
+  const missing = IGNORED.filter((entry) => !lines.has(entry) && !lines.has(entry.replace(/\/$/, "")));
+  if (missing.length === 0) return "kept .gitignore (it ignores .prose/ already)";
+  const prefix =
+    existing === undefined || existing === "" || existing.endsWith("\n") ? (existing ?? "") : `${existing}\n`;
+  writeFileSync(file, `${prefix}${missing.join("\n")}\n`);
+  return `${existing === undefined ? "wrote" : "added to"} .gitignore (${missing.join(", ")}: .prose/ holds the runs)`;
+}

@@ -1,0 +1,101 @@
+/**
+ * What the path check cannot see: a link swapped in between the check and the open (a second process
+ * of the attacker's racing the tool), and kernel files inside the working directory. The tools are the
+ * real ones on real files; the race is played by a guard that swaps the link right after judging.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { editFileTool, readFileTool, writeFileTool } from "../../runtime/tools/builtin.js";
+import { PermissionGuard } from "../../runtime/tools/permissions.js";
+import type { ToolContext } from "../../runtime/types.js";
+import { temporaryFolder } from "../runtime/helpers.js";
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function layout(): { project: string; outside: string } {
+  const root = temporaryFolder("prosec-race-");
+  folders.push(root);
+  const project = join(root, "project");
+  const outside = join(root, "outside");
+  mkdirSync(join(project, "docs"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(outside, "secret.txt"), "CANARY-OUTSIDE\n");
+  writeFileSync(join(project, "docs/x.md"), "inside\n");
+  return { project, outside };
+}
+
+/** A guard whose every check is followed by the attacker's move, once. */
+class RacedGuard extends PermissionGuard {
+  constructor(
+    cwd: string,
+    private move: (() => void) | undefined,
+  ) {
+    super(cwd, {}, undefined);
+  }
+  override writablePath(path: string): string {
+    const real = super.writablePath(path);
+    const move = this.move;
+    this.move = undefined;
+    move?.();
+    return real;
+  }
+}
+
+const context = (guard: PermissionGuard): ToolContext => ({
+  cwd: guard.cwd,
+  signal: new AbortController().signal,
+  permissions: guard,
+});
+
+describe("a link swapped in after the check", () => {
+  it("a folder swapped for a link to outside: the file created there is refused and removed", async () => {
+    const { project, outside } = layout();
+    const guard = new RacedGuard(project, () => {
+      renameSync(join(project, "docs"), join(project, "docs-moved"));
+      symlinkSync(outside, join(project, "docs"));
+    });
+    await expect(writeFileTool.run({ path: "docs/new.md", content: "PWNED" }, context(guard))).rejects.toThrow(
+      /outside the working directory/,
+    );
+    expect(existsSync(join(outside, "new.md"))).toBe(false);
+  });
+
+  it("a file swapped for a link to outside is not followed (O_NOFOLLOW)", async () => {
+    const { project, outside } = layout();
+    const guard = new RacedGuard(project, () => {
+      rmSync(join(project, "docs/x.md"));
+      symlinkSync(join(outside, "secret.txt"), join(project, "docs/x.md"));
+    });
+    await expect(writeFileTool.run({ path: "docs/x.md", content: "PWNED" }, context(guard))).rejects.toThrow(
+      /became a symbolic link/,
+    );
+    expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("CANARY-OUTSIDE\n");
+  });
+
+  it("an edit whose file is swapped for a link to outside is refused", async () => {
+    const { project, outside } = layout();
+    const guard = new RacedGuard(project, () => {
+      rmSync(join(project, "docs/x.md"));
+      symlinkSync(join(outside, "secret.txt"), join(project, "docs/x.md"));
+    });
+    await expect(
+      editFileTool.run({ path: "docs/x.md", old_text: "CANARY", new_text: "PWNED" }, context(guard)),
+    ).rejects.toThrow(/became a symbolic link|outside the working directory/);
+    expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("CANARY-OUTSIDE\n");
+  });
+});
+
+describe("kernel files inside the working directory", () => {
+  it("with the working directory at /, /proc/self/environ and /dev are still refused", async () => {
+    const guard = new PermissionGuard("/", { read: ["**"], write: ["**"] }, undefined);
+    for (const path of ["proc/self/environ", "/proc/self/environ", "sys/kernel/hostname", "dev/zero"])
+      await expect(readFileTool.run({ path }, context(guard))).rejects.toThrow(/device or kernel file/);
+    await expect(writeFileTool.run({ path: "dev/stdout", content: "forged" }, context(guard))).rejects.toThrow(
+      /device or kernel file/,
+    );
+  });
+});
