@@ -13,7 +13,12 @@ export default defineConfig({
     // The temp folder first: PostgreSQL's throwaway server lives in it, and teardowns run in reverse.
     globalSetup: fast
       ? ["./test/support/temp-folder.ts", "./test/support/bubblewrap.ts"]
-      : ["./test/support/temp-folder.ts", "./test/support/postgres.ts", "./test/support/bubblewrap.ts"],
+      : [
+          "./test/support/temp-folder.ts",
+          "./test/support/postgres.ts",
+          "./test/support/bubblewrap.ts",
+          "./test/support/chromium.ts",
+        ],
     // Vitest leaves a core free by default (one worker on a 2-core machine). The fast loop's tests run in
     // process and use every core; the full run keeps the default, since its suites spawn prosec and PostgreSQL.
     maxWorkers: fast ? availableParallelism() : undefined,

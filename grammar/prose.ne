@@ -37,6 +37,7 @@ Statement -> "use" %string Alias %NEWLINE                 {% ([k, s, a]) => b.us
            | Declaration "{" NameList "}" "=" Value       {% ([d, , names, , , v]) => b.destructure(d, names, v) %}
            | %target "=" Value                            {% ([n, , v]) => b.binding(n, null, n, v) %}
            | "throw" OptionalExpr %NEWLINE                {% ([k, m]) => b.throwStatement(k, m) %}
+           | Jump %NEWLINE                                {% id %}
            | "assert" Expr AssertMessage                  {% ([k, t, m]) => b.assertStatement(k, t, m) %}
            | "agent" %name ":" Properties                 {% ([k, n, , p]) => b.agent(k, n, p) %}
            | "block" %name Params BlockModifiers ":" Block
@@ -52,6 +53,10 @@ Statement -> "use" %string Alias %NEWLINE                 {% ([k, s, a]) => b.us
 # block-valued expression ending with its block.
 Value -> Expr %NEWLINE                                    {% id %}
        | BlockExpr                                        {% id %}
+
+Jump -> "return"                                          {% ([k]) => b.jump("Return", k) %}
+      | "break"                                           {% ([k]) => b.jump("Break", k) %}
+      | "continue"                                        {% ([k]) => b.jump("Continue", k) %}
 
 AssertMessage -> %NEWLINE                                 {% () => null %}
                | ":" %NEWLINE %INDENT %string %NEWLINE %DEDENT

@@ -7,14 +7,14 @@
 import { Run } from "./run/run.js";
 
 export { newRunId } from "./run/lifecycle.js";
-import type { ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
+import type { ProgramCost, ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";
 export { JournalDurability, StepMismatch } from "./durable/durability.js";
 export { MemoryJournal } from "./durable/journal.js";
 export { ProseError, RunStateError, WaitingForInput } from "./errors.js";
-export { STEP_SCHEME } from "./durable/manifest.js";
-export { BudgetExceeded, type Spent } from "./run/meter.js";
+export { REPLAYED_SCHEMES, STEP_SCHEME } from "./durable/manifest.js";
+export { BudgetExceeded, type BudgetRemedy, type Spent } from "./run/meter.js";
 export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./model/prices.js";
 export {
   boundDollars,
@@ -32,6 +32,11 @@ export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from
 export { bindingsInOrder, type BindingsThrough } from "./values/bindings.js";
 
 /** The metadata object of a compiled program (frozen). */
+/** A compiled program's metadata: `cost` is there (prosec build always writes it). */
+export type CompiledProgramInfo = ProgramInfo & { readonly cost: ProgramCost };
+
+export function defineProgram(info: CompiledProgramInfo): CompiledProgramInfo;
+export function defineProgram(info: ProgramInfo): ProgramInfo;
 export function defineProgram(info: ProgramInfo): ProgramInfo {
   return Object.freeze({ ...info, inputs: Object.freeze([...info.inputs]), outputs: Object.freeze([...info.outputs]) });
 }

@@ -7,6 +7,7 @@
  */
 export type {
   Backoff,
+  EmptyAnswer,
   FailurePolicy,
   JoinStrategy,
   ModelName,

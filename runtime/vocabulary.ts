@@ -17,6 +17,7 @@ export const propertyNames = [
   "persist",
   "skills",
   "permissions",
+  "empty",
 ] as const;
 export type PropertyName = (typeof propertyNames)[number];
 
@@ -50,6 +51,10 @@ export function permissionWords(kind: PermissionKind): readonly string[] {
 /** `backoff:` between a session's retries. */
 export const backoffs = ["none", "linear", "exponential"] as const;
 export type Backoff = (typeof backoffs)[number];
+
+/** `empty:` of an agent or session: whether an empty answer is its result (`allow`) or a failure (`deny`, the default). */
+export const emptyAnswers = ["allow", "deny"] as const;
+export type EmptyAnswer = (typeof emptyAnswers)[number];
 
 /** How a `parallel:` block joins: every branch, the first to succeed, or `count:` of them. */
 export const joinStrategies = ["all", "first", "any"] as const;

@@ -61,7 +61,7 @@ session: guarded
     tokens: { opus: { input: 5386, output: 3000 }, sonnet: { input: 1844, output: 4000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

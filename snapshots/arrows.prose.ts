@@ -25,7 +25,7 @@ output final = essay
     tokens: { sonnet: { input: 2267, output: 5000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

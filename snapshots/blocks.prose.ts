@@ -40,18 +40,18 @@ session "Wrap up"
   context: [verdict, answer, helper-note]
 `,
   cost: {
-    calls: { session: 15, judgment: 4, choice: 0, extraction: 0, retry: 0 },
-    criticalPath: 19,
-    tokens: { sonnet: { input: 28466, output: 15400 } },
+    calls: { session: 15, judgment: 4, choice: 0, extraction: 0, retry: 8 },
+    criticalPath: 27,
+    tokens: { sonnet: { input: 48914, output: 16200 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let helperNote$lastCall: Value = null;
+    const helperNote$lastCall = rt.lastCall();
     async function review(topic: Value): Promise<Value> {
       const draft = rt.bind(
         { line: 3, column: 7 },
@@ -99,7 +99,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         );
         return helperNote;
       } finally {
-        helperNote$lastCall = helperNote;
+        helperNote$lastCall.offer(helperNote);
       }
     }
     rt.keep("do warm-up", await rt.block({ line: 17, column: 1 }, "warm-up", undefined, async () => warmUp()));
@@ -119,7 +119,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       at: { line: 25, column: 1 },
       prompt: "Wrap up",
       unbound: true,
-      context: { verdict, answer, "helper-note": helperNote$lastCall },
+      context: { verdict, answer, "helper-note": helperNote$lastCall.value },
     });
     rt.finalResult($final);
     return {};

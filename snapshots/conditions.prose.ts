@@ -57,12 +57,12 @@ elif choices[score - 6] is "drop":
   session "Computed index: evaluated only when the first test failed"
 `,
   cost: {
-    calls: { session: 5, judgment: 3, choice: 1, extraction: 0, retry: 0 },
-    criticalPath: 9,
-    tokens: { sonnet: { input: 17910, output: 5400 } },
+    calls: { session: 5, judgment: 3, choice: 1, extraction: 0, retry: 8 },
+    criticalPath: 17,
+    tokens: { sonnet: { input: 50372, output: 6200 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

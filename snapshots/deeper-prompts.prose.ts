@@ -41,7 +41,7 @@ let review = session "Review"
     tokens: { sonnet: { input: 1941, output: 2000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -40,12 +40,12 @@ if **the result is unusable**:
   throw "The result {result} is unusable"
 `,
   cost: {
-    calls: { session: 9, judgment: 1, choice: 0, extraction: 0, retry: 0 },
-    criticalPath: 10,
-    tokens: { sonnet: { input: 6235, output: 9100 } },
+    calls: { session: 9, judgment: 1, choice: 0, extraction: 0, retry: 2 },
+    criticalPath: 12,
+    tokens: { sonnet: { input: 9347, output: 9300 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

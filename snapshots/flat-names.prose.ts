@@ -29,7 +29,7 @@ do report()
     tokens: { sonnet: { input: 2904, output: 2000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

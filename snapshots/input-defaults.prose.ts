@@ -39,17 +39,17 @@ for lane in lanes:
   session "Review the {lane} lane of {topic} with {limits} above {threshold}, strict: {strict}"
 `,
   cost: {
-    calls: { session: { symbol: "|lanes|" }, judgment: 0, choice: 0, extraction: 1, retry: 0 },
-    criticalPath: { sum: [1, { symbol: "|lanes|" }] },
+    calls: { session: { symbol: "|lanes|" }, judgment: 0, choice: 0, extraction: 1, retry: 2 },
+    criticalPath: { sum: [3, { symbol: "|lanes|" }] },
     tokens: {
       sonnet: {
-        input: { sum: [1150, { product: [5471, { symbol: "|lanes|" }] }] },
-        output: { sum: [1000, { product: [1000, { symbol: "|lanes|" }] }] },
+        input: { sum: [7850, { product: [5471, { symbol: "|lanes|" }] }] },
+        output: { sum: [3000, { product: [1000, { symbol: "|lanes|" }] }] },
       },
     },
     symbols: [{ name: "|lanes|", kind: "items", input: "lanes", sites: [{ line: 12, column: 13 }] }],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

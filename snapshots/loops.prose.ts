@@ -61,12 +61,12 @@ loop (max: 10):
     throw "stop after three"
 `,
   cost: {
-    calls: { session: 23, judgment: 13, choice: 0, extraction: 0, retry: 0 },
-    criticalPath: 34,
-    tokens: { sonnet: { input: 80526, output: 24300 } },
+    calls: { session: 23, judgment: 13, choice: 0, extraction: 0, retry: 26 },
+    criticalPath: 60,
+    tokens: { sonnet: { input: 179024, output: 26900 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -42,12 +42,12 @@ output report = session "Final ({approval})"
   context: draft
 `,
   cost: {
-    calls: { session: 6, judgment: 3, choice: 0, extraction: 0, retry: 0 },
-    criticalPath: 9,
-    tokens: { sonnet: { input: 21195, output: 6300 } },
+    calls: { session: 6, judgment: 3, choice: 0, extraction: 0, retry: 6 },
+    criticalPath: 15,
+    tokens: { sonnet: { input: 42531, output: 6900 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -36,12 +36,12 @@ if **
   session "Research {topic}"
 `,
   cost: {
-    calls: { session: 1, judgment: 1, choice: 0, extraction: 0, retry: 0 },
-    criticalPath: 2,
-    tokens: { sonnet: { input: 3612, output: 1100 } },
+    calls: { session: 1, judgment: 1, choice: 0, extraction: 0, retry: 2 },
+    criticalPath: 4,
+    tokens: { sonnet: { input: 8728, output: 1300 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -38,7 +38,7 @@ output security-report = session "Final report"
     tokens: { sonnet: { input: 11664, output: 8000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

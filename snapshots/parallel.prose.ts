@@ -48,7 +48,7 @@ session "Report"
     tokens: { sonnet: { input: 12895, output: 13000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -22,12 +22,12 @@ session "Fetch it"
   context: { source, access.token, name, nested.config.region }
 `,
   cost: {
-    calls: { session: 2, judgment: 0, choice: 0, extraction: 1, retry: 0 },
-    criticalPath: 3,
-    tokens: { sonnet: { input: 6056, output: 2100 } },
+    calls: { session: 2, judgment: 0, choice: 0, extraction: 1, retry: 2 },
+    criticalPath: 5,
+    tokens: { sonnet: { input: 9156, output: 2300 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

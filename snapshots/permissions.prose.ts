@@ -78,7 +78,7 @@ session: unclear
     tokens: { sonnet: { input: 2273, output: 5000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

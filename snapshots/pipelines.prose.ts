@@ -38,12 +38,12 @@ session "Present"
   context: [portfolio, research, shortlist]
 `,
   cost: {
-    calls: { session: 19, judgment: 0, choice: 0, extraction: 6, retry: 0 },
-    criticalPath: 23,
-    tokens: { sonnet: { input: 39569, output: 19600 } },
+    calls: { session: 19, judgment: 0, choice: 0, extraction: 6, retry: 12 },
+    criticalPath: 35,
+    tokens: { sonnet: { input: 58169, output: 20800 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 
@@ -51,27 +51,43 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
   return startRun(program, inputs, options, async (rt) => {
     const ideas = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
     const $kept: Value[] = [];
-    for (const item of await rt.list({ line: 4, column: 20 }, ideas)) {
-      if (
-        await rt.truthy(
-          { line: 4, column: 20 },
-          await rt.session({
-            at: { line: 5, column: 3 },
-            prompt: "Is this idea about technology? Answer yes or no.",
-            keep: true,
-            unbound: true,
-            context: { item },
-          }),
+    const $sequence = rt.items();
+    try {
+      for (const item of await rt.list({ line: 4, column: 20 }, ideas)) {
+        $sequence.next();
+        if (
+          await rt.truthy(
+            { line: 4, column: 20 },
+            await rt.session({
+              at: { line: 5, column: 3 },
+              prompt: "Is this idea about technology? Answer yes or no.",
+              keep: true,
+              unbound: true,
+              context: { item },
+            }),
+          )
         )
-      )
-        $kept.push(item);
+          $kept.push(item);
+      }
+    } finally {
+      $sequence.end();
     }
     const picked = rt.bind({ line: 4, column: 5 }, "picked", $kept);
     const $mapped: Value[] = [];
-    for (const item of await rt.list({ line: 8, column: 22 }, picked)) {
-      $mapped.push(
-        await rt.session({ at: { line: 9, column: 3 }, prompt: `Pitch ${text(item)} in one paragraph`, unbound: true }),
-      );
+    const $sequence2 = rt.items();
+    try {
+      for (const item of await rt.list({ line: 8, column: 22 }, picked)) {
+        $sequence2.next();
+        $mapped.push(
+          await rt.session({
+            at: { line: 9, column: 3 },
+            prompt: `Pitch ${text(item)} in one paragraph`,
+            unbound: true,
+          }),
+        );
+      }
+    } finally {
+      $sequence2.end();
     }
     const pitches = rt.bind({ line: 8, column: 5 }, "pitches", $mapped);
     const research = rt.bind(
@@ -85,30 +101,50 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     let $reduced: Value;
     {
       let summary: Value = $items[0] ?? null;
-      for (const pitch of $items.slice(1)) {
-        summary = await rt.session({
-          at: { line: 15, column: 3 },
-          prompt: "Merge the pitch into the summary",
-          unbound: true,
-          context: { summary, pitch },
-        });
+      const $sequence3 = rt.items();
+      try {
+        for (const pitch of $items.slice(1)) {
+          $sequence3.next();
+          summary = await rt.session({
+            at: { line: 15, column: 3 },
+            prompt: "Merge the pitch into the summary",
+            unbound: true,
+            context: { summary, pitch },
+          });
+        }
+      } finally {
+        $sequence3.end();
       }
       $reduced = summary;
     }
     const portfolio = rt.bind({ line: 14, column: 5 }, "portfolio", $reduced);
     const $kept2: Value[] = [];
-    for (const item of await rt.list({ line: 18, column: 23 }, ideas)) {
-      if (
-        await rt.truthy(
-          { line: 18, column: 23 },
-          await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, keep: true, unbound: true }),
+    const $sequence4 = rt.items();
+    try {
+      for (const item of await rt.list({ line: 18, column: 23 }, ideas)) {
+        $sequence4.next();
+        if (
+          await rt.truthy(
+            { line: 18, column: 23 },
+            await rt.session({ at: { line: 19, column: 3 }, prompt: `Keep ${text(item)}?`, keep: true, unbound: true }),
+          )
         )
-      )
-        $kept2.push(item);
+          $kept2.push(item);
+      }
+    } finally {
+      $sequence4.end();
     }
     const $mapped2: Value[] = [];
-    for (const item of await rt.list({ line: 20, column: 1 }, $kept2)) {
-      $mapped2.push(await rt.session({ at: { line: 21, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true }));
+    const $sequence5 = rt.items();
+    try {
+      for (const item of await rt.list({ line: 20, column: 1 }, $kept2)) {
+        $sequence5.next();
+        $mapped2.push(
+          await rt.session({ at: { line: 21, column: 3 }, prompt: `Describe ${text(item)}`, unbound: true }),
+        );
+      }
+    } finally {
+      $sequence5.end();
     }
     const shortlist = rt.bind({ line: 18, column: 5 }, "shortlist", $mapped2);
     const $final = await rt.session({

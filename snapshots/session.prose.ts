@@ -33,7 +33,7 @@ output report = session "Write the report"
     tokens: { haiku: { input: 7383, output: 3000 }, sonnet: { input: 3911, output: 2000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

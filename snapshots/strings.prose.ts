@@ -33,7 +33,7 @@ session "Use {quoted} and {user}"
     tokens: { sonnet: { input: 6424, output: 3000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -415,6 +415,30 @@ export interface AssertStatement extends NodeBase {
   readonly message: StringLiteral | null;
 }
 
+/**
+ * `return`: ends the current block call (its result `null`, as a block's `output` has returned
+ * already) or, at top level, the program (its outputs as set so far).
+ */
+export interface ReturnStatement extends NodeBase {
+  readonly kind: "Return";
+}
+
+/** `break`: leaves the innermost `loop`, `repeat` or sequential `for`. */
+export interface BreakStatement extends NodeBase {
+  readonly kind: "Break";
+}
+
+/**
+ * `continue`: starts the innermost loop's next iteration, or ends the current `parallel for`,
+ * `pmap` or pipeline item (a `map` item's result is then `null`, a `filter` item is dropped, a
+ * `reduce` step leaves the accumulator unchanged).
+ */
+export interface ContinueStatement extends NodeBase {
+  readonly kind: "Continue";
+}
+
+export type JumpStatement = ReturnStatement | BreakStatement | ContinueStatement;
+
 export type Statement =
   | UseStatement
   | ImportStatement
@@ -429,6 +453,9 @@ export type Statement =
   | ChoiceStatement
   | ThrowStatement
   | AssertStatement
+  | ReturnStatement
+  | BreakStatement
+  | ContinueStatement
   | RecoveredStatement;
 
 /**
@@ -449,6 +476,8 @@ export interface RecoveredStatement extends NodeBase {
     /** Bound inside a block's body or a pipeline stage among the skipped lines: not in the statement's scope. */
     readonly nested: boolean;
   }>;
+  /** It begins with a clause of the statement above (`elif`, `else`, `catch`, `finally`). */
+  readonly continues: boolean;
 }
 
 export interface Program extends NodeBase {

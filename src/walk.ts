@@ -69,6 +69,9 @@ const children: ChildTable = {
   Choice: (node) => [node.criteria, ...node.options],
   Throw: (node) => [node.message],
   Assert: (node) => [node.test, node.message],
+  Return: () => [],
+  Break: () => [],
+  Continue: () => [],
 };
 
 /** The direct children of a node, in source order. */

@@ -11,7 +11,7 @@
  * Reads and moves of child workflows go through a `DBOSClient`: done from inside the workflow, DBOS
  * would checkpoint them as steps, in an order that depends on timing.
  */
-import { DBOS, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
+import { DBOS, DBOSWorkflowConflictError, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { StepMismatch } from "../durable/durability.js";
 import type { Durability, DurableStep, Question, RecordedStep, StepKind, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
@@ -62,14 +62,22 @@ export class DbosDurability implements Durability {
   constructor(
     private readonly runId: string,
     private readonly backend: DbosBackend,
+    /** Whether this execution of the run was stopped (see workflows.ts, RunStops). */
+    private readonly stopped: () => boolean = () => false,
   ) {}
 
   async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
     let ran = false;
     const step = await DBOS.runStep(
-      () => {
+      async () => {
         ran = true;
-        return execute();
+        try {
+          return await execute();
+        } catch (error) {
+          // A step cut short by the stop is not its outcome: DBOS records nothing for this error.
+          if (this.stopped()) throw new DBOSWorkflowConflictError(this.runId);
+          throw error;
+        }
       },
       { name: key, retriesAllowed: false },
     );

@@ -2,7 +2,7 @@
  * The two workflows a prosec worker registers with DBOS: a run of its program, and a branch of a
  * run (see dbos-durability.ts). Both are registered before DBOS launches, as DBOS requires.
  */
-import { DBOS, type DBOSClient } from "@dbos-inc/dbos-sdk";
+import { DBOS, DBOSWorkflowConflictError, type DBOSClient } from "@dbos-inc/dbos-sdk";
 import type { RunOptions, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
 import { DbosDurability, FINISHED, type DbosBackend } from "./dbos-durability.js";
@@ -23,6 +23,20 @@ export interface WorkflowSettings {
   readonly pollMs: number;
   /** Options of every run (model server, concurrency, events); the run id and durability are added. */
   readonly runOptions: (runId: string) => RunOptions;
+  readonly stops: RunStops;
+}
+
+/**
+ * How an execution of a run learns that it must stop: the run was cancelled, taken over by another
+ * worker, or this worker is shutting down. What a stopped execution did after it stopped is never
+ * recorded: its steps and its outcome are refused as DBOS refuses an execution that lost its run.
+ */
+export interface RunStops {
+  /** The execution of `runId` starts: its signal (RunOptions.signal) and boundary check. */
+  start(runId: string): { readonly signal: AbortSignal; readonly atBoundary: RunOptions["atBoundary"] };
+  /** Whether the execution of `runId` in this process was stopped. */
+  stopped(runId: string): boolean;
+  end(runId: string): void;
 }
 
 /** Registers the run and branch workflows of `program`; returns the run workflow. */
@@ -46,7 +60,12 @@ export function registerProgram(
           !FINISHED.has(run.status)
         );
       };
-      return branches.run(id, stillOwned, pollMs);
+      try {
+        return await branches.run(id, stillOwned, pollMs);
+      } catch (error) {
+        if (settings.stops.stopped(runId)) throw new DBOSWorkflowConflictError(id);
+        throw error;
+      }
     },
     { name: BRANCH_WORKFLOW },
   );
@@ -55,11 +74,22 @@ export function registerProgram(
   return DBOS.registerWorkflow(
     async (inputs: Inputs): Promise<Outputs> => {
       const runId = DBOS.workflowID!;
-      return program.run(inputs, {
-        ...settings.runOptions(runId),
-        runId,
-        durability: new DbosDurability(runId, backend),
-      });
+      const { signal, atBoundary } = settings.stops.start(runId);
+      try {
+        return await program.run(inputs, {
+          ...settings.runOptions(runId),
+          runId,
+          signal,
+          atBoundary,
+          durability: new DbosDurability(runId, backend, () => settings.stops.stopped(runId)),
+        });
+      } catch (error) {
+        // Nothing of a stopped execution is recorded: the run's outcome is the one of whoever has it now.
+        if (signal.aborted) throw new DBOSWorkflowConflictError(runId);
+        throw error;
+      } finally {
+        settings.stops.end(runId);
+      }
     },
     { name: RUN_WORKFLOW },
   );

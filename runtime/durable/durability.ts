@@ -7,10 +7,45 @@
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import { WaitingForInput } from "../errors.js";
-import type { Durability, DurableStep, Journal, RecordedStep, StepIdentity, StepKind, Value } from "../types.js";
+import { changeReason } from "../run/step-keys.js";
+import type {
+  Conversation,
+  Durability,
+  DurableStep,
+  Journal,
+  RecordedStep,
+  StepIdentity,
+  StepKind,
+  Value,
+} from "../types.js";
+
+/** What a resumed run reused and ran again (`prosec run --resume` says it at the end). */
+export class ResumeReport {
+  reused = 0;
+  added = 0;
+  readonly rerun: Array<{ readonly line: number | undefined; readonly reason: string }> = [];
+
+  /** `reused 14 steps; re-running 2 from line 40 (prompt changed), 3 new` */
+  summary(): string {
+    const parts = [`reused ${this.reused} ${this.reused === 1 ? "step" : "steps"}`];
+    if (this.rerun.length > 0) {
+      const first = this.rerun[0]!;
+      const reasons = [...new Set(this.rerun.map((step) => step.reason))].join(", ");
+      parts.push(
+        `re-running ${this.rerun.length}${first.line === undefined ? "" : ` from line ${first.line}`} (${reasons})`,
+      );
+    }
+    if (this.added > 0) parts.push(`${this.added} new`);
+    return parts.join("; ");
+  }
+}
 
 export class JournalDurability implements Durability {
-  constructor(readonly journal: Journal) {}
+  /** `report`: a resumed run's account of what it reused, kept when it is to be told. */
+  constructor(
+    readonly journal: Journal,
+    readonly report?: ResumeReport,
+  ) {}
 
   async step(
     key: string,
@@ -19,13 +54,36 @@ export class JournalDurability implements Durability {
     identity?: StepIdentity,
   ): Promise<DurableStep> {
     const recorded = await this.journal.get(key);
-    if (recorded !== undefined) {
-      if (recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
+    if (recorded !== undefined && recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
+    // A step recorded before fingerprints (step scheme 1) is replayed by its key alone.
+    if (
+      recorded !== undefined &&
+      (identity === undefined || recorded.fingerprint === undefined || recorded.fingerprint === identity.fingerprint)
+    )
       return { step: recorded, replayed: true };
+    const earlier = identity === undefined ? undefined : this.journal.reusable?.(identity.key);
+    if (identity !== undefined && earlier?.kind === kind && earlier.fingerprint === identity.fingerprint) {
+      // Recorded under this step's own key too, so the run resumes as any other from now on.
+      await this.journal.put(key, { ...earlier, reused: true }, identity);
+      if (this.report !== undefined) this.report.reused++;
+      return { step: earlier, replayed: true };
+    }
+    const before = recorded ?? earlier;
+    if (this.report !== undefined && identity !== undefined) {
+      if (before?.fingerprint === undefined || before.kind !== kind) this.report.added++;
+      else
+        this.report.rerun.push({
+          line: identity.at.line,
+          reason: changeReason(before.fingerprint, identity.fingerprint),
+        });
     }
     const step = await execute();
     await this.journal.put(key, step, identity);
     return { step, replayed: false };
+  }
+
+  conversation(key: string): Conversation | undefined {
+    return this.journal.conversation?.(key);
   }
 
   branch<T extends Value>(_key: string, body: () => Promise<T>): Promise<T> {
@@ -63,6 +121,15 @@ export class ScopedDurability implements Durability {
       // The question is answered under the key the run's store knows it by.
       throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
     }
+  }
+
+  /** The key the run's store knows a step of this program by. */
+  fullKey(key: string): string {
+    return this.parent instanceof ScopedDurability ? this.parent.fullKey(this.prefix + key) : this.prefix + key;
+  }
+
+  conversation(key: string): Conversation | undefined {
+    return this.parent.conversation?.(this.prefix + key);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -1,5 +1,7 @@
 /**
- * The journal of a durable run: `<runDir>/journal.jsonl`, one JSON record per finished step.
+ * The journal of a durable run: `<runDir>/journal.jsonl`, one JSON record per finished step, and
+ * before a session's step record, one per event of its conversation (`{"key", "turn": event}`,
+ * `conversation.ts`): each model reply that asked for tools, each tool call started and finished.
  *
  * A record is appended with one synchronous write before the step returns, so it is in the
  * operating system's hands (it survives the process being killed) before the next step starts.
@@ -10,13 +12,28 @@
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { RunStateError } from "../errors.js";
-import type { Journal, RecordedStep, StepIdentity, StepKind } from "../types.js";
+import type { Conversation, Journal, RecordedStep, StepIdentity, StepKind, TurnEvent } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
 /** A line of the journal: the step's key and its record. */
 export interface JournalRecord extends RecordedStep {
   readonly key: string;
+}
+
+/** A line of the journal holding one event of a running session's conversation. */
+export interface TurnRecord {
+  readonly key: string;
+  readonly turn: TurnEvent;
+}
+
+/**
+ * The line a resumed run writes when its program changed: the records before it belong to an
+ * earlier text of the program, so they are found only by structural key and fingerprint.
+ */
+export interface ProgramRecord {
+  readonly key: "";
+  readonly program: string;
 }
 
 /** A record as one journal line, newline included. */
@@ -32,18 +49,30 @@ export function journalLine(key: string, step: RecordedStep): string {
 export function parseJournal(
   content: string,
   path: string,
-): { readonly records: JournalRecord[]; readonly bytes: number } {
+): {
+  readonly records: JournalRecord[];
+  readonly lines: ReadonlyArray<JournalRecord | TurnRecord | ProgramRecord>;
+  readonly bytes: number;
+} {
   const end = content.lastIndexOf("\n") + 1;
-  const lines = content.slice(0, end).split("\n");
-  lines.pop();
-  const records = lines.map((line, index) => parseRecord(line) ?? throwDamaged(path, index + 1, lines.length));
-  return { records, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
+  const texts = content.slice(0, end).split("\n");
+  texts.pop();
+  const lines = texts.map((line, index) => parseRecord(line) ?? throwDamaged(path, index + 1, texts.length));
+  const records = lines.filter((line): line is JournalRecord => "kind" in line);
+  return { records, lines, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
 
-const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input"]);
+const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input", "finish"]);
 
-/** A complete line as a step record, or undefined when it is not one prosec wrote (fields added later are optional). */
-function parseRecord(line: string): JournalRecord | undefined {
+const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent["type"]>([
+  "response",
+  "tool-started",
+  "tool-finished",
+  "restart",
+]);
+
+/** A complete line as a step or turn record, or undefined when it is not one prosec wrote (fields added later are optional). */
+function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord | undefined {
   let record: unknown;
   try {
     record = JSON.parse(line);
@@ -51,7 +80,20 @@ function parseRecord(line: string): JournalRecord | undefined {
     return undefined;
   }
   if (typeof record !== "object" || record === null) return undefined;
-  const { key, kind, usage } = record as { key?: unknown; kind?: unknown; usage?: unknown };
+  const { key, kind, usage, turn, program } = record as {
+    key?: unknown;
+    kind?: unknown;
+    usage?: unknown;
+    turn?: unknown;
+    program?: unknown;
+  };
+  if (program !== undefined) return key === "" && typeof program === "string" ? (record as ProgramRecord) : undefined;
+  if (turn !== undefined) {
+    const type = (turn as { type?: unknown } | null)?.type;
+    return typeof key === "string" && typeof type === "string" && TURN_EVENTS.has(type)
+      ? (record as TurnRecord)
+      : undefined;
+  }
   const valid =
     typeof key === "string" && typeof kind === "string" && KINDS.has(kind) && "value" in record && Array.isArray(usage);
   return valid ? (record as JournalRecord) : undefined;
@@ -77,7 +119,12 @@ function throwDamaged(path: string, line: number, lines: number): never {
 
 export class FileJournal implements Journal {
   private readonly steps = new Map<string, RecordedStep>();
+  /** The turns of sessions not finished yet (a finished session's record replaces them). */
+  private readonly conversations = new Map<string, TurnEvent[]>();
+  /** Every step record by structural key, those of earlier program texts included (the latest wins). */
+  private readonly structural = new Map<string, RecordedStep>();
   private readonly descriptor: number;
+  private appended = 0;
 
   /** Opens (or creates) the journal at `path`, loading its records and dropping a torn last one. */
   constructor(readonly path: string) {
@@ -96,15 +143,61 @@ export class FileJournal implements Journal {
   }
 
   put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
-    const line = journalLine(
-      key,
-      identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash },
-    );
+    const kept: RecordedStep =
+      identity === undefined
+        ? step
+        : {
+            ...withoutIdentity(step),
+            anchor: identity.anchor,
+            requestHash: identity.requestHash,
+            step: identity.key,
+            fingerprint: identity.fingerprint,
+          };
+    this.append(journalLine(key, kept));
+    this.steps.set(key, kept);
+    if (kept.step !== undefined) this.structural.set(kept.step, kept);
+    this.conversations.delete(key);
+    return Promise.resolve();
+  }
+
+  /** A recorded step with this structural key, from this program's text or an earlier one. */
+  reusable(structuralKey: string): RecordedStep | undefined {
+    return this.structural.get(structuralKey);
+  }
+
+  /**
+   * The program changed (a resumed run of an edited program): from here on, records are looked up by
+   * call-site key only among those written after this line.
+   */
+  beginProgram(sourceHash: string): void {
+    this.append(`${JSON.stringify({ key: "", program: sourceHash } satisfies ProgramRecord)}\n`);
+    this.steps.clear();
+    this.conversations.clear();
+  }
+
+  conversation(key: string): Conversation {
+    let events = this.conversations.get(key);
+    if (events === undefined) this.conversations.set(key, (events = []));
+    const list = events;
+    return {
+      events: list,
+      append: (turn) => {
+        this.append(`${JSON.stringify({ key, turn } satisfies TurnRecord)}\n`);
+        list.push(turn);
+      },
+    };
+  }
+
+  /** Bytes this process appended. */
+  get bytesWritten(): number {
+    return this.appended;
+  }
+
+  private append(line: string): void {
     const bytes = Buffer.from(line, "utf8");
     let written = 0;
     while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
-    this.steps.set(key, step);
-    return Promise.resolve();
+    this.appended += written;
   }
 
   close(): void {
@@ -113,8 +206,37 @@ export class FileJournal implements Journal {
 
   /** Reads the records; returns the byte length of the complete ones. */
   private load(content: string): number {
-    const { records, bytes } = parseJournal(content, this.path);
-    for (const { key, ...step } of records) this.steps.set(key, step);
+    const { lines, bytes } = parseJournal(content, this.path);
+    for (const line of lines) {
+      if ("program" in line) {
+        this.steps.clear();
+        this.conversations.clear();
+      } else if ("turn" in line) {
+        let events = this.conversations.get(line.key);
+        if (events === undefined) this.conversations.set(line.key, (events = []));
+        events.push(line.turn);
+      } else {
+        const { key, ...step } = line;
+        this.steps.set(key, step);
+        if (step.step !== undefined) this.structural.set(step.step, step);
+        this.conversations.delete(key);
+      }
+    }
     return bytes;
   }
+}
+
+/** A step record as reused under another key: its identity fields are the new step's. */
+function withoutIdentity(step: RecordedStep): RecordedStep {
+  const { kind, value, usage, reason, reused, attempts, problems, truncated } = step;
+  return {
+    kind,
+    value,
+    usage,
+    ...(reason === undefined ? {} : { reason }),
+    ...(reused === undefined ? {} : { reused }),
+    ...(attempts === undefined ? {} : { attempts }),
+    ...(problems === undefined ? {} : { problems }),
+    ...(truncated === undefined ? {} : { truncated }),
+  };
 }

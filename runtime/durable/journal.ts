@@ -7,10 +7,13 @@
  * The in-memory journal below is the default; the file journal (`.prose/runs/`) implements the same two
  * methods. Both sit behind `JournalDurability` (durability.ts).
  */
-import type { Journal, RecordedStep } from "../types.js";
+import { TransientConversation } from "../steps/conversation.js";
+import type { Conversation, Journal, RecordedStep } from "../types.js";
 
 export class MemoryJournal implements Journal {
   readonly steps = new Map<string, RecordedStep>();
+  /** The turns of sessions not finished yet (a finished session's record replaces them). */
+  readonly conversations = new Map<string, TransientConversation>();
 
   get(key: string): Promise<RecordedStep | undefined> {
     return Promise.resolve(this.steps.get(key));
@@ -18,6 +21,13 @@ export class MemoryJournal implements Journal {
 
   put(key: string, step: RecordedStep): Promise<void> {
     this.steps.set(key, step);
+    this.conversations.delete(key);
     return Promise.resolve();
+  }
+
+  conversation(key: string): Conversation {
+    let conversation = this.conversations.get(key);
+    if (conversation === undefined) this.conversations.set(key, (conversation = new TransientConversation()));
+    return conversation;
   }
 }

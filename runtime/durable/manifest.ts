@@ -2,11 +2,16 @@
  * `run.json`: what a durable run started with (run id, program hash, inputs) and the scheme of its
  * steps, which is what `resume` checks and reuses.
  *
- * `stepScheme` numbers the scheme of step keys and kinds (step-context.ts, journal.ts). A resumed run
- * finds its recorded steps by key, so a prosec replays exactly the runs of its own scheme, whatever
- * its version. The number is raised only when a change to the compiler or the runtime changes the keys
- * or kinds of the steps a program records; `test/fixtures/runs/` holds runs recorded by earlier
- * releases that must keep replaying until then. prosec 0.2 wrote no `stepScheme`: its runs are scheme 1.
+ * `stepScheme` numbers the scheme of step keys, kinds and journal records (step-context.ts,
+ * file-journal.ts). It is raised when a change to the compiler or the runtime changes what a run
+ * records; a prosec replays the schemes it lists in `REPLAYED_SCHEMES`, and `test/fixtures/runs/`
+ * holds runs recorded under each earlier one, which must keep replaying. prosec 0.2 wrote no
+ * `stepScheme`: its runs are scheme 1.
+ *
+ * - 1: a journal of finished steps, keyed by call site (`/parallel@10:1#0/b0/session@11:13#0`).
+ * - 2: adds the turns of sessions under way (`conversation.ts`) and, on each step record, its
+ *   structural key and fingerprint (`step-keys.ts`), which let a changed program resume. A scheme-1
+ *   run resumes by its call-site keys (the program must be unchanged) and is scheme 2 from then on.
  *
  * Fields added to run.json after 0.2 (`stepScheme`, and any later one) are optional when read, and
  * fields this prosec does not know are kept when it rewrites the file.
@@ -16,8 +21,11 @@ import { join } from "node:path";
 import { RunStateError } from "../errors.js";
 import type { Value } from "../types.js";
 
-/** The step scheme this prosec records and replays. */
-export const STEP_SCHEME = 1;
+/** The step scheme this prosec records. */
+export const STEP_SCHEME = 2;
+
+/** The step schemes this prosec resumes. */
+export const REPLAYED_SCHEMES: readonly number[] = [1, 2];
 
 /** The scheme of a run.json that names none: every run prosec 0.2 recorded. */
 const SCHEME_OF_0_2 = 1;
@@ -63,9 +71,9 @@ export function readManifest(dir: string): RunManifest | undefined {
 
 /** Refuses a run whose steps this prosec cannot find by key; says which prosec can resume it. */
 export function checkStepScheme(manifest: RunManifest, runningVersion: string): void {
-  if (manifest.stepScheme === STEP_SCHEME) return;
+  if (REPLAYED_SCHEMES.includes(manifest.stepScheme)) return;
   throw new RunStateError(
-    `Run ${manifest.runId} was recorded by prosec ${manifest.compilerVersion} with step scheme ${manifest.stepScheme}; this prosec (${runningVersion}) replays step scheme ${STEP_SCHEME} only, so it cannot find the run's finished steps. Resume it with prosec ${manifest.compilerVersion} (or any release with step scheme ${manifest.stepScheme}), or start a new run.`,
+    `Run ${manifest.runId} was recorded by prosec ${manifest.compilerVersion} with step scheme ${manifest.stepScheme}; this prosec (${runningVersion}) replays step schemes ${REPLAYED_SCHEMES.join(", ")} only, so it cannot find the run's finished steps. Resume it with prosec ${manifest.compilerVersion} (or any release with step scheme ${manifest.stepScheme}), or start a new run.`,
   );
 }
 

@@ -5,7 +5,7 @@
  *   <runDir>/run.json          run id, program hash, step scheme, the inputs (manifest.ts: what `resume` checks and reuses)
  *   <runDir>/journal.jsonl     every finished step (see file-journal.ts): what `resume` replays
  *   <runDir>/spent.json        dollars and model requests spent so far (a resumed run's budget counts them)
- *   <runDir>/state.md          the annotated trace, rewritten at most every STATE_INTERVAL_MS and at the end
+ *   <runDir>/state.md          the annotated trace, rewritten as the journal grows (considerState) and at the end
  *   <runDir>/bindings/         `{name}.md`, `{name}__{execution_id}.md`, `anon_NNN.md`
  *   <runDir>/agents/<name>/    `persist: true` memory (memory.ts)
  *   <runDir>/imports/<name>/   the same layout for each program call
@@ -39,6 +39,7 @@ import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
 const STATE_INTERVAL_MS = 50;
+const QUIET_MS = 2000;
 const SPENT_FILE = "spent.json";
 
 /** Why a run folder is refused although its state is sound (the program or an input changed); the run turns it into a ProseError. */
@@ -49,6 +50,9 @@ export class RunFolder {
   private readonly writer: FileWriter;
   private readonly source: ProgramSource;
   private stateTimer: NodeJS.Timeout | undefined;
+  private quietTimer: NodeJS.Timeout | undefined;
+  /** state.md's size and the journal's when it was last written. */
+  private readonly lastState = { size: 0, journal: 0 };
   private anonymousCount = 0;
   private readonly children = new Set<RunFolder>();
   private readonly deadlines = new Map<string, string>();
@@ -61,6 +65,8 @@ export class RunFolder {
     writer: FileWriter,
     /** The journal, for the root folder of a run; nested program runs use a view of their caller's. */
     readonly journal: FileJournal | undefined,
+    /** Bytes the run's journal has taken so far: state.md is rewritten as it grows (see `considerState`). */
+    private readonly journalBytes: () => number = () => journal?.bytesWritten ?? 0,
   ) {
     this.source = new ProgramSource(program.text ?? "");
     this.trace = new RunTrace(runId, `${program.name}.prose`, startedAt);
@@ -77,9 +83,11 @@ export class RunFolder {
     runId: string,
     supplied: { readonly [name: string]: Value },
     resume: boolean,
-  ): { folder: RunFolder; inputs: { readonly [name: string]: Value } } {
+    strict = false,
+  ): { folder: RunFolder; inputs: { readonly [name: string]: Value }; previous?: string } {
     const existing = readManifest(dir);
     let manifest: RunManifest;
+    let previous: string | undefined;
     let answers: ReadonlyArray<readonly [string, Value]> = [];
     let unanswered: readonly Question[] = [];
     if (resume) {
@@ -88,9 +96,17 @@ export class RunFolder {
       if (isCancelled(dir))
         throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
       if (existing.sourceHash !== program.sourceHash) {
-        throw new RunFolderError(
-          `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${join(dir, "program.prose")}). A resumed run replays recorded results by their place in the program, so it needs the same program: start a new run, or restore the program as it was.`,
-        );
+        const copy = join(dir, "program.prose");
+        const changed = `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${copy}).`;
+        if (strict)
+          throw new RunFolderError(
+            `${changed} --strict resumes only the very program that ran: start a new run, restore the program as it was, or resume without --strict to reuse the steps the change leaves as they were.`,
+          );
+        if (existing.stepScheme < 2 || !existsSync(copy))
+          throw new RunFolderError(
+            `${changed} The run was recorded before prosec kept the step keys and fingerprints that let a changed program reuse its steps, so it resumes only with the same program: start a new run, or restore the program as it was.`,
+          );
+        previous = readFileSync(copy, "utf8");
       }
       const waiting = readWaiting(dir);
       // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
@@ -113,7 +129,13 @@ export class RunFolder {
           );
         }
       }
-      manifest = { ...existing, inputs: { ...withoutUndefined(ahead), ...existing.inputs } };
+      // From now on the run records this scheme (turns, structural keys): an older prosec must not resume it.
+      manifest = {
+        ...existing,
+        sourceHash: program.sourceHash,
+        stepScheme: STEP_SCHEME,
+        inputs: { ...withoutUndefined(ahead), ...existing.inputs },
+      };
     } else {
       if (existing !== undefined)
         throw new RunFolderError(
@@ -139,6 +161,8 @@ export class RunFolder {
       unlockRun(dir);
       throw error;
     }
+    // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
+    if (previous !== undefined) journal.beginProgram(program.sourceHash);
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
     // Written before the first step, synchronously: a run killed at once is still resumable.
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -148,7 +172,7 @@ export class RunFolder {
       if (question.deadline !== undefined) folder.deadlines.set(question.key, question.deadline);
     clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
-    return { folder, inputs: manifest.inputs };
+    return { folder, inputs: manifest.inputs, ...(previous === undefined ? {} : { previous }) };
   }
 
   /** `spent.json`: what the run spent in its earlier processes (a resumed run's budget counts it). */
@@ -176,7 +200,7 @@ export class RunFolder {
 
   /** The folder of a program this run calls (`imports/<name>`, chosen by the run): same layout, same writer. */
   child(dir: string, program: ProgramInfo): RunFolder {
-    const folder = new RunFolder(dir, program, this.trace.runId, new Date(), this.writer, undefined);
+    const folder = new RunFolder(dir, program, this.trace.runId, new Date(), this.writer, undefined, this.journalBytes);
     if (program.text !== undefined) this.writer.write(join(dir, "program.prose"), program.text);
     this.children.add(folder);
     return folder;
@@ -279,7 +303,9 @@ export class RunFolder {
     this.trace.executing.clear();
     for (const child of this.children) if (child.trace.status === "running") child.settle(status);
     if (this.stateTimer !== undefined) clearTimeout(this.stateTimer);
+    if (this.quietTimer !== undefined) clearTimeout(this.quietTimer);
     this.stateTimer = undefined;
+    this.quietTimer = undefined;
     this.writeState();
   }
 
@@ -302,14 +328,37 @@ export class RunFolder {
   private changed(): void {
     this.stateTimer ??= setTimeout(() => {
       this.stateTimer = undefined;
-      this.writeState();
+      this.considerState();
     }, STATE_INTERVAL_MS).unref();
   }
 
+  /**
+   * state.md is rewritten whole, so it is rewritten once the journal has grown by as much as state.md
+   * weighed when last written: however long the run, its rewrites add up to about the journal's size,
+   * which the folder keeps anyway (a timer alone wrote a long run's state.md hundreds of times over).
+   * A run whose journal stays quiet (a long step under way) has its state.md written after QUIET_MS.
+   */
+  private considerState(): void {
+    const journal = this.journalBytes();
+    if (journal - this.lastState.journal >= this.lastState.size) {
+      this.writeState();
+      return;
+    }
+    if (this.quietTimer !== undefined) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (this.journalBytes() === journal) this.writeState();
+      else this.considerState();
+    }, QUIET_MS).unref();
+  }
+
   private writeState(): void {
+    this.lastState.journal = this.journalBytes();
     this.writer.write(join(this.dir, "state.md"), () => {
       this.trace.updatedAt = new Date();
-      return renderState(this.trace, this.source);
+      const content = renderState(this.trace, this.source);
+      this.lastState.size = content.length;
+      return content;
     });
   }
 }

@@ -74,15 +74,7 @@ export function renderState(trace: RunTrace, source: ProgramSource): string {
     ...activeConstructs(trace, source),
     "## Index",
     "### Bindings",
-    table(
-      ["Name", "Kind", "Path", "Execution ID"],
-      [...trace.bindings.values()].map((entry) => [
-        entry.name,
-        entry.kind,
-        entry.path,
-        entry.executionId === undefined ? "(root)" : String(entry.executionId),
-      ]),
-    ),
+    bindingIndex(trace),
     "### Agents",
     table(
       ["Name", "Scope", "Path"],
@@ -102,6 +94,31 @@ export function renderState(trace: RunTrace, source: ProgramSource): string {
     ),
   ];
   return `${sections.join("\n\n")}\n`;
+}
+
+/** Block calls' bindings listed at most; a run of thousands of calls would make state.md mostly index. */
+const LISTED_BLOCK_BINDINGS = 100;
+
+/** Every top-level binding, and the latest block calls' (the folder holds them all). */
+function bindingIndex(trace: RunTrace): string {
+  const entries = [...trace.bindings.values()];
+  const scoped = entries.filter((entry) => entry.executionId !== undefined);
+  const left = scoped.length - LISTED_BLOCK_BINDINGS;
+  const dropped = new Set(left > 0 ? scoped.slice(0, left) : []);
+  const listed = table(
+    ["Name", "Kind", "Path", "Execution ID"],
+    entries
+      .filter((entry) => !dropped.has(entry))
+      .map((entry) => [
+        entry.name,
+        entry.kind,
+        entry.path,
+        entry.executionId === undefined ? "(root)" : String(entry.executionId),
+      ]),
+  );
+  return left > 0
+    ? `${listed}\n\n${left} earlier bindings of block calls are not listed; their files are in bindings/.`
+    : listed;
 }
 
 function executionTrace(trace: RunTrace, source: ProgramSource): string {

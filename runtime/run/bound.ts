@@ -87,7 +87,15 @@ export function boundDollars(
   return { dollars, unpriced };
 }
 
-/** All model calls of the bound. */
-export function totalCalls(cost: ProgramCost): Count {
-  return { sum: [cost.calls.session, cost.calls.judgment, cost.calls.choice, cost.calls.extraction, cost.calls.retry] };
+/**
+ * All model calls of the bound. With more `reasks` (`RunOptions.reasks`) than the bound assumed, each
+ * judgment, choice and extraction counts the extra re-asks too (with fewer, the bound still holds).
+ */
+export function totalCalls(cost: ProgramCost, reasks?: number): Count {
+  const { session, judgment, choice, extraction, retry } = cost.calls;
+  const calls: Count[] = [session, judgment, choice, extraction, retry];
+  const extra = (reasks ?? 0) - (cost.assumptions.reasks ?? 0);
+  return extra > 0
+    ? { sum: [...calls, { product: [extra, { sum: [judgment, choice, extraction] }] }] }
+    : { sum: calls };
 }

@@ -6,12 +6,26 @@
  */
 import { boundDollars, evaluate, inputValues, totalCalls } from "./bound.js";
 import { priceOf } from "../model/prices.js";
+import { formatBudget, type Refusal } from "./meter.js";
 import type { PriceTable, ProgramCost, RunOptions, Value } from "../types.js";
 
-type Limits = Pick<RunOptions, "budget" | "maxCalls" | "startOverBound">;
+type Limits = Pick<RunOptions, "budget" | "maxCalls" | "startOverBound" | "reasks">;
 
-/** What is wrong with the limits as given, if anything. */
-export function invalidLimits({ budget, maxCalls }: Limits): string | undefined {
+/** What is wrong with the limits as given, if anything (the budget's, and those on a model's answers). */
+export function invalidLimits({
+  budget,
+  maxCalls,
+  reasks,
+  continuations,
+  maxTokens,
+}: Limits & Pick<RunOptions, "continuations" | "maxTokens">): string | undefined {
+  for (const [name, value, least] of [
+    ["reasks", reasks, 0],
+    ["continuations", continuations, 0],
+    ["maxTokens", maxTokens, 1],
+  ] as const)
+    if (value !== undefined && !(Number.isInteger(value) && value >= least))
+      return `${name} must be a whole number of at least ${least}, not ${value}.`;
   if (budget !== undefined && !(budget > 0 && Number.isFinite(budget)))
     return `The budget must be a positive number of dollars, not ${budget}.`;
   if (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 1))
@@ -26,7 +40,7 @@ export function refusalBeforeStart(
   limits: Limits,
   prices: PriceTable,
   modelId: (name: string) => string,
-): string | undefined {
+): Refusal | undefined {
   const { budget, maxCalls } = limits;
   if (cost === undefined || (budget === undefined && maxCalls === undefined)) return undefined;
   const unpriced =
@@ -36,16 +50,23 @@ export function refusalBeforeStart(
           .map(modelId)
           .filter((id) => priceOf(id, prices) === undefined);
   if (unpriced.length > 0)
-    return `The budget cannot be kept: no price for ${unpriced.join(", ")}. Give one (RunOptions.prices, or PROSEC_PRICES="${unpriced[0]}=input/output" in dollars per million tokens).`;
+    return {
+      reason: `The budget cannot be kept: no price for ${unpriced.join(", ")}. Give one, e.g. PROSEC_PRICES="${unpriced[0]}=input/output" (dollars per million tokens).`,
+      remedy: "price",
+    };
   if (limits.startOverBound === true) return undefined;
   const values = inputValues(cost, inputs);
-  const calls = evaluate(totalCalls(cost), values);
+  const calls = evaluate(totalCalls(cost, limits.reasks), values);
   const dollars = boundDollars(cost, values, prices, modelId).dollars;
-  const over =
-    "Start it anyway with --yes (RunOptions.startOverBound): the budget then stops the run when it is reached.";
   if (budget !== undefined && dollars !== undefined && Number.isFinite(dollars) && dollars > budget)
-    return `The program's bound, about $${dollars.toFixed(2)}${calls === undefined ? "" : ` (${calls} model calls at most)`}, is over the budget of $${budget.toFixed(2)}. ${over}`;
+    return {
+      reason: `The program's bound, about ${formatBudget(dollars)}${calls === undefined ? "" : ` (${calls} model calls at most)`}, is over the budget of ${formatBudget(budget)}.`,
+      remedy: "start-over-bound",
+    };
   if (maxCalls !== undefined && calls !== undefined && Number.isFinite(calls) && calls > maxCalls)
-    return `The program's bound, ${calls} model calls, is over --max-calls ${maxCalls}. ${over}`;
+    return {
+      reason: `The program's bound, ${calls} model calls, is over the limit of ${maxCalls} model calls.`,
+      remedy: "start-over-bound",
+    };
   return undefined;
 }

@@ -13,17 +13,22 @@ import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
 import { Limiter } from "../model/limiter.js";
-import { BudgetExceeded, Meter } from "./meter.js";
+import { BudgetExceeded, Meter, type Refusal } from "./meter.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { resolveModel } from "../model/models.js";
+import { outputLimit } from "../model/output-limits.js";
 import { systemPrompt } from "../model/prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, outsideContext, StepContext } from "./step-context.js";
 import { AnchoredStep } from "./step-identity.js";
+import { fingerprint, structuralSegment, valueDigest } from "./step-keys.js";
+import { ProgramOutline } from "./outline.js";
+import type { TrailEntry } from "../steps/trail.js";
 import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard } from "../tools/permissions.js";
 import { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
+import type { TraceWriter } from "../durable/trace-writer.js";
 import type {
   AgentDefinition,
   Durability,
@@ -56,6 +61,12 @@ export interface StepOutcome<T extends Value> {
   readonly value: T;
   readonly reason?: string;
   readonly usage: readonly Usage[];
+  /** The model answers it took, when more than one (re-asks, continuations: docs/model-answers.md). */
+  readonly attempts?: number;
+  /** The unexpected answers on the way, described. */
+  readonly problems?: readonly string[];
+  /** A session's answer kept although still cut off (`onTruncation: "keep"`). */
+  readonly truncated?: true;
 }
 
 export interface StepResult<T extends Value> extends StepOutcome<T> {
@@ -91,6 +102,8 @@ export class RunCore {
   readonly limiter: Limiter;
   /** Replaced by the file journal's when a durable run opens its folder. */
   durability: Durability;
+  /** A durable run's trace (docs/trace.md): set when the run opens its folder, shared with called programs. */
+  trace: TraceWriter | undefined;
   readonly totals = new UsageTotals();
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
@@ -114,6 +127,18 @@ export class RunCore {
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
   /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
   private readonly toolUsers = new Set<string | undefined>();
+  /** The program's outline, for structural keys (built on first use; aligned with the recorded program on a changed resume). */
+  private outline: ProgramOutline | undefined;
+  /**
+   * Whether steps are fingerprinted (a run folder keeps fingerprints): then every step's result is
+   * remembered with its fingerprint, so the steps that read it depend on it (`step-keys.ts`).
+   */
+  fingerprinting: boolean;
+  /**
+   * The fingerprint of the step that produced a value, by the value's digest; null when several
+   * steps produced the same text (then which one did is a matter of timing, and the text stands alone).
+   */
+  private readonly producers: Map<string, string | null>;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -123,7 +148,12 @@ export class RunCore {
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
-    caller?: { readonly core: RunCore; readonly keyPrefix: string; readonly anchorPrefix: string },
+    caller?: {
+      readonly core: RunCore;
+      readonly keyPrefix: string;
+      readonly anchorPrefix: string;
+      readonly structuralPrefix: string;
+    },
   ) {
     this.meter =
       caller?.core.meter ??
@@ -145,12 +175,37 @@ export class RunCore {
       caller !== undefined
         ? new ScopedDurability(caller.core.durability, caller.keyPrefix)
         : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
+    this.trace = caller?.core.trace;
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.caller = caller?.core.caller ?? caller?.core;
-    this.root = new StepContext("", this.rootController.signal, undefined, caller?.anchorPrefix ?? "");
+    this.root = new StepContext(
+      "",
+      this.rootController.signal,
+      undefined,
+      caller?.anchorPrefix ?? "",
+      undefined,
+      caller?.structuralPrefix ?? "",
+      (segment) => structuralSegment(this.programOutline(), segment),
+    );
+    this.fingerprinting = caller?.core.fingerprinting ?? false;
+    this.producers = caller?.core.producers ?? new Map();
     this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
+  }
+
+  private programOutline(): ProgramOutline | undefined {
+    if (this.outline === undefined && this.program.text !== undefined)
+      this.outline = ProgramOutline.of(this.program.text);
+    return this.outline;
+  }
+
+  /**
+   * Resuming a run recorded with `previous`, an earlier text of this program: statement sites are
+   * taken from it where statements were kept, so unnamed steps keep their structural keys.
+   */
+  alignWith(previous: string): void {
+    if (this.program.text !== undefined) this.outline = ProgramOutline.aligned(this.program.text, previous);
   }
 
   get context(): StepContext {
@@ -258,6 +313,11 @@ export class RunCore {
     return id;
   }
 
+  /** The model's output limit (output-limits.ts): a session's default `max_tokens`. */
+  outputLimit(model: string, signal: AbortSignal): Promise<number> {
+    return outputLimit(this.client, model, signal);
+  }
+
   /**
    * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
    * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
@@ -271,14 +331,17 @@ export class RunCore {
     const params = this.options.promptCaching === false ? request : withBreakpoints(request);
     return this.limiter.run(signal, async () => {
       const reservation = this.meter.admit(params);
-      if (typeof reservation === "string") return this.stopForBudget(reservation);
+      if ("remedy" in reservation) return this.stopForBudget(reservation);
       let usage: Usage | undefined;
-      try {
+      const send = async (): Promise<{ message: Message; usage: Usage }> => {
         const message = await outsideContext(() => this.client.messages.create(params, { signal }));
         if (!message || !Array.isArray(message.content))
           throw new Error("The model server answered with something that is not a message.");
         usage = usageOf(params.model, message.usage);
         return { message, usage };
+      };
+      try {
+        return await (this.trace === undefined ? send() : this.trace.request(params, send));
       } finally {
         reservation.settle(usage);
       }
@@ -289,8 +352,8 @@ export class RunCore {
    * A request the budget does not allow: the requests in flight finish (they are paid for), then the
    * whole run stops as an interrupt does, resumable with a larger budget.
    */
-  private async stopForBudget(reason: string): Promise<never> {
-    const error = new BudgetExceeded(this.redact(reason), { file: this.program.source });
+  private async stopForBudget({ reason, remedy }: Refusal): Promise<never> {
+    const error = new BudgetExceeded(this.redact(reason), { file: this.program.source }, remedy);
     await this.meter.whenIdle();
     this.stopRun(error);
     throw error;
@@ -311,7 +374,12 @@ export class RunCore {
     const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
-    const identity = new AnchoredStep(kind, at, anchor, this.program, ask);
+    const structuralKey = context.structuralKey(key.slice(context.path.length + 1), kind, ask.binding);
+    // What the step read is taken now: the trail grows as the run goes on.
+    const trail = this.fingerprinting && kind !== "input" && kind !== "extract" ? context.trail.entries() : [];
+    const identity = new AnchoredStep(kind, at, anchor, this.program, ask, structuralKey, () =>
+      this.fingerprintOf(kind, ask, trail),
+    );
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     try {
@@ -319,24 +387,36 @@ export class RunCore {
         key,
         kind,
         async () => {
-          limit = stepSignal(context.signal, limitMs);
-          const outcome = await execute(limit.signal, key);
-          this.totals.add(outcome.usage);
-          // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
-          const value = this.secrets.redactDeep(outcome.value);
-          return {
-            kind,
-            value,
-            usage: outcome.usage,
-            ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
-          } satisfies RecordedStep;
+          const run = async (): Promise<RecordedStep> => {
+            limit = stepSignal(context.signal, limitMs);
+            const outcome = await execute(limit.signal, key);
+            this.totals.add(outcome.usage);
+            // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
+            const value = this.secrets.redactDeep(outcome.value);
+            return {
+              kind,
+              value,
+              usage: outcome.usage,
+              ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
+              ...(outcome.attempts === undefined ? {} : { attempts: outcome.attempts }),
+              ...(outcome.problems === undefined || outcome.problems.length === 0
+                ? {}
+                : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
+              ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
+            } satisfies RecordedStep;
+          };
+          return this.trace === undefined
+            ? run()
+            : this.trace.step(this.traceKey(key), kind, at, label, run, (error) => error instanceof WaitingForInput);
         },
         identity,
       );
+      if (this.fingerprinting) this.produced(step.value, identity.fingerprint);
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),
         usage: step.usage,
+        ...(step.truncated === undefined ? {} : { truncated: step.truncated }),
         replayed,
       };
     } catch (error) {
@@ -355,6 +435,42 @@ export class RunCore {
     } finally {
       limit?.release();
     }
+  }
+
+  /** A step's key as the journal has it: a called program's steps under their caller's prefix. */
+  private traceKey(key: string): string {
+    return this.durability instanceof ScopedDurability ? this.durability.fullKey(key) : key;
+  }
+
+  private produced(value: Value, fingerprint: string): void {
+    const digest = valueDigest(value);
+    const earlier = this.producers.get(digest);
+    this.producers.set(digest, earlier === undefined || earlier === fingerprint ? fingerprint : null);
+  }
+
+  /** A step's fingerprint (`step-keys.ts`): what it asks, how, and the steps that produced what it read. */
+  private fingerprintOf(kind: StepKind, ask: StepAsk, trail: readonly TrailEntry[]): string {
+    const details = (ask.details() ?? {}) as { readonly model?: unknown; readonly context?: unknown };
+    const model = typeof details.model === "string" || kind === "session" ? this.model(details.model as string) : "";
+    const context = details.context;
+    const contextValues =
+      context === undefined || context === null || Array.isArray(context)
+        ? []
+        : Object.values(context as Record<string, Value>);
+    // A session with `context:` (even `[]`) is not shown the trail.
+    const seen = kind === "session" && context !== undefined ? [] : trail;
+    const producedBy = (value: Value): string => {
+      const digest = valueDigest(value);
+      return this.producers.get(digest) ?? digest;
+    };
+    // A record context is read by its values' producers (below); what it names stays in how it asks.
+    const how = contextValues.length === 0 ? details : { ...details, context: Object.keys(context as object) };
+    return fingerprint({
+      kind,
+      asks: ask.text,
+      how: [how, model, this.program.name, (this.options.tools ?? []).map((tool) => tool.name)],
+      reads: [...contextValues.map(producedBy), ...seen.map((entry) => `${entry.source}:${producedBy(entry.value)}`)],
+    });
   }
 
   /** A ProseError at `at` in this program, with secrets removed from its text. */

@@ -5,10 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { JournalDurability } from "../durable/durability.js";
+import { JournalDurability, ResumeReport } from "../durable/durability.js";
 import { safeName } from "../durable/files.js";
 import { RunFolder, RunFolderError } from "../durable/run-folder.js";
 import type { RunStatus } from "../durable/state-file.js";
+import { TraceWriter } from "../durable/trace-writer.js";
 import { ProseError, WaitingForInput } from "../errors.js";
 import type { ProgramInfo, Runtime, RunOptions, Value } from "../types.js";
 import { text } from "../values/expressions.js";
@@ -41,7 +42,12 @@ export class RunLifecycle implements RunScope {
       options,
       this.caller === undefined
         ? undefined
-        : { core: this.caller.run.core, keyPrefix: this.caller.key, anchorPrefix: this.caller.anchor },
+        : {
+            core: this.caller.run.core,
+            keyPrefix: this.caller.key,
+            anchorPrefix: this.caller.anchor,
+            structuralPrefix: this.caller.structural,
+          },
     );
     this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
     this.runDir =
@@ -94,6 +100,7 @@ export class RunLifecycle implements RunScope {
       const result = await runInContext(core.root, () => body(runtime));
       const final = this.finalValue?.value;
       const finalResult = final === undefined || final === null ? {} : { result: text(final) };
+      this.reportResume();
       core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.close("complete");
       return result;
@@ -124,6 +131,7 @@ export class RunLifecycle implements RunScope {
           message,
         });
       }
+      this.reportResume();
       core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
       if (waiting !== undefined && this.caller === undefined) this.openFolder?.waitFor(waiting.questions);
       await this.close(
@@ -141,6 +149,19 @@ export class RunLifecycle implements RunScope {
     }
   }
 
+  /** What a resumed run of a changed program reused and ran again. */
+  private reportResume(): void {
+    const report = this.core.durability instanceof JournalDurability ? this.core.durability.report : undefined;
+    if (report === undefined || this.caller !== undefined) return;
+    this.core.emit({
+      type: "resumed",
+      summary: report.summary(),
+      reused: report.reused,
+      rerun: report.rerun.length,
+      added: report.added,
+    });
+  }
+
   private open(): void {
     const { options } = this;
     if (this.caller !== undefined) {
@@ -153,11 +174,20 @@ export class RunLifecycle implements RunScope {
           this.runId,
           this.givenInputs,
           options.resume === true,
+          options.strict === true,
         );
         this.openFolder = opened.folder;
         this.givenInputs = opened.inputs;
-        if (options.journal === undefined && options.durability === undefined)
-          this.core.durability = new JournalDurability(opened.folder.journal!);
+        this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));
+        if (options.journal === undefined && options.durability === undefined) {
+          // A changed program's steps are matched by structural key: sites aligned with the recorded text.
+          if (opened.previous !== undefined) this.core.alignWith(opened.previous);
+          this.core.fingerprinting = true;
+          this.core.durability = new JournalDurability(
+            opened.folder.journal!,
+            opened.previous === undefined ? undefined : new ResumeReport(),
+          );
+        }
       } catch (error) {
         if (error instanceof RunFolderError) throw this.core.error(error.message);
         throw error;
@@ -179,11 +209,11 @@ export class RunLifecycle implements RunScope {
     const { core, options } = this;
     const invalid = invalidLimits(options);
     if (invalid !== undefined) throw core.error(invalid);
-    const reason = refusalBeforeStart(this.program.cost, this.givenInputs, options, core.meter.prices, (name) =>
+    const refusal = refusalBeforeStart(this.program.cost, this.givenInputs, options, core.meter.prices, (name) =>
       core.model(name),
     );
-    if (reason === undefined) return;
-    const error = new BudgetExceeded(reason, { file: this.program.source });
+    if (refusal === undefined) return;
+    const error = new BudgetExceeded(refusal.reason, { file: this.program.source }, refusal.remedy);
     core.abort(error);
     throw error;
   }
@@ -191,6 +221,7 @@ export class RunLifecycle implements RunScope {
   private async close(status: RunStatus): Promise<void> {
     // A called program's files are settled and flushed with its caller's.
     if (this.openFolder === undefined || this.caller !== undefined) return;
+    this.core.trace?.close();
     await this.openFolder.close(status);
   }
 }

@@ -9,7 +9,7 @@
  * stopped as an interrupt is, so it can be resumed with a larger budget.
  */
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import { ProseError } from "../errors.js";
+import { ProseError, type ProseErrorDetails } from "../errors.js";
 import { CACHE_WRITE_MULTIPLIER, priceOf, usageCost, type PriceTable } from "../model/prices.js";
 import type { Usage } from "../types.js";
 
@@ -25,8 +25,35 @@ export interface Limits {
   readonly maxCalls?: number;
 }
 
+/**
+ * What lets a run that a budget refused or stopped go on: a larger budget (or `maxCalls`), starting
+ * anyway (`startOverBound`; `--yes` on the command line), or a price for a model that has none. The
+ * message states the facts; each interface names its own way to do this.
+ */
+export type BudgetRemedy = "larger-budget" | "start-over-bound" | "price";
+
 /** A budget stopped the run, or refused to start it (exit code `budget`). */
-export class BudgetExceeded extends ProseError {}
+export class BudgetExceeded extends ProseError {
+  constructor(
+    reason: string,
+    details: ProseErrorDetails,
+    readonly remedy: BudgetRemedy,
+  ) {
+    super(reason, details);
+  }
+}
+
+/** Dollars as a person writes them: cents when they are whole cents, else the digits given (`$0.001`). */
+export function formatBudget(dollars: number): string {
+  const cents = dollars * 100;
+  return `$${Math.abs(cents - Math.round(cents)) < 1e-9 ? dollars.toFixed(2) : String(Number(dollars.toPrecision(4)))}`;
+}
+
+/** Why a request may not go out, and what would let the run go on. */
+export interface Refusal {
+  readonly reason: string;
+  readonly remedy: BudgetRemedy;
+}
 
 export interface Reservation {
   /** The request is over: its usage when it was answered (a failed request is not billed). */
@@ -40,7 +67,7 @@ export class Meter {
   private inFlight = 0;
   private idle: Array<() => void> = [];
   /** Set once a request was refused: every later one is refused too. */
-  private stopped: string | undefined;
+  private stopped: Refusal | undefined;
 
   constructor(
     readonly limits: Limits,
@@ -65,13 +92,14 @@ export class Meter {
     this.calls += spent.calls;
   }
 
-  /** Reserves a request's worst case; a string says why it may not go out. */
-  admit(params: MessageCreateParamsNonStreaming): Reservation | string {
+  /** Reserves a request's worst case, or says why it may not go out. */
+  admit(params: MessageCreateParamsNonStreaming): Reservation | Refusal {
     if (this.stopped !== undefined) return this.stopped;
     const { budget, maxCalls } = this.limits;
     if (maxCalls !== undefined && this.calls + this.inFlight + 1 > maxCalls) {
       return this.stop(
         `The run has made ${this.calls} of its ${maxCalls} model requests${this.inFlight === 0 ? "" : ` (${this.inFlight} more in flight)`} (--max-calls); one more could exceed it.`,
+        "larger-budget",
       );
     }
     let worst = 0;
@@ -79,14 +107,16 @@ export class Meter {
       const price = priceOf(params.model, this.prices);
       if (price === undefined)
         return this.stop(
-          `The model ${params.model} has no price, so the budget cannot be kept: give it one (RunOptions.prices, PROSEC_PRICES="${params.model}=input/output").`,
+          `The model ${params.model} has no price, so the budget cannot be kept: give it one, e.g. PROSEC_PRICES="${params.model}=input/output" (dollars per million tokens).`,
+          "price",
         );
       const input = Math.ceil(requestCharacters(params) / 3) * (this.caching ? CACHE_WRITE_MULTIPLIER : 1);
       worst = (input * price.input + params.max_tokens * price.output) / 1_000_000;
       if (this.dollars + this.reserved + worst > budget) {
         const inFlight = this.reserved === 0 ? "" : ` and $${this.reserved.toFixed(4)} in flight`;
         return this.stop(
-          `The next model request could cost up to $${worst.toFixed(4)}; with $${this.dollars.toFixed(4)} spent${inFlight} that could exceed the budget of $${budget.toFixed(2)}.`,
+          `The next model request could cost up to $${worst.toFixed(4)}; with $${this.dollars.toFixed(4)} spent${inFlight} that could exceed the budget of ${formatBudget(budget)}.`,
+          "larger-budget",
         );
       }
     }
@@ -113,9 +143,9 @@ export class Meter {
     return this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private stop(reason: string): string {
-    this.stopped = reason;
-    return reason;
+  private stop(reason: string, remedy: BudgetRemedy): Refusal {
+    this.stopped = { reason, remedy };
+    return this.stopped;
   }
 }
 

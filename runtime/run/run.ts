@@ -17,6 +17,7 @@ import type {
   InputDefinition,
   JoinedBranches,
   JudgmentAsker,
+  LastCall,
   LoopSequence,
   ParallelOptions,
   ParallelResult,
@@ -32,12 +33,16 @@ import { text } from "../values/expressions.js";
 import type { RunCore } from "./core.js";
 import { RunInputs } from "./inputs.js";
 import { RunLifecycle } from "./lifecycle.js";
-import { runInContext } from "./step-context.js";
+import { FinishStamps, LastCallHolder } from "./last-call.js";
+import { runInContext, type StepContext } from "./step-context.js";
 import { UsedPrograms } from "./used-programs.js";
 
 const DEFAULT_MAX_DEPTH = 100;
 
 export class Run implements Runtime {
+  /** The values each running block call offers its bindings' holders, counted once the call finishes (last-call.ts). */
+  private readonly finishing = new WeakMap<StepContext, Array<(stamp: number) => void>>();
+  private readonly finishStamps = new FinishStamps();
   private readonly lifecycle: RunLifecycle;
   private readonly sessions: AgentSessions;
   private readonly inputs: RunInputs;
@@ -98,6 +103,28 @@ export class Run implements Runtime {
     };
   }
 
+  lastCall(): LastCall {
+    return new LastCallHolder((settle) => {
+      const waiting = this.finishing.get(this.core.context);
+      // Offered outside a call `block` runs (never in generated code): it counts at once.
+      if (waiting === undefined) settle(this.finishStamps.next());
+      else waiting.push(settle);
+    });
+  }
+
+  items(): LoopSequence {
+    const context = this.core.context;
+    const enclosing = context.trail;
+    return {
+      next: () => {
+        context.trail = enclosing.nested();
+      },
+      end: () => {
+        context.trail = enclosing;
+      },
+    };
+  }
+
   async judge(
     at: Site,
     condition: string,
@@ -107,7 +134,7 @@ export class Run implements Runtime {
     const ask = { text: condition, details: () => ({ condition, scope, asks }) };
     const trail = this.core.context.trail.entries();
     const result = await this.core.step("judge", at, "The judgment", ask, (signal) =>
-      judge(this.core, { condition, asks, scope, trail }, signal),
+      judge(this.core, { at, condition, asks, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",
@@ -131,7 +158,7 @@ export class Run implements Runtime {
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
     const trail = this.core.context.trail.entries();
     const result = await this.core.step("choose", at, "The choice", ask, (signal) =>
-      choose(this.core, { criteria, options, scope, trail }, signal),
+      choose(this.core, { at, criteria, options, scope, trail }, signal),
     );
     this.core.emit({
       type: "judgment",
@@ -212,13 +239,25 @@ export class Run implements Runtime {
     folder?.enterBlock(frame);
     try {
       const anchor = context.nextAnchor(this.core.anchors.of(`do:${name}`, at));
-      return await runInContext(
-        context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail()),
-        body,
-      );
+      const call = context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail());
+      const offers: Array<(stamp: number) => void> = [];
+      this.finishing.set(call, offers);
+      const result = await runInContext(call, body);
+      if (offers.length > 0) await runInContext(call, () => this.finished(at, name, offers));
+      return result;
     } finally {
       folder?.exitBlock(frame);
     }
+  }
+
+  /** A call whose bindings are read outside the block ended: which call finished last is journaled. */
+  private async finished(at: Site, name: string, offers: ReadonlyArray<(stamp: number) => void>): Promise<void> {
+    const ask = { text: `a call of block ${name} finished`, details: () => ({ block: name }) };
+    const { value } = await this.core.step("finish", at, `The call of ${name}`, ask, async () => ({
+      value: this.finishStamps.next(),
+      usage: [],
+    }));
+    for (const settle of offers) settle(Number(value));
   }
 
   list(at: Site, value: Value): Promise<readonly Value[]> {

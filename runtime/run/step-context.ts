@@ -9,7 +9,9 @@
  * deterministic; everything concurrent gets a context of its own.
  *
  * Alongside the key path, each context keeps the same path in content anchors (`anchors.ts`), with
- * occurrences counted per anchor: what `prosec test` matches recorded steps by. Keys are unchanged.
+ * occurrences counted per anchor: what `prosec test` matches recorded steps by; and the structural
+ * path (`step-keys.ts`), where each `line:column` is the statement's site in the program's outline:
+ * what a resumed run of a changed program matches recorded steps by.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Trail } from "../steps/trail.js";
@@ -22,9 +24,13 @@ export interface BlockFrame {
   readonly parentExecutionId: number;
 }
 
+/** A key segment with its `line:column` replaced by the statement's site (`step-keys.ts`). */
+export type Structural = (segment: string) => string;
+
 export class StepContext {
   private readonly occurrences = new Map<string, number>();
   private readonly anchorOccurrences = new Map<string, number>();
+  private readonly bindingOccurrences = new Map<string, number>();
 
   constructor(
     readonly path: string,
@@ -36,6 +42,9 @@ export class StepContext {
     readonly anchorPath: string = path,
     /** The current sequence's trail; a loop swaps in its own while it runs. */
     public trail: Trail = new Trail(),
+    /** `path` with statement sites for call sites. */
+    readonly structuralPath: string = path,
+    readonly structural: Structural = (segment) => segment,
   ) {}
 
   /** The key of the next step of `kind` at `at`, counting this occurrence. */
@@ -49,6 +58,19 @@ export class StepContext {
     const occurrence = this.occurrences.get(site) ?? 0;
     this.occurrences.set(site, occurrence + 1);
     return `${site}#${occurrence}`;
+  }
+
+  /**
+   * The structural key of the step whose call-site segment is `segment` (just numbered by
+   * `nextSegment`): a bound step is named by its kind and binding, counted per binding in this
+   * context; any other by its statement's site.
+   */
+  structuralKey(segment: string, kind: string, binding: string | undefined): string {
+    if (binding === undefined) return `${this.structuralPath}/${this.structural(segment)}`;
+    const name = `${kind}:${binding}`;
+    const occurrence = this.bindingOccurrences.get(name) ?? 0;
+    this.bindingOccurrences.set(name, occurrence + 1);
+    return `${this.structuralPath}/${name}#${occurrence}`;
   }
 
   /** `anchor#occurrence` for the next time the construct `anchor` is reached in this context. */
@@ -70,7 +92,15 @@ export class StepContext {
     anchorSegment: string,
     trail: Trail,
   ): StepContext {
-    return new StepContext(`${this.path}/${segment}`, signal, block, `${this.anchorPath}/${anchorSegment}`, trail);
+    return new StepContext(
+      `${this.path}/${segment}`,
+      signal,
+      block,
+      `${this.anchorPath}/${anchorSegment}`,
+      trail,
+      `${this.structuralPath}/${this.structural(segment)}`,
+      this.structural,
+    );
   }
 }
 

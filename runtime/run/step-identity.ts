@@ -2,7 +2,8 @@
  * Who a step is and what it asks, handed to the durability with every step. The journal keeps its
  * anchor and request hash; `prosec test` matches recorded steps by the anchor and reports a step whose
  * request hash changed; the scripted model of `prosec/testing` answers by binding name, call site or
- * condition text. None of it is part of the step key, which stays what `--resume` replays by.
+ * condition text. The structural key and the fingerprint (`step-keys.ts`) are what a resumed run of
+ * a changed program matches recorded steps by.
  */
 import { createHash } from "node:crypto";
 import type { Site, StepAsk, StepIdentity, StepKind } from "../types.js";
@@ -19,7 +20,18 @@ export class AnchoredStep implements StepIdentity {
     /** The program the step belongs to: its name and source path (a called program's, inside `use`). */
     readonly program: { readonly name: string; readonly source: string },
     readonly ask: StepAsk,
+    /** The structural key (`step-keys.ts`). */
+    readonly key: string,
+    private readonly fingerprintOf: () => string,
   ) {}
+
+  private print: string | undefined;
+
+  /** What the step depends on (`step-keys.ts`); computed on first use (only a kept journal asks for it). */
+  get fingerprint(): string {
+    this.print ??= this.fingerprintOf();
+    return this.print;
+  }
 
   /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
   get requestHash(): string {

@@ -14,6 +14,8 @@ export interface Caller {
   readonly key: string;
   /** The call's content anchor, the prefix of the called program's anchors. */
   readonly anchor: string;
+  /** The call's structural key, the prefix of the called program's (`step-keys.ts`). */
+  readonly structural: string;
   /** Its folder under the caller's `imports/`. */
   readonly folderName: string;
   /** Set by a called program that declares no outputs: what the call returns instead of `{}`. */
@@ -46,7 +48,14 @@ export class UsedPrograms {
     const count = (this.callCounts.get(name) ?? 0) + 1;
     this.callCounts.set(name, count);
     const options: RunOptions = { ...this.scope.options, signal: context.signal };
-    const caller: Caller = { run: this.scope, key, anchor, folderName: count === 1 ? name : `${name}__${count}` };
+    const structural = context.structuralKey(key.slice(context.path.length + 1), `use:${name}`, undefined);
+    const caller: Caller = {
+      run: this.scope,
+      key,
+      anchor,
+      structural,
+      folderName: count === 1 ? name : `${name}__${count}`,
+    };
     callers.set(options, caller);
     // An argument may be any value (a list, a record): the called program's `Inputs` types what apps pass.
     const outputs = await run(inputs as never, options);

@@ -56,8 +56,11 @@ export class AgentSessions {
       backoff: settings.backoff ?? "none",
       baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     };
-    const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal) =>
-      withRetries(policy, signal, async () => {
+    const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal, key) =>
+      withRetries(policy, signal, async (attempt) => {
+        const conversation = core.durability.conversation?.(key);
+        // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
+        if (attempt > 1) conversation?.append({ type: "restart" });
         const memory =
           resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
         let saved: { memory: string; summary: string } | undefined;
@@ -67,6 +70,7 @@ export class AgentSessions {
             request,
             block,
             trail,
+            ...(conversation === undefined ? {} : { conversation }),
             ...(memory === undefined ? {} : { memory }),
             ...(folder === undefined
               ? {}
@@ -79,16 +83,23 @@ export class AgentSessions {
             agent: agent!,
             prompt: sessionTask(request),
             memory: saved?.memory,
-            summary: saved?.summary ?? outcome.text.slice(0, 2000),
+            summary: saved?.summary ?? outcome.value.slice(0, 2000),
             timestamp: new Date(),
           });
           await this.inTurn(folder, () => recordSession(folder, record));
         }
-        return { value: outcome.text, usage: outcome.usage };
+        return outcome;
       }),
     );
     if (core.listening)
-      core.emit({ type: "session-end", at: request.at, label, usage: result.usage, replayed: result.replayed });
+      core.emit({
+        type: "session-end",
+        at: request.at,
+        label,
+        usage: result.usage,
+        replayed: result.replayed,
+        ...(result.truncated === undefined ? {} : { truncated: result.truncated }),
+      });
     if (request.binding === undefined) this.scope.folder?.anonymous(request.at, result.value, block?.executionId);
     if (request.unbound === true) context.trail.add(label, result.value);
     return result.value;

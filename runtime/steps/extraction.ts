@@ -4,10 +4,11 @@
  * through a forced tool call. Either way an `extraction` event says which it was.
  */
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { askForced } from "./judgment.js";
+import { askForced } from "./forced-question.js";
+import { YES_NO_SHAPE } from "./judgment.js";
 import { stableBlocks } from "../model/prompt.js";
 import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../values/structure.js";
-import type { Value } from "../types.js";
+import type { Site, Value } from "../types.js";
 import { isList, isRecord } from "../values/expressions.js";
 
 const EXTRACT_SYSTEM =
@@ -57,27 +58,45 @@ export function truthyWithoutModel(value: Value): boolean | undefined {
   return parseYesNo(value);
 }
 
-export async function extractList(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<Value[]>> {
+export async function extractList(
+  core: RunCore,
+  at: Site,
+  text: string,
+  signal: AbortSignal,
+): Promise<StepOutcome<Value[]>> {
   const schema = {
     type: "object" as const,
     properties: { answer: { type: "array", items: {}, description: "The items, in order" } },
     required: ["answer"],
   };
-  const { reply, usage } = await askForced(
+  return askForced(
     core,
-    "List the items this text enumerates, in order.",
-    stableBlocks([`Text:\n${text}`]),
-    schema,
+    {
+      at,
+      label: "Reading a list",
+      system: EXTRACT_SYSTEM,
+      material: stableBlocks([`Text:\n${text}`]),
+      question: "List the items this text enumerates, in order.",
+      schema,
+      shape: '{"answer": [the items, in order]}',
+      expected: "a list",
+      failure: "The model could not read a list from the text",
+      read: (reply) => {
+        const items = Array.isArray(reply.answer)
+          ? (reply.answer as Value[])
+          : reply.called
+            ? undefined
+            : parseList(reply.text);
+        return items === undefined ? undefined : [...items];
+      },
+    },
     signal,
-    EXTRACT_SYSTEM,
   );
-  const items = Array.isArray(reply.answer) ? (reply.answer as Value[]) : parseList(reply.text);
-  if (items === undefined) throw new Error("The model could not read a list from the text.");
-  return { value: [...items], usage };
 }
 
 export async function extractField(
   core: RunCore,
+  at: Site,
   text: string,
   key: string | number,
   signal: AbortSignal,
@@ -88,15 +107,24 @@ export async function extractField(
     properties: { answer: { description: "The value, or null when the text has none" } },
     required: ["answer"],
   };
-  const { reply, usage } = await askForced(
+  return askForced(
     core,
-    `What is ${what} in this text?`,
-    stableBlocks([`Text:\n${text}`]),
-    schema,
+    {
+      at,
+      label: typeof key === "number" ? `Reading item ${key + 1}` : `Reading the field ${key}`,
+      system: EXTRACT_SYSTEM,
+      material: stableBlocks([`Text:\n${text}`]),
+      question: `What is ${what} in this text?`,
+      schema,
+      shape: '{"answer": <the value, or null when the text has none>}',
+      expected: "a value",
+      failure: `The model could not read ${what} from the text`,
+      // A server that ignores `tool_choice` may answer in text: a JSON value is read, prose is not.
+      read: (reply) =>
+        reply.called ? (reply.answer === undefined ? undefined : (reply.answer as Value)) : parseJson(reply.text),
+    },
     signal,
-    EXTRACT_SYSTEM,
   );
-  return { value: reply.answer === undefined ? reply.text : (reply.answer as Value), usage };
 }
 
 /**
@@ -114,6 +142,7 @@ export function fieldsOf(value: Value): { readonly [field: string]: Value } | un
 /** Several fields of one text, in one question: the value is a record of them (null where the text has none). */
 export async function extractFields(
   core: RunCore,
+  at: Site,
   text: string,
   keys: readonly string[],
   signal: AbortSignal,
@@ -127,40 +156,58 @@ export async function extractFields(
     required: ["answer"],
   };
   const listed = keys.map((key) => `"${key}"`).join(", ");
-  const { reply, usage } = await askForced(
+  return askForced(
     core,
-    `What are the fields ${listed} in this text?`,
-    stableBlocks([`Text:\n${text}`]),
-    schema,
-    signal,
-    EXTRACT_SYSTEM,
-  );
-  const record = isRecord(reply.answer as Value) ? reply.answer : parseJson(reply.text);
-  if (!isRecord(record as Value)) throw new Error(`The model did not give the fields ${listed} as a record.`);
-  const answered = record as { readonly [key: string]: Value };
-  return {
-    value: {
-      [FIELDS]: Object.fromEntries(keys.map((key) => [key, Object.hasOwn(answered, key) ? answered[key]! : null])),
+    {
+      at,
+      label: `Reading the fields ${keys.join(", ")}`,
+      system: EXTRACT_SYSTEM,
+      material: stableBlocks([`Text:\n${text}`]),
+      question: `What are the fields ${listed} in this text?`,
+      schema,
+      shape: `{"answer": {${keys.map((key) => `${JSON.stringify(key)}: <its value, or null>`).join(", ")}}}`,
+      expected: "a record of the fields",
+      failure: `The model did not give the fields ${listed} as a record`,
+      read: (reply) => {
+        const record = reply.called ? (reply.answer as Value | undefined) : parseJson(reply.text);
+        if (record === undefined || !isRecord(record)) return undefined;
+        return {
+          [FIELDS]: Object.fromEntries(keys.map((key) => [key, Object.hasOwn(record, key) ? record[key]! : null])),
+        };
+      },
     },
-    usage,
-  };
+    signal,
+  );
 }
 
-export async function extractTruth(core: RunCore, text: string, signal: AbortSignal): Promise<StepOutcome<boolean>> {
+export async function extractTruth(
+  core: RunCore,
+  at: Site,
+  text: string,
+  signal: AbortSignal,
+): Promise<StepOutcome<boolean>> {
   const schema = {
     type: "object" as const,
     properties: { answer: { type: "boolean" }, reason: { type: "string" } },
     required: ["answer", "reason"],
   };
-  const { reply, usage } = await askForced(
+  return askForced(
     core,
-    "Does this text answer yes (keep, true, positive) or no?",
-    stableBlocks([`Text:\n${text}`]),
-    schema,
+    {
+      at,
+      label: "Reading yes or no",
+      system: EXTRACT_SYSTEM,
+      material: stableBlocks([`Text:\n${text}`]),
+      question: "Does this text answer yes (keep, true, positive) or no?",
+      schema,
+      shape: YES_NO_SHAPE,
+      expected: "true or false",
+      failure: "The model could not read a yes or no from the text",
+      read: (reply) =>
+        typeof reply.answer === "boolean"
+          ? reply.answer
+          : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.called ? "" : reply.text),
+    },
     signal,
-    EXTRACT_SYSTEM,
   );
-  const answer = typeof reply.answer === "boolean" ? reply.answer : parseYesNo(reply.text);
-  if (answer === undefined) throw new Error("The model could not read a yes or no from the text.");
-  return { value: answer, reason: reply.reason, usage };
 }

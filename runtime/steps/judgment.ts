@@ -1,75 +1,25 @@
 /**
- * `**condition**` and `choice **criteria**`: the model answers through a forced tool call
- * (`tool_choice: { type: "tool" }`) whose input is `{ answer, reason }`. A server that ignores
- * `tool_choice` and answers in text is read deterministically (a leading yes/no, an option's label
- * or number); an answer that cannot be read is an error.
+ * `**condition**` and `choice **criteria**`: the model answers through a forced tool call whose input
+ * is `{ answer, reason }` (forced-question.ts, which asks again when the answer cannot be read). A
+ * server that ignores `tool_choice` and answers in text is read deterministically (a leading yes/no,
+ * an option's label or number).
  */
-import type { TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
+import { askForced } from "./forced-question.js";
 import { contextSections, dedent, stableBlocks } from "../model/prompt.js";
 import { parseYesNo } from "../values/structure.js";
 import { trailBudget, trailSections, type TrailEntry } from "./trail.js";
-import type { JudgmentAsker, Value } from "../types.js";
+import type { JudgmentAsker, Site, Value } from "../types.js";
 
-const JUDGE_MAX_TOKENS = 1024;
 const SCOPE_BUDGET = 100_000;
 
 const JUDGE_SYSTEM =
   "You decide conditions for an OpenProse program. Judge the condition against the program's values shown. " +
   "Answer by calling the answer tool. When the evidence is unclear, prefer the answer that keeps the program working (for a loop's exit condition: not yet).";
 
-export interface ForcedAnswer {
-  /** The tool's `answer` field, or undefined when the model answered in text. */
-  readonly answer: unknown;
-  readonly reason: string;
-  /** The text reply, for the fallback. */
-  readonly text: string;
-}
-
-/**
- * Asks one question through a forced tool call. `material` (the values or text the question is about)
- * goes first, in blocks of its own, so that questions about the same material share a cached prefix.
- */
-export async function askForced(
-  core: RunCore,
-  question: string,
-  material: readonly TextBlockParam[],
-  schema: Tool["input_schema"],
-  signal: AbortSignal,
-  system = JUDGE_SYSTEM,
-): Promise<{ reply: ForcedAnswer; usage: StepOutcome<Value>["usage"] }> {
-  const model = core.model(undefined);
-  const { message, usage } = await core.callModel(
-    {
-      model,
-      max_tokens: JUDGE_MAX_TOKENS,
-      system,
-      messages: [
-        {
-          role: "user",
-          content:
-            material.length === 0 ? question : [...material, { type: "text", text: question } satisfies TextBlockParam],
-        },
-      ],
-      tools: [{ name: "answer", description: "Give your answer and a one-sentence reason.", input_schema: schema }],
-      tool_choice: { type: "tool", name: "answer" },
-    },
-    signal,
-  );
-  const call = message.content.find((block) => block.type === "tool_use" && block.name === "answer");
-  const text = message.content
-    .map((block) => (block.type === "text" ? block.text : ""))
-    .join("\n")
-    .trim();
-  if (call !== undefined && call.type === "tool_use") {
-    const input = (call.input ?? {}) as Record<string, unknown>;
-    return {
-      reply: { answer: input["answer"], reason: typeof input["reason"] === "string" ? input["reason"] : "", text },
-      usage: [usage],
-    };
-  }
-  return { reply: { answer: undefined, reason: text, text }, usage: [usage] };
-}
+/** The input a yes-or-no question's tool takes, as a re-ask repeats it. */
+export const YES_NO_SHAPE = '{"answer": true or false, "reason": "<one sentence>"}';
 
 /** What the answer does, for each construct that asks: "prefer continuing" differs for `until` and `while`. */
 const ASKERS: Record<JudgmentAsker, string> = {
@@ -84,6 +34,7 @@ const ASKERS: Record<JudgmentAsker, string> = {
 };
 
 export interface JudgmentRequest {
+  readonly at: Site;
   readonly condition: string;
   readonly asks: JudgmentAsker;
   readonly scope: { readonly [name: string]: Value };
@@ -116,23 +67,29 @@ export async function judge(
     required: ["answer", "reason"],
   };
   const question = `Condition: ${dedent(request.condition)}\n\n${ASKERS[request.asks]}\n\nIs the condition true?`;
-  const { reply, usage } = await askForced(
+  return askForced(
     core,
-    question,
-    evidence(core, request.trail, request.scope),
-    schema,
+    {
+      at: request.at,
+      label: "The judgment",
+      system: JUDGE_SYSTEM,
+      material: evidence(core, request.trail, request.scope),
+      question,
+      schema,
+      shape: YES_NO_SHAPE,
+      expected: "true or false",
+      failure: "The model's judgment could not be read as yes or no",
+      read: (reply) =>
+        typeof reply.answer === "boolean"
+          ? reply.answer
+          : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.called ? "" : reply.text),
+    },
     signal,
   );
-  const answer =
-    typeof reply.answer === "boolean"
-      ? reply.answer
-      : parseYesNo(typeof reply.answer === "string" ? reply.answer : reply.text);
-  if (answer === undefined)
-    throw new Error(`The model's judgment could not be read as yes or no: ${JSON.stringify(quoted(reply))}`);
-  return { value: answer, reason: reply.reason, usage };
 }
 
 export interface ChoiceRequest {
+  readonly at: Site;
   readonly criteria: string;
   readonly options: readonly string[];
   readonly scope: { readonly [name: string]: Value };
@@ -153,33 +110,30 @@ export async function choose(core: RunCore, request: ChoiceRequest, signal: Abor
     properties: { answer: { type: "string", enum: numbered }, reason: { type: "string" } },
     required: ["answer", "reason"],
   };
-  const { reply, usage } = await askForced(
+  return askForced(
     core,
-    question,
-    evidence(core, request.trail, request.scope),
-    schema,
+    {
+      at: request.at,
+      label: "The choice",
+      system: JUDGE_SYSTEM,
+      material: evidence(core, request.trail, request.scope),
+      question,
+      schema,
+      shape: `{"answer": one of ${numbered.map((label) => JSON.stringify(label)).join(", ")}, "reason": "<one sentence>"}`,
+      expected: "one of the options",
+      failure: `The model's choice names none of the options ${JSON.stringify(numbered)}`,
+      read: (reply) =>
+        optionIndex(
+          options,
+          typeof reply.answer === "string" || typeof reply.answer === "number"
+            ? String(reply.answer)
+            : reply.called
+              ? ""
+              : reply.text,
+        ),
+    },
     signal,
   );
-  const index = optionIndex(
-    options,
-    typeof reply.answer === "string" || typeof reply.answer === "number" ? String(reply.answer) : reply.text,
-  );
-  if (index === undefined)
-    throw new Error(
-      `The model's choice names none of the options ${JSON.stringify(numbered)}: ${JSON.stringify(quoted(reply))}`,
-    );
-  return { value: index, reason: reply.reason, usage };
-}
-
-/** What the model really replied, for an error: the tool answer when it gave one, else its text. */
-function quoted(reply: ForcedAnswer): string {
-  const said =
-    reply.answer === undefined
-      ? reply.text
-      : typeof reply.answer === "string"
-        ? reply.answer
-        : JSON.stringify(reply.answer);
-  return said.slice(0, 200);
 }
 
 /**

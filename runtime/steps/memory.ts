@@ -9,9 +9,10 @@
  * | `{ path }`         | that folder, relative to the cwd        |
  *
  * The folder holds `memory.md` (the agent's compacted state) and one segment file per session,
- * `<name>-001.md`, `<name>-002.md`, ... Files are written atomically (temporary file, then rename).
+ * `<name>-001.md`, `<name>-002.md`, ... Files are written atomically (temporary file, then rename),
+ * except a session's summary added to `memory.md` as it was, which is appended in one write.
  */
-import { mkdir, readdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { safeName, writeAtomically } from "../durable/files.js";
 import type { Persist } from "../types.js";
@@ -59,12 +60,19 @@ export async function recordSession(folder: string, record: SessionRecord): Prom
   await writeAtomically(join(folder, segmentFile), segment);
   const header = `# Agent Memory: ${record.agent}`;
   const previous = await readMemory(folder);
+  const summary = `\n## Segment ${padded} Summary\n\n${record.summary.trim()}\n`;
+  // A summary added to the memory as it was is appended: rewriting a memory that grows with every
+  // session would write its whole length each time (a 1,000-iteration patrol wrote hundreds of MB).
+  if (record.memory === undefined && previous !== undefined && /[^\n]\n$/.test(previous)) {
+    await appendFile(join(folder, "memory.md"), summary, "utf8");
+    return segmentFile;
+  }
   const memory =
     record.memory !== undefined
       ? record.memory.trimStart().startsWith("# Agent Memory")
         ? record.memory
         : `${header}\n\n${record.memory.trim()}\n`
-      : `${(previous ?? `${header}\n`).trimEnd()}\n\n## Segment ${padded} Summary\n\n${record.summary.trim()}\n`;
+      : `${(previous ?? `${header}\n`).trimEnd()}\n${summary}`;
   await writeAtomically(join(folder, "memory.md"), memory);
   return segmentFile;
 }

@@ -36,7 +36,7 @@ export class TextReader {
       at,
       (await this.cache.once(at, "list", source, () =>
         this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) =>
-          extractList(this.core, source, signal),
+          extractList(this.core, at, source, signal),
         ),
       )) as readonly Value[],
     );
@@ -55,7 +55,7 @@ export class TextReader {
       const once = `fields:${fields.join("\0")}\0${source}`;
       const answer = await this.cache.once(at, "field", once, () =>
         this.core.step("extract", at, label, extraction("field", source, fields.join(",")), (signal) =>
-          extractFields(this.core, source, fields, signal),
+          extractFields(this.core, at, source, fields, signal),
         ),
       );
       const record = fieldsOf(answer);
@@ -67,7 +67,7 @@ export class TextReader {
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
     return this.cache.once(at, "field", `${typeof key}:${key}\0${source}`, () =>
       this.core.step("extract", at, label, extraction("field", source, key), (signal) =>
-        extractField(this.core, source, key, signal),
+        extractField(this.core, at, source, key, signal),
       ),
     );
   }
@@ -81,7 +81,7 @@ export class TextReader {
     const source = text(value);
     return (await this.cache.once(at, "boolean", source, () =>
       this.core.step("extract", at, "Reading yes or no", extraction("boolean", source), (signal) =>
-        extractTruth(this.core, source, signal),
+        extractTruth(this.core, at, source, signal),
       ),
     )) as boolean;
   }

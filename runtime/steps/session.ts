@@ -1,19 +1,39 @@
 /**
  * A session is an agent: a system prompt, a task with its context, and a tool-use loop that runs until
  * the model answers without asking for a tool. Tools are checked against `permissions:` before they
- * run; a tool the agent was not offered is refused even when the model names it.
+ * run; a tool the agent was not offered is refused even when the model names it (the result names the
+ * tools it has), and the session goes on. An answer cut off at `max_tokens` is continued
+ * (model-answers.ts); a refusal, and an empty answer unless the agent says `empty: allow`, fail the
+ * step (docs/model-answers.md).
  */
 import type {
   ContentBlockParam,
-  MessageParam,
   TextBlockParam,
   Tool,
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import type { RunCore } from "../run/core.js";
+import {
+  currentEvents,
+  elidedResults,
+  interruptedResult,
+  rebuild,
+  repeatable,
+  TransientConversation,
+  type Conversation,
+} from "./conversation.js";
+import type { RunCore, StepOutcome } from "../run/core.js";
 import { describeError } from "../errors.js";
 import { stable } from "../model/caching.js";
+import {
+  DEFAULT_CONTINUATIONS,
+  quote,
+  refusal,
+  replyText,
+  toolCalls,
+  continuationTurn,
+  type UnexpectedAnswer,
+} from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { PermissionDenied, toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
@@ -25,9 +45,16 @@ import {
   type ToolOutputLimits,
 } from "./tool-output.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
-import type { SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition, Usage } from "../types.js";
+import type {
+  AnswerAction,
+  SessionRequest,
+  SessionSettings,
+  StepAsk,
+  ToolContext,
+  ToolDefinition,
+  Usage,
+} from "../types.js";
 
-const DEFAULT_MAX_TOKENS = 8192;
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_CONTEXT_BUDGET = 200_000;
 
@@ -61,12 +88,11 @@ export interface AgentRun {
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
   /** Offers `update_memory`; called with what the agent gave it. */
   readonly onMemory?: (memory: string, summary: string) => void;
+  /** Where the session's turns are journaled; a resumed session goes on from what it holds. */
+  readonly conversation?: Conversation;
 }
 
-export interface AgentResult {
-  readonly text: string;
-  readonly usage: readonly Usage[];
-}
+export type AgentResult = StepOutcome<string>;
 
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
@@ -100,19 +126,87 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     persistent: run.onMemory !== undefined,
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
+  const conversation = run.conversation ?? new TransientConversation();
+  const recorded = currentEvents(conversation.events);
+  const firstResponse = recorded.find((event) => event.type === "response");
   // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
-  const turnsExpected = toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name);
+  // A resumed conversation keeps the layout it was sent with, so its prefix stays cached.
+  const turnsExpected =
+    firstResponse === undefined
+      ? toolParams.length > 0 && choice.tool_choice === undefined && core.usedTools(agent?.name)
+      : firstResponse.cachedTask === true;
   if (turnsExpected) first.push(stable((first.pop() as TextBlockParam).text));
-  const usage: Usage[] = [];
+  const rebuilt = rebuild({ role: "user", content: first }, recorded);
+  const { usage, turns, turnOpen, pending, results } = rebuilt;
+  let messages = rebuilt.messages;
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
   const limits = toolOutputLimits(core.options);
+  // The call at `index` of its turn: past the turn's limit it is answered with an error, not run.
+  const journaledTool = async (call: ToolUseBlock, index: number): Promise<ToolResultBlockParam> => {
+    if (index >= limits.callsPerTurn) {
+      const result = overTurnLimit(call.id, limits);
+      conversation.append({ type: "tool-finished", id: call.id, result });
+      return result;
+    }
+    await beforeToolCall(core, signal);
+    conversation.append({ type: "tool-started", id: call.id, name: call.name });
+    const result = await runTool(core, call, offered, toolContext, limits);
+    conversation.append({ type: "tool-finished", id: call.id, result });
+    return result;
+  };
+  // Old results elided to keep the conversation's tool output bounded: journaled, so a rebuilt
+  // conversation elides the same results with the same markers.
+  const elide = (): void => {
+    const { messages: kept, elided } = elideToolResults(messages, limits);
+    messages = kept;
+    if (elided.length > 0) conversation.append({ type: "elided", results: elidedResults(kept, elided) });
+  };
+  if (turnOpen) {
+    // Resumed after a crash inside the last turn's tool calls: finished calls keep their results; the
+    // rest run now, except a call that had started and may not be repeated (`conversation.ts`).
+    core.recordToolUse(agent?.name);
+    for (const { call, started } of pending) {
+      if (started && !repeatable(call.name)) {
+        const result = interruptedResult(call);
+        conversation.append({ type: "tool-finished", id: call.id, result });
+        results.push(result);
+      } else results.push(await journaledTool(call, results.length));
+    }
+    messages.push({ role: "user", content: results });
+    elide();
+  }
+  const maxTokens = core.options.maxTokens ?? (await core.outputLimit(model, signal));
+  const continuations = core.options.continuations ?? DEFAULT_CONTINUATIONS;
+  const label = sessionLabel(run.request);
+  // The pieces of an answer cut off at max_tokens, joined when it ends.
+  const pieces: string[] = [...rebuilt.pieces];
+  const problems: string[] = [];
+  const unexpected = (wrong: UnexpectedAnswer, action: AnswerAction): void => {
+    problems.push(wrong.detail);
+    core.emit({
+      type: "unexpected-answer",
+      at: run.request.at,
+      label,
+      problem: wrong.problem,
+      action,
+      attempt: pieces.length + 1,
+      detail: core.redact(wrong.detail),
+    });
+  };
+  const answered = (text: string, truncated?: true): AgentResult => ({
+    value: text,
+    usage,
+    ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
+    ...(problems.length === 0 ? {} : { problems }),
+    ...(truncated ? { truncated } : {}),
+  });
 
-  let messages: MessageParam[] = [{ role: "user", content: first }];
-  for (let turn = 0; turn < maxTurns; turn++) {
+  for (let turn = turns; turn < maxTurns; turn++) {
+    await beforeTurn(core, signal);
     const { message, usage: callUsage } = await core.callModel(
       {
         model,
-        max_tokens: core.options.maxTokens ?? DEFAULT_MAX_TOKENS,
+        max_tokens: maxTokens,
         system: [{ type: "text", text: system }],
         messages,
         ...(toolParams.length === 0 ? {} : { tools: toolParams }),
@@ -121,23 +215,98 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       signal,
     );
     usage.push(callUsage);
-    const calls = message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+    if (message.stop_reason === "refusal") {
+      const wrong = refusal(message);
+      unexpected(wrong, "fail");
+      throw new Error(`${wrong.detail.replace(/^the/, "The")}.`);
+    }
+    const calls = toolCalls(message.content);
     const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;
-    if (answer !== undefined) return { text: verdictText(answer.input), usage };
-    if (message.stop_reason !== "tool_use" || calls.length === 0) return { text: textOf(message.content), usage };
-    core.recordToolUse(agent?.name);
-    messages.push({ role: "assistant", content: message.content as ContentBlockParam[] });
-    const results: ToolResultBlockParam[] = [];
-    for (const [index, call] of calls.entries())
-      results.push(
-        index < limits.callsPerTurn
-          ? await runTool(core, call, offered, toolContext, limits)
-          : overTurnLimit(call.id, limits),
+    if (answer !== undefined && message.stop_reason !== "max_tokens") return answered(verdictText(answer.input));
+    if (message.stop_reason === "model_context_window_exceeded") {
+      // Going on would only make the conversation longer: the answer so far is kept or the step fails.
+      const full: UnexpectedAnswer = {
+        problem: "max-tokens",
+        detail: "the answer was cut off: the conversation reached the model's context window",
+      };
+      const keep = core.options.onTruncation === "keep";
+      unexpected(full, keep ? "keep" : "fail");
+      pieces.push(replyText(message.content));
+      if (keep) return answered(pieces.join(""), true);
+      throw new Error(
+        "The answer was cut off: the conversation reached the model's context window. Keep the text cut off with --on-truncation keep.",
       );
-    messages.push({ role: "user", content: results });
-    messages = elideToolResults(messages, limits).messages;
+    }
+    if (message.stop_reason === "max_tokens") {
+      const cut: UnexpectedAnswer = {
+        problem: "max-tokens",
+        detail: `the answer was cut off at max_tokens (${maxTokens}) after ${quote(replyText(message.content).slice(-80))}`,
+      };
+      const piece = replyText(message.content);
+      if (pieces.length >= continuations) {
+        if (core.options.onTruncation === "keep") {
+          unexpected(cut, "keep");
+          pieces.push(piece);
+          return answered(pieces.join(""), true);
+        }
+        unexpected(cut, "fail");
+        throw new Error(
+          `The answer was still cut off at max_tokens (${maxTokens}) after ${continuations} continuation${continuations === 1 ? "" : "s"} (--continuations, RunOptions.continuations). ` +
+            "Raise --max-tokens (RunOptions.maxTokens), or keep the text cut off with --on-truncation keep.",
+        );
+      }
+      unexpected(cut, "continue");
+      pieces.push(piece);
+      conversation.append({ type: "continued", content: message.content as ContentBlockParam[], usage: callUsage });
+      messages = continuationTurn(messages, message);
+      continue;
+    }
+    if (message.stop_reason !== "tool_use" || calls.length === 0) {
+      const text = pieces.join("") + replyText(message.content);
+      if (text.trim() === "" && settings.empty !== "allow") {
+        const empty: UnexpectedAnswer = { problem: "empty", detail: "the answer was empty" };
+        unexpected(empty, "fail");
+        throw new Error(
+          "The model's answer was empty. An agent whose sessions may answer with nothing says so with `empty: allow`.",
+        );
+      }
+      return answered(text);
+    }
+    core.recordToolUse(agent?.name);
+    const content = message.content as ContentBlockParam[];
+    conversation.append({
+      type: "response",
+      content,
+      stop: message.stop_reason,
+      usage: callUsage,
+      ...(turn === 0 && turnsExpected ? { cachedTask: true as const } : {}),
+    });
+    messages.push({ role: "assistant", content });
+    const turnResults: ToolResultBlockParam[] = [];
+    for (const [index, call] of calls.entries()) {
+      if (!offered.has(call.name))
+        unexpected(
+          { problem: "unknown-tool", detail: `the model called "${call.name}", which this agent is not offered` },
+          "tool-error",
+        );
+      turnResults.push(await journaledTool(call, index));
+    }
+    messages.push({ role: "user", content: turnResults });
+    elide();
   }
   throw new Error(`The agent used ${maxTurns} model turns without finishing (RunOptions.maxTurns).`);
+}
+
+/** The turn boundary: a cancelled or stopped run asks the model nothing more. */
+async function beforeTurn(core: RunCore, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  await core.options.atBoundary?.("turn");
+}
+
+/** The tool boundary: a cancelled or stopped run starts no more tool calls. */
+async function beforeToolCall(core: RunCore, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  await core.options.atBoundary?.("tool");
 }
 
 async function runTool(
@@ -152,11 +321,12 @@ async function runTool(
   const tool = offered.get(call.name);
   if (tool === undefined) {
     core.emit({ type: "tool", tool: call.name, allowed: false, detail });
+    const names = [...offered.keys()];
     return {
       type: "tool_result",
       tool_use_id: call.id,
       is_error: true,
-      content: `The tool ${call.name} is not available to this agent.`,
+      content: `The tool ${call.name} is not available to this agent. ${names.length === 0 ? "It has no tools." : `Its tools are: ${names.join(", ")}.`}`,
     };
   }
   try {
@@ -218,13 +388,6 @@ function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDe
       return "Memory saved.";
     },
   };
-}
-
-function textOf(content: readonly { type: string; text?: string }[]): string {
-  return content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text ?? "")
-    .join("\n");
 }
 
 function describeInput(input: Record<string, unknown>): string {

@@ -150,6 +150,8 @@ export class ScriptedModel {
 
   private answer(input: string | URL | Request, init: RequestInit | undefined): Response {
     const url = new URL(input instanceof Request ? input.url : String(input));
+    // A model's output limit (runtime/output-limits.ts): a script does not say, so the runtime's default applies.
+    if (/\/v1\/models\/[^/]+$/.test(url.pathname)) return notFound(url.pathname);
     const state = current.getStore();
     if (state === undefined || state.model !== this)
       return failure(`a request outside any step of a scripted run: ${url.pathname}`);
@@ -196,7 +198,8 @@ export class ScriptedDurability implements Durability {
     execute: () => Promise<RecordedStep>,
     identity?: StepIdentity,
   ): Promise<DurableStep> {
-    if (kind === "input" || identity === undefined) return this.inner.step(key, kind, execute, identity);
+    if (kind === "input" || kind === "finish" || identity === undefined)
+      return this.inner.step(key, kind, execute, identity);
     const { ask } = identity;
     const state = this.model.enter({
       kind,
@@ -330,6 +333,13 @@ function sessionTurn(state: StepState, turn: number): ContentBlock[] | string {
 }
 
 /** An API error the SDK turns into an exception, with `message` in it. */
+function notFound(path: string): Response {
+  return new Response(JSON.stringify({ type: "error", error: { type: "not_found_error", message: path } }), {
+    status: 404,
+    headers: { "content-type": "application/json" },
+  });
+}
+
 function failure(message: string): Response {
   return new Response(
     JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: `prosec/testing: ${message}` } }),

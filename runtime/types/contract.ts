@@ -52,6 +52,16 @@ export interface LoopSequence {
 }
 
 /**
+ * Where the outside reads a block's binding (DIALECT.md, "Scoping and names"): the value the block's
+ * most recently finished call gave it, `null` before any call finished.
+ */
+export interface LastCall {
+  readonly value: Value;
+  /** Called as a call of the block ends: its value, which counts once the call has finished. */
+  offer(value: Value): void;
+}
+
+/**
  * The object a generated program's body receives. Every method takes the `Site` it was called
  * from, so errors and traces point at the `.prose` line. Control flow stays in generated code
  * (plain `if`, `for`, `while`, `try`); the runtime owns what needs a model, concurrency or state.
@@ -137,6 +147,13 @@ export interface Runtime {
   keep<T extends Value>(source: string, value: T): T;
   /** A loop's sequences: `next()` starts each iteration, `end()` returns to the enclosing sequence. */
   loop(): LoopSequence;
+  /**
+   * A sequential pipeline stage's sequences: `next()` starts each item, which sees the trail where
+   * the stage began and never another item's results; `end()` returns to the enclosing sequence.
+   */
+  items(): LoopSequence;
+  /** A block binding read outside the block: one holder per binding, which every call of the block offers its value. */
+  lastCall(): LastCall;
   /**
    * The final result of a program that declares no `output`: its last top-level statement's value
    * (prose.md, "Return outputs to caller (or final result if no outputs declared)"). A `use` caller

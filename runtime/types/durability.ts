@@ -1,10 +1,12 @@
 /**
  * Durability: journals and the seam between the runtime and its store (durable/durability.ts).
  */
+import type Anthropic from "@anthropic-ai/sdk";
 import type { Usage } from "./events.js";
 import type { Site, Value } from "./program.js";
 
-export type StepKind = "session" | "judge" | "choose" | "extract" | "input";
+/** `finish`: a block call whose bindings are read outside it ended (run/last-call.ts); no model is asked. */
+export type StepKind = "session" | "judge" | "choose" | "extract" | "input" | "finish";
 
 export interface RecordedStep {
   readonly kind: StepKind;
@@ -12,6 +14,12 @@ export interface RecordedStep {
   /** A judgment's or choice's reason, kept so a replay narrates the same thing. */
   readonly reason?: string;
   readonly usage: readonly Usage[];
+  /** The model answers the step took when it was more than one (re-asks, continuations). */
+  readonly attempts?: number;
+  /** Each unexpected answer on the way, described (docs/model-answers.md). */
+  readonly problems?: readonly string[];
+  /** A session's answer kept although still cut off at `max_tokens` (`onTruncation: "keep"`). */
+  readonly truncated?: true;
   /**
    * The step's content-anchored identity (`anchors.ts`): what `prosec test` matches a recorded step
    * by, so a golden test survives lines added above a step. Absent in journals written before it.
@@ -19,6 +27,45 @@ export interface RecordedStep {
   readonly anchor?: string;
   /** A hash of what the step asked (`step-identity.ts`): a replay reports a step whose request changed. */
   readonly requestHash?: string;
+  /** The structural key (`step-keys.ts`); absent in journals written before step scheme 2. */
+  readonly step?: string;
+  /** What the step depended on (`step-keys.ts`); absent before step scheme 2. */
+  readonly fingerprint?: string;
+  /** Taken over from an earlier text of the program, or from the run a fork started from: paid for there. */
+  readonly reused?: true;
+}
+
+/**
+ * One event of a session's conversation (`steps/conversation.ts`): journaled as the session goes, so
+ * a resumed run rebuilds the conversation and sends only the next turn.
+ */
+export type TurnEvent =
+  | {
+      readonly type: "response";
+      readonly content: readonly Anthropic.ContentBlockParam[];
+      readonly stop: string | null;
+      readonly usage: Usage;
+      /** Set on a session's first response when its task block carried a cache breakpoint (`caching.ts`). */
+      readonly cachedTask?: true;
+    }
+  | { readonly type: "tool-started"; readonly id: string; readonly name: string }
+  | { readonly type: "tool-finished"; readonly id: string; readonly result: Anthropic.ToolResultBlockParam }
+  /** A reply cut off at max_tokens; the session asked the model to go on (`unexpected-answers.ts`). */
+  | {
+      readonly type: "continued";
+      readonly content: readonly Anthropic.ContentBlockParam[];
+      readonly usage: Usage;
+    }
+  /** Old tool results replaced by notes to bound the conversation (`tool-output.ts`), each note as sent. */
+  | { readonly type: "elided"; readonly results: readonly { readonly id: string; readonly content: string }[] }
+  | { readonly type: "restart" };
+
+/** Where a session's turn events are kept: the run's journal, under the session step's key. */
+export interface Conversation {
+  /** The events recorded so far, oldest first. */
+  readonly events: readonly TurnEvent[];
+  /** Records an event; it is durable when this returns. */
+  append(event: TurnEvent): void;
 }
 
 export interface Journal {
@@ -28,6 +75,10 @@ export interface Journal {
    * `identity` too: its anchor and request hash, what `prosec test` matches and compares.
    */
   put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void>;
+  /** The turn events of the session step `key` (a journal without it keeps no turns: a resumed session starts over). */
+  conversation?(key: string): Conversation;
+  /** A recorded step by structural key (`step-keys.ts`), for a run whose program changed; a journal without it reuses nothing so. */
+  reusable?(structuralKey: string): RecordedStep | undefined;
 }
 
 /** What a step asks, as the program put it. */
@@ -70,6 +121,10 @@ export interface StepIdentity {
   readonly ask: StepAsk;
   /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
   readonly requestHash: string;
+  /** The structural key (`step-keys.ts`): what a resumed run of a changed program matches steps by. */
+  readonly key: string;
+  /** What the step depends on (`step-keys.ts`): a recorded step is reused only while it is unchanged. */
+  readonly fingerprint: string;
 }
 
 export interface DurableStep {
@@ -90,6 +145,8 @@ export interface Durability {
     execute: () => Promise<RecordedStep>,
     identity?: StepIdentity,
   ): Promise<DurableStep>;
+  /** Where the session step `key` journals its turns while it runs (none: a resumed session starts over). */
+  conversation?(key: string): Conversation | undefined;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**

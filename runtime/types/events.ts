@@ -24,6 +24,15 @@ export interface Usage {
   readonly cacheReadTokens?: number;
 }
 
+/**
+ * What was wrong with a model's answer: text where the answer tool was forced, the tool called with
+ * the wrong shape, cut off at `max_tokens`, a refusal, a call of a tool not offered, nothing at all.
+ */
+export type AnswerProblem = "text" | "shape" | "max-tokens" | "refusal" | "unknown-tool" | "empty";
+
+/** What the runtime did about an unexpected answer. */
+export type AnswerAction = "reask" | "continue" | "tool-error" | "keep" | "fail";
+
 /** The narration: one event per step, for the CLI to display and for users to log. */
 export type RunEvent =
   | (RunEventBase & { readonly type: "run-start"; readonly runId: string; readonly program: string })
@@ -39,6 +48,8 @@ export type RunEvent =
       readonly label: string;
       readonly usage: readonly Usage[];
       readonly replayed: boolean;
+      /** The answer was kept although still cut off at `max_tokens` (`onTruncation: "keep"`). */
+      readonly truncated?: true;
     })
   | (RunEventBase & { readonly type: "binding"; readonly name: string; readonly preview: string })
   | (RunEventBase & {
@@ -65,9 +76,33 @@ export type RunEvent =
       readonly allowed: boolean;
       readonly detail: string;
     })
+  /**
+   * A model answer that was not what was asked for (docs/model-answers.md), and what the runtime did:
+   * asked again, continued a cut answer, gave a tool error, kept a cut answer, or failed the step.
+   */
+  | (RunEventBase & {
+      readonly type: "unexpected-answer";
+      /** The session's label, or the question's ("The judgment", "Reading a list" ...). */
+      readonly label: string;
+      readonly problem: AnswerProblem;
+      readonly action: AnswerAction;
+      /** Which of the step's model answers this was (1-based). */
+      readonly attempt: number;
+      /** What was wrong, with what the model said (shortened). */
+      readonly detail: string;
+    })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
   /** Something the person running the program should know, said once (commands without an OS sandbox). */
   | (RunEventBase & { readonly type: "notice"; readonly message: string })
+  | (RunEventBase & {
+      /** A resumed run of a changed program, at its end: what it reused and ran again. */
+      readonly type: "resumed";
+      /** `reused 14 steps; re-running 2 from line 40 (prompt changed), 3 new` */
+      readonly summary: string;
+      readonly reused: number;
+      readonly rerun: number;
+      readonly added: number;
+    })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & {
       readonly type: "waiting";

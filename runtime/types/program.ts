@@ -3,7 +3,7 @@
  * agents and sessions with their settings, inputs, and the program's metadata with its static cost
  * bound (`ProgramInfo`). Part of the contract with generated code (see `contract.ts`).
  */
-import type { Backoff, PermissionAsked, PermissionMode, PersistScope } from "../vocabulary.js";
+import type { Backoff, EmptyAnswer, PermissionAsked, PermissionMode, PersistScope } from "../vocabulary.js";
 
 /** What a `.prose` value can be at run time. Session results are text. */
 export type Value = string | number | boolean | null | readonly Value[] | { readonly [key: string]: Value };
@@ -49,6 +49,8 @@ export interface SessionSettings {
   readonly retry?: number;
   readonly backoff?: Backoff;
   readonly context?: ContextSpec;
+  /** `empty: allow`: an empty answer is the session's result, not a failure (docs/model-answers.md). */
+  readonly empty?: EmptyAnswer;
   /** Properties the language does not define (W005), passed through to the model as notes. */
   readonly extra?: { readonly [key: string]: Value };
 }
@@ -141,7 +143,11 @@ export interface UnboundedConstruct {
 }
 
 export interface ProgramCost {
-  /** Worst-case model calls by kind; `retry` counts the extra attempts of `retry:`. Sessions count one call each (tool turns come on top). */
+  /**
+   * Worst-case model calls by kind; `retry` counts the extra attempts of `retry:` and the re-asks of
+   * judgments, choices and extractions (`assumptions.reasks` each). Sessions count one call each (tool
+   * turns and continuations come on top).
+   */
   readonly calls: { readonly [kind in CallKind]: Count };
   /** The longest chain of model calls that must run one after another: the floor of the run's latency. */
   readonly criticalPath: Count;
@@ -149,6 +155,9 @@ export interface ProgramCost {
   readonly tokens: { readonly [model: string]: { readonly input: Count; readonly output: Count } };
   readonly symbols: readonly CostSymbol[];
   readonly unbounded: readonly UnboundedConstruct[];
-  /** The assumptions behind `tokens`: a session's reply, and each value a prompt shows, in tokens. */
-  readonly assumptions: { readonly replyTokens: number; readonly valueTokens: number };
+  /**
+   * The assumptions behind `tokens`: a session's reply, and each value a prompt shows, in tokens; and
+   * the re-asks counted for each judgment, choice and extraction (absent in bounds built before them).
+   */
+  readonly assumptions: { readonly replyTokens: number; readonly valueTokens: number; readonly reasks?: number };
 }

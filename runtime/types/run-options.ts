@@ -47,9 +47,12 @@ export interface RunOptions {
   readonly runDir?: string;
   /**
    * Continue the run in `runDir`: recorded steps are replayed without calling the model, and the run
-   * goes on from the first unfinished one. Refused when the program changed since the run started.
+   * goes on from the first unfinished one. When the program changed since the run started, the steps
+   * whose structural key and fingerprint are unchanged are reused and the rest run (docs/resume.md).
    */
   readonly resume?: boolean;
+  /** With `resume`: refuse a program that changed since the run started, as earlier releases did. */
+  readonly strict?: boolean;
   /**
    * Hard cap on model calls in flight across the whole run (default 64). Below it the runtime follows
    * the API's pace, shared by every run of the process that reaches the same base URL with the same
@@ -84,8 +87,29 @@ export interface RunOptions {
   readonly fetchTimeoutMs?: number;
   /** Cancels the whole run. */
   readonly signal?: AbortSignal;
-  /** `max_tokens` of a session's model calls (default 8192). */
+  /**
+   * Awaited at each boundary inside a session, before a model turn and before a tool call: when it
+   * throws, the run stops there. A DBOS worker checks that its run was not cancelled or taken over.
+   */
+  readonly atBoundary?: (boundary: "turn" | "tool") => Promise<void>;
+  /**
+   * `max_tokens` of a session's model calls. Default: the model's own output limit as the Models API
+   * reports it (`client.models.retrieve(id).max_tokens`), else 8,192 for a server that does not say.
+   */
   readonly maxTokens?: number;
+  /**
+   * How many more times a judgment, choice or extraction is asked when its answer cannot be read
+   * (text instead of the answer tool, the wrong shape, cut off, a refusal, another tool): each time
+   * with a corrective turn. Default 2; 0 fails at the first unreadable answer.
+   */
+  readonly reasks?: number;
+  /** How many times a session's answer cut off at `max_tokens` is continued (default 3). */
+  readonly continuations?: number;
+  /**
+   * A session's answer still cut off after its continuations: `"fail"` the step (default) or `"keep"`
+   * the text joined so far (then marked in the events and the journal).
+   */
+  readonly onTruncation?: "fail" | "keep";
   /** Model turns of one session's tool-use loop before it fails (default 50). */
   readonly maxTurns?: number;
   /** Tool calls of one model turn that run; each call beyond gets an error result (default 64). */

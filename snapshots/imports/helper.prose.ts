@@ -30,7 +30,7 @@ output summary = session "Summarise"
     tokens: { sonnet: { input: 3912, output: 2000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

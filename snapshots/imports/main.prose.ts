@@ -30,12 +30,12 @@ output digest = session "Digest {result.summary}"
   context: facts
 `,
   cost: {
-    calls: { session: 6, judgment: 0, choice: 0, extraction: 1, retry: 0 },
-    criticalPath: 7,
-    tokens: { sonnet: { input: 12888, output: 6100 } },
+    calls: { session: 6, judgment: 0, choice: 0, extraction: 1, retry: 2 },
+    criticalPath: 9,
+    tokens: { sonnet: { input: 15988, output: 6300 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -23,7 +23,7 @@ session "Note three facts about {topic}"
     tokens: { sonnet: { input: 1458, output: 1000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -69,7 +69,7 @@ const KIND_LABELS: Readonly<Record<string, string>> = {
   judgment: "judgments",
   choice: "choices",
   extraction: "extractions",
-  retry: "retries",
+  retry: "retries and re-asks",
 };
 
 /** The report's lines (indented under the program's name by the caller). */
@@ -93,7 +93,12 @@ export function describeBound(cost: ProgramCost, figures: BoundFigures): string[
 }
 
 export function assumptionLine(cost: ProgramCost): string {
-  return `Tokens assume each session's reply, and each value a prompt shows, is ${formatNumber(cost.assumptions.replyTokens)} tokens; a session counts one call (tool turns add more); input is priced at the base rate (prompt caching lowers it).`;
+  const reasks = cost.assumptions.reasks;
+  const reasked =
+    reasks === undefined || reasks === 0
+      ? ""
+      : `; a judgment, choice or extraction counts ${reasks} re-ask${reasks === 1 ? "" : "s"} (--reasks)`;
+  return `Tokens assume each session's reply, and each value a prompt shows, is ${formatNumber(cost.assumptions.replyTokens)} tokens; a session counts one call (tool turns and continuations add more)${reasked}; input is priced at the base rate (prompt caching lowers it).`;
 }
 
 function bounded(count: Count): string {
@@ -119,10 +124,11 @@ export function warnAboutBound(
   cost: ProgramCost,
   inputs: { readonly [name: string]: Value },
   prices: PriceTable,
+  reasks?: number,
 ): void {
   const values = inputValues(cost, inputs);
   const dollars = boundDollars(cost, values, prices, (name) => resolveModel(name, undefined)).dollars;
-  const calls = evaluate(totalCalls(cost), values);
+  const calls = evaluate(totalCalls(cost, reasks), values);
   if (dollars === Infinity || calls === Infinity) {
     const where = cost.unbounded.map((construct) => `line ${construct.line}: ${construct.reason}`).join("; ");
     process.stderr.write(`This program's cost has no bound (${where}). Cap it with --budget or --max-calls.\n`);

@@ -35,12 +35,17 @@ export function dbosCommands(yargs: Argv): Argv {
             default: 30,
             describe: "seconds of silence after which another worker's unfinished runs are taken over",
           })
+          .option("outage-limit", {
+            type: "number",
+            default: 300,
+            describe: "seconds the database may stay unreachable (runs pause meanwhile) before the worker exits with 8",
+          })
           .option("strict", STRICT),
       (argv) => perform((commands) => commands.runWorker(argv)),
     )
     .command<SubmitArguments>(
       "submit <file>",
-      "Queue a run of a program for the workers; prints its id",
+      "Queue a run of a program for the workers (or many: --inputs runs.jsonl); prints their ids",
       (command) =>
         command
           .positional("file", {
@@ -53,12 +58,17 @@ export function dbosCommands(yargs: Argv): Argv {
             type: "string",
             array: true,
             default: [],
-            describe: "an input as name=value, or name=@file (repeatable)",
+            describe: "an input as name=value, or name=@file (repeatable; with --inputs, given to every run)",
+          })
+          .option("inputs", {
+            type: "string",
+            describe: 'a JSON-lines file of runs, one a line, each an object of its inputs ({"topic": "tea"})',
           })
           .option("queue", QUEUE)
           .option("id", {
             type: "string",
-            describe: "the run's id (default: a new one); submitting an id again returns that run",
+            describe:
+              "the run's id (default: a new one); submitting an id again returns that run. With --inputs, each run's id is ID-<line number>",
           })
           .option("strict", STRICT),
       (argv) => perform((commands) => commands.submitRun(argv)),

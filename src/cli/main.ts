@@ -8,6 +8,8 @@ import { controlCommands } from "./control-commands.js";
 import { costCommand } from "./cost-command.js";
 import { dbosCommands } from "./dbos-commands.js";
 import { examplesCommand } from "./examples-command.js";
+import { graphCommand } from "./graph-command.js";
+import { viewCommand } from "./view-command.js";
 import { initCommand } from "./init-command.js";
 import { installCommand } from "./install-command.js";
 import { lspCommand } from "./lsp-command.js";
@@ -40,6 +42,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     examplesCommand,
     lspCommand,
     costCommand,
+    graphCommand,
+    viewCommand,
     addCommand,
     installCommand,
     updateCommand,

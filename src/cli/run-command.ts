@@ -26,6 +26,11 @@ export function runCommand(yargs: Argv): Argv {
           type: "string",
           describe: "continue the run with this id: finished steps are replayed, not paid for again",
         })
+        .option("from", {
+          type: "number",
+          describe:
+            "with --resume: fork the run into a new one that reuses the steps recorded before this line and runs the rest",
+        })
         .option("concurrency", {
           type: "number",
           describe: "hard cap on model calls in flight (default 64; below it the pace adapts to 429s)",
@@ -39,12 +44,33 @@ export function runCommand(yargs: Argv): Argv {
           type: "number",
           describe: "model requests the whole run may make (tool turns count, replays do not)",
         })
+        .option("max-tokens", {
+          type: "number",
+          describe: "max_tokens of each session's model calls (default: the model's own output limit, else 8192)",
+        })
+        .option("reasks", {
+          type: "number",
+          describe:
+            "how many more times a judgment, choice or extraction is asked when its answer cannot be read (default 2)",
+        })
+        .option("continuations", {
+          type: "number",
+          describe: "how many times a session's answer cut off at max_tokens is continued (default 3)",
+        })
+        .option("on-truncation", {
+          choices: ["fail", "keep"] as const,
+          describe: "an answer still cut off after its continuations: fail the step (default) or keep the text",
+        })
         .option("sandbox", {
           choices: ["required", "auto", "off"] as const,
           describe:
             "the OS sandbox (bubblewrap) of agents' commands: required (default for an unrestricted shell), auto (default otherwise: used when installed), off",
         })
-        .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
+        .option("strict", {
+          type: "boolean",
+          default: false,
+          describe: "treat warnings as errors; with --resume, refuse a program changed since the run started",
+        })
         .option("yes", {
           type: "boolean",
           default: false,

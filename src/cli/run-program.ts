@@ -10,13 +10,21 @@ import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } 
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
-import { BudgetExceeded, newRunId, ProseError, RunStateError, WaitingForInput } from "../../runtime/index.js";
+import {
+  BudgetExceeded,
+  newRunId,
+  ProseError,
+  RunStateError,
+  WaitingForInput,
+  type RunOptions,
+} from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { loadChecked } from "../run/load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
+import { forkRun } from "../../runtime/durable/fork.js";
 import { registryFailure } from "./registry-session.js";
 import { programToRun, type RemoteRunArguments } from "./run-remote.js";
 
@@ -28,8 +36,13 @@ export interface RunArguments extends RemoteRunArguments {
   readonly concurrency?: number;
   readonly budget?: number;
   readonly "max-calls"?: number;
+  readonly "max-tokens"?: number;
+  readonly reasks?: number;
+  readonly continuations?: number;
+  readonly "on-truncation"?: "fail" | "keep";
   readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
+  readonly from?: number;
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -42,9 +55,14 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     throw new UsageError("--concurrency takes a whole number of at least 1");
   if (argv.budget !== undefined && !(argv.budget > 0 && Number.isFinite(argv.budget)))
     throw new UsageError("--budget takes a positive number of dollars, e.g. --budget 2.50");
+  if (argv.from !== undefined && argv.resume === undefined)
+    throw new UsageError("--from LINE starts a new run from the beginning of another: name that run with --resume ID");
+  if (argv.from !== undefined && (!Number.isInteger(argv.from) || argv.from < 1))
+    throw new UsageError("--from takes a line number of at least 1");
   const maxCalls = argv["max-calls"];
   if (maxCalls !== undefined && (!Number.isInteger(maxCalls) || maxCalls < 1))
     throw new UsageError("--max-calls takes a whole number of at least 1");
+  const answers = modelAnswerOptions(argv);
   const prices = pricesFromEnvironment();
   let file: string;
   try {
@@ -62,12 +80,19 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const program = loaded.module.default;
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
 
-  const runId = argv.resume ?? newRunId(new Date());
+  // `--from` forks: the run resumed is a new one, started as a copy of the named run's beginning.
+  const runId = argv.from === undefined && argv.resume !== undefined ? argv.resume : newRunId(new Date());
   // Relative to the working directory (which is `cwd`), so messages about the run's files read short.
   const runDir = join(".prose", "runs", runId);
   // A folder without a usable run.json is the runtime's to explain (EXIT.runStateUnusable).
-  if (argv.resume !== undefined && !existsSync(runDir))
-    throw new UsageError(`--resume ${runId}: there is no such run in ${join(".prose", "runs")}`);
+  if (argv.resume !== undefined && !existsSync(join(".prose", "runs", argv.resume)))
+    throw new UsageError(`--resume ${argv.resume}: there is no such run in ${join(".prose", "runs")}`);
+  if (argv.from !== undefined && argv.resume !== undefined) {
+    const fork = forkRun(join(".prose", "runs", argv.resume), runDir, runId, argv.from);
+    process.stderr.write(
+      `forked run ${argv.resume} into ${runId}: reusing the ${fork.reused} ${fork.reused === 1 ? "step" : "steps"} it recorded before ${fork.firstLine === undefined ? "its end" : `line ${fork.firstLine}`}\n`,
+    );
+  }
   const inputs = parseInputArguments(argv.input, program);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const missing = missingParameters(program, inputs);
@@ -76,7 +101,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   }
 
   if (argv.resume === undefined && argv.budget === undefined && maxCalls === undefined && program.cost !== undefined)
-    warnAboutBound(program.cost, inputs, prices);
+    warnAboutBound(program.cost, inputs, prices, answers.reasks);
 
   const mode: NarrationMode = argv.json ? "json" : process.stderr.isTTY === true ? "live" : "plain";
   const narrator = createNarrator(mode, argv.json ? process.stdout : process.stderr, color);
@@ -97,6 +122,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       runId,
       runDir,
       resume: argv.resume !== undefined,
+      ...(argv.resume !== undefined && argv.strict ? { strict: true } : {}),
       cwd,
       signal: controller.signal,
       onEvent: (event) => {
@@ -107,6 +133,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...(argv.sandbox === undefined ? {} : { sandbox: argv.sandbox }),
       ...(argv.budget === undefined ? {} : { budget: argv.budget }),
       ...(maxCalls === undefined ? {} : { maxCalls }),
+      ...answers,
       ...(argv.yes ? { startOverBound: true } : {}),
       ...(interactive
         ? {
@@ -133,10 +160,10 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
     const budget = error instanceof BudgetExceeded;
+    // The message states the facts; how to go on is said here, in the command line's options.
+    const more = !budget ? "" : error.remedy === "price" ? " (with the price set)" : " --budget <dollars> (or --yes)";
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
-      process.stderr.write(
-        `Resume with: prosec run ${again} --resume ${runId}${budget ? " --budget <dollars> (or --yes)" : ""}\n`,
-      );
+      process.stderr.write(`Resume with: prosec run ${again} --resume ${runId}${more}\n`);
     if (budget) return EXIT.budget;
     if (controller.signal.aborted) return EXIT.interrupted;
     return causedByNetwork(error) ? EXIT.network : EXIT.failed;
@@ -186,4 +213,25 @@ function causedByNetwork(error: unknown): boolean {
 
 function quote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+/** What the run does when the model does not answer as asked (docs/model-answers.md). */
+function modelAnswerOptions(
+  argv: RunArguments,
+): Pick<RunOptions, "maxTokens" | "reasks" | "continuations" | "onTruncation"> {
+  const count = (flag: string, value: number | undefined, least: number): number | undefined => {
+    if (value !== undefined && (!Number.isInteger(value) || value < least))
+      throw new UsageError(`--${flag} takes a whole number of at least ${least}`);
+    return value;
+  };
+  const maxTokens = count("max-tokens", argv["max-tokens"], 1);
+  const reasks = count("reasks", argv.reasks, 0);
+  const continuations = count("continuations", argv.continuations, 0);
+  const onTruncation = argv["on-truncation"];
+  return {
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(reasks === undefined ? {} : { reasks }),
+    ...(continuations === undefined ? {} : { continuations }),
+    ...(onTruncation === undefined ? {} : { onTruncation }),
+  };
 }

@@ -4,7 +4,10 @@
  */
 import { rmSync } from "node:fs";
 import type { Argv } from "yargs";
-import { isRunning, listRuns, type ListedRun } from "../run/run-list.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { isRunning, listRuns, runsFolder, type ListedRun } from "../run/run-list.js";
+import { runSteps, type ShownStep } from "../run/run-steps.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
@@ -43,6 +46,23 @@ export function runsCommand(yargs: Argv): Argv {
             process.exitCode = EXIT.ok;
           },
         )
+        .command<FormatArguments & { readonly id: string }>(
+          "show <id>",
+          "list a run's steps: key, line, kind, status, fingerprint, tokens, cost",
+          (show) =>
+            withFormat(
+              show.positional("id", { type: "string", demandOption: true, describe: "the run id" }),
+              "one object per step, in an array",
+            ),
+          (argv) => {
+            const dir = join(runsFolder(process.cwd()), argv.id);
+            if (!existsSync(dir)) throw new UsageError(`runs show ${argv.id}: there is no such run in .prose/runs`);
+            const steps = runSteps(dir);
+            if (argv.format === "json") process.stdout.write(`${JSON.stringify(steps, null, 2)}\n`);
+            else printSteps(steps);
+            process.exitCode = EXIT.ok;
+          },
+        )
         .command<PruneArguments>(
           "prune",
           "remove the runs last written longer ago than --older-than, except those running now",
@@ -77,6 +97,31 @@ export function runsCommand(yargs: Argv): Argv {
   );
 }
 
+function printSteps(steps: readonly ShownStep[]): void {
+  if (steps.length === 0) {
+    process.stdout.write("no steps recorded\n");
+    return;
+  }
+  const rows = steps.map((step) => [
+    step.key,
+    step.line === null ? "-" : String(step.line),
+    step.kind,
+    step.turns === undefined ? step.status : `${step.status} (${step.turns} turns)`,
+    step.fingerprint ?? "-",
+    String(step.tokens),
+    step.cost === null ? "-" : cost(step.cost),
+  ]);
+  printColumns(["KEY", "LINE", "KIND", "STATUS", "FINGERPRINT", "TOKENS", "COST"], rows);
+}
+
+function printColumns(header: readonly string[], rows: ReadonlyArray<readonly string[]>): void {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  for (const row of [header, ...rows])
+    process.stdout.write(
+      `${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")}\n`,
+    );
+}
+
 function printTable(runs: readonly ListedRun[]): void {
   if (runs.length === 0) {
     process.stdout.write("no runs in .prose/runs\n");
@@ -89,12 +134,7 @@ function printTable(runs: readonly ListedRun[]): void {
     started(run.startedAt),
     cost(run.cost),
   ]);
-  const header = ["RUN", "STATUS", "PROGRAM", "STARTED", "COST"];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows])
-    process.stdout.write(
-      `${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")}\n`,
-    );
+  printColumns(["RUN", "STATUS", "PROGRAM", "STARTED", "COST"], rows);
 }
 
 function started(iso: string | undefined): string {

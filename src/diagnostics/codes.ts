@@ -89,6 +89,14 @@ export const diagnosticCodes = {
     severity: "error",
     meaning: "a misspelt property, a near miss of a known one (`permisions:`): it would silently change what runs",
   },
+  P036: { severity: "error", meaning: "`return` inside a `parallel:` branch or a `parallel for` / `pmap` item" },
+  P037: {
+    severity: "error",
+    meaning:
+      "`break` inside a `parallel for`, `pmap` or pipeline item, or `break` / `continue` leaving a `parallel:` branch",
+  },
+  P038: { severity: "error", meaning: "`break` or `continue` outside a loop" },
+  P039: { severity: "error", meaning: "`{placeholder}` one edit from a binding in scope: a typo (with did-you-mean)" },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -125,6 +125,20 @@ export const parseMessages = {
         ? "a statement starts with a keyword such as `agent`, `let` or `session`, or assigns a name: `name = value`"
         : undefined,
     ),
+  misspeltKeyword: (range: SourceRange, word: string, keyword: string) =>
+    error(
+      "E004",
+      range,
+      `${quote(word)} is not a keyword (did you mean ${quote(keyword)}?)`,
+      `write ${quote(keyword)}: a value is a name, a literal, or begins with a keyword such as \`session\` or \`do\``,
+    ),
+  modifierWithoutParentheses: (range: SourceRange, name: string, value: string | undefined) =>
+    error(
+      "E004",
+      range,
+      `${quote(name)} is a modifier: it goes in parentheses after the condition`,
+      `write \`(${name}: ${value ?? "N"})\`, as in \`loop until **done** (${name}: ${value ?? "N"}):\``,
+    ),
   inlineStageBody: (range: SourceRange, operator: string) =>
     error(
       "E004",
@@ -195,6 +209,13 @@ export const parseMessages = {
       range,
       `this line is indented by ${width} ${width === 1 ? "space" : "spaces"}, which matches no enclosing block`,
       "line it up with the block it belongs to",
+    ),
+  overIndented: (range: SourceRange, width: number, blockWidth: number) =>
+    error(
+      "E005",
+      range,
+      `this line is indented by ${width} spaces, ${width - blockWidth} more than the line${width - blockWidth === 1 ? "" : "s"} after it in its block`,
+      `indent it by ${blockWidth} ${blockWidth === 1 ? "space" : "spaces"}, like the rest of the block`,
     ),
   invalidUtf8: (range: SourceRange) =>
     error(
@@ -381,7 +402,7 @@ export const analyzeMessages = {
       "W005",
       range,
       `unknown property ${quote(name)}`,
-      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions",
+      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty",
     ),
   misspeltProperty: (range: SourceRange, name: string, known: string) =>
     error(
@@ -536,6 +557,36 @@ export const analyzeMessages = {
       range,
       `\`count: ${count}\` exceeds the ${branches} branches`,
       "the block can never succeed: lower the count",
+    ),
+  returnFromParallel: (range: SourceRange, where: string) =>
+    error(
+      "P036",
+      range,
+      `\`return\` cannot end the program or the block from inside ${where}: the other branches and items run on`,
+      "give the branch or item its result (`output` or its last value), then `return` after the `parallel` if you must",
+    ),
+  breakFromItem: (range: SourceRange, keyword: "break" | "continue", where: string) =>
+    error(
+      "P037",
+      range,
+      `\`${keyword}\` cannot leave ${where}, which runs independently of the others`,
+      keyword === "break"
+        ? "use `continue` to end this item, or a sequential `for` to stop early"
+        : "a branch ends at its last statement; use `if` to skip the rest",
+    ),
+  jumpOutsideLoop: (range: SourceRange, keyword: "break" | "continue") =>
+    error(
+      "P038",
+      range,
+      `\`${keyword}\` outside a loop`,
+      "`break` and `continue` belong in a `loop`, `repeat` or `for` body; `return` ends a block or the program",
+    ),
+  misspeltInterpolation: (range: SourceRange, text: string, name: string, binding: string) =>
+    error(
+      "P039",
+      range,
+      `${quote(text)}: ${quote(name)} is one edit from ${quote(binding)}, so this looks like a typo, not text for the model`,
+      `write ${quote(`{${binding}${text.slice(1 + name.length)}`)} to interpolate ${quote(binding)}, or \\${text} to keep the braces as text`,
     ),
 };
 

@@ -50,30 +50,34 @@ class RecordingJournal implements Journal {
   }
 }
 
-export async function recordStarterGolden(root: string): Promise<void> {
-  const loaded = await loadProgram(join(root, STARTER.program), { cwd: root });
-  if (loaded.module === undefined) throw new Error(`the starter program ${STARTER.program} does not compile`);
+/** Records `program` (relative to `root`) run with `inputs` as the golden test in `golden`. */
+export async function recordStarterGolden(
+  root: string,
+  starter: { readonly program: string; readonly golden: string; readonly inputs: { readonly [name: string]: string } },
+): Promise<void> {
+  const loaded = await loadProgram(join(root, starter.program), { cwd: root });
+  if (loaded.module === undefined) throw new Error(`the starter program ${starter.program} does not compile`);
   const program = loaded.module.default;
   const model = new ScriptedModel({ answers: ANSWERS, strict: true });
   const journal = new RecordingJournal();
   const runId = newRunId(new Date());
-  await loaded.module.run(STARTER.inputs, {
+  await loaded.module.run(starter.inputs, {
     client: model.options().client!,
     durability: new ScriptedDurability(model, new JournalDurability(journal)),
     cwd: root,
     runId,
   });
 
-  const dir = join(root, STARTER.golden);
+  const dir = join(root, starter.golden);
   makeDirectory(dir);
   const manifest = {
     runId,
     program: program.name,
-    source: STARTER.program,
+    source: starter.program,
     sourceHash: program.sourceHash,
     compilerVersion: program.compilerVersion,
     stepScheme: STEP_SCHEME,
-    inputs: STARTER.inputs,
+    inputs: starter.inputs,
     startedAt: new Date().toISOString(),
   };
   writeFileAtomically(join(dir, "run.json"), `${JSON.stringify(manifest, null, 2)}\n`);

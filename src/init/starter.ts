@@ -69,7 +69,7 @@ export async function initProject(dir: string): Promise<InitReport> {
     lines.push("wrote tsconfig.json (strict, NodeNext)");
   }
   lines.push(ignore(path(".gitignore")));
-  await recordStarterGolden(root);
+  await recordStarterGolden(root, STARTER);
   lines.push(`wrote ${STARTER.golden}/ (a golden test of the starter, recorded with the scripted model)`);
   return { lines };
 }

@@ -4,12 +4,12 @@
  * - `live` (a terminal): a line per finished session, judgment, parallel block and loop iteration,
  *   under a status line that names the sessions in flight;
  * - `plain` (not a terminal): quiet; the run id first (`--resume` and `prosec test --save` need it), then
- *   finished sessions, judgments and errors only, no colour;
+ *   finished sessions, judgments, unexpected model answers and errors only, no colour;
  * - `json`: every event as one JSON line, for other programs to read.
  *
  * Both text modes end with the totals: time, sessions, tokens and an estimated cost.
  */
-import type { RunEvent, Usage } from "../../runtime/index.js";
+import type { AnswerAction, RunEvent, Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
 
 export type NarrationMode = "live" | "plain" | "json";
@@ -74,7 +74,15 @@ class TextNarrator implements Narrator {
         this.sessions++;
         if (event.replayed) this.replayed++;
         const detail = event.replayed ? "replayed from the journal" : `${formatNumber(tokens(event.usage))} tokens`;
-        this.line(`${style.green("✓")} ${where}${event.label} ${style.dim(`· ${detail}`)}`);
+        const cut = event.truncated === true ? ` · ${style.red("cut off at max_tokens, kept as it is")}` : "";
+        this.line(`${style.green("✓")} ${where}${event.label} ${style.dim(`· ${detail}`)}${cut}`);
+        break;
+      }
+      case "unexpected-answer": {
+        const failed = event.action === "fail";
+        this.line(
+          `${(failed ? style.red : style.cyan)("↺")} ${where}${event.label}: ${ANSWER_ACTIONS[event.action]} ${style.dim(`(answer ${event.attempt}: ${event.detail})`)}`,
+        );
         break;
       }
       case "judgment":
@@ -101,6 +109,9 @@ class TextNarrator implements Narrator {
         // A failed step never ends: nothing is running any more once the run reports its error.
         this.running.clear();
         this.line(`${style.red("✗")} ${event.message}`);
+        break;
+      case "resumed":
+        this.line(`${style.cyan("↺")} ${event.summary}`);
         break;
       case "run-end":
         this.running.clear();
@@ -163,6 +174,15 @@ class TextNarrator implements Narrator {
     return (ok ? this.style.green : this.style.red)(parts.join(" · "));
   }
 }
+
+/** What the runtime did about an unexpected answer, as the narration says it. */
+const ANSWER_ACTIONS: Readonly<Record<AnswerAction, string>> = {
+  reask: "asked again",
+  continue: "continued, the answer was cut off",
+  "tool-error": "refused a tool it was not offered",
+  keep: "kept the answer cut off at max_tokens",
+  fail: "failed",
+};
 
 /** All tokens of a session's calls, cached ones included. */
 function tokens(usage: readonly Usage[]): number {

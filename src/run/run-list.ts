@@ -89,18 +89,31 @@ function readJournal(path: string): { steps: number; usage: Usage[] } {
     return { steps: 0, usage: [] };
   }
   const usage: Usage[] = [];
+  const pendingTurns = new Map<string | undefined, Usage[]>();
   let steps = 0;
   // Only complete lines count, as for the runtime: a record cut short by a crash ends without "\n".
   for (const line of text.split("\n").slice(0, -1)) {
     try {
-      const record = JSON.parse(line) as { usage?: Usage[] };
+      const record = JSON.parse(line) as {
+        key?: string;
+        usage?: Usage[];
+        reused?: boolean;
+        kind?: string;
+        turn?: { type?: string; usage?: Usage };
+      };
+      // A session's turns count when they are paid for: its step record then carries their usage too.
+      if (record.turn?.type === "response" && record.turn.usage !== undefined)
+        pendingTurns.set(record.key, [...(pendingTurns.get(record.key) ?? []), record.turn.usage]);
+      if (record.kind === undefined) continue;
+      pendingTurns.delete(record.key);
       steps++;
-      usage.push(...(record.usage ?? []));
+      // A step taken over from an earlier program text or a forked run was paid for there.
+      if (record.reused !== true) usage.push(...(record.usage ?? []));
     } catch {
       // A damaged line: the run will refuse to resume and say so; the list counts what it can.
     }
   }
-  return { steps, usage };
+  return { steps, usage: [...usage, ...[...pendingTurns.values()].flat()] };
 }
 
 function lastWritten(dir: string): number {

@@ -18,11 +18,15 @@ import {
   checkReachable,
   DatabaseUnreachable,
   liveWorkers,
+  masked,
   migrate,
   systemDatabaseUrl,
   type LiveWorker,
 } from "./database.js";
+import { dbosLogger } from "./dbos-logger.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
+import { readRunLines } from "./run-lines.js";
+import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
 
 // DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
@@ -35,12 +39,15 @@ export interface WorkerArguments {
   readonly concurrency: number;
   readonly id?: string;
   readonly adoptAfter: number;
+  readonly outageLimit: number;
   readonly strict: boolean;
 }
 
 export interface SubmitArguments {
   readonly file: string;
   readonly input: readonly string[];
+  /** A JSON-lines file: one run a line, each line an object of its inputs. */
+  readonly inputs?: string;
   readonly queue: string;
   readonly id?: string;
   readonly strict: boolean;
@@ -71,6 +78,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
   if (!Number.isInteger(argv.concurrency) || argv.concurrency < 1)
     throw new UsageError("--concurrency takes a whole number of at least 1");
   if (!(argv.adoptAfter > 0)) throw new UsageError("--adopt-after takes a number of seconds above 0");
+  if (!(argv.outageLimit > 0)) throw new UsageError("--outage-limit takes a number of seconds above 0");
   const executorId = argv.id ?? hostname();
   if (!EXECUTOR_ID.test(executorId))
     throw new UsageError(`--id ${executorId}: use letters, digits, '.', '_' and '-' (at most 100)`);
@@ -80,6 +88,11 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
   if (loaded === undefined) return EXIT.failed;
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   await checkReachable(databaseUrl);
+  // Listened for before the worker starts: a signal during its start stops it once started.
+  const signalled = new Promise<undefined>((resolve) => {
+    process.once("SIGINT", () => resolve(undefined));
+    process.once("SIGTERM", () => resolve(undefined));
+  });
   const worker = await startWorker({
     program: loaded.module,
     programName: loaded.module.default.name,
@@ -89,41 +102,58 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     queue: argv.queue,
     concurrency: argv.concurrency,
     adoptAfterMs: argv.adoptAfter * 1000,
+    outageLimitMs: argv.outageLimit * 1000,
     cwd,
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
-  process.stderr.write(
-    "stopping: runs in flight are recovered when this worker starts again, or adopted by another one\n",
-  );
+  const gaveUp = await Promise.race([signalled, worker.gaveUp]);
+  if (gaveUp !== undefined) {
+    process.stderr.write(
+      `prosec: ${gaveUp}; stopping. Runs in flight are recovered when this worker starts again, or adopted by another one\n`,
+    );
+    // DBOS retries its queries until the database answers, so a graceful shutdown could wait forever.
+    await Promise.race([worker.stop().catch(() => undefined), delay(2000)]);
+    process.exit(EXIT.network);
+  }
+  process.stderr.write("stopping: runs in flight stop at their next turn or tool call and go back on the queue\n");
   await worker.stop();
   return EXIT.ok;
 }
 
-/** Enqueues a run; prints its id on stdout. */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Enqueues a run, or one per line of `--inputs`; prints their ids on stdout, one a line. */
 export async function submitRun(argv: SubmitArguments): Promise<ExitCode> {
-  const runId = argv.id ?? newRunId(new Date());
-  if (!RUN_ID.test(runId)) throw new UsageError(`--id ${runId}: use letters, digits, '.', '_' and '-' (at most 100)`);
+  if (argv.id !== undefined && !RUN_ID.test(argv.id))
+    throw new UsageError(`--id ${argv.id}: use letters, digits, '.', '_' and '-' (at most 100)`);
   const databaseUrl = systemDatabaseUrl();
   const loaded = await loadChecked(argv.file, { cwd: process.cwd(), strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
   const program = loaded.module.default;
-  const inputs = parseInputArguments(argv.input, program);
-  const missing = missingParameters(program, inputs);
-  if (missing.length > 0) throw missingInputs(missing);
+  const shared = parseInputArguments(argv.input, program);
+  let runs: RunToSubmit[];
+  if (argv.inputs === undefined) {
+    const missing = missingParameters(program, shared);
+    if (missing.length > 0) throw missingInputs(missing);
+    runs = [{ id: argv.id ?? newRunId(new Date()), inputs: shared }];
+  } else {
+    // One base id for the file, numbered by line: ids that cannot collide, and say which line a run came from.
+    const base = argv.id ?? newRunId(new Date());
+    runs = readRunLines(argv.inputs, program).map((line) => {
+      const inputs = { ...shared, ...line.inputs };
+      const missing = missingParameters(program, inputs);
+      if (missing.length > 0)
+        throw new UsageError(
+          `${argv.inputs}:${line.number}: ${missingInputs(missing).message} (give it on the line, or to every run with --input)`,
+        );
+      return { id: `${base}-${line.number}`, inputs };
+    });
+  }
   await checkReachable(databaseUrl);
-  await migrate(databaseUrl);
-  await withClient(databaseUrl, async (client) => {
-    // The workflow id is the run id: submitting the same id again returns the run already there.
-    await client.enqueue(
-      { queueName: argv.queue, workflowName: RUN_WORKFLOW, workflowID: runId, appVersion: loaded.codeHash },
-      inputs,
-    );
-  });
-  process.stdout.write(`${runId}\n`);
+  const ids = await submitRuns(runs, { databaseUrl, queue: argv.queue, version: loaded.codeHash });
+  process.stdout.write(`${ids.join("\n")}\n`);
   return EXIT.ok;
 }
 
@@ -149,7 +179,8 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
       })),
       version: status.applicationVersion ?? null,
       queue,
-      worker: status.executorId ?? null,
+      // A queued run is held by no worker, whichever ran it last (before it was put back on the queue).
+      worker: status.status === "ENQUEUED" || !status.executorId ? null : status.executorId,
       createdAt: new Date(status.createdAt).toISOString(),
       updatedAt: status.updatedAt === undefined ? null : new Date(status.updatedAt).toISOString(),
       steps: steps.length,
@@ -198,39 +229,117 @@ function whyWaiting(version: string | undefined, queue: string, workers: readonl
 const UNFINISHED: ReadonlySet<WorkflowStatus["status"]> = new Set(["ENQUEUED", "PENDING", "DELAYED"]);
 
 /**
- * Waits for the run (up to `--timeout` seconds) and prints its outputs. The deadline is kept here:
- * DBOS's client ignores the timeout it is given.
+ * Waits for the run (up to `--timeout` seconds) and prints its outputs. The deadline is kept here,
+ * whatever the database does: DBOS's client ignores the timeout it is given, and retries a query
+ * for as long as the database is away.
  */
 export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
-  if (argv.timeout !== undefined && !(argv.timeout >= 0))
-    throw new UsageError("--timeout takes a number of seconds, 0 or more");
-  return withClient(systemDatabaseUrl(), async (client) => {
-    const deadline = argv.timeout === undefined ? Infinity : Date.now() + argv.timeout * 1000;
-    let status = await findRun(client, argv.runId);
-    while (UNFINISHED.has(status.status) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, deadline - Date.now())));
-      status = (await client.getWorkflow(argv.runId)) ?? status;
-    }
-    if (UNFINISHED.has(status.status)) {
-      if (argv.json)
-        process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status: status.status })}\n`);
-      process.stderr.write(
-        `prosec: run ${argv.runId} is still pending (${status.status}) after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
-      );
-      return EXIT.pending;
-    }
-    let outputs: Outputs;
+  const { timeout } = argv;
+  if (timeout !== undefined && !(timeout >= 0)) throw new UsageError("--timeout takes a number of seconds, 0 or more");
+  const url = systemDatabaseUrl();
+  if (timeout === undefined) return withClient(url, (client) => awaitResult(client, argv, new ResultWait(Infinity)));
+  const wait = new ResultWait(Date.now() + timeout * 1000);
+  const finished = (async () => {
+    await reachableBefore(url, wait.deadline, timeout);
+    return withClient(url, (client) => awaitResult(client, argv, wait));
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    finished,
+    new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeout * 1000 + GRACE_MS))),
+  ]);
+  clearTimeout(timer);
+  if (outcome !== undefined) return outcome;
+  let code: ExitCode;
+  if (wait.status === undefined) {
+    process.stderr.write(
+      `prosec: cannot reach the database at ${masked(url)} (DBOS_SYSTEM_DATABASE_URL) (tried for ${timeout} s)\n`,
+    );
+    code = EXIT.network;
+  } else {
+    reportPending(argv, wait.status, wait.silentForMs());
+    code = EXIT.pending;
+  }
+  // The wait for the database goes on inside DBOS's client, which nothing can stop: leave it.
+  process.exit(code);
+}
+
+/**
+ * How long past the deadline `result` lets a query in flight come back before it stops waiting for
+ * the database (a `--timeout 0` still reads the run's status once).
+ */
+const GRACE_MS = 1000;
+
+/** What `result` knows while it waits: the deadline, the run's last status, when the database last answered. */
+class ResultWait {
+  status: WorkflowStatus["status"] | undefined;
+  private answeredAt = Date.now();
+
+  constructor(readonly deadline: number) {}
+
+  answered(status: WorkflowStatus["status"]): void {
+    this.status = status;
+    this.answeredAt = Date.now();
+  }
+
+  silentForMs(): number {
+    return Date.now() - this.answeredAt;
+  }
+}
+
+async function awaitResult(client: DBOSClient, argv: RunIdArguments, wait: ResultWait): Promise<ExitCode> {
+  let status = await findRun(client, argv.runId);
+  wait.answered(status.status);
+  while (UNFINISHED.has(status.status) && Date.now() < wait.deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, wait.deadline - Date.now())));
+    status = (await client.getWorkflow(argv.runId)) ?? status;
+    wait.answered(status.status);
+  }
+  if (UNFINISHED.has(status.status)) {
+    reportPending(argv, status.status, 0);
+    return EXIT.pending;
+  }
+  if (status.status === "CANCELLED") {
+    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "cancelled", runId: argv.runId })}\n`);
+    process.stderr.write(`prosec: run ${argv.runId} was cancelled (prosec cancel); it has no outputs\n`);
+    return EXIT.failed;
+  }
+  let outputs: Outputs;
+  try {
+    outputs = await client.retrieveWorkflow<Outputs>(argv.runId).getResult();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId: argv.runId, message })}\n`);
+    process.stderr.write(`prosec: run ${argv.runId} failed: ${message}\n`);
+    return EXIT.failed;
+  }
+  printOutputs(outputs, argv.json, argv.runId);
+  return EXIT.ok;
+}
+
+function reportPending(argv: RunIdArguments, status: WorkflowStatus["status"], silentForMs: number): void {
+  if (argv.json) process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status })}\n`);
+  // A status read longer ago than a poll or two is the last the database said before it went away.
+  const silence =
+    silentForMs > 2 * RESULT_POLL_MS
+      ? ` (as of ${(silentForMs / 1000).toFixed(1)} s ago: the database has not answered since)`
+      : "";
+  process.stderr.write(
+    `prosec: run ${argv.runId} is still pending (${status})${silence} after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
+  );
+}
+
+/** Resolves once the database at `url` answers; tries again until `deadline` (the caller's race ends it). */
+async function reachableBefore(url: string, deadline: number, seconds: number): Promise<void> {
+  for (;;) {
     try {
-      outputs = await client.retrieveWorkflow<Outputs>(argv.runId).getResult();
+      return await checkReachable(url);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId: argv.runId, message })}\n`);
-      process.stderr.write(`prosec: run ${argv.runId} failed: ${message}\n`);
-      return EXIT.failed;
+      if (!(error instanceof DatabaseUnreachable)) throw error;
+      if (Date.now() >= deadline) throw new DatabaseUnreachable(`${error.message} (tried for ${seconds} s)`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
-    printOutputs(outputs, argv.json, argv.runId);
-    return EXIT.ok;
-  });
+  }
 }
 
 /** `prosec answer` for a run in the database. */
@@ -261,7 +370,11 @@ export async function migrateDatabase(): Promise<ExitCode> {
 
 async function withClient<T>(url: string, body: (client: DBOSClient) => Promise<T>): Promise<T> {
   await checkReachable(url);
-  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
+  const client = await DBOSClient.create({
+    systemDatabaseUrl: url,
+    applicationName: APPLICATION,
+    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) => process.stderr.write(`${line}\n`)),
+  });
   try {
     return await body(client);
   } finally {

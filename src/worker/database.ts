@@ -32,7 +32,7 @@ export class DatabaseUnreachable extends Error {}
 export async function checkReachable(url: string): Promise<void> {
   const target = new URL(url);
   target.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: 5000 });
+  const client = connection(target.toString(), { connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
   } catch (error) {
@@ -44,6 +44,16 @@ export async function checkReachable(url: string): Promise<void> {
   }
 }
 
+/**
+ * A connection to `url` that survives the server dropping it (a restart, pg_terminate_backend,
+ * idle_session_timeout): the query in flight fails, instead of an unhandled 'error' ending the process.
+ */
+export function connection(url: string, config: pg.ClientConfig = {}): pg.Client {
+  const client = new pg.Client({ ...config, connectionString: url });
+  client.on("error", () => undefined);
+  return client;
+}
+
 /** `url` without its password. */
 export function masked(url: string): string {
   const parsed = new URL(url);
@@ -52,12 +62,17 @@ export function masked(url: string): string {
 }
 
 /**
- * Creates or migrates the system database, once: workers that start together take turns under an
- * advisory lock (two migrations of an empty database at the same moment break it). The lock is
- * taken in the `postgres` database when the system database does not exist yet.
+ * Creates or migrates the system database, once: workers that start together take turns under one
+ * advisory lock, in the system database itself (two migrations of an empty database at the same
+ * moment break it). Creating the database needs no lock: a second CREATE DATABASE just fails.
  */
 export async function migrate(url: string): Promise<void> {
-  const lock = await lockClient(url);
+  await createDatabase(url);
+  const lock = connection(url);
+  await lock.connect();
+  // The lock's session waits idle while DBOS migrates: a database's idle_session_timeout must not end it.
+  // (PostgreSQL before 14 has no such setting.)
+  await lock.query("SET idle_session_timeout = 0").catch(() => undefined);
   try {
     // Polled, not waited for: a session waiting in pg_advisory_lock holds a snapshot, and DBOS's
     // CREATE INDEX CONCURRENTLY waits for every snapshot in the database: a deadlock (seen).
@@ -67,41 +82,70 @@ export async function migrate(url: string): Promise<void> {
     ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await DBOS.migrate(url);
-    const pool = new pg.Client({ connectionString: url });
-    await pool.connect();
-    try {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
-      await pool.query(
-        `CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`,
-      );
-      // Added after 0.2, for `prosec status` to tell why a queued run waits; null in rows of older workers.
-      await pool.query(
-        `ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS version text, ADD COLUMN IF NOT EXISTS silent_after_ms integer`,
-      );
-    } finally {
-      await pool.end();
-    }
+    await quietly(() => DBOS.migrate(url));
+    await lock.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    await lock.query(
+      `CREATE TABLE IF NOT EXISTS ${SCHEMA}.workers (executor_id text PRIMARY KEY, queue text NOT NULL, last_seen timestamptz NOT NULL)`,
+    );
+    // Added after 0.2, for `prosec status` to tell why a queued run waits; null in rows of older workers.
+    await lock.query(
+      `ALTER TABLE ${SCHEMA}.workers ADD COLUMN IF NOT EXISTS version text, ADD COLUMN IF NOT EXISTS silent_after_ms integer`,
+    );
   } finally {
     await lock.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
     await lock.end();
   }
 }
 
-async function lockClient(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
+/**
+ * Runs `body` with DBOS's console lines on stderr, without its progress chatter ("Running DBOS system
+ * database migrations..."): DBOS.migrate takes no logger, and `submit`'s stdout is the run id alone.
+ */
+async function quietly<T>(body: () => Promise<T>): Promise<T> {
+  const methods = ["log", "info", "debug", "warn", "error"] as const;
+  const saved = methods.map((method) => console[method]);
+  for (const method of methods)
+    console[method] = (...parts: unknown[]) => {
+      const line = parts.map(String).join(" ");
+      if (!/^Running DBOS system database migrations/.test(line)) process.stderr.write(`${line}\n`);
+    };
   try {
-    await client.connect();
-    return client;
-  } catch (error) {
-    if ((error as { code?: string }).code !== "3D000") throw error;
-    const maintenance = new URL(url);
-    maintenance.pathname = "/postgres";
-    const fallback = new pg.Client({ connectionString: maintenance.toString() });
-    await fallback.connect();
-    return fallback;
+    return await body();
+  } finally {
+    methods.forEach((method, index) => (console[method] = saved[index]!));
   }
 }
+
+/** Creates the database `url` names when it does not exist yet, from the server's `postgres` database. */
+async function createDatabase(url: string): Promise<void> {
+  const probe = connection(url);
+  try {
+    await probe.connect();
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== UNDEFINED_DATABASE) throw error;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const target = new URL(url);
+  const maintenance = new URL(url);
+  maintenance.pathname = "/postgres";
+  const client = connection(maintenance.toString());
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${pg.escapeIdentifier(decodeURIComponent(target.pathname.slice(1)))}`);
+  } catch (error) {
+    // Another worker created it first: the duplicate's error, or the catalog's unique index when they raced.
+    const code = (error as { code?: string }).code;
+    if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+const UNDEFINED_DATABASE = "3D000";
+const DUPLICATE_DATABASE = "42P04";
+const UNIQUE_VIOLATION = "23505";
 
 export interface LiveWorker {
   readonly id: string;
@@ -111,7 +155,7 @@ export interface LiveWorker {
 
 /** The workers serving `queue` that have not been silent longer than their own `--adopt-after`. */
 export async function liveWorkers(url: string, queue: string): Promise<LiveWorker[]> {
-  const client = new pg.Client({ connectionString: url });
+  const client = connection(url);
   await client.connect();
   try {
     const { rows } = await client.query<{ executor_id: string; version: string | null }>(

@@ -9,6 +9,9 @@ import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
 import { registerProgram, type ProgramRunner } from "../../runtime/dbos/workflows.js";
 import { APPLICATION, Heartbeats, migrate } from "./database.js";
+import { dbosLogger } from "./dbos-logger.js";
+import { DatabaseOutage } from "./outage.js";
+import { WorkerRunStops } from "./run-stops.js";
 
 /**
  * How often this worker's queues look for work. DBOS's default, a second, made a run wait half a
@@ -16,6 +19,10 @@ import { APPLICATION, Heartbeats, migrate } from "./database.js";
  * queue) as long again. A poll is one indexed query; 20 a second per queue is cheap for PostgreSQL.
  */
 const QUEUE_POLL_MS = 50;
+
+/** The heartbeat's first retry while the database is away; each next one waits twice as long, up to MAX_RETRY_MS. */
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5000;
 
 export interface WorkerSettings {
   readonly program: ProgramRunner;
@@ -29,6 +36,8 @@ export interface WorkerSettings {
   /** Runs at once on this worker. */
   readonly concurrency: number;
   readonly adoptAfterMs: number;
+  /** How long the database may stay unreachable before the worker gives up (`--outage-limit`). */
+  readonly outageLimitMs: number;
   /** How often waiting branches look at the database (default 500 ms). */
   readonly pollMs?: number;
   readonly cwd: string;
@@ -36,19 +45,33 @@ export interface WorkerSettings {
 }
 
 export interface Worker {
-  /** Stops taking work; runs in flight stay PENDING and are recovered or adopted later. */
+  /** Stops taking work and the runs in flight, and puts them back on the queue for other workers. */
   stop(): Promise<void>;
+  /** Resolves, with the reason, when the database stayed unreachable past the outage limit. */
+  readonly gaveUp: Promise<string>;
 }
 
 export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   const { databaseUrl: url, executorId, queue, log } = settings;
+  let giveUp!: (reason: string) => void;
+  const gaveUp = new Promise<string>((resolve) => (giveUp = resolve));
+  const outage = new DatabaseOutage(settings.outageLimitMs, log, giveUp);
   await migrate(url);
-  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION });
+  const logger = dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", log);
+  const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION, logger });
   const ownQueue = `${queue}.worker.${executorId}`;
+  // The heartbeat is this worker's own look at the database: its failures are the outage DBOS's
+  // retries ride through, said once here (and not once a retry by DBOS, see dbosLogger).
+  const pool = new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5000, query_timeout: 10_000 });
+  // An idle connection the server dropped (a restart, pg_terminate_backend, idle_session_timeout):
+  // the pool discards it and the next query connects anew. Unhandled, it would end the process.
+  pool.on("error", () => undefined);
+  const stops = new WorkerRunStops(pool, executorId);
   registerProgram(settings.program, {
     client,
     ownQueue,
     pollMs: settings.pollMs ?? 500,
+    stops,
     runOptions: (runId) => ({
       cwd: settings.cwd,
       // Nobody can be asked inside a session, one DBOS step where `recv` is not allowed: under
@@ -57,9 +80,11 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
       onEvent: (event) => {
         // The run's own start and end; a called program's carry its `source`.
         if (event.source !== undefined) return;
+        // A run stopped here (cancelled, taken over, released at shutdown) did not fail: say why it stopped.
+        const stopped = stops.reason(runId);
         if (event.type === "run-start") log(`run ${runId}: running`);
-        else if (event.type === "run-end") log(`run ${runId}: ${event.ok ? "finished" : "failed"}`);
-        else if (event.type === "error") log(`run ${runId}: ${event.message}`);
+        else if (event.type === "run-end") log(`run ${runId}: ${event.ok ? "finished" : (stopped ?? "failed")}`);
+        else if (event.type === "error" && stopped === undefined) log(`run ${runId}: ${event.message}`);
       },
     }),
   });
@@ -70,7 +95,7 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     executorID: executorId,
     listenQueues: [queue, ownQueue],
     runMigrations: false,
-    logLevel: process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn",
+    logger,
   });
   await DBOS.launch();
   await DBOS.registerQueue(queue, {
@@ -80,42 +105,68 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   });
   await DBOS.registerQueue(ownQueue, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: "always_update" });
 
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
   const heartbeats = new Heartbeats(pool, executorId, queue, settings.version, settings.adoptAfterMs);
   await heartbeats.beat();
-  let busy = false;
+  const interval = Math.max(100, Math.floor(settings.adoptAfterMs / 4));
+  let timer: NodeJS.Timeout | undefined;
+  let retryMs = FIRST_RETRY_MS;
   const tick = async (): Promise<void> => {
-    if (busy) return;
-    busy = true;
     try {
       await heartbeats.beat();
-      for (const dead of await heartbeats.claimSilent(settings.adoptAfterMs)) {
-        // Back on the queue the dead worker served; only workers of the same program take them.
-        const runs = await DBOS.listWorkflows({ status: "PENDING", executorId: dead.executorId, hasParent: false });
-        if (runs.length > 0)
-          await DBOS.resumeWorkflows(
-            runs.map((run) => run.workflowID),
-            { queueName: dead.queue },
-          );
-        log(
-          `worker ${dead.executorId} was silent for ${settings.adoptAfterMs} ms: ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} put back on the queue`,
-        );
-      }
     } catch (error) {
-      log(`heartbeat failed: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      busy = false;
+      outage.failed(error);
+      schedule(Math.min(retryMs, interval));
+      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+      return;
+    }
+    outage.reached();
+    retryMs = FIRST_RETRY_MS;
+    try {
+      if (outage.reachableForMs() >= settings.adoptAfterMs) await adoptSilentWorkers();
+    } catch (error) {
+      log(`adopting the runs of silent workers failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    schedule(interval);
+  };
+  const schedule = (ms: number): void => {
+    if (timer !== undefined) timer = setTimeout(() => void tick(), ms);
+  };
+  const adoptSilentWorkers = async (): Promise<void> => {
+    for (const dead of await heartbeats.claimSilent(settings.adoptAfterMs)) {
+      // Back on the queue the dead worker served; only workers of the same program take them.
+      const runs = await DBOS.listWorkflows({ status: "PENDING", executorId: dead.executorId, hasParent: false });
+      if (runs.length > 0)
+        await DBOS.resumeWorkflows(
+          runs.map((run) => run.workflowID),
+          { queueName: dead.queue },
+        );
+      log(
+        `worker ${dead.executorId} was silent for ${settings.adoptAfterMs} ms: ${runs.length} unfinished run${runs.length === 1 ? "" : "s"} put back on the queue`,
+      );
     }
   };
-  const timer = setInterval(() => void tick(), Math.max(100, Math.floor(settings.adoptAfterMs / 4)));
+  timer = setTimeout(() => void tick(), interval);
   log(
     `worker ${executorId}: ${settings.programName}.prose (version ${settings.version}) on queue "${queue}", ${settings.concurrency} run${settings.concurrency === 1 ? "" : "s"} at once`,
   );
-
   return {
+    gaveUp,
     async stop() {
-      clearInterval(timer);
+      clearTimeout(timer);
+      timer = undefined;
+      // Sessions stop at once (what they did since is not recorded); no new run is taken.
+      stops.stopAll();
       await DBOS.shutdown();
+      // Released at once, not after --adopt-after: any worker of the program takes them from the queue.
+      const unfinished = await client.listWorkflows({ status: "PENDING", executorId, hasParent: false });
+      if (unfinished.length > 0)
+        await client.resumeWorkflows(
+          unfinished.map((run) => run.workflowID),
+          { queueName: queue },
+        );
+      log(
+        `${unfinished.length} unfinished run${unfinished.length === 1 ? "" : "s"} put back on queue "${queue}" for other workers`,
+      );
       await client.destroy();
       await pool.end();
     },

@@ -325,13 +325,39 @@ describe("every validation code", () => {
     expect(found).toEqual(related);
   });
 
-  it("P002: a placeholder close to a bound name suggests it, in the message and the hint", () => {
-    const [near] = checkSource('let topic = "x"\nsession "On {topc}"\n', options).diagnostics;
-    expect(near?.message).toBe("`{topc}` names no binding, so it stays literal text (did you mean `topic`?)");
-    expect(near?.hint).toBe("write `{topic}` to interpolate `topic`, or write \\{ to mark the brace as text");
+  it("P002: a placeholder two edits from a bound name suggests it, in the message and the hint", () => {
+    const [near] = checkSource('let description = "x"\nsession "On {desciptoin}"\n', options).diagnostics;
+    expect(near?.message).toBe(
+      "`{desciptoin}` names no binding, so it stays literal text (did you mean `description`?)",
+    );
+    expect(near?.hint).toBe(
+      "write `{description}` to interpolate `description`, or write \\{ to mark the brace as text",
+    );
     const [far] = checkSource('let topic = "x"\nsession "On {weather}"\n', options).diagnostics;
     expect(far?.message).toBe("`{weather}` names no binding, so it stays literal text");
     expect(far?.hint).toBe("bind `weather` before this line to interpolate it, or write \\{ to mark the brace as text");
+  });
+
+  it("P039: a placeholder of 3 or more characters one edit from a binding in scope is a typo, an error", () => {
+    const typos = (placeholder: string) =>
+      checkSource(`let report = "x"\nlet timeframe = "y"\nsession "On ${placeholder}"\n`, options).diagnostics.map(
+        (diagnostic) => `${diagnostic.code} ${diagnostic.severity}`,
+      );
+    // A transposition, a deletion, an insertion, a substitution: one edit each.
+    for (const typo of ["{reprot}", "{repot}", "{repoort}", "{repart}", "{reprot.summary}"])
+      expect(typos(typo)).toEqual(["P039 error"]);
+    // Two edits away, or too short to tell from a template slot: a warning, the text stays literal.
+    expect(typos("{timestamp}")).toEqual(["P002 warning"]);
+    expect(typos("{rpeort_}")).toEqual(["P002 warning"]);
+    const [typo] = checkSource('let report = "x"\nsession "See {reprot.summary}"\n', options).diagnostics;
+    expect(typo).toMatchObject({
+      message:
+        "`{reprot.summary}`: `reprot` is one edit from `report`, so this looks like a typo, not text for the model",
+      hint: "write `{report.summary}` to interpolate `report`, or \\{reprot.summary} to keep the braces as text",
+      range: { start: { line: 2, column: 14 } },
+    });
+    const short = checkSource('let ab = "x"\nsession "On {ac}"\n', options).diagnostics;
+    expect(short.map((diagnostic) => diagnostic.code)).toEqual(["P002"]);
   });
 });
 

@@ -3,7 +3,7 @@
  * sizes or inputs, unbounded with the line that makes them so; the critical path; tokens.
  */
 import { describe, expect, it } from "vitest";
-import { evaluate, inputValues, type ProgramCost } from "../../runtime/run/bound.js";
+import { evaluate, inputValues, totalCalls, type ProgramCost } from "../../runtime/run/bound.js";
 import { committedCost, raisedParts } from "../../src/project/bound-change.js";
 import { costOfSource } from "../../src/compile.js";
 import { formatCount } from "../../src/phases/2-analyze/cost/format.js";
@@ -29,7 +29,7 @@ const helperCost = bound(
 );
 
 describe("the cost bound", () => {
-  it("counts each session, judgment and choice once, retries apart, on the critical path in sequence", () => {
+  it("counts each session, judgment and choice once, retries and re-asks apart, on the critical path in sequence", () => {
     const cost = bound(
       'let a = session "One"',
       "  retry: 2",
@@ -44,10 +44,29 @@ describe("the cost bound", () => {
       '  option "right":',
       '    session "Six"',
     );
-    expect(calls(cost)).toEqual({ session: "4", judgment: "1", choice: "1", extraction: "0", retry: "2" });
-    // 1 session + 2 retries + 1 judgment + 2 (the worse branch) + 1 choice + 1.
-    expect(formatCount(cost.criticalPath)).toBe("8");
+    // retry: the session's 2, and 2 re-asks each for the judgment and the choice (answers that cannot be read).
+    expect(calls(cost)).toEqual({ session: "4", judgment: "1", choice: "1", extraction: "0", retry: "6" });
+    // 1 session + 2 retries + 1 judgment + 2 re-asks + 2 (the worse branch) + 1 choice + 2 re-asks + 1.
+    expect(formatCount(cost.criticalPath)).toBe("12");
+    expect(cost.assumptions.reasks).toBe(2);
     expect(cost.unbounded).toEqual([]);
+  });
+
+  it("more re-asks than the bound assumed (RunOptions.reasks) add to its calls; fewer leave it as it is", () => {
+    const cost = bound(
+      'let a = session "One"',
+      "if **a is good**:",
+      '  session "Two"',
+      "choice **which way**:",
+      '  option "left":',
+      '    session "Three"',
+    );
+    const none = () => undefined;
+    // 3 sessions, a judgment and a choice, each question with 2 re-asks.
+    expect(evaluate(totalCalls(cost), none)).toBe(9);
+    expect(evaluate(totalCalls(cost, 2), none)).toBe(9);
+    expect(evaluate(totalCalls(cost, 5), none)).toBe(9 + 2 * 3);
+    expect(evaluate(totalCalls(cost, 0), none)).toBe(9);
   });
 
   it("adds parallel branches to the calls but only the longest to the critical path", () => {
@@ -81,8 +100,8 @@ describe("the cost bound", () => {
     expect(formatCount(cost.calls.judgment)).toBe("3");
     // The list an input holds may need the model to read it: one extraction.
     expect(formatCount(cost.calls.extraction)).toBe("1");
-    // The parallel for adds one body to the critical path.
-    expect(formatCount(cost.criticalPath)).toBe("8 + rounds + 2·|items|");
+    // The parallel for adds one body to the critical path; the 3 judgments and the extraction 2 re-asks each.
+    expect(formatCount(cost.criticalPath)).toBe("16 + rounds + 2·|items|");
     expect(cost.symbols.map((symbol) => [symbol.name, symbol.kind, symbol.input])).toEqual([
       ["|items|", "items", "items"],
       ["rounds", "count", "rounds"],
@@ -99,8 +118,8 @@ describe("the cost bound", () => {
       "let pitched = kept | pmap:",
       '  session "Pitch {item}"',
     );
-    expect(calls(cost)).toEqual({ session: "6", judgment: "0", choice: "0", extraction: "3", retry: "0" });
-    expect(formatCount(cost.criticalPath)).toBe("7");
+    expect(calls(cost)).toEqual({ session: "6", judgment: "0", choice: "0", extraction: "3", retry: "6" });
+    expect(formatCount(cost.criticalPath)).toBe("13");
   });
 
   it("reports a loop without max, and a recursion without max_depth, as unbounded with their lines", () => {
@@ -164,7 +183,7 @@ describe("the cost bound", () => {
     );
     expect(Object.keys(cost.tokens)).toEqual(["opus", "sonnet"]);
     expect(cost.tokens["opus"]!.output).toBe(1000);
-    expect(cost.assumptions).toEqual({ replyTokens: 1000, valueTokens: 1000 });
+    expect(cost.assumptions).toEqual({ replyTokens: 1000, valueTokens: 1000, reasks: 2 });
   });
 });
 

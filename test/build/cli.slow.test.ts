@@ -150,6 +150,19 @@ describe("prosec build", () => {
 });
 
 describe("type-checking emitted modules", () => {
+  it("types a compiled program's cost as present, as an app reads it", async () => {
+    const folder = project({ "hello.prose": hello });
+    expect(prosec(["build", "hello.prose"], folder).status).toBe(0);
+    const module = { path: join(folder, "hello.prose.ts"), code: readFileSync(join(folder, "hello.prose.ts"), "utf8") };
+    const app = {
+      path: join(folder, "app.ts"),
+      // Not `program.cost?.`: strict mode refuses a read of what may be undefined.
+      code: 'import type { Count } from "prosec/runtime";\nimport program from "./hello.prose.js";\nexport const calls: Count = program.cost.calls.session;\n',
+    };
+    expect(await typecheck([module, app])).toEqual([]);
+  });
+
+
   it("reports TypeScript errors in a module (what the CLI turns into an internal compiler error, exit 3)", async () => {
     const errors = await typecheck([{ path: join(tmpdir(), "wrong.prose.ts"), code: 'import { text } from "prosec/runtime";\nconst n: number = text("a");\nexport { n };\n' }]);
     expect(errors).toMatchObject([{ line: 2, message: expect.stringContaining("not assignable to type 'number'") }]);

@@ -30,18 +30,29 @@ describe("prosec cost", () => {
     const result = prosec(["cost", "."], folder);
     expect(result.status).toBe(EXIT.ok);
     expect(result.stdout).toContain(
-      "hello.prose\n  model calls    ≤ 1 (sessions 1, judgments 0, choices 0, extractions 0, retries 0)\n  critical path  ≤ 1 calls one after another\n",
+      "hello.prose\n  model calls    ≤ 1 (sessions 1, judgments 0, choices 0, extractions 0, retries and re-asks 0)\n  critical path  ≤ 1 calls one after another\n",
     );
     expect(result.stdout).toMatch(
       /hello\.prose\n(?:.*\n){2} {2}tokens {9}≈ [\d,]+ input \+ 1,000 output\n {2}cost {11}≈ \$0\.0\d\n/,
     );
     expect(result.stdout).toContain(
-      "review.prose\n  model calls    unbounded (sessions unbounded, judgments unbounded, choices 0, extractions 1, retries 0)",
+      "review.prose\n  model calls    unbounded (sessions unbounded, judgments unbounded, choices 0, extractions 1, retries and re-asks unbounded)",
     );
     expect(result.stdout).toContain(
       "  unbounded      line 4: loop without (max: N)\n  |items|        the number of items in input items\n",
     );
     expect(result.stdout).toMatch(/Tokens assume each session's reply, and each value a prompt shows, is 1,000 tokens/);
+    expect(result.stdout).toContain("a judgment, choice or extraction counts 2 re-asks (--reasks)");
+  });
+
+  it("counts 2 re-asks for each judgment, choice and extraction in the retry term", () => {
+    const folder = folderWith({
+      "check.prose": 'let draft = session "Draft"\n  retry: 1\nif **the draft is ready**:\n  session "Ship it"\n',
+    });
+    const result = prosec(["cost", "check.prose"], folder);
+    expect(result.stdout).toContain(
+      "model calls    ≤ 6 (sessions 2, judgments 1, choices 0, extractions 0, retries and re-asks 3)\n  critical path  ≤ 6 calls one after another\n",
+    );
   });
 
   it("--format json gives each bound as text and as data; PROSEC_PRICES prices a model the list does not", () => {
@@ -90,14 +101,14 @@ describe("prosec cost", () => {
       programs: Array<Record<string, unknown>>;
     };
     const [each, forever] = report.programs;
-    // One extraction reads the list out of the text input, then two sessions an item.
-    expect(each!["calls"]).toEqual({ text: "1 + 2·|items|", sum: [1, { product: [2, { symbol: "|items|" }] }] });
+    // One extraction (and its 2 re-asks) reads the list out of the text input, then two sessions an item.
+    expect(each!["calls"]).toEqual({ text: "3 + 2·|items|", sum: [3, { product: [2, { symbol: "|items|" }] }] });
     expect(each!["byKind"]).toEqual({
       session: { text: "2·|items|", product: [2, { symbol: "|items|" }] },
       judgment: 0,
       choice: 0,
       extraction: 1,
-      retry: 0,
+      retry: 2,
     });
     expect((each!["dollars"] as { text: string }).text).toMatch(/^\$[\d.]+ \+ \$[\d.]+·\|items\|$/);
     expect(forever!["calls"]).toBe("unbounded");

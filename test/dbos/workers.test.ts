@@ -4,233 +4,42 @@
  * the runs; the other adopts its runs and finishes them, and no step that had finished is asked of
  * the model again.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import {
-  lastUserText,
-  reply,
-  startFakeAnthropic,
-  type FakeReply,
-  type FakeRequest,
-  type FakeServer,
-} from "../support/fake-anthropic.js";
-import { deterministicModel, identity } from "../support/deterministic-model.js";
+  checkpointedIdentities,
+  environment,
+  fakeModel,
+  folder,
+  killed,
+  mostAsked,
+  prosec,
+  REPORT_PROGRAM,
+  reportModel as answer,
+  repeatedAfter,
+  result,
+  startWorker,
+  stopChildren,
+  stopped,
+  submit,
+  uninterrupted,
+  waitFor,
+  waitForRunsUnderWay,
+} from "../support/dbos.js";
+import { lastUserText, reply, type FakeRequest, type FakeReply } from "../support/fake-anthropic.js";
+import { identity } from "../support/deterministic-model.js";
 import { freshDatabase } from "../support/postgres.js";
 import { temporaryFolder } from "../support/temp.js";
 
-const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
-const TEST_API_KEY = "sk-ant-test-dbos-0000000000";
-
-const PROGRAM = `input topic: "What to write about"
-
-parallel:
-  history = session "Research {topic}: history"
-  markets = session "Research {topic}: markets"
-
-let draft = session "Outline a report on {topic}"
-  context: { history, markets }
-
-loop until **the draft is final** (max: 3) as round:
-  draft = session "Revise the draft on {topic}, round {round}"
-    context: draft
-
-parallel:
-  opening = session "Polish the opening of {topic}"
-    context: draft
-  ending = session "Polish the ending of {topic}"
-    context: draft
-
-output report = session "Assemble the report on {topic}"
-  context: { draft, opening, ending }
-`;
-
-const answer = deterministicModel((question) => question.includes("round 1"));
-
-interface Exit {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const children: ChildProcess[] = [];
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-function environment(database: string, server: FakeServer): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    DBOS_SYSTEM_DATABASE_URL: database,
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: server.url,
-    NO_COLOR: "1",
-  };
-}
-
-function prosec(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-interface RunningWorker {
-  readonly process: ChildProcess;
-  readonly log: () => string;
-}
-
-/** Starts `prosec worker` and resolves once it serves its queue. */
-function startWorker(id: string, cwd: string, env: NodeJS.ProcessEnv, adoptAfterSeconds = 2): Promise<RunningWorker> {
-  const child = spawn(
-    process.execPath,
-    [bin, "worker", "report.prose", "--id", id, "--concurrency", "2", "--adopt-after", String(adoptAfterSeconds)],
-    { cwd, env },
-  );
-  children.push(child);
-  let log = "";
-  return new Promise((resolve, reject) => {
-    child.stderr.on("data", (chunk: Buffer) => {
-      log += chunk.toString();
-      if (log.includes(`worker ${id}:`)) resolve({ process: child, log: () => log });
-    });
-    child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    child.on("exit", (code) => reject(new Error(`worker ${id} exited with ${code}:\n${log}`)));
-  });
-}
-
-/** The identities (see deterministic-model.ts) of every step checkpointed in the database so far. */
-async function checkpointedIdentities(database: string): Promise<Set<string>> {
-  const client = new pg.Client({ connectionString: database });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ output: string | null }>("SELECT output FROM dbos.operation_outputs");
-    const found = new Set<string>();
-    for (const row of rows)
-      for (const match of (row.output ?? "").matchAll(/\[([0-9a-f]{12})\]/g)) found.add(match[1]!);
-    return found;
-  } finally {
-    await client.end();
-  }
-}
-
-/** What `prosec run` (the file backend) outputs for `topic`, with a model of its own. */
-async function uninterrupted(cwd: string, topic: string): Promise<unknown> {
-  const server = await startFakeAnthropic({ respond: answer });
-  servers.push(server);
-  const exit = await prosec(["run", "report.prose", "-i", `topic=${topic}`, "--json"], cwd, {
-    ...process.env,
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: server.url,
-  });
-  expect(exit.code).toBe(EXIT.ok);
-  const last = exit.stdout.trim().split("\n").at(-1)!;
-  return (JSON.parse(last) as { outputs: unknown }).outputs;
-}
-
-/** Resolves once a run on one of `workers` is past its first `parallel:` block and not finished; with that worker's id. */
-async function waitForRunsUnderWay(database: string, workers: readonly string[]): Promise<string> {
-  const client = new pg.Client({ connectionString: database });
-  await client.connect();
-  let busy = "";
-  try {
-    await waitFor(
-      async () => {
-        const { rows } = await client.query<{ executor_id: string }>(
-          `SELECT DISTINCT executor_id FROM dbos.workflow_status run
-         WHERE run.name = 'prosec.run' AND run.status = 'PENDING' AND run.executor_id = ANY($1)
-           AND (SELECT count(*) FROM dbos.operation_outputs step WHERE step.workflow_uuid = run.workflow_uuid) >= 3`,
-          [workers],
-        );
-        busy = rows[0]?.executor_id ?? "";
-        return rows.length > 0;
-      },
-      `a run under way on ${workers.join(" or ")}`,
-    );
-  } finally {
-    await client.end();
-  }
-  return busy;
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Stops a worker as Ctrl-C does; its exit code. */
-function stopped(worker: RunningWorker): Promise<number | null> {
-  return new Promise((resolve) => {
-    worker.process.once("exit", (code) => resolve(code));
-    worker.process.kill("SIGTERM");
-  });
-}
-
-function killed(worker: RunningWorker): Promise<void> {
-  return new Promise((resolve) => {
-    worker.process.once("exit", () => resolve());
-    worker.process.kill("SIGKILL");
-  });
-}
+afterEach(stopChildren);
 
 const TOPICS = ["tea", "rivers", "bridges", "owls", "clocks", "maps"];
 
-/** Requests after `from` that ask again for a step checkpointed before: there must be none. */
-function repeatedAfter(server: FakeServer, from: number, finished: ReadonlySet<string>): string[] {
-  return server.requests
-    .slice(from)
-    .map((request) => identity(request))
-    .filter((id) => finished.has(id));
-}
-
-function folder(program = PROGRAM): string {
-  const cwd = temporaryFolder("prosec-dbos-");
-  writeFileSync(join(cwd, "report.prose"), program);
-  return cwd;
-}
-
-async function submit(
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  topic: string,
-  id: string,
-  ...inputs: string[]
-): Promise<void> {
-  const submitted = await prosec(
-    ["submit", "report.prose", "-i", `topic=${topic}`, ...inputs.flatMap((input) => ["-i", input]), "--id", id],
-    cwd,
-    env,
-  );
-  expect(submitted.stderr).toBe("");
-  expect(submitted.stdout.trim()).toBe(id);
-}
-
-async function result(cwd: string, env: NodeJS.ProcessEnv, id: string): Promise<unknown> {
-  const exit = await prosec(["result", id, "--json", "--timeout", "120"], cwd, env);
-  expect(exit.stderr).toBe("");
-  expect(exit.code).toBe(EXIT.ok);
-  return (JSON.parse(exit.stdout) as { outputs: unknown }).outputs;
-}
-
 describe("prosec worker on DBOS", () => {
   it("runs a submitted program and reports its status and result", { timeout: 120_000 }, async () => {
-    const server = await startFakeAnthropic({ respond: answer });
-    servers.push(server);
+    const server = await fakeModel({ respond: answer });
     const database = await freshDatabase("smoke");
     const cwd = folder();
     const env = environment(database, server);
@@ -279,8 +88,7 @@ describe("prosec worker on DBOS", () => {
           return reply.toolUse([{ name: "read_file", input: { path: "notes.md" } }]);
         return answer(request);
       };
-      const server = await startFakeAnthropic({ respond });
-      servers.push(server);
+      const server = await fakeModel({ respond });
       const database = await freshDatabase("input");
       const cwd = folder(`input topic: "What to write about"
 agent clerk:
@@ -357,12 +165,14 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
     { timeout: 120_000 },
     async () => {
       const database = await freshDatabase("waiting");
-      const failing = await startFakeAnthropic({ respond: () => reply.error(400, { message: "scripted failure" }) });
-      servers.push(failing);
+      const failing = await fakeModel({ respond: () => reply.error(400, { message: "scripted failure" }) });
       const env = environment(database, failing);
       const cwd = folder();
       const changed = temporaryFolder("prosec-dbos-");
-      writeFileSync(join(changed, "report.prose"), PROGRAM.replace("Assemble the report", "Assemble the final report"));
+      writeFileSync(
+        join(changed, "report.prose"),
+        REPORT_PROGRAM.replace("Assemble the report", "Assemble the final report"),
+      );
 
       const migrated = await prosec(["migrate"], cwd, env);
       expect([migrated.code, migrated.stderr]).toEqual([EXIT.ok, "the system database is ready\n"]);
@@ -407,8 +217,7 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
     async () => {
       const cwd = folder();
       const expected = await Promise.all(TOPICS.map((topic) => uninterrupted(cwd, topic)));
-      const server = await startFakeAnthropic({ respond: answer, latencyMs: 150 });
-      servers.push(server);
+      const server = await fakeModel({ respond: answer, latencyMs: 150 });
       const database = await freshDatabase("adopt");
       const env = environment(database, server);
       const workers = new Map(
@@ -430,20 +239,20 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
       expect(finished.size).toBeGreaterThan(0);
       expect(repeatedAfter(server, killedAt, finished)).toEqual([]);
       // A step in flight at the kill may be asked twice; nothing is asked three times.
-      const counts = new Map<string, number>();
-      for (const request of server.requests) counts.set(identity(request), (counts.get(identity(request)) ?? 0) + 1);
-      expect(Math.max(...counts.values())).toBeLessThanOrEqual(2);
+      expect(mostAsked(server)).toBeLessThanOrEqual(2);
     },
   );
 
   it("recovers their own runs when both workers are killed and started again", { timeout: 240_000 }, async () => {
     const cwd = folder();
     const expected = await Promise.all(TOPICS.slice(0, 4).map((topic) => uninterrupted(cwd, topic)));
-    const server = await startFakeAnthropic({ respond: answer, latencyMs: 150 });
-    servers.push(server);
+    const server = await fakeModel({ respond: answer, latencyMs: 150 });
     const database = await freshDatabase("restart");
     const env = environment(database, server);
-    const workers = await Promise.all([startWorker("w1", cwd, env, 600), startWorker("w2", cwd, env, 600)]);
+    const workers = await Promise.all([
+      startWorker("w1", cwd, env, { adoptAfterSeconds: 600 }),
+      startWorker("w2", cwd, env, { adoptAfterSeconds: 600 }),
+    ]);
     for (const topic of TOPICS.slice(0, 4)) await submit(cwd, env, topic, `run-${topic}`);
 
     await waitForRunsUnderWay(database, ["w1", "w2"]);
@@ -451,7 +260,10 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
     const killedAt = server.requests.length;
     const finished = await checkpointedIdentities(database);
 
-    const restarted = await Promise.all([startWorker("w1", cwd, env, 600), startWorker("w2", cwd, env, 600)]);
+    const restarted = await Promise.all([
+      startWorker("w1", cwd, env, { adoptAfterSeconds: 600 }),
+      startWorker("w2", cwd, env, { adoptAfterSeconds: 600 }),
+    ]);
     const outputs = await Promise.all(TOPICS.slice(0, 4).map((topic) => result(cwd, env, `run-${topic}`)));
     expect(outputs).toEqual(expected);
     expect(server.requests.length).toBeGreaterThan(killedAt);

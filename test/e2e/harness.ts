@@ -14,7 +14,7 @@ import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues 
 import type { RunEvent } from "../../runtime/types.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import { lastUserText, type FakeRequest } from "../support/fake-anthropic.js";
-import { callKind, firstMessageText, TASK_HEADING, type CallKind } from "../support/requests.js";
+import { callKind, firstMessageText, reasksIn, TASK_HEADING, type CallKind } from "../support/requests.js";
 import { temporaryFolder } from "../support/temp.js";
 
 export const TEST_API_KEY = "sk-ant-test-e2e-0123456789abcdef";
@@ -101,22 +101,31 @@ export interface BoundCheck {
   readonly bound: number;
 }
 
-/** Asserts that the calls a run made are within its program's bound, kind by kind; returns the totals. */
+/**
+ * Asserts that the calls a run made are within its program's bound, kind by kind (a re-ask of a
+ * judgment, choice or extraction counts with the retries), and in all; returns the totals.
+ */
 export function expectWithinBound(
   cost: ProgramCost,
   requests: readonly FakeRequest[],
   values: SymbolValues,
 ): BoundCheck {
   const actual: Record<CallKind, number> = { session: 0, judgment: 0, choice: 0, extraction: 0 };
-  for (const request of requests) actual[callKind(request)]++;
+  let reasks = 0;
+  for (const request of requests) {
+    if (reasksIn(request) > 0) reasks++;
+    else actual[callKind(request)]++;
+  }
   const bound = (count: Parameters<typeof evaluate>[0]): number => evaluate(count, values) ?? Infinity;
-  expect(actual.session, "sessions (retries included)").toBeLessThanOrEqual(
+  expect(actual.session + reasks, "sessions, their retries and the questions' re-asks").toBeLessThanOrEqual(
     bound({ sum: [cost.calls.session, cost.calls.retry] }),
   );
   expect(actual.judgment, "judgments").toBeLessThanOrEqual(bound(cost.calls.judgment));
   expect(actual.choice, "choices").toBeLessThanOrEqual(bound(cost.calls.choice));
   expect(actual.extraction, "extractions").toBeLessThanOrEqual(bound(cost.calls.extraction));
-  return { actual: requests.length, bound: bound(totalCalls(cost)) };
+  const total = bound(totalCalls(cost));
+  expect(requests.length, "all model calls").toBeLessThanOrEqual(total);
+  return { actual: requests.length, bound: total };
 }
 
 /** The trail a session or judgment was given ("" for none): its first blocks, before the task or question. */

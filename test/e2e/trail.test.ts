@@ -274,3 +274,88 @@ describe("block calls", () => {
     expect(lastUserText(requests.at(-1)!)).toBe("## Context\n\n### parts\n\nR(Parts at 1)\n\nReport");
   });
 });
+
+describe("pipeline items are sequences", () => {
+  const plan = "## Earlier results (oldest first)\n\n### Plan\n\nR(Plan)\n\n## Your task\n\n";
+
+  it("a `map` item sees where the stage began and its own results, never another item's; the bound result is no trail entry", async () => {
+    const { asked, requests } = await run(
+      lines(
+        'session "Plan"',
+        'let shouted = ["alpha", "beta"] | map:',
+        '  session "Draft {item}"',
+        '  session "Shout {item}"',
+        'session "After"',
+      ),
+    );
+    expect(asked).toEqual([
+      "session Plan",
+      "session Draft alpha | ### Plan",
+      "session Shout alpha | ### Plan ### Draft alpha",
+      "session Draft beta | ### Plan",
+      "session Shout beta | ### Plan ### Draft beta",
+      "session After | ### Plan",
+    ]);
+    expect(lastUserText(requests[3]!)).toBe(`${plan}Draft beta`);
+    expect(lastUserText(requests[4]!)).toBe(
+      "## Earlier results (oldest first)\n\n### Plan\n\nR(Plan)\n\n### Draft beta\n\nR(Draft beta)\n\n## Your task\n\nShout beta",
+    );
+    expect(lastUserText(requests[5]!)).toBe(`${plan}After`);
+  });
+
+  it("a `filter` item's verdict session sees where the stage began, not the earlier items' verdicts", async () => {
+    const { asked, requests } = await run(
+      lines(
+        'session "Plan"',
+        'let kept = ["alpha", "beta", "gamma"] | filter:',
+        '  session "Keep {item}?"',
+        'session "After"',
+        "  context: kept",
+      ),
+    );
+    // The replies are no yes or no: each is read by a judgment of its own, which sees no trail.
+    const verdict = "judge Does this text answer yes (keep, true, positive) or no?";
+    expect(asked).toEqual([
+      "session Plan",
+      "session Keep alpha? | ### Plan",
+      verdict,
+      "session Keep beta? | ### Plan",
+      verdict,
+      "session Keep gamma? | ### Plan",
+      verdict,
+      "session After",
+    ]);
+    expect(lastUserText(requests[5]!)).toBe(`${plan}Keep gamma?`);
+  });
+
+  it("a `reduce` step sees where the stage began; the accumulator is passed by name, earlier steps are no trail entries", async () => {
+    const { asked, requests } = await run(
+      lines(
+        'session "Plan"',
+        'let merged = ["a", "b", "c"] | reduce(acc, x):',
+        '  session "Merge {acc} with {x}"',
+        'session "After"',
+      ),
+    );
+    expect(asked).toEqual([
+      "session Plan",
+      "session Merge a with b | ### Plan",
+      "session Merge R(Merge a with b) with c | ### Plan",
+      "session After | ### Plan",
+    ]);
+    expect(lastUserText(requests[2]!)).toBe(`${plan}Merge R(Merge a with b) with c`);
+    expect(lastUserText(requests[3]!)).toBe(`${plan}After`);
+  });
+
+  it("an unbound pipeline's items leave nothing on the trail either", async () => {
+    const { asked } = await run(
+      lines('session "Plan"', '["x", "y"] | map:', '  session "Shout {item}"', 'session "After"'),
+    );
+    expect(asked).toEqual([
+      "session Plan",
+      "session Shout x | ### Plan",
+      "session Shout y | ### Plan",
+      "session After | ### Plan",
+    ]);
+  });
+});

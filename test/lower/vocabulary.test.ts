@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   backoffs,
+  emptyAnswers,
   failurePolicies,
   joinStrategies,
   modelNames,
@@ -25,6 +26,13 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
     const { code, codes } = lowered(`session "x"\n  retry: 2\n  backoff: ${word}\n`);
     expect(codes).toEqual([]);
     expect(code).toContain(`backoff: "${word}"`);
+  });
+
+  it.each(emptyAnswers)("empty: %s, on an agent and on a session", (word) => {
+    const { code, codes } = lowered(`agent a:\n  empty: ${word}\nsession: a\nsession "x"\n  empty: "${word}"\n`);
+    expect(codes).toEqual([]);
+    // Lowered for the agent and for the session; the third is the session's line in the program's own text.
+    expect(code.match(new RegExp(`empty: "${word}"`, "g"))).toHaveLength(3);
   });
 
   it.each(joinStrategies)("parallel (%s)", (word) => {
@@ -58,6 +66,7 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
 
   it("rejects a word outside it", () => {
     expect(lowered('session "x"\n  backoff: quadratic\n').codes).toEqual(["P003"]);
+    expect(lowered('session "x"\n  empty: sometimes\n').codes).toEqual(["P003"]);
     expect(lowered(`parallel ("most"):\n${branches}`).codes).toEqual(["P003"]);
     expect(lowered(`parallel (on-fail: "retry"):\n${branches}`).codes).toEqual(["P003"]);
     expect(lowered("agent a:\n  permissions:\n    read: maybe\nsession: a\n").codes).toEqual(["W009"]);
@@ -75,6 +84,7 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
     persist: { source: "persist: true", lowered: "persist: true" },
     skills: { source: 'skills: ["web-search"]', lowered: 'skills: ["web-search"]' },
     permissions: { source: "permissions:\n    read: allow", lowered: "permissions: {" },
+    empty: { source: "empty: allow", lowered: 'empty: "allow"' },
   };
   it.each(propertyNames)("property %s: accepted, and lowered to its own field of SessionSettings", (name) => {
     const example = propertyExamples[name];

@@ -47,6 +47,9 @@ const statementKeywords = [
   "catch",
   "finally",
   "throw",
+  "return",
+  "break",
+  "continue",
   "assert",
   "parallel",
   "loop",
@@ -70,7 +73,7 @@ const expressionKeywords = [
   "null",
   "not",
 ];
-const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions"];
+const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions", "empty"];
 
 describe("prosec lsp: completion", () => {
   let lsp: LspSession;

@@ -2,6 +2,7 @@
  * The error-recovery property: damaging one line of a corpus program never crashes the compiler,
  * always reports the damage, and causes nothing else (every other diagnostic was already there).
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Statement } from "../../src/ast.js";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
@@ -54,6 +55,9 @@ const statementKinds = new Set([
   "Choice",
   "Throw",
   "Assert",
+  "Return",
+  "Break",
+  "Continue",
 ]);
 
 function isStatement(node: Statement): boolean {
@@ -63,34 +67,53 @@ function isStatement(node: Statement): boolean {
 const placeAndCode = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.column} ${d.code}`;
 const describeDiagnostic = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.column} ${d.code} ${d.message}`;
 
-describe("error recovery on damaged corpus programs", () => {
-  it("never crashes, always reports the damaged line, and causes no other diagnostic", () => {
-    const random = seededRandom(20261123);
+/** Programs with `return`, `break` and `continue` in every place they may stand (the corpus has none). */
+const jumpPrograms = ["jumps.prose", "loops.prose", "pipelines.prose"].map((name) => ({
+  name: `fixtures/${name}`,
+  source: readFileSync(new URL(`../../fixtures/${name}`, import.meta.url), "utf8"),
+}));
+
+describe("error recovery on damaged programs", () => {
+  it("corpus programs: never crashes, always reports the damaged line, and causes no other diagnostic", () => {
     const clean = corpusPrograms
       .map((program) => ({ program, checked: checkSource(program.source) }))
       .filter(({ checked }) => checked.complete);
     expect(clean.length).toBeGreaterThan(40);
-    for (let run = 0; run < runs; run++) {
-      const { program, checked } = pick(random, clean);
-      const lines = program.source.split("\n");
-      const line = pick(random, statementLines(checked.ast.body, lines));
-      const [, indent = "", text = ""] = /^(\s*)(.*)$/u.exec(lines[line - 1]!)!;
-      const damaged = [...lines];
-      damaged[line - 1] = pick(random, damages)(indent, text) ?? `${indent}${text} %%`;
-      const where = `run ${run}: ${program.name} line ${line}: ${damaged[line - 1]}`;
+    damageEach(clean, seededRandom(20261123), runs);
+  });
 
-      const result = checkSource(damaged.join("\n"));
-
-      expect(result.complete, where).toBe(false);
-      const syntax = result.diagnostics.filter((d) => syntaxCodes.has(d.code));
-      expect(syntax.map(describeDiagnostic), where).toContainEqual(expect.stringMatching(new RegExp(`^${line}:`)));
-      // Nothing but the damage is new: what the skipped statement would have bound still counts as bound.
-      // (A message may name another block once the one it named is skipped: where and what is compared.)
-      const before = new Set(checked.diagnostics.map(placeAndCode));
-      const caused = result.diagnostics.filter(
-        (d) => !syntaxCodes.has(d.code) && d.range.start.line !== line && !before.has(placeAndCode(d)),
-      );
-      expect(caused.map(describeDiagnostic), where).toEqual([]);
-    }
+  it("programs that return, break and continue: the same, whichever line around a jump is damaged", () => {
+    const clean = jumpPrograms.map((program) => ({ program, checked: checkSource(program.source) }));
+    expect(clean.every(({ checked }) => checked.complete)).toBe(true);
+    damageEach(clean, seededRandom(20261126), Math.ceil(runs / 5));
   });
 });
+
+function damageEach(
+  clean: ReadonlyArray<{ program: { name: string; source: string }; checked: ReturnType<typeof checkSource> }>,
+  random: () => number,
+  runs: number,
+): void {
+  for (let run = 0; run < runs; run++) {
+    const { program, checked } = pick(random, clean);
+    const lines = program.source.split("\n");
+    const line = pick(random, statementLines(checked.ast.body, lines));
+    const [, indent = "", text = ""] = /^(\s*)(.*)$/u.exec(lines[line - 1]!)!;
+    const damaged = [...lines];
+    damaged[line - 1] = pick(random, damages)(indent, text) ?? `${indent}${text} %%`;
+    const where = `run ${run}: ${program.name} line ${line}: ${damaged[line - 1]}`;
+
+    const result = checkSource(damaged.join("\n"));
+
+    expect(result.complete, where).toBe(false);
+    const syntax = result.diagnostics.filter((d) => syntaxCodes.has(d.code));
+    expect(syntax.map(describeDiagnostic), where).toContainEqual(expect.stringMatching(new RegExp(`^${line}:`)));
+    // Nothing but the damage is new: what the skipped statement would have bound still counts as bound.
+    // (A message may name another block once the one it named is skipped: where and what is compared.)
+    const before = new Set(checked.diagnostics.map(placeAndCode));
+    const caused = result.diagnostics.filter(
+      (d) => !syntaxCodes.has(d.code) && d.range.start.line !== line && !before.has(placeAndCode(d)),
+    );
+    expect(caused.map(describeDiagnostic), where).toEqual([]);
+  }
+}

@@ -70,7 +70,7 @@ describe("error recovery, like tsc", () => {
       "3:38 E004 unexpected `*`: expected a name, `(`, `-`, `[`, `do` or `not`",
       "5:27 E004 unexpected character `%`",
       "7:14 E007 agent `ghost` is not defined",
-      '13:14 E004 unexpected `"B"`: expected end of line or `(`',
+      "13:7 E004 `sesion` is not a keyword (did you mean `session`?)",
       "15:4 P009 block `reviw` is not defined (did you mean `review`?)",
     ]);
     const block = checkSource(source).ast.body[0]!;

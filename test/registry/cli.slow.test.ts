@@ -40,7 +40,8 @@ function prosec(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {
 }
 
 describe("prosec add, install --check, check and build", () => {
-  it("vendors, verifies and builds a project; network failures exit 8 in one line", async () => {
+  // About twenty prosec processes one after another: over a minute on a loaded 2-core machine.
+  it("vendors, verifies and builds a project; network failures exit 8 in one line", { timeout: 180_000 }, async () => {
     const folder = temporaryFolder("prosec-registry-cli-");
     writeFileSync(
       join(folder, "main.prose"),

@@ -48,8 +48,19 @@ describe("a run with a budget", () => {
     const program = await loadProgram(threeSessions, "three.prose");
     const error = await failure(program.run({}, options({ budget: 0.25 })));
     expect(error.message).toMatch(
-      /^three\.prose: The program's bound, about \$0\.3\d \(3 model calls at most\), is over the budget of \$0\.25\. Start it anyway with --yes/,
+      /^three\.prose: The program's bound, about \$0\.3\d \(3 model calls at most\), is over the budget of \$0\.25\.$/,
     );
+    // What lets it go on, for the caller to say in its own words (prosec run: --yes); no option names in the message.
+    expect(error.remedy).toBe("start-over-bound");
+    expect(error.message).not.toMatch(/RunOptions|--yes/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("says a budget of a tenth of a cent as written, $0.001", async () => {
+    await serve();
+    const program = await loadProgram(threeSessions, "three.prose");
+    const error = await failure(program.run({}, options({ budget: 0.001 })));
+    expect(error.reason).toMatch(/is over the budget of \$0\.001\.$/);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -62,6 +73,7 @@ describe("a run with a budget", () => {
     expect(error.reason).toMatch(
       /could cost up to \$0\.1000; with \$0\.2\d+ spent that could exceed the budget of \$0\.25/,
     );
+    expect(error.remedy).toBe("larger-budget");
   });
 
   it("counts the requests in flight: they finish, and the one that could cross is never sent", async () => {
@@ -78,7 +90,7 @@ describe("a run with a budget", () => {
     await serve();
     const program = await loadProgram(threeSessions, "three.prose");
     expect((await failure(program.run({}, options({ maxCalls: 2 })))).reason).toContain(
-      "3 model calls, is over --max-calls 2",
+      "3 model calls, is over the limit of 2 model calls.",
     );
     expect(server.requests).toHaveLength(0);
     expect((await failure(program.run({}, options({ maxCalls: 2, startOverBound: true })))).reason).toContain(

@@ -339,7 +339,7 @@ describe("resuming a durable run", () => {
     });
   });
 
-  it("refuses a changed program, a different input, a folder that holds a run, and resume without a folder", async () => {
+  it("refuses a changed program under strict, a different input, a folder that holds a run, and resume without a folder", async () => {
     const original = await load('input topic: "Topic"\noutput a = session "About {topic}"\n');
     const changed = await load('input topic: "Topic"\noutput a = session "All about {topic}"\n');
     const cwd = temporaryFolder();
@@ -348,8 +348,9 @@ describe("resuming a durable run", () => {
     await original.run({ topic: "tides" }, options(server, cwd, { runDir }));
     const requests = server.requests.length;
 
-    await expect(changed.run({}, options(server, cwd, { runDir, resume: true }))).rejects.toThrow(
-      /The program changed since run \S+ started .* start a new run, or restore the program as it was/,
+    // With `strict` a changed program is refused (without it, it is resumed: test/run/resume-edits.test.ts).
+    await expect(changed.run({}, options(server, cwd, { runDir, resume: true, strict: true }))).rejects.toThrow(
+      /The program changed since run \S+ started .* --strict resumes only the very program that ran: start a new run, restore the program as it was/,
     );
     await expect(original.run({ topic: "waves" }, options(server, cwd, { runDir, resume: true }))).rejects.toThrow(
       /The input "topic" differs from the one run \S+ started with/,
@@ -417,5 +418,24 @@ describe("resuming a durable run", () => {
     expect(await module.run({}, options(resumed, cwd, { runDir, resume: true }))).toEqual(reference);
     const asked = resumed.requests.map(identity);
     for (const id of finished) expect(asked).not.toContain(id);
+  });
+});
+
+describe("state.md as a long run grows", () => {
+  it("lists every top-level binding and the latest 100 of block calls, saying how many it leaves out", async () => {
+    const module = await load(
+      'let intro = session "Introduce"\n\nblock note(n):\n  let line = session "Note {n}"\n\nrepeat 130 as i:\n  do note(i)\n',
+    );
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, "run");
+    await module.run({}, options(await model(), cwd, { runDir }));
+    const state = readFileSync(join(runDir, "state.md"), "utf8");
+    expect(readdirSync(join(runDir, "bindings")).filter((name) => name.startsWith("line__"))).toHaveLength(130);
+    expect(state).toContain("| intro | let | bindings/intro.md | (root) |");
+    expect(state).not.toContain("bindings/line__30.md");
+    expect(state).toContain("| line | let | bindings/line__31.md | 31 |");
+    expect(state).toContain("| line | let | bindings/line__130.md | 130 |");
+    expect(state).toContain("30 earlier bindings of block calls are not listed; their files are in bindings/.");
+    expect(state).toContain("status: complete");
   });
 });

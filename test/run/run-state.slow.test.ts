@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { compilerVersion } from "../../src/version.js";
-import { STEP_SCHEME } from "../../runtime/index.js";
+import { REPLAYED_SCHEMES, STEP_SCHEME } from "../../runtime/index.js";
 import { bin, startProsec, type CliResult } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import {
@@ -48,6 +48,10 @@ function project(withRun = true): string {
   if (withRun) cpSync(join(fixture, RUN_ID), join(cwd, runDir), { recursive: true });
   return cwd;
 }
+
+/** The run recorded just before turn steps (step scheme 1, with anchors and request hashes). */
+const SCHEME_1_FIXTURE = fileURLToPath(new URL("../fixtures/runs/scheme-1/", import.meta.url));
+const SCHEME_1_RUN = "20261126-054209-4d0052";
 
 function prosec(cwd: string, server: FakeServer, args: readonly string[]) {
   return startProsec(args, cwd, { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: server.url });
@@ -99,9 +103,8 @@ const journalLines = (cwd: string): string[] =>
     .slice(0, -1);
 
 describe("a run folder recorded by prosec 0.2", () => {
-  it(`replays its 16 finished steps (step scheme ${STEP_SCHEME}) and finishes with the outputs of an uninterrupted run`, async () => {
-    // When step keys or kinds change, this fails: raise STEP_SCHEME, and this run must then be refused (next test).
-    expect(STEP_SCHEME).toBe(1);
+  it(`replays its 16 finished steps (step scheme 1) and finishes with the outputs of an uninterrupted run`, async () => {
+    expect(REPLAYED_SCHEMES).toContain(1);
     const expected = await reference();
     const cwd = project();
     expect(journalLines(cwd)).toHaveLength(16);
@@ -129,10 +132,28 @@ describe("a run folder recorded by prosec 0.2", () => {
     const result = await resume(cwd, server);
     expect(result.status).toBe(EXIT.runStateUnusable);
     expect(failure(result)).toBe(
-      `Run ${RUN_ID} was recorded by prosec 9.1.0 with step scheme ${STEP_SCHEME + 1}; this prosec (${compilerVersion}) replays step scheme ${STEP_SCHEME} only, so it cannot find the run's finished steps. Resume it with prosec 9.1.0 (or any release with step scheme ${STEP_SCHEME + 1}), or start a new run.`,
+      `Run ${RUN_ID} was recorded by prosec 9.1.0 with step scheme ${STEP_SCHEME + 1}; this prosec (${compilerVersion}) replays step schemes ${REPLAYED_SCHEMES.join(", ")} only, so it cannot find the run's finished steps. Resume it with prosec 9.1.0 (or any release with step scheme ${STEP_SCHEME + 1}), or start a new run.`,
     );
     expect(server.requests).toEqual([]);
     expect(existsSync(join(cwd, runDir, ".lock"))).toBe(false);
+  });
+});
+
+describe("a run folder recorded with step scheme 1 before turn steps", () => {
+  it("replays its 16 finished steps, finishes with the outputs of an uninterrupted run, and is step scheme 2 from then on", async () => {
+    const expected = await reference();
+    const cwd = project(false);
+    cpSync(join(SCHEME_1_FIXTURE, SCHEME_1_RUN), join(cwd, ".prose", "runs", SCHEME_1_RUN), { recursive: true });
+    const server = await serve();
+    const result = await prosec(cwd, server, ["run", "report.prose", "--resume", SCHEME_1_RUN, "--json"]).exit;
+    expect(result.status, result.stderr).toBe(EXIT.ok);
+    expect(withoutIdentities(outputsOf(result))).toEqual(withoutIdentities(expected.outputs));
+    expect(server.requests.map((request) => askedText(request).split("\n")[0])).toEqual(["Assemble the report"]);
+    const manifest = JSON.parse(readFileSync(join(cwd, ".prose", "runs", SCHEME_1_RUN, "run.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest).toMatchObject({ runId: SCHEME_1_RUN, compilerVersion: "0.2.0", stepScheme: STEP_SCHEME });
   });
 });
 

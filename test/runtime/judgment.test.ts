@@ -32,10 +32,11 @@ describe("judge", () => {
     expect(result).toEqual([false, true]);
   });
 
-  it("fails clearly when the answer cannot be read", async () => {
+  it("fails clearly when the answer cannot be read and no re-ask is allowed", async () => {
     server = await startFakeAnthropic({ script: [reply.text("It depends.")] });
-    const { error } = await failingRun(server, (rt) => rt.judge(at(4, 2), "ready", {}));
-    expect(error.message).toMatch(/test-program\.prose:4:2: .*could not be read as yes or no/);
+    const { error } = await failingRun(server, (rt) => rt.judge(at(4, 2), "ready", {}), { reasks: 0 });
+    expect(error.message).toMatch(/test-program\.prose:4:2: .*could not be read as yes or no after 1 answer/);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
@@ -108,13 +109,21 @@ describe("choose", () => {
     server = await startFakeAnthropic({
       script: [reply.toolUse([{ name: "answer", input: { answer: "Something else", reason: "r" } }])],
     });
-    const { error } = await failingRun(server, (rt) => rt.choose(at(4, 2), "c", ["Ship it.", "Wait"], {}));
-    expect(error.message).toContain('names none of the options ["1. Ship it.","2. Wait"]: "Something else"');
+    const { error } = await failingRun(server, (rt) => rt.choose(at(4, 2), "c", ["Ship it.", "Wait"], {}), {
+      reasks: 0,
+    });
+    expect(error.message).toContain(
+      'names none of the options ["1. Ship it.","2. Wait"] after 1 answer: answer 1: the "answer" tool was called with {"answer":"Something else","reason":"r"}, whose answer is not one of the options.',
+    );
   });
 
   it("quotes a text reply that names no option, as the model wrote it", async () => {
     server = await startFakeAnthropic({ script: [reply.text("**Neither**, honestly.")] });
-    const { error } = await failingRun(server, (rt) => rt.choose(at(4, 2), "c", ["Ship it.", "Wait"], {}));
-    expect(error.message).toContain('names none of the options ["1. Ship it.","2. Wait"]: "**Neither**, honestly."');
+    const { error } = await failingRun(server, (rt) => rt.choose(at(4, 2), "c", ["Ship it.", "Wait"], {}), {
+      reasks: 0,
+    });
+    expect(error.message).toContain(
+      'names none of the options ["1. Ship it.","2. Wait"] after 1 answer: answer 1: the model answered in text, not with the "answer" tool: "**Neither**, honestly."',
+    );
   });
 });

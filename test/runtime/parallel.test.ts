@@ -130,7 +130,7 @@ describe("parallel", () => {
       rt.any(at(1), {}, [
         () => rt.session({ at: at(2), prompt: "winner wait 10" }),
         async () => {
-          await rt.session({ at: at(3), prompt: "first step wait 60" });
+          await rt.session({ at: at(3), prompt: "first step wait 500" });
           return rt.session({ at: at(4), prompt: "second step" });
         },
       ]),

@@ -56,7 +56,10 @@ describe("persistent agents", () => {
     expect(lastUserText(server.requests[1]!)).toContain("## Segment 001 Summary\n\nUse PostgreSQL.");
     const memory = readFileSync(join(cwd, ".prose/agents/advisor/memory.md"), "utf8");
     expect(memory).toContain("# Agent Memory: advisor");
-    expect(memory).toContain("## Segment 002 Summary\n\nStill PostgreSQL.");
+    // The second summary is appended to the memory as it was: the same text as rewriting it whole.
+    expect(memory).toBe(
+      "# Agent Memory: advisor\n\n## Segment 001 Summary\n\nUse PostgreSQL.\n\n## Segment 002 Summary\n\nStill PostgreSQL.\n",
+    );
     expect(existsSync(join(cwd, ".prose/agents/advisor/advisor-002.md"))).toBe(true);
   });
 

@@ -87,8 +87,9 @@ describe("retry: and the deadline", () => {
     );
     expect(result).toBe("third time");
     const [a, b, c] = server.requests.map((request) => request.receivedAt);
+    // `linear` waits the same delay before every retry (the schedule itself: test/runtime/retry.test.ts).
     expect(b! - a!).toBeGreaterThanOrEqual(90);
-    expect(c! - b!).toBeGreaterThanOrEqual(190);
+    expect(c! - b!).toBeGreaterThanOrEqual(90);
   });
 
   it("gives up after the retries and reports the last failure", async () => {

@@ -6,6 +6,14 @@
  * tool calls, HTTP errors (429 with `retry-after`, 500, 529), dropped connections, malformed JSON or a
  * request that never answers. Every request is recorded, including the ones the client aborted.
  *
+ * It misbehaves as real models do, on cue: an answer cut off at `max_tokens` (`reply.cut`), a
+ * refusal (`reply.refusal`), text where a tool was forced, a forced tool called with the wrong input
+ * or a tool that was not offered (`reply.toolUse` with any name and input), an empty answer.
+ *
+ * The Models API (`GET /v1/models/{id}`, what the runtime asks a model's output limit of) answers from
+ * `models`, else 404 as a server without that API does; these lookups are kept apart (`modelLookups`)
+ * and take no reply from the script.
+ *
  * Usage is accounted as the real API does (fake-usage.ts): input tokens from the request's size,
  * output tokens from the reply's, and prompt caching by `cache_control` breakpoints; a reply may
  * give its own usage instead.
@@ -91,12 +99,16 @@ export interface FakeServerOptions extends CacheOptions {
   readonly latencyMs?: number;
   /** Keep request bodies (default true); a benchmark with thousands of requests turns this off. */
   readonly keepBodies?: boolean;
+  /** What `GET /v1/models/{id}` says of each model: its `max_tokens`. Others are 404. */
+  readonly models?: Readonly<Record<string, { readonly maxTokens: number }>>;
 }
 
 export interface FakeServer {
   /** Base URL for the SDK's `baseURL`, e.g. `http://127.0.0.1:43211`. */
   readonly url: string;
   readonly requests: readonly FakeRequest[];
+  /** The model ids `GET /v1/models/{id}` was asked about, in order. */
+  readonly modelLookups: readonly string[];
   /** Appends replies to the script. */
   push(...replies: FakeReply[]): void;
   /** Resolves once `count` requests have arrived. */
@@ -110,6 +122,23 @@ let toolUseCounter = 0;
 export const reply = {
   text(text: string, options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
     return { kind: "message", content: [{ type: "text", text }], stopReason: "end_turn", ...options };
+  },
+  /** An answer cut off at `max_tokens`: this text so far ("" for none at all). */
+  cut(text: string, options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
+    return {
+      kind: "message",
+      content: text === "" ? [] : [{ type: "text", text }],
+      stopReason: "max_tokens",
+      ...options,
+    };
+  },
+  /** A refusal (`stop_reason: "refusal"`), with what the model said, if anything. */
+  refusal(text = "", options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
+    return { kind: "message", content: text === "" ? [] : [{ type: "text", text }], stopReason: "refusal", ...options };
+  },
+  /** An answer with no content at all. */
+  empty(options: Delayed & { usage?: FakeUsage } = {}): FakeReply {
+    return { kind: "message", content: [], stopReason: "end_turn", ...options };
   },
   toolUse(
     calls: readonly { name: string; input: unknown }[],
@@ -164,6 +193,7 @@ export const reply = {
 export async function startFakeAnthropic(options: FakeServerOptions = {}): Promise<FakeServer> {
   const script = [...(options.script ?? [])];
   const requests: FakeRequest[] = [];
+  const modelLookups: string[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   const sockets = new Set<Socket>();
   const keepBodies = options.keepBodies ?? true;
@@ -179,6 +209,11 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
     const raw = await readBody(incoming);
+    const model = /^\/v1\/models\/([^/?]+)/.exec(incoming.url ?? "");
+    if (incoming.method === "GET" && model !== null) {
+      answerModel(decodeURIComponent(model[1]!), response);
+      return;
+    }
     const request: FakeRequest = {
       index: requests.length,
       method: incoming.method ?? "",
@@ -208,6 +243,20 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
     if (delay > 0) await sleep(delay);
     if (request.state === "aborted") return;
     send(chosen, request, response, raw);
+  }
+
+  function answerModel(id: string, response: ServerResponse): void {
+    modelLookups.push(id);
+    const known = options.models?.[id];
+    const [status, body] =
+      known === undefined
+        ? [404, { type: "error", error: { type: "not_found_error", message: `model: ${id}` } }]
+        : [
+            200,
+            { type: "model", id, display_name: id, created_at: "2026-01-01T00:00:00Z", max_tokens: known.maxTokens },
+          ];
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(JSON.stringify(body));
   }
 
   function send(
@@ -273,6 +322,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    modelLookups,
     push: (...replies) => void script.push(...replies),
     waitForRequests(count) {
       if (requests.length >= count) return Promise.resolve();

@@ -16,31 +16,63 @@ const script = fileURLToPath(new URL("../../.ci/postgres", import.meta.url));
 
 export default async function setup(): Promise<(() => void) | undefined> {
   if (process.env["PROSEC_TEST_DATABASE_URL"]) return undefined;
+  const server = await startPostgres();
+  process.env["PROSEC_TEST_DATABASE_URL"] = server.url;
+  return () => server.remove();
+}
+
+/** A PostgreSQL server of one's own: a fault test stops and restarts it without disturbing other files. */
+export interface PostgresServer {
+  /** The server's URL (its database `prosec_test` is not created: use `freshDatabase`). */
+  readonly url: string;
+  /** Stops the server (`pg_ctl -m fast`: every connection is closed). */
+  stop(): void;
+  /** Starts it again on the same port, with the same data (when stopped). */
+  start(): void;
+  /** Stops it and deletes its data. */
+  remove(): void;
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "prosec-pg-"));
   // The server runs as the postgres user, which must reach its data folder inside.
   chmodSync(dir, 0o755);
-  let url: string;
-  try {
-    url = execFileSync("bash", [script, "start", join(dir, "data")], {
+  const data = join(dir, "data");
+  const start = (): string =>
+    execFileSync("bash", [script, "start", data], {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, PROSEC_PG_PORT: String(port) },
     }).trim();
+  let running = true;
+  const stop = (): void => {
+    execFileSync("bash", [script, "stop", data], { stdio: "inherit" });
+    running = false;
+  };
+  let url: string;
+  try {
+    url = start();
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
-  process.env["PROSEC_TEST_DATABASE_URL"] = url;
-  return () => {
-    execFileSync("bash", [script, "stop", join(dir, "data")], { stdio: "inherit" });
-    rmSync(dir, { recursive: true, force: true });
+  return {
+    url,
+    stop,
+    start() {
+      if (!running) start();
+      running = true;
+    },
+    remove() {
+      stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
 /** A new, empty database on the test server; its URL. */
-export async function freshDatabase(name: string): Promise<string> {
-  const server = process.env["PROSEC_TEST_DATABASE_URL"];
+export async function freshDatabase(name: string, server = process.env["PROSEC_TEST_DATABASE_URL"]): Promise<string> {
   if (!server)
     throw new Error("PROSEC_TEST_DATABASE_URL is not set (test/support/postgres.ts starts a server when it is not)");
   const database = `prosec_${name}_${process.pid}_${Date.now().toString(36)}`.toLowerCase().replace(/[^a-z0-9_]/g, "_");

@@ -28,6 +28,9 @@ const words = [
 ];
 const agents = ["writer", "critic", "scout"];
 
+/** A construct a jump may leave: a block call, a sequential loop, a pipeline item, a parallel item or branch. */
+type JumpScope = "block" | "loop" | "item" | "parallel-item" | "branch";
+
 class Writer {
   readonly lines: string[] = [];
   /** Names bound so far (all scopes: flat names are what programs rely on). */
@@ -35,6 +38,8 @@ class Writer {
   /** `const` names: reassigning one is P010, which only a few programs should try. */
   readonly constants = new Set<string>();
   readonly blocks: Array<{ readonly name: string; readonly params: number }> = [];
+  /** What a `return`, `break` or `continue` written here would leave, innermost last (DIALECT.md). */
+  readonly jumpScopes: JumpScope[] = [];
   private counter = 0;
 
   constructor(
@@ -47,8 +52,13 @@ class Writer {
     return this.random() < p;
   }
 
+  /**
+   * A new name. Its number is written twice, so two names are never one edit apart: a placeholder of
+   * a name out of scope is a template slot (P002), not a typo of another (P039).
+   */
   fresh(): string {
-    return `${pick(this.random, words)}${this.chance(0.3) ? "-" : ""}${++this.counter}`;
+    const number = ++this.counter;
+    return `${pick(this.random, words)}${this.chance(0.3) ? "-" : ""}${number}${number}`;
   }
 
   name(): string {
@@ -177,6 +187,43 @@ class Writer {
     if (this.chance(0.15)) this.emit(depth + 1, `retry: ${Math.floor(this.random() * 2) + 1}`);
   }
 
+  /** `body` inside a construct that a jump may leave (a loop, an item, a branch, a block). */
+  within(scope: JumpScope, write: () => void): void {
+    this.jumpScopes.push(scope);
+    write();
+    this.jumpScopes.pop();
+  }
+
+  /** The jumps that may stand here: `return` unless a branch or parallel item is in the way, `break` in a loop, `continue` in a loop or item. */
+  allowedJumps(): string[] {
+    const innermost = [...this.jumpScopes].reverse();
+    const toBlock = innermost.includes("block") ? innermost.slice(0, innermost.indexOf("block")) : innermost;
+    const allowed: string[] = [];
+    if (!toBlock.includes("branch") && !toBlock.includes("parallel-item")) allowed.push("return");
+    if (innermost[0] === "loop") allowed.push("break", "continue");
+    else if (innermost[0] === "item" || innermost[0] === "parallel-item") allowed.push("continue");
+    return allowed;
+  }
+
+  /** A jump, usually behind a condition so the rest of its body still runs sometimes; rarely one that cannot go where it says. */
+  jump(depth: number): void {
+    const allowed = this.allowedJumps();
+    if (allowed.length === 0 && !this.chance(0.03)) {
+      this.session(depth, "");
+      return;
+    }
+    const keyword = pick(
+      this.random,
+      allowed.length === 0 || this.chance(0.03) ? ["return", "break", "continue"] : allowed,
+    );
+    if (this.chance(0.8)) {
+      this.emit(depth, `if ${this.condition(0)}:`);
+      this.emit(depth + 1, keyword);
+    } else {
+      this.emit(depth, keyword);
+    }
+  }
+
   /** A body of `count` statements at `depth`; `budget` bounds nesting. */
   body(depth: number, budget: number, count: number): void {
     for (let index = 0; index < count; index++) this.statement(depth, budget);
@@ -202,7 +249,7 @@ class Writer {
   }
 
   statement(depth: number, budget: number): void {
-    const kinds = budget > 0 ? 22 : 8;
+    const kinds = budget > 0 ? 23 : 8;
     switch (Math.floor(this.random() * kinds)) {
       case 0:
       case 1: {
@@ -282,6 +329,7 @@ class Writer {
         // Branches run side by side: a name one binds is visible after the block, not in a sibling.
         const outer = this.names.length;
         const bound: string[] = [];
+        this.jumpScopes.push("branch");
         for (let branch = 0; branch < branches; branch++) {
           this.names.length = outer;
           if (this.chance(0.6)) {
@@ -302,6 +350,7 @@ class Writer {
             this.session(depth + 1, "");
           }
         }
+        this.jumpScopes.pop();
         this.names.length = outer;
         this.names.push(...bound);
         if (name) this.names.push(name);
@@ -311,7 +360,9 @@ class Writer {
         const index = this.chance(0.3) ? ` as ${this.fresh()}` : "";
         this.emit(depth, `repeat ${1 + Math.floor(this.random() * 2)}${index}:`);
         if (index) this.names.push(index.slice(4));
-        this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
+        this.within("loop", () => this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)));
+        // The index is the loop's own; what the body binds stays visible after it.
+        if (index) this.names.splice(this.names.lastIndexOf(index.slice(4)), 1);
         return;
       }
       case 12: {
@@ -323,7 +374,9 @@ class Writer {
         const parallel = header.includes("parallel for");
         const outer = this.names.length;
         this.names.push(item, ...(index ? [index] : []));
-        this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
+        this.within(parallel ? "parallel-item" : "loop", () =>
+          this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)),
+        );
         if (parallel) this.names.length = outer;
         if (name) this.names.push(name);
         return;
@@ -337,7 +390,8 @@ class Writer {
           `${mode}${condition} (max: ${1 + Math.floor(this.random() * 2)})${index ? ` as ${index}` : ""}:`,
         );
         if (index) this.names.push(index);
-        this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
+        this.within("loop", () => this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)));
+        if (index) this.names.splice(this.names.lastIndexOf(index), 1);
         return;
       }
       case 14: {
@@ -371,7 +425,7 @@ class Writer {
         this.emit(depth, `block ${name}(${params.join(", ")})${modifiers}:`);
         const outer = this.names.length;
         this.names.push(...params);
-        this.nestedBody(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
+        this.within("block", () => this.nestedBody(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)));
         if (this.chance(0.6))
           this.emit(
             depth + 1,
@@ -398,6 +452,10 @@ class Writer {
           this.emit(depth, stage === 0 ? `${prefix}${source} | ${operator}:` : `| ${operator}:`);
           const stageNames = operator.startsWith("reduce") ? ["acc", "each"] : ["item"];
           this.names.push(...stageNames);
+          if (this.chance(0.3)) {
+            this.emit(depth + 1, `if ${this.condition(0)}:`);
+            this.within(operator === "pmap" ? "parallel-item" : "item", () => this.jump(depth + 2));
+          }
           if (this.chance(0.5)) this.session(depth + 1, "");
           else this.emit(depth + 1, pick(this.random, stageNames));
           this.names.splice(this.names.length - stageNames.length, stageNames.length);
@@ -430,6 +488,9 @@ class Writer {
         this.names.push(name);
         return;
       }
+      case 22:
+        this.jump(depth);
+        return;
       default: {
         const { prefix, name } = this.bind();
         this.emit(depth, `${prefix}${this.discretion()}`);

@@ -23,6 +23,37 @@ export function callKind(request: FakeRequest): CallKind {
   return "judgment";
 }
 
+/** The opening of a re-ask's corrective text (runtime/model-answers.ts). */
+export const CORRECTION_OPENING = "Your answer could not be read: ";
+
+/** How many corrective turns a forced question's request carries: 0 for its first ask. */
+export function reasksIn(request: FakeRequest): number {
+  if (request.body?.tool_choice === undefined) return 0;
+  let count = 0;
+  for (const message of request.body.messages)
+    if (message.role === "user" && typeof message.content !== "string")
+      for (const block of message.content)
+        if (typeof block["text"] === "string" && block["text"].startsWith(CORRECTION_OPENING)) count++;
+  return count;
+}
+
+/**
+ * A re-ask as its first ask was: the first user message alone, without a corrective text joined to
+ * it (what a scripted model answers from).
+ */
+export function asFirstAsk(request: FakeRequest): FakeRequest {
+  const body = request.body;
+  if (body === undefined) return request;
+  const first = body.messages[0]!;
+  const content =
+    typeof first.content === "string"
+      ? first.content
+      : first.content.filter(
+          (block) => !(typeof block["text"] === "string" && block["text"].startsWith(CORRECTION_OPENING)),
+        );
+  return { ...request, body: { ...body, messages: [{ ...first, content }] } };
+}
+
 /** The condition of a judgment question (`Condition: ...\n\n<what the construct does>\n\nIs the condition true?`). */
 export function judgmentCondition(request: FakeRequest): string {
   const question = askedText(request);

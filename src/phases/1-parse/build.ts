@@ -383,6 +383,10 @@ export function throwStatement(keyword: Token, message: ast.Expression | null): 
   return { kind: "Throw", message, loc: span(keyword, message ?? keyword) };
 }
 
+export function jump(kind: ast.JumpStatement["kind"], keyword: Token): ast.JumpStatement {
+  return { kind, loc: span(keyword, keyword) };
+}
+
 export function assertStatement(keyword: Token, test: ast.Expression, message: Token | null): ast.AssertStatement {
   return { kind: "Assert", test, message: message ? string(message) : null, loc: span(keyword, message ?? test) };
 }

@@ -1,9 +1,12 @@
+import type { SourceRange } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
 import type { LineMap } from "./line-map.js";
 import { layoutToken, type Token } from "./token.js";
 
 const openers = new Set(["(", "[", "{"]);
+/** The indentation step assumed before a file shows its own (DIALECT.md: 2 spaces in practice). */
+const usualStep = 2;
 const closers = new Set([")", "]", "}"]);
 
 /**
@@ -13,6 +16,14 @@ const closers = new Set([")", "]", "}"]);
  */
 export function* layout(lines: LineMap, raw: Iterable<Token>, diagnostics: Diagnostic[]): Generator<Token> {
   const widths = [0];
+  /**
+   * For each open width: the indentation of the line that opened it, how many lines stand at it, and
+   * the file's indentation step before it (the smallest indent seen so far).
+   */
+  const levels: Array<{ readonly opener: SourceRange | null; lines: number; readonly step: number }> = [
+    { opener: null, lines: 0, step: usualStep },
+  ];
+  let smallestStep: number | undefined;
   let bracketDepth = 0;
   let atLineStart = true;
   let lineHasContent = false;
@@ -52,17 +63,33 @@ export function* layout(lines: LineMap, raw: Iterable<Token>, diagnostics: Diagn
     if (tab !== -1) diagnostics.push(parseMessages.tabIndentation(lines.range(lineStart + tab, lineStart + tab + 1)));
     const width = leading.length;
     const current = widths[widths.length - 1]!;
+    const here = lines.range(lineStart, firstOffset);
     if (width > current) {
       widths.push(width);
-      yield layoutToken("INDENT", lines.range(lineStart, firstOffset));
+      levels.push({ opener: here, lines: 1, step: smallestStep ?? usualStep });
+      smallestStep = Math.min(smallestStep ?? width - current, width - current);
+      yield layoutToken("INDENT", here);
       return;
     }
     while (width < widths[widths.length - 1]!) {
+      const enclosing = widths[widths.length - 2]!;
+      if (width > enclosing) {
+        // Between the enclosing block and this one: the block goes on at this width, so the lines
+        // after it parse as meant. When the block's only line so far stands less than a step deeper,
+        // and this width is whole steps in, that line was over-indented: reported once, there.
+        const level = levels[levels.length - 1]!;
+        const over = widths[widths.length - 1]! - width;
+        if (level.lines === 1 && level.opener !== null && over < level.step && (width - enclosing) % level.step === 0)
+          diagnostics.push(parseMessages.overIndented(level.opener, widths[widths.length - 1]!, width));
+        else diagnostics.push(parseMessages.inconsistentDedent(here, width));
+        widths[widths.length - 1] = width;
+        level.lines++;
+        return;
+      }
       widths.pop();
+      levels.pop();
       yield layoutToken("DEDENT", lines.range(firstOffset, firstOffset));
     }
-    if (width !== widths[widths.length - 1]) {
-      diagnostics.push(parseMessages.inconsistentDedent(lines.range(lineStart, firstOffset), width));
-    }
+    levels[levels.length - 1]!.lines++;
   }
 }

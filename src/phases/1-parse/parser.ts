@@ -231,6 +231,21 @@ function syntaxError(
     if (["name", "string", "number", "discretion"].includes(token.type))
       return parseMessages.unknownStatement(first.loc, first.text, suggestion);
   }
+  // `let r = sesion "..."`: a misspelt keyword where a value stands.
+  const meant =
+    previous?.type === "name" && line.length >= 2
+      ? valueKeywords[token.type === "punctuation" ? token.text : token.type]
+      : undefined;
+  if (previous !== undefined && meant !== undefined && !statementKeywords.has(previous.text)) {
+    const keyword = closestWord(previous.text, meant);
+    if (keyword !== undefined) return parseMessages.misspeltKeyword(previous.loc, previous.text, keyword);
+  }
+  // `loop until **done** max 3:`: a modifier without its parentheses.
+  if (first?.text === "loop" && token.type === "name" && loopModifiers.has(token.text)) {
+    const rest = lines.source.slice(token.loc.start.offset, lines.source.indexOf("\n", token.loc.start.offset) >>> 0);
+    const value = /^\S+\s*:?\s*([^\s:]+)/.exec(rest)?.[1];
+    return parseMessages.modifierWithoutParentheses(range, token.text, value);
+  }
   if (expected.size === 1 && expected.has(":") && previous !== undefined) {
     const startsLine = isLayout(before[before.length - 2] ?? previous);
     return parseMessages.expectedColon(
@@ -242,6 +257,19 @@ function syntaxError(
   }
   return parseMessages.unexpectedToken(range, describe(token), describeExpected(expected));
 }
+
+/**
+ * Keywords that begin a value, by what follows them (`session "..."`, `resume: agent`, `do name`): what a
+ * misspelt word in value position may have meant, given the token after it.
+ */
+const valueKeywords: Readonly<Record<string, readonly string[]>> = {
+  string: ["session"],
+  ":": ["session", "resume"],
+  name: ["session", "do"],
+};
+
+/** The modifiers a `loop` header takes, in parentheses. */
+const loopModifiers: ReadonlySet<string> = new Set(["max"]);
 
 /** What a line that opens an indented block is called in messages, by the keyword that opens it. */
 const blockHeaders: Readonly<Record<string, string>> = {

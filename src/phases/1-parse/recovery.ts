@@ -19,6 +19,9 @@ type RecoveredName = RecoveredStatement["names"][number];
 /** Words that continue the construct on the line above (`elif`, `catch`...): an error there is the skip's doing. */
 const continuationWords: ReadonlySet<string> = new Set(["elif", "else", "catch", "finally", "|", "->", "option"]);
 
+/** Clauses of the statement above (`catch as err` missing its `:`, say): skipped, they still were written. */
+const clauseWords: ReadonlySet<string> = new Set(["elif", "else", "catch", "finally"]);
+
 /** A token range `[from, to)` of `tokens`. */
 interface Region {
   readonly from: number;
@@ -61,7 +64,12 @@ export function recoveredStatement(tokens: readonly Token[]): RecoveredStatement
   const content = tokens.filter((token) => !isLayout(token));
   const first = content[0] ?? tokens[0]!;
   const last = content[content.length - 1] ?? first;
-  return { kind: "Recovered", names: boundNames(tokens), loc: { start: first.loc.start, end: last.loc.end } };
+  return {
+    kind: "Recovered",
+    names: boundNames(tokens),
+    continues: first.type === "name" && clauseWords.has(first.text),
+    loc: { start: first.loc.start, end: last.loc.end },
+  };
 }
 
 /**

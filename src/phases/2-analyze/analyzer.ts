@@ -4,6 +4,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m } from "../../diagnostics/messages.js";
 import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
+import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import { misspeltProperty } from "./rules/properties.js";
@@ -38,6 +39,10 @@ export class Analyzer implements RuleContext {
   private readonly outputs: string[] = [];
   private readonly outputDeclarations = new Map<Scope, Map<string, ast.Identifier>>();
   private readonly inputDeclarations = new Map<string, ast.Identifier>();
+  /** `try:` expressions whose `catch` or `finally` clause was skipped for a syntax error. */
+  private readonly triesMissingClauses = new Set<ast.TryExpression>();
+  /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
+  private readonly jumpScopes: JumpScope[] = [];
   /** Bindings that hold the result of a program call, for `result.output` checks. */
   private readonly programResults = new Map<MutableSymbol, string>();
 
@@ -52,11 +57,13 @@ export class Analyzer implements RuleContext {
 
   run(): Omit<Analysis, keyof NameTargets> {
     let executed = false;
+    this.noteSkippedClauses(this.program.body);
     for (const statement of this.program.body) {
       if (statement.kind === "Input" && !executed) this.parameters.push(statement);
       if (!declarative.has(statement.kind)) executed = true;
       this.statement(statement);
     }
+    this.bindings.resolveDeferred();
     return {
       program: this.program,
       diagnostics: this.diagnostics,
@@ -109,7 +116,27 @@ export class Analyzer implements RuleContext {
   // -------------------------------------------------------------------------------------------
 
   private body(statements: readonly ast.Statement[]): void {
+    this.noteSkippedClauses(statements);
     for (const statement of statements) this.statement(statement);
+  }
+
+  clauseSkipped(node: ast.TryExpression): boolean {
+    return this.triesMissingClauses.has(node);
+  }
+
+  /** A `try:` whose `catch` / `finally` line did not parse (it stands after it, skipped) is not a `try:` without them. */
+  private noteSkippedClauses(statements: readonly ast.Statement[]): void {
+    statements.forEach((statement, index) => {
+      const next = statements[index + 1];
+      if (next?.kind !== "Recovered" || !next.continues) return;
+      const value =
+        statement.kind === "ExpressionStatement"
+          ? statement.expression
+          : statement.kind === "Binding" || statement.kind === "Output" || statement.kind === "Destructure"
+            ? statement.value
+            : undefined;
+      if (value?.kind === "Try") this.triesMissingClauses.add(value);
+    });
   }
 
   private statement(statement: ast.Statement): void {
@@ -135,7 +162,7 @@ export class Analyzer implements RuleContext {
       this.modifiers("block", node.modifiers);
       this.bindings.withScope("block", node, () => {
         for (const param of node.params) this.bindings.declare("param", param);
-        this.body(node.body);
+        this.within({ kind: "block" }, () => this.body(node.body));
       });
     },
     Binding: (node) => this.binding(node),
@@ -169,6 +196,9 @@ export class Analyzer implements RuleContext {
       this.expression(node.test);
       if (node.message) this.bindings.text(node.message);
     },
+    Return: (node) => this.jump(node),
+    Break: (node) => this.jump(node),
+    Continue: (node) => this.jump(node),
     // What a statement skipped for a syntax error would have bound counts as bound, here and (in case
     // it was a branch's or a block's, read elsewhere) anywhere: Definitions.isRecovered.
     Recovered: (node) => {
@@ -178,6 +208,20 @@ export class Analyzer implements RuleContext {
       }
     },
   };
+
+  private within(scope: JumpScope, analyse: () => void): void {
+    this.jumpScopes.push(scope);
+    try {
+      analyse();
+    } finally {
+      this.jumpScopes.pop();
+    }
+  }
+
+  private jump(statement: ast.JumpStatement): void {
+    const problem = checkJump(statement, this.jumpScopes);
+    if (problem) this.report(problem);
+  }
 
   private input(statement: ast.InputDeclaration): void {
     const first = this.inputDeclarations.get(statement.name.name);
@@ -297,20 +341,25 @@ export class Analyzer implements RuleContext {
           if (stage.operator === "reduce")
             stage.params.forEach((param) => this.bindings.declare("pipe-accumulator", param));
           else this.bindings.declareImplicit("pipe-item", "item", stage);
-          this.body(stage.body);
+          const item: JumpScope = {
+            kind: "item",
+            parallel: stage.operator === "pmap",
+            what: `a \`${stage.operator}\` item`,
+          };
+          this.within(item, () => this.body(stage.body));
         });
       }
     },
     Parallel: (node) => {
       this.modifiers("parallel", node.modifiers);
-      this.body(node.branches);
+      for (const branch of node.branches) this.within({ kind: "branch" }, () => this.statement(branch));
     },
     Repeat: (node) => {
       this.expression(node.count);
       this.bindings.hoist([node.body]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
-        this.body(node.body);
+        this.within({ kind: "loop" }, () => this.body(node.body));
       });
     },
     ForEach: (node) => {
@@ -320,7 +369,10 @@ export class Analyzer implements RuleContext {
       this.bindings.withScope("loop", node, () => {
         this.bindings.declare("loop-item", node.item);
         if (node.index) this.bindings.declare("loop-index", node.index);
-        this.body(node.body);
+        const scope: JumpScope = node.parallel
+          ? { kind: "item", parallel: true, what: "a `parallel for` item" }
+          : { kind: "loop" };
+        this.within(scope, () => this.body(node.body));
       });
     },
     Loop: (node) => {
@@ -328,7 +380,7 @@ export class Analyzer implements RuleContext {
       this.bindings.hoist([node.body]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
-        this.body(node.body);
+        this.within({ kind: "loop" }, () => this.body(node.body));
         // The condition is judged before each iteration, and sees what the body binds (the last iteration's values).
         const test = node.condition?.test;
         if (test) this.bindings.resolvedAt(Number.MAX_SAFE_INTEGER, () => this.expression(test));
@@ -364,6 +416,7 @@ export class Analyzer implements RuleContext {
           if (value.kind === "String") this.bindings.text(value);
           break;
         case "backoff":
+        case "empty":
         case "skills":
           break;
         case "prompt":

@@ -8,7 +8,7 @@ import { analyzeMessages as m } from "../../diagnostics/messages.js";
 import { walk } from "../../walk.js";
 import type { Definitions } from "./definitions.js";
 import { LexicalScope, type MutableSymbol } from "./scope.js";
-import { closest } from "./suggest.js";
+import { closest, misspeltBinding } from "./suggest.js";
 import type { Scope } from "./types.js";
 
 export class Bindings {
@@ -23,6 +23,11 @@ export class Bindings {
   /** Names declared in branches and loop bodies, declared ahead in the enclosing scope. */
   private readonly hoisted = new Map<ast.Identifier, MutableSymbol>();
   private readonly blockCalls: ast.DoCall[] = [];
+  /**
+   * Reads in a block body of names nothing there binds, resolved once every block is known (`resolveDeferred`):
+   * another block may bind them, defined later in the file.
+   */
+  private readonly deferred: Array<() => void> = [];
   private current: LexicalScope;
   /** Overrides the position references are resolved at (loop conditions see the whole body). */
   private referenceOffset: number | undefined;
@@ -156,8 +161,15 @@ export class Bindings {
       this.definitions.isRecovered("agent", identifier.name)
     )
       return;
-    this.report(
-      m.undefinedName(identifier.loc, identifier.name, closest(identifier.name, this.current.visibleNames())),
+    const undefinedName = m.undefinedName(
+      identifier.loc,
+      identifier.name,
+      closest(identifier.name, this.current.visibleNames()),
+    );
+    this.fromOtherBlock(
+      identifier,
+      (symbol) => this.references.set(identifier, symbol),
+      () => this.report(undefinedName),
     );
   }
 
@@ -172,9 +184,17 @@ export class Bindings {
         this.interpolations.set(part, symbol);
         this.references.set(root, symbol);
       } else if (!this.definitions.isRecovered("value", root.name)) {
-        this.report(
-          m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, this.current.visibleNames())),
-        );
+        const visible = this.current.visibleNames();
+        const typoOf = misspeltBinding(root.name, visible);
+        const unbound =
+          typoOf === undefined
+            ? m.unboundInterpolation(part.loc, part.text, root.name, closest(root.name, visible))
+            : m.misspeltInterpolation(part.loc, part.text, root.name, typoOf);
+        const interpolate = (symbol: MutableSymbol): void => {
+          this.interpolations.set(part, symbol);
+          this.references.set(root, symbol);
+        };
+        this.fromOtherBlock(root, interpolate, () => this.report(unbound));
       }
     }
   }
@@ -182,6 +202,43 @@ export class Bindings {
   /** A `do` call: from here on, the caller may read what the block bound. */
   calledBlock(call: ast.DoCall): void {
     this.blockCalls.push(call);
+  }
+
+  /**
+   * Resolves the reads `fromOtherBlock` deferred: each a name another block binds (warning P019, read
+   * from that block's last finished call), else what it would have been reported as.
+   */
+  resolveDeferred(): void {
+    for (const resolve of this.deferred) resolve();
+    this.deferred.length = 0;
+  }
+
+  /**
+   * A name read in a block body that nothing there binds may be bound inside another block
+   * (DIALECT.md, "Scoping and names"): decided once every block is known; `missing` reports it else.
+   */
+  private fromOtherBlock(
+    identifier: ast.Identifier,
+    found: (symbol: MutableSymbol) => void,
+    missing: () => void,
+  ): void {
+    const reader = this.current.enclosingBlock()?.node;
+    if (reader?.kind !== "Block") {
+      missing();
+      return;
+    }
+    this.deferred.push(() => {
+      for (const block of this.definitions.blocks.values()) {
+        if (block === reader) continue;
+        const symbol = (this.scopes.get(block) as LexicalScope | undefined)?.symbols.get(identifier.name);
+        if (symbol === undefined || symbol.kind === "param") continue;
+        found(symbol);
+        this.blockBindingReads.set(identifier, block);
+        this.report(m.blockBindingRead(identifier.loc, identifier.name, block.name.name));
+        return;
+      }
+      missing();
+    });
   }
 
   private resolve(name: string, offset: number): MutableSymbol | undefined {

@@ -119,18 +119,24 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   let finalDeclaration: string[] = [];
   let finalValue = final;
   let programExits = false;
+  // What the end of the run body does; a top-level `return` does it with the outputs set so far, and
+  // with the final result the program has at that point (a straight body gives it only at its end).
+  const exitWith = (value: string | undefined): string[] => [
+    ...(value === undefined ? [] : [`rt.finalResult(${value});`]),
+    `return { ${outputs.join(", ")} };`,
+  ];
   let body: (readonly string[])[];
   if (inParts) {
-    body = bodyInParts(statements, lowering, declareAhead, finish);
+    body = bodyInParts(statements, lowering, declareAhead, exitWith(final), finish);
     if (final !== undefined) finalDeclaration = [`let ${final}: Value = null;`];
   } else {
-    const lines = lowering.statements(statements, programState(), {
+    const lines = lowering.statements(statements, programState(exitWith(final === undefined ? undefined : "null")), {
       scope: analysis.program,
       declareAhead,
       ...(finish === undefined ? {} : { finish, finishLastValue: true }),
     });
     if (final !== undefined && !lines.declareFinish(final)) finalValue = "null";
-    // A program that ends by raising an error never gives a result.
+    // A program that ends by raising an error (or returning) never reaches its end.
     if (lines.exits) {
       finalValue = undefined;
       programExits = true;
@@ -147,15 +153,9 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     (symbol) => lowering.symbolName(symbol),
     () => lowering.helper("bindingsInOrder"),
   );
-  const runBody = [
-    localAgents,
-    finalDeclaration,
-    frame,
-    ...body,
-    programExits
-      ? []
-      : [...(finalValue === undefined ? [] : [`rt.finalResult(${finalValue});`]), `return { ${outputs.join(", ")} };`],
-  ].filter((lines) => lines.length);
+  const runBody = [localAgents, finalDeclaration, frame, ...body, programExits ? [] : exitWith(finalValue)].filter(
+    (lines) => lines.length,
+  );
   const runFunction = (code: string) =>
     [
       ...staticAgents,

@@ -22,6 +22,7 @@ import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
 import { partThreshold } from "./part-threshold.js";
 import { typeText } from "./type-text.js";
+import { returnsFromProgram } from "./program-returns.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
 export const declaredKinds: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output", "input"]);
@@ -98,7 +99,8 @@ export class Lowering {
   readonly promoted: ReadonlySet<SymbolInfo>;
   /**
    * Program-level bindings that blocks and agents read. A block may run before the binding's
-   * statement (names are flat): declared ahead as `null`, never in a temporal dead zone.
+   * statement (names are flat): declared ahead as `null`, never in a temporal dead zone. So are
+   * the outputs of a program that a `return` may end before they are bound.
    */
   readonly readFromFunctions: ReadonlySet<SymbolInfo>;
   /** Fields read from one binding, asked for in one extraction (`field-groups.ts`). */
@@ -133,6 +135,12 @@ export class Lowering {
             readInside.add(declared);
         }
       });
+    }
+    if (returnsFromProgram(analysis.program)) {
+      for (const output of analysis.outputs) {
+        const symbol = programScope?.symbols.get(output);
+        if (symbol) readInside.add(symbol);
+      }
     }
     this.readFromFunctions = readInside;
     this.fieldGroups = fieldGroups(analysis);

@@ -13,6 +13,7 @@ import type { Finish } from "./lowered.js";
 import type { Lowering } from "./lowering.js";
 import { lastValueIndex } from "./visitors/statement-list.js";
 import { programState } from "./state.js";
+import { returnsFromProgram } from "./program-returns.js";
 
 export { partThreshold } from "./part-threshold.js";
 /** Statements of generated code (before formatting) a part holds at most, unless one statement is larger. */
@@ -23,6 +24,8 @@ export function bodyInParts(
   statements: readonly ast.Statement[],
   lowering: Lowering,
   declareAhead: readonly SymbolInfo[],
+  /** What a top-level `return` does in the run body. */
+  exit: readonly string[],
   /** Given the value of the last top-level statement that has one (a program's final result). */
   finish?: Finish,
 ): string[][] {
@@ -32,9 +35,12 @@ export function bodyInParts(
   const parts: string[][] = [];
   let part: string[] = [];
   const finishing = finish === undefined ? -1 : lastValueIndex(statements);
+  // A part a `return` ends says so, and the run body then returns.
+  const returns = returnsFromProgram(lowering.analysis.program);
+  const state = programState(["return true;"]);
   for (const [index, statement] of statements.entries()) {
     const givesResult = index === finishing && finish !== undefined ? { finish, finishLastValue: true } : {};
-    const lowered = lowering.statements([statement], programState(), { scope: null, ...givesResult }).statements;
+    const lowered = lowering.statements([statement], state, { scope: null, ...givesResult }).statements;
     if (statement.kind === "Block") blocks.push([...lowered]);
     else {
       if (part.length > 0 && part.length + lowered.length > partBudget) {
@@ -49,7 +55,11 @@ export function bodyInParts(
   return [
     [...declarations.statements],
     ...blocks,
-    ...parts.map((lines, index) => [`async function ${names[index]}(): Promise<void> {`, ...lines, "}"]),
-    names.map((name) => `await ${name}();`),
+    ...parts.map((lines, index) =>
+      returns
+        ? [`async function ${names[index]}(): Promise<boolean> {`, ...lines, "return false;", "}"]
+        : [`async function ${names[index]}(): Promise<void> {`, ...lines, "}"],
+    ),
+    names.flatMap((name) => (returns ? [`if (await ${name}()) {`, ...exit, "}"] : [`await ${name}();`])),
   ];
 }

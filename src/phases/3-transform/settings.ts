@@ -5,6 +5,7 @@
  */
 import {
   backoffs,
+  emptyAnswers,
   exhaustive,
   isOneOf,
   permissionKinds,
@@ -73,6 +74,11 @@ export function settingsFields(
       case "persist":
         fields.push(`persist: ${persist(value, lowering)}`);
         break;
+      case "empty": {
+        const chosen = wordOf(value);
+        if (isOneOf(emptyAnswers, chosen)) fields.push(`empty: ${stringLiteral(chosen)}`);
+        break;
+      }
       case "skills":
         fields.push(`skills: ${stringList(value, lowering)}`);
         break;

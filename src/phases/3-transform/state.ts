@@ -29,13 +29,25 @@ export interface LowerState {
   readonly declaredBeforeLoop: ReadonlySet<SymbolInfo>;
   /** The construct whose condition is being lowered: what its judgments are told asks them. */
   readonly asker: JudgmentAsker;
+  /** What `return`, `break` and `continue` lower to here (see `visitors/jumps.ts`). */
+  readonly jumps: Jumps;
+}
+
+/**
+ * The statements each jump lowers to where it stands, the last one leaving; absent where analysis
+ * reports the jump as an error (a program with errors is never lowered).
+ */
+export interface Jumps {
+  readonly return?: readonly string[];
+  readonly break?: readonly string[];
+  readonly continue?: readonly string[];
 }
 
 /** The construct a judgment answers for (the runtime's `JudgmentAsker`). */
 export type JudgmentAsker = "if" | "elif" | "until" | "while" | "assert" | "condition";
 
-/** The state at the top of a program. */
-export function programState(): LowerState {
+/** The state at the top of a program; `exit` is what a top-level `return` lowers to. */
+export function programState(exit: readonly string[] = ["return {};"]): LowerState {
   return {
     out: new Lines(),
     declaredHere: new Set(),
@@ -45,6 +57,7 @@ export function programState(): LowerState {
     accumulators: new Map(),
     declaredBeforeLoop: new Set(),
     asker: "condition",
+    jumps: { return: exit },
   };
 }
 

@@ -40,7 +40,7 @@ output feedback = session: critic
     tokens: { sonnet: { input: 2495, output: 1000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

@@ -55,12 +55,12 @@ output issue = draft
 output revision-count = revisions
 `,
   cost: {
-    calls: { session: 7, judgment: 3, choice: 0, extraction: 3, retry: 0 },
-    criticalPath: 13,
-    tokens: { sonnet: { input: 33364, output: 7600 } },
+    calls: { session: 7, judgment: 3, choice: 0, extraction: 3, retry: 12 },
+    criticalPath: 25,
+    tokens: { sonnet: { input: 70042, output: 8800 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

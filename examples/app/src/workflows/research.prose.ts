@@ -56,7 +56,7 @@ output headline = session: writer
     tokens: { sonnet: { input: 11410, output: 5000 } },
     symbols: [],
     unbounded: [],
-    assumptions: { replyTokens: 1000, valueTokens: 1000 },
+    assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },
   },
 });
 

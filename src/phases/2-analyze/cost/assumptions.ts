@@ -2,6 +2,7 @@
  * What a static bound assumes about what is only known at run time, in tokens (a prompt's text
  * counts a quarter of its characters).
  */
+import { DEFAULT_REASKS } from "../../../../runtime/model/unexpected-answers.js";
 
 /** A session's reply, and every value a prompt shows (context, interpolation, a judgment's scope). */
 export const REPLY_TOKENS = 1000;
@@ -11,6 +12,12 @@ export const ANSWER_TOKENS = 100;
 export const SESSION_OVERHEAD_TOKENS = 450;
 /** The fixed instructions and answer tool of a judgment, choice or extraction. */
 export const QUESTION_OVERHEAD_TOKENS = 150;
+/**
+ * The re-asks of a judgment, choice or extraction whose answer cannot be read (`RunOptions.reasks`'s
+ * default), each with the unreadable answer and a corrective turn of this many tokens on top.
+ */
+export const REASKS: number = DEFAULT_REASKS;
+export const CORRECTION_TOKENS = 100;
 /** The model a session without `model:` and every judgment, choice and extraction uses. */
 export const DEFAULT_MODEL = "sonnet";
 

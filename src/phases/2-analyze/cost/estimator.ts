@@ -10,8 +10,10 @@ import type { Count, CostSymbol, ProgramCost, UnboundedConstruct } from "../../.
 import type { Analysis, SymbolInfo } from "../types.js";
 import {
   ANSWER_TOKENS,
+  CORRECTION_TOKENS,
   DEFAULT_MODEL,
   QUESTION_OVERHEAD_TOKENS,
+  REASKS,
   REPLY_TOKENS,
   SESSION_OVERHEAD_TOKENS,
 } from "./assumptions.js";
@@ -78,7 +80,7 @@ export class CostEstimator {
       unbounded: [...new Map(this.unbounded.map((entry) => [`${entry.line}:${entry.column}`, entry])).values()].sort(
         (a, b) => a.line - b.line || a.column - b.column,
       ),
-      assumptions: { replyTokens: REPLY_TOKENS, valueTokens: REPLY_TOKENS },
+      assumptions: { replyTokens: REPLY_TOKENS, valueTokens: REPLY_TOKENS, reasks: REASKS },
     };
   }
 
@@ -122,7 +124,7 @@ export class CostEstimator {
       QUESTION_OVERHEAD_TOKENS +
       Math.ceil(characters / 4) +
       visibleValueCount(this.analysis, discretion, discretion.loc.start.offset) * REPLY_TOKENS;
-    return this.children(discretion, depth).then(CostVector.call(kind, DEFAULT_MODEL, input, ANSWER_TOKENS));
+    return this.children(discretion, depth).then(askedWithReasks(kind, input, ANSWER_TOKENS));
   }
 
   /** `a.b` / `a[0]`: text may need the model to read; a record or list written in the program does not. */
@@ -305,7 +307,18 @@ const LITERAL_KINDS: ReadonlySet<ast.NodeKind> = new Set(["Array", "Object", "Nu
 
 /** An extraction: the instructions and the value it reads, then an answer of `output` tokens. */
 function readingCall(output: number): CostVector {
-  return CostVector.call("extraction", DEFAULT_MODEL, QUESTION_OVERHEAD_TOKENS + REPLY_TOKENS, output);
+  return askedWithReasks("extraction", QUESTION_OVERHEAD_TOKENS + REPLY_TOKENS, output);
+}
+
+/**
+ * A forced question and its worst case: asked again `REASKS` times, one after another, each re-ask
+ * (a `retry` call) carrying the earlier answers and corrective turns.
+ */
+function askedWithReasks(kind: "judgment" | "choice" | "extraction", input: number, output: number): CostVector {
+  const asked = CostVector.call(kind, DEFAULT_MODEL, input, output);
+  if (REASKS === 0) return asked;
+  const reask = CostVector.call("retry", DEFAULT_MODEL, input + REASKS * (output + CORRECTION_TOKENS), output);
+  return asked.then(reask.times(Poly.constant(REASKS)));
 }
 
 function inputName(symbol: SymbolInfo): string | undefined {

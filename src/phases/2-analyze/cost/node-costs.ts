@@ -112,6 +112,10 @@ export const nodeCosts: CostTable = {
     );
   },
   Throw: children,
+  // Leaving early only lowers what runs: the bound stays the one without it.
+  Return: none,
+  Break: none,
+  Continue: none,
   // A statement skipped for its syntax error: such a program is never built, so never run.
   Recovered: none,
   Assert: (node, estimator, depth) =>

@@ -1,5 +1,6 @@
 import {
   backoffs,
+  emptyAnswers,
   exhaustive,
   isOneOf,
   modelNames,
@@ -24,6 +25,7 @@ const persistValues = ["true", ...persistScopes];
 export const propertyWords: Readonly<Record<string, readonly string[]>> = {
   model: modelNames,
   backoff: backoffs,
+  empty: emptyAnswers,
   persist: ["true", "false", ...persistScopes],
   ...Object.fromEntries(permissionKinds.map((kind) => [kind, permissionWords(kind)])),
 };
@@ -71,6 +73,8 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
       return;
     case "backoff":
       return checkWord(value, "backoff:", backoffs, context);
+    case "empty":
+      return checkWord(value, "empty:", emptyAnswers, context);
     case "persist":
       if (value.kind !== "String" && value.kind !== "Boolean") checkWord(value, "persist:", persistValues, context);
       return;

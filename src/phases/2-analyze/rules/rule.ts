@@ -24,6 +24,8 @@ export interface RuleContext {
   /** The name of the imported program whose call result the binding `identifier` refers to holds. */
   programResultOf(identifier: ast.Identifier): string | undefined;
   report(diagnostic: Diagnostic): void;
+  /** Whether a `catch` / `finally` clause of this `try` was written but skipped for a syntax error. */
+  clauseSkipped(node: ast.TryExpression): boolean;
 }
 
 export type Rule = { readonly [K in ast.NodeKind]?: (node: ast.NodeOfKind<K>, context: RuleContext) => void };

@@ -4,6 +4,6 @@ import type { Rule } from "./rule.js";
 /** `try:` without `catch:` or `finally:` does nothing (P013). */
 export const tryHandler: Rule = {
   Try: (node, context) => {
-    if (!node.handler && !node.finalizer) context.report(m.tryWithoutHandler(node.loc));
+    if (!node.handler && !node.finalizer && !context.clauseSkipped(node)) context.report(m.tryWithoutHandler(node.loc));
   },
 };

@@ -5,6 +5,7 @@ import { returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome, ValueRequest } from "../lowering.js";
 import type { LowerState } from "../state.js";
 import { collect } from "./collect.js";
+import { blockBody } from "./jumps.js";
 
 /** A block is an async function declared where it stands; `do name(...)` calls it through `rt.block`. */
 export function blockDefinition(block: ast.BlockDefinition, state: LowerState, lowering: Lowering): StatementOutcome {
@@ -12,7 +13,7 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
   if (!calledBlocks(lowering).has(block)) return {};
   const name = lowering.names.get("block", block.name.name);
   const params = block.params.map((param) => `${lowering.identifierName(param)}: Value`).join(", ");
-  const body = lowering.statements(block.body, state, { scope: block, finish: returnValue });
+  const body = lowering.statements(block.body, blockBody(state), { scope: block, finish: returnValue });
   // Bindings read outside the block belong to each call's frame; a call that finishes leaves its
   // values where the outside reads them (DIALECT.md, "Scoping and names").
   const own = [...lowering.promoted].filter((symbol) => blockOf(symbol) === block);
@@ -26,7 +27,7 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
     "try {",
     ...body.statements,
     "} finally {",
-    ...own.map((symbol) => `${lowering.lastCallName(symbol)} = ${lowering.symbolName(symbol)};`),
+    ...own.map((symbol) => `${lowering.lastCallName(symbol)}.offer(${lowering.symbolName(symbol)});`),
     "}",
     "}",
   );

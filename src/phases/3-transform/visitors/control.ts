@@ -64,8 +64,11 @@ export function choice(statement: ast.ChoiceStatement, state: LowerState, loweri
   state.out.add(`switch (await rt.choose(${site(statement)}, ${criteria}, [${labels}], ${scope})) {`);
   statement.options.forEach((option, index) => {
     state.out.add(`case ${index}: {`);
-    state.out.append(lowering.statements(option.body, state, { scope: option }));
-    state.out.add("break;", "}");
+    const body = lowering.statements(option.body, state, { scope: option });
+    state.out.append(body);
+    // An option that leaves (`return`, `throw`, a labelled `break`) needs no `break` of its own.
+    if (!body.exits) state.out.add("break;");
+    state.out.add("}");
   });
   state.out.add("}");
   return {};

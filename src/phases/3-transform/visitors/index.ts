@@ -15,6 +15,7 @@ import {
   recovered,
   throwStatement,
 } from "./control.js";
+import { breakStatement, continueStatement, returnStatement } from "./jumps.js";
 import { forEach, loop, repeat } from "./loops.js";
 import { parallel, parallelFor } from "./parallel.js";
 import { pipeline } from "./pipeline.js";
@@ -77,6 +78,9 @@ const statements: StatementVisitors = {
   Choice: choice,
   Throw: throwStatement,
   Assert: assertStatement,
+  Return: returnStatement,
+  Break: breakStatement,
+  Continue: continueStatement,
   Recovered: recovered,
 };
 

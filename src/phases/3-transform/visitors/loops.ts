@@ -7,6 +7,7 @@ import { declaredKinds, type Lowering, type ValueRequest } from "../lowering.js"
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { collect } from "./collect.js";
+import { loopBody } from "./jumps.js";
 import { counter, loopVariable } from "./loop-variables.js";
 
 export function repeat(
@@ -20,14 +21,15 @@ export function repeat(
     node.count.kind === "Number" ? numberLiteral(node.count.raw) : `Number(${lowering.value(node.count, state).code})`;
   return collect("repeat", request.discard ?? false, state, lowering, (finish) => {
     const sequence = lowering.temporary("sequence");
+    const body = loopBody(node, state, finish, lowering);
     const lines = new Lines();
     lines.add(
-      `for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
+      `${labelled(body.label)}for (let ${index} = 0; ${index} < ${count}; ${index}++) {`,
       `${sequence}.next();`,
       ...rebind,
       `rt.iteration(${site(node)}, ${index});`,
     );
-    lines.append(lowering.statements(node.body, state, { scope: node, finish }));
+    lines.append(lowering.statements(node.body, body.state, { scope: node, finish }));
     lines.add("}");
     return sequenced(sequence, lines);
   });
@@ -48,21 +50,25 @@ export function forEach(
     : `for (const ${item.head} of ${items}) {`;
   const rebind = [...(index?.rebind ?? []), ...item.rebind];
   const sequence = lowering.temporary("sequence");
-  const iterations = (body: Lines): Lines => {
+  const iterations = (body: Lines, label: string): Lines => {
     const lines = new Lines();
-    lines.add(head, `${sequence}.next();`, ...rebind);
+    lines.add(`${labelled(label)}${head}`, `${sequence}.next();`, ...rebind);
     lines.append(body);
     lines.add("}");
     return sequenced(sequence, lines);
   };
   if (request.discard) {
-    state.out.append(iterations(lowering.statements(node.body, state, { scope: node, finish: discardValue })));
+    const inner = loopBody(node, state, discardValue, lowering);
+    const body = lowering.statements(node.body, inner.state, { scope: node, finish: discardValue });
+    state.out.append(iterations(body, inner.label));
     return nullValue;
   }
   const results = lowering.temporary("results");
-  const body = lowering.statements(node.body, state, { scope: node, finish: { kind: "push", target: results } });
+  const finish = { kind: "push", target: results } as const;
+  const inner = loopBody(node, state, finish, lowering);
+  const body = lowering.statements(node.body, inner.state, { scope: node, finish });
   state.out.add(`const ${results}: Value[] = [];`);
-  state.out.append(iterations(body));
+  state.out.append(iterations(body, inner.label));
   return inert(results);
 }
 
@@ -94,8 +100,13 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
       : { ...state, declaredBeforeLoop: new Set([...state.declaredBeforeLoop, ...declared]) };
   return collect("loop", request.discard ?? false, state, lowering, (finish) => {
     const sequence = lowering.temporary("sequence");
+    const body = loopBody(node, inner, finish, lowering);
     const iterations = new Lines();
-    iterations.add(`for (let ${index} = 0;${bound}; ${index}++) {`, `${sequence}.next();`, ...rebind);
+    iterations.add(
+      `${labelled(body.label)}for (let ${index} = 0;${bound}; ${index}++) {`,
+      `${sequence}.next();`,
+      ...rebind,
+    );
     if (condition !== null) {
       const testState: LowerState = { ...nested(inner), judgeBefore: node.loc.end.offset, asker: condition.mode };
       const test = lowering.condition(condition.test, testState).code;
@@ -103,7 +114,7 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
       iterations.add(condition.mode === "until" ? `if (${test}) break;` : `if (!(${test})) break;`);
     }
     iterations.add(`rt.iteration(${site(node)}, ${index});`);
-    iterations.append(lowering.statements(node.body, inner, { scope: node, finish }));
+    iterations.append(lowering.statements(node.body, body.state, { scope: node, finish }));
     iterations.add("}");
     if (declared.length === 0) return sequenced(sequence, iterations);
     // In a block of their own: their names are those of the loop's scope, which a sibling may reuse.
@@ -116,6 +127,11 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
     lines.add("}");
     return lines;
   });
+}
+
+/** `label: ` before a loop that a `break` in a `choice` leaves; nothing otherwise. */
+function labelled(label: string): string {
+  return label === "" ? "" : `${label}: `;
 }
 
 /**

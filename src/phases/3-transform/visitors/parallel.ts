@@ -5,6 +5,7 @@ import { awaited, inert, Lines, nullValue, returnValue, type Lowered } from "../
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
+import { concurrentBody } from "./jumps.js";
 import { counter } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
 
@@ -36,7 +37,8 @@ export function parallel(
       count = `count: ${numberLiteral(modifier.value.raw)}`;
   }
   const options = [join === "any" ? count : undefined, onFail].filter((option) => option !== undefined);
-  const branches = node.branches.map((branch) => branchFunction(branch, state, lowering));
+  const inBranch = concurrentBody(state, false);
+  const branches = node.branches.map((branch) => branchFunction(branch, inBranch, lowering));
   const started = `(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}])`;
   const call =
     join === "first"
@@ -146,7 +148,7 @@ export function parallelFor(
   const iteration = (inner: LowerState): Lines => {
     const body = new Lines();
     body.add(...position.rebind);
-    body.append(lowering.statements(node.body, inner, { scope: node, finish: returnValue }));
+    body.append(lowering.statements(node.body, concurrentBody(inner, true), { scope: node, finish: returnValue }));
     return body;
   };
   if (accumulating.length === 0) {

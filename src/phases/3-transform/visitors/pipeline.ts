@@ -1,11 +1,16 @@
 import type * as ast from "../../../ast.js";
-import { awaited, inert, returnValue, type Lowered } from "../lowered.js";
+import { awaited, inert, Lines, returnValue, type Finish, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
+import { concurrentBody, itemBody } from "./jumps.js";
 import { loopVariable } from "./loop-variables.js";
 
-/** `xs | map: ... | filter: ... | reduce(acc, x): ...`: each stage's result is the next stage's list. */
+/**
+ * `xs | map: ... | filter: ... | reduce(acc, x): ...`: each stage's result is the next stage's list.
+ * Every item is a sequence of its own (DIALECT.md, "Context"): its unbound results stay inside it,
+ * neither later items nor what follows the pipeline see them.
+ */
 export function pipeline(node: ast.PipelineExpression, state: LowerState, lowering: Lowering): Lowered {
   let source = lowering.value(node.source, state);
   for (const stage of node.stages) source = pipeStage(stage, source, state, lowering);
@@ -21,25 +26,29 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
   const each = loopVariable(item, "item", lowering);
   switch (stage.operator) {
     case "pmap": {
-      const body = lowering.statements(stage.body, state, { scope: stage, finish: returnValue });
+      const body = lowering.statements(stage.body, concurrentBody(state, true), { scope: stage, finish: returnValue });
       return awaited(`rt.map(${site(stage)}, ${items}, async (${itemName}) => {\n${body.text()}\n})`);
     }
     case "map":
     case "filter": {
       const target = lowering.temporary(stage.operator === "map" ? "mapped" : "kept");
-      const finish =
+      const finish: Finish =
         stage.operator === "map"
-          ? ({ kind: "push", target } as const)
-          : ({
+          ? { kind: "push", target }
+          : {
               kind: "keep",
               target,
               item: itemName,
               test: (value: string) => `await rt.truthy(${site(stage)}, ${value})`,
-            } as const);
-      const body = lowering.statements(stage.body, state, { scope: stage, finish });
-      out.add(`const ${target}: Value[] = [];`, `for (const ${each.head} of ${items}) {`, ...each.rebind);
-      out.append(body);
-      out.add("}");
+            };
+      const body = lowering.statements(stage.body, itemBody(state, finish), { scope: stage, finish });
+      const sequence = lowering.temporary("sequence");
+      const lines = new Lines();
+      lines.add(`for (const ${each.head} of ${items}) {`, `${sequence}.next();`, ...each.rebind);
+      lines.append(body);
+      lines.add("}");
+      out.add(`const ${target}: Value[] = [];`);
+      out.append(eachItem(sequence, lines));
       return inert(target);
     }
     case "reduce": {
@@ -49,15 +58,29 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       const next = element
         ? loopVariable(lowering.analysis.references.get(element), "item", lowering)
         : { head: "$item", rebind: [] };
-      const body = lowering.statements(stage.body, state, { scope: stage, finish: { kind: "assign", target: acc } });
+      const finish: Finish = { kind: "assign", target: acc };
+      const body = lowering.statements(stage.body, itemBody(state, finish), { scope: stage, finish });
+      const sequence = lowering.temporary("sequence");
       // In a block of its own: a second `reduce(acc, x)` in the same body names its accumulator alike.
       // The block always ends by giving the result, so it is declared without a value ahead.
       const reduced = lowering.temporary("reduced");
+      const steps = new Lines();
+      steps.add(`for (const ${next.head} of ${all}.slice(1)) {`, `${sequence}.next();`, ...next.rebind);
+      steps.append(body);
+      steps.add("}");
       out.add(`const ${all} = ${items};`, `let ${reduced}: Value;`, "{", `let ${acc}: Value = ${all}[0] ?? null;`);
-      out.add(`for (const ${next.head} of ${all}.slice(1)) {`, ...next.rebind);
-      out.append(body);
-      out.add("}", `${reduced} = ${acc};`, "}");
+      out.append(eachItem(sequence, steps));
+      out.add(`${reduced} = ${acc};`, "}");
       return inert(reduced);
     }
   }
+}
+
+/** A stage's items, each a sequence of its own; the enclosing sequence is back when the stage ends, however it ends. */
+function eachItem(sequence: string, items: Lines): Lines {
+  const lines = new Lines();
+  lines.add(`const ${sequence} = rt.items();`, "try {");
+  lines.append(items);
+  lines.add("} finally {", `${sequence}.end();`, "}");
+  return lines;
 }

@@ -74,9 +74,9 @@ function declareScope(
     else ahead.push(symbol);
   }
   for (const symbol of ahead) {
-    // A block's binding read outside it: the program holds the value its last finished call left.
-    const name = lowering.promoted.has(symbol) ? lowering.lastCallName(symbol) : lowering.symbolName(symbol);
-    out.add(`let ${name}: ${lowering.typeOf(symbol, true)} = null;`);
+    // A block's binding read outside it: the runtime holds the value its last finished call left.
+    if (lowering.promoted.has(symbol)) out.add(`const ${lowering.lastCallName(symbol)} = rt.lastCall();`);
+    else out.add(`let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol, true)} = null;`);
   }
   return here;
 }

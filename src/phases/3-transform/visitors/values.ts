@@ -84,7 +84,7 @@ export function unary(node: ast.UnaryExpression, state: LowerState, lowering: Lo
 /** A name's TypeScript name; an agent used as a value (`context: captain`) stands for the agent's name. */
 export function reference(identifier: ast.Identifier, lowering: Lowering): string {
   const symbol = lowering.analysis.references.get(identifier);
-  if (symbol && lowering.analysis.blockBindingReads.has(identifier)) return lowering.lastCallName(symbol);
+  if (symbol && lowering.analysis.blockBindingReads.has(identifier)) return `${lowering.lastCallName(symbol)}.value`;
   if (symbol) return lowering.symbolName(symbol);
   const agent = lowering.analysis.agentValues.get(identifier);
   if (agent) return stringLiteral(agent.name.name);

@@ -1,0 +1,223 @@
+/**
+ * Writes a durable run's trace (`trace-format.ts`, docs/trace.md), fed by the run's steps
+ * (`RunCore.step`) and model requests (`RunCore.callModel`). It is not the truth of the run (the
+ * journal is): records are buffered and appended at most every FLUSH_INTERVAL_MS and when the run
+ * ends, so a crash may lose the last fraction of a second of trace, never a step.
+ *
+ * Every text is redacted by the run before it gets here; each distinct text is written once.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type {
+  ContentBlock,
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+} from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { makeDirectory } from "./make-directory.js";
+import type { Site, StepKind, Usage } from "../types.js";
+import {
+  TRACE_FOLDER,
+  TRACE_STEPS_FILE,
+  TRACE_TEXTS_FILE,
+  TRACE_VERSION,
+  type TraceRecord,
+  type TracedBlock,
+  type TracedMessage,
+} from "./trace-format.js";
+
+const FLUSH_INTERVAL_MS = 100;
+
+/** The step a model request belongs to (steps run concurrently: an AsyncLocalStorage tells them apart). */
+interface TracedStep {
+  readonly s: number;
+  requests: number;
+  retries: number;
+  lastFailed: boolean;
+}
+
+const currentStep = new AsyncLocalStorage<TracedStep>();
+
+export class TraceWriter {
+  private readonly stepsPath: string;
+  private readonly textsPath: string;
+  private readonly written = new Set<string>();
+  private steps = "";
+  private texts = "";
+  private timer: NodeJS.Timeout | undefined;
+  /** Steps started by this process: their numbers in its part of the trace. */
+  private started = 0;
+
+  constructor(
+    runDir: string,
+    /** Removes secrets from a text (the run's redaction). */
+    private readonly redact: (text: string) => string,
+  ) {
+    const folder = join(runDir, TRACE_FOLDER);
+    makeDirectory(folder);
+    this.stepsPath = join(folder, TRACE_STEPS_FILE);
+    this.textsPath = join(folder, TRACE_TEXTS_FILE);
+    // A resumed run adds to the texts already there.
+    if (existsSync(this.textsPath))
+      for (const line of readFileSync(this.textsPath, "utf8").split("\n")) {
+        const id = /^\{"id":"([0-9a-f]+)"/.exec(line)?.[1];
+        if (id !== undefined) this.written.add(id);
+      }
+    this.record({ e: "run", v: TRACE_VERSION, t: Date.now(), pid: process.pid });
+  }
+
+  /** Runs a step's execution, recording its start, its requests and its end. */
+  async step<T extends { readonly usage: readonly Usage[]; readonly value: unknown; readonly reason?: string }>(
+    key: string,
+    kind: StepKind,
+    at: Site,
+    label: string,
+    execute: () => Promise<T>,
+    isWaiting: (error: unknown) => boolean,
+  ): Promise<T> {
+    const s = ++this.started;
+    this.record({
+      e: "start",
+      s,
+      key,
+      kind,
+      line: at.line,
+      column: at.column,
+      label: this.redact(label),
+      t: Date.now(),
+    });
+    const step: TracedStep = { s, requests: 0, retries: 0, lastFailed: false };
+    try {
+      const outcome = await currentStep.run(step, execute);
+      const value = typeof outcome.value === "string" ? outcome.value : JSON.stringify(outcome.value ?? null);
+      this.record({
+        e: "end",
+        s,
+        t: Date.now(),
+        ok: true,
+        retries: step.retries,
+        value: this.text(value),
+        ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
+      });
+      return outcome;
+    } catch (error) {
+      const waiting = isWaiting(error);
+      this.record({
+        e: "end",
+        s,
+        t: Date.now(),
+        ok: false,
+        retries: step.retries,
+        ...(waiting ? { waiting: true } : { error: this.redact(messageOf(error)) }),
+      });
+      throw error;
+    }
+  }
+
+  /** Runs one model request of the current step, recording what was sent and what came back. */
+  async request(
+    params: MessageCreateParamsNonStreaming,
+    send: () => Promise<{ message: Message; usage: Usage }>,
+  ): Promise<{ message: Message; usage: Usage }> {
+    const step = currentStep.getStore();
+    if (step === undefined) return send();
+    if (step.lastFailed) step.retries++;
+    const n = ++step.requests;
+    const sent = {
+      s: step.s,
+      n,
+      t: Date.now(),
+      model: params.model,
+      system: this.system(params.system),
+      messages: params.messages.map((message): TracedMessage => ({
+        role: message.role,
+        content: this.blocks(message.content),
+      })),
+      ...(params.tools === undefined || params.tools.length === 0
+        ? {}
+        : {
+            tools: this.text(params.tools.map((tool) => ("name" in tool ? String(tool.name) : tool.type)).join(", ")),
+          }),
+    };
+    try {
+      const answered = await send();
+      step.lastFailed = false;
+      this.record({
+        e: "request",
+        ...sent,
+        ms: Date.now() - sent.t,
+        answer: this.blocks(answered.message.content),
+        ...(answered.message.stop_reason === null ? {} : { stop: answered.message.stop_reason }),
+        usage: withoutModel(answered.usage),
+      });
+      return answered;
+    } catch (error) {
+      step.lastFailed = true;
+      this.record({ e: "request", ...sent, ms: Date.now() - sent.t, error: this.redact(messageOf(error)) });
+      throw error;
+    }
+  }
+
+  /** Writes what is buffered; the trace stays open. */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Texts first: a step record never names a text that is not on disk.
+    if (this.texts !== "") appendFileSync(this.textsPath, this.texts);
+    if (this.steps !== "") appendFileSync(this.stepsPath, this.steps);
+    this.texts = "";
+    this.steps = "";
+  }
+
+  close(): void {
+    this.flush();
+  }
+
+  private record(record: TraceRecord): void {
+    this.steps += `${JSON.stringify(record)}\n`;
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS).unref();
+  }
+
+  /** The id of a text, written the first time it is met. */
+  private text(raw: string): string {
+    const text = this.redact(raw);
+    const id = createHash("sha256").update(text).digest("hex").slice(0, 16);
+    if (!this.written.has(id)) {
+      this.written.add(id);
+      this.texts += `${JSON.stringify({ id, text })}\n`;
+    }
+    return id;
+  }
+
+  private system(system: MessageCreateParamsNonStreaming["system"]): string[] {
+    if (system === undefined) return [];
+    if (typeof system === "string") return [this.text(system)];
+    return system.map((block) => this.text(block.text));
+  }
+
+  private blocks(content: string | ReadonlyArray<ContentBlockParam | ContentBlock>): TracedBlock[] {
+    if (typeof content === "string") return [{ text: this.text(content) }];
+    return content.flatMap((block): TracedBlock[] => {
+      if (block.type === "text") return [{ text: this.text(block.text) }];
+      if (block.type === "tool_use") return [{ tool: block.name, input: this.text(JSON.stringify(block.input)) }];
+      if (block.type === "tool_result") {
+        const content =
+          typeof block.content === "string"
+            ? block.content
+            : (block.content ?? []).map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
+        return [{ result: this.text(content), ...(block.is_error === true ? { error: true as const } : {}) }];
+      }
+      return [{ text: this.text(`[${block.type}]`) }];
+    });
+  }
+}
+
+function withoutModel({ model: _model, ...tokens }: Usage): Omit<Usage, "model"> {
+  return tokens;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

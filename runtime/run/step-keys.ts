@@ -1,0 +1,66 @@
+/**
+ * Step keys and fingerprints: what lets a run resume after its program was edited.
+ *
+ * A step's **structural key** names its construct by structure: the context path (a `parallel:`
+ * branch, a `for` item, a block or program call), then the construct's kind and binding name
+ * (`session:draft#1`: the second step bound to `draft` here), or for a construct bound to nothing its
+ * statement's site in the program's outline (`session@s4.0~3#0`: its site in the outline, `outline.ts`, and its column), never `line:column`. An
+ * edit elsewhere leaves it as it was.
+ *
+ * A step's **fingerprint** is what it depends on, in three parts: what it asks (a session's prompt
+ * after interpolation, a judgment's condition), how it asks it (agent, model, system prompt,
+ * permissions, tools offered, context), and what it read (the fingerprints of the steps that
+ * produced the values in its context and its trail). A resumed run reuses a recorded step only when
+ * its fingerprint is unchanged, so a step downstream of a changed value runs again.
+ */
+import { createHash } from "node:crypto";
+import type { ProgramOutline } from "./outline.js";
+import type { StepKind } from "../types.js";
+import { text } from "../values/expressions.js";
+import type { Value } from "../types.js";
+
+/** `kind@line:column` segments of a call-site key, each with its statement's site instead. */
+export function structuralSegment(outline: ProgramOutline | undefined, segment: string): string {
+  if (outline === undefined) return segment;
+  // The column tells apart constructs of one statement (`session "a" -> session "b"`).
+  return segment.replace(/@(\d+):(\d+)/g, (whole, line: string, column: string) => {
+    const site = outline.site(Number(line));
+    return site === undefined ? whole : `@${site}~${column}`;
+  });
+}
+
+function hash(value: unknown): string {
+  return createHash("sha256")
+    .update(typeof value === "string" ? value : (JSON.stringify(value) ?? "null"))
+    .digest("hex")
+    .slice(0, 8);
+}
+
+/** A value's identity where no step's fingerprint stands for it (an input, a literal). */
+export function valueDigest(value: Value): string {
+  return hash(text(value));
+}
+
+export interface FingerprintParts {
+  readonly kind: StepKind;
+  /** What the step asks: a session's task, a judgment's condition. */
+  readonly asks: string;
+  /** Everything else that shapes the request. */
+  readonly how: unknown;
+  /** Fingerprints (or digests) of what it read: context values and trail entries, in order. */
+  readonly reads: readonly string[];
+}
+
+/** `asks-how-reads`, each part a short hash, so a changed fingerprint says what changed. */
+export function fingerprint(parts: FingerprintParts): string {
+  return `${hash([parts.kind, parts.asks])}-${hash(parts.how)}-${hash(parts.reads)}`;
+}
+
+/** Why a step whose structural key was recorded runs again: which part of its fingerprint changed. */
+export function changeReason(recorded: string, now: string): string {
+  const [asks, how] = recorded.split("-");
+  const [asksNow, howNow] = now.split("-");
+  if (asks !== asksNow) return "prompt changed";
+  if (how !== howNow) return "settings changed";
+  return "an input changed";
+}

@@ -1,0 +1,22 @@
+/**
+ * Label text comes from the .prose file: each format escapes it (`to-mermaid.ts`, `to-dot.ts`,
+ * `to-svg.ts`). Here, what every format needs first: one line, shortened, and without the
+ * characters no format can hold (control characters and lone surrogates, which make XML
+ * ill-formed).
+ */
+
+const LABEL_LENGTH = 60;
+
+/** Text on one line, whitespace collapsed, cut to `length` characters with an ellipsis. */
+export function excerpt(text: string, length = LABEL_LENGTH): string {
+  const line = printable(text).replace(/\s+/g, " ").trim();
+  const characters = [...line];
+  return characters.length <= length ? line : `${characters.slice(0, length - 1).join("")}…`;
+}
+
+/** Control characters become spaces; a lone surrogate becomes U+FFFD. */
+export function printable(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g, " ")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+}

@@ -1,0 +1,190 @@
+/**
+ * DBOS workers under the faults an operator meets: the database restarted or failing over, its
+ * connections terminated or timed out while idle, a long outage. Each test drives real worker
+ * processes through the CLI against a PostgreSQL server of this file's own (stopping the shared one
+ * would break the other DBOS files running beside it).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { EXIT } from "../../src/exit-codes.js";
+import {
+  checkpointedIdentities,
+  environment,
+  fakeModel,
+  folder,
+  mostAsked,
+  prosec,
+  reportModel,
+  repeatedAfter,
+  result,
+  startWorker,
+  stopChildren,
+  stopped,
+  submit,
+  uninterrupted,
+  waitFor,
+  waitForRunsUnderWay,
+  withDatabase,
+  type RunningWorker,
+} from "../support/dbos.js";
+import { freshDatabase, startPostgres, type PostgresServer } from "../support/postgres.js";
+
+let postgres: PostgresServer;
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 120_000);
+afterAll(() => postgres?.remove());
+afterEach(async () => {
+  await stopChildren();
+  // A test that failed with the server stopped leaves it so; the next one needs it.
+  postgres?.start();
+});
+
+const TOPICS = ["tea", "rivers", "bridges", "owls"];
+
+/** A worker's own lines about the database (one when it goes, one when it is back). */
+function outageLines(worker: RunningWorker): string[] {
+  return worker
+    .log()
+    .split("\n")
+    .filter((line) => line.startsWith("database "));
+}
+
+/** Closes every connection of `database` but the caller's: what an operator's pg_terminate_backend does. */
+function terminateConnections(database: string): Promise<number> {
+  return withDatabase(database, async (client) => {
+    const { rows } = await client.query<{ terminated: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    return rows.filter((row) => row.terminated).length;
+  });
+}
+
+describe("DBOS workers under database faults", () => {
+  it(
+    "ride through a database restart and pg_terminate_backend with runs in flight on two workers",
+    { timeout: 300_000 },
+    async () => {
+      const cwd = folder();
+      const expected = await Promise.all(TOPICS.map((topic) => uninterrupted(cwd, topic)));
+      const server = await fakeModel({ respond: reportModel, latencyMs: 150 });
+      const database = await freshDatabase("restart", postgres.url);
+      const env = environment(database, server);
+      const workers = await Promise.all(["w1", "w2"].map((id) => startWorker(id, cwd, env)));
+      for (const topic of TOPICS) await submit(cwd, env, topic, `run-${topic}`);
+
+      // A restart with runs in flight: the database is away for two seconds.
+      await waitForRunsUnderWay(database, ["w1", "w2"]);
+      const finished = await checkpointedIdentities(database);
+      const stoppedAt = server.requests.length;
+      postgres.stop();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      postgres.start();
+      await waitFor(() => workers.every((worker) => /database reachable again/.test(worker.log())), "reconnection");
+
+      // Then every connection terminated under them, twice.
+      for (let round = 0; round < 2; round++) {
+        expect(await terminateConnections(database)).toBeGreaterThan(0);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+
+      const outputs = await Promise.all(TOPICS.map((topic) => result(cwd, env, `run-${topic}`)));
+      expect(outputs).toEqual(expected);
+      for (const worker of workers) {
+        expect(worker.process.exitCode).toBeNull();
+        const lines = outageLines(worker);
+        expect(lines[0]).toMatch(/^database unreachable \(.+\): runs pause at their next checkpoint; retrying/);
+        expect(lines[1]).toMatch(/^database reachable again after \d+\.\d s: carrying on$/);
+        // One outage, one pair of lines (a terminated connection is reconnected, not an outage);
+        expect(lines.length).toBeLessThanOrEqual(4);
+        expect(worker.log()).not.toMatch(/Unhandled|BoundPool|\n\s+at /);
+        // the silent peer is not adopted: its silence was the database's.
+        expect(worker.log()).not.toMatch(/was silent/);
+      }
+      expect(repeatedAfter(server, stoppedAt, finished)).toEqual([]);
+      expect(mostAsked(server)).toBe(1);
+      for (const worker of workers) expect(await stopped(worker)).toBe(EXIT.ok);
+    },
+  );
+
+  it("serves runs when idle_session_timeout closes its idle connections", { timeout: 120_000 }, async () => {
+    const cwd = folder();
+    const [expected] = await Promise.all([uninterrupted(cwd, "tea")]);
+    const server = await fakeModel({ respond: reportModel });
+    const database = await freshDatabase("idle", postgres.url);
+    await withDatabase(database, (client) =>
+      client.query(`ALTER DATABASE ${new URL(database).pathname.slice(1)} SET idle_session_timeout = '300ms'`),
+    );
+    const env = environment(database, server);
+    const worker = await startWorker("w1", cwd, env);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await submit(cwd, env, "tea", "run-tea");
+    expect(await result(cwd, env, "run-tea")).toEqual(expected);
+    expect(worker.process.exitCode).toBeNull();
+    expect(worker.log()).not.toMatch(/Unhandled|\n\s+at /);
+    expect(await stopped(worker)).toBe(EXIT.ok);
+  });
+
+  it("exit 8 once the database stays away past --outage-limit", { timeout: 120_000 }, async () => {
+    const cwd = folder();
+    const server = await fakeModel({ respond: reportModel });
+    const database = await freshDatabase("limit", postgres.url);
+    const env = environment(database, server);
+    const worker = await startWorker("w1", cwd, env, { extra: ["--outage-limit", "3"] });
+    postgres.stop();
+    const stoppedAt = Date.now();
+    expect(await worker.exited).toBe(EXIT.network);
+    const after = Date.now() - stoppedAt;
+    expect(after).toBeGreaterThanOrEqual(3000);
+    expect(after).toBeLessThan(20_000);
+    const lines = worker.log().trim().split("\n");
+    expect(lines.filter((line) => line.startsWith("database unreachable"))).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(
+      /^prosec: the database was unreachable for \d+\.\d s \(--outage-limit\): .+; stopping\. Runs in flight are recovered when this worker starts again, or adopted by another one$/,
+    );
+    postgres.start();
+    const usage = await prosec(["worker", "report.prose", "--outage-limit", "0"], cwd, env);
+    expect([usage.code, usage.stderr]).toEqual([
+      EXIT.usage,
+      "prosec: --outage-limit takes a number of seconds above 0\n",
+    ]);
+  });
+
+  it(
+    "result --timeout keeps its deadline when the database goes away mid-wait (6), or never answers (8)",
+    { timeout: 120_000 },
+    async () => {
+      const cwd = folder();
+      const server = await fakeModel({ respond: reportModel });
+      const database = await freshDatabase("deadline", postgres.url);
+      const env = environment(database, server);
+      // No worker serves the queue: the run stays ENQUEUED, held by no worker.
+      await submit(cwd, env, "tea", "run-tea");
+      const queued = await prosec(["status", "run-tea", "--json"], cwd, env);
+      expect(JSON.parse(queued.stdout)).toMatchObject({ status: "ENQUEUED", worker: null });
+      const started = Date.now();
+      const waiting = prosec(["result", "run-tea", "--timeout", "8", "--json"], cwd, env);
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      postgres.stop();
+      const pending = await waiting;
+      const took = Date.now() - started;
+      expect(pending.code).toBe(EXIT.pending);
+      expect(JSON.parse(pending.stdout)).toEqual({ type: "pending", runId: "run-tea", status: "ENQUEUED" });
+      expect(pending.stderr).toMatch(
+        /^prosec: run run-tea is still pending \(ENQUEUED\) \(as of \d+\.\d s ago: the database has not answered since\) after 8 s; see `prosec status run-tea`\n$/,
+      );
+      // The deadline, a second of grace, and the process's own start (slow on a loaded machine).
+      expect(took).toBeGreaterThanOrEqual(8000);
+      expect(took).toBeLessThan(20_000);
+
+      const unreachable = await prosec(["result", "run-tea", "--timeout", "2"], cwd, env);
+      expect(unreachable.code).toBe(EXIT.network);
+      expect(unreachable.stderr).toMatch(
+        /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:\d+\/\w+ \(DBOS_SYSTEM_DATABASE_URL\)(: connect ECONNREFUSED [\d.:]+)? \(tried for 2 s\)\n$/,
+      );
+      postgres.start();
+      const answered = await prosec(["result", "run-tea", "--timeout", "0"], cwd, env);
+      expect(answered.code).toBe(EXIT.pending);
+    },
+  );
+});

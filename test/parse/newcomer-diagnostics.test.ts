@@ -1,0 +1,98 @@
+/**
+ * Diagnostics a newcomer met in the first hour (issue 29): each says what is wrong where it is
+ * wrong, once, and how to fix it. Every diagnostic of the program is asserted, so a second,
+ * confusing one fails the test.
+ */
+import { describe, expect, it } from "vitest";
+import { compile } from "../../src/compile.js";
+
+const lines = (...source: string[]) => `${source.join("\n")}\n`;
+
+async function reported(source: string): Promise<string[]> {
+  const { diagnostics } = await compile(source, "newcomer.prose");
+  return diagnostics.map(
+    (diagnostic) =>
+      `${diagnostic.range.start.line}:${diagnostic.range.start.column} ${diagnostic.code} ${diagnostic.message}${diagnostic.hint === undefined ? "" : ` | ${diagnostic.hint}`}`,
+  );
+}
+
+describe("diagnostics a newcomer met", () => {
+  it("a line over-indented by a space is reported at that line, once", async () => {
+    expect(
+      await reported(
+        lines(
+          "agent writer:",
+          "  model: sonnet",
+          "if **the draft is ready**:",
+          '     session "Publish"',
+          '    session "Announce"',
+          '    session "Archive"',
+          'session "Done"',
+        ),
+      ),
+    ).toEqual([
+      "4:1 E005 this line is indented by 5 spaces, 1 more than the line after it in its block | indent it by 4 spaces, like the rest of the block",
+    ]);
+    // Inside a block's body too; and a dedent between two widths that is not such a line keeps its message.
+    expect(await reported(lines("block b():", "  if **x**:", '     session "a"', '    session "b"', "do b()"))).toEqual(
+      [
+        "3:1 E005 this line is indented by 5 spaces, 1 more than the line after it in its block | indent it by 4 spaces, like the rest of the block",
+      ],
+    );
+    expect(await reported(lines("if **x**:", '    session "a"', '  session "b"'))).toEqual([
+      "3:1 E005 this line is indented by 2 spaces, which matches no enclosing block | line it up with the block it belongs to",
+    ]);
+  });
+
+  it("`catch as err` without its `:` is that error alone, not also `try:` without `catch:`", async () => {
+    const missingColon = "E004 expected `:` after `catch` | a line that opens an indented block ends with `:`";
+    expect(await reported(lines("try:", '  session "a"', "catch as err", '  session "b"'))).toEqual([
+      `3:13 ${missingColon}`,
+    ]);
+    expect(
+      await reported(lines("block b():", "  try:", '    session "a"', "  catch as err", '    session "b"', "do b()")),
+    ).toEqual([`4:15 ${missingColon}`]);
+    // A `try:` that really has neither is still told so.
+    expect(await reported(lines("try:", '  session "a"', 'session "b"'))).toEqual([
+      "1:1 P013 `try:` without `catch:` or `finally:` does nothing | add `catch:` to handle the error, or remove `try:`",
+    ]);
+  });
+
+  it("a misspelt keyword where a value stands gets a did-you-mean, in a binding and in a parallel branch", async () => {
+    const hint = "write `session`: a value is a name, a literal, or begins with a keyword such as `session` or `do`";
+    expect(
+      await reported(lines('let r = sesion "Write"', "parallel:", '  a = sesion "A"', '  b = session "B"')),
+    ).toEqual([
+      `1:9 E004 \`sesion\` is not a keyword (did you mean \`session\`?) | ${hint}`,
+      `3:7 E004 \`sesion\` is not a keyword (did you mean \`session\`?) | ${hint}`,
+    ]);
+    expect(await reported(lines("agent captain:", "  persist: true", "let x = resme: captain"))).toEqual([
+      "3:9 E004 `resme` is not a keyword (did you mean `resume`?) | write `resume`: a value is a name, a literal, or begins with a keyword such as `session` or `do`",
+    ]);
+    // A word nothing is close to keeps the plain message.
+    expect(await reported(lines('let x = foo "a"'))).toEqual([
+      '1:13 E004 unexpected `"a"`: expected end of line or `(`',
+    ]);
+  });
+
+  it("`loop until **done** max 3:` says to write `(max: 3)`", async () => {
+    expect(await reported(lines("loop until **done** max 3:", '  session "a"'))).toEqual([
+      "1:21 E004 `max` is a modifier: it goes in parentheses after the condition | write `(max: 3)`, as in `loop until **done** (max: 3):`",
+    ]);
+  });
+
+  it("`{reprot}` one edit from `report` is an error; `{timestamp}` with `timeframe` bound stays a warning", async () => {
+    expect(
+      await reported(
+        lines(
+          'let report = session "Write"',
+          'let timeframe = "last week"',
+          'session "Send {reprot} with a {timestamp} header"',
+        ),
+      ),
+    ).toEqual([
+      "3:15 P039 `{reprot}`: `reprot` is one edit from `report`, so this looks like a typo, not text for the model | write `{report}` to interpolate `report`, or \\{reprot} to keep the braces as text",
+      "3:31 P002 `{timestamp}` names no binding, so it stays literal text (did you mean `timeframe`?) | write `{timeframe}` to interpolate `timeframe`, or write \\{ to mark the brace as text",
+    ]);
+  });
+});
