@@ -4,7 +4,7 @@
  * through a forced tool call. Either way an `extraction` event says which it was.
  */
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { askForced } from "./forced-question.js";
+import { askForced, YES_NO_SCHEMA } from "./forced-question.js";
 import { YES_NO_SHAPE } from "./judgment.js";
 import { stableBlocks } from "../model/prompt.js";
 import { parseJson, parseList, parseMarkdownList, parseYesNo } from "../values/structure.js";
@@ -186,11 +186,6 @@ export async function extractTruth(
   text: string,
   signal: AbortSignal,
 ): Promise<StepOutcome<boolean>> {
-  const schema = {
-    type: "object" as const,
-    properties: { answer: { type: "boolean" }, reason: { type: "string" } },
-    required: ["answer", "reason"],
-  };
   return askForced(
     core,
     {
@@ -199,7 +194,7 @@ export async function extractTruth(
       system: EXTRACT_SYSTEM,
       material: stableBlocks([`Text:\n${text}`]),
       question: "Does this text answer yes (keep, true, positive) or no?",
-      schema,
+      schema: YES_NO_SCHEMA,
       shape: YES_NO_SHAPE,
       expected: "true or false",
       failure: "The model could not read a yes or no from the text",

@@ -21,6 +21,13 @@ const QUESTION_MAX_TOKENS = 1024;
 const QUESTION_MAX_TOKENS_CAP = 8192;
 
 /** What the model answered: the tool's fields, or its text when it did not call the tool. */
+/** The answer tool's input for a yes/no question: a judgment's, or a truth read from text. */
+export const YES_NO_SCHEMA = {
+  type: "object" as const,
+  properties: { answer: { type: "boolean" }, reason: { type: "string" } },
+  required: ["answer", "reason"],
+};
+
 export interface ForcedReply {
   /** The tool's `answer` field; undefined when the model did not call the tool (or left it out). */
   readonly answer: unknown;

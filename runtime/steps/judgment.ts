@@ -6,7 +6,7 @@
  */
 import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { askForced } from "./forced-question.js";
+import { askForced, YES_NO_SCHEMA } from "./forced-question.js";
 import { contextSections, dedent, stableBlocks } from "../model/prompt.js";
 import { parseYesNo } from "../values/structure.js";
 import { trailBudget, trailSections, type TrailEntry } from "./trail.js";
@@ -61,11 +61,6 @@ export async function judge(
   request: JudgmentRequest,
   signal: AbortSignal,
 ): Promise<StepOutcome<boolean>> {
-  const schema = {
-    type: "object" as const,
-    properties: { answer: { type: "boolean" }, reason: { type: "string" } },
-    required: ["answer", "reason"],
-  };
   const question = `Condition: ${dedent(request.condition)}\n\n${ASKERS[request.asks]}\n\nIs the condition true?`;
   return askForced(
     core,
@@ -75,7 +70,7 @@ export async function judge(
       system: JUDGE_SYSTEM,
       material: evidence(core, request.trail, request.scope),
       question,
-      schema,
+      schema: YES_NO_SCHEMA,
       shape: YES_NO_SHAPE,
       expected: "true or false",
       failure: "The model's judgment could not be read as yes or no",

@@ -45,15 +45,7 @@ import {
   type ToolOutputLimits,
 } from "./tool-output.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
-import type {
-  AnswerAction,
-  SessionRequest,
-  SessionSettings,
-  StepAsk,
-  ToolContext,
-  ToolDefinition,
-  Usage,
-} from "../types.js";
+import type { AnswerAction, SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition } from "../types.js";
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_CONTEXT_BUDGET = 200_000;

@@ -17,7 +17,9 @@ describe("prosec graph", () => {
     expect(result.stderr).toBe("");
     expect(result.status).toBe(EXIT.ok);
     expect(result.stdout).toMatch(/^flowchart TD\n/);
-    expect(result.stdout).toContain('{"if **it is good**<br>≤ 1 call"}');
+    // A judgment's bound counts the re-asks an unreadable answer may take (2 by default): 1 + 2 calls.
+    expect(result.stdout).toContain('{"if **it is good**<br>≤ 3 calls"}');
+    expect(result.stdout).toContain('n1(["program<br>critical path 5<br>≤ 5 calls"])');
   });
 
   it("writes DOT and SVG, to a file with --out", () => {
