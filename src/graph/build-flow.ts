@@ -9,12 +9,14 @@
  */
 import type * as ast from "../ast.js";
 import { childrenOf } from "../walk.js";
-import type { Analysis } from "../phases/2-analyze/types.js";
-import type { CostEstimator } from "../phases/2-analyze/cost/estimator.js";
-import { formatCount } from "../phases/2-analyze/cost/format.js";
-import { Poly } from "../phases/2-analyze/cost/poly.js";
-import type { CostVector } from "../phases/2-analyze/cost/vector.js";
-import { DEFAULT_MODEL } from "../phases/2-analyze/cost/assumptions.js";
+import {
+  DEFAULT_MODEL,
+  formatCount,
+  Poly,
+  type Analysis,
+  type CostEstimator,
+  type CostVector,
+} from "../phases/2-analyze/index.js";
 import type { ProgramCost } from "../../runtime/run/bound.js";
 import { markCritical, type Region } from "./critical.js";
 import type {

@@ -13,7 +13,10 @@ export { closest } from "./suggest.js";
 export { inputQuestion } from "./input-question.js";
 export { inferValueTypes, readBeforeJoin, union, type ValueType, type ValueTypes } from "./value-types.js";
 export { judgedKinds } from "./visible-values.js";
-export { programCost } from "./cost/analyze.js";
+export { costEstimator, programCost, type CostOptions } from "./cost/analyze.js";
+export type { CostEstimator } from "./cost/estimator.js";
+export type { CostVector } from "./cost/vector.js";
+export { DEFAULT_MODEL } from "./cost/assumptions.js";
 export { Poly } from "./cost/poly.js";
 export { dollarCount, formatCount, formatDollars, formatNumber } from "./cost/format.js";
 
