@@ -50,6 +50,7 @@ export async function typecheck(modules: readonly EmittedModule[]): Promise<Type
     compilerOptions: {
       // The strictest flags teams use: generated modules must pass wherever they are committed.
       strict: true,
+      noUnusedLocals: true,
       noUncheckedIndexedAccess: true,
       exactOptionalPropertyTypes: true,
       noPropertyAccessFromIndexSignature: true,

@@ -32,4 +32,44 @@ describe("tidying a generated module", () => {
     const code = `${head}export async function f(g: () => Promise<Value>): Promise<Value> {\n  const read = await g();\n  return read;\n}\n`;
     expect(await tidy(code)).toContain("const read = await g();\n  return read;");
   });
+
+  it("writes a loop whose item nothing reads as a count, and drops the index or item an entries() loop does not read", async () => {
+    const code = [
+      head + "declare function g(x?: unknown): Promise<void>;",
+      "export async function f(list: () => Promise<number[]>, $remaining: number): Promise<void> {",
+      "  for (const x of await list()) {\n    await g();\n  }",
+      "  for (const [i, y] of (await list()).entries()) {\n    await g(i);\n  }",
+      "  for (const [i, y] of (await list()).entries()) {\n    await g(y);\n  }",
+      "  for (const [i, y] of (await list()).entries()) {\n    await g($remaining);\n  }",
+      "  for (const z of await list()) {\n    await g({ z });\n  }",
+      "}",
+    ].join("\n");
+    const tidied = await tidy(code);
+    expect(tidied).toContain(
+      "for (let $remaining2 = (await list()).length; $remaining2 > 0; $remaining2--) {\n    await g();",
+    );
+    expect(tidied).toContain("for (const [i] of (await list()).entries()) {\n    await g(i);");
+    expect(tidied).toContain("for (const y of await list()) {\n    await g(y);");
+    expect(tidied).toContain(
+      "for (let $remaining3 = (await list()).length; $remaining3 > 0; $remaining3--) {\n    await g($remaining);",
+    );
+    expect(tidied).toContain("for (const z of await list()) {\n    await g({ z });");
+  });
+
+  it("drops a callback's trailing parameters nothing reads, and only a callback's", async () => {
+    const code = [
+      head + "declare function each(f: (item: number, index: number) => Promise<void>): Promise<void>;",
+      "export async function f(): Promise<void> {",
+      "  await each(async (item, index) => {});",
+      "  await each(async (item, index) => { await each(async () => { void item; }); });",
+      "  await each(async (item, index) => { void index; });",
+      "}",
+      "export function named(unused: number): void {}",
+    ].join("\n");
+    const tidied = await tidy(code);
+    expect(tidied).toContain("await each(async () => {});");
+    expect(tidied).toContain("await each(async (item) => { await each(async () => { void item; }); });");
+    expect(tidied).toContain("await each(async (item, index) => { void index; });");
+    expect(tidied).toContain("export function named(unused: number): void {}");
+  });
 });

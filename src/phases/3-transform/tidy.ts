@@ -7,13 +7,15 @@
  * - `const x = <call>;` whose `x` nothing reads keeps only the call (`no-unused-vars`, `noUnusedLocals`);
  *   a name nothing reads goes with its declaration when that only builds data (an agent nobody
  *   uses), and a `let` with it, each `x = <call>;` keeping its call;
- * - a type import (`type Value`, `type AgentDefinition`) goes when no type names it.
+ * - a type import (`type Value`, `type AgentDefinition`) goes when no type names it;
+ * - a loop variable or a callback's parameter nothing reads is written without it (`unread-variables.ts`).
  *
  * The analysis is conservative: a name read in a closure, or in a construct it does not model,
  * keeps its `null`. TypeScript's definite-assignment check accepts what it removes (a test
  * type-checks every generated module with the strictest flags).
  */
 import { children, isNode, isPlainData, type Node } from "./estree.js";
+import { unreadVariableEdits, type Callback, type Edit, type ForOfLoop } from "./unread-variables.js";
 
 interface Binding {
   readonly name: string;
@@ -53,8 +55,18 @@ export async function tidy(code: string): Promise<string> {
   const kept = (at: number): boolean => !cuts.some(([start, end]) => start <= at && at < end);
   for (const [name, range] of walker.typeImports)
     if (!walker.typeNames.some((type) => type.name === name && kept(type.at))) cuts.push(range);
+  const edits: Edit[] = [
+    ...cuts.map((range) => ({ range, text: "" })),
+    ...unreadVariableEdits(code, walker.forOfLoops, walker.callbacks),
+  ];
   let tidied = code;
-  for (const [start, end] of cuts.sort((a, b) => b[0] - a[0])) tidied = tidied.slice(0, start) + tidied.slice(end);
+  let applied = code.length;
+  for (const { range, text } of edits.sort((a, b) => b.range[0] - a.range[0])) {
+    // Edits never overlap as written; should one ever, the later one keeps its text.
+    if (range[1] > applied) continue;
+    tidied = tidied.slice(0, range[0]) + text + tidied.slice(range[1]);
+    applied = range[0];
+  }
   return tidied;
 }
 
@@ -74,6 +86,9 @@ class Walker {
   readonly typeImports = new Map<string, readonly [number, number]>();
   /** The names types refer to, and where. */
   readonly typeNames: { readonly name: string; readonly at: number }[] = [];
+  readonly forOfLoops: ForOfLoop[] = [];
+  /** Functions passed straight to a call: their trailing parameters may go. */
+  readonly callbacks: Callback[] = [];
   private readonly scopes: Map<string, Binding>[] = [];
   private functions = 0;
   private current = 0;
@@ -289,6 +304,7 @@ class Walker {
         let state = assigned;
         if (init?.type === "VariableDeclaration") {
           this.declare(init);
+          if (node.type === "ForOfStatement") this.forOfLoops.push({ node, variables: this.scopes.at(-1)! });
           state = this.statement(init, state);
         } else if (init) state = this.expression(init, state);
         const head = (node["test"] ?? node["right"]) as Node | null;
@@ -306,13 +322,17 @@ class Walker {
     }
   }
 
-  private function(node: Node): void {
+  private function(node: Node, callback = false): void {
     const outer = this.current;
     this.current = ++this.functions;
     this.scopes.push(new Map());
-    for (const param of node["params"] as Node[])
-      for (const name of this.patternNames(param.type === "TSParameterProperty" ? (param["parameter"] as Node) : param))
-        this.scopes.at(-1)!.set(name, this.binding(name));
+    const params = (node["params"] as Node[]).map((param) => {
+      const names = this.patternNames(param.type === "TSParameterProperty" ? (param["parameter"] as Node) : param);
+      const bindings = names.map((name) => this.binding(name));
+      bindings.forEach((binding) => this.scopes.at(-1)!.set(binding.name, binding));
+      return param.type === "Identifier" ? bindings[0] : undefined;
+    });
+    if (callback) this.callbacks.push({ node, params });
     const body = node["body"] as Node;
     if (body.type === "BlockStatement") this.statements(body["body"] as Node[], new Set());
     else this.expression(body, new Set());
@@ -380,6 +400,15 @@ class Walker {
       case "FunctionExpression":
         this.function(node);
         return assigned;
+      case "CallExpression": {
+        let state = this.expression(node["callee"] as Node, assigned);
+        for (const argument of node["arguments"] as Node[]) {
+          if (argument.type === "ArrowFunctionExpression" || argument.type === "FunctionExpression")
+            this.function(argument, true);
+          else state = this.expression(argument, state);
+        }
+        return state;
+      }
       case "MemberExpression": {
         const state = this.expression(node["object"] as Node, assigned);
         return node["computed"] ? this.expression(node["property"] as Node, state) : state;
