@@ -75,7 +75,8 @@ function shownPath(path: string): string {
 
 describe("generated modules", () => {
   it("are 22 snapshots, 3 example-app workflows and 50 corpus modules", () => {
-    const count = (folder: string) => modules.filter((module) => shownPath(module.path).startsWith(join(root, folder))).length;
+    const count = (folder: string) =>
+      modules.filter((module) => shownPath(module.path).startsWith(join(root, folder))).length;
     expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([22, 3, 50]);
   });
 
@@ -88,7 +89,8 @@ describe("generated modules", () => {
     expect(results).toHaveLength(75);
     const problems = results.flatMap((result) =>
       result.messages.map(
-        (message) => `${relative(root, result.filePath)}:${message.line}: ${message.ruleId ?? "fatal"}: ${message.message}`,
+        (message) =>
+          `${relative(root, result.filePath)}:${message.line}: ${message.ruleId ?? "fatal"}: ${message.message}`,
       ),
     );
     expect(problems).toEqual([]);
@@ -106,13 +108,16 @@ describe("generated modules", () => {
   it("are formatted as prettier formats them", async () => {
     const unformatted = [];
     for (const module of modules)
-      if (!(await prettier.check(module.code, prettierOptions))) unformatted.push(relative(root, shownPath(module.path)));
+      if (!(await prettier.check(module.code, prettierOptions)))
+        unformatted.push(relative(root, shownPath(module.path)));
     expect(unformatted).toEqual([]);
   }, 120_000);
 
   it("type-check with noUnusedLocals, noUncheckedIndexedAccess, exactOptionalPropertyTypes and noPropertyAccessFromIndexSignature", async () => {
     const errors = await typecheck(modules);
-    expect(errors.map((error) => `${relative(root, shownPath(error.path))}:${error.line}: ${error.message}`)).toEqual([]);
+    expect(errors.map((error) => `${relative(root, shownPath(error.path))}:${error.line}: ${error.message}`)).toEqual(
+      [],
+    );
   }, 300_000);
 
   it("would fail on an unused local, an unchecked index or an optional property set to undefined", async () => {
