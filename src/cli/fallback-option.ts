@@ -6,7 +6,7 @@ import type { Argv } from "yargs";
 import { FallbackError, fallbackChains, ModelChains, parseFallback } from "../../runtime/model/fallback.js";
 import { resolveModel } from "../../runtime/model/models.js";
 import type { FallbackChains } from "../../runtime/types.js";
-import { UsageError } from "./find-programs.js";
+import { UsageError } from "../errors.js";
 
 export interface FallbackArguments {
   readonly fallback: readonly string[];

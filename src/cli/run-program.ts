@@ -21,9 +21,9 @@ import {
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
-import { loadChecked } from "./load-checked.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
+import { loadChecked } from "../run/load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
 import { forkRun } from "../../runtime/durable/fork.js";
 import { registryFailure } from "./registry-session.js";

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 
 const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
 

@@ -1,0 +1,169 @@
+/**
+ * How a run reaches the model: the client, the run-wide cap on calls in flight, model names
+ * resolved to ids, fallback chains, and `call()`, the one path by which a Messages API request is
+ * sent (inside the cap, down the model's fallback chain, each request admitted by the meter, through
+ * the run's trace, a session's streamed). A called program shares its caller's client, cap and chains.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { withBreakpoints } from "../model/caching.js";
+import { connectionFor } from "../model/client.js";
+import { runChains, withFallback, type ModelChains } from "../model/fallback.js";
+import { requestMessage } from "../model/stream.js";
+import { streamListener, type CallSite } from "../model/streamed-text.js";
+import { Limiter } from "../model/limiter.js";
+import { resolveModel } from "../model/models.js";
+import { outputLimit } from "../model/output-limits.js";
+import type { TraceWriter } from "../durable/trace-writer.js";
+import type { PendingEvent } from "./events.js";
+import type { Meter, Refusal } from "./meter.js";
+import type { Secrets } from "../tools/secrets.js";
+import { outsideContext } from "./step-context.js";
+import type { RunOptions, Usage } from "../types.js";
+
+/** The default hard cap of a run; the API's pace (pace.ts) usually decides first. */
+const DEFAULT_CONCURRENCY = 64;
+
+/** What a model call needs from its run. */
+export interface CallingRun {
+  readonly options: RunOptions;
+  readonly meter: Meter;
+  /** The program's source file, for a mistake in `PROSEC_FALLBACK`. */
+  readonly source: string;
+  /** The run's trace, read at each call: it is set when the run opens its folder. */
+  trace(): TraceWriter | undefined;
+  /** A request the budget refuses: stops the run and throws. */
+  refuse(refusal: Refusal): Promise<never>;
+  /** Streamed text and fallbacks are told as run events. */
+  emit(event: PendingEvent): void;
+  secrets(): Secrets;
+}
+
+export class ModelAccess {
+  readonly client: Anthropic;
+  /** The run's hard cap on model calls in flight (`concurrency`). */
+  readonly limiter: Limiter;
+  /** The models a call falls back to (fallback.ts). */
+  readonly chains: ModelChains;
+  private readonly modelIds = new Map<string, string>();
+
+  constructor(
+    private readonly run: CallingRun,
+    caller?: ModelAccess,
+  ) {
+    this.chains = caller?.chains ?? runChains(run.options, run.source);
+    if (caller !== undefined) {
+      this.client = caller.client;
+      this.limiter = caller.limiter;
+    } else {
+      const connection = connectionFor(run.options);
+      this.client = connection.client;
+      this.limiter = new Limiter(run.options.concurrency ?? DEFAULT_CONCURRENCY);
+      connection.pace?.allow(this.limiter.limit);
+    }
+  }
+
+  /** The model id for a `.prose` model name (resolved once per name and run: reading the environment is slow). */
+  model(name: string | undefined): string {
+    const key = name ?? "";
+    let id = this.modelIds.get(key);
+    if (id === undefined) {
+      id = resolveModel(name, this.run.options.models);
+      this.modelIds.set(key, id);
+    }
+    return id;
+  }
+
+  /** The model's output limit (output-limits.ts): a session's default `max_tokens`. */
+  outputLimit(model: string, signal: AbortSignal): Promise<number> {
+    return outputLimit(this.client, model, signal);
+  }
+
+  /**
+   * One Messages API call, inside the run's cap, cancelled with `signal`, moving down the model's
+   * fallback chain while a model cannot answer (fallback.ts). A session's calls stream (`site.step`).
+   */
+  call(
+    request: MessageCreateParamsNonStreaming,
+    signal: AbortSignal,
+    site?: CallSite,
+  ): Promise<{ message: Message; usage: Usage }> {
+    return this.limiter.run(signal, () =>
+      withFallback(
+        this.chains.of(request.model),
+        async (model) =>
+          this.send(
+            model === request.model ? request : await this.fallbackRequest(request, model, signal),
+            signal,
+            site,
+          ),
+        (from, to, reason) =>
+          // The OpenTelemetry span's record of a fallback goes beside this event.
+          this.run.emit({
+            type: "fallback",
+            ...(site === undefined ? {} : { at: site.at }),
+            label: site?.label ?? "A model call",
+            from,
+            to,
+            reason,
+          }),
+      ),
+    );
+  }
+
+  /** `request` for the next model of its chain: `max_tokens` within that model's output limit unless the run set it. */
+  private async fallbackRequest(
+    request: MessageCreateParamsNonStreaming,
+    model: string,
+    signal: AbortSignal,
+  ): Promise<MessageCreateParamsNonStreaming> {
+    const limit = this.run.options.maxTokens === undefined ? await this.outputLimit(model, signal) : Infinity;
+    return { ...request, model, max_tokens: Math.min(request.max_tokens, limit) };
+  }
+
+  /**
+   * One request to one model; each of its HTTP attempts also waits for the API's pace (pace.ts, in the
+   * client's `fetch`). A call still waiting when `signal` aborts is dropped unsent. With prompt caching
+   * (the default), `cache_control` breakpoints where the request's stable prefixes end, laid out for
+   * its model (caching.ts); the meter admits it first (meter.ts).
+   */
+  private async send(
+    request: MessageCreateParamsNonStreaming,
+    signal: AbortSignal,
+    site: CallSite | undefined,
+  ): Promise<{ message: Message; usage: Usage }> {
+    const params = this.run.options.promptCaching === false ? request : withBreakpoints(request);
+    const reservation = this.run.meter.admit(params);
+    if ("remedy" in reservation) return this.run.refuse(reservation);
+    const listener = streamListener(site, params.model, this.run.options, this.run.secrets(), (event) =>
+      this.run.emit(event),
+    );
+    let usage: Usage | undefined;
+    const send = async (): Promise<{ message: Message; usage: Usage }> => {
+      const message = await outsideContext(() => requestMessage(this.client, params, signal, listener));
+      if (!message || !Array.isArray(message.content))
+        throw new Error("The model server answered with something that is not a message.");
+      usage = usageOf(params.model, message.usage);
+      return { message, usage };
+    };
+    const trace = this.run.trace();
+    try {
+      return await (trace === undefined ? send() : trace.request(params, send));
+    } finally {
+      reservation.settle(usage);
+    }
+  }
+}
+
+/** A reply's usage; the cache fields only when the server reported cache traffic. */
+function usageOf(model: string, reported: Partial<Message["usage"]> | undefined): Usage {
+  const written = reported?.cache_creation_input_tokens ?? 0;
+  const read = reported?.cache_read_input_tokens ?? 0;
+  return {
+    model,
+    inputTokens: reported?.input_tokens ?? 0,
+    outputTokens: reported?.output_tokens ?? 0,
+    ...(written === 0 ? {} : { cacheWriteTokens: written }),
+    ...(read === 0 ? {} : { cacheReadTokens: read }),
+  };
+}
