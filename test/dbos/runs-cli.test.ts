@@ -22,6 +22,7 @@ import {
 } from "../support/dbos.js";
 import { askedText, reply, type FakeRequest } from "../support/fake-anthropic.js";
 import type { FakeServer } from "../support/fake-anthropic.js";
+import { launchBrowser } from "../support/chromium.js";
 import { freshDatabase } from "../support/postgres.js";
 import { temporaryFolder } from "../support/temp.js";
 
@@ -159,6 +160,23 @@ describe("DBOS runs from the CLI", () => {
         ["session", 7],
       ]);
       expect((await fetch(`${view.url}run/nothing-here`)).status).toBe(404);
+
+      // In the browser: the list marks the DBOS runs, and a DBOS run's row leads to its page.
+      const browser = await launchBrowser();
+      try {
+        const { page, errors } = await browser.newPage({ allowOrigin: view.url });
+        await page.goto(view.url);
+        const marks = await page
+          .locator("#runs tbody tr")
+          .evaluateAll((rows) => rows.map((row) => row.querySelector(".store")?.textContent ?? "file"));
+        expect(marks).toEqual(["DBOS", "DBOS", "file"]);
+        await page.locator('#runs tr[data-run="batch-2"] a').click();
+        await page.waitForSelector("#status");
+        expect(await page.locator("#status").textContent()).toBe("cancelled");
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
     } finally {
       await view.close();
     }
