@@ -209,6 +209,13 @@ describe("DBOS runs from the CLI", () => {
       "prosec: run batch-1 had finished: nothing to resume; its outputs follow\n",
     ]);
     expect(finished.stdout).toContain("on it: Summarise tea");
+    // A file named is compiled: another program version than the run's is worth a warning.
+    writeFileSync(join(cwd, "changed.prose"), PROGRAM.replace("Summarise", "Sum up"));
+    const changed = await prosec(["run", "changed.prose", "--resume", "batch-1"], cwd, env);
+    expect(changed.code).toBe(EXIT.ok);
+    expect(changed.stderr).toMatch(
+      /^prosec: warning: run batch-1 is of program version (\w+), the file given compiles to \w+: workers of \1 continue it\n/,
+    );
 
     const queued = await prosec(
       ["submit", "report.prose", "-i", "topic=later", "--queue", "idle", "--id", "q1"],
