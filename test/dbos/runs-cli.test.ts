@@ -52,6 +52,7 @@ let database = "";
 let cwd = "";
 let env: NodeJS.ProcessEnv = {};
 let worker: RunningWorker;
+let running: { code: number | null; stderr: string };
 
 /** The requests that asked for `prompt` so far. */
 const asked = (prompt: string) => server.requests.filter((request) => askedText(request).startsWith(prompt)).length;
@@ -82,6 +83,8 @@ beforeAll(async () => {
       return rows.length > 0;
     }, "the facts on slow checkpointed"),
   );
+  // While its worker runs it, a run is not resumed.
+  running = await prosec(["run", "--resume", "batch-2"], cwd, env);
   const finished = await prosec(["result", "batch-1", "--timeout", "60"], cwd, env);
   expect(finished.code, finished.stderr).toBe(EXIT.ok);
   const cancelled = await prosec(["cancel", "batch-2"], cwd, env);
@@ -202,7 +205,7 @@ describe("DBOS runs from the CLI", () => {
     expect(list.find((run) => run.runId === "batch-2")).toMatchObject({ status: "complete", steps: 3 });
   });
 
-  it("a finished run prints its outputs; a queued one and an unknown id are refused with their codes", async () => {
+  it("a finished run prints its outputs; a running, a queued one and an unknown id are refused with their codes", async () => {
     const finished = await prosec(["run", "--resume", "batch-1"], cwd, env);
     expect([finished.code, finished.stderr]).toEqual([
       EXIT.ok,
@@ -215,6 +218,11 @@ describe("DBOS runs from the CLI", () => {
     expect(changed.code).toBe(EXIT.ok);
     expect(changed.stderr).toMatch(
       /^prosec: warning: run batch-1 is of program version (\w+), the file given compiles to \w+: workers of \1 continue it\n/,
+    );
+
+    expect(running.code).toBe(EXIT.runStateUnusable);
+    expect(running.stderr).toBe(
+      "prosec: run batch-2 is running on worker w1: there is nothing to resume. prosec result batch-2 waits for it; prosec cancel batch-2 stops it\n",
     );
 
     const queued = await prosec(
