@@ -4,8 +4,8 @@
  */
 import { DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
-import { UsageError } from "../cli/find-programs.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 import { APPLICATION, checkReachable, DatabaseUnreachable, explainMissing, NoRunsDatabase } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 

@@ -7,7 +7,7 @@
  * answer, a finished one prints its outputs, a failed one says why.
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { EXIT, type ExitCode } from "../cli/exit-codes.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
 import { findRun, withClient } from "./client.js";
 import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
 import { waitingQuestions } from "./control.js";
