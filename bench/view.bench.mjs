@@ -11,7 +11,7 @@
 //   the time to show a step's details from the middle of the run (inflated from the file).
 // Targets (issue 32): first render under 2 s, no long task over 200 ms while scrolling.
 // VIEW_BENCH_CWD=<folder> opens the run already in <folder>/.prose/runs instead of making one.
-/* global document, performance, requestAnimationFrame, PerformanceObserver */
+/* global document, requestAnimationFrame, PerformanceObserver */
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
