@@ -38,6 +38,8 @@ export function serverDetails(api: string, runId: string): DetailSource {
           return { detail, text: (id: string) => texts[id] ?? missing };
         },
       );
+      // A failed request is asked again the next time the step is selected.
+      loading.catch(() => kept.delete(key));
       if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
       kept.set(key, loading);
     }
