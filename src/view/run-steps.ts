@@ -110,8 +110,6 @@ function readSteps(runId: string, dir: string, version: string): RunSteps {
       requestsOf(requestLines).flatMap((request) =>
         request.usage === undefined ? [] : [{ model: request.model, ...request.usage }],
       );
-    const cost = estimateCost(usage, prices);
-    const reason = journaled?.reason ?? end?.reason;
     return {
       key,
       kind,
@@ -119,14 +117,14 @@ function readSteps(runId: string, dir: string, version: string): RunSteps {
       label: labelOf(start?.label, kind, code(line)),
       lane: key.slice(0, key.lastIndexOf("/")) || "/",
       state: stateOf(journaled !== undefined, end, status),
-      ...(start === undefined ? {} : { start: start.t }),
-      ...(end === undefined ? {} : { end: end.t }),
+      start: start?.t,
+      end: end?.t,
       retries: end?.retries ?? 0,
       usage,
-      ...(cost === undefined ? {} : { cost }),
-      ...(end?.value === undefined ? {} : { value: end.value }),
-      ...(reason === undefined ? {} : { reason }),
-      ...(end?.error === undefined ? {} : { error: end.error }),
+      cost: estimateCost(usage, prices),
+      value: end?.value,
+      reason: journaled?.reason ?? end?.reason,
+      error: end?.error,
       requestLines,
     };
   });
