@@ -10,6 +10,7 @@ import { packageRoot } from "../cli/package-root.js";
 import type { RunSummary } from "./run-data.js";
 import type { RunView } from "./run-view.js";
 import type { ReportDetails } from "./report.js";
+import { DETAILS_BLOCK, TEXTS_BLOCK, type ReportChunks } from "./report-blocks.js";
 
 export interface PageContent {
   readonly title: string;
@@ -22,10 +23,6 @@ export interface PageContent {
   readonly details?: ReportDetails;
 }
 
-/** The ids of a report's data blocks (the page's script reads them). */
-export const DETAILS_BLOCK = "prosec-details-";
-export const TEXTS_BLOCK = "prosec-texts";
-
 let script: string | undefined;
 
 function appScript(): string {
@@ -35,10 +32,9 @@ function appScript(): string {
 
 export function renderPage(content: PageContent): string {
   const { title, details, ...page } = content;
-  const data =
-    details === undefined
-      ? page
-      : { ...page, details: { chunkSize: details.chunkSize, chunks: details.chunks.length } };
+  const chunks: ReportChunks | undefined =
+    details === undefined ? undefined : { chunkSize: details.chunkSize, chunks: details.chunks.length };
+  const data = chunks === undefined ? page : { ...page, details: chunks };
   // Base64 in a data block (a script of a type the browser does not run): nothing in it can end the element.
   const blocks =
     details === undefined

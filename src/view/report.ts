@@ -12,6 +12,7 @@ import { stepDetailOf, textIds } from "./step-detail.js";
 /** Steps per chunk: a chunk inflates and parses in a few milliseconds. */
 export const REPORT_CHUNK_STEPS = 500;
 
+/** The report's data blocks (report-blocks.ts), before they go in the page. */
 export interface ReportDetails {
   /** Chunk i holds the details (`StepDetail[]`) of steps i*chunkSize and on, in the index's order. */
   readonly chunkSize: number;

@@ -4,6 +4,7 @@
  * server that served it, or, in a saved report, from the compressed chunks the file carries (see
  * src/view/report.ts), inflated with the browser's DecompressionStream when first needed.
  */
+import { DETAILS_BLOCK, TEXTS_BLOCK, type ReportChunks } from "../report-blocks.js";
 import type { StepDetail, StepDetailWithTexts } from "../step-detail.js";
 
 export interface LoadedDetail {
@@ -15,14 +16,6 @@ export interface LoadedDetail {
 /** A step's details by its place in the index and its key; undefined when there are none. */
 export type DetailSource = (index: number, key: string) => Promise<LoadedDetail | undefined>;
 
-export interface ReportChunks {
-  readonly chunkSize: number;
-  readonly chunks: number;
-}
-
-/** The ids of the report's data blocks (src/view/page.ts). */
-const DETAILS_BLOCK = "prosec-details-";
-const TEXTS_BLOCK = "prosec-texts";
 /** Details kept by a served page (a step selected again shows at once). */
 const KEPT = 200;
 

@@ -6,7 +6,7 @@
  */
 import type { RunSummary } from "../run-data.js";
 import type { RunView } from "../run-view.js";
-import type { ReportChunks } from "./details.js";
+import type { ReportChunks } from "../report-blocks.js";
 import { el, formatDollars, formatDuration, formatNumber } from "./dom.js";
 import { RunPage } from "./run-page.js";
 

@@ -6,7 +6,8 @@
  */
 import type { RunView } from "../run-view.js";
 import { STEP_STATES, stepKey } from "../step-columns.js";
-import { reportDetails, serverDetails, type DetailSource, type ReportChunks } from "./details.js";
+import type { ReportChunks } from "../report-blocks.js";
+import { reportDetails, serverDetails, type DetailSource } from "./details.js";
 import { el, formatDollars, formatDuration, formatNumber } from "./dom.js";
 import { sourceView } from "./source-view.js";
 import { detailBody } from "./step-detail-view.js";
