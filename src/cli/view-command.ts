@@ -10,8 +10,8 @@ import { reportDetails } from "../view/report.js";
 import { readRunSteps } from "../view/run-steps.js";
 import { runViewOf } from "../view/run-view.js";
 import { listRuns, runDir, startViewServer } from "../view/server.js";
-import { EXIT } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { EXIT } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 
 export interface ViewArguments {
   readonly run?: string;

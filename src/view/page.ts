@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../cli/package-root.js";
+import { packageRoot } from "../package-root.js";
 import type { RunSummary } from "./run-data.js";
 import type { RunView } from "./run-view.js";
 import type { ReportDetails } from "./report.js";
