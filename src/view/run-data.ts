@@ -9,10 +9,14 @@ import { readWaiting } from "../../runtime/durable/run-control.js";
 import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
 import { readRun } from "../run/run-list.js";
 
-export type RunStatus = "running" | "complete" | "failed" | "interrupted" | "waiting" | "damaged";
+/** `queued` and `cancelled` are DBOS runs' (src/view/dbos-view.ts). */
+export type RunStatus =
+  "running" | "complete" | "failed" | "interrupted" | "waiting" | "damaged" | "queued" | "cancelled";
 
 export interface RunSummary {
   readonly runId: string;
+  /** Set for a run in the DBOS database; a file run's is in .prose/runs. */
+  readonly store?: "dbos";
   readonly program: string;
   readonly status: RunStatus;
   readonly startedAt?: string;
