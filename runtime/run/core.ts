@@ -29,6 +29,7 @@ import { PermissionGuard } from "../tools/permissions.js";
 import { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
+import { OFF, type Telemetry } from "../telemetry/run-telemetry.js";
 import type {
   AgentDefinition,
   Durability,
@@ -104,6 +105,8 @@ export class RunCore {
   durability: Durability;
   /** A durable run's trace (docs/trace.md): set when the run opens its folder, shared with called programs. */
   trace: TraceWriter | undefined;
+  /** The run's OpenTelemetry spans (telemetry/): started with the run, shared with called programs. */
+  telemetry: Telemetry;
   readonly totals = new UsageTotals();
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
@@ -176,6 +179,7 @@ export class RunCore {
         ? new ScopedDurability(caller.core.durability, caller.keyPrefix)
         : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.trace = caller?.core.trace;
+    this.telemetry = caller?.core.telemetry ?? OFF;
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.caller = caller?.core.caller ?? caller?.core;
@@ -232,6 +236,7 @@ export class RunCore {
   }
 
   emit(event: PendingEvent): void {
+    this.telemetry.event(event);
     if (!this.listening) return;
     const stamped = {
       ...event,
@@ -333,7 +338,8 @@ export class RunCore {
       const reservation = this.meter.admit(params);
       if ("remedy" in reservation) return this.stopForBudget(reservation);
       let usage: Usage | undefined;
-      const send = async (): Promise<{ message: Message; usage: Usage }> => {
+      const send = (): Promise<{ message: Message; usage: Usage }> => this.telemetry.turn(params, request);
+      const request = async (): Promise<{ message: Message; usage: Usage }> => {
         const message = await outsideContext(() => this.client.messages.create(params, { signal }));
         if (!message || !Array.isArray(message.content))
           throw new Error("The model server answered with something that is not a message.");
@@ -389,7 +395,8 @@ export class RunCore {
         async () => {
           const run = async (): Promise<RecordedStep> => {
             limit = stepSignal(context.signal, limitMs);
-            const outcome = await execute(limit.signal, key);
+            const signal = limit.signal;
+            const outcome = await this.telemetry.step(kind, at, this.traceKey(key), ask, () => execute(signal, key));
             this.totals.add(outcome.usage);
             // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
             const value = this.secrets.redactDeep(outcome.value);
