@@ -303,7 +303,8 @@ class RunTelemetry implements Telemetry {
   /** Runs `run` with `span` as the innermost span, ending it with the outcome. */
   private async within<T>(span: Span, key: string, run: () => Promise<T>): Promise<T> {
     try {
-      return await frames.run({ span, key }, run);
+      // The API's context too: what the SDK does inside the step (a model lookup) nests under it.
+      return await frames.run({ span, key }, () => otelContext.with(trace.setSpan(otelContext.active(), span), run));
     } catch (error) {
       this.failed(span, error);
       throw error;

@@ -43,6 +43,8 @@ export interface RunArguments extends RemoteRunArguments {
   readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
   readonly from?: number;
+  /** The OTLP/HTTP collector to send spans to (src/run/tracing.ts). */
+  readonly otel?: string;
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;

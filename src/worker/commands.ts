@@ -28,6 +28,7 @@ import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
+import { endTracing } from "../run/tracing.js";
 
 // DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
 // deprecation warning on every `result`: noise for prosec's users, who can do nothing about it.
@@ -41,6 +42,8 @@ export interface WorkerArguments {
   readonly adoptAfter: number;
   readonly outageLimit: number;
   readonly strict: boolean;
+  /** The OTLP/HTTP collector to send spans to (src/run/tracing.ts). */
+  readonly otel?: string;
 }
 
 export interface SubmitArguments {
@@ -113,6 +116,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     );
     // DBOS retries its queries until the database answers, so a graceful shutdown could wait forever.
     await Promise.race([worker.stop().catch(() => undefined), delay(2000)]);
+    await endTracing();
     process.exit(EXIT.network);
   }
   process.stderr.write("stopping: runs in flight stop at their next turn or tool call and go back on the queue\n");
