@@ -4,8 +4,6 @@
  * tool call; the tree and the attributes are checked, and the spans arrive on a normal exit and on
  * SIGTERM. No prompt text reaches the receiver, even with the SDK's content mode set.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -21,88 +19,7 @@ import {
   type FakeServer,
 } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
-
-/** A span as OTLP/JSON sends it, its attributes flattened. */
-interface ReceivedSpan {
-  readonly name: string;
-  readonly traceId: string;
-  readonly spanId: string;
-  readonly parentSpanId?: string;
-  readonly attributes: Record<string, unknown>;
-  readonly events: Array<{ name: string; attributes: Record<string, unknown> }>;
-  readonly status?: { code?: number };
-  readonly scope: string;
-  readonly resource: Record<string, unknown>;
-}
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  boolValue?: boolean;
-  doubleValue?: number;
-  arrayValue?: { values?: OtlpValue[] };
-}
-type OtlpAttributes = Array<{ key: string; value: OtlpValue }> | undefined;
-
-function valueOf(value: OtlpValue): unknown {
-  if (value.stringValue !== undefined) return value.stringValue;
-  if (value.intValue !== undefined) return Number(value.intValue);
-  if (value.boolValue !== undefined) return value.boolValue;
-  if (value.doubleValue !== undefined) return value.doubleValue;
-  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(valueOf);
-  return undefined;
-}
-const flat = (attributes: OtlpAttributes): Record<string, unknown> =>
-  Object.fromEntries((attributes ?? []).map(({ key, value }) => [key, valueOf(value)]));
-
-/** A local OTLP/HTTP receiver: what it was sent, decoded; requests' content types. */
-async function startReceiver(): Promise<{
-  url: string;
-  spans: ReceivedSpan[];
-  contentTypes: string[];
-  server: Server;
-}> {
-  const spans: ReceivedSpan[] = [];
-  const contentTypes: string[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      contentTypes.push(String(request.headers["content-type"]));
-      if (request.url !== "/v1/traces") {
-        response.writeHead(404).end();
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        resourceSpans: Array<{
-          resource?: { attributes?: OtlpAttributes };
-          scopeSpans: Array<{ scope?: { name?: string }; spans: Array<Record<string, unknown>> }>;
-        }>;
-      };
-      for (const resourceSpans of body.resourceSpans)
-        for (const scopeSpans of resourceSpans.scopeSpans)
-          for (const span of scopeSpans.spans)
-            spans.push({
-              name: span["name"] as string,
-              traceId: span["traceId"] as string,
-              spanId: span["spanId"] as string,
-              ...(span["parentSpanId"] ? { parentSpanId: span["parentSpanId"] as string } : {}),
-              attributes: flat(span["attributes"] as OtlpAttributes),
-              events: ((span["events"] as Array<{ name: string; attributes?: OtlpAttributes }>) ?? []).map((event) => ({
-                name: event.name,
-                attributes: flat(event.attributes),
-              })),
-              status: span["status"] as { code?: number },
-              scope: scopeSpans.scope?.name ?? "",
-              resource: flat(resourceSpans.resource?.attributes),
-            });
-      response.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, spans, contentTypes, server };
-}
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.js";
 
 const closers: Array<() => Promise<void>> = [];
 const folders: string[] = [];
@@ -114,9 +31,9 @@ afterAll(() => {
   for (const path of folders) rmSync(path, { recursive: true, force: true });
 });
 
-async function receiver(): Promise<Awaited<ReturnType<typeof startReceiver>>> {
-  const started = await startReceiver();
-  closers.push(() => new Promise((resolve) => started.server.close(() => resolve())));
+async function receiver(): Promise<OtlpReceiver> {
+  const started = await startOtlpReceiver();
+  closers.push(() => started.close());
   return started;
 }
 
