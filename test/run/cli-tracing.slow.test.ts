@@ -171,7 +171,13 @@ describe("prosec run with tracing", () => {
       return reply.hang();
     });
     const cwd = project('let draft = session "Write a long essay"\n');
-    const started = startProsec(["run", "traced.prose", "--otel", collector.url], cwd, env(server));
+    // A CI job's span, given as the environment carries it: the run's root span is its child.
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const started = startProsec(
+      ["run", "traced.prose", "--otel", collector.url],
+      cwd,
+      env(server, { TRACEPARENT: traceparent }),
+    );
     await waiting;
     started.child.kill("SIGTERM");
     const result = await started.exit;
@@ -179,6 +185,7 @@ describe("prosec run with tracing", () => {
     const prose = collector.spans.filter((span) => span.scope === "prosec");
     const [run] = byName(prose, "run traced");
     expect(run!.attributes["prose.status"]).toBe("interrupted");
+    expect([run!.traceId, run!.parentSpanId]).toEqual(["0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"]);
     expect(run!.status?.code).toBe(2);
     const [session] = byName(prose, "session draft");
     expect(session!.parentSpanId).toBe(run!.spanId);
