@@ -2,7 +2,7 @@
  * When `prosec run` and `prosec worker` trace (src/run/tracing.ts), and the `traceparent` a run keeps
  * in its state (runtime/telemetry/traceparent.ts).
  */
-import { TraceFlags } from "@opentelemetry/api";
+import { context, diag, propagation, trace, TraceFlags } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
 import { startTracing, tracesEndpoint } from "../../src/run/tracing.js";
 import { formatTraceparent, parseTraceparent } from "../../runtime/telemetry/traceparent.js";
@@ -38,6 +38,32 @@ describe("the traces endpoint", () => {
     const bad = await startTracing("not a url", (line) => warnings.push(line), {});
     await bad.end();
     expect(warnings).toEqual([expect.stringMatching(/tracing is off: not a url\/v1\/traces is not a URL/)]);
+  });
+});
+
+describe("started tracing", () => {
+  it("registers a provider with a context manager, runs the work under TRACEPARENT, warns of a protocol it does not send", async () => {
+    const warnings: string[] = [];
+    const tracing = await startTracing(undefined, (line) => warnings.push(line), {
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+      TRACEPARENT: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+    });
+    try {
+      expect(warnings).toEqual([expect.stringContaining("OTLP/HTTP JSON (http/json), not http/protobuf")]);
+      const parent = await tracing.within(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return trace.getSpanContext(context.active());
+      });
+      expect(parent).toMatchObject({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331" });
+      expect(trace.getTracer("test").startSpan("probe").isRecording()).toBe(true);
+    } finally {
+      await tracing.end();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+      diag.disable();
+    }
   });
 });
 
