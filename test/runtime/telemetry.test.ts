@@ -44,11 +44,12 @@ function folder(): string {
 }
 
 let loaded = 0;
-async function load(source: string): Promise<Module> {
-  const name = `otel${++loaded}`;
-  const { code, diagnostics } = lowerSource(source, `${name}.prose`);
+async function load(source: string, name = `otel${++loaded}`, into = folder()): Promise<Module> {
+  const { code, diagnostics } = lowerSource(source, `${name}.prose`, {
+    resolveImport: () => ({ inputs: ["topic"], outputs: ["summary"] }),
+  });
   expect(diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
-  const path = join(folder(), `${name}.prose.ts`);
+  const path = join(into, `${name}.prose.ts`);
   writeFileSync(path, code!.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
   return (await import(path)) as Module;
 }
@@ -278,6 +279,31 @@ describe("an application's provider gets the run's spans", () => {
     expect(JSON.stringify(spans.map((span) => [span.attributes, span.events, span.status]))).not.toContain(
       TEST_API_KEY,
     );
+  });
+
+  it("puts a called program's steps under the call's span, in the caller's run", async () => {
+    register("basic");
+    const server = await model(deterministicModel());
+    const into = folder();
+    await load('input topic: "Topic"\n\noutput summary = session "Summarise {topic}"\n', "helper", into);
+    const main = await load('use "./helper.prose" as helper\n\nlet first = helper(topic: "moons")\n', "caller", into);
+    await main.run({}, options(server, { runId: "20260115-143052-a7b3c9" }));
+    const spans = exporter.getFinishedSpans();
+    const run = one(spans, "run caller");
+    const use = one(spans, "use helper");
+    expect(parentOf(use)).toBe(idOf(run));
+    expect(use.attributes).toMatchObject({
+      "prose.kind": "use",
+      "prose.line": 3,
+      "prose.step_key": "/use:helper@3:13#0",
+    });
+    const summary = one(spans, "session summary");
+    expect(parentOf(summary)).toBe(idOf(use));
+    expect(summary.attributes).toMatchObject({
+      "prose.run_id": "20260115-143052-a7b3c9",
+      "prose.step_key": "/use:helper@3:13#0/session@3:18#0",
+    });
+    expect(named(spans, "run helper")).toEqual([]);
   });
 
   it("makes no span and changes nothing when the app registered no provider", async () => {
