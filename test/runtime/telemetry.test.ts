@@ -380,6 +380,9 @@ describe("a run that waited for input", () => {
     const first = one(exporter.getFinishedSpans(), `run otel${loaded}`);
     expect(first.attributes["prose.status"]).toBe("waiting");
     expect(first.status.code).not.toBe(SpanStatusCode.ERROR);
+    const input = one(exporter.getFinishedSpans(), "input topic");
+    expect(input.attributes).toMatchObject({ "prose.kind": "input", "prose.status": "waiting", "prose.line": 1 });
+    expect(parentOf(input)).toBe(idOf(first));
     const manifest = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as { traceparent?: string };
     expect(manifest.traceparent).toBe(`00-${first.spanContext().traceId}-${first.spanContext().spanId}-01`);
 
