@@ -7,7 +7,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { startProsec, type CliResult } from "../support/cli.js";
 import { requireBuiltRuntime } from "../support/built-runtime.js";
 import { deterministicModel } from "../support/deterministic-model.js";
