@@ -47,9 +47,6 @@ export interface AnswerMessage {
   readonly value: Value;
 }
 
-/** The step that keeps the run's trace origin (traceOrigin). */
-export const TRACE_ORIGIN_STEP = "prosec.trace-origin";
-
 /** How long one `recv` waits before the loop asks again (DBOS's default is 60 s). */
 const RECV_WINDOW_SECONDS = 3600;
 
@@ -86,19 +83,6 @@ export class DbosDurability implements Durability {
     );
     if (!ran && step.kind !== kind) throw new StepMismatch(key, step.kind);
     return { step, replayed: !ran };
-  }
-
-  /** A checkpoint of its own, always the run's first, whether tracing is on or not (DBOS replays steps by number). */
-  async traceOrigin(traceparent: string | undefined): Promise<{ traceparent?: string; replayed: boolean }> {
-    let ran = false;
-    const recorded = await DBOS.runStep(
-      async () => {
-        ran = true;
-        return traceparent ?? null;
-      },
-      { name: TRACE_ORIGIN_STEP },
-    );
-    return { ...(recorded === null ? {} : { traceparent: recorded }), replayed: !ran };
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

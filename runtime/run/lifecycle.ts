@@ -100,7 +100,6 @@ export class RunLifecycle implements RunScope {
     core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
     try {
       this.open();
-      if (this.caller === undefined) await this.continueTrace();
       if (this.caller === undefined) this.checkBudget();
       const result = await runInContext(core.root, () => body(runtime));
       const final = this.finalValue?.value;
@@ -211,12 +210,6 @@ export class RunLifecycle implements RunScope {
       if (spent !== undefined) this.core.meter.restore(spent);
       this.core.meter.onSpent = (total) => folder.recordSpent(total);
     }
-  }
-
-  /** A later execution of a run whose store keeps its trace origin (DBOS) links to the first one's root span. */
-  private async continueTrace(): Promise<void> {
-    const origin = await this.core.durability.traceOrigin?.(this.core.telemetry.traceparent);
-    if (origin?.replayed === true) this.core.telemetry.linkResumed(origin.traceparent);
   }
 
   /** Before the first call: limits that cannot be kept refuse the run (budget-start.ts). */

@@ -164,10 +164,4 @@ export interface Durability {
     question: Question,
     timeoutSeconds: number | undefined,
   ): Promise<{ readonly value: Value } | undefined>;
-  /**
-   * The run's trace origin (runtime/telemetry/): the first execution records `traceparent`, its root
-   * span's; a later execution (a DBOS run recovered on another worker) gets the recorded one back
-   * with `replayed`, and its root span links to it. A run folder keeps it in run.json instead.
-   */
-  traceOrigin?(traceparent: string | undefined): Promise<{ readonly traceparent?: string; readonly replayed: boolean }>;
 }
