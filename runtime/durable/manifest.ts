@@ -42,6 +42,11 @@ export interface RunManifest {
   readonly stepScheme: number;
   readonly inputs: { readonly [name: string]: Value };
   readonly startedAt: string;
+  /**
+   * The root span of the run's first traced process, as a W3C `traceparent`: a resumed run's root
+   * span links to it (telemetry/, docs/production.md "Tracing"). Only when that process was traced.
+   */
+  readonly traceparent?: string;
 }
 
 /** The folder's run.json, undefined when there is none; a damaged one is a RunStateError. */

@@ -84,7 +84,14 @@ export class RunFolder {
     supplied: { readonly [name: string]: Value },
     resume: boolean,
     strict = false,
-  ): { folder: RunFolder; inputs: { readonly [name: string]: Value }; previous?: string } {
+    traceparent?: string,
+  ): {
+    folder: RunFolder;
+    inputs: { readonly [name: string]: Value };
+    previous?: string;
+    /** The `traceparent` of the run's first traced process (manifest.ts). */
+    traceparent?: string;
+  } {
     const existing = readManifest(dir);
     let manifest: RunManifest;
     let previous: string | undefined;
@@ -135,6 +142,7 @@ export class RunFolder {
         sourceHash: program.sourceHash,
         stepScheme: STEP_SCHEME,
         inputs: { ...withoutUndefined(ahead), ...existing.inputs },
+        ...(existing.traceparent === undefined && traceparent !== undefined ? { traceparent } : {}),
       };
     } else {
       if (existing !== undefined)
@@ -150,6 +158,7 @@ export class RunFolder {
         stepScheme: STEP_SCHEME,
         inputs: withoutUndefined(supplied),
         startedAt: new Date().toISOString(),
+        ...(traceparent === undefined ? {} : { traceparent }),
       };
     }
     makeDirectory(dir);
@@ -172,7 +181,12 @@ export class RunFolder {
       if (question.deadline !== undefined) folder.deadlines.set(question.key, question.deadline);
     clearWaiting(dir);
     if (program.text !== undefined) writeFileSync(join(dir, "program.prose"), program.text);
-    return { folder, inputs: manifest.inputs, ...(previous === undefined ? {} : { previous }) };
+    return {
+      folder,
+      inputs: manifest.inputs,
+      ...(previous === undefined ? {} : { previous }),
+      ...(existing?.traceparent === undefined ? {} : { traceparent: existing.traceparent }),
+    };
   }
 
   /** `spent.json`: what the run spent in its earlier processes (a resumed run's budget counts it). */

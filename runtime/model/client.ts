@@ -5,6 +5,7 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { paceFor, type Pace } from "./pace.js";
+import { sdkTelemetryOption, withoutSdkContent } from "../telemetry/sdk-spans.js";
 import type { RunOptions } from "../types.js";
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -21,7 +22,7 @@ const connections = new Map<string, Connection>();
 
 export function connectionFor(options: RunOptions): Connection {
   // A ready client's requests cannot be gated: only the run's cap applies (documented in options.ts).
-  if (options.client !== undefined) return { client: options.client };
+  if (options.client !== undefined) return { client: withoutSdkContent(options.client) };
   // The SDK reads these variables when the options leave them out, so they are part of the identity.
   const apiKey = options.apiKey ?? process.env["ANTHROPIC_API_KEY"] ?? null;
   const baseURL = options.baseURL ?? process.env["ANTHROPIC_BASE_URL"] ?? null;
@@ -52,6 +53,7 @@ function createClient(options: RunOptions, pace: Pace): Anthropic {
     fetch: pace.gate(options.fetch ?? globalThis.fetch),
     maxRetries: options.maxRetries ?? DEFAULT_TRANSPORT_RETRIES,
     timeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    openTelemetry: sdkTelemetryOption(),
   });
 }
 

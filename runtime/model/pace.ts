@@ -11,6 +11,7 @@
  * and say nothing new. An attempt whose signal aborts while it waits is never sent.
  */
 import { Limiter } from "./limiter.js";
+import { traceResponse } from "../telemetry/run-telemetry.js";
 
 export const INITIAL_PACE = 64;
 const MAX_PACES = 16;
@@ -36,6 +37,7 @@ export class Pace extends Limiter {
       this.run(init?.signal ?? NEVER, async () => {
         const sentIn = this.generation;
         const response = await base(input, init);
+        traceResponse(response.status);
         if (response.status === 429 || response.status === 529) this.overloaded(sentIn);
         else if (response.ok) this.succeeded();
         return response;

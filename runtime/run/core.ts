@@ -22,6 +22,7 @@ import { AnchoredStep } from "./step-identity.js";
 import { structuralSegment } from "./step-keys.js";
 import { Secrets } from "../tools/secrets.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
+import { OFF, type Telemetry } from "../telemetry/run-telemetry.js";
 import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type {
   AgentDefinition,
@@ -75,6 +76,8 @@ export class RunCore {
   durability: Durability;
   /** A durable run's trace (docs/trace.md): set when the run opens its folder, shared with called programs. */
   trace: TraceWriter | undefined;
+  /** The run's OpenTelemetry spans (telemetry/): started with the run, shared with called programs. */
+  telemetry: Telemetry;
   readonly totals = new UsageTotals();
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
@@ -123,6 +126,7 @@ export class RunCore {
         meter: this.meter,
         source: program.source,
         trace: () => this.trace,
+        telemetry: () => this.telemetry,
         refuse: (refusal) => this.stopForBudget(refusal),
         emit: (event) => this.emit(event),
         secrets: () => this.secrets,
@@ -135,6 +139,7 @@ export class RunCore {
         ? new ScopedDurability(caller.core.durability, caller.keyPrefix)
         : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
     this.trace = caller?.core.trace;
+    this.telemetry = caller?.core.telemetry ?? OFF;
     this.startedAt = caller?.core.startedAt ?? Date.now();
     this.nested = caller !== undefined;
     this.caller = caller?.core.caller ?? caller?.core;
@@ -182,6 +187,7 @@ export class RunCore {
   }
 
   emit(event: PendingEvent): void {
+    this.telemetry.event(event);
     if (!this.listening) return;
     const stamped = {
       ...event,
@@ -282,7 +288,8 @@ export class RunCore {
         async () => {
           const run = async (): Promise<RecordedStep> => {
             limit = stepSignal(context.signal, limitMs);
-            const outcome = await execute(limit.signal, key);
+            const signal = limit.signal;
+            const outcome = await this.telemetry.step(kind, at, this.traceKey(key), ask, () => execute(signal, key));
             this.totals.add(outcome.usage);
             // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
             const value = this.secrets.redactDeep(outcome.value);

@@ -19,6 +19,7 @@ import { BudgetExceeded } from "./meter.js";
 import type { RunScope } from "./scope.js";
 import { runInContext } from "./step-context.js";
 import { callerOf, type Caller } from "./used-programs.js";
+import { startTelemetry } from "../telemetry/run-telemetry.js";
 
 export class RunLifecycle implements RunScope {
   readonly core: RunCore;
@@ -93,6 +94,9 @@ export class RunLifecycle implements RunScope {
               ),
             options.deadlineMs,
           );
+    // A called program's spans are its caller's (core.ts): only a top-level run has a root span.
+    if (this.caller === undefined)
+      core.telemetry = startTelemetry(this.program, this.runId, (text) => core.redact(text));
     core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
     try {
       this.open();
@@ -103,6 +107,7 @@ export class RunLifecycle implements RunScope {
       this.reportResume();
       core.emit({ type: "run-end", ok: true, usage: core.totals.list(), ...finalResult });
       await this.close("complete");
+      if (this.caller === undefined) core.telemetry.end("complete", core.totals.list());
       return result;
     } catch (error) {
       const failure =
@@ -134,13 +139,14 @@ export class RunLifecycle implements RunScope {
       this.reportResume();
       core.emit({ type: "run-end", ok: false, usage: core.totals.list() });
       if (waiting !== undefined && this.caller === undefined) this.openFolder?.waitFor(waiting.questions);
-      await this.close(
+      const status =
         waiting !== undefined
           ? "waiting"
           : core.root.signal.aborted || options.signal?.aborted === true
             ? "interrupted"
-            : "failed",
-      );
+            : "failed";
+      await this.close(status);
+      if (this.caller === undefined) core.telemetry.end(status, core.totals.list(), failure);
       throw failure;
     } finally {
       if (deadline !== undefined) clearTimeout(deadline);
@@ -175,8 +181,10 @@ export class RunLifecycle implements RunScope {
           this.givenInputs,
           options.resume === true,
           options.strict === true,
+          this.core.telemetry.traceparent,
         );
         this.openFolder = opened.folder;
+        if (options.resume === true) this.core.telemetry.linkResumed(opened.traceparent);
         this.givenInputs = opened.inputs;
         this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));
         if (options.journal === undefined && options.durability === undefined) {

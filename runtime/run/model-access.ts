@@ -16,6 +16,7 @@ import { resolveModel } from "../model/models.js";
 import { outputLimit } from "../model/output-limits.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
 import type { PendingEvent } from "./events.js";
+import { traceFallback, type Telemetry } from "../telemetry/run-telemetry.js";
 import type { Meter, Refusal } from "./meter.js";
 import type { Secrets } from "../tools/secrets.js";
 import { outsideContext } from "./step-context.js";
@@ -32,6 +33,8 @@ export interface CallingRun {
   readonly source: string;
   /** The run's trace, read at each call: it is set when the run opens its folder. */
   trace(): TraceWriter | undefined;
+  /** The run's OpenTelemetry spans, read at each call: they start with the run. */
+  telemetry(): Telemetry;
   /** A request the budget refuses: stops the run and throws. */
   refuse(refusal: Refusal): Promise<never>;
   /** Streamed text and fallbacks are told as run events. */
@@ -97,8 +100,8 @@ export class ModelAccess {
             signal,
             site,
           ),
-        (from, to, reason) =>
-          // The OpenTelemetry span's record of a fallback goes beside this event.
+        (from, to, reason) => {
+          traceFallback(from, to, this.run.secrets().redact(reason));
           this.run.emit({
             type: "fallback",
             ...(site === undefined ? {} : { at: site.at }),
@@ -106,7 +109,8 @@ export class ModelAccess {
             from,
             to,
             reason,
-          }),
+          });
+        },
       ),
     );
   }
@@ -139,7 +143,8 @@ export class ModelAccess {
       this.run.emit(event),
     );
     let usage: Usage | undefined;
-    const send = async (): Promise<{ message: Message; usage: Usage }> => {
+    const send = (): Promise<{ message: Message; usage: Usage }> => this.run.telemetry().turn(params, answer);
+    const answer = async (): Promise<{ message: Message; usage: Usage }> => {
       const message = await outsideContext(() => requestMessage(this.client, params, signal, listener));
       if (!message || !Array.isArray(message.content))
         throw new Error("The model server answered with something that is not a message.");

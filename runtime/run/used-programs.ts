@@ -58,7 +58,7 @@ export class UsedPrograms {
     };
     callers.set(options, caller);
     // An argument may be any value (a list, a record): the called program's `Inputs` types what apps pass.
-    const outputs = await run(inputs as never, options);
+    const outputs = await core.telemetry.use(at, name, key, () => run(inputs as never, options));
     // A program without outputs returns its final result (DIALECT.md, the `use` rule).
     return caller.finalResult === undefined ? outputs : (caller.finalResult.value as O);
   }

@@ -9,6 +9,7 @@ import type { RunScope } from "../run/scope.js";
 import type { SessionRequest } from "../types.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import { withRetries } from "./retry.js";
+import { traceRetry } from "../telemetry/run-telemetry.js";
 import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -61,6 +62,7 @@ export class AgentSessions {
         const conversation = core.durability.conversation?.(key);
         // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
         if (attempt > 1) conversation?.append({ type: "restart" });
+        if (attempt > 1) traceRetry(attempt);
         const memory =
           resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
         let saved: { memory: string; summary: string } | undefined;

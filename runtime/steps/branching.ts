@@ -18,6 +18,7 @@ import type {
   Site,
   Value,
 } from "../types.js";
+import type { ParallelSpan } from "../telemetry/run-telemetry.js";
 import { race, startAll, type BlockEnded, type BranchStarter, type RaceOptions } from "./parallel.js";
 
 export class Branching {
@@ -28,7 +29,7 @@ export class Branching {
     options: { readonly onFail?: P },
     branches: T,
   ): JoinedBranches<T, P> {
-    const { context, start } = this.blockStart("parallel", at, branches.length);
+    const { context, start, span } = this.blockStart("parallel", at, branches.length);
     const ended: BlockEnded = (succeeded, failed) => this.core.emit({ type: "parallel-end", at, succeeded, failed });
     const promises = startAll(
       options.onFail,
@@ -37,6 +38,11 @@ export class Branching {
       (index, signal) => start(branches[index]!, index, signal),
       ended,
     );
+    // Generated code joins the promises: the block's span ends once every branch settled.
+    if (this.core.telemetry.enabled)
+      void Promise.allSettled(promises).then((outcomes) =>
+        span.end(outcomes.some((outcome) => outcome.status === "rejected")),
+      );
     return promises as unknown as JoinedBranches<T, P>;
   }
 
@@ -66,6 +72,7 @@ export class Branching {
     const context = this.core.context;
     const segment = context.nextSegment("map", at);
     const anchor = context.nextAnchor(this.core.anchors.of("map", at));
+    const span = this.core.telemetry.parallel("map", at, `${context.path}/${segment}`, items.length);
     const controller = sharedController();
     const forward = (): void => controller.abort(context.signal.reason);
     context.signal.addEventListener("abort", forward, { once: true });
@@ -85,7 +92,7 @@ export class Branching {
             context.trail.nested(),
           );
           return this.core.durability
-            .branch(child.path, () => runInContext(child, () => body(item, index)))
+            .branch(child.path, () => span.branch(index, () => runInContext(child, () => body(item, index))))
             .catch((error: unknown) => {
               if (error instanceof WaitingForInput) {
                 waiting[index] = error;
@@ -103,22 +110,34 @@ export class Branching {
       return results;
     } finally {
       context.signal.removeEventListener("abort", forward);
+      span.end(failed > 0);
       this.core.emit({ type: "parallel-end", at, succeeded: items.length - failed, failed });
     }
   }
 
   private async race(at: Site, options: RaceOptions, branches: readonly Branch[]): Promise<Value[]> {
-    const { context, start } = this.blockStart("parallel", at, branches.length);
-    const outcome = await race(options, branches, context.signal, start);
-    this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
-    return outcome.results;
+    const { context, start, span } = this.blockStart("parallel", at, branches.length);
+    let failed = true;
+    try {
+      const outcome = await race(options, branches, context.signal, start);
+      failed = false;
+      this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
+      return outcome.results;
+    } finally {
+      span.end(failed);
+    }
   }
 
   /** A `parallel:` block's start: its segment and anchor, and how each branch runs in a context of its own. */
-  private blockStart(kind: "parallel", at: Site, count: number): { context: StepContext; start: BranchStarter } {
+  private blockStart(
+    kind: "parallel",
+    at: Site,
+    count: number,
+  ): { context: StepContext; start: BranchStarter; span: ParallelSpan } {
     const context = this.core.context;
     const segment = context.nextSegment(kind, at);
     const anchor = context.nextAnchor(this.core.anchors.of(kind, at));
+    const span = this.core.telemetry.parallel(kind, at, `${context.path}/${segment}`, count);
     this.core.emit({ type: "parallel-start", at, branches: count });
     const start: BranchStarter = (branch, index, signal) => {
       const child = context.child(
@@ -128,8 +147,10 @@ export class Branching {
         `${anchor}/b${index}`,
         context.trail.nested(),
       );
-      return this.core.durability.branch(child.path, () => runInContext(child, () => branch(signal)));
+      return this.core.durability.branch(child.path, () =>
+        span.branch(index, () => runInContext(child, () => branch(signal))),
+      );
     };
-    return { context, start };
+    return { context, start, span };
   }
 }

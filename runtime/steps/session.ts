@@ -144,7 +144,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     }
     await beforeToolCall(core, signal);
     conversation.append({ type: "tool-started", id: call.id, name: call.name });
-    const result = await runTool(core, call, offered, toolContext, limits);
+    const result = await core.telemetry.tool(call, () => runTool(core, call, offered, toolContext, limits));
     conversation.append({ type: "tool-finished", id: call.id, result });
     return result;
   };

@@ -40,8 +40,21 @@ export function dbosCommands(yargs: Argv): Argv {
             default: 300,
             describe: "seconds the database may stay unreachable (runs pause meanwhile) before the worker exits with 8",
           })
-          .option("strict", STRICT),
-      (argv) => perform((commands) => commands.runWorker(argv)),
+          .option("strict", STRICT)
+          .option("otel", {
+            type: "string",
+            describe:
+              "send the runs' OpenTelemetry spans to this OTLP/HTTP collector (e.g. http://localhost:4318; default: OTEL_EXPORTER_OTLP_ENDPOINT)",
+          }),
+      async (argv) => {
+        const { startTracing } = await import("../run/tracing.js");
+        const tracing = await startTracing(argv.otel, (line) => process.stderr.write(`${line}\n`));
+        try {
+          await tracing.within(() => perform((commands) => commands.runWorker(argv)));
+        } finally {
+          await tracing.end();
+        }
+      },
     )
     .command<SubmitArguments>(
       "submit <file>",

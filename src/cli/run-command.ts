@@ -87,6 +87,11 @@ export function runCommand(yargs: Argv): Argv {
           describe:
             "go ahead without asking: run a fetched program not run before (needed off a terminal), and start even when the program's bound is over --budget or --max-calls",
         })
+        .option("otel", {
+          type: "string",
+          describe:
+            "send the run's OpenTelemetry spans to this OTLP/HTTP collector (e.g. http://localhost:4318; default: OTEL_EXPORTER_OTLP_ENDPOINT)",
+        })
         .option("offline", {
           type: "boolean",
           default: false,
@@ -94,7 +99,13 @@ export function runCommand(yargs: Argv): Argv {
         }),
     async (argv) => {
       const { runProgram } = await import("./run-program.js");
-      process.exitCode = await runProgram(argv);
+      const { startTracing } = await import("../run/tracing.js");
+      const tracing = await startTracing(argv.otel, (line) => process.stderr.write(`${line}\n`));
+      try {
+        process.exitCode = await tracing.within(() => runProgram(argv));
+      } finally {
+        await tracing.end();
+      }
     },
   );
 }

@@ -47,6 +47,8 @@ export interface RunArguments extends Omit<RemoteRunArguments, "file">, Fallback
   readonly from?: number;
   /** `--stream` (delta events in `--json`), `--no-stream` (requests sent whole). */
   readonly stream?: boolean;
+  /** The OTLP/HTTP collector to send spans to (src/run/tracing.ts). */
+  readonly otel?: string;
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;

@@ -27,6 +27,7 @@ import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
 import { findRun, withClient } from "./client.js";
+import { endTracing } from "../run/tracing.js";
 
 export interface WorkerArguments {
   readonly file: string;
@@ -36,6 +37,8 @@ export interface WorkerArguments {
   readonly adoptAfter: number;
   readonly outageLimit: number;
   readonly strict: boolean;
+  /** The OTLP/HTTP collector to send spans to (src/run/tracing.ts). */
+  readonly otel?: string;
 }
 
 export interface SubmitArguments {
@@ -100,6 +103,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     );
     // DBOS retries its queries until the database answers, so a graceful shutdown could wait forever.
     await Promise.race([worker.stop().catch(() => undefined), delay(2000)]);
+    await endTracing();
     process.exit(EXIT.network);
   }
   process.stderr.write("stopping: runs in flight stop at their next turn or tool call and go back on the queue\n");
