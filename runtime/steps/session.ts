@@ -16,10 +16,10 @@ import type {
 import {
   currentEvents,
   elidedResults,
-  interruptedResult,
+  PLAIN_SESSION_STEPS,
   rebuild,
-  repeatable,
   TransientConversation,
+  unfinishedCall,
   type Conversation,
 } from "./conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
@@ -45,7 +45,15 @@ import {
   type ToolOutputLimits,
 } from "./tool-output.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
-import type { AnswerAction, SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition } from "../types.js";
+import type {
+  AnswerAction,
+  SessionRequest,
+  SessionSettings,
+  SessionSteps,
+  StepAsk,
+  ToolContext,
+  ToolDefinition,
+} from "../types.js";
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_CONTEXT_BUDGET = 200_000;
@@ -82,6 +90,8 @@ export interface AgentRun {
   readonly onMemory?: (memory: string, summary: string) => void;
   /** Where the session's turns are journaled; a resumed session goes on from what it holds. */
   readonly conversation?: Conversation;
+  /** How its turns and tool calls run: plain calls unless the run's store checkpoints each (DBOS). */
+  readonly steps?: SessionSteps;
 }
 
 export type AgentResult = StepOutcome<string>;
@@ -119,6 +129,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
   const conversation = run.conversation ?? new TransientConversation();
+  const steps = run.steps ?? PLAIN_SESSION_STEPS;
   const recorded = currentEvents(conversation.events);
   const firstResponse = recorded.find((event) => event.type === "response");
   // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
@@ -142,7 +153,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     }
     await beforeToolCall(core, signal);
     conversation.append({ type: "tool-started", id: call.id, name: call.name });
-    const result = await runTool(core, call, offered, toolContext, limits);
+    const result = await steps.toolCall(call, () => runTool(core, call, offered, toolContext, limits));
     conversation.append({ type: "tool-finished", id: call.id, result });
     return result;
   };
@@ -158,11 +169,12 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     // rest run now, except a call that had started and may not be repeated (`conversation.ts`).
     core.recordToolUse(agent?.name);
     for (const { call, started } of pending) {
-      if (started && !repeatable(call.name)) {
-        const result = interruptedResult(call);
-        conversation.append({ type: "tool-finished", id: call.id, result });
-        results.push(result);
-      } else results.push(await journaledTool(call, results.length));
+      const interrupted = started ? unfinishedCall(call) : undefined;
+      if (interrupted === undefined) results.push(await journaledTool(call, results.length));
+      else {
+        conversation.append({ type: "tool-finished", id: call.id, result: interrupted });
+        results.push(interrupted);
+      }
     }
     messages.push({ role: "user", content: results });
     elide();
@@ -195,16 +207,18 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
 
   for (let turn = turns; turn < maxTurns; turn++) {
     await beforeTurn(core, signal);
-    const { message, usage: callUsage } = await core.callModel(
-      {
-        model,
-        max_tokens: maxTokens,
-        system: [{ type: "text", text: system }],
-        messages,
-        ...(toolParams.length === 0 ? {} : { tools: toolParams }),
-        ...choice,
-      },
-      signal,
+    const { message, usage: callUsage } = await steps.turn(() =>
+      core.callModel(
+        {
+          model,
+          max_tokens: maxTokens,
+          system: [{ type: "text", text: system }],
+          messages,
+          ...(toolParams.length === 0 ? {} : { tools: toolParams }),
+          ...choice,
+        },
+        signal,
+      ),
     );
     usage.push(callUsage);
     if (message.stop_reason === "refusal") {
