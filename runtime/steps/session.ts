@@ -44,6 +44,7 @@ import {
   overTurnLimit,
   type ToolOutputLimits,
 } from "./tool-output.js";
+import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
 import type {
   AnswerAction,
@@ -86,7 +87,7 @@ export interface AgentRun {
   readonly trail: readonly TrailEntry[];
   /** `resume:`: the agent's memory as loaded (undefined content when there is none yet). */
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
-  /** Offers `update_memory`; called with what the agent gave it. */
+  /** Offers `update_memory`; called once the session answers, with what the agent saved last. */
   readonly onMemory?: (memory: string, summary: string) => void;
   /** Where the session's turns are journaled; a resumed session goes on from what it holds. */
   readonly conversation?: Conversation;
@@ -103,7 +104,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
   let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
-    const tools = [...toolbox.tools, memoryTool(run.onMemory)];
+    const tools = [...toolbox.tools, MEMORY_TOOL];
     offered = new Map(tools.map((tool) => [tool.name, tool]));
     toolParams = tools.map(toolParam);
   }
@@ -197,13 +198,16 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       detail: core.redact(wrong.detail),
     });
   };
-  const answered = (text: string, truncated?: true): AgentResult => ({
-    value: text,
-    usage,
-    ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
-    ...(problems.length === 0 ? {} : { problems }),
-    ...(truncated ? { truncated } : {}),
-  });
+  const answered = (text: string, truncated?: true): AgentResult => {
+    if (run.onMemory !== undefined) reportSavedMemory(messages, run.onMemory);
+    return {
+      value: text,
+      usage,
+      ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
+      ...(problems.length === 0 ? {} : { problems }),
+      ...(truncated ? { truncated } : {}),
+    };
+  };
 
   for (let turn = turns; turn < maxTurns; turn++) {
     await beforeTurn(core, signal);
@@ -372,28 +376,6 @@ function verdictText(input: unknown): string {
   const decided = keep === true || keep === "true" ? "yes" : keep === false || keep === "false" ? "no" : undefined;
   if (decided === undefined) return typeof reason === "string" ? reason : JSON.stringify(input);
   return typeof reason === "string" && reason.trim() !== "" ? `${decided}: ${reason.trim()}` : decided;
-}
-
-function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDefinition {
-  return {
-    name: "update_memory",
-    description: "Save your compacted memory (replaces memory.md) and a summary of this session (its segment record).",
-    inputSchema: {
-      type: "object",
-      properties: {
-        memory: {
-          type: "string",
-          description: "Your whole new memory: current understanding, decisions made, open concerns",
-        },
-        summary: { type: "string", description: "What happened in this session" },
-      },
-      required: ["memory", "summary"],
-    },
-    run(input) {
-      onMemory(String(input["memory"] ?? ""), String(input["summary"] ?? ""));
-      return "Memory saved.";
-    },
-  };
 }
 
 function describeInput(input: Record<string, unknown>): string {
