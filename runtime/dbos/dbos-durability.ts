@@ -16,7 +16,7 @@ import { DBOS, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { StepMismatch } from "../durable/durability.js";
 import type { Durability, DurableStep, Question, RecordedStep, SessionSteps, StepKind, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
-import { checkpoint } from "./checkpoint.js";
+import { checkpoint, type RunStop } from "./checkpoint.js";
 import { DbosSessionSteps } from "./session-steps.js";
 
 export interface DbosBackend {
@@ -66,20 +66,21 @@ export class DbosDurability implements Durability {
     private readonly runId: string,
     private readonly backend: DbosBackend,
     /** Whether this execution of the run was stopped (see workflows.ts, RunStops). */
-    private readonly stopped: () => boolean = () => false,
+    private readonly stop: RunStop,
   ) {}
 
   async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
-    const { value: step, ran } = await checkpoint(key, kind === "session" ? await inWorkflow(execute) : execute, {
-      runId: this.runId,
-      stopped: this.stopped,
-    });
+    const { value: step, ran } = await checkpoint(
+      key,
+      kind === "session" ? await inWorkflow(execute) : execute,
+      this.stop,
+    );
     if (!ran && step.kind !== kind) throw new StepMismatch(key, step.kind);
     return { step, replayed: !ran };
   }
 
   sessionSteps(key: string): SessionSteps {
-    return new DbosSessionSteps(key, { runId: this.runId, stopped: this.stopped });
+    return new DbosSessionSteps(key, this.stop);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -9,28 +9,37 @@
  * the journal's rule for such calls (`unfinishedCall` in steps/conversation.ts), as a file run does.
  *
  * Eliding old tool results, the per-turn call limit and continuations are pure functions of the
- * checkpointed responses and results, so the replayed loop sends the same conversation again.
+ * checkpointed responses and results, so the replayed loop sends the same conversation again. The
+ * turn and tool boundaries (a run stopped, the step's time limit) are checked inside the checkpoints:
+ * a session that ended at one ends there again when replayed, and a stopped run records nothing.
  */
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { unfinishedCall } from "../steps/conversation.js";
 import type { ModelTurn, SessionSteps, Value } from "../types.js";
-import { checkpoint, type Stopped } from "./checkpoint.js";
+import { checkpoint, type RunStop } from "./checkpoint.js";
 
 export class DbosSessionSteps implements SessionSteps {
   constructor(
     /** The session step's key: the prefix of its checkpoints' names. */
     private readonly key: string,
-    private readonly run: Stopped,
+    private readonly run: RunStop,
   ) {}
 
   async turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn> {
     return (await checkpoint(`${this.key} turn`, ask, this.run)).value;
   }
 
-  async toolCall(call: ToolUseBlock, run: () => Promise<ToolResultBlockParam>): Promise<ToolResultBlockParam> {
+  async toolCall(
+    call: ToolUseBlock,
+    start: () => Promise<void>,
+    run: () => Promise<ToolResultBlockParam>,
+  ): Promise<ToolResultBlockParam> {
     const marker = await checkpoint(
       `${this.key} tool-started`,
-      () => Promise.resolve({ id: call.id, name: call.name }),
+      async () => {
+        await start();
+        return { id: call.id, name: call.name };
+      },
       this.run,
     );
     // The marker is a checkpoint of an earlier execution: if this call's own checkpoint is missing

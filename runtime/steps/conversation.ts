@@ -45,7 +45,10 @@ export class TransientConversation implements Conversation {
 /** Turns and tool calls as plain calls: the conversation's journal is what a resumed session goes on from. */
 export const PLAIN_SESSION_STEPS: SessionSteps = {
   turn: (ask) => ask(),
-  toolCall: (_call, run) => run(),
+  toolCall: async (_call, start, run) => {
+    await start();
+    return run();
+  },
   once: (_name, effect) => effect(),
 };
 

@@ -152,9 +152,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       conversation.append({ type: "tool-finished", id: call.id, result });
       return result;
     }
-    await beforeToolCall(core, signal);
-    conversation.append({ type: "tool-started", id: call.id, name: call.name });
-    const result = await steps.toolCall(call, () => runTool(core, call, offered, toolContext, limits));
+    const result = await steps.toolCall(
+      call,
+      async () => {
+        await beforeToolCall(core, signal);
+        conversation.append({ type: "tool-started", id: call.id, name: call.name });
+      },
+      () => runTool(core, call, offered, toolContext, limits),
+    );
     conversation.append({ type: "tool-finished", id: call.id, result });
     return result;
   };
@@ -210,9 +215,9 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   };
 
   for (let turn = turns; turn < maxTurns; turn++) {
-    await beforeTurn(core, signal);
-    const { message, usage: callUsage } = await steps.turn(() =>
-      core.callModel(
+    const { message, usage: callUsage } = await steps.turn(async () => {
+      await beforeTurn(core, signal);
+      return core.callModel(
         {
           model,
           max_tokens: maxTokens,
@@ -222,8 +227,8 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
           ...choice,
         },
         signal,
-      ),
-    );
+      );
+    });
     usage.push(callUsage);
     if (message.stop_reason === "refusal") {
       const wrong = refusal(message);

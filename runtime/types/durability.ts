@@ -81,11 +81,16 @@ export interface ModelTurn {
  * responses and results that finished instead of asking or running them again.
  */
 export interface SessionSteps {
-  /** One request to the model. */
+  /** One request to the model: `ask` checks the turn boundary, then asks. */
   turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn>;
-  /** One tool call, recorded as started before `run` runs it; a call that finished never runs again. */
+  /**
+   * One tool call: `start` checks the tool boundary and records that the call started, then `run`
+   * runs it. A call that finished never runs again; one that started and did not finish gets what
+   * `unfinishedCall` (steps/conversation.ts) says.
+   */
   toolCall(
     call: Anthropic.ToolUseBlock,
+    start: () => Promise<void>,
     run: () => Promise<Anthropic.ToolResultBlockParam>,
   ): Promise<Anthropic.ToolResultBlockParam>;
   /** What the session does besides its turns that must happen once (recording a persistent agent's memory). */

@@ -100,7 +100,10 @@ describe("stopping a DBOS run's session", () => {
       expect(server.requests.filter((request) => request.receivedAt > cancelledAt)).toEqual([]);
       expect(notes(folders[0]!).filter((note) => note.at > cancelledAt)).toEqual([]);
       expect(notesAtCancel).toBeLessThan(TURNS - 1);
-      await waitFor(() => workers[0]!.log().includes("run run-tea: cancelled\n"), "the worker's line");
+      await waitFor(
+        () => workers[0]!.log().includes("run run-tea: cancelled\n"),
+        `the worker's line in ${workers[0]!.log()}`,
+      );
       expect(workers[0]!.log()).not.toMatch(/run run-tea: failed/);
       const cancelled = await prosec(["result", "run-tea", "--json"], folders[0]!, env);
       expect([cancelled.code, cancelled.stdout, cancelled.stderr]).toEqual([
