@@ -44,6 +44,8 @@ try {
   await page.goto(address);
   await page.waitForSelector("#steps .step");
   await page.locator("#steps .step.state-done").nth(3).click();
+  // The page asks for a step's requests when it is selected.
+  await page.waitForSelector("#detail .step-detail .request");
   await page.screenshot({ path: join(images, "view-run.png") });
 
   const svg = spawnSync(

@@ -6,7 +6,9 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import { renderPage } from "../view/page.js";
-import { readRunData } from "../view/run-data.js";
+import { reportDetails } from "../view/report.js";
+import { readRunSteps } from "../view/run-steps.js";
+import { runViewOf } from "../view/run-view.js";
 import { listRuns, runDir, startViewServer } from "../view/server.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
@@ -45,8 +47,11 @@ export async function runView(argv: ViewArguments): Promise<number> {
   if (argv.out !== undefined) {
     const runId = argv.run ?? listRuns(cwd)[0]?.runId;
     if (runId === undefined) throw new UsageError("no runs in .prose/runs to write a report of");
-    const run = readRunData(runId, runDir(cwd, runId)!);
-    writeWhole(argv.out, renderPage({ title: `${run.program} · ${runId}`, mode: "run", run }));
+    const dir = runDir(cwd, runId)!;
+    const steps = readRunSteps(runId, dir);
+    const run = runViewOf(steps);
+    const details = reportDetails(steps, dir);
+    writeWhole(argv.out, renderPage({ title: `${run.program} · ${runId}`, mode: "run", run, details }));
     process.stdout.write(`${argv.out}: run ${runId} (${run.program}, ${run.status})\n`);
     return EXIT.ok;
   }

@@ -13,7 +13,7 @@ export function estimateCost(usage: readonly Usage[], prices: PriceTable = price
 }
 
 /** The price table, or the list prices when `PROSEC_PRICES` cannot be read (the commands that take prices say so). */
-function pricesForEstimates(): PriceTable {
+export function pricesForEstimates(): PriceTable {
   try {
     return priceTable(undefined);
   } catch (error) {

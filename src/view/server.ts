@@ -8,6 +8,7 @@
  *   /<token>/api/run/<id>        one run as JSON
  *   /<token>/api/run/<id>/version  changes when the run's files do (the page polls it)
  *   /<token>/api/run/<id>/graph    the graph with the run's state, as SVG
+ *   /<token>/api/run/<id>/step/<key>  one step's requests and answers, with their texts
  *
  * With a DBOS database (`databaseUrl`), the list has its runs too, and a DBOS run's pages are
  * dbos-view.ts's: what the database holds.
@@ -18,7 +19,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from "node:path";
 import { runsFolder } from "../run/run-list.js";
 import { renderPage } from "./page.js";
-import { readRunData, runGraph, runVersion, summarizeRun, type RunSummary } from "./run-data.js";
+import { runVersion, summarizeRun, type RunSummary } from "./run-data.js";
+import { readRunGraph, readRunView } from "./run-view.js";
+import { readStepDetail } from "./step-detail.js";
 
 export interface ViewServer {
   readonly url: string;
@@ -77,10 +80,15 @@ function handle(request: IncomingMessage, response: ServerResponse, cwd: string,
     const dir = runDir(cwd, route[2]!);
     if (dir === undefined) return send(response, 404, "text/plain", "no such run");
     if (route.length === 3)
-      return send(response, 200, "application/json", JSON.stringify(readRunData(route[2]!, dir, { graph: false })));
+      return send(response, 200, "application/json", JSON.stringify(readRunView(route[2]!, dir, { graph: false })));
     if (route.length === 4 && route[3] === "version") return send(response, 200, "text/plain", runVersion(dir));
     if (route.length === 4 && route[3] === "graph")
-      return send(response, 200, "image/svg+xml", runGraph(route[2]!, dir));
+      return send(response, 200, "image/svg+xml", readRunGraph(route[2]!, dir));
+    if (route.length === 5 && route[3] === "step") {
+      const detail = readStepDetail(route[2]!, dir, route[4]!);
+      if (detail === undefined) return send(response, 404, "text/plain", "no such step");
+      return send(response, 200, "application/json", JSON.stringify(detail));
+    }
   }
   send(response, 404, "text/plain", "not found");
 }
@@ -133,7 +141,7 @@ export async function listAllRuns(cwd: string, databaseUrl: string): Promise<Run
 function sendRunPage(response: ServerResponse, cwd: string, runId: string, api: string): void {
   const dir = runDir(cwd, runId);
   if (dir === undefined) return send(response, 404, "text/plain", "no such run");
-  const run = readRunData(runId, dir, { graph: false });
+  const run = readRunView(runId, dir, { graph: false });
   send(response, 200, "text/html", renderPage({ title: `${run.program} · ${runId}`, mode: "run", run, api }));
 }
 

@@ -88,6 +88,8 @@ describe("prosec view in Chromium", () => {
     expect(await detail.locator(".tool-result").first().innerText()).toContain("tides rise twice a day");
     expect(await detail.locator(".usage").innerText()).toMatch(/cache read/);
     // The graph, with the run's state on it (asked for after the rest of the page).
+    // The graph is drawn when it comes into view.
+    await page.locator("#graph").scrollIntoViewIfNeeded();
     await page.waitForSelector("#graph svg");
     expect(await page.locator("#graph svg .node.session").count()).toBe(3);
     expect(await page.locator("#graph svg .node.session.run-done").count()).toBe(3);
@@ -126,6 +128,8 @@ describe("prosec view in Chromium", () => {
     expect(await text(page, "#run-error")).toContain("scripted failure");
     await page.locator("#steps .step.state-failed").click();
     expect(await page.locator("#detail .step-error").innerText()).toContain("scripted failure");
+    // The graph is drawn when it comes into view.
+    await page.locator("#graph").scrollIntoViewIfNeeded();
     await page.waitForSelector("#graph svg");
     expect(await page.locator("#graph svg .node.run-failed").count()).toBe(1);
     expect(errors).toEqual([]);

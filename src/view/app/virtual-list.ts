@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 /**
  * A list that puts only the rows in view (and a few around them) in the page, so that 20,000 steps
- * open and scroll without long tasks: rows have one fixed height, a spacer gives the full height.
+ * or 10,000 timeline lanes open and scroll without long tasks: rows have one fixed height, a spacer
+ * gives the full height.
  */
 const OVERSCAN = 10;
 
-export class VirtualList<T> {
+export class VirtualList {
   private readonly spacer: HTMLElement;
   private readonly rows: HTMLElement;
   private selected = -1;
@@ -13,12 +14,12 @@ export class VirtualList<T> {
 
   constructor(
     private readonly container: HTMLElement,
-    private readonly items: readonly T[],
+    private readonly count: number,
     private readonly rowHeight: number,
-    private readonly renderRow: (item: T, index: number) => HTMLElement,
+    private readonly renderRow: (index: number) => HTMLElement,
   ) {
     this.spacer = document.createElement("div");
-    this.spacer.style.height = `${items.length * rowHeight}px`;
+    this.spacer.style.height = `${count * rowHeight}px`;
     this.spacer.style.position = "relative";
     this.rows = document.createElement("div");
     this.rows.style.position = "absolute";
@@ -57,13 +58,13 @@ export class VirtualList<T> {
     this.frame = 0;
     const view = this.container.clientHeight || 400;
     const first = Math.max(0, Math.floor(this.container.scrollTop / this.rowHeight) - OVERSCAN);
-    const last = Math.min(this.items.length, Math.ceil((this.container.scrollTop + view) / this.rowHeight) + OVERSCAN);
+    const last = Math.min(this.count, Math.ceil((this.container.scrollTop + view) / this.rowHeight) + OVERSCAN);
     this.rows.style.top = `${first * this.rowHeight}px`;
     const rows: HTMLElement[] = [];
     for (let index = first; index < last; index++) {
-      const row = this.renderRow(this.items[index]!, index);
+      const row = this.renderRow(index);
       row.style.height = `${this.rowHeight}px`;
-      row.setAttribute("aria-selected", String(index === this.selected));
+      if (this.selected >= 0) row.setAttribute("aria-selected", String(index === this.selected));
       rows.push(row);
     }
     this.rows.replaceChildren(...rows);
