@@ -1,9 +1,36 @@
 /**
- * The words of the language that name runtime behaviour: permission kinds and modes, backoffs,
- * join strategies, failure policies and model names. Analysis checks programs against these
- * lists, lowering writes them into generated code, and the runtime's types are made from them, so
- * a word added here is accepted, lowered and typed at once. A leaf: it imports nothing.
+ * The words of the language that name runtime behaviour: the properties of agents and sessions,
+ * the modifiers of constructs, permission kinds and modes, backoffs, join strategies, failure
+ * policies and model names. Analysis checks programs against these lists, lowering writes them
+ * into generated code, and the runtime's types are made from them. The switches over properties
+ * and modifiers end in `exhaustive()`, so a word added here fails type-checking until analysis and
+ * lowering handle it. A leaf: it imports nothing.
  */
+
+/** The properties of agents and sessions; any other is passed to the model as a note (`extra`). */
+export const propertyNames = [
+  "model",
+  "prompt",
+  "context",
+  "retry",
+  "backoff",
+  "persist",
+  "skills",
+  "permissions",
+  "empty",
+] as const;
+export type PropertyName = (typeof propertyNames)[number];
+
+/** The modifiers each construct takes: `parallel (on-fail: "continue")`, `loop until ... (max: 5)`. */
+export const modifierKeys = {
+  parallel: ["on-fail", "count"],
+  loop: ["max"],
+  for: ["max"],
+  block: ["max_depth"],
+  input: ["timeout"],
+} as const;
+export type ModifierOwner = keyof typeof modifierKeys;
+export type ModifierKey = (typeof modifierKeys)[ModifierOwner][number];
 
 /** The accesses `permissions:` governs (`env:` names the environment variables tools get). */
 export const permissionKinds = ["read", "write", "execute", "bash", "network", "env"] as const;
@@ -51,4 +78,12 @@ export function isOneOf<const Words extends readonly string[]>(
   word: string | undefined,
 ): word is Words[number] {
   return word !== undefined && (words as readonly string[]).includes(word);
+}
+
+/**
+ * The end of a switch over one of these lists: `word` is `never` once every word has its case, so a
+ * word added to a list without a case fails type-checking there.
+ */
+export function exhaustive(word: never): never {
+  throw new Error(`unhandled word: ${String(word)}`);
 }

@@ -2,7 +2,7 @@
 // prosec-input: 989684701eedd068b72ce6787cbd313f32c100a84800dbb49a09641abe9ffac7
 import { defineProgram, startRun, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = {};
+export type Inputs = Record<string, never>;
 export type Outputs = { readonly final: Value };
 
 const program = defineProgram({
@@ -37,7 +37,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       prompt: "Critique it",
       context: { previous: $step },
     });
-    let essay: Value = rt.bind(
+    const essay = rt.bind(
       { line: 2, column: 5 },
       "essay",
       await rt.session({

@@ -2,8 +2,8 @@
 // prosec-input: 7a08cabc8661cb9022bbb05482840121b4b3ba1f89619175625a5d0557f930a7
 import { defineProgram, startRun, text, subtract, compare, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = {};
-export type Outputs = {};
+export type Inputs = Record<string, never>;
+export type Outputs = Record<string, never>;
 
 const program = defineProgram({
   name: "blocks",
@@ -51,10 +51,9 @@ session "Wrap up"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $final: Value = null;
     const helperNote$lastCall = rt.lastCall();
     async function review(topic: Value): Promise<Value> {
-      let draft: string = rt.bind(
+      const draft = rt.bind(
         { line: 3, column: 7 },
         "draft",
         await rt.session({ at: { line: 3, column: 15 }, prompt: `Review ${text(topic)}`, binding: "draft" }),
@@ -66,7 +65,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
           at: { line: 4, column: 20 },
           prompt: "Summarise the review",
           binding: "summary",
-          context: { draft: draft },
+          context: { draft },
         }),
       );
       return summary;
@@ -78,7 +77,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       ) {
         return await rt.session({ at: { line: 9, column: 12 }, prompt: `Answer ${text(question)} directly` });
       }
-      let parts: string = rt.bind(
+      const parts = rt.bind(
         { line: 10, column: 7 },
         "parts",
         await rt.session({
@@ -104,23 +103,23 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       }
     }
     rt.keep("do warm-up", await rt.block({ line: 17, column: 1 }, "warm-up", undefined, async () => warmUp()));
-    let verdict: Value = rt.bind(
+    const verdict = rt.bind(
       { line: 18, column: 5 },
       "verdict",
       await rt.block({ line: 18, column: 15 }, "review", undefined, async () => review("caching")),
     );
-    let answer: Value = rt.bind(
+    const answer = rt.bind(
       { line: 19, column: 5 },
       "answer",
       await rt.block({ line: 19, column: 14 }, "explore", 4, async () => explore("How do compilers work?", 3)),
     );
     await rt.session({ at: { line: 22, column: 3 }, prompt: "A sequence", unbound: true });
     await rt.session({ at: { line: 23, column: 3 }, prompt: "in a do block", unbound: true });
-    $final = await rt.session({
+    const $final = await rt.session({
       at: { line: 25, column: 1 },
       prompt: "Wrap up",
       unbound: true,
-      context: { verdict: verdict, answer: answer, "helper-note": helperNote$lastCall.value },
+      context: { verdict, answer, "helper-note": helperNote$lastCall.value },
     });
     rt.finalResult($final);
     return {};

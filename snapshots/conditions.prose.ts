@@ -9,7 +9,6 @@ import {
   compare,
   bindingsInOrder,
   type RunOptions,
-  type Value,
 } from "prosec/runtime";
 
 export type Inputs = { /** How deep to go */ readonly depth: string };
@@ -78,12 +77,12 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     });
     let response: string;
     const depth = await rt.input({ line: 2, column: 1 }, { name: "depth", prompt: "How deep to go" });
-    let findings: string = rt.bind(
+    const findings = rt.bind(
       { line: 4, column: 5 },
       "findings",
       await rt.session({ at: { line: 4, column: 16 }, prompt: "Find issues", binding: "findings" }),
     );
-    let score: number = rt.bind({ line: 5, column: 5 }, "score", 7);
+    const score = rt.bind({ line: 5, column: 5 }, "score", 7);
     if (
       compare(depth, 0) <= 0 ||
       (await rt.judge({ line: 7, column: 4 }, "the findings are empty", $bindings("score"), "if"))
@@ -119,19 +118,14 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         break;
       }
     }
-    await rt.session({
-      at: { line: 22, column: 1 },
-      prompt: "Follow up",
-      unbound: true,
-      context: { response: response },
-    });
+    await rt.session({ at: { line: 22, column: 1 }, prompt: "Follow up", unbound: true, context: { response } });
     if (!(compare(score, 100) < 0)) throw rt.fail({ line: 25, column: 1 }, `score out of range: ${text(score)}`);
     const verdict = rt.bind(
       { line: 28, column: 8 },
       "verdict",
       await rt.judge({ line: 28, column: 18 }, "the findings are resolved", $bindings("response")),
     );
-    let choices: readonly string[] = rt.bind({ line: 30, column: 5 }, "choices", ["keep", "drop"]);
+    const choices = rt.bind({ line: 30, column: 5 }, "choices", ["keep", "drop"]);
     if (compare(score, 10) > 0) {
       await rt.session({ at: { line: 32, column: 3 }, prompt: "Very high", unbound: true });
     } else if (equals(await rt.field({ line: 33, column: 6 }, choices, subtract(score, 6)), "drop")) {

@@ -2,8 +2,8 @@
 // prosec-input: 17b368eb64112bdf3533e15a1d13687cfb8d182e65e44ec80c832c2b1e743472
 import { defineProgram, startRun, text, bindingsInOrder, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = {};
-export type Outputs = {};
+export type Inputs = Record<string, never>;
+export type Outputs = Record<string, never>;
 
 const program = defineProgram({
   name: "errors",
@@ -51,7 +51,6 @@ if **the result is unusable**:
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $final: Value = null;
     // The program's bindings in order of declaration: a judgment sees those declared before it.
     const $bindings = bindingsInOrder({
       result: () => result,
@@ -61,12 +60,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } catch ($error) {
       rt.catchable($error);
       const err: Value = rt.caught($error);
-      await rt.session({
-        at: { line: 5, column: 3 },
-        prompt: "Handle the error",
-        unbound: true,
-        context: { err: err },
-      });
+      await rt.session({ at: { line: 5, column: 3 }, prompt: "Handle the error", unbound: true, context: { err } });
     } finally {
       await rt.session({ at: { line: 8, column: 3 }, prompt: "Clean up", unbound: true });
     }
@@ -83,15 +77,15 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       rt.catchable($error);
       await rt.session({ at: { line: 18, column: 3 }, prompt: "Handle at the outer level", unbound: true });
     }
-    let $attempt: Value = null;
+    let $attempt: Value;
     try {
       $attempt = await rt.session({ at: { line: 21, column: 3 }, prompt: "Risky", unbound: true });
     } catch ($error) {
       rt.catchable($error);
       $attempt = await rt.session({ at: { line: 23, column: 3 }, prompt: "Safe default", unbound: true });
     }
-    let result: Value = rt.bind({ line: 20, column: 5 }, "result", $attempt);
-    $final = result;
+    const result = rt.bind({ line: 20, column: 5 }, "result", $attempt);
+    const $final = result;
     if (await rt.judge({ line: 25, column: 4 }, "the result is unusable", $bindings("result"), "if")) {
       throw rt.fail({ line: 26, column: 3 }, `The result ${text(result)} is unusable`);
     }

@@ -2,8 +2,8 @@
 // prosec-input: 364ad416db5bcdfdbdf1079d62810382398da8d7eecee158d0b54d489c0dc93d
 import { defineProgram, startRun, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = {};
-export type Outputs = {};
+export type Inputs = Record<string, never>;
+export type Outputs = Record<string, never>;
 
 const program = defineProgram({
   name: "flat-names",
@@ -35,14 +35,16 @@ do report()
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $final: Value = null;
     let tone: string | null = null;
     rt.keep("do report", await rt.block({ line: 2, column: 1 }, "report", undefined, async () => report()));
     tone = rt.bind({ line: 4, column: 5 }, "tone", "plain");
     async function report(): Promise<Value> {
-      return await rt.session({ at: { line: 7, column: 3 }, prompt: "Report", unbound: true, context: { tone: tone } });
+      return await rt.session({ at: { line: 7, column: 3 }, prompt: "Report", unbound: true, context: { tone } });
     }
-    $final = rt.keep("do report", await rt.block({ line: 10, column: 1 }, "report", undefined, async () => report()));
+    const $final = rt.keep(
+      "do report",
+      await rt.block({ line: 10, column: 1 }, "report", undefined, async () => report()),
+    );
     rt.finalResult($final);
     return {};
   });

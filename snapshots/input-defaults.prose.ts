@@ -9,7 +9,7 @@ export type Inputs = {
   /** has a default value */ readonly strict?: boolean;
   /** What to review */ readonly topic: string;
 };
-export type Outputs = {};
+export type Outputs = Record<string, never>;
 
 const program = defineProgram({
   name: "input-defaults",
@@ -55,7 +55,6 @@ for lane in lanes:
 
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $final: Value = null;
     const lanes = await rt.input(
       { line: 2, column: 1 },
       { name: "lanes", prompt: "has a default value", default: ["frontend", "backend", "infra"] },
@@ -89,7 +88,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     } finally {
       $sequence.end();
     }
-    $final = $results;
+    const $final = $results;
     rt.finalResult($final);
     return {};
   });

@@ -2,7 +2,7 @@
 // prosec-input: 4456229256acaf20a1f72a4ec1f90ec80c57476e3849e8f1eabc980eebbb37bb
 import { defineProgram, startRun, text, equals, bindingsInOrder, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = {};
+export type Inputs = Record<string, never>;
 export type Outputs = { readonly report: { readonly status: string; readonly reason: string } | string | null };
 
 const program = defineProgram({
@@ -90,7 +90,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       }
       return await rt.session({ at: { line: 5, column: 10 }, prompt: `Review ${text(draft$2)}` });
     }
-    let draft: string = rt.bind(
+    const draft = rt.bind(
       { line: 7, column: 5 },
       "draft",
       await rt.session({ at: { line: 7, column: 13 }, prompt: "Draft the plan", binding: "draft" }),
@@ -151,7 +151,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } finally {
       $sequence2.end();
     }
-    let notes: Value = rt.bind({ line: 18, column: 5 }, "notes", $results);
+    const notes = rt.bind({ line: 18, column: 5 }, "notes", $results);
     const $kept: Value[] = [];
     const $sequence3 = rt.items();
     try {
@@ -165,8 +165,8 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } finally {
       $sequence3.end();
     }
-    let kept: Value = rt.bind({ line: 27, column: 5 }, "kept", $kept);
-    let reviews: Value = rt.bind(
+    const kept = rt.bind({ line: 27, column: 5 }, "kept", $kept);
+    const reviews = rt.bind(
       { line: 32, column: 5 },
       "reviews",
       await rt.map({ line: 32, column: 15 }, await rt.list({ line: 32, column: 36 }, kept), async (note) => {
@@ -203,7 +203,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         at: { line: 45, column: 17 },
         prompt: "Report",
         binding: "report",
-        context: { draft: draft, reviews: reviews },
+        context: { draft, reviews },
       }),
     );
     return { report };

@@ -11,8 +11,8 @@ import {
   type Value,
 } from "prosec/runtime";
 
-export type Inputs = {};
-export type Outputs = {};
+export type Inputs = Record<string, never>;
+export type Outputs = Record<string, never>;
 
 const program = defineProgram({
   name: "loops",
@@ -72,7 +72,6 @@ loop (max: 10):
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $final: Value = null;
     // The program's bindings in order of declaration: a judgment sees those declared before it.
     const $bindings = bindingsInOrder({
       items: () => items,
@@ -81,7 +80,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       round: () => round,
     });
     let draft: string;
-    let items: readonly string[] = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
+    const items = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 4, column: 5 }, "notes", []);
     const $sequence = rt.loop();
     try {
@@ -117,8 +116,8 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     }
     const $items = await rt.list({ line: 15, column: 22 }, items);
     const $parts: Value[][] = [[]];
-    const $results = await rt.map({ line: 15, column: 1 }, $items, async (item, $index) => {
-      let summary: string | null = rt.bind(
+    await rt.map({ line: 15, column: 1 }, $items, async (item, $index) => {
+      const summary = rt.bind(
         { line: 16, column: 7 },
         "summary",
         await rt.session({ at: { line: 16, column: 17 }, prompt: `Summarise ${text(item)}`, binding: "summary" }),
@@ -143,14 +142,14 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
             at: { line: 20, column: 15 },
             prompt: "Improve the draft",
             binding: "draft",
-            context: { notes: notes },
+            context: { notes },
           }),
         );
       }
     } finally {
       $sequence4.end();
     }
-    let round: number = rt.bind({ line: 23, column: 5 }, "round", 0);
+    const round = rt.bind({ line: 23, column: 5 }, "round", 0);
     {
       let round$2: Value = null;
       const $sequence5 = rt.loop();
@@ -235,7 +234,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } finally {
       $sequence8.end();
     }
-    $final = $loop;
+    const $final = $loop;
     rt.finalResult($final);
     return {};
   });

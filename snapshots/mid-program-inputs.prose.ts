@@ -59,7 +59,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       draft: () => draft,
       approval: () => approval,
     });
-    let reviewer: Value = null;
+
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "Topic" });
     let draft: string = rt.bind(
       { line: 4, column: 5 },
@@ -89,7 +89,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
               at: { line: 9, column: 11 },
               prompt: `Revise: ${text(change)}`,
               binding: "draft",
-              context: { draft: draft },
+              context: { draft },
             }),
           );
         }
@@ -98,10 +98,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       }
     }
     try {
-      reviewer = await rt.input(
-        { line: 13, column: 3 },
-        { name: "reviewer", prompt: "Who reviews it?", timeoutSeconds: 60 },
-      );
+      await rt.input({ line: 13, column: 3 }, { name: "reviewer", prompt: "Who reviews it?", timeoutSeconds: 60 });
     } catch ($error) {
       rt.catchable($error);
       await rt.session({ at: { line: 15, column: 3 }, prompt: "Nobody answered in time", unbound: true });
@@ -113,7 +110,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         at: { line: 17, column: 17 },
         prompt: `Final (${text(approval)})`,
         binding: "report",
-        context: { draft: draft },
+        context: { draft },
       }),
     );
     return { report };

@@ -2,8 +2,8 @@
 // prosec-input: d7f5944d434d3446c07fa3b739e665e710888bbc8a40c49c83449a34e32c1d5d
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = {};
-export type Outputs = {};
+export type Inputs = Record<string, never>;
+export type Outputs = Record<string, never>;
 
 const program = defineProgram({
   name: "parallel",
@@ -54,71 +54,40 @@ session "Report"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $final: Value = null;
-    let topic: string = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
+    const topic = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
     const $parallel = await Promise.all(
       rt.branches({ line: 4, column: 1 }, {}, [
-        async () => {
-          return await rt.session({
-            at: { line: 5, column: 13 },
-            prompt: `History of ${text(topic)}`,
-            binding: "history",
-          });
-        },
-        async () => {
-          return await rt.session({
-            at: { line: 6, column: 13 },
-            prompt: `State of the art in ${text(topic)}`,
-            binding: "current",
-          });
-        },
-        async () => {
-          return await rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true });
-        },
+        () => rt.session({ at: { line: 5, column: 13 }, prompt: `History of ${text(topic)}`, binding: "history" }),
+        () =>
+          rt.session({ at: { line: 6, column: 13 }, prompt: `State of the art in ${text(topic)}`, binding: "current" }),
+        () => rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true }),
       ]),
     );
     const [history, current] = $parallel;
     rt.bind({ line: 5, column: 3 }, "history", history);
     rt.bind({ line: 6, column: 3 }, "current", current);
     rt.keep("parallel branch 3", $parallel[2] ?? null);
-    await rt.session({
-      at: { line: 9, column: 1 },
-      prompt: "Combine",
-      unbound: true,
-      context: { history: history, current: current },
-    });
+    await rt.session({ at: { line: 9, column: 1 }, prompt: "Combine", unbound: true, context: { history, current } });
     const $parallel2 = await rt.first({ line: 12, column: 15 }, {}, [
-      async () => {
-        return await rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A", unbound: true });
-      },
-      async () => {
-        return await rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B", unbound: true });
-      },
+      () => rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A", unbound: true }),
+      () => rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B", unbound: true }),
     ]);
     rt.keep("parallel branch 1", $parallel2[0] ?? null);
     rt.keep("parallel branch 2", $parallel2[1] ?? null);
-    let fastest: Value = rt.bind({ line: 12, column: 5 }, "fastest", $parallel2);
+    const fastest = rt.bind({ line: 12, column: 5 }, "fastest", $parallel2);
     const [a, b, c] = await rt.any({ line: 16, column: 1 }, { count: 2 }, [
-      async () => {
-        return await rt.session({ at: { line: 17, column: 7 }, prompt: "Source one", binding: "a" });
-      },
-      async () => {
-        return await rt.session({ at: { line: 18, column: 7 }, prompt: "Source two", binding: "b" });
-      },
-      async () => {
-        return await rt.session({ at: { line: 19, column: 7 }, prompt: "Source three", binding: "c" });
-      },
+      () => rt.session({ at: { line: 17, column: 7 }, prompt: "Source one", binding: "a" }),
+      () => rt.session({ at: { line: 18, column: 7 }, prompt: "Source two", binding: "b" }),
+      () => rt.session({ at: { line: 19, column: 7 }, prompt: "Source three", binding: "c" }),
     ]);
     rt.bind({ line: 17, column: 3 }, "a", a);
     rt.bind({ line: 18, column: 3 }, "b", b);
     rt.bind({ line: 19, column: 3 }, "c", c);
     const [risky, safe] = await Promise.all(
       rt.branches({ line: 21, column: 1 }, { onFail: "continue" }, [
+        () => rt.session({ at: { line: 22, column: 11 }, prompt: "Might fail", binding: "risky" }),
         async () => {
-          return await rt.session({ at: { line: 22, column: 11 }, prompt: "Might fail", binding: "risky" });
-        },
-        async () => {
-          let $attempt: Value = null;
+          let $attempt: Value;
           try {
             $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail", unbound: true });
           } catch ($error) {
@@ -131,11 +100,11 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     );
     rt.bind({ line: 22, column: 3 }, "risky", risky);
     rt.bind({ line: 23, column: 3 }, "safe", safe);
-    $final = await rt.session({
+    const $final = await rt.session({
       at: { line: 28, column: 1 },
       prompt: "Report",
       unbound: true,
-      context: { risky: risky, safe: safe, fastest: fastest },
+      context: { risky, safe, fastest },
     });
     rt.finalResult($final);
     return {};

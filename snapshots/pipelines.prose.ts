@@ -2,8 +2,8 @@
 // prosec-input: 7b11bd83a5531bd420abd61b23a57b131634d4787e0453195eb0336d0d6bbe3b
 import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";
 
-export type Inputs = {};
-export type Outputs = {};
+export type Inputs = Record<string, never>;
+export type Outputs = Record<string, never>;
 
 const program = defineProgram({
   name: "pipelines",
@@ -49,8 +49,7 @@ session "Present"
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    let $final: Value = null;
-    let ideas: readonly string[] = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
+    const ideas = rt.bind({ line: 2, column: 5 }, "ideas", ["tutor", "garden", "tracker"]);
     const $kept: Value[] = [];
     const $sequence = rt.items();
     try {
@@ -64,7 +63,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
               prompt: "Is this idea about technology? Answer yes or no.",
               keep: true,
               unbound: true,
-              context: { item: item },
+              context: { item },
             }),
           )
         )
@@ -73,7 +72,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } finally {
       $sequence.end();
     }
-    let picked: Value = rt.bind({ line: 4, column: 5 }, "picked", $kept);
+    const picked = rt.bind({ line: 4, column: 5 }, "picked", $kept);
     const $mapped: Value[] = [];
     const $sequence2 = rt.items();
     try {
@@ -90,8 +89,8 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } finally {
       $sequence2.end();
     }
-    let pitches: Value = rt.bind({ line: 8, column: 5 }, "pitches", $mapped);
-    let research: Value = rt.bind(
+    const pitches = rt.bind({ line: 8, column: 5 }, "pitches", $mapped);
+    const research = rt.bind(
       { line: 11, column: 5 },
       "research",
       await rt.map({ line: 11, column: 22 }, await rt.list({ line: 11, column: 22 }, ideas), async (item) => {
@@ -99,7 +98,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       }),
     );
     const $items = await rt.list({ line: 14, column: 25 }, pitches);
-    let $reduced: Value = null;
+    let $reduced: Value;
     {
       let summary: Value = $items[0] ?? null;
       const $sequence3 = rt.items();
@@ -110,7 +109,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
             at: { line: 15, column: 3 },
             prompt: "Merge the pitch into the summary",
             unbound: true,
-            context: { summary: summary, pitch: pitch },
+            context: { summary, pitch },
           });
         }
       } finally {
@@ -118,7 +117,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       }
       $reduced = summary;
     }
-    let portfolio: Value = rt.bind({ line: 14, column: 5 }, "portfolio", $reduced);
+    const portfolio = rt.bind({ line: 14, column: 5 }, "portfolio", $reduced);
     const $kept2: Value[] = [];
     const $sequence4 = rt.items();
     try {
@@ -147,12 +146,12 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     } finally {
       $sequence5.end();
     }
-    let shortlist: Value = rt.bind({ line: 18, column: 5 }, "shortlist", $mapped2);
-    $final = await rt.session({
+    const shortlist = rt.bind({ line: 18, column: 5 }, "shortlist", $mapped2);
+    const $final = await rt.session({
       at: { line: 23, column: 1 },
       prompt: "Present",
       unbound: true,
-      context: { portfolio: portfolio, research: research, shortlist: shortlist },
+      context: { portfolio, research, shortlist },
     });
     rt.finalResult($final);
     return {};

@@ -1,34 +1,27 @@
 /**
- * What every part of a run shares: the model client and the run-wide limiter, events, durability,
- * time limits, and `step()`, the one path by which a model-facing step runs (replay or execution
- * under the time limit, error wrapping, the record of its outcome).
+ * What every part of a run shares: the model (model-access.ts), what an agent's sessions share
+ * (agent-kits.ts), events, durability, time limits, and `step()`, the one path by which a
+ * model-facing step runs (replay or execution under the time limit, error wrapping, fingerprints
+ * (step-fingerprints.ts), the record of its outcome).
  */
-import type Anthropic from "@anthropic-ai/sdk";
-import type { Message, MessageCreateParamsNonStreaming, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { SourceAnchors } from "./anchors.js";
-import { withBreakpoints } from "../model/caching.js";
-import { connectionFor } from "../model/client.js";
+import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { describeError, isAbortError, ProseError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
-import { Limiter } from "../model/limiter.js";
+import type { Limiter } from "../model/limiter.js";
 import { BudgetExceeded, Meter, type Refusal } from "./meter.js";
+import { ModelAccess } from "./model-access.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
-import { resolveModel } from "../model/models.js";
-import { outputLimit } from "../model/output-limits.js";
-import { systemPrompt } from "../model/prompt.js";
 import { sharedController, stepSignal } from "./signals.js";
-import { currentContext, outsideContext, StepContext } from "./step-context.js";
+import { currentContext, StepContext } from "./step-context.js";
+import { StepFingerprints } from "./step-fingerprints.js";
 import { AnchoredStep } from "./step-identity.js";
-import { fingerprint, structuralSegment, valueDigest } from "./step-keys.js";
-import { ProgramOutline } from "./outline.js";
-import type { TrailEntry } from "../steps/trail.js";
-import { builtinTools } from "../tools/builtin.js";
-import { PermissionGuard } from "../tools/permissions.js";
+import { structuralSegment } from "./step-keys.js";
 import { Secrets } from "../tools/secrets.js";
-import { toolParam } from "../tools/tool.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
+import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type {
   AgentDefinition,
   Durability,
@@ -40,21 +33,10 @@ import type {
   Site,
   StepAsk,
   StepKind,
-  ToolDefinition,
   Usage,
   Value,
 } from "../types.js";
 
-export interface Toolbox {
-  readonly permissions: PermissionGuard;
-  readonly tools: readonly ToolDefinition[];
-  readonly offered: ReadonlyMap<string, ToolDefinition>;
-  /** The tools as the Messages API takes them. */
-  readonly params: Tool[];
-}
-
-/** The default hard cap of a run; the API's pace (pace.ts) usually decides first. */
-const DEFAULT_CONCURRENCY = 64;
 const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
 
 export interface StepOutcome<T extends Value> {
@@ -83,21 +65,9 @@ function pricesOf(options: RunOptions, program: ProgramInfo): PriceTable {
   }
 }
 
-/** A reply's usage; the cache fields only when the server reported cache traffic. */
-function usageOf(model: string, reported: Partial<Message["usage"]> | undefined): Usage {
-  const written = reported?.cache_creation_input_tokens ?? 0;
-  const read = reported?.cache_read_input_tokens ?? 0;
-  return {
-    model,
-    inputTokens: reported?.input_tokens ?? 0,
-    outputTokens: reported?.output_tokens ?? 0,
-    ...(written === 0 ? {} : { cacheWriteTokens: written }),
-    ...(read === 0 ? {} : { cacheReadTokens: read }),
-  };
-}
-
 export class RunCore {
-  readonly client: Anthropic;
+  /** The client, the run-wide cap on calls in flight and model ids, shared with called programs. */
+  readonly models: ModelAccess;
   /** The run's hard cap on model calls in flight (`concurrency`). */
   readonly limiter: Limiter;
   /** Replaced by the file journal's when a durable run opens its folder. */
@@ -110,6 +80,8 @@ export class RunCore {
   readonly root: StepContext;
   /** Content anchors of this program's constructs. */
   readonly anchors: SourceAnchors;
+  /** Enabled when the run opens a folder, which keeps fingerprints. */
+  readonly fingerprints: StepFingerprints;
   readonly startedAt: number;
   /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
   private readonly observers: Array<(event: RunEvent) => void> = [];
@@ -119,26 +91,8 @@ export class RunCore {
   private readonly rootController = sharedController();
   /** What is removed from everything the run writes or shows (shared with called programs). */
   readonly secrets: Secrets;
-  private readonly modelIds = new Map<string, string>();
-  // Sessions of one agent share their permission guard, tool list and system prompt: rebuilding them
-  // for every session was a measurable part of the runtime's own cost.
-  private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
+  private readonly agentKits: AgentKits;
   private readonly notices = new Set<string>();
-  private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
-  /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
-  private readonly toolUsers = new Set<string | undefined>();
-  /** The program's outline, for structural keys (built on first use; aligned with the recorded program on a changed resume). */
-  private outline: ProgramOutline | undefined;
-  /**
-   * Whether steps are fingerprinted (a run folder keeps fingerprints): then every step's result is
-   * remembered with its fingerprint, so the steps that read it depend on it (`step-keys.ts`).
-   */
-  fingerprinting: boolean;
-  /**
-   * The fingerprint of the step that produced a value, by the value's digest; null when several
-   * steps produced the same text (then which one did is a matter of timing, and the text stands alone).
-   */
-  private readonly producers: Map<string, string | null>;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -162,15 +116,16 @@ export class RunCore {
         pricesOf(options, program),
         options.promptCaching !== false,
       );
-    if (caller !== undefined) {
-      this.client = caller.core.client;
-      this.limiter = caller.core.limiter;
-    } else {
-      const connection = connectionFor(options);
-      this.client = connection.client;
-      this.limiter = new Limiter(options.concurrency ?? DEFAULT_CONCURRENCY);
-      connection.pace?.allow(this.limiter.limit);
-    }
+    this.models = new ModelAccess(
+      {
+        options,
+        meter: this.meter,
+        trace: () => this.trace,
+        refuse: (refusal) => this.stopForBudget(refusal),
+      },
+      caller?.core.models,
+    );
+    this.limiter = this.models.limiter;
     this.durability =
       caller !== undefined
         ? new ScopedDurability(caller.core.durability, caller.keyPrefix)
@@ -186,26 +141,17 @@ export class RunCore {
       caller?.anchorPrefix ?? "",
       undefined,
       caller?.structuralPrefix ?? "",
-      (segment) => structuralSegment(this.programOutline(), segment),
+      (segment) => structuralSegment(this.fingerprints.outline(), segment),
     );
-    this.fingerprinting = caller?.core.fingerprinting ?? false;
-    this.producers = caller?.core.producers ?? new Map();
+    this.fingerprints = new StepFingerprints(
+      program,
+      options,
+      (name) => this.models.model(name),
+      caller?.core.fingerprints,
+    );
     this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
-  }
-
-  private programOutline(): ProgramOutline | undefined {
-    if (this.outline === undefined && this.program.text !== undefined)
-      this.outline = ProgramOutline.of(this.program.text);
-    return this.outline;
-  }
-
-  /**
-   * Resuming a run recorded with `previous`, an earlier text of this program: statement sites are
-   * taken from it where statements were kept, so unnamed steps keep their structural keys.
-   */
-  alignWith(previous: string): void {
-    if (this.program.text !== undefined) this.outline = ProgramOutline.aligned(this.program.text, previous);
+    this.agentKits = new AgentKits(program.name, options, this.secrets, (message) => this.noticeOnce(message));
   }
 
   get context(): StepContext {
@@ -250,102 +196,41 @@ export class RunCore {
     this.emit({ type: "notice", message });
   }
 
-  /** The guard and tools of an agent with these permissions (cached by the permissions object). */
+  /** The guard and tools of an agent with these permissions (agent-kits.ts). */
   toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
-    let byAgent = this.toolboxes.get(permissions);
-    if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
-    let toolbox = byAgent.get(agent);
-    if (toolbox === undefined) {
-      const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
-      const guard = new PermissionGuard(
-        this.options.cwd ?? process.cwd(),
-        permissions,
-        this.options.onPermission,
-        agent,
-        {
-          ...(toolEnv && { toolEnv }),
-          ...(resolveHost && { resolveHost }),
-          ...(fetchTimeoutMs && { fetchTimeoutMs }),
-          ...(sandbox && { sandbox }),
-        },
-      );
-      this.noticeOnce(guard.sandboxNotice());
-      for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
-      const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
-      toolbox = {
-        permissions: guard,
-        tools,
-        offered: new Map(tools.map((tool) => [tool.name, tool])),
-        params: tools.map(toolParam),
-      };
-      byAgent.set(agent, toolbox);
-    }
-    return toolbox;
+    return this.agentKits.toolbox(permissions, agent);
   }
 
   /** The system prompt of a session of `agent` (or of no agent) that adds no skills or notes of its own. */
   systemPromptOf(agent: AgentDefinition | undefined): string {
-    let prompt = this.systemPrompts.get(agent);
-    if (prompt === undefined) {
-      prompt = systemPrompt(this.program.name, agent ?? {}, agent?.prompt);
-      this.systemPrompts.set(agent, prompt);
-    }
-    return prompt;
+    return this.agentKits.systemPromptOf(agent);
   }
 
   /** Whether sessions of this agent (undefined: of no agent) have used tools in this run. */
   usedTools(agent: string | undefined): boolean {
-    return this.toolUsers.has(agent);
+    return this.agentKits.usedTools(agent);
   }
 
   recordToolUse(agent: string | undefined): void {
-    this.toolUsers.add(agent);
+    this.agentKits.recordToolUse(agent);
   }
 
-  /** The model id for a `.prose` model name (resolved once per name and run: reading the environment is slow). */
+  /** The model id for a `.prose` model name. */
   model(name: string | undefined): string {
-    const key = name ?? "";
-    let id = this.modelIds.get(key);
-    if (id === undefined) {
-      id = resolveModel(name, this.options.models);
-      this.modelIds.set(key, id);
-    }
-    return id;
+    return this.models.model(name);
   }
 
   /** The model's output limit (output-limits.ts): a session's default `max_tokens`. */
   outputLimit(model: string, signal: AbortSignal): Promise<number> {
-    return outputLimit(this.client, model, signal);
+    return this.models.outputLimit(model, signal);
   }
 
-  /**
-   * One Messages API call, inside the run's cap, cancelled with `signal`; each of its HTTP attempts
-   * also waits for the API's pace (pace.ts, in the client's `fetch`). A call still waiting for either
-   * when `signal` aborts is dropped unsent. With prompt caching (the default), `cache_control`
-   * breakpoints where the request's stable prefixes end (caching.ts); the meter admits it first (meter.ts).
-   */
-  async callModel(
+  /** One Messages API call (model-access.ts), inside the run's cap and budget, cancelled with `signal`. */
+  callModel(
     request: MessageCreateParamsNonStreaming,
     signal: AbortSignal,
   ): Promise<{ message: Message; usage: Usage }> {
-    const params = this.options.promptCaching === false ? request : withBreakpoints(request);
-    return this.limiter.run(signal, async () => {
-      const reservation = this.meter.admit(params);
-      if ("remedy" in reservation) return this.stopForBudget(reservation);
-      let usage: Usage | undefined;
-      const send = async (): Promise<{ message: Message; usage: Usage }> => {
-        const message = await outsideContext(() => this.client.messages.create(params, { signal }));
-        if (!message || !Array.isArray(message.content))
-          throw new Error("The model server answered with something that is not a message.");
-        usage = usageOf(params.model, message.usage);
-        return { message, usage };
-      };
-      try {
-        return await (this.trace === undefined ? send() : this.trace.request(params, send));
-      } finally {
-        reservation.settle(usage);
-      }
-    });
+    return this.models.call(request, signal);
   }
 
   /**
@@ -376,9 +261,9 @@ export class RunCore {
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
     const structuralKey = context.structuralKey(key.slice(context.path.length + 1), kind, ask.binding);
     // What the step read is taken now: the trail grows as the run goes on.
-    const trail = this.fingerprinting && kind !== "input" && kind !== "extract" ? context.trail.entries() : [];
+    const trail = this.fingerprints.enabled && kind !== "input" && kind !== "extract" ? context.trail.entries() : [];
     const identity = new AnchoredStep(kind, at, anchor, this.program, ask, structuralKey, () =>
-      this.fingerprintOf(kind, ask, trail),
+      this.fingerprints.of(kind, ask, trail),
     );
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
@@ -411,7 +296,7 @@ export class RunCore {
         },
         identity,
       );
-      if (this.fingerprinting) this.produced(step.value, identity.fingerprint);
+      if (this.fingerprints.enabled) this.fingerprints.produced(step.value, identity.fingerprint);
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),
@@ -440,37 +325,6 @@ export class RunCore {
   /** A step's key as the journal has it: a called program's steps under their caller's prefix. */
   private traceKey(key: string): string {
     return this.durability instanceof ScopedDurability ? this.durability.fullKey(key) : key;
-  }
-
-  private produced(value: Value, fingerprint: string): void {
-    const digest = valueDigest(value);
-    const earlier = this.producers.get(digest);
-    this.producers.set(digest, earlier === undefined || earlier === fingerprint ? fingerprint : null);
-  }
-
-  /** A step's fingerprint (`step-keys.ts`): what it asks, how, and the steps that produced what it read. */
-  private fingerprintOf(kind: StepKind, ask: StepAsk, trail: readonly TrailEntry[]): string {
-    const details = (ask.details() ?? {}) as { readonly model?: unknown; readonly context?: unknown };
-    const model = typeof details.model === "string" || kind === "session" ? this.model(details.model as string) : "";
-    const context = details.context;
-    const contextValues =
-      context === undefined || context === null || Array.isArray(context)
-        ? []
-        : Object.values(context as Record<string, Value>);
-    // A session with `context:` (even `[]`) is not shown the trail.
-    const seen = kind === "session" && context !== undefined ? [] : trail;
-    const producedBy = (value: Value): string => {
-      const digest = valueDigest(value);
-      return this.producers.get(digest) ?? digest;
-    };
-    // A record context is read by its values' producers (below); what it names stays in how it asks.
-    const how = contextValues.length === 0 ? details : { ...details, context: Object.keys(context as object) };
-    return fingerprint({
-      kind,
-      asks: ask.text,
-      how: [how, model, this.program.name, (this.options.tools ?? []).map((tool) => tool.name)],
-      reads: [...contextValues.map(producedBy), ...seen.map((entry) => `${entry.source}:${producedBy(entry.value)}`)],
-    });
   }
 
   /** A ProseError at `at` in this program, with secrets removed from its text. */

@@ -181,8 +181,8 @@ export class RunLifecycle implements RunScope {
         this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));
         if (options.journal === undefined && options.durability === undefined) {
           // A changed program's steps are matched by structural key: sites aligned with the recorded text.
-          if (opened.previous !== undefined) this.core.alignWith(opened.previous);
-          this.core.fingerprinting = true;
+          if (opened.previous !== undefined) this.core.fingerprints.alignWith(opened.previous);
+          this.core.fingerprints.enabled = true;
           this.core.durability = new JournalDurability(
             opened.folder.journal!,
             opened.previous === undefined ? undefined : new ResumeReport(),

@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { addPrograms } from "../registry/project.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 import { checkedRefs, programCount, registrySettings, withRegistry } from "./registry-session.js";
 
 interface AddArguments {

@@ -12,8 +12,9 @@ import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node
 import { dirname, join, resolve } from "node:path";
 import { build, type BuildOptions, type BuildResult } from "../project/build.js";
 import { reportBuild } from "./build-report.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
-import { displayPath, findPrograms, UsageError } from "./find-programs.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { displayPath, findPrograms } from "../project/files.js";
+import { UsageError } from "../errors.js";
 
 /** Editors write a file in several steps: wait for the burst to end. */
 const SETTLE_MS = 60;

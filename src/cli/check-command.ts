@@ -4,10 +4,10 @@ import { formatDiagnostic, toJson } from "../diagnostics/format.js";
 import { resolve } from "node:path";
 import { importedFiles, importResolver } from "../project/imports.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
-import { exitCodeOfDiagnostics, type ExitCode } from "./exit-codes.js";
-import { displayPath, findPrograms } from "./find-programs.js";
+import { exitCodeOfDiagnostics, type ExitCode } from "../exit-codes.js";
+import { displayPath, findPrograms } from "../project/files.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
-import { readProgram } from "./read-program.js";
+import { readProgram } from "../project/read-program.js";
 
 export interface CheckArguments extends Pick<FormatArguments, "format"> {
   readonly paths: readonly string[];

@@ -3,7 +3,7 @@
  * write fails with EPIPE. That ends the command quietly, as a closed pipe ends any Unix tool: no
  * stack trace. A run (which listens for SIGTERM) winds down as if interrupted; anything else exits.
  */
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 
 let installed = false;
 

@@ -4,8 +4,8 @@
  */
 import type { Argv } from "yargs";
 import { RunStateError } from "../../runtime/errors.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 
 interface AnswerArguments {
   readonly runId: string;

@@ -10,12 +10,12 @@ import { importedFile, importInterface } from "../project/imports.js";
 import { costOfSource, type ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
-import { formatCount, formatDollars } from "../phases/2-analyze/cost/format.js";
+import { formatCount, formatDollars } from "../phases/2-analyze/index.js";
 import { assumptionLine, boundFigures, describeBound, pricesFromEnvironment } from "./cost-report.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
-import { findPrograms } from "./find-programs.js";
-import { readProgram } from "./read-program.js";
+import { findPrograms } from "../project/files.js";
+import { readProgram } from "../project/read-program.js";
 
 export interface CostArguments extends FormatArguments {
   readonly paths: readonly string[];

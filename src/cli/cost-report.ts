@@ -13,12 +13,10 @@ import {
   type SymbolValues,
 } from "../../runtime/run/bound.js";
 import { resolveModel } from "../../runtime/model/models.js";
-import type { ModelTable } from "../../runtime/types.js";
+import type { ModelTable, Value } from "../../runtime/types.js";
 import { PriceError, priceTable, type PriceTable } from "../../runtime/model/prices.js";
-import type { Value } from "../../runtime/types.js";
-import { dollarCount, formatCount, formatDollars, formatNumber } from "../phases/2-analyze/cost/format.js";
-import { Poly } from "../phases/2-analyze/cost/poly.js";
-import { UsageError } from "./find-programs.js";
+import { dollarCount, formatCount, formatDollars, formatNumber, Poly } from "../phases/2-analyze/index.js";
+import { UsageError } from "../errors.js";
 
 export interface BoundFigures {
   readonly calls: Count;

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { withFormat } from "./output-format.js";
 import type { RunIdArguments, SubmitArguments, WorkerArguments } from "../worker/commands.js";
-import type { ExitCode } from "./exit-codes.js";
+import type { ExitCode } from "../exit-codes.js";
 
 const QUEUE = { type: "string", default: "prosec", describe: "the DBOS queue runs wait in" } as const;
 const STRICT = { type: "boolean", default: false, describe: "treat warnings as errors" } as const;

@@ -10,8 +10,8 @@ import type { ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { graphOfSource, toDot, toMermaid, toSvg } from "../graph/index.js";
-import { EXIT, exitCodeOfDiagnostics } from "./exit-codes.js";
-import { readProgram } from "./read-program.js";
+import { EXIT, exitCodeOfDiagnostics } from "../exit-codes.js";
+import { readProgram } from "../project/read-program.js";
 
 export const GRAPH_FORMATS = ["mermaid", "dot", "svg"] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];

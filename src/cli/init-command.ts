@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 
 interface InitArguments {
   readonly dir: string;
@@ -14,7 +14,7 @@ export function initCommand(yargs: Argv): Argv {
     async (argv) => {
       const { initProject } = await import("../init/starter.js");
       const { relative, resolve } = await import("node:path");
-      const { packageRoot } = await import("./package-root.js");
+      const { packageRoot } = await import("../package-root.js");
       const report = await initProject(argv.dir);
       for (const line of report.lines) process.stdout.write(`${line}\n`);
       const into = relative(process.cwd(), resolve(argv.dir));

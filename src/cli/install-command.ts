@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { installPrograms, verifyInstalled } from "../registry/project.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 import { programCount, registrySettings, withRegistry } from "./registry-session.js";
 
 interface InstallArguments {

@@ -18,8 +18,8 @@ import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { runsCommand } from "./runs-command.js";
 import { testCommand } from "./test-command.js";
 import { updateCommand } from "./update-command.js";
-import { EXIT } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { EXIT } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 import { usageMessage } from "./usage-errors.js";
 import { yargs } from "./yargs.js";
 

@@ -3,11 +3,11 @@
  * environment, a line per program fetched, and the exit code of a registry failure.
  */
 import { RegistryError } from "../registry/fetch-program.js";
-import { LockfileError } from "../registry/lockfile.js";
+import { LockfileError } from "../project/lockfile.js";
 import type { ResolvedProgram } from "../registry/closure.js";
-import { isRemoteUse } from "../registry/refs.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { isRemoteUse } from "../references.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 
 export interface RegistrySettings {
   readonly cwd: string;

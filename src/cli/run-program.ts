@@ -20,9 +20,9 @@ import {
 } from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
-import { loadChecked } from "./load-checked.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
+import { loadChecked } from "../run/load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
 import { forkRun } from "../../runtime/durable/fork.js";
 import { registryFailure } from "./registry-session.js";

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { Property } from "../ast.js";
 import { checkSource } from "../pipeline.js";
-import { findProjectRoot, readLockfile } from "../registry/lockfile.js";
+import { findProjectRoot, readLockfile } from "../project/lockfile.js";
 import { approve, cachedProgram, type CachedProgram } from "../registry/run-cache.js";
-import { DEFAULT_REGISTRY, isRemoteUse, VENDOR_FOLDER, vendoredPath } from "../registry/refs.js";
-import { UsageError } from "./find-programs.js";
+import { DEFAULT_REGISTRY, isRemoteUse, VENDOR_FOLDER, vendoredPath } from "../references.js";
+import { UsageError } from "../errors.js";
 import { registrySettings } from "./registry-session.js";
 
 export interface RemoteRunArguments {

@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isRunning, listRuns, runsFolder, type ListedRun } from "../run/run-list.js";
 import { runSteps, type ShownStep } from "../run/run-steps.js";
-import { EXIT } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { EXIT } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 
 interface PruneArguments {

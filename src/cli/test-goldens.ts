@@ -5,8 +5,8 @@
  */
 import { formatResult, formatSummary, toJson } from "../golden/report.js";
 import { findGoldens, saveGolden, testGolden, type GoldenResult } from "../golden/run-golden.js";
-import { EXIT, type ExitCode } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 
 /** What `prosec test` was given (see test-command.ts). */
 export interface TestArguments {

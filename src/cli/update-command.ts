@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { readLockfile } from "../registry/lockfile.js";
+import { readLockfile } from "../project/lockfile.js";
 import { projectRoot, updatePrograms } from "../registry/project.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 import { checkedRefs, programCount, registrySettings, withRegistry } from "./registry-session.js";
 
 interface UpdateArguments {

@@ -8,8 +8,8 @@ import type { Argv } from "yargs";
 import { renderPage } from "../view/page.js";
 import { readRunData } from "../view/run-data.js";
 import { listRuns, runDir, startViewServer } from "../view/server.js";
-import { EXIT } from "./exit-codes.js";
-import { UsageError } from "./find-programs.js";
+import { EXIT } from "../exit-codes.js";
+import { UsageError } from "../errors.js";
 
 export interface ViewArguments {
   readonly run?: string;

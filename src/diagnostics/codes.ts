@@ -5,7 +5,7 @@
  *
  * E and W codes are compiler.md's; P codes are prosec's own.
  */
-import type { Severity } from "./diagnostic.js";
+export type Severity = "error" | "warning";
 
 export interface CodeInfo {
   readonly severity: Severity;

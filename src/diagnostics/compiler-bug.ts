@@ -2,7 +2,7 @@
  * A failure inside the compiler, never the program's fault: it names the file being compiled so
  * the report can say what to send with a bug report. User-facing errors pass through unchanged.
  */
-import { UsageError } from "../cli/find-programs.js";
+import { UsageError } from "../errors.js";
 import { internalErrorText } from "./messages.js";
 
 export class CompilerBug extends Error {

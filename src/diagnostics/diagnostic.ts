@@ -1,11 +1,12 @@
 import type { SourceRange } from "../ast.js";
+import type { DiagnosticCode, Severity } from "./codes.js";
 
-export type Severity = "error" | "warning";
+export type { DiagnosticCode, Severity } from "./codes.js";
 
 /** A problem found in a `.prose` file. Created only through `messages.ts`, so every text lives there. */
 export interface Diagnostic {
   /** One of the codes in `codes.ts`. */
-  readonly code: string;
+  readonly code: DiagnosticCode;
   readonly severity: Severity;
   /** What is wrong, naming the thing; then how to fix it when that is not obvious. */
   readonly message: string;

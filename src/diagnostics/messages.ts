@@ -6,7 +6,7 @@
  * generated from). Sections below are per phase; keep each sorted by code.
  */
 import type { SourceRange } from "../ast.js";
-import type { CodeOf } from "./codes.js";
+import type { CodeOf, DiagnosticCode } from "./codes.js";
 import type { Diagnostic, RelatedLocation } from "./diagnostic.js";
 
 function error(
@@ -30,7 +30,7 @@ function warning(
 }
 
 function diagnostic(
-  code: string,
+  code: DiagnosticCode,
   severity: Diagnostic["severity"],
   range: SourceRange,
   message: string,

@@ -16,7 +16,7 @@ import { JOURNAL_FILE, parseJournal, type JournalRecord } from "../../runtime/du
 import type { RunManifest } from "../../runtime/durable/manifest.js";
 import { safeName } from "../../runtime/durable/files.js";
 import type { StepKind, Value } from "../../runtime/index.js";
-import { UsageError } from "../cli/find-programs.js";
+import { UsageError } from "../errors.js";
 
 export const EXPECTED_FILE = "expected.json";
 export const ANSWERS_FILE = "answers.json";

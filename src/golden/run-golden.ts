@@ -7,9 +7,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import type { ProgramInfo, Value } from "../../runtime/index.js";
-import { text } from "../../runtime/index.js";
-import { displayPath, UsageError } from "../cli/find-programs.js";
+import { type ProgramInfo, text, type Value } from "../../runtime/index.js";
+import { displayPath } from "../project/files.js";
+import { UsageError } from "../errors.js";
 import { formatDiagnostic } from "../diagnostics/format.js";
 import { loadProgram, type ProgramModule } from "../run/load-program.js";
 import {

@@ -9,44 +9,11 @@
  */
 import type * as ast from "../ast.js";
 import { childrenOf } from "../walk.js";
-import type { Analysis } from "../phases/2-analyze/types.js";
-import type { CostEstimator } from "../phases/2-analyze/cost/estimator.js";
-import { formatCount } from "../phases/2-analyze/cost/format.js";
-import { Poly } from "../phases/2-analyze/cost/poly.js";
-import type { CostVector } from "../phases/2-analyze/cost/vector.js";
-import { DEFAULT_MODEL } from "../phases/2-analyze/cost/assumptions.js";
+import { DEFAULT_MODEL, formatCount, Poly, type Analysis, type CostEstimator } from "../phases/2-analyze/index.js";
 import type { ProgramCost } from "../../runtime/run/bound.js";
-import { markCritical, type Region } from "./critical.js";
-import type {
-  ClusterKind,
-  FlowCluster,
-  FlowEdge,
-  FlowEdgeKind,
-  FlowGraph,
-  FlowNode,
-  FlowNodeKind,
-} from "./flow-graph.js";
-import { excerpt } from "./labels.js";
-
-/** Where control leaves a piece of the graph, with the label of the edge it will take (`yes`, `done`). */
-/** A prompt's first words: enough to tell sessions apart. */
-const PROMPT_LENGTH = 40;
-
-interface Exit {
-  readonly from: string;
-  readonly label?: string;
-  /** A loop's way out: the body's last nodes also lead where it leads (a path through the loop goes on). */
-  readonly through?: readonly string[];
-}
-
-interface Draft {
-  id: string;
-  kind: FlowNodeKind;
-  lines: string[];
-  line: number;
-  cost?: string;
-  cluster?: string;
-}
+import { FlowCanvas, type Exit } from "./flow-canvas.js";
+import type { FlowGraph } from "./flow-graph.js";
+import { excerpt, quoted } from "./labels.js";
 
 export interface FlowOptions {
   /** The bound of a program used under this alias, when known. */
@@ -63,20 +30,11 @@ export function buildFlow(
 }
 
 class FlowBuilder {
-  private readonly nodes: Draft[] = [];
-  private readonly edges: Array<Omit<FlowEdge, "critical">> = [];
-  /** Paths that the drawn edges take through a loop, for the critical paths only. */
-  private readonly detours: Array<{ from: string; to: string }> = [];
-  private readonly clusters: FlowCluster[] = [];
-  private readonly weights = new Map<string, Poly>();
-  private readonly regions: Region[] = [];
+  private readonly canvas = new FlowCanvas();
   private readonly blockEntries = new Map<string, string>();
   private readonly programNodes = new Map<string, string>();
   private readonly calls: Array<{ from: string; block?: string; program?: string }> = [];
   private throws: string[] = [];
-  /** How often the node being added runs one after another, per run of its region. */
-  private multiplier = Poly.constant(1);
-  private cluster: string | undefined;
   private depth = 0;
 
   constructor(
@@ -89,23 +47,21 @@ class FlowBuilder {
   build(): FlowGraph {
     const program = this.analysis.program;
     const total = this.estimator.cost(program, 0);
-    const start = this.add("start", ["program"], null, total);
-    const startNode = this.nodes.at(-1)!;
-    startNode.lines.push(`critical path ${formatCount(total.critical.toCount())}`);
+    const start = this.canvas.add("start", ["program"], null, total);
+    this.canvas.draft(start).lines.push(`critical path ${formatCount(total.critical.toCount())}`);
     const exits = this.statements(program.body, [{ from: start }]);
-    const end = this.add("end", ["end"], null);
-    this.connect(exits, end);
+    const end = this.canvas.add("end", ["end"], null);
+    this.canvas.connect(exits, end);
     this.finishThrows(end);
-    this.regions.push({ start, end });
+    this.canvas.addRegion({ start, end });
     this.usedPrograms();
     this.blocks();
     for (const call of this.calls) {
       const target =
         call.block !== undefined ? this.blockEntries.get(call.block) : this.programNodes.get(call.program!);
-      if (target !== undefined) this.edge(call.from, target, "call", "calls");
+      if (target !== undefined) this.canvas.edge(call.from, target, "call", "calls");
     }
-    const { nodes, edges } = markCritical(this.nodes, this.edges, this.detours, this.weights, this.regions);
-    return { nodes: nodes as FlowNode[], edges, clusters: this.clusters };
+    return this.canvas.finish();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -130,7 +86,13 @@ class FlowBuilder {
       case "Resume":
         return this.session(node, entry);
       case "Discretion":
-        return this.step("judgment", [`**${excerpt(node.text)}**`], node, entry, this.estimator.cost(node, this.depth));
+        return this.canvas.step(
+          "judgment",
+          [`**${excerpt(node.text)}**`],
+          node,
+          entry,
+          this.estimator.cost(node, this.depth),
+        );
       case "If":
         return this.ifStatement(node, entry);
       case "Choice":
@@ -161,13 +123,13 @@ class FlowBuilder {
         return this.throwStatement(node, entry);
       case "Assert": {
         const exits = this.visit(node.test, entry);
-        const id = this.add(
+        const id = this.canvas.add(
           this.decisionKind(node.test),
           [`assert ${this.text(node.test)}`],
           node,
           this.estimator.condition(node.test, this.depth),
         );
-        this.connect(exits, id);
+        this.canvas.connect(exits, id);
         return [{ from: id, label: "holds" }];
       }
       default:
@@ -180,7 +142,7 @@ class FlowBuilder {
     if (this.analysis.parameters.includes(node)) return [...entry];
     const question =
       node.prompt === null ? "" : `: ${excerpt(node.prompt.kind === "String" ? node.prompt.value : node.prompt.text)}`;
-    return this.step("input", [`input ${node.name.name}${question}`], node, entry);
+    return this.canvas.step("input", [`input ${node.name.name}${question}`], node, entry);
   }
 
   private session(node: ast.SessionExpression | ast.ResumeExpression, entry: readonly Exit[]): Exit[] {
@@ -198,7 +160,7 @@ class FlowBuilder {
     const promptValue =
       node.kind === "Session" ? (node.prompt ?? property("prompt")?.value) : property("prompt")?.value;
     const prompt = promptValue?.kind === "String" ? [quoted(promptValue.value)] : [];
-    return this.step(
+    return this.canvas.step(
       "session",
       [head, ...prompt, `${modelName} · line ${node.loc.start.line}`],
       node,
@@ -212,13 +174,13 @@ class FlowBuilder {
     let next: Exit[] = [...entry];
     node.clauses.forEach((clause, index) => {
       const tested = this.visitInsideCondition(clause.test, next);
-      const id = this.add(
+      const id = this.canvas.add(
         this.decisionKind(clause.test),
         [`${index === 0 ? "if" : "elif"} ${this.conditionText(clause.test)}`],
         clause,
         this.estimator.condition(clause.test, this.depth),
       );
-      this.connect(tested, id);
+      this.canvas.connect(tested, id);
       exits.push(...this.statements(clause.body, [{ from: id, label: "yes" }]));
       next = [{ from: id, label: "no" }];
     });
@@ -227,14 +189,14 @@ class FlowBuilder {
   }
 
   private choice(node: ast.ChoiceStatement, entry: readonly Exit[]): Exit[] {
-    const id = this.add(
+    const id = this.canvas.add(
       "choice",
       [`choice **${excerpt(node.criteria.text)}**`],
       node,
       this.estimator.cost(node, this.depth),
     );
-    this.setWeight(id, this.estimator.question("choice", node.criteria, 0, this.depth).critical);
-    this.connect(entry, id);
+    this.canvas.setWeight(id, this.estimator.question("choice", node.criteria, 0, this.depth).critical);
+    this.canvas.connect(entry, id);
     return node.options.flatMap((option) =>
       this.statements(option.body, [{ from: id, label: excerpt(option.label.value, 30) }]),
     );
@@ -256,17 +218,17 @@ class FlowBuilder {
       else if (modifier.key?.name === "count") count = this.text(modifier.value);
     }
     const join = `${strategy}${count === undefined ? "" : ` ${count}`}`;
-    const fork = this.add(
+    const fork = this.canvas.add(
       "fork",
       [`parallel · ${join}`, `on-fail: ${excerpt(onFail, 30)}`],
       node,
       this.estimator.cost(node, this.depth),
     );
-    this.setWeight(fork, Poly.zero);
-    this.connect(entry, fork);
+    this.canvas.setWeight(fork, Poly.zero);
+    this.canvas.connect(entry, fork);
     const exits = node.branches.flatMap((branch) => this.visit(branch, [{ from: fork }]));
-    const joined = this.add("join", [`join · ${join}`], null);
-    this.connect(exits, joined);
+    const joined = this.canvas.add("join", [`join · ${join}`], null);
+    this.canvas.connect(exits, joined);
     return [{ from: joined }];
   }
 
@@ -289,26 +251,26 @@ class FlowBuilder {
     condition?: ast.Expression,
   ): Exit[] {
     const kind = condition !== undefined && this.decisionKind(condition) === "judgment" ? "judgment" : "loop";
-    const id = this.add(
+    const id = this.canvas.add(
       "loop",
       [head, `≤ ${formatCount(iterations.toCount())} iterations`],
       node,
       this.estimator.cost(node, this.depth),
     );
-    if (kind === "judgment") this.nodes.at(-1)!.kind = "judgment";
-    this.setWeight(
+    if (kind === "judgment") this.canvas.draft(id).kind = "judgment";
+    this.canvas.setWeight(
       id,
       condition === undefined
         ? Poly.zero
-        : this.estimator.condition(condition, this.depth).critical.times(this.multiplier).times(iterations),
+        : this.estimator.condition(condition, this.depth).critical.times(this.canvas.multiplier).times(iterations),
     );
-    this.connect(entry, id);
-    const outer = { multiplier: this.multiplier, cluster: this.cluster };
-    this.multiplier = this.multiplier.times(sequential ? iterations : Poly.constant(1));
-    this.cluster = this.addCluster("loop", sequential ? "each iteration" : "each branch, side by side");
-    const exits = this.statements(node.body, [{ from: id, label: "each" }]);
-    ({ multiplier: this.multiplier, cluster: this.cluster } = outer);
-    for (const exit of exits) this.edge(exit.from, id, "repeat", exit.label ?? "next");
+    this.canvas.connect(entry, id);
+    const body = {
+      cluster: this.canvas.addCluster("loop", sequential ? "each iteration" : "each branch, side by side"),
+      multiplier: this.canvas.multiplier.times(sequential ? iterations : Poly.constant(1)),
+    };
+    const exits = this.canvas.within(body, () => this.statements(node.body, [{ from: id, label: "each" }]));
+    for (const exit of exits) this.canvas.edge(exit.from, id, "repeat", exit.label ?? "next");
     return [{ from: id, label: "done", through: exits.flatMap((exit) => [exit.from, ...(exit.through ?? [])]) }];
   }
 
@@ -322,8 +284,8 @@ class FlowBuilder {
   }
 
   private tryStatement(node: ast.TryExpression, entry: readonly Exit[]): Exit[] {
-    const id = this.step("try", ["try"], node, entry, this.estimator.cost(node, this.depth))[0]!.from;
-    this.setWeight(id, Poly.zero);
+    const id = this.canvas.step("try", ["try"], node, entry, this.estimator.cost(node, this.depth))[0]!.from;
+    this.canvas.setWeight(id, Poly.zero);
     const throwsBefore = this.throws;
     this.throws = [];
     const exits = this.statements(node.body, [{ from: id }]);
@@ -331,14 +293,14 @@ class FlowBuilder {
     this.throws = throwsBefore;
     if (node.handler !== null) {
       const name = node.handler.param === null ? "" : ` ${node.handler.param.name}`;
-      const handler = this.add("catch", [`catch${name}`], node.handler);
-      this.edge(id, handler, "flow", "error");
-      for (const from of thrown) this.edge(from, handler, "flow", "throws");
+      const handler = this.canvas.add("catch", [`catch${name}`], node.handler);
+      this.canvas.edge(id, handler, "flow", "error");
+      for (const from of thrown) this.canvas.edge(from, handler, "flow", "throws");
       exits.push(...this.statements(node.handler.body, [{ from: handler }]));
     } else this.throws.push(...thrown);
     if (node.finalizer === null) return exits;
-    const finalizer = this.add("finally", ["finally"], null);
-    this.connect(exits, finalizer);
+    const finalizer = this.canvas.add("finally", ["finally"], null);
+    this.canvas.connect(exits, finalizer);
     return this.statements(node.finalizer, [{ from: finalizer }]);
   }
 
@@ -349,7 +311,13 @@ class FlowBuilder {
     entry: readonly Exit[],
   ): Exit[] {
     const argumentsDone = childrenOf(node).reduce<Exit[]>((exits, child) => this.visit(child, exits), [...entry]);
-    const exits = this.step("call", [excerpt(label)], node, argumentsDone, this.estimator.cost(node, this.depth));
+    const exits = this.canvas.step(
+      "call",
+      [excerpt(label)],
+      node,
+      argumentsDone,
+      this.estimator.cost(node, this.depth),
+    );
     this.calls.push({ from: exits[0]!.from, ...target });
     return exits;
   }
@@ -357,13 +325,13 @@ class FlowBuilder {
   private throwStatement(node: ast.ThrowStatement, entry: readonly Exit[]): Exit[] {
     const exits = node.message === null ? [...entry] : this.visit(node.message, entry);
     const message = node.message?.kind === "String" ? ` ${quoted(node.message.value)}` : "";
-    const id = this.step("throw", [`throw${message}`], node, exits)[0]!.from;
+    const id = this.canvas.step("throw", [`throw${message}`], node, exits)[0]!.from;
     this.throws.push(id);
     return [];
   }
 
   private finishThrows(end: string): void {
-    for (const from of this.throws) this.edge(from, end, "flow", "throws");
+    for (const from of this.throws) this.canvas.edge(from, end, "flow", "throws");
     this.throws = [];
   }
 
@@ -373,91 +341,46 @@ class FlowBuilder {
 
   private blocks(): void {
     const blocks = [...this.analysis.blocks.values()].sort((a, b) => a.loc.start.offset - b.loc.start.offset);
+    this.depth = 1;
     for (const block of blocks) {
-      this.multiplier = Poly.constant(1);
-      this.depth = 1;
-      this.cluster = this.addCluster("block", `block ${block.name.name}`);
-      const params = block.params.map((param) => param.name).join(", ");
-      const start = this.add("start", [`block ${block.name.name}(${params})`], block);
-      this.setWeight(start, Poly.zero);
-      this.blockEntries.set(block.name.name, start);
-      const exits = this.statements(block.body, [{ from: start }]);
-      const end = this.add("end", [`end of ${block.name.name}`], null);
-      this.connect(exits, end);
-      this.finishThrows(end);
-      this.regions.push({ start, end });
+      const cluster = this.canvas.addCluster("block", `block ${block.name.name}`);
+      this.canvas.within({ cluster, multiplier: Poly.constant(1) }, () => {
+        const params = block.params.map((param) => param.name).join(", ");
+        const start = this.canvas.add("start", [`block ${block.name.name}(${params})`], block);
+        this.canvas.setWeight(start, Poly.zero);
+        this.blockEntries.set(block.name.name, start);
+        const exits = this.statements(block.body, [{ from: start }]);
+        const end = this.canvas.add("end", [`end of ${block.name.name}`], null);
+        this.canvas.connect(exits, end);
+        this.finishThrows(end);
+        this.canvas.addRegion({ start, end });
+      });
     }
-    this.cluster = undefined;
   }
 
   private usedPrograms(): void {
     for (const [alias, use] of this.analysis.imports) {
-      this.cluster = this.addCluster("program", `program ${alias}`);
+      const cluster = this.canvas.addCluster("program", `program ${alias}`);
       const bound = this.options.imported?.(alias);
-      const id = this.add(
-        "program",
-        [
-          `use ${quoted(use.source.value)}`,
-          bound === undefined ? "bound not known here" : `critical path ${formatCount(bound.criticalPath)}`,
-        ],
-        use,
+      const id = this.canvas.within({ cluster, multiplier: this.canvas.multiplier }, () =>
+        this.canvas.add(
+          "program",
+          [
+            `use ${quoted(use.source.value)}`,
+            bound === undefined ? "bound not known here" : `critical path ${formatCount(bound.criticalPath)}`,
+          ],
+          use,
+        ),
       );
       if (bound !== undefined) {
         const calls = Object.values(bound.calls).reduce(
           (sum: Poly, count) => sum.plus(Poly.fromCount(count)),
           Poly.zero,
         );
-        this.nodes.at(-1)!.cost = formatCount(calls.toCount());
+        this.canvas.draft(id).cost = formatCount(calls.toCount());
       }
       this.programNodes.set(alias, id);
     }
-    this.cluster = undefined;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Nodes and edges
-  // -------------------------------------------------------------------------------------------
-
-  private step(kind: FlowNodeKind, lines: string[], node: ast.Node, entry: readonly Exit[], cost?: CostVector): Exit[] {
-    const id = this.add(kind, lines, node, cost);
-    this.connect(entry, id);
-    return [{ from: id }];
-  }
-
-  private add(kind: FlowNodeKind, lines: string[], node: ast.Node | null, cost?: CostVector): string {
-    const id = `n${this.nodes.length + 1}`;
-    const calls = cost === undefined ? Poly.zero : callsOf(cost);
-    this.nodes.push({
-      id,
-      kind,
-      lines,
-      line: node === null ? 0 : node.loc.start.line,
-      ...(calls.isZero ? {} : { cost: formatCount(calls.toCount()) }),
-      ...(this.cluster === undefined ? {} : { cluster: this.cluster }),
-    });
-    this.weights.set(id, cost === undefined ? Poly.zero : cost.critical.times(this.multiplier));
-    return id;
-  }
-
-  private setWeight(id: string, weight: Poly): void {
-    this.weights.set(id, weight);
-  }
-
-  private addCluster(kind: ClusterKind, label: string): string {
-    const id = `c${this.clusters.length + 1}`;
-    this.clusters.push({ id, kind, label, ...(this.cluster === undefined ? {} : { parent: this.cluster }) });
-    return id;
-  }
-
-  private connect(exits: readonly Exit[], to: string): void {
-    for (const exit of exits) {
-      this.edge(exit.from, to, "flow", exit.label);
-      for (const from of exit.through ?? []) if (from !== exit.from) this.detours.push({ from, to });
-    }
-  }
-
-  private edge(from: string, to: string, kind: FlowEdgeKind, label?: string): void {
-    this.edges.push({ from, to, kind, ...(label === undefined ? {} : { label }) });
   }
 
   // -------------------------------------------------------------------------------------------
@@ -487,15 +410,6 @@ class FlowBuilder {
   }
 }
 
-/** Program text in typographic quotes (ASCII ones would need escaping in every format). */
-function quoted(text: string): string {
-  return `“${excerpt(text, PROMPT_LENGTH)}”`;
-}
-
 function containsDiscretion(node: ast.Node): boolean {
   return node.kind === "Discretion" || childrenOf(node).some(containsDiscretion);
-}
-
-function callsOf(cost: CostVector): Poly {
-  return Object.values(cost.calls).reduce((sum: Poly, count: Poly) => sum.plus(count), Poly.zero);
 }

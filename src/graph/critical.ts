@@ -9,7 +9,7 @@
  * keeps the undominated weights of the paths that reach it and of those that leave it; a node or an
  * edge is critical when a path through it has one of the region's undominated weights.
  */
-import { Poly } from "../phases/2-analyze/cost/poly.js";
+import { Poly } from "../phases/2-analyze/index.js";
 import type { FlowEdge } from "./flow-graph.js";
 
 export interface Region {

@@ -5,8 +5,7 @@
 import { blameCompiler } from "../diagnostics/compiler-bug.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkProgram, type CompileOptions } from "../compile.js";
-import { CostEstimator } from "../phases/2-analyze/cost/estimator.js";
-import { nodeCosts } from "../phases/2-analyze/cost/node-costs.js";
+import { costEstimator } from "../phases/2-analyze/index.js";
 import type { ProgramCost } from "../../runtime/run/bound.js";
 import { buildFlow } from "./build-flow.js";
 import type { FlowGraph } from "./flow-graph.js";
@@ -36,7 +35,7 @@ export function graphOfSource(
     return resolution !== undefined && "inputs" in resolution ? resolution.cost : undefined;
   };
   const graph = blameCompiler(file, () =>
-    buildFlow(analysis, source, new CostEstimator(analysis, { imported }, nodeCosts), { imported }),
+    buildFlow(analysis, source, costEstimator(analysis, { imported }), { imported }),
   );
   return { graph, diagnostics: checked.diagnostics };
 }

@@ -15,6 +15,14 @@ import { writeFileAtomically } from "../project/atomic-write.js";
 import { testGolden } from "../golden/run-golden.js";
 import { loadProgram } from "../run/load-program.js";
 
+/** The starter program, where init puts it, and the inputs its golden test was recorded with. */
+export const STARTER = {
+  example: "examples/app/src/workflows/research.prose",
+  program: "src/research.prose",
+  golden: "tests/research.golden",
+  inputs: { topic: "tidal power", audience: "engineers new to the field" },
+} as const;
+
 /** What the scripted model answers, by binding: text a reader of the test recognises. */
 const ANSWERS = {
   background: "Background: tides move water twice a day, predictably, decades ahead.",

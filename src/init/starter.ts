@@ -9,17 +9,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { makeDirectory } from "../../runtime/durable/make-directory.js";
-import { UsageError } from "../cli/find-programs.js";
-import { packageRoot } from "../cli/package-root.js";
-import { recordStarterGolden } from "./record-golden.js";
+import { UsageError } from "../errors.js";
+import { packageRoot } from "../package-root.js";
+import { recordStarterGolden, STARTER } from "./record-golden.js";
 
-/** The starter program, where init puts it, and the inputs its golden test was recorded with. */
-export const STARTER = {
-  example: "examples/app/src/workflows/research.prose",
-  program: "src/research.prose",
-  golden: "tests/research.golden",
-  inputs: { topic: "tidal power", audience: "engineers new to the field" },
-} as const;
+export { STARTER } from "./record-golden.js";
 
 /** The npm scripts init adds: the names the README uses. */
 export const STARTER_SCRIPTS = {

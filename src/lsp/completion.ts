@@ -6,11 +6,11 @@
  * program is analysed without it.
  */
 import { CompletionItemKind, type CompletionItem } from "vscode-languageserver";
-import { statementKeywords } from "../phases/1-parse/grammar-support.js";
+import { statementKeywords } from "../phases/1-parse/index.js";
 import {
   boundNames,
-  knownProperties,
   permissionKinds,
+  propertyNames,
   propertyWords,
   visibleSymbols,
   type Analysis,
@@ -89,7 +89,7 @@ export function completion(document: CheckedDocument, offset: number): Completio
     if (owner && permissionsHeader.test(owner.text))
       return permissionKinds.map((kind) => propertyItem(kind, "permission"));
     if (owner && (agentHeader.test(owner.text) || sessionHeader.test(owner.text)))
-      return knownProperties.map((name) => propertyItem(name, "property"));
+      return propertyNames.map((name) => propertyItem(name, "property"));
     return [
       ...[...statementKeywords].map((word) => item(word, CompletionItemKind.Keyword, "keyword")),
       ...names(analysis(), document, offset),

@@ -2,11 +2,10 @@
  * Hover: what a name is. An agent's model, permissions and prompt; a binding's kind and the lines
  * that set it; a block's parameters; a `use`d program's inputs and outputs.
  */
-import { inputQuestion } from "../phases/2-analyze/input-question.js";
+import { inputQuestion, type SymbolInfo, type SymbolKind } from "../phases/2-analyze/index.js";
 import { MarkupKind, type Hover } from "vscode-languageserver";
 import { defaultModelName } from "../../runtime/model/models.js";
 import type { AgentDefinition, BlockDefinition, Expression, Property, PropertyBlock, UseStatement } from "../ast.js";
-import type { SymbolInfo, SymbolKind } from "../phases/2-analyze/index.js";
 import { toRange } from "./positions.js";
 import { firstLine, writtenNames } from "./syntax-tree.js";
 import { importedDocument, interfaceSymbols, occurrencesIn, targetAt, type Target } from "./targets.js";

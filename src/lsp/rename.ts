@@ -7,7 +7,7 @@
 import { basename } from "node:path";
 import { LSPErrorCodes, ResponseError, type Range, type TextEdit, type WorkspaceEdit } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { reservedInExpressions, statementKeywords } from "../phases/1-parse/grammar-support.js";
+import { reservedInExpressions, statementKeywords } from "../phases/1-parse/index.js";
 import { checkSource } from "../pipeline.js";
 import { toRange } from "./positions.js";
 import { occurrences, targetAt, type Found } from "./targets.js";

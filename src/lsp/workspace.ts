@@ -10,7 +10,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import type { UseStatement } from "../ast.js";
 import { importCycle, programInterface, resolveUse, shownProblem, type UseTarget } from "../project/imports.js";
 import { portable } from "../project/output-path.js";
-import { programsUnder } from "../cli/find-programs.js";
+import { programsUnder } from "../project/files.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Analysis } from "../phases/2-analyze/index.js";

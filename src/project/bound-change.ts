@@ -4,8 +4,7 @@
  * compared, kind by kind, with the new one.
  */
 import type { CallKind, Count, ProgramCost } from "../../runtime/run/bound.js";
-import { formatCount } from "../phases/2-analyze/cost/format.js";
-import { Poly } from "../phases/2-analyze/cost/poly.js";
+import { formatCount, Poly } from "../phases/2-analyze/index.js";
 
 /** The bound in a generated module's metadata; undefined when it has none or it cannot be read. */
 export function committedCost(module: string): ProgramCost | undefined {

@@ -7,17 +7,18 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { EXIT, exitCodeOfDiagnostics, type ExitCode } from "../cli/exit-codes.js";
-import { findPrograms, UsageError } from "../cli/find-programs.js";
-import { readProgram } from "../cli/read-program.js";
+import { EXIT, exitCodeOfDiagnostics, type ExitCode } from "../exit-codes.js";
+import { findPrograms } from "./files.js";
+import { UsageError } from "../errors.js";
+import { readProgram } from "./read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
 import { committedCost, raisedParts } from "./bound-change.js";
 import { importedFiles, importResolver, resolveUse } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
-import { findProjectRoot } from "../registry/lockfile.js";
-import { isRemoteUse, useStrings, VENDOR_FOLDER } from "../registry/refs.js";
+import { findProjectRoot } from "./lockfile.js";
+import { isRemoteUse, useStrings, VENDOR_FOLDER } from "../references.js";
 import { typecheck, type TypeError } from "./typecheck.js";
 
 export interface BuildOptions {

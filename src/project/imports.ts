@@ -7,14 +7,13 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { readProgram } from "../cli/read-program.js";
+import { readProgram } from "./read-program.js";
 import type { ImportProblem, ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
-import { programCost } from "../phases/2-analyze/cost/analyze.js";
-import type { Analysis, ImportedProgram } from "../phases/2-analyze/index.js";
+import { type Analysis, type ImportedProgram, programCost } from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
-import { findProjectRoot, LockfileError, readLockfile } from "../registry/lockfile.js";
-import { isLocalUse, refKey, useStrings, VENDOR_FOLDER, vendoredPath } from "../registry/refs.js";
+import { findProjectRoot, LockfileError, readLockfile } from "./lockfile.js";
+import { isLocalUse, refKey, useStrings, VENDOR_FOLDER, vendoredPath } from "../references.js";
 import { portable } from "./output-path.js";
 
 /** The file a `use` resolves to, or why it resolves to none. */

@@ -5,8 +5,8 @@
  */
 import { sha256 } from "../project/imports.js";
 import { fetchProgram, RegistryError, type FetchOptions } from "./fetch-program.js";
-import type { LockedProgram } from "./lockfile.js";
-import { isLocalUse, isRemoteUse, refKey, refUrl, useStrings } from "./refs.js";
+import type { LockedProgram } from "../project/lockfile.js";
+import { isLocalUse, isRemoteUse, refKey, refUrl, useStrings } from "../references.js";
 
 export interface ResolvedProgram extends LockedProgram {
   readonly key: string;

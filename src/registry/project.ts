@@ -6,11 +6,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { sha256 } from "../project/imports.js";
-import { programsUnder } from "../cli/find-programs.js";
+import { programsUnder } from "../project/files.js";
 import { fetchResolved, remoteUses, resolveClosure, type ResolvedProgram } from "./closure.js";
 import { RegistryError } from "./fetch-program.js";
-import { findProjectRoot, readLockfile, type Lockfile, type LockedProgram } from "./lockfile.js";
-import { refKey, VENDOR_FOLDER, vendoredPath } from "./refs.js";
+import { findProjectRoot, readLockfile, type Lockfile, type LockedProgram } from "../project/lockfile.js";
+import { refKey, VENDOR_FOLDER, vendoredPath } from "../references.js";
 import { writeVendored } from "./vendor.js";
 
 export interface ProjectOptions {

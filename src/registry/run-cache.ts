@@ -12,8 +12,8 @@ import { writeFileAtomically } from "../project/atomic-write.js";
 import { sha256 } from "../project/imports.js";
 import { resolveClosure, type ResolvedProgram } from "./closure.js";
 import { RegistryError } from "./fetch-program.js";
-import { lockfileText, readLockfile, type Lockfile } from "./lockfile.js";
-import { refKey, VENDOR_FOLDER, vendoredPath } from "./refs.js";
+import { lockfileText, readLockfile, type Lockfile } from "../project/lockfile.js";
+import { refKey, VENDOR_FOLDER, vendoredPath } from "../references.js";
 import { writeVendored } from "./vendor.js";
 
 export interface CachedProgram {

@@ -6,9 +6,9 @@
 import { cpSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { makeDirectory } from "../../runtime/durable/make-directory.js";
-import { UsageError } from "../cli/find-programs.js";
-import { lockfileText, LOCKFILE, type Lockfile } from "./lockfile.js";
-import { VENDOR_FOLDER, vendoredPath } from "./refs.js";
+import { UsageError } from "../errors.js";
+import { lockfileText, LOCKFILE, type Lockfile } from "../project/lockfile.js";
+import { VENDOR_FOLDER, vendoredPath } from "../references.js";
 
 export interface VendoredProgram {
   readonly key: string;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isCancelled, markCancelled, readWaiting, writeWaiting } from "../../runtime/durable/run-control.js";
 import { liveHolder } from "../../runtime/durable/run-lock.js";
-import { UsageError } from "../cli/find-programs.js";
+import { UsageError } from "../errors.js";
 
 /** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
 export function fileRunFolder(cwd: string, runId: string): string | undefined {

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
-import { UsageError } from "../cli/find-programs.js";
+import { UsageError } from "../errors.js";
 import type { InputDefinition, ProgramInfo } from "../../runtime/index.js";
 
 export function parseInputArguments(list: readonly string[], program: ProgramInfo): Record<string, string> {

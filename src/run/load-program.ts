@@ -14,9 +14,8 @@ import { importResolver } from "../project/imports.js";
 import { portable } from "../project/output-path.js";
 import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { moduleSpecifier } from "../phases/3-transform/index.js";
-import { stringLiteral } from "../phases/3-transform/literals.js";
-import { readProgram } from "../cli/read-program.js";
+import { moduleSpecifier, stringLiteral } from "../phases/3-transform/index.js";
+import { readProgram } from "../project/read-program.js";
 import { compilerVersion, packageRoot } from "../version.js";
 import type { ProgramInfo, RunOptions, Value } from "../../runtime/index.js";
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../cli/package-root.js";
+import { packageRoot } from "../package-root.js";
 import type { RunData, RunSummary } from "./run-data.js";
 
 export interface PageContent {

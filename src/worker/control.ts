@@ -4,7 +4,7 @@
  */
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
-import { UsageError } from "../cli/find-programs.js";
+import { UsageError } from "../errors.js";
 
 /**
  * The questions a run waits for: its own, and those of its unfinished branches (an input inside a

@@ -4,7 +4,7 @@
  */
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
-import { UsageError } from "../cli/find-programs.js";
+import { UsageError } from "../errors.js";
 
 /** The DBOS application name: every prosec worker and client shares it. */
 export const APPLICATION = "prosec";

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { ProgramInfo, Value } from "../../runtime/types.js";
-import { UsageError } from "../cli/find-programs.js";
+import { UsageError } from "../errors.js";
 
 export interface RunLine {
   /** 1-based, as an editor shows it. */

@@ -41,7 +41,9 @@ describe("prosec build", () => {
     const folder = project({ "app/hello.prose": hello });
     prosec(["build", "app/hello.prose", "--out-dir", "a"], folder);
     prosec(["build", join(folder, "app"), "--out-dir", join(folder, "b")], tmpdir());
-    expect(readFileSync(join(folder, "a/hello.prose.ts"), "utf8")).toBe(readFileSync(join(folder, "b/hello.prose.ts"), "utf8"));
+    expect(readFileSync(join(folder, "a/hello.prose.ts"), "utf8")).toBe(
+      readFileSync(join(folder, "b/hello.prose.ts"), "utf8"),
+    );
   });
 
   it.runIf(process.platform === "linux")("says at once that an --out-dir it cannot create is unwritable", () => {
@@ -85,7 +87,10 @@ describe("prosec build", () => {
     expect(stale.stdout).toContain("stale: hello.prose.ts");
 
     writeFileSync(join(folder, "hello.prose"), hello);
-    writeFileSync(join(folder, "hello.prose.ts"), `${readFileSync(join(folder, "hello.prose.ts"), "utf8")}// edited by hand\n`);
+    writeFileSync(
+      join(folder, "hello.prose.ts"),
+      `${readFileSync(join(folder, "hello.prose.ts"), "utf8")}// edited by hand\n`,
+    );
     expect(prosec(["build", ".", "--check"], folder).status).toBe(1);
   });
 
@@ -112,11 +117,14 @@ describe("prosec build", () => {
 
   it("compiles a local `use` to an import of the other program's module, and checks calls against it", () => {
     const helper = 'input topic: "Topic"\n\noutput summary = session "Summarise {topic}"\n';
-    const main = 'use "./helper.prose" as helper\n\nlet result = helper(topic: "x")\n\noutput digest = session "Digest {result.summary}"\n';
+    const main =
+      'use "./helper.prose" as helper\n\nlet result = helper(topic: "x")\n\noutput digest = session "Digest {result.summary}"\n';
     const folder = project({ "lib/helper.prose": helper, "main.prose": main.replace("./helper", "./lib/helper") });
     const result = prosec(["build", "main.prose", "--typecheck"], folder);
     expect(result.status).toBe(0);
-    expect(readFileSync(join(folder, "main.prose.ts"), "utf8")).toContain('import * as helper from "./lib/helper.prose.js";');
+    expect(readFileSync(join(folder, "main.prose.ts"), "utf8")).toContain(
+      'import * as helper from "./lib/helper.prose.js";',
+    );
     expect(existsSync(join(folder, "lib/helper.prose.ts"))).toBe(true);
 
     writeFileSync(join(folder, "main.prose"), main.replace("./helper", "./lib/helper").replace("topic:", "subject:"));
@@ -134,7 +142,10 @@ describe("prosec build", () => {
   });
 
   it("reports an imported program that is missing, and a registry reference that prose.lock does not pin", () => {
-    const folder = project({ "main.prose": 'use "./nowhere.prose" as x\n\nsession "Hi"\n', "reg.prose": 'use "alice/research"\n\nsession "Hi"\n' });
+    const folder = project({
+      "main.prose": 'use "./nowhere.prose" as x\n\nsession "Hi"\n',
+      "reg.prose": 'use "alice/research"\n\nsession "Hi"\n',
+    });
     const missing = prosec(["build", "main.prose"], folder);
     expect(missing.status).toBe(1);
     expect(missing.stdout).toMatch(/main\.prose:1:5 error P030 cannot read the imported program `\.\/nowhere\.prose`/);
@@ -162,9 +173,13 @@ describe("type-checking emitted modules", () => {
     expect(await typecheck([module, app])).toEqual([]);
   });
 
-
   it("reports TypeScript errors in a module (what the CLI turns into an internal compiler error, exit 3)", async () => {
-    const errors = await typecheck([{ path: join(tmpdir(), "wrong.prose.ts"), code: 'import { text } from "prosec/runtime";\nconst n: number = text("a");\nexport { n };\n' }]);
+    const errors = await typecheck([
+      {
+        path: join(tmpdir(), "wrong.prose.ts"),
+        code: 'import { text } from "prosec/runtime";\nconst n: number = text("a");\nexport { n };\n',
+      },
+    ]);
     expect(errors).toMatchObject([{ line: 2, message: expect.stringContaining("not assignable to type 'number'") }]);
   });
 });

@@ -12,7 +12,11 @@ it("builds every corpus program (roadmap sketches aside) and the modules type-ch
     corpusPrograms.map((program) => program.path),
     { outDir, typecheck: true },
   );
-  const errors = result.programs.flatMap((program) => program.diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => `${program.file}: ${diagnostic.code} ${diagnostic.message}`));
+  const errors = result.programs.flatMap((program) =>
+    program.diagnostics
+      .filter((diagnostic) => diagnostic.severity === "error")
+      .map((diagnostic) => `${program.file}: ${diagnostic.code} ${diagnostic.message}`),
+  );
   expect(errors).toEqual([]);
   expect(result.typeErrors).toEqual([]);
   expect(result.programs).toHaveLength(corpusPrograms.length);

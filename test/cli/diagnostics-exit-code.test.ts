@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXIT, exitCodeOfDiagnostics } from "../../src/cli/exit-codes.js";
+import { EXIT, exitCodeOfDiagnostics } from "../../src/exit-codes.js";
 import { parse } from "../../src/phases/1-parse/index.js";
 
 const diagnosticsOf = (source: string) => parse(source).diagnostics;
@@ -13,7 +13,7 @@ describe("a program's diagnostics as an exit code", () => {
 
   it("is internal when the compiler reports its own bug (P000), whatever else is wrong", () => {
     const programError = diagnosticsOf('session "unterminated\n');
-    const bug = { ...programError[0]!, code: "P000", message: "internal compiler error: boom" };
+    const bug = { ...programError[0]!, code: "P000" as const, message: "internal compiler error: boom" };
     expect(exitCodeOfDiagnostics([...programError, bug])).toBe(EXIT.internal);
   });
 });

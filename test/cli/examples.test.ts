@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { corpusDirectory, corpusPrograms } from "../support/corpus.js";
 import { prosec } from "../support/cli.js";
 import { temporaryFolder } from "../support/temp.js";

@@ -1,5 +1,5 @@
 /**
- * The one exit-code table (src/cli/exit-codes.ts), command by command, through the built CLI: for each
+ * The one exit-code table (src/exit-codes.ts), command by command, through the built CLI: for each
  * command a representative success, usage error and failure, and a network failure where a command can
  * meet one. The DBOS commands' successes and failures need PostgreSQL: test/dbos/workers.test.ts. Run
  * state (EXIT.runStateUnusable) is test/run/run-state.slow.test.ts; Ctrl-C (EXIT.interrupted) is
@@ -8,7 +8,7 @@
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT, type ExitCode } from "../../src/cli/exit-codes.js";
+import { EXIT, type ExitCode } from "../../src/exit-codes.js";
 import { startProsec } from "../support/cli.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { prosec } from "../support/cli.js";
 
 const folder = mkdtempSync(join(tmpdir(), "prosec-graph-"));

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { STARTER_SCRIPTS, STARTER_TSCONFIG } from "../../src/init/starter.js";
 import { prosec, repositoryRoot } from "../support/cli.js";
 import { temporaryFolder } from "../support/temp.js";

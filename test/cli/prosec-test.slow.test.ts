@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { requireBuiltRuntime } from "../support/built-runtime.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";

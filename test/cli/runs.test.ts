@@ -7,7 +7,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync, utimesSync, writ
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { prosec } from "../support/cli.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";

@@ -5,7 +5,7 @@
  * would break the other DBOS files running beside it).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import {
   checkpointedIdentities,
   environment,

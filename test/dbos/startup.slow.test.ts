@@ -4,7 +4,7 @@
  * guards against (DBOS's migrations run twice at once: "deadlock detected") came in 3 tries of 7.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { environment, fakeModel, folder, startWorker, stopChildren, stopped } from "../support/dbos.js";
 
 afterEach(stopChildren);

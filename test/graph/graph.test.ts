@@ -89,6 +89,18 @@ describe("prosec graph: the model", () => {
       expect(graph.edges).toContainEqual(expect.objectContaining({ from: call.id, to: entry.id, kind: "call" }));
   });
 
+  it("draws each block as a subgraph of its own, side by side, not one inside the other", () => {
+    const graph = graphOf(
+      `block first():\n  for x in ["a", "b"]:\n    session "One {x}"\n\nblock second():\n  session "Two"\n\ndo first()\ndo second()\n`,
+    );
+    expect(graph.clusters.map(({ kind, label, parent }) => ({ kind, label, parent }))).toEqual([
+      { kind: "block", label: "block first", parent: undefined },
+      { kind: "loop", label: "each iteration", parent: "c1" },
+      { kind: "block", label: "block second", parent: undefined },
+    ]);
+    expect(node(graph, "“Two”").cluster).toBe("c3");
+  });
+
   it("draws a used program as a subgraph with its bound, which its calls lead to", () => {
     const source =
       'use "./research.prose" as research\n\nlet found = research(topic: "tides")\nsession "Summarise {found}"\n';

@@ -8,6 +8,9 @@ import {
   permissionKinds,
   permissionModes,
   persistScopes,
+  propertyNames,
+  type ModifierKey,
+  type PropertyName,
 } from "../../runtime/vocabulary.js";
 import { lowerSource } from "../../src/compile.js";
 
@@ -68,5 +71,38 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
     expect(lowered(`parallel (on-fail: "retry"):\n${branches}`).codes).toEqual(["P003"]);
     expect(lowered("agent a:\n  permissions:\n    read: maybe\nsession: a\n").codes).toEqual(["W009"]);
     expect(lowered("agent a:\n  model: gpt\nsession: a\n").codes).toEqual(["E008"]);
+  });
+
+  // Keyed by the vocabulary's types: a property or modifier added to it fails type-checking here
+  // until it has an example, and the examples below fail until analysis and lowering know it.
+  const propertyExamples: Record<PropertyName, { readonly source: string; readonly lowered: string }> = {
+    model: { source: "model: opus", lowered: 'model: "opus"' },
+    prompt: { source: 'prompt: "Be brief."', lowered: 'prompt: "Be brief."' },
+    context: { source: "context: []", lowered: "context: []" },
+    retry: { source: "retry: 2", lowered: "retry: 2" },
+    backoff: { source: "backoff: linear", lowered: 'backoff: "linear"' },
+    persist: { source: "persist: true", lowered: "persist: true" },
+    skills: { source: 'skills: ["web-search"]', lowered: 'skills: ["web-search"]' },
+    permissions: { source: "permissions:\n    read: allow", lowered: "permissions: {" },
+    empty: { source: "empty: allow", lowered: 'empty: "allow"' },
+  };
+  it.each(propertyNames)("property %s: accepted, and lowered to its own field of SessionSettings", (name) => {
+    const example = propertyExamples[name];
+    const { code, codes } = lowered(`agent a:\n  ${example.source}\nsession: a\n`);
+    // A skill that is not imported is only warned about (W007).
+    expect(codes).toEqual(name === "skills" ? ["W007"] : []);
+    expect(code).toContain(example.lowered);
+    expect(code).not.toContain("extra:");
+  });
+
+  const modifierExamples: Record<ModifierKey, string> = {
+    "on-fail": `parallel (on-fail: "continue"):\n${branches}`,
+    count: `parallel ("any", count: 1):\n${branches}`,
+    max: 'loop until **done** (max: 3):\n  session "a"\n',
+    max_depth: 'block explore(topic) (max_depth: 4):\n  session "Explore {topic}"\ndo explore("x")\n',
+    timeout: 'input reviewer: "Who reviews it?" (timeout: 60)\nsession "Ask {reviewer}"\n',
+  };
+  it.each(Object.entries(modifierExamples))("modifier %s: accepted", (_key, source) => {
+    expect(lowered(source).codes).toEqual([]);
   });
 });

@@ -1,3 +1,8 @@
+/**
+ * The rooms of the source hold: no import cycle between modules, no cycle between the folders of
+ * src/, nothing outside src/cli/ imports the CLI, and code outside a compiler phase reaches it only
+ * through the phase's index.ts.
+ */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +35,15 @@ function importGraph(directory: string): Map<string, string[]> {
   );
 }
 
+/** The graph of src/'s modules, with paths relative to src/ (`cli/main.ts`). */
+function sourceGraph(): Map<string, string[]> {
+  const src = join(root, "src");
+  const graph = importGraph(src);
+  return new Map(
+    [...graph].map(([file, targets]) => [relative(src, file), targets.map((target) => relative(src, target))]),
+  );
+}
+
 /** The import cycles of a graph, each as the path around it (depth-first search). */
 function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const found: string[][] = [];
@@ -46,7 +60,48 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
     state.set(file, "done");
   };
   for (const file of [...graph.keys()].sort()) if (!state.has(file)) visit(file);
-  return found.map((cycle) => cycle.map((file) => relative(root, file)));
+  return found;
+}
+
+/**
+ * The room a module of src/ lives in: each compiler phase (`phases/2-analyze`), each other folder
+ * (`registry`), and each module at the top (`ast.ts`) on its own.
+ */
+function room(file: string): string {
+  const parts = file.split("/");
+  if (parts[0] === "phases" && parts.length > 2) return parts.slice(0, 2).join("/");
+  return parts.length > 1 ? parts[0]! : file;
+}
+
+/** The graph between rooms: an edge wherever a module of one imports a module of another. */
+function roomGraph(graph: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const rooms = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = room(file);
+    const edges = rooms.get(from) ?? new Set<string>();
+    rooms.set(from, edges);
+    for (const target of targets) if (room(target) !== from) edges.add(room(target));
+  }
+  return new Map([...rooms].map(([name, edges]) => [name, [...edges].sort()]));
+}
+
+/** Imports of src/cli/ from a module outside it. */
+function importsOfCli(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) =>
+    file.startsWith("cli/") ? [] : targets.filter((target) => target.startsWith("cli/")).map((t) => `${file} -> ${t}`),
+  );
+}
+
+/** Imports of a phase's modules other than its index.ts, from outside the phase. */
+function importsOfPhaseInternals(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) =>
+    targets
+      .filter((target) => {
+        const phase = room(target);
+        return phase.startsWith("phases/") && room(file) !== phase && target !== `${phase}/index.ts`;
+      })
+      .map((target) => `${file} -> ${target}`),
+  );
 }
 
 describe("import cycles", () => {
@@ -61,6 +116,62 @@ describe("import cycles", () => {
   });
 
   it.each(["runtime", "src"])("%s/ has none", (directory) => {
-    expect(cycles(importGraph(join(root, directory)))).toEqual([]);
+    const found = cycles(importGraph(join(root, directory)));
+    expect(found.map((cycle) => cycle.map((file) => relative(root, file)))).toEqual([]);
+  });
+});
+
+describe("the rooms of src/", () => {
+  // Two folders whose modules import each other, with no module cycle: what the folder check is for.
+  const tangled = new Map([
+    ["registry/project.ts", ["project/files.ts"]],
+    ["project/build.ts", ["registry/lockfile.ts", "cli/exit-codes.ts", "phases/2-analyze/cost/poly.ts"]],
+    ["project/files.ts", []],
+    ["registry/lockfile.ts", []],
+    ["cli/exit-codes.ts", []],
+    ["cli/main.ts", ["project/build.ts", "phases/2-analyze/index.ts"]],
+    ["phases/2-analyze/index.ts", ["phases/2-analyze/cost/poly.ts"]],
+    ["phases/2-analyze/cost/poly.ts", []],
+    ["phases/3-transform/index.ts", ["phases/2-analyze/cost/poly.ts"]],
+  ]);
+
+  it("finds a folder cycle, an import of src/cli/ and a reach into a phase when there are some", () => {
+    expect(cycles(tangled)).toEqual([]);
+    expect(cycles(roomGraph(tangled))).toEqual([
+      ["cli", "project", "cli"],
+      ["project", "registry", "project"],
+    ]);
+    expect(importsOfCli(tangled)).toEqual(["project/build.ts -> cli/exit-codes.ts"]);
+    expect(importsOfPhaseInternals(tangled)).toEqual([
+      "project/build.ts -> phases/2-analyze/cost/poly.ts",
+      "phases/3-transform/index.ts -> phases/2-analyze/cost/poly.ts",
+    ]);
+  });
+
+  it("has no cycle between its folders (each phase and each top-level module a room of its own)", () => {
+    const graph = sourceGraph();
+    expect(roomGraph(graph).size).toBeGreaterThan(10);
+    expect(cycles(roomGraph(graph))).toEqual([]);
+  });
+
+  it("nothing outside src/cli/ imports src/cli/", () => {
+    const graph = sourceGraph();
+    expect([...graph.keys()].filter((file) => file.startsWith("cli/")).length).toBeGreaterThan(10);
+    expect(importsOfCli(graph)).toEqual([]);
+  });
+
+  it("code outside a phase reaches it only through the phase's index.ts", () => {
+    expect(importsOfPhaseInternals(sourceGraph())).toEqual([]);
+  });
+
+  it("no phase imports src/registry/ or src/project/", () => {
+    const graph = roomGraph(sourceGraph());
+    const phases = [...graph].filter(([name]) => name.startsWith("phases/"));
+    expect(phases.map(([name]) => name)).toEqual(["phases/1-parse", "phases/2-analyze", "phases/3-transform"]);
+    for (const [name, edges] of phases)
+      expect({ name, edges: edges.filter((edge) => edge === "registry" || edge === "project") }).toEqual({
+        name,
+        edges: [],
+      });
   });
 });

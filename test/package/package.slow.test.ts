@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync, cpSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { repositoryRoot } from "../support/cli.js";
 import { temporaryFolder } from "../runtime/helpers.js";
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { compile } from "../../src/compile.js";
 import { checkSource } from "../../src/pipeline.js";
 import { prosec } from "../support/cli.js";

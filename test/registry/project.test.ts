@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RegistryError } from "../../src/registry/fetch-program.js";
 import { addPrograms, installPrograms, updatePrograms, verifyInstalled } from "../../src/registry/project.js";
 import { sha256 } from "../../src/project/imports.js";
-import { refKey, refUrl, vendoredPath } from "../../src/registry/refs.js";
+import { refKey, refUrl, vendoredPath } from "../../src/references.js";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry.js";
 import { news, registryPrograms, research, search } from "./programs.js";
 import { temporaryFolder } from "../support/temp.js";

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPrograms } from "../../src/cli/check-command.js";
-import { findPrograms } from "../../src/cli/find-programs.js";
+import { findPrograms } from "../../src/project/files.js";
 import { Workspace } from "../../src/lsp/workspace.js";
 import { build } from "../../src/project/build.js";
 import { addPrograms } from "../../src/registry/project.js";

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { startProsec } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import { startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";

@@ -6,7 +6,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { startProsec } from "../support/cli.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { startProsec } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import { askedText, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";

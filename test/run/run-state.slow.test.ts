@@ -9,7 +9,7 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { compilerVersion } from "../../src/version.js";
 import { REPLAYED_SCHEMES, STEP_SCHEME } from "../../runtime/index.js";
 import { bin, startProsec, type CliResult } from "../support/cli.js";

@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { startProsec, type CliResult } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import { startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";

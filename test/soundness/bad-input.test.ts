@@ -9,7 +9,7 @@ import { blameCompiler, CompilerBug, internalErrorReport } from "../../src/diagn
 import { parse } from "../../src/phases/1-parse/index.js";
 import { spellingWork } from "../../src/phases/1-parse/spelling.js";
 import { checkSource } from "../../src/pipeline.js";
-import { firstInvalidByte } from "../../src/cli/read-program.js";
+import { firstInvalidByte } from "../../src/project/read-program.js";
 import { nested, nestingKinds } from "./nesting.js";
 
 describe("UTF-8", () => {

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { expect } from "vitest";
-import { EXIT } from "../../src/cli/exit-codes.js";
+import { EXIT } from "../../src/exit-codes.js";
 import { bin } from "./cli.js";
 import { deterministicModel, identity } from "./deterministic-model.js";
 import { startFakeAnthropic, type FakeServer } from "./fake-anthropic.js";

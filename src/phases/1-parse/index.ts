@@ -1,6 +1,5 @@
 import type { Program } from "../../ast.js";
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { sortDiagnostics } from "../../diagnostics/diagnostic.js";
+import { type Diagnostic, sortDiagnostics } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
 import { layout } from "./layout.js";
 import { scan } from "./lexer.js";
@@ -8,6 +7,9 @@ import { LineMap } from "./line-map.js";
 import { parseTokens, type ParseOptions } from "./parser.js";
 
 export type { ParseOptions } from "./parser.js";
+export { LineMap } from "./line-map.js";
+export { editDistance } from "./spelling.js";
+export { reservedInExpressions, statementKeywords } from "./grammar-support.js";
 
 export interface ParseResult {
   readonly ast: Program;

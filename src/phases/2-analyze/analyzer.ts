@@ -1,4 +1,4 @@
-import { isOneOf, permissionKinds } from "../../../runtime/vocabulary.js";
+import { exhaustive, isOneOf, permissionKinds, propertyNames } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m } from "../../diagnostics/messages.js";
@@ -8,9 +8,9 @@ import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import { misspeltProperty } from "./rules/properties.js";
-import type { MutableSymbol } from "./scope.js";
+import { NamedValues } from "./named-values.js";
 import { closest } from "./suggest.js";
-import type { Analysis, NameTargets, Scope } from "./types.js";
+import type { Analysis, NameTargets } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
 export type ImportedProgram = ProgramInterface;
@@ -34,17 +34,11 @@ export class Analyzer implements RuleContext {
   readonly diagnostics: Diagnostic[] = [];
   private readonly definitions: Definitions;
   private readonly bindings: Bindings;
-  private readonly parameters: ast.InputDeclaration[] = [];
-  private readonly runtimeInputs: ast.InputDeclaration[] = [];
-  private readonly outputs: string[] = [];
-  private readonly outputDeclarations = new Map<Scope, Map<string, ast.Identifier>>();
-  private readonly inputDeclarations = new Map<string, ast.Identifier>();
+  private readonly named: NamedValues;
   /** `try:` expressions whose `catch` or `finally` clause was skipped for a syntax error. */
   private readonly triesMissingClauses = new Set<ast.TryExpression>();
   /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
   private readonly jumpScopes: JumpScope[] = [];
-  /** Bindings that hold the result of a program call, for `result.output` checks. */
-  private readonly programResults = new Map<MutableSymbol, string>();
 
   constructor(
     private readonly program: ast.Program,
@@ -53,13 +47,14 @@ export class Analyzer implements RuleContext {
     const report = (diagnostic: Diagnostic) => this.report(diagnostic);
     this.definitions = new Definitions(program, options.resolveImport, report);
     this.bindings = new Bindings(program, this.definitions, report);
+    this.named = new NamedValues(this.bindings, report);
   }
 
   run(): Omit<Analysis, keyof NameTargets> {
     let executed = false;
     this.noteSkippedClauses(this.program.body);
     for (const statement of this.program.body) {
-      if (statement.kind === "Input" && !executed) this.parameters.push(statement);
+      if (statement.kind === "Input" && !executed) this.named.parameter(statement);
       if (!declarative.has(statement.kind)) executed = true;
       this.statement(statement);
     }
@@ -73,9 +68,9 @@ export class Analyzer implements RuleContext {
       scopeOf: this.bindings.scopeOf,
       agents: this.agents,
       blocks: this.blocks,
-      parameters: this.parameters,
-      runtimeInputs: this.runtimeInputs,
-      outputs: this.outputs,
+      parameters: this.named.parameters,
+      runtimeInputs: this.named.runtimeInputs,
+      outputs: this.named.outputs,
       imports: new Map([...this.definitions.imports].map(([name, entry]) => [name, entry.statement])),
       agentValues: this.bindings.agentValues,
       blockBindingReads: this.bindings.blockBindingReads,
@@ -103,8 +98,7 @@ export class Analyzer implements RuleContext {
   }
 
   programResultOf(identifier: ast.Identifier): string | undefined {
-    const symbol = this.bindings.references.get(identifier);
-    return symbol && this.programResults.get(symbol);
+    return this.named.programResultOf(identifier);
   }
 
   report(diagnostic: Diagnostic): void {
@@ -151,7 +145,10 @@ export class Analyzer implements RuleContext {
     },
     Import: () => {},
     Input: (node) => this.input(node),
-    Output: (node) => this.output(node),
+    Output: (node) => {
+      this.expression(node.value);
+      this.named.output(node);
+    },
     Agent: (node) => {
       if (this.bindings.scope.lookup(node.name.name, Number.MAX_SAFE_INTEGER))
         this.report(m.nameIsAgent(node.name.loc, node.name.name));
@@ -165,7 +162,10 @@ export class Analyzer implements RuleContext {
         this.within({ kind: "block" }, () => this.body(node.body));
       });
     },
-    Binding: (node) => this.binding(node),
+    Binding: (node) => {
+      this.expression(node.value);
+      this.named.binding(node);
+    },
     Destructure: (node) => {
       this.expression(node.value);
       for (const name of node.names)
@@ -224,57 +224,11 @@ export class Analyzer implements RuleContext {
   }
 
   private input(statement: ast.InputDeclaration): void {
-    const first = this.inputDeclarations.get(statement.name.name);
-    if (first) {
-      this.report(m.duplicateInput(statement.name.loc, statement.name.name, first.loc));
-      return;
-    }
-    this.inputDeclarations.set(statement.name.name, statement.name);
-    // Any input that is not a parameter (later at top level, or nested anywhere) is asked mid-program.
-    if (!this.parameters.includes(statement)) this.runtimeInputs.push(statement);
+    if (!this.named.input(statement)) return;
     if (statement.prompt) this.expression(statement.prompt);
     if (statement.default) this.expression(statement.default);
     this.modifiers("input", statement.modifiers);
-    this.bindings.declare("input", statement.name);
-  }
-
-  private output(statement: ast.OutputStatement): void {
-    this.expression(statement.value);
-    if (!statement.name) return;
-    const name = statement.name;
-    const declared = this.outputDeclarations.get(this.bindings.scope) ?? new Map<string, ast.Identifier>();
-    this.outputDeclarations.set(this.bindings.scope, declared);
-    const first = declared.get(name.name);
-    if (first) {
-      this.report(m.duplicateOutput(name.loc, name.name, first.loc));
-      return;
-    }
-    declared.set(name.name, name);
-    if (!this.bindings.scope.enclosingBlock() && !this.outputs.includes(name.name)) this.outputs.push(name.name);
-    if (!this.bindings.bindHoisted(name)) {
-      // Setting an output again (in another branch, say) updates the same binding.
-      const existing = this.bindings.scope.lookup(name.name, name.loc.start.offset);
-      if (existing && existing.kind !== "const") this.bindings.reassign(name, existing);
-      else this.bindings.declare("output", name);
-    }
-    this.recordProgramResult(name, statement.value);
-  }
-
-  private binding(statement: ast.BindingStatement): void {
-    this.expression(statement.value);
-    const name = statement.name;
-    if (!this.bindings.bindHoisted(name)) {
-      const existing = statement.declaration ? undefined : this.bindings.scope.lookup(name.name, name.loc.start.offset);
-      if (existing?.kind === "const") this.report(m.constReassignment(name.loc, name.name, existing.declaration.loc));
-      if (existing) this.bindings.reassign(name, existing);
-      else this.bindings.declare(statement.declaration ?? "assigned", name);
-    }
-    this.recordProgramResult(name, statement.value);
-  }
-
-  private recordProgramResult(name: ast.Identifier, value: ast.Expression): void {
-    const symbol = this.bindings.references.get(name);
-    if (symbol && value.kind === "ProgramCall") this.programResults.set(symbol, value.callee.name);
+    this.named.declareInput(statement);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -403,7 +357,14 @@ export class Analyzer implements RuleContext {
   /** Property values that are expressions (a `model:` or `backoff:` word is not a name, say). */
   private properties(properties: readonly ast.Property[]): void {
     for (const { key, value } of properties) {
-      switch (key.name) {
+      const name = key.name;
+      // A property the language does not define is a note to the model: any expression.
+      if (!isOneOf(propertyNames, name)) {
+        // A misspelt property (P035) is not read: `bash: deny` under `permisions:` is no expression.
+        if (misspeltProperty(name) === undefined) this.propertyValue(value);
+        continue;
+      }
+      switch (name) {
         case "model":
         case "persist":
           if (value.kind === "String") this.bindings.text(value);
@@ -411,6 +372,11 @@ export class Analyzer implements RuleContext {
         case "backoff":
         case "empty":
         case "skills":
+          break;
+        case "prompt":
+        case "context":
+        case "retry":
+          this.propertyValue(value);
           break;
         case "permissions":
           if (value.kind !== "PropertyBlock") break;
@@ -422,8 +388,7 @@ export class Analyzer implements RuleContext {
           }
           break;
         default:
-          // A misspelt property (P035) is not read: `bash: deny` under `permisions:` is no expression.
-          if (misspeltProperty(key.name) === undefined) this.propertyValue(value);
+          exhaustive(name);
       }
     }
   }

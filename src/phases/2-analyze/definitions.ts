@@ -5,7 +5,7 @@
 import type * as ast from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m, quote } from "../../diagnostics/messages.js";
-import { isLocalUse, isRemoteUse } from "../../registry/refs.js";
+import { isLocalUse, isRemoteUse } from "../../references.js";
 import { walk } from "../../walk.js";
 import type { ProgramInterface } from "./rules/index.js";
 

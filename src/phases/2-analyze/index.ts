@@ -7,8 +7,18 @@ export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
 export type * from "./types.js";
 export { visibleSymbols } from "./scope.js";
 export { boundNames } from "./bindings.js";
-export { permissionKinds } from "../../../runtime/vocabulary.js";
-export { knownProperties, propertyWords } from "./rules/properties.js";
+export { permissionKinds, propertyNames } from "../../../runtime/vocabulary.js";
+export { propertyWords } from "./rules/properties.js";
+export { closest } from "./suggest.js";
+export { inputQuestion } from "./input-question.js";
+export { inferValueTypes, readBeforeJoin, union, type ValueType, type ValueTypes } from "./value-types.js";
+export { judgedKinds } from "./visible-values.js";
+export { costEstimator, programCost, type CostOptions } from "./cost/analyze.js";
+export type { CostEstimator } from "./cost/estimator.js";
+export type { CostVector } from "./cost/vector.js";
+export { DEFAULT_MODEL } from "./cost/assumptions.js";
+export { Poly } from "./cost/poly.js";
+export { dollarCount, formatCount, formatDollars, formatNumber } from "./cost/format.js";
 
 /** Resolves names and scopes and validates the program. Never throws; never mutates the AST. */
 export function analyze(program: Program, options: AnalyzeOptions = {}): Analysis {

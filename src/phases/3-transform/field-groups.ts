@@ -4,7 +4,7 @@
  * A group is the sorted field names read anywhere from the same symbol; a name read alone has none.
  */
 import type * as ast from "../../ast.js";
-import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
+import type { Analysis, SymbolInfo } from "../2-analyze/index.js";
 import { walk } from "../../walk.js";
 
 export function fieldGroups(analysis: Analysis): ReadonlyMap<ast.MemberExpression, readonly string[]> {

@@ -4,7 +4,7 @@
  * may need a second request to read as yes or no.
  */
 import type * as ast from "../../ast.js";
-import type { Analysis } from "../2-analyze/types.js";
+import type { Analysis } from "../2-analyze/index.js";
 import { walk } from "../../walk.js";
 
 export function filterVerdicts(analysis: Analysis): ReadonlySet<ast.SessionExpression> {

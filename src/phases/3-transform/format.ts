@@ -1,4 +1,5 @@
 import type { Options } from "prettier";
+import { tidy } from "./tidy.js";
 
 /** Fixed prettier options: output never depends on a prettier config found on the machine. */
 const options: Options = {
@@ -30,14 +31,15 @@ export interface UnformattedModule {
 const wrapperOpen = ["async function run() {", "  return startRun(async (rt) => {"];
 const wrapperClose = ["  });", "}", ""];
 
-/** Formats generated TypeScript. Prettier is loaded on first use: a no-op build never pays for it. */
+/** Tidies (tidy.ts) and formats generated TypeScript. Prettier is loaded on first use: a no-op build never pays for it. */
 export async function format(
   module: string | UnformattedModule,
   onPiece?: (piece: number, pieces: number) => void,
 ): Promise<string> {
   const prettier = await import("prettier");
   const { code, split: splitModule } = typeof module === "string" ? { code: module, split: undefined } : module;
-  if (splitModule === undefined) return prettier.format(code, options);
+  // A large program's parts assign its bindings from functions of their own: nothing to strike there.
+  if (splitModule === undefined) return prettier.format(await tidy(code), options);
   const split = splitModule();
   const outline = await prettier.format(split.outline, options);
   const body: string[] = [];

@@ -24,12 +24,19 @@
  * NOT part of the contract: the TypeScript names of bindings, agents and blocks (hyphens become
  * camelCase, collisions get a `$` suffix), temporaries (`$`-prefixed), statement layout.
  */
-import { inputQuestion } from "../2-analyze/input-question.js";
+import { type Analysis, inputQuestion } from "../2-analyze/index.js";
 import { createHash } from "node:crypto";
 import type * as ast from "../../ast.js";
-import type { Analysis } from "../2-analyze/types.js";
 import type { ProgramCost } from "../../../runtime/run/bound.js";
-import { commentText, dataLiteral, lineCommentText, propertyKey, stringLiteral, templateChunk } from "./literals.js";
+import {
+  commentText,
+  dataLiteral,
+  lineCommentText,
+  propertyKey,
+  recordField,
+  stringLiteral,
+  templateChunk,
+} from "./literals.js";
 import { walk } from "../../walk.js";
 import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
@@ -42,6 +49,7 @@ import { visitors } from "./visitors/index.js";
 import { propertyLowering } from "./visitors/strings.js";
 
 export { format, type UnformattedModule } from "./format.js";
+export { stringLiteral } from "./literals.js";
 
 export interface LowerOptions {
   /** The source path as shown to users, `/`-separated and relative (never absolute). */
@@ -97,7 +105,7 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const outputs = analysis.outputs.map((output) => {
     const symbol = programScope.symbols.get(output);
     const value = symbol ? lowering.symbolName(symbol) : "null";
-    return propertyKey(output) === value ? value : `${propertyKey(output)}: ${value}`;
+    return recordField(output, value);
   });
   // A program without outputs gives its runtime its final result: the value of its last top-level
   // statement that produced one (what a `use` caller receives).
@@ -106,17 +114,35 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const declareAhead = [...lowering.promoted];
   const statements = analysis.program.body;
   const inParts = statements.length > partThreshold;
-  // What the end of the run body does, and a top-level `return` (with the outputs set so far).
-  const exit = [...(final === undefined ? [] : [`rt.finalResult(${final});`]), `return { ${outputs.join(", ")} };`];
-  const body = inParts
-    ? bodyInParts(statements, lowering, declareAhead, exit, finish)
-    : [
-        lowering.statements(statements, programState(exit), {
-          scope: analysis.program,
-          declareAhead,
-          ...(finish === undefined ? {} : { finish, finishLastValue: true }),
-        }).statements,
-      ];
+  // The final result is declared where the last statement gives it (a straight body), or ahead when
+  // the parts assign it; a program none of whose statements gives a value gives `null`.
+  let finalDeclaration: string[] = [];
+  let finalValue = final;
+  let programExits = false;
+  // What the end of the run body does; a top-level `return` does it with the outputs set so far, and
+  // with the final result the program has at that point (a straight body gives it only at its end).
+  const exitWith = (value: string | undefined): string[] => [
+    ...(value === undefined ? [] : [`rt.finalResult(${value});`]),
+    `return { ${outputs.join(", ")} };`,
+  ];
+  let body: (readonly string[])[];
+  if (inParts) {
+    body = bodyInParts(statements, lowering, declareAhead, exitWith(final), finish);
+    if (final !== undefined) finalDeclaration = [`let ${final}: Value = null;`];
+  } else {
+    const lines = lowering.statements(statements, programState(exitWith(final === undefined ? undefined : "null")), {
+      scope: analysis.program,
+      declareAhead,
+      ...(finish === undefined ? {} : { finish, finishLastValue: true }),
+    });
+    if (final !== undefined && !lines.declareFinish(final)) finalValue = "null";
+    // A program that ends by raising an error (or returning) never reaches its end.
+    if (lines.exits) {
+      finalValue = undefined;
+      programExits = true;
+    }
+    body = [lines.statements];
+  }
 
   const outputType = (output: string): string => {
     const symbol = programScope.symbols.get(output);
@@ -127,13 +153,9 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     (symbol) => lowering.symbolName(symbol),
     () => lowering.helper("bindingsInOrder"),
   );
-  const runBody = [
-    localAgents,
-    final === undefined ? [] : [`let ${final}: Value = null;`],
-    frame,
-    ...body,
-    exit,
-  ].filter((lines) => lines.length);
+  const runBody = [localAgents, finalDeclaration, frame, ...body, programExits ? [] : exitWith(finalValue)].filter(
+    (lines) => lines.length,
+  );
   const runFunction = (code: string) =>
     [
       ...staticAgents,
@@ -146,7 +168,19 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     ].join("\n");
 
   const used = [...alwaysImported, ...helperOrder.filter((helper) => lowering.helpers.has(helper))];
-  const types = [...(analysis.agents.size > 0 ? ["AgentDefinition"] : []), "RunOptions", "Value"];
+  const inputsType = objectType(
+    [...analysis.parameters, ...analysis.runtimeInputs].map((input) =>
+      inputField(input, analysis.runtimeInputs.includes(input), lowering),
+    ),
+  );
+  const outputsType = objectType(
+    analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`),
+  );
+  const types = [
+    ...(analysis.agents.size > 0 ? ["AgentDefinition"] : []),
+    "RunOptions",
+    ...(mentionsValueType(staticAgents, runBody.flat(), inputsType, outputsType) ? ["Value"] : []),
+  ];
   const moduleText = (run: string) =>
     [
       `// Generated by prosec from ${lineCommentText(options.source)}. Do not edit: change the .prose file and run \`prosec build\`.`,
@@ -157,8 +191,8 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
           `import * as ${names.get("value", name)} from ${stringLiteral(options.importSpecifiers?.get(use.source.value) ?? moduleSpecifier(use.source.value))};`,
       ),
       "",
-      `export type Inputs = { ${[...analysis.parameters, ...analysis.runtimeInputs].map((input) => inputField(input, analysis.runtimeInputs.includes(input), lowering)).join(" ")} };`,
-      `export type Outputs = { ${analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`).join(" ")} };`,
+      `export type Inputs = ${inputsType};`,
+      `export type Outputs = ${outputsType};`,
       "",
       `const program = defineProgram(${programInfo(analysis, options)});`,
       "",
@@ -172,6 +206,22 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const marker = unusedName("$runBody", code);
   // Built only when the module is formatted: `prosec run` never formats.
   return { code, split: () => ({ outline: moduleText(`${marker};`), marker, pieces: piecesOf(runBody) }) };
+}
+
+/**
+ * Whether the module's code names the `Value` type, so that it imports the type only then (an
+ * unused import fails `noUnusedLocals` and linters). Lowering writes the type in many places; this
+ * looks for the name in what it wrote. A prompt that says "Value" at worst imports it needlessly.
+ */
+function mentionsValueType(...code: readonly (string | readonly string[])[]): boolean {
+  return code.some((part) =>
+    (typeof part === "string" ? [part] : part).some((text) => /(?<![\w$])Value(?![\w$])/.test(text)),
+  );
+}
+
+/** An object type of these fields; with none, `Record<string, never>` (`{}` would admit any value but null). */
+function objectType(fields: readonly string[]): string {
+  return fields.length === 0 ? "Record<string, never>" : `{ ${fields.join(" ")} }`;
 }
 
 /** The module a `use "./other.prose"` imports: the generated module next to that program. */

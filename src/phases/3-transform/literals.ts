@@ -89,6 +89,12 @@ export function propertyKey(name: string): string {
   return identifierPattern.test(name) ? name : stringLiteral(name);
 }
 
+/** An object literal field `name: code`, or the shorthand `{ name }` when `code` is that very name. */
+export function recordField(name: string, code: string): string {
+  const key = propertyKey(name);
+  return key === code ? code : `${key}: ${code}`;
+}
+
 /** A TypeScript literal for JSON data (numbers, strings, booleans, null, arrays, plain objects). */
 export function dataLiteral(value: unknown): string {
   if (value === null) return "null";

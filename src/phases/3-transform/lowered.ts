@@ -14,6 +14,8 @@ export interface Lowered {
   readonly effectful: boolean;
   /** Evaluating it waits on the runtime somewhere (a session in a list, a judgment in a condition). */
   readonly awaits: boolean;
+  /** The runtime call it awaits, when the expression is only that (`rt.session({ ... })`). */
+  readonly call?: string;
 }
 
 /** An expression that only reads (names, literals, temporaries). */
@@ -28,7 +30,7 @@ export function composed(code: string, parts: readonly Lowered[]): Lowered {
 
 /** An awaited runtime call. */
 export function awaited(call: string): Lowered {
-  return { code: `await ${call}`, effectful: true, awaits: true };
+  return { code: `await ${call}`, effectful: true, awaits: true, call };
 }
 
 export const nullValue: Lowered = inert("null");
@@ -74,6 +76,10 @@ export function finishStatement(finish: Finish, value: Lowered): string {
 export class Lines {
   private readonly written: string[] = [];
   private leaves = false;
+  /** Temporaries every path to the end of the list assigns (a finish, or all the parts of a `try`). */
+  private readonly assigned = new Set<string>();
+  /** The list's own `target = code;` finish, which its caller may turn into the declaration. */
+  private finishing: { readonly index: number; readonly target: string; readonly code: string } | undefined;
 
   /** A statement after which control goes on. An empty one is left out. */
   add(...statements: readonly string[]): void {
@@ -88,6 +94,35 @@ export class Lines {
   leave(statement: string): void {
     this.written.push(statement);
     this.leaves = true;
+  }
+
+  /** `target = code;`: the list's finish, written at its top level (see `declareFinish`). */
+  assignFinish(target: string, code: string): void {
+    this.finishing = { index: this.written.length, target, code };
+    this.add(`${target} = ${code};`);
+    this.assigned.add(target);
+  }
+
+  /** Records that every path to the end of this list assigns `target` (its own lists do). */
+  markAssigned(target: string): void {
+    this.assigned.add(target);
+  }
+
+  /** Whether every path that reaches the end of the list has assigned `target` (or none reaches it). */
+  assigns(target: string): boolean {
+    return this.leaves || this.assigned.has(target);
+  }
+
+  /**
+   * Turns the list's own finish assignment of `target` into its declaration (`const target = ...;`),
+   * so that the caller writing the list where it stands declares nothing ahead; false when the list
+   * did not assign `target` at its top level.
+   */
+  declareFinish(target: string): boolean {
+    const finishing = this.finishing;
+    if (finishing?.target !== target) return false;
+    this.written[finishing.index] = `const ${target} = ${finishing.code};`;
+    return true;
   }
 
   /** Another list's statements, written here in order. */

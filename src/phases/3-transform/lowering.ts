@@ -5,14 +5,19 @@
  * on the node's kind through tables with an entry for every kind.
  */
 import type * as ast from "../../ast.js";
-import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
-import { inferValueTypes, union, type ValueTypes } from "../2-analyze/value-types.js";
+import {
+  type Analysis,
+  inferValueTypes,
+  judgedKinds,
+  type SymbolInfo,
+  union,
+  type ValueTypes,
+} from "../2-analyze/index.js";
 import { walk } from "../../walk.js";
 import { fieldGroups } from "./field-groups.js";
 import { filterVerdicts } from "./filter-verdicts.js";
 import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
-import { judgedKinds } from "../2-analyze/visible-values.js";
 import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
 import { partThreshold } from "./part-threshold.js";

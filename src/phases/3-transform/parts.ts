@@ -8,7 +8,7 @@
  * part can call them. Small programs keep one straight body.
  */
 import type * as ast from "../../ast.js";
-import type { SymbolInfo } from "../2-analyze/types.js";
+import type { SymbolInfo } from "../2-analyze/index.js";
 import type { Finish } from "./lowered.js";
 import type { Lowering } from "./lowering.js";
 import { lastValueIndex } from "./visitors/statement-list.js";

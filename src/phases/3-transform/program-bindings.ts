@@ -5,7 +5,7 @@
  * and a judgment names the last one declared before it: `$bindings("draft")`, `$bindings("draft",
  * { item })` with the bindings of inner scopes.
  */
-import type { Analysis, SymbolInfo } from "../2-analyze/types.js";
+import type { Analysis, SymbolInfo } from "../2-analyze/index.js";
 import { propertyKey } from "./literals.js";
 
 /** The TypeScript name of the frame. */

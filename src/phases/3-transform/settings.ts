@@ -1,18 +1,20 @@
 /**
- * Agent and session properties → the fields of `SessionSettings` (runtime/types.ts). Analysis has
+ * Agent and session properties → the fields of `SessionSettings` (runtime/types/program.ts). Analysis has
  * already reported every malformed property; what reaches here is lowered so that it type-checks
  * whatever its shape (a non-string where a string belongs goes through `text()`).
  */
 import {
   backoffs,
   emptyAnswers,
+  exhaustive,
   isOneOf,
   permissionKinds,
   permissionModes,
   persistScopes,
+  propertyNames,
 } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
-import { numberLiteral, propertyKey, stringLiteral } from "./literals.js";
+import { numberLiteral, propertyKey, recordField, stringLiteral } from "./literals.js";
 import type { RuntimeHelper } from "./lowering.js";
 
 /** What property lowering needs from the expression lowerer. */
@@ -41,7 +43,13 @@ export function settingsFields(
       extra.push(`${propertyKey(key.name)}: ${recordOf(value, lowering)}`);
       continue;
     }
-    switch (key.name) {
+    const name = key.name;
+    // A property the language does not define reaches the model as a note.
+    if (!isOneOf(propertyNames, name)) {
+      if (value.kind !== "PropertyBlock") extra.push(recordField(name, lowering.value(value)));
+      continue;
+    }
+    switch (name) {
       case "model":
         fields.push(`model: ${word(value, lowering)}`);
         break;
@@ -78,7 +86,7 @@ export function settingsFields(
         if (value.kind === "PropertyBlock") fields.push(`permissions: ${permissions(value, lowering)}`);
         break;
       default:
-        if (value.kind !== "PropertyBlock") extra.push(`${propertyKey(key.name)}: ${lowering.value(value)}`);
+        exhaustive(name);
     }
   }
   if (!hasContext && contextExtra !== undefined) fields.push(`context: { ${contextExtra} }`);
@@ -185,22 +193,19 @@ function contextSpec(
   }
   if (value.kind === "Array") {
     const names = distinctKeys(value.elements.map(contextName));
-    return withExtra(
-      value.elements.map((element, index) => `${propertyKey(names[index]!)}: ${lowering.value(element)}`),
-    );
+    return withExtra(value.elements.map((element, index) => recordField(names[index]!, lowering.value(element))));
   }
   if (value.kind === "Object") {
     const names = distinctKeys(
       value.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
     );
     return withExtra(
-      value.entries.map(
-        (entry, index) =>
-          `${propertyKey(names[index]!)}: ${entry.value ? lowering.value(entry.value) : lowering.value(entry.key)}`,
+      value.entries.map((entry, index) =>
+        recordField(names[index]!, entry.value ? lowering.value(entry.value) : lowering.value(entry.key)),
       ),
     );
   }
-  return withExtra([`${propertyKey(contextName(value))}: ${lowering.value(value)}`]);
+  return withExtra([recordField(contextName(value), lowering.value(value))]);
 }
 
 /** Keys made distinct (`file`, `file (2)`): every context entry is kept, none overwrites another. */
@@ -240,9 +245,7 @@ function recordOf(block: ast.PropertyBlock, lowering: ExpressionLowering): strin
 
 function recordEntries(block: ast.PropertyBlock, lowering: ExpressionLowering): string[] {
   const keys = distinctKeys(block.properties.map((property) => property.key.name));
-  return block.properties.map(
-    (property, index) => `${propertyKey(keys[index]!)}: ${propertyValue(property.value, lowering)}`,
-  );
+  return block.properties.map((property, index) => recordField(keys[index]!, propertyValue(property.value, lowering)));
 }
 
 function recordText(block: ast.PropertyBlock, lowering: ExpressionLowering): string {

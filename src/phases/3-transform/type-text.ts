@@ -1,5 +1,5 @@
 /** A `ValueType` as the TypeScript type generated code declares. */
-import type { ValueType } from "../2-analyze/value-types.js";
+import type { ValueType } from "../2-analyze/index.js";
 import { propertyKey } from "./literals.js";
 
 /** `moduleName` gives the TypeScript name of an imported program's module. */

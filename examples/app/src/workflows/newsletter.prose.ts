@@ -94,7 +94,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         agent: editor,
         binding: "draft",
         prompt: `Write a newsletter issue for ${text(audience)} based on the brief.`,
-        context: { brief: brief },
+        context: { brief },
       }),
     );
     let revisions: Value = rt.bind({ line: 15, column: 5 }, "revisions", 0);
@@ -115,7 +115,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         review = rt.bind(
           { line: 18, column: 7 },
           "review",
-          await rt.call({ line: 18, column: 16 }, "critique", critique.run, { draft: draft, audience: audience }),
+          await rt.call({ line: 18, column: 16 }, "critique", critique.run, { draft, audience }),
         );
         draft = rt.bind(
           { line: 19, column: 3 },
@@ -125,7 +125,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
             agent: editor,
             binding: "draft",
             prompt: "Revise the issue using the review. Keep what already works.",
-            context: { draft: draft, feedback: await rt.field({ line: 21, column: 40 }, review, "feedback") },
+            context: { draft, feedback: await rt.field({ line: 21, column: 40 }, review, "feedback") },
           }),
         );
         revisions = rt.bind({ line: 22, column: 3 }, "revisions", add(revisions, 1));

@@ -17,6 +17,11 @@ import { nodeCosts } from "./node-costs.js";
 export type { CostOptions } from "./estimator.js";
 
 export function programCost(analysis: Analysis, options: CostOptions = {}): ProgramCost {
-  const estimator = new CostEstimator(analysis, options, nodeCosts);
+  const estimator = costEstimator(analysis, options);
   return estimator.result(estimator.cost(analysis.program, 0));
+}
+
+/** The estimator behind `programCost`, for callers that cost parts of a program (`prosec graph`). */
+export function costEstimator(analysis: Analysis, options: CostOptions = {}): CostEstimator {
+  return new CostEstimator(analysis, options, nodeCosts);
 }

@@ -1,7 +1,7 @@
-import { failurePolicies, isOneOf, joinStrategies } from "../../../../runtime/vocabulary.js";
+import { exhaustive, failurePolicies, isOneOf, joinStrategies, modifierKeys } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
-import { allowedModifiers, type ModifierOwner } from "../modifier-keys.js";
+import { isModifierOf, type ModifierOwner } from "../modifier-keys.js";
 import { checkPositiveCount } from "./counts.js";
 import type { Rule, RuleContext } from "./rule.js";
 
@@ -20,17 +20,18 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
     const { key, value } = modifier;
     if (key === null) {
       const word = value.kind === "String" ? value.value : undefined;
-      if (owner !== "parallel") context.report(m.unknownModifier(value.loc, word ?? "this", allowedModifiers[owner]));
+      if (owner !== "parallel") context.report(m.unknownModifier(value.loc, word ?? "this", modifierKeys[owner]));
       else if (!isOneOf(joinStrategies, word))
         context.report(m.unknownValue(value.loc, "parallel", word ?? "this", joinStrategies));
       else join = word;
       continue;
     }
-    if (!allowedModifiers[owner].includes(key.name)) {
-      context.report(m.unknownModifier(key.loc, key.name, allowedModifiers[owner]));
+    const name = key.name;
+    if (!isModifierOf(owner, name)) {
+      context.report(m.unknownModifier(key.loc, name, modifierKeys[owner]));
       continue;
     }
-    switch (key.name) {
+    switch (name) {
       case "on-fail": {
         const word = value.kind === "String" ? value.value : value.kind === "Identifier" ? value.name : undefined;
         if (!isOneOf(failurePolicies, word))
@@ -42,8 +43,13 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
         if (value.kind === "Number" && branches > 0 && value.value > branches)
           context.report(m.highCount(value.loc, value.value, branches));
         break;
+      case "max":
+      case "max_depth":
+      case "timeout":
+        checkPositiveCount(value, `\`${name}:\``, context);
+        break;
       default:
-        checkPositiveCount(value, `\`${key.name}:\``, context);
+        exhaustive(name);
     }
   }
   const count = list.find((modifier) => modifier.key?.name === "count");

@@ -1,11 +1,13 @@
 import {
   backoffs,
   emptyAnswers,
+  exhaustive,
   isOneOf,
   modelNames,
   permissionKinds,
   permissionWords,
   persistScopes,
+  propertyNames,
 } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
@@ -17,17 +19,6 @@ import { checkPrompt } from "./prompts.js";
 import type { Rule, RuleContext } from "./rule.js";
 import { checkSkills } from "./skills.js";
 
-export const knownProperties = [
-  "model",
-  "prompt",
-  "context",
-  "retry",
-  "backoff",
-  "persist",
-  "skills",
-  "permissions",
-  "empty",
-] as const;
 const persistValues = ["true", ...persistScopes];
 
 /** The words a property (or a permission) takes, for editors to offer. */
@@ -58,7 +49,14 @@ function checkProperties(list: readonly ast.Property[], context: RuleContext): v
 }
 
 function checkProperty({ key, value }: ast.Property, context: RuleContext): void {
-  switch (key.name) {
+  const name = key.name;
+  if (!isOneOf(propertyNames, name)) {
+    const known = misspeltProperty(name);
+    return context.report(
+      known === undefined ? m.unknownProperty(key.loc, name) : m.misspeltProperty(key.loc, name, known),
+    );
+  }
+  switch (name) {
     case "model":
       if (value.kind === "Identifier" && !isOneOf(modelNames, value.name))
         context.report(m.invalidModel(value.loc, value.name, closest(value.name, modelNames)));
@@ -84,12 +82,8 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
       return checkSkills(value, context);
     case "permissions":
       return checkPermissions(value, context);
-    default: {
-      const known = misspeltProperty(key.name);
-      context.report(
-        known === undefined ? m.unknownProperty(key.loc, key.name) : m.misspeltProperty(key.loc, key.name, known),
-      );
-    }
+    default:
+      return exhaustive(name);
   }
 }
 
@@ -98,7 +92,7 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
  * a note, since the program would run without the setting it meant (permissions must fail closed).
  */
 export function misspeltProperty(name: string): string | undefined {
-  return isOneOf(knownProperties, name) ? undefined : closest(name, knownProperties);
+  return isOneOf(propertyNames, name) ? undefined : closest(name, propertyNames);
 }
 
 /** A keyword-like value written bare (`exponential`) or quoted (`"exponential"`). */

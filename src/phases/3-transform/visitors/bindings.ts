@@ -1,10 +1,9 @@
 /** Statements that bind a name: `input`, `output`, `let` / `const` / assignment. */
 import type * as ast from "../../../ast.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
+import { inputQuestion, type SymbolInfo } from "../../2-analyze/index.js";
 import { numberLiteral, stringLiteral } from "../literals.js";
 import { inert, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome } from "../lowering.js";
-import { inputQuestion } from "../../2-analyze/input-question.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { binaryHelper } from "./operators.js";
@@ -63,7 +62,7 @@ export function binding(
     state.out.add(`${slot} = ${part.code};`);
     return wantValue ? { value: inert(slot) } : {};
   }
-  const name = assign(statement.name, statement.value, state, lowering, statement.declaration);
+  const name = assign(statement.name, statement.value, state, lowering);
   return wantValue ? { value: inert(name) } : {};
 }
 
@@ -90,7 +89,7 @@ export function destructure(
     const field = `await rt.field(${site(name)}, ${value.code}, ${stringLiteral(name.name)})`;
     const bound = `rt.bind(${site(name)}, ${stringLiteral(name.name)}, ${field})`;
     if (symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === name) {
-      const keyword = symbol.reassigned || statement.declaration === "let" ? "let" : "const";
+      const keyword = symbol.reassigned ? "let" : "const";
       state.out.add(`${keyword} ${tsName}${keyword === "let" ? ": Value" : ""} = ${bound};`);
     } else {
       state.out.add(`${tsName} = ${bound};`);
@@ -100,13 +99,7 @@ export function destructure(
 }
 
 /** `name = value` as a declaration or an assignment, recording the binding for traces. */
-function assign(
-  identifier: ast.Identifier,
-  value: ast.Expression,
-  state: LowerState,
-  lowering: Lowering,
-  declaration: ast.BindingStatement["declaration"] = null,
-): string {
+function assign(identifier: ast.Identifier, value: ast.Expression, state: LowerState, lowering: Lowering): string {
   const symbol = lowering.analysis.references.get(identifier);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", identifier.name);
   const declaring = symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === identifier;
@@ -123,7 +116,8 @@ function assign(
   }
   const bound = `rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${lowered})`;
   if (declaring) {
-    const keyword = symbol.reassigned || declaration === "let" ? "let" : "const";
+    // `let` in the program is `const` here when nothing assigns the name again (the analysis knows).
+    const keyword = symbol.reassigned ? "let" : "const";
     state.out.add(`${keyword} ${name}${keyword === "let" ? `: ${lowering.typeOf(symbol)}` : ""} = ${bound};`);
   } else {
     state.out.add(`${name} = ${bound};`);

@@ -3,8 +3,8 @@ import type { Lowering } from "../lowering.js";
 import type { LowerState } from "../state.js";
 
 /**
- * A construct whose value is its body's last value: `let $kind: Value = null;` and the
- * construct's statements, which set it; the temporary stands for it. Discarded (an expression
+ * A construct whose value is its body's last value: the construct's statements, which set a
+ * temporary (`const $kind = ...` at its end, or declared ahead); the temporary stands for it. Discarded (an expression
  * statement), the statements are written alone and the last value is only awaited.
  */
 export function collect(
@@ -19,7 +19,11 @@ export function collect(
     return nullValue;
   }
   const target = lowering.temporary(kind);
-  state.out.add(`let ${target}: Value = null;`);
-  state.out.append(build({ kind: "assign", target }));
+  const lines = build({ kind: "assign", target });
+  // Declared where its value is given when the construct's own list gives it; else ahead, with
+  // `null` only when a path may leave the construct without giving it one.
+  if (!lines.declareFinish(target))
+    state.out.add(lines.assigns(target) ? `let ${target}: Value;` : `let ${target}: Value = null;`);
+  state.out.append(lines);
   return inert(target);
 }

@@ -3,9 +3,9 @@
  * `**...**` judgments are asked only when they decide.
  */
 import type * as ast from "../../../ast.js";
-import { judgedKinds } from "../../2-analyze/visible-values.js";
+import { judgedKinds } from "../../2-analyze/index.js";
 import { bindingsFrame } from "../program-bindings.js";
-import { propertyKey, stringLiteral } from "../literals.js";
+import { recordField, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
@@ -97,7 +97,7 @@ export function judgeScope(node: ast.Discretion, state: LowerState, lowering: Lo
     for (const symbol of program.listed)
       if (!inner.has(symbol.name)) inner.set(symbol.name, lowering.symbolName(symbol));
   const sorted = [...inner].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const object = `{ ${sorted.map(([name, tsName]) => (propertyKey(name) === tsName ? tsName : `${propertyKey(name)}: ${tsName}`)).join(", ")} }`;
+  const object = `{ ${sorted.map(([name, tsName]) => recordField(name, tsName)).join(", ")} }`;
   if (program.through === undefined) return object;
   return `${bindingsFrame}(${stringLiteral(program.through.name)}${sorted.length === 0 ? "" : `, ${object}`})`;
 }

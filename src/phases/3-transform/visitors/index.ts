@@ -59,7 +59,7 @@ const expressions: ExpressionVisitors = {
   Parallel: parallel,
   Repeat: repeat,
   ForEach: (node, state, lowering, request) =>
-    node.parallel ? parallelFor(node, state, lowering) : forEach(node, state, lowering, request),
+    node.parallel ? parallelFor(node, state, lowering, request) : forEach(node, state, lowering, request),
   Loop: loop,
   Try: tryExpression,
 };

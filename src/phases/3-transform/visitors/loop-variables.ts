@@ -1,5 +1,5 @@
 import type * as ast from "../../../ast.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
+import type { SymbolInfo } from "../../2-analyze/index.js";
 import type { Lowering } from "../lowering.js";
 
 /** The name a loop's head binds, and the statements that start each iteration with it. */

@@ -1,6 +1,6 @@
 /** `repeat`, `for` and `loop`: counted TypeScript `for` loops whose value is their last iteration's. */
 import type * as ast from "../../../ast.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
+import type { SymbolInfo } from "../../2-analyze/index.js";
 import { numberLiteral } from "../literals.js";
 import { discard as discardValue, inert, Lines, nullValue, type Lowered } from "../lowered.js";
 import { declaredKinds, type Lowering, type ValueRequest } from "../lowering.js";

@@ -1,7 +1,7 @@
 /** `parallel:` blocks and `parallel for`: concurrent branches the runtime starts, joined by `Promise.all` or a race. */
 import type * as ast from "../../../ast.js";
-import { numberLiteral, propertyKey, stringLiteral } from "../literals.js";
-import { awaited, inert, Lines, returnValue, type Lowered } from "../lowered.js";
+import { numberLiteral, recordField, stringLiteral } from "../literals.js";
+import { awaited, inert, Lines, nullValue, returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
@@ -38,7 +38,7 @@ export function parallel(
   }
   const options = [join === "any" ? count : undefined, onFail].filter((option) => option !== undefined);
   const inBranch = concurrentBody(state, false);
-  const branches = node.branches.map((branch) => `async () => {\n${branchBody(branch, inBranch, lowering).text()}\n}`);
+  const branches = node.branches.map((branch) => branchFunction(branch, inBranch, lowering));
   const started = `(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}])`;
   const call =
     join === "first"
@@ -76,7 +76,7 @@ export function parallel(
     named.set(identifier.name, name);
   });
   if (!allNamed) return inert(results ?? "null");
-  const record = [...named].map(([key, name]) => `${propertyKey(key)}: ${name}`);
+  const record = [...named].map(([key, name]) => recordField(key, name));
   return inert(`{ ${record.join(", ")} }`);
 }
 
@@ -91,15 +91,25 @@ function declaresHere(identifier: ast.Identifier, state: LowerState, lowering: L
   return symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === identifier;
 }
 
-/** A parallel branch returns its value; a named branch's binding happens after the join. */
-function branchBody(branch: ast.Statement, state: LowerState, lowering: Lowering): Lines {
+/**
+ * A parallel branch returns its value; a named branch's binding happens after the join. A branch
+ * that is one runtime call is that call (`() => rt.session({ ... })`).
+ */
+function branchFunction(branch: ast.Statement, state: LowerState, lowering: Lowering): string {
+  const inner = nested(state);
+  let value: Lowered;
   if (branch.kind === "Binding" || (branch.kind === "Output" && branch.name)) {
-    const inner = nested(state);
-    const value = lowering.value(branch.value, inner, branch.name ? { binding: branch.name.name } : {});
-    inner.out.leave(`return ${value.code};`);
-    return inner.out;
+    value = lowering.value(branch.value, inner, branch.name ? { binding: branch.name.name } : {});
+  } else if (branch.kind === "ExpressionStatement") {
+    value = lowering.value(branch.expression, inner, { unbound: true });
+  } else {
+    const body = lowering.statements([branch], state, { scope: null, finish: returnValue });
+    return `async () => {\n${body.text()}\n}`;
   }
-  return lowering.statements([branch], state, { scope: null, finish: returnValue });
+  // An argument that waits (`{x.field}` read by the model) needs an async function around the call.
+  if (inner.out.isEmpty && value.call !== undefined && !value.call.includes("await")) return `() => ${value.call}`;
+  inner.out.leave(`return ${value.code};`);
+  return `async () => {\n${inner.out.text()}\n}`;
 }
 
 /**
@@ -107,7 +117,12 @@ function branchBody(branch: ast.Statement, state: LowerState, lowering: Lowering
  * must not race: each iteration records its part in a slot of its own, and the parts are
  * appended after the join, in item order, as a sequential `for` would have.
  */
-export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowering: Lowering): Lowered {
+export function parallelFor(
+  node: ast.ForEachExpression,
+  state: LowerState,
+  lowering: Lowering,
+  request: ValueRequest,
+): Lowered {
   const item = lowering.identifierName(node.item);
   // The index is a number the runtime passes (and an accumulator's slot): a reassigned one gets a `let` of its own.
   const position = counter(node.index, "index", lowering);
@@ -147,11 +162,11 @@ export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowe
   const accumulators = new Map(state.accumulators);
   accumulating.forEach((statement, slot) => accumulators.set(statement, `${parts}[${slot}]![${index}]`));
   const body = iteration({ ...state, accumulators });
-  const results = lowering.temporary("results");
+  const results = request.discard ? undefined : lowering.temporary("results");
   state.out.add(
     `const ${list} = ${items};`,
     `const ${parts}: Value[][] = [${accumulating.map(() => "[]").join(", ")}];`,
-    `const ${results} = await rt.map(${site(node)}, ${list}, async (${item}, ${index}) => {`,
+    `${results === undefined ? "" : `const ${results} = `}await rt.map(${site(node)}, ${list}, async (${item}, ${index}) => {`,
     ...body.statements,
     "});",
     `for (let $position = 0; $position < ${list}.length; $position++) {`,
@@ -166,5 +181,5 @@ export function parallelFor(node: ast.ForEachExpression, state: LowerState, lowe
     );
   });
   state.out.add("}");
-  return inert(results);
+  return results === undefined ? nullValue : inert(results);
 }

@@ -62,17 +62,13 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       const body = lowering.statements(stage.body, itemBody(state, finish), { scope: stage, finish });
       const sequence = lowering.temporary("sequence");
       // In a block of its own: a second `reduce(acc, x)` in the same body names its accumulator alike.
+      // The block always ends by giving the result, so it is declared without a value ahead.
       const reduced = lowering.temporary("reduced");
       const steps = new Lines();
       steps.add(`for (const ${next.head} of ${all}.slice(1)) {`, `${sequence}.next();`, ...next.rebind);
       steps.append(body);
       steps.add("}");
-      out.add(
-        `const ${all} = ${items};`,
-        `let ${reduced}: Value = null;`,
-        "{",
-        `let ${acc}: Value = ${all}[0] ?? null;`,
-      );
+      out.add(`const ${all} = ${items};`, `let ${reduced}: Value;`, "{", `let ${acc}: Value = ${all}[0] ?? null;`);
       out.append(eachItem(sequence, steps));
       out.add(`${reduced} = ${acc};`, "}");
       return inert(reduced);

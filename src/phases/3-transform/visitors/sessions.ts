@@ -1,6 +1,6 @@
 /** What calls out: sessions, `resume:`, `a -> b` chains, block calls and calls of imported programs. */
 import type * as ast from "../../../ast.js";
-import { numberLiteral, propertyKey, stringLiteral } from "../literals.js";
+import { numberLiteral, recordField, stringLiteral } from "../literals.js";
 import { awaited, inert, kept, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { settingsFields } from "../settings.js";
@@ -96,7 +96,7 @@ export function programCall(
   request: ValueRequest,
 ): Lowered {
   const args = node.args
-    .map((argument) => `${propertyKey(argument.name.name)}: ${lowering.value(argument.value, state).code}`)
+    .map((argument) => recordField(argument.name.name, lowering.value(argument.value, state).code))
     .join(", ");
   const program = lowering.names.get("value", node.callee.name);
   const call = awaited(`rt.call(${site(node)}, ${stringLiteral(node.callee.name)}, ${program}.run, { ${args} })`);

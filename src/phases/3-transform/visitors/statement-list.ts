@@ -3,9 +3,7 @@
  * to the list's `Finish` (returned, assigned, pushed or dropped).
  */
 import type * as ast from "../../../ast.js";
-import { boundNames } from "../../2-analyze/bindings.js";
-import { readBeforeJoin } from "../../2-analyze/value-types.js";
-import type { SymbolInfo } from "../../2-analyze/types.js";
+import { boundNames, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
@@ -40,6 +38,7 @@ export function statementList(
 }
 
 function finishWith(out: Lines, finish: Finish, value: Lowered): void {
+  if (finish.kind === "assign") return out.assignFinish(finish.target, value.code);
   const statement = finishStatement(finish, value);
   if (finish.kind === "return") out.leave(statement);
   else out.add(statement);

@@ -20,6 +20,7 @@ export function tryExpression(
       lines.add("{");
       lines.append(body);
       lines.add("}");
+      if (finish.kind === "assign" && body.assigns(finish.target)) lines.markAssigned(finish.target);
       return lines;
     }
     lines.add("try {");
@@ -30,7 +31,13 @@ export function tryExpression(
         const keyword = lowering.analysis.references.get(handler.param)?.reassigned ? "let" : "const";
         lines.add(`${keyword} ${lowering.identifierName(handler.param)}: Value = rt.caught($error);`);
       }
-      lines.append(lowering.statements(handler.body, { ...state, inCatch: true }, { scope: handler, finish }));
+      const caught = lowering.statements(handler.body, { ...state, inCatch: true }, { scope: handler, finish });
+      lines.append(caught);
+      // The body may stop anywhere: the value is given on every path when both the body and the handler give it.
+      if (finish.kind === "assign" && body.assigns(finish.target) && caught.assigns(finish.target))
+        lines.markAssigned(finish.target);
+    } else if (finish.kind === "assign" && body.assigns(finish.target)) {
+      lines.markAssigned(finish.target);
     }
     if (node.finalizer) {
       lines.add("} finally {");

@@ -1,6 +1,6 @@
 /** Plain values: names, literals, lists, records, field access and operators. */
 import type * as ast from "../../../ast.js";
-import { numberLiteral, propertyKey, stringLiteral } from "../literals.js";
+import { numberLiteral, recordField, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import { distinctKeys } from "../settings.js";
@@ -39,7 +39,7 @@ export function object(node: ast.ObjectExpression, state: LowerState, lowering: 
     node.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
   );
   const values = node.entries.map((entry) => entryValue(entry, state, lowering));
-  const entries = values.map((value, index) => `${propertyKey(keys[index]!)}: ${value.code}`);
+  const entries = values.map((value, index) => recordField(keys[index]!, value.code));
   return composed(`{ ${entries.join(", ")} }`, values);
 }
 

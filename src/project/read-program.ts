@@ -7,8 +7,9 @@ import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { parseMessages } from "../diagnostics/messages.js";
-import { LineMap } from "../phases/1-parse/line-map.js";
-import { displayPath, UsageError } from "./find-programs.js";
+import { LineMap } from "../phases/1-parse/index.js";
+import { displayPath } from "./files.js";
+import { UsageError } from "../errors.js";
 
 export interface ProgramText {
   /** The program's text; empty for a binary file. */

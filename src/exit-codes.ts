@@ -1,4 +1,4 @@
-import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
 
 /**
  * The one exit-code table for every prosec command. The README's table is this one; a command

@@ -1,8 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { VENDOR_FOLDER } from "../registry/refs.js";
-
-export class UsageError extends Error {}
+import { UsageError } from "../errors.js";
+import { VENDOR_FOLDER } from "../references.js";
 
 /**
  * The `.prose` files named by the arguments: files as given, folders searched recursively (skipping

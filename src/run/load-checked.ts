@@ -1,5 +1,5 @@
 import { formatDiagnostic } from "../diagnostics/format.js";
-import { loadProgram, type ProgramModule } from "../run/load-program.js";
+import { loadProgram, type ProgramModule } from "./load-program.js";
 
 export interface LoadedProgram {
   readonly module: ProgramModule;

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { DEFAULT_REGISTRY } from "./refs.js";
+import { DEFAULT_REGISTRY } from "../references.js";
 
 export const LOCKFILE = "prose.lock";
 

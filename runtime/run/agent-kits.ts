@@ -1,0 +1,89 @@
+/**
+ * What the sessions of one agent share in a run: the permission guard and tools its permissions
+ * give, the system prompt, and whether its sessions have called tools (caching.ts expects several
+ * turns of those). Rebuilding the guard, tool list and prompt for every session was a measurable
+ * part of the runtime's own cost.
+ */
+import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { systemPrompt } from "../model/prompt.js";
+import { builtinTools } from "../tools/builtin.js";
+import { PermissionGuard } from "../tools/permissions.js";
+import type { Secrets } from "../tools/secrets.js";
+import { toolParam } from "../tools/tool.js";
+import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";
+
+export interface Toolbox {
+  readonly permissions: PermissionGuard;
+  readonly tools: readonly ToolDefinition[];
+  readonly offered: ReadonlyMap<string, ToolDefinition>;
+  /** The tools as the Messages API takes them. */
+  readonly params: Tool[];
+}
+
+export class AgentKits {
+  private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
+  private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
+  /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
+  private readonly toolUsers = new Set<string | undefined>();
+
+  constructor(
+    private readonly programName: string,
+    private readonly options: RunOptions,
+    /** The run's secrets: an environment variable a permission passes to tools joins them. */
+    private readonly secrets: Secrets,
+    /** Tells the run something once (a sandbox that is missing, say). */
+    private readonly notice: (message: string | undefined) => void,
+  ) {}
+
+  /** The guard and tools of an agent with these permissions (cached by the permissions object). */
+  toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
+    let byAgent = this.toolboxes.get(permissions);
+    if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
+    let toolbox = byAgent.get(agent);
+    if (toolbox === undefined) {
+      const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
+      const guard = new PermissionGuard(
+        this.options.cwd ?? process.cwd(),
+        permissions,
+        this.options.onPermission,
+        agent,
+        {
+          ...(toolEnv && { toolEnv }),
+          ...(resolveHost && { resolveHost }),
+          ...(fetchTimeoutMs && { fetchTimeoutMs }),
+          ...(sandbox && { sandbox }),
+        },
+      );
+      this.notice(guard.sandboxNotice());
+      for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
+      const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
+      toolbox = {
+        permissions: guard,
+        tools,
+        offered: new Map(tools.map((tool) => [tool.name, tool])),
+        params: tools.map(toolParam),
+      };
+      byAgent.set(agent, toolbox);
+    }
+    return toolbox;
+  }
+
+  /** The system prompt of a session of `agent` (or of no agent) that adds no skills or notes of its own. */
+  systemPromptOf(agent: AgentDefinition | undefined): string {
+    let prompt = this.systemPrompts.get(agent);
+    if (prompt === undefined) {
+      prompt = systemPrompt(this.programName, agent ?? {}, agent?.prompt);
+      this.systemPrompts.set(agent, prompt);
+    }
+    return prompt;
+  }
+
+  /** Whether sessions of this agent (undefined: of no agent) have used tools in this run. */
+  usedTools(agent: string | undefined): boolean {
+    return this.toolUsers.has(agent);
+  }
+
+  recordToolUse(agent: string | undefined): void {
+    this.toolUsers.add(agent);
+  }
+}
