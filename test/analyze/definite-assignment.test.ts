@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { parse } from "../../src/phases/1-parse/index.js";
-import { analyze, type SymbolInfo } from "../../src/phases/2-analyze/index.js";
-import { inferValueTypes, includesNull } from "../../src/phases/2-analyze/value-types.js";
+import { analyze, inferValueTypes, type SymbolInfo, type ValueType } from "../../src/phases/2-analyze/index.js";
+
+const withNull = (type: ValueType): boolean =>
+  type.kind === "null" || (type.kind === "union" && type.members.some((member) => member.kind === "null"));
 
 /** For the binding `name` declared in the program's scope (or in block `block`'s): bound before every read, and typed with `null`. */
 function typed(lines: readonly string[], name: string, block?: string): { bound: boolean; nullable: boolean } {
@@ -21,7 +23,7 @@ function typed(lines: readonly string[], name: string, block?: string): { bound:
     () => false,
     () => false,
   );
-  return { bound: types.boundBeforeRead(symbol), nullable: includesNull(types.symbol(symbol)) };
+  return { bound: types.boundBeforeRead(symbol), nullable: withNull(types.symbol(symbol)) };
 }
 
 const definitely = { bound: true, nullable: false };

@@ -236,8 +236,3 @@ export function union(types: readonly ValueType[]): ValueType {
   }
   return members.length === 1 ? members[0]! : { kind: "union", members };
 }
-
-/** Whether a type includes `null`. */
-export function includesNull(type: ValueType): boolean {
-  return type.kind === "null" || type.kind === "value" || (type.kind === "union" && type.members.some(includesNull));
-}
