@@ -58,6 +58,9 @@ export const FINISHED: ReadonlySet<string> = new Set([
   "MAX_RECOVERY_ATTEMPTS_EXCEEDED",
 ]);
 
+/** Finished statuses of a workflow that was stopped, not ended by its own code: DBOS resumes those. */
+const STOPPED: ReadonlySet<string> = new Set(["CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
+
 export class DbosDurability implements Durability {
   constructor(
     private readonly runId: string,
@@ -133,8 +136,12 @@ export class DbosDurability implements Durability {
   private async settle(id: string, result: Promise<Value>): Promise<Value> {
     const { client, branches, pollMs } = this.backend;
     let status = await client.getWorkflow(id);
-    if (status !== undefined && !FINISHED.has(status.status) && !this.runsHere(id, status)) {
+    // A branch stopped with its run (`prosec cancel` cancels the branches too) goes on with the run
+    // when the run is resumed (`prosec run --resume`): the run is running again, here.
+    const stopped = status !== undefined && STOPPED.has(status.status);
+    if (status !== undefined && (stopped || (!FINISHED.has(status.status) && !this.runsHere(id, status)))) {
       await client.resumeWorkflow(id, { queueName: this.backend.ownQueue });
+      if (stopped) status = await client.getWorkflow(id);
     }
     for (;;) {
       if (status !== undefined && FINISHED.has(status.status)) {

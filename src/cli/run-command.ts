@@ -4,14 +4,14 @@ import type { RunArguments } from "./run-program.js";
 
 export function runCommand(yargs: Argv): Argv {
   return yargs.command<RunArguments>(
-    "run <file>",
+    "run [file]",
     "Compile a .prose program in memory and run it (or a registry program: handle/slug or a URL); its state goes to .prose/runs/<run id>/",
     (command) =>
       withFormat(
         command.positional("file", {
           type: "string",
-          demandOption: true,
-          describe: "the .prose program, or handle/slug, @handle/slug or a URL to fetch into the cache",
+          describe:
+            "the .prose program, or handle/slug, @handle/slug or a URL to fetch into the cache (not needed to resume a DBOS run)",
         }),
         "every event as a line on stdout, then the outputs",
       )
@@ -24,7 +24,8 @@ export function runCommand(yargs: Argv): Argv {
         })
         .option("resume", {
           type: "string",
-          describe: "continue the run with this id: finished steps are replayed, not paid for again",
+          describe:
+            "continue the run with this id: finished steps are replayed, not paid for again (a run in .prose/runs, else one in the DBOS database at DBOS_SYSTEM_DATABASE_URL)",
         })
         .option("from", {
           type: "number",

@@ -28,8 +28,9 @@ import { forkRun } from "../../runtime/durable/fork.js";
 import { registryFailure } from "./registry-session.js";
 import { programToRun, type RemoteRunArguments } from "./run-remote.js";
 
-/** What `prosec run` was given (see run-command.ts). */
-export interface RunArguments extends RemoteRunArguments {
+/** What `prosec run` was given (see run-command.ts): the file may be left out to resume a DBOS run. */
+export interface RunArguments extends Omit<RemoteRunArguments, "file"> {
+  readonly file?: string;
   readonly input: readonly string[];
   readonly resume?: string;
   readonly json: boolean;
@@ -46,9 +47,21 @@ export interface RunArguments extends RemoteRunArguments {
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+/** A DBOS run's id: `prosec submit --id` takes any of these. */
+const DBOS_RUN_ID = /^[\w.-]{1,100}$/;
 
 export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const cwd = process.cwd();
+  if (argv.resume !== undefined && !existsSync(join(".prose", "runs", argv.resume)) && databaseConfigured()) {
+    if (!DBOS_RUN_ID.test(argv.resume))
+      throw new UsageError(`--resume ${argv.resume}: a run id has letters, digits, '.', '_' and '-' (at most 100)`);
+    return resumeInDatabase({ ...argv, resume: argv.resume }, cwd);
+  }
+  if (argv.file === undefined)
+    throw new UsageError(
+      "Not enough non-option arguments: got 0, need at least 1 (the program to run; only a DBOS run resumes without it: prosec run --resume ID)",
+    );
+  const named = { ...argv, file: argv.file };
   if (argv.resume !== undefined && !RUN_ID.test(argv.resume))
     throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1))
@@ -66,7 +79,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const prices = pricesFromEnvironment();
   let file: string;
   try {
-    file = await programToRun(argv);
+    file = await programToRun(named);
   } catch (error) {
     const code = registryFailure(error);
     if (code === undefined) throw error;
@@ -86,7 +99,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const runDir = join(".prose", "runs", runId);
   // A folder without a usable run.json is the runtime's to explain (EXIT.runStateUnusable).
   if (argv.resume !== undefined && !existsSync(join(".prose", "runs", argv.resume)))
-    throw new UsageError(`--resume ${argv.resume}: there is no such run in ${join(".prose", "runs")}`);
+    throw new UsageError(
+      `--resume ${argv.resume}: there is no such run in ${join(".prose", "runs")} (set DBOS_SYSTEM_DATABASE_URL to resume a run in a DBOS database)`,
+    );
   if (argv.from !== undefined && argv.resume !== undefined) {
     const fork = forkRun(join(".prose", "runs", argv.resume), runDir, runId, argv.from);
     process.stderr.write(
@@ -150,8 +165,8 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   } catch (error) {
     narrator.pause();
     // A fetched program resumes from the cache: the registry may serve another text by then.
-    const again = `${quote(argv.file)}${file === argv.file ? "" : " --offline"}`;
-    if (error instanceof WaitingForInput) return reportWaiting(error, argv, again, runId);
+    const again = `${quote(named.file)}${file === named.file ? "" : " --offline"}`;
+    if (error instanceof WaitingForInput) return reportWaiting(error, named, again, runId);
     if (!(error instanceof ProseError)) throw error;
     if (argv.json)
       process.stdout.write(
@@ -174,7 +189,12 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
 }
 
 /** What the run waits for and the commands that answer it (stderr; stdout too under `--json`). */
-function reportWaiting(waiting: WaitingForInput, argv: RunArguments, again: string, runId: string): ExitCode {
+function reportWaiting(
+  waiting: WaitingForInput,
+  argv: RunArguments & { file: string },
+  again: string,
+  runId: string,
+): ExitCode {
   const questions = waiting.questions.map((question) => ({
     name: question.name,
     prompt: question.prompt,
@@ -213,6 +233,32 @@ function causedByNetwork(error: unknown): boolean {
 
 function quote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+function databaseConfigured(): boolean {
+  return Boolean(process.env["DBOS_SYSTEM_DATABASE_URL"]);
+}
+
+/**
+ * `--resume ID` of a run that is not in .prose/runs, with a database set: DBOS's workflow management
+ * continues it on a worker (src/worker/resume-run.ts). A file named is compiled to check its version.
+ */
+async function resumeInDatabase(argv: RunArguments & { resume: string }, cwd: string): Promise<ExitCode> {
+  if (argv.from !== undefined)
+    throw new UsageError(
+      `--from forks a run in ${join(".prose", "runs")}: forking a DBOS run (${argv.resume}) is not supported`,
+    );
+  let version: string | undefined;
+  if (argv.file !== undefined) {
+    const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
+    if (loaded === undefined) return EXIT.failed;
+    version = loaded.codeHash;
+  }
+  const { reportingDatabase } = await import("../worker/client.js");
+  const { resumeDbosRun } = await import("../worker/resume-run.js");
+  return reportingDatabase(() =>
+    resumeDbosRun({ runId: argv.resume, json: argv.json, ...(version === undefined ? {} : { version }) }),
+  );
 }
 
 /** What the run does when the model does not answer as asked (docs/model-answers.md). */

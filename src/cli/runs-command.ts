@@ -1,6 +1,7 @@
 /**
- * `prosec runs`: the runs in `.prose/runs/` (status, program, start, cost), and `prosec runs prune`,
- * which removes the old ones that no process is running.
+ * `prosec runs`: the runs in `.prose/runs/` (status, program, start, cost), with the runs of the DBOS
+ * database when DBOS_SYSTEM_DATABASE_URL names one, newest first; and `prosec runs prune`, which
+ * removes the old file runs that no process is running.
  */
 import { rmSync } from "node:fs";
 import type { Argv } from "yargs";
@@ -8,7 +9,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isRunning, listRuns, runsFolder, type ListedRun } from "../run/run-list.js";
 import { runSteps, type ShownStep } from "../run/run-steps.js";
-import { EXIT } from "../exit-codes.js";
+import type { DbosRun } from "../worker/dbos-runs.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 
@@ -32,18 +34,15 @@ export function parseAge(text: string): number {
 export function runsCommand(yargs: Argv): Argv {
   return yargs.command(
     "runs",
-    "List the runs in .prose/runs (status, program, start, cost); prune old ones",
+    "List the runs in .prose/runs and, with DBOS_SYSTEM_DATABASE_URL set, in the DBOS database (status, program, start, cost); prune old ones",
     (command) =>
       command
         .command<FormatArguments>(
           "$0",
-          "list the runs, oldest first",
+          "list the runs, newest first",
           (list) => withFormat(list, "one object per run, in an array"),
-          (argv) => {
-            const runs = listRuns(process.cwd());
-            if (argv.format === "json") process.stdout.write(`${JSON.stringify(runs.map(asJson), null, 2)}\n`);
-            else printTable(runs);
-            process.exitCode = EXIT.ok;
+          async (argv) => {
+            process.exitCode = await printRuns(argv.format === "json");
           },
         )
         .command<FormatArguments & { readonly id: string }>(
@@ -122,19 +121,69 @@ function printColumns(header: readonly string[], rows: ReadonlyArray<readonly st
     );
 }
 
-function printTable(runs: readonly ListedRun[]): void {
+/** A file run or a DBOS run, as listed. */
+type AnyRun = { readonly store: "file"; readonly run: ListedRun } | { readonly store: "dbos"; readonly run: DbosRun };
+
+/**
+ * Prints the file runs and the database's, newest first; the exit code. The file runs are printed
+ * even when the database cannot be read, which is then said in one line (exit 8 when unreachable).
+ */
+async function printRuns(json: boolean): Promise<ExitCode> {
+  const files: AnyRun[] = listRuns(process.cwd()).map((run) => ({ store: "file", run }));
+  const url = process.env["DBOS_SYSTEM_DATABASE_URL"];
+  const database = url ? await databaseRuns(url) : { runs: [], code: EXIT.ok };
+  const runs = [...files, ...database.runs.map((run): AnyRun => ({ store: "dbos", run }))].sort(
+    (a, b) => startedMs(b) - startedMs(a) || (a.run.runId < b.run.runId ? 1 : -1),
+  );
+  if (json) process.stdout.write(`${JSON.stringify(runs.map(asJson), null, 2)}\n`);
+  else printTable(runs, url ? "in .prose/runs or the DBOS database" : "in .prose/runs", Boolean(url));
+  if (database.problem !== undefined) process.stderr.write(`prosec: ${database.problem}\n`);
+  return database.code;
+}
+
+async function databaseRuns(url: string): Promise<{ runs: DbosRun[]; code: ExitCode; problem?: string }> {
+  const { listDbosRuns } = await import("../worker/dbos-runs.js");
+  const { withClient } = await import("../worker/client.js");
+  const { DatabaseUnreachable, NoRunsDatabase } = await import("../worker/database.js");
+  try {
+    return { runs: await withClient(url, listDbosRuns), code: EXIT.ok };
+  } catch (error) {
+    if (error instanceof DatabaseUnreachable) return { runs: [], code: EXIT.network, problem: error.message };
+    // A database no run was submitted to holds none: nothing is wrong.
+    if (error instanceof NoRunsDatabase) return { runs: [], code: EXIT.ok, problem: `no DBOS runs: ${error.message}` };
+    throw error;
+  }
+}
+
+function startedMs({ store, run }: AnyRun): number {
+  const started = Date.parse(run.startedAt ?? "");
+  if (!Number.isNaN(started)) return started;
+  return store === "file" ? run.lastWrittenMs : 0;
+}
+
+function printTable(runs: readonly AnyRun[], where: string, withDatabase: boolean): void {
   if (runs.length === 0) {
-    process.stdout.write("no runs in .prose/runs\n");
+    process.stdout.write(`no runs ${where}\n`);
     return;
   }
-  const rows = runs.map((run) => [
+  const rows = runs.map(({ store, run }) => [
     run.runId,
+    ...(withDatabase ? [store] : []),
     run.status,
     run.source ?? run.program ?? "?",
+    ...(withDatabase ? [store === "dbos" ? shortVersion(run.version) : "-"] : []),
     started(run.startedAt),
     cost(run.cost),
   ]);
-  printColumns(["RUN", "STATUS", "PROGRAM", "STARTED", "COST"], rows);
+  const header = withDatabase
+    ? ["RUN", "STORE", "STATUS", "PROGRAM", "VERSION", "STARTED", "COST"]
+    : ["RUN", "STATUS", "PROGRAM", "STARTED", "COST"];
+  printColumns(header, rows);
+}
+
+/** A program version (a code hash) as short as a commit's. */
+function shortVersion(version: string | undefined): string {
+  return version === undefined ? "?" : version.slice(0, 12);
 }
 
 function started(iso: string | undefined): string {
@@ -149,9 +198,29 @@ function cost(dollars: number | undefined): string {
   return dollars === undefined ? "-" : `$${dollars.toFixed(dollars < 1 ? 4 : 2)}`;
 }
 
-function asJson(run: ListedRun): object {
+function asJson(entry: AnyRun): object {
+  if (entry.store === "dbos") {
+    const { run } = entry;
+    return {
+      runId: run.runId,
+      store: "dbos",
+      status: run.status,
+      dbosStatus: run.dbosStatus,
+      program: run.program ?? null,
+      source: run.source ?? null,
+      version: run.version ?? null,
+      queue: run.queue ?? null,
+      worker: run.worker ?? null,
+      startedAt: run.startedAt,
+      updatedAt: run.updatedAt ?? null,
+      steps: run.steps,
+      cost: run.cost ?? null,
+    };
+  }
+  const { run } = entry;
   return {
     runId: run.runId,
+    store: "file",
     status: run.status,
     program: run.program ?? null,
     source: run.source ?? null,

@@ -37,8 +37,11 @@ export function viewCommand(yargs: Argv): Argv {
 
 export async function runView(argv: ViewArguments): Promise<number> {
   const cwd = process.cwd();
-  if (argv.run !== undefined && runDir(cwd, argv.run) === undefined)
-    throw new UsageError(`no run ${argv.run} in .prose/runs (prosec runs lists them)`);
+  const databaseUrl = process.env["DBOS_SYSTEM_DATABASE_URL"] || undefined;
+  if (argv.run !== undefined && runDir(cwd, argv.run) === undefined) {
+    if (databaseUrl === undefined) throw new UsageError(`no run ${argv.run} in .prose/runs (prosec runs lists them)`);
+    return viewDbosRun(argv.run, databaseUrl, argv.out);
+  }
   if (argv.out !== undefined) {
     const runId = argv.run ?? listRuns(cwd)[0]?.runId;
     if (runId === undefined) throw new UsageError("no runs in .prose/runs to write a report of");
@@ -47,13 +50,35 @@ export async function runView(argv: ViewArguments): Promise<number> {
     process.stdout.write(`${argv.out}: run ${runId} (${run.program}, ${run.status})\n`);
     return EXIT.ok;
   }
-  const server = await startViewServer(cwd, argv.run);
+  return serve(cwd, argv.run, databaseUrl);
+}
+
+async function serve(cwd: string, runId: string | undefined, databaseUrl: string | undefined): Promise<number> {
+  const server = await startViewServer(cwd, runId, databaseUrl === undefined ? {} : { databaseUrl });
   process.stdout.write(`prosec view: ${server.url}\n(read-only, this machine only; Ctrl-C stops it)\n`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
   await server.close();
+  return EXIT.ok;
+}
+
+/** A run in the DBOS database: its page served, or written with `--out`. */
+async function viewDbosRun(runId: string, databaseUrl: string, out: string | undefined): Promise<number> {
+  const { readDbosRun, renderDbosRunPage } = await import("../view/dbos-view.js");
+  const { findRun, reportingDatabase, withClient } = await import("../worker/client.js");
+  // Said in one line when the database cannot be read, or has no such run.
+  const code = await reportingDatabase(async () => {
+    await withClient(databaseUrl, (client) => findRun(client, runId));
+    return EXIT.ok;
+  });
+  if (code !== EXIT.ok) return code;
+  if (out === undefined) return serve(process.cwd(), runId, databaseUrl);
+  const detail = await readDbosRun(databaseUrl, runId);
+  if (detail === undefined) throw new UsageError(`there is no run ${runId} in this database`);
+  writeWhole(out, renderDbosRunPage(detail));
+  process.stdout.write(`${out}: run ${runId} (${detail.run.program ?? "DBOS"}, ${detail.run.status})\n`);
   return EXIT.ok;
 }
 

@@ -23,7 +23,9 @@ import { estimateCost } from "../run/cost.js";
 import { readRun } from "../run/run-list.js";
 
 export type LineState = "done" | "running" | "failed" | "waiting";
-export type RunStatus = "running" | "complete" | "failed" | "interrupted" | "waiting" | "damaged";
+/** `queued` and `cancelled` are DBOS runs' (src/view/dbos-view.ts). */
+export type RunStatus =
+  "running" | "complete" | "failed" | "interrupted" | "waiting" | "damaged" | "queued" | "cancelled";
 
 export interface StepView {
   readonly key: string;
@@ -76,6 +78,8 @@ export interface RunData {
 
 export interface RunSummary {
   readonly runId: string;
+  /** Set for a run in the DBOS database; a file run's is in .prose/runs. */
+  readonly store?: "dbos";
   readonly program: string;
   readonly status: RunStatus;
   readonly startedAt?: string;

@@ -8,6 +8,9 @@
  *   /<token>/api/run/<id>        one run as JSON
  *   /<token>/api/run/<id>/version  changes when the run's files do (the page polls it)
  *   /<token>/api/run/<id>/graph    the graph with the run's state, as SVG
+ *
+ * With a DBOS database (`databaseUrl`), the list has its runs too, and a DBOS run's pages are
+ * dbos-view.ts's: what the database holds.
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
@@ -22,13 +25,24 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-export function startViewServer(cwd: string, runId?: string): Promise<ViewServer> {
+export interface ViewServerOptions {
+  /** The DBOS database whose runs are listed too (DBOS_SYSTEM_DATABASE_URL). */
+  readonly databaseUrl?: string;
+}
+
+export function startViewServer(cwd: string, runId?: string, options: ViewServerOptions = {}): Promise<ViewServer> {
   const token = randomBytes(16).toString("hex");
   const server = createServer((request, response) => {
+    const failed = (error: unknown): void =>
+      send(response, 500, "text/plain", `prosec view: ${error instanceof Error ? error.message : String(error)}`);
     try {
+      if (options.databaseUrl !== undefined && request.method === "GET") {
+        handleWithDatabase(request, response, cwd, token, runId, options.databaseUrl).catch(failed);
+        return;
+      }
       handle(request, response, cwd, token, runId);
     } catch (error) {
-      send(response, 500, "text/plain", `prosec view: ${error instanceof Error ? error.message : String(error)}`);
+      failed(error);
     }
   });
   return new Promise((resolve, reject) => {
@@ -69,6 +83,51 @@ function handle(request: IncomingMessage, response: ServerResponse, cwd: string,
       return send(response, 200, "image/svg+xml", runGraph(route[2]!, dir));
   }
   send(response, 404, "text/plain", "not found");
+}
+
+/** The routes that read the database (the list, a DBOS run's page and JSON); the others are `handle`'s. */
+async function handleWithDatabase(
+  request: IncomingMessage,
+  response: ServerResponse,
+  cwd: string,
+  token: string,
+  runId: string | undefined,
+  databaseUrl: string,
+): Promise<void> {
+  const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
+  const prefix = `/${token}/`;
+  const route = path.startsWith(prefix) ? path.slice(prefix.length).split("/").map(decodeURIComponent) : [];
+  const list = route.length === 1 && route[0] === "" && runId === undefined;
+  if (list || (route[0] === "api" && route[1] === "runs" && route.length === 2)) {
+    const runs = await listAllRuns(cwd, databaseUrl);
+    if (!list) return send(response, 200, "application/json", JSON.stringify(runs));
+    return send(
+      response,
+      200,
+      "text/html",
+      renderPage({ title: "prosec runs", mode: "runs", runs, api: `${prefix}api/` }),
+    );
+  }
+  const named =
+    route.length === 1 && route[0] === "" ? runId : route[0] === "run" && route.length === 2 ? route[1] : undefined;
+  const asked = named ?? (route[0] === "api" && route[1] === "run" && route.length === 3 ? route[2] : undefined);
+  if (asked !== undefined && runDir(cwd, asked) === undefined) {
+    const { readDbosRun, renderDbosRunPage } = await import("./dbos-view.js");
+    const detail = await readDbosRun(databaseUrl, asked);
+    if (detail === undefined) return send(response, 404, "text/plain", "no such run");
+    if (named !== undefined) return send(response, 200, "text/html", renderDbosRunPage(detail));
+    return send(response, 200, "application/json", JSON.stringify(detail));
+  }
+  handle(request, response, cwd, token, runId);
+}
+
+/** The file runs and the database's, newest first (the database's left out, and said on stderr, when it cannot be read). */
+export async function listAllRuns(cwd: string, databaseUrl: string): Promise<RunSummary[]> {
+  const { dbosRunSummaries } = await import("./dbos-view.js");
+  const database = await dbosRunSummaries(databaseUrl);
+  if (database.problem !== undefined) process.stderr.write(`prosec view: no DBOS runs listed: ${database.problem}\n`);
+  const started = (run: RunSummary): number => Date.parse(run.startedAt ?? "") || 0;
+  return [...listRuns(cwd), ...database.runs].sort((a, b) => started(b) - started(a));
 }
 
 function sendRunPage(response: ServerResponse, cwd: string, runId: string, api: string): void {

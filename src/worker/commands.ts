@@ -4,8 +4,8 @@
  * TypeScript compiler are not for `check` and `build` to pay for).
  */
 import { hostname } from "node:os";
-import { DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { RUN_WORKFLOW, type Outputs } from "../../runtime/dbos/workflows.js";
+import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
+import type { Outputs } from "../../runtime/dbos/workflows.js";
 import { newRunId } from "../../runtime/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
@@ -14,7 +14,6 @@ import { missingInputs, missingParameters, parseInputArguments } from "../run/in
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import {
-  APPLICATION,
   checkReachable,
   DatabaseUnreachable,
   liveWorkers,
@@ -23,15 +22,11 @@ import {
   systemDatabaseUrl,
   type LiveWorker,
 } from "./database.js";
-import { dbosLogger } from "./dbos-logger.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
-
-// DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
-// deprecation warning on every `result`: noise for prosec's users, who can do nothing about it.
-process.noDeprecation = true;
+import { findRun, withClient } from "./client.js";
 
 export interface WorkerArguments {
   readonly file: string;
@@ -62,16 +57,8 @@ export interface RunIdArguments {
 const EXECUTOR_ID = /^[\w.-]{1,100}$/;
 const RUN_ID = /^[\w.-]{1,100}$/;
 
-/** A command's exit code, with an unreachable database reported as a network failure, not a crash. */
-export async function reportingDatabase(command: () => Promise<ExitCode>): Promise<ExitCode> {
-  try {
-    return await command();
-  } catch (error) {
-    if (!(error instanceof DatabaseUnreachable)) throw error;
-    process.stderr.write(`prosec: ${error.message}\n`);
-    return EXIT.network;
-  }
-}
+// Loaded with every DBOS command: `prosec answer` and `cancel` report through it too.
+export { reportingDatabase } from "./client.js";
 
 /** Serves until SIGINT or SIGTERM; the exit code. */
 export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
@@ -152,7 +139,12 @@ export async function submitRun(argv: SubmitArguments): Promise<ExitCode> {
     });
   }
   await checkReachable(databaseUrl);
-  const ids = await submitRuns(runs, { databaseUrl, queue: argv.queue, version: loaded.codeHash });
+  const ids = await submitRuns(runs, {
+    databaseUrl,
+    queue: argv.queue,
+    version: loaded.codeHash,
+    program: { name: program.name, source: argv.file },
+  });
   process.stdout.write(`${ids.join("\n")}\n`);
   return EXIT.ok;
 }
@@ -217,7 +209,7 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
  * Why a queued run is not taken, when no live worker can take it: a worker only dequeues runs of the
  * program version it compiled, so after the program changed, old runs wait for a worker of the old one.
  */
-function whyWaiting(version: string | undefined, queue: string, workers: readonly LiveWorker[]): string | null {
+export function whyWaiting(version: string | undefined, queue: string, workers: readonly LiveWorker[]): string | null {
   if (workers.length === 0)
     return `no worker serves queue "${queue}": start \`prosec worker <program> --queue ${queue}\``;
   if (version === undefined || workers.some((worker) => worker.version === version)) return null;
@@ -226,7 +218,7 @@ function whyWaiting(version: string | undefined, queue: string, workers: readonl
 }
 
 /** DBOS's statuses of a run that has not ended. */
-const UNFINISHED: ReadonlySet<WorkflowStatus["status"]> = new Set(["ENQUEUED", "PENDING", "DELAYED"]);
+export const UNFINISHED: ReadonlySet<WorkflowStatus["status"]> = new Set(["ENQUEUED", "PENDING", "DELAYED"]);
 
 /**
  * Waits for the run (up to `--timeout` seconds) and prints its outputs. The deadline is kept here,
@@ -271,7 +263,7 @@ export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
 const GRACE_MS = 1000;
 
 /** What `result` knows while it waits: the deadline, the run's last status, when the database last answered. */
-class ResultWait {
+export class ResultWait {
   status: WorkflowStatus["status"] | undefined;
   private answeredAt = Date.now();
 
@@ -287,7 +279,7 @@ class ResultWait {
   }
 }
 
-async function awaitResult(client: DBOSClient, argv: RunIdArguments, wait: ResultWait): Promise<ExitCode> {
+export async function awaitResult(client: DBOSClient, argv: RunIdArguments, wait: ResultWait): Promise<ExitCode> {
   let status = await findRun(client, argv.runId);
   wait.answered(status.status);
   while (UNFINISHED.has(status.status) && Date.now() < wait.deadline) {
@@ -366,25 +358,4 @@ export async function migrateDatabase(): Promise<ExitCode> {
   await migrate(url);
   process.stderr.write("the system database is ready\n");
   return EXIT.ok;
-}
-
-async function withClient<T>(url: string, body: (client: DBOSClient) => Promise<T>): Promise<T> {
-  await checkReachable(url);
-  const client = await DBOSClient.create({
-    systemDatabaseUrl: url,
-    applicationName: APPLICATION,
-    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) => process.stderr.write(`${line}\n`)),
-  });
-  try {
-    return await body(client);
-  } finally {
-    await client.destroy();
-  }
-}
-
-async function findRun(client: DBOSClient, runId: string): Promise<WorkflowStatus> {
-  const status = await client.getWorkflow(runId);
-  if (status === undefined || status.workflowName !== RUN_WORKFLOW)
-    throw new UsageError(`there is no run ${runId} in this database`);
-  return status;
 }

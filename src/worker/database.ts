@@ -28,6 +28,26 @@ export function systemDatabaseUrl(): string {
 /** The database is unreachable or refuses us: said once, plainly, instead of DBOS retrying forever. */
 export class DatabaseUnreachable extends Error {}
 
+/**
+ * The database holds no DBOS runs at all: it does not exist yet, or DBOS's tables are not in it (no
+ * worker, `submit` or `prosec migrate` has used it). Said in one line, not as PostgreSQL's error.
+ */
+export class NoRunsDatabase extends Error {}
+
+/** `error` as `NoRunsDatabase` when PostgreSQL says the database or DBOS's tables are missing; else itself. */
+export function explainMissing(error: unknown, url: string): unknown {
+  const code = (error as { code?: string } | undefined)?.code;
+  if (code === UNDEFINED_DATABASE)
+    return new NoRunsDatabase(
+      `the database ${masked(url)} (DBOS_SYSTEM_DATABASE_URL) does not exist: no run was submitted to it yet (a worker, prosec submit or prosec migrate creates it)`,
+    );
+  if (code === UNDEFINED_TABLE || code === UNDEFINED_SCHEMA)
+    return new NoRunsDatabase(
+      `the database ${masked(url)} (DBOS_SYSTEM_DATABASE_URL) has no DBOS tables: no run was submitted to it yet (a worker, prosec submit or prosec migrate creates them)`,
+    );
+  return error;
+}
+
 /** Fails fast with `DatabaseUnreachable` when the server at `url` cannot be reached. */
 export async function checkReachable(url: string): Promise<void> {
   const target = new URL(url);
@@ -146,6 +166,8 @@ async function createDatabase(url: string): Promise<void> {
 const UNDEFINED_DATABASE = "3D000";
 const DUPLICATE_DATABASE = "42P04";
 const UNIQUE_VIOLATION = "23505";
+const UNDEFINED_TABLE = "42P01";
+const UNDEFINED_SCHEMA = "3F000";
 
 export interface LiveWorker {
   readonly id: string;
@@ -167,7 +189,7 @@ export async function liveWorkers(url: string, queue: string): Promise<LiveWorke
     return rows.map((row) => ({ id: row.executor_id, version: row.version }));
   } catch (error) {
     // No workers table yet: no worker ever started against this database.
-    if ((error as { code?: string }).code === "42P01") return [];
+    if ((error as { code?: string }).code === UNDEFINED_TABLE) return [];
     throw error;
   } finally {
     await client.end();

@@ -9,6 +9,7 @@ import { RUN_WORKFLOW, type Inputs } from "../../runtime/dbos/workflows.js";
 import { newRunId } from "../../runtime/index.js";
 import { APPLICATION, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
+import { DEFAULT_QUEUE, type RunAttributes } from "./run-attributes.js";
 
 export interface RunToSubmit {
   /** The run's id (default: a new one). Submitting an id again returns the run already there. */
@@ -23,6 +24,8 @@ export interface SubmitRunsOptions {
   readonly queue?: string;
   /** The compiled program's version (its code hash): workers take only runs of the program they compiled. */
   readonly version: string;
+  /** The program's name and the file it came from, recorded on each run for `prosec runs` and `prosec view`. */
+  readonly program?: { readonly name: string; readonly source: string };
   /** Enqueues at once (default 16). */
   readonly concurrency?: number;
 }
@@ -36,6 +39,11 @@ export async function submitRuns(runs: readonly RunToSubmit[], options: SubmitRu
     logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) => process.stderr.write(`${line}\n`)),
   });
   const now = new Date();
+  const queueName = options.queue ?? DEFAULT_QUEUE;
+  const attributes: Partial<RunAttributes> = {
+    ...(options.program === undefined ? {} : { program: options.program.name, source: options.program.source }),
+    queue: queueName,
+  };
   try {
     return await pMap(
       runs,
@@ -44,10 +52,11 @@ export async function submitRuns(runs: readonly RunToSubmit[], options: SubmitRu
         // The workflow id is the run id: submitting the same id again returns the run already there.
         await client.enqueue(
           {
-            queueName: options.queue ?? "prosec",
+            queueName,
             workflowName: RUN_WORKFLOW,
             workflowID: runId,
             appVersion: options.version,
+            attributes,
           },
           run.inputs,
         );

@@ -70,7 +70,7 @@ afterAll(async () => {
 });
 
 describe("prosec runs", () => {
-  it("lists each run: id, status, program, start and cost, oldest first", () => {
+  it("lists each run: id, status, program, start and cost, newest first", () => {
     const list = prosec(["runs"], project);
     expect(list.status).toBe(EXIT.ok);
     const [header, row, ...rest] = list.stdout.trimEnd().split("\n");
@@ -91,14 +91,16 @@ describe("prosec runs", () => {
     const json = prosec(["runs", "--format", "json"], project);
     expect(json.status).toBe(EXIT.ok);
     const runs = JSON.parse(json.stdout) as { runId: string; status: string; steps: number; cost: number | null }[];
+    // Newest first by start (the copies keep the real run's run.json, so ties go by id, the later first);
+    // a run without run.json by when it was last written.
     expect(runs.map((run) => [run.runId, run.status])).toEqual([
-      [copyId(1), "failed"],
-      [copyId(2), "running"],
-      [copyId(3), "interrupted"],
-      [copyId(4), "damaged"],
       [realRun, "complete"],
+      [copyId(3), "interrupted"],
+      [copyId(2), "running"],
+      [copyId(1), "failed"],
+      [copyId(4), "damaged"],
     ]);
-    expect(runs.at(-1)).toMatchObject({ steps: 1, cost: 4.5 });
+    expect(runs[0]).toMatchObject({ store: "file", steps: 1, cost: 4.5 });
     expect(prosec(["runs", "--json"], project).stdout).toBe(json.stdout);
   });
 

@@ -202,7 +202,9 @@ describe("damaged run state", () => {
 
     const unknown = await prosec(cwd, server, ["run", "report.prose", "--resume", "20260101-000000-000000"]).exit;
     expect(unknown.status).toBe(EXIT.usage);
-    expect(unknown.stderr).toBe("prosec: --resume 20260101-000000-000000: there is no such run in .prose/runs\n");
+    expect(unknown.stderr).toBe(
+      "prosec: --resume 20260101-000000-000000: there is no such run in .prose/runs (set DBOS_SYSTEM_DATABASE_URL to resume a run in a DBOS database)\n",
+    );
     expect(server.requests).toEqual([]);
   });
 

@@ -28,7 +28,7 @@ function renderRuns(runs: readonly RunSummary[]): void {
   root.replaceChildren(
     el("h1", {}, "Runs"),
     runs.length === 0
-      ? el("p", {}, "No runs in .prose/runs yet.")
+      ? el("p", {}, "No runs yet.")
       : el(
           "table",
           { id: "runs" },
@@ -48,7 +48,13 @@ function renderRuns(runs: readonly RunSummary[]): void {
               el(
                 "tr",
                 { "data-run": run.runId, class: `status-${run.status}` },
-                el("td", {}, el("a", { href: `run/${encodeURIComponent(run.runId)}` }, run.program)),
+                el(
+                  "td",
+                  {},
+                  el("a", { href: `run/${encodeURIComponent(run.runId)}` }, run.program),
+                  // A run in the DBOS database: its page shows what the database holds (dbos-view.ts).
+                  ...(run.store === "dbos" ? [" ", el("span", { class: "badge store" }, "DBOS")] : []),
+                ),
                 el("td", { class: "status" }, run.status),
                 el("td", {}, run.startedAt ?? ""),
                 el("td", {}, run.durationMs === undefined ? "" : formatDuration(run.durationMs)),
