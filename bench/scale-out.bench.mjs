@@ -7,10 +7,10 @@
 // Needs PostgreSQL: PROSEC_TEST_DATABASE_URL, or a throwaway one from .ci/postgres.
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { benchPostgres, freshDatabase as databaseFor } from "./support/postgres.mjs";
 import { fakeServerProcess, median, spread } from "./support/rounds.mjs";
 
 process.noDeprecation = true;
@@ -38,7 +38,6 @@ output report = session "Assemble the report on {topic}"
 
 const { loadProgram } = await import(pathToFileURL(join(root, "dist/src/run/load-program.js")).href);
 const { DBOSClient } = await import("@dbos-inc/dbos-sdk");
-const pg = (await import("pg")).default;
 const pMap = (await import("p-map")).default;
 
 const scratch = mkdtempSync(join(tmpdir(), "prosec-scale-bench-"));
@@ -48,36 +47,8 @@ const server = await fakeServerProcess(0, "A short answer.");
 const env = { ...process.env, ANTHROPIC_API_KEY: "sk-ant-bench-0000000000", ANTHROPIC_BASE_URL: server.url };
 const { module, codeHash } = await loadProgram("report.prose", { cwd: scratch });
 
-let serverUrl = process.env.PROSEC_TEST_DATABASE_URL;
-let stopServer = () => {};
-if (!serverUrl) {
-  const port = await new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-  const data = join(scratch, "pg");
-  serverUrl = execFileSync("bash", [join(root, ".ci/postgres"), "start", data], {
-    encoding: "utf8",
-    env: { ...process.env, PROSEC_PG_PORT: String(port) },
-  }).trim();
-  stopServer = () => execFileSync("bash", [join(root, ".ci/postgres"), "stop", data]);
-}
-
-async function freshDatabase(round) {
-  const name = `prosec_bench_${process.pid}_${round}`;
-  const admin = new URL(serverUrl);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const postgres = await benchPostgres(scratch);
+const freshDatabase = (round) => databaseFor(postgres.url, `prosec_bench_${process.pid}_${round}`);
 
 async function expectRequests(backend, before, runs = RUNS) {
   const sent = (await server.requestCount()) - before;
@@ -207,6 +178,6 @@ console.log(
   `DBOS overhead per step: ${perStep.toFixed(1)} ms (a run's own time, dequeue to end, minus the file backend's, over its ${STEPS} steps; 2 branch workflows per run)`,
 );
 server.close();
-stopServer();
+postgres.stop();
 rmSync(scratch, { recursive: true, force: true });
 if (median(ratios) < 0.8 || meanWait > 100) process.exitCode = 1;

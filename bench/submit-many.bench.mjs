@@ -6,12 +6,12 @@
 // A run is one session against a zero-latency fake Messages API in its own process, so the workers'
 // figure is their own capacity. Everything goes through the CLI, as users run it.
 // Needs PostgreSQL: PROSEC_TEST_DATABASE_URL, or a throwaway one from .ci/postgres.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchPostgres, freshDatabase as databaseFor } from "./support/postgres.mjs";
 import { fakeServerProcess, median, spread } from "./support/rounds.mjs";
 
 process.noDeprecation = true;
@@ -41,36 +41,8 @@ const env = {
   NO_COLOR: "1",
 };
 
-let serverUrl = process.env.PROSEC_TEST_DATABASE_URL;
-let stopServer = () => {};
-if (!serverUrl) {
-  const port = await new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-  const data = join(scratch, "pg");
-  serverUrl = execFileSync("bash", [join(root, ".ci/postgres"), "start", data], {
-    encoding: "utf8",
-    env: { ...process.env, PROSEC_PG_PORT: String(port) },
-  }).trim();
-  stopServer = () => execFileSync("bash", [join(root, ".ci/postgres"), "stop", data]);
-}
-
-async function freshDatabase(round) {
-  const name = `prosec_submit_bench_${process.pid}_${round}`;
-  const admin = new URL(serverUrl);
-  admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const postgres = await benchPostgres(scratch);
+const freshDatabase = (round) => databaseFor(postgres.url, `prosec_submit_bench_${process.pid}_${round}`);
 
 function prosec(args, database) {
   return new Promise((resolve, reject) => {
@@ -168,5 +140,5 @@ console.log(
   )}`,
 );
 server.close();
-stopServer();
+postgres.stop();
 rmSync(scratch, { recursive: true, force: true });

@@ -75,7 +75,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       score: () => score,
       response: () => response,
     });
-    let response: string | null = null;
+    let response: string;
     const depth = await rt.input({ line: 2, column: 1 }, { name: "depth", prompt: "How deep to go" });
     const findings = rt.bind(
       { line: 4, column: 5 },

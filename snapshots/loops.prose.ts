@@ -79,7 +79,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       draft: () => draft,
       round: () => round,
     });
-    let draft: string | null = null;
+    let draft: string;
     const items = rt.bind({ line: 3, column: 5 }, "items", ["alpha", "beta", "gamma"]);
     let notes: Value = rt.bind({ line: 4, column: 5 }, "notes", []);
     const $sequence = rt.loop();

@@ -1,6 +1,7 @@
 /**
- * Durability on DBOS Transact: a run is a workflow, every step a checkpoint named by its key, and
- * every concurrent branch a child workflow whose id is the run id plus the branch's key.
+ * Durability on DBOS Transact: a run is a workflow, every step a checkpoint named by its key (a
+ * session's model turns and tool calls too, session-steps.ts), and every concurrent branch a child
+ * workflow whose id is the run id plus the branch's key.
  *
  * DBOS numbers a workflow's steps in the order they start, and replays by that number: steps of
  * concurrent branches in one workflow start in a different order on replay, so each branch gets a
@@ -11,10 +12,12 @@
  * Reads and moves of child workflows go through a `DBOSClient`: done from inside the workflow, DBOS
  * would checkpoint them as steps, in an order that depends on timing.
  */
-import { DBOS, DBOSWorkflowConflictError, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
+import { DBOS, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { StepMismatch } from "../durable/durability.js";
-import type { Durability, DurableStep, Question, RecordedStep, StepKind, Value } from "../types.js";
+import type { Durability, DurableStep, Question, RecordedStep, SessionSteps, StepKind, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
+import { checkpoint, type RunStop } from "./checkpoint.js";
+import { DbosSessionSteps } from "./session-steps.js";
 
 export interface DbosBackend {
   /** Reads workflow statuses and results, and moves workflows between queues. */
@@ -66,26 +69,21 @@ export class DbosDurability implements Durability {
     private readonly runId: string,
     private readonly backend: DbosBackend,
     /** Whether this execution of the run was stopped (see workflows.ts, RunStops). */
-    private readonly stopped: () => boolean = () => false,
+    private readonly stop: RunStop,
   ) {}
 
   async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
-    let ran = false;
-    const step = await DBOS.runStep(
-      async () => {
-        ran = true;
-        try {
-          return await execute();
-        } catch (error) {
-          // A step cut short by the stop is not its outcome: DBOS records nothing for this error.
-          if (this.stopped()) throw new DBOSWorkflowConflictError(this.runId);
-          throw error;
-        }
-      },
-      { name: key, retriesAllowed: false },
+    const { value: step, ran } = await checkpoint(
+      key,
+      kind === "session" ? await inWorkflow(execute) : execute,
+      this.stop,
     );
     if (!ran && step.kind !== kind) throw new StepMismatch(key, step.kind);
     return { step, replayed: !ran };
+  }
+
+  sessionSteps(key: string): SessionSteps {
+    return new DbosSessionSteps(key, this.stop);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {
@@ -163,6 +161,15 @@ export class DbosDurability implements Durability {
   private runsHere(id: string, status: WorkflowStatus): boolean {
     return this.backend.branches.claimed(id) || (status.status === "PENDING" && status.executorId === DBOS.executorID);
   }
+}
+
+/**
+ * A session's turns and tool calls are checkpoints of their own (session-steps.ts), and DBOS steps do
+ * not nest: the session runs in workflow code, and its step checkpoints only the outcome.
+ */
+async function inWorkflow(execute: () => Promise<RecordedStep>): Promise<() => Promise<RecordedStep>> {
+  const outcome = await execute();
+  return () => Promise.resolve(outcome);
 }
 
 function delay(ms: number): Promise<"waiting"> {

@@ -81,7 +81,12 @@ export function registerProgram(
           runId,
           signal,
           atBoundary,
-          durability: new DbosDurability(runId, backend, () => settings.stops.stopped(runId)),
+          durability: new DbosDurability(runId, backend, {
+            runId,
+            stopped: () => settings.stops.stopped(runId),
+            // The boundary check looks at the run in the database; its verdict is what matters here.
+            recheck: () => atBoundary?.("turn").catch(() => undefined) ?? Promise.resolve(),
+          }),
         });
       } catch (error) {
         // Nothing of a stopped execution is recorded: the run's outcome is the one of whoever has it now.

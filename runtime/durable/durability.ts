@@ -14,6 +14,7 @@ import type {
   DurableStep,
   Journal,
   RecordedStep,
+  SessionSteps,
   StepIdentity,
   StepKind,
   Value,
@@ -130,6 +131,10 @@ export class ScopedDurability implements Durability {
 
   conversation(key: string): Conversation | undefined {
     return this.parent.conversation?.(this.prefix + key);
+  }
+
+  sessionSteps(key: string): SessionSteps | undefined {
+    return this.parent.sessionSteps?.(this.prefix + key);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -19,6 +19,7 @@ import type {
   JudgmentAsker,
   LastCall,
   LoopSequence,
+  OptionIndex,
   ParallelOptions,
   ParallelResult,
   ProgramInfo,
@@ -148,12 +149,12 @@ export class Run implements Runtime {
     return result.value;
   }
 
-  async choose(
+  async choose<Options extends readonly string[]>(
     at: Site,
     criteria: string,
-    options: readonly string[],
+    options: readonly [...Options],
     scope: { readonly [name: string]: Value },
-  ): Promise<number> {
+  ): Promise<OptionIndex<Options>> {
     if (options.length === 0) throw this.core.error("choice has no options.", at);
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
     const trail = this.core.context.trail.entries();
@@ -169,6 +170,9 @@ export class Run implements Runtime {
       reason: result.reason ?? "",
       trail: trail.map((entry) => entry.source),
     });
+    // Generated code binds names in every option, counting on one of them to run (a replayed answer included).
+    if (!isOptionIndex(options, result.value))
+      throw this.core.error(`the choice's answer ${result.value} names none of its ${options.length} options.`, at);
     return result.value;
   }
 
@@ -293,4 +297,11 @@ export class Run implements Runtime {
   caught(error: unknown): Value {
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+function isOptionIndex<Options extends readonly string[]>(
+  options: readonly [...Options],
+  index: number,
+): index is OptionIndex<Options> {
+  return Number.isInteger(index) && index >= 0 && index < options.length;
 }

@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { relative } from "node:path";
 import type { RunScope } from "../run/scope.js";
 import type { SessionRequest } from "../types.js";
+import { PLAIN_SESSION_STEPS } from "./conversation.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import { withRetries } from "./retry.js";
 import { traceRetry } from "../telemetry/run-telemetry.js";
@@ -60,6 +61,7 @@ export class AgentSessions {
     const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal, key) =>
       withRetries(policy, signal, async (attempt) => {
         const conversation = core.durability.conversation?.(key);
+        const steps = core.durability.sessionSteps?.(key) ?? PLAIN_SESSION_STEPS;
         // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
         if (attempt > 1) conversation?.append({ type: "restart" });
         if (attempt > 1) traceRetry(attempt);
@@ -74,6 +76,7 @@ export class AgentSessions {
             trail,
             step: key,
             ...(conversation === undefined ? {} : { conversation }),
+            steps,
             ...(memory === undefined ? {} : { memory }),
             ...(folder === undefined
               ? {}
@@ -89,7 +92,7 @@ export class AgentSessions {
             summary: saved?.summary ?? outcome.value.slice(0, 2000),
             timestamp: new Date(),
           });
-          await this.inTurn(folder, () => recordSession(folder, record));
+          await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));
         }
         return outcome;
       }),

@@ -26,11 +26,14 @@ import type {
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { continuationTurn, replyText } from "../model/unexpected-answers.js";
-import type { Conversation, TurnEvent, Usage } from "../types.js";
+import type { Conversation, SessionSteps, TurnEvent, Usage } from "../types.js";
 
 export type { Conversation, TurnEvent };
 
-/** A conversation nobody keeps (a run without a journal that keeps turns, such as DBOS steps). */
+/**
+ * A conversation nobody keeps: a run without a journal that keeps turns, or a DBOS run, whose
+ * checkpoints of each turn and tool call keep the session instead (`SessionSteps`).
+ */
 export class TransientConversation implements Conversation {
   readonly events: TurnEvent[] = [];
 
@@ -38,6 +41,16 @@ export class TransientConversation implements Conversation {
     this.events.push(event);
   }
 }
+
+/** Turns and tool calls as plain calls: the conversation's journal is what a resumed session goes on from. */
+export const PLAIN_SESSION_STEPS: SessionSteps = {
+  turn: (ask) => ask(),
+  toolCall: async (_call, start, run) => {
+    await start();
+    return run();
+  },
+  once: (_name, effect) => effect(),
+};
 
 /** The events after the last `restart`. */
 export function currentEvents(events: readonly TurnEvent[]): TurnEvent[] {
@@ -129,7 +142,7 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
 /**
  * Tools that may run again when a crash left their call unfinished: they read, or they set what they
  * write whole (`write_file`, `update_memory`), so running them twice does what running them once does.
- * Any other tool (`edit_file`, `run_command`, a tool of `RunOptions.tools`) is not run again.
+ * Any other tool (`edit_file`, `run_command`, a tool of `RunOptions.tools`) is not run again (`unfinishedCall`).
  */
 const REPEATABLE: ReadonlySet<string> = new Set([
   "read_file",
@@ -140,12 +153,17 @@ const REPEATABLE: ReadonlySet<string> = new Set([
   "update_memory",
 ]);
 
-export function repeatable(tool: string): boolean {
-  return REPEATABLE.has(tool);
+/**
+ * What a call that started before a crash and never finished gets: undefined when it runs again, else
+ * the result telling the model it was interrupted. The one rule for file runs (a `tool-started` record
+ * without its `tool-finished`) and DBOS (a started marker checkpointed, the call's own checkpoint not).
+ */
+export function unfinishedCall(call: ToolUseBlock): ToolResultBlockParam | undefined {
+  return REPEATABLE.has(call.name) ? undefined : interruptedResult(call);
 }
 
 /** The result a model is given for a call that was interrupted and is not run again. */
-export function interruptedResult(call: ToolUseBlock): ToolResultBlockParam {
+function interruptedResult(call: ToolUseBlock): ToolResultBlockParam {
   return {
     type: "tool_result",
     tool_use_id: call.id,

@@ -16,10 +16,10 @@ import type {
 import {
   currentEvents,
   elidedResults,
-  interruptedResult,
+  PLAIN_SESSION_STEPS,
   rebuild,
-  repeatable,
   TransientConversation,
+  unfinishedCall,
   type Conversation,
 } from "./conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
@@ -44,8 +44,17 @@ import {
   overTurnLimit,
   type ToolOutputLimits,
 } from "./tool-output.js";
+import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
-import type { AnswerAction, SessionRequest, SessionSettings, StepAsk, ToolContext, ToolDefinition } from "../types.js";
+import type {
+  AnswerAction,
+  SessionRequest,
+  SessionSettings,
+  SessionSteps,
+  StepAsk,
+  ToolContext,
+  ToolDefinition,
+} from "../types.js";
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_CONTEXT_BUDGET = 200_000;
@@ -78,12 +87,14 @@ export interface AgentRun {
   readonly trail: readonly TrailEntry[];
   /** `resume:`: the agent's memory as loaded (undefined content when there is none yet). */
   readonly memory?: { readonly agent: string; readonly content: string | undefined };
-  /** Offers `update_memory`; called with what the agent gave it. */
+  /** Offers `update_memory`; called once the session answers, with what the agent saved last. */
   readonly onMemory?: (memory: string, summary: string) => void;
   /** Where the session's turns are journaled; a resumed session goes on from what it holds. */
   readonly conversation?: Conversation;
   /** The session step's key: its streamed text's `delta` events carry it. */
   readonly step?: string;
+  /** How its turns and tool calls run: plain calls unless the run's store checkpoints each (DBOS). */
+  readonly steps?: SessionSteps;
 }
 
 export type AgentResult = StepOutcome<string>;
@@ -95,7 +106,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
   let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
-    const tools = [...toolbox.tools, memoryTool(run.onMemory)];
+    const tools = [...toolbox.tools, MEMORY_TOOL];
     offered = new Map(tools.map((tool) => [tool.name, tool]));
     toolParams = tools.map(toolParam);
   }
@@ -121,6 +132,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     budget: core.options.contextBudget ?? DEFAULT_CONTEXT_BUDGET,
   });
   const conversation = run.conversation ?? new TransientConversation();
+  const steps = run.steps ?? PLAIN_SESSION_STEPS;
   const recorded = currentEvents(conversation.events);
   const firstResponse = recorded.find((event) => event.type === "response");
   // An agent whose sessions used tools before will likely again: the next turn reads its first from the cache.
@@ -142,9 +154,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       conversation.append({ type: "tool-finished", id: call.id, result });
       return result;
     }
-    await beforeToolCall(core, signal);
-    conversation.append({ type: "tool-started", id: call.id, name: call.name });
-    const result = await core.telemetry.tool(call, () => runTool(core, call, offered, toolContext, limits));
+    const result = await steps.toolCall(
+      call,
+      async () => {
+        await beforeToolCall(core, signal);
+        conversation.append({ type: "tool-started", id: call.id, name: call.name });
+      },
+      () => core.telemetry.tool(call, () => runTool(core, call, offered, toolContext, limits)),
+    );
     conversation.append({ type: "tool-finished", id: call.id, result });
     return result;
   };
@@ -160,11 +177,12 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     // rest run now, except a call that had started and may not be repeated (`conversation.ts`).
     core.recordToolUse(agent?.name);
     for (const { call, started } of pending) {
-      if (started && !repeatable(call.name)) {
-        const result = interruptedResult(call);
-        conversation.append({ type: "tool-finished", id: call.id, result });
-        results.push(result);
-      } else results.push(await journaledTool(call, results.length));
+      const interrupted = started ? unfinishedCall(call) : undefined;
+      if (interrupted === undefined) results.push(await journaledTool(call, results.length));
+      else {
+        conversation.append({ type: "tool-finished", id: call.id, result: interrupted });
+        results.push(interrupted);
+      }
     }
     messages.push({ role: "user", content: results });
     elide();
@@ -187,28 +205,33 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       detail: core.redact(wrong.detail),
     });
   };
-  const answered = (text: string, truncated?: true): AgentResult => ({
-    value: text,
-    usage,
-    ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
-    ...(problems.length === 0 ? {} : { problems }),
-    ...(truncated ? { truncated } : {}),
-  });
+  const answered = (text: string, truncated?: true): AgentResult => {
+    if (run.onMemory !== undefined) reportSavedMemory(messages, run.onMemory);
+    return {
+      value: text,
+      usage,
+      ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
+      ...(problems.length === 0 ? {} : { problems }),
+      ...(truncated ? { truncated } : {}),
+    };
+  };
 
   for (let turn = turns; turn < maxTurns; turn++) {
-    await beforeTurn(core, signal);
-    const { message, usage: callUsage } = await core.callModel(
-      {
-        model,
-        max_tokens: maxTokens,
-        system: [{ type: "text", text: system }],
-        messages,
-        ...(toolParams.length === 0 ? {} : { tools: toolParams }),
-        ...choice,
-      },
-      signal,
-      { at: run.request.at, label, ...(run.step === undefined ? {} : { step: run.step }) },
-    );
+    const { message, usage: callUsage } = await steps.turn(async () => {
+      await beforeTurn(core, signal);
+      return core.callModel(
+        {
+          model,
+          max_tokens: maxTokens,
+          system: [{ type: "text", text: system }],
+          messages,
+          ...(toolParams.length === 0 ? {} : { tools: toolParams }),
+          ...choice,
+        },
+        signal,
+        { at: run.request.at, label, ...(run.step === undefined ? {} : { step: run.step }) },
+      );
+    });
     usage.push(callUsage);
     if (message.stop_reason === "refusal") {
       const wrong = refusal(message);
@@ -361,28 +384,6 @@ function verdictText(input: unknown): string {
   const decided = keep === true || keep === "true" ? "yes" : keep === false || keep === "false" ? "no" : undefined;
   if (decided === undefined) return typeof reason === "string" ? reason : JSON.stringify(input);
   return typeof reason === "string" && reason.trim() !== "" ? `${decided}: ${reason.trim()}` : decided;
-}
-
-function memoryTool(onMemory: (memory: string, summary: string) => void): ToolDefinition {
-  return {
-    name: "update_memory",
-    description: "Save your compacted memory (replaces memory.md) and a summary of this session (its segment record).",
-    inputSchema: {
-      type: "object",
-      properties: {
-        memory: {
-          type: "string",
-          description: "Your whole new memory: current understanding, decisions made, open concerns",
-        },
-        summary: { type: "string", description: "What happened in this session" },
-      },
-      required: ["memory", "summary"],
-    },
-    run(input) {
-      onMemory(String(input["memory"] ?? ""), String(input["summary"] ?? ""));
-      return "Memory saved.";
-    },
-  };
 }
 
 function describeInput(input: Record<string, unknown>): string {

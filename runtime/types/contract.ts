@@ -61,6 +61,11 @@ export interface LastCall {
   offer(value: Value): void;
 }
 
+/** An index of the list `Options`: `0 | 1` for a list of two labels, `number` for a list of unknown length. */
+export type OptionIndex<Options extends readonly string[]> = number extends Options["length"]
+  ? number
+  : { [K in keyof Options]: K extends `${infer N extends number}` ? N : never }[number];
+
 /**
  * The object a generated program's body receives. Every method takes the `Site` it was called
  * from, so errors and traces point at the `.prose` line. Control flow stays in generated code
@@ -76,13 +81,16 @@ export interface Runtime {
    * bindings in scope and the trail.
    */
   judge(at: Site, condition: string, scope: { readonly [name: string]: Value }, asks?: JudgmentAsker): Promise<boolean>;
-  /** `choice **criteria**:` returns the index of the chosen option label. */
-  choose(
+  /**
+   * `choice **criteria**:` returns the index of the chosen option label, typed as one of the
+   * options' indices: a `switch` with a `case` for each is exhaustive to TypeScript.
+   */
+  choose<Options extends readonly string[]>(
     at: Site,
     criteria: string,
-    options: readonly string[],
+    options: readonly [...Options],
     scope: { readonly [name: string]: Value },
-  ): Promise<number>;
+  ): Promise<OptionIndex<Options>>;
   /** An `input` value: supplied inputs first, then `RunOptions.onInput`; else an error naming it. */
   input(at: Site, definition: InputDefinition): Promise<Value>;
   /**

@@ -68,6 +68,35 @@ export interface Conversation {
   append(event: TurnEvent): void;
 }
 
+/** A model turn's outcome as a session reads it: the reply and what it cost. */
+export interface ModelTurn {
+  readonly message: Anthropic.Message;
+  readonly usage: Usage;
+}
+
+/**
+ * How a session's model turns and tool calls run (`steps/session.ts`). Where the run's journal keeps
+ * the conversation (file runs) they are plain calls (`steps/conversation.ts`). On DBOS, whose steps do
+ * not nest, each is a checkpoint of its own (`dbos/session-steps.ts`): a recovered session reads the
+ * responses and results that finished instead of asking or running them again.
+ */
+export interface SessionSteps {
+  /** One request to the model: `ask` checks the turn boundary, then asks. */
+  turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn>;
+  /**
+   * One tool call: `start` checks the tool boundary and records that the call started, then `run`
+   * runs it. A call that finished never runs again; one that started and did not finish gets what
+   * `unfinishedCall` (steps/conversation.ts) says.
+   */
+  toolCall(
+    call: Anthropic.ToolUseBlock,
+    start: () => Promise<void>,
+    run: () => Promise<Anthropic.ToolResultBlockParam>,
+  ): Promise<Anthropic.ToolResultBlockParam>;
+  /** What the session does besides its turns that must happen once (recording a persistent agent's memory). */
+  once<T extends Value>(name: string, effect: () => Promise<T>): Promise<T>;
+}
+
 export interface Journal {
   get(key: string): Promise<RecordedStep | undefined>;
   /**
@@ -147,6 +176,8 @@ export interface Durability {
   ): Promise<DurableStep>;
   /** Where the session step `key` journals its turns while it runs (none: a resumed session starts over). */
   conversation?(key: string): Conversation | undefined;
+  /** How the session step `key` runs its turns and tool calls (none: as plain calls). */
+  sessionSteps?(key: string): SessionSteps | undefined;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**

@@ -74,7 +74,7 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     stops,
     runOptions: (runId) => ({
       cwd: settings.cwd,
-      // Nobody can be asked inside a session, one DBOS step where `recv` is not allowed: under
+      // Nobody can be asked inside a tool call, a DBOS step where `recv` is not allowed: under
       // `permissions: prompt` each use that needs asking is refused with a tool error the model reads.
       onPermission: () => false,
       onEvent: (event) => {

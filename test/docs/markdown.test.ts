@@ -45,6 +45,16 @@ describe("the markdown lint", () => {
     expect(result.report).toMatch(/a\.md[\s\S]*7:1 +warning This line starts with ``` but goes on with text/);
     expect(result.report).toMatch(/b\.md[\s\S]*3:1 +warning Fenced code block is never closed/);
   });
+
+  it("fails a merge's conflict markers left in a page", () => {
+    const result = lint({
+      "a.md": "# A\n\n<<<<<<< HEAD\nOurs.\n=======\nTheirs.\n>>>>>>> main\n\n## B\n\nText.\n",
+    });
+    expect(result.status).toBe(1);
+    expect(result.report).toMatch(/3:1 +warning A merge conflict marker \(<<<<<<<\)/);
+    expect(result.report).toMatch(/5:1 +warning A merge conflict marker \(=======\)/);
+    expect(result.report).toMatch(/7:1 +warning A merge conflict marker \(>>>>>>>\)/);
+  });
 });
 
 describe("README.md", () => {

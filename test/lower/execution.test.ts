@@ -141,6 +141,27 @@ describe("generated modules run against the runtime", () => {
     expect((await module.run({}, options(fake)))["level"]).toBe("carry on");
   });
 
+  it("a name every option binds is declared without a value; a later option's judgment sees it as null", async () => {
+    const fake = await serve({ "which way": "judged", "is it so": true });
+    const module = await load(
+      [
+        "choice **which way**:",
+        '  option "words":',
+        '    answer = session "Say it"',
+        '  option "judged":',
+        "    answer = **is it so**",
+        "output answer = answer",
+        "",
+      ].join("\n"),
+    );
+    expect(await module.run({}, options(fake))).toEqual({ answer: true });
+    const judged = fake.requests.find((request) => askedText(request).includes("is it so"))!;
+    const bindings = JSON.stringify(judged.body?.messages);
+    // As a binding bound to null is shown: its name over nothing.
+    expect(bindings).toContain(String.raw`### answer\n\n"`);
+    expect(bindings).not.toMatch(/undefined/);
+  });
+
   it("judges a loop until condition before each iteration: a yes at first runs no iteration, max still bounds it", async () => {
     const fake = await serve({ "the work is done": true });
     const judgedFirst = await load(

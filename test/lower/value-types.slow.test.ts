@@ -36,6 +36,7 @@ const programs: Record<string, string> = {
     '  option "yes or no":',
     "    answer = **is it so**",
     "output answer = answer",
+    "output echoed = answer",
     "parallel:",
     '  left = session "Left"',
     '  right = session "Right"',
@@ -43,6 +44,28 @@ const programs: Record<string, string> = {
     'parallel (on-fail: "continue"):',
     '  risky = session "Risky"',
     "output risky = risky",
+    "",
+  ].join("\n"),
+  "partial.prose": [
+    "choice **which way**:",
+    '  option "words":',
+    '    answer = session "Say it"',
+    '  option "none":',
+    '    session "Shrug"',
+    "output answer = answer",
+    "if **formal**:",
+    '  tone = "formal"',
+    "elif **warm**:",
+    '  tone = "warm"',
+    "else:",
+    "  tone = 3",
+    "output tone = tone",
+    "choice **go on**:",
+    '  option "yes":',
+    '    next = session "Next"',
+    '  option "stop":',
+    '    throw "stopped"',
+    "output next = next",
     "",
   ].join("\n"),
   "caller.prose": [
@@ -105,8 +128,19 @@ describe("typed inputs and outputs", () => {
     expect(kinds).toContain("readonly tones?: readonly string[];");
   });
 
-  it("a name bound in a choice's options has their union, and may stay unbound", () => {
-    expect(typeOf(modules["choice.prose"]!, "answer")).toBe("string | boolean | null");
+  it("a name bound in every option of a choice has their union, declared without a value", () => {
+    const choice = modules["choice.prose"]!;
+    expect(typeOf(choice, "answer")).toBe("string | boolean");
+    expect(typeOf(choice, "echoed")).toBe("string | boolean");
+    expect(choice).toContain("let answer: string | boolean;");
+  });
+
+  it("a name one option may leave unbound includes null; an `if` with an `else`, or an option that throws, does not", () => {
+    const partial = modules["partial.prose"]!;
+    expect(typeOf(partial, "answer")).toBe("string | null");
+    expect(partial).toContain("let answer: string | null = null;");
+    expect(typeOf(partial, "tone")).toBe("string | number");
+    expect(typeOf(partial, "next")).toBe("string");
   });
 
   it("a parallel branch is what it returns; under continue a Value (an error record)", () => {

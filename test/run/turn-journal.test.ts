@@ -160,6 +160,35 @@ describe("a session's turns in the journal", () => {
     expect(readFileSync(join(cwd, "calls.log"), "utf8")).toBe("t0\nt1\nt2\n");
   });
 
+  it("a persistent agent's memory saved before the crash is recorded although its update_memory call does not run again", async () => {
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, ".prose", "runs", "run");
+    const runId = "20260101-000000-000002";
+    const keeper = (rt: Runtime): Promise<string> =>
+      rt.session({ at: at(1), agent: { name: "keeper", persist: true }, prompt: "Keep notes" });
+    const remembering = (request: FakeRequest): FakeReply =>
+      turnOf(request) === 0
+        ? reply.toolUse([{ name: "update_memory", input: { memory: "The sky is green.", summary: "Looked up" } }])
+        : turnOf(request) === 1
+          ? reply.toolUse([{ name: "list_files", input: { path: "." } }])
+          : reply.text("noted");
+    const controller = new AbortController();
+    const first = await serve((request) => {
+      if (turnOf(request) < 2) return remembering(request);
+      controller.abort(new Error("stopped"));
+      return reply.hang();
+    });
+    await expect(runAgainst(first, keeper, { cwd, runDir, runId, signal: controller.signal })).rejects.toThrow();
+
+    const server = await serve(remembering);
+    const { result } = await runAgainst(server, keeper, { cwd, runDir, runId, resume: true });
+    expect(result).toBe("noted");
+    expect(server.requests.map(turnOf)).toEqual([2]);
+    const folder = join(runDir, "agents", "keeper");
+    expect(readFileSync(join(folder, "memory.md"), "utf8")).toBe("# Agent Memory: keeper\n\nThe sky is green.\n");
+    expect(readFileSync(join(folder, "keeper-001.md"), "utf8")).toContain("## Summary\n\nLooked up\n");
+  });
+
   it("a `retry:` attempt starts the conversation over", async () => {
     const cwd = temporaryFolder();
     const runDir = join(cwd, ".prose", "runs", "run");

@@ -32,6 +32,14 @@ describe("bindingsInOrder: what a judgment sees of the program's bindings", () =
     ]);
   });
 
+  it("a binding declared without a value and not bound yet (a later option binds it) is seen as null", () => {
+    const module: { answer?: string } = {};
+    const declaredAhead = bindingsInOrder({ answer: () => module.answer, topic: () => "ai" });
+    expect(declaredAhead("topic")).toStrictEqual({ answer: null, topic: "ai" });
+    module.answer = "yes";
+    expect(declaredAhead("topic")).toEqual({ answer: "yes", topic: "ai" });
+  });
+
   it("a name the frame does not list is a compiler bug, said so", () => {
     expect(() => frame("missing")).toThrow(/no program binding is named "missing"/);
   });

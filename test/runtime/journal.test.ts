@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryJournal, type Journal, type RecordedStep } from "../../runtime/index.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
-import { at, runAgainst } from "./helpers.js";
+import { at, failingRun, runAgainst } from "./helpers.js";
 
 let server: FakeServer;
 afterEach(async () => server?.close());
@@ -31,6 +31,19 @@ describe("journal", () => {
         .filter((event) => event.type === "judgment")
         .map((event) => event.type === "judgment" && event.reason),
     ).toEqual(["all green", "closer"]);
+  });
+
+  it("a replayed choice that names none of the options is an error, not a run of no option", async () => {
+    server = await startFakeAnthropic({
+      script: [reply.toolUse([{ name: "answer", input: { answer: "B", reason: "r" } }])],
+    });
+    const journal = new MemoryJournal();
+    const body = (rt: import("../../runtime/types.js").Runtime) => rt.choose(at(2), "pick", ["A", "B"], {});
+    expect((await runAgainst(server, body, { journal })).result).toBe(1);
+    for (const [key, step] of journal.steps) journal.steps.set(key, { ...step, value: 2 });
+    const { error } = await failingRun(server, body, { journal });
+    expect(error.message).toMatch(/the choice's answer 2 names none of its 2 options/);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("writes each step before the next one starts", async () => {

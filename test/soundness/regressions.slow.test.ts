@@ -101,6 +101,42 @@ const cases: SoundnessCase[] = [
         'let a = ["x", "y"] | reduce(acc, each):\n  acc + each\nlet b = ["p", "q"] | reduce(acc, each):\n  acc + each\noutput o = a + b\n',
     },
   },
+  {
+    // Declared without a value (bound in every option): a judgment in a later option, a loop's
+    // condition and a block's judgment never read one unbound; the output is typed without null.
+    name: "bound-in-every-option",
+    files: {
+      "main.prose": [
+        "block decide(topic):",
+        "  choice **which for {topic}**:",
+        '    option "one":',
+        '      pick = session "One"',
+        '    option "two":',
+        '      pick = session "Two"',
+        "  output pick",
+        "choice **which way**:",
+        '  option "words":',
+        '    answer = session "Say it"',
+        '    other = session "Other"',
+        '  option "judged":',
+        "    answer = **is it so**",
+        "    other = **and this**",
+        '  option "leave":',
+        '    throw "none fits"',
+        "loop until **good enough** (max: 2):",
+        "  choice **how**:",
+        '    option "a":',
+        '      draft = session "A {answer}"',
+        '    option "b":',
+        '      draft = session "B {other}"',
+        '  session "Polish {draft}"',
+        'let decided = do decide("x")',
+        "output answer = answer",
+        "output decided = decided",
+        "",
+      ].join("\n"),
+    },
+  },
 ];
 
 /** The deepest program of each kind that `check` accepts (one level more is P022): it must still build and run. */

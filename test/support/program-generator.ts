@@ -308,10 +308,14 @@ class Writer {
           (_, index) => `"Option ${index}${this.chance(0.2) ? " `quoted`" : ""}"`,
         );
         this.emit(depth, `choice ${this.discretion()}:`);
+        // Often a name most options bind (definite assignment: bound after the choice when all do).
+        const shared = this.chance(0.4) ? this.fresh() : undefined;
         for (const label of labels) {
           this.emit(depth + 1, `option ${label}:`);
+          if (shared && this.chance(0.85)) this.emit(depth + 2, `${shared} = ${this.expression(depth + 2, 1)}`);
           this.body(depth + 2, budget - 1, 1);
         }
+        if (shared) this.names.push(shared);
         return;
       }
       case 10: {

@@ -6,10 +6,13 @@
  * structure from text (`for x in parts`, `a.b`, block results), is `Value`.
  *
  * The types are never narrower than what TypeScript infers for the lowered code: a binding that may
- * be read before it is bound (declared ahead as `null`) includes `null`.
+ * be read before it is bound (declared ahead as `null`) includes `null`. One declared ahead of the
+ * branches that bind it, but bound on every path to each read (every option of a `choice`), does
+ * not: lowering declares it without a value, and TypeScript checks the same (definite-assignment.ts).
  */
 import type * as ast from "../../ast.js";
 import { walk } from "../../walk.js";
+import { readBeforeBound } from "./definite-assignment.js";
 import type { Analysis, SymbolInfo } from "./types.js";
 
 export type ValueType =
@@ -29,6 +32,11 @@ export interface ValueTypes {
   symbol(symbol: SymbolInfo): ValueType;
   /** The type of an expression's value (an input's default). */
   expression(expression: ast.Expression): ValueType;
+  /**
+   * Whether a binding lowering declares ahead of where it is bound is bound on every path to each
+   * read: it is then declared without a value (`let x: string;`), and its type has no `null`.
+   */
+  boundBeforeRead(symbol: SymbolInfo): boolean;
 }
 
 /** Symbol kinds bound by statements of the program (the others are parameters, loop items, ...). */
@@ -76,6 +84,20 @@ export function inferValueTypes(
     if (direct && symbol.scope.kind !== "loop" && !declaredAhead(symbol)) boundWhereDeclared.add(symbol);
   });
 
+  // Declared ahead (as lowering's statement lists do for a name bound in branches), yet maybe bound before every read.
+  const tracked = new Set(
+    [...assignments.keys()].filter(
+      (symbol) =>
+        !boundWhereDeclared.has(symbol) &&
+        !opaque.has(symbol) &&
+        !declaredAhead(symbol) &&
+        !readAsValue(symbol) &&
+        symbol.scope.kind !== "loop",
+    ),
+  );
+  const unboundReads = readBeforeBound(analysis, tracked);
+  const boundBeforeRead = (symbol: SymbolInfo): boolean => tracked.has(symbol) && !unboundReads.has(symbol);
+
   const known = new Map<SymbolInfo, ValueType>();
   const inProgress = new Set<SymbolInfo>();
   const symbolType = (symbol: SymbolInfo): ValueType => {
@@ -90,7 +112,8 @@ export function inferValueTypes(
       .map(expressionType);
     inProgress.delete(symbol);
     // Bound some way not modelled here (a destructuring's field): whatever the runtime gives.
-    const type = types.length === 0 ? valueType : union(boundWhereDeclared.has(symbol) ? types : [...types, nullType]);
+    const bound = boundWhereDeclared.has(symbol) || boundBeforeRead(symbol);
+    const type = types.length === 0 ? valueType : union(bound ? types : [...types, nullType]);
     known.set(symbol, type);
     return type;
   };
@@ -144,7 +167,7 @@ export function inferValueTypes(
     return { kind: "record", fields };
   };
 
-  return { symbol: symbolType, expression: expressionType };
+  return { symbol: symbolType, expression: expressionType, boundBeforeRead };
 }
 
 /**
@@ -212,9 +235,4 @@ export function union(types: readonly ValueType[]): ValueType {
     members.push(type);
   }
   return members.length === 1 ? members[0]! : { kind: "union", members };
-}
-
-/** Whether a type includes `null`. */
-export function includesNull(type: ValueType): boolean {
-  return type.kind === "null" || type.kind === "value" || (type.kind === "union" && type.members.some(includesNull));
 }

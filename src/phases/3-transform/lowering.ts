@@ -169,6 +169,11 @@ export class Lowering {
     return typeText(ahead ? union([type, { kind: "null" }]) : type, (program) => this.names.get("value", program));
   }
 
+  /** Whether a binding declared ahead is bound before every read: declared then without a value. */
+  boundBeforeRead(symbol: SymbolInfo): boolean {
+    return this.types.boundBeforeRead(symbol);
+  }
+
   /** A `Value`-typed expression. */
   value(expression: ast.Expression, state: LowerState, request: ValueRequest = {}): Lowered {
     const visit = this.visitors.expressions[expression.kind] as (

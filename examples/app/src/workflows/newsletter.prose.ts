@@ -80,7 +80,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       revisions: () => revisions,
       review: () => review,
     });
-    let review: critique.Outputs | null = null;
+    let review: critique.Outputs;
     const brief = await rt.input(
       { line: 4, column: 1 },
       { name: "brief", prompt: "The research brief the issue is based on" },

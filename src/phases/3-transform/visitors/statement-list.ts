@@ -76,6 +76,9 @@ function declareScope(
   for (const symbol of ahead) {
     // A block's binding read outside it: the runtime holds the value its last finished call left.
     if (lowering.promoted.has(symbol)) out.add(`const ${lowering.lastCallName(symbol)} = rt.lastCall();`);
+    // Bound on every path before it is read (every option of a `choice`): TypeScript checks that too.
+    else if (lowering.boundBeforeRead(symbol))
+      out.add(`let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol)};`);
     else out.add(`let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol, true)} = null;`);
   }
   return here;

@@ -1,0 +1,59 @@
+/**
+ * A session on DBOS: its loop runs in workflow code (DBOS steps do not nest), and each model turn and
+ * each tool call is a checkpoint of its own, named after the session's step key. A recovered
+ * workflow runs the loop again: a turn that finished reads its response from the checkpoint instead
+ * of asking the model, and a tool call that finished reads its result instead of running.
+ *
+ * Before a tool call runs, a marker checkpoint records that it started. A recovered execution that
+ * finds the marker but not the call's own checkpoint knows the crash cut the call off: it applies
+ * the journal's rule for such calls (`unfinishedCall` in steps/conversation.ts), as a file run does.
+ *
+ * Eliding old tool results, the per-turn call limit and continuations are pure functions of the
+ * checkpointed responses and results, so the replayed loop sends the same conversation again. The
+ * turn and tool boundaries (a run stopped, the step's time limit) are checked inside the checkpoints:
+ * a session that ended at one ends there again when replayed, and a stopped run records nothing.
+ */
+import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import { unfinishedCall } from "../steps/conversation.js";
+import type { ModelTurn, SessionSteps, Value } from "../types.js";
+import { checkpoint, type RunStop } from "./checkpoint.js";
+
+export class DbosSessionSteps implements SessionSteps {
+  constructor(
+    /** The session step's key: the prefix of its checkpoints' names. */
+    private readonly key: string,
+    private readonly run: RunStop,
+  ) {}
+
+  async turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn> {
+    return (await checkpoint(`${this.key} turn`, ask, this.run)).value;
+  }
+
+  async toolCall(
+    call: ToolUseBlock,
+    start: () => Promise<void>,
+    run: () => Promise<ToolResultBlockParam>,
+  ): Promise<ToolResultBlockParam> {
+    const marker = await checkpoint(
+      `${this.key} tool-started`,
+      async () => {
+        await start();
+        return { id: call.id, name: call.name };
+      },
+      this.run,
+    );
+    // The marker is a checkpoint of an earlier execution: if this call's own checkpoint is missing
+    // (the body below runs), that execution died while the call ran.
+    const cutOff = !marker.ran;
+    const result = await checkpoint(
+      `${this.key} tool`,
+      async () => (cutOff ? unfinishedCall(call) : undefined) ?? run(),
+      this.run,
+    );
+    return result.value;
+  }
+
+  async once<T extends Value>(name: string, effect: () => Promise<T>): Promise<T> {
+    return (await checkpoint(`${this.key} ${name}`, effect, this.run)).value;
+  }
+}
