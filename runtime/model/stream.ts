@@ -15,6 +15,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { APIConnectionError, APIError } from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { isAbortError } from "../errors.js";
+import { sleep } from "../abortable-sleep.js";
 
 /** What a streamed request tells as it goes. */
 export interface StreamListener {
@@ -91,19 +92,4 @@ function describeCut(error: unknown): string {
 function retryDelay(retry: number): number {
   const delay = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** retry, MAX_RETRY_DELAY_MS);
   return delay * (1 - Math.random() * 0.25);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 }

@@ -6,6 +6,7 @@
  */
 import { isAbortError } from "../errors.js";
 import type { Backoff } from "../types.js";
+import { sleep } from "../abortable-sleep.js";
 
 export interface RetryPolicy {
   readonly retries: number;
@@ -43,19 +44,4 @@ export async function withRetries<T>(
       if (delay > 0) await wait(delay, signal);
     }
   }
-}
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 }

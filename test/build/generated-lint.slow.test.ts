@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import * as prettier from "prettier";
 import tseslint from "typescript-eslint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRETTIER_OPTIONS } from "../../src/phases/3-transform/index.js";
 import { build } from "../../src/project/build.js";
 import { typecheck, type EmittedModule } from "../../src/project/typecheck.js";
 
@@ -30,21 +31,6 @@ const plain = new ESLint({
   ignore: false,
   allowInlineConfig: false,
 });
-
-/** prosec's fixed prettier options (src/phases/3-transform/format.ts). */
-const prettierOptions: prettier.Options = {
-  parser: "typescript",
-  printWidth: 120,
-  tabWidth: 2,
-  useTabs: false,
-  semi: true,
-  singleQuote: false,
-  quoteProps: "as-needed",
-  trailingComma: "all",
-  bracketSpacing: true,
-  arrowParens: "always",
-  endOfLine: "lf",
-};
 
 function modulesUnder(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true })
@@ -108,7 +94,7 @@ describe("generated modules", () => {
   it("are formatted as prettier formats them", async () => {
     const unformatted = [];
     for (const module of modules)
-      if (!(await prettier.check(module.code, prettierOptions)))
+      if (!(await prettier.check(module.code, { ...PRETTIER_OPTIONS })))
         unformatted.push(relative(root, shownPath(module.path)));
     expect(unformatted).toEqual([]);
   }, 120_000);

@@ -2,7 +2,7 @@ import type { Options } from "prettier";
 import { tidy } from "./tidy.js";
 
 /** Fixed prettier options: output never depends on a prettier config found on the machine. */
-const options: Options = {
+export const PRETTIER_OPTIONS: Readonly<Options> = {
   parser: "typescript",
   printWidth: 120,
   tabWidth: 2,
@@ -39,13 +39,15 @@ export async function format(
   const prettier = await import("prettier");
   const { code, split: splitModule } = typeof module === "string" ? { code: module, split: undefined } : module;
   // A large program's parts assign its bindings from functions of their own: nothing to strike there.
-  if (splitModule === undefined) return prettier.format(await tidy(code), options);
+  if (splitModule === undefined) return prettier.format(await tidy(code), PRETTIER_OPTIONS);
   const split = splitModule();
-  const outline = await prettier.format(split.outline, options);
+  const outline = await prettier.format(split.outline, PRETTIER_OPTIONS);
   const body: string[] = [];
   for (const [index, piece] of split.pieces.entries()) {
     onPiece?.(index + 1, split.pieces.length);
-    const lines = (await prettier.format([...wrapperOpen, piece, ...wrapperClose].join("\n"), options)).split("\n");
+    const lines = (await prettier.format([...wrapperOpen, piece, ...wrapperClose].join("\n"), PRETTIER_OPTIONS)).split(
+      "\n",
+    );
     const wrapped =
       lines.slice(0, wrapperOpen.length).join("\n") === wrapperOpen.join("\n") &&
       lines.slice(-wrapperClose.length).join("\n") === wrapperClose.join("\n");

@@ -48,7 +48,7 @@ import { programState } from "./state.js";
 import { visitors } from "./visitors/index.js";
 import { propertyLowering } from "./visitors/strings.js";
 
-export { format, type UnformattedModule } from "./format.js";
+export { format, PRETTIER_OPTIONS, type UnformattedModule } from "./format.js";
 export { stringLiteral } from "./literals.js";
 
 export interface LowerOptions {
