@@ -6,6 +6,7 @@ import { DBOS, DBOSWorkflowConflictError, type DBOSClient } from "@dbos-inc/dbos
 import type { RunOptions, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
 import { DbosDurability, FINISHED, type DbosBackend } from "./dbos-durability.js";
+import { runTraceparent } from "../telemetry/traceparent.js";
 
 export const RUN_WORKFLOW = "prosec.run";
 export const BRANCH_WORKFLOW = "prosec.branch";
@@ -81,6 +82,7 @@ export function registerProgram(
           runId,
           signal,
           atBoundary,
+          traceParent: runTraceparent(runId),
           durability: new DbosDurability(runId, backend, {
             runId,
             stopped: () => settings.stops.stopped(runId),

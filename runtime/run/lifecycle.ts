@@ -96,7 +96,7 @@ export class RunLifecycle implements RunScope {
           );
     // A called program's spans are its caller's (core.ts): only a top-level run has a root span.
     if (this.caller === undefined)
-      core.telemetry = startTelemetry(this.program, this.runId, (text) => core.redact(text));
+      core.telemetry = startTelemetry(this.program, this.runId, (text) => core.redact(text), options.traceParent);
     core.emit({ type: "run-start", runId: this.runId, program: this.program.name });
     try {
       this.open();

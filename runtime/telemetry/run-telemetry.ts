@@ -106,12 +106,22 @@ const STEP_NAMES: { readonly [kind in StepKind]?: string } = {
 };
 
 /** The spans of one run, started with its root span; `OFF` when no provider records it. */
-export function startTelemetry(program: ProgramInfo, runId: string, redact: (text: string) => string): Telemetry {
+export function startTelemetry(
+  program: ProgramInfo,
+  runId: string,
+  redact: (text: string) => string,
+  traceParent?: string,
+): Telemetry {
   const tracer = trace.getTracer(TRACER, program.compilerVersion);
-  const root = tracer.startSpan(`run ${program.name}`, {
-    kind: SpanKind.INTERNAL,
-    attributes: { [PROSE.runId]: runId, [PROSE.program]: program.name, [PROSE.source]: program.source },
-  });
+  const parent = parseTraceparent(traceParent);
+  const root = tracer.startSpan(
+    `run ${program.name}`,
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: { [PROSE.runId]: runId, [PROSE.program]: program.name, [PROSE.source]: program.source },
+    },
+    parent === undefined ? undefined : trace.setSpanContext(otelContext.active(), parent),
+  );
   if (!root.isRecording()) {
     root.end();
     return OFF;

@@ -3,6 +3,7 @@
  * first root span in its state, so that a resumed run links to it (docs/production.md, "Tracing").
  * Written here rather than through a propagator: the application may have registered none.
  */
+import { createHash } from "node:crypto";
 import { isSpanContextValid, TraceFlags, type SpanContext } from "@opentelemetry/api";
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -25,4 +26,15 @@ export function parseTraceparent(value: unknown): SpanContext | undefined {
     isRemote: true,
   };
   return isSpanContextValid(context) ? context : undefined;
+}
+
+/**
+ * The `traceparent` every execution of a DBOS run continues: derived from the run's id alone, so the
+ * worker that starts a run, one that adopts it after a crash and one that resumes it by id put their
+ * spans in one trace, with no step recorded for it. Its span is never exported itself: backends show
+ * the executions' root spans under a parent they do not have.
+ */
+export function runTraceparent(runId: string): string {
+  const digest = createHash("sha256").update(`prosec run ${runId}`).digest("hex");
+  return `00-${digest.slice(0, 32)}-${digest.slice(32, 48)}-01`;
 }

@@ -43,6 +43,12 @@ export interface RunOptions {
    * turns are the same either way. `false` sends every request whole (docs/production.md, "Streaming").
    */
   readonly stream?: boolean;
+  /**
+   * A W3C `traceparent` the run's root span continues, when a provider is registered: every process
+   * that runs part of the run (a DBOS run moved between workers) passes the same one, so the run is one
+   * trace. Unset, the root span's parent is the active span, if any (docs/production.md, "Tracing").
+   */
+  readonly traceParent?: string;
   /** Defaults to the SDK's `ANTHROPIC_API_KEY`. Never written to files, events or error messages. */
   readonly apiKey?: string;
   /** Defaults to the SDK's `ANTHROPIC_BASE_URL`: any Anthropic-compatible server works. */

@@ -19,6 +19,7 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
 import type { RunOptions, ToolDefinition, Value } from "../../runtime/index.js";
+import { runTraceparent } from "../../runtime/telemetry/traceparent.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import {
   lastUserText,
@@ -397,5 +398,28 @@ describe("a run that waited for input", () => {
     const after = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as { traceparent?: string };
     expect(after.traceparent).toBe(manifest.traceparent);
     expect(named(exporter.getFinishedSpans(), "input")).toHaveLength(0);
+  });
+});
+
+describe("a run whose executions share a traceparent (a DBOS run moved between workers)", () => {
+  it("puts every execution's root span in the one trace the run's id names", async () => {
+    register("node");
+    const server = await model(deterministicModel());
+    const module = await load('session "Say hello"\n');
+    const parent = runTraceparent("20260115-143052-a7b3c9");
+    expect(runTraceparent("20260115-143052-a7b3c9")).toBe(parent);
+    expect(runTraceparent("20260115-143052-ffffff")).not.toBe(parent);
+    const [, traceId, spanId] = parent.split("-");
+    for (let execution = 0; execution < 2; execution++)
+      await module.run({}, { ...options(server), runId: "20260115-143052-a7b3c9", traceParent: parent });
+    const roots = named(exporter.getFinishedSpans(), `run otel${loaded}`);
+    expect(roots).toHaveLength(2);
+    for (const root of roots) {
+      expect(root.spanContext().traceId).toBe(traceId);
+      expect(root.parentSpanContext?.spanId).toBe(spanId);
+    }
+    expect(roots[0]!.spanContext().spanId).not.toBe(roots[1]!.spanContext().spanId);
+    const traces = new Set(exporter.getFinishedSpans().map((span) => span.spanContext().traceId));
+    expect([...traces]).toEqual([traceId]);
   });
 });
