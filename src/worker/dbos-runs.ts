@@ -126,10 +126,8 @@ async function stepsOfWorkflows(
  * a message received, a session's turns) are DBOS's or the session's own and are not steps.
  */
 function prosecStep(workflowId: string, step: StepInfo): DbosStep[] {
-  const output = step.output as
-    { kind?: unknown; value?: unknown; reason?: unknown; usage?: unknown; reused?: unknown } | null | undefined;
-  if (step.childWorkflowID !== null || typeof output !== "object" || output === null) return [];
-  if (typeof output.kind !== "string" || !Array.isArray(output.usage)) return [];
+  if (!isStepRecord(step)) return [];
+  const output = step.output as { kind: string; value?: unknown; reason?: unknown; usage: unknown[]; reused?: unknown };
   return [
     {
       key: step.name,
@@ -143,6 +141,13 @@ function prosecStep(workflowId: string, step: StepInfo): DbosStep[] {
       ...(step.completedAtEpochMs === undefined ? {} : { end: step.completedAtEpochMs }),
     },
   ];
+}
+
+/** Whether a checkpoint is a prosec step's record (see prosecStep). */
+export function isStepRecord(step: StepInfo): boolean {
+  const output = step.output as { kind?: unknown; usage?: unknown } | null | undefined;
+  if (step.childWorkflowID !== null || typeof output !== "object" || output === null) return false;
+  return typeof output.kind === "string" && Array.isArray(output.usage);
 }
 
 async function describe(
