@@ -156,8 +156,11 @@ async function describe(
   stepsByRun: ReadonlyMap<string, readonly DbosStep[]>,
 ): Promise<DbosRun> {
   const steps = stepsByRun.get(run.workflowID) ?? [];
-  // A step taken over from an earlier run was paid for there.
-  const usage = steps.filter((step) => !step.reused).flatMap((step) => step.usage);
+  // A step taken over from an earlier run was paid for there; so was one DBOS copied into a fork (it
+  // keeps its start time, from before the fork was created).
+  const copied = (step: DbosStep): boolean =>
+    run.forkedFrom !== undefined && step.start !== undefined && step.start < run.createdAt;
+  const usage = steps.filter((step) => !step.reused && !copied(step)).flatMap((step) => step.usage);
   const attributes = runAttributes(run);
   // DBOS has no WAITING status: a PENDING run whose workflows publish a question is waiting.
   const waiting = run.status === "PENDING" && (await waitingQuestions(client, run.workflowID)).length > 0;
