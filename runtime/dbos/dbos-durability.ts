@@ -92,7 +92,13 @@ export class DbosDurability implements Durability {
     const result = branches.offer(id, body);
     // Called before any await: DBOS numbers the child's start in the parent's step sequence now.
     const started = DBOS.startWorkflow(this.backend.branchWorkflow, { workflowID: id })();
-    return started.then((handle) => ("workflowPromise" in handle ? result : this.settle(id, result))) as Promise<T>;
+    return started.then((handle) => {
+      if ("workflowPromise" in handle) return result;
+      // A run forked from another (`prosec run --resume ID --from LINE`) replays the branch the other
+      // run finished before the fork: DBOS hands back that run's child, whose outcome is the branch's.
+      if (handle.workflowID !== id) branches.forget(id);
+      return this.settle(handle.workflowID, result);
+    }) as Promise<T>;
   }
 
   scope(): string {

@@ -254,10 +254,8 @@ function databaseConfigured(): boolean {
  * continues it on a worker (src/worker/resume-run.ts). A file named is compiled to check its version.
  */
 async function resumeInDatabase(argv: RunArguments & { resume: string }, cwd: string): Promise<ExitCode> {
-  if (argv.from !== undefined)
-    throw new UsageError(
-      `--from forks a run in ${join(".prose", "runs")}: forking a DBOS run (${argv.resume}) is not supported`,
-    );
+  if (argv.from !== undefined && (!Number.isInteger(argv.from) || argv.from < 1))
+    throw new UsageError("--from takes a line number of at least 1");
   let version: string | undefined;
   if (argv.file !== undefined) {
     const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
@@ -265,10 +263,14 @@ async function resumeInDatabase(argv: RunArguments & { resume: string }, cwd: st
     version = loaded.codeHash;
   }
   const { reportingDatabase } = await import("../worker/client.js");
+  const options = { runId: argv.resume, json: argv.json, ...(version === undefined ? {} : { version }) };
+  if (argv.from !== undefined) {
+    const { forkDbosRun } = await import("../worker/fork-run.js");
+    const line = argv.from;
+    return reportingDatabase(() => forkDbosRun({ ...options, line }));
+  }
   const { resumeDbosRun } = await import("../worker/resume-run.js");
-  return reportingDatabase(() =>
-    resumeDbosRun({ runId: argv.resume, json: argv.json, ...(version === undefined ? {} : { version }) }),
-  );
+  return reportingDatabase(() => resumeDbosRun(options));
 }
 
 /** What the run does when the model does not answer as asked (docs/model-answers.md). */

@@ -126,10 +126,8 @@ async function stepsOfWorkflows(
  * a message received, a session's turns) are DBOS's or the session's own and are not steps.
  */
 function prosecStep(workflowId: string, step: StepInfo): DbosStep[] {
-  const output = step.output as
-    { kind?: unknown; value?: unknown; reason?: unknown; usage?: unknown; reused?: unknown } | null | undefined;
-  if (step.childWorkflowID !== null || typeof output !== "object" || output === null) return [];
-  if (typeof output.kind !== "string" || !Array.isArray(output.usage)) return [];
+  if (!isStepRecord(step)) return [];
+  const output = step.output as { kind: string; value?: unknown; reason?: unknown; usage: unknown[]; reused?: unknown };
   return [
     {
       key: step.name,
@@ -145,14 +143,24 @@ function prosecStep(workflowId: string, step: StepInfo): DbosStep[] {
   ];
 }
 
+/** Whether a checkpoint is a prosec step's record (see prosecStep). */
+export function isStepRecord(step: StepInfo): boolean {
+  const output = step.output as { kind?: unknown; usage?: unknown } | null | undefined;
+  if (step.childWorkflowID !== null || typeof output !== "object" || output === null) return false;
+  return typeof output.kind === "string" && Array.isArray(output.usage);
+}
+
 async function describe(
   client: DBOSClient,
   run: WorkflowStatus,
   stepsByRun: ReadonlyMap<string, readonly DbosStep[]>,
 ): Promise<DbosRun> {
   const steps = stepsByRun.get(run.workflowID) ?? [];
-  // A step taken over from an earlier run was paid for there.
-  const usage = steps.filter((step) => !step.reused).flatMap((step) => step.usage);
+  // A step taken over from an earlier run was paid for there; so was one DBOS copied into a fork (it
+  // keeps its start time, from before the fork was created).
+  const copied = (step: DbosStep): boolean =>
+    run.forkedFrom !== undefined && step.start !== undefined && step.start < run.createdAt;
+  const usage = steps.filter((step) => !step.reused && !copied(step)).flatMap((step) => step.usage);
   const attributes = runAttributes(run);
   // DBOS has no WAITING status: a PENDING run whose workflows publish a question is waiting.
   const waiting = run.status === "PENDING" && (await waitingQuestions(client, run.workflowID)).length > 0;
