@@ -217,9 +217,11 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   };
 
   for (let turn = turns; turn < maxTurns; turn++) {
+    // A turn is recorded (journal, DBOS checkpoint) and continued from with its secrets redacted, so a
+    // resumed conversation is the live one, byte for byte, and no secret the model repeats is stored.
     const { message, usage: callUsage } = await steps.turn(async () => {
       await beforeTurn(core, signal);
-      return core.callModel(
+      const answered = await core.callModel(
         {
           model,
           max_tokens: maxTokens,
@@ -231,6 +233,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
         signal,
         { at: run.request.at, label, ...(run.step === undefined ? {} : { step: run.step }) },
       );
+      return core.secrets.redactDeep(answered);
     });
     usage.push(callUsage);
     if (message.stop_reason === "refusal") {

@@ -15,7 +15,7 @@ import {
   type FakeRequest,
   type FakeServer,
 } from "../support/fake-anthropic.js";
-import { at, runAgainst, temporaryFolder } from "../runtime/helpers.js";
+import { at, runAgainst, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -208,5 +208,36 @@ describe("a session's turns in the journal", () => {
     expect(result).toBe("finished after 3 turns");
     expect(server.requests.map(turnOf)).toEqual([0, 1, 2, 0, 1, 2, 3]);
     expect(journal(runDir).filter((line) => line.turn?.type === "restart")).toHaveLength(1);
+  });
+});
+
+describe("a turn in which the model repeats a secret", () => {
+  it("is journaled and continued from redacted: no secret in the journal, the tool's input or the next request", async () => {
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, ".prose", "runs", "run");
+    const server = await serve((request) =>
+      turnOf(request) === 0
+        ? {
+            kind: "message",
+            stopReason: "tool_use",
+            content: [
+              { type: "text", text: `The key is ${TEST_API_KEY}.` },
+              {
+                type: "tool_use",
+                id: "toolu_leak",
+                name: "write_file",
+                input: { path: "leak.txt", content: `key=${TEST_API_KEY}` },
+              },
+            ],
+          }
+        : reply.text("done"),
+    );
+    const { result } = await runAgainst(server, session, { cwd, runDir });
+    expect(result).toBe("done");
+    expect(readFileSync(join(runDir, "journal.jsonl"), "utf8")).not.toContain(TEST_API_KEY);
+    expect(readFileSync(join(cwd, "leak.txt"), "utf8")).toBe("key=[redacted]");
+    const second = JSON.stringify(server.requests[1]!.body);
+    expect(second).not.toContain(TEST_API_KEY);
+    expect(second).toContain("The key is [redacted].");
   });
 });
