@@ -39,25 +39,35 @@ const RETRIED_ERROR_TYPES: ReadonlySet<string> = new Set([
   "timeout_error",
 ]);
 
+/** A request's answer, and the usage the server reported for attempts whose stream was cut (billed too). */
+export interface Answered {
+  readonly message: Message;
+  readonly cut: ReadonlyArray<Message["usage"]>;
+}
+
 /** The message of `params`: streamed to `listener` when there is one, else sent whole. */
 export async function requestMessage(
   client: Anthropic,
   params: MessageCreateParamsNonStreaming,
   signal: AbortSignal,
   listener: StreamListener | undefined,
-): Promise<Message> {
-  if (listener === undefined) return client.messages.create(params, { signal });
+): Promise<Answered> {
+  if (listener === undefined) return { message: await client.messages.create(params, { signal }), cut: [] };
+  const cut: Array<Message["usage"]> = [];
   for (let retry = 0; ; retry++) {
     let began = false;
+    let stream: ReturnType<typeof client.messages.stream> | undefined;
     try {
-      const stream = client.messages.stream(params, { signal });
+      stream = client.messages.stream(params, { signal });
       stream.on("connect", () => void (began = true));
-      stream.on("text", (delta) => listener.text(delta));
+      stream.on("text", (delta: string) => listener.text(delta));
       const message = await stream.finalMessage();
       listener.end();
-      return message;
+      return { message, cut };
     } catch (error) {
       if (!began || signal.aborted || isAbortError(error) || !retried(error)) throw error;
+      const partial = stream?.currentMessage?.usage;
+      if (partial !== undefined) cut.push(partial);
       listener.abandon(describeCut(error));
       if (retry >= client.maxRetries) throw finalError(error);
       await sleep(retryDelay(retry), signal);

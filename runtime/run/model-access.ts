@@ -145,10 +145,11 @@ export class ModelAccess {
     let usage: Usage | undefined;
     const send = (): Promise<{ message: Message; usage: Usage }> => this.run.telemetry().turn(params, answer);
     const answer = async (): Promise<{ message: Message; usage: Usage }> => {
-      const message = await outsideContext(() => requestMessage(this.client, params, signal, listener));
+      const { message, cut } = await outsideContext(() => requestMessage(this.client, params, signal, listener));
       if (!message || !Array.isArray(message.content))
         throw new Error("The model server answered with something that is not a message.");
-      usage = usageOf(params.model, message.usage);
+      // Attempts whose stream was cut were billed for what the server reported: the call counts them.
+      usage = [message.usage, ...cut].map((reported) => usageOf(params.model, reported)).reduce(addUsage);
       return { message, usage };
     };
     const trace = this.run.trace();
@@ -158,6 +159,18 @@ export class ModelAccess {
       reservation.settle(usage);
     }
   }
+}
+
+function addUsage(total: Usage, more: Usage): Usage {
+  const written = (total.cacheWriteTokens ?? 0) + (more.cacheWriteTokens ?? 0);
+  const read = (total.cacheReadTokens ?? 0) + (more.cacheReadTokens ?? 0);
+  return {
+    model: total.model,
+    inputTokens: total.inputTokens + more.inputTokens,
+    outputTokens: total.outputTokens + more.outputTokens,
+    ...(written === 0 ? {} : { cacheWriteTokens: written }),
+    ...(read === 0 ? {} : { cacheReadTokens: read }),
+  };
 }
 
 /** A reply's usage; the cache fields only when the server reported cache traffic. */

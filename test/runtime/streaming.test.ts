@@ -121,9 +121,16 @@ describe("streamed sessions", () => {
     expect(kinds[abandoned]).toEqual(expect.objectContaining({ characters: 20, model: "claude-sonnet-5-5" }));
     expect(deltasOf(kinds.slice(0, abandoned)).join("")).toBe(answer.slice(0, 20));
     expect(deltasOf(kinds.slice(abandoned + 1)).join("")).toBe(answer);
-    // The session's usage counts the answered request only.
-    const end = events.find((event) => event.type === "session-end");
-    expect(end?.type === "session-end" && end.usage).toHaveLength(1);
+    // The call's usage counts the cut attempt too: the server reported (and bills) its input tokens.
+    const whole = await serve({ script: [reply.text(answer)], stream: { chunkChars: 10 } });
+    const once = await runAgainst(whole, (rt) => rt.session({ at: at(4), prompt: "answer" }));
+    const usageOf = (run: RunEvent[]) => {
+      const end = run.find((event) => event.type === "session-end");
+      return end?.type === "session-end" ? end.usage : [];
+    };
+    expect(usageOf(events)).toHaveLength(1);
+    expect(usageOf(events)[0]!.inputTokens).toBe(2 * usageOf(once.events)[0]!.inputTokens);
+    expect(usageOf(events)[0]!.outputTokens).toBeGreaterThan(usageOf(once.events)[0]!.outputTokens);
   });
 
   it("sends a stream again after an overloaded_error event in its middle", async () => {
