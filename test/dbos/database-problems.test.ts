@@ -24,6 +24,14 @@ describe("a DBOS database prosec cannot use", () => {
     }
   });
 
+  it("an unreachable database is named without the password in its query", async () => {
+    const env = { ...process.env, DBOS_SYSTEM_DATABASE_URL: "postgres://127.0.0.1:1/db?user=x&password=qwerty123" };
+    const { code, stderr } = await prosec(["runs"], cwd, env);
+    expect(code).toBe(EXIT.network);
+    expect(stderr).toContain("cannot reach the database at postgres://127.0.0.1:1/db?user=x&password=***");
+    expect(stderr).not.toContain("qwerty123");
+  });
+
   it("DBOS tables of another shape ask for prosec migrate", async () => {
     const database = await freshDatabase("wrong_shape");
     await withDatabase(database, (client) =>
