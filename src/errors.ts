@@ -3,3 +3,9 @@
  * command reports it as one line and exits with `EXIT.usage` (exit-codes.ts), never with a stack trace.
  */
 export class UsageError extends Error {}
+
+/**
+ * The database's DBOS tables are not the shape this prosec expects (PostgreSQL's class 42 errors: a
+ * missing column, a wrong type): said in one line with its fix, and exits with `EXIT.runStateUnusable`.
+ */
+export class DatabaseMismatch extends Error {}

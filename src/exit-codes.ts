@@ -19,7 +19,10 @@ export const EXIT = {
   budget: 5,
   /** `result --timeout` passed while the run was still pending. */
   pending: 6,
-  /** The run's state cannot be used: a damaged journal line, a missing run.json, a folder locked by a live process. */
+  /**
+   * The run's state cannot be used: a damaged journal line, a missing run.json, a folder locked by a
+   * live process, a database whose DBOS tables are not the ones this prosec expects.
+   */
   runStateUnusable: 7,
   /** The network or a registry failed. */
   network: 8,

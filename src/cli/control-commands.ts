@@ -6,6 +6,7 @@ import type { Argv } from "yargs";
 import { RunStateError } from "../../runtime/errors.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
+import { configuredDatabaseUrl } from "../worker/database-url.js";
 
 interface AnswerArguments {
   readonly runId: string;
@@ -75,7 +76,7 @@ async function perform(
       process.stderr.write(`prosec: ${error.message}\n`);
       return EXIT.runStateUnusable;
     }
-  } else if (process.env["DBOS_SYSTEM_DATABASE_URL"]) {
+  } else if (configuredDatabaseUrl() !== undefined) {
     const dbos = await import("../worker/commands.js");
     let found: string[] | undefined;
     const code = await dbos.reportingDatabase(async () => {

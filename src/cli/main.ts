@@ -19,7 +19,7 @@ import { runsCommand } from "./runs-command.js";
 import { testCommand } from "./test-command.js";
 import { updateCommand } from "./update-command.js";
 import { EXIT } from "../exit-codes.js";
-import { UsageError } from "../errors.js";
+import { DatabaseMismatch, UsageError } from "../errors.js";
 import { usageMessage } from "./usage-errors.js";
 import { yargs } from "./yargs.js";
 
@@ -82,6 +82,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       const help = withHelp ? `${await parser.getHelp()}\n\n` : "";
       process.stderr.write(`${help}prosec: ${error.message}\n`);
       return EXIT.usage;
+    }
+    if (error instanceof DatabaseMismatch) {
+      process.stderr.write(`prosec: ${error.message}\n`);
+      return EXIT.runStateUnusable;
     }
     process.stderr.write(internalErrorReport(error));
     if (process.env.PROSEC_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);

@@ -28,6 +28,7 @@ import { keepHeapNearLiveSize } from "../run/heap.js";
 import { forkRun } from "../../runtime/durable/fork.js";
 import { registryFailure } from "./registry-session.js";
 import { programToRun, type RemoteRunArguments } from "./run-remote.js";
+import { configuredDatabaseUrl } from "../worker/database-url.js";
 
 /** What `prosec run` was given (see run-command.ts): the file may be left out to resume a DBOS run. */
 export interface RunArguments extends Omit<RemoteRunArguments, "file">, FallbackArguments {
@@ -246,7 +247,7 @@ function quote(path: string): string {
 }
 
 function databaseConfigured(): boolean {
-  return Boolean(process.env["DBOS_SYSTEM_DATABASE_URL"]);
+  return configuredDatabaseUrl() !== undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { DbosRun } from "../worker/dbos-runs.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
+import { configuredDatabaseUrl } from "../worker/database-url.js";
 
 interface PruneArguments {
   readonly "older-than": string;
@@ -130,7 +131,7 @@ type AnyRun = { readonly store: "file"; readonly run: ListedRun } | { readonly s
  */
 async function printRuns(json: boolean): Promise<ExitCode> {
   const files: AnyRun[] = listRuns(process.cwd()).map((run) => ({ store: "file", run }));
-  const url = process.env["DBOS_SYSTEM_DATABASE_URL"];
+  const url = configuredDatabaseUrl();
   const database = url ? await databaseRuns(url) : { runs: [], code: EXIT.ok };
   const runs = [...files, ...database.runs.map((run): AnyRun => ({ store: "dbos", run }))].sort(
     (a, b) => startedMs(b) - startedMs(a) || (a.run.runId < b.run.runId ? 1 : -1),

@@ -12,6 +12,7 @@ import { runViewOf } from "../view/run-view.js";
 import { listRuns, runDir, startViewServer } from "../view/server.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
+import { configuredDatabaseUrl } from "../worker/database-url.js";
 
 export interface ViewArguments {
   readonly run?: string;
@@ -39,7 +40,7 @@ export function viewCommand(yargs: Argv): Argv {
 
 export async function runView(argv: ViewArguments): Promise<number> {
   const cwd = process.cwd();
-  const databaseUrl = process.env["DBOS_SYSTEM_DATABASE_URL"] || undefined;
+  const databaseUrl = configuredDatabaseUrl();
   if (argv.run !== undefined && runDir(cwd, argv.run) === undefined) {
     if (databaseUrl === undefined) throw new UsageError(`no run ${argv.run} in .prose/runs (prosec runs lists them)`);
     return viewDbosRun(argv.run, databaseUrl, argv.out);

@@ -5,6 +5,8 @@
  * ill-formed).
  */
 
+import { printable } from "../printable.js";
+
 const LABEL_LENGTH = 60;
 /** A prompt's first words: enough to tell sessions apart. */
 const PROMPT_LENGTH = 40;
@@ -19,11 +21,4 @@ export function excerpt(text: string, length = LABEL_LENGTH): string {
 /** A prompt or a path in typographic quotes (ASCII ones would need escaping in every format). */
 export function quoted(text: string): string {
   return `“${excerpt(text, PROMPT_LENGTH)}”`;
-}
-
-/** Control characters become spaces; a lone surrogate becomes U+FFFD. */
-export function printable(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]/g, " ")
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
 }

@@ -3,7 +3,7 @@
  * neither end the string nor use DOT's escapes (`\N`, `\G`, `\l`).
  */
 import type { FlowEdge, FlowGraph, FlowNode, FlowNodeKind } from "./flow-graph.js";
-import { printable } from "./labels.js";
+import { printable } from "../printable.js";
 import { labelLines, usedClusters } from "./node-label.js";
 
 const SHAPES: Readonly<Record<FlowNodeKind, string>> = {

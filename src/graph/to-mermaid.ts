@@ -4,7 +4,7 @@
  * close a label, start a directive or comment, or become HTML.
  */
 import type { FlowEdge, FlowGraph, FlowNode, FlowNodeKind } from "./flow-graph.js";
-import { printable } from "./labels.js";
+import { printable } from "../printable.js";
 import { labelLines, usedClusters } from "./node-label.js";
 
 const SHAPES: Readonly<Record<FlowNodeKind, readonly [string, string]>> = {

@@ -5,7 +5,7 @@
  */
 import dagre from "@dagrejs/dagre";
 import type { FlowGraph, FlowNode, FlowNodeKind } from "./flow-graph.js";
-import { printable } from "./labels.js";
+import { printable } from "../printable.js";
 import { labelLines, usedClusters } from "./node-label.js";
 
 const CHARACTER_WIDTH = 7;

@@ -13,6 +13,7 @@
  * Both text modes end with the totals: time, sessions, tokens and an estimated cost.
  */
 import type { AnswerAction, RunEvent, Usage } from "../../runtime/index.js";
+import { forStream } from "../printable.js";
 import { estimateCost } from "./cost.js";
 
 export type NarrationMode = "live" | "plain" | "json";
@@ -199,7 +200,7 @@ class TextNarrator implements Narrator {
         if (this.inline === undefined) this.out.write(this.style.dim(`${event.label}:\n`));
       } else if (this.statusLines > 0) this.pause();
       this.inline = key;
-      this.out.write(event.text);
+      this.out.write(forStream(this.out, event.text));
       this.midLine = !event.text.endsWith("\n");
       return;
     }

@@ -10,6 +10,7 @@
  * `OTEL_TRACES_EXPORTER=none` turn tracing off; a `TRACEPARENT` in the environment (a CI job's span)
  * becomes the parent of the run's root span.
  */
+import { maskedUrl } from "../masked-url.js";
 import { compilerVersion } from "../version.js";
 
 /** A started tracer provider: `end` flushes every span (each exit path of the command awaits it). */
@@ -30,12 +31,19 @@ let started: Tracing = OFF;
 export function tracesEndpoint(otel: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
   if (env["OTEL_SDK_DISABLED"]?.trim().toLowerCase() === "true") return undefined;
   if (env["OTEL_TRACES_EXPORTER"]?.trim().toLowerCase() === "none") return undefined;
-  if (otel !== undefined && otel !== "")
-    return otel.endsWith("/v1/traces") ? otel : `${otel.replace(/\/+$/, "")}/v1/traces`;
+  if (otel !== undefined && otel !== "") return withTracesPath(otel);
   const signal = env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]?.trim();
   if (signal) return signal;
   const base = env["OTEL_EXPORTER_OTLP_ENDPOINT"]?.trim();
-  return base ? `${base.replace(/\/+$/, "")}/v1/traces` : undefined;
+  return base ? withTracesPath(base) : undefined;
+}
+
+/** A collector's base URL with the traces path appended to its path (its query kept); text that is no URL as it is. */
+function withTracesPath(base: string): string {
+  if (!URL.canParse(base)) return base;
+  const url = new URL(base);
+  if (!url.pathname.endsWith("/v1/traces")) url.pathname = `${url.pathname.replace(/\/+$/, "")}/v1/traces`;
+  return url.toString();
 }
 
 /**
@@ -49,10 +57,14 @@ export async function startTracing(
 ): Promise<Tracing> {
   const url = tracesEndpoint(otel, env);
   if (url === undefined) return OFF;
-  try {
-    new URL(url);
-  } catch {
-    warn(`prosec: tracing is off: ${url} is not a URL (--otel, OTEL_EXPORTER_OTLP_ENDPOINT)`);
+  // The value is not echoed when it is not a URL: it could be a secret pasted in the wrong place.
+  const problem = !URL.canParse(url)
+    ? "the endpoint is not a URL"
+    : ["http:", "https:"].includes(new URL(url).protocol)
+      ? undefined
+      : `${maskedUrl(url)} is not an http:// or https:// URL`;
+  if (problem !== undefined) {
+    warn(`prosec: tracing is off: ${problem} (--otel, OTEL_EXPORTER_OTLP_ENDPOINT)`);
     return OFF;
   }
   const protocol = (env["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] ?? env["OTEL_EXPORTER_OTLP_PROTOCOL"])?.trim();
@@ -79,7 +91,7 @@ export async function startTracing(
   const sayOnce = (message: string): void => {
     if (said) return;
     said = true;
-    warn(`prosec: spans could not be sent to ${url}: ${message}`);
+    warn(`prosec: spans could not be sent to ${maskedUrl(url)}: ${message}`);
   };
   const quiet = (): void => {};
   api.diag.setLogger(

@@ -13,15 +13,9 @@ import { loadChecked } from "../run/load-checked.js";
 import { missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
-import {
-  checkReachable,
-  DatabaseUnreachable,
-  liveWorkers,
-  masked,
-  migrate,
-  systemDatabaseUrl,
-  type LiveWorker,
-} from "./database.js";
+import { maskedUrl } from "../masked-url.js";
+import { checkReachable, DatabaseUnreachable, liveWorkers, migrate, type LiveWorker } from "./database.js";
+import { systemDatabaseUrl } from "./database-url.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
@@ -249,7 +243,7 @@ export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
   let code: ExitCode;
   if (wait.status === undefined) {
     process.stderr.write(
-      `prosec: cannot reach the database at ${masked(url)} (DBOS_SYSTEM_DATABASE_URL) (tried for ${timeout} s)\n`,
+      `prosec: cannot reach the database at ${maskedUrl(url)} (DBOS_SYSTEM_DATABASE_URL) (tried for ${timeout} s)\n`,
     );
     code = EXIT.network;
   } else {

@@ -4,7 +4,8 @@
  */
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
-import { UsageError } from "../errors.js";
+import { DatabaseMismatch } from "../errors.js";
+import { maskedUrl } from "../masked-url.js";
 
 /** The DBOS application name: every prosec worker and client shares it. */
 export const APPLICATION = "prosec";
@@ -15,16 +16,6 @@ const SCHEMA = "prosec";
 // Any constant works: it only has to be the same in every worker. ("prosec" in ASCII.)
 const MIGRATION_LOCK = 0x70726f736563;
 
-export function systemDatabaseUrl(): string {
-  const url = process.env["DBOS_SYSTEM_DATABASE_URL"];
-  if (url === undefined || url === "") {
-    throw new UsageError(
-      "set DBOS_SYSTEM_DATABASE_URL to the PostgreSQL database DBOS keeps runs in, e.g. postgresql://postgres@127.0.0.1:5432/prosec (see docs/dbos.md)",
-    );
-  }
-  return url;
-}
-
 /** The database is unreachable or refuses us: said once, plainly, instead of DBOS retrying forever. */
 export class DatabaseUnreachable extends Error {}
 
@@ -34,16 +25,21 @@ export class DatabaseUnreachable extends Error {}
  */
 export class NoRunsDatabase extends Error {}
 
-/** `error` as `NoRunsDatabase` when PostgreSQL says the database or DBOS's tables are missing; else itself. */
+/** `error` as `NoRunsDatabase` when PostgreSQL says the database or DBOS's tables are missing, as `DatabaseMismatch` when they have another shape; else itself. */
 export function explainMissing(error: unknown, url: string): unknown {
   const code = (error as { code?: string } | undefined)?.code;
   if (code === UNDEFINED_DATABASE)
     return new NoRunsDatabase(
-      `the database ${masked(url)} (DBOS_SYSTEM_DATABASE_URL) does not exist: no run was submitted to it yet (a worker, prosec submit or prosec migrate creates it)`,
+      `the database ${maskedUrl(url)} (DBOS_SYSTEM_DATABASE_URL) does not exist: no run was submitted to it yet (a worker, prosec submit or prosec migrate creates it)`,
     );
   if (code === UNDEFINED_TABLE || code === UNDEFINED_SCHEMA)
     return new NoRunsDatabase(
-      `the database ${masked(url)} (DBOS_SYSTEM_DATABASE_URL) has no DBOS tables: no run was submitted to it yet (a worker, prosec submit or prosec migrate creates them)`,
+      `the database ${maskedUrl(url)} (DBOS_SYSTEM_DATABASE_URL) has no DBOS tables: no run was submitted to it yet (a worker, prosec submit or prosec migrate creates them)`,
+    );
+  // Syntax errors and access rule violations: prosec's queries only fail so against tables of another shape.
+  if (code?.startsWith(SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION) === true)
+    return new DatabaseMismatch(
+      "the database's DBOS tables are not the ones this prosec expects: run `prosec migrate`",
     );
   return error;
 }
@@ -57,7 +53,7 @@ export async function checkReachable(url: string): Promise<void> {
     await client.connect();
   } catch (error) {
     throw new DatabaseUnreachable(
-      `cannot reach the database at ${masked(url)} (DBOS_SYSTEM_DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`,
+      `cannot reach the database at ${maskedUrl(url)} (DBOS_SYSTEM_DATABASE_URL): ${error instanceof Error ? error.message : String(error)}`,
     );
   } finally {
     await client.end().catch(() => undefined);
@@ -72,13 +68,6 @@ export function connection(url: string, config: pg.ClientConfig = {}): pg.Client
   const client = new pg.Client({ ...config, connectionString: url });
   client.on("error", () => undefined);
   return client;
-}
-
-/** `url` without its password. */
-export function masked(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password !== "") parsed.password = "***";
-  return parsed.toString();
 }
 
 /**
@@ -168,6 +157,8 @@ const DUPLICATE_DATABASE = "42P04";
 const UNIQUE_VIOLATION = "23505";
 const UNDEFINED_TABLE = "42P01";
 const UNDEFINED_SCHEMA = "3F000";
+/** The SQLSTATE class of UNDEFINED_COLUMN, DATATYPE_MISMATCH and the like. */
+const SYNTAX_ERROR_OR_ACCESS_RULE_VIOLATION = "42";
 
 export interface LiveWorker {
   readonly id: string;

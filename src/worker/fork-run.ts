@@ -14,7 +14,8 @@ import type { ExitCode } from "../exit-codes.js";
 import { EXIT } from "../exit-codes.js";
 import { findRun, withClient } from "./client.js";
 import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
-import { liveWorkers, systemDatabaseUrl } from "./database.js";
+import { liveWorkers } from "./database.js";
+import { systemDatabaseUrl } from "./database-url.js";
 import { isStepRecord } from "./dbos-runs.js";
 import { DEFAULT_QUEUE, runAttributes } from "./run-attributes.js";
 

@@ -11,7 +11,8 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { findRun, withClient } from "./client.js";
 import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
 import { waitingQuestions } from "./control.js";
-import { liveWorkers, systemDatabaseUrl } from "./database.js";
+import { liveWorkers } from "./database.js";
+import { systemDatabaseUrl } from "./database-url.js";
 import { dbosRunSteps } from "./dbos-runs.js";
 import { DEFAULT_QUEUE, runAttributes } from "./run-attributes.js";
 

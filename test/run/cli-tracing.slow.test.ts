@@ -162,6 +162,19 @@ describe("prosec run with tracing", () => {
     expect(sent).not.toContain(TEST_API_KEY);
   });
 
+  it("names a collector it cannot reach without its password or token", async () => {
+    const server = await model(deterministicModel());
+    const cwd = project('let a = session "Say hi"\n');
+    const result = await startProsec(
+      ["run", "traced.prose", "--otel", "http://user:hunter2pass@127.0.0.1:9/?token=abc123secret"],
+      cwd,
+      env(server),
+    ).exit;
+    expect(result.status).toBe(EXIT.ok);
+    expect(result.stderr).toContain("spans could not be sent to http://user:***@127.0.0.1:9/v1/traces?token=***");
+    expect(result.stderr).not.toMatch(/hunter2pass|abc123secret/);
+  });
+
   it("flushes the spans of a run stopped by SIGTERM (--otel)", async () => {
     const collector = await receiver();
     let arrived!: () => void;

@@ -66,9 +66,10 @@ describe("the narration of streamed text", () => {
     ...(begins ? { begins: true as const } : {}),
   });
 
-  function live(events: Event[], mode: "live" | "plain" | "json" = "live", stream = false): string {
+  function live(events: Event[], mode: "live" | "plain" | "json" = "live", stream = false, tty = false): string {
     let written = "";
     const out = new Writable({ write: (chunk: Buffer, _encoding, done) => ((written += chunk.toString()), done()) });
+    if (tty) Object.assign(out, { isTTY: true });
     const narrator = createNarrator(mode, out, false, { stream });
     for (const event of events) narrator.event(event);
     narrator.pause();
@@ -85,6 +86,19 @@ describe("the narration of streamed text", () => {
     ]);
     // The status line is cleared before the text begins; turns start on lines of their own.
     expect(text).toContain("\r\x1b[Ks3:\nHello, world.\nSecond turn.\n✓ 3:1 s3 · 0 tokens\n");
+  });
+
+  const hostile = "Hi\x1b]0;TITLE\x07 \x1b]52;c;c2VjcmV0\x07\x1b[2Jthere\r\n";
+
+  it("on a terminal, a model's text reaches it without escape sequences or control characters", () => {
+    const shown = live([start(3, "s3"), delta(3, hostile, true), end(3, "s3")], "live", false, true);
+    expect(shown).toContain("s3:\nHi there\n");
+    // Only the narration's own erase-line sequences remain.
+    expect(shown.replace(/\r\x1b\[K/g, "")).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  });
+
+  it("piped, a model's text keeps its bytes", () => {
+    expect(live([start(3, "s3"), delta(3, hostile, true), end(3, "s3")])).toContain(`s3:\n${hostile}`);
   });
 
   it("shows parallel sessions as lanes with the characters they streamed, never their text", () => {

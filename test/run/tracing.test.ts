@@ -37,7 +37,20 @@ describe("the traces endpoint", () => {
     await off.end();
     const bad = await startTracing("not a url", (line) => warnings.push(line), {});
     await bad.end();
-    expect(warnings).toEqual([expect.stringMatching(/tracing is off: not a url\/v1\/traces is not a URL/)]);
+    const ftp = await startTracing("ftp://user:hunter2pass@collector/", (line) => warnings.push(line), {});
+    await ftp.end();
+    expect(warnings).toEqual([
+      "prosec: tracing is off: the endpoint is not a URL (--otel, OTEL_EXPORTER_OTLP_ENDPOINT)",
+      "prosec: tracing is off: ftp://user:***@collector/v1/traces is not an http:// or https:// URL (--otel, OTEL_EXPORTER_OTLP_ENDPOINT)",
+    ]);
+  });
+
+  it("appends /v1/traces to the endpoint's path, keeping its query", () => {
+    expect(tracesEndpoint("http://c:4318/base/?token=abc", {})).toBe("http://c:4318/base/v1/traces?token=abc");
+    expect(tracesEndpoint(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "https://c/?k=v#f" })).toBe(
+      "https://c/v1/traces?k=v#f",
+    );
+    expect(tracesEndpoint("http://c/v1/traces?token=abc", {})).toBe("http://c/v1/traces?token=abc");
   });
 });
 
