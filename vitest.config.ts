@@ -19,9 +19,10 @@ export default defineConfig({
           "./test/support/bubblewrap.ts",
           "./test/support/chromium.ts",
         ],
-    // Vitest leaves a core free by default (one worker on a 2-core machine). The fast loop's tests run in
-    // process and use every core; the full run keeps the default, since its suites spawn prosec and PostgreSQL.
-    maxWorkers: fast ? availableParallelism() : undefined,
+    // Vitest leaves a core free by default (one worker on a 2-core machine), which kept the full run over
+    // ten minutes: every core runs a file. Its suites spawn prosec and PostgreSQL, and were written to
+    // hold under load (each DBOS test has a database of its own).
+    maxWorkers: availableParallelism(),
     reporters: ["default", "./test/support/summary-reporter.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
