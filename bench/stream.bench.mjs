@@ -13,10 +13,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { transpileFakeServer } from "./support/fake-server.mjs";
-import { median, pairedRounds, printTable, spread } from "./support/rounds.mjs";
+import { median, pairedRounds, printTable, serverProcess, spread } from "./support/rounds.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const serveScript = fileURLToPath(new URL("./support/serve-stream.mjs", import.meta.url));
@@ -131,20 +130,6 @@ function now() {
 }
 
 async function startServer() {
-  const child = spawn(process.execPath, [serveScript, ANSWER, String(CHUNK_CHARS), String(CHUNK_DELAY_MS)], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const url = (await lines.next()).value;
-  return {
-    url,
-    async timings() {
-      child.stdin.write("timings\n");
-      return JSON.parse((await lines.next()).value);
-    },
-    close() {
-      child.stdin.end();
-      child.kill();
-    },
-  };
+  const server = await serverProcess(serveScript, [ANSWER, String(CHUNK_CHARS), String(CHUNK_DELAY_MS)]);
+  return { url: server.url, timings: async () => JSON.parse(await server.ask("timings")), close: server.close };
 }

@@ -7,10 +7,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { transpileFakeServer } from "./support/fake-server.mjs";
-import { median, printTable } from "./support/rounds.mjs";
+import { median, printTable, serverProcess } from "./support/rounds.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const API_KEY = "sk-ant-bench-0000000000";
@@ -69,20 +68,6 @@ async function floodThroughCli() {
 
 async function floodServer() {
   const script = join(root, "bench/support/serve-tool-flood.mjs");
-  const child = spawn(process.execPath, [script, String(TURNS), String(CALLS), "big.txt"], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const url = (await lines.next()).value;
-  return {
-    url,
-    async requestCount() {
-      child.stdin.write("count\n");
-      return Number((await lines.next()).value);
-    },
-    close() {
-      child.stdin.end();
-      child.kill();
-    },
-  };
+  const server = await serverProcess(script, [String(TURNS), String(CALLS), "big.txt"]);
+  return { url: server.url, requestCount: async () => Number(await server.ask("count")), close: server.close };
 }

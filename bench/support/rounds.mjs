@@ -9,25 +9,32 @@ import { transpileFakeServer } from "./fake-server.mjs";
 
 const serveScript = fileURLToPath(new URL("./serve.mjs", import.meta.url));
 
-/** Starts the fake server in a child process: { url, requestCount(), close() }. */
-export async function fakeServerProcess(latencyMs = 0, answer = "A short answer.") {
-  transpileFakeServer();
-  const child = spawn(process.execPath, [serveScript, String(latencyMs), answer], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+/**
+ * Starts a server script in a child process that prints its URL, then answers each line written to its
+ * stdin with one line: { url, ask(question), close() }.
+ */
+export async function serverProcess(script, args) {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const url = (await lines.next()).value;
   return {
     url,
-    async requestCount() {
-      child.stdin.write("count\n");
-      return Number((await lines.next()).value);
+    async ask(question) {
+      child.stdin.write(`${question}\n`);
+      return (await lines.next()).value;
     },
     close() {
       child.stdin.end();
       child.kill();
     },
   };
+}
+
+/** Starts the fake server in a child process: { url, requestCount(), close() }. */
+export async function fakeServerProcess(latencyMs = 0, answer = "A short answer.") {
+  transpileFakeServer();
+  const server = await serverProcess(serveScript, [String(latencyMs), answer]);
+  return { url: server.url, requestCount: async () => Number(await server.ask("count")), close: server.close };
 }
 
 /** Runs `rounds` rounds of `a` and `b` back to back (alternating the order); returns both series and the per-round ratios a / b. */
