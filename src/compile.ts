@@ -40,6 +40,8 @@ export interface CompileOptions {
   readonly strict?: boolean;
   /** Told each step (`lowering`, `formatting 3/40`): a large program takes seconds per step. */
   readonly onStep?: (step: string) => void;
+  /** `prosec eval`: the program's own asserts are scored checks that do not stop it (DIALECT.md, "Evals"). */
+  readonly scoreAsserts?: boolean;
 }
 
 export interface CompileResult {
@@ -78,6 +80,7 @@ export function lowerSource(
       inputHash,
       importSpecifiers: options.importSpecifiers,
       cost: boundOf(analysis, options),
+      ...(options.scoreAsserts === true ? { scoreAsserts: true } : {}),
     }),
   );
   return { code: module.code, module, diagnostics: checked.diagnostics };

@@ -4,6 +4,7 @@
  * (used-programs.ts), sessions, branches and reads (steps/); what is left here is the program's
  * structure: blocks, loops, bindings, judgments and the trail.
  */
+import { AssertScores } from "./scored-asserts.js";
 import { WaitingForInput } from "../errors.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
@@ -51,6 +52,7 @@ export class Run implements Runtime {
   private readonly branching: Branching;
   private readonly reader: TextReader;
   private executionIds = 0;
+  readonly asserts = new AssertScores(() => this.core);
 
   constructor(program: ProgramInfo, inputs: { readonly [name: string]: Value }, options: RunOptions) {
     this.lifecycle = new RunLifecycle(program, inputs, options);

@@ -71,6 +71,15 @@ export type OptionIndex<Options extends readonly string[]> = number extends Opti
  * from, so errors and traces point at the `.prose` line. Control flow stays in generated code
  * (plain `if`, `for`, `while`, `try`); the runtime owns what needs a model, concurrency or state.
  */
+/** An eval program's asserts under `prosec eval` (DIALECT.md, "Evals"). */
+export interface ScoredAsserts {
+  /**
+   * A scored check, reported as an `assert` event; the run goes on whether it held or not. `id` is
+   * the assert's message as written, else its structural position; `message` as interpolated.
+   */
+  check(at: Site, passed: boolean, id: string, message?: string): void;
+}
+
 export interface Runtime {
   /** Runs a session (a fresh agent) and returns its text result. */
   session(request: SessionRequest): Promise<string>;
@@ -172,6 +181,8 @@ export interface Runtime {
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */
   fail(at: Site, message?: string): Error;
+  /** An eval program's asserts under `prosec eval`: scored checks that do not stop the run. */
+  readonly asserts: ScoredAsserts;
   /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
   catchable(error: unknown): void;
   /**

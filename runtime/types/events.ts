@@ -127,6 +127,16 @@ export type RunEvent =
       readonly reason: string;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /**
+   * An eval program's scored `assert` (`prosec eval`): whether it held. `id` names it across edits
+   * (its message, else its structural position); `message` is the message as the run interpolated it.
+   */
+  | (RunEventBase & {
+      readonly type: "assert";
+      readonly id: string;
+      readonly passed: boolean;
+      readonly message?: string;
+    })
   /** Something the person running the program should know, said once (commands without an OS sandbox). */
   | (RunEventBase & { readonly type: "notice"; readonly message: string })
   | (RunEventBase & {

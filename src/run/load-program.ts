@@ -53,12 +53,18 @@ interface Compiled extends CheckedFile {
 
 export async function loadProgram(
   path: string,
-  options: { readonly cwd?: string; readonly strict?: boolean } = {},
+  options: {
+    readonly cwd?: string;
+    readonly strict?: boolean;
+    /** `prosec eval`: the program's own asserts are scored; those of the programs it uses still raise. */
+    readonly scoreAsserts?: boolean;
+  } = {},
 ): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
+  const root = resolve(cwd, path);
   const compiled = new Map<string, Compiled>();
   const interfaces = new Map<string, ImportResolution>();
-  const pending = [resolve(cwd, path)];
+  const pending = [root];
   while (pending.length > 0) {
     const file = pending.shift()!;
     if (compiled.has(file)) continue;
@@ -71,6 +77,7 @@ export async function loadProgram(
           resolveImport,
           strict: options.strict,
           inputHash: hashInputs(source, []),
+          ...(options.scoreAsserts === true && file === root ? { scoreAsserts: true } : {}),
         });
     compiled.set(file, {
       path: file,

@@ -136,6 +136,11 @@ class TextNarrator implements Narrator {
           `${style.cyan("?")} ${where}${event.question} ${style.cyan(`→ ${event.answer}`)}${event.reason === "" ? "" : style.dim(` (${event.reason})`)}`,
         );
         break;
+      case "assert":
+        this.line(
+          `${event.passed ? style.green("✓") : style.red("✗")} ${where}assert ${event.passed ? "held" : "failed"}: ${event.message ?? event.id}`,
+        );
+        break;
       case "parallel-start":
         if (this.live) this.line(`${style.cyan("⇉")} ${where}${event.branches} branches in parallel`);
         break;

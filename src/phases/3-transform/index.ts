@@ -38,6 +38,7 @@ import {
   templateChunk,
 } from "./literals.js";
 import { walk } from "../../walk.js";
+import { assertIds } from "./assert-ids.js";
 import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
 import type { UnformattedModule } from "./format.js";
@@ -62,6 +63,8 @@ export interface LowerOptions {
   readonly cost?: ProgramCost;
   /** The module a `use` imports where it is not `moduleSpecifier`'s (a vendored program's, from `build`). */
   readonly importSpecifiers?: ReadonlyMap<string, string>;
+  /** `prosec eval`: the program's asserts are scored checks that do not stop it (DIALECT.md, "Evals"). */
+  readonly scoreAsserts?: boolean;
 }
 
 /** Characters of unformatted code prettier formats at once in a large program (its cost grows faster than the text). */
@@ -86,7 +89,13 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const dynamicAgents = new Set(
     [...analysis.agents.values()].filter((agent) => isDynamic(agent, analysis)).map((agent) => agent.name.name),
   );
-  const lowering = new Lowering(analysis, names, dynamicAgents, visitors);
+  const lowering = new Lowering(
+    analysis,
+    names,
+    dynamicAgents,
+    visitors,
+    options.scoreAsserts === true ? assertIds(analysis.program) : undefined,
+  );
 
   const staticAgents: string[] = [];
   const localAgents: string[] = [];

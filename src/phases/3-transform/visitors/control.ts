@@ -1,6 +1,7 @@
 /** Statements that steer: expression statements, `if`, `choice`, `throw` and `assert`. */
 import type * as ast from "../../../ast.js";
 import type { Lowering, StatementOutcome } from "../lowering.js";
+import { stringLiteral } from "../literals.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { judgeScope } from "./conditions.js";
@@ -90,6 +91,12 @@ export function assertStatement(
   lowering: Lowering,
 ): StatementOutcome {
   const message = statement.message ? `, ${string(statement.message, state, lowering).code}` : "";
+  const id = lowering.scoredAsserts?.get(statement);
+  if (id !== undefined) {
+    const condition = lowering.condition(statement.test, { ...state, asker: "assert" }).code;
+    state.out.add(`rt.asserts.check(${site(statement)}, ${condition}, ${stringLiteral(id)}${message});`);
+    return {};
+  }
   state.out.add(
     `if (!(${lowering.condition(statement.test, { ...state, asker: "assert" }).code})) throw rt.fail(${site(statement)}${message});`,
   );
