@@ -22,7 +22,8 @@ export interface Baseline {
   readonly asserts: readonly (Rate & { readonly id: string })[];
 }
 
-export type ChangeKind = "regressed" | "below-min" | "dropped" | "rose" | "same" | "new" | "missing";
+/** `held`: no baseline to compare with, and not below `--min`. */
+export type ChangeKind = "regressed" | "below-min" | "dropped" | "rose" | "same" | "new" | "missing" | "held";
 
 export interface AssertChange {
   /** The assert's id, or `overall`. */
@@ -93,13 +94,15 @@ export function compare(
       ? "regressed"
       : belowMin
         ? "below-min"
-        : earlier === undefined
-          ? "new"
-          : delta! < 0
-            ? "dropped"
-            : delta! > 0
-              ? "rose"
-              : "same";
+        : baseline === undefined
+          ? "held"
+          : earlier === undefined
+            ? "new"
+            : delta! < 0
+              ? "dropped"
+              : delta! > 0
+                ? "rose"
+                : "same";
     return {
       id,
       kind,

@@ -89,5 +89,7 @@ export function describeChange(change: Comparison["changes"][number]): string {
       return "new (not in the baseline)";
     case "missing":
       return "in the baseline, not reached now";
+    case "held":
+      return `its upper bound ${percent(change.after!.high)} is not below --min`;
   }
 }

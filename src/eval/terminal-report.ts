@@ -48,7 +48,7 @@ export function terminalReport(report: EvalReport): string {
     ].join(" and ");
     lines.push("", `Against ${against}:`);
     for (const change of comparison.changes)
-      if (change.kind !== "same" || change.fails)
+      if ((change.kind !== "same" && change.kind !== "held") || change.fails)
         lines.push(`  ${change.fails ? "✗" : "·"} ${change.id}: ${describeChange(change)}`);
     lines.push(comparison.failed ? "  FAILED" : "  passed");
   }
