@@ -205,6 +205,8 @@ describe("prosec eval", () => {
       expect(asked.filter((body) => body.includes(`article ${done}`))).toEqual([]);
     // The three cases left: a session and a judgment each.
     expect(asked).toHaveLength(6);
+    // Nor were the finished cases run again (their runs would have replayed for free): only the three left ran.
+    expect(resumed.stderr.match(/^[✓✗!] k-\d/gm)?.sort()).toEqual(["✓ k-4", "✗ k-5", "✗ k-6"]);
     const report = JSON.parse(resumed.stdout) as { finished: number; overall: { passes: number; trials: number } };
     expect(report.finished).toBe(6);
     expect(report.overall).toMatchObject({ passes: 4, trials: 6 });
