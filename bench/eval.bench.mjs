@@ -133,6 +133,13 @@ printTable([
       0,
     ),
   ],
+  [
+    "CPU time of the prosec process, ms per case",
+    spread(
+      results.map((r) => r.cpuMs / CASES),
+      1,
+    ),
+  ],
 ]);
 console.log(
   `\n${CASES} cases × ${REQUESTS_PER_CASE} requests, ${LATENCY_MS} ms each, --concurrency ${CONCURRENCY}: ideal ${(ideal / 1000).toFixed(2)} s; median eval ${(median(results.map((r) => r.evalMs)) / 1000).toFixed(2)} s`,
