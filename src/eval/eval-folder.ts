@@ -5,14 +5,16 @@
  * that case runs again (its run resumes, so its finished steps are not paid for again).
  *
  * Each case is a normal durable run in `.prose/runs/<run id>/`, tagged by an `eval.json` of its own
- * (the eval's id, the case, the repeat) so `prosec runs` can fold an eval's runs under it.
+ * (src/run/eval-tag.ts) so `prosec runs` can fold an eval's runs under it.
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeDirectory } from "../../runtime/durable/make-directory.js";
 import type { Value } from "../../runtime/index.js";
 import { writeFileAtomically } from "../project/atomic-write.js";
 import type { CaseResult } from "./case-result.js";
+
+export { readTag, tagRun, TAG_FILE, type EvalTag } from "../run/eval-tag.js";
 
 /** The manifest's format: an older prosec refuses a newer one. */
 export const EVAL_FORMAT = 1;
@@ -37,15 +39,6 @@ export interface EvalManifest {
   readonly startedAt: string;
   readonly runs: readonly EvalRunEntry[];
 }
-
-/** The tag a case's run folder carries (`.prose/runs/<run id>/eval.json`). */
-export interface EvalTag {
-  readonly evalId: string;
-  readonly case: string;
-  readonly repeat: number;
-}
-
-export const TAG_FILE = "eval.json";
 
 export function evalsFolder(cwd: string): string {
   return join(cwd, ".prose", "evals");
@@ -100,24 +93,6 @@ export function readResults(dir: string): Map<string, CaseResult> {
 
 export function entryKey(entry: { readonly case: string; readonly repeat: number }): string {
   return `${entry.case}#${entry.repeat}`;
-}
-
-/** Tags a case's run folder before its run starts (the folder is made here). */
-export function tagRun(runDir: string, tag: EvalTag): void {
-  makeDirectory(runDir);
-  writeFileSync(join(runDir, TAG_FILE), `${JSON.stringify(tag)}\n`);
-}
-
-/** The eval a run belongs to, if any. */
-export function readTag(runDir: string): EvalTag | undefined {
-  try {
-    const tag = JSON.parse(readFileSync(join(runDir, TAG_FILE), "utf8")) as Partial<EvalTag>;
-    return typeof tag.evalId === "string" && typeof tag.case === "string" && typeof tag.repeat === "number"
-      ? (tag as EvalTag)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The evals kept, oldest first (ids begin with their start time). */

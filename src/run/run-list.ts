@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { lockHolder } from "../../runtime/durable/run-lock.js";
 import type { Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
-import { readTag } from "../eval/eval-folder.js";
+import { readTag } from "./eval-tag.js";
 
 /**
  * `running`: a live process holds its lock. `interrupted`: stopped before the end (Ctrl-C, or a
