@@ -6,22 +6,11 @@
  * dist/ the other tests run.
  */
 import { spawn } from "node:child_process";
-import {
-  appendFileSync,
-  cpSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
-import { repositoryRoot } from "../support/cli.js";
+import { BUILD_SOURCES, copyOfCheckout } from "../support/checkout-copy.js";
 import { temporaryFolder } from "../support/temp.js";
 
 interface Exit {
@@ -44,40 +33,17 @@ function run(command: string, args: readonly string[], cwd: string): Promise<Exi
   });
 }
 
-/** A checkout as `npm ci` leaves it: sources, build scripts, the current build and dist/ linking to it. */
-function copyOfCheckout(): string {
-  const copy = temporaryFolder("prosec-linked-checkout-");
-  for (const entry of [
-    "package.json",
-    "bin",
-    "scripts",
-    "src",
-    "runtime",
-    "grammar",
-    "tsconfig.json",
-    "tsconfig.build.json",
-  ])
-    cpSync(join(repositoryRoot, entry), join(copy, entry), { recursive: true });
-  const target = readlinkSync(join(repositoryRoot, "dist"));
-  cpSync(join(repositoryRoot, target), join(copy, target), { recursive: true });
-  symlinkSync(target, join(copy, "dist"), "dir");
-  // Its dependencies: each package linked from this checkout (whatever npm does in the copy's
-  // node_modules stays there).
-  mkdirSync(join(copy, "node_modules"));
-  for (const name of readdirSync(join(repositoryRoot, "node_modules"))) {
-    if (name.startsWith(".")) continue;
-    symlinkSync(join(repositoryRoot, "node_modules", name), join(copy, "node_modules", name), "dir");
-  }
-  return copy;
-}
-
 describe("a checkout installed by path", () => {
   it(
     "rebuilds only when its sources changed, and dist/ is never missing while `prosec check` runs",
     { timeout: 600_000 },
     async () => {
-      const checkout = copyOfCheckout();
-      const firstBuild = readlinkSync(join(checkout, "dist"));
+      // A checkout as `npm ci` leaves it: sources, dependencies, a build and dist/ linking to it.
+      const { folder: checkout, build: firstBuild } = copyOfCheckout(
+        "prosec-linked-checkout-",
+        [...BUILD_SOURCES, "bin"],
+        { dependencies: true },
+      );
       // An edit since the last build: the first install rebuilds.
       appendFileSync(join(checkout, "src/index.ts"), "\n// An edit since the last build.\n");
       const app = temporaryFolder("prosec-linked-app-");

@@ -18,12 +18,12 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
-  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, normalize } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
+import { BUILD_SOURCES, copyOfCheckout } from "../support/checkout-copy.js";
 import { repositoryRoot } from "../support/cli.js";
 import { temporaryFolder } from "../support/temp.js";
 
@@ -46,22 +46,6 @@ const manifest = JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "
   devDependencies: Record<string, string>;
 };
 
-/**
- * A copy of the checkout as `npm pack` reads it: the packed files, the sources and build scripts (the
- * build's stamp is computed from them), and the current build under .dist/ with the `dist` link to it.
- * Packing here, not in the checkout, keeps dist/ a link for the tests running beside this one.
- */
-function copyOfCheckout(): string {
-  const copy = temporaryFolder("prosec-checkout-copy-");
-  const sources = ["package.json", "scripts", "src", "runtime", "grammar", "tsconfig.json", "tsconfig.build.json"];
-  for (const entry of [...sources, ...manifest.files.filter((entry) => entry !== "dist" && !entry.startsWith("!"))])
-    cpSync(join(repositoryRoot, entry), join(copy, entry), { recursive: true });
-  const target = readlinkSync(join(repositoryRoot, "dist"));
-  cpSync(join(repositoryRoot, target), join(copy, target), { recursive: true });
-  symlinkSync(target, join(copy, "dist"), "dir");
-  return copy;
-}
-
 /** Relative links of a markdown file (anchors and web addresses left out), as paths from the package root. */
 function relativeLinks(file: string, text: string): string[] {
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
@@ -71,6 +55,8 @@ function relativeLinks(file: string, text: string): string[] {
 }
 
 let checkout = "";
+/** The build the copy's dist links to before packing, `.dist/<name>`. */
+let build = "";
 let tarball = "";
 let files: string[] = [];
 
@@ -79,7 +65,11 @@ beforeAll(() => {
     if (!existsSync(join(repositoryRoot, built)))
       throw new Error(`${built} is missing: run \`npm run build\` first (\`npm test\` does)`);
   }
-  checkout = copyOfCheckout();
+  // The packed files, and what the build's stamp is computed from (else `prepack` would build again).
+  ({ folder: checkout, build } = copyOfCheckout("prosec-checkout-copy-", [
+    ...BUILD_SOURCES,
+    ...manifest.files.filter((entry) => entry !== "dist" && !entry.startsWith("!")),
+  ]));
   const packs = temporaryFolder("prosec-packs-");
   const packed = npm(["pack", "--json", "--pack-destination", packs], checkout);
   expect(packed.status, packed.stderr).toBe(0);
@@ -92,11 +82,10 @@ beforeAll(() => {
 
 describe("npm pack", () => {
   it("packs the current build without rebuilding it, and leaves dist/ the same link", () => {
-    const target = readlinkSync(join(repositoryRoot, "dist"));
     expect(lstatSync(join(checkout, "dist")).isSymbolicLink()).toBe(true);
-    expect(readlinkSync(join(checkout, "dist"))).toBe(target);
+    expect(readlinkSync(join(checkout, "dist"))).toBe(build);
     // No new build, nothing left of the copy dist/ was while packing.
-    expect(readdirSync(join(checkout, ".dist"))).toEqual([target.replace(/^\.dist\//, "")]);
+    expect(readdirSync(join(checkout, ".dist"))).toEqual([build.replace(/^\.dist\//, "")]);
     expect(readdirSync(join(checkout, "dist")).sort()).toEqual(readdirSync(join(repositoryRoot, "dist")).sort());
   });
 
