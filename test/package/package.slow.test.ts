@@ -110,8 +110,15 @@ describe("npm pack", () => {
       "grammar",
       "package.json",
       "runtime",
+      "scripts",
     ]);
-    expect(files.filter((file) => /^(bench|runtime)\//.test(file))).toEqual(["bench/README.md", "runtime/README.md"]);
+    expect(files.filter((file) => /^(bench|runtime|scripts)\//.test(file))).toEqual([
+      "bench/README.md",
+      "runtime/README.md",
+      // `prepare`, for npm to run should the unpacked package be installed as a folder: it does nothing.
+      "scripts/dist-stamp.mjs",
+      "scripts/prepare.mjs",
+    ]);
     for (const file of [
       "bin/prosec",
       "dist/runtime/index.d.ts",
@@ -212,6 +219,12 @@ describe("the packed package, installed into an empty project offline", () => {
     for (const name of ["vitest", "esbuild", "eslint", "mermaid", "playwright-core", "remark-cli"])
       expect(installed, name).not.toContain(name);
     expect(Object.keys(manifest.devDependencies)).toContain("vitest");
+  });
+
+  it("has a `prepare` that does nothing there (npm runs it for a folder dependency)", () => {
+    const prepared = node([join(app, "node_modules/prosec/scripts/prepare.mjs")], app);
+    expect([prepared.status, prepared.stdout, prepared.stderr]).toEqual([0, "", ""]);
+    expect(existsSync(join(app, "node_modules/prosec/.dist"))).toBe(false);
   });
 
   it("runs `npx prosec --version`", () => {
