@@ -10,11 +10,12 @@ import setup from "../support/temp-folder.js";
  * Starts `script` in the background with TMPDIR at `folder`, as a process a test started and forgot: by
  * way of a shell that exits at once, so it is nobody's child here. Its pid, once it has run `script`.
  */
-async function forgotten(folder: string, script: string): Promise<number> {
+async function forgotten(folder: string, script: string, temp = folder): Promise<number> {
+  mkdirSync(temp, { recursive: true });
   const ready = join(folder, `ready-${Math.random().toString(36).slice(2)}`);
   const started = spawnSync("sh", ["-c", `"${process.execPath}" -e "$SCRIPT" >"$READY" 2>&1 & echo $!`], {
     encoding: "utf8",
-    env: { ...process.env, TMPDIR: folder, READY: ready, SCRIPT: `${script}; console.log("ready")` },
+    env: { ...process.env, TMPDIR: temp, READY: ready, SCRIPT: `${script}; console.log("ready")` },
   });
   await vi.waitFor(() => expect(readFileSync(ready, "utf8")).toBe("ready\n"), { timeout: 20_000, interval: 20 });
   return Number(started.stdout.trim());
@@ -58,7 +59,8 @@ describe("the test run's temp folder", () => {
     async () => {
       const teardown = await setup();
       const folder = tmpdir();
-      const polite = await forgotten(folder, "setInterval(() => {}, 1000)");
+      // One with a temp folder of its own inside the run's, as the tests give Chromium.
+      const polite = await forgotten(folder, "setInterval(() => {}, 1000)", join(folder, "profile"));
       const stubborn = await forgotten(folder, "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)");
       expect(processesOf(folder).map(({ pid }) => pid)).toEqual(expect.arrayContaining([polite, stubborn]));
       const error = vi.spyOn(console, "error").mockImplementation(() => undefined);

@@ -1,10 +1,10 @@
 /**
  * What a test run may leave running, found and stopped when the run ends (temp-folder.ts's teardown),
  * whatever became of the test that started it (failed, timed out, or forgot). Every process a test
- * starts inherits the run's TMPDIR, so a process whose environment names it is the run's: a PostgreSQL
- * server whose data folder is under it is stopped with `.ci/postgres stop`, any other process is sent
- * SIGTERM, then SIGKILL when it has not exited within a few seconds. Linux (/proc) only; elsewhere nothing
- * is found.
+ * starts inherits the run's TMPDIR (or is given a folder inside it), so a process whose environment
+ * names it is the run's: a PostgreSQL server whose data folder is under it is stopped with `.ci/postgres
+ * stop`, any other process is sent SIGTERM, then SIGKILL when it has not exited within a few seconds.
+ * Linux (/proc) only; elsewhere nothing is found.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -18,17 +18,22 @@ export interface Leftover {
   readonly command: string;
 }
 
-/** The processes whose environment has `TMPDIR=<folder>`, but this one and its own children (the test workers). */
+/**
+ * The processes whose TMPDIR is `folder` or inside it, but this one and its own children (the test
+ * workers, which vitest closes itself).
+ */
 export function processesOf(folder: string): Leftover[] {
   if (!existsSync("/proc")) return [];
   const found: Leftover[] = [];
   const marker = `TMPDIR=${folder}`;
+  // Or a folder inside it: a test may give what it starts a temp folder of its own (Chromium's profile).
+  const ours = (entry: string): boolean => entry === marker || entry.startsWith(`${marker}/`);
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
       const environment = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
-      if (!environment.includes(marker)) continue;
+      if (!environment.some(ours)) continue;
       const parent = Number(/^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
       if (parent === process.pid) continue;
       const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
