@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { transform } from "sucrase";
 import { importResolver } from "../project/imports.js";
@@ -16,7 +16,8 @@ import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { moduleSpecifier, stringLiteral } from "../phases/3-transform/index.js";
 import { readProgram } from "../project/read-program.js";
-import { compilerVersion, packageRoot } from "../version.js";
+import { buildRoot } from "../package-root.js";
+import { compilerVersion } from "../version.js";
 import type { ProgramInfo, RunOptions, Value } from "../../runtime/index.js";
 
 /** What a generated module exports. */
@@ -93,7 +94,7 @@ export async function loadProgram(
   const files = [...compiled.values()];
   if (files.some((file) => hasErrors(file.diagnostics))) return { files };
   const urls = new Map<string, string>();
-  const runtime = pathToFileURL(resolve(packageRoot, "dist/runtime/index.js")).href;
+  const runtime = pathToFileURL(join(buildRoot(), "runtime", "index.js")).href;
   // A cycle of imports is the importers' diagnostic (P033), so this recursion ends.
   const urlOf = (file: string): string => {
     const known = urls.get(file);
