@@ -102,7 +102,7 @@ export type AgentResult = StepOutcome<string>;
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
   const agent = run.request.agent;
-  const toolbox = core.toolbox(settings.permissions, agent?.name);
+  const toolbox = await core.toolbox(settings.permissions, agent?.name);
   const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
   let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
