@@ -6,8 +6,8 @@
  * An entry that was there before and moved (`mv sub sub2` carries a nested repository's `.git`) is
  * moved back when its old place is free, else reported, never deleted.
  */
-import { lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
+import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 
 /** Whether an entry's name (lower case) is one a command may not create. */
 export function isProtectedName(name: string): boolean {
@@ -21,10 +21,19 @@ export function isProtectedName(name: string): boolean {
   );
 }
 
-/** Moves a protected entry back to where it was, when that place is free (its folder still there). */
+/**
+ * Moves a protected entry back to where it was, when that place is free; a folder of it that is gone
+ * (`mv sub sub2`) is made again when its own parent is a real folder, not a link.
+ */
 function moveBack(path: string, was: string): boolean {
   if (identityOf(was) !== undefined) return false;
+  const folder = dirname(was);
   try {
+    if (lstatSync(folder, { throwIfNoEntry: false }) === undefined) {
+      if (lstatSync(dirname(folder), { throwIfNoEntry: false })?.isDirectory() !== true) return false;
+      mkdirSync(folder);
+    }
+    if (!lstatSync(folder).isDirectory() || realpathSync.native(folder) !== folder) return false;
     renameSync(path, was);
     return true;
   } catch {
