@@ -7,6 +7,8 @@ import { lstat, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { RE2JS } from "re2js";
 import { fetchChecked } from "./http-fetch.js";
+import { startCommandProxy } from "./network-proxy.js";
+import { proxiedArguments } from "./sandbox.js";
 import { openChecked } from "./open-file.js";
 import { realLocation } from "./path-rules.js";
 import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
@@ -247,13 +249,35 @@ function isReadable(path: string, context: ToolContext): boolean {
  * that left the group is waited for only briefly. (A `setsid` daemon leaves the group: without the
  * sandbox it survives; inside, the PID namespace ends with the command.)
  */
-function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
+async function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
+  const network = plan.sandbox?.network;
+  if (plan.sandbox === undefined || network === undefined) return spawnCommand(plan, context, plan.sandbox?.args);
+  const { checkUrl, checkAddresses, resolveHost } = context.permissions;
+  const proxy = await startCommandProxy({
+    checkUrl: (url) => checkUrl.call(context.permissions, url),
+    checkAddresses: (url, addresses) => checkAddresses.call(context.permissions, url, addresses),
+    resolveHost,
+    allowsTunnel: (host, port) => network.allowsTunnel(host, port),
+  });
+  try {
+    return await spawnCommand(plan, context, proxiedArguments(plan.sandbox.args, proxy.socket), proxy.refusals);
+  } finally {
+    proxy.close();
+  }
+}
+
+function spawnCommand(
+  plan: CommandPlan,
+  context: ToolContext,
+  sandboxArgs: readonly string[] | undefined,
+  refusals: readonly string[] = [],
+): Promise<string> {
   const [command, commandArgs] =
     "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
   const [file, args] =
-    plan.sandbox === undefined
+    plan.sandbox === undefined || sandboxArgs === undefined
       ? [command, commandArgs]
-      : [plan.sandbox.bwrap, [...plan.sandbox.args, command, ...commandArgs]];
+      : [plan.sandbox.bwrap, [...sandboxArgs, command, ...commandArgs]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: context.cwd,
@@ -308,13 +332,20 @@ function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
         child.stderr.destroy();
         const shown = `exit code ${code ?? "none"}${stopped === undefined ? "" : ` (${stopped})`}\n${truncate(output, MAX_OUTPUT_CHARS)}`;
         const undone = plan.sandbox?.afterwards?.() ?? [];
-        if (undone.length === 0) resolve(shown);
-        else
-          reject(
-            new Error(
-              `${shown}\nThe command changed protected files, which was undone (a command may not create or move repositories, programs, their modules, prose.lock or prose_modules):\n${undone.map((line) => `- ${line}`).join("\n")}`,
-            ),
-          );
+        const problems = [
+          ...(undone.length === 0
+            ? []
+            : [
+                `The command changed protected files, which was undone (a command may not create or move repositories, programs, their modules, prose.lock or prose_modules):\n${undone.map((line) => `- ${line}`).join("\n")}`,
+              ]),
+          ...(refusals.length === 0
+            ? []
+            : [
+                `The command's network requests went through prosec's proxy, which applies this agent's network: permission:\n${refusals.map((line) => `- ${line}`).join("\n")}`,
+              ]),
+        ];
+        if (problems.length === 0) resolve(shown);
+        else reject(new Error([shown, ...problems].join("\n")));
       };
       if (child.stdout.readableEnded && child.stderr.readableEnded) return finish();
       const drain = setTimeout(finish, DRAIN_MS);

@@ -202,8 +202,27 @@ export class PermissionGuard implements ToolPermissions {
     const sandbox = prepareSandbox({ cwd, read: this.permissions?.read, write: this.permissions?.write });
     if ("refusal" in sandbox) throw new PermissionDenied(sandbox.refusal);
     const scan = { writable: sandbox.writable, before: sandbox.protectedBefore, cwd, maxWalked: MAX_WALKED };
-    return { ...plan, sandbox: { bwrap, args: sandbox.args, afterwards: () => undoProtectedChanges(scan) } };
+    const afterwards = (): string[] => undoProtectedChanges(scan);
+    const network =
+      this.network === "deny" || this.network === "prompt" ? undefined : { allowsTunnel: this.allowsTunnel };
+    return { ...plan, sandbox: { bwrap, args: sandbox.args, afterwards, ...(network && { network }) } };
   }
+
+  /**
+   * Whether every https path on `host:port` may be fetched: what a CONNECT tunnel through the
+   * commands' proxy opens (https shows the proxy nothing more).
+   */
+  private readonly allowsTunnel = (host: string, port: string): boolean => {
+    if (this.network === "allow") return true;
+    if (typeof this.network === "string") return false;
+    const url = new URL(`https://${host}:${port}/`);
+    return this.network.some(
+      (pattern) =>
+        pattern.path === undefined &&
+        (pattern.scheme === undefined || pattern.scheme === "https:") &&
+        matchesNetworkPattern(pattern, url),
+    );
+  };
 
   private bubblewrap(): string | undefined {
     const probe = this.probe();

@@ -29,6 +29,8 @@ export type CommandPlan = ({ readonly shell: string } | { readonly argv: readonl
     readonly bwrap: string;
     readonly args: readonly string[];
     readonly afterwards?: () => readonly string[];
+    /** Set when the agent may reach the network: its commands do, through prosec's proxy (network-proxy.ts). */
+    readonly network?: { allowsTunnel(host: string, port: string): boolean };
   };
 };
 

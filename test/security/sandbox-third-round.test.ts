@@ -13,6 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -336,6 +337,63 @@ describe("class 5: no network to the host", () => {
     expect(out).toMatch(/refused[\s\S]*refused/);
     expect(out).not.toMatch(/reached/);
     expect(reached).toBe(0);
+  });
+});
+
+describe("class 5: commands reach the network only through prosec's proxy, under fetch_url's rules", () => {
+  async function sink(): Promise<{ port: number; hits: string[] }> {
+    const hits: string[] = [];
+    const server = createHttpServer(
+      (request, response) => (hits.push(request.url ?? ""), response.end("SINK-REACHED\n")),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    stops.push(() => server.close());
+    return { port: (server.address() as { port: number }).port, hits };
+  }
+  const resolveHost = async (host: string) => (host.endsWith(".test") ? ["127.0.0.1"] : []);
+
+  it("network: allow goes through the proxy, which refuses the host's loopback as fetch_url does", async () => {
+    const { project } = layout();
+    const { port, hits } = await sink();
+    const out = await command(project, { bash: "allow", network: "allow" }, `curl -sS http://127.0.0.1:${port}/x`, {
+      resolveHost,
+    });
+    expect(out).toMatch(/TOOL ERROR [\s\S]*the network proxy refused http:\/\/127\.0\.0\.1:\d+\/x: .*loopback/);
+    expect(hits).toEqual([]);
+  });
+
+  it("a host a pattern names is reached; another is refused; https to a path-limited pattern is refused", async () => {
+    const { project } = layout();
+    const { port, hits } = await sink();
+    const permissions: Permissions = {
+      bash: "allow",
+      network: ["http://sink.test/*", "https://api.github.test/repos/*"],
+    };
+    const reached = await command(project, permissions, `curl -sS http://sink.test:${port}/ok`, { resolveHost });
+    expect(reached).toMatch(/^exit code 0\nSINK-REACHED/);
+    expect(hits).toEqual(["/ok"]);
+    const other = await command(project, permissions, `curl -sS http://other.test:${port}/no`, { resolveHost });
+    expect(other).toMatch(/the network proxy refused http:\/\/other\.test:\d+\/no: The URL matches none/);
+    const tunnel = await command(project, permissions, "curl -sS https://api.github.test/repos/x", { resolveHost });
+    expect(tunnel).toMatch(
+      /the network proxy refused CONNECT api\.github\.test:443: https shows the proxy only the host/,
+    );
+    expect(hits).toEqual(["/ok"]);
+  });
+
+  it("a CONNECT tunnel opens where every path on the host is allowed", async () => {
+    const { project } = layout();
+    const { port, hits } = await sink();
+    const out = await command(
+      project,
+      { bash: "allow", network: ["tunnel.test"] },
+      `curl -sS -p http://tunnel.test:${port}/t`,
+      {
+        resolveHost,
+      },
+    );
+    expect(out).toMatch(/^exit code 0\nSINK-REACHED/);
+    expect(hits).toEqual(["/t"]);
   });
 });
 
