@@ -19,8 +19,8 @@
  *   descriptor names must be the path judged (no link in any component), and inside the sandbox,
  *   before the command starts, each bind's device and inode must be the ones opened; a path that
  *   fails is not bound, a bind that changed since refuses the command;
- * - no network: a network namespace of its own (no host loopback, no abstract sockets), whatever
- *   `network:` says;
+ * - a network namespace of its own (no host loopback, no abstract sockets); where the agent may reach
+ *   the network, HTTP(S) through prosec's proxy (network-proxy.ts), under fetch_url's rules;
  * - a fresh PID namespace (the runtime's `/proc/<pid>/environ`, which holds the API key, is not
  *   there; a daemon dies with the command), `--cap-drop ALL` (as root bwrap otherwise keeps every
  *   capability), `--die-with-parent`, limits (a 1 GiB `/tmp`, a 1 GiB file size, and as a user other
