@@ -9,6 +9,9 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
+/** A cheap first test: every protected name is `.git` or holds `prose` (any case). */
+const MAYBE_PROTECTED = /^\.git$|prose/i;
+
 /** Whether an entry's name (lower case) is one a command may not create. */
 export function isProtectedName(name: string): boolean {
   return (
@@ -69,13 +72,15 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
     } catch {
       return;
     }
+    walk.count += entries.length;
+    if (walk.count > scan.maxWalked) return;
     for (const entry of entries) {
-      if (++walk.count > scan.maxWalked) return;
-      const path = join(folder, entry.name);
-      if (!isProtectedName(entry.name.toLowerCase())) {
-        if (entry.isDirectory()) visit(path);
+      const special = MAYBE_PROTECTED.test(entry.name) && isProtectedName(entry.name.toLowerCase());
+      if (!special) {
+        if (entry.isDirectory()) visit(`${folder}/${entry.name}`);
         continue;
       }
+      const path = `${folder}/${entry.name}`;
       if (path === join(scan.cwd, ".prose")) continue;
       const identity = identityOf(path);
       const was = identity === undefined ? undefined : scan.before.get(identity);

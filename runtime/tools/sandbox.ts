@@ -95,6 +95,8 @@ const TMP_BYTES = 1024 ** 3;
 const FILE_BLOCKS = 1024 ** 3 / 1024;
 /** Processes a command may have (RLIMIT_NPROC binds only users other than root). */
 const MAX_PROCESSES = 4096;
+/** A name that may be hidden or protected (`.env*`, `.git`, `.prose`, `*.prose*`, `prose.lock`, `prose_modules`). */
+const MAYBE_SPECIAL = /^\.(env|git)|prose/i;
 /** Characters bwrap would take as a glob in a pattern; a folder or file a bind can name has none. */
 const GLOB = /[*?[\]{}()!+@]/;
 
@@ -401,14 +403,18 @@ function collect(
   } catch {
     return true;
   }
+  walk.count += entries.length;
+  if (walk.count > walk.limit) return false;
   for (const entry of entries) {
-    if (++walk.count > walk.limit) return false;
-    const path = join(folder, entry.name);
-    const name = entry.name.toLowerCase();
+    // Most entries are neither hidden nor protected nor folders: no path is built, no case folded.
+    const folderEntry = entry.isDirectory();
+    if (!folderEntry && !MAYBE_SPECIAL.test(entry.name)) continue;
     if (entry.isSymbolicLink()) continue;
+    const path = `${folder}/${entry.name}`;
+    const name = entry.name.toLowerCase();
     if (name.startsWith(".env") || name === ".prose") hidden.add(path);
     else if (isProtectedName(name)) readOnly.push(path);
-    else if (entry.isDirectory() && !collect(path, readOnly, hidden, walk)) return false;
+    else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
   }
   return true;
 }
