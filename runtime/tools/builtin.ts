@@ -11,6 +11,7 @@ import { startCommandProxy } from "./network-proxy.js";
 import { proxiedArguments } from "./sandbox.js";
 import { openChecked } from "./open-file.js";
 import { realLocation } from "./path-rules.js";
+import { SandboxReport } from "./tool.js";
 import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
 import type { PermissionGuard } from "./permissions.js";
 
@@ -345,7 +346,7 @@ function spawnCommand(
               ]),
         ];
         if (problems.length === 0) resolve(shown);
-        else reject(new Error([shown, ...problems].join("\n")));
+        else reject(new SandboxReport([shown, ...problems].join("\n"), [...undone, ...refusals]));
       };
       if (child.stdout.readableEnded && child.stderr.readableEnded) return finish();
       const drain = setTimeout(finish, DRAIN_MS);

@@ -279,6 +279,34 @@ describe("class 8: protected names a command creates are removed", () => {
   });
 });
 
+describe("classes 8 and 5 as the person running the program sees them", () => {
+  it("removed files and proxy refusals are tool errors for the model and sandbox lines on the run's tool events", async () => {
+    const { project } = layout();
+    model = await startFakeAnthropic({
+      script: [
+        reply.toolUse([
+          { name: "run_command", input: { command: "git init -q repo; echo ran" } },
+          { name: "run_command", input: { command: "curl -sS http://127.0.0.1:9/x" } },
+        ]),
+        reply.text("done"),
+      ],
+    });
+    const { events } = await runAgainst(
+      model,
+      (rt) => rt.session({ at: at(1), prompt: "Go", permissions: { bash: "allow", network: "allow" } }),
+      { cwd: project },
+    );
+    const tools = events.filter((event) => event.type === "tool");
+    expect(tools.map((event) => ("sandbox" in event ? event.sandbox : undefined))).toEqual([
+      [expect.stringMatching(/^removed repo\/\.git: a command may not create \.git$/)],
+      [expect.stringMatching(/^the network proxy refused http:\/\/127\.0\.0\.1:9\/x: .*loopback/)],
+    ]);
+    const results = JSON.stringify(model.requests[1]?.body?.messages.at(-1));
+    expect(results).toMatch(/"is_error":true[^}]*removed repo\/\.git/);
+    expect(existsSync(join(project, "repo/.git"))).toBe(false);
+  });
+});
+
 describe("class 11: processes that outlive a command", () => {
   it("without bwrap, a background process does not keep the command alive and is killed", async () => {
     const { project } = layout();
