@@ -10,6 +10,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -341,6 +342,22 @@ describe("class 11: processes that outlive a command", () => {
     expect(await command(project, { bash: "allow" }, `setsid sleep ${marker} & echo started`)).toMatch(/started/);
     expect(sleepers(marker)).toEqual([]);
   }, 20_000);
+});
+
+describe("class 11: limits inside the sandbox", () => {
+  it("a file past 1 GiB stops at the limit with a clear error; /tmp is a 1 GiB tmpfs", async () => {
+    const { project } = layout();
+    mkdirSync(join(project, "out"));
+    const out = await command(
+      project,
+      { bash: "allow", write: ["out/**"] },
+      "dd if=/dev/zero of=out/big bs=1M count=1 seek=1100 2>/dev/null; echo rc=$?; df -k /tmp | tail -1",
+    );
+    // 153: killed by SIGXFSZ (128 + 25), the file-size limit.
+    expect(out).toMatch(/rc=153/);
+    expect(statSync(join(project, "out/big")).size).toBe(0);
+    expect(out).toMatch(/\s1048576\s/);
+  });
 });
 
 describe("class 5: no network to the host", () => {
