@@ -22,7 +22,7 @@ import type { Permissions } from "../../runtime/types.js";
 import { editFileTool, runCommandTool, writeFileTool } from "../../runtime/tools/builtin.js";
 import { PermissionGuard, type GuardSettings } from "../../runtime/tools/permissions.js";
 import { prepareSandbox } from "../../runtime/tools/sandbox.js";
-import { ensureBubblewrap } from "../support/bubblewrap.js";
+import { ensureBubblewrap, ensureSandboxTools } from "../support/bubblewrap.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst, temporaryFolder } from "../runtime/helpers.js";
 
@@ -30,7 +30,10 @@ let bwrap = "";
 let model: FakeServer | undefined;
 const stops: (() => void)[] = [];
 
-beforeAll(() => void (bwrap = ensureBubblewrap()));
+beforeAll(() => {
+  bwrap = ensureBubblewrap();
+  ensureSandboxTools();
+});
 afterEach(async () => {
   for (const stop of stops.splice(0)) stop();
   await model?.close();
