@@ -222,7 +222,9 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   } else {
     args.push("--tmpfs", plan.cwd);
     for (const folder of view.folders) bind(folder, writableRoots.includes(folder));
-    for (const file of view.files) bind(file, false);
+    // A literal that names a folder grants the folder's own path, not what is in it: not bound.
+    for (const file of view.files)
+      if (lstatSync(join(plan.cwd, file), { throwIfNoEntry: false })?.isFile() === true) bind(file, false);
   }
   for (const folder of writableRoots) {
     if (folder === "." || view.folders.includes(folder)) {
@@ -250,9 +252,10 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     remember(protectedBefore, path);
   }
   for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
+  // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
   const excluded = view.excluded
     .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
-    .map((path) => join(plan.cwd, path));
+    .flatMap((path) => anyCase(plan.cwd, path));
   for (const path of [...hidden, ...excluded]) {
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (stat === undefined || stat.isSymbolicLink()) continue;
@@ -263,6 +266,24 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   args.push("--chdir", plan.cwd, "--setenv", "HOME", SCRATCH_HOME, "--setenv", "TMPDIR", "/tmp", "--");
   args.push("/bin/sh", "-c", PREAMBLE, "prosec-sandbox", String(checks.length / 2), ...checks);
   return { args, writable, protectedBefore };
+}
+
+/** Every existing path under `cwd` that is `relative` in some case (absolute). */
+function anyCase(cwd: string, relative: string): string[] {
+  let found = [cwd];
+  for (const part of relative.split("/")) {
+    const lower = part.toLowerCase();
+    found = found.flatMap((folder) => {
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch {
+        return [];
+      }
+      return names.filter((name) => name.toLowerCase() === lower).map((name) => `${folder}/${name}`);
+    });
+  }
+  return found;
 }
 
 function remember(identities: Map<string, string>, path: string): void {

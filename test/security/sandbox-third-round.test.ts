@@ -115,6 +115,13 @@ describe("class 1: read: globs reach the sandbox", () => {
     );
     expect(excluded).toMatch(/CANARY-NOTES/);
     expect(excluded).not.toMatch(/CANARY-KEY/);
+    // Excludes ignore case, as read_file's do; a literal naming a folder does not bind its contents.
+    expect(await command(project, { bash: "allow", read: ["**", "!SECRETS/**"] }, "cat secrets/key")).not.toMatch(
+      /CANARY-KEY/,
+    );
+    expect(await command(project, { bash: "allow", read: ["secrets", "README.md"] }, "cat secrets/key")).not.toMatch(
+      /CANARY-KEY/,
+    );
     const blind = await command(
       project,
       { bash: "allow", read: ["src/**"], write: ["out/**"] },
