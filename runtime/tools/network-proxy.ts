@@ -5,10 +5,11 @@
  * the address checked the one connected to. Redirects are the client's to follow, each through the
  * proxy again. Plain HTTP is forwarded request by request, each URL checked. HTTPS shows the proxy only
  * `CONNECT host:port`, so a tunnel is opened only where the agent may fetch every path on that host
- * (`network: allow`, or a pattern with no path or `/*`). Inside the sandbox a small bridge (sandbox.ts)
- * listens on 127.0.0.1 in the command's own network namespace and passes connections to the socket,
- * with `http_proxy`/`HTTP_PROXY` and `https_proxy`/`HTTPS_PROXY` naming it. Programs that ignore
- * those variables (Node's own `fetch`, ssh, raw sockets, DNS tools) have no route out.
+ * (`network: allow`, or a pattern with no path or `/*`). Inside the sandbox a small bridge (BRIDGE,
+ * below, started by sandbox.ts's preamble) listens on 127.0.0.1 in the command's own network namespace
+ * and passes connections to the socket, with `http_proxy`/`HTTP_PROXY` and `https_proxy`/`HTTPS_PROXY`
+ * naming it. Programs that ignore those variables (Node's own `fetch`, ssh, raw sockets, DNS tools)
+ * have no route out.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request, type IncomingHttpHeaders } from "node:http";
@@ -138,4 +139,30 @@ function withoutHopByHop(headers: IncomingHttpHeaders): Record<string, string | 
   for (const [name, value] of Object.entries(headers))
     if (value !== undefined && !HOP_BY_HOP.includes(name.toLowerCase())) kept[name] = value;
   return kept;
+}
+
+/** Where the proxy's socket is inside the sandbox, and the port the bridge listens on there. */
+const PROXY_SOCKET = "/tmp/.prosec-proxy.sock";
+const PROXY_PORT = 3128;
+/** The bridge: TCP on 127.0.0.1 in the command's network namespace to the proxy's unix socket. */
+const BRIDGE = [
+  'const net = require("net");',
+  "net.createServer((client) => {",
+  `  const proxy = net.connect(${JSON.stringify(PROXY_SOCKET)});`,
+  "  client.on('error', () => proxy.destroy()); proxy.on('error', () => client.destroy());",
+  "  client.pipe(proxy); proxy.pipe(client);",
+  `}).listen(${PROXY_PORT}, "127.0.0.1", () => require("fs").writeFileSync("/tmp/.prosec-ready", "ok\\n"));`,
+].join("\n");
+
+/**
+ * The sandbox's arguments with the proxy's socket bound in, Node for the bridge (it may live outside
+ * the system folders), and the proxy variables set; inserted before the `--` that ends bwrap's own.
+ */
+export function proxiedArguments(args: readonly string[], socket: string): string[] {
+  const end = args.indexOf("--");
+  const proxy = `http://127.0.0.1:${PROXY_PORT}`;
+  const options = ["--ro-bind", socket, PROXY_SOCKET, "--ro-bind", process.execPath, process.execPath];
+  for (const name of ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"]) options.push("--setenv", name, proxy);
+  options.push("--setenv", "PROSEC_BRIDGE", BRIDGE, "--setenv", "PROSEC_NODE", process.execPath);
+  return [...args.slice(0, end), ...options, ...args.slice(end)];
 }

@@ -291,32 +291,6 @@ function remember(identities: Map<string, string>, path: string): void {
   if (identity !== undefined) identities.set(identity, path);
 }
 
-/** Where the proxy's socket is inside the sandbox, and the port the bridge listens on there. */
-const PROXY_SOCKET = "/tmp/.prosec-proxy.sock";
-const PROXY_PORT = 3128;
-/** The bridge: TCP on 127.0.0.1 in the command's network namespace to the proxy's unix socket. */
-const BRIDGE = [
-  'const net = require("net");',
-  "net.createServer((client) => {",
-  `  const proxy = net.connect(${JSON.stringify(PROXY_SOCKET)});`,
-  "  client.on('error', () => proxy.destroy()); proxy.on('error', () => client.destroy());",
-  "  client.pipe(proxy); proxy.pipe(client);",
-  `}).listen(${PROXY_PORT}, "127.0.0.1", () => require("fs").writeFileSync("/tmp/.prosec-ready", "ok\\n"));`,
-].join("\n");
-
-/**
- * The sandbox's arguments with the proxy's socket bound in, Node for the bridge (it may live outside
- * the system folders), and the proxy variables set; inserted before the `--` that ends bwrap's own.
- */
-export function proxiedArguments(args: readonly string[], socket: string): string[] {
-  const end = args.indexOf("--");
-  const proxy = `http://127.0.0.1:${PROXY_PORT}`;
-  const options = ["--ro-bind", socket, PROXY_SOCKET, "--ro-bind", process.execPath, process.execPath];
-  for (const name of ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY"]) options.push("--setenv", name, proxy);
-  options.push("--setenv", "PROSEC_BRIDGE", BRIDGE, "--setenv", "PROSEC_NODE", process.execPath);
-  return [...args.slice(0, end), ...options, ...args.slice(end)];
-}
-
 /** What of the working directory `read:` shows a command. */
 interface ReadView {
   /** `**`: all of it (less the excluded). */
