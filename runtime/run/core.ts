@@ -207,7 +207,7 @@ export class RunCore {
   }
 
   /** The guard and tools of an agent with these permissions (agent-kits.ts). */
-  toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
+  toolbox(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
     return this.agentKits.toolbox(permissions, agent);
   }
 

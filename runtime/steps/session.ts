@@ -35,7 +35,7 @@ import {
   type UnexpectedAnswer,
 } from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
-import { PermissionDenied, toolParam } from "../tools/tool.js";
+import { PermissionDenied, SandboxReport, toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
 import {
   capToolResult,
@@ -102,7 +102,7 @@ export type AgentResult = StepOutcome<string>;
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
   const agent = run.request.agent;
-  const toolbox = core.toolbox(settings.permissions, agent?.name);
+  const toolbox = await core.toolbox(settings.permissions, agent?.name);
   const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
   let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
@@ -357,7 +357,8 @@ async function runTool(
     return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
   } catch (error) {
     if (context.signal.aborted) throw error;
-    core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
+    const sandbox = error instanceof SandboxReport ? { sandbox: error.lines.map((line) => core.redact(line)) } : {};
+    core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail, ...sandbox });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }
 }

@@ -75,6 +75,8 @@ export type RunEvent =
       readonly tool: string;
       readonly allowed: boolean;
       readonly detail: string;
+      /** What the OS sandbox undid or refused of a command (protected names removed, proxy refusals). */
+      readonly sandbox?: readonly string[];
     })
   /**
    * A model answer that was not what was asked for (docs/model-answers.md), and what the runtime did:
