@@ -632,6 +632,7 @@ export const buildMessages = {
     ),
   lockfileUnreadable: (range: SourceRange, problem: string) =>
     error("P034", range, problem, "restore prose.lock from version control, or delete it and `prosec add` again"),
+  lockfileGitNative: (range: SourceRange, problem: string) => error("P042", range, problem, GIT_NATIVE_LOCKFILE_HINT),
   importCycle: (range: SourceRange, chain: string) =>
     error(
       "P033",
@@ -640,6 +641,12 @@ export const buildMessages = {
       "a program cannot use itself, directly or through the programs it uses",
     ),
 };
+
+/** What prosec supports instead of upstream OpenProse's git-native `prose.lock` (P042). */
+export const GIT_NATIVE_LOCKFILE_HINT =
+  "prosec pins registry references (`alice/research`) and https URLs in a JSON prose.lock that `prosec add` writes; " +
+  'git-native `use "github.com/..."` is not supported: use a registry reference or the https URL of the raw .prose file, ' +
+  "and keep this file out of the folders above your programs (prosec never overwrites it)";
 
 /** An exception nothing expected (exit 3): it is prosec's bug, and the report says what to send. */
 export function internalErrorText(message: string, file: string | undefined): string {

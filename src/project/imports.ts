@@ -37,7 +37,8 @@ export function resolveUse(importer: string, usePath: string): UseTarget {
   try {
     locked = readLockfile(root).programs[key];
   } catch (error) {
-    if (error instanceof LockfileError) return { problem: "bad-lockfile", resolved: error.message };
+    if (error instanceof LockfileError)
+      return { problem: error.code === "P042" ? "git-native-lockfile" : "bad-lockfile", resolved: error.message };
     throw error;
   }
   if (locked === undefined) return { problem: "not-locked", resolved: key };
