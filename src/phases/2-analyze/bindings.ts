@@ -214,16 +214,18 @@ export class Bindings {
   }
 
   /**
-   * A name read in a block body that nothing there binds may be bound inside another block
-   * (DIALECT.md, "Scoping and names"): decided once every block is known; `missing` reports it else.
+   * A name read in a block body (or at top level, before any call of the block) that nothing there binds
+   * may be bound inside another block (DIALECT.md, "Scoping and names"): decided once every block is
+   * known; `missing` reports it else.
    */
   private fromOtherBlock(
     identifier: ast.Identifier,
     found: (symbol: MutableSymbol) => void,
     missing: () => void,
   ): void {
+    // Outside every block (top level) the read may come before any call of the block: it reads `null` then.
     const reader = this.current.enclosingBlock()?.node;
-    if (reader?.kind !== "Block") {
+    if (reader !== undefined && reader.kind !== "Block") {
       missing();
       return;
     }
