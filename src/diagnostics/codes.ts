@@ -97,6 +97,10 @@ export const diagnosticCodes = {
   },
   P038: { severity: "error", meaning: "`break` or `continue` outside a loop" },
   P039: { severity: "error", meaning: "`{placeholder}` one edit from a binding in scope: a typo (with did-you-mean)" },
+  P041: {
+    severity: "warning",
+    meaning: "a loop variable or block parameter reassigned: the value holds until the next iteration or call",
+  },
   P042: {
     severity: "error",
     meaning:

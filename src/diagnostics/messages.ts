@@ -509,6 +509,19 @@ export const analyzeMessages = {
       `declare it with \`let\` to change it`,
       at(declaration, "declared `const` here"),
     ),
+  constantReassigned: (
+    range: SourceRange,
+    name: string,
+    what: "loop variable" | "block parameter",
+    declaration: SourceRange,
+  ) =>
+    warning(
+      "P041",
+      range,
+      `${quote(name)} is a ${what} (line ${declaration.start.line}): the new value holds only until the next ${what === "loop variable" ? "iteration" : "call"}`,
+      `to keep a value of your own, bind another name: \`let ${name}_now = ...\``,
+      at(declaration, `the ${what}`),
+    ),
   notPositiveInteger: (range: SourceRange, what: string) =>
     error("P011", range, `${what} must be a whole number of at least 1`),
   nameIsAgent: (range: SourceRange, name: string) =>

@@ -310,7 +310,7 @@ export class Analyzer implements RuleContext {
     },
     Repeat: (node) => {
       this.expression(node.count);
-      this.bindings.hoist([node.body]);
+      this.bindings.hoist([node.body], [node.index]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
         this.within({ kind: "loop" }, () => this.body(node.body));
@@ -319,7 +319,7 @@ export class Analyzer implements RuleContext {
     ForEach: (node) => {
       this.expression(node.collection);
       this.modifiers("for", node.modifiers);
-      if (!node.parallel) this.bindings.hoist([node.body]);
+      if (!node.parallel) this.bindings.hoist([node.body], [node.item, node.index]);
       this.bindings.withScope("loop", node, () => {
         this.bindings.declare("loop-item", node.item);
         if (node.index) this.bindings.declare("loop-index", node.index);
@@ -331,7 +331,7 @@ export class Analyzer implements RuleContext {
     },
     Loop: (node) => {
       this.modifiers("loop", node.modifiers);
-      this.bindings.hoist([node.body]);
+      this.bindings.hoist([node.body], [node.index]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
         this.within({ kind: "loop" }, () => this.body(node.body));
