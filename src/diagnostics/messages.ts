@@ -509,6 +509,13 @@ export const analyzeMessages = {
       `declare it with \`let\` to change it`,
       at(declaration, "declared `const` here"),
     ),
+  unreachableCode: (range: SourceRange, leaving: string, line: number) =>
+    warning(
+      "P040",
+      range,
+      `this code never runs: ${leaving} on line ${line} always leaves before it`,
+      "remove it, or put what leaves behind a condition (`if ...:`)",
+    ),
   constantReassigned: (
     range: SourceRange,
     name: string,

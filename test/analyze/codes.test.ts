@@ -202,6 +202,12 @@ const cases: Case[] = [
       'block fetch:\n  let found = session "a"\n  output found\nlet found = do fetch\nsession "b"\n  context: found\n',
   },
   {
+    code: "P040",
+    triggers: 'session "a"\nthrow "stop"\nsession "never"\n',
+    nearMiss: 'session "a"\nif **done**:\n  throw "stop"\nsession "sometimes"\n',
+    message: /this code never runs: the `throw` on line 2 always leaves before it/,
+  },
+  {
     code: "P041",
     triggers: 'for item in ["a", "b"]:\n  item = session "Expand {item}"\n',
     nearMiss: 'for item in ["a", "b"]:\n  let expanded = session "Expand {item}"\n',
@@ -298,6 +304,7 @@ describe("every validation code", () => {
       P016: "4:10",
       P017: "1:7",
       P035: "2:3",
+      P040: "3:1",
       P041: "2:3",
     };
     const wrong: string[] = [];

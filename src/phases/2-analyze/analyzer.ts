@@ -6,6 +6,7 @@ import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
 import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
+import { reportUnreachable } from "./unreachable.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import { misspeltProperty } from "./rules/properties.js";
 import { NamedValues } from "./named-values.js";
@@ -59,6 +60,7 @@ export class Analyzer implements RuleContext {
       this.statement(statement);
     }
     this.bindings.resolveDeferred();
+    reportUnreachable(this.program, (diagnostic) => this.report(diagnostic));
     return {
       program: this.program,
       diagnostics: this.diagnostics,
