@@ -97,7 +97,7 @@ describe("prosec install with upstream OpenProse's plaintext prose.lock", () => 
       expect(result.stderr).toContain(
         "prosec: error P042 prose.lock is OpenProse's git-native lockfile (`host/owner/repo sha` lines), which prosec does not read\n  help: prosec pins registry references",
       );
-      expect(result.stderr).not.toContain("JSON");
+      expect(result.stderr).not.toContain("not valid JSON");
     }
     expect(readFileSync(join(folder, "prose.lock"), "utf8")).toBe(upstream);
   });
