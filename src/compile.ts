@@ -24,7 +24,14 @@ export interface ImportProblem {
    * the imported program leads back to the importer.
    */
   readonly problem:
-    "missing" | "has-errors" | "not-locked" | "not-vendored" | "hash-mismatch" | "bad-lockfile" | "cycle";
+    | "missing"
+    | "has-errors"
+    | "not-locked"
+    | "not-vendored"
+    | "hash-mismatch"
+    | "bad-lockfile"
+    | "git-native-lockfile"
+    | "cycle";
   /** As shown to the user: the file looked for, the lockfile key, the lockfile's problem or the chain. */
   readonly resolved: string;
 }
@@ -161,6 +168,8 @@ function importDiagnostic(use: StringLiteral, problem: ImportProblem): Diagnosti
       return buildMessages.vendoredCopyDiffers(loc, value, problem.resolved);
     case "bad-lockfile":
       return buildMessages.lockfileUnreadable(loc, problem.resolved);
+    case "git-native-lockfile":
+      return buildMessages.lockfileGitNative(loc, problem.resolved);
     case "cycle":
       return buildMessages.importCycle(loc, problem.resolved);
   }

@@ -311,7 +311,6 @@ export class RunCore {
         },
         identity,
       );
-      if (this.fingerprints.enabled) this.fingerprints.produced(step.value, identity.fingerprint);
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),

@@ -97,6 +97,20 @@ export const diagnosticCodes = {
   },
   P038: { severity: "error", meaning: "`break` or `continue` outside a loop" },
   P039: { severity: "error", meaning: "`{placeholder}` one edit from a binding in scope: a typo (with did-you-mean)" },
+  P040: {
+    severity: "warning",
+    meaning:
+      "code that never runs: after `throw`, `return`, `break`, `continue` or a construct every path of which leaves",
+  },
+  P041: {
+    severity: "warning",
+    meaning: "a loop variable or block parameter reassigned: the value holds until the next iteration or call",
+  },
+  P042: {
+    severity: "error",
+    meaning:
+      "prose.lock is OpenProse's plaintext git-native lockfile (`host/owner/repo sha` lines): not read, never overwritten",
+  },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -509,6 +509,26 @@ export const analyzeMessages = {
       `declare it with \`let\` to change it`,
       at(declaration, "declared `const` here"),
     ),
+  unreachableCode: (range: SourceRange, leaving: string, line: number) =>
+    warning(
+      "P040",
+      range,
+      `this code never runs: ${leaving} on line ${line} always leaves before it`,
+      "remove it, or put what leaves behind a condition (`if ...:`)",
+    ),
+  constantReassigned: (
+    range: SourceRange,
+    name: string,
+    what: "loop variable" | "block parameter",
+    declaration: SourceRange,
+  ) =>
+    warning(
+      "P041",
+      range,
+      `${quote(name)} is a ${what} (line ${declaration.start.line}): the new value holds only until the next ${what === "loop variable" ? "iteration" : "call"}`,
+      `to keep a value of your own, bind another name: \`let ${name}_now = ...\``,
+      at(declaration, `the ${what}`),
+    ),
   notPositiveInteger: (range: SourceRange, what: string) =>
     error("P011", range, `${what} must be a whole number of at least 1`),
   nameIsAgent: (range: SourceRange, name: string) =>
@@ -632,6 +652,7 @@ export const buildMessages = {
     ),
   lockfileUnreadable: (range: SourceRange, problem: string) =>
     error("P034", range, problem, "restore prose.lock from version control, or delete it and `prosec add` again"),
+  lockfileGitNative: (range: SourceRange, problem: string) => error("P042", range, problem, GIT_NATIVE_LOCKFILE_HINT),
   importCycle: (range: SourceRange, chain: string) =>
     error(
       "P033",
@@ -640,6 +661,12 @@ export const buildMessages = {
       "a program cannot use itself, directly or through the programs it uses",
     ),
 };
+
+/** What prosec supports instead of upstream OpenProse's git-native `prose.lock` (P042). */
+export const GIT_NATIVE_LOCKFILE_HINT =
+  "prosec pins registry references (`alice/research`) and https URLs in a JSON prose.lock that `prosec add` writes; " +
+  'git-native `use "github.com/..."` is not supported: use a registry reference or the https URL of the raw .prose file, ' +
+  "and keep this file out of the folders above your programs (prosec never overwrites it)";
 
 /** An exception nothing expected (exit 3): it is prosec's bug, and the report says what to send. */
 export function internalErrorText(message: string, file: string | undefined): string {

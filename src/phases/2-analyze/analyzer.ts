@@ -6,6 +6,7 @@ import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
 import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
+import { reportUnreachable } from "./unreachable.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import { misspeltProperty } from "./rules/properties.js";
 import { NamedValues } from "./named-values.js";
@@ -59,6 +60,7 @@ export class Analyzer implements RuleContext {
       this.statement(statement);
     }
     this.bindings.resolveDeferred();
+    reportUnreachable(this.program, (diagnostic) => this.report(diagnostic));
     return {
       program: this.program,
       diagnostics: this.diagnostics,
@@ -310,7 +312,7 @@ export class Analyzer implements RuleContext {
     },
     Repeat: (node) => {
       this.expression(node.count);
-      this.bindings.hoist([node.body]);
+      this.bindings.hoist([node.body], [node.index]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
         this.within({ kind: "loop" }, () => this.body(node.body));
@@ -319,7 +321,7 @@ export class Analyzer implements RuleContext {
     ForEach: (node) => {
       this.expression(node.collection);
       this.modifiers("for", node.modifiers);
-      if (!node.parallel) this.bindings.hoist([node.body]);
+      if (!node.parallel) this.bindings.hoist([node.body], [node.item, node.index]);
       this.bindings.withScope("loop", node, () => {
         this.bindings.declare("loop-item", node.item);
         if (node.index) this.bindings.declare("loop-index", node.index);
@@ -331,7 +333,7 @@ export class Analyzer implements RuleContext {
     },
     Loop: (node) => {
       this.modifiers("loop", node.modifiers);
-      this.bindings.hoist([node.body]);
+      this.bindings.hoist([node.body], [node.index]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
         this.within({ kind: "loop" }, () => this.body(node.body));

@@ -48,6 +48,7 @@ import { settingsFields } from "./settings.js";
 import { programState } from "./state.js";
 import { visitors } from "./visitors/index.js";
 import { propertyLowering } from "./visitors/strings.js";
+import { finalResultInBranches } from "./visitors/statement-list.js";
 
 export { format, PRETTIER_OPTIONS, type UnformattedModule } from "./format.js";
 export { stringLiteral } from "./literals.js";
@@ -144,7 +145,8 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
       declareAhead,
       ...(finish === undefined ? {} : { finish, finishLastValue: true }),
     });
-    if (final !== undefined && !lines.declareFinish(final)) finalValue = "null";
+    if (final !== undefined && finalResultInBranches(statements)) finalDeclaration = [`let ${final}: Value = null;`];
+    else if (final !== undefined && !lines.declareFinish(final)) finalValue = "null";
     // A program that ends by raising an error (or returning) never reaches its end.
     if (lines.exits) {
       finalValue = undefined;
