@@ -6,7 +6,7 @@
  */
 import type { FailurePolicy, JoinStrategy } from "../vocabulary.js";
 import type { JudgmentAsker } from "./events.js";
-import type { AgentDefinition, InputDefinition, SessionRequest, Site, Value } from "./program.js";
+import type { AgentDefinition, InputDefinition, SessionRequest, Site, TypedSessionRequest, Value } from "./program.js";
 import type { RunOptions } from "./run-options.js";
 
 export interface ParallelOptions {
@@ -74,8 +74,14 @@ export type OptionIndex<Options extends readonly string[]> = number extends Opti
 export interface Runtime {
   /** Runs a session (a fresh agent) and returns its text result. */
   session(request: SessionRequest): Promise<string>;
+  /**
+   * A session with `returns:`: its result is the model's `answer`, checked against the request's
+   * schema (generated code names `T`, the schema's TypeScript type).
+   */
+  session<T extends Value>(request: TypedSessionRequest): Promise<T>;
   /** `resume: agent`: a session of a persistent agent that loads and updates its memory. */
   resume(agent: AgentDefinition, request: SessionRequest): Promise<string>;
+  resume<T extends Value>(agent: AgentDefinition, request: TypedSessionRequest): Promise<T>;
   /**
    * `**condition**`: the model decides, seeing the (interpolated) text, which construct asks, the
    * bindings in scope and the trail.

@@ -13,12 +13,20 @@
 import type * as ast from "../../ast.js";
 import { walk } from "../../walk.js";
 import { readBeforeBound } from "./definite-assignment.js";
+import { sessionReturns } from "./result-types.js";
 import type { Analysis, SymbolInfo } from "./types.js";
 
 export type ValueType =
   | { readonly kind: "string" | "number" | "boolean" | "null" | "value" }
+  /** A string literal type, from a `returns:` (`"low" | "high"`). */
+  | { readonly kind: "literal"; readonly value: string }
   | { readonly kind: "list"; readonly element: ValueType | null }
-  | { readonly kind: "record"; readonly fields: ReadonlyArray<readonly [string, ValueType]> }
+  | {
+      readonly kind: "record";
+      readonly fields: ReadonlyArray<readonly [string, ValueType]>;
+      /** Keys a `returns:` type lets the answer leave out (`detail?: string`). */
+      readonly optional?: readonly string[];
+    }
   | { readonly kind: "union"; readonly members: readonly ValueType[] }
   /** The `Outputs` of the program imported as `program`. */
   | { readonly kind: "outputs"; readonly program: string };
@@ -121,9 +129,12 @@ export function inferValueTypes(
   const expressionType = (expression: ast.Expression): ValueType => {
     switch (expression.kind) {
       case "String":
-      case "Session":
-      case "Resume":
         return simple("string");
+      case "Session":
+      case "Resume": {
+        const returns = sessionReturns(expression, analysis.agents);
+        return returns === undefined ? simple("string") : resultValueType(returns);
+      }
       case "Discretion":
         return simple("boolean");
       case "Number":
@@ -168,6 +179,28 @@ export function inferValueTypes(
   };
 
   return { symbol: symbolType, expression: expressionType, boundBeforeRead };
+}
+
+/** A `returns:` type as the type generated code declares: exactly it, at any depth (it is written, not inferred). */
+export function resultValueType(type: ast.ResultType): ValueType {
+  switch (type.kind) {
+    case "primitive":
+      return simple(type.name);
+    case "literal":
+      return { kind: "literal", value: type.value };
+    case "list":
+      return { kind: "list", element: resultValueType(type.element) };
+    case "record": {
+      const optional = type.fields.filter((field) => field.optional).map((field) => field.key);
+      return {
+        kind: "record",
+        fields: type.fields.map((field) => [field.key, resultValueType(field.type)] as const),
+        ...(optional.length === 0 ? {} : { optional }),
+      };
+    }
+    case "union":
+      return union(type.members.map(resultValueType));
+  }
 }
 
 /**
