@@ -72,6 +72,11 @@ export class Analyzer implements RuleContext {
       runtimeInputs: this.named.runtimeInputs,
       outputs: this.named.outputs,
       imports: new Map([...this.definitions.imports].map(([name, entry]) => [name, entry.statement])),
+      importedOutputs: new Map(
+        [...this.definitions.imports].flatMap(([name, entry]) =>
+          entry.program === undefined ? [] : [[name, entry.program.outputs] as const],
+        ),
+      ),
       agentValues: this.bindings.agentValues,
       blockBindingReads: this.bindings.blockBindingReads,
     };

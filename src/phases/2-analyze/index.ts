@@ -13,6 +13,7 @@ export { propertyWords } from "./rules/properties.js";
 export { closest } from "./suggest.js";
 export { inputQuestion } from "./input-question.js";
 export {
+  destructuredOutput,
   inferValueTypes,
   readBeforeJoin,
   resultValueType,

@@ -75,6 +75,8 @@ export interface Analysis extends NameTargets {
   readonly outputs: readonly string[];
   /** `use` statements by alias (or derived name). */
   readonly imports: ReadonlyMap<string, UseStatement>;
+  /** The declared outputs of each `use`d program that could be read, by alias. */
+  readonly importedOutputs: ReadonlyMap<string, readonly string[]>;
   /** Names used as values that name an agent (`context: captain`): the agent's memory is meant. */
   readonly agentValues: ReadonlyMap<Identifier, AgentDefinition>;
   /** Reads of a name that a block called earlier bound (flat names): the block must hand it back. */

@@ -29,7 +29,9 @@ export type ValueType =
     }
   | { readonly kind: "union"; readonly members: readonly ValueType[] }
   /** The `Outputs` of the program imported as `program`. */
-  | { readonly kind: "outputs"; readonly program: string };
+  | { readonly kind: "outputs"; readonly program: string }
+  /** One output of it (`let { risks } = review(plan: p)`): its type in that program's `Outputs`. */
+  | { readonly kind: "output"; readonly program: string; readonly field: string };
 
 const simple = (kind: "string" | "number" | "boolean" | "null" | "value"): ValueType => ({ kind });
 export const valueType = simple("value");
@@ -61,6 +63,8 @@ export function inferValueTypes(
   readAsValue: (symbol: SymbolInfo) => boolean,
 ): ValueTypes {
   const assignments = new Map<SymbolInfo, ast.Expression[]>();
+  // Names destructured from a `use`d program's declared outputs: typed by its `Outputs`.
+  const outputFields = new Map<SymbolInfo, ValueType>();
   // Bindings whose value the runtime gives as any `Value`: inputs, branches of a race or under `continue` / `ignore`.
   const opaque = new Set<SymbolInfo>();
   const boundWhereDeclared = new Set<SymbolInfo>();
@@ -70,7 +74,9 @@ export function inferValueTypes(
     if (node.kind === "Destructure") {
       for (const name of node.names) {
         const symbol = analysis.references.get(name);
-        if (symbol) opaque.add(symbol);
+        const field = destructuredOutput(node, name, analysis);
+        if (symbol !== undefined && field !== undefined) outputFields.set(symbol, field);
+        else if (symbol) opaque.add(symbol);
       }
       return;
     }
@@ -111,6 +117,14 @@ export function inferValueTypes(
   const symbolType = (symbol: SymbolInfo): ValueType => {
     const cached = known.get(symbol);
     if (cached) return cached;
+    const field = outputFields.get(symbol);
+    if (field !== undefined) {
+      // Bound nowhere else (`output risks = risks` reports it as it is): the called program's type.
+      const others = (assignments.get(symbol) ?? []).filter(
+        (value) => value.kind !== "Identifier" || analysis.references.get(value) !== symbol,
+      );
+      return others.length === 0 && !readAsValue(symbol) ? field : valueType;
+    }
     if (!boundKinds.has(symbol.kind) || opaque.has(symbol) || readAsValue(symbol) || inProgress.has(symbol))
       return valueType;
     inProgress.add(symbol);
@@ -179,6 +193,21 @@ export function inferValueTypes(
   };
 
   return { symbol: symbolType, expression: expressionType, boundBeforeRead };
+}
+
+/**
+ * The output a destructured name reads, when the value is a call of a `use`d program that declares
+ * it: `let { risks } = review(plan: p)` reads `review`'s output `risks`.
+ */
+export function destructuredOutput(
+  node: ast.DestructureStatement,
+  name: ast.Identifier,
+  analysis: Pick<Analysis, "importedOutputs">,
+): ValueType | undefined {
+  if (node.value.kind !== "ProgramCall") return undefined;
+  const program = node.value.callee.name;
+  const outputs = analysis.importedOutputs.get(program);
+  return outputs?.includes(name.name) ? { kind: "output", program, field: name.name } : undefined;
 }
 
 /** A `returns:` type as the type generated code declares: exactly it, at any depth (it is written, not inferred). */

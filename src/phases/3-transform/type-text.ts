@@ -22,6 +22,8 @@ export function typeText(type: ValueType, moduleName: (program: string) => strin
       return type.members.map((each) => typeText(each, moduleName)).join(" | ");
     case "outputs":
       return `${moduleName(type.program)}.Outputs`;
+    case "output":
+      return `${moduleName(type.program)}.Outputs[${stringLiteral(type.field)}]`;
   }
 }
 
