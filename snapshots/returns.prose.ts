@@ -5,7 +5,7 @@ import { defineProgram, startRun, text, type AgentDefinition, type RunOptions, t
 export type Inputs = { /** The plan to review */ readonly plan: string };
 export type Outputs = {
   readonly triage: { readonly verdict: "ship" | "hold"; readonly reasons: readonly string[] };
-  readonly top: Value;
+  readonly top: string | null;
   readonly risks: readonly {
     readonly title: string;
     readonly severity: "low" | "medium" | "high";
@@ -51,15 +51,15 @@ output scores = scores
       session: { sum: [4, { product: [3, { symbol: "|risks|" }] }] },
       judgment: 0,
       choice: 0,
-      extraction: 4,
-      retry: { sum: [12, { product: [2, { symbol: "|risks|" }] }] },
+      extraction: 0,
+      retry: { sum: [4, { product: [2, { symbol: "|risks|" }] }] },
     },
-    criticalPath: { sum: [20, { product: [5, { symbol: "|risks|" }] }] },
+    criticalPath: { sum: [8, { product: [5, { symbol: "|risks|" }] }] },
     tokens: {
       haiku: { input: 17408, output: 4000 },
       sonnet: {
-        input: { sum: [37644, { product: [14811, { symbol: "|risks|" }] }] },
-        output: { sum: [10600, { product: [5000, { symbol: "|risks|" }] }] },
+        input: { sum: [13444, { product: [14811, { symbol: "|risks|" }] }] },
+        output: { sum: [4000, { product: [5000, { symbol: "|risks|" }] }] },
       },
     },
     symbols: [
@@ -117,7 +117,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
         $sequence.next();
         await rt.session({
           at: { line: 13, column: 3 },
-          prompt: `Write a mitigation for ${text(await rt.field({ line: 13, column: 41 }, risk, "title"))}`,
+          prompt: `Write a mitigation for ${text(await rt.field<string | null>({ line: 13, column: 41 }, risk, "title"))}`,
           unbound: true,
         });
       }
@@ -167,7 +167,15 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     const top = rt.bind(
       { line: 22, column: 8 },
       "top",
-      await rt.field({ line: 22, column: 23 }, await rt.field({ line: 22, column: 14 }, risks, 0), "title"),
+      await rt.field<string | null>(
+        { line: 22, column: 23 },
+        await rt.field<{
+          readonly title: string;
+          readonly severity: "low" | "medium" | "high";
+          readonly detail?: string;
+        } | null>({ line: 22, column: 14 }, risks, 0),
+        "title",
+      ),
     );
     risks = rt.bind({ line: 23, column: 8 }, "risks", risks);
     scores = rt.bind({ line: 24, column: 8 }, "scores", scores);

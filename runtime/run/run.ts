@@ -269,8 +269,8 @@ export class Run implements Runtime {
     return this.reader.list(at, value);
   }
 
-  field(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<Value> {
-    return this.reader.field(at, value, index, fields);
+  field<T extends Value>(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<T> {
+    return this.reader.field(at, value, index, fields) as Promise<T>;
   }
 
   truthy(at: Site, value: Value): Promise<boolean> {

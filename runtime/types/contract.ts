@@ -151,6 +151,11 @@ export interface Runtime {
    * asked for all of them at once.
    */
   field(at: Site, value: Value, key: Value, fields?: readonly string[]): Promise<Value>;
+  /**
+   * The same read of a value a `returns:` type declares the field of: generated code names `T`, the
+   * field's type or `null` (an item past the end, an optional key left out).
+   */
+  field<T extends Value>(at: Site, value: Value, key: Value, fields?: readonly string[]): Promise<T>;
   /** Truthiness for `filter`, deterministic conditions and `not`: parse first, then ask. */
   truthy(at: Site, value: Value): Promise<boolean>;
   /** Announces a statement (the narration's position). */

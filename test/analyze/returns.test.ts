@@ -196,6 +196,19 @@ describe("lowering and the cost bound", () => {
     );
   });
 
+  it("a field read off a typed value has its type or null in Outputs, and `output x = x` keeps x typed", () => {
+    const { code, found } = check(
+      `${session("[{ title: string, tags?: string[] }]")}output risks = risks\noutput top = risks[0].title\noutput count = risks.length\noutput bad = risks[0].tilte\n`,
+    );
+    expect(found.map((each) => each.code)).toEqual(["P050"]);
+    const fixed = check(
+      `${session("[{ title: string, tags?: string[] }]")}output risks = risks\noutput top = risks[0].title\noutput count = risks.length\n`,
+    );
+    expect(fixed.code).toContain("readonly top: string | null; readonly count: number;");
+    expect(fixed.code).toContain("await rt.field<string | null>(");
+    expect(code).toBe("");
+  });
+
   it("a map whose item ends in a typed session is a list of that type", () => {
     const source =
       'let topics = ["a", "b"]\nlet scored = topics | map:\n  session "Score {item}"\n    returns: { score: number }\nfor s in scored:\n  session "Use {s.scor}"\n';

@@ -59,6 +59,8 @@ export function typedValues(analysis: Resolved): TypedValues {
     const symbol = analysis.references.get(node.name);
     if (symbol === undefined || !BOUND.has(symbol.kind)) return;
     const value = node.value;
+    // `output risks = risks` reports the binding as it is.
+    if (value.kind === "Identifier" && analysis.references.get(value) === symbol) return;
     const type =
       value.kind === "Session" || value.kind === "Resume" ? sessionReturns(value, analysis.agents) : undefined;
     bound.set(symbol, [...(bound.get(symbol) ?? []), type]);

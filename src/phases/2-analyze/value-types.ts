@@ -168,6 +168,19 @@ export function inferValueTypes(
         });
       case "Object":
         return shallow(recordType(expression));
+      case "Member":
+      case "Index": {
+        // A field or item a `returns:` type declares: its type, or null (past the end, an optional key left out).
+        const typed = analysis.typed.of(expression);
+        if (typed === undefined) return valueType;
+        const lengthOfList =
+          expression.kind === "Member" &&
+          typed.kind === "primitive" &&
+          typed.name === "number" &&
+          expression.property.name === "length" &&
+          analysis.typed.of(expression.object)?.kind === "list";
+        return lengthOfList ? resultValueType(typed) : union([resultValueType(typed), nullType]);
+      }
       case "ProgramCall":
         return analysis.imports.has(expression.callee.name)
           ? { kind: "outputs", program: expression.callee.name }
