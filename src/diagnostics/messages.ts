@@ -420,7 +420,7 @@ export const analyzeMessages = {
       "W005",
       range,
       `unknown property ${quote(name)}`,
-      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty",
+      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty, returns",
     ),
   misspeltProperty: (range: SourceRange, name: string, known: string) =>
     error(
