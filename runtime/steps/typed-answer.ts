@@ -233,7 +233,12 @@ export class TypedAnswers {
       type: "unexpected-answer",
       at: this.at,
       label: this.label,
-      problem: toolCalls(message.content).length === 0 ? "text" : "shape",
+      problem:
+        message.stop_reason === "max_tokens"
+          ? "max-tokens"
+          : toolCalls(message.content).length === 0
+            ? "text"
+            : "shape",
       action: last ? "fail" : "reask",
       attempt,
       detail: this.core.redact(reply.problem),

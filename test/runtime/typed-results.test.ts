@@ -99,6 +99,22 @@ describe("a typed session's answer", () => {
     ]);
   });
 
+  it("an answer cut off at max_tokens is asked again, as a judgment's is", async () => {
+    server = await startFakeAnthropic({
+      script: [
+        {
+          kind: "message",
+          content: [{ type: "tool_use", id: "toolu_cut", name: "answer", input: {} }],
+          stopReason: "max_tokens",
+        },
+        answer(good),
+      ],
+    });
+    const { result, events } = await runAgainst(server, (rt) => rt.session({ ...toolless, returns: RISKS }));
+    expect(result).toEqual(good);
+    expect(unexpected(events)).toEqual([["max-tokens", "reask", 1]]);
+  });
+
   it("--reasks 0: the first wrong answer fails the step", async () => {
     server = await startFakeAnthropic({ script: [answer([])] });
     const { error } = await failingRun(server, (rt) => rt.session({ ...toolless, returns: { type: "string" } }), {
