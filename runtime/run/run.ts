@@ -72,12 +72,13 @@ export class Run implements Runtime {
     return this.lifecycle.execute(this, body);
   }
 
-  session(request: SessionRequest): Promise<string> {
-    return this.sessions.run(request, false);
+  /** Text, or with `returns:` the checked answer, whose type generated code names (`Runtime.session`'s overloads). */
+  session<T extends Value>(request: SessionRequest): Promise<T> {
+    return this.sessions.run(request, false) as Promise<T>;
   }
 
-  resume(agent: AgentDefinition, request: SessionRequest): Promise<string> {
-    return this.sessions.run({ ...request, agent }, true);
+  resume<T extends Value>(agent: AgentDefinition, request: SessionRequest): Promise<T> {
+    return this.sessions.run({ ...request, agent }, true) as Promise<T>;
   }
 
   keep<T extends Value>(source: string, value: T): T {
@@ -270,8 +271,8 @@ export class Run implements Runtime {
     return this.reader.list(at, value);
   }
 
-  field(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<Value> {
-    return this.reader.field(at, value, index, fields);
+  field<T extends Value>(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<T> {
+    return this.reader.field(at, value, index, fields) as Promise<T>;
   }
 
   truthy(at: Site, value: Value): Promise<boolean> {

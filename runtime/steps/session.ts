@@ -26,6 +26,7 @@ import type { RunCore, StepOutcome } from "../run/core.js";
 import { describeError } from "../errors.js";
 import { stable } from "../model/caching.js";
 import {
+  ANSWER_TOOL,
   DEFAULT_CONTINUATIONS,
   quote,
   refusal,
@@ -46,9 +47,11 @@ import {
 } from "./tool-output.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
+import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
   AnswerAction,
   SessionRequest,
+  Value,
   SessionSettings,
   SessionSteps,
   StepAsk,
@@ -97,7 +100,8 @@ export interface AgentRun {
   readonly steps?: SessionSteps;
 }
 
-export type AgentResult = StepOutcome<string>;
+/** Text, or a typed session's answer (`returns:`). */
+export type AgentResult = StepOutcome<Value>;
 
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
@@ -111,11 +115,15 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     toolParams = tools.map(toolParam);
   }
   const verdict = run.request.keep === true;
-  // A filter's verdict: one tool call answers it. Forced only when the agent has no other tools, since
-  // forcing it would take away the tools the agent may need to decide.
+  // A typed session (`returns:`) ends with its `answer` tool; a filter's verdict is read as before.
+  const returns = verdict ? undefined : run.request.returns;
+  // A filter's verdict or a typed answer: one tool call answers it. Forced only when the agent has no
+  // other tools, since forcing it would take away the tools the agent may need first.
   if (verdict) toolParams = [...toolParams, KEEP_TOOL];
-  const choice =
-    verdict && toolParams.length === 1 ? { tool_choice: { type: "tool" as const, name: KEEP_TOOL.name } } : {};
+  if (returns !== undefined) toolParams = [...toolParams, answerTool(returns)];
+  const forcedAnswer = { tool_choice: { type: "tool" as const, name: ANSWER_TOOL } };
+  let choice: { tool_choice?: { type: "tool"; name: string } } =
+    (verdict || returns !== undefined) && toolParams.length === 1 ? forcedAnswer : {};
   const model = core.model(settings.model);
   const system =
     run.request.skills === undefined && run.request.extra === undefined
@@ -193,6 +201,8 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   // The pieces of an answer cut off at max_tokens, joined when it ends.
   const pieces: string[] = [...rebuilt.pieces];
   const problems: string[] = [];
+  const typedAnswers =
+    returns === undefined ? undefined : new TypedAnswers(core, returns, run.request.at, label, problems);
   const unexpected = (wrong: UnexpectedAnswer, action: AnswerAction): void => {
     problems.push(wrong.detail);
     core.emit({
@@ -205,12 +215,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       detail: core.redact(wrong.detail),
     });
   };
-  const answered = (text: string, truncated?: true): AgentResult => {
+  const answered = (text: Value, truncated?: true): AgentResult => {
     if (run.onMemory !== undefined) reportSavedMemory(messages, run.onMemory);
     return {
       value: text,
       usage,
-      ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
+      ...(pieces.length === 0 && !typedAnswers?.reasked
+        ? {}
+        : { attempts: pieces.length + (typedAnswers?.wrong.length ?? 0) + (truncated ? 0 : 1) }),
       ...(problems.length === 0 ? {} : { problems }),
       ...(truncated ? { truncated } : {}),
     };
@@ -244,6 +256,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     const calls = toolCalls(message.content);
     const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;
     if (answer !== undefined && message.stop_reason !== "max_tokens") return answered(verdictText(answer.input));
+    const typed = await typedAnswers?.read(message, messages, choice.tool_choice !== undefined);
+    if (typed?.kind === "answer") return answered(typed.value);
+    if (typed?.kind === "ask") {
+      // Forced from now on: the answer, asked for after text, or asked again after a wrong one.
+      messages = typed.messages;
+      choice = forcedAnswer;
+      continue;
+    }
     if (message.stop_reason === "model_context_window_exceeded") {
       // Going on would only make the conversation longer: the answer so far is kept or the step fails.
       const full: UnexpectedAnswer = {
@@ -410,6 +430,8 @@ export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
       extra,
       persist,
       resume,
+      // Last, and absent without `returns:`: the fingerprints of steps recorded before it existed stay as they were.
+      returns: request.returns,
     };
   };
   return request.binding === undefined

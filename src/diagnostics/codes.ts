@@ -111,6 +111,26 @@ export const diagnosticCodes = {
     meaning:
       "prose.lock is OpenProse's plaintext git-native lockfile (`host/owner/repo sha` lines): not read, never overwritten",
   },
+  P045: {
+    severity: "error",
+    meaning:
+      "`returns:` names a type outside its subset (`int`, `Array<T>`, `any`...): the hint gives the one to write",
+  },
+  P046: { severity: "error", meaning: "`returns:` type `T?`: write `key?: T` in a record, or `T | null`" },
+  P047: {
+    severity: "error",
+    meaning: "`returns:` type that does not parse (a token out of place, a bracket not closed)",
+  },
+  P048: { severity: "error", meaning: "a record type in `returns:` names a key twice" },
+  P049: {
+    severity: "error",
+    meaning: "`returns:` where no session's result is typed (`permissions:`, `context:`, `resume:`)",
+  },
+  P050: { severity: "error", meaning: "a field that a `returns:` type does not declare (with did-you-mean)" },
+  P051: {
+    severity: "error",
+    meaning: "a typed result read as what its type is not: a field of a list, an index of a record",
+  },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

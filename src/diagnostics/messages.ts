@@ -245,6 +245,24 @@ export const parseMessages = {
           `this statement nests more than ${limit} levels deep`,
           "move the inner part into a `block` and call it with `do`, or bind sub-expressions to names",
         ),
+  unknownTypeName: (range: SourceRange, name: string, hint: string) =>
+    error("P045", range, `${quote(name)} is not a type \`returns:\` knows`, hint),
+  optionalType: (range: SourceRange, type: string) =>
+    error(
+      "P046",
+      range,
+      `\`${type}?\` is not a type`,
+      `an optional field is written on its key: \`key?: ${type}\`; a value that may be null is \`${type} | null\``,
+    ),
+  malformedType: (range: SourceRange, problem: string, hint?: string) =>
+    error(
+      "P047",
+      range,
+      `\`returns:\` ${problem}`,
+      hint ?? 'the types are string, number, boolean, null, "literal", A | B, T[] or [T], and { key: T, key?: T }',
+    ),
+  duplicateTypeKey: (range: SourceRange, key: string, first: SourceRange) =>
+    error("P048", range, `the record type names ${quote(key)} twice`, "give each field once", at(first, "first here")),
   internalError: (range: SourceRange, cause: unknown) =>
     error(
       "P000",
@@ -402,7 +420,7 @@ export const analyzeMessages = {
       "W005",
       range,
       `unknown property ${quote(name)}`,
-      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty",
+      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty, returns",
     ),
   misspeltProperty: (range: SourceRange, name: string, known: string) =>
     error(
@@ -601,6 +619,24 @@ export const analyzeMessages = {
       `\`${keyword}\` outside a loop`,
       "`break` and `continue` belong in a `loop`, `repeat` or `for` body; `return` ends a block or the program",
     ),
+  misplacedReturns: (range: SourceRange, where: string) =>
+    error(
+      "P049",
+      range,
+      `\`returns:\` ${where}`,
+      "write `returns:` as a property of a session or of an agent (for all its sessions)",
+    ),
+  unknownTypedField: (range: SourceRange, field: string, type: string, suggestion: string | undefined) =>
+    error(
+      "P050",
+      range,
+      `${quote(field)} is not a field of ${type}${suggestion === undefined ? "" : `: did you mean ${quote(suggestion)}?`}`,
+      suggestion === undefined
+        ? "read a field its `returns:` declares, or declare it there"
+        : `write \`${suggestion}\``,
+    ),
+  typedAccessMismatch: (range: SourceRange, access: string, type: string) =>
+    error("P051", range, `${access} of a value whose type is ${type}`, "its `returns:` type says what it holds"),
   misspeltInterpolation: (range: SourceRange, text: string, name: string, binding: string) =>
     error(
       "P039",

@@ -266,3 +266,48 @@ describe("--resume after random edits, against a model whose answers collide", (
     expect(reusedSomewhere).toBeGreaterThan(12);
   });
 });
+
+describe("--resume with typed results (returns:)", () => {
+  const TYPED = `let a = session "List the risks"
+  returns: [{ title: string }]
+let b = session "Rank them"
+  context: a
+  returns: { top: string, count: number }
+output c = session "Write the report"
+  context: b
+`;
+
+  it("a recorded structured answer replays as the same value: nothing is asked again", async () => {
+    const project = await recorded(TYPED);
+    const cwd = project();
+    const journal = readFileSync(join(cwd, ".prose", "runs", RUN_ID, "journal.jsonl"), "utf8");
+    // The journal holds the value as it is, not its text.
+    expect(journal).toContain('"kind":"session","value":[{"title":"title"},{"title":"title"}],');
+    expect(journal).toContain('"kind":"session","value":{"top":"top","count":1},');
+    const first = await resume(TYPED, cwd);
+    expect(first.asked).toEqual([]);
+    expect(summary(first.events)).toBeUndefined();
+    const again = await resume(TYPED, project());
+    expect(again.outputs).toEqual(first.outputs);
+  });
+
+  it("a changed returns: type re-runs that step and what reads it, not the one before", async () => {
+    const project = await recorded(TYPED);
+    const { asked, events } = await resume(
+      TYPED.replace("{ top: string, count: number }", "{ top: string }"),
+      project(),
+    );
+    expect(asked).toEqual(["Rank them", "Write the report"]);
+    expect(summary(events)).toMatch(/^reused 1 step; re-running 2 from line 3 \(settings changed, an input changed\)$/);
+  });
+
+  it("returns: added to a session recorded as text re-runs it", async () => {
+    const project = await recorded(THREE);
+    const typed = THREE.replace(
+      'let b = session "Outline a report"',
+      'let b = session "Outline a report"\n  returns: string[]',
+    );
+    const { asked } = await resume(typed, project());
+    expect(asked).toEqual(["Outline a report", "Write the report"]);
+  });
+});

@@ -185,6 +185,29 @@ class Writer {
       );
     if (this.chance(0.2)) this.emit(depth + 1, `model: ${pick(this.random, ["sonnet", "haiku", "opus"])}`);
     if (this.chance(0.15)) this.emit(depth + 1, `retry: ${Math.floor(this.random() * 2) + 1}`);
+    if (this.chance(0.2)) this.emit(depth + 1, `returns: ${this.resultType(2)}`);
+  }
+
+  /** A `returns:` type of the subset (DIALECT.md, "Typed results"); records name `key` and `items`, which reads pick. */
+  resultType(budget: number): string {
+    const choice = Math.floor(this.random() * (budget > 0 ? 8 : 4));
+    switch (choice) {
+      case 0:
+        return pick(this.random, ["string", "number", "boolean"]);
+      case 1:
+        return '"low" | "high"';
+      case 2:
+        return "string | null";
+      case 3:
+        return pick(this.random, ["string[]", "[number]"]);
+      case 4:
+      case 5:
+        return `{ key: ${this.resultType(budget - 1)}, items?: ${this.resultType(budget - 1)}[], "quoted key": string }`;
+      case 6:
+        return `[${this.resultType(budget - 1)}]`;
+      default:
+        return `(${this.resultType(budget - 1)} | null)[]`;
+    }
   }
 
   /** `body` inside a construct that a jump may leave (a loop, an item, a branch, a block). */

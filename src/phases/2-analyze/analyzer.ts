@@ -51,7 +51,7 @@ export class Analyzer implements RuleContext {
     this.named = new NamedValues(this.bindings, report);
   }
 
-  run(): Omit<Analysis, keyof NameTargets> {
+  run(): Omit<Analysis, keyof NameTargets | "typed"> {
     let executed = false;
     this.noteSkippedClauses(this.program.body);
     for (const statement of this.program.body) {
@@ -74,6 +74,11 @@ export class Analyzer implements RuleContext {
       runtimeInputs: this.named.runtimeInputs,
       outputs: this.named.outputs,
       imports: new Map([...this.definitions.imports].map(([name, entry]) => [name, entry.statement])),
+      importedOutputs: new Map(
+        [...this.definitions.imports].flatMap(([name, entry]) =>
+          entry.program === undefined ? [] : [[name, entry.program.outputs] as const],
+        ),
+      ),
       agentValues: this.bindings.agentValues,
       blockBindingReads: this.bindings.blockBindingReads,
     };
@@ -363,7 +368,7 @@ export class Analyzer implements RuleContext {
       // A property the language does not define is a note to the model: any expression.
       if (!isOneOf(propertyNames, name)) {
         // A misspelt property (P035) is not read: `bash: deny` under `permisions:` is no expression.
-        if (misspeltProperty(name) === undefined) this.propertyValue(value);
+        if (misspeltProperty(name) === undefined && value.kind !== "TypeAnnotation") this.propertyValue(value);
         continue;
       }
       switch (name) {
@@ -374,11 +379,12 @@ export class Analyzer implements RuleContext {
         case "backoff":
         case "empty":
         case "skills":
+        case "returns":
           break;
         case "prompt":
         case "context":
         case "retry":
-          this.propertyValue(value);
+          if (value.kind !== "TypeAnnotation") this.propertyValue(value);
           break;
         case "permissions":
           if (value.kind !== "PropertyBlock") break;
@@ -395,9 +401,9 @@ export class Analyzer implements RuleContext {
     }
   }
 
-  private propertyValue(value: ast.Expression | ast.PropertyBlock): void {
+  private propertyValue(value: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation): void {
     if (value.kind === "PropertyBlock") value.properties.forEach((property) => this.propertyValue(property.value));
-    else this.expression(value);
+    else if (value.kind !== "TypeAnnotation") this.expression(value);
   }
 
   /** Limits (`max:`, `max_depth:`) are expressions; the other modifiers are written out. */

@@ -25,6 +25,7 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
       continue;
     }
     const ruleValue = rule.value;
+    if (ruleValue.kind === "TypeAnnotation") continue;
     if (ruleValue.kind === "Array" && name !== "bash") {
       for (const pattern of ruleValue.elements) {
         if (pattern.kind !== "String" && pattern.kind !== "Identifier")
