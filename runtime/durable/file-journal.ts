@@ -10,8 +10,9 @@
  * closing newline is written: a record cut short by a crash is dropped when the run is resumed
  * (that step runs again), so the log is atomic record by record.
  */
+import { createHash } from "node:crypto";
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
-import { RunStateError } from "../errors.js";
+import { asEnvironmentError, EnvironmentError, RunStateError } from "../errors.js";
 import type { Conversation, Journal, RecordedStep, StepIdentity, StepKind, TurnEvent } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
@@ -38,7 +39,30 @@ export interface ProgramRecord {
 
 /** A record as one journal line, newline included. */
 export function journalLine(key: string, step: RecordedStep): string {
-  return `${JSON.stringify({ key, ...step } satisfies JournalRecord)}\n`;
+  return recordLine({ key, ...step } satisfies JournalRecord);
+}
+
+/**
+ * Any record as one journal line, newline included, ending with its checksum (`"sum"`: the first 16
+ * hex digits of the SHA-256 of the line's JSON without it). A line changed by hand that stays valid
+ * JSON no longer matches its sum, and is refused with its line number instead of being replayed.
+ */
+export function recordLine(record: object): string {
+  const json = JSON.stringify(record);
+  return `${json.slice(0, -1)},"sum":"${checksum(json)}"}\n`;
+}
+
+function checksum(json: string): string {
+  return createHash("sha256").update(json).digest("hex").slice(0, 16);
+}
+
+const SUM = /,"sum":"([0-9a-f]{16})"\}$/;
+
+/** Whether a line's checksum holds: true or false for a line that has one, undefined for one written before checksums. */
+function checksumHolds(line: string): boolean | undefined {
+  const found = SUM.exec(line);
+  if (found === null) return undefined;
+  return checksum(`${line.slice(0, found.index)}}`) === found[1];
 }
 
 /**
@@ -49,6 +73,12 @@ export function journalLine(key: string, step: RecordedStep): string {
 export function parseJournal(
   content: string,
   path: string,
+  /**
+   * The line (0-based) from which every line must carry a checksum (run.json's `checksumsFrom`):
+   * lines before it were written by a prosec before checksums. Undefined: a line without one is
+   * accepted anywhere (a run no prosec with checksums has resumed yet).
+   */
+  checksumsFrom?: number,
 ): {
   readonly records: JournalRecord[];
   readonly lines: ReadonlyArray<JournalRecord | TurnRecord | ProgramRecord>;
@@ -57,7 +87,11 @@ export function parseJournal(
   const end = content.lastIndexOf("\n") + 1;
   const texts = content.slice(0, end).split("\n");
   texts.pop();
-  const lines = texts.map((line, index) => parseRecord(line) ?? throwDamaged(path, index + 1, texts.length));
+  const lines = texts.map((line, index) => {
+    const holds = checksumHolds(line);
+    const sound = holds ?? (checksumsFrom === undefined || index < checksumsFrom);
+    return (sound ? parseRecord(line) : undefined) ?? throwDamaged(path, index + 1, texts.length, holds === false);
+  });
   const records = lines.filter((line): line is JournalRecord => "kind" in line);
   return { records, lines, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
@@ -80,6 +114,8 @@ function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord |
     return undefined;
   }
   if (typeof record !== "object" || record === null) return undefined;
+  // The checksum is the line's, not the record's.
+  delete (record as { sum?: unknown }).sum;
   const { key, kind, usage, turn, program } = record as {
     key?: unknown;
     kind?: unknown;
@@ -104,7 +140,7 @@ function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord |
  * record short: something changed the file. The steps after it may have used its result, so only
  * dropping it and everything after it is sound.
  */
-function throwDamaged(path: string, line: number, lines: number): never {
+function throwDamaged(path: string, line: number, lines: number, changed = false): never {
   const after = line === lines ? "" : ` and the ${lines - line === 1 ? "line" : `${lines - line} lines`} after it`;
   const kept =
     line === 1
@@ -113,7 +149,7 @@ function throwDamaged(path: string, line: number, lines: number): never {
         ? "the step on line 1 is replayed"
         : `the steps on lines 1 to ${line - 1} are replayed`;
   throw new RunStateError(
-    `${path} is damaged at line ${line} of ${lines}: it is not a step record written by prosec, so the run cannot be resumed as it is. Either start a new run, or delete line ${line}${after} from the journal and resume: ${kept} and the model is asked again for the rest.`,
+    `${path} is damaged at line ${line} of ${lines}: ${changed ? "the record was changed after prosec wrote it (its checksum does not match)" : "it is not a step record written by prosec"}, so the run cannot be resumed as it is. Either start a new run, or delete line ${line}${after} from the journal and resume: ${kept} and the model is asked again for the rest.`,
   );
 }
 
@@ -125,12 +161,28 @@ export class FileJournal implements Journal {
   private readonly structural = new Map<string, RecordedStep>();
   private readonly descriptor: number;
   private appended = 0;
+  /** The journal's length in bytes: where its last complete record ends. */
+  private length: number;
+  /** Lines the journal held when it was opened. */
+  readonly loadedLines: number;
+  /** The failure that stopped appending: once an append failed, no record is ever appended after it. */
+  private failure: EnvironmentError | undefined;
+  /** Told of the first failed append (the run stops). */
+  onFailure: ((error: EnvironmentError) => void) | undefined;
 
-  /** Opens (or creates) the journal at `path`, loading its records and dropping a torn last one. */
-  constructor(readonly path: string) {
-    const complete = existsSync(path) ? this.load(readFileSync(path, "utf8")) : 0;
+  /**
+   * Opens (or creates) the journal at `path`, loading its records and dropping a torn last one;
+   * `checksumsFrom` as for `parseJournal`.
+   */
+  constructor(
+    readonly path: string,
+    checksumsFrom?: number,
+  ) {
+    const loaded = existsSync(path) ? this.load(readFileSync(path, "utf8"), checksumsFrom) : { bytes: 0, lines: 0 };
+    this.loadedLines = loaded.lines;
+    this.length = loaded.bytes;
     this.descriptor = openSync(path, "a");
-    ftruncateSync(this.descriptor, complete);
+    ftruncateSync(this.descriptor, this.length);
   }
 
   /** How many steps the journal holds. */
@@ -170,7 +222,7 @@ export class FileJournal implements Journal {
    * call-site key only among those written after this line.
    */
   beginProgram(sourceHash: string): void {
-    this.append(`${JSON.stringify({ key: "", program: sourceHash } satisfies ProgramRecord)}\n`);
+    this.append(recordLine({ key: "", program: sourceHash } satisfies ProgramRecord));
     this.steps.clear();
     this.conversations.clear();
   }
@@ -182,7 +234,7 @@ export class FileJournal implements Journal {
     return {
       events: list,
       append: (turn) => {
-        this.append(`${JSON.stringify({ key, turn } satisfies TurnRecord)}\n`);
+        this.append(recordLine({ key, turn } satisfies TurnRecord));
         list.push(turn);
       },
     };
@@ -193,10 +245,32 @@ export class FileJournal implements Journal {
     return this.appended;
   }
 
+  /**
+   * Appends one line whole, or not at all: a write that fails part-way (a full disk) is cut back to
+   * the last complete record, and the journal takes no record after it, so a resumed run finds every
+   * record it holds whole and in order.
+   */
   private append(line: string): void {
+    if (this.failure !== undefined) throw this.failure;
     const bytes = Buffer.from(line, "utf8");
     let written = 0;
-    while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
+    try {
+      while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
+    } catch (error) {
+      try {
+        ftruncateSync(this.descriptor, this.length);
+      } catch {
+        // The torn record has no newline: the next open drops it all the same.
+      }
+      const failure = asEnvironmentError(Object.assign(error as Error, { path: this.path }), `Writing ${this.path}`);
+      this.failure =
+        failure instanceof EnvironmentError
+          ? failure
+          : new EnvironmentError("EIO", this.path, `Writing ${this.path} failed: ${String(error)}`, error);
+      this.onFailure?.(this.failure);
+      throw this.failure;
+    }
+    this.length += written;
     this.appended += written;
   }
 
@@ -204,9 +278,9 @@ export class FileJournal implements Journal {
     closeSync(this.descriptor);
   }
 
-  /** Reads the records; returns the byte length of the complete ones. */
-  private load(content: string): number {
-    const { lines, bytes } = parseJournal(content, this.path);
+  /** Reads the records; returns the byte length of the complete ones and how many lines they take. */
+  private load(content: string, checksumsFrom: number | undefined): { bytes: number; lines: number } {
+    const { lines, bytes } = parseJournal(content, this.path, checksumsFrom);
     for (const line of lines) {
       if ("program" in line) {
         this.steps.clear();
@@ -222,7 +296,7 @@ export class FileJournal implements Journal {
         this.conversations.delete(key);
       }
     }
-    return bytes;
+    return { bytes, lines: lines.length };
   }
 }
 

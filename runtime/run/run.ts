@@ -4,7 +4,7 @@
  * (used-programs.ts), sessions, branches and reads (steps/); what is left here is the program's
  * structure: blocks, loops, bindings, judgments and the trail.
  */
-import { WaitingForInput } from "../errors.js";
+import { EnvironmentError, WaitingForInput } from "../errors.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
@@ -180,9 +180,12 @@ export class Run implements Runtime {
     return this.inputs.input(at, definition);
   }
 
-  /** Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error. */
+  /**
+   * Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error, and
+   * a machine that cannot keep the run's state (a full disk) is not the program's to handle.
+   */
   catchable(error: unknown): void {
-    if (error instanceof WaitingForInput) throw error;
+    if (error instanceof WaitingForInput || error instanceof EnvironmentError) throw error;
   }
 
   call<O extends Value>(

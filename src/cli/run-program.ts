@@ -15,6 +15,7 @@ import {
   newRunId,
   ProseError,
   RunStateError,
+  EnvironmentError,
   WaitingForInput,
   type RunOptions,
 } from "../../runtime/index.js";
@@ -185,6 +186,11 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       );
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
+    if (error instanceof EnvironmentError) {
+      if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
+        process.stderr.write(`Once that is fixed, resume with: prosec run ${again} --resume ${runId}\n`);
+      return EXIT.environment;
+    }
     const budget = error instanceof BudgetExceeded;
     // The message states the facts; how to go on is said here, in the command line's options.
     const more = !budget ? "" : error.remedy === "price" ? " (with the price set)" : " --budget <dollars> (or --yes)";
