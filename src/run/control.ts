@@ -9,6 +9,7 @@ import { isCancelled, markCancelled, readWaiting, writeWaiting } from "../../run
 import { liveHolder, lockRun, unlockRun } from "../../runtime/durable/run-lock.js";
 import { RunStateError } from "../../runtime/errors.js";
 import { UsageError } from "../errors.js";
+import { readRun } from "./run-list.js";
 
 /** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
 export function fileRunFolder(cwd: string, runId: string): string | undefined {
@@ -68,6 +69,9 @@ function recordAnswers(dir: string, runId: string, answers: { readonly [name: st
 /** Marks the run cancelled (it is never resumed) and stops the process running it, if one is. */
 export function cancelFileRun(dir: string, runId: string): string[] {
   if (isCancelled(dir)) return [`run ${runId} was already cancelled`];
+  // A finished run is left as it is: cancelling it would only make it refuse a resume that replays it.
+  if (liveHolder(dir) === undefined && readRun(runId, dir).status === "complete")
+    throw new UsageError(`run ${runId} has finished; there is nothing to cancel`);
   markCancelled(dir);
   const pid = liveHolder(dir);
   // The run's own SIGTERM handling stops it as Ctrl-C does: steps in flight are cancelled, state written.
