@@ -2,7 +2,7 @@
  * The tools every session's agent gets: files (read, write, edit, list, search), commands and URL
  * fetches. Each one asks the PermissionGuard first; a refusal throws before anything is touched.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { lstat, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { RE2JS } from "re2js";
@@ -238,6 +238,11 @@ function isReadable(path: string, context: ToolContext): boolean {
 /**
  * Runs a permitted command: argv without a shell, or a line under `/bin/sh -c` (`bash: allow`); inside
  * the OS sandbox (bwrap) when the plan has one.
+ *
+ * The command runs in a process group of its own, ended with it: a process it left in the background
+ * does not outlive it. Outside the sandbox (whose `--die-with-parent` does the same), a guard process
+ * ends the group when prosec itself dies, even by `kill -9`: it waits on a pipe only prosec holds,
+ * which the kernel closes when prosec goes.
  */
 function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
   const [command, commandArgs] =
@@ -253,6 +258,12 @@ function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
       signal: context.signal,
       timeout: COMMAND_TIMEOUT_MS,
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const guard = plan.sandbox === undefined && child.pid !== undefined ? guardGroup(child.pid) : undefined;
+    child.on("exit", () => {
+      endGroup(child.pid);
+      guard?.stdin?.end();
     });
     let output = "";
     const collect = (chunk: Buffer): void => {
@@ -265,6 +276,26 @@ function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
     );
     child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
   });
+}
+
+/** A process that kills the process group `group` once its input closes: when prosec ends, however it ends. */
+function guardGroup(group: number): ChildProcess {
+  const guard = spawn("/bin/sh", ["-c", `read line; kill -KILL -${group} 2>/dev/null`], {
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  guard.on("error", () => undefined);
+  guard.unref();
+  return guard;
+}
+
+/** Kills what is left of a finished command's process group (its background processes). */
+function endGroup(group: number | undefined): void {
+  if (group === undefined) return;
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch {
+    // The group is gone already.
+  }
 }
 
 /** At most `bytes` of the file from its start, as UTF-8 (a character cut at the end is dropped). */
