@@ -40,6 +40,8 @@ import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
 const STATE_INTERVAL_MS = 50;
 const QUIET_MS = 2000;
+/** state.md rewrites a quiet journal may have beyond what its growth paid for (see `considerState`). */
+const QUIET_CREDIT = 2;
 const SPENT_FILE = "spent.json";
 
 interface OpenedFolder {
@@ -59,8 +61,8 @@ export class RunFolder {
   private readonly source: ProgramSource;
   private stateTimer: NodeJS.Timeout | undefined;
   private quietTimer: NodeJS.Timeout | undefined;
-  /** state.md's size and the journal's when it was last written. */
-  private readonly lastState = { size: 0, journal: 0 };
+  /** state.md's size and the journal's when it was last written, and the bytes of state.md written in all. */
+  private readonly lastState = { size: 0, journal: 0, written: 0 };
   private anonymousCount = 0;
   private closed = false;
   private readonly children = new Set<RunFolder>();
@@ -398,7 +400,11 @@ export class RunFolder {
    * state.md is rewritten whole, so it is rewritten once the journal has grown by as much as state.md
    * weighed when last written: however long the run, its rewrites add up to about the journal's size,
    * which the folder keeps anyway (a timer alone wrote a long run's state.md hundreds of times over).
-   * A run whose journal stays quiet (a long step under way) has its state.md written after QUIET_MS.
+   *
+   * A run whose journal stays quiet (a long step under way) has its state.md written after QUIET_MS,
+   * but only while all of state.md written so far stays within the journal's size and QUIET_CREDIT
+   * state.md more: a run whose every step is slow (a real model's pace) would otherwise rewrite it at
+   * every step, whatever the journal's growth, and write many times its folder.
    */
   private considerState(): void {
     const journal = this.journalBytes();
@@ -409,8 +415,9 @@ export class RunFolder {
     if (this.quietTimer !== undefined) clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => {
       this.quietTimer = undefined;
-      if (this.journalBytes() === journal) this.writeState();
-      else this.considerState();
+      if (this.journalBytes() !== journal) this.considerState();
+      else if (this.lastState.written + this.lastState.size <= journal + QUIET_CREDIT * this.lastState.size)
+        this.writeState();
     }, QUIET_MS).unref();
   }
 
@@ -420,6 +427,7 @@ export class RunFolder {
       this.trace.updatedAt = new Date();
       const content = renderState(this.trace, this.source);
       this.lastState.size = content.length;
+      this.lastState.written += content.length;
       return content;
     });
   }
