@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { asEnvironmentError, EnvironmentError, RunStateError } from "../errors.js";
 import type { Conversation, Journal, RecordedStep, StepIdentity, StepKind, TurnEvent } from "../types.js";
+import { finishedEffects } from "./finished-effects.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
@@ -26,6 +27,15 @@ export interface JournalRecord extends RecordedStep {
 export interface TurnRecord {
   readonly key: string;
   readonly turn: TurnEvent;
+  /** The session's structural key and fingerprint when the event was recorded (absent before step scheme 3). */
+  readonly step?: string;
+  readonly fingerprint?: string;
+}
+
+/** A session under way: its structural key and fingerprint, as its turn records say. */
+interface SessionIdentity {
+  readonly step: string;
+  readonly fingerprint: string;
 }
 
 /**
@@ -159,6 +169,12 @@ export class FileJournal implements Journal {
   private readonly conversations = new Map<string, TurnEvent[]>();
   /** Every step record by structural key, those of earlier program texts included (the latest wins). */
   private readonly structural = new Map<string, RecordedStep>();
+  /** The identity of each session under way (by call-site key), from its turn records. */
+  private readonly identities = new Map<string, SessionIdentity>();
+  /** Sessions an earlier program text left under way, by structural key: an edited resume continues them. */
+  private readonly earlierUnderWay = new Map<string, { events: TurnEvent[]; fingerprint: string }>();
+  /** The finished tool calls with an effect of each finished session, by structural key. */
+  private readonly effects = new Map<string, string[]>();
   private readonly descriptor: number;
   private appended = 0;
   /** The journal's length in bytes: where its last complete record ends. */
@@ -207,9 +223,42 @@ export class FileJournal implements Journal {
           };
     this.append(journalLine(key, kept));
     this.steps.set(key, kept);
-    if (kept.step !== undefined) this.structural.set(kept.step, kept);
-    this.conversations.delete(key);
+    this.finishSession(key, kept);
     return Promise.resolve();
+  }
+
+  /** A step's record arrived: its turns are done with, what they did is remembered by structural key. */
+  private finishSession(key: string, step: RecordedStep): void {
+    if (step.step !== undefined) {
+      this.structural.set(step.step, step);
+      const effects = finishedEffects(this.conversations.get(key) ?? []);
+      if (effects.length > 0) this.effects.set(step.step, effects);
+      else if (step.reused !== true) this.effects.delete(step.step);
+    }
+    this.conversations.delete(key);
+    this.identities.delete(key);
+  }
+
+  beginStep(key: string, identity: StepIdentity, proceed: (effects: readonly string[]) => boolean): void {
+    const effects: string[] = [];
+    const done = this.steps.get(key) ?? this.structural.get(identity.key);
+    if (done?.fingerprint !== undefined && done.fingerprint !== identity.fingerprint)
+      effects.push(...(this.effects.get(done.step ?? identity.key) ?? []));
+    const events = this.conversations.get(key) ?? [];
+    const known = this.identities.get(key);
+    const startOver = events.length > 0 && known !== undefined && known.fingerprint !== identity.fingerprint;
+    if (startOver) effects.push(...finishedEffects(events));
+    const earlier = events.length === 0 ? this.earlierUnderWay.get(identity.key) : undefined;
+    const adopt = earlier !== undefined && earlier.fingerprint === identity.fingerprint;
+    if (earlier !== undefined && !adopt) effects.push(...finishedEffects(earlier.events));
+    if (effects.length > 0 && !proceed(effects)) return;
+    this.identities.set(key, { step: identity.key, fingerprint: identity.fingerprint });
+    if (earlier !== undefined) this.earlierUnderWay.delete(identity.key);
+    if (!startOver && !adopt) return;
+    const conversation = this.conversation(key);
+    if (startOver) conversation.append({ type: "restart" });
+    // Recorded again under this text's key, so the run resumes as any other from now on.
+    if (adopt) for (const event of earlier.events) conversation.append(event);
   }
 
   /** A recorded step with this structural key, from this program's text or an earlier one. */
@@ -223,8 +272,19 @@ export class FileJournal implements Journal {
    */
   beginProgram(sourceHash: string): void {
     this.append(recordLine({ key: "", program: sourceHash } satisfies ProgramRecord));
+    this.setAsideConversations();
     this.steps.clear();
+  }
+
+  /** The sessions under way of the text that ends here, kept by structural key for the next text. */
+  private setAsideConversations(): void {
+    for (const [key, events] of this.conversations) {
+      const identity = this.identities.get(key);
+      if (identity !== undefined && events.length > 0)
+        this.earlierUnderWay.set(identity.step, { events, fingerprint: identity.fingerprint });
+    }
     this.conversations.clear();
+    this.identities.clear();
   }
 
   conversation(key: string): Conversation {
@@ -234,7 +294,8 @@ export class FileJournal implements Journal {
     return {
       events: list,
       append: (turn) => {
-        this.append(recordLine({ key, turn } satisfies TurnRecord));
+        const identity = this.identities.get(key);
+        this.append(recordLine({ key, turn, ...identity } satisfies TurnRecord));
         list.push(turn);
       },
     };
@@ -283,17 +344,18 @@ export class FileJournal implements Journal {
     const { lines, bytes } = parseJournal(content, this.path, checksumsFrom);
     for (const line of lines) {
       if ("program" in line) {
+        this.setAsideConversations();
         this.steps.clear();
-        this.conversations.clear();
       } else if ("turn" in line) {
         let events = this.conversations.get(line.key);
         if (events === undefined) this.conversations.set(line.key, (events = []));
         events.push(line.turn);
+        if (line.step !== undefined && line.fingerprint !== undefined)
+          this.identities.set(line.key, { step: line.step, fingerprint: line.fingerprint });
       } else {
         const { key, ...step } = line;
         this.steps.set(key, step);
-        if (step.step !== undefined) this.structural.set(step.step, step);
-        this.conversations.delete(key);
+        this.finishSession(key, step);
       }
     }
     return { bytes, lines: lines.length };

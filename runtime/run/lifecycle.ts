@@ -167,6 +167,7 @@ export class RunLifecycle implements RunScope {
   private reportResume(): void {
     const report = this.core.durability instanceof JournalDurability ? this.core.durability.report : undefined;
     if (report === undefined || this.caller !== undefined) return;
+    if (!report.edited && report.rerun.length === 0) return;
     this.core.emit({
       type: "resumed",
       summary: report.summary(),
@@ -207,9 +208,11 @@ export class RunLifecycle implements RunScope {
           // A changed program's steps are matched by structural key: sites aligned with the recorded text.
           if (opened.previous !== undefined) this.core.fingerprints.alignWith(opened.previous);
           this.core.fingerprints.enabled = true;
+          // A resumed run accounts for what it reused and ran again (said when something changed).
           this.core.durability = new JournalDurability(
             opened.folder.journal!,
-            opened.previous === undefined ? undefined : new ResumeReport(),
+            options.resume === true ? new ResumeReport(opened.previous !== undefined) : undefined,
+            options.rerun === true,
           );
         }
       } catch (error) {

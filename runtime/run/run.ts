@@ -4,7 +4,7 @@
  * (used-programs.ts), sessions, branches and reads (steps/); what is left here is the program's
  * structure: blocks, loops, bindings, judgments and the trail.
  */
-import { EnvironmentError, WaitingForInput } from "../errors.js";
+import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
@@ -185,7 +185,8 @@ export class Run implements Runtime {
    * a machine that cannot keep the run's state (a full disk) is not the program's to handle.
    */
   catchable(error: unknown): void {
-    if (error instanceof WaitingForInput || error instanceof EnvironmentError) throw error;
+    if (error instanceof WaitingForInput || error instanceof EnvironmentError || error instanceof RunStateError)
+      throw error;
   }
 
   call<O extends Value>(

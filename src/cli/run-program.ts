@@ -46,6 +46,7 @@ export interface RunArguments extends Omit<RemoteRunArguments, "file">, Fallback
   readonly "on-truncation"?: "fail" | "keep";
   readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
+  readonly rerun?: boolean;
   readonly from?: number;
   /** `--stream` (delta events in `--json`), `--no-stream` (requests sent whole). */
   readonly stream?: boolean;
@@ -148,6 +149,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       runDir,
       resume: argv.resume !== undefined,
       ...(argv.resume !== undefined && argv.strict ? { strict: true } : {}),
+      ...(argv.resume !== undefined && argv.rerun === true ? { rerun: true } : {}),
       cwd,
       signal: controller.signal,
       onEvent: (event) => {
