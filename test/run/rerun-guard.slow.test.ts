@@ -31,21 +31,23 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** The plan (unless `plan` is false), then two turns that each run a command appending to log.txt, then `last` (the final answer, or a hang). */
-async function serve(last: FakeReply = reply.text("all done"), plan = true): Promise<FakeServer> {
-  const script = [
-    ...(plan ? [reply.text("the plan")] : []),
-    reply.toolUse([{ name: "run_command", input: { command: "echo one >> log.txt" } }]),
-    reply.toolUse([{ name: "run_command", input: { command: "echo two >> log.txt" } }]),
-    last,
-  ];
-  const server = await startFakeAnthropic({ script, respond: () => reply.text("all done") });
-  servers.push(server);
-  return server;
-}
-
-async function answering(): Promise<FakeServer> {
-  const server = await startFakeAnthropic({ respond: () => reply.text("all done") });
+/**
+ * A model that does the work as a real one would, turn by turn: the plan (the first session);
+ * in the tool session, a command appending "one" to log.txt, then "two", then the final answer (or,
+ * with `hang`, no answer: the run is killed there). A session started over runs both commands again.
+ */
+async function serve(hang = false): Promise<FakeServer> {
+  const server = await startFakeAnthropic({
+    respond: (request): FakeReply => {
+      const messages = request.body?.messages ?? [];
+      if (!JSON.stringify(messages[0] ?? "").includes("Do the work")) return reply.text("the plan");
+      if (messages.length === 1)
+        return reply.toolUse([{ name: "run_command", input: { command: "echo one >> log.txt" } }]);
+      if (messages.length === 3)
+        return reply.toolUse([{ name: "run_command", input: { command: "echo two >> log.txt" } }]);
+      return hang ? reply.hang() : reply.text("all done");
+    },
+  });
   servers.push(server);
   return server;
 }
@@ -74,7 +76,7 @@ function onlyRun(cwd: string): string {
 async function killedUnderWay(): Promise<{ cwd: string; runId: string }> {
   const cwd = temporaryFolder("prosec-rerun-");
   writeFileSync(join(cwd, "work.prose"), PROGRAM);
-  const server = await serve(reply.hang());
+  const server = await serve(true);
   const run = start(cwd, server, []);
   await server.waitForRequests(4);
   run.child.kill("SIGKILL");
@@ -87,7 +89,7 @@ describe("a finished tool call never runs again", () => {
   it("a session under way goes on by its structural key after an edit elsewhere in the program", async () => {
     const { cwd, runId } = await killedUnderWay();
     writeFileSync(join(cwd, "work.prose"), `# A comment added at the top.\n\n${PROGRAM}`);
-    const server = await answering();
+    const server = await serve();
     const resumed: CliResult = await start(cwd, server, ["--resume", runId]).exit;
     expect(resumed.status, resumed.stderr).toBe(EXIT.ok);
     expect(logLines(cwd)).toEqual(["one", "two"]);
@@ -98,7 +100,7 @@ describe("a finished tool call never runs again", () => {
   it("an edit of the session's own prompt is refused (exit 7) listing the finished commands; --rerun runs them again", async () => {
     const { cwd, runId } = await killedUnderWay();
     writeFileSync(join(cwd, "work.prose"), PROGRAM.replace("Do the work", "Do the work carefully"));
-    const server = await answering();
+    const server = await serve();
     const refused = await start(cwd, server, ["--resume", runId]).exit;
     expect(refused.status, refused.stderr).toBe(EXIT.runStateUnusable);
     expect(refused.stderr).toContain(
@@ -109,7 +111,7 @@ describe("a finished tool call never runs again", () => {
     expect(logLines(cwd)).toEqual(["one", "two"]);
 
     // The plan is reused (unchanged); the session starts over.
-    const rerun = await start(cwd, await serve(reply.text("all done"), false), ["--resume", runId, "--rerun"]).exit;
+    const rerun = await start(cwd, await serve(), ["--resume", runId, "--rerun"]).exit;
     expect(rerun.status, rerun.stderr).toBe(EXIT.ok);
     expect(logLines(cwd)).toEqual(["one", "two", "one", "two"]);
   });
@@ -121,7 +123,7 @@ describe("a finished tool call never runs again", () => {
     expect(first.status, first.stderr).toBe(EXIT.ok);
     const runId = onlyRun(cwd);
     const model = { PROSEC_MODEL_SONNET: "claude-another-model" };
-    const server = await answering();
+    const server = await serve();
     const refused = await start(cwd, server, ["--resume", runId], model).exit;
     expect(refused.status, refused.stderr).toBe(EXIT.runStateUnusable);
     expect(refused.stderr).toContain("run_command `echo one >> log.txt`, run_command `echo two >> log.txt`");
@@ -129,12 +131,7 @@ describe("a finished tool call never runs again", () => {
     expect(server.requests).toHaveLength(1);
     expect(logLines(cwd)).toEqual(["one", "two"]);
 
-    const rerun = await start(
-      cwd,
-      await serve(reply.text("all done"), false),
-      ["--resume", runId, "--rerun", "--json"],
-      model,
-    ).exit;
+    const rerun = await start(cwd, await serve(), ["--resume", runId, "--rerun", "--json"], model).exit;
     expect(logLines(cwd)).toEqual(["one", "two", "one", "two"]);
     expect(rerun.status, rerun.stderr).toBe(EXIT.ok);
     expect(rerun.stdout).toMatch(
