@@ -22,7 +22,6 @@ import { safeName } from "./files.js";
 import type { Spent } from "../run/meter.js";
 import type { BlockFrame } from "../run/step-context.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
-import { text } from "../values/expressions.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
 import {
@@ -33,7 +32,8 @@ import {
   STEP_SCHEME,
   type RunManifest,
 } from "./manifest.js";
-import { fenceFor, ProgramSource, type BindingKind } from "./program-source.js";
+import { bindingFile } from "./binding-file.js";
+import { ProgramSource, type BindingKind } from "./program-source.js";
 import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
@@ -431,25 +431,6 @@ export class RunFolder {
       return content;
     });
   }
-}
-
-/** `bindings/{name}.md` (state/filesystem.md, "bindings/{name}.md"). */
-export function bindingFile(
-  name: string,
-  kind: string,
-  executionId: number | undefined,
-  statement: string,
-  value: Value,
-): string {
-  const header = [
-    `# ${name}`,
-    "",
-    `kind: ${kind}`,
-    ...(executionId === undefined ? [] : [`execution_id: ${executionId}`]),
-  ];
-  const source =
-    statement === "" ? [] : ["", "source:", "", `${fenceFor(statement)}prose`, statement, fenceFor(statement)];
-  return [...header, ...source, "", "---", "", text(value), ""].join("\n");
 }
 
 function withoutUndefined(inputs: { readonly [name: string]: Value }): { readonly [name: string]: Value } {
