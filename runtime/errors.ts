@@ -50,6 +50,71 @@ function formatMessage(reason: string, details: ProseErrorDetails): string {
  */
 export class RunStateError extends ProseError {}
 
+/** The error codes that say the machine failed the run, not prosec or the program. */
+const ENVIRONMENT_CODES: ReadonlySet<string> = new Set([
+  "ENOSPC",
+  "EDQUOT",
+  "EROFS",
+  "EIO",
+  "EACCES",
+  "EPERM",
+  "EFBIG",
+]);
+
+const CODE_WORDS: { readonly [code: string]: string } = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EROFS: "the file system is read-only",
+  EIO: "an input/output error of the device",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EFBIG: "the file would exceed the size limit",
+};
+
+/** Whether `error` is a file-system failure of the machine (a full disk, a read-only folder, an I/O error, a denied permission). */
+export function isEnvironmentFailure(error: unknown): error is NodeJS.ErrnoException {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return error instanceof Error && typeof code === "string" && ENVIRONMENT_CODES.has(code);
+}
+
+/**
+ * The machine failed a durable run's state (a full disk, a read-only folder, an I/O error, a denied
+ * permission): the run stops where its journal's last complete record ends, and resumes from there
+ * once the cause is fixed. Not prosec's bug, not the program's error: a program's `catch:` does not
+ * handle it, and the CLI exits with `EXIT.environment`.
+ */
+export class EnvironmentError extends ProseError {
+  override readonly name: string = "EnvironmentError";
+
+  constructor(
+    readonly code: string,
+    readonly path: string | undefined,
+    reason: string,
+    cause?: unknown,
+  ) {
+    super(reason, cause === undefined ? {} : { cause });
+  }
+
+  /** `error` (one `isEnvironmentFailure` accepts) while doing `what` (\`writing journal.jsonl\`). */
+  static of(error: NodeJS.ErrnoException, what: string): EnvironmentError {
+    const code = error.code!;
+    const path = error.path;
+    const where = path === undefined ? "" : ` (${path})`;
+    return new EnvironmentError(
+      code,
+      path,
+      `${what} failed: ${CODE_WORDS[code] ?? code} (${code})${where}. This is a problem of the machine prosec runs on, not of prosec or the program: free space, or make the folder writable, then resume.`,
+      error,
+    );
+  }
+}
+
+/** `error` as an EnvironmentError when the machine caused it; anything else unchanged. */
+export function asEnvironmentError(error: unknown, what: string): unknown {
+  if (error instanceof EnvironmentError || !isEnvironmentFailure(error)) return error;
+  return EnvironmentError.of(error, what);
+}
+
 /** A failure that comes from the run being cancelled (a lost race, Ctrl-C, the deadline). */
 export function isAbortError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -26,6 +26,12 @@ export const EXIT = {
   runStateUnusable: 7,
   /** The network or a registry failed. */
   network: 8,
+  /**
+   * The machine failed: the disk is full, a folder is read-only, an input/output error, a permission
+   * denied. A run stopped by it keeps its journal up to its last complete record and resumes once the
+   * cause is fixed.
+   */
+  environment: 9,
   /** `prosec eval`: every case stopped on an error (none was scored): the eval measured nothing. */
   evalAllErrors: 10,
   /** Interrupted (Ctrl-C, SIGTERM), or the reader of the output closed it (`prosec check ... | head`). */

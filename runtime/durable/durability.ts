@@ -6,7 +6,7 @@
  * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
-import { WaitingForInput } from "../errors.js";
+import { RunStateError, WaitingForInput } from "../errors.js";
 import { changeReason } from "../run/step-keys.js";
 import type {
   Conversation,
@@ -22,6 +22,9 @@ import type {
 
 /** What a resumed run reused and ran again (`prosec run --resume` says it at the end). */
 export class ResumeReport {
+  /** `edited`: the program changed since the run recorded its steps (else only settings may have). */
+  constructor(readonly edited = true) {}
+
   reused = 0;
   added = 0;
   readonly rerun: Array<{ readonly line: number | undefined; readonly reason: string }> = [];
@@ -42,10 +45,15 @@ export class ResumeReport {
 }
 
 export class JournalDurability implements Durability {
-  /** `report`: a resumed run's account of what it reused, kept when it is to be told. */
+  /**
+   * `report`: a resumed run's account of what it reused, kept when it is to be told. `rerun`: finished
+   * tool calls with an effect may run again (`--rerun`); without it a step that would repeat them
+   * stops the run (`RerunRefused`).
+   */
   constructor(
     readonly journal: Journal,
     readonly report?: ResumeReport,
+    readonly rerun = false,
   ) {}
 
   async step(
@@ -70,6 +78,14 @@ export class JournalDurability implements Durability {
       return { step: earlier, replayed: true };
     }
     const before = recorded ?? earlier;
+    if (identity !== undefined && this.journal.beginStep !== undefined) {
+      let refused: readonly string[] | undefined;
+      this.journal.beginStep(key, identity, (effects) => {
+        if (!this.rerun) refused = effects;
+        return this.rerun;
+      });
+      if (refused !== undefined) throw new RerunRefused(identity, refused);
+    }
     if (this.report !== undefined && identity !== undefined) {
       if (before?.fingerprint === undefined || before.kind !== kind) this.report.added++;
       else
@@ -153,5 +169,19 @@ export class StepMismatch extends Error {
     readonly recordedKind: string,
   ) {
     super(`The recorded run does not match this program (step ${key} was a ${recordedKind}).`);
+  }
+}
+
+/**
+ * A resumed step would run again tool calls that finished with an effect (a command, an edited or
+ * written file): its prompt, agent, model, settings or what it reads changed since, or a session under
+ * way starts over. A finished tool call never runs again unless the user says so (`--rerun`).
+ */
+export class RerunRefused extends RunStateError {
+  constructor(identity: StepIdentity, effects: readonly string[]) {
+    super(
+      `Resuming would run again what the ${identity.kind} at line ${identity.at.line} already did, since it changed (its prompt, agent, model, settings or what it reads) after these tool calls finished: ${effects.join(", ")}. A finished tool call never runs again unasked: restore the program and settings as they were, fork the run from an earlier line (--from LINE), or resume with --rerun to run them again.`,
+      { at: identity.at, file: identity.program.source },
+    );
   }
 }

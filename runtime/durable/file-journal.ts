@@ -10,9 +10,11 @@
  * closing newline is written: a record cut short by a crash is dropped when the run is resumed
  * (that step runs again), so the log is atomic record by record.
  */
+import { createHash } from "node:crypto";
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
-import { RunStateError } from "../errors.js";
+import { asEnvironmentError, EnvironmentError, RunStateError } from "../errors.js";
 import type { Conversation, Journal, RecordedStep, StepIdentity, StepKind, TurnEvent } from "../types.js";
+import { finishedEffects } from "./finished-effects.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
@@ -25,6 +27,15 @@ export interface JournalRecord extends RecordedStep {
 export interface TurnRecord {
   readonly key: string;
   readonly turn: TurnEvent;
+  /** The session's structural key and fingerprint when the event was recorded (absent before step scheme 3). */
+  readonly step?: string;
+  readonly fingerprint?: string;
+}
+
+/** A session under way: its structural key and fingerprint, as its turn records say. */
+interface SessionIdentity {
+  readonly step: string;
+  readonly fingerprint: string;
 }
 
 /**
@@ -38,7 +49,30 @@ export interface ProgramRecord {
 
 /** A record as one journal line, newline included. */
 export function journalLine(key: string, step: RecordedStep): string {
-  return `${JSON.stringify({ key, ...step } satisfies JournalRecord)}\n`;
+  return recordLine({ key, ...step } satisfies JournalRecord);
+}
+
+/**
+ * Any record as one journal line, newline included, ending with its checksum (`"sum"`: the first 16
+ * hex digits of the SHA-256 of the line's JSON without it). A line changed by hand that stays valid
+ * JSON no longer matches its sum, and is refused with its line number instead of being replayed.
+ */
+export function recordLine(record: object): string {
+  const json = JSON.stringify(record);
+  return `${json.slice(0, -1)},"sum":"${checksum(json)}"}\n`;
+}
+
+function checksum(json: string): string {
+  return createHash("sha256").update(json).digest("hex").slice(0, 16);
+}
+
+const SUM = /,"sum":"([0-9a-f]{16})"\}$/;
+
+/** Whether a line's checksum holds: true or false for a line that has one, undefined for one written before checksums. */
+function checksumHolds(line: string): boolean | undefined {
+  const found = SUM.exec(line);
+  if (found === null) return undefined;
+  return checksum(`${line.slice(0, found.index)}}`) === found[1];
 }
 
 /**
@@ -49,6 +83,12 @@ export function journalLine(key: string, step: RecordedStep): string {
 export function parseJournal(
   content: string,
   path: string,
+  /**
+   * The line (0-based) from which every line must carry a checksum (run.json's `checksumsFrom`):
+   * lines before it were written by a prosec before checksums. Undefined: a line without one is
+   * accepted anywhere (a run no prosec with checksums has resumed yet).
+   */
+  checksumsFrom?: number,
 ): {
   readonly records: JournalRecord[];
   readonly lines: ReadonlyArray<JournalRecord | TurnRecord | ProgramRecord>;
@@ -57,7 +97,11 @@ export function parseJournal(
   const end = content.lastIndexOf("\n") + 1;
   const texts = content.slice(0, end).split("\n");
   texts.pop();
-  const lines = texts.map((line, index) => parseRecord(line) ?? throwDamaged(path, index + 1, texts.length));
+  const lines = texts.map((line, index) => {
+    const holds = checksumHolds(line);
+    const sound = holds ?? (checksumsFrom === undefined || index < checksumsFrom);
+    return (sound ? parseRecord(line) : undefined) ?? throwDamaged(path, index + 1, texts.length, holds === false);
+  });
   const records = lines.filter((line): line is JournalRecord => "kind" in line);
   return { records, lines, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
 }
@@ -80,6 +124,8 @@ function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord |
     return undefined;
   }
   if (typeof record !== "object" || record === null) return undefined;
+  // The checksum is the line's, not the record's.
+  delete (record as { sum?: unknown }).sum;
   const { key, kind, usage, turn, program } = record as {
     key?: unknown;
     kind?: unknown;
@@ -104,7 +150,7 @@ function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord |
  * record short: something changed the file. The steps after it may have used its result, so only
  * dropping it and everything after it is sound.
  */
-function throwDamaged(path: string, line: number, lines: number): never {
+function throwDamaged(path: string, line: number, lines: number, changed = false): never {
   const after = line === lines ? "" : ` and the ${lines - line === 1 ? "line" : `${lines - line} lines`} after it`;
   const kept =
     line === 1
@@ -113,7 +159,7 @@ function throwDamaged(path: string, line: number, lines: number): never {
         ? "the step on line 1 is replayed"
         : `the steps on lines 1 to ${line - 1} are replayed`;
   throw new RunStateError(
-    `${path} is damaged at line ${line} of ${lines}: it is not a step record written by prosec, so the run cannot be resumed as it is. Either start a new run, or delete line ${line}${after} from the journal and resume: ${kept} and the model is asked again for the rest.`,
+    `${path} is damaged at line ${line} of ${lines}: ${changed ? "the record was changed after prosec wrote it (its checksum does not match)" : "it is not a step record written by prosec"}, so the run cannot be resumed as it is. Either start a new run, or delete line ${line}${after} from the journal and resume: ${kept} and the model is asked again for the rest.`,
   );
 }
 
@@ -123,14 +169,36 @@ export class FileJournal implements Journal {
   private readonly conversations = new Map<string, TurnEvent[]>();
   /** Every step record by structural key, those of earlier program texts included (the latest wins). */
   private readonly structural = new Map<string, RecordedStep>();
+  /** The identity of each session under way (by call-site key), from its turn records. */
+  private readonly identities = new Map<string, SessionIdentity>();
+  /** Sessions an earlier program text left under way, by structural key: an edited resume continues them. */
+  private readonly earlierUnderWay = new Map<string, { events: TurnEvent[]; fingerprint: string }>();
+  /** The finished tool calls with an effect of each finished session, by structural key. */
+  private readonly effects = new Map<string, string[]>();
   private readonly descriptor: number;
   private appended = 0;
+  /** The journal's length in bytes: where its last complete record ends. */
+  private length: number;
+  /** Lines the journal held when it was opened. */
+  readonly loadedLines: number;
+  /** The failure that stopped appending: once an append failed, no record is ever appended after it. */
+  private failure: EnvironmentError | undefined;
+  /** Told of the first failed append (the run stops). */
+  onFailure: ((error: EnvironmentError) => void) | undefined;
 
-  /** Opens (or creates) the journal at `path`, loading its records and dropping a torn last one. */
-  constructor(readonly path: string) {
-    const complete = existsSync(path) ? this.load(readFileSync(path, "utf8")) : 0;
+  /**
+   * Opens (or creates) the journal at `path`, loading its records and dropping a torn last one;
+   * `checksumsFrom` as for `parseJournal`.
+   */
+  constructor(
+    readonly path: string,
+    checksumsFrom?: number,
+  ) {
+    const loaded = existsSync(path) ? this.load(readFileSync(path, "utf8"), checksumsFrom) : { bytes: 0, lines: 0 };
+    this.loadedLines = loaded.lines;
+    this.length = loaded.bytes;
     this.descriptor = openSync(path, "a");
-    ftruncateSync(this.descriptor, complete);
+    ftruncateSync(this.descriptor, this.length);
   }
 
   /** How many steps the journal holds. */
@@ -155,9 +223,42 @@ export class FileJournal implements Journal {
           };
     this.append(journalLine(key, kept));
     this.steps.set(key, kept);
-    if (kept.step !== undefined) this.structural.set(kept.step, kept);
-    this.conversations.delete(key);
+    this.finishSession(key, kept);
     return Promise.resolve();
+  }
+
+  /** A step's record arrived: its turns are done with, what they did is remembered by structural key. */
+  private finishSession(key: string, step: RecordedStep): void {
+    if (step.step !== undefined) {
+      this.structural.set(step.step, step);
+      const effects = finishedEffects(this.conversations.get(key) ?? []);
+      if (effects.length > 0) this.effects.set(step.step, effects);
+      else if (step.reused !== true) this.effects.delete(step.step);
+    }
+    this.conversations.delete(key);
+    this.identities.delete(key);
+  }
+
+  beginStep(key: string, identity: StepIdentity, proceed: (effects: readonly string[]) => boolean): void {
+    const effects: string[] = [];
+    const done = this.steps.get(key) ?? this.structural.get(identity.key);
+    if (done?.fingerprint !== undefined && done.fingerprint !== identity.fingerprint)
+      effects.push(...(this.effects.get(done.step ?? identity.key) ?? []));
+    const events = this.conversations.get(key) ?? [];
+    const known = this.identities.get(key);
+    const startOver = events.length > 0 && known !== undefined && known.fingerprint !== identity.fingerprint;
+    if (startOver) effects.push(...finishedEffects(events));
+    const earlier = events.length === 0 ? this.earlierUnderWay.get(identity.key) : undefined;
+    const adopt = earlier !== undefined && earlier.fingerprint === identity.fingerprint;
+    if (earlier !== undefined && !adopt) effects.push(...finishedEffects(earlier.events));
+    if (effects.length > 0 && !proceed(effects)) return;
+    this.identities.set(key, { step: identity.key, fingerprint: identity.fingerprint });
+    if (earlier !== undefined) this.earlierUnderWay.delete(identity.key);
+    if (!startOver && !adopt) return;
+    const conversation = this.conversation(key);
+    if (startOver) conversation.append({ type: "restart" });
+    // Recorded again under this text's key, so the run resumes as any other from now on.
+    if (adopt) for (const event of earlier.events) conversation.append(event);
   }
 
   /** A recorded step with this structural key, from this program's text or an earlier one. */
@@ -170,9 +271,20 @@ export class FileJournal implements Journal {
    * call-site key only among those written after this line.
    */
   beginProgram(sourceHash: string): void {
-    this.append(`${JSON.stringify({ key: "", program: sourceHash } satisfies ProgramRecord)}\n`);
+    this.append(recordLine({ key: "", program: sourceHash } satisfies ProgramRecord));
+    this.setAsideConversations();
     this.steps.clear();
+  }
+
+  /** The sessions under way of the text that ends here, kept by structural key for the next text. */
+  private setAsideConversations(): void {
+    for (const [key, events] of this.conversations) {
+      const identity = this.identities.get(key);
+      if (identity !== undefined && events.length > 0)
+        this.earlierUnderWay.set(identity.step, { events, fingerprint: identity.fingerprint });
+    }
     this.conversations.clear();
+    this.identities.clear();
   }
 
   conversation(key: string): Conversation {
@@ -182,7 +294,8 @@ export class FileJournal implements Journal {
     return {
       events: list,
       append: (turn) => {
-        this.append(`${JSON.stringify({ key, turn } satisfies TurnRecord)}\n`);
+        const identity = this.identities.get(key);
+        this.append(recordLine({ key, turn, ...identity } satisfies TurnRecord));
         list.push(turn);
       },
     };
@@ -193,10 +306,32 @@ export class FileJournal implements Journal {
     return this.appended;
   }
 
+  /**
+   * Appends one line whole, or not at all: a write that fails part-way (a full disk) is cut back to
+   * the last complete record, and the journal takes no record after it, so a resumed run finds every
+   * record it holds whole and in order.
+   */
   private append(line: string): void {
+    if (this.failure !== undefined) throw this.failure;
     const bytes = Buffer.from(line, "utf8");
     let written = 0;
-    while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
+    try {
+      while (written < bytes.length) written += writeSync(this.descriptor, bytes, written);
+    } catch (error) {
+      try {
+        ftruncateSync(this.descriptor, this.length);
+      } catch {
+        // The torn record has no newline: the next open drops it all the same.
+      }
+      const failure = asEnvironmentError(Object.assign(error as Error, { path: this.path }), `Writing ${this.path}`);
+      this.failure =
+        failure instanceof EnvironmentError
+          ? failure
+          : new EnvironmentError("EIO", this.path, `Writing ${this.path} failed: ${String(error)}`, error);
+      this.onFailure?.(this.failure);
+      throw this.failure;
+    }
+    this.length += written;
     this.appended += written;
   }
 
@@ -204,25 +339,26 @@ export class FileJournal implements Journal {
     closeSync(this.descriptor);
   }
 
-  /** Reads the records; returns the byte length of the complete ones. */
-  private load(content: string): number {
-    const { lines, bytes } = parseJournal(content, this.path);
+  /** Reads the records; returns the byte length of the complete ones and how many lines they take. */
+  private load(content: string, checksumsFrom: number | undefined): { bytes: number; lines: number } {
+    const { lines, bytes } = parseJournal(content, this.path, checksumsFrom);
     for (const line of lines) {
       if ("program" in line) {
+        this.setAsideConversations();
         this.steps.clear();
-        this.conversations.clear();
       } else if ("turn" in line) {
         let events = this.conversations.get(line.key);
         if (events === undefined) this.conversations.set(line.key, (events = []));
         events.push(line.turn);
+        if (line.step !== undefined && line.fingerprint !== undefined)
+          this.identities.set(line.key, { step: line.step, fingerprint: line.fingerprint });
       } else {
         const { key, ...step } = line;
         this.steps.set(key, step);
-        if (step.step !== undefined) this.structural.set(step.step, step);
-        this.conversations.delete(key);
+        this.finishSession(key, step);
       }
     }
-    return bytes;
+    return { bytes, lines: lines.length };
   }
 }
 

@@ -11,6 +11,7 @@
  * batches every BATCH_MS, so a name rebound by every step is written a few times, not every time.
  */
 import { dirname } from "node:path";
+import { asEnvironmentError } from "../errors.js";
 import { makeFolder, replaceFile } from "./files.js";
 
 export type FileContent = string | (() => string);
@@ -25,6 +26,8 @@ export class FileWriter {
   private readonly waiting: Array<() => void> = [];
   private batch: NodeJS.Timeout | undefined;
   private failure: unknown;
+  /** Told of the first failed write, as an EnvironmentError when the machine caused it (the run stops). */
+  onFailure: ((error: unknown) => void) | undefined;
 
   write(path: string, content: FileContent): void {
     this.pending.set(path, content);
@@ -63,7 +66,9 @@ export class FileWriter {
       await this.folder(dirname(path));
       await replaceFile(path, typeof content === "string" ? content : content());
     } catch (error) {
-      this.failure ??= error;
+      if (this.failure !== undefined) return;
+      this.failure = asEnvironmentError(error, `Writing ${path}`);
+      this.onFailure?.(this.failure);
     }
   }
 

@@ -9,7 +9,7 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeDirectory } from "./make-directory.js";
-import { JOURNAL_FILE, parseJournal } from "./file-journal.js";
+import { JOURNAL_FILE, parseJournal, recordLine } from "./file-journal.js";
 import { MANIFEST_FILE, missingManifest, readManifest } from "./manifest.js";
 
 export interface Fork {
@@ -30,18 +30,22 @@ export function forkRun(from: string, to: string, runId: string, line: number): 
   const manifest = readManifest(from);
   if (manifest === undefined) throw missingManifest(from);
   const journalPath = join(from, JOURNAL_FILE);
-  const { lines } = parseJournal(existsSync(journalPath) ? readFileSync(journalPath, "utf8") : "", journalPath);
+  const { lines } = parseJournal(
+    existsSync(journalPath) ? readFileSync(journalPath, "utf8") : "",
+    journalPath,
+    manifest.checksumsFrom,
+  );
   const cut = lines.findIndex((record) => "kind" in record && (recordedLine(record) ?? 0) >= line);
   const kept = (cut === -1 ? lines : lines.slice(0, cut)).filter((record) => !("turn" in record));
   makeDirectory(to);
   writeFileSync(
     join(to, MANIFEST_FILE),
-    `${JSON.stringify({ ...manifest, runId, startedAt: new Date().toISOString(), forkedFrom: { runId: manifest.runId, line } }, null, 2)}\n`,
+    `${JSON.stringify({ ...manifest, runId, startedAt: new Date().toISOString(), checksumsFrom: 0, forkedFrom: { runId: manifest.runId, line } }, null, 2)}\n`,
   );
   if (existsSync(join(from, "program.prose"))) copyFileSync(join(from, "program.prose"), join(to, "program.prose"));
   // The steps taken over were paid for by the run they come from.
   const records = kept.map((record) => ("kind" in record ? { ...record, reused: true } : record));
-  writeFileSync(join(to, JOURNAL_FILE), records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+  writeFileSync(join(to, JOURNAL_FILE), records.map((record) => recordLine(record)).join(""));
   const firstCut = cut === -1 ? undefined : lines[cut];
   return {
     reused: records.filter((record) => "kind" in record).length,

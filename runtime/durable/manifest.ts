@@ -12,6 +12,9 @@
  * - 2: adds the turns of sessions under way (`conversation.ts`) and, on each step record, its
  *   structural key and fingerprint (`step-keys.ts`), which let a changed program resume. A scheme-1
  *   run resumes by its call-site keys (the program must be unchanged) and is scheme 2 from then on.
+ * - 3: every journal line ends with its checksum (`"sum"`, file-journal.ts), from the line run.json's
+ *   `checksumsFrom` names on: 0 for a run started under scheme 3, the journal's length when a run of
+ *   an earlier scheme was first resumed (its older lines carry none and are read as before).
  *
  * Fields added to run.json after 0.2 (`stepScheme`, and any later one) are optional when read, and
  * fields this prosec does not know are kept when it rewrites the file.
@@ -22,10 +25,10 @@ import { RunStateError } from "../errors.js";
 import type { Value } from "../types.js";
 
 /** The step scheme this prosec records. */
-export const STEP_SCHEME = 2;
+export const STEP_SCHEME = 3;
 
 /** The step schemes this prosec resumes. */
-export const REPLAYED_SCHEMES: readonly number[] = [1, 2];
+export const REPLAYED_SCHEMES: readonly number[] = [1, 2, 3];
 
 /** The scheme of a run.json that names none: every run prosec 0.2 recorded. */
 const SCHEME_OF_0_2 = 1;
@@ -47,6 +50,11 @@ export interface RunManifest {
    * span links to it (telemetry/, docs/production.md "Tracing"). Only when that process was traced.
    */
   readonly traceparent?: string;
+  /**
+   * The journal line (0-based) from which every line carries a checksum (step scheme 3): lines
+   * before it were written by a prosec before checksums. Absent in runs no such prosec has resumed.
+   */
+  readonly checksumsFrom?: number;
 }
 
 /** The folder's run.json, undefined when there is none; a damaged one is a RunStateError. */
@@ -71,6 +79,9 @@ export function readManifest(dir: string): RunManifest | undefined {
   const scheme = fields["stepScheme"] ?? SCHEME_OF_0_2;
   if (!Number.isInteger(scheme) || (scheme as number) < 1)
     throw damaged(path, `"stepScheme" is not a whole number of at least 1`);
+  const checksumsFrom = fields["checksumsFrom"];
+  if (checksumsFrom !== undefined && !(Number.isInteger(checksumsFrom) && (checksumsFrom as number) >= 0))
+    throw damaged(path, `"checksumsFrom" is not a whole number`);
   return { program: "", source: "", ...fields, stepScheme: scheme } as RunManifest;
 }
 

@@ -16,13 +16,12 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunStateError } from "../errors.js";
+import { asEnvironmentError, RunStateError } from "../errors.js";
 import { makeDirectory } from "./make-directory.js";
 import { safeName } from "./files.js";
 import type { Spent } from "../run/meter.js";
 import type { BlockFrame } from "../run/step-context.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
-import { text } from "../values/expressions.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
 import {
@@ -33,14 +32,25 @@ import {
   STEP_SCHEME,
   type RunManifest,
 } from "./manifest.js";
-import { fenceFor, ProgramSource, type BindingKind } from "./program-source.js";
+import { bindingFile } from "./binding-file.js";
+import { ProgramSource, type BindingKind } from "./program-source.js";
 import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 
 const STATE_INTERVAL_MS = 50;
 const QUIET_MS = 2000;
+/** state.md rewrites a quiet journal may have beyond what its growth paid for (see `considerState`). */
+const QUIET_CREDIT = 2;
 const SPENT_FILE = "spent.json";
+
+interface OpenedFolder {
+  readonly folder: RunFolder;
+  readonly inputs: { readonly [name: string]: Value };
+  readonly previous?: string;
+  /** The `traceparent` of the run's first traced process (manifest.ts). */
+  readonly traceparent?: string;
+}
 
 /** Why a run folder is refused although its state is sound (the program or an input changed); the run turns it into a ProseError. */
 export class RunFolderError extends Error {}
@@ -51,9 +61,10 @@ export class RunFolder {
   private readonly source: ProgramSource;
   private stateTimer: NodeJS.Timeout | undefined;
   private quietTimer: NodeJS.Timeout | undefined;
-  /** state.md's size and the journal's when it was last written. */
-  private readonly lastState = { size: 0, journal: 0 };
+  /** state.md's size and the journal's when it was last written, and the bytes of state.md written in all. */
+  private readonly lastState = { size: 0, journal: 0, written: 0 };
   private anonymousCount = 0;
+  private closed = false;
   private readonly children = new Set<RunFolder>();
   private readonly deadlines = new Map<string, string>();
 
@@ -85,13 +96,40 @@ export class RunFolder {
     resume: boolean,
     strict = false,
     traceparent?: string,
-  ): {
-    folder: RunFolder;
-    inputs: { readonly [name: string]: Value };
-    previous?: string;
-    /** The `traceparent` of the run's first traced process (manifest.ts). */
-    traceparent?: string;
-  } {
+  ): OpenedFolder {
+    if (resume && !existsSync(join(dir, MANIFEST_FILE))) throw missingManifest(dir);
+    if (!resume) {
+      const existing = readManifest(dir);
+      if (existing !== undefined)
+        throw new RunFolderError(
+          `${dir} already holds run ${existing.runId}: resume it, or start the new run in another folder.`,
+        );
+    }
+    // Everything the run reads from its folder (run.json, waiting.json, the journal) is read under its
+    // lock: a second resume or a \`prosec answer\` at the same instant waits its turn or is refused.
+    try {
+      makeDirectory(dir);
+      lockRun(dir, readManifest(dir)?.runId ?? runId);
+    } catch (error) {
+      throw asEnvironmentError(error, `Taking the lock of run folder ${dir}`);
+    }
+    try {
+      return RunFolder.openLocked(dir, program, runId, supplied, resume, strict, traceparent);
+    } catch (error) {
+      unlockRun(dir);
+      throw asEnvironmentError(error, `Opening run folder ${dir}`);
+    }
+  }
+
+  private static openLocked(
+    dir: string,
+    program: ProgramInfo,
+    runId: string,
+    supplied: { readonly [name: string]: Value },
+    resume: boolean,
+    strict: boolean,
+    traceparent: string | undefined,
+  ): OpenedFolder {
     const existing = readManifest(dir);
     let manifest: RunManifest;
     let previous: string | undefined;
@@ -161,15 +199,9 @@ export class RunFolder {
         ...(traceparent === undefined ? {} : { traceparent }),
       };
     }
-    makeDirectory(dir);
-    lockRun(dir, manifest.runId);
-    let journal: FileJournal;
-    try {
-      journal = new FileJournal(join(dir, JOURNAL_FILE));
-    } catch (error) {
-      unlockRun(dir);
-      throw error;
-    }
+    const journal = new FileJournal(join(dir, JOURNAL_FILE), existing?.checksumsFrom);
+    // Lines written from now on carry checksums; an older prosec's lines before them do not.
+    manifest = { ...manifest, checksumsFrom: existing?.checksumsFrom ?? journal.loadedLines };
     // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
     if (previous !== undefined) journal.beginProgram(program.sourceHash);
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
@@ -296,19 +328,37 @@ export class RunFolder {
     return this.deadlines.get(key);
   }
 
+  /**
+   * Tells `stop` of the first write of the run's state that fails (the journal or a readable file):
+   * the run stops there. The journal has been cut back to its last complete record by then.
+   */
+  onFailure(stop: (error: unknown) => void): void {
+    this.writer.onFailure = stop;
+    if (this.journal !== undefined) this.journal.onFailure = stop;
+  }
+
   /** The inputs the run stops waiting for (`waiting.json`, read by `prosec answer` and the next resume). */
   waitFor(questions: readonly Question[]): void {
-    writeWaiting(this.dir, { questions, answers: {} });
+    try {
+      writeWaiting(this.dir, { questions, answers: {} });
+    } catch (error) {
+      throw asEnvironmentError(error, `Writing ${join(this.dir, "waiting.json")}`);
+    }
   }
 
   /** Writes the final state.md and every file still pending; the folder stays resumable unless `complete`. */
   async close(status: RunStatus): Promise<void> {
-    this.settle(status);
     try {
+      this.settle(status);
       await this.writer.flush();
+    } catch (error) {
+      throw asEnvironmentError(error, `Writing the files of run folder ${this.dir}`);
     } finally {
-      this.journal?.close();
-      if (this.journal !== undefined) unlockRun(this.dir);
+      if (!this.closed) {
+        this.closed = true;
+        this.journal?.close();
+        if (this.journal !== undefined) unlockRun(this.dir);
+      }
     }
   }
 
@@ -350,7 +400,11 @@ export class RunFolder {
    * state.md is rewritten whole, so it is rewritten once the journal has grown by as much as state.md
    * weighed when last written: however long the run, its rewrites add up to about the journal's size,
    * which the folder keeps anyway (a timer alone wrote a long run's state.md hundreds of times over).
-   * A run whose journal stays quiet (a long step under way) has its state.md written after QUIET_MS.
+   *
+   * A run whose journal stays quiet (a long step under way) has its state.md written after QUIET_MS,
+   * but only while all of state.md written so far stays within the journal's size and QUIET_CREDIT
+   * state.md more: a run whose every step is slow (a real model's pace) would otherwise rewrite it at
+   * every step, whatever the journal's growth, and write many times its folder.
    */
   private considerState(): void {
     const journal = this.journalBytes();
@@ -361,8 +415,9 @@ export class RunFolder {
     if (this.quietTimer !== undefined) clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => {
       this.quietTimer = undefined;
-      if (this.journalBytes() === journal) this.writeState();
-      else this.considerState();
+      if (this.journalBytes() !== journal) this.considerState();
+      else if (this.lastState.written + this.lastState.size <= journal + QUIET_CREDIT * this.lastState.size)
+        this.writeState();
     }, QUIET_MS).unref();
   }
 
@@ -372,28 +427,10 @@ export class RunFolder {
       this.trace.updatedAt = new Date();
       const content = renderState(this.trace, this.source);
       this.lastState.size = content.length;
+      this.lastState.written += content.length;
       return content;
     });
   }
-}
-
-/** `bindings/{name}.md` (state/filesystem.md, "bindings/{name}.md"). */
-export function bindingFile(
-  name: string,
-  kind: string,
-  executionId: number | undefined,
-  statement: string,
-  value: Value,
-): string {
-  const header = [
-    `# ${name}`,
-    "",
-    `kind: ${kind}`,
-    ...(executionId === undefined ? [] : [`execution_id: ${executionId}`]),
-  ];
-  const source =
-    statement === "" ? [] : ["", "source:", "", `${fenceFor(statement)}prose`, statement, fenceFor(statement)];
-  return [...header, ...source, "", "---", "", text(value), ""].join("\n");
 }
 
 function withoutUndefined(inputs: { readonly [name: string]: Value }): { readonly [name: string]: Value } {

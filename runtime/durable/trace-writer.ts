@@ -8,7 +8,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { asEnvironmentError } from "../errors.js";
 import { join } from "node:path";
 import type {
   ContentBlock,
@@ -49,6 +50,10 @@ export class TraceWriter {
   private timer: NodeJS.Timeout | undefined;
   /** Steps started by this process: their numbers in its part of the trace. */
   private started = 0;
+  /** The write that failed: the trace takes nothing after it. */
+  private failure: unknown;
+  /** Told of the first failed write (the run stops). */
+  onFailure: ((error: unknown) => void) | undefined;
 
   constructor(
     runDir: string,
@@ -160,15 +165,25 @@ export class TraceWriter {
     }
   }
 
-  /** Writes what is buffered; the trace stays open. */
+  /**
+   * Writes what is buffered; the trace stays open. A write that fails (a full disk) is cut back to
+   * the file's last complete record, the trace stops, and `onFailure` is told: the run stops too.
+   */
   flush(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    // Texts first: a step record never names a text that is not on disk.
-    if (this.texts !== "") appendFileSync(this.textsPath, this.texts);
-    if (this.steps !== "") appendFileSync(this.stepsPath, this.steps);
+    const { texts, steps } = this;
     this.texts = "";
     this.steps = "";
+    if (this.failure !== undefined) return;
+    try {
+      // Texts first: a step record never names a text that is not on disk.
+      if (texts !== "") appendWhole(this.textsPath, texts);
+      if (steps !== "") appendWhole(this.stepsPath, steps);
+    } catch (error) {
+      this.failure = asEnvironmentError(error, "Writing the run's trace");
+      this.onFailure?.(this.failure);
+    }
   }
 
   close(): void {
@@ -176,6 +191,7 @@ export class TraceWriter {
   }
 
   private record(record: TraceRecord): void {
+    if (this.failure !== undefined) return;
     this.steps += `${JSON.stringify(record)}\n`;
     this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS).unref();
   }
@@ -212,6 +228,26 @@ export class TraceWriter {
       }
       return [{ text: this.text(`[${block.type}]`) }];
     });
+  }
+}
+
+/** Appends `text` to the file at `path`, or on failure leaves the file as it was. */
+function appendWhole(path: string, text: string): void {
+  const descriptor = openSync(path, "a");
+  try {
+    const before = fstatSync(descriptor).size;
+    try {
+      writeFileSync(descriptor, text);
+    } catch (error) {
+      try {
+        ftruncateSync(descriptor, before);
+      } catch {
+        // Cut short without its newline: a reader drops it.
+      }
+      throw Object.assign(error as Error, { path });
+    }
+  } finally {
+    closeSync(descriptor);
   }
 }
 

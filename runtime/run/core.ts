@@ -6,7 +6,7 @@
  */
 import { SourceAnchors } from "./anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
-import { describeError, isAbortError, ProseError, WaitingForInput } from "../errors.js";
+import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
@@ -320,6 +320,11 @@ export class RunCore {
       };
     } catch (error) {
       if (error instanceof WaitingForInput) throw error;
+      if (error instanceof RunStateError) {
+        // The run's state forbids going on (a step would repeat finished tool calls): the whole run stops.
+        this.stopRun(error);
+        throw error;
+      }
       if (error instanceof StepMismatch) throw this.error(error.message, at);
       if (context.signal.aborted) throw context.signal.reason ?? error;
       if (limit?.signal.aborted && limit.signal.reason instanceof ProseError)

@@ -11,7 +11,7 @@ import { safeName } from "../durable/files.js";
 import { RunFolder, RunFolderError } from "../durable/run-folder.js";
 import type { RunStatus } from "../durable/state-file.js";
 import { TraceWriter } from "../durable/trace-writer.js";
-import { ProseError, WaitingForInput } from "../errors.js";
+import { asEnvironmentError, EnvironmentError, ProseError, WaitingForInput } from "../errors.js";
 import type { ProgramInfo, Runtime, RunOptions, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 import { invalidLimits, refusalBeforeStart } from "./budget-start.js";
@@ -103,6 +103,9 @@ export class RunLifecycle implements RunScope {
       this.open();
       if (this.caller === undefined) this.checkBudget();
       const result = await runInContext(core.root, () => body(runtime));
+      // A branch whose record could not be written (a full disk) stopped the run, even where a
+      // `parallel (on-fail: "continue")` let the body go on without it.
+      if (core.root.signal.reason instanceof EnvironmentError) throw core.root.signal.reason;
       const final = this.finalValue?.value;
       const finalResult = final === undefined || final === null ? {} : { result: text(final) };
       this.reportResume();
@@ -146,7 +149,12 @@ export class RunLifecycle implements RunScope {
           : core.root.signal.aborted || options.signal?.aborted === true
             ? "interrupted"
             : "failed";
-      await this.close(status);
+      try {
+        await this.close(status);
+      } catch (closing) {
+        // The machine that failed the run fails its last writes too: the run's failure says it already.
+        if (!(failure instanceof EnvironmentError)) throw closing;
+      }
       if (this.caller === undefined) core.telemetry.end(status, core.totals.list(), failure);
       throw failure;
     } finally {
@@ -160,6 +168,7 @@ export class RunLifecycle implements RunScope {
   private reportResume(): void {
     const report = this.core.durability instanceof JournalDurability ? this.core.durability.report : undefined;
     if (report === undefined || this.caller !== undefined) return;
+    if (!report.edited && report.rerun.length === 0) return;
     this.core.emit({
       type: "resumed",
       summary: report.summary(),
@@ -187,14 +196,24 @@ export class RunLifecycle implements RunScope {
         this.openFolder = opened.folder;
         if (options.resume === true) this.core.telemetry.linkResumed(opened.traceparent);
         this.givenInputs = opened.inputs;
-        this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));
+        // A failed write of the run's state (a full disk) stops the run where its journal ends.
+        const stop = (error: unknown): void => this.core.abort(error);
+        opened.folder.onFailure(stop);
+        try {
+          this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));
+        } catch (error) {
+          throw asEnvironmentError(error, `Opening the trace of run folder ${options.runDir}`);
+        }
+        this.core.trace.onFailure = stop;
         if (options.journal === undefined && options.durability === undefined) {
           // A changed program's steps are matched by structural key: sites aligned with the recorded text.
           if (opened.previous !== undefined) this.core.fingerprints.alignWith(opened.previous);
           this.core.fingerprints.enabled = true;
+          // A resumed run accounts for what it reused and ran again (said when something changed).
           this.core.durability = new JournalDurability(
             opened.folder.journal!,
-            opened.previous === undefined ? undefined : new ResumeReport(),
+            options.resume === true ? new ResumeReport(opened.previous !== undefined) : undefined,
+            options.rerun === true,
           );
         }
       } catch (error) {

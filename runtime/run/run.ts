@@ -5,7 +5,7 @@
  * structure: blocks, loops, bindings, judgments and the trail.
  */
 import { AssertScores } from "./scored-asserts.js";
-import { WaitingForInput } from "../errors.js";
+import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
@@ -183,9 +183,13 @@ export class Run implements Runtime {
     return this.inputs.input(at, definition);
   }
 
-  /** Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error. */
+  /**
+   * Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error, and
+   * a machine that cannot keep the run's state (a full disk) is not the program's to handle.
+   */
   catchable(error: unknown): void {
-    if (error instanceof WaitingForInput) throw error;
+    if (error instanceof WaitingForInput || error instanceof EnvironmentError || error instanceof RunStateError)
+      throw error;
   }
 
   call<O extends Value>(

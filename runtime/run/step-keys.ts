@@ -61,6 +61,6 @@ export function changeReason(recorded: string, now: string): string {
   const [asks, how] = recorded.split("-");
   const [asksNow, howNow] = now.split("-");
   if (asks !== asksNow) return "prompt changed";
-  if (how !== howNow) return "settings changed";
+  if (how !== howNow) return "model or settings changed";
   return "an input changed";
 }

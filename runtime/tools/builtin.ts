@@ -2,7 +2,7 @@
  * The tools every session's agent gets: files (read, write, edit, list, search), commands and URL
  * fetches. Each one asks the PermissionGuard first; a refusal throws before anything is touched.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { lstat, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { RE2JS } from "re2js";
@@ -247,7 +247,9 @@ function isReadable(path: string, context: ToolContext): boolean {
  * time limit or when the run is cancelled the whole group gets SIGTERM, then SIGKILL; when the
  * command exits, what it left running in the group is killed, and output still held by a process
  * that left the group is waited for only briefly. (A `setsid` daemon leaves the group: without the
- * sandbox it survives; inside, the PID namespace ends with the command.)
+ * sandbox it survives; inside, the PID namespace ends with the command.) Outside the sandbox (whose
+ * `--die-with-parent` does the same), a guard process ends the group when prosec itself dies, even by
+ * `kill -9`: it waits on a pipe only prosec holds, which the kernel closes when prosec goes.
  */
 async function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
   const network = plan.sandbox?.network;
@@ -285,6 +287,7 @@ function spawnCommand(
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const guard = plan.sandbox === undefined && child.pid !== undefined ? guardGroup(child.pid) : undefined;
     let output = "";
     let stopped: string | undefined;
     const signalGroup = (signal: NodeJS.Signals): void => {
@@ -319,10 +322,12 @@ function spawnCommand(
     };
     child.on("error", (error: NodeJS.ErrnoException) => {
       settle();
+      guard?.stdin?.end();
       reject(error.code === "ENOENT" ? new Error(`No program ${command} was found.`) : error);
     });
     child.on("exit", (code) => {
       signalGroup("SIGKILL");
+      guard?.stdin?.end();
       settle();
       let finished = false;
       const finish = (): void => {
@@ -352,6 +357,16 @@ function spawnCommand(
       child.once("close", () => (clearTimeout(drain), finish()));
     });
   });
+}
+
+/** A process that kills the process group `group` once its input closes: when prosec ends, however it ends. */
+function guardGroup(group: number): ChildProcess {
+  const guard = spawn("/bin/sh", ["-c", `read line; kill -KILL -${group} 2>/dev/null`], {
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  guard.on("error", () => undefined);
+  guard.unref();
+  return guard;
 }
 
 /** At most `bytes` of the file from its start, as UTF-8 (a character cut at the end is dropped). */

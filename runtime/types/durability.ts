@@ -108,6 +108,14 @@ export interface Journal {
   conversation?(key: string): Conversation;
   /** A recorded step by structural key (`step-keys.ts`), for a run whose program changed; a journal without it reuses nothing so. */
   reusable?(structuralKey: string): RecordedStep | undefined;
+  /**
+   * Before the step `key` runs: lines its conversation up with `identity` (a session under way is
+   * continued by structural key when its fingerprint is unchanged, and started over when it changed)
+   * and returns the finished tool calls with an effect that running it would repeat (of a finished
+   * step recorded with another fingerprint, or of a session under way that starts over).
+   * `proceed` says whether to go on anyway (`--rerun`); when it does not, nothing is changed.
+   */
+  beginStep?(key: string, identity: StepIdentity, proceed: (effects: readonly string[]) => boolean): void;
 }
 
 /** What a step asks, as the program put it. */

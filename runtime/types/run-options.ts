@@ -80,6 +80,12 @@ export interface RunOptions {
   /** With `resume`: refuse a program that changed since the run started, as earlier releases did. */
   readonly strict?: boolean;
   /**
+   * With `resume`: steps that changed since they ran may run again although their tool calls with an
+   * effect (commands, edited files) finished; without it such a resume stops with a `RunStateError`
+   * listing them (`prosec run --rerun`).
+   */
+  readonly rerun?: boolean;
+  /**
    * Hard cap on model calls in flight across the whole run (default 64). Below it the runtime follows
    * the API's pace, shared by every run of the process that reaches the same base URL with the same
    * key: 64 at first, halved on 429 / 529, one more with each success (runtime/pace.ts).

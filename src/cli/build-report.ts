@@ -14,6 +14,7 @@ export function reportBuild(result: BuildResult, check: boolean, summaryPrefix =
     if (program.boundRaised !== undefined)
       process.stdout.write(`  the change raises its cost bound: ${program.boundRaised.join(", ")}\n`);
   }
+  for (const module of result.removed) process.stdout.write(`removed: ${module} (its program is gone)\n`);
   if (result.typeErrors.length > 0) {
     process.stderr.write(
       "prosec: internal compiler error: a generated module does not type-check (nothing was written). Please report this.\n",
@@ -31,6 +32,7 @@ function summary(result: BuildResult, check: boolean): string {
   const parts = check
     ? [`${count("unchanged")} up to date`, `${count("stale")} stale`]
     : [`${count("written")} written`, `${count("unchanged")} unchanged`];
+  if (result.removed.length > 0) parts.push(`${result.removed.length} removed`);
   if (errors > 0 || all.length > 0) parts.push(plural(errors, "error"), plural(all.length - errors, "warning"));
   if (errors > 0 && !check) parts.push("nothing written");
   if (result.typeChecked > 0 && result.typeErrors.length === 0)

@@ -21,6 +21,7 @@ import { testCommand } from "./test-command.js";
 import { updateCommand } from "./update-command.js";
 import { EXIT } from "../exit-codes.js";
 import { DatabaseMismatch, UsageError } from "../errors.js";
+import { asEnvironmentError, EnvironmentError } from "../../runtime/errors.js";
 import { usageMessage } from "./usage-errors.js";
 import { yargs } from "./yargs.js";
 
@@ -88,6 +89,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof DatabaseMismatch) {
       process.stderr.write(`prosec: ${error.message}\n`);
       return EXIT.runStateUnusable;
+    }
+    // A full disk, a read-only folder: the machine's problem, said as such (not "a bug in prosec").
+    const environment = error instanceof EnvironmentError ? error : asEnvironmentError(error, "A file operation");
+    if (environment instanceof EnvironmentError) {
+      process.stderr.write(`prosec: ${environment.reason}\n`);
+      return EXIT.environment;
     }
     process.stderr.write(internalErrorReport(error));
     if (process.env.PROSEC_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);

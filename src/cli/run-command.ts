@@ -81,6 +81,12 @@ export function runCommand(yargs: Argv): Argv {
           default: false,
           describe: "treat warnings as errors; with --resume, refuse a program changed since the run started",
         })
+        .option("rerun", {
+          type: "boolean",
+          default: false,
+          describe:
+            "with --resume: run again steps that changed since they ran although their commands or file edits finished (refused without it)",
+        })
         .option("yes", {
           type: "boolean",
           default: false,

@@ -15,6 +15,7 @@ import {
   newRunId,
   ProseError,
   RunStateError,
+  EnvironmentError,
   WaitingForInput,
   type RunOptions,
 } from "../../runtime/index.js";
@@ -45,6 +46,7 @@ export interface RunArguments extends Omit<RemoteRunArguments, "file">, Fallback
   readonly "on-truncation"?: "fail" | "keep";
   readonly sandbox?: "required" | "auto" | "off";
   readonly strict: boolean;
+  readonly rerun?: boolean;
   readonly from?: number;
   /** `--stream` (delta events in `--json`), `--no-stream` (requests sent whole). */
   readonly stream?: boolean;
@@ -147,6 +149,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       runDir,
       resume: argv.resume !== undefined,
       ...(argv.resume !== undefined && argv.strict ? { strict: true } : {}),
+      ...(argv.resume !== undefined && argv.rerun === true ? { rerun: true } : {}),
       cwd,
       signal: controller.signal,
       onEvent: (event) => {
@@ -185,6 +188,11 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       );
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
+    if (error instanceof EnvironmentError) {
+      if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
+        process.stderr.write(`Once that is fixed, resume with: prosec run ${again} --resume ${runId}\n`);
+      return EXIT.environment;
+    }
     const budget = error instanceof BudgetExceeded;
     // The message states the facts; how to go on is said here, in the command line's options.
     const more = !budget ? "" : error.remedy === "price" ? " (with the price set)" : " --budget <dollars> (or --yes)";

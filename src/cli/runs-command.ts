@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isRunning, listRuns, runsFolder, type ListedRun } from "../run/run-list.js";
 import { runSteps, type ShownStep } from "../run/run-steps.js";
+import { RunStateError } from "../../runtime/errors.js";
 import type { DbosRun } from "../worker/dbos-runs.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
@@ -62,7 +63,15 @@ export function runsCommand(yargs: Argv): Argv {
           (argv) => {
             const dir = join(runsFolder(process.cwd()), argv.id);
             if (!existsSync(dir)) throw new UsageError(`runs show ${argv.id}: there is no such run in .prose/runs`);
-            const steps = runSteps(dir);
+            let steps: ShownStep[];
+            try {
+              steps = runSteps(dir);
+            } catch (error) {
+              if (!(error instanceof RunStateError)) throw error;
+              process.stderr.write(`prosec: ${error.message}\n`);
+              process.exitCode = EXIT.runStateUnusable;
+              return;
+            }
             if (argv.format === "json") process.stdout.write(`${JSON.stringify(steps, null, 2)}\n`);
             else printSteps(steps);
             process.exitCode = EXIT.ok;

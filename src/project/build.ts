@@ -14,6 +14,7 @@ import { readProgram } from "./read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
+import { removeOrphanModules, removeStaleTemporaries } from "./stale-outputs.js";
 import { committedCost, raisedParts } from "./bound-change.js";
 import { importedFiles, importResolver, resolveUse } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
@@ -58,6 +59,8 @@ export interface BuildResult {
   readonly typeErrors: readonly TypeError[];
   /** How many modules were type-checked (with `typecheck`; none when a program has errors). */
   readonly typeChecked: number;
+  /** Modules of programs that no longer exist, removed from the named folders (or `--out-dir`). */
+  readonly removed: readonly string[];
   /** ok; failed: errors in programs or stale outputs (`check`); internal: emitted code does not type-check. */
   readonly exitCode: ExitCode;
 }
@@ -165,12 +168,36 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     };
   });
   const stale = programs.some((program) => program.status === "stale");
+  const removed = options.check || failed || typeErrors.length > 0 ? [] : tidyOutputs(paths, all, options, cwd);
   return {
     programs,
+    removed: removed.map((module) => portable(module, cwd)),
     typeErrors,
     typeChecked: !failed && options.typecheck ? all.length : 0,
     exitCode: exitCodeOf(programs, stale, typeErrors),
   };
+}
+
+/**
+ * After a build that wrote: the modules of deleted programs are removed from every named folder (or
+ * from `--out-dir`), and the temporary files of killed builds from every output folder.
+ */
+function tidyOutputs(
+  paths: readonly string[],
+  built: readonly Planned[],
+  options: BuildOptions,
+  cwd: string,
+): string[] {
+  for (const folder of new Set(built.map((program) => dirname(program.output)))) removeStaleTemporaries(folder);
+  const kept = new Set(built.map((program) => program.output));
+  const roots = paths
+    .map((path) => resolve(cwd, path))
+    .filter((path) => existsSync(path) && statSync(path).isDirectory());
+  if (roots.length === 0) return [];
+  const outputs = options.outDir === undefined ? roots : [resolve(cwd, options.outDir)];
+  return outputs.flatMap((folder) =>
+    removeOrphanModules(folder, roots, options.outDir === undefined ? undefined : resolve(cwd, options.outDir), kept),
+  );
 }
 
 function boundRaised(program: Planned): string[] {

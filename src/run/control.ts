@@ -6,8 +6,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isCancelled, markCancelled, readWaiting, writeWaiting } from "../../runtime/durable/run-control.js";
-import { liveHolder } from "../../runtime/durable/run-lock.js";
+import { liveHolder, lockRun, unlockRun } from "../../runtime/durable/run-lock.js";
+import { RunStateError } from "../../runtime/errors.js";
 import { UsageError } from "../errors.js";
+import { readRun } from "./run-list.js";
 
 /** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
 export function fileRunFolder(cwd: string, runId: string): string | undefined {
@@ -17,6 +19,24 @@ export function fileRunFolder(cwd: string, runId: string): string | undefined {
 
 /** Records answers for what the run waits for; returns the lines to print. */
 export function answerFileRun(dir: string, runId: string, answers: { readonly [name: string]: string }): string[] {
+  // Under the run's lock, as a resume reads and clears waiting.json: an answer is never written between
+  // a resume's read and its clear (and lost), and a run some process is running takes no answer.
+  try {
+    lockRun(dir, runId);
+  } catch (error) {
+    if (!(error instanceof RunStateError)) throw error;
+    throw new RunStateError(
+      `${error.reason} \`prosec answer\` records an answer only while no process runs the run: answer once it has stopped (it says again what it waits for).`,
+    );
+  }
+  try {
+    return recordAnswers(dir, runId, answers);
+  } finally {
+    unlockRun(dir);
+  }
+}
+
+function recordAnswers(dir: string, runId: string, answers: { readonly [name: string]: string }): string[] {
   if (isCancelled(dir)) throw new UsageError(`run ${runId} was cancelled; it takes no answers`);
   const waiting = readWaiting(dir);
   if (waiting === undefined) throw new UsageError(`run ${runId} is not waiting for input`);
@@ -49,6 +69,9 @@ export function answerFileRun(dir: string, runId: string, answers: { readonly [n
 /** Marks the run cancelled (it is never resumed) and stops the process running it, if one is. */
 export function cancelFileRun(dir: string, runId: string): string[] {
   if (isCancelled(dir)) return [`run ${runId} was already cancelled`];
+  // A finished run is left as it is: cancelling it would only make it refuse a resume that replays it.
+  if (liveHolder(dir) === undefined && readRun(runId, dir).status === "complete")
+    throw new UsageError(`run ${runId} has finished; there is nothing to cancel`);
   markCancelled(dir);
   const pid = liveHolder(dir);
   // The run's own SIGTERM handling stops it as Ctrl-C does: steps in flight are cancelled, state written.

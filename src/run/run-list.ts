@@ -6,7 +6,10 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
+import { readManifest } from "../../runtime/durable/manifest.js";
 import { lockHolder } from "../../runtime/durable/run-lock.js";
+import { RunStateError } from "../../runtime/errors.js";
 import type { Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
 import { readTag } from "./eval-tag.js";
@@ -14,7 +17,8 @@ import { readTag } from "./eval-tag.js";
 /**
  * `running`: a live process holds its lock. `interrupted`: stopped before the end (Ctrl-C, or a
  * process that died, which leaves `running` in state.md and a stale lock): it can be resumed.
- * `damaged`: the folder has no readable run.json.
+ * `damaged`: the folder has no readable run.json, or its journal is damaged (a line prosec did not write
+ * as it is): it cannot be resumed as it is, and what it cost is not known.
  */
 export type ListedStatus = "running" | "complete" | "failed" | "interrupted" | "damaged";
 
@@ -54,18 +58,18 @@ export function listRuns(cwd: string): ListedRun[] {
 export function readRun(runId: string, dir: string): ListedRun {
   const manifest = readJson(join(dir, "run.json")) as
     { program?: string; source?: string; startedAt?: string } | undefined;
-  const journal = readJournal(join(dir, "journal.jsonl"));
+  const journal = readJournal(dir);
   const tag = readTag(dir);
   return {
     runId,
     dir,
-    status: manifest === undefined ? "damaged" : statusOf(dir),
+    status: manifest === undefined || journal === undefined ? "damaged" : statusOf(dir),
     ...(manifest?.program === undefined ? {} : { program: manifest.program }),
     ...(manifest?.source === undefined ? {} : { source: manifest.source }),
     ...(manifest?.startedAt === undefined ? {} : { startedAt: manifest.startedAt }),
     lastWrittenMs: lastWritten(dir),
-    steps: journal.steps,
-    cost: estimateCost(journal.usage),
+    steps: journal?.steps ?? 0,
+    cost: journal === undefined ? undefined : estimateCost(journal.usage),
     ...(tag === undefined ? {} : { evalId: tag.evalId }),
   };
 }
@@ -87,39 +91,47 @@ function statusOf(dir: string): ListedStatus {
   return status === "complete" || status === "failed" ? status : "interrupted";
 }
 
-function readJournal(path: string): { steps: number; usage: Usage[] } {
+/** The journal's finished steps and their usage; undefined when it is damaged (the run cannot resume). */
+function readJournal(dir: string): { steps: number; usage: Usage[] } | undefined {
+  const path = join(dir, JOURNAL_FILE);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch {
     return { steps: 0, usage: [] };
   }
+  let lines: ReturnType<typeof parseJournal>["lines"];
+  try {
+    lines = parseJournal(text, path, checksumsFrom(dir)).lines;
+  } catch (error) {
+    if (error instanceof RunStateError) return undefined;
+    throw error;
+  }
   const usage: Usage[] = [];
-  const pendingTurns = new Map<string | undefined, Usage[]>();
+  const pendingTurns = new Map<string, Usage[]>();
   let steps = 0;
-  // Only complete lines count, as for the runtime: a record cut short by a crash ends without "\n".
-  for (const line of text.split("\n").slice(0, -1)) {
-    try {
-      const record = JSON.parse(line) as {
-        key?: string;
-        usage?: Usage[];
-        reused?: boolean;
-        kind?: string;
-        turn?: { type?: string; usage?: Usage };
-      };
-      // A session's turns count when they are paid for: its step record then carries their usage too.
-      if (record.turn?.type === "response" && record.turn.usage !== undefined)
+  for (const record of lines) {
+    if ("program" in record) continue;
+    // A session's turns count when they are paid for: its step record then carries their usage too.
+    if ("turn" in record) {
+      if (record.turn.type === "response")
         pendingTurns.set(record.key, [...(pendingTurns.get(record.key) ?? []), record.turn.usage]);
-      if (record.kind === undefined) continue;
-      pendingTurns.delete(record.key);
-      steps++;
-      // A step taken over from an earlier program text or a forked run was paid for there.
-      if (record.reused !== true) usage.push(...(record.usage ?? []));
-    } catch {
-      // A damaged line: the run will refuse to resume and say so; the list counts what it can.
+      continue;
     }
+    pendingTurns.delete(record.key);
+    steps++;
+    // A step taken over from an earlier program text or a forked run was paid for there.
+    if (record.reused !== true) usage.push(...record.usage);
   }
   return { steps, usage: [...usage, ...[...pendingTurns.values()].flat()] };
+}
+
+function checksumsFrom(dir: string): number | undefined {
+  try {
+    return readManifest(dir)?.checksumsFrom;
+  } catch {
+    return undefined;
+  }
 }
 
 function lastWritten(dir: string): number {

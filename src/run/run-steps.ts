@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
 import { recordedLine } from "../../runtime/durable/fork.js";
+import { readManifest } from "../../runtime/durable/manifest.js";
 import type { Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
 
@@ -27,7 +28,11 @@ export interface ShownStep {
 
 export function runSteps(dir: string): ShownStep[] {
   const path = join(dir, JOURNAL_FILE);
-  const { lines } = parseJournal(existsSync(path) ? readFileSync(path, "utf8") : "", path);
+  const { lines } = parseJournal(
+    existsSync(path) ? readFileSync(path, "utf8") : "",
+    path,
+    readManifest(dir)?.checksumsFrom,
+  );
   const start = lines.findLastIndex((record) => "program" in record) + 1;
   const steps: ShownStep[] = [];
   const running = new Map<string, Usage[]>();

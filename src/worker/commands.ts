@@ -101,8 +101,24 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     process.exit(EXIT.network);
   }
   process.stderr.write("stopping: runs in flight stop at their next turn or tool call and go back on the queue\n");
-  await worker.stop();
-  return EXIT.ok;
+  // A second signal does not wait for the stop: the runs in flight are recovered or adopted as after a crash.
+  const again = (): never => process.exit(EXIT.interrupted);
+  process.once("SIGINT", again);
+  process.once("SIGTERM", again);
+  // DBOS retries its queries until the database answers: during an outage the stop waits at most --outage-limit.
+  const stoppedInTime = await Promise.race([
+    worker.stop().then(
+      () => true,
+      () => true,
+    ),
+    delay(argv.outageLimit * 1000).then(() => false),
+  ]);
+  if (stoppedInTime) return EXIT.ok;
+  process.stderr.write(
+    `prosec: the database did not answer within --outage-limit (${argv.outageLimit} s) while stopping; stopped without it. Runs in flight are recovered when this worker starts again, or adopted by another one\n`,
+  );
+  await endTracing();
+  process.exit(EXIT.network);
 }
 
 function delay(ms: number): Promise<void> {
@@ -227,7 +243,15 @@ export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
   const { timeout } = argv;
   if (timeout !== undefined && !(timeout >= 0)) throw new UsageError("--timeout takes a number of seconds, 0 or more");
   const url = systemDatabaseUrl();
-  if (timeout === undefined) return withClient(url, (client) => awaitResult(client, argv, new ResultWait(Infinity)));
+  if (timeout === undefined) {
+    // Without --timeout, an outage is waited through, one that began before `result` started too.
+    await reachableBefore(url, Infinity, Infinity, () =>
+      process.stderr.write(
+        `prosec: cannot reach the database at ${maskedUrl(url)} (DBOS_SYSTEM_DATABASE_URL); waiting for it (Ctrl-C to stop, or use --timeout)\n`,
+      ),
+    );
+    return withClient(url, (client) => awaitResult(client, argv, new ResultWait(Infinity)));
+  }
   const wait = new ResultWait(Date.now() + timeout * 1000);
   const finished = (async () => {
     await reachableBefore(url, wait.deadline, timeout);
@@ -320,12 +344,18 @@ function reportPending(argv: RunIdArguments, status: WorkflowStatus["status"], s
 }
 
 /** Resolves once the database at `url` answers; tries again until `deadline` (the caller's race ends it). */
-async function reachableBefore(url: string, deadline: number, seconds: number): Promise<void> {
-  for (;;) {
+async function reachableBefore(
+  url: string,
+  deadline: number,
+  seconds: number,
+  onFirstMiss?: () => void,
+): Promise<void> {
+  for (let missed = false; ; missed = true) {
     try {
       return await checkReachable(url);
     } catch (error) {
       if (!(error instanceof DatabaseUnreachable)) throw error;
+      if (!missed) onFirstMiss?.();
       if (Date.now() >= deadline) throw new DatabaseUnreachable(`${error.message} (tried for ${seconds} s)`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, Math.max(0, deadline - Date.now()))));
     }

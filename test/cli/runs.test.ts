@@ -129,4 +129,28 @@ describe("prosec runs", () => {
     expect(prosec(["runs"], empty).stdout).toBe("no runs in .prose/runs\n");
     expect(prosec(["runs", "prune", "--older-than", "1d"], empty).stdout).toBe("removed 0 runs\n");
   });
+
+  it("a run whose journal was changed by hand is damaged and has no cost; runs show of it exits 7 naming the line", () => {
+    const runId = fabricate(5, { ageDays: 0 });
+    const journal = join(runsDir(), runId, "journal.jsonl");
+    writeFileSync(journal, readFileSync(journal, "utf8").replace('"value":"hello"', '"value":"HELLO"'));
+    const json = prosec(["runs", "--format", "json"], project);
+    const listed = (JSON.parse(json.stdout) as { runId: string; status: string; cost: number | null }[]).find(
+      (run) => run.runId === runId,
+    );
+    expect(listed).toMatchObject({ status: "damaged", cost: null });
+    const shown = prosec(["runs", "show", runId], project);
+    expect(shown.status, shown.stderr).toBe(EXIT.runStateUnusable);
+    expect(shown.stderr).toContain(
+      "journal.jsonl is damaged at line 1 of 1: the record was changed after prosec wrote it",
+    );
+    expect(shown.stderr).not.toContain("bug in prosec");
+  });
+
+  it("prosec cancel of a finished run says it has finished and leaves it as it was", () => {
+    const cancelled = prosec(["cancel", realRun], project, { DBOS_SYSTEM_DATABASE_URL: "" });
+    expect(cancelled.status).toBe(EXIT.usage);
+    expect(cancelled.stderr).toBe(`prosec: run ${realRun} has finished; there is nothing to cancel\n`);
+    expect(existsSync(join(runsDir(), realRun, "cancelled"))).toBe(false);
+  });
 });

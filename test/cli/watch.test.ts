@@ -4,7 +4,7 @@
  * goes on; Ctrl-C (SIGINT) or SIGTERM ends it with exit 0.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -123,6 +123,22 @@ describe("prosec build --watch", () => {
       expect(await watcher.exit).toBe(EXIT.ok);
     },
   );
+
+  it("a deleted program's module is removed from the watched folder", { timeout: 90_000 }, async () => {
+    const project = temporaryFolder("prosec-watch-");
+    writeFileSync(join(project, "a.prose"), 'session "A"\n');
+    writeFileSync(join(project, "b.prose"), 'session "B"\n');
+    const watcher = watch(project, ["."]);
+    await watcher.line(/^watching 2 programs/);
+    expect(existsSync(join(project, "b.prose.ts"))).toBe(true);
+    rmSync(join(project, "b.prose"));
+    expect(await watcher.line(/changed →/)).toBe("b.prose changed → 1 program: 0 written, 1 unchanged, 1 removed");
+    expect(watcher.since()).toContain("removed: b.prose.ts (its program is gone)");
+    expect(existsSync(join(project, "b.prose.ts"))).toBe(false);
+    expect(existsSync(join(project, "a.prose.ts"))).toBe(true);
+    watcher.child.kill("SIGINT");
+    expect(await watcher.exit).toBe(EXIT.ok);
+  });
 
   it("SIGTERM ends it with exit 0 too", { timeout: 90_000 }, async () => {
     const project = temporaryFolder("prosec-watch-");

@@ -4,7 +4,9 @@
  * processes through the CLI against a PostgreSQL server of this file's own (stopping the shared one
  * would break the other DBOS files running beside it).
  */
+import { spawn } from "node:child_process";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { bin } from "../support/cli.js";
 import { EXIT } from "../../src/exit-codes.js";
 import {
   checkpointedIdentities,
@@ -185,6 +187,80 @@ describe("DBOS workers under database faults", () => {
       postgres.start();
       const answered = await prosec(["result", "run-tea", "--timeout", "0"], cwd, env);
       expect(answered.code).toBe(EXIT.pending);
+    },
+  );
+
+  it(
+    "SIGTERM while the database is down: the stop takes at most --outage-limit (exit 8); a second signal exits at once (130)",
+    { timeout: 180_000 },
+    async () => {
+      const cwd = folder();
+      const server = await fakeModel({ respond: reportModel, latencyMs: 300 });
+      const database = await freshDatabase("stop_outage", postgres.url);
+      const env = environment(database, server);
+
+      const worker = await startWorker("w1", cwd, env, { extra: ["--outage-limit", "6"] });
+      await submit(cwd, env, "tea", "run-tea");
+      await waitForRunsUnderWay(database, ["w1"], 1);
+      postgres.stop();
+      await waitFor(() => worker.log().includes("database unreachable"), "the worker to notice the outage");
+      const signalledAt = Date.now();
+      worker.process.kill("SIGTERM");
+      // The worker would give up on its own at --outage-limit too; the stop must not wait longer than that.
+      expect(await worker.exited).toBe(EXIT.network);
+      const took = Date.now() - signalledAt;
+      expect(took).toBeLessThan(6000 + 8000);
+      expect(worker.log()).toContain("stopping: runs in flight stop at their next turn or tool call");
+      expect(worker.log()).not.toContain("prosec: internal error");
+
+      // A second signal while the stop waits: the worker exits at once.
+      postgres.start();
+      const patient = await startWorker("w2", cwd, env, { extra: ["--outage-limit", "120"] });
+      postgres.stop();
+      await waitFor(() => patient.log().includes("database unreachable"), "the second worker to notice the outage");
+      patient.process.kill("SIGTERM");
+      await waitFor(() => patient.log().includes("stopping:"), "the second worker to begin stopping");
+      const againAt = Date.now();
+      patient.process.kill("SIGINT");
+      expect(await patient.exited).toBe(EXIT.interrupted);
+      expect(Date.now() - againAt).toBeLessThan(5000);
+      postgres.start();
+    },
+  );
+});
+
+describe("prosec result without --timeout", () => {
+  it(
+    "waits through an outage that began before it started, then prints the outputs",
+    { timeout: 180_000 },
+    async () => {
+      const cwd = folder();
+      const server = await fakeModel({ respond: reportModel });
+      const database = await freshDatabase("result_outage", postgres.url);
+      const env = environment(database, server);
+      const worker = await startWorker("w1", cwd, env);
+      await submit(cwd, env, "tea", "run-tea");
+      const outputs = await result(cwd, env, "run-tea");
+      expect(await stopped(worker)).toBe(EXIT.ok);
+
+      postgres.stop();
+      const child = spawn(process.execPath, [bin, "result", "run-tea", "--json"], { cwd, env });
+      let stderr = "";
+      let stdout = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      try {
+        await waitFor(() => stderr.includes("waiting for it"), "result to say it waits for the database");
+        expect(stderr).toMatch(
+          /^prosec: cannot reach the database at .+; waiting for it \(Ctrl-C to stop, or use --timeout\)\n$/,
+        );
+        postgres.start();
+        expect(await exited).toBe(EXIT.ok);
+        expect(JSON.parse(stdout.trim().split("\n").at(-1)!)).toMatchObject({ outputs });
+      } finally {
+        child.kill("SIGKILL");
+      }
     },
   );
 });

@@ -137,12 +137,12 @@ describe("--resume with an edited program", () => {
     expect(summary(events)).toBe("reused 2 steps; 1 new");
   });
 
-  it("a step whose model changed runs again, saying its settings changed", async () => {
+  it("a step whose model changed runs again, saying its model or settings changed", async () => {
     const withAgent = `agent writer:\n  model: sonnet\n\n${THREE.replace('output c = session "Write the report"', 'output c = session: writer\n  prompt: "Write the report"')}`;
     const project = await recorded(withAgent);
     const { asked, events } = await resume(withAgent.replace("model: sonnet", "model: opus"), project());
     expect(asked).toEqual(["Write the report"]);
-    expect(summary(events)).toMatch(/^reused 2 steps; re-running 1 from line \d+ \(settings changed\)$/);
+    expect(summary(events)).toMatch(/^reused 2 steps; re-running 1 from line \d+ \(model or settings changed\)$/);
   });
 
   it("strict: true refuses an edited program, as before", async () => {

@@ -140,7 +140,7 @@ describe("a run folder recorded by prosec 0.2", () => {
 });
 
 describe("a run folder recorded with step scheme 1 before turn steps", () => {
-  it("replays its 16 finished steps, finishes with the outputs of an uninterrupted run, and is step scheme 2 from then on", async () => {
+  it("replays its 16 finished steps, finishes with the outputs of an uninterrupted run, and is this prosec's step scheme from then on", async () => {
     const expected = await reference();
     const cwd = project(false);
     cpSync(join(SCHEME_1_FIXTURE, SCHEME_1_RUN), join(cwd, ".prose", "runs", SCHEME_1_RUN), { recursive: true });
@@ -154,6 +154,49 @@ describe("a run folder recorded with step scheme 1 before turn steps", () => {
       unknown
     >;
     expect(manifest).toMatchObject({ runId: SCHEME_1_RUN, compilerVersion: "0.2.0", stepScheme: STEP_SCHEME });
+    // Its 16 lines carry no checksum; every line this prosec wrote after them does.
+    expect(manifest["checksumsFrom"]).toBe(16);
+    const lines = readFileSync(join(cwd, ".prose", "runs", SCHEME_1_RUN, "journal.jsonl"), "utf8").split("\n");
+    lines.pop();
+    expect(lines.slice(0, 16).filter((line) => line.includes('"sum":'))).toEqual([]);
+    expect(lines.length).toBeGreaterThan(16);
+    for (const line of lines.slice(16)) expect(line).toMatch(/,"sum":"[0-9a-f]{16}"\}$/);
+  });
+
+  it("a record hand-edited after it was written, still valid JSON, is refused with its line (exit 7), as is one without its checksum", async () => {
+    const cwd = project(false);
+    const dir = join(cwd, ".prose", "runs", SCHEME_1_RUN);
+    cpSync(join(SCHEME_1_FIXTURE, SCHEME_1_RUN), dir, { recursive: true });
+    const server = await serve();
+    const done = await prosec(cwd, server, ["run", "report.prose", "--resume", SCHEME_1_RUN, "--json"]).exit;
+    expect(done.status, done.stderr).toBe(EXIT.ok);
+    const path = join(dir, "journal.jsonl");
+    const original = readFileSync(path, "utf8");
+    const lines = original.split("\n");
+    const edited = lines.findIndex((line, index) => index >= 16 && line.includes('"kind":"session"'));
+    expect(edited).toBeGreaterThanOrEqual(16);
+    const resumeIt = () => prosec(cwd, server, ["run", "report.prose", "--resume", SCHEME_1_RUN, "--json"]).exit;
+
+    lines[edited] = lines[edited]!.replace(/"value":"/, '"value":"EDITED ');
+    writeFileSync(path, lines.join("\n"));
+    const changed = await resumeIt();
+    expect(changed.status).toBe(EXIT.runStateUnusable);
+    expect(failure(changed)).toContain(
+      `is damaged at line ${edited + 1} of ${lines.length - 1}: the record was changed after prosec wrote it (its checksum does not match)`,
+    );
+
+    lines[edited] = original.split("\n")[edited]!.replace(/,"sum":"[0-9a-f]{16}"\}$/, "}");
+    writeFileSync(path, lines.join("\n"));
+    const unsummed = await resumeIt();
+    expect(unsummed.status).toBe(EXIT.runStateUnusable);
+    expect(failure(unsummed)).toContain(
+      `is damaged at line ${edited + 1} of ${lines.length - 1}: it is not a step record`,
+    );
+
+    writeFileSync(path, original);
+    const asRecorded = await resumeIt();
+    expect(asRecorded.status, asRecorded.stderr).toBe(EXIT.ok);
+    expect(server.requests.length).toBe(1);
   });
 });
 

@@ -3,7 +3,7 @@
  * model that asks where HOME is. Inside the sandbox HOME is the scratch one; `--sandbox off` runs the
  * command as the user; a mode that does not exist is a usage error.
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureBubblewrap } from "../support/bubblewrap.js";
@@ -46,9 +46,62 @@ describe("prosec run --sandbox", () => {
     expect(await homeSeen(["--sandbox", "off"])).not.toBe("/tmp/home");
   });
 
+  it("with --sandbox off, a command's processes do not outlive a kill -9 of prosec", { timeout: 60_000 }, async () => {
+    const cwd = temporaryFolder("prosec-sandbox-cli-");
+    folders.push(cwd);
+    writeFileSync(join(cwd, "home.prose"), PROGRAM);
+    model = await startFakeAnthropic({
+      script: [
+        reply.toolUse([
+          {
+            name: "run_command",
+            input: { command: "echo $$ > shell.pid; sleep 300 & echo $! > background.pid; wait" },
+          },
+        ]),
+        reply.text("found"),
+      ],
+    });
+    const run = startProsec(["run", "home.prose", "--sandbox", "off"], cwd, {
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: model.url,
+    });
+    const pids: number[] = [];
+    try {
+      const pidFile = join(cwd, "background.pid");
+      while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "")
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      pids.push(Number(readFileSync(join(cwd, "shell.pid"), "utf8")), Number(readFileSync(pidFile, "utf8")));
+      expect(pids.every(alive)).toBe(true);
+      run.child.kill("SIGKILL");
+      await run.exit;
+      // The guard ends them as soon as prosec is gone; a few seconds are plenty on a loaded machine.
+      const until = Date.now() + 10_000;
+      while (pids.some(alive) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      run.child.kill("SIGKILL");
+      for (const pid of pids.filter(alive)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("refuses a mode that does not exist", () => {
     const result = prosec(["run", "home.prose", "--sandbox", "sometimes"]);
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/sandbox/);
   });
 });
+
+/** Whether `pid` is a live process (a zombie, ended but not yet reaped, is not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
