@@ -6,12 +6,15 @@ export interface LoadedProgram {
   readonly codeHash: string;
 }
 
-/** Compiles `file` (and the programs it uses) in memory, printing its diagnostics; undefined when it has errors. */
+/**
+ * Compiles `file` (and the programs it uses), or loads them from the project's module cache when
+ * unchanged, printing its diagnostics; undefined when it has errors.
+ */
 export async function loadChecked(
   file: string,
   options: { readonly cwd: string; readonly strict: boolean },
 ): Promise<LoadedProgram | undefined> {
-  const loaded = await loadProgram(file, options);
+  const loaded = await loadProgram(file, { ...options, cache: true });
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
   for (const checked of loaded.files) {
     for (const diagnostic of checked.diagnostics)
