@@ -5,6 +5,7 @@
  * structure: blocks, loops, bindings, judgments and the trail.
  */
 import { WaitingForInput } from "../errors.js";
+import { takeFailure } from "./failed-steps.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
@@ -183,6 +184,18 @@ export class Run implements Runtime {
   /** Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error. */
   catchable(error: unknown): void {
     if (error instanceof WaitingForInput) throw error;
+    const failure = takeFailure(error);
+    if (failure === undefined) return;
+    const { kind, failed } = failure;
+    if (!failure.replayed) failure.record({ kind, value: null, usage: [], failed });
+    this.core.emit({
+      type: "step-caught",
+      at: failure.at,
+      label: failure.label,
+      message: failed.reason,
+      cause: failed.cause,
+      replayed: failure.replayed,
+    });
   }
 
   call<O extends Value>(
