@@ -9,11 +9,13 @@
  *   client and model, and the answer kept per server on disk when the run has a project to keep it
  *   in (`.prose/cache/model-limits.json`, `limitsFile`): later runs do not wait for it.
  *
- * A server that does not say (many Anthropic-compatible servers have no Models API) gets 8,192, which
- * every current model accepts; that answer is not kept on disk, so the server is asked again next run.
+ * A server that does not say (many Anthropic-compatible servers have no Models API: a 404) gets 8,192,
+ * which every current model accepts, kept like an answer; a look-up that failed otherwise (the network,
+ * a time-out) is not kept, so the server is asked again next run.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { NotFoundError } from "@anthropic-ai/sdk";
 import type Anthropic from "@anthropic-ai/sdk";
 import { isAbortError } from "../errors.js";
 import { makeDirectory } from "../durable/make-directory.js";
@@ -58,11 +60,15 @@ async function lookUp(
   try {
     const info = await client.models.retrieve(model, {}, { signal, timeout: LOOKUP_TIMEOUT_MS, maxRetries: 0 });
     const reported: unknown = info.max_tokens;
-    if (!(typeof reported === "number" && Number.isInteger(reported) && reported > 0)) return FALLBACK_MAX_TOKENS;
-    if (limitsFile !== undefined) keepLimit(limitsFile, server, model, reported);
-    return reported;
+    const limit =
+      typeof reported === "number" && Number.isInteger(reported) && reported > 0 ? reported : FALLBACK_MAX_TOKENS;
+    if (limitsFile !== undefined) keepLimit(limitsFile, server, model, limit);
+    return limit;
   } catch (error) {
     if (signal.aborted || isAbortError(error)) throw error;
+    // A server without a Models API (or that does not know the model) says so the same way next time.
+    if (error instanceof NotFoundError && limitsFile !== undefined)
+      keepLimit(limitsFile, server, model, FALLBACK_MAX_TOKENS);
     return FALLBACK_MAX_TOKENS;
   }
 }

@@ -485,23 +485,30 @@ describe("the output limit off the first request's path", () => {
 
   it("on a compatible server, is kept per server in the project's .prose/cache, so a later run does not ask", async () => {
     server = await startFakeAnthropic({
-      script: [reply.text("a"), reply.text("b"), reply.text("c")],
+      script: [reply.text("a"), reply.text("b")],
       models: { "local-model": { maxTokens: 32_000 } },
     });
     const project = temporaryFolder("prosec-limits-");
     // A fresh client each run (its own transport), so nothing is kept in memory between them.
     const fresh = { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) };
-    const runIn = (runDir: string) =>
-      runAgainst(server!, (rt) => rt.session({ at: at(1), prompt: "One", model: "local-model" }), { ...fresh, runDir });
+    const runIn = (runDir: string, model = "local-model") =>
+      runAgainst(server!, (rt) => rt.session({ at: at(1), prompt: "One", model }), { ...fresh, runDir });
     await runIn(join(project, ".prose", "runs", "20260101-000000-aaaaaa"));
     await runIn(join(project, ".prose", "runs", "20260101-000001-bbbbbb"));
     expect(server.modelLookups).toEqual(["local-model"]);
+    // A model the server's Models API does not know (404) gets 8,192, kept the same way.
+    server.push(reply.text("d"), reply.text("e"));
+    await runIn(join(project, ".prose", "runs", "20260101-000002-cccccc"), "unlisted-model");
+    await runIn(join(project, ".prose", "runs", "20260101-000003-dddddd"), "unlisted-model");
+    expect(server.modelLookups).toEqual(["local-model", "unlisted-model"]);
+    expect(server.requests.slice(-2).map((request) => request.body?.max_tokens)).toEqual([8192, 8192]);
     const kept = JSON.parse(readFileSync(join(project, ".prose", "cache", "model-limits.json"), "utf8"));
     expect(Object.keys(kept)).toEqual([server.url]);
     expect(kept[server.url]["local-model"].maxTokens).toBe(32_000);
     // A run folder outside a project's .prose/runs keeps nothing: it asks again.
+    server.push(reply.text("c"));
     await runIn(join(temporaryFolder("prosec-limits-"), "elsewhere"));
-    expect(server.modelLookups).toEqual(["local-model", "local-model"]);
-    expect(server.requests.map((request) => request.body?.max_tokens)).toEqual([32_000, 32_000, 32_000]);
+    expect(server.modelLookups).toEqual(["local-model", "unlisted-model", "local-model"]);
+    expect(server.requests.map((request) => request.body?.max_tokens)).toEqual([32_000, 32_000, 8192, 8192, 32_000]);
   });
 });
