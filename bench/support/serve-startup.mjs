@@ -1,7 +1,8 @@
 // The fake Messages API for bench/startup.bench.mjs, in a process of its own. argv: the Models API's
 // latency in ms. Sessions get a short text; a judgment (a request forcing its answer tool) gets "no",
 // so a loop `until` one runs to its `max:`. The Models API knows the default model (128,000 tokens).
-// Prints its URL; answers each `count` line on stdin with the requests it has received.
+// Prints its URL; answers each `count` line on stdin with the requests it has received, each `lookups`
+// line with the Models API look-ups.
 import { createInterface } from "node:readline";
 import { importFakeServer } from "./fake-server.mjs";
 
@@ -17,5 +18,6 @@ const server = await startFakeAnthropic({
 process.stdout.write(`${server.url}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === "count") process.stdout.write(`${server.requests.length}\n`);
+  if (line.trim() === "lookups") process.stdout.write(`${server.modelLookups.length}\n`);
 }
 process.exit(0);

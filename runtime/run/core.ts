@@ -342,14 +342,9 @@ export class RunCore {
       if (limit?.signal.aborted && limit.signal.reason instanceof ProseError)
         throw failed(this.error(limit.signal.reason.reason, at, label, error));
       if (error instanceof ProseError && error.file !== undefined) throw failed(error);
-      throw failed(
-        this.error(
-          isAbortError(error) ? "The step was cancelled." : `${label} failed: ${describeError(error)}`,
-          at,
-          label,
-          error,
-        ),
-      );
+      // A cancelled step did not fail: nothing to replay.
+      if (isAbortError(error)) throw this.error("The step was cancelled.", at, label, error);
+      throw failed(this.error(`${label} failed: ${describeError(error)}`, at, label, error));
     } finally {
       limit?.release();
     }
