@@ -44,10 +44,23 @@ export interface LoadOptions {
   readonly cache?: boolean;
 }
 
+/** Defined (as the bundled runtime's file name) only in the bundle scripts/bundle-run.mjs builds. */
+declare const PROSEC_BUNDLED_RUNTIME: string | undefined;
+
+/**
+ * The runtime a compiled program imports: the same instance as the code that loads it. From the
+ * bundle `prosec run` loads (dist/src/bundle/), the bundled runtime beside it; from dist/'s modules
+ * or the sources, dist/runtime/index.js.
+ */
+function runtimeModuleUrl(): string {
+  if (typeof PROSEC_BUNDLED_RUNTIME === "string") return new URL(PROSEC_BUNDLED_RUNTIME, import.meta.url).href;
+  return pathToFileURL(resolve(packageRoot, "dist/runtime/index.js")).href;
+}
+
 export async function loadProgram(path: string, options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const program = resolve(cwd, path);
-  const runtimeUrl = pathToFileURL(resolve(packageRoot, "dist/runtime/index.js")).href;
+  const runtimeUrl = runtimeModuleUrl();
   const cache = options.cache === true ? new ModuleCache(cwd) : undefined;
   const key = cache?.keyOf(program, { strict: options.strict === true, runtimeUrl });
   const hit = key === undefined ? undefined : cache!.read(key);
