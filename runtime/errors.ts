@@ -115,6 +115,22 @@ export function asEnvironmentError(error: unknown, what: string): unknown {
   return EnvironmentError.of(error, what);
 }
 
+/**
+ * A model's answer the step could not use, after what the run does about it (re-asks, continuations):
+ * a refusal, an answer that failed validation. A step's error has it as its cause; a recorded failure
+ * says which (failed-steps.ts).
+ */
+export class AnswerFailure extends Error {
+  override readonly name: string = "AnswerFailure";
+
+  constructor(
+    readonly problem: "refusal" | "invalid-answer",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** A failure that comes from the run being cancelled (a lost race, Ctrl-C, the deadline). */
 export function isAbortError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: the grammar, then TypeScript and the view's page script into a new folder of its own,
+// `npm run build`: the grammar, then TypeScript, the view's page script and the bundle of `prosec run`'s
+// path (bundle-run.mjs) into a new folder of its own,
 // `.dist/<stamp>-<time>-<pid>`, then `dist` (a symbolic link) is pointed at it by one rename. dist/ is
 // never missing nor half-written: a `prosec` started during a build runs the previous build, and a
 // long-running one keeps the whole build it started with (Node loads modules by their real path, inside
@@ -46,6 +47,7 @@ const name = `${stamp}-${Date.now().toString(36)}-${process.pid}`;
 const folder = join(builds, name);
 run("node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json", "--outDir", folder);
 run("scripts/build-view.mjs", join(folder, "view", "app.js"));
+run("scripts/bundle-run.mjs", folder);
 // Last: the stamp says the folder is complete.
 writeFileSync(join(folder, STAMP_FILE), `${stamp}\n`);
 

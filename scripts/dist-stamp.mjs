@@ -13,6 +13,7 @@ const FILES = [
   "scripts/build.mjs",
   "scripts/build-grammar.mjs",
   "scripts/build-view.mjs",
+  "scripts/bundle-run.mjs",
   "scripts/compile-grammar.mjs",
   "scripts/dist-stamp.mjs",
 ];

@@ -103,6 +103,11 @@ export class JournalDurability implements Durability {
     return this.journal.conversation?.(key);
   }
 
+  /** Journaled at once (a run folder's journal appends in call order), so it precedes the steps that follow. */
+  recordFailure(key: string, step: RecordedStep, identity?: StepIdentity): void {
+    void this.journal.put(key, step, identity);
+  }
+
   branch<T extends Value>(_key: string, body: () => Promise<T>): Promise<T> {
     return body();
   }
@@ -138,6 +143,10 @@ export class ScopedDurability implements Durability {
       // The question is answered under the key the run's store knows it by.
       throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
     }
+  }
+
+  recordFailure(key: string, step: RecordedStep, identity?: StepIdentity): void {
+    this.parent.recordFailure?.(this.prefix + key, step, identity);
   }
 
   /** The key the run's store knows a step of this program by. */

@@ -364,11 +364,12 @@ export class FileJournal implements Journal {
 
 /** A step record as reused under another key: its identity fields are the new step's. */
 function withoutIdentity(step: RecordedStep): RecordedStep {
-  const { kind, value, usage, reason, reused, attempts, problems, truncated } = step;
+  const { kind, value, usage, reason, reused, attempts, problems, truncated, failed } = step;
   return {
     kind,
     value,
     usage,
+    ...(failed === undefined ? {} : { failed }),
     ...(reason === undefined ? {} : { reason }),
     ...(reused === undefined ? {} : { reused }),
     ...(attempts === undefined ? {} : { attempts }),

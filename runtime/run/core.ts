@@ -20,6 +20,7 @@ import { currentContext, StepContext } from "./step-context.js";
 import { StepFingerprints } from "./step-fingerprints.js";
 import { AnchoredStep } from "./step-identity.js";
 import { structuralSegment } from "./step-keys.js";
+import { failedStepError, failureOf, replayedError } from "./failed-steps.js";
 import { Secrets } from "../tools/secrets.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
 import { OFF, type Telemetry } from "../telemetry/run-telemetry.js";
@@ -281,6 +282,19 @@ export class RunCore {
     );
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
+    let replayedFailure: ProseError | undefined;
+    // A failure a `catch:` takes is journaled then (failed-steps.ts); one replayed from the journal is not again.
+    const failed = (error: ProseError, replayed = false): ProseError =>
+      failedStepError(error, {
+        key,
+        kind,
+        at,
+        label,
+        failed: failureOf(error, limit?.signal.aborted === true && !context.signal.aborted),
+        identity,
+        replayed,
+        record: (step) => this.durability.recordFailure?.(key, step, identity),
+      });
     try {
       const { step, replayed } = await this.durability.step(
         key,
@@ -311,6 +325,7 @@ export class RunCore {
         },
         identity,
       );
+      if (step.failed !== undefined) throw (replayedFailure = failed(replayedError(step.failed), true));
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),
@@ -319,6 +334,7 @@ export class RunCore {
         replayed,
       };
     } catch (error) {
+      if (error === replayedFailure) throw error;
       if (error instanceof WaitingForInput) throw error;
       if (error instanceof RunStateError) {
         // The run's state forbids going on (a step would repeat finished tool calls): the whole run stops.
@@ -328,14 +344,11 @@ export class RunCore {
       if (error instanceof StepMismatch) throw this.error(error.message, at);
       if (context.signal.aborted) throw context.signal.reason ?? error;
       if (limit?.signal.aborted && limit.signal.reason instanceof ProseError)
-        throw this.error(limit.signal.reason.reason, at, label, error);
-      if (error instanceof ProseError && error.file !== undefined) throw error;
-      throw this.error(
-        isAbortError(error) ? "The step was cancelled." : `${label} failed: ${describeError(error)}`,
-        at,
-        label,
-        error,
-      );
+        throw failed(this.error(limit.signal.reason.reason, at, label, error));
+      if (error instanceof ProseError && error.file !== undefined) throw failed(error);
+      // A cancelled step did not fail: nothing to replay.
+      if (isAbortError(error)) throw this.error("The step was cancelled.", at, label, error);
+      throw failed(this.error(`${label} failed: ${describeError(error)}`, at, label, error));
     } finally {
       limit?.release();
     }

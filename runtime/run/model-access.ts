@@ -4,6 +4,7 @@
  * sent (inside the cap, down the model's fallback chain, each request admitted by the meter, through
  * the run's trace, a session's streamed). A called program shares its caller's client, cap and chains.
  */
+import { basename, dirname, join, resolve } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { withBreakpoints } from "../model/caching.js";
@@ -21,6 +22,19 @@ import type { Meter, Refusal } from "./meter.js";
 import type { Secrets } from "../tools/secrets.js";
 import { outsideContext } from "./step-context.js";
 import type { RunOptions, Usage } from "../types.js";
+
+/**
+ * Where a run keeps the output limits its servers reported (output-limits.ts): beside the module cache
+ * of its project, for a run folder in a project's `.prose/runs/`; none for a run folder elsewhere.
+ */
+function limitsFileOf(runDir: string | undefined): string | undefined {
+  if (runDir === undefined) return undefined;
+  const runs = dirname(resolve(runDir));
+  const project = dirname(runs);
+  return basename(runs) === "runs" && basename(project) === ".prose"
+    ? join(project, "cache", "model-limits.json")
+    : undefined;
+}
 
 /** The default hard cap of a run; the API's pace (pace.ts) usually decides first. */
 const DEFAULT_CONCURRENCY = 64;
@@ -79,7 +93,7 @@ export class ModelAccess {
 
   /** The model's output limit (output-limits.ts): a session's default `max_tokens`. */
   outputLimit(model: string, signal: AbortSignal): Promise<number> {
-    return outputLimit(this.client, model, signal);
+    return outputLimit(this.client, model, signal, limitsFileOf(this.run.options.runDir));
   }
 
   /**

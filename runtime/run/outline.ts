@@ -11,7 +11,8 @@
  * a statement kept (or edited in place) takes its old site, and a statement that is new gets a site
  * of its own (`n...`) that no recorded step has. Edits elsewhere thus leave a construct's site as it was.
  */
-import { diffArrays } from "diff";
+// The one function (with what it imports), not the package index and its 18 other modules.
+import { diffArrays } from "diff/lib/diff/array.js";
 
 interface Statement {
   readonly line: number;

@@ -6,6 +6,7 @@
  */
 import { AssertScores } from "./scored-asserts.js";
 import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
+import { takeFailure } from "./failed-steps.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
@@ -190,6 +191,18 @@ export class Run implements Runtime {
   catchable(error: unknown): void {
     if (error instanceof WaitingForInput || error instanceof EnvironmentError || error instanceof RunStateError)
       throw error;
+    const failure = takeFailure(error);
+    if (failure === undefined) return;
+    const { kind, failed } = failure;
+    if (!failure.replayed) failure.record({ kind, value: null, usage: [], failed });
+    this.core.emit({
+      type: "step-caught",
+      at: failure.at,
+      label: failure.label,
+      message: failed.reason,
+      cause: failed.cause,
+      replayed: failure.replayed,
+    });
   }
 
   call<O extends Value>(

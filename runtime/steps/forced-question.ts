@@ -15,6 +15,7 @@ import {
   reaskTurn,
 } from "../model/unexpected-answers.js";
 import type { Site, Usage, Value } from "../types.js";
+import { AnswerFailure } from "../errors.js";
 
 const QUESTION_MAX_TOKENS = 1024;
 /** A re-ask after an answer cut off at max_tokens doubles it, up to this. */
@@ -117,7 +118,8 @@ export async function askForced<T extends Value>(
       detail: core.redact(wrong.detail),
     });
     if (last)
-      throw new Error(
+      throw new AnswerFailure(
+        wrong.problem === "refusal" ? "refusal" : "invalid-answer",
         `${question.failure} after ${attempt === 1 ? "1 answer" : `${attempt} answers`}: ${problems.join("; ")}. ` +
           `It was asked ${reasks === 0 ? "once" : `again ${reasks === 1 ? "once" : `${reasks} times`}`} (--reasks, RunOptions.reasks).`,
       );

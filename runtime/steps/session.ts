@@ -23,7 +23,7 @@ import {
   type Conversation,
 } from "./conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { describeError } from "../errors.js";
+import { AnswerFailure, describeError } from "../errors.js";
 import { stable } from "../model/caching.js";
 import {
   ANSWER_TOOL,
@@ -251,7 +251,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     if (message.stop_reason === "refusal") {
       const wrong = refusal(message);
       unexpected(wrong, "fail");
-      throw new Error(`${wrong.detail.replace(/^the/, "The")}.`);
+      throw new AnswerFailure("refusal", `${wrong.detail.replace(/^the/, "The")}.`);
     }
     const calls = toolCalls(message.content);
     const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;

@@ -2,7 +2,7 @@
  * Durability: journals and the seam between the runtime and its store (durable/durability.ts).
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Usage } from "./events.js";
+import type { FailureCause, Usage } from "./events.js";
 import type { Site, Value } from "./program.js";
 
 /** `finish`: a block call whose bindings are read outside it ended (run/last-call.ts); no model is asked. */
@@ -33,6 +33,28 @@ export interface RecordedStep {
   readonly fingerprint?: string;
   /** Taken over from an earlier text of the program, or from the run a fork started from: paid for there. */
   readonly reused?: true;
+  /**
+   * The step failed and the program's `catch:` took its error (failed-steps.ts): a replay throws the
+   * same error again, so the run takes the same path. `value` is null. Absent in journals before it.
+   */
+  readonly failed?: FailedStep;
+}
+
+/**
+ * How a step failed, as its error said it: an API error after the retries, a refusal, an answer that
+ * failed validation (a judgment's or choice's re-asks spent; a typed result's `returns:` check is
+ * recorded the same way), a time limit. Enough to build the same ProseError again.
+ */
+export interface FailedStep {
+  /** The error's text without its location (`ProseError.reason`). */
+  readonly reason: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+  /** The session the error names (`ProseError.session`). */
+  readonly session?: string;
+  /** What kind of failure, for people and tools reading the journal. */
+  readonly cause: FailureCause;
 }
 
 /**
@@ -186,6 +208,11 @@ export interface Durability {
   conversation?(key: string): Conversation | undefined;
   /** How the session step `key` runs its turns and tool calls (none: as plain calls). */
   sessionSteps?(key: string): SessionSteps | undefined;
+  /**
+   * Records a step that failed and whose error the program caught (`step.failed` set): a resumed run
+   * replays the failure. A store without it (DBOS) runs such a step again when the run is resumed.
+   */
+  recordFailure?(key: string, step: RecordedStep, identity?: StepIdentity): void;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**

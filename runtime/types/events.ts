@@ -33,6 +33,9 @@ export type AnswerProblem = "text" | "shape" | "max-tokens" | "refusal" | "unkno
 /** What the runtime did about an unexpected answer. */
 export type AnswerAction = "reask" | "continue" | "tool-error" | "keep" | "fail";
 
+/** How a step failed (failed-steps.ts): an API error, a refusal, an answer that failed validation, a time limit. */
+export type FailureCause = "api-error" | "refusal" | "invalid-answer" | "timeout" | "error";
+
 /** The narration: one event per step, for the CLI to display and for users to log. */
 export type RunEvent =
   | (RunEventBase & { readonly type: "run-start"; readonly runId: string; readonly program: string })
@@ -127,6 +130,16 @@ export type RunEvent =
       readonly to: string;
       /** `overloaded`, `rate-limited` or `not found`, and the server's message. */
       readonly reason: string;
+    })
+  /** A step failed and the program's `catch:` took its error: the run goes on (failed-steps.ts). */
+  | (RunEventBase & {
+      readonly type: "step-caught";
+      readonly label: string;
+      /** The error's text without its location (`catch as err` binds it with it). */
+      readonly message: string;
+      readonly cause: FailureCause;
+      /** Replayed from the journal (a resumed run): the failure happened in an earlier process. */
+      readonly replayed: boolean;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
   /**

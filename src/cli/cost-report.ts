@@ -15,7 +15,7 @@ import {
 import { resolveModel } from "../../runtime/model/models.js";
 import type { ModelTable, Value } from "../../runtime/types.js";
 import { PriceError, priceTable, type PriceTable } from "../../runtime/model/prices.js";
-import { dollarCount, formatCount, formatDollars, formatNumber, Poly } from "../phases/2-analyze/index.js";
+import { dollarCount, formatCount, formatDollars, formatNumber, Poly } from "../phases/2-analyze/light.js";
 import { UsageError } from "../errors.js";
 
 export interface BoundFigures {

@@ -1,24 +1,7 @@
 import { internalErrorReport } from "../diagnostics/compiler-bug.js";
 import type { Argv } from "yargs";
 import { compilerVersion } from "../version.js";
-import { addCommand } from "./add-command.js";
-import { buildCommand } from "./build-command.js";
-import { checkCommand } from "./check-command.js";
-import { controlCommands } from "./control-commands.js";
-import { costCommand } from "./cost-command.js";
-import { dbosCommands } from "./dbos-commands.js";
-import { evalCommand } from "./eval-command.js";
-import { examplesCommand } from "./examples-command.js";
-import { graphCommand } from "./graph-command.js";
-import { viewCommand } from "./view-command.js";
-import { initCommand } from "./init-command.js";
-import { installCommand } from "./install-command.js";
-import { lspCommand } from "./lsp-command.js";
-import { runCommand } from "./run-command.js";
 import { endQuietlyWhenOutputCloses } from "./closed-output.js";
-import { runsCommand } from "./runs-command.js";
-import { testCommand } from "./test-command.js";
-import { updateCommand } from "./update-command.js";
 import { EXIT } from "../exit-codes.js";
 import { DatabaseMismatch, UsageError } from "../errors.js";
 import { asEnvironmentError, EnvironmentError } from "../../runtime/errors.js";
@@ -28,29 +11,47 @@ import { yargs } from "./yargs.js";
 /** Help is as wide as the terminal, up to 100 columns (longer lines are hard to read). */
 const HELP_WIDTH = 100;
 
+type Command = (yargs: Argv) => Argv;
+
+/**
+ * Every command, in the order help lists them, with the names it defines. A command's module (and all
+ * it imports) is loaded only when it is named: `prosec run` does not pay for the view, the graph or
+ * the registry at start-up.
+ */
+const commandTable: ReadonlyArray<{ readonly names: readonly string[]; readonly load: () => Promise<Command> }> = [
+  { names: ["init"], load: async () => (await import("./init-command.js")).initCommand },
+  { names: ["check"], load: async () => (await import("./check-command.js")).checkCommand },
+  { names: ["build"], load: async () => (await import("./build-command.js")).buildCommand },
+  { names: ["run"], load: async () => (await import("./run-command.js")).runCommand },
+  {
+    names: ["worker", "submit", "status", "result", "migrate"],
+    load: async () => (await import("./dbos-commands.js")).dbosCommands,
+  },
+  { names: ["test"], load: async () => (await import("./test-command.js")).testCommand },
+  { names: ["eval"], load: async () => (await import("./eval-command.js")).evalCommand },
+  { names: ["answer", "cancel"], load: async () => (await import("./control-commands.js")).controlCommands },
+  { names: ["runs"], load: async () => (await import("./runs-command.js")).runsCommand },
+  { names: ["examples"], load: async () => (await import("./examples-command.js")).examplesCommand },
+  { names: ["lsp"], load: async () => (await import("./lsp-command.js")).lspCommand },
+  { names: ["cost"], load: async () => (await import("./cost-command.js")).costCommand },
+  { names: ["graph"], load: async () => (await import("./graph-command.js")).graphCommand },
+  { names: ["view"], load: async () => (await import("./view-command.js")).viewCommand },
+  { names: ["add"], load: async () => (await import("./add-command.js")).addCommand },
+  { names: ["install"], load: async () => (await import("./install-command.js")).installCommand },
+  { names: ["update"], load: async () => (await import("./update-command.js")).updateCommand },
+];
+
+/** The command the arguments name; every command for help, `--version` or a name to correct. */
+function commandsFor(argv: readonly string[]): Promise<Command[]> {
+  const named = commandTable.find((command) => command.names.includes(argv[0] ?? ""));
+  return Promise.all((named === undefined ? commandTable : [named]).map((command) => command.load()));
+}
+
 /** Runs one command; its exit code, from the one table in exit-codes.ts. */
 export async function main(argv: readonly string[]): Promise<number> {
   endQuietlyWhenOutputCloses();
   let withHelp = false;
-  const commands: ReadonlyArray<(yargs: Argv) => Argv> = [
-    initCommand,
-    checkCommand,
-    buildCommand,
-    runCommand,
-    dbosCommands,
-    testCommand,
-    evalCommand,
-    controlCommands,
-    runsCommand,
-    examplesCommand,
-    lspCommand,
-    costCommand,
-    graphCommand,
-    viewCommand,
-    addCommand,
-    installCommand,
-    updateCommand,
-  ];
+  const commands = await commandsFor(argv);
   const parser: Argv = commands
     .reduce((parser, command) => command(parser), yargs([...argv]))
     .scriptName("prosec")

@@ -27,8 +27,8 @@ import { UsageError } from "../errors.js";
 import { loadChecked } from "../run/load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
 import { forkRun } from "../../runtime/durable/fork.js";
-import { registryFailure } from "./registry-session.js";
-import { programToRun, type RemoteRunArguments } from "./run-remote.js";
+import type { RemoteRunArguments } from "./run-remote.js";
+import { isRemoteUse } from "../references.js";
 import { configuredDatabaseUrl } from "../worker/database-url.js";
 
 /** What `prosec run` was given (see run-command.ts): the file may be left out to resume a DBOS run. */
@@ -86,13 +86,18 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const answers = modelAnswerOptions(argv);
   const prices = pricesFromEnvironment();
   const fallback = readFallback(argv.fallback);
-  let file: string;
-  try {
-    file = await programToRun(named);
-  } catch (error) {
-    const code = registryFailure(error);
-    if (code === undefined) throw error;
-    return code;
+  let file = named.file;
+  // The registry's code is loaded only for a program the command line names by reference.
+  if (!existsSync(file) && isRemoteUse(file)) {
+    const { programToRun } = await import("./run-remote.js");
+    const { registryFailure } = await import("./registry-session.js");
+    try {
+      file = await programToRun(named);
+    } catch (error) {
+      const code = registryFailure(error);
+      if (code === undefined) throw error;
+      return code;
+    }
   }
   const loaded = await loadChecked(file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;

@@ -120,7 +120,11 @@ function printSteps(steps: readonly ShownStep[]): void {
     step.key,
     step.line === null ? "-" : String(step.line),
     step.kind,
-    step.turns === undefined ? step.status : `${step.status} (${step.turns} turns)`,
+    step.turns !== undefined
+      ? `${step.status} (${step.turns} turns)`
+      : step.failure !== undefined
+        ? `${step.status} (${step.failure})`
+        : step.status,
     step.fingerprint ?? "-",
     String(step.tokens),
     step.cost === null ? "-" : cost(step.cost),

@@ -2,7 +2,7 @@
  * yargs' failure messages, said the way prosec says things: an unknown command or option gets the
  * closest known one, and an option is named once, with its dashes.
  */
-import { closest } from "../phases/2-analyze/index.js";
+import { closest } from "../phases/2-analyze/light.js";
 
 /**
  * The line to print for a failure yargs reported, given the command line and the options of the

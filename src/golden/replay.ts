@@ -155,13 +155,15 @@ export class ReplayDurability implements Durability {
     from: ReplayedStep["from"],
     changed: boolean,
   ): DurableStep {
-    const { kind, value, reason, usage } = recorded;
+    const { kind, value, reason, usage, failed } = recorded;
     const record: JournalRecord = {
       key: step.key,
       kind,
       value,
       ...(reason === undefined ? {} : { reason }),
       usage,
+      // A failure the program caught when it was recorded: the replay throws it again.
+      ...(failed === undefined ? {} : { failed }),
       anchor: identity.anchor,
       requestHash: identity.requestHash,
     };

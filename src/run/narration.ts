@@ -12,7 +12,7 @@
  *
  * Both text modes end with the totals: time, sessions, tokens and an estimated cost.
  */
-import type { AnswerAction, RunEvent, Usage } from "../../runtime/index.js";
+import type { AnswerAction, FailureCause, RunEvent, Usage } from "../../runtime/index.js";
 import { forStream } from "../printable.js";
 import { estimateCost } from "./cost.js";
 
@@ -40,6 +40,15 @@ const colorStyle: Style = {
 };
 
 /** The events of text as it streams: JSON output has them only when asked (`--json --stream`). */
+/** How a caught step failed, in words. */
+const CAUGHT_CAUSES: Readonly<Record<FailureCause, string>> = {
+  "api-error": "API error",
+  refusal: "the model refused",
+  "invalid-answer": "no usable answer",
+  timeout: "time limit",
+  error: "error",
+};
+
 const STREAM_EVENTS: ReadonlySet<RunEvent["type"]> = new Set(["delta", "abandoned"]);
 
 /** How often the lanes' status lines are redrawn while text streams. */
@@ -161,6 +170,16 @@ class TextNarrator implements Narrator {
       case "notice":
         this.line(`${style.red("!")} ${event.message}`);
         break;
+      case "step-caught": {
+        // The step ends here: its error goes to the program's `catch:`, and the run goes on.
+        this.track(event, -1, event.label);
+        const failed = `${event.label} failed: `;
+        const message = event.message.startsWith(failed) ? event.message.slice(failed.length) : event.message;
+        this.line(
+          `${style.red("✗")} ${where}${event.label} failed ${style.dim(`(${CAUGHT_CAUSES[event.cause]}${event.replayed ? ", replayed from the journal" : ""})`)}: ${message} ${style.cyan("→ caught")}`,
+        );
+        break;
+      }
       case "error":
         // A failed step never ends: nothing is running any more once the run reports its error.
         this.running.clear();
@@ -316,6 +335,11 @@ function tokens(usage: readonly Usage[]): number {
   );
 }
 
+/**
+ * `12,345`. A whole number is grouped by hand: the first `toLocaleString` of a process loads ICU's
+ * locale data, about 40 ms of a one-session run's start-up.
+ */
 function formatNumber(value: number): string {
-  return value.toLocaleString("en-US");
+  if (!Number.isSafeInteger(value)) return value.toLocaleString("en-US");
+  return `${value < 0 ? "-" : ""}${String(Math.abs(value)).replace(/\B(?=(\d{3})+$)/g, ",")}`;
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
 import { recordedLine } from "../../runtime/durable/fork.js";
 import { readManifest } from "../../runtime/durable/manifest.js";
-import type { Usage } from "../../runtime/index.js";
+import type { FailureCause, Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
 
 export interface ShownStep {
@@ -16,8 +16,13 @@ export interface ShownStep {
   readonly key: string;
   readonly line: number | null;
   readonly kind: string;
-  /** `finished`, `reused` (taken over from an earlier program text or a forked run), or `running` (turns journaled, no result). */
-  readonly status: "finished" | "reused" | "running";
+  /**
+   * `finished`, `reused` (taken over from an earlier program text or a forked run), `caught` (it failed
+   * and the program's `catch:` took the error), or `running` (turns journaled, no result).
+   */
+  readonly status: "finished" | "reused" | "caught" | "running";
+  /** How a caught step failed: `api-error`, `refusal`, `invalid-answer`, `timeout` or `error`. */
+  readonly failure?: FailureCause;
   readonly fingerprint: string | null;
   readonly tokens: number;
   /** US dollars at list prices; null when the model has no known price. */
@@ -44,14 +49,17 @@ export function runSteps(dir: string): ShownStep[] {
       if (record.turn.type === "restart") running.set(record.key, []);
       continue;
     }
+    // A caught failure's tokens are those of the turns it took before it failed.
+    const turns = running.get(record.key) ?? [];
     running.delete(record.key);
     steps.push({
       key: record.step ?? record.key,
       line: recordedLine(record) ?? null,
       kind: record.kind,
-      status: record.reused === true ? "reused" : "finished",
+      status: record.failed !== undefined ? "caught" : record.reused === true ? "reused" : "finished",
+      ...(record.failed === undefined ? {} : { failure: record.failed.cause }),
       fingerprint: record.fingerprint ?? null,
-      ...spent(record.usage),
+      ...spent(record.failed === undefined ? record.usage : turns),
     });
   }
   for (const [key, usage] of running)

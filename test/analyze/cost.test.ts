@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { evaluate, inputValues, totalCalls, type ProgramCost } from "../../runtime/run/bound.js";
 import { committedCost, raisedParts } from "../../src/project/bound-change.js";
 import { costOfSource } from "../../src/compile.js";
-import { formatCount } from "../../src/phases/2-analyze/cost/format.js";
+import { formatCount, formatNumber } from "../../src/phases/2-analyze/cost/format.js";
 import { Poly } from "../../src/phases/2-analyze/cost/poly.js";
 
 function bound(...lines: string[]): ProgramCost {
@@ -206,6 +206,30 @@ describe("the bound's algebra", () => {
     expect(evaluate(count, (symbol) => ({ "|items|": 2, n: 5 })[symbol])).toBe(11);
     expect(evaluate(count, () => undefined)).toBeUndefined();
     expect(evaluate({ sum: [1, "unbounded"] }, () => undefined)).toBe(Infinity);
+  });
+
+  it("groups numbers as en-US does, without loading ICU's locale data (start-up, issue 45)", () => {
+    const values = [
+      0,
+      -0,
+      0.4,
+      -0.4,
+      0.5,
+      -0.5,
+      2.5,
+      -2.5,
+      999.5,
+      1234,
+      12345.4,
+      -1234567.5,
+      2 ** 53,
+      1e21,
+      NaN,
+      Infinity,
+    ];
+    for (const value of values)
+      expect(formatNumber(value)).toBe(value.toLocaleString("en-US", { maximumFractionDigits: 0 }));
+    expect(formatNumber(1234567.5)).toBe("1,234,568");
   });
 });
 

@@ -3,7 +3,7 @@
  * folder; a keyless compatible server (ANTHROPIC_BASE_URL alone) is reached without credentials; and
  * a program that declares no outputs shows its final result.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
@@ -49,7 +49,8 @@ describe("a first prosec run", () => {
       "prosec: no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)\n",
     );
     expect(exit.stdout).toBe("");
-    expect(existsSync(join(cwd, ".prose"))).toBe(false);
+    // The compiled module may be kept in .prose/cache/ (the module cache); no run was started.
+    expect(existsSync(join(cwd, ".prose", "runs"))).toBe(false);
   });
 
   it("prosec worker says the same before it touches the database", async () => {
@@ -75,6 +76,11 @@ describe("a first prosec run", () => {
     expect(text.code).toBe(EXIT.ok);
     expect(text.stdout).toBe("Hello! I am the model.\n");
     expect(text.stderr).toMatch(/✓ .*Say hello/);
+    // `prosec run` runs from the bundle (scripts/bundle-run.mjs): the program imports the bundle's runtime,
+    // the same instance as the run's own code (a second instance would lose the step context).
+    const modules = join(cwd, ".prose", "cache", "modules");
+    const cached = readdirSync(modules).map((name) => readFileSync(join(modules, name), "utf8"));
+    expect(cached.join("\n")).toMatch(/from "file:\/\/\/.*\/dist\/src\/bundle\/runtime\.js";/);
 
     const json = await prosec(cwd, ["run", "hello.prose", "--format", "json"], env);
     const last = JSON.parse(json.stdout.trim().split("\n").pop()!) as Record<string, unknown>;

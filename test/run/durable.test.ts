@@ -439,3 +439,40 @@ describe("state.md as a long run grows", () => {
     expect(state).toContain("status: complete");
   });
 });
+
+describe("a failure the program caught", () => {
+  it("is journaled, so a resumed run throws it again and takes the same path; one that stopped the run is run again", async () => {
+    const module = await load(`let figures = try:
+  session "Fetch the figures"
+catch as err:
+  session "Estimate the figures"
+    context: err
+
+output report = session "Write the report"
+  context: figures
+`);
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, ".prose", "runs", "20260115-143052-c4c4c4");
+    // The fetch fails (caught), the estimate answers, the report fails: the run stops there.
+    const first = await startFakeAnthropic({
+      script: [
+        reply.error(400, { message: "figures unavailable" }),
+        reply.text("About 40."),
+        reply.error(400, { message: "report failed" }),
+      ],
+    });
+    servers.push(first);
+    await expect(module.run({}, options(first, cwd, { runDir }))).rejects.toThrow(/report failed/);
+    const failed = journal(runDir).filter((record) => "failed" in record);
+    expect(failed).toEqual([
+      expect.objectContaining({ value: null, failed: expect.objectContaining({ cause: "api-error" }) }),
+    ]);
+
+    // Resumed: the fetch is not asked again (its failure is replayed, the estimate too); the report is.
+    const second = await startFakeAnthropic({ script: [reply.text("The report.")] });
+    servers.push(second);
+    expect(await module.run({}, options(second, cwd, { runDir, resume: true }))).toEqual({ report: "The report." });
+    expect(second.requests).toHaveLength(1);
+    expect(JSON.stringify(second.requests[0]!.body)).toContain("About 40.");
+  });
+});

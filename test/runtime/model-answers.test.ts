@@ -4,7 +4,12 @@
  * one more ask answers, failing with a clear message where it never does, and the exact requests sent
  * (the corrective turns included).
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { knownOutputLimits } from "../../runtime/model/known-output-limits.js";
+import { temporaryFolder } from "../support/temp.js";
 import { MemoryJournal } from "../../runtime/index.js";
 import type { RunEvent } from "../../runtime/types.js";
 import { reply, startFakeAnthropic, type FakeServer, type MessagesBody } from "../support/fake-anthropic.js";
@@ -451,5 +456,59 @@ describe("max_tokens of a session", () => {
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "One", model: "unknown-model" }));
     await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "One", model: "my-model" }), { maxTokens: 500 });
     expect(server.requests.map((request) => request.body?.max_tokens)).toEqual([8192, 500]);
+  });
+});
+
+describe("the output limit off the first request's path", () => {
+  it("on Anthropic's own API, is read from prosec's table for a known model and asked of the Models API only for others", async () => {
+    server = await startFakeAnthropic({
+      script: [reply.text("a"), reply.text("b")],
+      models: { "claude-sonnet-5-5": { maxTokens: 1_000 }, "claude-next-7": { maxTokens: 48_000 } },
+    });
+    const url = server.url;
+    // Anthropic's own API as the SDK addresses it; the transport carries its requests to the fake.
+    const client = new Anthropic({
+      apiKey: "sk-ant-test",
+      baseURL: "https://api.anthropic.com",
+      maxRetries: 0,
+      fetch: (input: string | URL | Request, init?: RequestInit) =>
+        fetch(String(input).replace("https://api.anthropic.com", url), init),
+    });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "One" }), { client });
+    await runAgainst(server, (rt) => rt.session({ at: at(1), prompt: "Two", model: "claude-next-7" }), { client });
+    expect(server.requests.map((request) => request.body?.max_tokens)).toEqual([
+      knownOutputLimits["claude-sonnet-5-5"],
+      48_000,
+    ]);
+    expect(server.modelLookups).toEqual(["claude-next-7"]);
+  });
+
+  it("on a compatible server, is kept per server in the project's .prose/cache, so a later run does not ask", async () => {
+    server = await startFakeAnthropic({
+      script: [reply.text("a"), reply.text("b")],
+      models: { "local-model": { maxTokens: 32_000 } },
+    });
+    const project = temporaryFolder("prosec-limits-");
+    // A fresh client each run (its own transport), so nothing is kept in memory between them.
+    const fresh = { fetch: (input: string | URL | Request, init?: RequestInit) => fetch(input, init) };
+    const runIn = (runDir: string, model = "local-model") =>
+      runAgainst(server!, (rt) => rt.session({ at: at(1), prompt: "One", model }), { ...fresh, runDir });
+    await runIn(join(project, ".prose", "runs", "20260101-000000-aaaaaa"));
+    await runIn(join(project, ".prose", "runs", "20260101-000001-bbbbbb"));
+    expect(server.modelLookups).toEqual(["local-model"]);
+    // A model the server's Models API does not know (404) gets 8,192, kept the same way.
+    server.push(reply.text("d"), reply.text("e"));
+    await runIn(join(project, ".prose", "runs", "20260101-000002-cccccc"), "unlisted-model");
+    await runIn(join(project, ".prose", "runs", "20260101-000003-dddddd"), "unlisted-model");
+    expect(server.modelLookups).toEqual(["local-model", "unlisted-model"]);
+    expect(server.requests.slice(-2).map((request) => request.body?.max_tokens)).toEqual([8192, 8192]);
+    const kept = JSON.parse(readFileSync(join(project, ".prose", "cache", "model-limits.json"), "utf8"));
+    expect(Object.keys(kept)).toEqual([server.url]);
+    expect(kept[server.url]["local-model"].maxTokens).toBe(32_000);
+    // A run folder outside a project's .prose/runs keeps nothing: it asks again.
+    server.push(reply.text("c"));
+    await runIn(join(temporaryFolder("prosec-limits-"), "elsewhere"));
+    expect(server.modelLookups).toEqual(["local-model", "unlisted-model", "local-model"]);
+    expect(server.requests.map((request) => request.body?.max_tokens)).toEqual([32_000, 32_000, 8192, 8192, 32_000]);
   });
 });

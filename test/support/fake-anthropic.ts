@@ -112,6 +112,8 @@ export interface FakeServerOptions extends CacheOptions {
   readonly keepBodies?: boolean;
   /** What `GET /v1/models/{id}` says of each model: its `max_tokens`. Others are 404. */
   readonly models?: Readonly<Record<string, { readonly maxTokens: number }>>;
+  /** Added before every answer of `GET /v1/models/{id}` (a slow Models API). */
+  readonly modelsLatencyMs?: number;
   /** How streamed answers are paced (a reply's own `stream` wins). */
   readonly stream?: StreamShape;
 }
@@ -232,6 +234,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
     const raw = await readBody(incoming);
     const model = /^\/v1\/models\/([^/?]+)/.exec(incoming.url ?? "");
     if (incoming.method === "GET" && model !== null) {
+      if ((options.modelsLatencyMs ?? 0) > 0) await sleep(options.modelsLatencyMs!);
       answerModel(decodeURIComponent(model[1]!), response);
       return;
     }

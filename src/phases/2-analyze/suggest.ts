@@ -1,4 +1,4 @@
-import { editDistance } from "../1-parse/index.js";
+import { editDistance } from "../1-parse/light.js";
 
 /** Edits a suggestion may be away from a long name: past this it is another name, not a typo. */
 const mostEdits = 8;

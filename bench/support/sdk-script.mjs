@@ -1,0 +1,46 @@
+// The plain SDK scripts startup.bench.mjs compares `prosec run` with: what a person writes with the
+// Anthropic SDK alone for the same requests. argv: `hello`, `fanout N`, or `workflow`.
+import Anthropic from "@anthropic-ai/sdk";
+
+const client = new Anthropic();
+const model = "claude-sonnet-5-5";
+const ask = (content) => client.messages.create({ model, max_tokens: 1024, messages: [{ role: "user", content }] });
+const judge = (content) =>
+  client.messages.create({
+    model,
+    max_tokens: 1024,
+    messages: [{ role: "user", content }],
+    tools: [
+      {
+        name: "answer",
+        description: "Give your answer and a one-sentence reason.",
+        input_schema: {
+          type: "object",
+          properties: { answer: { type: "boolean" }, reason: { type: "string" } },
+          required: ["answer", "reason"],
+        },
+      },
+    ],
+    tool_choice: { type: "tool", name: "answer" },
+  });
+
+const [what, count] = process.argv.slice(2);
+if (what === "hello") {
+  const message = await ask("Say hello and briefly introduce yourself");
+  console.log(message.content[0].text);
+} else if (what === "fanout") {
+  const answers = await Promise.all(Array.from({ length: Number(count) }, (_, index) => ask(`Task ${index + 1}`)));
+  console.log(answers.length);
+} else if (what === "workflow") {
+  // 5 sequential sessions, 16 in parallel and a combine, then a judged loop of 2 rounds: 26 requests.
+  let notes = "";
+  for (let step = 1; step <= 5; step++) notes = (await ask(`Step ${step}: ${notes}`)).content[0].text;
+  const parts = await Promise.all(Array.from({ length: 16 }, (_, index) => ask(`Part ${index + 1} of ${notes}`)));
+  let draft = (await ask(`Combine: ${parts.map((part) => part.content[0].text).join("\n")}`)).content[0].text;
+  for (let round = 0; round < 2; round++) {
+    draft = (await ask(`Improve: ${draft}`)).content[0].text;
+    const verdict = (await judge(`Is this good enough? ${draft}`)).content.find((block) => block.type === "tool_use");
+    if (verdict.input.answer === true) break;
+  }
+  console.log(draft);
+}

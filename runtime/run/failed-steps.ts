@@ -1,0 +1,79 @@
+/**
+ * Steps that failed and were caught. A step's failure (an API error after the retries, a refusal, an
+ * answer that failed validation, a time limit) is not journaled when it happens: a run that stops on
+ * it is resumed by running the step again. Once a program's `catch:` takes the error (`catchable`),
+ * the run has gone down the path of the failure, so it is journaled then, with the step's key and
+ * identity: a resumed run and a `prosec test` replay throw the same error again and take the same
+ * path. A typed result that fails its `returns:` check fails its step the same way.
+ */
+import { APIError } from "@anthropic-ai/sdk";
+import { AnswerFailure, ProseError } from "../errors.js";
+import type { FailedStep, FailureCause, RecordedStep, Site, StepIdentity, StepKind } from "../types.js";
+
+/** A failed step, waiting to be taken by a `catch:`. */
+export interface PendingFailure {
+  readonly key: string;
+  readonly kind: StepKind;
+  readonly at: Site;
+  readonly label: string;
+  readonly failed: FailedStep;
+  readonly identity?: StepIdentity;
+  /** Replayed from a record: nothing to journal again. */
+  readonly replayed: boolean;
+  /** Journals it (the run's durability), once. */
+  readonly record: (step: RecordedStep) => void;
+}
+
+const pending = new WeakMap<Error, PendingFailure>();
+
+/** Marks `error`, which a step of the run is about to throw, as that step's failure. */
+export function failedStepError(error: ProseError, failure: PendingFailure): ProseError {
+  pending.set(error, failure);
+  return error;
+}
+
+/**
+ * The failed step `error` comes from (it, or an error it wraps: a block's or a called program's),
+ * taken once: a rethrown error caught again is not journaled twice.
+ */
+export function takeFailure(error: unknown): PendingFailure | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const failure = pending.get(cause);
+    if (failure !== undefined) {
+      pending.delete(cause);
+      return failure;
+    }
+  }
+  return undefined;
+}
+
+/** What a journal keeps of a step's error. */
+export function failureOf(error: ProseError, timedOut: boolean): FailedStep {
+  return {
+    reason: error.reason,
+    ...(error.file === undefined ? {} : { file: error.file }),
+    ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.column === undefined ? {} : { column: error.column }),
+    ...(error.session === undefined ? {} : { session: error.session }),
+    cause: timedOut ? "timeout" : causeOf(error),
+  };
+}
+
+/** The error a recorded failure throws: the same text, at the same place. */
+export function replayedError(failed: FailedStep): ProseError {
+  return new ProseError(failed.reason, {
+    ...(failed.file === undefined ? {} : { file: failed.file }),
+    ...(failed.line === undefined || failed.column === undefined
+      ? {}
+      : { at: { line: failed.line, column: failed.column } }),
+    ...(failed.session === undefined ? {} : { session: failed.session }),
+  });
+}
+
+function causeOf(error: unknown): FailureCause {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof AnswerFailure) return cause.problem;
+    if (cause instanceof APIError) return "api-error";
+  }
+  return "error";
+}
