@@ -80,7 +80,7 @@ describe("a first prosec run", () => {
     // the same instance as the run's own code (a second instance would lose the step context).
     const modules = join(cwd, ".prose", "cache", "modules");
     const cached = readdirSync(modules).map((name) => readFileSync(join(modules, name), "utf8"));
-    expect(cached.join("\n")).toMatch(/from "file:\/\/\/.*\/dist\/src\/bundle\/runtime\.js";/);
+    expect(cached.join("\n")).toMatch(/from "file:\/\/\/.*\/(dist|\.dist\/[^/]+)\/src\/bundle\/runtime\.js";/);
 
     const json = await prosec(cwd, ["run", "hello.prose", "--format", "json"], env);
     const last = JSON.parse(json.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
