@@ -160,6 +160,11 @@ export class TraceWriter {
     }
   }
 
+  /** A piece of an MCP server's stderr (trace-format.ts, `TraceServerRecord`). */
+  server(server: string, stderr: string): void {
+    this.record({ e: "server", t: Date.now(), server, stderr: this.redact(stderr) });
+  }
+
   /** Writes what is buffered; the trace stays open. */
   flush(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);

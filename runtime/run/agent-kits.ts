@@ -22,6 +22,7 @@ export interface Toolbox {
 
 export class AgentKits {
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
+  private readonly mcpToolboxes = new Map<Permissions, Map<string | undefined, Promise<Toolbox>>>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
   /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
   private readonly toolUsers = new Set<string | undefined>();
@@ -66,6 +67,41 @@ export class AgentKits {
       byAgent.set(agent, toolbox);
     }
     return toolbox;
+  }
+
+  /**
+   * `toolbox` and the MCP tools of `permissions: mcp:` after the built-in ones, read once per agent
+   * (`mcpTools` starts the servers the globs name). Without `mcp:`, the plain toolbox.
+   */
+  async toolboxWithMcp(
+    permissions: Permissions | undefined,
+    agent: string | undefined,
+    mcpTools: (globs: readonly string[]) => Promise<readonly ToolDefinition[]>,
+  ): Promise<Toolbox> {
+    const base = this.toolbox(permissions, agent);
+    const globs = permissions?.mcp;
+    if (permissions === undefined || globs === undefined || globs.length === 0) return base;
+    let byAgent = this.mcpToolboxes.get(permissions);
+    if (byAgent === undefined) this.mcpToolboxes.set(permissions, (byAgent = new Map()));
+    let pending = byAgent.get(agent);
+    if (pending === undefined) {
+      pending = mcpTools(globs).then((extra) => {
+        const tools = [...base.tools, ...extra];
+        return {
+          ...base,
+          tools,
+          offered: new Map(tools.map((tool) => [tool.name, tool])),
+          params: tools.map(toolParam),
+        };
+      });
+      byAgent.set(agent, pending);
+      const failed = pending;
+      // A server that did not start is tried again by the agent's next session.
+      failed.catch(() => {
+        if (byAgent.get(agent) === failed) byAgent.delete(agent);
+      });
+    }
+    return pending;
   }
 
   /** The system prompt of a session of `agent` (or of no agent) that adds no skills or notes of its own. */

@@ -149,6 +149,8 @@ export class RunLifecycle implements RunScope {
       if (this.caller === undefined) core.telemetry.end(status, core.totals.list(), failure);
       throw failure;
     } finally {
+      // MCP servers stop with the run, whatever its ending (a failure, Ctrl-C, SIGTERM, a wait).
+      if (this.caller === undefined) await core.mcp.close();
       if (deadline !== undefined) clearTimeout(deadline);
       options.signal?.removeEventListener("abort", onCancel);
       if (this.caller !== undefined) this.caller.run.core.totals.add(core.totals.list());

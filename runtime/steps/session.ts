@@ -102,7 +102,7 @@ export type AgentResult = StepOutcome<string>;
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
   const agent = run.request.agent;
-  const toolbox = core.toolbox(settings.permissions, agent?.name);
+  const toolbox = await core.toolboxWithMcp(settings.permissions, agent?.name, signal);
   const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
   let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
@@ -161,6 +161,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
         conversation.append({ type: "tool-started", id: call.id, name: call.name });
       },
       () => core.telemetry.tool(call, () => runTool(core, call, offered, toolContext, limits)),
+      offered.get(call.name)?.repeatable,
     );
     conversation.append({ type: "tool-finished", id: call.id, result });
     return result;
@@ -177,7 +178,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     // rest run now, except a call that had started and may not be repeated (`conversation.ts`).
     core.recordToolUse(agent?.name);
     for (const { call, started } of pending) {
-      const interrupted = started ? unfinishedCall(call) : undefined;
+      const interrupted = started ? unfinishedCall(call, offered.get(call.name)?.repeatable) : undefined;
       if (interrupted === undefined) results.push(await journaledTool(call, results.length));
       else {
         conversation.append({ type: "tool-finished", id: call.id, result: interrupted });

@@ -86,12 +86,13 @@ export interface SessionSteps {
   /**
    * One tool call: `start` checks the tool boundary and records that the call started, then `run`
    * runs it. A call that finished never runs again; one that started and did not finish gets what
-   * `unfinishedCall` (steps/conversation.ts) says.
+   * `unfinishedCall` (steps/conversation.ts) says; `repeatable`: the tool's definition says it may run again.
    */
   toolCall(
     call: Anthropic.ToolUseBlock,
     start: () => Promise<void>,
     run: () => Promise<Anthropic.ToolResultBlockParam>,
+    repeatable?: boolean,
   ): Promise<Anthropic.ToolResultBlockParam>;
   /** What the session does besides its turns that must happen once (recording a persistent agent's memory). */
   once<T extends Value>(name: string, effect: () => Promise<T>): Promise<T>;

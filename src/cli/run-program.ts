@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { APIConnectionError } from "@anthropic-ai/sdk";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
@@ -19,6 +19,7 @@ import {
   type RunOptions,
 } from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
+import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
@@ -148,6 +149,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       resume: argv.resume !== undefined,
       ...(argv.resume !== undefined && argv.strict ? { strict: true } : {}),
       cwd,
+      ...mcpConfigOf(file, cwd),
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === "run-end") finalResult = event.result;
@@ -244,6 +246,12 @@ function causedByNetwork(error: unknown): boolean {
 
 function quote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+/** The `.mcp.json` nearest the program (for a fetched program, the project's: its cache holds none). */
+function mcpConfigOf(file: string, cwd: string): { mcpConfig?: string } {
+  const config = findMcpConfig(dirname(resolve(cwd, file))) ?? findMcpConfig(cwd);
+  return config === undefined ? {} : { mcpConfig: config };
 }
 
 function databaseConfigured(): boolean {

@@ -97,6 +97,9 @@ export const diagnosticCodes = {
   },
   P038: { severity: "error", meaning: "`break` or `continue` outside a loop" },
   P039: { severity: "error", meaning: "`{placeholder}` one edit from a binding in scope: a typo (with did-you-mean)" },
+  P055: { severity: "error", meaning: "`permissions: mcp:` names an MCP server `.mcp.json` does not declare" },
+  P056: { severity: "error", meaning: "`permissions: mcp:` entry that is not a quoted `server/tool` glob" },
+  P057: { severity: "error", meaning: "`.mcp.json` above the program cannot be read or is not valid" },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -138,6 +138,7 @@ describe("prosec lsp: completion", () => {
       "bash",
       "network",
       "env",
+      "mcp",
     ]);
   });
 

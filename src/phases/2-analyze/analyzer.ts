@@ -7,6 +7,7 @@ import { Definitions } from "./definitions.js";
 import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
+import type { DeclaredMcpServers } from "./rules/rule.js";
 import { misspeltProperty } from "./rules/properties.js";
 import { NamedValues } from "./named-values.js";
 import { closest } from "./suggest.js";
@@ -18,6 +19,8 @@ export type ImportedProgram = ProgramInterface;
 export interface AnalyzeOptions {
   /** Parses and analyses a local `use "./x.prose"` import; undefined when it cannot be read. */
   readonly resolveImport?: (path: string) => ImportedProgram | undefined;
+  /** The MCP servers of the `.mcp.json` nearest the program; `permissions: mcp:` is checked against them. */
+  readonly mcpServers?: DeclaredMcpServers;
 }
 
 /** Statements that do not execute anything: inputs before the first of the others are parameters. */
@@ -40,10 +43,13 @@ export class Analyzer implements RuleContext {
   /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
   private readonly jumpScopes: JumpScope[] = [];
 
+  readonly mcpServers: DeclaredMcpServers | undefined;
+
   constructor(
     private readonly program: ast.Program,
     options: AnalyzeOptions,
   ) {
+    this.mcpServers = options.mcpServers;
     const report = (diagnostic: Diagnostic) => this.report(diagnostic);
     this.definitions = new Definitions(program, options.resolveImport, report);
     this.bindings = new Bindings(program, this.definitions, report);

@@ -4,6 +4,7 @@ import { nameTargets } from "./name-targets.js";
 import type { Analysis } from "./types.js";
 
 export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
+export type { DeclaredMcpServers } from "./rules/rule.js";
 export type * from "./types.js";
 export { visibleSymbols } from "./scope.js";
 export { boundNames } from "./bindings.js";
