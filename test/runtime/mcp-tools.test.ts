@@ -5,7 +5,7 @@
  * reaches a server's environment, and `${VAR}` values never reach the journal; the servers are
  * started once per run and stopped when it ends, whatever the ending.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Permissions, Runtime } from "../../runtime/index.js";
@@ -251,5 +251,45 @@ describe("MCP tools through permissions: mcp:", () => {
     const { result } = await runAgainst(server, session({ mcp: ["remote/get-sum"] }), { cwd });
     expect(result).toBe("done");
     expect(results(server)[0]![2]).toContain("42");
+  });
+});
+
+describe("an MCP call cut off by a crash, on resume", () => {
+  it("runs again when the tool is readOnlyHint or idempotentHint; any other gets 'interrupted, effect unknown'", async () => {
+    const script = calling([
+      {
+        name: "mcp__memory__create_entities",
+        input: { entities: [{ name: "kept", entityType: "t", observations: [] }] },
+      },
+      { name: "mcp__memory__read_graph", input: {} },
+      { name: "mcp__memory__delete_relations", input: { relations: [] } },
+    ]);
+    const permissions = { mcp: ["memory/*"] };
+    const reference = await serve(script);
+    const referenceCwd = project();
+    await runAgainst(reference, session(permissions), { cwd: referenceCwd });
+
+    const cwd = project();
+    const runDir = join(cwd, ".prose", "runs", "run");
+    const runId = "20260101-000000-000044";
+    await runAgainst(await serve(script), session(permissions), { cwd, runDir, runId });
+    // As a crash inside the turn's calls leaves it: every call started, none finished, no session record.
+    const path = join(runDir, "journal.jsonl");
+    const kept = readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line !== "" && !line.includes('"tool-finished"') && !line.includes('"kind":"session"'));
+    writeFileSync(path, `${kept.join("\n")}\n`);
+
+    const server = await serve(script);
+    const { result } = await runAgainst(server, session(permissions), { cwd, runDir, runId, resume: true });
+    expect(result).toBe("done");
+    expect(server.requests.map(turnOf)).toEqual([1]);
+    const [create, read, remove] = results(server) as [Result, Result, Result];
+    expect(create[1]).toBe(true);
+    expect(create[2]).toMatch(/^The run was interrupted while this mcp__memory__create_entities call was running/);
+    // read_graph ran again and saw the entity the interrupted call had made: once.
+    expect(read).toEqual(results(reference)[1]);
+    expect(remove[1]).toBe(false);
+    expect(readFileSync(join(cwd, "memory.jsonl"), "utf8").match(/"name":"kept"/g)).toHaveLength(1);
   });
 });
