@@ -167,6 +167,8 @@ function isProtected(name: string): boolean {
     name === ".git" ||
     name === "prose.lock" ||
     name === "prose_modules" ||
+    name === ".mcp.json" ||
+    name === "skills" ||
     name.endsWith(".prose") ||
     name.endsWith(".prose.ts") ||
     name.endsWith(".prose.js")
