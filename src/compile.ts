@@ -41,6 +41,8 @@ export interface CompileOptions {
   readonly strict?: boolean;
   /** The MCP servers `.mcp.json` declares for the program (`src/project/mcp-servers.ts`). */
   readonly mcpServers?: DeclaredMcpServers;
+  /** The Agent Skills installed for the project (`runtime/tools/skills.ts`). */
+  readonly installedSkills?: readonly string[];
   /** Told each step (`lowering`, `formatting 3/40`): a large program takes seconds per step. */
   readonly onStep?: (step: string) => void;
 }
@@ -136,6 +138,7 @@ export function checkProgram(
       resolveImport,
       strict: options.strict,
       ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+      ...(options.installedSkills === undefined ? {} : { installedSkills: options.installedSkills }),
     }),
   );
   const importDiagnostics = [...checked.analysis.imports.values()].flatMap((use) => {

@@ -7,6 +7,7 @@
 import { SourceAnchors } from "./anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
+import { RunSkills } from "./run-skills.js";
 import { describeError, isAbortError, ProseError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
@@ -99,6 +100,8 @@ export class RunCore {
   private readonly agentKits: AgentKits;
   /** The run's MCP servers, shared with called programs; stopped when the top-level run ends. */
   readonly mcp: RunMcp;
+  /** The run's Agent Skills, resolved once per name, shared with called programs. */
+  readonly skills: RunSkills;
   private readonly notices = new Set<string>();
 
   /**
@@ -172,6 +175,7 @@ export class RunCore {
         (server, text) => this.trace?.server(server, text),
         (message) => this.noticeOnce(message),
       );
+    this.skills = caller?.core.skills ?? new RunSkills(options, (message) => this.noticeOnce(message));
   }
 
   get context(): StepContext {

@@ -45,6 +45,7 @@ import {
   type ToolOutputLimits,
 } from "./tool-output.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
+import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
 import type {
   AnswerAction,
@@ -116,11 +117,22 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   if (verdict) toolParams = [...toolParams, KEEP_TOOL];
   const choice =
     verdict && toolParams.length === 1 ? { tool_choice: { type: "tool" as const, name: KEEP_TOOL.name } } : {};
+  const skills = core.skills.resolve(settings.skills);
+  if (skills.length > 0) {
+    const tools = [...offered.values(), readSkillTool(skills)];
+    offered = new Map(tools.map((tool) => [tool.name, tool]));
+    toolParams = [...toolParams, toolParam(readSkillTool(skills))];
+  }
   const model = core.model(settings.model);
   const system =
-    run.request.skills === undefined && run.request.extra === undefined
+    run.request.skills === undefined && run.request.extra === undefined && skills.length === 0
       ? core.systemPromptOf(agent)
-      : systemPrompt(core.program.name, settings, agent?.prompt);
+      : systemPrompt(
+          core.program.name,
+          settings,
+          agent?.prompt,
+          skills.length === 0 ? undefined : skillListing(skills),
+        );
   const first = taskMessage({
     task: sessionTask(run.request),
     context: settings.context,
@@ -396,10 +408,18 @@ function describeInput(input: Record<string, unknown>): string {
 }
 
 /** What a session asks: its task, context and agent, as the program gave them (not the request's layout). */
-export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
+export function sessionAsk(
+  request: SessionRequest,
+  resume: boolean,
+  resolvedSkills: readonly ResolvedSkill[] = [],
+): StepAsk {
   const details = (): unknown => {
     const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
+    // The installed skills' files: an edited skill re-runs the steps that use it.
+    const skillFiles =
+      resolvedSkills.length === 0 ? {} : { skillFiles: resolvedSkills.map((skill) => `${skill.name}@${skill.digest}`) };
     return {
+      ...skillFiles,
       task: sessionTask(request),
       agent: request.agent?.name,
       role: request.agent?.prompt,

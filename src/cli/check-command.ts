@@ -8,7 +8,7 @@ import { exitCodeOfDiagnostics, type ExitCode } from "../exit-codes.js";
 import { displayPath, findPrograms } from "../project/files.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 import { readProgram } from "../project/read-program.js";
-import { declaredMcpServers } from "../project/mcp-servers.js";
+import { projectTools } from "../project/mcp-servers.js";
 
 export interface CheckArguments extends Pick<FormatArguments, "format"> {
   readonly paths: readonly string[];
@@ -66,8 +66,7 @@ export function checkPrograms(
     const file = displayPath(path, cwd);
     const diagnostics = problem
       ? [problem]
-      : checkProgram(source, { resolveImport, strict: options.strict, mcpServers: declaredMcpServers(path, cwd) }, file)
-          .diagnostics;
+      : checkProgram(source, { resolveImport, strict: options.strict, ...projectTools(path, cwd) }, file).diagnostics;
     results.set(path, { file, source, diagnostics });
     queue.push(...importedFiles(path, source));
   }

@@ -616,6 +616,13 @@ export const analyzeMessages = {
       "an `mcp:` entry is a quoted `server/tool` glob",
       'write `mcp: ["memory/*", "github/get_*"]`: the server as .mcp.json names it, then `/` and a tool glob',
     ),
+  misspeltSkill: (range: SourceRange, skill: string, installed: string) =>
+    error(
+      "P058",
+      range,
+      `skill ${quote(skill)} is not installed (did you mean ${quote(installed)}?)`,
+      `${quote(installed)} is in skills/, .claude/skills/ or ~/.claude/skills/`,
+    ),
   badMcpConfig: (range: SourceRange, problem: string) =>
     error(
       "P057",

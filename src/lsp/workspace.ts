@@ -14,7 +14,7 @@ import { programsUnder } from "../project/files.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Analysis } from "../phases/2-analyze/index.js";
-import { declaredMcpServers } from "../project/mcp-servers.js";
+import { projectTools } from "../project/mcp-servers.js";
 
 export interface CheckedDocument {
   /** As the editor names it (open documents) or as a `file:` URL. */
@@ -139,7 +139,7 @@ export class Workspace {
     const checked = checkProgram(text.getText(), {
       resolveImport,
       strict: this.options.strict,
-      ...(isFile ? { mcpServers: declaredMcpServers(path, this.folderOf(path)) } : {}),
+      ...(isFile ? projectTools(path, this.folderOf(path)) : {}),
     });
     // With syntax errors too: the statements that do not parse are skipped, the rest is analysed.
     const analysis = checked.analysis;

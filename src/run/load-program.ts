@@ -13,7 +13,7 @@ import { transform } from "sucrase";
 import { importResolver } from "../project/imports.js";
 import { portable } from "../project/output-path.js";
 import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
-import { declaredMcpServers } from "../project/mcp-servers.js";
+import { projectTools } from "../project/mcp-servers.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { moduleSpecifier, stringLiteral } from "../phases/3-transform/index.js";
 import { readProgram } from "../project/read-program.js";
@@ -72,7 +72,7 @@ export async function loadProgram(
           resolveImport,
           strict: options.strict,
           inputHash: hashInputs(source, []),
-          mcpServers: declaredMcpServers(file, cwd),
+          ...projectTools(file, cwd),
         });
     compiled.set(file, {
       path: file,

@@ -85,3 +85,20 @@ describe("permissions: mcp:", () => {
     expect(declaredMcpServers(join(root, "p.prose"), root).problem).toContain('type "sse" is not supported');
   });
 });
+
+describe("skills: against the installed skills", () => {
+  const check = (skills: string, installed: readonly string[] | undefined) =>
+    checkProgram(
+      `session "hi"\n  skills: ${skills}\n`,
+      installed === undefined ? {} : { installedSkills: installed },
+    ).diagnostics.map((d) => `${d.code} ${d.message}`);
+
+  it("an installed skill needs no import; a missing one stays W007; one edit from an installed one is P058", () => {
+    expect(check('["code-review"]', ["code-review"])).toEqual([]);
+    expect(check('["web-search"]', ["code-review"])).toEqual(["W007 skill `web-search` is not imported"]);
+    expect(check('["code-reveiw"]', ["code-review"])).toEqual([
+      "P058 skill `code-reveiw` is not installed (did you mean `code-review`?)",
+    ]);
+    expect(check('["code-reveiw"]', undefined)).toEqual(["W007 skill `code-reveiw` is not imported"]);
+  });
+});

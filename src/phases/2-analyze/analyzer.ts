@@ -21,6 +21,8 @@ export interface AnalyzeOptions {
   readonly resolveImport?: (path: string) => ImportedProgram | undefined;
   /** The MCP servers of the `.mcp.json` nearest the program; `permissions: mcp:` is checked against them. */
   readonly mcpServers?: DeclaredMcpServers;
+  /** The Agent Skills installed for the project (`skills/`, `.claude/skills/`, `~/.claude/skills/`). */
+  readonly installedSkills?: readonly string[];
 }
 
 /** Statements that do not execute anything: inputs before the first of the others are parameters. */
@@ -44,12 +46,14 @@ export class Analyzer implements RuleContext {
   private readonly jumpScopes: JumpScope[] = [];
 
   readonly mcpServers: DeclaredMcpServers | undefined;
+  readonly installedSkills: readonly string[] | undefined;
 
   constructor(
     private readonly program: ast.Program,
     options: AnalyzeOptions,
   ) {
     this.mcpServers = options.mcpServers;
+    this.installedSkills = options.installedSkills;
     const report = (diagnostic: Diagnostic) => this.report(diagnostic);
     this.definitions = new Definitions(program, options.resolveImport, report);
     this.bindings = new Bindings(program, this.definitions, report);

@@ -30,6 +30,8 @@ export interface RuleContext {
   readonly skills: ReadonlySet<string>;
   /** The MCP servers declared for this program; undefined when the caller did not look (an in-memory check). */
   readonly mcpServers: DeclaredMcpServers | undefined;
+  /** The skill folders installed for the project; undefined when the caller did not look. */
+  readonly installedSkills: readonly string[] | undefined;
   /** The interface of the program imported under `name`, when it could be read. */
   importedProgram(name: string): ProgramInterface | undefined;
   /** The name of the imported program whose call result the binding `identifier` refers to holds. */
