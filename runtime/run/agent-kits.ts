@@ -7,7 +7,8 @@
 import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { systemPrompt } from "../model/prompt.js";
 import { builtinTools } from "../tools/builtin.js";
-import { PermissionGuard } from "../tools/permissions.js";
+import { PermissionGuard, type PermissionAsker } from "../tools/permissions.js";
+import { asksExplicitly } from "./approvals.js";
 import type { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
 import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";
@@ -34,6 +35,8 @@ export class AgentKits {
     private readonly secrets: Secrets,
     /** Tells the run something once (a sandbox that is missing, say). */
     private readonly notice: (message: string | undefined) => void,
+    /** The asker of explicit `prompt` permissions when no `onPermission` is given (run/approvals.ts). */
+    private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
   ) {}
 
   /** The guard and tools of an agent with these permissions (cached by the permissions object). */
@@ -46,7 +49,8 @@ export class AgentKits {
       const guard = new PermissionGuard(
         this.options.cwd ?? process.cwd(),
         permissions,
-        this.options.onPermission,
+        this.options.onPermission ??
+          (permissions !== undefined && asksExplicitly(permissions) ? this.approvals?.(permissions) : undefined),
         agent,
         {
           ...(toolEnv && { toolEnv }),

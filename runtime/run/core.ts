@@ -8,6 +8,7 @@ import { SourceAnchors } from "./anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
 import { RunSkills } from "./run-skills.js";
+import { durableAsker } from "./approvals.js";
 import { describeError, isAbortError, ProseError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
@@ -102,6 +103,8 @@ export class RunCore {
   readonly mcp: RunMcp;
   /** The run's Agent Skills, resolved once per name, shared with called programs. */
   readonly skills: RunSkills;
+  /** Where approvals are answered: the run folder's journal (set when it opens); none on other backends. */
+  approvalAnswers: ((key: string) => Promise<Value | undefined>) | undefined;
   private readonly notices = new Set<string>();
 
   /**
@@ -166,7 +169,16 @@ export class RunCore {
     );
     this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
-    this.agentKits = new AgentKits(program.name, options, this.secrets, (message) => this.noticeOnce(message));
+    this.agentKits = new AgentKits(
+      program.name,
+      options,
+      this.secrets,
+      (message) => this.noticeOnce(message),
+      (permissions) =>
+        this.approvalAnswers === undefined
+          ? undefined
+          : durableAsker(permissions, this.approvalAnswers, program.source),
+    );
     this.mcp =
       caller?.core.mcp ??
       new RunMcp(

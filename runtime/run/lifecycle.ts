@@ -186,6 +186,9 @@ export class RunLifecycle implements RunScope {
           this.core.telemetry.traceparent,
         );
         this.openFolder = opened.folder;
+        const journal = opened.folder.journal;
+        if (journal !== undefined && options.journal === undefined && options.durability === undefined)
+          this.core.approvalAnswers = async (key) => (await journal.get(key))?.value;
         if (options.resume === true) this.core.telemetry.linkResumed(opened.traceparent);
         this.givenInputs = opened.inputs;
         this.core.trace = new TraceWriter(options.runDir, (text) => this.core.redact(text));

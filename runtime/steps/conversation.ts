@@ -130,6 +130,10 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
         closed = true;
         applyElision(messages, event.results);
         break;
+      case "approval-pending":
+        // It stopped before it ran: the resumed session asks again, then runs it (once, if approved).
+        started.delete(event.id);
+        break;
       case "restart":
         return rebuild(first, currentEvents(events));
     }

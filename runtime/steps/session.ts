@@ -23,7 +23,8 @@ import {
   type Conversation,
 } from "./conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { describeError } from "../errors.js";
+import { describeError, WaitingForInput } from "../errors.js";
+import { currentCall, WaitingForApproval } from "../run/approvals.js";
 import { stable } from "../model/caching.js";
 import {
   DEFAULT_CONTINUATIONS,
@@ -166,15 +167,26 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       conversation.append({ type: "tool-finished", id: call.id, result });
       return result;
     }
-    const result = await steps.toolCall(
-      call,
-      async () => {
-        await beforeToolCall(core, signal);
-        conversation.append({ type: "tool-started", id: call.id, name: call.name });
-      },
-      () => core.telemetry.tool(call, () => runTool(core, call, offered, toolContext, limits)),
-      offered.get(call.name)?.repeatable,
-    );
+    const result = await steps
+      .toolCall(
+        call,
+        async () => {
+          await beforeToolCall(core, signal);
+          conversation.append({ type: "tool-started", id: call.id, name: call.name });
+        },
+        () =>
+          core.telemetry.tool(call, () =>
+            currentCall.run({ id: call.id, step: run.step ?? "", at: run.request.at }, () =>
+              runTool(core, call, offered, toolContext, limits),
+            ),
+          ),
+        offered.get(call.name)?.repeatable,
+      )
+      .catch((error: unknown) => {
+        // Stopped for a person's approval before it ran: the resumed session asks again (approvals.ts).
+        if (error instanceof WaitingForApproval) conversation.append({ type: "approval-pending", id: call.id });
+        throw error;
+      });
     conversation.append({ type: "tool-finished", id: call.id, result });
     return result;
   };
@@ -369,7 +381,7 @@ async function runTool(
     // Tool output goes back to the model: a secret a tool met (a file, a page) is not handed to it.
     return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
   } catch (error) {
-    if (context.signal.aborted) throw error;
+    if (context.signal.aborted || error instanceof WaitingForInput) throw error;
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }

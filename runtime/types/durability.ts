@@ -58,7 +58,9 @@ export type TurnEvent =
     }
   /** Old tool results replaced by notes to bound the conversation (`tool-output.ts`), each note as sent. */
   | { readonly type: "elided"; readonly results: readonly { readonly id: string; readonly content: string }[] }
-  | { readonly type: "restart" };
+  | { readonly type: "restart" }
+  /** A call stopped before it ran, for a person to approve (`run/approvals.ts`): it has not started. */
+  | { readonly type: "approval-pending"; readonly id: string };
 
 /** Where a session's turn events are kept: the run's journal, under the session step's key. */
 export interface Conversation {
