@@ -20,6 +20,7 @@ import {
 } from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
+import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
@@ -217,6 +218,15 @@ function reportWaiting(
   }));
   if (argv.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
   for (const question of questions) {
+    if (question.name.startsWith(APPROVAL_PREFIX)) {
+      const call = question.name.slice(APPROVAL_PREFIX.length);
+      process.stderr.write(
+        `Waiting for approval: ${question.prompt} (${argv.file}:${question.line}:${question.column}). ` +
+          `Approve with: prosec approve ${runId} ${call}, or deny with: prosec deny ${runId} ${call} --reason "..."; ` +
+          `then continue with: prosec run ${again} --resume ${runId}\n`,
+      );
+      continue;
+    }
     process.stderr.write(
       `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
         `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${again} --resume ${runId}; ` +
