@@ -8,7 +8,7 @@ import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { systemPrompt } from "../model/prompt.js";
 import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard, type PermissionAsker } from "../tools/permissions.js";
-import { asksExplicitly } from "./approvals.js";
+import { asksExplicitly, explicitAsker } from "./approvals.js";
 import type { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
 import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";
@@ -49,8 +49,7 @@ export class AgentKits {
       const guard = new PermissionGuard(
         this.options.cwd ?? process.cwd(),
         permissions,
-        this.options.onPermission ??
-          (permissions !== undefined && asksExplicitly(permissions) ? this.approvals?.(permissions) : undefined),
+        this.options.onPermission ?? this.explicitAsker(permissions),
         agent,
         {
           ...(toolEnv && { toolEnv }),
@@ -106,6 +105,13 @@ export class AgentKits {
       });
     }
     return pending;
+  }
+
+  /** Who decides an explicit `prompt` when no `onPermission` is given: `onApproval`, else a durable wait. */
+  private explicitAsker(permissions: Permissions | undefined): PermissionAsker | undefined {
+    if (permissions === undefined || !asksExplicitly(permissions)) return undefined;
+    const onApproval = this.options.onApproval;
+    return onApproval === undefined ? this.approvals?.(permissions) : explicitAsker(permissions, onApproval);
   }
 
   /** The system prompt of a session of `agent` (or of no agent) that adds no skills or notes of its own. */

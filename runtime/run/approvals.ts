@@ -42,6 +42,21 @@ export function asksExplicitly(permissions: Permissions | undefined): boolean {
   );
 }
 
+/** Whether a person is asked: not for `run_command` under the implicit default of `bash:`. */
+function putToAPerson(permissions: Permissions, request: PermissionRequest): boolean {
+  return (
+    request.tool !== "run_command" || permissions.bash === "prompt" || permissions.ask?.includes("execute") === true
+  );
+}
+
+/** `RunOptions.onApproval` for an agent: asked about explicit prompts only. */
+export function explicitAsker(
+  permissions: Permissions,
+  onApproval: (request: PermissionRequest) => boolean | Promise<boolean>,
+): (request: PermissionRequest) => boolean | Promise<boolean> {
+  return (request) => putToAPerson(permissions, request) && onApproval(request);
+}
+
 /** What a yes is: `yes`, `y`, `true`, `always`, `approve(d)`; anything else (`no: reason`) refuses. */
 export function approves(answer: Value): boolean {
   if (answer === true) return true;
@@ -57,11 +72,9 @@ export function durableAsker(
   recorded: (key: string) => Promise<Value | undefined>,
   file: string,
 ): (request: PermissionRequest) => Promise<boolean> {
-  const explicitCommands = permissions.bash === "prompt" || permissions.ask?.includes("execute") === true;
   return async (request) => {
     const call = currentCall.getStore();
-    if (call === undefined) return false;
-    if (request.tool === "run_command" && !explicitCommands) return false;
+    if (call === undefined || !putToAPerson(permissions, request)) return false;
     const key = `${call.step}/approval:${call.id}`;
     const answer = await recorded(key);
     if (answer !== undefined && approves(answer)) return true;

@@ -21,6 +21,7 @@ import {
 import { isCancelled } from "../../runtime/durable/run-control.js";
 import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
 import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { approvalQuestion } from "../run/approval-question.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
@@ -170,6 +171,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
               narrator.pause();
               return askOnTerminal(definition, controller.signal);
             },
+            onApproval: approvalQuestion({ input: process.stdin, output: process.stderr }, controller.signal, () =>
+              narrator.pause(),
+            ),
           }
         : {}),
     });
