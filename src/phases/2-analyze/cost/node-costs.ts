@@ -13,7 +13,14 @@
  *   the critical path. A loop without `max` is unbounded.
  */
 import type * as ast from "../../../ast.js";
-import { REPLY_TOKENS, SESSION_OVERHEAD_TOKENS, DEFAULT_MODEL, tokensOf } from "./assumptions.js";
+import {
+  MCP_RESULT_TOKENS,
+  MCP_TOOLS_TOKENS,
+  REPLY_TOKENS,
+  SESSION_OVERHEAD_TOKENS,
+  DEFAULT_MODEL,
+  tokensOf,
+} from "./assumptions.js";
 import type { CostEstimator, CostTable } from "./estimator.js";
 import { Poly } from "./poly.js";
 import { CostVector } from "./vector.js";
@@ -136,7 +143,8 @@ function session(
   const model = modelName(property("model")?.value) ?? DEFAULT_MODEL;
   const retry = property("retry")?.value;
   const retries = retry === undefined || retry.kind === "PropertyBlock" ? Poly.zero : estimator.number(retry, node);
-  let input = SESSION_OVERHEAD_TOKENS;
+  let input =
+    SESSION_OVERHEAD_TOKENS + (reachesMcp(property("permissions")?.value) ? MCP_TOOLS_TOKENS + MCP_RESULT_TOKENS : 0);
   let values = CostVector.none;
   for (const { key, value } of [...(agent?.properties ?? []), ...node.properties]) {
     if (value.kind === "PropertyBlock") continue;
@@ -212,4 +220,11 @@ function pipeline(node: ast.PipelineExpression, estimator: CostEstimator, depth:
 function verdictReading(stage: ast.PipeStage, estimator: CostEstimator): CostVector {
   const last = stage.body.at(-1);
   return last?.kind === "ExpressionStatement" ? estimator.truthy(last.expression) : CostVector.none;
+}
+
+/** Whether `permissions:` gives MCP tools (`mcp:` with at least one glob). */
+function reachesMcp(permissions: ast.Expression | ast.PropertyBlock | undefined): boolean {
+  if (permissions?.kind !== "PropertyBlock") return false;
+  const mcp = permissions.properties.find((rule) => rule.key.name === "mcp")?.value;
+  return mcp?.kind === "Array" && mcp.elements.length > 0;
 }
