@@ -64,6 +64,9 @@ describe("prosec check, run, approve with MCP and approvals", () => {
     expect(existsSync(join(cwd, "once"))).toBe(false);
     expect(childrenRunning(MEMORY)).toEqual([]);
 
+    const shown = await startProsec(["runs", "show", runId], cwd).exit;
+    expect(shown.stdout).toMatch(/waiting for approval: toolu_\S+: Agent keeper asks to use run_command: mkdir once/);
+
     const approve = await startProsec(["approve", runId], cwd).exit;
     expect(approve.status).toBe(EXIT.ok);
     expect(approve.stdout).toContain(`--resume ${runId}`);
