@@ -28,7 +28,8 @@ const nodeGlobals = Object.fromEntries(
 
 export default defineConfig(
   globalIgnores([
-    "dist/",
+    "dist",
+    ".dist/",
     "node_modules/",
     "bench/results/",
     "src/phases/1-parse/grammar.ts",

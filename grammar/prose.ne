@@ -101,6 +101,7 @@ PropertyList -> Property                                  {% ([p]) => b.cons(nul
               | PropertyList Property                     {% ([list, p]) => b.cons(list, p) %}
 
 Property -> %name ":" Expr %NEWLINE                       {% ([k, , v]) => b.property(k, v) %}
+          | %name ":" %type %NEWLINE                      {% ([k, , t]) => b.typeProperty(k, t) %}
           | %name ":" Properties                          {% ([k, , v]) => b.property(k, v) %}
 
 # ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ export const propertyNames = [
   "skills",
   "permissions",
   "empty",
+  "returns",
 ] as const;
 export type PropertyName = (typeof propertyNames)[number];
 

@@ -135,11 +135,40 @@ export interface UnaryExpression extends NodeBase {
 // Properties (agents, sessions, context blocks)
 // ---------------------------------------------------------------------------------------------
 
-/** `key: value` under an agent or session, or inside a property block. */
+/** `key: value` under an agent or session, or inside a property block; `returns: T` holds a type. */
 export interface Property extends NodeBase {
   readonly kind: "Property";
   readonly key: Identifier;
-  readonly value: Expression | PropertyBlock;
+  readonly value: Expression | PropertyBlock | TypeAnnotation;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Result types (`returns:`): a small subset of TypeScript's types (DIALECT.md, "Typed results")
+// ---------------------------------------------------------------------------------------------
+
+/** `returns: T` as written; `type` is null when the text is not a type of the subset (already reported). */
+export interface TypeAnnotation extends NodeBase {
+  readonly kind: "TypeAnnotation";
+  readonly type: ResultType | null;
+}
+
+/**
+ * A type of the `returns:` subset. Its parts are plain data with their ranges, not `Node`s: nothing
+ * in them is an expression, a name to resolve or a statement, so no phase walks into them.
+ */
+export type ResultType =
+  | { readonly kind: "primitive"; readonly name: "string" | "number" | "boolean" | "null"; readonly loc: SourceRange }
+  | { readonly kind: "literal"; readonly value: string; readonly loc: SourceRange }
+  | { readonly kind: "list"; readonly element: ResultType; readonly loc: SourceRange }
+  | { readonly kind: "record"; readonly fields: readonly RecordTypeField[]; readonly loc: SourceRange }
+  | { readonly kind: "union"; readonly members: readonly ResultType[]; readonly loc: SourceRange };
+
+/** `key: T` or `key?: T` in a record type; the key's range is `loc`'s start. */
+export interface RecordTypeField {
+  readonly key: string;
+  readonly optional: boolean;
+  readonly type: ResultType;
+  readonly loc: SourceRange;
 }
 
 /** An indented block of `key: value` lines: `permissions:`, a block-form `context:`. */
@@ -492,6 +521,7 @@ export type Fragment =
   | ObjectEntry
   | Property
   | PropertyBlock
+  | TypeAnnotation
   | Modifier
   | NamedArgument
   | PipeStage

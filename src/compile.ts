@@ -25,7 +25,14 @@ export interface ImportProblem {
    * the imported program leads back to the importer.
    */
   readonly problem:
-    "missing" | "has-errors" | "not-locked" | "not-vendored" | "hash-mismatch" | "bad-lockfile" | "cycle";
+    | "missing"
+    | "has-errors"
+    | "not-locked"
+    | "not-vendored"
+    | "hash-mismatch"
+    | "bad-lockfile"
+    | "git-native-lockfile"
+    | "cycle";
   /** As shown to the user: the file looked for, the lockfile key, the lockfile's problem or the chain. */
   readonly resolved: string;
 }
@@ -45,6 +52,8 @@ export interface CompileOptions {
   readonly installedSkills?: readonly string[];
   /** Told each step (`lowering`, `formatting 3/40`): a large program takes seconds per step. */
   readonly onStep?: (step: string) => void;
+  /** `prosec eval`: the program's own asserts are scored checks that do not stop it (DIALECT.md, "Evals"). */
+  readonly scoreAsserts?: boolean;
 }
 
 export interface CompileResult {
@@ -83,6 +92,7 @@ export function lowerSource(
       inputHash,
       importSpecifiers: options.importSpecifiers,
       cost: boundOf(analysis, options),
+      ...(options.scoreAsserts === true ? { scoreAsserts: true } : {}),
     }),
   );
   return { code: module.code, module, diagnostics: checked.diagnostics };
@@ -170,6 +180,8 @@ function importDiagnostic(use: StringLiteral, problem: ImportProblem): Diagnosti
       return buildMessages.vendoredCopyDiffers(loc, value, problem.resolved);
     case "bad-lockfile":
       return buildMessages.lockfileUnreadable(loc, problem.resolved);
+    case "git-native-lockfile":
+      return buildMessages.lockfileGitNative(loc, problem.resolved);
     case "cycle":
       return buildMessages.importCycle(loc, problem.resolved);
   }

@@ -26,6 +26,8 @@ export const EXIT = {
   runStateUnusable: 7,
   /** The network or a registry failed. */
   network: 8,
+  /** `prosec eval`: every case stopped on an error (none was scored): the eval measured nothing. */
+  evalAllErrors: 10,
   /** Interrupted (Ctrl-C, SIGTERM), or the reader of the output closed it (`prosec check ... | head`). */
   interrupted: 130,
 } as const;

@@ -17,3 +17,14 @@ export function packageRoot(): string {
     folder = parent;
   }
 }
+
+/**
+ * The build this code runs from: the folder `dist` links to (scripts/build.mjs), or dist/ itself in an
+ * installed package. Files loaded later (the runtime a program imports, the view's page script) come
+ * from it, so a long-running process keeps one consistent build when a rebuild moves the link on. From
+ * the sources (tests), the package's dist/.
+ */
+export function buildRoot(): string {
+  const here = dirname(dirname(fileURLToPath(import.meta.url)));
+  return existsSync(join(here, "runtime", "index.js")) ? here : join(packageRoot(), "dist");
+}

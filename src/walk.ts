@@ -34,6 +34,7 @@ const children: ChildTable = {
   // properties and modifiers
   Property: (node) => [node.key, node.value],
   PropertyBlock: (node) => node.properties,
+  TypeAnnotation: none,
   Modifier: (node) => [node.key, node.value],
   // session-valued and block-valued expressions
   Session: (node) => [node.name, node.agent, node.prompt, ...node.properties],

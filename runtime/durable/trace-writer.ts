@@ -206,7 +206,8 @@ export class TraceWriter {
     if (typeof content === "string") return [{ text: this.text(content) }];
     return content.flatMap((block): TracedBlock[] => {
       if (block.type === "text") return [{ text: this.text(block.text) }];
-      if (block.type === "tool_use") return [{ tool: block.name, input: this.text(JSON.stringify(block.input)) }];
+      if (block.type === "tool_use")
+        return [{ tool: this.redact(block.name), input: this.text(JSON.stringify(block.input)) }];
       if (block.type === "tool_result") {
         const content =
           typeof block.content === "string"

@@ -22,7 +22,7 @@ export interface Toolbox {
 }
 
 export class AgentKits {
-  private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Toolbox>>();
+  private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Promise<Toolbox>>>();
   private readonly mcpToolboxes = new Map<Permissions, Map<string | undefined, Promise<Toolbox>>>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
   /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
@@ -39,34 +39,17 @@ export class AgentKits {
     private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
   ) {}
 
-  /** The guard and tools of an agent with these permissions (cached by the permissions object). */
-  toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
+  /**
+   * The guard and tools of an agent with these permissions (cached by the permissions object). An
+   * agent that may run commands has bubblewrap probed first (whether `run_command` is offered
+   * depends on it); the probe runs in the background and only for such agents.
+   */
+  toolbox(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
     let byAgent = this.toolboxes.get(permissions);
     if (byAgent === undefined) this.toolboxes.set(permissions, (byAgent = new Map()));
     let toolbox = byAgent.get(agent);
     if (toolbox === undefined) {
-      const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
-      const guard = new PermissionGuard(
-        this.options.cwd ?? process.cwd(),
-        permissions,
-        this.options.onPermission ?? this.explicitAsker(permissions),
-        agent,
-        {
-          ...(toolEnv && { toolEnv }),
-          ...(resolveHost && { resolveHost }),
-          ...(fetchTimeoutMs && { fetchTimeoutMs }),
-          ...(sandbox && { sandbox }),
-        },
-      );
-      this.notice(guard.sandboxNotice());
-      for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
-      const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
-      toolbox = {
-        permissions: guard,
-        tools,
-        offered: new Map(tools.map((tool) => [tool.name, tool])),
-        params: tools.map(toolParam),
-      };
+      toolbox = this.build(permissions, agent);
       byAgent.set(agent, toolbox);
     }
     return toolbox;
@@ -81,14 +64,13 @@ export class AgentKits {
     agent: string | undefined,
     mcpTools: (globs: readonly string[]) => Promise<readonly ToolDefinition[]>,
   ): Promise<Toolbox> {
-    const base = this.toolbox(permissions, agent);
     const globs = permissions?.mcp;
-    if (permissions === undefined || globs === undefined || globs.length === 0) return base;
+    if (permissions === undefined || globs === undefined || globs.length === 0) return this.toolbox(permissions, agent);
     let byAgent = this.mcpToolboxes.get(permissions);
     if (byAgent === undefined) this.mcpToolboxes.set(permissions, (byAgent = new Map()));
     let pending = byAgent.get(agent);
     if (pending === undefined) {
-      pending = mcpTools(globs).then((extra) => {
+      pending = Promise.all([this.toolbox(permissions, agent), mcpTools(globs)]).then(([base, extra]) => {
         const tools = [...base.tools, ...extra];
         return {
           ...base,
@@ -112,6 +94,32 @@ export class AgentKits {
     if (permissions === undefined || !asksExplicitly(permissions)) return undefined;
     const onApproval = this.options.onApproval;
     return onApproval === undefined ? this.approvals?.(permissions) : explicitAsker(permissions, onApproval);
+  }
+
+  private async build(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
+    const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
+    const guard = new PermissionGuard(
+      this.options.cwd ?? process.cwd(),
+      permissions,
+      this.options.onPermission ?? this.explicitAsker(permissions),
+      agent,
+      {
+        ...(toolEnv && { toolEnv }),
+        ...(resolveHost && { resolveHost }),
+        ...(fetchTimeoutMs && { fetchTimeoutMs }),
+        ...(sandbox && { sandbox }),
+      },
+    );
+    for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);
+    await guard.prepare();
+    this.notice(guard.sandboxNotice());
+    const tools = [...builtinTools(guard), ...(this.options.tools ?? [])];
+    return {
+      permissions: guard,
+      tools,
+      offered: new Map(tools.map((tool) => [tool.name, tool])),
+      params: tools.map(toolParam),
+    };
   }
 
   /** The system prompt of a session of `agent` (or of no agent) that adds no skills or notes of its own. */

@@ -234,7 +234,7 @@ export class RunCore {
   }
 
   /** The guard and tools of an agent with these permissions (agent-kits.ts). */
-  toolbox(permissions: Permissions | undefined, agent: string | undefined): Toolbox {
+  toolbox(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
     return this.agentKits.toolbox(permissions, agent);
   }
 
@@ -347,7 +347,6 @@ export class RunCore {
         },
         identity,
       );
-      if (this.fingerprints.enabled) this.fingerprints.produced(step.value, identity.fingerprint);
       return {
         value: step.value as T,
         ...(step.reason === undefined ? {} : { reason: step.reason }),

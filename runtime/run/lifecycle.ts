@@ -3,6 +3,7 @@
  * cancellation, and how it ends (`run-end`, the state folder closed as complete, waiting,
  * interrupted or failed).
  */
+import { ANSWER_TOOL } from "../model/unexpected-answers.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { JournalDurability, ResumeReport } from "../durable/durability.js";
@@ -222,6 +223,11 @@ export class RunLifecycle implements RunScope {
     const { core, options } = this;
     const invalid = invalidLimits(options);
     if (invalid !== undefined) throw core.error(invalid);
+    // A typed session's and a filter's verdict come through a tool of this name (DIALECT.md, "Typed results").
+    if (options.tools?.some((tool) => tool.name === ANSWER_TOOL))
+      throw core.error(
+        `RunOptions.tools: the tool name "${ANSWER_TOOL}" is reserved for sessions' answers; rename the tool.`,
+      );
     const refusal = refusalBeforeStart(
       this.program.cost,
       this.givenInputs,

@@ -4,6 +4,7 @@
  * (used-programs.ts), sessions, branches and reads (steps/); what is left here is the program's
  * structure: blocks, loops, bindings, judgments and the trail.
  */
+import { AssertScores } from "./scored-asserts.js";
 import { WaitingForInput } from "../errors.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
@@ -51,6 +52,7 @@ export class Run implements Runtime {
   private readonly branching: Branching;
   private readonly reader: TextReader;
   private executionIds = 0;
+  readonly asserts = new AssertScores(() => this.core);
 
   constructor(program: ProgramInfo, inputs: { readonly [name: string]: Value }, options: RunOptions) {
     this.lifecycle = new RunLifecycle(program, inputs, options);
@@ -70,12 +72,13 @@ export class Run implements Runtime {
     return this.lifecycle.execute(this, body);
   }
 
-  session(request: SessionRequest): Promise<string> {
-    return this.sessions.run(request, false);
+  /** Text, or with `returns:` the checked answer, whose type generated code names (`Runtime.session`'s overloads). */
+  session<T extends Value>(request: SessionRequest): Promise<T> {
+    return this.sessions.run(request, false) as Promise<T>;
   }
 
-  resume(agent: AgentDefinition, request: SessionRequest): Promise<string> {
-    return this.sessions.run({ ...request, agent }, true);
+  resume<T extends Value>(agent: AgentDefinition, request: SessionRequest): Promise<T> {
+    return this.sessions.run({ ...request, agent }, true) as Promise<T>;
   }
 
   keep<T extends Value>(source: string, value: T): T {
@@ -268,8 +271,8 @@ export class Run implements Runtime {
     return this.reader.list(at, value);
   }
 
-  field(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<Value> {
-    return this.reader.field(at, value, index, fields);
+  field<T extends Value>(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<T> {
+    return this.reader.field(at, value, index, fields) as Promise<T>;
   }
 
   truthy(at: Site, value: Value): Promise<boolean> {

@@ -1,7 +1,6 @@
 /**
- * A run folder's fingerprints of steps (`step-keys.ts`): what a step asks, how, and which steps
- * produced what it read, so a resumed run that changed one of them re-runs the steps that depend on
- * it. Also the program's outline, from which steps get their structural keys (aligned with the
+ * A run folder's fingerprints of steps (`step-keys.ts`): what a step asks, how, and the content of
+ * what it read, so a resumed run that changed one of them re-runs the steps that depend on it. Also the program's outline, from which steps get their structural keys (aligned with the
  * recorded text when a changed program resumes).
  */
 import { ProgramOutline } from "./outline.js";
@@ -10,17 +9,8 @@ import type { TrailEntry } from "../steps/trail.js";
 import type { ProgramInfo, RunOptions, StepAsk, StepKind, Value } from "../types.js";
 
 export class StepFingerprints {
-  /**
-   * Whether steps are fingerprinted (a run folder keeps fingerprints): then every step's result is
-   * remembered with its fingerprint, so the steps that read it depend on it.
-   */
+  /** Whether steps are fingerprinted (a run folder keeps fingerprints). */
   enabled: boolean;
-  /**
-   * The fingerprint of the step that produced a value, by the value's digest; null when several
-   * steps produced the same text (then which one did is a matter of timing, and the text stands
-   * alone). Shared with the programs this run calls.
-   */
-  private readonly producers: Map<string, string | null>;
   /** Built on first use. */
   private programOutline: ProgramOutline | undefined;
 
@@ -32,7 +22,6 @@ export class StepFingerprints {
     caller?: StepFingerprints,
   ) {
     this.enabled = caller?.enabled ?? false;
-    this.producers = caller?.producers ?? new Map();
   }
 
   /** The program's outline, for structural keys. */
@@ -50,14 +39,12 @@ export class StepFingerprints {
     if (this.program.text !== undefined) this.programOutline = ProgramOutline.aligned(this.program.text, previous);
   }
 
-  /** Remembers that the step with `stepFingerprint` produced `value`. */
-  produced(value: Value, stepFingerprint: string): void {
-    const digest = valueDigest(value);
-    const earlier = this.producers.get(digest);
-    this.producers.set(digest, earlier === undefined || earlier === stepFingerprint ? stepFingerprint : null);
-  }
-
-  /** A step's fingerprint: what it asks, how, and the steps that produced what it read. */
+  /**
+   * A step's fingerprint: what it asks, how, and what it read, each value by its content. Never by
+   * which step produced it, guessed from equal texts: two steps that answer alike would each look
+   * like the other's input, and a resumed run would re-run (or reuse) a step for the wrong reason.
+   * By content, a step is reused exactly when the request it would send is the one recorded.
+   */
   of(kind: StepKind, ask: StepAsk, trail: readonly TrailEntry[]): string {
     const details = (ask.details() ?? {}) as { readonly model?: unknown; readonly context?: unknown };
     const model = typeof details.model === "string" || kind === "session" ? this.modelOf(details.model as string) : "";
@@ -68,17 +55,13 @@ export class StepFingerprints {
         : Object.values(context as Record<string, Value>);
     // A session with `context:` (even `[]`) is not shown the trail.
     const seen = kind === "session" && context !== undefined ? [] : trail;
-    const producedBy = (value: Value): string => {
-      const digest = valueDigest(value);
-      return this.producers.get(digest) ?? digest;
-    };
     // A record context is read by its values' producers (below); what it names stays in how it asks.
     const how = contextValues.length === 0 ? details : { ...details, context: Object.keys(context as object) };
     return fingerprint({
       kind,
       asks: ask.text,
       how: [how, model, this.program.name, (this.options.tools ?? []).map((tool) => tool.name)],
-      reads: [...contextValues.map(producedBy), ...seen.map((entry) => `${entry.source}:${producedBy(entry.value)}`)],
+      reads: [...contextValues.map(valueDigest), ...seen.map((entry) => `${entry.source}:${valueDigest(entry.value)}`)],
     });
   }
 }

@@ -9,8 +9,8 @@
  *
  * A step's **fingerprint** is what it depends on, in three parts: what it asks (a session's prompt
  * after interpolation, a judgment's condition), how it asks it (agent, model, system prompt,
- * permissions, tools offered, context), and what it read (the fingerprints of the steps that
- * produced the values in its context and its trail). A resumed run reuses a recorded step only when
+ * permissions, tools offered, context), and what it read (the digests of the values in its context
+ * and its trail: by content, never by a guess at which step produced an equal text). A resumed run reuses a recorded step only when
  * its fingerprint is unchanged, so a step downstream of a changed value runs again.
  */
 import { createHash } from "node:crypto";

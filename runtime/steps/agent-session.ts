@@ -6,7 +6,8 @@
 import { homedir } from "node:os";
 import { relative } from "node:path";
 import type { RunScope } from "../run/scope.js";
-import type { SessionRequest } from "../types.js";
+import type { SessionRequest, Value } from "../types.js";
+import { text } from "../values/expressions.js";
 import { PLAIN_SESSION_STEPS } from "./conversation.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import { withRetries } from "./retry.js";
@@ -20,7 +21,7 @@ export class AgentSessions {
 
   constructor(private readonly scope: RunScope) {}
 
-  async run(request: SessionRequest, resume: boolean): Promise<string> {
+  async run(request: SessionRequest, resume: boolean): Promise<Value> {
     const { core, options, runDir } = this.scope;
     const label = sessionLabel(request);
     const agent = request.agent?.name;
@@ -94,7 +95,7 @@ export class AgentSessions {
               agent: agent!,
               prompt: sessionTask(request),
               memory: saved?.memory,
-              summary: saved?.summary ?? outcome.value.slice(0, 2000),
+              summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
               timestamp: new Date(),
             });
             await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));

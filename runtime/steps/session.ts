@@ -27,6 +27,7 @@ import { describeError, WaitingForInput } from "../errors.js";
 import { currentCall, WaitingForApproval } from "../run/approvals.js";
 import { stable } from "../model/caching.js";
 import {
+  ANSWER_TOOL,
   DEFAULT_CONTINUATIONS,
   quote,
   refusal,
@@ -36,7 +37,7 @@ import {
   type UnexpectedAnswer,
 } from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
-import { PermissionDenied, toolParam } from "../tools/tool.js";
+import { PermissionDenied, SandboxReport, toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
 import {
   capToolResult,
@@ -48,9 +49,11 @@ import {
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
+import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
   AnswerAction,
   SessionRequest,
+  Value,
   SessionSettings,
   SessionSteps,
   StepAsk,
@@ -99,7 +102,8 @@ export interface AgentRun {
   readonly steps?: SessionSteps;
 }
 
-export type AgentResult = StepOutcome<string>;
+/** Text, or a typed session's answer (`returns:`). */
+export type AgentResult = StepOutcome<Value>;
 
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
@@ -113,17 +117,21 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     toolParams = tools.map(toolParam);
   }
   const verdict = run.request.keep === true;
-  // A filter's verdict: one tool call answers it. Forced only when the agent has no other tools, since
-  // forcing it would take away the tools the agent may need to decide.
+  // A typed session (`returns:`) ends with its `answer` tool; a filter's verdict is read as before.
+  const returns = verdict ? undefined : run.request.returns;
+  // A filter's verdict or a typed answer: one tool call answers it. Forced only when the agent has no
+  // other tools, since forcing it would take away the tools the agent may need first.
   if (verdict) toolParams = [...toolParams, KEEP_TOOL];
-  const choice =
-    verdict && toolParams.length === 1 ? { tool_choice: { type: "tool" as const, name: KEEP_TOOL.name } } : {};
   const skills = core.skills.resolve(settings.skills);
   if (skills.length > 0) {
     const tools = [...offered.values(), readSkillTool(skills)];
     offered = new Map(tools.map((tool) => [tool.name, tool]));
     toolParams = [...toolParams, toolParam(readSkillTool(skills))];
   }
+  if (returns !== undefined) toolParams = [...toolParams, answerTool(returns)];
+  const forcedAnswer = { tool_choice: { type: "tool" as const, name: ANSWER_TOOL } };
+  let choice: { tool_choice?: { type: "tool"; name: string } } =
+    (verdict || returns !== undefined) && toolParams.length === 1 ? forcedAnswer : {};
   const model = core.model(settings.model);
   const system =
     run.request.skills === undefined && run.request.extra === undefined && skills.length === 0
@@ -218,6 +226,8 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   // The pieces of an answer cut off at max_tokens, joined when it ends.
   const pieces: string[] = [...rebuilt.pieces];
   const problems: string[] = [];
+  const typedAnswers =
+    returns === undefined ? undefined : new TypedAnswers(core, returns, run.request.at, label, problems);
   const unexpected = (wrong: UnexpectedAnswer, action: AnswerAction): void => {
     problems.push(wrong.detail);
     core.emit({
@@ -230,12 +240,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       detail: core.redact(wrong.detail),
     });
   };
-  const answered = (text: string, truncated?: true): AgentResult => {
+  const answered = (text: Value, truncated?: true): AgentResult => {
     if (run.onMemory !== undefined) reportSavedMemory(messages, run.onMemory);
     return {
       value: text,
       usage,
-      ...(pieces.length === 0 ? {} : { attempts: pieces.length + (truncated ? 0 : 1) }),
+      ...(pieces.length === 0 && !typedAnswers?.reasked
+        ? {}
+        : { attempts: pieces.length + (typedAnswers?.wrong.length ?? 0) + (truncated ? 0 : 1) }),
       ...(problems.length === 0 ? {} : { problems }),
       ...(truncated ? { truncated } : {}),
     };
@@ -269,6 +281,14 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     const calls = toolCalls(message.content);
     const answer = verdict ? calls.find((call) => call.name === KEEP_TOOL.name) : undefined;
     if (answer !== undefined && message.stop_reason !== "max_tokens") return answered(verdictText(answer.input));
+    const typed = await typedAnswers?.read(message, messages, choice.tool_choice !== undefined);
+    if (typed?.kind === "answer") return answered(typed.value);
+    if (typed?.kind === "ask") {
+      // Forced from now on: the answer, asked for after text, or asked again after a wrong one.
+      messages = typed.messages;
+      choice = forcedAnswer;
+      continue;
+    }
     if (message.stop_reason === "model_context_window_exceeded") {
       // Going on would only make the conversation longer: the answer so far is kept or the step fails.
       const full: UnexpectedAnswer = {
@@ -382,7 +402,8 @@ async function runTool(
     return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
   } catch (error) {
     if (context.signal.aborted || error instanceof WaitingForInput) throw error;
-    core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail });
+    const sandbox = error instanceof SandboxReport ? { sandbox: error.lines.map((line) => core.redact(line)) } : {};
+    core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail, ...sandbox });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }
 }
@@ -442,6 +463,8 @@ export function sessionAsk(
       extra,
       persist,
       resume,
+      // Last, and absent without `returns:`: the fingerprints of steps recorded before it existed stay as they were.
+      returns: request.returns,
     };
   };
   return request.binding === undefined

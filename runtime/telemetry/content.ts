@@ -62,14 +62,14 @@ function parts(content: string | readonly ContentBlockParam[], redact: Redact): 
       case "tool_use":
         return {
           type: "tool_call",
-          id: block.id,
-          name: block.name,
+          id: redact(block.id),
+          name: redact(block.name),
           arguments: redactedJson(block.input, redact),
         };
       case "tool_result":
         return {
           type: "tool_call_response",
-          id: block.tool_use_id,
+          id: redact(block.tool_use_id),
           response: redactedJson(
             typeof block.content === "string"
               ? block.content
@@ -79,7 +79,7 @@ function parts(content: string | readonly ContentBlockParam[], redact: Redact): 
         };
       default:
         // Images, documents, thinking: named, never copied.
-        return { type: block.type };
+        return { type: redact(String((block as { type: unknown }).type)) };
     }
   });
 }

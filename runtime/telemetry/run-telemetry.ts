@@ -253,12 +253,12 @@ class RunTelemetry implements Telemetry {
   async tool(call: ToolUseBlock, run: () => Promise<ToolResultBlockParam>): Promise<ToolResultBlockParam> {
     const step = frames.getStore();
     const span = this.tracer.startSpan(
-      `execute_tool ${call.name}`,
+      `execute_tool ${this.redact(call.name)}`,
       {
         attributes: {
           [GEN_AI.operation]: "execute_tool",
-          [GEN_AI.toolName]: call.name,
-          [GEN_AI.toolCallId]: call.id,
+          [GEN_AI.toolName]: this.redact(call.name),
+          [GEN_AI.toolCallId]: this.redact(call.id),
           [GEN_AI.toolType]: "function",
           [PROSE.runId]: this.runId,
           ...(step?.key === undefined ? {} : { [PROSE.stepKey]: step.key }),

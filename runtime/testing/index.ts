@@ -13,6 +13,7 @@ export {
   type ScriptedRun,
   type ScriptedRunOptions,
 } from "./scripted-model.js";
+export { exampleOf } from "./schema-example.js";
 export {
   sequence,
   toolCall,

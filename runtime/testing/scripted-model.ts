@@ -33,6 +33,7 @@ import {
   type ScriptedStep,
   type ToolCall,
 } from "./answers.js";
+import { exampleOf, typedAnswerSchema } from "./schema-example.js";
 import { streamedAnswer } from "./streamed-answer.js";
 
 /** Defaults for steps no answer names, per kind, or one function for all. */
@@ -169,7 +170,13 @@ export class ScriptedModel {
       tools: (body.tools ?? []).map((tool) => tool.name),
       body,
     });
-    const content = body.tool_choice?.type === "tool" ? [forcedAnswer(state, body)] : sessionTurn(state, turn);
+    const typed = state.step.kind === "session" ? typedAnswerSchema(body.tools) : undefined;
+    const content =
+      typed !== undefined
+        ? typedTurn(state, turn, typed)
+        : body.tool_choice?.type === "tool"
+          ? [forcedAnswer(state, body)]
+          : sessionTurn(state, turn);
     if (typeof content === "string") return failure(content);
     const stop = content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
     const message = {
@@ -310,6 +317,22 @@ function builtinForced(
   if (step.kind === "choose") return schema?.enum?.[0] ?? step.options?.[0] ?? null;
   if (schema?.type === "boolean") return step.kind === "judge";
   return schema?.type === "array" ? [] : null;
+}
+
+/**
+ * A typed session's reply (`returns:`): its scripted turns when it has them, else its answer through
+ * the `answer` tool, the scripted value (text that is not of a string type is replied as text, which
+ * the runtime reads as JSON or asks again) or, without one, a value built from the schema.
+ */
+function typedTurn(
+  state: StepState,
+  turn: number,
+  schema: { readonly [key: string]: unknown },
+): ContentBlock[] | string {
+  if (turnsOf(state.answer) !== undefined) return sessionTurn(state, turn);
+  const answer = state.answer === undefined ? exampleOf(schema) : (state.answer as Value);
+  if (typeof answer === "string" && schema["type"] !== "string") return [{ type: "text", text: answer }];
+  return [{ type: "tool_use", id: `toolu_scripted_${++toolUseIds}`, name: "answer", input: { answer } }];
 }
 
 /** A session's reply for this turn, or why there is none. */

@@ -7,8 +7,10 @@ import { lstat, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { RE2JS } from "re2js";
 import { fetchChecked } from "./http-fetch.js";
+import { proxiedArguments, startCommandProxy } from "./network-proxy.js";
 import { openChecked } from "./open-file.js";
 import { realLocation } from "./path-rules.js";
+import { SandboxReport } from "./tool.js";
 import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
 import type { PermissionGuard } from "./permissions.js";
 
@@ -19,6 +21,10 @@ const MAX_LISTED = 1_000;
 const MAX_SEARCHED_BYTES = 4 * 1024 * 1024;
 const SKIPPED_DIRECTORIES = new Set([".git", "node_modules"]);
 const COMMAND_TIMEOUT_MS = 120_000;
+/** Between SIGTERM and SIGKILL to a command's process group. */
+const KILL_GRACE_MS = 2_000;
+/** How long output is still read after the command exits (a process outside its group may hold the pipe). */
+const DRAIN_MS = 200;
 
 const stringProperty = (description: string) => ({ type: "string", description });
 
@@ -237,33 +243,114 @@ function isReadable(path: string, context: ToolContext): boolean {
 
 /**
  * Runs a permitted command: argv without a shell, or a line under `/bin/sh -c` (`bash: allow`); inside
- * the OS sandbox (bwrap) when the plan has one.
+ * the OS sandbox (bwrap) when the plan has one. The command leads a process group of its own: at its
+ * time limit or when the run is cancelled the whole group gets SIGTERM, then SIGKILL; when the
+ * command exits, what it left running in the group is killed, and output still held by a process
+ * that left the group is waited for only briefly. (A `setsid` daemon leaves the group: without the
+ * sandbox it survives; inside, the PID namespace ends with the command.)
  */
-function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
+async function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
+  const network = plan.sandbox?.network;
+  if (plan.sandbox === undefined || network === undefined) return spawnCommand(plan, context, plan.sandbox?.args);
+  const { checkUrl, checkAddresses, resolveHost } = context.permissions;
+  const proxy = await startCommandProxy({
+    checkUrl: (url) => checkUrl.call(context.permissions, url),
+    checkAddresses: (url, addresses) => checkAddresses.call(context.permissions, url, addresses),
+    resolveHost,
+    allowsTunnel: (host, port) => network.allowsTunnel(host, port),
+  });
+  try {
+    return await spawnCommand(plan, context, proxiedArguments(plan.sandbox.args, proxy.socket), proxy.refusals);
+  } finally {
+    proxy.close();
+  }
+}
+
+function spawnCommand(
+  plan: CommandPlan,
+  context: ToolContext,
+  sandboxArgs: readonly string[] | undefined,
+  refusals: readonly string[] = [],
+): Promise<string> {
   const [command, commandArgs] =
     "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
   const [file, args] =
-    plan.sandbox === undefined
+    plan.sandbox === undefined || sandboxArgs === undefined
       ? [command, commandArgs]
-      : [plan.sandbox.bwrap, [...plan.sandbox.args, command, ...commandArgs]];
+      : [plan.sandbox.bwrap, [...sandboxArgs, command, ...commandArgs]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: context.cwd,
       env: context.permissions.environment(),
-      signal: context.signal,
-      timeout: COMMAND_TIMEOUT_MS,
+      detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
+    let stopped: string | undefined;
+    const signalGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // The group is gone.
+      }
+    };
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = (why: string): void => {
+      stopped ??= why;
+      signalGroup("SIGTERM");
+      killTimer ??= setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS);
+    };
+    const limit = setTimeout(
+      () => stop(`stopped: it ran past the ${COMMAND_TIMEOUT_MS / 60_000}-minute limit`),
+      COMMAND_TIMEOUT_MS,
+    );
+    const cancel = (): void => stop("stopped: the run was cancelled");
+    if (context.signal.aborted) cancel();
+    else context.signal.addEventListener("abort", cancel, { once: true });
     const collect = (chunk: Buffer): void => {
       if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString("utf8");
     };
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
-    child.on("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "ENOENT" ? new Error(`No program ${command} was found.`) : error),
-    );
-    child.on("close", (code) => resolve(`exit code ${code ?? "none"}\n${truncate(output, MAX_OUTPUT_CHARS)}`));
+    const settle = (): void => {
+      clearTimeout(limit);
+      clearTimeout(killTimer);
+      context.signal.removeEventListener("abort", cancel);
+    };
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      settle();
+      reject(error.code === "ENOENT" ? new Error(`No program ${command} was found.`) : error);
+    });
+    child.on("exit", (code) => {
+      signalGroup("SIGKILL");
+      settle();
+      let finished = false;
+      const finish = (): void => {
+        if (finished) return;
+        finished = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        const shown = `exit code ${code ?? "none"}${stopped === undefined ? "" : ` (${stopped})`}\n${truncate(output, MAX_OUTPUT_CHARS)}`;
+        const undone = plan.sandbox?.afterwards?.() ?? [];
+        const problems = [
+          ...(undone.length === 0
+            ? []
+            : [
+                `The command changed protected files, which was undone (a command may not create or move repositories, programs, their modules, prose.lock or prose_modules):\n${undone.map((line) => `- ${line}`).join("\n")}`,
+              ]),
+          ...(refusals.length === 0
+            ? []
+            : [
+                `The command's network requests went through prosec's proxy, which applies this agent's network: permission:\n${refusals.map((line) => `- ${line}`).join("\n")}`,
+              ]),
+        ];
+        if (problems.length === 0) resolve(shown);
+        else reject(new SandboxReport([shown, ...problems].join("\n"), [...undone, ...refusals]));
+      };
+      if (child.stdout.readableEnded && child.stderr.readableEnded) return finish();
+      const drain = setTimeout(finish, DRAIN_MS);
+      child.once("close", () => (clearTimeout(drain), finish()));
+    });
   });
 }
 

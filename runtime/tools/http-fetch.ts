@@ -64,7 +64,7 @@ async function fetchWithin(url: string, checks: FetchChecks, signal: AbortSignal
   throw new Error(`${url} redirected more than ${MAX_REDIRECTS} times.`);
 }
 
-async function systemResolve(hostname: string): Promise<readonly string[]> {
+export async function systemResolve(hostname: string): Promise<readonly string[]> {
   return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 

@@ -38,7 +38,15 @@ import {
   type NetworkPattern,
 } from "./network-rules.js";
 import { PathRules, type Access } from "./path-rules.js";
-import { bubblewrap, sandboxArguments, type SandboxMode } from "./sandbox.js";
+import { undoProtectedChanges } from "./protected-names.js";
+import {
+  bubblewrapNow,
+  MAX_WALKED,
+  prepareSandbox,
+  probeBubblewrap,
+  type BubblewrapProbe,
+  type SandboxMode,
+} from "./sandbox.js";
 import { PermissionDenied } from "./tool.js";
 
 const DEFAULT_READ = ["**"];
@@ -54,7 +62,7 @@ export interface GuardSettings {
   readonly resolveHost?: ResolveHost;
   /** `RunOptions.fetchTimeoutMs`. */
   readonly fetchTimeoutMs?: number;
-  /** `RunOptions.sandbox` (default: `required` for an unrestricted shell, else `auto`). */
+  /** `RunOptions.sandbox` (default `required`). */
   readonly sandbox?: SandboxMode;
   /** The bwrap to use (default: found and probed on PATH); `null` when the machine has none. For tests. */
   readonly bubblewrap?: string | null;
@@ -71,6 +79,7 @@ export class PermissionGuard implements ToolPermissions {
   // per session would be most of the runtime's own cost.
   private rules: Record<Access, PathRules> | undefined;
   private env: Record<string, string> | undefined;
+  private probed: BubblewrapProbe | undefined;
 
   constructor(
     readonly cwd: string,
@@ -89,10 +98,29 @@ export class PermissionGuard implements ToolPermissions {
     this.fetchTimeoutMs = settings.fetchTimeoutMs;
   }
 
+  /** Whether the agent may run commands at all (before asking anyone, and whatever the sandbox). */
+  mayRunCommands(): boolean {
+    return this.bash !== "deny" && this.permissions?.execute?.length !== 0;
+  }
+
+  /**
+   * Probes bubblewrap without blocking, when this agent may run commands in it: awaited before the
+   * session's first request, which is when whether `run_command` is offered is decided.
+   */
+  async prepare(): Promise<void> {
+    if (!this.wouldOfferCommands() || this.sandboxMode() === "off" || this.settings.bubblewrap !== undefined) return;
+    this.probed = await probeBubblewrap();
+  }
+
   /** Whether `run_command` is offered to the model at all. */
   offersCommands(): boolean {
-    if (this.bash === "deny" || this.permissions?.execute?.length === 0) return false;
-    if (this.sandboxMode() === "required" && this.bubblewrap() === undefined) return false;
+    if (!this.wouldOfferCommands()) return false;
+    return this.sandboxMode() !== "required" || this.bubblewrap() !== undefined;
+  }
+
+  /** Whether `run_command` is offered when the sandbox allows: permitted, by the lists or by someone to ask. */
+  private wouldOfferCommands(): boolean {
+    if (!this.mayRunCommands()) return false;
     if (this.asks("execute")) return this.ask !== undefined;
     return this.bash === "allow" || (this.permissions?.execute?.length ?? 0) > 0 || this.ask !== undefined;
   }
@@ -170,17 +198,42 @@ export class PermissionGuard implements ToolPermissions {
         throw new PermissionDenied("Commands of this agent run only inside the OS sandbox, which this machine lacks.");
       return plan;
     }
-    const args = sandboxArguments({
-      cwd: realpathSync.native(this.cwd),
-      write: this.permissions?.write,
-      network: this.network === "allow",
-    });
-    return { ...plan, sandbox: { bwrap, args } };
+    const cwd = realpathSync.native(this.cwd);
+    const sandbox = prepareSandbox({ cwd, read: this.permissions?.read, write: this.permissions?.write });
+    if ("refusal" in sandbox) throw new PermissionDenied(sandbox.refusal);
+    const scan = { writable: sandbox.writable, before: sandbox.protectedBefore, cwd, maxWalked: MAX_WALKED };
+    const afterwards = (): string[] => undoProtectedChanges(scan);
+    const network =
+      this.network === "deny" || this.network === "prompt" ? undefined : { allowsTunnel: this.allowsTunnel };
+    return { ...plan, sandbox: { bwrap, args: sandbox.args, afterwards, ...(network && { network }) } };
   }
 
+  /**
+   * Whether every https path on `host:port` may be fetched: what a CONNECT tunnel through the
+   * commands' proxy opens (https shows the proxy nothing more).
+   */
+  private readonly allowsTunnel = (host: string, port: string): boolean => {
+    if (this.network === "allow") return true;
+    if (typeof this.network === "string") return false;
+    const url = new URL(`https://${host}:${port}/`);
+    return this.network.some(
+      (pattern) =>
+        pattern.path === undefined &&
+        (pattern.scheme === undefined || pattern.scheme === "https:") &&
+        matchesNetworkPattern(pattern, url),
+    );
+  };
+
   private bubblewrap(): string | undefined {
+    const probe = this.probe();
+    return probe.ok ? probe.path : undefined;
+  }
+
+  private probe(): BubblewrapProbe {
     const given = this.settings.bubblewrap;
-    return given === null ? undefined : (given ?? bubblewrap());
+    if (given === null) return { ok: false, reason: "missing" };
+    if (given !== undefined) return { ok: true, path: given };
+    return (this.probed ??= bubblewrapNow());
   }
 
   /** The URL parsed, when the permissions let it be fetched; its addresses are checked by `checkAddresses`. */
@@ -220,26 +273,31 @@ export class PermissionGuard implements ToolPermissions {
   }
 
   /**
-   * How this agent's commands are sandboxed: `required` for an unrestricted shell (`bash: allow`
-   * without an `execute:` list) and `auto` otherwise, unless the run says.
+   * How this agent's commands are sandboxed: `required` (an allow-list is no boundary without the OS
+   * sandbox: `git grep -O`, `sed e`, `make` run what the model wrote), unless the run says.
    */
   sandboxMode(): SandboxMode {
-    return this.settings.sandbox ?? (this.runsShell() ? "required" : "auto");
+    return this.settings.sandbox ?? "required";
   }
 
   /**
    * What the run should say once about this agent's commands, when they cannot have the sandbox:
-   * undefined when they do, or when the agent runs no commands.
+   * undefined when they do, when the run turned it off, or when the agent runs no commands.
    */
   sandboxNotice(): string | undefined {
-    if (this.bash === "deny" || this.permissions?.execute?.length === 0 || this.bubblewrap() !== undefined)
-      return undefined;
     const mode = this.sandboxMode();
+    if (!this.wouldOfferCommands() || mode === "off") return undefined;
+    const probe = this.probe();
+    if (probe.ok) return undefined;
     const who = this.agent === undefined ? "A session" : `Agent ${this.agent}`;
+    const why =
+      probe.reason === "missing"
+        ? "bubblewrap is not installed (install it: apt-get install bubblewrap)"
+        : `bubblewrap cannot create namespaces here${probe.detail === undefined ? "" : ` (${probe.detail})`}: in a container, allow user namespaces (Docker: --security-opt seccomp=unconfined, or a profile that allows clone and unshare); on Ubuntu 24.04, allow them for bwrap in AppArmor (kernel.apparmor_restrict_unprivileged_userns=0, or a profile for /usr/bin/bwrap)`;
     if (mode === "required")
-      return `${who} has an unrestricted shell (bash: allow), which runs only inside the OS sandbox, and bubblewrap is not installed: run_command is not offered. Install it (apt-get install bubblewrap), or run with --sandbox off to accept the risk.`;
-    if (mode === "auto" && this.offersCommands())
-      return "Commands run without the OS sandbox: bubblewrap is not installed (apt-get install bubblewrap); only the permission checks stand between them and the machine.";
+      return `${who} may run commands, which run only inside the OS sandbox, and ${why}: run_command is not offered. Or run with --sandbox auto (sandbox where possible, else run as you) or --sandbox off to accept the risk.`;
+    if (this.offersCommands())
+      return `${who}'s commands run without the OS sandbox (--sandbox auto): ${why}. Only the permission checks stand between them and the machine, and an allow-list is not a boundary.`;
     return undefined;
   }
 

@@ -2,25 +2,37 @@
  * The OS sandbox behind the permission checks: `run_command` runs under bubblewrap (`bwrap`, Debian's
  * `bubblewrap`), so a hole in the checks (the next one will be found) still leaves a command inside:
  *
- * - visible: the system folders read-only (`/usr`, `/bin`, `/lib*`, a minimal `/etc`), the working
- *   directory, a scratch HOME and TMPDIR; not `/root`, other homes or `~/.ssh`; `.env*` files and
- *   `.prose/` are hidden (an empty file or folder over them);
- * - writable: only the folders whose whole subtree `write:` allows (`**`, `out/**`); a glob a bind
- *   mount cannot express (`**\/*.md`, any `!` exclude) leaves its folders read-only (fail closed), and
- *   inside a writable folder `.git/`, `.prose/`, programs, their modules, `prose.lock` and
- *   `prose_modules/` stay read-only;
- * - no network unless `network: allow` (a URL list cannot be enforced on a command's own sockets, so
- *   a list gives commands none);
+ * - visible: the system folders read-only (`/usr`, `/bin`, `/lib*`, a minimal `/etc`), a scratch HOME
+ *   and TMPDIR, and of the working directory only what `read:` allows: all of it under the default
+ *   (`**`), else a read-only tmpfs over it with the folders `folder/**` names and the files a literal
+ *   path names bound in; `!folder/**` is a tmpfs over that folder. A read glob no bind can express
+ *   (`**\/*.md`) refuses the command, never opens the folder. Not `/root`, other homes or `~/.ssh`;
+ *   `.env*` files and `.prose/` folders at any depth (`node_modules` included) are hidden, the working
+ *   directory's own `.prose/` by construction, the rest by a walk that, when cut at MAX_WALKED
+ *   entries, refuses the command;
+ * - writable: only the readable folders whose whole subtree `write:` allows (`**`, `out/**`); a glob a
+ *   bind mount cannot express (`**\/*.md`, any `!` exclude) leaves its folders read-only (fail
+ *   closed), and inside a writable folder `.git/`, `.prose/`, programs, their modules, `prose.lock`
+ *   and `prose_modules/` stay read-only; after the command, protected names it made there are removed
+ *   (protected-names.ts);
+ * - binds never follow links: each bound folder or file is opened `O_NOFOLLOW` and the path its
+ *   descriptor names must be the path judged (no link in any component), and inside the sandbox,
+ *   before the command starts, each bind's device and inode must be the ones opened; a path that
+ *   fails is not bound, a bind that changed since refuses the command;
+ * - a network namespace of its own (no host loopback, no abstract sockets); where the agent may reach
+ *   the network, HTTP(S) through prosec's proxy (network-proxy.ts), under fetch_url's rules;
  * - a fresh PID namespace (the runtime's `/proc/<pid>/environ`, which holds the API key, is not
- *   there), `--cap-drop ALL` (as root bwrap otherwise keeps every capability), `--die-with-parent`,
- *   and the scrubbed environment (environment.ts).
+ *   there; a daemon dies with the command), `--cap-drop ALL` (as root bwrap otherwise keeps every
+ *   capability), `--die-with-parent`, limits (a 1 GiB `/tmp`, a 1 GiB file size, and as a user other
+ *   than root 4,096 processes), and the scrubbed environment (environment.ts).
  *
  * bwrap is used directly rather than `@anthropic-ai/sandbox-runtime`: that package wraps the same tool
  * but needs Node 22, socat and ripgrep, and takes shell strings, where commands here are often argv.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
+import { identityOf, isProtectedName, MAYBE_PROTECTED } from "./protected-names.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
 export type SandboxMode = "required" | "auto" | "off";
@@ -29,11 +41,29 @@ export type SandboxMode = "required" | "auto" | "off";
 export interface SandboxPlan {
   /** The real working directory. */
   readonly cwd: string;
+  /** The agent's `read:` globs (undefined: the default, everything but the hidden paths). */
+  readonly read: readonly string[] | undefined;
   /** The agent's `write:` globs (undefined: the default, everything but the protected paths). */
   readonly write: readonly string[] | undefined;
-  /** `network: allow` exactly. */
-  readonly network: boolean;
+  /** Entries walked looking for hidden and protected paths before the command is refused (default MAX_WALKED). */
+  readonly maxWalked?: number;
 }
+
+/** A sandbox ready for one command, or why the command cannot have one. */
+export type Sandbox =
+  | {
+      /** bwrap's arguments and the checking preamble, up to the command's own argv. */
+      readonly args: readonly string[];
+      /** The writable binds (absolute) and the protected entries in them before the command. */
+      readonly writable: readonly string[];
+      readonly protectedBefore: ReadonlyMap<string, string>;
+    }
+  | { readonly refusal: string };
+
+/** Whether bwrap works here, and if not why not (it differs in what to do about it). */
+export type BubblewrapProbe =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly reason: "missing" | "no-namespaces"; readonly detail?: string };
 
 const SYSTEM_FOLDERS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt"];
 /** What programs need of /etc: users, name resolution, certificates, the loader, `alternatives` links. */
@@ -55,43 +85,113 @@ const ETC_ENTRIES = [
   "mime.types",
 ];
 const SCRATCH_HOME = "/tmp/home";
-/** Entries walked looking for protected paths in a writable folder; past it the folder is read-only. */
-const MAX_WALKED = 20_000;
-const SKIPPED = new Set(["node_modules"]);
+/**
+ * Entries walked looking for hidden and protected paths; past it the command is refused, since what
+ * is to be hidden is not known. prosec's own checkout has about 27,000 (node_modules included).
+ */
+export const MAX_WALKED = 200_000;
+/** The sandbox's `/tmp` and the largest file a command may write. */
+const TMP_BYTES = 1024 ** 3;
+const FILE_BLOCKS = 1024 ** 3 / 1024;
+/** Processes a command may have (RLIMIT_NPROC binds only users other than root). */
+const MAX_PROCESSES = 4096;
+/** A name that may be hidden (`.env*`, `.prose`) or protected (protected-names.ts). */
+const MAYBE_SPECIAL = new RegExp(`^\\.env|${MAYBE_PROTECTED.source}`, "i");
+/** Characters bwrap would take as a glob in a pattern; a folder or file a bind can name has none. */
+const GLOB = /[*?[\]{}()!+@]/;
 
-let found: string | null | undefined;
+/**
+ * Runs inside the sandbox before the command: each bind must still be the folder or file that was
+ * checked (device:inode; `stat` without -L sees a link as a link), then the limits, then the command.
+ */
+const PREAMBLE = [
+  'n=$1; shift; while [ "$n" -gt 0 ]; do',
+  '  [ "$(stat -c %d:%i -- "$1" 2>/dev/null)" = "$2" ] || { echo "prosec: $1 changed after it was checked; the command was refused" >&2; exit 126; }',
+  "  shift 2; n=$((n - 1))",
+  "done",
+  'if [ -n "$PROSEC_BRIDGE" ]; then',
+  "  mkfifo /tmp/.prosec-ready",
+  '  ("$PROSEC_NODE" -e "$PROSEC_BRIDGE" </dev/null >/dev/null 2>&1 || echo failed > /tmp/.prosec-ready) &',
+  "  read ready < /tmp/.prosec-ready",
+  '  [ "$ready" = ok ] || { echo "prosec: the network bridge did not start" >&2; exit 126; }',
+  "  unset PROSEC_BRIDGE PROSEC_NODE ready",
+  "fi",
+  `ulimit -f ${FILE_BLOCKS}`,
+  `[ "$(id -u)" = 0 ] || ulimit -u ${MAX_PROCESSES}`,
+  'exec "$@"',
+].join("\n");
 
-/** The path of a working `bwrap`, or undefined (probed once per process, or `again`). */
-export function bubblewrap(options: { again?: boolean } = {}): string | undefined {
-  if (found === undefined || (options.again === true && found === null)) found = probe();
-  return found ?? undefined;
+let found: BubblewrapProbe | undefined;
+let probing: Promise<BubblewrapProbe> | undefined;
+
+function forget(): void {
+  found = undefined;
+  probing = undefined;
 }
 
-function probe(): string | null {
-  const candidates = (process.env["PATH"] ?? "/usr/bin:/bin")
-    .split(delimiter)
-    .filter((folder) => isAbsolute(folder))
-    .map((folder) => join(folder, "bwrap"));
-  const path = candidates.find((candidate) => existsSync(candidate));
-  if (path === undefined) return null;
+/**
+ * Whether bwrap works here (probed once per process, or `again`), without blocking: the probe runs
+ * only for an agent that may run commands, and is awaited before its session's first request.
+ */
+export function probeBubblewrap(options: { again?: boolean } = {}): Promise<BubblewrapProbe> {
+  if (options.again === true) forget();
+  if (found !== undefined) return Promise.resolve(found);
+  probing ??= new Promise<BubblewrapProbe>((resolve) => {
+    const path = candidate();
+    if (path === undefined) return resolve({ ok: false, reason: "missing" });
+    execFile(path, probeArguments(), { timeout: 10_000 }, (error, _stdout, stderr) =>
+      resolve(error === null ? { ok: true, path } : { ok: false, reason: "no-namespaces", detail: firstLine(stderr) }),
+    );
+  }).then((probe) => (found = probe));
+  return probing;
+}
+
+/** The probe's answer when it has run; else it runs now, synchronously (callers that cannot wait). */
+export function bubblewrapNow(options: { again?: boolean } = {}): BubblewrapProbe {
+  if (options.again === true) forget();
+  if (found !== undefined) return found;
+  const path = candidate();
+  if (path === undefined) return (found = { ok: false, reason: "missing" });
   try {
-    execFileSync(path, [...systemBinds(), "--unshare-all", "--cap-drop", "ALL", "--", "/bin/true"], {
-      stdio: "ignore",
-      timeout: 10_000,
-    });
-    return path;
-  } catch {
-    return null;
+    execFileSync(path, probeArguments(), { stdio: ["ignore", "ignore", "pipe"], timeout: 10_000 });
+    return (found = { ok: true, path });
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString("utf8") ?? "";
+    return (found = { ok: false, reason: "no-namespaces", detail: firstLine(stderr) });
   }
 }
 
-/** bwrap's arguments, up to and including the `--` before the command. */
-export function sandboxArguments(plan: SandboxPlan): string[] {
+/** The path of a working `bwrap`, or undefined. */
+export function bubblewrap(options: { again?: boolean } = {}): string | undefined {
+  const probe = bubblewrapNow(options);
+  return probe.ok ? probe.path : undefined;
+}
+
+function candidate(): string | undefined {
+  return (process.env["PATH"] ?? "/usr/bin:/bin")
+    .split(delimiter)
+    .filter((folder) => isAbsolute(folder))
+    .map((folder) => join(folder, "bwrap"))
+    .find((path) => existsSync(path));
+}
+
+function probeArguments(): string[] {
+  return [...systemBinds(), "--unshare-all", "--cap-drop", "ALL", "--", "/bin/true"];
+}
+
+function firstLine(text: string | Buffer): string | undefined {
+  const line = String(text).trim().split("\n")[0];
+  return line === "" ? undefined : line;
+}
+
+/** bwrap's arguments for one command of an agent with this plan, or why it is refused. */
+export function prepareSandbox(plan: SandboxPlan): Sandbox {
+  const view = readView(plan);
+  if ("refusal" in view) return view;
   const args = [
     "--die-with-parent",
     "--new-session",
     "--unshare-all",
-    ...(plan.network ? ["--share-net"] : []),
     "--cap-drop",
     "ALL",
     ...systemBinds(),
@@ -99,27 +199,175 @@ export function sandboxArguments(plan: SandboxPlan): string[] {
     "/proc",
     "--dev",
     "/dev",
+    "--size",
+    String(TMP_BYTES),
     "--tmpfs",
     "/tmp",
     "--dir",
     SCRATCH_HOME,
   ];
-  // Protected and hidden paths anywhere in the working directory; a tree too large to walk has none
-  // of it writable, since what it protects is not known.
+  const checks: string[] = [];
+  const bind = (relative: string, writable: boolean): boolean => {
+    const path = relative === "." ? plan.cwd : join(plan.cwd, relative);
+    const identity = unlinkedIdentity(path);
+    if (identity === undefined) return false;
+    args.push(writable ? "--bind" : "--ro-bind", path, path);
+    checks.push(path, identity);
+    return true;
+  };
+  const writableRoots = writableFolders(plan).filter((folder) => view.readsFolder(folder));
+  const writable: string[] = [];
+  if (view.all) {
+    if (!bind(".", writableRoots.includes("."))) return { refusal: "The working directory cannot be bound." };
+  } else {
+    args.push("--tmpfs", plan.cwd);
+    for (const folder of view.folders) bind(folder, writableRoots.includes(folder));
+    // A literal that names a folder grants the folder's own path, not what is in it: not bound.
+    for (const file of view.files)
+      if (lstatSync(join(plan.cwd, file), { throwIfNoEntry: false })?.isFile() === true) bind(file, false);
+  }
+  for (const folder of writableRoots) {
+    if (folder === "." || view.folders.includes(folder)) {
+      if (unlinkedIdentity(folder === "." ? plan.cwd : join(plan.cwd, folder)) !== undefined)
+        writable.push(folder === "." ? plan.cwd : join(plan.cwd, folder));
+    } else if (bind(folder, true)) writable.push(join(plan.cwd, folder));
+  }
+  // Hidden and protected paths in what is bound; the working directory's .prose/ by construction.
   const readOnly: string[] = [];
-  const hidden: string[] = [];
-  const walked = collect(plan.cwd, readOnly, hidden, { count: 0 });
-  const writable = walked ? writableFolders(plan) : [];
-  args.push(writable.includes(".") ? "--bind" : "--ro-bind", plan.cwd, plan.cwd);
-  for (const folder of writable)
-    if (folder !== ".") args.push("--bind", join(plan.cwd, folder), join(plan.cwd, folder));
-  for (const path of readOnly) args.push("--ro-bind", path, path);
-  for (const path of hidden) {
-    if (lstatSync(path).isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
+  const hidden = new Set<string>();
+  const ownRuns = join(plan.cwd, ".prose");
+  if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
+  const walk = { count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
+  for (const root of roots)
+    if (!collect(root, readOnly, hidden, walk))
+      return {
+        refusal: `The working directory has more than ${walk.limit} entries to check for files the sandbox hides; the command was refused. Narrow the agent's read: to the folders it needs.`,
+      };
+  const inWritable = (path: string): boolean => writable.some((root) => path === root || path.startsWith(`${root}/`));
+  const protectedBefore = new Map<string, string>();
+  for (const path of readOnly) {
+    if (!inWritable(path)) continue;
+    args.push("--ro-bind", path, path);
+    remember(protectedBefore, path);
+  }
+  for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
+  // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
+  const excluded = view.excluded
+    .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
+    .flatMap((path) => anyCase(plan.cwd, path));
+  for (const path of [...hidden, ...excluded]) {
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat === undefined || stat.isSymbolicLink()) continue;
+    if (stat.isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
+  if (!view.all) args.push("--remount-ro", plan.cwd);
   args.push("--chdir", plan.cwd, "--setenv", "HOME", SCRATCH_HOME, "--setenv", "TMPDIR", "/tmp", "--");
-  return args;
+  args.push("/bin/sh", "-c", PREAMBLE, "prosec-sandbox", String(checks.length / 2), ...checks);
+  return { args, writable, protectedBefore };
+}
+
+/** Every existing path under `cwd` that is `relative` in some case (absolute). */
+function anyCase(cwd: string, relative: string): string[] {
+  let found = [cwd];
+  for (const part of relative.split("/")) {
+    const lower = part.toLowerCase();
+    found = found.flatMap((folder) => {
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch {
+        return [];
+      }
+      return names.filter((name) => name.toLowerCase() === lower).map((name) => `${folder}/${name}`);
+    });
+  }
+  return found;
+}
+
+function remember(identities: Map<string, string>, path: string): void {
+  const identity = identityOf(path);
+  if (identity !== undefined) identities.set(identity, path);
+}
+
+/** What of the working directory `read:` shows a command. */
+interface ReadView {
+  /** `**`: all of it (less the excluded). */
+  readonly all: boolean;
+  /** Folders whose whole subtree is readable, parents first. */
+  readonly folders: readonly string[];
+  readonly files: readonly string[];
+  /** `!folder/**` and `!file`: covered. */
+  readonly excluded: readonly string[];
+  readsFolder(folder: string): boolean;
+}
+
+function readView(plan: SandboxPlan): ReadView | { refusal: string } {
+  const folders: string[] = [];
+  const files: string[] = [];
+  const excluded: string[] = [];
+  let all = false;
+  for (const pattern of plan.read ?? ["**"]) {
+    const exclude = pattern.startsWith("!");
+    const written = (exclude ? pattern.slice(1) : pattern).replace(/^\.\//, "");
+    const target = literalTarget(written);
+    if (target === undefined)
+      return {
+        refusal: `This agent's read: glob "${pattern}" cannot be carried into the OS sandbox (a bind shows whole folders, folder/**, or single files), so its commands are refused.`,
+      };
+    if (exclude) excluded.push(target.path);
+    else if (target.path === ".") all = true;
+    else if (target.folder) folders.push(target.path);
+    else files.push(target.path);
+  }
+  const visible = (path: string): boolean => excluded.every((folder) => !within(path, folder));
+  const readable = [...new Set(folders)]
+    .filter(visible)
+    .sort((a, b) => a.split("/").length - b.split("/").length)
+    .filter((folder, index, sorted) => !sorted.slice(0, index).some((parent) => within(folder, parent)));
+  return {
+    all,
+    folders: all ? [] : readable,
+    files: all ? [] : files.filter((file) => visible(file) && !readable.some((folder) => within(file, folder))),
+    excluded,
+    readsFolder: (folder) => visible(folder) && (all || readable.some((root) => within(folder, root))),
+  };
+}
+
+/** `folder/**` or `**` (a folder), a literal path (a file), or undefined for a glob no bind can express. */
+function literalTarget(written: string): { path: string; folder: boolean } | undefined {
+  if (written === "**") return { path: ".", folder: true };
+  const folder = written.endsWith("/**");
+  const path = folder ? written.slice(0, -3) : written;
+  if (path === "" || GLOB.test(path) || path.split("/").some((part) => part === ".." || part === ".")) return undefined;
+  return { path, folder };
+}
+
+function within(path: string, folder: string): boolean {
+  return folder === "." || path === folder || path.startsWith(`${folder}/`);
+}
+
+/**
+ * `device:inode` of the folder or file at `path` when no component of it is a link (the descriptor,
+ * opened `O_NOFOLLOW`, names exactly `path`); undefined when one is, or it is missing.
+ */
+function unlinkedIdentity(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isDirectory() && !stat.isFile()) return undefined;
+    return readlinkSync(`/proc/self/fd/${fd}`) === path ? `${stat.dev}:${stat.ino}` : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -131,48 +379,39 @@ export function writableFolders(plan: SandboxPlan): string[] {
   if (patterns.some((pattern) => pattern.startsWith("!"))) return [];
   const folders: string[] = [];
   for (const pattern of patterns) {
-    const written = pattern.replace(/^\.\//, "");
-    if (written === "**") folders.push(".");
-    else if (written.endsWith("/**")) {
-      const folder = written.slice(0, -3);
-      if (!/[*?[\]{}()!+@]/.test(folder) && !folder.split("/").includes("..") && existsSync(join(plan.cwd, folder)))
-        folders.push(folder);
-    }
+    const target = literalTarget(pattern.replace(/^\.\//, ""));
+    if (target?.folder === true) folders.push(target.path);
   }
-  return folders.includes(".") ? ["."] : folders;
+  return folders.includes(".") ? ["."] : [...new Set(folders)];
 }
 
-/** Protected (read-only) and hidden paths under `folder`; false when it has more than MAX_WALKED entries. */
-function collect(folder: string, readOnly: string[], hidden: string[], walk: { count: number }): boolean {
+/** Protected (read-only) and hidden paths under `folder`; false when the walk passes its limit. */
+function collect(
+  folder: string,
+  readOnly: string[],
+  hidden: Set<string>,
+  walk: { count: number; readonly limit: number },
+): boolean {
   let entries;
   try {
     entries = readdirSync(folder, { withFileTypes: true });
   } catch {
     return true;
   }
+  walk.count += entries.length;
+  if (walk.count > walk.limit) return false;
   for (const entry of entries) {
-    if (++walk.count > MAX_WALKED) return false;
-    const path = join(folder, entry.name);
-    const name = entry.name.toLowerCase();
+    // Most entries are neither hidden nor protected nor folders: no path is built, no case folded.
+    const folderEntry = entry.isDirectory();
+    if (!folderEntry && !MAYBE_SPECIAL.test(entry.name)) continue;
     if (entry.isSymbolicLink()) continue;
-    if (name.startsWith(".env") || name === ".prose") hidden.push(path);
-    else if (isProtected(name)) readOnly.push(path);
-    else if (entry.isDirectory() && !SKIPPED.has(name) && !collect(path, readOnly, hidden, walk)) return false;
+    const path = `${folder}/${entry.name}`;
+    const name = entry.name.toLowerCase();
+    if (name.startsWith(".env") || name === ".prose") hidden.add(path);
+    else if (isProtectedName(name)) readOnly.push(path);
+    else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
   }
   return true;
-}
-
-function isProtected(name: string): boolean {
-  return (
-    name === ".git" ||
-    name === "prose.lock" ||
-    name === "prose_modules" ||
-    name === ".mcp.json" ||
-    name === "skills" ||
-    name.endsWith(".prose") ||
-    name.endsWith(".prose.ts") ||
-    name.endsWith(".prose.js")
-  );
 }
 
 /** The system folders read-only (a merged-/usr link as a link), and the few /etc entries programs need. */

@@ -87,7 +87,7 @@ export class Secrets {
   }
 
   /**
-   * `value` with every string in it redacted: the same object when nothing changed, so the hot path
+   * `value` with every string in it redacted, property names included: the same object when nothing changed, so the hot path
    * (no secret anywhere) allocates nothing.
    */
   redactDeep<T>(value: T): T {
@@ -102,12 +102,16 @@ export class Secrets {
       return items.every((item, index) => item === value[index]) ? value : items;
     }
     if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-      let changed: Record<string, unknown> | undefined;
-      for (const [key, item] of Object.entries(value)) {
-        const walked = this.walk(item);
-        if (walked !== item) (changed ??= { ...value })[key] = walked;
-      }
-      return changed ?? value;
+      // Property names too: a tool input's keys are the model's text as much as its values.
+      const entries = Object.entries(value);
+      let changed = false;
+      const walked = entries.map(([key, item]): [string, unknown] => {
+        const redactedKey = this.redact(key);
+        const redactedItem = this.walk(item);
+        if (redactedKey !== key || redactedItem !== item) changed = true;
+        return [redactedKey, redactedItem];
+      });
+      return changed ? Object.fromEntries(walked) : value;
     }
     return value;
   }

@@ -6,7 +6,7 @@
  */
 import type { FailurePolicy, JoinStrategy } from "../vocabulary.js";
 import type { JudgmentAsker } from "./events.js";
-import type { AgentDefinition, InputDefinition, SessionRequest, Site, Value } from "./program.js";
+import type { AgentDefinition, InputDefinition, SessionRequest, Site, TypedSessionRequest, Value } from "./program.js";
 import type { RunOptions } from "./run-options.js";
 
 export interface ParallelOptions {
@@ -71,11 +71,26 @@ export type OptionIndex<Options extends readonly string[]> = number extends Opti
  * from, so errors and traces point at the `.prose` line. Control flow stays in generated code
  * (plain `if`, `for`, `while`, `try`); the runtime owns what needs a model, concurrency or state.
  */
+/** An eval program's asserts under `prosec eval` (DIALECT.md, "Evals"). */
+export interface ScoredAsserts {
+  /**
+   * A scored check, reported as an `assert` event; the run goes on whether it held or not. `id` is
+   * the assert's message as written, else its structural position; `message` as interpolated.
+   */
+  check(at: Site, passed: boolean, id: string, message?: string): void;
+}
+
 export interface Runtime {
   /** Runs a session (a fresh agent) and returns its text result. */
   session(request: SessionRequest): Promise<string>;
+  /**
+   * A session with `returns:`: its result is the model's `answer`, checked against the request's
+   * schema (generated code names `T`, the schema's TypeScript type).
+   */
+  session<T extends Value>(request: TypedSessionRequest): Promise<T>;
   /** `resume: agent`: a session of a persistent agent that loads and updates its memory. */
   resume(agent: AgentDefinition, request: SessionRequest): Promise<string>;
+  resume<T extends Value>(agent: AgentDefinition, request: TypedSessionRequest): Promise<T>;
   /**
    * `**condition**`: the model decides, seeing the (interpolated) text, which construct asks, the
    * bindings in scope and the trail.
@@ -145,6 +160,11 @@ export interface Runtime {
    * asked for all of them at once.
    */
   field(at: Site, value: Value, key: Value, fields?: readonly string[]): Promise<Value>;
+  /**
+   * The same read of a value a `returns:` type declares the field of: generated code names `T`, the
+   * field's type or `null` (an item past the end, an optional key left out).
+   */
+  field<T extends Value>(at: Site, value: Value, key: Value, fields?: readonly string[]): Promise<T>;
   /** Truthiness for `filter`, deterministic conditions and `not`: parse first, then ask. */
   truthy(at: Site, value: Value): Promise<boolean>;
   /** Announces a statement (the narration's position). */
@@ -172,6 +192,8 @@ export interface Runtime {
   bind<T extends Value>(at: Site, name: string, value: T): T;
   /** The error a `throw` raises, carrying the `.prose` location. */
   fail(at: Site, message?: string): Error;
+  /** An eval program's asserts under `prosec eval`: scored checks that do not stop the run. */
+  readonly asserts: ScoredAsserts;
   /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
   catchable(error: unknown): void;
   /**

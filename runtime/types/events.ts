@@ -75,6 +75,8 @@ export type RunEvent =
       readonly tool: string;
       readonly allowed: boolean;
       readonly detail: string;
+      /** What the OS sandbox undid or refused of a command (protected names removed, proxy refusals). */
+      readonly sandbox?: readonly string[];
     })
   /**
    * A model answer that was not what was asked for (docs/model-answers.md), and what the runtime did:
@@ -127,6 +129,16 @@ export type RunEvent =
       readonly reason: string;
     })
   | (RunEventBase & { readonly type: "error"; readonly message: string })
+  /**
+   * An eval program's scored `assert` (`prosec eval`): whether it held. `id` names it across edits
+   * (its message, else its structural position); `message` is the message as the run interpolated it.
+   */
+  | (RunEventBase & {
+      readonly type: "assert";
+      readonly id: string;
+      readonly passed: boolean;
+      readonly message?: string;
+    })
   /** Something the person running the program should know, said once (commands without an OS sandbox). */
   | (RunEventBase & { readonly type: "notice"; readonly message: string })
   | (RunEventBase & {

@@ -75,6 +75,20 @@ export interface SessionRequest extends SessionSettings {
   readonly keep?: boolean;
   /** An unbound result (a statement of its own, the end of a `->` chain): it joins the trail. */
   readonly unbound?: true;
+  /**
+   * `returns:` (its own or its agent's), as the JSON Schema of the result's type: the session ends
+   * with an `answer` tool call whose input is `{ answer: <that type> }`, checked, and asked again
+   * when wrong (DIALECT.md, "Typed results"). Its result is then that value, not text.
+   */
+  readonly returns?: ResultSchema;
+}
+
+/** The JSON Schema of a `returns:` type, as generated code writes it (plain data). */
+export type ResultSchema = { readonly [key: string]: unknown };
+
+/** A session request with a `returns:` type: `Runtime.session<T>` resolves to a value of it. */
+export interface TypedSessionRequest extends SessionRequest {
+  readonly returns: ResultSchema;
 }
 
 export interface InputDefinition {

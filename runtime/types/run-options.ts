@@ -116,8 +116,8 @@ export interface RunOptions {
   readonly resolveHost?: ResolveHost;
   /**
    * The OS sandbox of `run_command` (bubblewrap). `required`: commands run only inside it (without it
-   * `run_command` is not offered); `auto`: inside it when the machine has it; `off`: never. Default:
-   * `required` for an agent with an unrestricted shell (`bash: allow`, no `execute:` list), else `auto`.
+   * `run_command` is not offered); `auto`: inside it when the machine has it, else as the user; `off`:
+   * never. Default `required`: an allow-list is not a boundary without the OS sandbox.
    */
   readonly sandbox?: "required" | "auto" | "off";
   /** Deadline of one `fetch_url` call, redirects and the body included (default 30,000 ms). */

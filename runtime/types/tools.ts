@@ -21,8 +21,17 @@ export type ResolveHost = (hostname: string) => Promise<readonly string[]>;
 
 /** What a permitted command runs: a command line under `/bin/sh -c`, or argv without a shell. */
 export type CommandPlan = ({ readonly shell: string } | { readonly argv: readonly string[] }) & {
-  /** The OS sandbox to run it in (tools/sandbox.ts): bwrap and its arguments up to `--`. */
-  readonly sandbox?: { readonly bwrap: string; readonly args: readonly string[] };
+  /**
+   * The OS sandbox to run it in (tools/sandbox.ts): bwrap and its arguments up to the command's own;
+   * `afterwards` undoes what the command did to protected names and says what (protected-names.ts).
+   */
+  readonly sandbox?: {
+    readonly bwrap: string;
+    readonly args: readonly string[];
+    readonly afterwards?: () => readonly string[];
+    /** Set when the agent may reach the network: its commands do, through prosec's proxy (network-proxy.ts). */
+    readonly network?: { allowsTunnel(host: string, port: string): boolean };
+  };
 };
 
 /**

@@ -97,7 +97,7 @@ export function assumptionLine(cost: ProgramCost): string {
   const reasked =
     reasks === undefined || reasks === 0
       ? ""
-      : `; a judgment, choice or extraction counts ${reasks} re-ask${reasks === 1 ? "" : "s"} (--reasks)`;
+      : `; a judgment, choice or extraction counts ${reasks} re-ask${reasks === 1 ? "" : "s"} (\`prosec run --reasks\` sets how many)`;
   return `Tokens assume each session's reply, and each value a prompt shows, is ${formatNumber(cost.assumptions.replyTokens)} tokens; a session counts one call (tool turns and continuations add more)${reasked}; input is priced at the base rate (prompt caching lowers it).`;
 }
 

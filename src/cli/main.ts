@@ -7,6 +7,7 @@ import { checkCommand } from "./check-command.js";
 import { controlCommands } from "./control-commands.js";
 import { costCommand } from "./cost-command.js";
 import { dbosCommands } from "./dbos-commands.js";
+import { evalCommand } from "./eval-command.js";
 import { examplesCommand } from "./examples-command.js";
 import { graphCommand } from "./graph-command.js";
 import { viewCommand } from "./view-command.js";
@@ -37,6 +38,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     runCommand,
     dbosCommands,
     testCommand,
+    evalCommand,
     controlCommands,
     runsCommand,
     examplesCommand,

@@ -50,7 +50,10 @@ export async function withRegistry(action: () => Promise<ExitCode>): Promise<Exi
 /** For a registry failure (network) or an unreadable lockfile: says so in one line, and the exit code. */
 export function registryFailure(error: unknown): ExitCode | undefined {
   if (!(error instanceof RegistryError) && !(error instanceof LockfileError)) return undefined;
-  process.stderr.write(`prosec: ${error.message}\n`);
+  const coded = error instanceof LockfileError && error.code === "P042";
+  process.stderr.write(
+    coded ? `prosec: error ${error.code} ${error.message}\n  help: ${error.hint}\n` : `prosec: ${error.message}\n`,
+  );
   return error instanceof RegistryError ? EXIT.network : EXIT.failed;
 }
 

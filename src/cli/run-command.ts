@@ -74,7 +74,7 @@ export function runCommand(yargs: Argv): Argv {
         .option("sandbox", {
           choices: ["required", "auto", "off"] as const,
           describe:
-            "the OS sandbox (bubblewrap) of agents' commands: required (default for an unrestricted shell), auto (default otherwise: used when installed), off",
+            "the OS sandbox (bubblewrap) of agents' commands: required (default: without it no commands), auto (used when installed, else commands run as you), off",
         })
         .option("strict", {
           type: "boolean",

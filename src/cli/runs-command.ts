@@ -40,12 +40,17 @@ export function runsCommand(yargs: Argv): Argv {
     "List the runs in .prose/runs and, with DBOS_SYSTEM_DATABASE_URL set, in the DBOS database (status, program, start, cost); prune old ones",
     (command) =>
       command
-        .command<FormatArguments>(
+        .command<FormatArguments & { readonly all: boolean }>(
           "$0",
-          "list the runs, newest first",
-          (list) => withFormat(list, "one object per run, in an array"),
+          "list the runs, newest first (an eval's runs folded into one line)",
+          (list) =>
+            withFormat(list, "one object per run, in an array (an eval's runs too, with their evalId)").option("all", {
+              type: "boolean",
+              default: false,
+              describe: "list every run of every eval too, not one line per eval",
+            }),
           async (argv) => {
-            process.exitCode = await printRuns(argv.format === "json");
+            process.exitCode = await printRuns(argv.format === "json", argv.all);
           },
         )
         .command<FormatArguments & { readonly id: string }>(
@@ -127,15 +132,38 @@ function printColumns(header: readonly string[], rows: ReadonlyArray<readonly st
     );
 }
 
-/** A file run or a DBOS run, as listed. */
-type AnyRun = { readonly store: "file"; readonly run: ListedRun } | { readonly store: "dbos"; readonly run: DbosRun };
+/** A file run, a DBOS run, or an eval's file runs folded into one line, as listed. */
+type AnyRun =
+  | { readonly store: "file"; readonly run: ListedRun }
+  | { readonly store: "dbos"; readonly run: DbosRun }
+  | { readonly store: "eval"; readonly run: FoldedEval };
+
+/** An eval's runs as one line of the table. */
+interface FoldedEval {
+  /** The eval's id. */
+  readonly runId: string;
+  /** `eval: 3/4 runs complete`. */
+  readonly status: string;
+  readonly source?: string;
+  readonly program?: string;
+  readonly startedAt?: string;
+  readonly cost: number | undefined;
+  readonly lastWrittenMs: number;
+}
 
 /**
  * Prints the file runs and the database's, newest first; the exit code. The file runs are printed
  * even when the database cannot be read, which is then said in one line (exit 8 when unreachable).
  */
-async function printRuns(json: boolean): Promise<ExitCode> {
-  const files: AnyRun[] = listRuns(process.cwd()).map((run) => ({ store: "file", run }));
+async function printRuns(json: boolean, all: boolean): Promise<ExitCode> {
+  const listed = listRuns(process.cwd());
+  const files: AnyRun[] =
+    json || all
+      ? listed.map((run) => ({ store: "file", run }))
+      : [
+          ...listed.filter((run) => run.evalId === undefined).map((run): AnyRun => ({ store: "file", run })),
+          ...foldEvals(listed).map((run): AnyRun => ({ store: "eval", run })),
+        ];
   const url = configuredDatabaseUrl();
   const database = url ? await databaseRuns(url) : { runs: [], code: EXIT.ok };
   const runs = [...files, ...database.runs.map((run): AnyRun => ({ store: "dbos", run }))].sort(
@@ -145,6 +173,29 @@ async function printRuns(json: boolean): Promise<ExitCode> {
   else printTable(runs, url ? "in .prose/runs or the DBOS database" : "in .prose/runs", Boolean(url));
   if (database.problem !== undefined) process.stderr.write(`prosec: ${database.problem}\n`);
   return database.code;
+}
+
+/**
+ * An eval's runs as one line: the eval's id, how many of its runs are complete, failed or stopped,
+ * their cost together (`prosec runs --all` lists them one by one).
+ */
+function foldEvals(runs: readonly ListedRun[]): FoldedEval[] {
+  const evals = new Map<string, ListedRun[]>();
+  for (const run of runs) if (run.evalId !== undefined) evals.set(run.evalId, [...(evals.get(run.evalId) ?? []), run]);
+  return [...evals].map(([evalId, members]) => {
+    const complete = members.filter((run) => run.status === "complete").length;
+    const costs = members.flatMap((run) => (run.cost === undefined ? [] : [run.cost]));
+    const first = members[0]!;
+    return {
+      runId: evalId,
+      status: `eval: ${complete}/${members.length} runs complete`,
+      ...(first.source === undefined ? {} : { source: first.source }),
+      ...(first.program === undefined ? {} : { program: first.program }),
+      ...(first.startedAt === undefined ? {} : { startedAt: first.startedAt }),
+      cost: costs.length === 0 ? undefined : costs.reduce((sum, cost) => sum + cost, 0),
+      lastWrittenMs: Math.max(...members.map((run) => run.lastWrittenMs)),
+    };
+  });
 }
 
 async function databaseRuns(url: string): Promise<{ runs: DbosRun[]; code: ExitCode; problem?: string }> {
@@ -164,7 +215,7 @@ async function databaseRuns(url: string): Promise<{ runs: DbosRun[]; code: ExitC
 function startedMs({ store, run }: AnyRun): number {
   const started = Date.parse(run.startedAt ?? "");
   if (!Number.isNaN(started)) return started;
-  return store === "file" ? run.lastWrittenMs : 0;
+  return store === "dbos" ? 0 : run.lastWrittenMs;
 }
 
 function printTable(runs: readonly AnyRun[], where: string, withDatabase: boolean): void {
@@ -223,6 +274,10 @@ function asJson(entry: AnyRun): object {
       cost: run.cost ?? null,
     };
   }
+  if (entry.store === "eval") {
+    const { run } = entry;
+    return { evalId: run.runId, store: "eval", status: run.status, source: run.source ?? null, cost: run.cost ?? null };
+  }
   const { run } = entry;
   return {
     runId: run.runId,
@@ -234,6 +289,7 @@ function asJson(entry: AnyRun): object {
     lastWritten: new Date(run.lastWrittenMs).toISOString(),
     steps: run.steps,
     cost: run.cost ?? null,
+    ...(run.evalId === undefined ? {} : { evalId: run.evalId }),
   };
 }
 

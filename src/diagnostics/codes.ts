@@ -97,6 +97,40 @@ export const diagnosticCodes = {
   },
   P038: { severity: "error", meaning: "`break` or `continue` outside a loop" },
   P039: { severity: "error", meaning: "`{placeholder}` one edit from a binding in scope: a typo (with did-you-mean)" },
+  P040: {
+    severity: "warning",
+    meaning:
+      "code that never runs: after `throw`, `return`, `break`, `continue` or a construct every path of which leaves",
+  },
+  P041: {
+    severity: "warning",
+    meaning: "a loop variable or block parameter reassigned: the value holds until the next iteration or call",
+  },
+  P042: {
+    severity: "error",
+    meaning:
+      "prose.lock is OpenProse's plaintext git-native lockfile (`host/owner/repo sha` lines): not read, never overwritten",
+  },
+  P045: {
+    severity: "error",
+    meaning:
+      "`returns:` names a type outside its subset (`int`, `Array<T>`, `any`...): the hint gives the one to write",
+  },
+  P046: { severity: "error", meaning: "`returns:` type `T?`: write `key?: T` in a record, or `T | null`" },
+  P047: {
+    severity: "error",
+    meaning: "`returns:` type that does not parse (a token out of place, a bracket not closed)",
+  },
+  P048: { severity: "error", meaning: "a record type in `returns:` names a key twice" },
+  P049: {
+    severity: "error",
+    meaning: "`returns:` where no session's result is typed (`permissions:`, `context:`, `resume:`)",
+  },
+  P050: { severity: "error", meaning: "a field that a `returns:` type does not declare (with did-you-mean)" },
+  P051: {
+    severity: "error",
+    meaning: "a typed result read as what its type is not: a field of a list, an index of a record",
+  },
   P055: { severity: "error", meaning: "`permissions: mcp:` names an MCP server `.mcp.json` does not declare" },
   P056: { severity: "error", meaning: "`permissions: mcp:` entry that is not a quoted `server/tool` glob" },
   P057: { severity: "error", meaning: "`.mcp.json` above the program cannot be read or is not valid" },

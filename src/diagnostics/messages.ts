@@ -245,6 +245,24 @@ export const parseMessages = {
           `this statement nests more than ${limit} levels deep`,
           "move the inner part into a `block` and call it with `do`, or bind sub-expressions to names",
         ),
+  unknownTypeName: (range: SourceRange, name: string, hint: string) =>
+    error("P045", range, `${quote(name)} is not a type \`returns:\` knows`, hint),
+  optionalType: (range: SourceRange, type: string) =>
+    error(
+      "P046",
+      range,
+      `\`${type}?\` is not a type`,
+      `an optional field is written on its key: \`key?: ${type}\`; a value that may be null is \`${type} | null\``,
+    ),
+  malformedType: (range: SourceRange, problem: string, hint?: string) =>
+    error(
+      "P047",
+      range,
+      `\`returns:\` ${problem}`,
+      hint ?? 'the types are string, number, boolean, null, "literal", A | B, T[] or [T], and { key: T, key?: T }',
+    ),
+  duplicateTypeKey: (range: SourceRange, key: string, first: SourceRange) =>
+    error("P048", range, `the record type names ${quote(key)} twice`, "give each field once", at(first, "first here")),
   internalError: (range: SourceRange, cause: unknown) =>
     error(
       "P000",
@@ -402,7 +420,7 @@ export const analyzeMessages = {
       "W005",
       range,
       `unknown property ${quote(name)}`,
-      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty",
+      "it is passed to the model as a note; known properties are model, prompt, context, retry, backoff, persist, skills, permissions, empty, returns",
     ),
   misspeltProperty: (range: SourceRange, name: string, known: string) =>
     error(
@@ -509,6 +527,26 @@ export const analyzeMessages = {
       `declare it with \`let\` to change it`,
       at(declaration, "declared `const` here"),
     ),
+  unreachableCode: (range: SourceRange, leaving: string, line: number) =>
+    warning(
+      "P040",
+      range,
+      `this code never runs: ${leaving} on line ${line} always leaves before it`,
+      "remove it, or put what leaves behind a condition (`if ...:`)",
+    ),
+  constantReassigned: (
+    range: SourceRange,
+    name: string,
+    what: "loop variable" | "block parameter",
+    declaration: SourceRange,
+  ) =>
+    warning(
+      "P041",
+      range,
+      `${quote(name)} is a ${what} (line ${declaration.start.line}): the new value holds only until the next ${what === "loop variable" ? "iteration" : "call"}`,
+      `to keep a value of your own, bind another name: \`let ${name}_now = ...\``,
+      at(declaration, `the ${what}`),
+    ),
   notPositiveInteger: (range: SourceRange, what: string) =>
     error("P011", range, `${what} must be a whole number of at least 1`),
   nameIsAgent: (range: SourceRange, name: string) =>
@@ -581,6 +619,24 @@ export const analyzeMessages = {
       `\`${keyword}\` outside a loop`,
       "`break` and `continue` belong in a `loop`, `repeat` or `for` body; `return` ends a block or the program",
     ),
+  misplacedReturns: (range: SourceRange, where: string) =>
+    error(
+      "P049",
+      range,
+      `\`returns:\` ${where}`,
+      "write `returns:` as a property of a session or of an agent (for all its sessions)",
+    ),
+  unknownTypedField: (range: SourceRange, field: string, type: string, suggestion: string | undefined) =>
+    error(
+      "P050",
+      range,
+      `${quote(field)} is not a field of ${type}${suggestion === undefined ? "" : `: did you mean ${quote(suggestion)}?`}`,
+      suggestion === undefined
+        ? "read a field its `returns:` declares, or declare it there"
+        : `write \`${suggestion}\``,
+    ),
+  typedAccessMismatch: (range: SourceRange, access: string, type: string) =>
+    error("P051", range, `${access} of a value whose type is ${type}`, "its `returns:` type says what it holds"),
   misspeltInterpolation: (range: SourceRange, text: string, name: string, binding: string) =>
     error(
       "P039",
@@ -674,6 +730,7 @@ export const buildMessages = {
     ),
   lockfileUnreadable: (range: SourceRange, problem: string) =>
     error("P034", range, problem, "restore prose.lock from version control, or delete it and `prosec add` again"),
+  lockfileGitNative: (range: SourceRange, problem: string) => error("P042", range, problem, GIT_NATIVE_LOCKFILE_HINT),
   importCycle: (range: SourceRange, chain: string) =>
     error(
       "P033",
@@ -682,6 +739,12 @@ export const buildMessages = {
       "a program cannot use itself, directly or through the programs it uses",
     ),
 };
+
+/** What prosec supports instead of upstream OpenProse's git-native `prose.lock` (P042). */
+export const GIT_NATIVE_LOCKFILE_HINT =
+  "prosec pins registry references (`alice/research`) and https URLs in a JSON prose.lock that `prosec add` writes; " +
+  'git-native `use "github.com/..."` is not supported: use a registry reference or the https URL of the raw .prose file, ' +
+  "and keep this file out of the folders above your programs (prosec never overwrites it)";
 
 /** An exception nothing expected (exit 3): it is prosec's bug, and the report says what to send. */
 export function internalErrorText(message: string, file: string | undefined): string {

@@ -2,7 +2,8 @@
  * `prosec init [DIR]`: a project set up the way the README's "Use it in your app" describes. A starter
  * program (the example app's research.prose), npm scripts to build, check and test it, `.prose/` in
  * .gitignore, a tsconfig.json when there is none, and a golden test of the starter recorded with the
- * scripted model, so `prosec test` passes at once. Nothing that exists is overwritten: package.json and
+ * scripted model, so `prosec test` passes at once, and an eval of the starter with three cases that
+ * `npm test` runs offline with the scripted model (starter-eval.ts). Nothing that exists is overwritten: package.json and
  * .gitignore are added to, and a file init would write that is already there refuses the whole init
  * before anything is written.
  */
@@ -12,6 +13,7 @@ import { makeDirectory } from "../../runtime/durable/make-directory.js";
 import { UsageError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { recordStarterGolden, STARTER } from "./record-golden.js";
+import { STARTER_EVAL, STARTER_EVAL_COMMANDS, writeStarterEval } from "./starter-eval.js";
 
 export { STARTER } from "./record-golden.js";
 
@@ -19,7 +21,8 @@ export { STARTER } from "./record-golden.js";
 export const STARTER_SCRIPTS = {
   build: "prosec build src && tsc",
   check: "prosec check --strict src && prosec build --check src && tsc --noEmit",
-  test: "prosec test",
+  test: `prosec test && ${STARTER_EVAL_COMMANDS.offline}`,
+  eval: STARTER_EVAL_COMMANDS.model,
 } as const;
 
 /** The tsconfig.json of the README: NodeNext resolves the generated modules' `./x.prose.js` imports. */
@@ -47,10 +50,12 @@ export interface InitReport {
 export async function initProject(dir: string): Promise<InitReport> {
   const root = resolve(dir);
   const path = (relative: string) => join(root, relative);
-  const taken = [STARTER.program, STARTER.golden].filter((relative) => existsSync(path(relative)));
+  const taken = [STARTER.program, STARTER.golden, STARTER_EVAL.program].filter((relative) =>
+    existsSync(path(relative)),
+  );
   if (taken.length > 0)
     throw new UsageError(
-      `${taken.join(" and ")} already exist${taken.length === 1 ? "s" : ""} in ${dir}: init overwrites nothing`,
+      `${[taken.slice(0, -1).join(", "), taken.at(-1)].filter(Boolean).join(" and ")} already exist${taken.length === 1 ? "s" : ""} in ${dir}: init overwrites nothing`,
     );
   const manifest = packageManifest(path("package.json"), root);
 
@@ -60,7 +65,7 @@ export async function initProject(dir: string): Promise<InitReport> {
   lines.push(`wrote ${STARTER.program} (a starter program: three researchers in parallel, then a writer)`);
   writeFileSync(path("package.json"), `${JSON.stringify(manifest.json, null, 2)}\n`);
   lines.push(
-    `${manifest.existed ? "added to" : "wrote"} package.json (scripts build, check and test; "type": "module")`,
+    `${manifest.existed ? "added to" : "wrote"} package.json (scripts build, check, test and eval; "type": "module")`,
   );
   if (existsSync(path("tsconfig.json")))
     lines.push("kept tsconfig.json (it needs module and moduleResolution NodeNext)");
@@ -71,6 +76,10 @@ export async function initProject(dir: string): Promise<InitReport> {
   lines.push(ignore(path(".gitignore")));
   await recordStarterGolden(root, STARTER);
   lines.push(`wrote ${STARTER.golden}/ (a golden test of the starter, recorded with the scripted model)`);
+  writeStarterEval(root);
+  lines.push(
+    `wrote ${STARTER_EVAL.program} and its three cases (an eval of the starter: npm test runs it offline, npm run eval with the model)`,
+  );
   return { lines };
 }
 

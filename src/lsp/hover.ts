@@ -2,10 +2,18 @@
  * Hover: what a name is. An agent's model, permissions and prompt; a binding's kind and the lines
  * that set it; a block's parameters; a `use`d program's inputs and outputs.
  */
-import { inputQuestion, type SymbolInfo, type SymbolKind } from "../phases/2-analyze/index.js";
+import { inputQuestion, typeWords, type SymbolInfo, type SymbolKind } from "../phases/2-analyze/index.js";
 import { MarkupKind, type Hover } from "vscode-languageserver";
 import { defaultModelName } from "../../runtime/model/models.js";
-import type { AgentDefinition, BlockDefinition, Expression, Property, PropertyBlock, UseStatement } from "../ast.js";
+import type {
+  AgentDefinition,
+  BlockDefinition,
+  Expression,
+  Property,
+  PropertyBlock,
+  TypeAnnotation,
+  UseStatement,
+} from "../ast.js";
 import { toRange } from "./positions.js";
 import { firstLine, writtenNames } from "./syntax-tree.js";
 import { importedDocument, interfaceSymbols, occurrencesIn, targetAt, type Target } from "./targets.js";
@@ -44,6 +52,9 @@ function describeAgent(document: CheckedDocument, agent: AgentDefinition): strin
   ];
   const persist = property("persist");
   if (persist) lines.push(`- persist: ${code(sourceOf(document, persist.value))}`);
+  const returns = property("returns");
+  if (returns?.value.kind === "TypeAnnotation" && returns.value.type !== null)
+    lines.push(`- returns: ${code(typeWords(returns.value.type))}`);
   const promptText = prompt?.value.kind === "String" ? prompt.value.value : undefined;
   return [
     heading(`agent ${agent.name.name}`),
@@ -120,6 +131,8 @@ function describeSymbol(document: CheckedDocument, symbol: SymbolInfo): string {
     (candidate) => candidate.name === declaration,
   );
   if (input) parts.push(quoted(inputQuestion(input)));
+  const typed = document.analysis.typed.symbols.get(symbol);
+  if (typed !== undefined) parts.push(`type: ${code(typeWords(typed))} (its \`returns:\`)`);
   return parts.join("\n\n");
 }
 
@@ -128,7 +141,7 @@ function sourceLine(document: CheckedDocument, line: number): string {
   return document.text.getText({ start: { line: line - 1, character: 0 }, end: { line, character: 0 } }).trim();
 }
 
-function sourceOf(document: CheckedDocument, node: Expression | PropertyBlock): string {
+function sourceOf(document: CheckedDocument, node: Expression | PropertyBlock | TypeAnnotation): string {
   return document.text.getText().slice(node.loc.start.offset, node.loc.end.offset);
 }
 

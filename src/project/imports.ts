@@ -37,7 +37,8 @@ export function resolveUse(importer: string, usePath: string): UseTarget {
   try {
     locked = readLockfile(root).programs[key];
   } catch (error) {
-    if (error instanceof LockfileError) return { problem: "bad-lockfile", resolved: error.message };
+    if (error instanceof LockfileError)
+      return { problem: error.code === "P042" ? "git-native-lockfile" : "bad-lockfile", resolved: error.message };
     throw error;
   }
   if (locked === undefined) return { problem: "not-locked", resolved: key };
@@ -113,12 +114,19 @@ export function programInterface(source: string | undefined, shownAs: string): I
     : { problem: "has-errors", resolved: shownAs };
 }
 
-/** What a call of a program may pass (its parameters; those with a default may be left out) and read. */
+/**
+ * What a call of a program may pass and read: its parameters (those with a default may be left out)
+ * and its mid-program inputs, which a caller may answer ahead and may leave out (DIALECT.md).
+ */
 function interfaceOf(analysis: Analysis): ImportedProgram {
   const parameters = analysis.parameters;
+  const midProgram = analysis.runtimeInputs.map((input) => input.name.name);
   return {
-    inputs: parameters.map((input) => input.name.name),
-    optionalInputs: parameters.filter((input) => input.default !== null).map((input) => input.name.name),
+    inputs: [...parameters.map((input) => input.name.name), ...midProgram],
+    optionalInputs: [
+      ...parameters.filter((input) => input.default !== null).map((input) => input.name.name),
+      ...midProgram,
+    ],
     outputs: [...analysis.outputs],
   };
 }

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DEFAULT_REGISTRY } from "../references.js";
+import { GIT_NATIVE_LOCKFILE_HINT } from "../diagnostics/messages.js";
 
 export const LOCKFILE = "prose.lock";
 
@@ -24,7 +25,28 @@ export interface Lockfile {
   readonly programs: { readonly [key: string]: LockedProgram };
 }
 
-export class LockfileError extends Error {}
+/** A `prose.lock` that cannot be read: P034, or P042 for OpenProse's plaintext format, with what to do. */
+export class LockfileError extends Error {
+  constructor(
+    message: string,
+    readonly code: "P034" | "P042" = "P034",
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Upstream OpenProse's git-native lockfile: `host/owner/repo sha` lines (`github.com/alice/tools 3f2a…`),
+ * `#` comments and blank lines. prosec does not read it, and never overwrites it.
+ */
+export function isGitNativeLockfile(text: string): boolean {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  return lines.length > 0 && lines.every((line) => /^[\w.-]+(?:\/[\w.-]+){2,}\s+[0-9a-f]{7,64}$/i.test(line));
+}
 
 /** The nearest folder, from `start` up, that holds a `prose.lock`. */
 export function findProjectRoot(start: string): string | undefined {
@@ -38,9 +60,16 @@ export function findProjectRoot(start: string): string | undefined {
 export function readLockfile(root: string): Lockfile {
   const path = join(root, LOCKFILE);
   if (!existsSync(path)) return { lockfileVersion: 1, registry: DEFAULT_REGISTRY, programs: {} };
+  const text = readFileSync(path, "utf8");
+  if (isGitNativeLockfile(text))
+    throw new LockfileError(
+      `${LOCKFILE} is OpenProse's git-native lockfile (\`host/owner/repo sha\` lines), which prosec does not read`,
+      "P042",
+      GIT_NATIVE_LOCKFILE_HINT,
+    );
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new LockfileError(`${LOCKFILE} is not valid JSON (${(error as Error).message})`);
   }

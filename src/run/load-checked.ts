@@ -9,7 +9,7 @@ export interface LoadedProgram {
 /** Compiles `file` (and the programs it uses) in memory, printing its diagnostics; undefined when it has errors. */
 export async function loadChecked(
   file: string,
-  options: { readonly cwd: string; readonly strict: boolean },
+  options: { readonly cwd: string; readonly strict: boolean; readonly scoreAsserts?: boolean },
 ): Promise<LoadedProgram | undefined> {
   const loaded = await loadProgram(file, options);
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { transform } from "sucrase";
 import { importResolver } from "../project/imports.js";
@@ -17,7 +17,8 @@ import { projectTools } from "../project/mcp-servers.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { moduleSpecifier, stringLiteral } from "../phases/3-transform/index.js";
 import { readProgram } from "../project/read-program.js";
-import { compilerVersion, packageRoot } from "../version.js";
+import { buildRoot } from "../package-root.js";
+import { compilerVersion } from "../version.js";
 import type { ProgramInfo, RunOptions, Value } from "../../runtime/index.js";
 
 /** What a generated module exports. */
@@ -54,12 +55,18 @@ interface Compiled extends CheckedFile {
 
 export async function loadProgram(
   path: string,
-  options: { readonly cwd?: string; readonly strict?: boolean } = {},
+  options: {
+    readonly cwd?: string;
+    readonly strict?: boolean;
+    /** `prosec eval`: the program's own asserts are scored; those of the programs it uses still raise. */
+    readonly scoreAsserts?: boolean;
+  } = {},
 ): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
+  const root = resolve(cwd, path);
   const compiled = new Map<string, Compiled>();
   const interfaces = new Map<string, ImportResolution>();
-  const pending = [resolve(cwd, path)];
+  const pending = [root];
   while (pending.length > 0) {
     const file = pending.shift()!;
     if (compiled.has(file)) continue;
@@ -73,6 +80,7 @@ export async function loadProgram(
           strict: options.strict,
           inputHash: hashInputs(source, []),
           ...projectTools(file, cwd),
+          ...(options.scoreAsserts === true && file === root ? { scoreAsserts: true } : {}),
         });
     compiled.set(file, {
       path: file,
@@ -88,7 +96,7 @@ export async function loadProgram(
   const files = [...compiled.values()];
   if (files.some((file) => hasErrors(file.diagnostics))) return { files };
   const urls = new Map<string, string>();
-  const runtime = pathToFileURL(resolve(packageRoot, "dist/runtime/index.js")).href;
+  const runtime = pathToFileURL(join(buildRoot(), "runtime", "index.js")).href;
   // A cycle of imports is the importers' diagnostic (P033), so this recursion ends.
   const urlOf = (file: string): string => {
     const known = urls.get(file);

@@ -68,6 +68,11 @@ interface Running {
   count: number;
   /** Characters its sessions streamed so far. */
   characters: number;
+  /**
+   * By step (sessions at one site tell apart by it): the text of its current model request so far, so
+   * a session left running alone mid-answer is shown from there, not from the middle of a word.
+   */
+  turns: Map<string, string>;
 }
 
 class TextNarrator implements Narrator {
@@ -136,6 +141,11 @@ class TextNarrator implements Narrator {
           `${style.cyan("?")} ${where}${event.question} ${style.cyan(`→ ${event.answer}`)}${event.reason === "" ? "" : style.dim(` (${event.reason})`)}`,
         );
         break;
+      case "assert":
+        this.line(
+          `${event.passed ? style.green("✓") : style.red("✗")} ${where}assert ${event.passed ? "held" : "failed"}: ${event.message ?? event.id}`,
+        );
+        break;
       case "parallel-start":
         if (this.live) this.line(`${style.cyan("⇉")} ${where}${event.branches} branches in parallel`);
         break;
@@ -181,7 +191,7 @@ class TextNarrator implements Narrator {
 
   private track(event: RunEvent, change: number, label: string): void {
     const key = siteKey(event);
-    const entry = this.running.get(key) ?? { label, count: 0, characters: 0 };
+    const entry = this.running.get(key) ?? { label, count: 0, characters: 0, turns: new Map<string, string>() };
     entry.count += change;
     if (entry.count > 0) this.running.set(key, entry);
     else this.running.delete(key);
@@ -193,15 +203,23 @@ class TextNarrator implements Narrator {
   private streamed(event: Extract<RunEvent, { type: "delta" }>): void {
     const key = siteKey(event);
     const entry = this.running.get(key);
-    if (entry !== undefined) entry.characters += event.text.length;
+    if (entry !== undefined) {
+      entry.characters += event.text.length;
+      entry.turns.set(
+        event.step,
+        event.begins === true ? event.text : (entry.turns.get(event.step) ?? "") + event.text,
+      );
+    }
     if (this.sessionsRunning() === 1 && entry !== undefined && (this.inline === undefined || this.inline === key)) {
+      // Left alone mid-answer (the sessions beside it finished): its answer so far, then as it arrives.
+      const text = this.inline === undefined ? (entry.turns.get(event.step) ?? event.text) : event.text;
       if (this.inline === undefined || (event.begins === true && this.midLine)) {
         this.pause();
         if (this.inline === undefined) this.out.write(this.style.dim(`${event.label}:\n`));
       } else if (this.statusLines > 0) this.pause();
       this.inline = key;
-      this.out.write(forStream(this.out, event.text));
-      this.midLine = !event.text.endsWith("\n");
+      this.out.write(forStream(this.out, text));
+      this.midLine = !text.endsWith("\n");
       return;
     }
     this.redraw ??= setTimeout(() => {
@@ -212,7 +230,10 @@ class TextNarrator implements Narrator {
 
   private abandoned(event: Extract<RunEvent, { type: "abandoned" }>, where: string): void {
     const entry = this.running.get(siteKey(event));
-    if (entry !== undefined) entry.characters = Math.max(0, entry.characters - event.characters);
+    if (entry !== undefined) {
+      entry.characters = Math.max(0, entry.characters - event.characters);
+      entry.turns.delete(event.step);
+    }
     const shown = this.inline === siteKey(event);
     this.line(
       `${this.style.cyan("↺")} ${where}${event.label}: ${shown ? "the text above is abandoned" : `${formatNumber(event.characters)} characters abandoned`} ${this.style.dim(`(${event.reason}); asking again`)}`,

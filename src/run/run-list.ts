@@ -1,13 +1,15 @@
 /**
  * The runs kept in `.prose/runs/`, read from their files: `run.json` (program, start), `.lock` (the
  * pid of the process running it), `state.md` (the status a run wrote last) and `journal.jsonl` (the
- * usage of every finished step, for the cost estimate). Nothing here writes.
+ * usage of every finished step, for the cost estimate), `eval.json` (the eval a case's run belongs
+ * to). Nothing here writes.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { lockHolder } from "../../runtime/durable/run-lock.js";
 import type { Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
+import { readTag } from "./eval-tag.js";
 
 /**
  * `running`: a live process holds its lock. `interrupted`: stopped before the end (Ctrl-C, or a
@@ -30,6 +32,8 @@ export interface ListedRun {
   readonly steps: number;
   /** US dollars from list prices; undefined when no model used has a known price. */
   readonly cost: number | undefined;
+  /** The eval the run is a case of (`prosec eval`), if any. */
+  readonly evalId?: string;
 }
 
 export function runsFolder(cwd: string): string {
@@ -51,6 +55,7 @@ export function readRun(runId: string, dir: string): ListedRun {
   const manifest = readJson(join(dir, "run.json")) as
     { program?: string; source?: string; startedAt?: string } | undefined;
   const journal = readJournal(join(dir, "journal.jsonl"));
+  const tag = readTag(dir);
   return {
     runId,
     dir,
@@ -61,6 +66,7 @@ export function readRun(runId: string, dir: string): ListedRun {
     lastWrittenMs: lastWritten(dir),
     steps: journal.steps,
     cost: estimateCost(journal.usage),
+    ...(tag === undefined ? {} : { evalId: tag.evalId }),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { packageRoot } from "../package-root.js";
+import { buildRoot } from "../package-root.js";
 import type { RunSummary } from "./run-data.js";
 import type { RunView } from "./run-view.js";
 import type { ReportDetails } from "./report.js";
@@ -26,7 +26,7 @@ export interface PageContent {
 let script: string | undefined;
 
 function appScript(): string {
-  script ??= readFileSync(join(packageRoot(), "dist", "view", "app.js"), "utf8");
+  script ??= readFileSync(join(buildRoot(), "view", "app.js"), "utf8");
   return script;
 }
 

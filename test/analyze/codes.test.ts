@@ -201,6 +201,24 @@ const cases: Case[] = [
     nearMiss:
       'block fetch:\n  let found = session "a"\n  output found\nlet found = do fetch\nsession "b"\n  context: found\n',
   },
+  {
+    code: "P040",
+    triggers: 'session "a"\nthrow "stop"\nsession "never"\n',
+    nearMiss: 'session "a"\nif **done**:\n  throw "stop"\nsession "sometimes"\n',
+    message: /this code never runs: the `throw` on line 2 always leaves before it/,
+  },
+  {
+    code: "P041",
+    triggers: 'for item in ["a", "b"]:\n  item = session "Expand {item}"\n',
+    nearMiss: 'for item in ["a", "b"]:\n  let expanded = session "Expand {item}"\n',
+    message: /`item` is a loop variable \(line 1\): the new value holds only until the next iteration/,
+  },
+  {
+    code: "P041",
+    triggers: 'block polish(draft):\n  draft = session "Polish {draft}"\n  output draft\n',
+    nearMiss: 'block polish(draft):\n  let polished = session "Polish {draft}"\n  output polished\n',
+    message: /`draft` is a block parameter \(line 1\): the new value holds only until the next call/,
+  },
 ];
 
 const research: ImportedProgram = { inputs: ["topic"], outputs: ["summary"] };
@@ -286,6 +304,8 @@ describe("every validation code", () => {
       P016: "4:10",
       P017: "1:7",
       P035: "2:3",
+      P040: "3:1",
+      P041: "2:3",
     };
     const wrong: string[] = [];
     for (const c of cases) {
@@ -308,6 +328,8 @@ describe("every validation code", () => {
       P007: "1:5 the outer declaration",
       P010: "1:7 declared `const` here",
       P015: "1:7 first defined here",
+      // The last case of the code counts: the block parameter's.
+      P041: "1:14 the block parameter",
     };
     const found = Object.fromEntries(
       cases.flatMap((c) => {

@@ -336,7 +336,10 @@ describe("examples/app", () => {
         expect(result.stdout).toContain(
           "ok 2 - the brief is written from all three research angles, which ran side by side",
         );
-        expect(result.stdout).toMatch(/# pass 2\n# fail 0\n/);
+        expect(result.stdout).toContain(
+          "ok 3 - a typed result: the scripted model answers with values of the declared type, and the app reads them without a cast",
+        );
+        expect(result.stdout).toMatch(/# pass 3\n# fail 0\n/);
         expect(result.code, result.stdout + result.stderr).toBe(0);
       },
       SLOW,

@@ -42,7 +42,12 @@ describe("prosec cost", () => {
       "  unbounded      line 4: loop without (max: N)\n  |items|        the number of items in input items\n",
     );
     expect(result.stdout).toMatch(/Tokens assume each session's reply, and each value a prompt shows, is 1,000 tokens/);
-    expect(result.stdout).toContain("a judgment, choice or extraction counts 2 re-asks (--reasks)");
+    expect(result.stdout).toContain(
+      "a judgment, choice or extraction counts 2 re-asks (`prosec run --reasks` sets how many)",
+    );
+    // Every option the report names is one of the command it names: `prosec cost` has no --reasks.
+    expect(prosec(["cost", "--reasks", "1", "."], folder).status).toBe(EXIT.usage);
+    expect(prosec(["run", "--help"]).stdout).toContain("--reasks");
   });
 
   it("counts 2 re-asks for each judgment, choice and extraction in the retry term", () => {

@@ -75,6 +75,11 @@ describe("prosec init", () => {
     expect(tested.status, tested.stdout + tested.stderr).toBe(EXIT.ok);
     expect(tested.stdout).toContain("✓ tests/research.golden (src/research.prose)");
     expect(tested.stdout.trim().split("\n").at(-1)).toBe("1 passed, 0 failed");
+    // npm test's eval of the starter: three cases, offline with the scripted model.
+    const evaluated = prosec(STARTER_SCRIPTS.test.split(" && ")[1]!.split(" ").slice(1), app);
+    expect(evaluated.status, evaluated.stdout + evaluated.stderr).toBe(EXIT.ok);
+    expect(evaluated.stdout).toContain("evals/research.eval.prose · 3 cases · 3 scored, 0 errors");
+    expect(evaluated.stdout).toContain("Against --min 0.9:\n  passed");
     // npm run check: the committed module is current.
     expect(prosec(["build", "--check", "src"], app).status).toBe(EXIT.ok);
 
@@ -83,7 +88,7 @@ describe("prosec init", () => {
     const again = prosec(["init"], app);
     expect(again.status).toBe(EXIT.usage);
     expect(again.stderr).toBe(
-      "prosec: src/research.prose and tests/research.golden already exist in .: init overwrites nothing\n",
+      "prosec: src/research.prose, tests/research.golden and evals/research.eval.prose already exist in .: init overwrites nothing\n",
     );
     expect(readFileSync(join(app, "package.json"), "utf8")).toBe(before);
   });

@@ -82,8 +82,6 @@ async function runningOn(folders: readonly string[]): Promise<number> {
   return index;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe("stopping a DBOS run's session", () => {
   it(
     "prosec cancel stops it at once: no request or tool call after the cancel, the worker logs cancelled",
@@ -96,10 +94,6 @@ describe("stopping a DBOS run's session", () => {
       const cancelledAt = Date.now();
       expect([cancel.code, cancel.stdout]).toEqual([EXIT.ok, "run run-tea cancelled\n"]);
       const notesAtCancel = notes(folders[0]!).length;
-      await sleep(3000);
-      expect(server.requests.filter((request) => request.receivedAt > cancelledAt)).toEqual([]);
-      expect(notes(folders[0]!).filter((note) => note.at > cancelledAt)).toEqual([]);
-      expect(notesAtCancel).toBeLessThan(TURNS - 1);
       await waitFor(
         () => workers[0]!.log().includes("run run-tea: cancelled\n"),
         `the worker's line in ${workers[0]!.log()}`,
@@ -111,7 +105,11 @@ describe("stopping a DBOS run's session", () => {
         '{"type":"cancelled","runId":"run-tea"}\n',
         "prosec: run run-tea was cancelled (prosec cancel); it has no outputs\n",
       ]);
+      // Once the worker has exited, nothing more can come from it: no request, no tool call since the cancel.
       expect(await stopped(workers[0]!)).toBe(EXIT.ok);
+      expect(server.requests.filter((request) => request.receivedAt > cancelledAt)).toEqual([]);
+      expect(notes(folders[0]!).filter((note) => note.at > cancelledAt)).toEqual([]);
+      expect(notesAtCancel).toBeLessThan(TURNS - 1);
     },
   );
 
@@ -119,15 +117,15 @@ describe("stopping a DBOS run's session", () => {
     "SIGTERM stops the session, puts the run back on the queue at once, exits 0; the other worker finishes it",
     { timeout: 180_000 },
     async () => {
-      const { env, folders, workers } = await setUp("sigterm", ["w1", "w2"], 60);
+      // --adopt-after far beyond the test's timeout: the survivor can only have the run if the victim
+      // put it back on the queue (no clock is read: a loaded machine may take a minute over it).
+      const { env, folders, workers } = await setUp("sigterm", ["w1", "w2"], 3600);
       await submit(folders[0]!, env, "tea", "run-tea");
       const victim = await runningOn(folders);
       const survivor = 1 - victim;
       const signalledAt = Date.now();
       expect(await stopped(workers[victim]!)).toBe(EXIT.ok);
       const outputs = (await result(folders[0]!, env, "run-tea")) as { report: string };
-      // Put back on the queue, not adopted after --adopt-after's 60 s of silence.
-      expect(Date.now() - signalledAt).toBeLessThan(60_000);
       expect(outputs.report).toBe(`Notes on tea: ${TURNS - 1} taken`);
       expect(notes(folders[victim]!).filter((note) => note.at > signalledAt)).toEqual([]);
       // The survivor goes on from the victim's last checkpointed tool call: together they wrote every

@@ -123,4 +123,33 @@ describe("reading another block's binding", () => {
     ]);
     expect(resumed).toEqual(first);
   });
+
+  it("at top level before any call of the block: P019, reads null (empty, as null reads everywhere; never `{count}`), then the call's value", async () => {
+    const source = lines(
+      "block count_up():",
+      '  let count = session "Count"',
+      "",
+      'session "Before: {count}"',
+      "let early = count",
+      "do count_up()",
+      'output result = session "After: {count} {early}"',
+    );
+    const { diagnostics } = await compile(source, "early.prose");
+    expect(
+      diagnostics.map(
+        (diagnostic) => `${diagnostic.code} ${diagnostic.range.start.line}:${diagnostic.range.start.column}`,
+      ),
+    ).toEqual(["P019 4:19", "P019 5:13", "P019 7:34"]);
+    server = await startFakeAnthropic({
+      respond: (request) => reply.text(`R(${lastUserText(request).split("\n").at(-1)})`),
+    });
+    const loaded = await loadProgram(source, "early.prose");
+    const outputs = await loaded.run(
+      {},
+      { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-reads-"), maxRetries: 0 },
+    );
+    const prompts = server.requests.map((request) => lastUserText(request).split("\n").at(-1));
+    expect(prompts).toEqual(["Before: ", "Count", "After: R(Count) "]);
+    expect(outputs).toEqual({ result: "R(After: R(Count) )" });
+  });
 });

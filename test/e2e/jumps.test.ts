@@ -330,3 +330,46 @@ describe("jumps that cannot go where they say", () => {
     expect(await errors(lines("repeat 2:", "  break", "  continue", "return"))).toEqual([]);
   });
 });
+
+describe("a program without `output`: its final result counts transparent bodies (DIALECT.md)", () => {
+  it("ends with an `if`: the branch's last result when it ran, else the result from before it", async () => {
+    const source = lines(
+      'session "Write the draft"',
+      "if **extra is wanted**:",
+      '  session "Add a summary"',
+      "elif **a title is wanted**:",
+      '  let title = session "Write a title"',
+      "else:",
+      "  if **never**:",
+      '    session "Unreachable"',
+    );
+    const summary = await run(source, { "extra is wanted": [true] });
+    expect(summary.final).toBe("R(Add a summary)");
+    // A binding in the branch counts as it does at top level.
+    const title = await run(source, { "extra is wanted": [false], "a title is wanted": [true] });
+    expect(title.final).toBe("R(Write a title)");
+    // A branch that ran but produced nothing leaves the value from before the `if`.
+    const neither = await run(source);
+    expect(neither.final).toBe("R(Write the draft)");
+  });
+
+  it("ends with a `choice`, and `try` then `catch` gives the catch's last value", async () => {
+    const source = lines(
+      'session "Draft"',
+      "choice **tone**:",
+      '  option "Formal":',
+      '    session "Formal"',
+      '  option "Plain":',
+      "    assert true:",
+      '      "always"',
+    );
+    const chosen = await run(source, {}, { tone: ["Formal"] });
+    expect(chosen.final).toBe("R(Formal)");
+    const plain = await run(source, {}, { tone: ["Plain"] });
+    expect(plain.final).toBe("R(Draft)");
+    const caught = await run(
+      lines('session "Draft"', "try:", '  session "Try"', '  throw "no"', "catch:", '  session "Recover"'),
+    );
+    expect(caught.final).toBe("R(Recover)");
+  });
+});

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { compile, type ImportResolution } from "../../src/compile.js";
+import { programInterface } from "../../src/project/imports.js";
 import {
   askedText,
   lastUserText,
@@ -187,6 +188,32 @@ describe("generated modules run against the runtime", () => {
       () => ({ inputs: ["topic"], outputs: ["summary"] }),
     );
     expect((await main.run({}, options(fake)))["digest"]).toBe("reply to: Summarise moons");
+  });
+
+  it("passes an imported program's mid-program input ahead: the callee does not wait for it", async () => {
+    const fake = await serve();
+    const gate =
+      'input topic: "Topic"\n\nsession "Prepare {topic}"\ninput confirm: "Type YES to go on"\noutput result = session "Go {topic} {confirm}"\n  context: []\n';
+    await load(gate, "gate");
+    // The interface comes from the callee's own analysis, as `prosec check` and `build` read it.
+    const resolve = () => programInterface(gate, "gate.prose");
+    const main = await load(
+      'use "./gate.prose" as gate\n\nlet g = gate(topic: "tides", confirm: "YES-9")\noutput r = g.result\n',
+      "gate-caller",
+      resolve,
+    );
+    expect(await main.run({}, options(fake))).toEqual({ r: "reply to: Go tides YES-9" });
+    // Left out, it is asked where the callee reaches it; a name the callee has no input of is still E027.
+    const unknown = await compile('use "./gate.prose" as gate\nlet g = gate(topic: "t", confrim: "x")\n', "bad.prose", {
+      resolveImport: resolve,
+    });
+    expect(unknown.diagnostics.map((diagnostic) => `${diagnostic.code} ${diagnostic.message}`)).toEqual([
+      "E027 program `gate` has no input `confrim` (did you mean `confirm`?)",
+    ]);
+    expect(
+      (await compile('use "./gate.prose" as gate\nlet g = gate(topic: "t")\n', "ok.prose", { resolveImport: resolve }))
+        .diagnostics,
+    ).toEqual([]);
   });
 
   it("asks once for the fields read from one text, and once per item of a filter (its verdict tool)", async () => {

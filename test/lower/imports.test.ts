@@ -17,7 +17,7 @@ describe("the runtime import names what the code calls", () => {
   it("imports the helpers the lowered code calls, in a fixed order", () => {
     const source = 'let n = 2\nlet m = n * 3 - 1\nif m == 5 and n < 3:\n  session "{m}"\n';
     expect(runtimeImport(source)).toBe(
-      'import { defineProgram, startRun, text, subtract, multiply, equals, compare, type RunOptions } from "prosec/runtime";',
+      'import { defineProgram, startRun, text, subtract, multiply, equals, compare, type RunOptions, type Value } from "prosec/runtime";',
     );
   });
 

@@ -85,6 +85,8 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
     skills: { source: 'skills: ["web-search"]', lowered: 'skills: ["web-search"]' },
     permissions: { source: "permissions:\n    read: allow", lowered: "permissions: {" },
     empty: { source: "empty: allow", lowered: 'empty: "allow"' },
+    // An agent's type is its sessions' (written on the session call, not the agent).
+    returns: { source: "returns: string[]", lowered: 'returns: { type: "array", items: { type: "string" } }' },
   };
   it.each(propertyNames)("property %s: accepted, and lowered to its own field of SessionSettings", (name) => {
     const example = propertyExamples[name];

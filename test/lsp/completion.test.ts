@@ -73,7 +73,18 @@ const expressionKeywords = [
   "null",
   "not",
 ];
-const properties = ["model", "prompt", "context", "retry", "backoff", "persist", "skills", "permissions", "empty"];
+const properties = [
+  "model",
+  "prompt",
+  "context",
+  "retry",
+  "backoff",
+  "persist",
+  "skills",
+  "permissions",
+  "empty",
+  "returns",
+];
 
 describe("prosec lsp: completion", () => {
   let lsp: LspSession;

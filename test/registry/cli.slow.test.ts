@@ -86,6 +86,23 @@ describe("prosec add, install --check, check and build", () => {
   });
 });
 
+describe("prosec install with upstream OpenProse's plaintext prose.lock", () => {
+  it("fails with P042 and a hint, not a JSON parser's message, and leaves the file as it was", async () => {
+    const folder = temporaryFolder("prosec-registry-upstream-");
+    const upstream = "github.com/alice/tools 3f2a9c1d0b7e4a5f6c8d9e0a1b2c3d4e5f6a7b8c\n";
+    writeFileSync(join(folder, "prose.lock"), upstream);
+    for (const args of [["install"], ["add", "alice/research"]]) {
+      const result = await prosec(args, folder);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(
+        "prosec: error P042 prose.lock is OpenProse's git-native lockfile (`host/owner/repo sha` lines), which prosec does not read\n  help: prosec pins registry references",
+      );
+      expect(result.stderr).not.toContain("not valid JSON");
+    }
+    expect(readFileSync(join(folder, "prose.lock"), "utf8")).toBe(upstream);
+  });
+});
+
 describe("prosec run <ref>", () => {
   it("fetches into the cache, shows the permissions, needs --yes off a terminal the first time, then runs offline", async () => {
     const folder = temporaryFolder("prosec-registry-run-");

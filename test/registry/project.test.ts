@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RegistryError } from "../../src/registry/fetch-program.js";
+import { isGitNativeLockfile, LockfileError } from "../../src/project/lockfile.js";
 import { addPrograms, installPrograms, updatePrograms, verifyInstalled } from "../../src/registry/project.js";
 import { sha256 } from "../../src/project/imports.js";
 import { refKey, refUrl, vendoredPath } from "../../src/references.js";
@@ -179,5 +180,42 @@ describe("prosec install and update", () => {
     await expect(updatePrograms(["dave/other"], options())).rejects.toThrow(
       "dave/other is not in prose.lock: add it with `prosec add dave/other`",
     );
+  });
+});
+
+describe("upstream OpenProse's plaintext prose.lock (git-native `use`)", () => {
+  const upstream =
+    "# OpenProse lockfile\ngithub.com/alice/tools 3f2a9c1d0b7e4a5f6c8d9e0a1b2c3d4e5f6a7b8c\ngitlab.com/bob/prose/sub 9e8d7c6\n";
+
+  it("is recognised, and only it: JSON, an empty file and prose are not", () => {
+    expect(isGitNativeLockfile(upstream)).toBe(true);
+    expect(isGitNativeLockfile('{ "lockfileVersion": 1 }')).toBe(false);
+    expect(isGitNativeLockfile("")).toBe(false);
+    expect(isGitNativeLockfile("github.com/alice/tools is where it lives\n")).toBe(false);
+  });
+
+  it("makes add, install and update fail with P042 and a hint, and is never overwritten", async () => {
+    writeFileSync(join(folder, "prose.lock"), upstream);
+    for (const action of [
+      () => installPrograms(options()),
+      () => addPrograms(["alice/research"], options()),
+      () => updatePrograms([], options()),
+    ]) {
+      const failure = await action().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(LockfileError);
+      expect(failure).toMatchObject({
+        code: "P042",
+        message:
+          "prose.lock is OpenProse's git-native lockfile (`host/owner/repo sha` lines), which prosec does not read",
+        hint: expect.stringContaining('git-native `use "github.com/..."` is not supported'),
+      });
+      expect((failure as Error).message).not.toContain("JSON");
+    }
+    expect(verifyInstalled.bind(undefined, folder)).toThrow(LockfileError);
+    expect(readFileSync(join(folder, "prose.lock"), "utf8")).toBe(upstream);
+    expect(registry.requests).toEqual([]);
   });
 });

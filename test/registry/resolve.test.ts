@@ -121,6 +121,14 @@ describe("check: remote programs through prose.lock", () => {
     expect(codes(folder, ["main.prose"])[0]).toMatch(/^main\.prose:1:5 P034 prose\.lock is not valid JSON \(/);
   });
 
+  it("reports upstream OpenProse's plaintext prose.lock as P042 at each remote `use`, never as bad JSON", () => {
+    const folder = project({ "main.prose": main });
+    writeFileSync(join(folder, "prose.lock"), "github.com/alice/tools 3f2a9c1d0b7e4a5f6c8d9e0a1b2c3d4e5f6a7b8c\n");
+    expect(codes(folder, ["main.prose"])).toEqual([
+      "main.prose:1:5 P042 prose.lock is OpenProse's git-native lockfile (`host/owner/repo sha` lines), which prosec does not read",
+    ]);
+  });
+
   it("skips prose_modules/ when searching a folder", () => {
     const folder = project({ "main.prose": 'session "Hi"\n' });
     expect(findPrograms(["."], folder)).toEqual(["main.prose"]);

@@ -108,6 +108,36 @@ describe("the narration of streamed text", () => {
     // The lanes are redrawn on a timer (not under test here): the next event draws them.
   });
 
+  it("shows a parallel session left running alone from the start of its answer, not from mid-word", () => {
+    const text = live([
+      start(1, "s1"),
+      start(2, "s2"),
+      delta(1, "Tides are ", true),
+      delta(2, "Short.", true),
+      delta(1, "predictable, unlike "),
+      end(2, "s2"),
+      delta(1, "winds and currents."),
+      delta(1, " Next."),
+      end(1, "s1"),
+    ]);
+    expect(text).toContain("s1:\nTides are predictable, unlike winds and currents. Next.\n✓ 1:1 s1");
+    expect(text).not.toContain("Short.");
+  });
+
+  it("a session alone again after an abandoned request starts from the request sent again", () => {
+    const text = live([
+      start(1, "s1"),
+      start(2, "s2"),
+      delta(1, "Lost ", true),
+      { type: "abandoned", time: 0, at: site(1), label: "s1", step: "k1", model: "m", characters: 5, reason: "cut" },
+      delta(1, "Kept ", true),
+      end(2, "s2"),
+      delta(1, "text."),
+      end(1, "s1"),
+    ]);
+    expect(text).toContain("s1:\nKept text.\n");
+  });
+
   it("draws one status line per lane once text has streamed, and clears all of them", () => {
     const text = live([
       start(1, "s1"),

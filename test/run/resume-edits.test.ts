@@ -19,6 +19,7 @@ import {
   type FakeServer,
 } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+import { pick, seededRandom } from "../support/random.js";
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
 
@@ -175,5 +176,138 @@ describe("--resume with an edited program", () => {
     expect((await resume(program, project(), {}, same)).asked).toEqual([]);
     const { asked } = await resume(program.replace("Compare", "Compare them"), project(), {}, same);
     expect(asked).toEqual(["Compare them"]);
+  });
+
+  it("every session answering alike: a session inserted at the top costs 1 request, never a re-run of one that read an equal text", async () => {
+    const same = (): FakeReply => reply.text("The same answer.");
+    const program = [
+      'let a = session "Step one"',
+      'let b = session "Step two"',
+      "  context: a",
+      'let c = session "Step three"',
+      "  context: b",
+      "output c = c",
+      "",
+    ].join("\n");
+    const project = await recorded(program, same);
+    const { asked, events } = await resume(`let z = session "A new first step"\n${program}`, project(), {}, same);
+    expect(asked).toEqual(["A new first step"]);
+    expect(summary(events)).toBe("reused 3 steps; 1 new");
+  });
+});
+
+/**
+ * Issue 40, item 7, as a property: programs edited at random, resumed against a model whose answers
+ * collide (two texts for every request), never reuse a result that an uninterrupted run of the
+ * edited program would not have produced: the resumed run's outputs equal the uninterrupted run's,
+ * and every request it sends is one the uninterrupted run sends too.
+ */
+describe("--resume after random edits, against a model whose answers collide", () => {
+  const colliding = (request: FakeRequest): FakeReply => {
+    let hash = 0;
+    for (const character of JSON.stringify(request.body?.messages ?? []))
+      hash = (hash * 31 + character.charCodeAt(0)) | 0;
+    return reply.text(hash % 2 === 0 ? "Answer A." : "Answer B.");
+  };
+
+  /** Sessions bound to s1..sN, some reading an earlier one, some unbound (they inherit the trail). */
+  function program(random: () => number, steps: number): string[] {
+    const lines: string[] = [];
+    for (let step = 1; step <= steps; step++) {
+      if (random() < 0.25) {
+        lines.push(`session "Note ${step}"`);
+        continue;
+      }
+      const earlier = lines.flatMap((line) => /^let (s\d+)/.exec(line)?.[1] ?? []);
+      lines.push(`let s${step} = session "Step ${step}"`);
+      if (earlier.length > 0 && random() < 0.6) lines.push(`  context: ${pick(random, earlier)}`);
+    }
+    return lines;
+  }
+
+  function withOutputs(lines: readonly string[]): string {
+    const bound = lines.flatMap((line) => /^let (s\d+)/.exec(line)?.[1] ?? []);
+    return `${[...lines, `output all = [${bound.join(", ")}]`].join("\n")}\n`;
+  }
+
+  /** One seeded edit: a session inserted, one removed, a prompt changed or a context dropped. */
+  function edit(lines: readonly string[], random: () => number): string[] {
+    const starts = lines.flatMap((line, index) => (line.startsWith("  ") ? [] : [index]));
+    const at = pick(random, starts);
+    const end = starts.find((start) => start > at) ?? lines.length;
+    const kind = pick(random, ["insert", "remove", "prompt", "context"]);
+    if (kind === "insert") return [...lines.slice(0, at), `let n${at} = session "Inserted ${at}"`, ...lines.slice(at)];
+    if (kind === "remove" && starts.length > 1) {
+      const removed = /^let (s\d+)/.exec(lines[at]!)?.[1];
+      const kept = [...lines.slice(0, at), ...lines.slice(end)];
+      // A step that read the removed one reads nothing now.
+      return kept.filter((line) => removed === undefined || line !== `  context: ${removed}`);
+    }
+    if (kind === "prompt") return lines.map((line, index) => (index === at ? line.replace(/"$/, ' again"') : line));
+    return lines.filter((line, index) => !(index > at && index < end && line.startsWith("  context:")));
+  }
+
+  it("reuses only what an uninterrupted run of the edited program produces", { timeout: 240_000 }, async () => {
+    let reusedSomewhere = 0;
+    for (let seed = 1; seed <= 24; seed++) {
+      const random = seededRandom(seed);
+      const original = program(random, 3 + (seed % 4));
+      let edited = original;
+      for (let edits = 1 + (seed % 2); edits > 0; edits--) edited = edit(edited, random);
+      const project = await recorded(withOutputs(original), colliding);
+      const resumed = await resume(withOutputs(edited), project(), {}, colliding);
+      const fresh = await resume(withOutputs(edited), temporaryFolder(), { resume: false }, colliding);
+      const where = `seed ${seed}:\n${withOutputs(original)}---\n${withOutputs(edited)}`;
+      expect(resumed.outputs, where).toEqual(fresh.outputs);
+      for (const asked of resumed.asked) expect(fresh.asked, where).toContain(asked);
+      if (resumed.asked.length < fresh.asked.length) reusedSomewhere++;
+    }
+    // The property is about reuse: most edited programs reuse something.
+    expect(reusedSomewhere).toBeGreaterThan(12);
+  });
+});
+
+describe("--resume with typed results (returns:)", () => {
+  const TYPED = `let a = session "List the risks"
+  returns: [{ title: string }]
+let b = session "Rank them"
+  context: a
+  returns: { top: string, count: number }
+output c = session "Write the report"
+  context: b
+`;
+
+  it("a recorded structured answer replays as the same value: nothing is asked again", async () => {
+    const project = await recorded(TYPED);
+    const cwd = project();
+    const journal = readFileSync(join(cwd, ".prose", "runs", RUN_ID, "journal.jsonl"), "utf8");
+    // The journal holds the value as it is, not its text.
+    expect(journal).toContain('"kind":"session","value":[{"title":"title"},{"title":"title"}],');
+    expect(journal).toContain('"kind":"session","value":{"top":"top","count":1},');
+    const first = await resume(TYPED, cwd);
+    expect(first.asked).toEqual([]);
+    expect(summary(first.events)).toBeUndefined();
+    const again = await resume(TYPED, project());
+    expect(again.outputs).toEqual(first.outputs);
+  });
+
+  it("a changed returns: type re-runs that step and what reads it, not the one before", async () => {
+    const project = await recorded(TYPED);
+    const { asked, events } = await resume(
+      TYPED.replace("{ top: string, count: number }", "{ top: string }"),
+      project(),
+    );
+    expect(asked).toEqual(["Rank them", "Write the report"]);
+    expect(summary(events)).toMatch(/^reused 1 step; re-running 2 from line 3 \(settings changed, an input changed\)$/);
+  });
+
+  it("returns: added to a session recorded as text re-runs it", async () => {
+    const project = await recorded(THREE);
+    const typed = THREE.replace(
+      'let b = session "Outline a report"',
+      'let b = session "Outline a report"\n  returns: string[]',
+    );
+    const { asked } = await resume(typed, project());
+    expect(asked).toEqual(["Outline a report", "Write the report"]);
   });
 });

@@ -29,6 +29,7 @@ import {
 } from "../support/fake-anthropic.js";
 import { at, program, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 import { ensureBubblewrap } from "../support/bubblewrap.js";
+import { probeBubblewrap } from "../../runtime/tools/sandbox.js";
 import { profiles, type Attack } from "./attacks.js";
 
 const SUITE_SECRET = "suite-secret-value-0123";
@@ -215,7 +216,7 @@ function toolResults(server: FakeServer): Map<string, ToolResult> {
 describe("permissions against a hostile model", () => {
   let servers: Awaited<ReturnType<typeof startServers>>;
   let model: FakeServer;
-  let project: string | undefined;
+  const projects: string[] = [];
   const saved = { ...process.env };
 
   beforeAll(async () => {
@@ -230,13 +231,16 @@ describe("permissions against a hostile model", () => {
       else process.env[name] = saved[name];
     servers.sink.close();
     servers.redirector.close();
-    if (project !== undefined) rmSync(dirname(project), { recursive: true, force: true });
+    for (const project of projects) rmSync(dirname(project), { recursive: true, force: true });
     await model?.close();
   });
 
-  it("lets no attack escape, refuses each with a readable tool error, and the run goes on", async () => {
-    let outside: string;
-    ({ project, outside } = layout());
+  /** Runs every attack of attacks.ts through the runtime; what escaped, what was wrong, what was seen. */
+  async function attackRun(afterLayout: () => Promise<void> = async () => {}) {
+    const made = layout();
+    await afterLayout();
+    projects.push(made.project);
+    const { project, outside } = made;
     const before = { outside: snapshot(outside), project: snapshot(project) };
     const groups = profiles({
       outside,
@@ -342,6 +346,11 @@ describe("permissions against a hostile model", () => {
 
     const attacks = [...calls.values()].filter((attack) => attack.outcome !== "control");
     const attempts = attacks.length + 1;
+    return { project, runDir, calls, results, problems, escapes, attacks, attempts, toModel, asked };
+  }
+
+  it("lets no attack escape, refuses each with a readable tool error, and the run goes on", async () => {
+    const { project, runDir, problems, escapes, attacks, attempts, toModel, asked } = await attackRun();
     console.log(`permission suite: ${attempts} attacks, ${escapes.length} escapes`);
     expect(escapes).toEqual([]);
     expect(problems).toEqual([]);
@@ -360,5 +369,28 @@ describe("permissions against a hostile model", () => {
     expect(readFileSync(join(project, "out/fine.md"), "utf8")).toBe("fine");
     expect(readFileSync(join(runDir, "bindings", "leak.md"), "utf8")).toContain("the key is [redacted]");
     expect(resolved.filter((host) => host === "rebind.example.org")).toHaveLength(2);
+  });
+
+  // Issue 38: without bubblewrap, under the default --sandbox (required), no command runs at all, and the
+  // other tools hold as they do with it.
+  it("without bubblewrap, under the default --sandbox, lets no attack escape: run_command is not offered", async () => {
+    const path = process.env["PATH"];
+    try {
+      const { calls, results, escapes, attempts } = await attackRun(async () => {
+        process.env["PATH"] = "/nonexistent";
+        expect(await probeBubblewrap({ again: true })).toEqual({ ok: false, reason: "missing" });
+      });
+      console.log(`permission suite without bubblewrap: ${attempts} attacks, ${escapes.length} escapes`);
+      expect(escapes).toEqual([]);
+      const commands = [...calls].filter(([, attack]) => attack.tool === "run_command");
+      expect(commands.length).toBeGreaterThan(30);
+      for (const [id] of commands) {
+        expect(results.get(id)?.isError).toBe(true);
+        expect(results.get(id)?.content).toMatch(/The tool run_command is not available to this agent/);
+      }
+    } finally {
+      process.env["PATH"] = path;
+      await probeBubblewrap({ again: true });
+    }
   });
 });

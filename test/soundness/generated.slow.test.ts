@@ -99,6 +99,12 @@ describe("programs that check clean compile, type-check and run", () => {
       expect(accepted.length).toBeGreaterThan(seedsOfBatch.length / 2);
       // ... that do something: most runs reach the model, and some end in the program's own error.
       expect(accepted.filter((result) => result.prompts.length > 0).length).toBeGreaterThan(accepted.length / 2);
+      // Typed sessions (`returns:`) among them, checked, built, type-checked and run with valid answers.
+      const typed = accepted.filter((result) =>
+        cases.find((entry) => entry.name === result.name)!.files["main.prose"]!.includes("returns:"),
+      );
+      expect(typed.length).toBeGreaterThan(0);
+      expect(typed.some((result) => result.outcome !== undefined && "outputs" in result.outcome)).toBe(true);
     },
     timeout,
   );

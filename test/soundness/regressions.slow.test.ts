@@ -48,6 +48,35 @@ const cases: SoundnessCase[] = [
     },
   },
   {
+    // Issue 40, item 6: every option of a `choice` raises (one in a `do:`, then code that never runs);
+    // TypeScript narrowed every value after the exhaustive `switch` to `never`.
+    name: "choice-whose-options-all-raise-then-a-loop",
+    files: {
+      "main.prose": [
+        "let xs = []",
+        "choice **pick**:",
+        '  option "A":',
+        "    do:",
+        '      session "a"',
+        '      throw "a"',
+        '      for y in ["z"]:',
+        '        session "never {y}"',
+        '  option "B":',
+        '    throw "b"',
+        'for x in ["a"]:',
+        '  xs = xs + [session "x {x}"]',
+        "repeat 2:",
+        "  try:",
+        '    throw "c"',
+        '    session "never"',
+        "  finally:",
+        "    loop (max: 2):",
+        '      session "l"',
+        "output o = xs",
+      ].join("\n"),
+    },
+  },
+  {
     name: "throw-then-try-catch-as",
     files: {
       "main.prose":

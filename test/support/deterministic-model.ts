@@ -5,6 +5,7 @@
  * which requests its steps answered.
  */
 import { createHash } from "node:crypto";
+import { exampleOf, typedAnswerSchema } from "../../runtime/testing/schema-example.js";
 import { askedText, lastUserText, reply, type FakeReply, type FakeRequest } from "./fake-anthropic.js";
 
 /** A short hash of what the request asks: the same step asks the same thing in every run. */
@@ -43,6 +44,9 @@ export function deterministicModel(
     const id = identity(request);
     const tool = request.body?.tools?.[0];
     const prompt = askedText(request);
+    // A typed session (`returns:`): its answer, built from the schema, whether or not it is forced.
+    const typed = typedAnswerSchema(request.body?.tools as Parameters<typeof typedAnswerSchema>[0]);
+    if (typed !== undefined) return reply.toolUse([{ name: "answer", input: { answer: exampleOf(typed, `[${id}]`) } }]);
     if (request.body?.tool_choice === undefined || tool === undefined)
       return reply.text(`[${id}] re: ${prompt.trim().split("\n")[0]}`);
     const schema = (

@@ -185,6 +185,29 @@ class Writer {
       );
     if (this.chance(0.2)) this.emit(depth + 1, `model: ${pick(this.random, ["sonnet", "haiku", "opus"])}`);
     if (this.chance(0.15)) this.emit(depth + 1, `retry: ${Math.floor(this.random() * 2) + 1}`);
+    if (this.chance(0.2)) this.emit(depth + 1, `returns: ${this.resultType(2)}`);
+  }
+
+  /** A `returns:` type of the subset (DIALECT.md, "Typed results"); records name `key` and `items`, which reads pick. */
+  resultType(budget: number): string {
+    const choice = Math.floor(this.random() * (budget > 0 ? 8 : 4));
+    switch (choice) {
+      case 0:
+        return pick(this.random, ["string", "number", "boolean"]);
+      case 1:
+        return '"low" | "high"';
+      case 2:
+        return "string | null";
+      case 3:
+        return pick(this.random, ["string[]", "[number]"]);
+      case 4:
+      case 5:
+        return `{ key: ${this.resultType(budget - 1)}, items?: ${this.resultType(budget - 1)}[], "quoted key": string }`;
+      case 6:
+        return `[${this.resultType(budget - 1)}]`;
+      default:
+        return `(${this.resultType(budget - 1)} | null)[]`;
+    }
   }
 
   /** `body` inside a construct that a jump may leave (a loop, an item, a branch, a block). */
@@ -216,12 +239,40 @@ class Writer {
       this.random,
       allowed.length === 0 || this.chance(0.03) ? ["return", "break", "continue"] : allowed,
     );
-    if (this.chance(0.8)) {
+    if (this.chance(0.65)) {
       this.emit(depth, `if ${this.condition(0)}:`);
       this.emit(depth + 1, keyword);
     } else {
       this.emit(depth, keyword);
+      this.unreachable(depth);
     }
+  }
+
+  /**
+   * Often, statements after an unconditional `throw`, `return`, `break` or `continue` in the same
+   * body: code that never runs (warning P040) must still compile, type-check and leave the rest alone.
+   */
+  unreachable(depth: number): void {
+    if (!this.chance(0.7)) return;
+    // What dead code binds is not read later: in a pipeline item it would not even be in scope.
+    const outer = this.names.length;
+    const count = 1 + Math.floor(this.random() * 2);
+    for (let index = 0; index < count; index++) {
+      if (this.chance(0.3)) {
+        // A loop after the jump: its iteration bookkeeping sits in code TypeScript knows never runs.
+        this.emit(depth, `for ${this.fresh()} in ["a"]:`);
+        this.session(depth + 1, "");
+      } else this.statement(depth, 0);
+    }
+    this.names.length = outer;
+  }
+
+  /** `do:` whose body raises, then goes on (the generated-program shape of issue 40, item 6). */
+  raisingDo(depth: number, prefix: string): void {
+    this.emit(depth, `${prefix}do:`);
+    if (this.chance(0.5)) this.session(depth + 1, "");
+    this.emit(depth + 1, `throw ${this.string(depth + 1)}`);
+    this.unreachable(depth + 1);
   }
 
   /** A body of `count` statements at `depth`; `budget` bounds nesting. */
@@ -272,8 +323,10 @@ class Writer {
         return;
       case 5:
         // Rarely: a program that raises its own error ends there, and the rest of it is never run.
-        if (this.chance(0.1)) this.emit(depth, `throw ${this.chance(0.5) ? this.string(depth) : ""}`.trimEnd());
-        else if (this.chance(0.25))
+        if (this.chance(0.15)) {
+          this.emit(depth, `throw ${this.chance(0.5) ? this.string(depth) : ""}`.trimEnd());
+          this.unreachable(depth);
+        } else if (this.chance(0.25))
           this.emit(
             depth,
             `assert ${this.condition(0)}:\n${"  ".repeat(depth + 1)}"${pick(this.random, words)} must hold"`,
@@ -310,10 +363,14 @@ class Writer {
         this.emit(depth, `choice ${this.discretion()}:`);
         // Often a name most options bind (definite assignment: bound after the choice when all do).
         const shared = this.chance(0.4) ? this.fresh() : undefined;
+        // Sometimes every option raises: nothing after the `choice` runs (issue 40, item 6).
+        const allRaise = budget > 1 && this.chance(0.12);
         for (const label of labels) {
           this.emit(depth + 1, `option ${label}:`);
           if (shared && this.chance(0.85)) this.emit(depth + 2, `${shared} = ${this.expression(depth + 2, 1)}`);
-          this.body(depth + 2, budget - 1, 1);
+          if (allRaise && this.chance(0.5)) this.emit(depth + 2, `throw ${this.string(depth + 2)}`);
+          else if (allRaise || (budget > 1 && this.chance(0.15))) this.raisingDo(depth + 2, "");
+          else this.body(depth + 2, budget - 1, 1);
         }
         if (shared) this.names.push(shared);
         return;
@@ -442,8 +499,11 @@ class Writer {
       }
       case 16: {
         const { prefix, name } = this.bind();
-        this.emit(depth, `${prefix}do:`);
-        this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
+        if (this.chance(0.2)) this.raisingDo(depth, prefix);
+        else {
+          this.emit(depth, `${prefix}do:`);
+          this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2));
+        }
         this.names.push(name);
         return;
       }

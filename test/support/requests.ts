@@ -16,15 +16,19 @@ export function callKind(request: FakeRequest): CallKind {
   const body = request.body;
   if (body?.tool_choice === undefined) return "session";
   const tool = body.tools?.find((candidate) => candidate.name === body.tool_choice?.name);
-  const answer = (tool?.input_schema as { properties?: { answer?: { type?: string; enum?: unknown[] } } } | undefined)
-    ?.properties?.answer;
+  const input = tool?.input_schema as
+    { properties?: { answer?: { type?: string; enum?: unknown[] } }; additionalProperties?: unknown } | undefined;
+  // A typed session's answer (`returns:`), asked for with a forced request: its input admits no other key.
+  if (input?.additionalProperties === false) return "session";
+  const answer = input?.properties?.answer;
   if (answer?.enum !== undefined) return "choice";
   if (systemText(request).startsWith("You extract structure") || answer?.type !== "boolean") return "extraction";
   return "judgment";
 }
 
-/** The opening of a re-ask's corrective text (runtime/model-answers.ts). */
+/** The opening of a re-ask's corrective text (runtime/model-answers.ts), and of a typed session's (typed-answer.ts). */
 export const CORRECTION_OPENING = "Your answer could not be read: ";
+export const TYPED_CORRECTION_OPENING = "Your answer does not match the required type: ";
 
 /** How many corrective turns a forced question's request carries: 0 for its first ask. */
 export function reasksIn(request: FakeRequest): number {
@@ -33,7 +37,11 @@ export function reasksIn(request: FakeRequest): number {
   for (const message of request.body.messages)
     if (message.role === "user" && typeof message.content !== "string")
       for (const block of message.content)
-        if (typeof block["text"] === "string" && block["text"].startsWith(CORRECTION_OPENING)) count++;
+        if (
+          typeof block["text"] === "string" &&
+          (block["text"].startsWith(CORRECTION_OPENING) || block["text"].startsWith(TYPED_CORRECTION_OPENING))
+        )
+          count++;
   return count;
 }
 

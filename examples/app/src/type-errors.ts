@@ -7,6 +7,7 @@
 import type { RunOptions } from "prosec/runtime";
 import { run as writeNewsletter } from "./workflows/newsletter.prose.js";
 import researchProgram, { run as research } from "./workflows/research.prose.js";
+import { run as reviewPlan } from "./workflows/risks.prose.js";
 
 export async function misuse(options: RunOptions): Promise<void> {
   // A wrong input type: a function is not a value a program accepts.
@@ -45,6 +46,16 @@ export async function misuse(options: RunOptions): Promise<void> {
   // Passing one workflow's outputs where the other expects its inputs: `brief` is missing.
   // @ts-expect-error TS2345
   await writeNewsletter({ audience: researched.headline }, options);
+
+  // A typed result (`returns:`) has the fields its type declares: `title` compiles, `owner` does not.
+  const { risks } = await reviewPlan({ plan: "Move the database on Friday" }, options);
+  console.log(risks[0]?.title);
+  // @ts-expect-error TS2339
+  console.log(risks[0]?.owner);
+
+  // Its literal types are checked too: `severity` is "low", "medium" or "high".
+  // @ts-expect-error TS2367
+  if (risks.some((risk) => risk.severity === "critical")) console.log("critical");
 
   // The default export, the program's metadata, is read-only.
   // @ts-expect-error TS2540

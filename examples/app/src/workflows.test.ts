@@ -12,6 +12,7 @@ import { test } from "node:test";
 import { runScripted, sequence } from "prosec/testing";
 import * as newsletter from "./workflows/newsletter.prose.js";
 import * as research from "./workflows/research.prose.js";
+import * as risks from "./workflows/risks.prose.js";
 
 test("the publish judgment sees the first draft, then the revision made from the critic's feedback", async () => {
   const run = await runScripted(
@@ -66,4 +67,29 @@ test("the brief is written from all three research angles, which ran side by sid
     assert.ok(brief.prompt.includes(note), `the brief's prompt lacks ${note}`);
   assert.match(brief.system, /You write short, plain-language briefs/);
   assert.deepEqual(run.requestsFor("headline")[0]?.prompt.includes("THE BRIEF"), true);
+});
+
+test("a typed result: the scripted model answers with values of the declared type, and the app reads them without a cast", async () => {
+  const run = await runScripted(
+    risks,
+    { plan: "Move the database on Friday evening." },
+    {
+      answers: {
+        risks: [
+          { title: "No rollback", severity: "high", mitigation: "Snapshot first" },
+          { title: "Weekend on-call", severity: "low" },
+        ],
+      },
+      strict: true,
+    },
+  );
+  const high = run.outputs.risks.filter((risk) => risk.severity === "high").map((risk) => risk.title);
+  assert.deepEqual(high, ["No rollback"]);
+  // One request: the answer came through the `answer` tool, checked against the type, with no re-ask.
+  assert.equal(run.requests.length, 1);
+  assert.ok(run.requests[0]?.tools.includes("answer"));
+
+  // With no answer written, the scripted model builds one of the type from the schema.
+  const defaults = await runScripted(risks, { plan: "Anything." });
+  assert.deepEqual(defaults.outputs.risks[0], { title: "title", severity: "low", mitigation: "mitigation" });
 });

@@ -115,6 +115,12 @@ export function property(key: Token, value: ast.Expression | ast.PropertyBlock):
   return { kind: "Property", key: identifier(key), value, loc: span(key, value) };
 }
 
+/** `returns: T`: the lexer has read the type already (result-type.ts). */
+export function typeProperty(key: Token, type: Token): ast.Property {
+  const value = type.node as ast.TypeAnnotation;
+  return { kind: "Property", key: identifier(key), value, loc: span(key, value) };
+}
+
 export function propertyBlock(properties: Cons<ast.Property>): ast.PropertyBlock {
   const items = flatten(properties);
   return { kind: "PropertyBlock", properties: items, loc: span(items[0]!, items[items.length - 1]!) };

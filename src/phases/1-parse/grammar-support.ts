@@ -9,6 +9,7 @@ const tokenTypes: ReadonlySet<string> = new Set<TokenType>([
   "number",
   "string",
   "discretion",
+  "type",
   "punctuation",
   "unknown",
   "NEWLINE",

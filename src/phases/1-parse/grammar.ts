@@ -14,6 +14,7 @@ declare var target: any;
 declare var discretion: any;
 declare var SKIPPED: any;
 declare var declaration: any;
+declare var type: any;
 declare var binaryOperator: any;
 declare var atom: any;
 declare var ref: any;
@@ -103,6 +104,7 @@ const grammar: Grammar = {
     {"name": "PropertyList", "symbols": ["Property"], "postprocess": ([p]) => b.cons(null, p)},
     {"name": "PropertyList", "symbols": ["PropertyList", "Property"], "postprocess": ([list, p]) => b.cons(list, p)},
     {"name": "Property", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Expr", (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, , v]) => b.property(k, v)},
+    {"name": "Property", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, (tokenStream.has("type") ? {type: "type"} : type), (tokenStream.has("NEWLINE") ? {type: "NEWLINE"} : NEWLINE)], "postprocess": ([k, , t]) => b.typeProperty(k, t)},
     {"name": "Property", "symbols": [(tokenStream.has("name") ? {type: "name"} : name), {"literal":":"}, "Properties"], "postprocess": ([k, , v]) => b.property(k, v)},
     {"name": "BlockExpr", "symbols": ["BlockExprBase"], "postprocess": id},
     {"name": "BlockExpr", "symbols": ["Expr", {"literal":"->"}, "BlockExprBase"], "postprocess": ([l, , r]) => b.arrow(l, r)},

@@ -3,6 +3,7 @@ import type { Discretion, StringLiteral } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
 import type { LineMap } from "./line-map.js";
+import { scanResultType } from "./result-type.js";
 import { scanText } from "./strings.js";
 import { tripleCloser } from "./triple-closer.js";
 import { layoutToken, type Token } from "./token.js";
@@ -108,6 +109,25 @@ export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Toke
           if (!closed) diagnostics.push(parseMessages.unterminatedDiscretion(lines.range(offset, offset + 2), "**"));
           const node = discretionNode(lines, offset, end, 2, false, closed);
           produced = { type: "discretion", text: token.text, value: token.text, loc: node.loc, node };
+          break;
+        }
+        case "name": {
+          // `returns:` opening a line holds a type, which the type parser reads (result-type.ts).
+          const colon =
+            token.text === "returns" && (previous === undefined || previous.type === "NEWLINE")
+              ? /^[ \t]*:/.exec(source.slice(end, contentEnd))
+              : null;
+          if (colon === null) {
+            produced = { type: "name", text: token.text, value: token.text, loc: lines.range(offset, end) };
+            break;
+          }
+          yield { type: "name", text: token.text, value: token.text, loc: lines.range(offset, end) };
+          const colonEnd = end + colon[0].length;
+          yield { type: "punctuation", text: ":", value: ":", loc: lines.range(colonEnd - 1, colonEnd) };
+          const scanned = scanResultType(lines, colonEnd, lines.indentationAt(offset), diagnostics);
+          const text = source.slice(colonEnd, scanned.end);
+          produced = { type: "type", text, value: text, loc: scanned.annotation.loc, node: scanned.annotation };
+          resumeAt = scanned.end;
           break;
         }
         default: {

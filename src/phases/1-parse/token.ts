@@ -1,8 +1,18 @@
-import type { Discretion, RecoveredStatement, SourceRange, StringLiteral } from "../../ast.js";
+import type { Discretion, RecoveredStatement, SourceRange, StringLiteral, TypeAnnotation } from "../../ast.js";
 
 /** SKIPPED stands for a statement that error recovery took out of the token stream (parser.ts). */
 export type TokenType =
-  "name" | "number" | "string" | "discretion" | "punctuation" | "unknown" | "NEWLINE" | "INDENT" | "DEDENT" | "SKIPPED";
+  | "name"
+  | "number"
+  | "string"
+  | "discretion"
+  | "type"
+  | "punctuation"
+  | "unknown"
+  | "NEWLINE"
+  | "INDENT"
+  | "DEDENT"
+  | "SKIPPED";
 
 /**
  * A token as the nearley grammar sees it. nearley matches grammar literals (`"session"`, `":"`)
@@ -16,8 +26,8 @@ export interface Token {
   readonly loc: SourceRange;
   /** A `(` written directly after a name, with no space: a call. */
   readonly adjacent?: boolean;
-  /** The string or discretion node this token stands for, already split into parts. */
-  readonly node?: StringLiteral | Discretion;
+  /** The string or discretion node this token stands for, already split into parts; a `returns:` type. */
+  readonly node?: StringLiteral | Discretion | TypeAnnotation;
   /** For a SKIPPED token: the statement it stands for. */
   readonly skipped?: RecoveredStatement;
 }

@@ -6,6 +6,7 @@ import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
 import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
+import { reportUnreachable } from "./unreachable.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import type { DeclaredMcpServers } from "./rules/rule.js";
 import { misspeltProperty } from "./rules/properties.js";
@@ -60,7 +61,7 @@ export class Analyzer implements RuleContext {
     this.named = new NamedValues(this.bindings, report);
   }
 
-  run(): Omit<Analysis, keyof NameTargets> {
+  run(): Omit<Analysis, keyof NameTargets | "typed"> {
     let executed = false;
     this.noteSkippedClauses(this.program.body);
     for (const statement of this.program.body) {
@@ -69,6 +70,7 @@ export class Analyzer implements RuleContext {
       this.statement(statement);
     }
     this.bindings.resolveDeferred();
+    reportUnreachable(this.program, (diagnostic) => this.report(diagnostic));
     return {
       program: this.program,
       diagnostics: this.diagnostics,
@@ -82,6 +84,11 @@ export class Analyzer implements RuleContext {
       runtimeInputs: this.named.runtimeInputs,
       outputs: this.named.outputs,
       imports: new Map([...this.definitions.imports].map(([name, entry]) => [name, entry.statement])),
+      importedOutputs: new Map(
+        [...this.definitions.imports].flatMap(([name, entry]) =>
+          entry.program === undefined ? [] : [[name, entry.program.outputs] as const],
+        ),
+      ),
       agentValues: this.bindings.agentValues,
       blockBindingReads: this.bindings.blockBindingReads,
     };
@@ -320,7 +327,7 @@ export class Analyzer implements RuleContext {
     },
     Repeat: (node) => {
       this.expression(node.count);
-      this.bindings.hoist([node.body]);
+      this.bindings.hoist([node.body], [node.index]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
         this.within({ kind: "loop" }, () => this.body(node.body));
@@ -329,7 +336,7 @@ export class Analyzer implements RuleContext {
     ForEach: (node) => {
       this.expression(node.collection);
       this.modifiers("for", node.modifiers);
-      if (!node.parallel) this.bindings.hoist([node.body]);
+      if (!node.parallel) this.bindings.hoist([node.body], [node.item, node.index]);
       this.bindings.withScope("loop", node, () => {
         this.bindings.declare("loop-item", node.item);
         if (node.index) this.bindings.declare("loop-index", node.index);
@@ -341,7 +348,7 @@ export class Analyzer implements RuleContext {
     },
     Loop: (node) => {
       this.modifiers("loop", node.modifiers);
-      this.bindings.hoist([node.body]);
+      this.bindings.hoist([node.body], [node.index]);
       this.bindings.withScope("loop", node, () => {
         if (node.index) this.bindings.declare("loop-index", node.index);
         this.within({ kind: "loop" }, () => this.body(node.body));
@@ -371,7 +378,7 @@ export class Analyzer implements RuleContext {
       // A property the language does not define is a note to the model: any expression.
       if (!isOneOf(propertyNames, name)) {
         // A misspelt property (P035) is not read: `bash: deny` under `permisions:` is no expression.
-        if (misspeltProperty(name) === undefined) this.propertyValue(value);
+        if (misspeltProperty(name) === undefined && value.kind !== "TypeAnnotation") this.propertyValue(value);
         continue;
       }
       switch (name) {
@@ -382,11 +389,12 @@ export class Analyzer implements RuleContext {
         case "backoff":
         case "empty":
         case "skills":
+        case "returns":
           break;
         case "prompt":
         case "context":
         case "retry":
-          this.propertyValue(value);
+          if (value.kind !== "TypeAnnotation") this.propertyValue(value);
           break;
         case "permissions":
           if (value.kind !== "PropertyBlock") break;
@@ -403,9 +411,9 @@ export class Analyzer implements RuleContext {
     }
   }
 
-  private propertyValue(value: ast.Expression | ast.PropertyBlock): void {
+  private propertyValue(value: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation): void {
     if (value.kind === "PropertyBlock") value.properties.forEach((property) => this.propertyValue(property.value));
-    else this.expression(value);
+    else if (value.kind !== "TypeAnnotation") this.expression(value);
   }
 
   /** Limits (`max:`, `max_depth:`) are expressions; the other modifiers are written out. */

@@ -116,10 +116,16 @@ export class Bindings {
   /**
    * A name bound inside `if` / `choice` branches, loop bodies or a `catch` stays visible after them
    * (OpenProse names are flat): declare it once here, so every branch binds the same variable.
+   * `ownNames` are the loop's own variables, which are not hoisted.
    */
-  hoist(bodies: readonly (readonly ast.Statement[])[]): void {
+  hoist(
+    bodies: readonly (readonly ast.Statement[])[],
+    ownNames: readonly (ast.Identifier | null | undefined)[] = [],
+  ): void {
     const found = new Map<string, ast.Identifier[]>();
     for (const body of bodies) collectBindings(body, found);
+    // A loop's own variables stay the loop's: assigning one updates it (warning P041), it binds nothing outside.
+    for (const own of ownNames) if (own) found.delete(own.name);
     for (const [name, identifiers] of found) {
       if (this.current.lookup(name, identifiers[0]!.loc.start.offset)) continue;
       const symbol = this.current.declare("let", identifiers[0]!);
@@ -214,16 +220,18 @@ export class Bindings {
   }
 
   /**
-   * A name read in a block body that nothing there binds may be bound inside another block
-   * (DIALECT.md, "Scoping and names"): decided once every block is known; `missing` reports it else.
+   * A name read in a block body (or at top level, before any call of the block) that nothing there binds
+   * may be bound inside another block (DIALECT.md, "Scoping and names"): decided once every block is
+   * known; `missing` reports it else.
    */
   private fromOtherBlock(
     identifier: ast.Identifier,
     found: (symbol: MutableSymbol) => void,
     missing: () => void,
   ): void {
+    // Outside every block (top level) the read may come before any call of the block: it reads `null` then.
     const reader = this.current.enclosingBlock()?.node;
-    if (reader?.kind !== "Block") {
+    if (reader !== undefined && reader.kind !== "Block") {
       missing();
       return;
     }

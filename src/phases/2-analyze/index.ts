@@ -1,6 +1,7 @@
 import type { Program } from "../../ast.js";
 import { Analyzer, type AnalyzeOptions } from "./analyzer.js";
 import { nameTargets } from "./name-targets.js";
+import { checkTypedAccess, typedValues } from "./typed-values.js";
 import type { Analysis } from "./types.js";
 
 export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
@@ -12,8 +13,17 @@ export { permissionKinds, propertyNames } from "../../../runtime/vocabulary.js";
 export { propertyWords } from "./rules/properties.js";
 export { closest } from "./suggest.js";
 export { inputQuestion } from "./input-question.js";
-export { inferValueTypes, readBeforeJoin, union, type ValueType, type ValueTypes } from "./value-types.js";
+export {
+  destructuredOutput,
+  inferValueTypes,
+  readBeforeJoin,
+  resultValueType,
+  union,
+  type ValueType,
+  type ValueTypes,
+} from "./value-types.js";
 export { judgedKinds } from "./visible-values.js";
+export { returnsOf, schemaOf, sessionReturns, typeWords, type JsonSchema } from "./result-types.js";
 export { costEstimator, programCost, type CostOptions } from "./cost/analyze.js";
 export type { CostEstimator } from "./cost/estimator.js";
 export type { CostVector } from "./cost/vector.js";
@@ -24,5 +34,7 @@ export { dollarCount, formatCount, formatDollars, formatNumber } from "./cost/fo
 /** Resolves names and scopes and validates the program. Never throws; never mutates the AST. */
 export function analyze(program: Program, options: AnalyzeOptions = {}): Analysis {
   const analysis = new Analyzer(program, options).run();
-  return { ...analysis, ...nameTargets(analysis) };
+  const typed = typedValues(analysis);
+  const diagnostics = [...analysis.diagnostics, ...checkTypedAccess(analysis, typed)];
+  return { ...analysis, diagnostics, typed, ...nameTargets(analysis) };
 }

@@ -7,7 +7,7 @@
 import type { BlockDefinition, Identifier, UseStatement } from "../../ast.js";
 import type { Analysis, NameTargets, ProgramReference, SymbolInfo } from "./types.js";
 
-export function nameTargets(analysis: Omit<Analysis, keyof NameTargets>): NameTargets {
+export function nameTargets(analysis: Omit<Analysis, keyof NameTargets | "typed">): NameTargets {
   const agentReferences = new Map(analysis.agentValues);
   const blockReferences = new Map<Identifier, BlockDefinition>();
   const programReferences = new Map<Identifier, ProgramReference>();

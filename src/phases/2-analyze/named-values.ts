@@ -11,6 +11,13 @@ import type { Bindings } from "./bindings.js";
 import type { MutableSymbol } from "./scope.js";
 import type { Scope } from "./types.js";
 
+/** Constants in compiler.md that real programs reassign anyway (DIALECT.md, "Parallel: ..."): a warning. */
+const constantKinds: ReadonlyMap<MutableSymbol["kind"], "loop variable" | "block parameter"> = new Map([
+  ["loop-item", "loop variable"],
+  ["loop-index", "loop variable"],
+  ["param", "block parameter"],
+] as const);
+
 export class NamedValues {
   /** Inputs declared at the top before anything runs: the program's parameters. */
   readonly parameters: ast.InputDeclaration[] = [];
@@ -87,6 +94,8 @@ export class NamedValues {
     if (!this.bindings.bindHoisted(name)) {
       const existing = statement.declaration ? undefined : this.bindings.scope.lookup(name.name, name.loc.start.offset);
       if (existing?.kind === "const") this.report(m.constReassignment(name.loc, name.name, existing.declaration.loc));
+      const constant = existing && constantKinds.get(existing.kind);
+      if (constant) this.report(m.constantReassigned(name.loc, name.name, constant, existing.declaration.loc));
       if (existing) this.bindings.reassign(name, existing);
       else this.bindings.declare(statement.declaration ?? "assigned", name);
     }

@@ -4,11 +4,13 @@
 import type {
   AgentDefinition,
   BlockDefinition,
+  Expression,
   Identifier,
   InputDeclaration,
   Node,
   Placeholder,
   Program,
+  ResultType,
   UseStatement,
 } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -73,10 +75,22 @@ export interface Analysis extends NameTargets {
   readonly outputs: readonly string[];
   /** `use` statements by alias (or derived name). */
   readonly imports: ReadonlyMap<string, UseStatement>;
+  /** The declared outputs of each `use`d program that could be read, by alias. */
+  readonly importedOutputs: ReadonlyMap<string, readonly string[]>;
   /** Names used as values that name an agent (`context: captain`): the agent's memory is meant. */
   readonly agentValues: ReadonlyMap<Identifier, AgentDefinition>;
   /** Reads of a name that a block called earlier bound (flat names): the block must hand it back. */
   readonly blockBindingReads: ReadonlyMap<Identifier, BlockDefinition>;
+  /** Values whose type a `returns:` gives (typed-values.ts). */
+  readonly typed: TypedValues;
+}
+
+/** Which values a `returns:` types (typed-values.ts). */
+export interface TypedValues {
+  /** The bindings whose value is typed, with their type. */
+  readonly symbols: ReadonlyMap<SymbolInfo, ResultType>;
+  /** The type of an expression's value, when the program knows it from a `returns:`. */
+  of(expression: Expression): ResultType | undefined;
 }
 
 /** What the names that are not bindings refer to (for editors: hover, definition, references, rename). */

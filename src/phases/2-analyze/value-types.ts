@@ -13,15 +13,25 @@
 import type * as ast from "../../ast.js";
 import { walk } from "../../walk.js";
 import { readBeforeBound } from "./definite-assignment.js";
+import { sessionReturns } from "./result-types.js";
 import type { Analysis, SymbolInfo } from "./types.js";
 
 export type ValueType =
   | { readonly kind: "string" | "number" | "boolean" | "null" | "value" }
+  /** A string literal type, from a `returns:` (`"low" | "high"`). */
+  | { readonly kind: "literal"; readonly value: string }
   | { readonly kind: "list"; readonly element: ValueType | null }
-  | { readonly kind: "record"; readonly fields: ReadonlyArray<readonly [string, ValueType]> }
+  | {
+      readonly kind: "record";
+      readonly fields: ReadonlyArray<readonly [string, ValueType]>;
+      /** Keys a `returns:` type lets the answer leave out (`detail?: string`). */
+      readonly optional?: readonly string[];
+    }
   | { readonly kind: "union"; readonly members: readonly ValueType[] }
   /** The `Outputs` of the program imported as `program`. */
-  | { readonly kind: "outputs"; readonly program: string };
+  | { readonly kind: "outputs"; readonly program: string }
+  /** One output of it (`let { risks } = review(plan: p)`): its type in that program's `Outputs`. */
+  | { readonly kind: "output"; readonly program: string; readonly field: string };
 
 const simple = (kind: "string" | "number" | "boolean" | "null" | "value"): ValueType => ({ kind });
 export const valueType = simple("value");
@@ -53,6 +63,8 @@ export function inferValueTypes(
   readAsValue: (symbol: SymbolInfo) => boolean,
 ): ValueTypes {
   const assignments = new Map<SymbolInfo, ast.Expression[]>();
+  // Names destructured from a `use`d program's declared outputs: typed by its `Outputs`.
+  const outputFields = new Map<SymbolInfo, ValueType>();
   // Bindings whose value the runtime gives as any `Value`: inputs, branches of a race or under `continue` / `ignore`.
   const opaque = new Set<SymbolInfo>();
   const boundWhereDeclared = new Set<SymbolInfo>();
@@ -62,7 +74,9 @@ export function inferValueTypes(
     if (node.kind === "Destructure") {
       for (const name of node.names) {
         const symbol = analysis.references.get(name);
-        if (symbol) opaque.add(symbol);
+        const field = destructuredOutput(node, name, analysis);
+        if (symbol !== undefined && field !== undefined) outputFields.set(symbol, field);
+        else if (symbol) opaque.add(symbol);
       }
       return;
     }
@@ -103,6 +117,14 @@ export function inferValueTypes(
   const symbolType = (symbol: SymbolInfo): ValueType => {
     const cached = known.get(symbol);
     if (cached) return cached;
+    const field = outputFields.get(symbol);
+    if (field !== undefined) {
+      // Bound nowhere else (`output risks = risks` reports it as it is): the called program's type.
+      const others = (assignments.get(symbol) ?? []).filter(
+        (value) => value.kind !== "Identifier" || analysis.references.get(value) !== symbol,
+      );
+      return others.length === 0 && !readAsValue(symbol) ? field : valueType;
+    }
     if (!boundKinds.has(symbol.kind) || opaque.has(symbol) || readAsValue(symbol) || inProgress.has(symbol))
       return valueType;
     inProgress.add(symbol);
@@ -121,9 +143,12 @@ export function inferValueTypes(
   const expressionType = (expression: ast.Expression): ValueType => {
     switch (expression.kind) {
       case "String":
-      case "Session":
-      case "Resume":
         return simple("string");
+      case "Session":
+      case "Resume": {
+        const returns = sessionReturns(expression, analysis.agents);
+        return returns === undefined ? simple("string") : resultValueType(returns);
+      }
       case "Discretion":
         return simple("boolean");
       case "Number":
@@ -143,6 +168,19 @@ export function inferValueTypes(
         });
       case "Object":
         return shallow(recordType(expression));
+      case "Member":
+      case "Index": {
+        // A field or item a `returns:` type declares: its type, or null (past the end, an optional key left out).
+        const typed = analysis.typed.of(expression);
+        if (typed === undefined) return valueType;
+        const lengthOfList =
+          expression.kind === "Member" &&
+          typed.kind === "primitive" &&
+          typed.name === "number" &&
+          expression.property.name === "length" &&
+          analysis.typed.of(expression.object)?.kind === "list";
+        return lengthOfList ? resultValueType(typed) : union([resultValueType(typed), nullType]);
+      }
       case "ProgramCall":
         return analysis.imports.has(expression.callee.name)
           ? { kind: "outputs", program: expression.callee.name }
@@ -168,6 +206,43 @@ export function inferValueTypes(
   };
 
   return { symbol: symbolType, expression: expressionType, boundBeforeRead };
+}
+
+/**
+ * The output a destructured name reads, when the value is a call of a `use`d program that declares
+ * it: `let { risks } = review(plan: p)` reads `review`'s output `risks`.
+ */
+export function destructuredOutput(
+  node: ast.DestructureStatement,
+  name: ast.Identifier,
+  analysis: Pick<Analysis, "importedOutputs">,
+): ValueType | undefined {
+  if (node.value.kind !== "ProgramCall") return undefined;
+  const program = node.value.callee.name;
+  const outputs = analysis.importedOutputs.get(program);
+  return outputs?.includes(name.name) ? { kind: "output", program, field: name.name } : undefined;
+}
+
+/** A `returns:` type as the type generated code declares: exactly it, at any depth (it is written, not inferred). */
+export function resultValueType(type: ast.ResultType): ValueType {
+  switch (type.kind) {
+    case "primitive":
+      return simple(type.name);
+    case "literal":
+      return { kind: "literal", value: type.value };
+    case "list":
+      return { kind: "list", element: resultValueType(type.element) };
+    case "record": {
+      const optional = type.fields.filter((field) => field.optional).map((field) => field.key);
+      return {
+        kind: "record",
+        fields: type.fields.map((field) => [field.key, resultValueType(field.type)] as const),
+        ...(optional.length === 0 ? {} : { optional }),
+      };
+    }
+    case "union":
+      return union(type.members.map(resultValueType));
+  }
 }
 
 /**

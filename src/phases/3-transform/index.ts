@@ -38,6 +38,7 @@ import {
   templateChunk,
 } from "./literals.js";
 import { walk } from "../../walk.js";
+import { assertIds } from "./assert-ids.js";
 import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
 import type { UnformattedModule } from "./format.js";
@@ -47,6 +48,7 @@ import { settingsFields } from "./settings.js";
 import { programState } from "./state.js";
 import { visitors } from "./visitors/index.js";
 import { propertyLowering } from "./visitors/strings.js";
+import { finalResultInBranches } from "./visitors/statement-list.js";
 
 export { format, PRETTIER_OPTIONS, type UnformattedModule } from "./format.js";
 export { stringLiteral } from "./literals.js";
@@ -62,6 +64,8 @@ export interface LowerOptions {
   readonly cost?: ProgramCost;
   /** The module a `use` imports where it is not `moduleSpecifier`'s (a vendored program's, from `build`). */
   readonly importSpecifiers?: ReadonlyMap<string, string>;
+  /** `prosec eval`: the program's asserts are scored checks that do not stop it (DIALECT.md, "Evals"). */
+  readonly scoreAsserts?: boolean;
 }
 
 /** Characters of unformatted code prettier formats at once in a large program (its cost grows faster than the text). */
@@ -86,7 +90,13 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const dynamicAgents = new Set(
     [...analysis.agents.values()].filter((agent) => isDynamic(agent, analysis)).map((agent) => agent.name.name),
   );
-  const lowering = new Lowering(analysis, names, dynamicAgents, visitors);
+  const lowering = new Lowering(
+    analysis,
+    names,
+    dynamicAgents,
+    visitors,
+    options.scoreAsserts === true ? assertIds(analysis.program) : undefined,
+  );
 
   const staticAgents: string[] = [];
   const localAgents: string[] = [];
@@ -135,7 +145,8 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
       declareAhead,
       ...(finish === undefined ? {} : { finish, finishLastValue: true }),
     });
-    if (final !== undefined && !lines.declareFinish(final)) finalValue = "null";
+    if (final !== undefined && finalResultInBranches(statements)) finalDeclaration = [`let ${final}: Value = null;`];
+    else if (final !== undefined && !lines.declareFinish(final)) finalValue = "null";
     // A program that ends by raising an error (or returning) never reaches its end.
     if (lines.exits) {
       finalValue = undefined;

@@ -96,6 +96,14 @@ export class Lines {
     this.leaves = true;
   }
 
+  /**
+   * Control left the list earlier (a `throw`, then code that never runs, warning P040): the end of
+   * the list is not reached, whatever was written after.
+   */
+  leftEarlier(): void {
+    this.leaves = true;
+  }
+
   /** `target = code;`: the list's finish, written at its top level (see `declareFinish`). */
   assignFinish(target: string, code: string): void {
     this.finishing = { index: this.written.length, target, code };

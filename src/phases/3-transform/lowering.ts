@@ -117,6 +117,11 @@ export class Lowering {
     /** Agents whose properties read bindings: built when a session uses them. */
     readonly dynamicAgents: ReadonlySet<string>,
     private readonly visitors: Visitors,
+    /**
+     * Under `prosec eval`, the eval program's asserts by their ids: each is a scored check (`rt.check`)
+     * that does not stop the run. Absent everywhere else, where an assert raises.
+     */
+    readonly scoredAsserts?: ReadonlyMap<ast.AssertStatement, string>,
   ) {
     this.promoted = new Set(
       [...analysis.blockBindingReads.keys()].flatMap((identifier) => analysis.references.get(identifier) ?? []),

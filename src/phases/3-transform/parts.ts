@@ -39,7 +39,11 @@ export function bodyInParts(
   const returns = returnsFromProgram(lowering.analysis.program);
   const state = programState(["return true;"]);
   for (const [index, statement] of statements.entries()) {
-    const givesResult = index === finishing && finish !== undefined ? { finish, finishLastValue: true } : {};
+    // The last value, and an `if` or `choice` after it (transparent bodies), give the final result.
+    const givesResult =
+      index >= finishing && finish !== undefined && (index === finishing || isBranching(statement))
+        ? { finish, finishLastValue: true }
+        : {};
     const lowered = lowering.statements([statement], state, { scope: null, ...givesResult }).statements;
     if (statement.kind === "Block") blocks.push([...lowered]);
     else {
@@ -62,4 +66,8 @@ export function bodyInParts(
     ),
     names.flatMap((name) => (returns ? [`if (await ${name}()) {`, ...exit, "}"] : [`await ${name}();`])),
   ];
+}
+
+function isBranching(statement: ast.Statement): boolean {
+  return statement.kind === "If" || statement.kind === "Choice";
 }

@@ -39,6 +39,8 @@ export function settingsFields(
   const extra: string[] = [];
   let hasContext = false;
   for (const { key, value } of properties) {
+    // `returns:` is the session call's own field (its type is the call's), written by the session's lowering.
+    if (value.kind === "TypeAnnotation") continue;
     if (value.kind === "PropertyBlock" && key.name !== "permissions" && key.name !== "context") {
       extra.push(`${propertyKey(key.name)}: ${recordOf(value, lowering)}`);
       continue;
@@ -84,6 +86,8 @@ export function settingsFields(
         break;
       case "permissions":
         if (value.kind === "PropertyBlock") fields.push(`permissions: ${permissions(value, lowering)}`);
+        break;
+      case "returns":
         break;
       default:
         exhaustive(name);
@@ -235,7 +239,12 @@ function contextName(expression: ast.Expression): string {
   }
 }
 
-function propertyValue(value: ast.Expression | ast.PropertyBlock, lowering: ExpressionLowering): string {
+function propertyValue(
+  value: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation,
+  lowering: ExpressionLowering,
+): string {
+  // A type inside a property block is an error (P049): it never reaches a built module.
+  if (value.kind === "TypeAnnotation") return "null";
   return value.kind === "PropertyBlock" ? recordOf(value, lowering) : lowering.value(value);
 }
 

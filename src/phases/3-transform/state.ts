@@ -1,3 +1,4 @@
+import type { Finish } from "./lowered.js";
 import type * as ast from "../../ast.js";
 import type { SymbolInfo } from "../2-analyze/index.js";
 import { Lines } from "./lowered.js";
@@ -31,6 +32,12 @@ export interface LowerState {
   readonly asker: JudgmentAsker;
   /** What `return`, `break` and `continue` lower to here (see `visitors/jumps.ts`). */
   readonly jumps: Jumps;
+  /**
+   * Set for an `if` or `choice` after the last statement of a program's final-result list that gives
+   * a value: its bodies are transparent (DIALECT.md), so the last value one of them gives is the
+   * program's final result when that body ran.
+   */
+  readonly finalResult?: Finish;
 }
 
 /**

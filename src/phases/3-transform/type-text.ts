@@ -1,6 +1,6 @@
 /** A `ValueType` as the TypeScript type generated code declares. */
 import type { ValueType } from "../2-analyze/index.js";
-import { propertyKey } from "./literals.js";
+import { propertyKey, stringLiteral } from "./literals.js";
 
 /** `moduleName` gives the TypeScript name of an imported program's module. */
 export function typeText(type: ValueType, moduleName: (program: string) => string): string {
@@ -12,14 +12,18 @@ export function typeText(type: ValueType, moduleName: (program: string) => strin
     case "boolean":
     case "null":
       return type.kind;
+    case "literal":
+      return stringLiteral(type.value);
     case "list":
       return type.element === null ? "readonly Value[]" : `readonly ${member(type.element, moduleName)}[]`;
     case "record":
-      return `{ ${type.fields.map(([key, field]) => `readonly ${propertyKey(key)}: ${typeText(field, moduleName)};`).join(" ")} }`;
+      return `{ ${type.fields.map(([key, field]) => `readonly ${propertyKey(key)}${type.optional?.includes(key) ? "?" : ""}: ${typeText(field, moduleName)};`).join(" ")} }`;
     case "union":
       return type.members.map((each) => typeText(each, moduleName)).join(" | ");
     case "outputs":
       return `${moduleName(type.program)}.Outputs`;
+    case "output":
+      return `${moduleName(type.program)}.Outputs[${stringLiteral(type.field)}]`;
   }
 }
 

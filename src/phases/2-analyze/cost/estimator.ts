@@ -201,6 +201,9 @@ export class CostEstimator {
   /** A list or record written in the program (directly, or as a binding that is never reassigned). */
   private literalStructure(expression: ast.Expression): boolean {
     if (LITERAL_KINDS.has(expression.kind)) return true;
+    // A typed result (`returns:`) is a list or record already: reading it needs no model.
+    const typed = this.analysis.typed.of(expression);
+    if (typed?.kind === "list" || typed?.kind === "record") return true;
     if (expression.kind !== "Identifier") return false;
     const symbol = this.analysis.references.get(expression);
     if (symbol === undefined || symbol.reassigned) return false;

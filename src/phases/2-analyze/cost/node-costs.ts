@@ -3,7 +3,8 @@
  * it says). Most compose their children in source order; the entries below that do something else
  * are where the model is called, where a branch is chosen, and where something repeats.
  *
- * - A session is one call (its tool turns come on top), plus `retry: N` more; a `**condition**` one
+ * - A session is one call (its tool turns come on top), plus `retry: N` more; a typed one (`returns:`)
+ *   also sends its schema, and may take one forced answer and the re-asks of a wrong one; a `**condition**` one
  *   judgment; a `choice` one choice. Reading structure from a value that may be text (`a.b`, `xs[0]`,
  *   `for x in text`, a truthy test of text) may take one extraction, each time it is evaluated.
  * - `parallel` adds calls but only its longest branch to the critical path; `if` / `choice` take the
@@ -13,12 +14,15 @@
  *   the critical path. A loop without `max` is unbounded.
  */
 import type * as ast from "../../../ast.js";
+import { schemaOf, sessionReturns } from "../result-types.js";
 import {
+  CORRECTION_TOKENS,
+  DEFAULT_MODEL,
   MCP_RESULT_TOKENS,
   MCP_TOOLS_TOKENS,
+  REASKS,
   REPLY_TOKENS,
   SESSION_OVERHEAD_TOKENS,
-  DEFAULT_MODEL,
   tokensOf,
 } from "./assumptions.js";
 import type { CostEstimator, CostTable } from "./estimator.js";
@@ -38,6 +42,7 @@ export const nodeCosts: CostTable = {
   Placeholder: (node, estimator, depth) =>
     estimator.analysis.interpolations.has(node) ? estimator.cost(node.path, depth) : CostVector.none,
   String: children,
+  TypeAnnotation: none,
   Discretion: (node, estimator, depth) => estimator.question("judgment", node, node.text.length, depth),
   Number: none,
   Boolean: none,
@@ -142,18 +147,28 @@ function session(
     agent?.properties.find((candidate) => candidate.key.name === key);
   const model = modelName(property("model")?.value) ?? DEFAULT_MODEL;
   const retry = property("retry")?.value;
-  const retries = retry === undefined || retry.kind === "PropertyBlock" ? Poly.zero : estimator.number(retry, node);
+  const retries =
+    retry === undefined || retry.kind === "PropertyBlock" || retry.kind === "TypeAnnotation"
+      ? Poly.zero
+      : estimator.number(retry, node);
+  const returns = sessionReturns(node, estimator.analysis.agents);
+  // A typed session is offered the `answer` tool: its schema is part of every request. An agent with
+  // `mcp:` is offered its MCP tools and may read one result at the cap.
   let input =
-    SESSION_OVERHEAD_TOKENS + (reachesMcp(property("permissions")?.value) ? MCP_TOOLS_TOKENS + MCP_RESULT_TOKENS : 0);
+    SESSION_OVERHEAD_TOKENS +
+    (reachesMcp(property("permissions")?.value) ? MCP_TOOLS_TOKENS + MCP_RESULT_TOKENS : 0) +
+    (returns === undefined ? 0 : tokensOf(JSON.stringify(schemaOf(returns))));
   let values = CostVector.none;
   for (const { key, value } of [...(agent?.properties ?? []), ...node.properties]) {
-    if (value.kind === "PropertyBlock") continue;
+    if (value.kind === "PropertyBlock" || value.kind === "TypeAnnotation") continue;
     values = values.then(estimator.cost(value, depth));
     if (key.name === "prompt") input += promptTokens(value, estimator);
     if (key.name === "context") input += REPLY_TOKENS * Math.max(1, shownValues(value));
   }
   if (node.kind === "Session" && node.prompt !== null) input += promptTokens(node.prompt, estimator);
-  const call = CostVector.call("session", model, input, REPLY_TOKENS);
+  const call = CostVector.call("session", model, input, REPLY_TOKENS).then(
+    returns === undefined ? CostVector.none : typedAnswerCalls(model, input),
+  );
   const retried = retries.isZero
     ? call
     : call.then(CostVector.call("retry", model, input, REPLY_TOKENS).times(retries));
@@ -173,7 +188,23 @@ function shownValues(value: ast.Expression): number {
   return value.kind === "Array" ? value.elements.length : value.kind === "Object" ? value.entries.length : 1;
 }
 
-function modelName(value: ast.Expression | ast.PropertyBlock | undefined): string | undefined {
+/**
+ * What a typed session may add to its call: the forced `answer` request that follows an answer in
+ * text, then `REASKS` re-asks of a wrong answer, each carrying the answers and corrections before it.
+ */
+function typedAnswerCalls(model: string, input: number): CostVector {
+  const forced = CostVector.call("session", model, input + REPLY_TOKENS, REPLY_TOKENS);
+  if (REASKS === 0) return forced;
+  const reask = CostVector.call(
+    "retry",
+    model,
+    input + (1 + REASKS) * REPLY_TOKENS + REASKS * CORRECTION_TOKENS,
+    REPLY_TOKENS,
+  );
+  return forced.then(reask.times(Poly.constant(REASKS)));
+}
+
+function modelName(value: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation | undefined): string | undefined {
   if (value?.kind === "Identifier") return value.name;
   if (value?.kind === "String" && value.parts.every((part) => part.kind === "TextPart")) return value.value;
   return undefined;
@@ -223,7 +254,7 @@ function verdictReading(stage: ast.PipeStage, estimator: CostEstimator): CostVec
 }
 
 /** Whether `permissions:` gives MCP tools (`mcp:` with at least one glob). */
-function reachesMcp(permissions: ast.Expression | ast.PropertyBlock | undefined): boolean {
+function reachesMcp(permissions: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation | undefined): boolean {
   if (permissions?.kind !== "PropertyBlock") return false;
   const mcp = permissions.properties.find((rule) => rule.key.name === "mcp")?.value;
   return mcp?.kind === "Array" && mcp.elements.length > 0;

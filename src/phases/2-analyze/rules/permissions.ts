@@ -25,6 +25,7 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
       continue;
     }
     const ruleValue = rule.value;
+    if (ruleValue.kind === "TypeAnnotation") continue;
     if (ruleValue.kind === "Array" && name === "mcp") {
       checkMcpGlobs(ruleValue.elements, context);
       continue;

@@ -32,24 +32,39 @@ export const propertyWords: Readonly<Record<string, readonly string[]>> = {
 
 /** The properties of agents and sessions: known names, each set once, with values of the right shape. */
 export const properties: Rule = {
-  Agent: (node, context) => checkProperties(node.properties, context),
-  Session: (node, context) => checkProperties(node.properties, context),
-  Resume: (node, context) => checkProperties(node.properties, context),
+  Agent: (node, context) => checkProperties(node.properties, context, "Agent"),
+  Session: (node, context) => checkProperties(node.properties, context, "Session"),
+  Resume: (node, context) => checkProperties(node.properties, context, "Resume"),
 };
 
-function checkProperties(list: readonly ast.Property[], context: RuleContext): void {
+function checkProperties(
+  list: readonly ast.Property[],
+  context: RuleContext,
+  owner: "Agent" | "Session" | "Resume",
+): void {
   const seen = new Map<string, ast.Property>();
   for (const property of list) {
     const name = property.key.name;
     const first = seen.get(name);
     if (first) context.report(m.duplicateProperty(property.key.loc, name, first.key.loc));
     seen.set(name, property);
+    if (name === "returns" && owner === "Resume")
+      context.report(
+        m.misplacedReturns(property.key.loc, "on `resume:` is not supported: its agent's `returns:` types it"),
+      );
     checkProperty(property, context);
+    // `returns:` anywhere else (under `permissions:`, a block-form `context:`) types nothing.
+    if (property.value.kind === "PropertyBlock")
+      for (const nested of property.value.properties)
+        if (nested.value.kind === "TypeAnnotation")
+          context.report(m.misplacedReturns(nested.key.loc, "inside a property block types nothing"));
   }
 }
 
 function checkProperty({ key, value }: ast.Property, context: RuleContext): void {
   const name = key.name;
+  // The lexer reads a type after `returns:` only, and has reported what is wrong with it.
+  if (value.kind === "TypeAnnotation") return;
   if (!isOneOf(propertyNames, name)) {
     const known = misspeltProperty(name);
     return context.report(
@@ -82,6 +97,8 @@ function checkProperty({ key, value }: ast.Property, context: RuleContext): void
       return checkSkills(value, context);
     case "permissions":
       return checkPermissions(value, context);
+    case "returns":
+      return;
     default:
       return exhaustive(name);
   }

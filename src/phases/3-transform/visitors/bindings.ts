@@ -1,4 +1,5 @@
 /** Statements that bind a name: `input`, `output`, `let` / `const` / assignment. */
+import { destructuredOutput } from "../../2-analyze/index.js";
 import type * as ast from "../../../ast.js";
 import { inputQuestion, type SymbolInfo } from "../../2-analyze/index.js";
 import { numberLiteral, stringLiteral } from "../literals.js";
@@ -86,11 +87,15 @@ export function destructure(
   for (const name of statement.names) {
     const symbol = lowering.analysis.references.get(name);
     const tsName = lowering.identifierName(name);
-    const field = `await rt.field(${site(name)}, ${value.code}, ${stringLiteral(name.name)})`;
+    // A declared output of a `use`d program is read as its `Outputs` types it (a `returns:` type flows on).
+    const declared = destructuredOutput(statement, name, lowering.analysis) !== undefined;
+    const field = declared
+      ? `${value.code}[${stringLiteral(name.name)}]`
+      : `await rt.field(${site(name)}, ${value.code}, ${stringLiteral(name.name)})`;
     const bound = `rt.bind(${site(name)}, ${stringLiteral(name.name)}, ${field})`;
     if (symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === name) {
       const keyword = symbol.reassigned ? "let" : "const";
-      state.out.add(`${keyword} ${tsName}${keyword === "let" ? ": Value" : ""} = ${bound};`);
+      state.out.add(`${keyword} ${tsName}${keyword === "let" ? `: ${lowering.typeOf(symbol)}` : ""} = ${bound};`);
     } else {
       state.out.add(`${tsName} = ${bound};`);
     }

@@ -1,6 +1,7 @@
 /** Statements that steer: expression statements, `if`, `choice`, `throw` and `assert`. */
 import type * as ast from "../../../ast.js";
-import type { Lowering, StatementOutcome } from "../lowering.js";
+import type { ListOptions, Lowering, StatementOutcome } from "../lowering.js";
+import { stringLiteral } from "../literals.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { judgeScope } from "./conditions.js";
@@ -47,11 +48,11 @@ export function ifStatement(statement: ast.IfStatement, state: LowerState, lower
       out.add(`if (${test}) {`);
       open++;
     }
-    out.append(lowering.statements(clause.body, state, { scope: clause }));
+    out.append(lowering.statements(clause.body, state, { scope: clause, ...finalResultOf(state) }));
   });
   if (statement.alternate) {
     out.add("} else {");
-    out.append(lowering.statements(statement.alternate, state, { scope: statement }));
+    out.append(lowering.statements(statement.alternate, state, { scope: statement, ...finalResultOf(state) }));
   }
   out.add("}", ...Array.from({ length: open }, () => "}"));
   return {};
@@ -62,16 +63,27 @@ export function choice(statement: ast.ChoiceStatement, state: LowerState, loweri
   const labels = statement.options.map((option) => string(option.label, state, lowering).code).join(", ");
   const scope = judgeScope(statement.criteria, state, lowering);
   state.out.add(`switch (await rt.choose(${site(statement)}, ${criteria}, [${labels}], ${scope})) {`);
-  statement.options.forEach((option, index) => {
-    state.out.add(`case ${index}: {`);
-    const body = lowering.statements(option.body, state, { scope: option });
+  const bodies = statement.options.map((option) =>
+    lowering.statements(option.body, state, { scope: option, ...finalResultOf(state) }),
+  );
+  // When every option leaves, the last is the `default:`: TypeScript then knows that nothing after
+  // the `switch` runs (else it narrows every value there to `never`, as after an exhaustive switch).
+  const allLeave = bodies.length > 0 && bodies.every((body) => body.exits);
+  bodies.forEach((body, index) => {
+    state.out.add(allLeave && index === bodies.length - 1 ? "default: {" : `case ${index}: {`);
     state.out.append(body);
     // An option that leaves (`return`, `throw`, a labelled `break`) needs no `break` of its own.
     if (!body.exits) state.out.add("break;");
     state.out.add("}");
   });
-  state.out.add("}");
+  if (allLeave) state.out.leave("}");
+  else state.out.add("}");
   return {};
+}
+
+/** A transparent body's list options: it gives the program's final result when it gives a value. */
+function finalResultOf(state: LowerState): Partial<ListOptions> {
+  return state.finalResult ? { finish: state.finalResult, finishLastValue: true } : {};
 }
 
 export function throwStatement(statement: ast.ThrowStatement, state: LowerState, lowering: Lowering): StatementOutcome {
@@ -90,6 +102,12 @@ export function assertStatement(
   lowering: Lowering,
 ): StatementOutcome {
   const message = statement.message ? `, ${string(statement.message, state, lowering).code}` : "";
+  const id = lowering.scoredAsserts?.get(statement);
+  if (id !== undefined) {
+    const condition = lowering.condition(statement.test, { ...state, asker: "assert" }).code;
+    state.out.add(`rt.asserts.check(${site(statement)}, ${condition}, ${stringLiteral(id)}${message});`);
+    return {};
+  }
   state.out.add(
     `if (!(${lowering.condition(statement.test, { ...state, asker: "assert" }).code})) throw rt.fail(${site(statement)}${message});`,
   );

@@ -1,6 +1,7 @@
 /** What calls out: sessions, `resume:`, `a -> b` chains, block calls and calls of imported programs. */
 import type * as ast from "../../../ast.js";
-import { numberLiteral, recordField, stringLiteral } from "../literals.js";
+import { schemaOf, sessionReturns } from "../../2-analyze/index.js";
+import { dataLiteral, numberLiteral, recordField, stringLiteral } from "../literals.js";
 import { awaited, inert, kept, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { settingsFields } from "../settings.js";
@@ -33,7 +34,8 @@ function sessionCall(
   else if (node.prompt) fields.push(`prompt: ${string(node.prompt, state, lowering).code}`);
   if (node.name) fields.push(`label: ${stringLiteral(node.name.name)}`);
   fields.push(...bindingField(binding));
-  if (lowering.filterVerdicts.has(node)) fields.push("keep: true");
+  const verdict = lowering.filterVerdicts.has(node);
+  if (verdict) fields.push("keep: true");
   if (unbound) fields.push(UNBOUND);
   fields.push(
     ...settingsFields(
@@ -42,7 +44,20 @@ function sessionCall(
       previous === undefined ? undefined : `previous: ${previous}`,
     ),
   );
-  return awaited(`rt.session({ ${fields.join(", ")} })`);
+  // A filter's verdict is read as a verdict, whatever the session's type.
+  const typed = verdict ? "" : typedCall(node, lowering, fields);
+  return awaited(`rt.session${typed}({ ${fields.join(", ")} })`);
+}
+
+/**
+ * A typed session (`returns:`, its own or its agent's): the schema joins the request's fields, and
+ * the call names the result's TypeScript type (`rt.session<readonly { ... }[]>`).
+ */
+function typedCall(node: ast.SessionExpression | ast.ResumeExpression, lowering: Lowering, fields: string[]): string {
+  const returns = sessionReturns(node, lowering.analysis.agents);
+  if (returns === undefined) return "";
+  fields.push(`returns: ${dataLiteral(schemaOf(returns))}`);
+  return `<${lowering.expressionType(node)}>`;
 }
 
 export function resume(
@@ -58,7 +73,8 @@ export function resume(
     ...(request.unbound ? [UNBOUND] : []),
     ...settingsFields(node.properties, propertyLowering(state, lowering)),
   ];
-  return awaited(`rt.resume(${agent}, { ${fields.join(", ")} })`);
+  const typed = typedCall(node, lowering, fields);
+  return awaited(`rt.resume${typed}(${agent}, { ${fields.join(", ")} })`);
 }
 
 /** `a -> b -> c`: each session step is given the previous step's result as context. */

@@ -27,11 +27,20 @@ export function statementList(
   const finish = options.finish;
   const wantsValue = finish !== undefined && finish.kind !== "discard";
   const finishing = options.finishLastValue ? lastValueIndex(statements) : statements.length - 1;
+  // A program's final result: an `if` or `choice` after its last value gives the last value of the body that ran.
+  const finalResult = options.finishLastValue ? finish : undefined;
+  const inner: LowerState = { ...state, finalResult: undefined };
+  const transparent: LowerState = { ...state, finalResult };
+  let left = false;
   statements.forEach((statement, index) => {
     const last = index === finishing;
-    const { value } = lowering.statement(statement, state, last && wantsValue);
+    const branching = index > finishing && (statement.kind === "If" || statement.kind === "Choice");
+    const { value } = lowering.statement(statement, branching ? transparent : inner, last && wantsValue);
     if (last && finish && value !== undefined) finishWith(out, finish, value);
+    left ||= out.exits;
   });
+  // What follows a statement that leaves never runs (P040), but is still written: it may declare names.
+  if (left) out.leftEarlier();
   const noValue = finishing < 0 || !producesValue(statements[finishing]!);
   if (finish && !out.exits && noValue && !options.finishLastValue) finishWith(out, finish, nullValue);
   return out;
@@ -109,11 +118,26 @@ function parallelNames(
   return declaredByBranch && !readBeforeJoin(value, lowering.analysis) ? names : [];
 }
 
-/** The position of the last statement that produces a value; -1 when none does. */
 /** The last statement that leaves a value (a program's final result), or -1. */
 export function lastValueIndex(statements: readonly ast.Statement[]): number {
   for (let index = statements.length - 1; index >= 0; index--) if (producesValue(statements[index]!)) return index;
   return -1;
+}
+
+/**
+ * Whether a program's final result can come from inside an `if` or `choice` after its last value
+ * statement (their bodies are transparent): then it is a variable that those bodies assign.
+ */
+export function finalResultInBranches(statements: readonly ast.Statement[]): boolean {
+  return statements.slice(lastValueIndex(statements) + 1).some((statement) => {
+    const bodies =
+      statement.kind === "If"
+        ? [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []]
+        : statement.kind === "Choice"
+          ? statement.options.map((option) => option.body)
+          : [];
+    return bodies.some((body) => lastValueIndex(body) >= 0 || finalResultInBranches(body));
+  });
 }
 
 /** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */

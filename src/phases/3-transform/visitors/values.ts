@@ -52,13 +52,22 @@ export function member(node: ast.MemberExpression, state: LowerState, lowering: 
   const object = lowering.value(node.object, state).code;
   const group = lowering.fieldGroups.get(node);
   const fields = group === undefined ? "" : `, [${group.map(stringLiteral).join(", ")}]`;
-  return awaited(`rt.field(${site(node.property)}, ${object}, ${stringLiteral(node.property.name)}${fields})`);
+  return awaited(
+    `rt.field${typedRead(node, lowering)}(${site(node.property)}, ${object}, ${stringLiteral(node.property.name)}${fields})`,
+  );
+}
+
+/** A read of a field a `returns:` type declares names its type (`rt.field<string | null>`). */
+function typedRead(node: ast.MemberExpression | ast.IndexExpression, lowering: Lowering): string {
+  return lowering.analysis.typed.of(node) === undefined ? "" : `<${lowering.expressionType(node)}>`;
 }
 
 /** `a[i]`: the runtime reads a number as an item's position, anything else as a field name. */
 export function index(node: ast.IndexExpression, state: LowerState, lowering: Lowering): Lowered {
   const object = lowering.value(node.object, state).code;
-  return awaited(`rt.field(${site(node)}, ${object}, ${lowering.value(node.index, state).code})`);
+  return awaited(
+    `rt.field${typedRead(node, lowering)}(${site(node)}, ${object}, ${lowering.value(node.index, state).code})`,
+  );
 }
 
 export function binary(node: ast.BinaryExpression, state: LowerState, lowering: Lowering): Lowered {

@@ -1,0 +1,71 @@
+/**
+ * The cases of an eval: a JSON Lines file (one case a line) or a folder of `.json` files (one case
+ * each). A case is `{ "name": "...", "inputs": { ... } }`: the eval program's inputs, by name. A case
+ * that cannot be read is a usage error naming its file and line, before anything is spent.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { UsageError } from "../errors.js";
+import type { Value } from "../../runtime/index.js";
+
+export interface EvalCase {
+  readonly name: string;
+  readonly inputs: { readonly [name: string]: Value };
+}
+
+export function readCases(path: string): EvalCase[] {
+  let folder: boolean;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch {
+    throw new UsageError(`--cases ${path}: there is no such file or folder`);
+  }
+  const cases = folder ? casesOfFolder(path) : casesOfLines(path);
+  if (cases.length === 0) throw new UsageError(`--cases ${path}: there are no cases in it`);
+  const seen = new Set<string>();
+  for (const { name } of cases) {
+    if (seen.has(name)) throw new UsageError(`--cases ${path}: two cases are named "${name}"; name each once`);
+    seen.add(name);
+  }
+  return cases;
+}
+
+function casesOfLines(file: string): EvalCase[] {
+  const cases: EvalCase[] = [];
+  readFileSync(file, "utf8")
+    .split("\n")
+    .forEach((line, index) => {
+      if (line.trim() === "") return;
+      cases.push(parseCase(line, `${file}:${index + 1}`, `case ${cases.length + 1}`));
+    });
+  return cases;
+}
+
+function casesOfFolder(folder: string): EvalCase[] {
+  return readdirSync(folder)
+    .filter((name) => name.endsWith(".json"))
+    .sort()
+    .map((name) => parseCase(readFileSync(join(folder, name), "utf8"), join(folder, name), basename(name, ".json")));
+}
+
+function parseCase(text: string, where: string, defaultName: string): EvalCase {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${where}: a case is a JSON object (${(error as Error).message})`);
+  }
+  if (!isRecord(json) || !isRecord(json["inputs"]))
+    throw new UsageError(`${where}: a case is {"name": "...", "inputs": {"input name": value, ...}}`);
+  const name = json["name"] ?? defaultName;
+  if (typeof name !== "string" || name.trim() === "")
+    throw new UsageError(`${where}: a case's "name" is a string that is not empty`);
+  for (const key of Object.keys(json))
+    if (key !== "name" && key !== "inputs")
+      throw new UsageError(`${where}: a case has "name" and "inputs", not "${key}"`);
+  return { name, inputs: json["inputs"] as { readonly [name: string]: Value } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

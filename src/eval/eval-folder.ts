@@ -1,0 +1,106 @@
+/**
+ * An eval's folder, `.prose/evals/<eval id>/`: `eval.json`, its manifest (the program, the cases and
+ * which run each case and repeat is), written once before the first case starts; and `results.jsonl`,
+ * one line per finished case, appended as each finishes. A line cut short by a crash is not a result:
+ * that case runs again (its run resumes, so its finished steps are not paid for again).
+ *
+ * Each case is a normal durable run in `.prose/runs/<run id>/`, tagged by an `eval.json` of its own
+ * (src/run/eval-tag.ts) so `prosec runs` can fold an eval's runs under it.
+ */
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeDirectory } from "../../runtime/durable/make-directory.js";
+import type { Value } from "../../runtime/index.js";
+import { writeFileAtomically } from "../project/atomic-write.js";
+import type { CaseResult } from "./case-result.js";
+
+export { readTag, tagRun, TAG_FILE, type EvalTag } from "../run/eval-tag.js";
+
+/** The manifest's format: an older prosec refuses a newer one. */
+export const EVAL_FORMAT = 1;
+
+export interface EvalRunEntry {
+  readonly case: string;
+  /** 1-based. */
+  readonly repeat: number;
+  readonly runId: string;
+  readonly inputs: { readonly [name: string]: Value };
+}
+
+export interface EvalManifest {
+  readonly format: number;
+  readonly evalId: string;
+  /** The eval program as given on the command line, relative to the working directory. */
+  readonly program: string;
+  readonly sourceHash: string;
+  /** Where the cases were read from. */
+  readonly cases: string;
+  readonly repeat: number;
+  readonly startedAt: string;
+  readonly runs: readonly EvalRunEntry[];
+}
+
+export function evalsFolder(cwd: string): string {
+  return join(cwd, ".prose", "evals");
+}
+
+export function evalFolder(cwd: string, evalId: string): string {
+  return join(evalsFolder(cwd), evalId);
+}
+
+export function runFolder(cwd: string, runId: string): string {
+  return join(cwd, ".prose", "runs", runId);
+}
+
+export function writeManifest(dir: string, manifest: EvalManifest): void {
+  makeDirectory(dir);
+  writeFileAtomically(join(dir, "eval.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** The manifest, or why it cannot be used. */
+export function readManifest(dir: string): EvalManifest | string {
+  let json: EvalManifest;
+  try {
+    json = JSON.parse(readFileSync(join(dir, "eval.json"), "utf8")) as EvalManifest;
+  } catch {
+    return `${join(dir, "eval.json")} is missing or is not JSON`;
+  }
+  if (json.format !== EVAL_FORMAT || !Array.isArray(json.runs))
+    return `${join(dir, "eval.json")} is of format ${String(json.format)}, which this prosec does not read (it reads ${EVAL_FORMAT})`;
+  return json;
+}
+
+/** Appends one finished case: a single write of one line, so a crash leaves it whole or cut short. */
+export function appendResult(dir: string, result: CaseResult): void {
+  appendFileSync(join(dir, "results.jsonl"), `${JSON.stringify(result)}\n`);
+}
+
+/** The finished cases, by `case#repeat`; a line cut short (the process died writing it) is left out. */
+export function readResults(dir: string): Map<string, CaseResult> {
+  const path = join(dir, "results.jsonl");
+  const results = new Map<string, CaseResult>();
+  if (!existsSync(path)) return results;
+  for (const line of readFileSync(path, "utf8").split("\n").slice(0, -1)) {
+    try {
+      const result = JSON.parse(line) as CaseResult;
+      results.set(entryKey(result), result);
+    } catch {
+      // A damaged line: that case is run again.
+    }
+  }
+  return results;
+}
+
+export function entryKey(entry: { readonly case: string; readonly repeat: number }): string {
+  return `${entry.case}#${entry.repeat}`;
+}
+
+/** The evals kept, oldest first (ids begin with their start time). */
+export function listEvals(cwd: string): string[] {
+  const folder = evalsFolder(cwd);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}

@@ -1,0 +1,34 @@
+/**
+ * The tag of a run that is a case of an eval (`prosec eval`): `eval.json` in its folder, with the eval's
+ * id, the case and the repeat. Written before the run starts; `prosec runs` reads it to fold an eval's
+ * runs into one line.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeDirectory } from "../../runtime/durable/make-directory.js";
+
+export interface EvalTag {
+  readonly evalId: string;
+  readonly case: string;
+  readonly repeat: number;
+}
+
+export const TAG_FILE = "eval.json";
+
+/** Tags a case's run folder before its run starts (the folder is made here). */
+export function tagRun(runDir: string, tag: EvalTag): void {
+  makeDirectory(runDir);
+  writeFileSync(join(runDir, TAG_FILE), `${JSON.stringify(tag)}\n`);
+}
+
+/** The eval a run belongs to, if any. */
+export function readTag(runDir: string): EvalTag | undefined {
+  try {
+    const tag = JSON.parse(readFileSync(join(runDir, TAG_FILE), "utf8")) as Partial<EvalTag>;
+    return typeof tag.evalId === "string" && typeof tag.case === "string" && typeof tag.repeat === "number"
+      ? (tag as EvalTag)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
