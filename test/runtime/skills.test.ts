@@ -108,6 +108,34 @@ describe("Agent Skills", () => {
     expect(results[5]![1]).toContain("leads outside the skill's folder");
   });
 
+  it("a typed session whose only other tool is read_skill is not forced to answer first: it reads, then answers", async () => {
+    const { cwd, home } = project();
+    const server = await serve((request) =>
+      turnOf(request) === 0
+        ? reply.toolUse([{ name: "read_skill", input: { skill: "code-review" } }])
+        : reply.toolUse([{ name: "answer", input: { answer: { verdict: "ok" } } }]),
+    );
+    const { result } = await runAgainst(
+      server,
+      (rt) =>
+        rt.session({
+          at: at(1),
+          binding: "review",
+          prompt: "Review",
+          skills: ["code-review"],
+          permissions: { read: [], write: [] },
+          returns: { type: "object", properties: { verdict: { type: "string" } }, required: ["verdict"] },
+        }),
+      { cwd, homeDir: home },
+    );
+    expect(result).toEqual({ verdict: "ok" });
+    const first = server.requests[0]!.body as unknown as { tools: Array<{ name: string }>; tool_choice?: unknown };
+    expect(first.tools.map((tool) => tool.name)).toEqual(["read_skill", "answer"]);
+    expect(first.tool_choice).toBeUndefined();
+    const read = server.requests[1]!.body!.messages.at(-1)!.content as Array<Record<string, unknown>>;
+    expect(read[0]).toMatchObject({ content: REVIEW });
+  });
+
   it("an edited SKILL.md re-runs the sessions that use it on resume, and nothing else", async () => {
     const { cwd, home } = project();
     const runDir = join(cwd, ".prose", "runs", "run");
