@@ -23,7 +23,6 @@ import {
   type Conversation,
 } from "./conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { describeError, WaitingForInput } from "../errors.js";
 import { currentCall, WaitingForApproval } from "../run/approvals.js";
 import { stable } from "../model/caching.js";
 import {
@@ -37,15 +36,10 @@ import {
   type UnexpectedAnswer,
 } from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
-import { PermissionDenied, SandboxReport, toolParam } from "../tools/tool.js";
+import { toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
-import {
-  capToolResult,
-  DEFAULT_TOOL_OUTPUT_LIMITS,
-  elideToolResults,
-  overTurnLimit,
-  type ToolOutputLimits,
-} from "./tool-output.js";
+import { elideToolResults, overTurnLimit } from "./tool-output.js";
+import { runTool, toolOutputLimits } from "./tool-call.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
@@ -58,7 +52,6 @@ import type {
   SessionSteps,
   StepAsk,
   ToolContext,
-  ToolDefinition,
 } from "../types.js";
 
 const DEFAULT_MAX_TURNS = 50;
@@ -375,47 +368,6 @@ async function beforeToolCall(core: RunCore, signal: AbortSignal): Promise<void>
   await core.options.atBoundary?.("tool");
 }
 
-async function runTool(
-  core: RunCore,
-  call: ToolUseBlock,
-  offered: ReadonlyMap<string, ToolDefinition>,
-  context: ToolContext,
-  limits: ToolOutputLimits,
-): Promise<ToolResultBlockParam> {
-  const input = (call.input ?? {}) as Record<string, unknown>;
-  const detail = describeInput(input);
-  const tool = offered.get(call.name);
-  if (tool === undefined) {
-    core.emit({ type: "tool", tool: call.name, allowed: false, detail });
-    const names = [...offered.keys()];
-    return {
-      type: "tool_result",
-      tool_use_id: call.id,
-      is_error: true,
-      content: `The tool ${call.name} is not available to this agent. ${names.length === 0 ? "It has no tools." : `Its tools are: ${names.join(", ")}.`}`,
-    };
-  }
-  try {
-    const output = await tool.run(input, context);
-    core.emit({ type: "tool", tool: call.name, allowed: true, detail });
-    // Tool output goes back to the model: a secret a tool met (a file, a page) is not handed to it.
-    return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
-  } catch (error) {
-    if (context.signal.aborted || error instanceof WaitingForInput) throw error;
-    const sandbox = error instanceof SandboxReport ? { sandbox: error.lines.map((line) => core.redact(line)) } : {};
-    core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail, ...sandbox });
-    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
-  }
-}
-
-function toolOutputLimits(options: RunCore["options"]): ToolOutputLimits {
-  return {
-    callsPerTurn: options.maxToolCallsPerTurn ?? DEFAULT_TOOL_OUTPUT_LIMITS.callsPerTurn,
-    resultChars: options.maxToolResultChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.resultChars,
-    conversationChars: options.maxConversationToolChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.conversationChars,
-  };
-}
-
 const KEEP_TOOL: Tool = {
   name: "answer",
   description:
@@ -433,11 +385,6 @@ function verdictText(input: unknown): string {
   const decided = keep === true || keep === "true" ? "yes" : keep === false || keep === "false" ? "no" : undefined;
   if (decided === undefined) return typeof reason === "string" ? reason : JSON.stringify(input);
   return typeof reason === "string" && reason.trim() !== "" ? `${decided}: ${reason.trim()}` : decided;
-}
-
-function describeInput(input: Record<string, unknown>): string {
-  const main = input["path"] ?? input["command"] ?? input["url"] ?? input["pattern"];
-  return typeof main === "string" ? main.slice(0, 200) : JSON.stringify(input).slice(0, 200);
 }
 
 /** What a session asks: its task, context and agent, as the program gave them (not the request's layout). */
