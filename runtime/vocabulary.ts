@@ -33,8 +33,11 @@ export const modifierKeys = {
 export type ModifierOwner = keyof typeof modifierKeys;
 export type ModifierKey = (typeof modifierKeys)[ModifierOwner][number];
 
-/** The accesses `permissions:` governs (`env:` names the environment variables tools get). */
-export const permissionKinds = ["read", "write", "execute", "bash", "network", "env"] as const;
+/**
+ * The accesses `permissions:` governs (`env:` names the environment variables tools get, `mcp:` the
+ * `server/tool` globs of MCP tools the agent is offered).
+ */
+export const permissionKinds = ["read", "write", "execute", "bash", "network", "env", "mcp"] as const;
 export type PermissionKind = (typeof permissionKinds)[number];
 
 /** What `permissions:` may say of an access: `read: deny` (of `env:`, only `deny`). */
@@ -44,9 +47,9 @@ export type PermissionMode = (typeof permissionModes)[number];
 /** The accesses that `prompt` puts to `RunOptions.onPermission` one path or command at a time. */
 export type PermissionAsked = "read" | "write" | "execute";
 
-/** The words a permission takes instead of a list: `env:` is a list of names or `deny`. */
+/** The words a permission takes instead of a list: `env:` and `mcp:` are lists or `deny`. */
 export function permissionWords(kind: PermissionKind): readonly string[] {
-  return kind === "env" ? ["deny"] : permissionModes;
+  return kind === "env" || kind === "mcp" ? ["deny"] : permissionModes;
 }
 
 /** `backoff:` between a session's retries. */

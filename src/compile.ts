@@ -8,6 +8,7 @@ import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
 import type { ProgramCost } from "../runtime/run/bound.js";
 import type { StringLiteral } from "./ast.js";
+import type { DeclaredMcpServers } from "./phases/2-analyze/index.js";
 import { type Analysis, type ImportedProgram, programCost } from "./phases/2-analyze/index.js";
 import { format, lower, type UnformattedModule } from "./phases/3-transform/index.js";
 import { checkSource, type CheckResult } from "./pipeline.js";
@@ -45,6 +46,10 @@ export interface CompileOptions {
   readonly inputHash?: string;
   /** Treat warnings as errors. */
   readonly strict?: boolean;
+  /** The MCP servers `.mcp.json` declares for the program (`src/project/mcp-servers.ts`). */
+  readonly mcpServers?: DeclaredMcpServers;
+  /** The Agent Skills installed for the project (`runtime/tools/skills.ts`). */
+  readonly installedSkills?: readonly string[];
   /** Told each step (`lowering`, `formatting 3/40`): a large program takes seconds per step. */
   readonly onStep?: (step: string) => void;
   /** `prosec eval`: the program's own asserts are scored checks that do not stop it (DIALECT.md, "Evals"). */
@@ -138,7 +143,14 @@ export function checkProgram(
     problems.set(path, resolution);
     return undefined;
   };
-  const checked = blameCompiler(file, () => checkSource(source, { resolveImport, strict: options.strict }));
+  const checked = blameCompiler(file, () =>
+    checkSource(source, {
+      resolveImport,
+      strict: options.strict,
+      ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+      ...(options.installedSkills === undefined ? {} : { installedSkills: options.installedSkills }),
+    }),
+  );
   const importDiagnostics = [...checked.analysis.imports.values()].flatMap((use) => {
     const problem = problems.get(use.source.value);
     return problem === undefined ? [] : [importDiagnostic(use.source, problem)];

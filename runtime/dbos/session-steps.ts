@@ -33,6 +33,7 @@ export class DbosSessionSteps implements SessionSteps {
     call: ToolUseBlock,
     start: () => Promise<void>,
     run: () => Promise<ToolResultBlockParam>,
+    repeatable = false,
   ): Promise<ToolResultBlockParam> {
     const marker = await checkpoint(
       `${this.key} tool-started`,
@@ -47,7 +48,7 @@ export class DbosSessionSteps implements SessionSteps {
     const cutOff = !marker.ran;
     const result = await checkpoint(
       `${this.key} tool`,
-      async () => (cutOff ? unfinishedCall(call) : undefined) ?? run(),
+      async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? run(),
       this.run,
     );
     return result.value;

@@ -113,6 +113,7 @@ const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent["type"]>([
   "tool-started",
   "tool-finished",
   "restart",
+  "approval-pending",
 ]);
 
 /** A complete line as a step or turn record, or undefined when it is not one prosec wrote (fields added later are optional). */

@@ -85,14 +85,23 @@ export interface TraceEndRecord {
   readonly waiting?: true;
 }
 
-export type TraceRecord = TraceRunRecord | TraceStartRecord | TraceRequestRecord | TraceEndRecord;
+/** What a stdio MCP server wrote to its stderr (redacted): its own diagnostics, never shown on the terminal. */
+export interface TraceServerRecord {
+  readonly e: "server";
+  readonly t: number;
+  readonly server: string;
+  readonly stderr: string;
+}
+
+export type TraceRecord = TraceRunRecord | TraceStartRecord | TraceRequestRecord | TraceEndRecord | TraceServerRecord;
 
 /** A trace's records with each step's key on its requests and end. */
 export type KeyedTraceRecord =
   | TraceRunRecord
   | TraceStartRecord
   | (TraceRequestRecord & { readonly key: string })
-  | (TraceEndRecord & { readonly key: string });
+  | (TraceEndRecord & { readonly key: string })
+  | TraceServerRecord;
 
 /**
  * Names each request and end by its step's key: step numbers count from each `run` record (each

@@ -165,6 +165,11 @@ export class TraceWriter {
     }
   }
 
+  /** A piece of an MCP server's stderr (trace-format.ts, `TraceServerRecord`). */
+  server(server: string, stderr: string): void {
+    this.record({ e: "server", t: Date.now(), server, stderr: this.redact(stderr) });
+  }
+
   /**
    * Writes what is buffered; the trace stays open. A write that fails (a full disk) is cut back to
    * the file's last complete record, the trace stops, and `onFailure` is told: the run stops too.

@@ -34,11 +34,16 @@ const FRAMING = [
   "Your final reply is your result: the program passes it on verbatim, so reply with the result itself.",
 ].join(" ");
 
-export function systemPrompt(programName: string, settings: SessionSettings, agentPrompt: string | undefined): string {
+export function systemPrompt(
+  programName: string,
+  settings: SessionSettings,
+  agentPrompt: string | undefined,
+  skills?: string,
+): string {
   const parts = [FRAMING.replace("{program}", programName)];
   if (agentPrompt !== undefined && agentPrompt.trim() !== "") parts.push(dedent(agentPrompt));
-  if (settings.skills !== undefined && settings.skills.length > 0)
-    parts.push(`Skills you may draw on: ${settings.skills.join(", ")}.`);
+  // The installed skills, listed with their descriptions (tools/skills.ts); one that is not installed is not offered.
+  if (skills !== undefined) parts.push(skills);
   if (settings.extra !== undefined && Object.keys(settings.extra).length > 0) {
     parts.push(
       `Notes from the program:\n${Object.entries(settings.extra)

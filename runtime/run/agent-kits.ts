@@ -7,7 +7,8 @@
 import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { systemPrompt } from "../model/prompt.js";
 import { builtinTools } from "../tools/builtin.js";
-import { PermissionGuard } from "../tools/permissions.js";
+import { PermissionGuard, type PermissionAsker } from "../tools/permissions.js";
+import { asksExplicitly, explicitAsker } from "./approvals.js";
 import type { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
 import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";
@@ -22,6 +23,7 @@ export interface Toolbox {
 
 export class AgentKits {
   private readonly toolboxes = new Map<Permissions | undefined, Map<string | undefined, Promise<Toolbox>>>();
+  private readonly mcpToolboxes = new Map<Permissions, Map<string | undefined, Promise<Toolbox>>>();
   private readonly systemPrompts = new Map<AgentDefinition | undefined, string>();
   /** Agents whose sessions called tools: their next sessions will likely take several turns (caching.ts). */
   private readonly toolUsers = new Set<string | undefined>();
@@ -33,6 +35,8 @@ export class AgentKits {
     private readonly secrets: Secrets,
     /** Tells the run something once (a sandbox that is missing, say). */
     private readonly notice: (message: string | undefined) => void,
+    /** The asker of explicit `prompt` permissions when no `onPermission` is given (run/approvals.ts). */
+    private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
   ) {}
 
   /**
@@ -51,12 +55,53 @@ export class AgentKits {
     return toolbox;
   }
 
+  /**
+   * `toolbox` and the MCP tools of `permissions: mcp:` after the built-in ones, read once per agent
+   * (`mcpTools` starts the servers the globs name). Without `mcp:`, the plain toolbox.
+   */
+  async toolboxWithMcp(
+    permissions: Permissions | undefined,
+    agent: string | undefined,
+    mcpTools: (globs: readonly string[]) => Promise<readonly ToolDefinition[]>,
+  ): Promise<Toolbox> {
+    const globs = permissions?.mcp;
+    if (permissions === undefined || globs === undefined || globs.length === 0) return this.toolbox(permissions, agent);
+    let byAgent = this.mcpToolboxes.get(permissions);
+    if (byAgent === undefined) this.mcpToolboxes.set(permissions, (byAgent = new Map()));
+    let pending = byAgent.get(agent);
+    if (pending === undefined) {
+      pending = Promise.all([this.toolbox(permissions, agent), mcpTools(globs)]).then(([base, extra]) => {
+        const tools = [...base.tools, ...extra];
+        return {
+          ...base,
+          tools,
+          offered: new Map(tools.map((tool) => [tool.name, tool])),
+          params: tools.map(toolParam),
+        };
+      });
+      byAgent.set(agent, pending);
+      const failed = pending;
+      // A server that did not start is tried again by the agent's next session.
+      failed.catch(() => {
+        if (byAgent.get(agent) === failed) byAgent.delete(agent);
+      });
+    }
+    return pending;
+  }
+
+  /** Who decides an explicit `prompt` when no `onPermission` is given: `onApproval`, else a durable wait. */
+  private explicitAsker(permissions: Permissions | undefined): PermissionAsker | undefined {
+    if (permissions === undefined || !asksExplicitly(permissions)) return undefined;
+    const onApproval = this.options.onApproval;
+    return onApproval === undefined ? this.approvals?.(permissions) : explicitAsker(permissions, onApproval);
+  }
+
   private async build(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
     const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
     const guard = new PermissionGuard(
       this.options.cwd ?? process.cwd(),
       permissions,
-      this.options.onPermission,
+      this.options.onPermission ?? this.explicitAsker(permissions),
       agent,
       {
         ...(toolEnv && { toolEnv }),

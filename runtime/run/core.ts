@@ -6,6 +6,9 @@
  */
 import { SourceAnchors } from "./anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
+import { RunMcp } from "./run-mcp.js";
+import { RunSkills } from "./run-skills.js";
+import { durableAsker } from "./approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals, type PendingEvent } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
@@ -97,6 +100,12 @@ export class RunCore {
   /** What is removed from everything the run writes or shows (shared with called programs). */
   readonly secrets: Secrets;
   private readonly agentKits: AgentKits;
+  /** The run's MCP servers, shared with called programs; stopped when the top-level run ends. */
+  readonly mcp: RunMcp;
+  /** The run's Agent Skills, resolved once per name, shared with called programs. */
+  readonly skills: RunSkills;
+  /** Where approvals are answered: the run folder's journal (set when it opens); none on other backends. */
+  approvalAnswers: ((key: string) => Promise<Value | undefined>) | undefined;
   private readonly notices = new Set<string>();
 
   /**
@@ -161,7 +170,25 @@ export class RunCore {
     );
     this.anchors = new SourceAnchors(program.text);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
-    this.agentKits = new AgentKits(program.name, options, this.secrets, (message) => this.noticeOnce(message));
+    this.agentKits = new AgentKits(
+      program.name,
+      options,
+      this.secrets,
+      (message) => this.noticeOnce(message),
+      (permissions) =>
+        this.approvalAnswers === undefined
+          ? undefined
+          : durableAsker(permissions, this.approvalAnswers, program.source),
+    );
+    this.mcp =
+      caller?.core.mcp ??
+      new RunMcp(
+        options,
+        this.secrets,
+        (server, text) => this.trace?.server(server, text),
+        (message) => this.noticeOnce(message),
+      );
+    this.skills = caller?.core.skills ?? new RunSkills(options, (message) => this.noticeOnce(message));
   }
 
   get context(): StepContext {
@@ -210,6 +237,15 @@ export class RunCore {
   /** The guard and tools of an agent with these permissions (agent-kits.ts). */
   toolbox(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
     return this.agentKits.toolbox(permissions, agent);
+  }
+
+  /** `toolbox` with the MCP tools `permissions: mcp:` allows (their servers started now if need be). */
+  toolboxWithMcp(
+    permissions: Permissions | undefined,
+    agent: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Toolbox> {
+    return this.agentKits.toolboxWithMcp(permissions, agent, (globs) => this.mcp.tools(globs, signal));
   }
 
   /** The system prompt of a session of `agent` (or of no agent) that adds no skills or notes of its own. */

@@ -158,6 +158,8 @@ export class RunLifecycle implements RunScope {
       if (this.caller === undefined) core.telemetry.end(status, core.totals.list(), failure);
       throw failure;
     } finally {
+      // MCP servers stop with the run, whatever its ending (a failure, Ctrl-C, SIGTERM, a wait).
+      if (this.caller === undefined) await core.mcp.close();
       if (deadline !== undefined) clearTimeout(deadline);
       options.signal?.removeEventListener("abort", onCancel);
       if (this.caller !== undefined) this.caller.run.core.totals.add(core.totals.list());
@@ -194,6 +196,9 @@ export class RunLifecycle implements RunScope {
           this.core.telemetry.traceparent,
         );
         this.openFolder = opened.folder;
+        const journal = opened.folder.journal;
+        if (journal !== undefined && options.journal === undefined && options.durability === undefined)
+          this.core.approvalAnswers = async (key) => (await journal.get(key))?.value;
         if (options.resume === true) this.core.telemetry.linkResumed(opened.traceparent);
         this.givenInputs = opened.inputs;
         // A failed write of the run's state (a full disk) stops the run where its journal ends.

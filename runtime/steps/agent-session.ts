@@ -59,44 +59,49 @@ export class AgentSessions {
       backoff: settings.backoff ?? "none",
       baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     };
-    const result = await core.step("session", request.at, label, sessionAsk(request, resume), (signal, key) =>
-      withRetries(policy, signal, async (attempt) => {
-        const conversation = core.durability.conversation?.(key);
-        const steps = core.durability.sessionSteps?.(key) ?? PLAIN_SESSION_STEPS;
-        // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
-        if (attempt > 1) conversation?.append({ type: "restart" });
-        if (attempt > 1) traceRetry(attempt);
-        const memory =
-          resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
-        let saved: { memory: string; summary: string } | undefined;
-        const outcome = await runAgent(
-          core,
-          {
-            request,
-            block,
-            trail,
-            step: key,
-            ...(conversation === undefined ? {} : { conversation }),
-            steps,
-            ...(memory === undefined ? {} : { memory }),
-            ...(folder === undefined
-              ? {}
-              : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }),
-          },
-          signal,
-        );
-        if (folder !== undefined) {
-          const record = core.secrets.redactDeep({
-            agent: agent!,
-            prompt: sessionTask(request),
-            memory: saved?.memory,
-            summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
-            timestamp: new Date(),
-          });
-          await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));
-        }
-        return outcome;
-      }),
+    const result = await core.step(
+      "session",
+      request.at,
+      label,
+      sessionAsk(request, resume, core.skills.resolve(settings.skills)),
+      (signal, key) =>
+        withRetries(policy, signal, async (attempt) => {
+          const conversation = core.durability.conversation?.(key);
+          const steps = core.durability.sessionSteps?.(key) ?? PLAIN_SESSION_STEPS;
+          // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
+          if (attempt > 1) conversation?.append({ type: "restart" });
+          if (attempt > 1) traceRetry(attempt);
+          const memory =
+            resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
+          let saved: { memory: string; summary: string } | undefined;
+          const outcome = await runAgent(
+            core,
+            {
+              request,
+              block,
+              trail,
+              step: key,
+              ...(conversation === undefined ? {} : { conversation }),
+              steps,
+              ...(memory === undefined ? {} : { memory }),
+              ...(folder === undefined
+                ? {}
+                : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }),
+            },
+            signal,
+          );
+          if (folder !== undefined) {
+            const record = core.secrets.redactDeep({
+              agent: agent!,
+              prompt: sessionTask(request),
+              memory: saved?.memory,
+              summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
+              timestamp: new Date(),
+            });
+            await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));
+          }
+          return outcome;
+        }),
     );
     if (core.listening)
       core.emit({

@@ -130,6 +130,10 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
         closed = true;
         applyElision(messages, event.results);
         break;
+      case "approval-pending":
+        // It stopped before it ran: the resumed session asks again, then runs it (once, if approved).
+        started.delete(event.id);
+        break;
       case "restart":
         return rebuild(first, currentEvents(events));
     }
@@ -142,7 +146,8 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
 /**
  * Tools that may run again when a crash left their call unfinished: they read, or they set what they
  * write whole (`write_file`, `update_memory`), so running them twice does what running them once does.
- * Any other tool (`edit_file`, `run_command`, a tool of `RunOptions.tools`) is not run again (`unfinishedCall`).
+ * Any other tool (`edit_file`, `run_command`, a tool of `RunOptions.tools`) is not run again (`unfinishedCall`),
+ * unless its definition says it is `repeatable` (an MCP tool marked `readOnlyHint` or `idempotentHint`).
  */
 const REPEATABLE: ReadonlySet<string> = new Set([
   "read_file",
@@ -158,8 +163,8 @@ const REPEATABLE: ReadonlySet<string> = new Set([
  * the result telling the model it was interrupted. The one rule for file runs (a `tool-started` record
  * without its `tool-finished`) and DBOS (a started marker checkpointed, the call's own checkpoint not).
  */
-export function unfinishedCall(call: ToolUseBlock): ToolResultBlockParam | undefined {
-  return REPEATABLE.has(call.name) ? undefined : interruptedResult(call);
+export function unfinishedCall(call: ToolUseBlock, repeatable = false): ToolResultBlockParam | undefined {
+  return repeatable || REPEATABLE.has(call.name) ? undefined : interruptedResult(call);
 }
 
 /** The result a model is given for a call that was interrupted and is not run again. */

@@ -4,7 +4,7 @@
  * spec's fixed delay) or 2^(n-1) × base (`exponential`: 1 s, 2 s, 4 s ...). Waits end early when the step's signal aborts (its deadline, a lost race, a
  * cancelled run), so no wait can outlive the step's time limit.
  */
-import { isAbortError } from "../errors.js";
+import { isAbortError, WaitingForInput } from "../errors.js";
 import type { Backoff } from "../types.js";
 import { sleep } from "../abortable-sleep.js";
 
@@ -39,7 +39,9 @@ export async function withRetries<T>(
     try {
       return await attempt(failed + 1);
     } catch (error) {
-      if (signal.aborted || isAbortError(error) || failed >= policy.retries) throw error;
+      // A wait (for an input or a person's approval) is not a failure to retry.
+      if (signal.aborted || isAbortError(error) || error instanceof WaitingForInput || failed >= policy.retries)
+        throw error;
       const delay = backoffDelay(policy, failed + 1);
       if (delay > 0) await wait(delay, signal);
     }

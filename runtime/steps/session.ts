@@ -24,6 +24,7 @@ import {
 } from "./conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
 import { AnswerFailure, describeError } from "../errors.js";
+import { currentCall, WaitingForApproval } from "../run/approvals.js";
 import { stable } from "../model/caching.js";
 import {
   ANSWER_TOOL,
@@ -36,16 +37,12 @@ import {
   type UnexpectedAnswer,
 } from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
-import { PermissionDenied, SandboxReport, toolParam } from "../tools/tool.js";
+import { toolParam } from "../tools/tool.js";
 import type { BlockFrame } from "../run/step-context.js";
-import {
-  capToolResult,
-  DEFAULT_TOOL_OUTPUT_LIMITS,
-  elideToolResults,
-  overTurnLimit,
-  type ToolOutputLimits,
-} from "./tool-output.js";
+import { elideToolResults, overTurnLimit } from "./tool-output.js";
+import { runTool, toolOutputLimits } from "./tool-call.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
+import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
 import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
@@ -56,7 +53,6 @@ import type {
   SessionSteps,
   StepAsk,
   ToolContext,
-  ToolDefinition,
 } from "../types.js";
 
 const DEFAULT_MAX_TURNS = 50;
@@ -106,7 +102,7 @@ export type AgentResult = StepOutcome<Value>;
 export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal): Promise<AgentResult> {
   const settings = effectiveSettings(run.request);
   const agent = run.request.agent;
-  const toolbox = await core.toolbox(settings.permissions, agent?.name);
+  const toolbox = await core.toolboxWithMcp(settings.permissions, agent?.name, signal);
   const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
   let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
@@ -120,15 +116,26 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   // A filter's verdict or a typed answer: one tool call answers it. Forced only when the agent has no
   // other tools, since forcing it would take away the tools the agent may need first.
   if (verdict) toolParams = [...toolParams, KEEP_TOOL];
+  const skills = core.skills.resolve(settings.skills);
+  if (skills.length > 0) {
+    const tools = [...offered.values(), readSkillTool(skills)];
+    offered = new Map(tools.map((tool) => [tool.name, tool]));
+    toolParams = [...toolParams, toolParam(readSkillTool(skills))];
+  }
   if (returns !== undefined) toolParams = [...toolParams, answerTool(returns)];
   const forcedAnswer = { tool_choice: { type: "tool" as const, name: ANSWER_TOOL } };
   let choice: { tool_choice?: { type: "tool"; name: string } } =
     (verdict || returns !== undefined) && toolParams.length === 1 ? forcedAnswer : {};
   const model = core.model(settings.model);
   const system =
-    run.request.skills === undefined && run.request.extra === undefined
+    run.request.skills === undefined && run.request.extra === undefined && skills.length === 0
       ? core.systemPromptOf(agent)
-      : systemPrompt(core.program.name, settings, agent?.prompt);
+      : systemPrompt(
+          core.program.name,
+          settings,
+          agent?.prompt,
+          skills.length === 0 ? undefined : skillListing(skills),
+        );
   const first = taskMessage({
     task: sessionTask(run.request),
     context: settings.context,
@@ -162,14 +169,26 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       conversation.append({ type: "tool-finished", id: call.id, result });
       return result;
     }
-    const result = await steps.toolCall(
-      call,
-      async () => {
-        await beforeToolCall(core, signal);
-        conversation.append({ type: "tool-started", id: call.id, name: call.name });
-      },
-      () => core.telemetry.tool(call, () => runTool(core, call, offered, toolContext, limits)),
-    );
+    const result = await steps
+      .toolCall(
+        call,
+        async () => {
+          await beforeToolCall(core, signal);
+          conversation.append({ type: "tool-started", id: call.id, name: call.name });
+        },
+        () =>
+          core.telemetry.tool(call, () =>
+            currentCall.run({ id: call.id, step: run.step ?? "", at: run.request.at }, () =>
+              runTool(core, call, offered, toolContext, limits),
+            ),
+          ),
+        offered.get(call.name)?.repeatable,
+      )
+      .catch((error: unknown) => {
+        // Stopped for a person's approval before it ran: the resumed session asks again (approvals.ts).
+        if (error instanceof WaitingForApproval) conversation.append({ type: "approval-pending", id: call.id });
+        throw error;
+      });
     conversation.append({ type: "tool-finished", id: call.id, result });
     return result;
   };
@@ -185,7 +204,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     // rest run now, except a call that had started and may not be repeated (`conversation.ts`).
     core.recordToolUse(agent?.name);
     for (const { call, started } of pending) {
-      const interrupted = started ? unfinishedCall(call) : undefined;
+      const interrupted = started ? unfinishedCall(call, offered.get(call.name)?.repeatable) : undefined;
       if (interrupted === undefined) results.push(await journaledTool(call, results.length));
       else {
         conversation.append({ type: "tool-finished", id: call.id, result: interrupted });
@@ -350,47 +369,6 @@ async function beforeToolCall(core: RunCore, signal: AbortSignal): Promise<void>
   await core.options.atBoundary?.("tool");
 }
 
-async function runTool(
-  core: RunCore,
-  call: ToolUseBlock,
-  offered: ReadonlyMap<string, ToolDefinition>,
-  context: ToolContext,
-  limits: ToolOutputLimits,
-): Promise<ToolResultBlockParam> {
-  const input = (call.input ?? {}) as Record<string, unknown>;
-  const detail = describeInput(input);
-  const tool = offered.get(call.name);
-  if (tool === undefined) {
-    core.emit({ type: "tool", tool: call.name, allowed: false, detail });
-    const names = [...offered.keys()];
-    return {
-      type: "tool_result",
-      tool_use_id: call.id,
-      is_error: true,
-      content: `The tool ${call.name} is not available to this agent. ${names.length === 0 ? "It has no tools." : `Its tools are: ${names.join(", ")}.`}`,
-    };
-  }
-  try {
-    const output = await tool.run(input, context);
-    core.emit({ type: "tool", tool: call.name, allowed: true, detail });
-    // Tool output goes back to the model: a secret a tool met (a file, a page) is not handed to it.
-    return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
-  } catch (error) {
-    if (context.signal.aborted) throw error;
-    const sandbox = error instanceof SandboxReport ? { sandbox: error.lines.map((line) => core.redact(line)) } : {};
-    core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail, ...sandbox });
-    return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
-  }
-}
-
-function toolOutputLimits(options: RunCore["options"]): ToolOutputLimits {
-  return {
-    callsPerTurn: options.maxToolCallsPerTurn ?? DEFAULT_TOOL_OUTPUT_LIMITS.callsPerTurn,
-    resultChars: options.maxToolResultChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.resultChars,
-    conversationChars: options.maxConversationToolChars ?? DEFAULT_TOOL_OUTPUT_LIMITS.conversationChars,
-  };
-}
-
 const KEEP_TOOL: Tool = {
   name: "answer",
   description:
@@ -410,16 +388,19 @@ function verdictText(input: unknown): string {
   return typeof reason === "string" && reason.trim() !== "" ? `${decided}: ${reason.trim()}` : decided;
 }
 
-function describeInput(input: Record<string, unknown>): string {
-  const main = input["path"] ?? input["command"] ?? input["url"] ?? input["pattern"];
-  return typeof main === "string" ? main.slice(0, 200) : JSON.stringify(input).slice(0, 200);
-}
-
 /** What a session asks: its task, context and agent, as the program gave them (not the request's layout). */
-export function sessionAsk(request: SessionRequest, resume: boolean): StepAsk {
+export function sessionAsk(
+  request: SessionRequest,
+  resume: boolean,
+  resolvedSkills: readonly ResolvedSkill[] = [],
+): StepAsk {
   const details = (): unknown => {
     const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
+    // The installed skills' files: an edited skill re-runs the steps that use it.
+    const skillFiles =
+      resolvedSkills.length === 0 ? {} : { skillFiles: resolvedSkills.map((skill) => `${skill.name}@${skill.digest}`) };
     return {
+      ...skillFiles,
       task: sessionTask(request),
       agent: request.agent?.name,
       role: request.agent?.prompt,

@@ -4,7 +4,7 @@
  *
  * 1. inside the working directory, whatever the globs say;
  * 2. not protected: for writes `.git`, `.prose`, programs (`*.prose`), their modules (`*.prose.ts`,
- *    `*.prose.js`), `prose.lock` and `prose_modules`; for reads `.prose` and `.env*`; as any part of
+ *    `*.prose.js`), `prose.lock`, `prose_modules`, `.mcp.json` and `skills` (which covers `.claude/skills`); for reads `.prose` and `.env*`; as any part of
  *    the path, in any case (`.GIT/config`, `sub/.git/config`), unless a pattern that names the
  *    protected part (`write: [".git/hooks/**"]`, `write: ["drafts/*.prose"]`) lets it through;
  * 3. matched by the globs (picomatch, `!glob` excludes). Includes compare case by case, so `out/**`
@@ -32,6 +32,10 @@ const PROTECTED: Record<Access, readonly { readonly name: string; readonly match
     { name: ".prose.js", matches: (part) => part.endsWith(".prose.js") },
     { name: "prose.lock", matches: (part) => part === "prose.lock" },
     { name: "prose_modules", matches: (part) => part === "prose_modules" },
+    // The MCP servers and Agent Skills the next run starts and reads (an agent that writes .mcp.json
+    // would give the next run a command of its choosing).
+    { name: ".mcp.json", matches: (part) => part === ".mcp.json" },
+    { name: "skills", matches: (part) => part === "skills" },
   ],
 };
 

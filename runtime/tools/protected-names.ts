@@ -1,7 +1,8 @@
 /**
  * The names a command may not create or move where it can write: a nested repository's `.git` (its
  * hooks run outside any sandbox the next time the user runs git there), `.prose/`, programs and their
- * modules, `prose.lock`, `prose_modules/`. The sandbox binds the ones that exist read-only
+ * modules, `prose.lock`, `prose_modules/`, and `.mcp.json` and `skills/` (a command that wrote them
+ * would choose the servers the next run starts and the skills it reads). The sandbox binds the ones that exist read-only
  * (sandbox.ts); after each command its writable binds are walked again, and what is new is removed.
  * An entry that was there before and moved (`mv sub sub2` carries a nested repository's `.git`) is
  * moved back when its old place is free, else reported, never deleted.
@@ -9,8 +10,8 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
-/** A cheap first test: every protected name is `.git` or holds `prose` (any case). */
-const MAYBE_PROTECTED = /^\.git$|prose/i;
+/** A cheap first test: every protected name is `.git`, `.mcp.json`, `skills` or holds `prose` (any case). */
+export const MAYBE_PROTECTED = /^\.git$|prose|^\.mcp\.json$|^skills$/i;
 
 /** Whether an entry's name (lower case) is one a command may not create. */
 export function isProtectedName(name: string): boolean {
@@ -18,6 +19,9 @@ export function isProtectedName(name: string): boolean {
     name === ".git" ||
     name === "prose.lock" ||
     name === "prose_modules" ||
+    // The MCP servers and Agent Skills the next run starts and reads (`skills` covers `.claude/skills`).
+    name === ".mcp.json" ||
+    name === "skills" ||
     name.endsWith(".prose") ||
     name.endsWith(".prose.ts") ||
     name.endsWith(".prose.js")

@@ -32,7 +32,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
-import { identityOf, isProtectedName } from "./protected-names.js";
+import { identityOf, isProtectedName, MAYBE_PROTECTED } from "./protected-names.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
 export type SandboxMode = "required" | "auto" | "off";
@@ -95,8 +95,8 @@ const TMP_BYTES = 1024 ** 3;
 const FILE_BLOCKS = 1024 ** 3 / 1024;
 /** Processes a command may have (RLIMIT_NPROC binds only users other than root). */
 const MAX_PROCESSES = 4096;
-/** A name that may be hidden or protected (`.env*`, `.git`, `.prose`, `*.prose*`, `prose.lock`, `prose_modules`). */
-const MAYBE_SPECIAL = /^\.(env|git)|prose/i;
+/** A name that may be hidden (`.env*`, `.prose`) or protected (protected-names.ts). */
+const MAYBE_SPECIAL = new RegExp(`^\\.env|${MAYBE_PROTECTED.source}`, "i");
 /** Characters bwrap would take as a glob in a pattern; a folder or file a bind can name has none. */
 const GLOB = /[*?[\]{}()!+@]/;
 

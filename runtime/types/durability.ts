@@ -80,7 +80,9 @@ export type TurnEvent =
     }
   /** Old tool results replaced by notes to bound the conversation (`tool-output.ts`), each note as sent. */
   | { readonly type: "elided"; readonly results: readonly { readonly id: string; readonly content: string }[] }
-  | { readonly type: "restart" };
+  | { readonly type: "restart" }
+  /** A call stopped before it ran, for a person to approve (`run/approvals.ts`): it has not started. */
+  | { readonly type: "approval-pending"; readonly id: string };
 
 /** Where a session's turn events are kept: the run's journal, under the session step's key. */
 export interface Conversation {
@@ -108,12 +110,13 @@ export interface SessionSteps {
   /**
    * One tool call: `start` checks the tool boundary and records that the call started, then `run`
    * runs it. A call that finished never runs again; one that started and did not finish gets what
-   * `unfinishedCall` (steps/conversation.ts) says.
+   * `unfinishedCall` (steps/conversation.ts) says; `repeatable`: the tool's definition says it may run again.
    */
   toolCall(
     call: Anthropic.ToolUseBlock,
     start: () => Promise<void>,
     run: () => Promise<Anthropic.ToolResultBlockParam>,
+    repeatable?: boolean,
   ): Promise<Anthropic.ToolResultBlockParam>;
   /** What the session does besides its turns that must happen once (recording a persistent agent's memory). */
   once<T extends Value>(name: string, effect: () => Promise<T>): Promise<T>;

@@ -24,6 +24,8 @@ export interface Permissions {
   readonly network?: PermissionMode | readonly string[];
   /** Names of environment variables this agent's tool processes get, on top of PATH, HOME and the like. */
   readonly env?: readonly string[];
+  /** `server/tool` globs over the MCP servers of `.mcp.json`; none when absent (docs/tools.md). */
+  readonly mcp?: readonly string[];
   /**
    * `read: prompt`, `write: prompt`, `execute: prompt`: each path read or written, or command run,
    * that the lists above allow is also put to `RunOptions.onPermission` (refused without it).

@@ -96,6 +96,17 @@ export interface RunOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Asked before a tool call whose permission is `prompt`; without it such calls are refused. */
   readonly onPermission?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /**
+   * Asked about the calls an explicit `prompt` permission puts to a person, when there is no
+   * `onPermission` (`prosec run` asks on a terminal); without either, a run with a run folder stops
+   * waiting for approval (docs/tools.md). Never asked about the implicit default of `bash:`.
+   */
+  readonly onApproval?: (request: PermissionRequest) => boolean | Promise<boolean>;
+  /**
+   * The `.mcp.json` that declares the run's MCP servers (default: the nearest one at or above `cwd`;
+   * `prosec run` passes the one nearest the program). Read only when an agent has `permissions: mcp:`.
+   */
+  readonly mcpConfig?: string;
   /** Extra tools offered to every session. */
   readonly tools?: readonly ToolDefinition[];
   /**

@@ -64,5 +64,13 @@ export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
+  /**
+   * Whether a call cut off by a crash may run again on resume (it reads, or running it twice does what
+   * once does): an MCP tool marked `readOnlyHint` or `idempotentHint`. Otherwise the model is told the
+   * call was interrupted and its effect is unknown.
+   */
+  readonly repeatable?: boolean;
+  /** For a tool of an MCP server: the server and the tool's own name (the journal keeps both). */
+  readonly mcp?: { readonly server: string; readonly tool: string };
   run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
 }

@@ -8,6 +8,7 @@ import { exitCodeOfDiagnostics, type ExitCode } from "../exit-codes.js";
 import { displayPath, findPrograms } from "../project/files.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 import { readProgram } from "../project/read-program.js";
+import { projectTools } from "../project/mcp-servers.js";
 
 export interface CheckArguments extends Pick<FormatArguments, "format"> {
   readonly paths: readonly string[];
@@ -65,7 +66,7 @@ export function checkPrograms(
     const file = displayPath(path, cwd);
     const diagnostics = problem
       ? [problem]
-      : checkProgram(source, { resolveImport, strict: options.strict }, file).diagnostics;
+      : checkProgram(source, { resolveImport, strict: options.strict, ...projectTools(path, cwd) }, file).diagnostics;
     results.set(path, { file, source, diagnostics });
     queue.push(...importedFiles(path, source));
   }

@@ -1,5 +1,5 @@
 /**
- * `prosec answer` and `prosec cancel`: for a run in `.prose/runs/` when the working directory holds
+ * `prosec answer`, `prosec approve`, `prosec deny` and `prosec cancel`: for a run in `.prose/runs/` when the working directory holds
  * it, else for a run in the DBOS database (DBOS_SYSTEM_DATABASE_URL).
  */
 import type { Argv } from "yargs";
@@ -11,6 +11,13 @@ import { configuredDatabaseUrl } from "../worker/database-url.js";
 interface AnswerArguments {
   readonly runId: string;
   readonly answers: readonly string[];
+}
+
+interface DecisionArguments {
+  readonly runId: string;
+  readonly calls?: readonly string[];
+  readonly all?: boolean;
+  readonly reason?: string;
 }
 
 interface CancelArguments {
@@ -38,6 +45,44 @@ export function controlCommands(yargs: Argv): Argv {
           argv.runId,
           (control, dir) => control.answerFileRun(dir, argv.runId, answers),
           (dbos) => dbos.answerRun(argv.runId, answers),
+        );
+      },
+    )
+    .command<DecisionArguments>(
+      "approve <run-id> [calls..]",
+      "Approve the tool calls a waiting run asks a person about (the one pending, the calls named, or --all)",
+      (command) =>
+        command
+          .positional("run-id", RUN_ID)
+          .positional("calls", {
+            type: "string",
+            array: true,
+            describe: "the calls' ids, as prosec runs show lists them",
+          })
+          .option("all", { type: "boolean", describe: "every call the run waits for" }),
+      async (argv) => {
+        process.exitCode = await perform(
+          argv.runId,
+          (control, dir) => control.decideFileRun(dir, argv.runId, argv.calls ?? [], argv.all === true, "yes"),
+          () => Promise.reject(new UsageError("approvals are kept for file runs only; a DBOS run refuses prompt")),
+        );
+      },
+    )
+    .command<DecisionArguments>(
+      "deny <run-id> [calls..]",
+      "Refuse the tool calls a waiting run asks a person about; the model is told, with --reason",
+      (command) =>
+        command
+          .positional("run-id", RUN_ID)
+          .positional("calls", { type: "string", array: true, describe: "the calls' ids" })
+          .option("all", { type: "boolean", describe: "every call the run waits for" })
+          .option("reason", { type: "string", describe: "why, for the model" }),
+      async (argv) => {
+        const answer = argv.reason === undefined ? "no" : `no: ${argv.reason}`;
+        process.exitCode = await perform(
+          argv.runId,
+          (control, dir) => control.decideFileRun(dir, argv.runId, argv.calls ?? [], argv.all === true, answer),
+          () => Promise.reject(new UsageError("approvals are kept for file runs only; a DBOS run refuses prompt")),
         );
       },
     )

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { APIConnectionError } from "@anthropic-ai/sdk";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
@@ -20,6 +20,9 @@ import {
   type RunOptions,
 } from "../../runtime/index.js";
 import { isCancelled } from "../../runtime/durable/run-control.js";
+import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
+import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { approvalQuestion } from "../run/approval-question.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
@@ -156,6 +159,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...(argv.resume !== undefined && argv.strict ? { strict: true } : {}),
       ...(argv.resume !== undefined && argv.rerun === true ? { rerun: true } : {}),
       cwd,
+      ...mcpConfigOf(file, cwd),
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === "run-end") finalResult = event.result;
@@ -175,6 +179,9 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
               narrator.pause();
               return askOnTerminal(definition, controller.signal);
             },
+            onApproval: approvalQuestion({ input: process.stdin, output: process.stderr }, controller.signal, () =>
+              narrator.pause(),
+            ),
           }
         : {}),
     });
@@ -228,6 +235,15 @@ function reportWaiting(
   }));
   if (argv.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
   for (const question of questions) {
+    if (question.name.startsWith(APPROVAL_PREFIX)) {
+      const call = question.name.slice(APPROVAL_PREFIX.length);
+      process.stderr.write(
+        `Waiting for approval: ${question.prompt} (${argv.file}:${question.line}:${question.column}). ` +
+          `Approve with: prosec approve ${runId} ${call}, or deny with: prosec deny ${runId} ${call} --reason "..."; ` +
+          `then continue with: prosec run ${again} --resume ${runId}\n`,
+      );
+      continue;
+    }
     process.stderr.write(
       `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
         `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${again} --resume ${runId}; ` +
@@ -257,6 +273,12 @@ function causedByNetwork(error: unknown): boolean {
 
 function quote(path: string): string {
   return /^[\w./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+/** The `.mcp.json` nearest the program (for a fetched program, the project's: its cache holds none). */
+function mcpConfigOf(file: string, cwd: string): { mcpConfig?: string } {
+  const config = findMcpConfig(dirname(resolve(cwd, file))) ?? findMcpConfig(cwd);
+  return config === undefined ? {} : { mcpConfig: config };
 }
 
 function databaseConfigured(): boolean {

@@ -11,6 +11,8 @@ import { isRunning, listRuns, runsFolder, type ListedRun } from "../run/run-list
 import { runSteps, type ShownStep } from "../run/run-steps.js";
 import { RunStateError } from "../../runtime/errors.js";
 import type { DbosRun } from "../worker/dbos-runs.js";
+import { readWaiting } from "../../runtime/durable/run-control.js";
+import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
@@ -73,7 +75,10 @@ export function runsCommand(yargs: Argv): Argv {
               return;
             }
             if (argv.format === "json") process.stdout.write(`${JSON.stringify(steps, null, 2)}\n`);
-            else printSteps(steps);
+            else {
+              printSteps(steps);
+              printPendingApprovals(dir, argv.id);
+            }
             process.exitCode = EXIT.ok;
           },
         )
@@ -299,4 +304,13 @@ function asJson(entry: AnyRun): object {
     cost: run.cost ?? null,
     ...(run.evalId === undefined ? {} : { evalId: run.evalId }),
   };
+}
+
+/** The tool calls the run waits for a person to approve (docs/tools.md, "Approvals"), one a line. */
+function printPendingApprovals(dir: string, runId: string): void {
+  const pending = (readWaiting(dir)?.questions ?? []).filter((question) => question.name.startsWith(APPROVAL_PREFIX));
+  for (const question of pending)
+    process.stdout.write(
+      `waiting for approval: ${question.name.slice(APPROVAL_PREFIX.length)}: ${question.prompt} (prosec approve ${runId} ${question.name.slice(APPROVAL_PREFIX.length)}, or prosec deny)\n`,
+    );
 }

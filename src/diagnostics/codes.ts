@@ -131,6 +131,13 @@ export const diagnosticCodes = {
     severity: "error",
     meaning: "a typed result read as what its type is not: a field of a list, an index of a record",
   },
+  P055: { severity: "error", meaning: "`permissions: mcp:` names an MCP server `.mcp.json` does not declare" },
+  P056: { severity: "error", meaning: "`permissions: mcp:` entry that is not a quoted `server/tool` glob" },
+  P057: { severity: "error", meaning: "`.mcp.json` above the program cannot be read or is not valid" },
+  P058: {
+    severity: "error",
+    meaning: "`skills:` names a skill one edit from an installed one: a typo (with did-you-mean)",
+  },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -450,7 +450,7 @@ export const analyzeMessages = {
       `unknown permission ${quote(name)}${didYouMean(suggestion)}`,
       suggestion
         ? undefined
-        : "permissions are read, write, execute, bash, network and env; unknown ones grant nothing",
+        : "permissions are read, write, execute, bash, network, env and mcp; unknown ones grant nothing",
     ),
   unknownPermissionValue: (range: SourceRange, permission: string, value: string) =>
     warning(
@@ -643,6 +643,48 @@ export const analyzeMessages = {
       range,
       `${quote(text)}: ${quote(name)} is one edit from ${quote(binding)}, so this looks like a typo, not text for the model`,
       `write ${quote(`{${binding}${text.slice(1 + name.length)}`)} to interpolate ${quote(binding)}, or \\${text} to keep the braces as text`,
+    ),
+  unknownMcpServer: (
+    range: SourceRange,
+    server: string,
+    file: string | undefined,
+    declared: readonly string[],
+    suggestion: string | undefined,
+  ) =>
+    error(
+      "P055",
+      range,
+      file === undefined
+        ? `MCP server ${quote(server)} is not declared: there is no .mcp.json in the program's folder or above it`
+        : `MCP server ${quote(server)} is not declared in ${file}${didYouMean(suggestion)}`,
+      file === undefined
+        ? 'declare it in .mcp.json beside the program: {"mcpServers": {"' +
+            server +
+            '": {"command": "...", "args": []}}}'
+        : suggestion === undefined
+          ? `${file} declares ${declared.length === 0 ? "no servers" : declared.map(quote).join(", ")}`
+          : undefined,
+    ),
+  mcpGlobNotString: (range: SourceRange) =>
+    error(
+      "P056",
+      range,
+      "an `mcp:` entry is a quoted `server/tool` glob",
+      'write `mcp: ["memory/*", "github/get_*"]`: the server as .mcp.json names it, then `/` and a tool glob',
+    ),
+  misspeltSkill: (range: SourceRange, skill: string, installed: string) =>
+    error(
+      "P058",
+      range,
+      `skill ${quote(skill)} is not installed (did you mean ${quote(installed)}?)`,
+      `${quote(installed)} is in skills/, .claude/skills/ or ~/.claude/skills/`,
+    ),
+  badMcpConfig: (range: SourceRange, problem: string) =>
+    error(
+      "P057",
+      range,
+      `the MCP servers cannot be checked: ${problem}`,
+      "fix .mcp.json (its format is Claude Code's)",
     ),
 };
 

@@ -14,6 +14,7 @@ import { programsUnder } from "../project/files.js";
 import { checkProgram, type ImportResolution } from "../compile.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { Analysis } from "../phases/2-analyze/index.js";
+import { projectTools } from "../project/mcp-servers.js";
 
 export interface CheckedDocument {
   /** As the editor names it (open documents) or as a `file:` URL. */
@@ -135,7 +136,11 @@ export class Workspace {
           return interfaces.get(target)!;
         }
       : undefined;
-    const checked = checkProgram(text.getText(), { resolveImport, strict: this.options.strict });
+    const checked = checkProgram(text.getText(), {
+      resolveImport,
+      strict: this.options.strict,
+      ...(isFile ? projectTools(path, this.folderOf(path)) : {}),
+    });
     // With syntax errors too: the statements that do not parse are skipped, the rest is analysed.
     const analysis = checked.analysis;
     const document: CheckedDocument = {

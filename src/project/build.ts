@@ -21,6 +21,7 @@ import { outputPath, portable, rootOf } from "./output-path.js";
 import { findProjectRoot } from "./lockfile.js";
 import { isRemoteUse, useStrings, VENDOR_FOLDER } from "../references.js";
 import { typecheck, type TypeError } from "./typecheck.js";
+import { projectTools } from "./mcp-servers.js";
 
 export interface BuildOptions {
   /** Mirror the source tree under this folder instead of writing next to each program. */
@@ -132,6 +133,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
       resolveImport,
       importSpecifiers,
       strict: options.strict,
+      ...projectTools(path, cwd),
       onStep: (step) => options.onProgress?.(`compiling ${shown}: ${step}`),
     });
     planned.set(path, {

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { transform } from "sucrase";
 import { importResolver } from "../project/imports.js";
+import { projectTools } from "../project/mcp-servers.js";
 import { portable } from "../project/output-path.js";
 import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
 import { moduleSpecifier, stringLiteral } from "../phases/3-transform/index.js";
@@ -56,6 +57,7 @@ export function compileClosure(
           resolveImport,
           strict,
           inputHash: hashInputs(source, []),
+          ...projectTools(file, cwd),
           ...(options.scoreAsserts === true && file === root ? { scoreAsserts: true } : {}),
         });
     compiled.set(file, {

@@ -10,6 +10,7 @@ import { liveHolder, lockRun, unlockRun } from "../../runtime/durable/run-lock.j
 import { RunStateError } from "../../runtime/errors.js";
 import { UsageError } from "../errors.js";
 import { readRun } from "./run-list.js";
+import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 
 /** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
 export function fileRunFolder(cwd: string, runId: string): string | undefined {
@@ -86,4 +87,37 @@ function programSource(dir: string): string {
   } catch {
     return "<file>";
   }
+}
+
+/**
+ * `prosec approve` / `prosec deny`: answers the tool calls the run waits for a person to approve
+ * (runtime/run/approvals.ts), each named by its call id (or its question's name); without names,
+ * the one call pending, or every one with `all`.
+ */
+export function decideFileRun(
+  dir: string,
+  runId: string,
+  calls: readonly string[],
+  all: boolean,
+  answer: string,
+): string[] {
+  const pending = (readWaiting(dir)?.questions ?? []).filter((question) => question.name.startsWith(APPROVAL_PREFIX));
+  if (pending.length === 0) throw new UsageError(`run ${runId} is not waiting for an approval`);
+  const shown = pending.map((question) => `${question.name.slice(APPROVAL_PREFIX.length)} (${question.prompt})`);
+  let chosen = pending;
+  if (calls.length > 0) {
+    chosen = calls.map((call) => {
+      const found = pending.find((question) => question.name === call || question.name === APPROVAL_PREFIX + call);
+      if (found === undefined)
+        throw new UsageError(
+          `run ${runId} is not waiting for an approval of ${call}; it waits for: ${shown.join("; ")}`,
+        );
+      return found;
+    });
+  } else if (!all && pending.length > 1) {
+    throw new UsageError(
+      `run ${runId} waits for ${pending.length} approvals: name the calls, or give --all: ${shown.join("; ")}`,
+    );
+  }
+  return answerFileRun(dir, runId, Object.fromEntries(chosen.map((question) => [question.name, answer])));
 }

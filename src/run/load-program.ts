@@ -12,6 +12,7 @@ import { hasErrors } from "../diagnostics/diagnostic.js";
 import type { CheckedFile } from "./compile-in-memory.js";
 import { portable } from "../project/output-path.js";
 import { buildRoot } from "../package-root.js";
+import { projectTools } from "../project/mcp-servers.js";
 import { compilerVersion } from "../version.js";
 import { ModuleCache } from "./module-cache.js";
 import type { ProgramInfo, RunOptions, Value } from "../../runtime/index.js";
@@ -66,7 +67,9 @@ export async function loadProgram(path: string, options: LoadOptions = {}): Prom
   const runtimeUrl = runtimeModuleUrl();
   const cache = options.cache === true ? new ModuleCache(cwd) : undefined;
   const scoreAsserts = options.scoreAsserts === true;
-  const key = cache?.keyOf(program, { strict: options.strict === true, scoreAsserts, runtimeUrl });
+  // What the checks know of the project's tools (.mcp.json's servers, installed skills) is part of the key.
+  const tools = JSON.stringify(projectTools(program, cwd));
+  const key = cache?.keyOf(program, { strict: options.strict === true, scoreAsserts, tools, runtimeUrl });
   const hit = key === undefined ? undefined : cache!.read(key);
   if (hit !== undefined) {
     const files = hit.files.map((file) => ({

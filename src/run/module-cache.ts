@@ -62,7 +62,12 @@ export class ModuleCache {
   /** The key of `program` (absolute path) compiled with these options, or undefined when it cannot be read as text. */
   keyOf(
     program: string,
-    options: { readonly strict: boolean; readonly scoreAsserts: boolean; readonly runtimeUrl: string },
+    options: {
+      readonly strict: boolean;
+      readonly scoreAsserts: boolean;
+      readonly tools: string;
+      readonly runtimeUrl: string;
+    },
   ): string | undefined {
     const bytes = readText(program);
     if (bytes === undefined) return undefined;
@@ -76,6 +81,7 @@ export class ModuleCache {
         options.runtimeUrl,
         options.strict,
         options.scoreAsserts,
+        options.tools,
         program,
         lockfile,
       ]),

@@ -199,7 +199,7 @@ function readTrace(path: string): Trace {
     else if (record.e === "start") {
       keys.set(record.s, record.key);
       trace.starts.set(record.key, record);
-    } else {
+    } else if (record.e !== "server") {
       const key = keys.get(record.s);
       if (key === undefined) continue;
       if (record.e === "end") trace.ends.set(key, record);

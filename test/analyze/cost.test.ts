@@ -185,6 +185,20 @@ describe("the cost bound", () => {
     expect(cost.tokens["opus"]!.output).toBe(1000);
     expect(cost.assumptions).toEqual({ replyTokens: 1000, valueTokens: 1000, reasks: 2 });
   });
+
+  it("counts an agent with mcp: with an allowance for its MCP tools and one result at the output cap", () => {
+    const agent = (rules: string) => [
+      "agent keeper:",
+      "  permissions:",
+      `    ${rules}`,
+      "session: keeper",
+      '  prompt: "Go"',
+    ];
+    const input = (cost: ProgramCost): number => Number(formatCount(cost.tokens["sonnet"]!.input).replace(/,/g, ""));
+    const without = input(bound(...agent("read: deny")));
+    expect(input(bound(...agent('mcp: ["memory/*"]'))) - without).toBe(2000 + 32768);
+    expect(input(bound(...agent("mcp: []")))).toBe(without);
+  });
 });
 
 describe("the bound's algebra", () => {

@@ -49,7 +49,7 @@ describe("the vocabulary (runtime/vocabulary.ts) is what analysis accepts and lo
   });
 
   const kindModes = permissionKinds.flatMap((kind): [string, string][] =>
-    kind === "env" ? [[kind, "deny"]] : permissionModes.map((mode) => [kind, mode]),
+    kind === "env" || kind === "mcp" ? [[kind, "deny"]] : permissionModes.map((mode) => [kind, mode]),
   );
   it.each(kindModes)("permissions: %s: %s", (kind, mode) => {
     const { code, codes } = lowered(`agent a:\n  permissions:\n    ${kind}: ${mode}\nsession: a\n`);

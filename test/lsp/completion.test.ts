@@ -149,6 +149,7 @@ describe("prosec lsp: completion", () => {
       "bash",
       "network",
       "env",
+      "mcp",
     ]);
   });
 

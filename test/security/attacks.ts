@@ -242,6 +242,9 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
         refused("add a file to prose_modules", "write_file", write("prose_modules/a/extra.md"), NOT_PERMITTED),
         refused("PROGRAM.PROSE (case trick)", "write_file", write("PROGRAM.PROSE"), NOT_PERMITTED),
         refused("through a link to the program", "write_file", write("docs/to-program.md"), NOT_PERMITTED),
+        refused("give the next run an MCP server", "write_file", write(".mcp.json"), NOT_PERMITTED),
+        refused("rewrite a skill", "write_file", write("skills/review/SKILL.md"), NOT_PERMITTED),
+        refused("add a Claude skill", "write_file", write(".claude/skills/review/SKILL.md"), NOT_PERMITTED),
       ],
     },
     {

@@ -274,6 +274,23 @@ describe("class 8: protected names a command creates are removed", () => {
     expect(existsSync(join(project, "sub"))).toBe(true);
   });
 
+  it(".mcp.json and skills folders (issue 44): an existing one is read-only, a new one removed, and said", async () => {
+    const { project } = layout();
+    writeFileSync(join(project, ".mcp.json"), '{"mcpServers":{}}\n');
+    const out = await command(
+      project,
+      { bash: "allow" },
+      `echo '{"mcpServers":{"evil":{"command":"sh"}}}' > .mcp.json; mkdir -p skills/evil .claude/skills/evil sub/.mcp.json && echo ran`,
+    );
+    expect(out).toMatch(/\.mcp\.json: Read-only file system/);
+    expect(readFileSync(join(project, ".mcp.json"), "utf8")).toBe('{"mcpServers":{}}\n');
+    for (const made of ["skills", ".claude/skills", "sub/.mcp.json"]) {
+      expect(out).toContain(`removed ${made}`);
+      expect(existsSync(join(project, made))).toBe(false);
+    }
+    expect(existsSync(join(project, ".claude"))).toBe(true);
+  });
+
   it("a protected folder moved aside is moved back or reported, never deleted", async () => {
     const { project } = layout();
     mkdirSync(join(project, "nested/.git"), { recursive: true });

@@ -8,6 +8,7 @@ import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
 import { reportUnreachable } from "./unreachable.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
+import type { DeclaredMcpServers } from "./rules/rule.js";
 import { misspeltProperty } from "./rules/properties.js";
 import { NamedValues } from "./named-values.js";
 import { closest } from "./suggest.js";
@@ -19,6 +20,10 @@ export type ImportedProgram = ProgramInterface;
 export interface AnalyzeOptions {
   /** Parses and analyses a local `use "./x.prose"` import; undefined when it cannot be read. */
   readonly resolveImport?: (path: string) => ImportedProgram | undefined;
+  /** The MCP servers of the `.mcp.json` nearest the program; `permissions: mcp:` is checked against them. */
+  readonly mcpServers?: DeclaredMcpServers;
+  /** The Agent Skills installed for the project (`skills/`, `.claude/skills/`, `~/.claude/skills/`). */
+  readonly installedSkills?: readonly string[];
 }
 
 /** Statements that do not execute anything: inputs before the first of the others are parameters. */
@@ -41,10 +46,15 @@ export class Analyzer implements RuleContext {
   /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
   private readonly jumpScopes: JumpScope[] = [];
 
+  readonly mcpServers: DeclaredMcpServers | undefined;
+  readonly installedSkills: readonly string[] | undefined;
+
   constructor(
     private readonly program: ast.Program,
     options: AnalyzeOptions,
   ) {
+    this.mcpServers = options.mcpServers;
+    this.installedSkills = options.installedSkills;
     const report = (diagnostic: Diagnostic) => this.report(diagnostic);
     this.definitions = new Definitions(program, options.resolveImport, report);
     this.bindings = new Bindings(program, this.definitions, report);

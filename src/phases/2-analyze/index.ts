@@ -5,6 +5,7 @@ import { checkTypedAccess, typedValues } from "./typed-values.js";
 import type { Analysis } from "./types.js";
 
 export type { AnalyzeOptions, ImportedProgram } from "./analyzer.js";
+export type { DeclaredMcpServers } from "./rules/rule.js";
 export type * from "./types.js";
 export { visibleSymbols } from "./scope.js";
 export { boundNames } from "./bindings.js";

@@ -10,6 +10,13 @@ export const REPLY_TOKENS = 1000;
 export const ANSWER_TOKENS = 100;
 /** The runtime's framing of a session and its built-in tool definitions (measured: about 450). */
 export const SESSION_OVERHEAD_TOKENS = 450;
+/**
+ * An agent with `permissions: mcp:`: its MCP tools are known only when their servers start, so a
+ * session is counted with an allowance for their definitions and one result at the output cap
+ * (128 KB, a quarter of it in tokens) on top of the built-in tools (docs/tools.md, docs/cost.md).
+ */
+export const MCP_TOOLS_TOKENS = 2000;
+export const MCP_RESULT_TOKENS = (128 * 1024) / 4;
 /** The fixed instructions and answer tool of a judgment, choice or extraction. */
 export const QUESTION_OVERHEAD_TOKENS = 150;
 /**

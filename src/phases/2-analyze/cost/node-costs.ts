@@ -18,6 +18,8 @@ import { schemaOf, sessionReturns } from "../result-types.js";
 import {
   CORRECTION_TOKENS,
   DEFAULT_MODEL,
+  MCP_RESULT_TOKENS,
+  MCP_TOOLS_TOKENS,
   REASKS,
   REPLY_TOKENS,
   SESSION_OVERHEAD_TOKENS,
@@ -150,8 +152,12 @@ function session(
       ? Poly.zero
       : estimator.number(retry, node);
   const returns = sessionReturns(node, estimator.analysis.agents);
-  // A typed session is offered the `answer` tool: its schema is part of every request.
-  let input = SESSION_OVERHEAD_TOKENS + (returns === undefined ? 0 : tokensOf(JSON.stringify(schemaOf(returns))));
+  // A typed session is offered the `answer` tool: its schema is part of every request. An agent with
+  // `mcp:` is offered its MCP tools and may read one result at the cap.
+  let input =
+    SESSION_OVERHEAD_TOKENS +
+    (reachesMcp(property("permissions")?.value) ? MCP_TOOLS_TOKENS + MCP_RESULT_TOKENS : 0) +
+    (returns === undefined ? 0 : tokensOf(JSON.stringify(schemaOf(returns))));
   let values = CostVector.none;
   for (const { key, value } of [...(agent?.properties ?? []), ...node.properties]) {
     if (value.kind === "PropertyBlock" || value.kind === "TypeAnnotation") continue;
@@ -245,4 +251,11 @@ function pipeline(node: ast.PipelineExpression, estimator: CostEstimator, depth:
 function verdictReading(stage: ast.PipeStage, estimator: CostEstimator): CostVector {
   const last = stage.body.at(-1);
   return last?.kind === "ExpressionStatement" ? estimator.truthy(last.expression) : CostVector.none;
+}
+
+/** Whether `permissions:` gives MCP tools (`mcp:` with at least one glob). */
+function reachesMcp(permissions: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation | undefined): boolean {
+  if (permissions?.kind !== "PropertyBlock") return false;
+  const mcp = permissions.properties.find((rule) => rule.key.name === "mcp")?.value;
+  return mcp?.kind === "Array" && mcp.elements.length > 0;
 }

@@ -26,6 +26,10 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
     }
     const ruleValue = rule.value;
     if (ruleValue.kind === "TypeAnnotation") continue;
+    if (ruleValue.kind === "Array" && name === "mcp") {
+      checkMcpGlobs(ruleValue.elements, context);
+      continue;
+    }
     if (ruleValue.kind === "Array" && name !== "bash") {
       for (const pattern of ruleValue.elements) {
         if (pattern.kind !== "String" && pattern.kind !== "Identifier")
@@ -37,5 +41,32 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
       ruleValue.kind === "Identifier" ? ruleValue.name : ruleValue.kind === "String" ? ruleValue.value : undefined;
     const allowed = word !== undefined && permissionWords(name).includes(word);
     if (!allowed) context.report(m.unknownPermissionValue(ruleValue.loc, name, word ?? describe(ruleValue)));
+  }
+}
+
+/**
+ * `mcp:` globs are quoted `server/tool` text, and the server (when not itself a glob) is one the
+ * `.mcp.json` nearest the program declares (P055, P056, P057). Check never starts a server: which
+ * tools a glob matches is known when the server first starts (a warning then, if none).
+ */
+function checkMcpGlobs(globs: readonly ast.Expression[], context: RuleContext): void {
+  const declared = context.mcpServers;
+  let reported = false;
+  for (const glob of globs) {
+    if (glob.kind !== "String" || !glob.parts.every((part) => part.kind === "TextPart")) {
+      context.report(m.mcpGlobNotString(glob.loc));
+      continue;
+    }
+    if (declared === undefined) continue;
+    if (declared.problem !== undefined) {
+      if (!reported) context.report(m.badMcpConfig(glob.loc, declared.problem));
+      reported = true;
+      continue;
+    }
+    const server = glob.value.split("/")[0] ?? "";
+    if (server.includes("*") || declared.names.includes(server)) continue;
+    context.report(
+      m.unknownMcpServer(glob.loc, server, declared.file, declared.names, closest(server, declared.names)),
+    );
   }
 }

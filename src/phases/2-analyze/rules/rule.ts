@@ -13,12 +13,25 @@ export interface ProgramInterface {
   readonly outputs: readonly string[];
 }
 
+/** The servers a `.mcp.json` declares, for `permissions: mcp:` (check never starts them). */
+export interface DeclaredMcpServers {
+  /** The `.mcp.json` read, as shown in messages; undefined when none was found above the program. */
+  readonly file: string | undefined;
+  readonly names: readonly string[];
+  /** Why the file could not be read (not JSON, a server without a command). */
+  readonly problem?: string;
+}
+
 /** What rules may ask of the analysis. */
 export interface RuleContext {
   readonly agents: ReadonlyMap<string, ast.AgentDefinition>;
   readonly blocks: ReadonlyMap<string, ast.BlockDefinition>;
   /** Skill names registered by `import` and `use`. */
   readonly skills: ReadonlySet<string>;
+  /** The MCP servers declared for this program; undefined when the caller did not look (an in-memory check). */
+  readonly mcpServers: DeclaredMcpServers | undefined;
+  /** The skill folders installed for the project; undefined when the caller did not look. */
+  readonly installedSkills: readonly string[] | undefined;
   /** The interface of the program imported under `name`, when it could be read. */
   importedProgram(name: string): ProgramInterface | undefined;
   /** The name of the imported program whose call result the binding `identifier` refers to holds. */

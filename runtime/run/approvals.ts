@@ -1,0 +1,100 @@
+/**
+ * Approvals that survive a restart (DIALECT.md, "An explicit `prompt` means a person decides,
+ * durably"). In a run with a run folder and no `onPermission`, a tool call an explicit `prompt`
+ * permission puts to a person stops the run as waiting (a `WaitingForInput` whose question is the
+ * call: agent, tool, what it touches), with the call pending in the session's journal. `prosec
+ * approve` / `prosec deny` answer it as `prosec answer` answers an input (the answer is journaled
+ * under the call's own key), and the resumed session runs the approved call then, once: the pending
+ * call was never started, so the "interrupted, effect unknown" rule does not apply to it; a kill
+ * during the approved call does.
+ *
+ * Only an explicit `prompt` asks: `run_command` under the implicit default of `bash:` is refused
+ * here, as it is not offered without someone to ask.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { WaitingForInput } from "../errors.js";
+import { PermissionDenied } from "../tools/tool.js";
+import type { Permissions, PermissionRequest, Site, Value } from "../types.js";
+
+/** The tool call running now: what an approval is keyed by. */
+export interface CurrentCall {
+  readonly id: string;
+  /** The session step's key. */
+  readonly step: string;
+  readonly at: Site;
+}
+
+export const currentCall = new AsyncLocalStorage<CurrentCall>();
+
+/** The prefix of an approval's question name: `approve_<call>`. */
+export const APPROVAL_PREFIX = "approve_";
+
+/** A run stopped for a person to approve a tool call. */
+export class WaitingForApproval extends WaitingForInput {
+  override readonly name: string = "WaitingForApproval";
+}
+
+/** Whether the permissions put anything to a person explicitly. */
+export function asksExplicitly(permissions: Permissions | undefined): boolean {
+  return (
+    permissions !== undefined &&
+    (permissions.bash === "prompt" || permissions.network === "prompt" || (permissions.ask?.length ?? 0) > 0)
+  );
+}
+
+/** Whether a person is asked: not for `run_command` under the implicit default of `bash:`. */
+function putToAPerson(permissions: Permissions, request: PermissionRequest): boolean {
+  return (
+    request.tool !== "run_command" || permissions.bash === "prompt" || permissions.ask?.includes("execute") === true
+  );
+}
+
+/** `RunOptions.onApproval` for an agent: asked about explicit prompts only. */
+export function explicitAsker(
+  permissions: Permissions,
+  onApproval: (request: PermissionRequest) => boolean | Promise<boolean>,
+): (request: PermissionRequest) => boolean | Promise<boolean> {
+  return (request) => putToAPerson(permissions, request) && onApproval(request);
+}
+
+/** What a yes is: `yes`, `y`, `true`, `always`, `approve(d)`; anything else (`no: reason`) refuses. */
+export function approves(answer: Value): boolean {
+  if (answer === true) return true;
+  return typeof answer === "string" && /^(y|yes|true|always|approved?)$/i.test(answer.trim());
+}
+
+/**
+ * The asker of an agent with explicit `prompt` permissions, in a run that keeps its answers in a
+ * journal: the recorded answer for this call, or the run stops waiting for one.
+ */
+export function durableAsker(
+  permissions: Permissions,
+  recorded: (key: string) => Promise<Value | undefined>,
+  file: string,
+): (request: PermissionRequest) => Promise<boolean> {
+  return async (request) => {
+    const call = currentCall.getStore();
+    if (call === undefined || !putToAPerson(permissions, request)) return false;
+    const key = `${call.step}/approval:${call.id}`;
+    const answer = await recorded(key);
+    if (answer !== undefined && approves(answer)) return true;
+    if (answer !== undefined) {
+      const reason = typeof answer === "string" ? /^no\s*:\s*(.+)$/is.exec(answer)?.[1]?.trim() : undefined;
+      throw new PermissionDenied(
+        `A person refused ${request.tool}: ${request.detail}${reason === undefined ? "" : ` (${reason})`}`,
+      );
+    }
+    const who = request.agent === undefined ? "A session" : `Agent ${request.agent}`;
+    throw new WaitingForApproval(
+      [
+        {
+          name: `${APPROVAL_PREFIX}${call.id.replace(/[^\w-]/g, "_")}`,
+          prompt: `${who} asks to use ${request.tool}: ${request.detail}`,
+          key,
+          at: call.at,
+        },
+      ],
+      file,
+    );
+  };
+}

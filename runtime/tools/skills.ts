@@ -1,0 +1,189 @@
+/**
+ * Agent Skills (`skills: ["code-review"]`): a folder with a `SKILL.md` whose front matter has `name`
+ * and `description`, found in the project's `skills/<name>/`, then `.claude/skills/<name>/`, then
+ * `~/.claude/skills/<name>/` (DIALECT.md, "Tools beyond the built-ins"). A session's system prompt
+ * lists each skill's name and description; the model reads a skill's body and files with `read_skill`,
+ * which reads nothing outside that skill's folder (links that lead out, `..`, absolute paths and
+ * anything but regular files are refused). A skill's scripts run only through `run_command`, under
+ * the agent's own permissions: `read_skill` only reads.
+ *
+ * A resolved skill carries a digest of its files, which joins the fingerprint of the steps that use
+ * it: an edited skill re-runs those steps on resume, and nothing else.
+ */
+import { createHash } from "node:crypto";
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { ToolDefinition } from "../types.js";
+
+export const SKILL_FILE = "SKILL.md";
+/** What a digest reads of a skill folder at most: a skill is a few files of text. */
+const MAX_FILES = 500;
+const MAX_READ_CHARS = 200_000;
+
+export interface ResolvedSkill {
+  readonly name: string;
+  readonly description: string;
+  /** The real path of the skill's folder. */
+  readonly folder: string;
+  /** sha-256 of the folder's files (paths and contents), for step fingerprints. */
+  readonly digest: string;
+}
+
+/** Where skills are looked for, in order. */
+export function skillRoots(cwd: string, homeDir: string): string[] {
+  return [join(cwd, "skills"), join(cwd, ".claude", "skills"), join(homeDir, ".claude", "skills")];
+}
+
+/** The names of the skill folders that exist under the roots (what `check` suggests from). */
+export function installedSkills(cwd: string, homeDir: string): string[] {
+  const names = new Set<string>();
+  for (const root of skillRoots(cwd, homeDir)) {
+    let entries: string[];
+    try {
+      entries = readdirSync(root);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) if (isFile(join(root, entry, SKILL_FILE))) names.add(entry);
+  }
+  return [...names].sort();
+}
+
+/** The skill `name`, from the first root that has it; undefined when none does. */
+export function resolveSkill(name: string, cwd: string, homeDir: string): ResolvedSkill | undefined {
+  if (!/^[\w.-]+$/.test(name) || name === "." || name === "..") return undefined;
+  for (const root of skillRoots(cwd, homeDir)) {
+    const folder = join(root, name);
+    if (!isFile(join(folder, SKILL_FILE))) continue;
+    const real = realpathSync.native(folder);
+    const body = readFileSync(join(real, SKILL_FILE), "utf8");
+    const front = frontMatter(body);
+    return {
+      name: front["name"] ?? name,
+      description: front["description"] ?? firstLine(body),
+      folder: real,
+      digest: digestOf(real),
+    };
+  }
+  return undefined;
+}
+
+/** The lines a system prompt adds for the resolved skills. */
+export function skillListing(skills: readonly ResolvedSkill[]): string {
+  return [
+    "Skills you may draw on (read a skill's SKILL.md with read_skill before you use it):",
+    ...skills.map((skill) => `- ${skill.name}: ${skill.description}`),
+  ].join("\n");
+}
+
+/** `read_skill`, confined to the folders of `skills`. */
+export function readSkillTool(skills: readonly ResolvedSkill[]): ToolDefinition {
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  return {
+    name: "read_skill",
+    description:
+      "Read a file of one of your skills: its SKILL.md (the default) or another file in the skill's folder; a folder path lists its files.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        skill: { type: "string", description: `The skill: ${skills.map((skill) => skill.name).join(", ")}` },
+        path: { type: "string", description: "A path inside the skill's folder (default SKILL.md)" },
+      },
+      required: ["skill"],
+    },
+    repeatable: true,
+    run(input) {
+      const skill = byName.get(String(input["skill"]));
+      if (skill === undefined)
+        throw new Error(`No skill ${JSON.stringify(input["skill"])}; the skills are ${[...byName.keys()].join(", ")}.`);
+      const asked = input["path"] === undefined ? SKILL_FILE : String(input["path"]);
+      const path = insideSkill(skill, asked);
+      if (statSync(path).isDirectory())
+        return listFiles(path)
+          .map((file) => relative(skill.folder, file))
+          .join("\n");
+      const text = readFileSync(path, "utf8");
+      return text.length <= MAX_READ_CHARS
+        ? text
+        : `${text.slice(0, MAX_READ_CHARS)}\n[... ${text.length - MAX_READ_CHARS} more characters not shown]`;
+    },
+  };
+}
+
+/** The real path of `asked` in the skill's folder, or an error: nothing outside it, only files and folders. */
+function insideSkill(skill: ResolvedSkill, asked: string): string {
+  if (asked === "" || isAbsolute(asked))
+    throw new Error(`${asked || "(empty)"}: give a path inside the skill's folder.`);
+  const joined = resolve(skill.folder, asked);
+  const outside = (path: string): boolean => path !== skill.folder && !path.startsWith(`${skill.folder}${sep}`);
+  if (outside(joined)) throw new Error(`${asked} is outside the skill's folder; read_skill reads only inside it.`);
+  let real: string;
+  try {
+    real = realpathSync.native(joined);
+  } catch {
+    throw new Error(`${asked}: no such file in the skill ${skill.name}.`);
+  }
+  if (outside(real)) throw new Error(`${asked} leads outside the skill's folder; read_skill reads only inside it.`);
+  const stat = statSync(real);
+  if (!stat.isFile() && !stat.isDirectory()) throw new Error(`${asked} is not a regular file.`);
+  return real;
+}
+
+function listFiles(folder: string): string[] {
+  const found: string[] = [];
+  const visit = (current: string): void => {
+    for (const entry of readdirSync(current, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (found.length >= MAX_FILES) return;
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.isFile()) found.push(path);
+    }
+  };
+  visit(folder);
+  return found;
+}
+
+/** The folder's files (links not followed), their paths and contents, hashed in a fixed order. */
+function digestOf(folder: string): string {
+  const hash = createHash("sha256");
+  for (const file of listFiles(folder)) {
+    hash.update(relative(folder, file).split(sep).join("/"));
+    hash.update("\0");
+    hash.update(readFileSync(file));
+    hash.update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** `key: value` lines between the opening `---` and the next. */
+function frontMatter(text: string): Record<string, string> {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  const fields: Record<string, string> = {};
+  for (const line of match?.[1]?.split(/\r?\n/) ?? []) {
+    const field = /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
+    if (field !== undefined && field !== null) fields[field[1]!] = unquote(field[2]!.trim());
+  }
+  return fields;
+}
+
+function unquote(value: string): string {
+  return /^(["']).*\1$/.test(value) ? value.slice(1, -1) : value;
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .replace(/^---[\s\S]*?---/, "")
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? ""
+  );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile() || statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
