@@ -9,7 +9,7 @@
  *   (`**\/*.md`) refuses the command, never opens the folder. Not `/root`, other homes or `~/.ssh`;
  *   `.env*` files and `.prose/` folders at any depth (`node_modules` included) are hidden, the working
  *   directory's own `.prose/` by construction, the rest by a walk that, when cut at MAX_WALKED
- *   entries, refuses the command;
+ *   entries or stopped by a folder it cannot read (a path past PATH_MAX), refuses the command;
  * - writable: only the readable folders whose whole subtree `write:` allows (`**`, `out/**`); a glob a
  *   bind mount cannot express (`**\/*.md`, any `!` exclude) leaves its folders read-only (fail
  *   closed), and inside a writable folder `.git/`, `.prose/`, programs, their modules, `prose.lock`
@@ -93,6 +93,8 @@ export const MAX_WALKED = 200_000;
 /** The sandbox's `/tmp` and the largest file a command may write. */
 const TMP_BYTES = 1024 ** 3;
 const FILE_BLOCKS = 1024 ** 3 / 1024;
+/** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or bwrap. */
+const PATH_MAX = 4096;
 /** Processes a command may have (RLIMIT_NPROC binds only users other than root). */
 const MAX_PROCESSES = 4096;
 /** A name that may be hidden or protected (`.env*`, `.git`, `.prose`, `*.prose*`, `prose.lock`, `prose_modules`). */
@@ -237,12 +239,15 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const hidden = new Set<string>();
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
-  const walk = { count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const walk: Walk = { count: 0, limit: plan.maxWalked ?? MAX_WALKED };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))
       return {
-        refusal: `The working directory has more than ${walk.limit} entries to check for files the sandbox hides; the command was refused. Narrow the agent's read: to the folders it needs.`,
+        refusal:
+          walk.unreadable !== undefined
+            ? `The folder ${walk.unreadable} cannot be checked for files the sandbox hides (${walk.why}); the command was refused. Move or remove it outside prosec.`
+            : `The working directory has more than ${walk.limit} entries to check for files the sandbox hides; the command was refused. Narrow the agent's read: to the folders it needs.`,
       };
   const inWritable = (path: string): boolean => writable.some((root) => path === root || path.startsWith(`${root}/`));
   const protectedBefore = new Map<string, string>();
@@ -385,18 +390,30 @@ export function writableFolders(plan: SandboxPlan): string[] {
   return folders.includes(".") ? ["."] : [...new Set(folders)];
 }
 
-/** Protected (read-only) and hidden paths under `folder`; false when the walk passes its limit. */
-function collect(
-  folder: string,
-  readOnly: string[],
-  hidden: Set<string>,
-  walk: { count: number; readonly limit: number },
-): boolean {
+interface Walk {
+  count: number;
+  readonly limit: number;
+  /** A folder the walk could not read (its path past PATH_MAX, no permission), and why. */
+  unreadable?: string;
+  why?: string;
+}
+
+/**
+ * Protected (read-only) and hidden paths under `folder`; false when the walk passes its limit or
+ * meets a folder it cannot read: what such a folder holds is not known, so nothing is hidden there
+ * (a `.env` moved past PATH_MAX, or into a folder made unreadable, would be shown), and the command
+ * is refused. Only a folder gone since its parent was read (ENOENT, ENOTDIR) is passed over.
+ */
+function collect(folder: string, readOnly: string[], hidden: Set<string>, walk: Walk): boolean {
   let entries;
   try {
     entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return true;
+    walk.unreadable = folder.length > 200 ? `${folder.slice(0, 120)}...${folder.slice(-60)}` : folder;
+    walk.why = code ?? String(error);
+    return false;
   }
   walk.count += entries.length;
   if (walk.count > walk.limit) return false;
@@ -406,6 +423,11 @@ function collect(
     if (!folderEntry && !MAYBE_SPECIAL.test(entry.name)) continue;
     if (entry.isSymbolicLink()) continue;
     const path = `${folder}/${entry.name}`;
+    if (path.length >= PATH_MAX) {
+      walk.unreadable = `${path.slice(0, 120)}...${path.slice(-60)}`;
+      walk.why = "its path is longer than the system's limit";
+      return false;
+    }
     const name = entry.name.toLowerCase();
     if (name.startsWith(".env") || name === ".prose") hidden.add(path);
     else if (isProtectedName(name)) readOnly.push(path);

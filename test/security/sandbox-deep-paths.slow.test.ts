@@ -1,0 +1,67 @@
+/**
+ * The sandbox against paths longer than PATH_MAX (issue 38, fourth attack set): a command can make
+ * them with relative names (`mkdir d; cd d` 2,100 times), and neither the walk that finds what to
+ * hide nor the scan for protected names afterwards can read past 4,096 bytes of absolute path.
+ * Real bubblewrap, real sh and coreutils.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Permissions } from "../../runtime/types.js";
+import { runCommandTool } from "../../runtime/tools/builtin.js";
+import { PermissionGuard } from "../../runtime/tools/permissions.js";
+import { ensureBubblewrap } from "../support/bubblewrap.js";
+import { temporaryFolder } from "../runtime/helpers.js";
+
+const deepTrees: string[] = [];
+
+beforeAll(() => {
+  ensureBubblewrap();
+});
+// Node's rmSync cannot remove a tree past PATH_MAX; GNU rm can (it walks with openat).
+afterEach(() => {
+  for (const tree of deepTrees.splice(0)) execFileSync("rm", ["-rf", "--", tree]);
+});
+
+async function command(project: string, permissions: Permissions, line: string): Promise<string> {
+  const guard = new PermissionGuard(project, permissions, undefined, undefined, {});
+  const context = { cwd: project, signal: new AbortController().signal, permissions: guard };
+  return Promise.resolve(runCommandTool.run({ command: line }, context)).catch(
+    (error: Error) => `TOOL ERROR ${error.message}`,
+  );
+}
+
+/** Shell that goes `depth` folders `d` down from the working directory (made when `make`). */
+function down(depth: number, make: boolean): string {
+  const step = make ? "mkdir -p d && cd -P d" : "cd -P d";
+  return `P=$PWD; i=0; while [ $i -lt ${depth} ]; do ${step} || exit 3; i=$((i+1)); done`;
+}
+
+describe("paths past PATH_MAX", () => {
+  it("a hidden .env moved past PATH_MAX stays hidden: the next command is refused, not shown it", async () => {
+    const project = temporaryFolder("prosec-deep-");
+    deepTrees.push(join(project, "d"));
+    mkdirSync(join(project, "sub"));
+    writeFileSync(join(project, "sub/.env"), "DB_PASSWORD=CANARY-DOTENV\n");
+    // The .env is covered by /dev/null in here; moving its folder carries the cover along.
+    const moved = await command(project, { bash: "allow" }, `${down(2100, true)}; mv "$P/sub" ./sub && echo moved`);
+    expect(moved).toMatch(/moved/);
+    expect(existsSync(join(project, "sub"))).toBe(false);
+    // Next command: fetch the folder back up from 100 levels above it, and read the .env.
+    const back = `${down(2000, false)}; mv "$(printf "d/%.0s" $(seq 100))sub" "$P/sub2"; cat "$P/sub2/.env"`;
+    const read = await command(project, { bash: "allow" }, back);
+    expect(read).not.toMatch(/CANARY-DOTENV/);
+    expect(read).toMatch(/TOOL ERROR .*cannot be checked for files the sandbox hides.*refused/s);
+  }, 120_000);
+
+  it("a hook made past PATH_MAX neither stops the run nor passes unreported", async () => {
+    const project = temporaryFolder("prosec-deep-");
+    deepTrees.push(join(project, "d"));
+    const hook = `${down(2100, true)}; mkdir -p .git/hooks && printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/post-checkout && echo made`;
+    const made = await command(project, { bash: "allow" }, hook);
+    // Before the fix the scan's lstat threw ENAMETOOLONG out of the child's exit handler: the
+    // process died with an uncaught exception and the hook stayed, unreported.
+    expect(made).toMatch(/^TOOL ERROR [\s\S]*made[\s\S]*could not be checked for protected names \(ENAMETOOLONG\)/);
+  }, 120_000);
+});
