@@ -31,7 +31,7 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { identityOf, isProtectedName } from "./protected-names.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
@@ -251,9 +251,15 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
       };
   const inWritable = (path: string): boolean => writable.some((root) => path === root || path.startsWith(`${root}/`));
   const protectedBefore = new Map<string, string>();
+  // bwrap follows a link at both ends of a bind: a protected entry (or its folder) swapped for a
+  // link by a command of another session, between this check and the mount, would bind what the
+  // link names (the host's whole /etc over the sandbox's). Each is checked inside as the binds are.
   for (const path of readOnly) {
     if (!inWritable(path)) continue;
+    const identity = unlinkedIdentity(path);
+    if (identity === undefined) continue;
     args.push("--ro-bind", path, path);
+    checks.push(path, identity);
     remember(protectedBefore, path);
   }
   for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
@@ -261,9 +267,20 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const excluded = view.excluded
     .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
     .flatMap((path) => anyCase(plan.cwd, path));
+  const checkedFolders = new Set<string>();
   for (const path of [...hidden, ...excluded]) {
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (stat === undefined || stat.isSymbolicLink()) continue;
+    // A cover lands on the entry judged only while its folder is the one judged: `mv sub sub.old`
+    // and a new `sub/` would move the .env from under it. The folder is checked inside.
+    const folder = dirname(path);
+    if (!checkedFolders.has(folder) && (view.all || folder !== plan.cwd)) {
+      checkedFolders.add(folder);
+      const identity = unlinkedIdentity(folder);
+      if (identity === undefined)
+        return { refusal: `${folder} changed while the sandbox was prepared; the command was refused.` };
+      checks.push(folder, identity);
+    }
     if (stat.isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }

@@ -4,20 +4,22 @@
  * hide nor the scan for protected names afterwards can read past 4,096 bytes of absolute path.
  * Real bubblewrap, real sh and coreutils.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Permissions } from "../../runtime/types.js";
 import { runCommandTool } from "../../runtime/tools/builtin.js";
 import { PermissionGuard } from "../../runtime/tools/permissions.js";
+import { prepareSandbox } from "../../runtime/tools/sandbox.js";
 import { ensureBubblewrap } from "../support/bubblewrap.js";
 import { temporaryFolder } from "../runtime/helpers.js";
 
 const deepTrees: string[] = [];
+let bwrap = "";
 
 beforeAll(() => {
-  ensureBubblewrap();
+  bwrap = ensureBubblewrap();
 });
 // Node's rmSync cannot remove a tree past PATH_MAX; GNU rm can (it walks with openat).
 afterEach(() => {
@@ -64,4 +66,50 @@ describe("paths past PATH_MAX", () => {
     // process died with an uncaught exception and the hook stayed, unreported.
     expect(made).toMatch(/^TOOL ERROR [\s\S]*made[\s\S]*could not be checked for protected names \(ENAMETOOLONG\)/);
   }, 120_000);
+});
+
+describe("the read-only binds inside a writable folder", () => {
+  it("a nested .git swapped for a link to outside between the check and the mount refuses the command", async () => {
+    const root = temporaryFolder("prosec-swap-");
+    const project = join(root, "project");
+    mkdirSync(join(project, "docs/sub/.git"), { recursive: true });
+    const sandbox = prepareSandbox({ cwd: project, read: undefined, write: ["docs/**"] });
+    if ("refusal" in sandbox) throw new Error(sandbox.refusal);
+    // What a second session's command does meanwhile: docs/sub/.git (bound read-only) made a link
+    // to /etc. bwrap's --ro-bind follows it at both ends: the host's whole /etc over the sandbox's
+    // few entries of it.
+    renameSync(join(project, "docs/sub"), join(project, "docs/sub.old"));
+    mkdirSync(join(project, "docs/sub"));
+    // Relative, as many levels up as the folder is deep: in the sandbox the link ends at its /etc.
+    const up = join(project, "docs/sub").split("/").length - 1;
+    symlinkSync(`${"../".repeat(up)}etc`, join(project, "docs/sub/.git"));
+    const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      execFile(bwrap, [...sandbox.args, "/bin/sh", "-c", "ls /etc"], (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number), output: stdout + stderr }),
+      );
+    });
+    expect(result.output).not.toMatch(/hostname|shadow|os-release/);
+    expect(result.output).toMatch(/docs\/sub\/\.git changed after it was checked; the command was refused/);
+    expect(result.code).toBe(126);
+  });
+
+  it("a .env moved from under its cover between the check and the mount refuses the command", async () => {
+    const project = temporaryFolder("prosec-swap-");
+    mkdirSync(join(project, "docs/sub"), { recursive: true });
+    writeFileSync(join(project, "docs/sub/.env"), "DB_PASSWORD=CANARY-DOTENV\n");
+    const sandbox = prepareSandbox({ cwd: project, read: undefined, write: ["docs/**"] });
+    if ("refusal" in sandbox) throw new Error(sandbox.refusal);
+    // Another session's command: the folder moved aside, a new one in its place. The cover lands
+    // on the new, empty docs/sub/.env; the real one is in docs/sub.old, uncovered.
+    renameSync(join(project, "docs/sub"), join(project, "docs/sub.old"));
+    mkdirSync(join(project, "docs/sub"));
+    const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      execFile(bwrap, [...sandbox.args, "/bin/sh", "-c", "cat docs/sub.old/.env"], (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number), output: stdout + stderr }),
+      );
+    });
+    expect(result.output).not.toMatch(/CANARY-DOTENV/);
+    expect(result.output).toMatch(/docs\/sub changed after it was checked; the command was refused/);
+    expect(result.code).toBe(126);
+  });
 });
