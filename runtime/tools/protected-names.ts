@@ -25,6 +25,16 @@ export function isProtectedName(name: string): boolean {
 }
 
 /**
+ * Whether a folder holding these entries is a git directory to git (its `is_git_directory`): `HEAD`
+ * with `objects/` and `refs/`, or with `commondir`. Such a folder needs no `.git` in its name: `git
+ * status` run in it reads its `config` (`core.worktree = .`, `core.fsmonitor = <command>`) and runs
+ * what it names, outside any sandbox. Its `HEAD` is protected as a `.git` is.
+ */
+export function isGitDirectory(names: ReadonlySet<string>): boolean {
+  return names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
+}
+
+/**
  * Moves a protected entry back to where it was, when that place is free; a folder of it that is gone
  * (`mv sub sub2`) is made again when its own parent is a real folder, not a link.
  */
@@ -87,8 +97,11 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
       if (code !== "ENOENT" && code !== "ENOTDIR") unreadable(folder, code);
       return;
     }
+    const gitDirectory = isGitDirectory(new Set(entries.map((entry) => entry.name)));
     for (const entry of entries) {
-      const special = MAYBE_PROTECTED.test(entry.name) && isProtectedName(entry.name.toLowerCase());
+      const special =
+        (MAYBE_PROTECTED.test(entry.name) && isProtectedName(entry.name.toLowerCase())) ||
+        (gitDirectory && entry.name === "HEAD");
       const path = `${folder}/${entry.name}`;
       if (path.length >= PATH_LIMIT) {
         unreadable(path, "ENAMETOOLONG");
@@ -105,7 +118,11 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
       if (was === undefined) {
         try {
           rmSync(path, { recursive: true, force: true });
-          said.push(`removed ${shown(path)}: a command may not create ${entry.name}`);
+          said.push(
+            entry.name === "HEAD"
+              ? `removed ${shown(path)}: a command may not make a git repository (HEAD beside objects/ and refs/)`
+              : `removed ${shown(path)}: a command may not create ${entry.name}`,
+          );
         } catch (error) {
           said.push(
             `${shortened(shown(path))} was made by the command and could not be removed (${(error as NodeJS.ErrnoException).code ?? "error"}): remove it by hand (rm -rf) before running git or prosec there`,

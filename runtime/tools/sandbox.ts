@@ -32,7 +32,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { identityOf, isProtectedName } from "./protected-names.js";
+import { identityOf, isGitDirectory, isProtectedName } from "./protected-names.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
 export type SandboxMode = "required" | "auto" | "off";
@@ -99,6 +99,8 @@ const PATH_MAX = 4096;
 const MAX_PROCESSES = 4096;
 /** A name that may be hidden or protected (`.env*`, `.git`, `.prose`, `*.prose*`, `prose.lock`, `prose_modules`). */
 const MAYBE_SPECIAL = /^\.(env|git)|prose/i;
+/** What of a git directory git runs or that makes it one. */
+const GIT_DIRECTORY_CODE = new Set(["HEAD", "config", "hooks", "commondir"]);
 /** Characters bwrap would take as a glob in a pattern; a folder or file a bind can name has none. */
 const GLOB = /[*?[\]{}()!+@]/;
 
@@ -434,6 +436,12 @@ function collect(folder: string, readOnly: string[], hidden: Set<string>, walk: 
   }
   walk.count += entries.length;
   if (walk.count > walk.limit) return false;
+  // A git directory without `.git` in its name (a bare repository): what git reads of it as code
+  // (`config`, `hooks/`) and what makes it one (`HEAD`, `commondir`) are protected as a `.git` is.
+  // The walk goes on: what else the folder holds is hidden and protected as anywhere.
+  if (isGitDirectory(new Set(entries.map((entry) => entry.name))))
+    for (const entry of entries)
+      if (GIT_DIRECTORY_CODE.has(entry.name) && !entry.isSymbolicLink()) readOnly.push(`${folder}/${entry.name}`);
   for (const entry of entries) {
     // Most entries are neither hidden nor protected nor folders: no path is built, no case folded.
     const folderEntry = entry.isDirectory();

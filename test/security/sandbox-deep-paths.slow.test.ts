@@ -113,3 +113,47 @@ describe("the read-only binds inside a writable folder", () => {
     expect(result.code).toBe(126);
   });
 });
+
+describe("a git repository without .git in its name", () => {
+  const plant = (folder: string, marker: string): string =>
+    `mkdir -p ${folder}/objects ${folder}/refs && echo "ref: refs/heads/main" > ${folder}/HEAD && ` +
+    `printf '[core]\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "touch ${marker}; false"\\n' > ${folder}/config && echo planted`;
+  /** `git status` as the user would run it there, with no configuration of theirs. */
+  const userGit = (folder: string, home: string): void => {
+    try {
+      execFileSync("git", ["status"], {
+        cwd: folder,
+        env: { PATH: process.env["PATH"], HOME: home, GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: home },
+        stdio: "ignore",
+      });
+    } catch {
+      // Not a repository: what the fix makes of it.
+    }
+  };
+
+  it("a bare repository a command plants in a writable folder is unmade before the user's git runs it", async () => {
+    const root = temporaryFolder("prosec-bare-");
+    const project = join(root, "project");
+    mkdirSync(join(project, "docs"), { recursive: true });
+    const marker = join(root, "PWNED");
+    const made = await command(project, { bash: "allow", write: ["docs/**"] }, plant("docs/evil", marker));
+    expect(made).toMatch(
+      /^TOOL ERROR [\s\S]*planted[\s\S]*removed docs\/evil\/HEAD: a command may not make a git repository/,
+    );
+    userGit(join(project, "docs/evil"), root);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("a bare repository already there is bound read-only: its config cannot be given a command", async () => {
+    const root = temporaryFolder("prosec-bare-");
+    const project = join(root, "project");
+    mkdirSync(join(project, "docs"), { recursive: true });
+    execFileSync("git", ["init", "-q", "--bare", join(project, "docs/repo.git")]);
+    const marker = join(root, "PWNED");
+    const out = await command(project, { bash: "allow", write: ["docs/**"] }, plant("docs/repo.git", marker));
+    expect(out).not.toMatch(/planted/);
+    expect(existsSync(join(project, "docs/repo.git/HEAD"))).toBe(true);
+    userGit(join(project, "docs/repo.git"), root);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
