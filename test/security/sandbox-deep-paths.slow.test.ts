@@ -6,11 +6,12 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Permissions } from "../../runtime/types.js";
 import { runCommandTool } from "../../runtime/tools/builtin.js";
-import { PermissionGuard } from "../../runtime/tools/permissions.js";
+import { PermissionGuard, type GuardSettings } from "../../runtime/tools/permissions.js";
 import { prepareSandbox } from "../../runtime/tools/sandbox.js";
 import { ensureBubblewrap } from "../support/bubblewrap.js";
 import { temporaryFolder } from "../runtime/helpers.js";
@@ -26,8 +27,13 @@ afterEach(() => {
   for (const tree of deepTrees.splice(0)) execFileSync("rm", ["-rf", "--", tree]);
 });
 
-async function command(project: string, permissions: Permissions, line: string): Promise<string> {
-  const guard = new PermissionGuard(project, permissions, undefined, undefined, {});
+async function command(
+  project: string,
+  permissions: Permissions,
+  line: string,
+  settings: GuardSettings = {},
+): Promise<string> {
+  const guard = new PermissionGuard(project, permissions, undefined, undefined, settings);
   const context = { cwd: project, signal: new AbortController().signal, permissions: guard };
   return Promise.resolve(runCommandTool.run({ command: line }, context)).catch(
     (error: Error) => `TOOL ERROR ${error.message}`,
@@ -155,5 +161,43 @@ describe("a git repository without .git in its name", () => {
     expect(existsSync(join(project, "docs/repo.git/HEAD"))).toBe(true);
     userGit(join(project, "docs/repo.git"), root);
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("the proxy against the host's loopback, spelt every way (attacks that hold)", () => {
+  it("no spelling, name, tunnel, Host header or origin-form request reaches a service on 127.0.0.1", async () => {
+    const project = temporaryFolder("prosec-proxy-");
+    const hits: string[] = [];
+    const server = createServer((request, response) => (hits.push(request.url ?? ""), response.end("SINK-REACHED\n")));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const curl = (args: string): string => `curl -sS --max-time 5 ${args} 2>&1; echo`;
+      const line = [
+        curl(`http://[::ffff:127.0.0.1]:${port}/mapped`),
+        curl(`http://0177.0.0.1:${port}/octal`),
+        curl(`http://2130706433:${port}/decimal`),
+        curl(`http://0.0.0.0:${port}/unspecified`),
+        curl(`http://loop.test:${port}/resolves-to-loopback`),
+        curl(`-p http://[::ffff:7f00:1]:${port}/connect-mapped`),
+        curl(`-p http://loop.test:${port}/connect-name`),
+        curl(`-H "Host: loop.test" http://127.0.0.1:${port}/host-header`),
+        curl(`--noproxy "*" http://127.0.0.1:${port}/direct`),
+        curl(`--noproxy "*" --request-target /origin-form -H "Host: 127.0.0.1:${port}" http://127.0.0.1:3128/`),
+      ].join("; ");
+      const resolveHost = async (host: string): Promise<string[]> => (host.endsWith(".test") ? ["127.0.0.1"] : []);
+      const out = await command(project, { bash: "allow", network: "allow" }, line, { resolveHost });
+      expect(out).not.toMatch(/SINK-REACHED/);
+      // Each went through the proxy and was refused there (the direct one has no route at all).
+      for (const what of ["/mapped", "/octal", "/decimal", "/unspecified", "/resolves-to-loopback", "/host-header"])
+        expect(out).toMatch(new RegExp(`the network proxy refused http://\\S*${what}: `));
+      expect(out).toMatch(/refused CONNECT \[::ffff:7f00:1\]:\d+: .*loopback/);
+      expect(out).toMatch(/refused CONNECT loop\.test:\d+: loop\.test resolves to 127\.0\.0\.1/);
+      expect(out).toMatch(/refused \/origin-form: Not a URL/);
+      expect(out).toMatch(/Failed to connect to 127\.0\.0\.1/);
+      expect(hits).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 });
