@@ -32,7 +32,8 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { identityOf, isGitDirectory, isProtectedName } from "./protected-names.js";
+import { identityOf } from "./protected-names.js";
+import { collect, type Walk } from "./sandbox-walk.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
 export type SandboxMode = "required" | "auto" | "off";
@@ -93,14 +94,8 @@ export const MAX_WALKED = 200_000;
 /** The sandbox's `/tmp` and the largest file a command may write. */
 const TMP_BYTES = 1024 ** 3;
 const FILE_BLOCKS = 1024 ** 3 / 1024;
-/** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or bwrap. */
-const PATH_MAX = 4096;
 /** Processes a command may have (RLIMIT_NPROC binds only users other than root). */
 const MAX_PROCESSES = 4096;
-/** A name that may be hidden or protected (`.env*`, `.git`, `.prose`, `*.prose*`, `prose.lock`, `prose_modules`). */
-const MAYBE_SPECIAL = /^\.(env|git)|prose/i;
-/** What of a git directory git runs or that makes it one. */
-const GIT_DIRECTORY_CODE = new Set(["HEAD", "config", "hooks", "commondir"]);
 /** Characters bwrap would take as a glob in a pattern; a folder or file a bind can name has none. */
 const GLOB = /[*?[\]{}()!+@]/;
 
@@ -407,58 +402,6 @@ export function writableFolders(plan: SandboxPlan): string[] {
     if (target?.folder === true) folders.push(target.path);
   }
   return folders.includes(".") ? ["."] : [...new Set(folders)];
-}
-
-interface Walk {
-  count: number;
-  readonly limit: number;
-  /** A folder the walk could not read (its path past PATH_MAX, no permission), and why. */
-  unreadable?: string;
-  why?: string;
-}
-
-/**
- * Protected (read-only) and hidden paths under `folder`; false when the walk passes its limit or
- * meets a folder it cannot read: what such a folder holds is not known, so nothing is hidden there
- * (a `.env` moved past PATH_MAX, or into a folder made unreadable, would be shown), and the command
- * is refused. Only a folder gone since its parent was read (ENOENT, ENOTDIR) is passed over.
- */
-function collect(folder: string, readOnly: string[], hidden: Set<string>, walk: Walk): boolean {
-  let entries;
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return true;
-    walk.unreadable = folder.length > 200 ? `${folder.slice(0, 120)}...${folder.slice(-60)}` : folder;
-    walk.why = code ?? String(error);
-    return false;
-  }
-  walk.count += entries.length;
-  if (walk.count > walk.limit) return false;
-  // A git directory without `.git` in its name (a bare repository): what git reads of it as code
-  // (`config`, `hooks/`) and what makes it one (`HEAD`, `commondir`) are protected as a `.git` is.
-  // The walk goes on: what else the folder holds is hidden and protected as anywhere.
-  if (isGitDirectory(new Set(entries.map((entry) => entry.name))))
-    for (const entry of entries)
-      if (GIT_DIRECTORY_CODE.has(entry.name) && !entry.isSymbolicLink()) readOnly.push(`${folder}/${entry.name}`);
-  for (const entry of entries) {
-    // Most entries are neither hidden nor protected nor folders: no path is built, no case folded.
-    const folderEntry = entry.isDirectory();
-    if (!folderEntry && !MAYBE_SPECIAL.test(entry.name)) continue;
-    if (entry.isSymbolicLink()) continue;
-    const path = `${folder}/${entry.name}`;
-    if (path.length >= PATH_MAX) {
-      walk.unreadable = `${path.slice(0, 120)}...${path.slice(-60)}`;
-      walk.why = "its path is longer than the system's limit";
-      return false;
-    }
-    const name = entry.name.toLowerCase();
-    if (name.startsWith(".env") || name === ".prose") hidden.add(path);
-    else if (isProtectedName(name)) readOnly.push(path);
-    else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
-  }
-  return true;
 }
 
 /** The system folders read-only (a merged-/usr link as a link), and the few /etc entries programs need. */
