@@ -39,14 +39,7 @@ import {
 } from "./network-rules.js";
 import { PathRules, type Access } from "./path-rules.js";
 import { undoProtectedChanges } from "./protected-names.js";
-import {
-  bubblewrapNow,
-  MAX_WALKED,
-  prepareSandbox,
-  probeBubblewrap,
-  type BubblewrapProbe,
-  type SandboxMode,
-} from "./sandbox.js";
+import { bubblewrapNow, prepareSandbox, probeBubblewrap, type BubblewrapProbe, type SandboxMode } from "./sandbox.js";
 import { PermissionDenied } from "./tool.js";
 
 const DEFAULT_READ = ["**"];
@@ -201,7 +194,7 @@ export class PermissionGuard implements ToolPermissions {
     const cwd = realpathSync.native(this.cwd);
     const sandbox = prepareSandbox({ cwd, read: this.permissions?.read, write: this.permissions?.write });
     if ("refusal" in sandbox) throw new PermissionDenied(sandbox.refusal);
-    const scan = { writable: sandbox.writable, before: sandbox.protectedBefore, cwd, maxWalked: MAX_WALKED };
+    const scan = { writable: sandbox.writable, before: sandbox.protectedBefore, cwd };
     const afterwards = (): string[] => undoProtectedChanges(scan);
     const network =
       this.network === "deny" || this.network === "prompt" ? undefined : { allowsTunnel: this.allowsTunnel };

@@ -29,6 +29,16 @@ export function isProtectedName(name: string): boolean {
 }
 
 /**
+ * Whether a folder holding these entries is a git directory to git (its `is_git_directory`): `HEAD`
+ * with `objects/` and `refs/`, or with `commondir`. Such a folder needs no `.git` in its name: `git
+ * status` run in it reads its `config` (`core.worktree = .`, `core.fsmonitor = <command>`) and runs
+ * what it names, outside any sandbox. Its `HEAD` is protected as a `.git` is.
+ */
+export function isGitDirectory(names: ReadonlySet<string>): boolean {
+  return names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
+}
+
+/**
  * Moves a protected entry back to where it was, when that place is free; a folder of it that is gone
  * (`mv sub sub2`) is made again when its own parent is a real folder, not a link.
  */
@@ -50,8 +60,20 @@ function moveBack(path: string, was: string): boolean {
 
 /** `device:inode` of what `path` names itself (a link as a link), or undefined when it is missing. */
 export function identityOf(path: string): string | undefined {
-  const stat = lstatSync(path, { throwIfNoEntry: false });
+  let stat;
+  try {
+    stat = lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
   return stat === undefined ? undefined : `${stat.dev}:${stat.ino}`;
+}
+
+/** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or rm. */
+const PATH_LIMIT = 4096;
+
+function shortened(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 60)}...${path.slice(-100)}` : path;
 }
 
 export interface ProtectedScan {
@@ -61,37 +83,55 @@ export interface ProtectedScan {
   readonly before: ReadonlyMap<string, string>;
   /** The working directory: its own `.prose/` is the runtime's, never touched. */
   readonly cwd: string;
-  readonly maxWalked: number;
 }
 
 /** Undoes what the command did to protected names; returns one line per entry removed, moved back or left. */
 export function undoProtectedChanges(scan: ProtectedScan): string[] {
   const said: string[] = [];
   const shown = (path: string): string => relative(scan.cwd, path) || ".";
-  const walk = { count: 0 };
+  // The walk is never cut short: what a command made is all checked, however many entries (a cap
+  // would let a command hide a hook behind enough files). A folder it cannot read (a path past
+  // PATH_MAX, which the command can make with relative names) is reported, never passed in silence.
   const visit = (folder: string): void => {
     let entries;
     try {
       entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") unreadable(folder, code);
       return;
     }
-    walk.count += entries.length;
-    if (walk.count > scan.maxWalked) return;
+    const gitDirectory = isGitDirectory(new Set(entries.map((entry) => entry.name)));
     for (const entry of entries) {
-      const special = MAYBE_PROTECTED.test(entry.name) && isProtectedName(entry.name.toLowerCase());
-      if (!special) {
-        if (entry.isDirectory()) visit(`${folder}/${entry.name}`);
+      const special =
+        (MAYBE_PROTECTED.test(entry.name) && isProtectedName(entry.name.toLowerCase())) ||
+        (gitDirectory && entry.name === "HEAD");
+      const path = `${folder}/${entry.name}`;
+      if (path.length >= PATH_LIMIT) {
+        unreadable(path, "ENAMETOOLONG");
         continue;
       }
-      const path = `${folder}/${entry.name}`;
+      if (!special) {
+        if (entry.isDirectory()) visit(path);
+        continue;
+      }
       if (path === join(scan.cwd, ".prose")) continue;
       const identity = identityOf(path);
       const was = identity === undefined ? undefined : scan.before.get(identity);
       if (was === path) continue;
       if (was === undefined) {
-        rmSync(path, { recursive: true, force: true });
-        said.push(`removed ${shown(path)}: a command may not create ${entry.name}`);
+        try {
+          rmSync(path, { recursive: true, force: true });
+          said.push(
+            entry.name === "HEAD"
+              ? `removed ${shown(path)}: a command may not make a git repository (HEAD beside objects/ and refs/)`
+              : `removed ${shown(path)}: a command may not create ${entry.name}`,
+          );
+        } catch (error) {
+          said.push(
+            `${shortened(shown(path))} was made by the command and could not be removed (${(error as NodeJS.ErrnoException).code ?? "error"}): remove it by hand (rm -rf) before running git or prosec there`,
+          );
+        }
       } else if (moveBack(path, was)) {
         said.push(`moved ${shown(path)} back to ${shown(was)}: a command may not move ${entry.name}`);
       } else {
@@ -101,8 +141,14 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
       }
     }
   };
+  let cut = 0;
+  const unreadable = (path: string, code: string | undefined): void => {
+    if (cut++ < 5)
+      said.push(
+        `${shortened(shown(path))} could not be checked for protected names (${code ?? "unreadable"}); remove it by hand (rm -rf) before running git or prosec there`,
+      );
+  };
   for (const root of scan.writable) visit(root);
-  if (walk.count > scan.maxWalked)
-    said.push(`more than ${scan.maxWalked} entries: protected names past them were not checked`);
+  if (cut > 5) said.push(`and ${cut - 5} more places that could not be checked`);
   return said;
 }

@@ -9,7 +9,7 @@
  *   (`**\/*.md`) refuses the command, never opens the folder. Not `/root`, other homes or `~/.ssh`;
  *   `.env*` files and `.prose/` folders at any depth (`node_modules` included) are hidden, the working
  *   directory's own `.prose/` by construction, the rest by a walk that, when cut at MAX_WALKED
- *   entries, refuses the command;
+ *   entries or stopped by a folder it cannot read (a path past PATH_MAX), refuses the command;
  * - writable: only the readable folders whose whole subtree `write:` allows (`**`, `out/**`); a glob a
  *   bind mount cannot express (`**\/*.md`, any `!` exclude) leaves its folders read-only (fail
  *   closed), and inside a writable folder `.git/`, `.prose/`, programs, their modules, `prose.lock`
@@ -31,8 +31,9 @@
  */
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
-import { identityOf, isProtectedName, MAYBE_PROTECTED } from "./protected-names.js";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { identityOf } from "./protected-names.js";
+import { collect, type Walk } from "./sandbox-walk.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
 export type SandboxMode = "required" | "auto" | "off";
@@ -95,8 +96,6 @@ const TMP_BYTES = 1024 ** 3;
 const FILE_BLOCKS = 1024 ** 3 / 1024;
 /** Processes a command may have (RLIMIT_NPROC binds only users other than root). */
 const MAX_PROCESSES = 4096;
-/** A name that may be hidden (`.env*`, `.prose`) or protected (protected-names.ts). */
-const MAYBE_SPECIAL = new RegExp(`^\\.env|${MAYBE_PROTECTED.source}`, "i");
 /** Characters bwrap would take as a glob in a pattern; a folder or file a bind can name has none. */
 const GLOB = /[*?[\]{}()!+@]/;
 
@@ -237,18 +236,27 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const hidden = new Set<string>();
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
-  const walk = { count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const walk: Walk = { count: 0, limit: plan.maxWalked ?? MAX_WALKED };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))
       return {
-        refusal: `The working directory has more than ${walk.limit} entries to check for files the sandbox hides; the command was refused. Narrow the agent's read: to the folders it needs.`,
+        refusal:
+          walk.unreadable !== undefined
+            ? `The folder ${walk.unreadable} cannot be checked for files the sandbox hides (${walk.why}); the command was refused. Move or remove it outside prosec.`
+            : `The working directory has more than ${walk.limit} entries to check for files the sandbox hides; the command was refused. Narrow the agent's read: to the folders it needs.`,
       };
   const inWritable = (path: string): boolean => writable.some((root) => path === root || path.startsWith(`${root}/`));
   const protectedBefore = new Map<string, string>();
+  // bwrap follows a link at both ends of a bind: a protected entry (or its folder) swapped for a
+  // link by a command of another session, between this check and the mount, would bind what the
+  // link names (the host's whole /etc over the sandbox's). Each is checked inside as the binds are.
   for (const path of readOnly) {
     if (!inWritable(path)) continue;
+    const identity = unlinkedIdentity(path);
+    if (identity === undefined) continue;
     args.push("--ro-bind", path, path);
+    checks.push(path, identity);
     remember(protectedBefore, path);
   }
   for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
@@ -256,9 +264,20 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const excluded = view.excluded
     .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
     .flatMap((path) => anyCase(plan.cwd, path));
+  const checkedFolders = new Set<string>();
   for (const path of [...hidden, ...excluded]) {
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (stat === undefined || stat.isSymbolicLink()) continue;
+    // A cover lands on the entry judged only while its folder is the one judged: `mv sub sub.old`
+    // and a new `sub/` would move the .env from under it. The folder is checked inside.
+    const folder = dirname(path);
+    if (!checkedFolders.has(folder) && (view.all || folder !== plan.cwd)) {
+      checkedFolders.add(folder);
+      const identity = unlinkedIdentity(folder);
+      if (identity === undefined)
+        return { refusal: `${folder} changed while the sandbox was prepared; the command was refused.` };
+      checks.push(folder, identity);
+    }
     if (stat.isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
   }
@@ -383,35 +402,6 @@ export function writableFolders(plan: SandboxPlan): string[] {
     if (target?.folder === true) folders.push(target.path);
   }
   return folders.includes(".") ? ["."] : [...new Set(folders)];
-}
-
-/** Protected (read-only) and hidden paths under `folder`; false when the walk passes its limit. */
-function collect(
-  folder: string,
-  readOnly: string[],
-  hidden: Set<string>,
-  walk: { count: number; readonly limit: number },
-): boolean {
-  let entries;
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return true;
-  }
-  walk.count += entries.length;
-  if (walk.count > walk.limit) return false;
-  for (const entry of entries) {
-    // Most entries are neither hidden nor protected nor folders: no path is built, no case folded.
-    const folderEntry = entry.isDirectory();
-    if (!folderEntry && !MAYBE_SPECIAL.test(entry.name)) continue;
-    if (entry.isSymbolicLink()) continue;
-    const path = `${folder}/${entry.name}`;
-    const name = entry.name.toLowerCase();
-    if (name.startsWith(".env") || name === ".prose") hidden.add(path);
-    else if (isProtectedName(name)) readOnly.push(path);
-    else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
-  }
-  return true;
 }
 
 /** The system folders read-only (a merged-/usr link as a link), and the few /etc entries programs need. */

@@ -1,0 +1,65 @@
+/**
+ * The walk that finds, in what a command's sandbox binds, the paths it hides (`.env*`, `.prose/`) and
+ * the protected ones it binds read-only (protected-names.ts); sandbox.ts builds the binds from it.
+ */
+import { readdirSync } from "node:fs";
+import { isGitDirectory, isProtectedName, MAYBE_PROTECTED } from "./protected-names.js";
+
+/** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or bwrap. */
+const PATH_MAX = 4096;
+/** A name that may be hidden or protected (`.env*`, `.git*`, and protected-names.ts's). */
+const MAYBE_SPECIAL = new RegExp(`^\\.(env|git)|${MAYBE_PROTECTED.source}`, "i");
+/** What of a git directory git runs or that makes it one. */
+const GIT_DIRECTORY_CODE = new Set(["HEAD", "config", "hooks", "commondir"]);
+
+export interface Walk {
+  count: number;
+  readonly limit: number;
+  /** A folder the walk could not read (its path past PATH_MAX, no permission), and why. */
+  unreadable?: string;
+  why?: string;
+}
+
+/**
+ * Protected (read-only) and hidden paths under `folder`; false when the walk passes its limit or
+ * meets a folder it cannot read: what such a folder holds is not known, so nothing is hidden there
+ * (a `.env` moved past PATH_MAX, or into a folder made unreadable, would be shown), and the command
+ * is refused. Only a folder gone since its parent was read (ENOENT, ENOTDIR) is passed over.
+ */
+export function collect(folder: string, readOnly: string[], hidden: Set<string>, walk: Walk): boolean {
+  let entries;
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return true;
+    walk.unreadable = folder.length > 200 ? `${folder.slice(0, 120)}...${folder.slice(-60)}` : folder;
+    walk.why = code ?? String(error);
+    return false;
+  }
+  walk.count += entries.length;
+  if (walk.count > walk.limit) return false;
+  // A git directory without `.git` in its name (a bare repository): what git reads of it as code
+  // (`config`, `hooks/`) and what makes it one (`HEAD`, `commondir`) are protected as a `.git` is.
+  // The walk goes on: what else the folder holds is hidden and protected as anywhere.
+  if (isGitDirectory(new Set(entries.map((entry) => entry.name))))
+    for (const entry of entries)
+      if (GIT_DIRECTORY_CODE.has(entry.name) && !entry.isSymbolicLink()) readOnly.push(`${folder}/${entry.name}`);
+  for (const entry of entries) {
+    // Most entries are neither hidden nor protected nor folders: no path is built, no case folded.
+    const folderEntry = entry.isDirectory();
+    if (!folderEntry && !MAYBE_SPECIAL.test(entry.name)) continue;
+    if (entry.isSymbolicLink()) continue;
+    const path = `${folder}/${entry.name}`;
+    if (path.length >= PATH_MAX) {
+      walk.unreadable = `${path.slice(0, 120)}...${path.slice(-60)}`;
+      walk.why = "its path is longer than the system's limit";
+      return false;
+    }
+    const name = entry.name.toLowerCase();
+    if (name.startsWith(".env") || name === ".prose") hidden.add(path);
+    else if (isProtectedName(name)) readOnly.push(path);
+    else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
+  }
+  return true;
+}
