@@ -183,9 +183,21 @@ export class Run implements Runtime {
     return this.inputs.input(at, definition);
   }
 
-  /** Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error. */
+  /**
+   * Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error, and
+   * a cancelled branch (a lost race, a failed sibling) stops; only its `finally:` runs.
+   */
   catchable(error: unknown): void {
     if (error instanceof WaitingForInput) throw error;
+    if (this.core.context.signal.aborted) throw error;
+  }
+
+  enterFinally(): void {
+    this.core.context.enterFinally();
+  }
+
+  exitFinally(): void {
+    this.core.context.exitFinally();
   }
 
   call<O extends Value>(
