@@ -156,7 +156,7 @@ export class ModelAccess {
     try {
       return await (trace === undefined ? send() : trace.request(params, send));
     } finally {
-      reservation.settle(usage);
+      reservation.settle(usage, signal.aborted);
     }
   }
 }
