@@ -194,11 +194,11 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         $sequence4.end();
       }
     } finally {
-      rt.enterFinally();
+      rt.finallyBody.enter();
       try {
         await rt.session({ at: { line: 43, column: 3 }, prompt: "Clean up", unbound: true });
       } finally {
-        rt.exitFinally();
+        rt.finallyBody.exit();
       }
     }
     report = rt.bind(

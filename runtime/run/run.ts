@@ -15,6 +15,7 @@ import type {
   AgentDefinition,
   Branch,
   FailurePolicy,
+  FinallyBody,
   InputDefinition,
   JoinedBranches,
   JudgmentAsker,
@@ -192,13 +193,10 @@ export class Run implements Runtime {
     if (this.core.context.signal.aborted) throw error;
   }
 
-  enterFinally(): void {
-    this.core.context.enterFinally();
-  }
-
-  exitFinally(): void {
-    this.core.context.exitFinally();
-  }
+  readonly finallyBody: FinallyBody = {
+    enter: () => this.core.context.enterFinally(),
+    exit: () => this.core.context.exitFinally(),
+  };
 
   call<O extends Value>(
     at: Site,

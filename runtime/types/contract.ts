@@ -200,14 +200,19 @@ export interface Runtime {
    */
   catchable(error: unknown): void;
   /**
-   * Called first in every `finally:` body, `exitFinally` last: the body's steps run although the branch
-   * was cancelled (a cancelled branch still runs its `finally`); only a stopped run stops them.
+   * `enter` is called first in every `finally:` body, `exit` last: the body's steps run although the
+   * branch was cancelled (a cancelled branch still runs its `finally`); only a stopped run stops them.
    */
-  enterFinally(): void;
-  exitFinally(): void;
+  readonly finallyBody: FinallyBody;
   /**
    * What `catch as err` binds: the caught error's message. A function, not inline narrowing, so the
    * generated code type-checks even where TypeScript sees it as unreachable (after a `throw`).
    */
   caught(error: unknown): Value;
+}
+
+/** Brackets a `finally:` body (`Runtime.finallyBody`). */
+export interface FinallyBody {
+  enter(): void;
+  exit(): void;
 }

@@ -41,9 +41,9 @@ export function tryExpression(
     }
     if (node.finalizer) {
       // A cancelled branch runs its `finally` too: its steps run under the run's signal, not the branch's.
-      lines.add("} finally {", "rt.enterFinally();", "try {");
+      lines.add("} finally {", "rt.finallyBody.enter();", "try {");
       lines.append(lowering.statements(node.finalizer, state, { scope: null }));
-      lines.add("} finally {", "rt.exitFinally();", "}");
+      lines.add("} finally {", "rt.finallyBody.exit();", "}");
     }
     lines.add("}");
     return lines;
