@@ -62,7 +62,12 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       const err: Value = rt.caught($error);
       await rt.session({ at: { line: 5, column: 3 }, prompt: "Handle the error", unbound: true, context: { err } });
     } finally {
-      await rt.session({ at: { line: 8, column: 3 }, prompt: "Clean up", unbound: true });
+      rt.finallyBody.enter();
+      try {
+        await rt.session({ at: { line: 8, column: 3 }, prompt: "Clean up", unbound: true });
+      } finally {
+        rt.finallyBody.exit();
+      }
     }
     try {
       await rt.session({ at: { line: 11, column: 3 }, prompt: "Outer", unbound: true });

@@ -194,7 +194,12 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         $sequence4.end();
       }
     } finally {
-      await rt.session({ at: { line: 43, column: 3 }, prompt: "Clean up", unbound: true });
+      rt.finallyBody.enter();
+      try {
+        await rt.session({ at: { line: 43, column: 3 }, prompt: "Clean up", unbound: true });
+      } finally {
+        rt.finallyBody.exit();
+      }
     }
     report = rt.bind(
       { line: 45, column: 8 },

@@ -83,6 +83,8 @@ export interface TraceEndRecord {
   readonly error?: string;
   /** The step stopped the run to wait for an input. */
   readonly waiting?: true;
+  /** The step's branch was cancelled (a lost race, a failed sibling): it ended without an answer. */
+  readonly cancelled?: true;
 }
 
 /** What a stdio MCP server wrote to its stderr (redacted): its own diagnostics, never shown on the terminal. */

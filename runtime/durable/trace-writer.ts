@@ -81,6 +81,8 @@ export class TraceWriter {
     label: string,
     execute: () => Promise<T>,
     isWaiting: (error: unknown) => boolean,
+    /** Whether the step's branch was cancelled (a lost race, a failed sibling): the end says so. */
+    isCancelled: () => boolean = () => false,
   ): Promise<T> {
     const s = ++this.started;
     this.record({
@@ -116,6 +118,7 @@ export class TraceWriter {
         ok: false,
         retries: step.retries,
         ...(waiting ? { waiting: true } : { error: this.redact(messageOf(error)) }),
+        ...(!waiting && isCancelled() ? { cancelled: true } : {}),
       });
       throw error;
     }

@@ -357,7 +357,15 @@ export class RunCore {
           };
           return this.trace === undefined
             ? run()
-            : this.trace.step(this.traceKey(key), kind, at, label, run, (error) => error instanceof WaitingForInput);
+            : this.trace.step(
+                this.traceKey(key),
+                kind,
+                at,
+                label,
+                run,
+                (error) => error instanceof WaitingForInput,
+                () => context.signal.aborted,
+              );
         },
         identity,
       );

@@ -57,7 +57,11 @@ export interface Refusal {
 
 export interface Reservation {
   /** The request is over: its usage when it was answered (a failed request is not billed). */
-  settle(usage: Usage | undefined): void;
+  /**
+   * The request ended: its reported usage is charged; one aborted with none reported (a cancelled
+   * branch's request in flight) is charged its reserved worst case, since the server may have billed it.
+   */
+  settle(usage: Usage | undefined, aborted?: boolean): void;
 }
 
 export class Meter {
@@ -124,7 +128,7 @@ export class Meter {
     this.reserved += worst;
     let settled = false;
     return {
-      settle: (usage) => {
+      settle: (usage, aborted = false) => {
         if (settled) return;
         settled = true;
         this.inFlight--;
@@ -132,6 +136,7 @@ export class Meter {
         this.calls++;
         const price = usage === undefined ? undefined : priceOf(usage.model, this.prices);
         if (price !== undefined) this.dollars += usageCost(usage!, price);
+        else if (usage === undefined && aborted) this.dollars += worst;
         this.onSpent?.(this.spent);
         if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
       },

@@ -150,6 +150,8 @@ export class ModelAccess {
     signal: AbortSignal,
     site: CallSite | undefined,
   ): Promise<{ message: Message; usage: Usage }> {
+    // A cancelled branch's next request is never sent (nor charged).
+    signal.throwIfAborted();
     const params = this.run.options.promptCaching === false ? request : withBreakpoints(request);
     const reservation = this.run.meter.admit(params);
     if ("remedy" in reservation) return this.run.refuse(reservation);
@@ -170,7 +172,7 @@ export class ModelAccess {
     try {
       return await (trace === undefined ? send() : trace.request(params, send));
     } finally {
-      reservation.settle(usage);
+      reservation.settle(usage, signal.aborted);
     }
   }
 }

@@ -16,6 +16,7 @@ import type {
   AgentDefinition,
   Branch,
   FailurePolicy,
+  FinallyBody,
   InputDefinition,
   JoinedBranches,
   JudgmentAsker,
@@ -186,11 +187,13 @@ export class Run implements Runtime {
 
   /**
    * Rethrows what a program's `catch:` must not handle: a run waiting for input is not an error, and
-   * a machine that cannot keep the run's state (a full disk) is not the program's to handle.
+   * a machine that cannot keep the run's state (a full disk) is not the program's to handle, and a
+   * cancelled branch (a lost race, a failed sibling) stops; only its `finally:` runs.
    */
   catchable(error: unknown): void {
     if (error instanceof WaitingForInput || error instanceof EnvironmentError || error instanceof RunStateError)
       throw error;
+    if (this.core.context.signal.aborted) throw error;
     const failure = takeFailure(error);
     if (failure === undefined) return;
     const { kind, failed } = failure;
@@ -204,6 +207,11 @@ export class Run implements Runtime {
       replayed: failure.replayed,
     });
   }
+
+  readonly finallyBody: FinallyBody = {
+    enter: () => this.core.context.enterFinally(),
+    exit: () => this.core.context.exitFinally(),
+  };
 
   call<O extends Value>(
     at: Site,

@@ -31,11 +31,18 @@ export class StepContext {
   private readonly occurrences = new Map<string, number>();
   private readonly anchorOccurrences = new Map<string, number>();
   private readonly bindingOccurrences = new Map<string, number>();
+  /** How many `finally:` bodies this context is running: a cancelled context's `finally` still runs its steps. */
+  private cleanups = 0;
+  /**
+   * What a `finally:` body runs under: the run's own signal (a cancelled branch's `finally` runs, but
+   * a run that is stopped stops it too).
+   */
+  shield: AbortSignal;
 
   constructor(
     readonly path: string,
     /** Aborts when this context's work is no longer wanted (a lost race, a failed sibling, the deadline). */
-    readonly signal: AbortSignal,
+    private readonly own: AbortSignal,
     /** The innermost block invocation, if any. */
     readonly block: BlockFrame | undefined,
     /** `path` in content anchors. */
@@ -45,7 +52,28 @@ export class StepContext {
     /** `path` with statement sites for call sites. */
     readonly structuralPath: string = path,
     readonly structural: Structural = (segment) => segment,
-  ) {}
+  ) {
+    this.shield = own;
+  }
+
+  /** What this context's steps run under: its own signal, or the run's inside a `finally:` body. */
+  get signal(): AbortSignal {
+    return this.cleanups > 0 ? this.shield : this.own;
+  }
+
+  /** Whether this context was cancelled (a lost race, a failed sibling), even while a `finally:` runs. */
+  get cancelled(): boolean {
+    return this.own.aborted;
+  }
+
+  /** A `finally:` body starts: its steps run although the context may be cancelled. */
+  enterFinally(): void {
+    this.cleanups++;
+  }
+
+  exitFinally(): void {
+    this.cleanups = Math.max(0, this.cleanups - 1);
+  }
 
   /** The key of the next step of `kind` at `at`, counting this occurrence. */
   nextKey(kind: string, at: Site): string {
@@ -92,7 +120,7 @@ export class StepContext {
     anchorSegment: string,
     trail: Trail,
   ): StepContext {
-    return new StepContext(
+    const child = new StepContext(
       `${this.path}/${segment}`,
       signal,
       block,
@@ -101,6 +129,8 @@ export class StepContext {
       `${this.structuralPath}/${this.structural(segment)}`,
       this.structural,
     );
+    child.shield = this.shield;
+    return child;
   }
 }
 

@@ -6,7 +6,8 @@
 import { homedir } from "node:os";
 import { relative } from "node:path";
 import type { RunScope } from "../run/scope.js";
-import type { SessionRequest, Value } from "../types.js";
+import type { RunCore } from "../run/core.js";
+import type { SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 import { PLAIN_SESSION_STEPS } from "./conversation.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
@@ -59,49 +60,51 @@ export class AgentSessions {
       backoff: settings.backoff ?? "none",
       baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     };
-    const result = await core.step(
-      "session",
-      request.at,
-      label,
-      sessionAsk(request, resume, core.skills.resolve(settings.skills)),
-      (signal, key) =>
-        withRetries(policy, signal, async (attempt) => {
-          const conversation = core.durability.conversation?.(key);
-          const steps = core.durability.sessionSteps?.(key) ?? PLAIN_SESSION_STEPS;
-          // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
-          if (attempt > 1) conversation?.append({ type: "restart" });
-          if (attempt > 1) traceRetry(attempt);
-          const memory =
-            resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
-          let saved: { memory: string; summary: string } | undefined;
-          const outcome = await runAgent(
-            core,
-            {
-              request,
-              block,
-              trail,
-              step: key,
-              ...(conversation === undefined ? {} : { conversation }),
-              steps,
-              ...(memory === undefined ? {} : { memory }),
-              ...(folder === undefined
-                ? {}
-                : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }),
-            },
-            signal,
-          );
-          if (folder !== undefined) {
-            const record = core.secrets.redactDeep({
-              agent: agent!,
-              prompt: sessionTask(request),
-              memory: saved?.memory,
-              summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
-              timestamp: new Date(),
-            });
-            await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));
-          }
-          return outcome;
-        }),
+    const result = await this.cancellable(core, request.at, label, () =>
+      core.step(
+        "session",
+        request.at,
+        label,
+        sessionAsk(request, resume, core.skills.resolve(settings.skills)),
+        (signal, key) =>
+          withRetries(policy, signal, async (attempt) => {
+            const conversation = core.durability.conversation?.(key);
+            const steps = core.durability.sessionSteps?.(key) ?? PLAIN_SESSION_STEPS;
+            // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
+            if (attempt > 1) conversation?.append({ type: "restart" });
+            if (attempt > 1) traceRetry(attempt);
+            const memory =
+              resume && folder !== undefined ? { agent: agent!, content: await readMemory(folder) } : undefined;
+            let saved: { memory: string; summary: string } | undefined;
+            const outcome = await runAgent(
+              core,
+              {
+                request,
+                block,
+                trail,
+                step: key,
+                ...(conversation === undefined ? {} : { conversation }),
+                steps,
+                ...(memory === undefined ? {} : { memory }),
+                ...(folder === undefined
+                  ? {}
+                  : { onMemory: (m: string, s: string) => void (saved = { memory: m, summary: s }) }),
+              },
+              signal,
+            );
+            if (folder !== undefined) {
+              const record = core.secrets.redactDeep({
+                agent: agent!,
+                prompt: sessionTask(request),
+                memory: saved?.memory,
+                summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
+                timestamp: new Date(),
+              });
+              await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));
+            }
+            return outcome;
+          }),
+      ),
     );
     if (core.listening)
       core.emit({
@@ -115,6 +118,18 @@ export class AgentSessions {
     if (request.binding === undefined) this.scope.folder?.anonymous(request.at, result.value, block?.executionId);
     if (request.unbound === true) context.trail.add(label, result.value);
     return result.value;
+  }
+
+  /** Runs a session's step; a cancelled one ends as cancelled, never as a start without an end. */
+  private async cancellable<T>(core: RunCore, at: Site, label: string, step: () => Promise<T>): Promise<T> {
+    const context = core.context;
+    try {
+      return await step();
+    } catch (error) {
+      if (context.signal.aborted && core.listening)
+        core.emit({ type: "session-end", at, label, usage: [], replayed: false, cancelled: true });
+      throw error;
+    }
   }
 
   /**

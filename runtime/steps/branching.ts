@@ -80,6 +80,8 @@ export class Branching {
     let failed = 0;
     // Items waiting for input, by index: the others go on, and the loop waits when they are done.
     const waiting: Array<WaitingForInput | undefined> = [];
+    // Items started: after a failure the loop completes once the cancelled ones ran their `finally`.
+    const started: Array<Promise<unknown>> = [];
     try {
       const results = await pMap(
         items,
@@ -91,23 +93,28 @@ export class Branching {
             `${anchor}/i${index}`,
             context.trail.nested(),
           );
-          return this.core.durability
-            .branch(child.path, () => span.branch(index, () => runInContext(child, () => body(item, index))))
-            .catch((error: unknown) => {
-              if (error instanceof WaitingForInput) {
-                waiting[index] = error;
-                return null;
-              }
-              failed++;
-              controller.abort(error);
-              throw error;
-            });
+          const running = this.core.durability.branch(child.path, () =>
+            span.branch(index, () => runInContext(child, () => body(item, index))),
+          );
+          started.push(running.catch(() => undefined));
+          return running.catch((error: unknown) => {
+            if (error instanceof WaitingForInput) {
+              waiting[index] = error;
+              return null;
+            }
+            failed++;
+            controller.abort(error);
+            throw error;
+          });
         },
         { concurrency: this.core.limiter.limit },
       );
       const waits = waiting.filter((wait) => wait !== undefined);
       if (waits.length > 0) throw waits.reduce(WaitingForInput.merge);
       return results;
+    } catch (error) {
+      await Promise.all(started);
+      throw error;
     } finally {
       context.signal.removeEventListener("abort", forward);
       span.end(failed > 0);

@@ -15,7 +15,9 @@
  * branch has settled, unless the others already decided it.
  *
  * Cancelling a branch aborts its signal, which the SDK request of every step in it carries, so the
- * model server sees the request closed.
+ * model server sees the request closed. The branch stops at its next step boundary and runs its
+ * `finally:` bodies; the block completes, with its value or its error, only after every branch has
+ * finished, so an enclosing `catch:` starts after the cancelled branches' `finally`.
  */
 import { describeError, isAbortError, WaitingForInput } from "../errors.js";
 import { sharedController } from "../run/signals.js";
@@ -83,13 +85,17 @@ export function startAll(
     } catch (error) {
       if (decided || parent.aborted) {
         settle();
-        throw decided ? error : (parent.reason ?? error);
+        if (!decided) throw parent.reason ?? error;
+        // Cancelled by a fail-fast sibling: its error is the block's, given once every branch finished.
+        await allSettled;
+        return null;
       }
       if (error instanceof WaitingForInput) {
         waiting[index] = error;
         settle();
         await allSettled;
-        // A fail-fast failure decided the block meanwhile: `Promise.all` rejected with it already.
+        // A fail-fast failure decided the block meanwhile: that failure is the block's.
+        if (decided) return null;
         throw waiting.filter((wait) => wait !== undefined).reduce(WaitingForInput.merge);
       }
       failed++;
@@ -97,6 +103,8 @@ export function startAll(
         decided = true;
         cancelAll(new RaceDecided());
         settle();
+        // The cancelled branches run their `finally` first: an enclosing `catch` starts after them.
+        await allSettled;
         throw error;
       }
       settle();
@@ -104,6 +112,7 @@ export function startAll(
     }
     succeeded++;
     settle();
+    // A branch that succeeded before a fail-fast failure resolves at once: `Promise.all` waits for the failure.
     return value;
   };
   return controllers.map((_, index) => branch(index));
@@ -130,25 +139,31 @@ export async function race(
   let succeeded = 0;
   let failed = 0;
   let settled = 0;
+  let everySettled: () => void = () => {};
+  const allSettled = new Promise<void>((resolve) => (everySettled = resolve));
+  const settleOne = (): void => {
+    if (++settled === branches.length) everySettled();
+  };
+  if (branches.length === 0) everySettled();
 
   try {
     return await new Promise<ParallelOutcome>((resolve, reject) => {
       let done = false;
+      // The block completes once every branch finished: the cancelled ones run their `finally` first.
       const finish = (error?: unknown): void => {
         if (done) return;
         done = true;
         cancelAll(new RaceDecided());
         const waits = waiting.filter((wait) => wait !== undefined);
         if (error === undefined && waits.length > 0 && succeeded < needed) error = waits.reduce(WaitingForInput.merge);
-        if (error === undefined) resolve({ results, succeeded, failed });
-        else reject(error);
+        void allSettled.then(() => (error === undefined ? resolve({ results, succeeded, failed }) : reject(error)));
       };
       if (branches.length === 0) finish();
       branches.forEach((branch, index) => {
         const signal = controllers[index]!.signal;
         start(branch, index, signal).then(
           (value) => {
-            settled++;
+            settleOne();
             if (done) return;
             succeeded++;
             results[index] = value;
@@ -156,7 +171,7 @@ export async function race(
             else if (settled === branches.length) finish();
           },
           (error: unknown) => {
-            settled++;
+            settleOne();
             if (done) return;
             if (parent.aborted) return finish(parent.reason ?? error);
             if (signal.aborted && isAbortError(error)) return;

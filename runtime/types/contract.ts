@@ -194,11 +194,25 @@ export interface Runtime {
   fail(at: Site, message?: string): Error;
   /** An eval program's asserts under `prosec eval`: scored checks that do not stop the run. */
   readonly asserts: ScoredAsserts;
-  /** Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input). */
+  /**
+   * Called first in every `catch:`: rethrows what a program does not catch (a run waiting for input,
+   * the cancellation of a branch that lost a race or whose sibling failed).
+   */
   catchable(error: unknown): void;
+  /**
+   * `enter` is called first in every `finally:` body, `exit` last: the body's steps run although the
+   * branch was cancelled (a cancelled branch still runs its `finally`); only a stopped run stops them.
+   */
+  readonly finallyBody: FinallyBody;
   /**
    * What `catch as err` binds: the caught error's message. A function, not inline narrowing, so the
    * generated code type-checks even where TypeScript sees it as unreachable (after a `throw`).
    */
   caught(error: unknown): Value;
+}
+
+/** Brackets a `finally:` body (`Runtime.finallyBody`). */
+export interface FinallyBody {
+  enter(): void;
+  exit(): void;
 }

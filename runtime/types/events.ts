@@ -53,6 +53,8 @@ export type RunEvent =
       readonly replayed: boolean;
       /** The answer was kept although still cut off at `max_tokens` (`onTruncation: "keep"`). */
       readonly truncated?: true;
+      /** The session's branch was cancelled (a lost race, a failed sibling): it has no answer. */
+      readonly cancelled?: true;
     })
   | (RunEventBase & { readonly type: "binding"; readonly name: string; readonly preview: string })
   | (RunEventBase & {

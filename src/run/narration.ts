@@ -131,6 +131,10 @@ class TextNarrator implements Narrator {
         break;
       case "session-end": {
         this.track(event, -1, event.label);
+        if (event.cancelled === true) {
+          this.line(`${style.dim("⊘")} ${where}${event.label} ${style.dim("· cancelled")}`);
+          break;
+        }
         this.sessions++;
         if (event.replayed) this.replayed++;
         const detail = event.replayed ? "replayed from the journal" : `${formatNumber(tokens(event.usage))} tokens`;

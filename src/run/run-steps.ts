@@ -1,13 +1,15 @@
 /**
  * `prosec runs show ID`: a run's steps as its journal records them. The records of the program
  * the run now runs (after the journal's last program line, see file-journal.ts), in the order they
- * were written, then the sessions under way (turns journaled, no result yet). Nothing here writes.
+ * were written, then the sessions under way (turns journaled, no result yet), and the steps whose
+ * branch was cancelled (their trace's end says so). Nothing here writes.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
 import { recordedLine } from "../../runtime/durable/fork.js";
 import { readManifest } from "../../runtime/durable/manifest.js";
+import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
 import type { FailureCause, Usage } from "../../runtime/index.js";
 import { estimateCost } from "./cost.js";
 
@@ -18,9 +20,10 @@ export interface ShownStep {
   readonly kind: string;
   /**
    * `finished`, `reused` (taken over from an earlier program text or a forked run), `caught` (it failed
-   * and the program's `catch:` took the error), or `running` (turns journaled, no result).
+   * and the program's `catch:` took the error), `running` (turns journaled, no result) or `cancelled`
+   * (its branch lost a race or a sibling failed: no result).
    */
-  readonly status: "finished" | "reused" | "caught" | "running";
+  readonly status: "finished" | "reused" | "caught" | "running" | "cancelled";
   /** How a caught step failed: `api-error`, `refusal`, `invalid-answer`, `timeout` or `error`. */
   readonly failure?: FailureCause;
   readonly fingerprint: string | null;
@@ -62,17 +65,57 @@ export function runSteps(dir: string): ShownStep[] {
       ...spent(record.failed === undefined ? record.usage : turns),
     });
   }
+  const cancelled = cancelledSteps(dir);
   for (const [key, usage] of running)
     steps.push({
       key,
       line: recordedLine({ key }) ?? null,
       kind: "session",
-      status: "running",
+      status: cancelled.delete(key) ? "cancelled" : "running",
       fingerprint: null,
       ...spent(usage),
       turns: usage.length,
     });
+  const recorded = new Set(steps.map((step) => step.key));
+  for (const [key, kind] of cancelled)
+    if (!recorded.has(key))
+      steps.push({
+        key,
+        line: recordedLine({ key }) ?? null,
+        kind,
+        status: "cancelled",
+        fingerprint: null,
+        tokens: 0,
+        cost: 0,
+      });
   return steps;
+}
+
+/** The steps the run's trace ended as cancelled and that did not finish later (a resumed run), by key. */
+function cancelledSteps(dir: string): Map<string, string> {
+  const path = join(dir, TRACE_FOLDER, TRACE_STEPS_FILE);
+  const cancelled = new Map<string, string>();
+  if (!existsSync(path)) return cancelled;
+  let started = new Map<number, { key: string; kind: string }>();
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (!line.startsWith('{"e":"run"') && !line.startsWith('{"e":"start"') && !line.startsWith('{"e":"end"')) continue;
+    let record: { e: string; s?: number; key?: string; kind?: string; ok?: boolean; cancelled?: boolean };
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      continue;
+    }
+    if (record.e === "run") started = new Map();
+    else if (record.e === "start" && record.s !== undefined && record.key !== undefined)
+      started.set(record.s, { key: record.key, kind: record.kind ?? "step" });
+    else if (record.e === "end" && record.s !== undefined) {
+      const step = started.get(record.s);
+      if (step === undefined) continue;
+      if (record.cancelled === true) cancelled.set(step.key, step.kind);
+      else if (record.ok === true) cancelled.delete(step.key);
+    }
+  }
+  return cancelled;
 }
 
 function spent(usage: readonly Usage[]): { tokens: number; cost: number | null } {

@@ -109,7 +109,7 @@ pre.text{white-space:pre-wrap;word-break:break-word;background:#f1f5f9;padding:6
 .lane-name{width:180px;font-size:11px;color:#475569;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:none}
 .lane-bars{position:relative;flex:1;height:12px;background:#f1f5f9}
 .bar{position:absolute;top:0;height:12px;background:#22c55e;border-radius:2px}
-.bar.state-failed{background:#ef4444}.bar.state-running{background:#3b82f6}.bar.state-waiting{background:#eab308}
+.bar.state-failed{background:#ef4444}.bar.state-running{background:#3b82f6}.bar.state-waiting{background:#eab308}.bar.state-cancelled{background:#9ca3af}
 #graph{overflow:auto;max-height:700px}
 #graph .node.run-done>:first-child{fill:#dcfce7}#graph .node.run-failed>:first-child{fill:#fecaca;stroke:#b91c1c}
 #graph .node.run-running>:first-child{fill:#dbeafe}#graph .node.run-waiting>:first-child{fill:#fef9c3}

@@ -20,7 +20,7 @@ import { estimateCost, pricesForEstimates } from "../run/cost.js";
 import { readRun, type ListedRun } from "../run/run-list.js";
 import { runVersion, statusOf, waitingFor, type RunStatus } from "./run-data.js";
 
-export type StepState = "done" | "running" | "failed" | "waiting";
+export type StepState = "done" | "running" | "failed" | "waiting" | "cancelled";
 
 export interface RunStep {
   readonly key: string;
@@ -216,6 +216,7 @@ function readTrace(path: string): Trace {
 function stateOf(journaled: boolean, end: TraceEndRecord | undefined, status: RunStatus): StepState {
   if (journaled) return "done";
   if (end?.waiting === true) return "waiting";
+  if (end?.cancelled === true) return "cancelled";
   if (end !== undefined && !end.ok) return "failed";
   return status === "running" ? "running" : "failed";
 }

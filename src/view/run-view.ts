@@ -121,7 +121,7 @@ class Table {
 
 function lineViews(run: RunSteps): LineView[] {
   const byLine = new Map<number, { state?: StepState; runs: number; cost: number }>();
-  const rank: Record<StepState, number> = { done: 0, running: 1, waiting: 2, failed: 3 };
+  const rank: Record<StepState, number> = { done: 0, cancelled: 1, running: 2, waiting: 3, failed: 4 };
   for (const step of run.steps) {
     const entry = byLine.get(step.line) ?? { runs: 0, cost: 0 };
     entry.runs++;

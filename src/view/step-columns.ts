@@ -4,7 +4,7 @@
  * their place in a table. What each step sent and got is asked for apart (`StepDetail`). Shared by the
  * server and the page's script (nothing here needs Node).
  */
-export const STEP_STATES = ["done", "running", "failed", "waiting"] as const;
+export const STEP_STATES = ["done", "running", "failed", "waiting", "cancelled"] as const;
 export type StepState = (typeof STEP_STATES)[number];
 
 export interface StepColumns {

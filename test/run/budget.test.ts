@@ -150,4 +150,29 @@ describe("a run with a budget", () => {
     expect((JSON.parse(readFileSync(join(runDir, "spent.json"), "utf8")) as { calls: number }).calls).toBe(3);
     expect(existsSync(join(runDir, ".lock"))).toBe(false);
   });
+
+  it("charges a cancelled branch's aborted request, which reported no usage, its reserved worst case", async () => {
+    let slowArrived: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (slowArrived = resolve));
+    server = await startFakeAnthropic({
+      respond: async (request) => {
+        if (JSON.stringify(request.body?.messages).includes("slow")) {
+          slowArrived();
+          return reply.hang();
+        }
+        await slow;
+        return reply.text(thousandTokens);
+      },
+    });
+    const program = await loadProgram(
+      'parallel ("first"):\n  a = session "fast"\n  b = session "slow"\noutput a = a\n',
+      "race.prose",
+    );
+    const runDir = join(temporaryFolder("prosec-budget-run-"), "run");
+    await program.run({}, options({ runDir, budget: 1, startOverBound: true, concurrency: 2 }));
+    expect(server.requests.map((request) => request.state).sort()).toEqual(["aborted", "answered"]);
+    const spent = JSON.parse(readFileSync(join(runDir, "spent.json"), "utf8")) as { dollars: number; calls: number };
+    // $0.10 for the answer, and the aborted request's worst case ($0.10): the server may have billed it.
+    expect(spent.dollars).toBeCloseTo(0.2, 3);
+  });
 });

@@ -400,6 +400,11 @@ class Writer {
               this.body(depth + 2, budget - 2, 1);
               this.emit(depth + 1, "catch:");
               this.body(depth + 2, budget - 2, 1);
+              // A branch a race or a failed sibling cancels still runs its `finally` (DIALECT.md).
+              if (this.chance(0.5)) {
+                this.emit(depth + 1, "finally:");
+                this.body(depth + 2, budget - 2, 1);
+              }
             } else {
               this.session(depth + 1, branchPrefix);
             }

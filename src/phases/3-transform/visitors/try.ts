@@ -40,8 +40,10 @@ export function tryExpression(
       lines.markAssigned(finish.target);
     }
     if (node.finalizer) {
-      lines.add("} finally {");
+      // A cancelled branch runs its `finally` too: its steps run under the run's signal, not the branch's.
+      lines.add("} finally {", "rt.finallyBody.enter();", "try {");
       lines.append(lowering.statements(node.finalizer, state, { scope: null }));
+      lines.add("} finally {", "rt.finallyBody.exit();", "}");
     }
     lines.add("}");
     return lines;
