@@ -48,7 +48,7 @@ import { settingsFields } from "./settings.js";
 import { programState } from "./state.js";
 import { visitors } from "./visitors/index.js";
 import { propertyLowering } from "./visitors/strings.js";
-import { finalResultInBranches } from "./visitors/statement-list.js";
+import { alwaysGivesValue, finalResultInBranches, lastValueIndex } from "./visitors/statement-list.js";
 
 export { format, PRETTIER_OPTIONS, type UnformattedModule } from "./format.js";
 export { stringLiteral } from "./literals.js";
@@ -145,7 +145,11 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
       declareAhead,
       ...(finish === undefined ? {} : { finish, finishLastValue: true }),
     });
-    if (final !== undefined && finalResultInBranches(statements)) finalDeclaration = [`let ${final}: Value = null;`];
+    // A value statement at top level always assigns it before the branches can: no `null` to start with.
+    if (final !== undefined && finalResultInBranches(statements))
+      finalDeclaration = [
+        `let ${final}: Value${lastValueIndex(statements) >= 0 || alwaysGivesValue(statements) ? "" : " = null"};`,
+      ];
     else if (final !== undefined && !lines.declareFinish(final)) finalValue = "null";
     // A program that ends by raising an error (or returning) never reaches its end.
     if (lines.exits) {

@@ -27,13 +27,15 @@ export function statementList(
   const finish = options.finish;
   const wantsValue = finish !== undefined && finish.kind !== "discard";
   const finishing = options.finishLastValue ? lastValueIndex(statements) : statements.length - 1;
+  // An `if`/`else` or `choice` after it whose every body gives the final result overwrites its value.
+  const overwritten = options.finishLastValue === true && alwaysGivesValue(statements.slice(finishing + 1));
   // A program's final result: an `if` or `choice` after its last value gives the last value of the body that ran.
   const finalResult = options.finishLastValue ? finish : undefined;
   const inner: LowerState = { ...state, finalResult: undefined };
   const transparent: LowerState = { ...state, finalResult };
   let left = false;
   statements.forEach((statement, index) => {
-    const last = index === finishing;
+    const last = index === finishing && !overwritten;
     const branching = index > finishing && (statement.kind === "If" || statement.kind === "Choice");
     const { value } = lowering.statement(statement, branching ? transparent : inner, last && wantsValue);
     if (last && finish && value !== undefined) finishWith(out, finish, value);
@@ -137,6 +139,26 @@ export function finalResultInBranches(statements: readonly ast.Statement[]): boo
           ? statement.options.map((option) => option.body)
           : [];
     return bodies.some((body) => lastValueIndex(body) >= 0 || finalResultInBranches(body));
+  });
+}
+
+/**
+ * Whether the final result always comes from the statements' branches: one of them is an `if` with an
+ * `else` or a `choice` every body of which gives a value (directly, or again through its own branches).
+ */
+export function alwaysGivesValue(statements: readonly ast.Statement[]): boolean {
+  const givesValue = (body: readonly ast.Statement[]): boolean => lastValueIndex(body) >= 0 || alwaysGivesValue(body);
+  return statements.some((statement) => {
+    if (statement.kind === "If")
+      return (
+        statement.alternate !== null &&
+        [...statement.clauses.map((clause) => clause.body), statement.alternate].every(givesValue)
+      );
+    return (
+      statement.kind === "Choice" &&
+      statement.options.length > 0 &&
+      statement.options.map((option) => option.body).every(givesValue)
+    );
   });
 }
 
