@@ -130,10 +130,13 @@ describe("examples/app", () => {
         result.stdout,
       ).toEqual([]);
       expect(result.code).toBe(0);
-      // The runtime's types came through package.json `exports` (dist/), as in an installed app.
+      // The runtime's types came through package.json `exports` (dist/, a link to the build's folder), as in
+      // an installed app.
       const files = result.stdout.split("\n").map((line) => line.trim().replaceAll("\\", "/"));
       expect(
-        files.filter((file) => file.endsWith("/dist/runtime/index.d.ts") && !file.includes("/node_modules/")),
+        files.filter(
+          (file) => /\/(dist|\.dist\/[^/]+)\/runtime\/index\.d\.ts$/.test(file) && !file.includes("/node_modules/"),
+        ),
         result.stdout,
       ).toHaveLength(1);
       expect(

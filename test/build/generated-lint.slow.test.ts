@@ -60,10 +60,10 @@ function shownPath(path: string): string {
 }
 
 describe("generated modules", () => {
-  it("are 22 snapshots, 3 example-app workflows and 50 corpus modules", () => {
+  it("are 25 snapshots, 4 example-app workflows and 50 corpus modules", () => {
     const count = (folder: string) =>
       modules.filter((module) => shownPath(module.path).startsWith(join(root, folder))).length;
-    expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([22, 3, 50]);
+    expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([25, 4, 50]);
   });
 
   it("pass @eslint/js and typescript-eslint recommended with 0 problems", async () => {
@@ -72,7 +72,7 @@ describe("generated modules", () => {
         modules.map((module) => plain.lintText(module.code, { filePath: shownPath(module.path), warnIgnored: true })),
       )
     ).flat();
-    expect(results).toHaveLength(75);
+    expect(results).toHaveLength(79);
     const problems = results.flatMap((result) =>
       result.messages.map(
         (message) =>
