@@ -108,13 +108,17 @@ export function parseJournal(
 
 const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input", "finish"]);
 
-const TURN_EVENTS: ReadonlySet<string> = new Set<TurnEvent["type"]>([
-  "response",
-  "tool-started",
-  "tool-finished",
-  "restart",
-  "approval-pending",
-]);
+/** Every turn event a session journals: a record, so a new event type cannot be left out (a resume would call it damaged). */
+const TURN_EVENT_TYPES: { readonly [type in TurnEvent["type"]]: true } = {
+  response: true,
+  "tool-started": true,
+  "tool-finished": true,
+  restart: true,
+  "approval-pending": true,
+  continued: true,
+  elided: true,
+};
+const TURN_EVENTS: ReadonlySet<string> = new Set(Object.keys(TURN_EVENT_TYPES));
 
 /** A complete line as a step or turn record, or undefined when it is not one prosec wrote (fields added later are optional). */
 function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord | undefined {
