@@ -23,7 +23,7 @@ import {
   type Conversation,
 } from "./conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
-import { AnswerFailure, describeError } from "../errors.js";
+import { AnswerFailure } from "../errors.js";
 import { currentCall, WaitingForApproval } from "../run/approvals.js";
 import { stable } from "../model/caching.js";
 import {
