@@ -4,21 +4,12 @@
  */
 import type { CaseResult } from "./case-result.js";
 import type { Comparison } from "./baseline.js";
-import type { AssertRate, EvalSummary, Rate } from "./summary.js";
+import type { EvalSummary, Rate } from "./summary.js";
 
-export interface EvalReport {
+/** The summary's figures (without its per-case times and results, which `cases` carries), and more. */
+export interface EvalReport extends Omit<EvalSummary, "caseMs" | "results"> {
   readonly format: "prosec-eval-report";
   readonly version: 1;
-  readonly evalId: string;
-  readonly program: string;
-  readonly repeat: number;
-  readonly planned: number;
-  readonly finished: number;
-  readonly scored: number;
-  readonly errors: number;
-  readonly overall: Rate;
-  readonly asserts: readonly AssertRate[];
-  readonly dollars: number;
   /** This process's wall time, milliseconds. */
   readonly wallMs: number;
   readonly comparison?: Comparison;
@@ -33,23 +24,15 @@ export function reportOf(
   comparison: Comparison | undefined,
   stopped: EvalReport["stopped"],
 ): EvalReport {
+  const { caseMs: _caseMs, results, ...figures } = summary;
   return {
     format: "prosec-eval-report",
     version: 1,
-    evalId: summary.evalId,
-    program: summary.program,
-    repeat: summary.repeat,
-    planned: summary.planned,
-    finished: summary.finished,
-    scored: summary.scored,
-    errors: summary.errors,
-    overall: summary.overall,
-    asserts: summary.asserts,
-    dollars: summary.dollars,
+    ...figures,
     wallMs,
     ...(comparison === undefined ? {} : { comparison }),
     ...(stopped === undefined ? {} : { stopped }),
-    cases: summary.results,
+    cases: results,
   };
 }
 
