@@ -31,7 +31,7 @@ import {
   type RunningWorker,
 } from "../support/dbos.js";
 import { deterministicModel } from "../support/deterministic-model.js";
-import type { FakeReply, FakeRequest } from "../support/fake-anthropic.js";
+import { type FakeReply, type FakeRequest, turnOf } from "../support/fake-anthropic.js";
 import { freshDatabase } from "../support/postgres.js";
 import { seededRandom } from "../support/random.js";
 import { temporaryFolder } from "../support/temp.js";
@@ -57,9 +57,6 @@ afterEach(stopChildren);
 
 /** The run killed surely inside a command (turn 2's sleeps 2 s): the recovered session is told it was interrupted. */
 const CUT_OFF = "cutoff";
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 /** The run a request of the worker's session belongs to (undefined: the summary's). */
 const runOf = (request: FakeRequest): string | undefined =>

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadProgram } from "../../src/run/load-program.js";
 import { testGolden } from "../../src/golden/run-golden.js";
-import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { reply, startFakeAnthropic, type FakeServer, turnOf } from "../support/fake-anthropic.js";
 import { requireBuiltRuntime } from "../support/built-runtime.js";
 import { MEMORY, writeMcpJson } from "../support/mcp-servers.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
@@ -22,9 +22,6 @@ let graph = session: keeper
 
 output graph = graph
 `;
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 let server: FakeServer | undefined;
 afterAll(async () => {

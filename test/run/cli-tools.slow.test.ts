@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { startProsec } from "../support/cli.js";
-import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { reply, startFakeAnthropic, type FakeServer, turnOf } from "../support/fake-anthropic.js";
 import { childrenRunning, MEMORY, writeMcpJson } from "../support/mcp-servers.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
@@ -21,9 +21,6 @@ const PROGRAM = `agent keeper:
 output done = session: keeper
   prompt: "Record the tides, then make a folder"
 `;
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 let server: FakeServer | undefined;
 afterAll(async () => {

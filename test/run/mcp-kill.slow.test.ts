@@ -9,14 +9,11 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { startProsec } from "../support/cli.js";
-import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { reply, startFakeAnthropic, type FakeServer, turnOf } from "../support/fake-anthropic.js";
 import { writeMcpJson } from "../support/mcp-servers.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const HOSTILE = join(import.meta.dirname, "../fixtures/mcp/hostile-server.mjs");
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 const servers: FakeServer[] = [];
 afterAll(async () => {

@@ -14,6 +14,7 @@ import {
   type FakeReply,
   type FakeRequest,
   type FakeServer,
+  turnOf,
 } from "../support/fake-anthropic.js";
 import { at, runAgainst, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
@@ -21,10 +22,6 @@ const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-/** The turn a request asks for: how many replies the conversation holds already. */
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 /** Three tool turns (each writes a file, appends to a log by command and edits a file), then an answer. */
 function toolScript(request: FakeRequest): FakeReply {

@@ -11,7 +11,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { startProsec, type CliResult } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
-import { startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  startFakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+  turnOf,
+} from "../support/fake-anthropic.js";
 import { seededRandom } from "../support/random.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
@@ -28,9 +34,6 @@ let report = session: worker
 output summary = session "Summarize the report"
   context: report
 `;
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 const isWorker = (request: FakeRequest): boolean => JSON.stringify(request.body?.messages[0]).includes("six steps");
 

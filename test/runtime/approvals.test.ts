@@ -18,6 +18,7 @@ import {
   type FakeReply,
   type FakeRequest,
   type FakeServer,
+  turnOf,
 } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst, temporaryFolder } from "./helpers.js";
 
@@ -31,9 +32,6 @@ async function serve(respond: (request: FakeRequest) => FakeReply): Promise<Fake
   servers.push(server);
   return server;
 }
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 const script = (request: FakeRequest): FakeReply =>
   turnOf(request) === 0

@@ -15,6 +15,7 @@ import {
   type FakeReply,
   type FakeRequest,
   type FakeServer,
+  turnOf,
 } from "../support/fake-anthropic.js";
 import {
   childrenRunning,
@@ -38,9 +39,6 @@ async function serve(respond: (request: FakeRequest) => FakeReply): Promise<Fake
   servers.push(server);
   return server;
 }
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 /** The model calls `calls` in its first turn, then answers "done". */
 const calling =

@@ -15,6 +15,7 @@ import {
   type FakeReply,
   type FakeRequest,
   type FakeServer,
+  turnOf,
 } from "../support/fake-anthropic.js";
 import { at, runAgainst, temporaryFolder } from "./helpers.js";
 
@@ -28,9 +29,6 @@ async function serve(respond: (request: FakeRequest) => FakeReply): Promise<Fake
   servers.push(server);
   return server;
 }
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 const REVIEW = `---
 name: code-review

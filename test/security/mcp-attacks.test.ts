@@ -21,6 +21,7 @@ import {
   type FakeReply,
   type FakeRequest,
   type FakeServer,
+  turnOf,
 } from "../support/fake-anthropic.js";
 import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
 import { childrenRunning, writeMcpJson } from "../support/mcp-servers.js";
@@ -32,9 +33,6 @@ const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 /** One call per turn, in order, then "done". */
 function oneByOne(calls: readonly { name: string; input: unknown }[]): (request: FakeRequest) => FakeReply {

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { reply, startFakeAnthropic, type FakeServer, turnOf } from "../support/fake-anthropic.js";
 import { at, runAgainst, temporaryFolder } from "../runtime/helpers.js";
 
 const CANARY = "CANARY-OUTSIDE-SKILL";
@@ -16,9 +16,6 @@ const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-const turnOf = (request: FakeRequest): number =>
-  (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
 
 describe("skill attacks: 0 escapes", () => {
   it("a skill that asks for tools the agent lacks, and read_skill paths that climb out", async () => {

@@ -377,6 +377,11 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
 }
 
 /** The text of the last user message of a request (its string content, or its blocks' texts joined as sections). */
+/** The turn a request asks for: how many replies the conversation holds already. */
+export function turnOf(request: FakeRequest): number {
+  return (request.body?.messages ?? []).filter((message) => message.role === "assistant").length;
+}
+
 export function lastUserText(request: FakeRequest): string {
   const messages = request.body?.messages ?? [];
   const last = [...messages].reverse().find((message) => message.role === "user");
