@@ -83,7 +83,11 @@ export class DbosDurability implements Durability {
   }
 
   sessionSteps(key: string): SessionSteps {
-    return new DbosSessionSteps(key, this.stop);
+    return new DbosSessionSteps(key, this.stop, async (question) => {
+      // A wait for approval has no timeout: the run waits until a person decides (or cancels it).
+      const answer = await this.awaitAnswer(question.key, question, undefined);
+      return answer ?? { value: null };
+    });
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -8,6 +8,13 @@
  * finds the marker but not the call's own checkpoint knows the crash cut the call off: it applies
  * the journal's rule for such calls (`unfinishedCall` in steps/conversation.ts), as a file run does.
  *
+ * A call an explicit `prompt` puts to a person (run/approvals.ts) records, as its checkpoint, that it
+ * waits for approval, and the workflow waits in the database as for an input (`awaitAnswer`):
+ * `prosec approve` / `prosec deny` send the answer. The call then runs with the answer delivered,
+ * behind a started marker of its own, so the approved call runs once: a worker killed while it
+ * waited leaves the wait to be replayed by the next one, and one killed during the approved call
+ * leaves a call that was cut off, under the rule above.
+ *
  * Eliding old tool results, the per-turn call limit and continuations are pure functions of the
  * checkpointed responses and results, so the replayed loop sends the same conversation again. The
  * turn and tool boundaries (a run stopped, the step's time limit) are checked inside the checkpoints:
@@ -15,14 +22,24 @@
  */
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { unfinishedCall } from "../steps/conversation.js";
-import type { ModelTurn, SessionSteps, Value } from "../types.js";
+import { deliveredApproval, WaitingForApproval } from "../run/approvals.js";
+import type { ModelTurn, Question, SessionSteps, Value } from "../types.js";
 import { checkpoint, type RunStop } from "./checkpoint.js";
+
+/** Waits in the database for a person's answer to `question` (DbosDurability.awaitAnswer). */
+export type AnswerWait = (question: Question) => Promise<{ readonly value: Value }>;
+
+/** A call's checkpoint when it stopped for a person's approval before it ran. */
+interface AwaitingApproval {
+  readonly awaitingApproval: Question;
+}
 
 export class DbosSessionSteps implements SessionSteps {
   constructor(
     /** The session step's key: the prefix of its checkpoints' names. */
     private readonly key: string,
     private readonly run: RunStop,
+    private readonly awaitApproval: AnswerWait,
   ) {}
 
   async turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn> {
@@ -46,9 +63,35 @@ export class DbosSessionSteps implements SessionSteps {
     // The marker is a checkpoint of an earlier execution: if this call's own checkpoint is missing
     // (the body below runs), that execution died while the call ran.
     const cutOff = !marker.ran;
+    const result = await checkpoint<ToolResultBlockParam | AwaitingApproval>(
+      `${this.key} tool`,
+      async () => {
+        try {
+          return (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? (await run());
+        } catch (error) {
+          if (error instanceof WaitingForApproval) return { awaitingApproval: error.questions[0]! };
+          throw error;
+        }
+      },
+      this.run,
+    );
+    if (!("awaitingApproval" in result.value)) return result.value;
+    const { value: answer } = await this.awaitApproval(result.value.awaitingApproval);
+    return this.decided(call, run, repeatable, answer);
+  }
+
+  /** The call a person answered: run with the answer, once (its own started marker, as above). */
+  private async decided(
+    call: ToolUseBlock,
+    run: () => Promise<ToolResultBlockParam>,
+    repeatable: boolean,
+    answer: Value,
+  ): Promise<ToolResultBlockParam> {
+    const marker = await checkpoint(`${this.key} approved-tool-started`, () => Promise.resolve(call.id), this.run);
+    const cutOff = !marker.ran;
     const result = await checkpoint(
       `${this.key} tool`,
-      async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? run(),
+      async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? deliveredApproval.run({ answer }, run),
       this.run,
     );
     return result.value;

@@ -8,6 +8,10 @@
  * call was never started, so the "interrupted, effect unknown" rule does not apply to it; a kill
  * during the approved call does.
  *
+ * On DBOS the run does not stop: the call's checkpoint records that it waits, the workflow waits in
+ * the database for `prosec approve` / `prosec deny` (dbos/session-steps.ts), and the call runs then
+ * with the answer delivered (`deliveredApproval`), once, whichever worker holds the run by then.
+ *
  * Only an explicit `prompt` asks: `run_command` under the implicit default of `bash:` is refused
  * here, as it is not offered without someone to ask.
  */
@@ -25,6 +29,9 @@ export interface CurrentCall {
 }
 
 export const currentCall = new AsyncLocalStorage<CurrentCall>();
+
+/** A person's answer to the call running now, delivered by the store that waited for it (DBOS). */
+export const deliveredApproval = new AsyncLocalStorage<{ readonly answer: Value }>();
 
 /** The prefix of an approval's question name: `approve_<call>`. */
 export const APPROVAL_PREFIX = "approve_";
@@ -76,7 +83,7 @@ export function durableAsker(
     const call = currentCall.getStore();
     if (call === undefined || !putToAPerson(permissions, request)) return false;
     const key = `${call.step}/approval:${call.id}`;
-    const answer = await recorded(key);
+    const answer = deliveredApproval.getStore()?.answer ?? (await recorded(key));
     if (answer !== undefined && approves(answer)) return true;
     if (answer !== undefined) {
       const reason = typeof answer === "string" ? /^no\s*:\s*(.+)$/is.exec(answer)?.[1]?.trim() : undefined;

@@ -228,6 +228,10 @@ export class RunLifecycle implements RunScope {
     } else if (options.resume === true) {
       throw this.core.error("resume: true needs the runDir of the run to continue (RunOptions.runDir).");
     }
+    // A store that waits for answers (DBOS) waits for approvals too: the call's step waits, and runs
+    // with the answer delivered (dbos/session-steps.ts); nothing is recorded for the asker to read.
+    if (this.caller === undefined && this.core.durability.awaitAnswer !== undefined)
+      this.core.approvalAnswers = () => Promise.resolve(undefined);
     const folder = this.openFolder;
     if (folder !== undefined) this.core.observe((event) => folder.observe(event));
     if (folder !== undefined && this.caller === undefined) {

@@ -64,7 +64,7 @@ export function controlCommands(yargs: Argv): Argv {
         process.exitCode = await perform(
           argv.runId,
           (control, dir) => control.decideFileRun(dir, argv.runId, argv.calls ?? [], argv.all === true, "yes"),
-          () => Promise.reject(new UsageError("approvals are kept for file runs only; a DBOS run refuses prompt")),
+          (dbos) => dbos.decideRun(argv.runId, argv.calls ?? [], argv.all === true, "yes"),
         );
       },
     )
@@ -82,7 +82,7 @@ export function controlCommands(yargs: Argv): Argv {
         process.exitCode = await perform(
           argv.runId,
           (control, dir) => control.decideFileRun(dir, argv.runId, argv.calls ?? [], argv.all === true, answer),
-          () => Promise.reject(new UsageError("approvals are kept for file runs only; a DBOS run refuses prompt")),
+          (dbos) => dbos.decideRun(argv.runId, argv.calls ?? [], argv.all === true, answer),
         );
       },
     )

@@ -29,7 +29,10 @@ const commandTable: ReadonlyArray<{ readonly names: readonly string[]; readonly 
   },
   { names: ["test"], load: async () => (await import("./test-command.js")).testCommand },
   { names: ["eval"], load: async () => (await import("./eval-command.js")).evalCommand },
-  { names: ["answer", "cancel"], load: async () => (await import("./control-commands.js")).controlCommands },
+  {
+    names: ["answer", "approve", "deny", "cancel"],
+    load: async () => (await import("./control-commands.js")).controlCommands,
+  },
   { names: ["runs"], load: async () => (await import("./runs-command.js")).runsCommand },
   { names: ["examples"], load: async () => (await import("./examples-command.js")).examplesCommand },
   { names: ["lsp"], load: async () => (await import("./lsp-command.js")).lspCommand },

@@ -101,12 +101,25 @@ export function decideFileRun(
   all: boolean,
   answer: string,
 ): string[] {
-  const pending = (readWaiting(dir)?.questions ?? []).filter((question) => question.name.startsWith(APPROVAL_PREFIX));
+  const chosen = chosenApprovals(runId, readWaiting(dir)?.questions ?? [], calls, all);
+  return answerFileRun(dir, runId, Object.fromEntries(chosen.map((question) => [question.name, answer])));
+}
+
+/**
+ * The approvals among what a run waits for that `prosec approve` / `deny` decide: the calls named
+ * (by call id or question name), every one with `all`, else the one pending. File runs and DBOS alike.
+ */
+export function chosenApprovals<Q extends { readonly name: string; readonly prompt: string }>(
+  runId: string,
+  questions: readonly Q[],
+  calls: readonly string[],
+  all: boolean,
+): Q[] {
+  const pending = questions.filter((question) => question.name.startsWith(APPROVAL_PREFIX));
   if (pending.length === 0) throw new UsageError(`run ${runId} is not waiting for an approval`);
   const shown = pending.map((question) => `${question.name.slice(APPROVAL_PREFIX.length)} (${question.prompt})`);
-  let chosen = pending;
-  if (calls.length > 0) {
-    chosen = calls.map((call) => {
+  if (calls.length > 0)
+    return calls.map((call) => {
       const found = pending.find((question) => question.name === call || question.name === APPROVAL_PREFIX + call);
       if (found === undefined)
         throw new UsageError(
@@ -114,10 +127,9 @@ export function decideFileRun(
         );
       return found;
     });
-  } else if (!all && pending.length > 1) {
+  if (!all && pending.length > 1)
     throw new UsageError(
       `run ${runId} waits for ${pending.length} approvals: name the calls, or give --all: ${shown.join("; ")}`,
     );
-  }
-  return answerFileRun(dir, runId, Object.fromEntries(chosen.map((question) => [question.name, answer])));
+  return pending;
 }

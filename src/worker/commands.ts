@@ -16,7 +16,7 @@ import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.
 import { maskedUrl } from "../masked-url.js";
 import { checkReachable, DatabaseUnreachable, liveWorkers, migrate, type LiveWorker } from "./database.js";
 import { systemDatabaseUrl } from "./database-url.js";
-import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
+import { answerDbosRun, cancelDbosRun, decideDbosRun, howToAnswer, waitingQuestions } from "./control.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
@@ -207,10 +207,7 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         `created  ${summary.createdAt}`,
         `updated  ${summary.updatedAt ?? "-"}`,
         `steps    ${summary.steps} checkpointed in the run, ${summary.branches.finished} of ${summary.branches.total} branches finished`,
-        ...summary.waitingFor.map(
-          (question) =>
-            `waiting  for input "${question.name}" (${question.prompt}) at line ${question.line}: prosec answer ${summary.runId} ${question.name}=...`,
-        ),
+        ...summary.waitingFor.map((question) => `waiting  ${howToAnswer(summary.runId, question)}`),
         ...(summary.waiting === null ? [] : [`waiting  ${summary.waiting}`]),
       ];
       process.stdout.write(`${lines.join("\n")}\n`);
@@ -367,6 +364,19 @@ export async function answerRun(runId: string, answers: { readonly [name: string
   return withClient(systemDatabaseUrl(), async (client) => {
     await findRun(client, runId);
     return answerDbosRun(client, runId, answers);
+  });
+}
+
+/** `prosec approve` / `deny` for a run in the database. */
+export async function decideRun(
+  runId: string,
+  calls: readonly string[],
+  all: boolean,
+  answer: string,
+): Promise<string[]> {
+  return withClient(systemDatabaseUrl(), async (client) => {
+    await findRun(client, runId);
+    return decideDbosRun(client, runId, calls, all, answer);
   });
 }
 

@@ -1,10 +1,13 @@
 /**
  * Waiting runs on DBOS, seen from outside: what they wait for (`prosec status`), answering them
- * (`prosec answer`: a DBOS message to the waiting workflow) and `prosec cancel` (cancelWorkflow).
+ * (`prosec answer`, and `prosec approve` / `deny` for a tool call: a DBOS message to the waiting
+ * workflow) and `prosec cancel` (cancelWorkflow).
  */
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
+import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
 import { UsageError } from "../errors.js";
+import { chosenApprovals } from "../run/control.js";
 
 /**
  * The questions a run waits for: its own, and those of its unfinished branches (an input inside a
@@ -17,6 +20,14 @@ export async function waitingQuestions(client: DBOSClient, runId: string): Promi
     ids.map((id) => client.getEvent<WaitingEvent | null>(id, WAITING_EVENT, { timeoutSeconds: 0 })),
   );
   return events.filter((event): event is WaitingEvent => event !== null && event !== undefined);
+}
+
+/** What a waiting run asks, and the command that answers it: an input, or a tool call to approve. */
+export function howToAnswer(runId: string, question: Pick<WaitingEvent, "name" | "prompt" | "line">): string {
+  if (!question.name.startsWith(APPROVAL_PREFIX))
+    return `for input "${question.name}" (${question.prompt}) at line ${question.line}: prosec answer ${runId} ${question.name}=...`;
+  const call = question.name.slice(APPROVAL_PREFIX.length);
+  return `for approval of ${call} (${question.prompt}) at line ${question.line}: prosec approve ${runId} ${call}, or prosec deny ${runId} ${call}`;
 }
 
 /** Sends each answer to the workflow waiting for it; the lines to print. */
@@ -44,6 +55,28 @@ export async function answerDbosRun(
     lines.push(`answered "${name}" for run ${runId}; its worker goes on`);
   }
   return lines;
+}
+
+/** `prosec approve` / `deny`: sends `answer` for the calls chosen (src/run/control.ts, chosenApprovals). */
+export async function decideDbosRun(
+  client: DBOSClient,
+  runId: string,
+  calls: readonly string[],
+  all: boolean,
+  answer: string,
+): Promise<string[]> {
+  const chosen = chosenApprovals(runId, await waitingQuestions(client, runId), calls, all);
+  const decided = answer === "yes" ? "approved" : "denied";
+  for (const question of chosen)
+    await client.send<AnswerMessage>(
+      question.workflowId,
+      { value: answer },
+      question.key,
+      `${question.workflowId}${question.key}`,
+    );
+  return chosen.map(
+    (question) => `${decided} ${question.name.slice(APPROVAL_PREFIX.length)} for run ${runId}; its worker goes on`,
+  );
 }
 
 export async function cancelDbosRun(client: DBOSClient, runId: string): Promise<string[]> {

@@ -10,7 +10,7 @@ import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { findRun, withClient } from "./client.js";
 import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
-import { waitingQuestions } from "./control.js";
+import { howToAnswer, waitingQuestions } from "./control.js";
 import { liveWorkers } from "./database.js";
 import { systemDatabaseUrl } from "./database-url.js";
 import { dbosRunSteps } from "./dbos-runs.js";
@@ -48,9 +48,7 @@ export function resumeDbosRun(options: DbosResumeOptions): Promise<ExitCode> {
         if (questions.length > 0) {
           if (options.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
           for (const question of questions)
-            say(
-              `run ${runId} is waiting for input "${question.name}" (${question.prompt}) at line ${question.line}: answer it with prosec answer ${runId} ${question.name}=...; its worker goes on by itself`,
-            );
+            say(`run ${runId} is waiting ${howToAnswer(runId, question)}; its worker goes on by itself`);
           return EXIT.waitingForInput;
         }
         say(

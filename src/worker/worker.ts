@@ -74,9 +74,8 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     stops,
     runOptions: (runId) => ({
       cwd: settings.cwd,
-      // Nobody can be asked inside a tool call, a DBOS step where `recv` is not allowed: under
-      // `permissions: prompt` each use that needs asking is refused with a tool error the model reads.
-      onPermission: () => false,
+      // No onPermission: a call an explicit `prompt` puts to a person waits in the database for
+      // `prosec approve` / `deny` (runtime/run/approvals.ts); the implicit default of `bash:` is not offered.
       onEvent: (event) => {
         // The run's own start and end; a called program's carry its `source`.
         if (event.source !== undefined) return;

@@ -78,10 +78,10 @@ describe("prosec worker on DBOS", () => {
   });
 
   it(
-    "keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait; permissions: prompt is refused to the model",
+    "keeps a run waiting for a mid-program input in the database: status WAITING, prosec answer continues it, prosec cancel ends it, (timeout: N) ends the wait; a tool the agent lacks is refused to the model (approvals: approvals.test.ts)",
     { timeout: 120_000 },
     async () => {
-      // The clerk reads a file under permissions: prompt, which nobody on a worker can grant.
+      // The clerk reads a file under read: deny: the tool is not offered, and a call of it is refused.
       const respond = (request: FakeRequest): FakeReply => {
         const messages = request.body?.messages ?? [];
         if (lastUserText(request).startsWith("Check the notes") && messages.length === 1)
@@ -93,7 +93,7 @@ describe("prosec worker on DBOS", () => {
       const cwd = folder(`input topic: "What to write about"
 agent clerk:
   permissions:
-    read: prompt
+    read: deny
 let draft = session: clerk
   prompt: "Check the notes on {topic}"
 input approval: "Who approves the draft on {topic}?"
@@ -155,7 +155,7 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
       for (const refusal of refusals)
         expect(refusal).toMatchObject({
           is_error: true,
-          content: "Permission to use read_file was not granted: notes.md",
+          content: expect.stringMatching(/^The tool read_file is not available to this agent\./),
         });
     },
   );
