@@ -6,7 +6,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Durability, Journal } from "./durability.js";
 import type { RunEvent } from "./events.js";
 import type { InputDefinition, Value } from "./program.js";
-import type { ResolveHost, ToolDefinition } from "./tools.js";
+import type { ResolveHost, SharedMcpServers, ToolDefinition } from "./tools.js";
 
 /** `.prose` model names to model ids (`{ sonnet: "claude-sonnet-4-5" }`). */
 export type ModelTable = Readonly<Record<string, string>>;
@@ -107,6 +107,12 @@ export interface RunOptions {
    * `prosec run` passes the one nearest the program). Read only when an agent has `permissions: mcp:`.
    */
   readonly mcpConfig?: string;
+  /**
+   * MCP servers whose lifetime is the caller's, not the run's (`prosec worker` passes its own, so a
+   * server starts once per worker): the run uses them and leaves them running. Default: the run
+   * starts its own and stops them when it ends.
+   */
+  readonly mcpServers?: SharedMcpServers;
   /** Extra tools offered to every session. */
   readonly tools?: readonly ToolDefinition[];
   /**

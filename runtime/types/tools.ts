@@ -74,3 +74,15 @@ export interface ToolDefinition {
   readonly mcp?: { readonly server: string; readonly tool: string };
   run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
 }
+
+/**
+ * MCP servers that outlive a run: `prosec worker` keeps one set for all its runs (started lazily once
+ * per worker, stopped when it stops). Made by `new McpServerPool(...)` (run/run-mcp.ts); a run given
+ * one (`RunOptions.mcpServers`) uses its servers and never stops them: its owner closes it.
+ */
+export interface SharedMcpServers {
+  /** Stops every server started, waiting for each to exit. */
+  close(): Promise<void>;
+  /** Signals every server process at once, without waiting (a second Ctrl-C). */
+  stopNow(): void;
+}

@@ -97,12 +97,16 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     );
     // DBOS retries its queries until the database answers, so a graceful shutdown could wait forever.
     await Promise.race([worker.stop().catch(() => undefined), delay(2000)]);
+    worker.stopNow();
     await endTracing();
     process.exit(EXIT.network);
   }
   process.stderr.write("stopping: runs in flight stop at their next turn or tool call and go back on the queue\n");
   // A second signal does not wait for the stop: the runs in flight are recovered or adopted as after a crash.
-  const again = (): never => process.exit(EXIT.interrupted);
+  const again = (): never => {
+    worker.stopNow();
+    process.exit(EXIT.interrupted);
+  };
   process.once("SIGINT", again);
   process.once("SIGTERM", again);
   // DBOS retries its queries until the database answers: during an outage the stop waits at most --outage-limit.
@@ -117,6 +121,7 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
   process.stderr.write(
     `prosec: the database did not answer within --outage-limit (${argv.outageLimit} s) while stopping; stopped without it. Runs in flight are recovered when this worker starts again, or adopted by another one\n`,
   );
+  worker.stopNow();
   await endTracing();
   process.exit(EXIT.network);
 }

@@ -8,6 +8,8 @@
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
 import { registerProgram, type ProgramRunner } from "../../runtime/dbos/workflows.js";
+import { McpServerPool } from "../../runtime/run/run-mcp.js";
+import { Secrets } from "../../runtime/tools/secrets.js";
 import { APPLICATION, Heartbeats, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 import { DatabaseOutage } from "./outage.js";
@@ -45,8 +47,10 @@ export interface WorkerSettings {
 }
 
 export interface Worker {
-  /** Stops taking work and the runs in flight, and puts them back on the queue for other workers. */
+  /** Stops taking work and the runs in flight, and puts them back on the queue for other workers; then its MCP servers. */
   stop(): Promise<void>;
+  /** Signals the worker's MCP servers to stop, without waiting (the process exits at once). */
+  stopNow(): void;
   /** Resolves, with the reason, when the database stayed unreachable past the outage limit. */
   readonly gaveUp: Promise<string>;
 }
@@ -67,6 +71,18 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   // the pool discards it and the next query connects anew. Unhandled, it would end the process.
   pool.on("error", () => undefined);
   const stops = new WorkerRunStops(pool, executorId);
+  // The MCP servers live as long as the worker: started on the first session that may use them,
+  // shared by its runs, stopped when it stops. Their stderr goes to the worker's log, redacted.
+  const apiKey = process.env["ANTHROPIC_API_KEY"];
+  const secrets = Secrets.of(apiKey, process.env, undefined);
+  const mcpServers = new McpServerPool({
+    cwd: settings.cwd,
+    apiKey,
+    secret: (value) => secrets.add(value),
+    log: (server, text) => {
+      for (const line of text.trimEnd().split("\n")) log(`mcp server ${server}: ${secrets.redact(line)}`);
+    },
+  });
   registerProgram(settings.program, {
     client,
     ownQueue,
@@ -74,6 +90,7 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
     stops,
     runOptions: (runId) => ({
       cwd: settings.cwd,
+      mcpServers,
       // No onPermission: a call an explicit `prompt` puts to a person waits in the database for
       // `prosec approve` / `deny` (runtime/run/approvals.ts); the implicit default of `bash:` is not offered.
       onEvent: (event) => {
@@ -168,6 +185,8 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
       );
       await client.destroy();
       await pool.end();
+      await mcpServers.close();
     },
+    stopNow: () => mcpServers.stopNow(),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The MCP servers of one run (`.mcp.json`): each started the first time an agent that may use it
- * starts a session, once, and stopped when the run ends (`close`). The client package
+ * The MCP servers of one run (`.mcp.json`), or of one worker (run/run-mcp.ts, McpServerPool): each
+ * started the first time an agent that may use it starts a session, once, and stopped when the run
+ * (or the worker) ends (`close`). The client package
  * (`@modelcontextprotocol/client`) is imported only then, so a run without MCP servers never loads it.
  *
  * A stdio server gets the environment `.mcp.json` gives it on top of the basics the SDK passes
@@ -44,6 +45,8 @@ interface Connection {
 export class McpServers {
   private readonly connections = new Map<string, Promise<Connection>>();
   private readonly restarts = new Map<string, number>();
+  /** The stdio servers' processes started, for `stopNow`. */
+  private readonly pids = new Set<number>();
   private closed = false;
 
   constructor(
@@ -98,6 +101,18 @@ export class McpServers {
     );
   }
 
+  /** Signals every stdio server started to stop, without waiting (the process is about to exit). */
+  stopNow(): void {
+    this.closed = true;
+    for (const pid of this.pids) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        // It has exited already.
+      }
+    }
+  }
+
   private connection(server: string, signal: AbortSignal): Promise<Connection> {
     let pending = this.connections.get(server);
     if (pending === undefined) {
@@ -131,6 +146,7 @@ export class McpServers {
     const { Client } = await import("@modelcontextprotocol/client");
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const transport = await this.transport(spec);
+    const pid = (): number | null => ("pid" in transport ? transport.pid : null);
     const connection: Connection = { client, tools: tools ?? [], stopped: false };
     try {
       await client.connect(transport, { signal, timeout: CALL_TIMEOUT_MS });
@@ -138,7 +154,12 @@ export class McpServers {
       await client.close().catch(() => undefined);
       throw new Error(`The MCP server ${server} did not start: ${(error as Error).message}`, { cause: error });
     }
-    client.onclose = () => void (connection.stopped = true);
+    const started = pid();
+    if (started !== null) this.pids.add(started);
+    client.onclose = () => {
+      connection.stopped = true;
+      if (started !== null) this.pids.delete(started);
+    };
     if (tools !== undefined) return connection;
     const listed: McpTool[] = [];
     let cursor: string | undefined;
