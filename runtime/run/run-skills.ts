@@ -1,10 +1,15 @@
 /**
  * The Agent Skills of a run (tools/skills.ts), resolved once per name and shared with the programs it
  * calls. A skill that is not installed is said once (a notice) and its sessions run without it.
+ *
+ * A session records the skills it resolved, with their digests (`changedSkills`): on DBOS a checkpoint
+ * of the session, so a worker that continues the run and resolves a skill to other files refuses
+ * it. (A file run needs no such refusal: a skill is part of its steps' fingerprints, and an edited
+ * one re-runs them on resume.)
  */
 import { homedir } from "node:os";
 import { resolveSkill, type ResolvedSkill } from "../tools/skills.js";
-import type { RunOptions } from "../types.js";
+import type { RunOptions, SessionSteps } from "../types.js";
 
 export class RunSkills {
   private readonly resolved = new Map<string, ResolvedSkill | undefined>();
@@ -31,4 +36,31 @@ export class RunSkills {
     }
     return found;
   }
+}
+
+/** A skill as a session recorded it (a type, not an interface: it is a `Value`). */
+type RecordedSkill = { readonly name: string; readonly folder: string; readonly digest: string };
+
+/**
+ * Records the skills a session resolved the first time it runs (`steps.once`); when the session is
+ * run again from its record (DBOS: another worker continuing the run), why the run is refused when
+ * skills' files differ from those recorded (each named, with where it was found); else undefined.
+ */
+export async function changedSkills(
+  steps: SessionSteps,
+  skills: readonly ResolvedSkill[],
+): Promise<string | undefined> {
+  const current: RecordedSkill[] = skills.map(({ name, folder, digest }) => ({ name, folder, digest }));
+  const recorded = await steps.once("skills", () => Promise.resolve(current));
+  const changed = recorded.flatMap((before) => {
+    const now = current.find((skill) => skill.name === before.name);
+    if (now?.digest === before.digest) return [];
+    return [
+      now === undefined
+        ? `${before.name} (recorded from ${before.folder}) is not installed here`
+        : `${before.name} (${now.folder}) is not the one recorded (${before.folder}, sha-256 ${before.digest.slice(0, 12)}; here ${now.digest.slice(0, 12)})`,
+    ];
+  });
+  if (changed.length === 0) return undefined;
+  return `This session was started with other skill files than this process resolves: ${changed.join("; ")}. A run is continued only with the skills it started with: install the same skill folders on every worker of the program (or submit the run again).`;
 }

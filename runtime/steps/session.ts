@@ -43,6 +43,7 @@ import { elideToolResults, overTurnLimit } from "./tool-output.js";
 import { runTool, toolOutputLimits } from "./tool-call.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
+import { changedSkills } from "../run/run-skills.js";
 import { trailBudget, type TrailEntry } from "./trail.js";
 import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
@@ -118,6 +119,8 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   if (verdict) toolParams = [...toolParams, KEEP_TOOL];
   const skills = core.skills.resolve(settings.skills);
   if (skills.length > 0) {
+    const changed = await changedSkills(run.steps ?? PLAIN_SESSION_STEPS, skills);
+    if (changed !== undefined) throw core.error(changed, run.request.at);
     const tools = [...offered.values(), readSkillTool(skills)];
     offered = new Map(tools.map((tool) => [tool.name, tool]));
     toolParams = [...toolParams, toolParam(readSkillTool(skills))];
