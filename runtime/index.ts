@@ -12,6 +12,7 @@ import type { ProgramCost, ProgramInfo, RunOptions, Runtime, Value } from "./typ
 export type * from "./types.js";
 export { JournalDurability, StepMismatch } from "./durable/durability.js";
 export { MemoryJournal } from "./durable/journal.js";
+export { McpServerPool, type McpPoolSettings } from "./run/run-mcp.js";
 export { EnvironmentError, ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { REPLAYED_SCHEMES, STEP_SCHEME } from "./durable/manifest.js";
 export { BudgetExceeded, type BudgetRemedy, type Spent } from "./run/meter.js";
