@@ -62,8 +62,13 @@ export function runsCommand(yargs: Argv): Argv {
               show.positional("id", { type: "string", demandOption: true, describe: "the run id" }),
               "one object per step, in an array",
             ),
-          (argv) => {
+          async (argv) => {
             const dir = join(runsFolder(process.cwd()), argv.id);
+            const url = configuredDatabaseUrl();
+            if (!existsSync(dir) && url !== undefined) {
+              process.exitCode = await showDbosRun(url, argv.id, argv.format === "json");
+              return;
+            }
             if (!existsSync(dir)) throw new UsageError(`runs show ${argv.id}: there is no such run in .prose/runs`);
             let steps: ShownStep[];
             try {
@@ -304,6 +309,37 @@ function asJson(entry: AnyRun): object {
     cost: run.cost ?? null,
     ...(run.evalId === undefined ? {} : { evalId: run.evalId }),
   };
+}
+
+/**
+ * `runs show` for a run in the DBOS database: its checkpointed steps (key, line, kind, tokens, cost)
+ * and what it waits for, as `prosec view` shows them.
+ */
+async function showDbosRun(url: string, runId: string, json: boolean): Promise<ExitCode> {
+  const { readDbosRun } = await import("../view/dbos-view.js");
+  const detail = await readDbosRun(url, runId);
+  if (detail === undefined)
+    throw new UsageError(
+      `runs show ${runId}: there is no such run in .prose/runs, nor in the DBOS database (or it cannot be reached)`,
+    );
+  if (json) {
+    process.stdout.write(`${JSON.stringify(detail.steps, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  if (detail.steps.length === 0) process.stdout.write("no steps recorded\n");
+  else
+    printColumns(
+      ["KEY", "LINE", "KIND", "TOKENS", "COST"],
+      detail.steps.map((step) => [
+        step.key,
+        step.line === 0 ? "-" : String(step.line),
+        step.kind,
+        String(step.tokens),
+        step.cost === undefined ? "-" : cost(step.cost),
+      ]),
+    );
+  for (const line of detail.waitingFor ?? []) process.stdout.write(`waiting ${line}\n`);
+  return EXIT.ok;
 }
 
 /** The tool calls the run waits for a person to approve (docs/tools.md, "Approvals"), one a line. */

@@ -1,12 +1,14 @@
 /**
  * DBOS runs in `prosec view`, with what the database holds: the run list's rows, and a run's own page
- * (status, worker, version, outputs or error, the checkpointed steps with their values and cost). The
+ * (status, worker, version, outputs or error, what a waiting run waits for, the checkpointed steps
+ * with their values and cost). The
  * full trace (each request sent and answered, retries, times of each request) is written only for file
  * runs, in their folder; DBOS keeps each step's outcome, not its requests.
  */
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
 import type { Usage } from "../../runtime/index.js";
 import { withClient } from "../worker/client.js";
+import { howToAnswer, waitingQuestions } from "../worker/control.js";
 import { DatabaseUnreachable, NoRunsDatabase } from "../worker/database.js";
 import { dbosRunSteps, describeDbosRun, listDbosRuns, type DbosRun, type DbosStep } from "../worker/dbos-runs.js";
 import { estimateCost } from "../run/cost.js";
@@ -27,6 +29,8 @@ export interface DbosRunDetail {
   readonly run: DbosRun;
   readonly outputs?: unknown;
   readonly error?: string;
+  /** What a waiting run waits for (an input, a tool call to approve), with the command that answers it. */
+  readonly waitingFor?: readonly string[];
   readonly steps: readonly DbosStepView[];
 }
 
@@ -64,6 +68,10 @@ async function detailOf(client: DBOSClient, runId: string): Promise<DbosRunDetai
     } catch (error) {
       return { run, error: error instanceof Error ? error.message : String(error), steps };
     }
+  }
+  if (run.status === "waiting") {
+    const waitingFor = (await waitingQuestions(client, runId)).map((question) => howToAnswer(runId, question));
+    return { run, waitingFor, steps };
   }
   return { run, steps };
 }
@@ -134,6 +142,7 @@ export function renderDbosRunPage(detail: DbosRunDetail): string {
 <h1>${escape(run.program ?? run.runId)} <span class="badge status-${escape(run.status)}" id="status">${escape(run.status)}</span> <span class="badge">DBOS</span></h1>
 <dl id="summary">${facts.map(([name, value]) => `<dt>${name}</dt><dd>${escape(value)}</dd>`).join("")}</dl>
 ${detail.error === undefined ? "" : `<p class="error" id="run-error">${escape(detail.error)}</p>`}
+${(detail.waitingFor ?? []).map((line) => `<p class="waiting">waiting ${escape(line)}</p>`).join("\n")}
 ${detail.outputs === undefined ? "" : `<section class="panel"><h2>Outputs</h2><pre class="text" id="outputs">${escape(JSON.stringify(detail.outputs, null, 2))}</pre></section>`}
 <section class="panel"><h2>Checkpointed steps</h2>
 ${rows.length === 0 ? "<p>No step checkpointed yet.</p>" : `<table id="steps"><thead><tr><th>Kind</th><th>Line</th><th>Key</th><th>Value</th><th>Tokens</th><th>Cost</th></tr></thead><tbody>${rows.join("")}</tbody></table>`}
@@ -166,6 +175,7 @@ h1{font-size:20px;margin:0 0 8px}h2{font-size:15px;margin:0 0 8px}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #e2e8f0;vertical-align:top}
 .badge{font-size:12px;padding:2px 8px;border-radius:10px;background:#e2e8f0;vertical-align:middle}
 .status-complete{background:#dcfce7}.status-failed{background:#fee2e2}.status-running{background:#dbeafe}.status-waiting{background:#fef9c3}
+.waiting{color:#854d0e}
 #summary{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}#summary dt{color:#64748b}#summary dd{margin:0}
 .panel{background:#fff;border:1px solid #e2e8f0;border-radius:6px;padding:12px;margin:12px 0}
 pre.text{white-space:pre-wrap;word-break:break-word;background:#f1f5f9;padding:6px;margin:2px 0;font-size:12px;max-height:240px;overflow:auto}

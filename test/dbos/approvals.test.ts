@@ -1,7 +1,8 @@
 /**
  * Approvals on DBOS (DIALECT.md, "An explicit `prompt` means a person decides, durably"): a worker
  * that reaches a call an explicit `bash: prompt` puts to a person keeps the run waiting in the
- * database with the call pending; `prosec approve` / `prosec deny` answer it. The worker that asked
+ * database with the call pending (`prosec status`, `runs show` and `view` show it); `prosec approve` /
+ * `prosec deny` answer it. The worker that asked
  * is killed with SIGKILL while the runs wait; another worker adopts them, and the approved command
  * (which appends a line to a file) runs exactly once, the denied one never.
  */
@@ -24,6 +25,7 @@ import {
 import { ensureBubblewrap } from "../support/bubblewrap.js";
 import { reply, turnOf, type FakeRequest } from "../support/fake-anthropic.js";
 import { freshDatabase } from "../support/postgres.js";
+import { startViewServer } from "../../src/view/server.js";
 
 afterEach(stopChildren);
 beforeAll(() => void ensureBubblewrap());
@@ -82,6 +84,17 @@ describe("approvals on DBOS", () => {
       expect(shown.stdout).toContain(
         `waiting  for approval of ${call} (Agent clerk asks to use run_command: sh append.sh) at line 6: prosec approve run-yes ${call}, or prosec deny run-yes ${call}\n`,
       );
+      const steps = await prosec(["runs", "show", "run-yes"], cwd, env);
+      expect(steps.stdout).toContain(
+        `waiting for approval of ${call} (Agent clerk asks to use run_command: sh append.sh) at line 6: prosec approve run-yes ${call}, or prosec deny run-yes ${call}\n`,
+      );
+      const view = await startViewServer(cwd, undefined, { databaseUrl: database });
+      try {
+        const page = await (await fetch(`${view.url}run/run-yes`)).text();
+        expect(page).toContain(`waiting for approval of ${call} (Agent clerk asks to use run_command: sh append.sh)`);
+      } finally {
+        await view.close();
+      }
       // Nothing ran before a person decided.
       expect(existsSync(join(cwd, "effects.txt"))).toBe(false);
       const requestsBefore = server.requests.length;
