@@ -11,6 +11,7 @@ import type { RunOptions, Value } from "../../runtime/index.js";
 import {
   keyedRecords,
   type KeyedTraceRecord,
+  type TracedBlock,
   type TraceRecord,
   type TraceText,
 } from "../../runtime/durable/trace-format.js";
@@ -213,6 +214,28 @@ describe("the trace of a run", () => {
     // The system prompt is one text for all 61 requests.
     expect(textLines.filter((line) => line.text.includes("test")).length).toBeLessThan(61);
     expect(new Set(textLines.map((line) => line.id)).size).toBe(textLines.length);
+  });
+
+  it("names each text by its own id across a fan-out that repeats some texts and not others", async () => {
+    // Two new texts a session (its task, most answers): more than the trace keeps ids for by text
+    // (trace-writer.ts), so it forgets them part-way; half the sessions are answered alike.
+    const answer = (item: number): string => (item % 2 === 0 ? "the same answer" : `answer ${item}`);
+    const items = Array.from({ length: 100 }, (_, index) => `"item ${index}"`).join(", ");
+    const { journal, of, texts, textLines } = await runTraced(
+      `let items = [${items}]\nparallel for item in items:\n  session "Do {item}"\n`,
+      await model((request) => reply.text(answer(Number(/item (\d+)/.exec(JSON.stringify(request.body))![1])))),
+    );
+    expect(journal).toHaveLength(100);
+    const requests = of("request");
+    expect(requests).toHaveLength(100);
+    const textOf = (block: TracedBlock): string | undefined => ("text" in block ? texts.get(block.text) : undefined);
+    for (const request of requests) {
+      const prompt = request.messages.flatMap((message) => message.content.map(textOf));
+      const item = Number(/item (\d+)/.exec(prompt.join("\n"))![1]);
+      expect(request.answer!.map(textOf)).toEqual([answer(item)]);
+    }
+    expect(new Set(textLines.map((line) => line.id)).size).toBe(textLines.length);
+    expect(textLines.filter((line) => line.text === "the same answer")).toHaveLength(1);
   });
 
   it("a resumed run adds to its trace: a new run record, no step traced twice, no text written twice", async () => {
