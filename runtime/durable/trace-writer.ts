@@ -49,8 +49,9 @@ export class TraceWriter {
   private readonly textsPath: string;
   private readonly written = new Set<string>();
   /**
-   * The ids of texts met lately, by text as given: the same system prompt, tool list or answer comes
-   * with every session of a fan-out, and is redacted and hashed once instead of each time.
+   * The ids of texts met lately, by redacted text (a value that becomes a secret mid-run, an MCP
+   * server's, is redacted from then on): the same system prompt, tool list or answer comes with every
+   * session of a fan-out, and is hashed once instead of each time.
    */
   private readonly known = new Map<string, string>();
   private steps = "";
@@ -214,17 +215,17 @@ export class TraceWriter {
 
   /** The id of a text, written the first time it is met. */
   private text(raw: string): string {
-    const known = this.known.get(raw);
-    if (known !== undefined) return known;
     const text = this.redact(raw);
+    const known = this.known.get(text);
+    if (known !== undefined) return known;
     const id = createHash("sha256").update(text).digest("hex").slice(0, 16);
     if (!this.written.has(id)) {
       this.written.add(id);
       this.texts += `${JSON.stringify({ id, text })}\n`;
     }
-    if (raw.length <= KNOWN_TEXT_CHARACTERS) {
+    if (text.length <= KNOWN_TEXT_CHARACTERS) {
       if (this.known.size >= KNOWN_TEXTS) this.known.clear();
-      this.known.set(raw, id);
+      this.known.set(text, id);
     }
     return id;
   }

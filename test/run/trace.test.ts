@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
+import type { Message } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunOptions, Value } from "../../runtime/index.js";
+import { TraceWriter } from "../../runtime/durable/trace-writer.js";
 import {
   keyedRecords,
   type KeyedTraceRecord,
@@ -236,6 +238,46 @@ describe("the trace of a run", () => {
     }
     expect(new Set(textLines.map((line) => line.id)).size).toBe(textLines.length);
     expect(textLines.filter((line) => line.text === "the same answer")).toHaveLength(1);
+  });
+
+  it("a value that becomes a secret mid-run is redacted from the texts of later requests", async () => {
+    const secrets: string[] = [];
+    const runDir = folder("prosec-trace-secret-");
+    const writer = new TraceWriter(runDir, (text) =>
+      secrets.reduce((out, secret) => out.split(secret).join("[x]"), text),
+    );
+    const prompt = "use the value hunter2-is-secret";
+    const ask = (key: string) =>
+      writer.step(
+        key,
+        "session",
+        { line: 1, column: 1 },
+        key,
+        async () => {
+          await writer.request(
+            { model: "m", max_tokens: 10, messages: [{ role: "user", content: prompt }] },
+            async () => ({
+              message: { content: [{ type: "text", text: "ok" }], stop_reason: "end_turn" } as Message,
+              usage: { model: "m", inputTokens: 1, outputTokens: 1 },
+            }),
+          );
+          return { usage: [], value: "ok" };
+        },
+        () => false,
+      );
+    await ask("first");
+    // An MCP server's or an agent's `env:` value joins the secrets when it is first used.
+    secrets.push("hunter2-is-secret");
+    await ask("second");
+    writer.close();
+    writeFileSync(join(runDir, "journal.jsonl"), "");
+    const { of, texts } = readTrace(runDir);
+    const [first, second] = of("request").map((request) => {
+      const block = request.messages[0]!.content[0]!;
+      return "text" in block ? texts.get(block.text) : undefined;
+    });
+    expect(first).toBe(prompt);
+    expect(second).toBe("use the value [x]");
   });
 
   it("a resumed run adds to its trace: a new run record, no step traced twice, no text written twice", async () => {
