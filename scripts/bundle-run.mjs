@@ -8,7 +8,8 @@
 // every other package stays external, loaded from node_modules as before. dist/'s modules stay as they
 // are: the library's exports.
 import { build } from "esbuild";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -22,6 +23,22 @@ const external = Object.keys(dependencies)
   .flatMap((name) => [name, `${name}/*`]);
 const outdir = join(dist, "src/bundle");
 rmSync(outdir, { recursive: true, force: true });
+// yargs' CommonJS factory (src/cli/yargs.ts), bundled with the dozen small packages it requires: loaded
+// from node_modules, resolving them through their package.json exports cost about 13 ms of every run.
+// It finds its messages at ../locales from its own folder, where they are copied.
+const yargsFactory = "yargs/factory.cjs";
+const yargsPackage = dirname(createRequire(import.meta.url).resolve("yargs/package.json"));
+await build({
+  entryPoints: [createRequire(import.meta.url).resolve("yargs/yargs")],
+  outfile: join(outdir, yargsFactory),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  legalComments: "none",
+  logLevel: "error",
+});
+cpSync(join(yargsPackage, "locales"), join(outdir, "locales"), { recursive: true });
 await build({
   entryPoints: { cli: join(dist, "src/cli/main.js"), runtime: join(dist, "runtime/index.js") },
   // In dist/src/bundle/ the paths the code finds relative to itself (../../runtime/index.d.ts, the
@@ -34,7 +51,10 @@ await build({
   target: "node20",
   external,
   chunkNames: "chunk-[hash]",
-  define: { PROSEC_BUNDLED_RUNTIME: JSON.stringify("runtime.js") },
+  define: {
+    PROSEC_BUNDLED_RUNTIME: JSON.stringify("runtime.js"),
+    PROSEC_BUNDLED_YARGS: JSON.stringify(`./${yargsFactory}`),
+  },
   legalComments: "none",
   logLevel: "warning",
 });

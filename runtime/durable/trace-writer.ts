@@ -30,6 +30,9 @@ import {
 } from "./trace-format.js";
 
 const FLUSH_INTERVAL_MS = 100;
+/** Texts whose ids are kept by text, at most, and the longest kept (a tool's long output is hashed each time). */
+const KNOWN_TEXTS = 128;
+const KNOWN_TEXT_CHARACTERS = 8192;
 
 /** The step a model request belongs to (steps run concurrently: an AsyncLocalStorage tells them apart). */
 interface TracedStep {
@@ -45,6 +48,12 @@ export class TraceWriter {
   private readonly stepsPath: string;
   private readonly textsPath: string;
   private readonly written = new Set<string>();
+  /**
+   * The ids of texts met lately, by redacted text (a value that becomes a secret mid-run, an MCP
+   * server's, is redacted from then on): the same system prompt, tool list or answer comes with every
+   * session of a fan-out, and is hashed once instead of each time.
+   */
+  private readonly known = new Map<string, string>();
   private steps = "";
   private texts = "";
   private timer: NodeJS.Timeout | undefined;
@@ -207,10 +216,16 @@ export class TraceWriter {
   /** The id of a text, written the first time it is met. */
   private text(raw: string): string {
     const text = this.redact(raw);
+    const known = this.known.get(text);
+    if (known !== undefined) return known;
     const id = createHash("sha256").update(text).digest("hex").slice(0, 16);
     if (!this.written.has(id)) {
       this.written.add(id);
       this.texts += `${JSON.stringify({ id, text })}\n`;
+    }
+    if (text.length <= KNOWN_TEXT_CHARACTERS) {
+      if (this.known.size >= KNOWN_TEXTS) this.known.clear();
+      this.known.set(text, id);
     }
     return id;
   }

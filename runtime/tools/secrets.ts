@@ -91,8 +91,25 @@ export class Secrets {
    * (no secret anywhere) allocates nothing.
    */
   redactDeep<T>(value: T): T {
-    if (this.values.length === 0) return value;
+    if (this.values.length === 0 || !this.holdsSecret(value)) return value;
     return this.walk(value) as T;
+  }
+
+  /**
+   * Whether any string in `value`, property names included, holds a secret: the hot path's check
+   * (every event and step result goes through it), which allocates nothing, unlike `walk`.
+   */
+  private holdsSecret(value: unknown): boolean {
+    if (typeof value === "string") return this.redact(value) !== value;
+    if (Array.isArray(value)) {
+      for (const item of value) if (this.holdsSecret(item)) return true;
+      return false;
+    }
+    if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+      for (const key in value)
+        if (this.redact(key) !== key || this.holdsSecret((value as Record<string, unknown>)[key])) return true;
+    }
+    return false;
   }
 
   private walk(value: unknown): unknown {

@@ -6,7 +6,7 @@ import { EXIT } from "../exit-codes.js";
 import { DatabaseMismatch, UsageError } from "../errors.js";
 import { asEnvironmentError, EnvironmentError } from "../../runtime/errors.js";
 import { usageMessage } from "./usage-errors.js";
-import { yargs } from "./yargs.js";
+import { withoutHelpKeptAhead, yargs } from "./yargs.js";
 
 /** Help is as wide as the terminal, up to 100 columns (longer lines are hard to read). */
 const HELP_WIDTH = 100;
@@ -56,7 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   let withHelp = false;
   const commands = await commandsFor(argv);
   const parser: Argv = commands
-    .reduce((parser, command) => command(parser), yargs([...argv]))
+    .reduce((parser, command) => command(parser), withoutHelpKeptAhead(yargs([...argv])))
     .scriptName("prosec")
     .usage("$0 <command> [options]\n\nCompiles OpenProse .prose programs to TypeScript modules.")
     .version(compilerVersion)

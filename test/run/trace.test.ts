@@ -7,10 +7,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
+import type { Message } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { RunOptions, Value } from "../../runtime/index.js";
+import { TraceWriter } from "../../runtime/durable/trace-writer.js";
 import {
   keyedRecords,
   type KeyedTraceRecord,
+  type TracedBlock,
   type TraceRecord,
   type TraceText,
 } from "../../runtime/durable/trace-format.js";
@@ -213,6 +216,68 @@ describe("the trace of a run", () => {
     // The system prompt is one text for all 61 requests.
     expect(textLines.filter((line) => line.text.includes("test")).length).toBeLessThan(61);
     expect(new Set(textLines.map((line) => line.id)).size).toBe(textLines.length);
+  });
+
+  it("names each text by its own id across a fan-out that repeats some texts and not others", async () => {
+    // Two new texts a session (its task, most answers): more than the trace keeps ids for by text
+    // (trace-writer.ts), so it forgets them part-way; half the sessions are answered alike.
+    const answer = (item: number): string => (item % 2 === 0 ? "the same answer" : `answer ${item}`);
+    const items = Array.from({ length: 100 }, (_, index) => `"item ${index}"`).join(", ");
+    const { journal, of, texts, textLines } = await runTraced(
+      `let items = [${items}]\nparallel for item in items:\n  session "Do {item}"\n`,
+      await model((request) => reply.text(answer(Number(/item (\d+)/.exec(JSON.stringify(request.body))![1])))),
+    );
+    expect(journal).toHaveLength(100);
+    const requests = of("request");
+    expect(requests).toHaveLength(100);
+    const textOf = (block: TracedBlock): string | undefined => ("text" in block ? texts.get(block.text) : undefined);
+    for (const request of requests) {
+      const prompt = request.messages.flatMap((message) => message.content.map(textOf));
+      const item = Number(/item (\d+)/.exec(prompt.join("\n"))![1]);
+      expect(request.answer!.map(textOf)).toEqual([answer(item)]);
+    }
+    expect(new Set(textLines.map((line) => line.id)).size).toBe(textLines.length);
+    expect(textLines.filter((line) => line.text === "the same answer")).toHaveLength(1);
+  });
+
+  it("a value that becomes a secret mid-run is redacted from the texts of later requests", async () => {
+    const secrets: string[] = [];
+    const runDir = folder("prosec-trace-secret-");
+    const writer = new TraceWriter(runDir, (text) =>
+      secrets.reduce((out, secret) => out.split(secret).join("[x]"), text),
+    );
+    const prompt = "use the value hunter2-is-secret";
+    const ask = (key: string) =>
+      writer.step(
+        key,
+        "session",
+        { line: 1, column: 1 },
+        key,
+        async () => {
+          await writer.request(
+            { model: "m", max_tokens: 10, messages: [{ role: "user", content: prompt }] },
+            async () => ({
+              message: { content: [{ type: "text", text: "ok" }], stop_reason: "end_turn" } as Message,
+              usage: { model: "m", inputTokens: 1, outputTokens: 1 },
+            }),
+          );
+          return { usage: [], value: "ok" };
+        },
+        () => false,
+      );
+    await ask("first");
+    // An MCP server's or an agent's `env:` value joins the secrets when it is first used.
+    secrets.push("hunter2-is-secret");
+    await ask("second");
+    writer.close();
+    writeFileSync(join(runDir, "journal.jsonl"), "");
+    const { of, texts } = readTrace(runDir);
+    const [first, second] = of("request").map((request) => {
+      const block = request.messages[0]!.content[0]!;
+      return "text" in block ? texts.get(block.text) : undefined;
+    });
+    expect(first).toBe(prompt);
+    expect(second).toBe("use the value [x]");
   });
 
   it("a resumed run adds to its trace: a new run record, no step traced twice, no text written twice", async () => {

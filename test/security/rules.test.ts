@@ -222,6 +222,34 @@ describe("the tools' environment and redaction", () => {
     expect(secrets.redactDeep(clean)).toBe(clean);
   });
 
+  it("redacts a secret anywhere in a value, property names and disguised forms included, and keeps what holds none", () => {
+    const secrets = Secrets.of("sk-ant-api-key-123", {}, undefined);
+    const untouched = { deep: [{ text: "nothing here" }] };
+    const value = {
+      untouched,
+      steps: [[{ note: "ok" }, { note: `spaced: ${[..."sk-ant-api-key-123"].join(" ")}` }]],
+      "sk-ant-api-key-123": 1,
+      count: 3,
+      flag: null,
+    };
+    const redacted = secrets.redactDeep(value);
+    expect(redacted).toEqual({
+      untouched,
+      steps: [[{ note: "ok" }, { note: "spaced: [redacted]" }]],
+      "[redacted]": 1,
+      count: 3,
+      flag: null,
+    });
+    // What holds no secret is the same object; the input is never changed.
+    expect(redacted.untouched).toBe(untouched);
+    expect(value.steps[0]![1]!.note).toContain("s k - a n t");
+    // A secret only in a property name deep down still counts.
+    const nested = { a: [{ b: { [Buffer.from("sk-ant-api-key-123").toString("hex")]: "x" } }] };
+    expect(JSON.stringify(secrets.redactDeep(nested))).toBe('{"a":[{"b":{"[redacted]":"x"}}]}');
+    const plain = [1, "two", { three: [true] }];
+    expect(secrets.redactDeep(plain)).toBe(plain);
+  });
+
   it("redacts a secret disguised: spaced out, reversed, hex, base64 at every alignment", () => {
     const key = "sk-ant-api03-Zx9_Qw7";
     const secrets = Secrets.of(key, {}, undefined);
