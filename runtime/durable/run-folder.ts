@@ -2,6 +2,7 @@
  * A durable run's folder, laid out as state/filesystem.md says:
  *
  *   <runDir>/program.prose     the program as it ran
+ *   <runDir>/used/<hash>.prose the text of each program it calls (`use`), by hash (used-texts.ts)
  *   <runDir>/run.json          run id, program hash, step scheme, the inputs (manifest.ts: what `resume` checks and reuses)
  *   <runDir>/journal.jsonl     every finished step (see file-journal.ts): what `resume` replays
  *   <runDir>/spent.json        dollars and model requests spent so far (a resumed run's budget counts them)
@@ -37,6 +38,7 @@ import { ProgramSource, type BindingKind } from "./program-source.js";
 import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
+import { changedUsedPrograms, editHash, keepUsedTexts, usedHashes, usedPrograms } from "./used-texts.js";
 
 const STATE_INTERVAL_MS = 50;
 const QUIET_MS = 2000;
@@ -47,7 +49,10 @@ const SPENT_FILE = "spent.json";
 interface OpenedFolder {
   readonly folder: RunFolder;
   readonly inputs: { readonly [name: string]: Value };
+  /** The program's text as the run recorded it, when it changed since. */
   readonly previous?: string;
+  /** Whether the program or a program it calls changed since the run recorded its steps. */
+  readonly edited: boolean;
   /** The `traceparent` of the run's first traced process (manifest.ts). */
   readonly traceparent?: string;
 }
@@ -67,6 +72,11 @@ export class RunFolder {
   private closed = false;
   private readonly children = new Set<RunFolder>();
   private readonly deadlines = new Map<string, string>();
+  /**
+   * The texts the run recorded of the programs it calls that changed since, by source path: a called
+   * program's steps are lined up with them (shared by the run's nested folders).
+   */
+  earlierTexts: ReadonlyMap<string, string> = new Map();
 
   private constructor(
     readonly dir: string,
@@ -133,6 +143,9 @@ export class RunFolder {
     const existing = readManifest(dir);
     let manifest: RunManifest;
     let previous: string | undefined;
+    let edited = false;
+    let earlierTexts: ReadonlyMap<string, string | undefined> = new Map();
+    const used = usedPrograms(program);
     let answers: ReadonlyArray<readonly [string, Value]> = [];
     let unanswered: readonly Question[] = [];
     if (resume) {
@@ -140,18 +153,23 @@ export class RunFolder {
       checkStepScheme(existing, program.compilerVersion);
       if (isCancelled(dir))
         throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
-      if (existing.sourceHash !== program.sourceHash) {
+      earlierTexts = changedUsedPrograms(dir, existing.uses, used);
+      const mainChanged = existing.sourceHash !== program.sourceHash;
+      if (mainChanged || earlierTexts.size > 0) {
+        edited = true;
         const copy = join(dir, "program.prose");
-        const changed = `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${copy}).`;
+        const changed = mainChanged
+          ? `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${copy}).`
+          : `A program it calls changed since run ${existing.runId} started (${[...earlierTexts.keys()].join(", ")} no longer ${earlierTexts.size === 1 ? "matches the copy" : "match the copies"} in ${join(dir, "used")}).`;
         if (strict)
           throw new RunFolderError(
             `${changed} --strict resumes only the very program that ran: start a new run, restore the program as it was, or resume without --strict to reuse the steps the change leaves as they were.`,
           );
-        if (existing.stepScheme < 2 || !existsSync(copy))
+        if (existing.stepScheme < 2 || (mainChanged && !existsSync(copy)))
           throw new RunFolderError(
             `${changed} The run was recorded before prosec kept the step keys and fingerprints that let a changed program reuse its steps, so it resumes only with the same program: start a new run, or restore the program as it was.`,
           );
-        previous = readFileSync(copy, "utf8");
+        if (mainChanged) previous = readFileSync(copy, "utf8");
       }
       const waiting = readWaiting(dir);
       // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
@@ -178,6 +196,7 @@ export class RunFolder {
       manifest = {
         ...existing,
         sourceHash: program.sourceHash,
+        ...(used.size === 0 ? {} : { uses: usedHashes(used) }),
         stepScheme: STEP_SCHEME,
         inputs: { ...withoutUndefined(ahead), ...existing.inputs },
         ...(existing.traceparent === undefined && traceparent !== undefined ? { traceparent } : {}),
@@ -192,6 +211,7 @@ export class RunFolder {
         program: program.name,
         source: program.source,
         sourceHash: program.sourceHash,
+        ...(used.size === 0 ? {} : { uses: usedHashes(used) }),
         compilerVersion: program.compilerVersion,
         stepScheme: STEP_SCHEME,
         inputs: withoutUndefined(supplied),
@@ -203,8 +223,12 @@ export class RunFolder {
     // Lines written from now on carry checksums; an older prosec's lines before them do not.
     manifest = { ...manifest, checksumsFrom: existing?.checksumsFrom ?? journal.loadedLines };
     // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
-    if (previous !== undefined) journal.beginProgram(program.sourceHash);
+    if (edited) journal.beginProgram(editHash(program, used));
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
+    folder.earlierTexts = new Map(
+      [...earlierTexts].flatMap(([source, text]) => (text === undefined ? [] : [[source, text] as const])),
+    );
+    keepUsedTexts(dir, used);
     // Written before the first step, synchronously: a run killed at once is still resumable.
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     // An answer is the journal record of its input's step; the run waits again for what is left unanswered.
@@ -216,6 +240,7 @@ export class RunFolder {
     return {
       folder,
       inputs: manifest.inputs,
+      edited,
       ...(previous === undefined ? {} : { previous }),
       ...(existing?.traceparent === undefined ? {} : { traceparent: existing.traceparent }),
     };
@@ -247,6 +272,7 @@ export class RunFolder {
   /** The folder of a program this run calls (`imports/<name>`, chosen by the run): same layout, same writer. */
   child(dir: string, program: ProgramInfo): RunFolder {
     const folder = new RunFolder(dir, program, this.trace.runId, new Date(), this.writer, undefined, this.journalBytes);
+    folder.earlierTexts = this.earlierTexts;
     if (program.text !== undefined) this.writer.write(join(dir, "program.prose"), program.text);
     this.children.add(folder);
     return folder;

@@ -184,6 +184,9 @@ export class RunLifecycle implements RunScope {
     const { options } = this;
     if (this.caller !== undefined) {
       this.openFolder = this.caller.run.folder?.child(this.runDir, this.program);
+      // A called program edited since the run recorded its steps: unnamed steps keep their sites.
+      const earlier = this.openFolder?.earlierTexts.get(this.program.source);
+      if (earlier !== undefined) this.core.fingerprints.alignWith(earlier);
     } else if (options.runDir !== undefined) {
       try {
         const opened = RunFolder.open(
@@ -217,7 +220,7 @@ export class RunLifecycle implements RunScope {
           // A resumed run accounts for what it reused and ran again (said when something changed).
           this.core.durability = new JournalDurability(
             opened.folder.journal!,
-            options.resume === true ? new ResumeReport(opened.previous !== undefined) : undefined,
+            options.resume === true ? new ResumeReport(opened.edited) : undefined,
             options.rerun === true,
           );
         }

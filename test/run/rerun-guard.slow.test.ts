@@ -73,9 +73,12 @@ function onlyRun(cwd: string): string {
 }
 
 /** A run killed while its tool session waits for its third turn: both commands have run. */
-async function killedUnderWay(): Promise<{ cwd: string; runId: string }> {
+async function killedUnderWay(files: Readonly<Record<string, string>> = { "work.prose": PROGRAM }): Promise<{
+  cwd: string;
+  runId: string;
+}> {
   const cwd = temporaryFolder("prosec-rerun-");
-  writeFileSync(join(cwd, "work.prose"), PROGRAM);
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
   const server = await serve(true);
   const run = start(cwd, server, []);
   await server.waitForRequests(4);
@@ -137,5 +140,57 @@ describe("a finished tool call never runs again", () => {
     expect(rerun.stdout).toMatch(
       /"summary":"reused 0 steps; re-running 1 from line \d+ \(model or settings changed\)"/,
     );
+  });
+});
+
+/** The tool session in a program work.prose calls: editing it (main unchanged) is an edit of the run. */
+const USED = `agent worker:
+  model: sonnet
+  permissions:
+    bash: allow
+
+input plan: "The plan"
+
+output done = session: worker
+  prompt: "Do the work"
+  context: plan
+`;
+
+const CALLER = `use "./tools.prose" as tools
+
+let plan = session "Plan the work"
+let result = tools(plan: plan)
+output report = session "Report on it"
+  context: result
+`;
+
+describe("a finished tool call never runs again in a used program", () => {
+  it("a session under way in a used program goes on by its structural key after a comment is added to that program", async () => {
+    const { cwd, runId } = await killedUnderWay({ "work.prose": CALLER, "tools.prose": USED });
+    writeFileSync(join(cwd, "tools.prose"), `# A comment added at the top.\n\n${USED}`);
+    const server = await serve();
+    const resumed = await start(cwd, server, ["--resume", runId, "--json"]).exit;
+    expect(resumed.status, resumed.stderr).toBe(EXIT.ok);
+    expect(logLines(cwd)).toEqual(["one", "two"]);
+    // The turn in flight and the report: the plan is reused, the session's turns replayed.
+    expect(server.requests).toHaveLength(2);
+    expect(resumed.stdout).toContain('"type":"resumed"');
+  });
+
+  it("an edit of the used program's prompt is refused (exit 7) listing the finished commands; --rerun runs them again", async () => {
+    const { cwd, runId } = await killedUnderWay({ "work.prose": CALLER, "tools.prose": USED });
+    writeFileSync(join(cwd, "tools.prose"), USED.replace("Do the work", "Do the work carefully"));
+    const server = await serve();
+    const refused = await start(cwd, server, ["--resume", runId]).exit;
+    expect(refused.status, refused.stderr).toBe(EXIT.runStateUnusable);
+    expect(refused.stderr).toContain(
+      "these tool calls finished: run_command `echo one >> log.txt`, run_command `echo two >> log.txt`",
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(logLines(cwd)).toEqual(["one", "two"]);
+
+    const rerun = await start(cwd, await serve(), ["--resume", runId, "--rerun"]).exit;
+    expect(rerun.status, rerun.stderr).toBe(EXIT.ok);
+    expect(logLines(cwd)).toEqual(["one", "two", "one", "two"]);
   });
 });
