@@ -38,7 +38,8 @@ import { ProgramSource, type BindingKind } from "./program-source.js";
 import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
-import { changedUsedPrograms, editHash, keepUsedTexts, usedHashes, usedPrograms } from "./used-texts.js";
+import { editHash, keepUsedTexts, usedHashes, usedPrograms } from "./used-texts.js";
+import { programChanges, RunFolderError, UNCHANGED, type ProgramChanges, type ResumeCheck } from "./program-changes.js";
 
 const STATE_INTERVAL_MS = 50;
 const QUIET_MS = 2000;
@@ -49,16 +50,13 @@ const SPENT_FILE = "spent.json";
 interface OpenedFolder {
   readonly folder: RunFolder;
   readonly inputs: { readonly [name: string]: Value };
-  /** The program's text as the run recorded it, when it changed since. */
-  readonly previous?: string;
-  /** Whether the program or a program it calls changed since the run recorded its steps. */
-  readonly edited: boolean;
+  /** What changed in the program and the programs it calls since the run recorded its steps. */
+  readonly changes: ProgramChanges;
   /** The `traceparent` of the run's first traced process (manifest.ts). */
   readonly traceparent?: string;
 }
 
-/** Why a run folder is refused although its state is sound (the program or an input changed); the run turns it into a ProseError. */
-export class RunFolderError extends Error {}
+export { RunFolderError, type ResumeCheck };
 
 export class RunFolder {
   private readonly trace: RunTrace;
@@ -106,6 +104,7 @@ export class RunFolder {
     resume: boolean,
     strict = false,
     traceparent?: string,
+    check?: ResumeCheck,
   ): OpenedFolder {
     if (resume && !existsSync(join(dir, MANIFEST_FILE))) throw missingManifest(dir);
     if (!resume) {
@@ -124,7 +123,7 @@ export class RunFolder {
       throw asEnvironmentError(error, `Taking the lock of run folder ${dir}`);
     }
     try {
-      return RunFolder.openLocked(dir, program, runId, supplied, resume, strict, traceparent);
+      return RunFolder.openLocked(dir, program, runId, supplied, resume, strict, traceparent, check);
     } catch (error) {
       unlockRun(dir);
       throw asEnvironmentError(error, `Opening run folder ${dir}`);
@@ -139,12 +138,11 @@ export class RunFolder {
     resume: boolean,
     strict: boolean,
     traceparent: string | undefined,
+    check: ResumeCheck | undefined,
   ): OpenedFolder {
     const existing = readManifest(dir);
     let manifest: RunManifest;
-    let previous: string | undefined;
-    let edited = false;
-    let earlierTexts: ReadonlyMap<string, string | undefined> = new Map();
+    let changes = UNCHANGED;
     const used = usedPrograms(program);
     let answers: ReadonlyArray<readonly [string, Value]> = [];
     let unanswered: readonly Question[] = [];
@@ -153,24 +151,7 @@ export class RunFolder {
       checkStepScheme(existing, program.compilerVersion);
       if (isCancelled(dir))
         throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
-      earlierTexts = changedUsedPrograms(dir, existing.uses, used);
-      const mainChanged = existing.sourceHash !== program.sourceHash;
-      if (mainChanged || earlierTexts.size > 0) {
-        edited = true;
-        const copy = join(dir, "program.prose");
-        const changed = mainChanged
-          ? `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${copy}).`
-          : `A program it calls changed since run ${existing.runId} started (${[...earlierTexts.keys()].join(", ")} no longer ${earlierTexts.size === 1 ? "matches the copy" : "match the copies"} in ${join(dir, "used")}).`;
-        if (strict)
-          throw new RunFolderError(
-            `${changed} --strict resumes only the very program that ran: start a new run, restore the program as it was, or resume without --strict to reuse the steps the change leaves as they were.`,
-          );
-        if (existing.stepScheme < 2 || (mainChanged && !existsSync(copy)))
-          throw new RunFolderError(
-            `${changed} The run was recorded before prosec kept the step keys and fingerprints that let a changed program reuse its steps, so it resumes only with the same program: start a new run, or restore the program as it was.`,
-          );
-        if (mainChanged) previous = readFileSync(copy, "utf8");
-      }
+      changes = programChanges(dir, existing, program, used, strict);
       const waiting = readWaiting(dir);
       // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
       const given = { ...waiting?.answers, ...supplied };
@@ -220,14 +201,17 @@ export class RunFolder {
       };
     }
     const journal = new FileJournal(join(dir, JOURNAL_FILE), existing?.checksumsFrom);
+    const refusal = check?.(journal.finishedWork(), changes);
+    if (refusal !== undefined) {
+      journal.close();
+      throw refusal;
+    }
     // Lines written from now on carry checksums; an older prosec's lines before them do not.
     manifest = { ...manifest, checksumsFrom: existing?.checksumsFrom ?? journal.loadedLines };
     // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
-    if (edited) journal.beginProgram(editHash(program, used));
+    if (changes.edited) journal.beginProgram(editHash(program, used));
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
-    folder.earlierTexts = new Map(
-      [...earlierTexts].flatMap(([source, text]) => (text === undefined ? [] : [[source, text] as const])),
-    );
+    folder.earlierTexts = changes.earlierTexts;
     keepUsedTexts(dir, used);
     // Written before the first step, synchronously: a run killed at once is still resumable.
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -240,8 +224,7 @@ export class RunFolder {
     return {
       folder,
       inputs: manifest.inputs,
-      edited,
-      ...(previous === undefined ? {} : { previous }),
+      changes,
       ...(existing?.traceparent === undefined ? {} : { traceparent: existing.traceparent }),
     };
   }
