@@ -298,9 +298,7 @@ output c = session "Write the report"
       project(),
     );
     expect(asked).toEqual(["Rank them", "Write the report"]);
-    expect(summary(events)).toMatch(
-      /^reused 1 step; re-running 2 from line 3 \(settings changed, an input changed\)$/,
-    );
+    expect(summary(events)).toMatch(/^reused 1 step; re-running 2 from line 3 \(settings changed, an input changed\)$/);
   });
 
   it("returns: added to a session recorded as text re-runs it", async () => {
