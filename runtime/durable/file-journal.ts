@@ -37,6 +37,7 @@ export interface FinishedWork {
   readonly step: string;
   readonly effects: readonly string[];
   readonly model?: StepModel;
+  readonly agent?: string;
   /** Whether it was recorded under the program text the run recorded last (`program.prose`): its key's lines are that text's. */
   readonly latestText: boolean;
   /** Whether the session was under way (its answer not recorded). */
@@ -48,14 +49,16 @@ interface Effects {
   readonly key: string;
   readonly effects: readonly string[];
   readonly model?: StepModel;
+  readonly agent?: string;
   readonly text: number;
 }
 
-/** A session under way: its structural key, fingerprint and model, as its turn records say. */
+/** A session under way: its structural key, fingerprint, model and agent, as its turn records say. */
 interface SessionIdentity {
   readonly step: string;
   readonly fingerprint: string;
   readonly model?: StepModel;
+  readonly agent?: string;
 }
 
 export class FileJournal implements Journal {
@@ -69,7 +72,7 @@ export class FileJournal implements Journal {
   /** Sessions an earlier program text left under way, by structural key: an edited resume continues them. */
   private readonly earlierUnderWay = new Map<
     string,
-    { events: TurnEvent[]; fingerprint: string; key: string; model?: StepModel; text: number }
+    { events: TurnEvent[]; fingerprint: string; key: string; model?: StepModel; agent?: string; text: number }
   >();
   /** The finished tool calls with an effect of each finished session, by structural key. */
   private readonly effects = new Map<string, Effects>();
@@ -122,7 +125,7 @@ export class FileJournal implements Journal {
             requestHash: identity.requestHash,
             step: identity.key,
             fingerprint: identity.fingerprint,
-            ...(identity.model === undefined ? {} : { model: identity.model }),
+            ...askedBy(identity),
           };
     this.append(journalLine(key, kept));
     this.steps.set(key, kept);
@@ -136,9 +139,8 @@ export class FileJournal implements Journal {
       this.structural.set(step.step, step);
       const effects = finishedEffects(this.conversations.get(key) ?? []);
       const before = this.effects.get(step.step);
-      const model = step.model ?? before?.model;
-      if (effects.length > 0)
-        this.effects.set(step.step, { key, effects, text: this.text, ...(model === undefined ? {} : { model }) });
+      const asked = askedBy({ model: step.model ?? before?.model, agent: step.agent ?? before?.agent });
+      if (effects.length > 0) this.effects.set(step.step, { key, effects, text: this.text, ...asked });
       // Taken over by a later text of the program: what it did is now this key's.
       else if (step.reused === true && before !== undefined)
         this.effects.set(step.step, { ...before, key, text: this.text });
@@ -164,7 +166,7 @@ export class FileJournal implements Journal {
     this.identities.set(key, {
       step: identity.key,
       fingerprint: identity.fingerprint,
-      ...(identity.model === undefined ? {} : { model: identity.model }),
+      ...askedBy(identity),
     });
     if (earlier !== undefined) this.earlierUnderWay.delete(identity.key);
     if (!startOver && !adopt) return;
@@ -184,7 +186,7 @@ export class FileJournal implements Journal {
         effects: found.effects,
         latestText: found.text === this.loadedText,
         underWay,
-        ...(found.model === undefined ? {} : { model: found.model }),
+        ...askedBy(found),
       });
     };
     for (const [step, found] of this.effects) add(step, found, false);
@@ -192,11 +194,7 @@ export class FileJournal implements Journal {
       const identity = this.identities.get(key);
       const effects = finishedEffects(events);
       if (identity !== undefined && effects.length > 0)
-        add(
-          identity.step,
-          { key, effects, text: this.text, ...(identity.model === undefined ? {} : { model: identity.model }) },
-          true,
-        );
+        add(identity.step, { key, effects, text: this.text, ...askedBy(identity) }, true);
     }
     for (const [step, earlier] of this.earlierUnderWay) {
       const effects = finishedEffects(earlier.events);
@@ -231,7 +229,7 @@ export class FileJournal implements Journal {
           fingerprint: identity.fingerprint,
           key,
           text: this.text,
-          ...(identity.model === undefined ? {} : { model: identity.model }),
+          ...askedBy(identity),
         });
     }
     this.conversations.clear();
@@ -306,7 +304,7 @@ export class FileJournal implements Journal {
           this.identities.set(line.key, {
             step: line.step,
             fingerprint: line.fingerprint,
-            ...(line.model === undefined ? {} : { model: line.model }),
+            ...askedBy(line),
           });
       } else {
         const { key, ...step } = line;
@@ -317,6 +315,17 @@ export class FileJournal implements Journal {
     this.loadedText = this.text;
     return { bytes, lines: lines.length };
   }
+}
+
+/** The model and agent a record or identity has, as fields of a record (none that it lacks). */
+function askedBy(from: { readonly model?: StepModel | undefined; readonly agent?: string | undefined }): {
+  model?: StepModel;
+  agent?: string;
+} {
+  return {
+    ...(from.model === undefined ? {} : { model: from.model }),
+    ...(from.agent === undefined ? {} : { agent: from.agent }),
+  };
 }
 
 /** A step record as reused under another key: its identity fields are the new step's. */

@@ -20,8 +20,9 @@ export interface TurnRecord {
   /** The session's structural key and fingerprint when the event was recorded (absent before step scheme 3). */
   readonly step?: string;
   readonly fingerprint?: string;
-  /** The session's model (absent before it was kept). */
+  /** The session's model and agent (absent before they were kept). */
   readonly model?: StepModel;
+  readonly agent?: string;
 }
 
 /**

@@ -67,6 +67,12 @@ export class ProgramOutline {
     return statement === undefined ? undefined : text(statement);
   }
 
+  /** The definition of agent `name` with its properties, as `block` gives it; undefined when there is none. */
+  agentBlock(name: string): string | undefined {
+    const definition = this.statements.find((statement) => statement.text === `agent ${name}:`);
+    return definition === undefined ? undefined : this.block(definition.line);
+  }
+
   private find(test: (statement: Statement) => boolean, among = this.statements): Statement | undefined {
     for (const statement of among) {
       if (test(statement)) return statement;

@@ -1,12 +1,12 @@
 /**
  * "A finished tool call never runs again" decided before a resumed run's first request: a session
  * whose tool calls with an effect finished (a command, an edited or written file) and that the
- * resume would run again, because its model now resolves to another id or its own statement was
- * edited (in the program or in a program it calls), refuses the resume at once. Refused as the
+ * resume would run again, because its model now resolves to another id, or its own statement or its
+ * agent's definition was edited (in the program or in a program it calls), refuses the resume at once. Refused as the
  * session is reached instead, steps before it that changed would have been paid for again first.
  *
- * What is known only as the run goes (a value it reads that changed, an agent edited elsewhere)
- * is still refused when the step is reached (durability.ts).
+ * What is known only as the run goes (a value it reads that changed) is still refused when the step
+ * is reached (durability.ts).
  */
 import type { FinishedWork } from "../durable/file-journal.js";
 import { RerunRefused } from "../durable/durability.js";
@@ -53,6 +53,13 @@ export function refusalBeforeResume(
       const now = programs.modelOf(session.model.name === "" ? undefined : session.model.name);
       if (now !== session.model.id) return refuse(`its model changed (${session.model.id} → ${now})`);
     }
+    const agent = session.agent;
+    if (
+      outline !== undefined &&
+      agent !== undefined &&
+      outline.before.agentBlock(agent) !== outline.now.agentBlock(agent)
+    )
+      return refuse(`the definition of its agent ${agent} changed`);
     // A key recorded under an older text names that text's lines; the step's own check covers it.
     if (outline === undefined || !session.latestText || lineNow === undefined) continue;
     if (outline.before.block(outline.before.lineOf(site!) ?? line) !== outline.now.block(lineNow))

@@ -34,6 +34,12 @@ export class AnchoredStep implements StepIdentity {
     return this.asked.model;
   }
 
+  /** The agent a session runs as. */
+  get agent(): string | undefined {
+    const { agent } = (this.ask.details() ?? {}) as { readonly agent?: unknown };
+    return typeof agent === "string" ? agent : undefined;
+  }
+
   private print: string | undefined;
 
   /** What the step depends on (`step-keys.ts`); computed on first use (only a kept journal asks for it). */

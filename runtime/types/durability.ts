@@ -33,6 +33,8 @@ export interface RecordedStep {
   readonly fingerprint?: string;
   /** The model the step asked (`StepModel`); absent for steps that ask none, and in journals written before it. */
   readonly model?: StepModel;
+  /** The agent a session runs as (`session: writer`); absent without one, and in journals written before it. */
+  readonly agent?: string;
   /** Taken over from an earlier text of the program, or from the run a fork started from: paid for there. */
   readonly reused?: true;
   /**
@@ -202,6 +204,8 @@ export interface StepIdentity {
   readonly fingerprint: string;
   /** The model it asks, for the steps that ask one. */
   readonly model?: StepModel;
+  /** The agent it runs as, for a session that has one. */
+  readonly agent?: string;
 }
 
 export interface DurableStep {

@@ -132,6 +132,23 @@ describe("a finished tool call never runs again", () => {
     expect(logLines(cwd)).toEqual(["one", "two"]);
   });
 
+  it("an edit of the session's agent, with an earlier prompt edited too, is refused before the first request", async () => {
+    const { cwd, runId } = await killedUnderWay();
+    const edited = PROGRAM.replace("Plan the work", "Plan the work well").replace(
+      "agent worker:\n",
+      'agent worker:\n  prompt: "You are careful."\n',
+    );
+    writeFileSync(join(cwd, "work.prose"), edited);
+    const server = await serve();
+    const refused = await start(cwd, server, ["--resume", runId]).exit;
+    expect(refused.status, refused.stderr).toBe(EXIT.runStateUnusable);
+    expect(refused.stderr).toContain(
+      "since the definition of its agent worker changed after these tool calls finished",
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(logLines(cwd)).toEqual(["one", "two"]);
+  });
+
   it("another model for the agent of a session under way is refused before the first request", async () => {
     const { cwd, runId } = await killedUnderWay();
     const server = await serve();
