@@ -15,6 +15,7 @@ import type {
   Journal,
   RecordedStep,
   SessionSteps,
+  Site,
   StepIdentity,
   StepKind,
   Value,
@@ -28,6 +29,13 @@ export class ResumeReport {
   reused = 0;
   added = 0;
   readonly rerun: Array<{ readonly line: number | undefined; readonly reason: string }> = [];
+
+  /** How many steps ran again for each reason (`prompt changed`, `model changed`, ...). */
+  reasons(): { readonly [reason: string]: number } {
+    const counts: Record<string, number> = {};
+    for (const { reason } of this.rerun) counts[reason] = (counts[reason] ?? 0) + 1;
+    return counts;
+  }
 
   /** `reused 14 steps; re-running 2 from line 40 (prompt changed), 3 new` */
   summary(): string {
@@ -84,14 +92,15 @@ export class JournalDurability implements Durability {
         if (!this.rerun) refused = effects;
         return this.rerun;
       });
-      if (refused !== undefined) throw new RerunRefused(identity, refused);
+      if (refused !== undefined)
+        throw new RerunRefused({ kind: identity.kind, at: identity.at, file: identity.program.source }, refused);
     }
     if (this.report !== undefined && identity !== undefined) {
       if (before?.fingerprint === undefined || before.kind !== kind) this.report.added++;
       else
         this.report.rerun.push({
           line: identity.at.line,
-          reason: changeReason(before.fingerprint, identity.fingerprint),
+          reason: changeReason(before.fingerprint, identity.fingerprint, before.model, identity.model),
         });
     }
     const step = await execute();
@@ -187,10 +196,18 @@ export class StepMismatch extends Error {
  * way starts over. A finished tool call never runs again unless the user says so (`--rerun`).
  */
 export class RerunRefused extends RunStateError {
-  constructor(identity: StepIdentity, effects: readonly string[]) {
+  /**
+   * `why`: what changed, when it is known (`its model changed (a → b)`); a step refused as it is
+   * reached may have changed in any of the ways its fingerprint covers.
+   */
+  constructor(
+    step: { readonly kind: string; readonly at: Site; readonly file: string },
+    effects: readonly string[],
+    why = "it changed (its prompt, agent, model, settings or what it reads)",
+  ) {
     super(
-      `Resuming would run again what the ${identity.kind} at line ${identity.at.line} already did, since it changed (its prompt, agent, model, settings or what it reads) after these tool calls finished: ${effects.join(", ")}. A finished tool call never runs again unasked: restore the program and settings as they were, fork the run from an earlier line (--from LINE), or resume with --rerun to run them again.`,
-      { at: identity.at, file: identity.program.source },
+      `Resuming would run again what the ${step.kind} at line ${step.at.line} already did, since ${why} after these tool calls finished: ${effects.join(", ")}. A finished tool call never runs again unasked: restore the program and settings as they were, fork the run from an earlier line (--from LINE), or resume with --rerun to run them again.`,
+      { at: step.at, file: step.file },
     );
   }
 }

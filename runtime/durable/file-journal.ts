@@ -10,162 +10,55 @@
  * closing newline is written: a record cut short by a crash is dropped when the run is resumed
  * (that step runs again), so the log is atomic record by record.
  */
-import { createHash } from "node:crypto";
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
-import { asEnvironmentError, EnvironmentError, RunStateError } from "../errors.js";
-import type { Conversation, Journal, RecordedStep, StepIdentity, StepKind, TurnEvent } from "../types.js";
+import { asEnvironmentError, EnvironmentError } from "../errors.js";
+import type { Conversation, Journal, RecordedStep, StepIdentity, StepModel, TurnEvent } from "../types.js";
 import { finishedEffects } from "./finished-effects.js";
+import { journalLine, parseJournal, recordLine, type ProgramRecord, type TurnRecord } from "./journal-lines.js";
 
-export const JOURNAL_FILE = "journal.jsonl";
+export {
+  JOURNAL_FILE,
+  journalLine,
+  parseJournal,
+  recordLine,
+  type JournalRecord,
+  type ProgramRecord,
+  type TurnRecord,
+} from "./journal-lines.js";
 
-/** A line of the journal: the step's key and its record. */
-export interface JournalRecord extends RecordedStep {
+/**
+ * A session whose tool calls with an effect finished (a command, a file edited or written), as the
+ * journal holds it when a run is resumed: what a resume must not run again unasked.
+ */
+export interface FinishedWork {
+  /** Its call-site key, in the program text that recorded it. */
   readonly key: string;
+  /** Its structural key. */
+  readonly step: string;
+  readonly effects: readonly string[];
+  readonly model?: StepModel;
+  readonly agent?: string;
+  /** Whether it was recorded under the program text the run recorded last (`program.prose`): its key's lines are that text's. */
+  readonly latestText: boolean;
+  /** Whether the session was under way (its answer not recorded). */
+  readonly underWay: boolean;
 }
 
-/** A line of the journal holding one event of a running session's conversation. */
-export interface TurnRecord {
+/** What a session did, remembered with the text it was recorded under (numbered as the journal's program records come). */
+interface Effects {
   readonly key: string;
-  readonly turn: TurnEvent;
-  /** The session's structural key and fingerprint when the event was recorded (absent before step scheme 3). */
-  readonly step?: string;
-  readonly fingerprint?: string;
+  readonly effects: readonly string[];
+  readonly model?: StepModel;
+  readonly agent?: string;
+  readonly text: number;
 }
 
-/** A session under way: its structural key and fingerprint, as its turn records say. */
+/** A session under way: its structural key, fingerprint, model and agent, as its turn records say. */
 interface SessionIdentity {
   readonly step: string;
   readonly fingerprint: string;
-}
-
-/**
- * The line a resumed run writes when its program changed: the records before it belong to an
- * earlier text of the program, so they are found only by structural key and fingerprint.
- */
-export interface ProgramRecord {
-  readonly key: "";
-  readonly program: string;
-}
-
-/** A record as one journal line, newline included. */
-export function journalLine(key: string, step: RecordedStep): string {
-  return recordLine({ key, ...step } satisfies JournalRecord);
-}
-
-/**
- * Any record as one journal line, newline included, ending with its checksum (`"sum"`: the first 16
- * hex digits of the SHA-256 of the line's JSON without it). A line changed by hand that stays valid
- * JSON no longer matches its sum, and is refused with its line number instead of being replayed.
- */
-export function recordLine(record: object): string {
-  const json = JSON.stringify(record);
-  return `${json.slice(0, -1)},"sum":"${checksum(json)}"}\n`;
-}
-
-function checksum(json: string): string {
-  return createHash("sha256").update(json).digest("hex").slice(0, 16);
-}
-
-const SUM = /,"sum":"([0-9a-f]{16})"\}$/;
-
-/** Whether a line's checksum holds: true or false for a line that has one, undefined for one written before checksums. */
-function checksumHolds(line: string): boolean | undefined {
-  const found = SUM.exec(line);
-  if (found === null) return undefined;
-  return checksum(`${line.slice(0, found.index)}}`) === found[1];
-}
-
-/**
- * The complete records of a journal's text, and the byte length they take: a last line without its
- * newline is a record cut short by a crash, and is left out. Any other line that is not a step record
- * is a RunStateError naming it.
- */
-export function parseJournal(
-  content: string,
-  path: string,
-  /**
-   * The line (0-based) from which every line must carry a checksum (run.json's `checksumsFrom`):
-   * lines before it were written by a prosec before checksums. Undefined: a line without one is
-   * accepted anywhere (a run no prosec with checksums has resumed yet).
-   */
-  checksumsFrom?: number,
-): {
-  readonly records: JournalRecord[];
-  readonly lines: ReadonlyArray<JournalRecord | TurnRecord | ProgramRecord>;
-  readonly bytes: number;
-} {
-  const end = content.lastIndexOf("\n") + 1;
-  const texts = content.slice(0, end).split("\n");
-  texts.pop();
-  const lines = texts.map((line, index) => {
-    const holds = checksumHolds(line);
-    const sound = holds ?? (checksumsFrom === undefined || index < checksumsFrom);
-    return (sound ? parseRecord(line) : undefined) ?? throwDamaged(path, index + 1, texts.length, holds === false);
-  });
-  const records = lines.filter((line): line is JournalRecord => "kind" in line);
-  return { records, lines, bytes: Buffer.byteLength(content.slice(0, end), "utf8") };
-}
-
-const KINDS: ReadonlySet<string> = new Set<StepKind>(["session", "judge", "choose", "extract", "input", "finish"]);
-
-/** Every turn event a session journals: a record, so a new event type cannot be left out (a resume would call it damaged). */
-const TURN_EVENT_TYPES: { readonly [type in TurnEvent["type"]]: true } = {
-  response: true,
-  "tool-started": true,
-  "tool-finished": true,
-  restart: true,
-  "approval-pending": true,
-  continued: true,
-  elided: true,
-};
-const TURN_EVENTS: ReadonlySet<string> = new Set(Object.keys(TURN_EVENT_TYPES));
-
-/** A complete line as a step or turn record, or undefined when it is not one prosec wrote (fields added later are optional). */
-function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord | undefined {
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof record !== "object" || record === null) return undefined;
-  // The checksum is the line's, not the record's.
-  delete (record as { sum?: unknown }).sum;
-  const { key, kind, usage, turn, program } = record as {
-    key?: unknown;
-    kind?: unknown;
-    usage?: unknown;
-    turn?: unknown;
-    program?: unknown;
-  };
-  if (program !== undefined) return key === "" && typeof program === "string" ? (record as ProgramRecord) : undefined;
-  if (turn !== undefined) {
-    const type = (turn as { type?: unknown } | null)?.type;
-    return typeof key === "string" && typeof type === "string" && TURN_EVENTS.has(type)
-      ? (record as TurnRecord)
-      : undefined;
-  }
-  const valid =
-    typeof key === "string" && typeof kind === "string" && KINDS.has(kind) && "value" in record && Array.isArray(usage);
-  return valid ? (record as JournalRecord) : undefined;
-}
-
-/**
- * A damaged line before the journal's end is not a crash's torn write, which only ever cuts the last
- * record short: something changed the file. The steps after it may have used its result, so only
- * dropping it and everything after it is sound.
- */
-function throwDamaged(path: string, line: number, lines: number, changed = false): never {
-  const after = line === lines ? "" : ` and the ${lines - line === 1 ? "line" : `${lines - line} lines`} after it`;
-  const kept =
-    line === 1
-      ? "nothing is replayed"
-      : line === 2
-        ? "the step on line 1 is replayed"
-        : `the steps on lines 1 to ${line - 1} are replayed`;
-  throw new RunStateError(
-    `${path} is damaged at line ${line} of ${lines}: ${changed ? "the record was changed after prosec wrote it (its checksum does not match)" : "it is not a step record written by prosec"}, so the run cannot be resumed as it is. Either start a new run, or delete line ${line}${after} from the journal and resume: ${kept} and the model is asked again for the rest.`,
-  );
+  readonly model?: StepModel;
+  readonly agent?: string;
 }
 
 export class FileJournal implements Journal {
@@ -177,9 +70,16 @@ export class FileJournal implements Journal {
   /** The identity of each session under way (by call-site key), from its turn records. */
   private readonly identities = new Map<string, SessionIdentity>();
   /** Sessions an earlier program text left under way, by structural key: an edited resume continues them. */
-  private readonly earlierUnderWay = new Map<string, { events: TurnEvent[]; fingerprint: string }>();
+  private readonly earlierUnderWay = new Map<
+    string,
+    { events: TurnEvent[]; fingerprint: string; key: string; model?: StepModel; agent?: string; text: number }
+  >();
   /** The finished tool calls with an effect of each finished session, by structural key. */
-  private readonly effects = new Map<string, string[]>();
+  private readonly effects = new Map<string, Effects>();
+  /** The program texts the journal has seen: 0, and one more at each program record. */
+  private text = 0;
+  /** The text the journal's records were last written under when it was opened. */
+  private loadedText = 0;
   private readonly descriptor: number;
   private appended = 0;
   /** The journal's length in bytes: where its last complete record ends. */
@@ -225,6 +125,7 @@ export class FileJournal implements Journal {
             requestHash: identity.requestHash,
             step: identity.key,
             fingerprint: identity.fingerprint,
+            ...askedBy(identity),
           };
     this.append(journalLine(key, kept));
     this.steps.set(key, kept);
@@ -237,7 +138,12 @@ export class FileJournal implements Journal {
     if (step.step !== undefined) {
       this.structural.set(step.step, step);
       const effects = finishedEffects(this.conversations.get(key) ?? []);
-      if (effects.length > 0) this.effects.set(step.step, effects);
+      const before = this.effects.get(step.step);
+      const asked = askedBy({ model: step.model ?? before?.model, agent: step.agent ?? before?.agent });
+      if (effects.length > 0) this.effects.set(step.step, { key, effects, text: this.text, ...asked });
+      // Taken over by a later text of the program: what it did is now this key's.
+      else if (step.reused === true && before !== undefined)
+        this.effects.set(step.step, { ...before, key, text: this.text });
       else if (step.reused !== true) this.effects.delete(step.step);
     }
     this.conversations.delete(key);
@@ -248,7 +154,7 @@ export class FileJournal implements Journal {
     const effects: string[] = [];
     const done = this.steps.get(key) ?? this.structural.get(identity.key);
     if (done?.fingerprint !== undefined && done.fingerprint !== identity.fingerprint)
-      effects.push(...(this.effects.get(done.step ?? identity.key) ?? []));
+      effects.push(...(this.effects.get(done.step ?? identity.key)?.effects ?? []));
     const events = this.conversations.get(key) ?? [];
     const known = this.identities.get(key);
     const startOver = events.length > 0 && known !== undefined && known.fingerprint !== identity.fingerprint;
@@ -257,13 +163,44 @@ export class FileJournal implements Journal {
     const adopt = earlier !== undefined && earlier.fingerprint === identity.fingerprint;
     if (earlier !== undefined && !adopt) effects.push(...finishedEffects(earlier.events));
     if (effects.length > 0 && !proceed(effects)) return;
-    this.identities.set(key, { step: identity.key, fingerprint: identity.fingerprint });
+    this.identities.set(key, {
+      step: identity.key,
+      fingerprint: identity.fingerprint,
+      ...askedBy(identity),
+    });
     if (earlier !== undefined) this.earlierUnderWay.delete(identity.key);
     if (!startOver && !adopt) return;
     const conversation = this.conversation(key);
     if (startOver) conversation.append({ type: "restart" });
     // Recorded again under this text's key, so the run resumes as any other from now on.
     if (adopt) for (const event of earlier.events) conversation.append(event);
+  }
+
+  /** The sessions whose finished tool calls had an effect, finished or under way, as the journal was opened (before any step of this process). */
+  finishedWork(): FinishedWork[] {
+    const work: FinishedWork[] = [];
+    const add = (step: string, found: Effects, underWay: boolean): void => {
+      work.push({
+        key: found.key,
+        step,
+        effects: found.effects,
+        latestText: found.text === this.loadedText,
+        underWay,
+        ...askedBy(found),
+      });
+    };
+    for (const [step, found] of this.effects) add(step, found, false);
+    for (const [key, events] of this.conversations) {
+      const identity = this.identities.get(key);
+      const effects = finishedEffects(events);
+      if (identity !== undefined && effects.length > 0)
+        add(identity.step, { key, effects, text: this.text, ...askedBy(identity) }, true);
+    }
+    for (const [step, earlier] of this.earlierUnderWay) {
+      const effects = finishedEffects(earlier.events);
+      if (effects.length > 0) add(step, { ...earlier, effects }, true);
+    }
+    return work;
   }
 
   /** A recorded step with this structural key, from this program's text or an earlier one. */
@@ -279,6 +216,7 @@ export class FileJournal implements Journal {
     this.append(recordLine({ key: "", program: sourceHash } satisfies ProgramRecord));
     this.setAsideConversations();
     this.steps.clear();
+    this.text++;
   }
 
   /** The sessions under way of the text that ends here, kept by structural key for the next text. */
@@ -286,7 +224,13 @@ export class FileJournal implements Journal {
     for (const [key, events] of this.conversations) {
       const identity = this.identities.get(key);
       if (identity !== undefined && events.length > 0)
-        this.earlierUnderWay.set(identity.step, { events, fingerprint: identity.fingerprint });
+        this.earlierUnderWay.set(identity.step, {
+          events,
+          fingerprint: identity.fingerprint,
+          key,
+          text: this.text,
+          ...askedBy(identity),
+        });
     }
     this.conversations.clear();
     this.identities.clear();
@@ -351,20 +295,37 @@ export class FileJournal implements Journal {
       if ("program" in line) {
         this.setAsideConversations();
         this.steps.clear();
+        this.text++;
       } else if ("turn" in line) {
         let events = this.conversations.get(line.key);
         if (events === undefined) this.conversations.set(line.key, (events = []));
         events.push(line.turn);
         if (line.step !== undefined && line.fingerprint !== undefined)
-          this.identities.set(line.key, { step: line.step, fingerprint: line.fingerprint });
+          this.identities.set(line.key, {
+            step: line.step,
+            fingerprint: line.fingerprint,
+            ...askedBy(line),
+          });
       } else {
         const { key, ...step } = line;
         this.steps.set(key, step);
         this.finishSession(key, step);
       }
     }
+    this.loadedText = this.text;
     return { bytes, lines: lines.length };
   }
+}
+
+/** The model and agent a record or identity has, as fields of a record (none that it lacks). */
+function askedBy(from: { readonly model?: StepModel | undefined; readonly agent?: string | undefined }): {
+  model?: StepModel;
+  agent?: string;
+} {
+  return {
+    ...(from.model === undefined ? {} : { model: from.model }),
+    ...(from.agent === undefined ? {} : { agent: from.agent }),
+  };
 }
 
 /** A step record as reused under another key: its identity fields are the new step's. */

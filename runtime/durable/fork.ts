@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { makeDirectory } from "./make-directory.js";
 import { JOURNAL_FILE, parseJournal, recordLine } from "./file-journal.js";
 import { MANIFEST_FILE, missingManifest, readManifest } from "./manifest.js";
+import { copyUsedTexts } from "./used-texts.js";
 
 export interface Fork {
   /** Steps the new run reuses. */
@@ -43,6 +44,7 @@ export function forkRun(from: string, to: string, runId: string, line: number): 
     `${JSON.stringify({ ...manifest, runId, startedAt: new Date().toISOString(), checksumsFrom: 0, forkedFrom: { runId: manifest.runId, line } }, null, 2)}\n`,
   );
   if (existsSync(join(from, "program.prose"))) copyFileSync(join(from, "program.prose"), join(to, "program.prose"));
+  copyUsedTexts(from, to);
   // The steps taken over were paid for by the run they come from.
   const records = kept.map((record) => ("kind" in record ? { ...record, reused: true } : record));
   writeFileSync(join(to, JOURNAL_FILE), records.map((record) => recordLine(record)).join(""));

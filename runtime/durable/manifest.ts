@@ -40,6 +40,8 @@ export interface RunManifest {
   readonly program: string;
   readonly source: string;
   readonly sourceHash: string;
+  /** The hash of each program the run calls (`use`), by source path (used-texts.ts); absent when it calls none. */
+  readonly uses?: { readonly [source: string]: string };
   /** The prosec that started the run (a resumed run keeps it). */
   readonly compilerVersion: string;
   readonly stepScheme: number;
@@ -79,6 +81,15 @@ export function readManifest(dir: string): RunManifest | undefined {
   const scheme = fields["stepScheme"] ?? SCHEME_OF_0_2;
   if (!Number.isInteger(scheme) || (scheme as number) < 1)
     throw damaged(path, `"stepScheme" is not a whole number of at least 1`);
+  const uses = fields["uses"];
+  if (
+    uses !== undefined &&
+    (typeof uses !== "object" ||
+      uses === null ||
+      Array.isArray(uses) ||
+      Object.values(uses).some((hash) => typeof hash !== "string"))
+  )
+    throw damaged(path, `"uses" is not an object of hashes`);
   const checksumsFrom = fields["checksumsFrom"];
   if (checksumsFrom !== undefined && !(Number.isInteger(checksumsFrom) && (checksumsFrom as number) >= 0))
     throw damaged(path, `"checksumsFrom" is not a whole number`);

@@ -2,6 +2,7 @@
  * A durable run's folder, laid out as state/filesystem.md says:
  *
  *   <runDir>/program.prose     the program as it ran
+ *   <runDir>/used/<hash>.prose the text of each program it calls (`use`), by hash (used-texts.ts)
  *   <runDir>/run.json          run id, program hash, step scheme, the inputs (manifest.ts: what `resume` checks and reuses)
  *   <runDir>/journal.jsonl     every finished step (see file-journal.ts): what `resume` replays
  *   <runDir>/spent.json        dollars and model requests spent so far (a resumed run's budget counts them)
@@ -37,6 +38,8 @@ import { ProgramSource, type BindingKind } from "./program-source.js";
 import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
+import { editHash, keepUsedTexts, usedHashes, usedPrograms } from "./used-texts.js";
+import { programChanges, RunFolderError, UNCHANGED, type ProgramChanges, type ResumeCheck } from "./program-changes.js";
 
 const STATE_INTERVAL_MS = 50;
 const QUIET_MS = 2000;
@@ -47,13 +50,13 @@ const SPENT_FILE = "spent.json";
 interface OpenedFolder {
   readonly folder: RunFolder;
   readonly inputs: { readonly [name: string]: Value };
-  readonly previous?: string;
+  /** What changed in the program and the programs it calls since the run recorded its steps. */
+  readonly changes: ProgramChanges;
   /** The `traceparent` of the run's first traced process (manifest.ts). */
   readonly traceparent?: string;
 }
 
-/** Why a run folder is refused although its state is sound (the program or an input changed); the run turns it into a ProseError. */
-export class RunFolderError extends Error {}
+export { RunFolderError, type ResumeCheck };
 
 export class RunFolder {
   private readonly trace: RunTrace;
@@ -67,6 +70,11 @@ export class RunFolder {
   private closed = false;
   private readonly children = new Set<RunFolder>();
   private readonly deadlines = new Map<string, string>();
+  /**
+   * The texts the run recorded of the programs it calls that changed since, by source path: a called
+   * program's steps are lined up with them (shared by the run's nested folders).
+   */
+  earlierTexts: ReadonlyMap<string, string> = new Map();
 
   private constructor(
     readonly dir: string,
@@ -96,6 +104,7 @@ export class RunFolder {
     resume: boolean,
     strict = false,
     traceparent?: string,
+    check?: ResumeCheck,
   ): OpenedFolder {
     if (resume && !existsSync(join(dir, MANIFEST_FILE))) throw missingManifest(dir);
     if (!resume) {
@@ -114,7 +123,7 @@ export class RunFolder {
       throw asEnvironmentError(error, `Taking the lock of run folder ${dir}`);
     }
     try {
-      return RunFolder.openLocked(dir, program, runId, supplied, resume, strict, traceparent);
+      return RunFolder.openLocked(dir, program, runId, supplied, resume, strict, traceparent, check);
     } catch (error) {
       unlockRun(dir);
       throw asEnvironmentError(error, `Opening run folder ${dir}`);
@@ -129,10 +138,12 @@ export class RunFolder {
     resume: boolean,
     strict: boolean,
     traceparent: string | undefined,
+    check: ResumeCheck | undefined,
   ): OpenedFolder {
     const existing = readManifest(dir);
     let manifest: RunManifest;
-    let previous: string | undefined;
+    let changes = UNCHANGED;
+    const used = usedPrograms(program);
     let answers: ReadonlyArray<readonly [string, Value]> = [];
     let unanswered: readonly Question[] = [];
     if (resume) {
@@ -140,19 +151,7 @@ export class RunFolder {
       checkStepScheme(existing, program.compilerVersion);
       if (isCancelled(dir))
         throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
-      if (existing.sourceHash !== program.sourceHash) {
-        const copy = join(dir, "program.prose");
-        const changed = `The program changed since run ${existing.runId} started (${program.source} no longer matches the copy in ${copy}).`;
-        if (strict)
-          throw new RunFolderError(
-            `${changed} --strict resumes only the very program that ran: start a new run, restore the program as it was, or resume without --strict to reuse the steps the change leaves as they were.`,
-          );
-        if (existing.stepScheme < 2 || !existsSync(copy))
-          throw new RunFolderError(
-            `${changed} The run was recorded before prosec kept the step keys and fingerprints that let a changed program reuse its steps, so it resumes only with the same program: start a new run, or restore the program as it was.`,
-          );
-        previous = readFileSync(copy, "utf8");
-      }
+      changes = programChanges(dir, existing, program, used, strict);
       const waiting = readWaiting(dir);
       // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
       const given = { ...waiting?.answers, ...supplied };
@@ -178,6 +177,7 @@ export class RunFolder {
       manifest = {
         ...existing,
         sourceHash: program.sourceHash,
+        ...(used.size === 0 ? {} : { uses: usedHashes(used) }),
         stepScheme: STEP_SCHEME,
         inputs: { ...withoutUndefined(ahead), ...existing.inputs },
         ...(existing.traceparent === undefined && traceparent !== undefined ? { traceparent } : {}),
@@ -192,6 +192,7 @@ export class RunFolder {
         program: program.name,
         source: program.source,
         sourceHash: program.sourceHash,
+        ...(used.size === 0 ? {} : { uses: usedHashes(used) }),
         compilerVersion: program.compilerVersion,
         stepScheme: STEP_SCHEME,
         inputs: withoutUndefined(supplied),
@@ -200,11 +201,18 @@ export class RunFolder {
       };
     }
     const journal = new FileJournal(join(dir, JOURNAL_FILE), existing?.checksumsFrom);
+    const refusal = check?.(journal.finishedWork(), changes);
+    if (refusal !== undefined) {
+      journal.close();
+      throw refusal;
+    }
     // Lines written from now on carry checksums; an older prosec's lines before them do not.
     manifest = { ...manifest, checksumsFrom: existing?.checksumsFrom ?? journal.loadedLines };
     // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
-    if (previous !== undefined) journal.beginProgram(program.sourceHash);
+    if (changes.edited) journal.beginProgram(editHash(program, used));
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
+    folder.earlierTexts = changes.earlierTexts;
+    keepUsedTexts(dir, used);
     // Written before the first step, synchronously: a run killed at once is still resumable.
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     // An answer is the journal record of its input's step; the run waits again for what is left unanswered.
@@ -216,7 +224,7 @@ export class RunFolder {
     return {
       folder,
       inputs: manifest.inputs,
-      ...(previous === undefined ? {} : { previous }),
+      changes,
       ...(existing?.traceparent === undefined ? {} : { traceparent: existing.traceparent }),
     };
   }
@@ -247,6 +255,7 @@ export class RunFolder {
   /** The folder of a program this run calls (`imports/<name>`, chosen by the run): same layout, same writer. */
   child(dir: string, program: ProgramInfo): RunFolder {
     const folder = new RunFolder(dir, program, this.trace.runId, new Date(), this.writer, undefined, this.journalBytes);
+    folder.earlierTexts = this.earlierTexts;
     if (program.text !== undefined) this.writer.write(join(dir, "program.prose"), program.text);
     this.children.add(folder);
     return folder;

@@ -313,8 +313,15 @@ export class RunCore {
     const structuralKey = context.structuralKey(key.slice(context.path.length + 1), kind, ask.binding);
     // What the step read is taken now: the trail grows as the run goes on.
     const trail = this.fingerprints.enabled && kind !== "input" && kind !== "extract" ? context.trail.entries() : [];
-    const identity = new AnchoredStep(kind, at, anchor, this.program, ask, structuralKey, () =>
-      this.fingerprints.of(kind, ask, trail),
+    const identity = new AnchoredStep(
+      kind,
+      at,
+      anchor,
+      this.program,
+      ask,
+      structuralKey,
+      () => this.fingerprints.of(kind, ask, trail),
+      () => this.fingerprints.model(kind, ask),
     );
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;

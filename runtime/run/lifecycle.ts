@@ -20,6 +20,7 @@ import { BudgetExceeded } from "./meter.js";
 import type { RunScope } from "./scope.js";
 import { runInContext } from "./step-context.js";
 import { callerOf, type Caller } from "./used-programs.js";
+import { refusalBeforeResume } from "./rerun-preflight.js";
 import { startTelemetry } from "../telemetry/run-telemetry.js";
 
 export class RunLifecycle implements RunScope {
@@ -176,6 +177,7 @@ export class RunLifecycle implements RunScope {
       summary: report.summary(),
       reused: report.reused,
       rerun: report.rerun.length,
+      rerunReasons: report.reasons(),
       added: report.added,
     });
   }
@@ -184,6 +186,9 @@ export class RunLifecycle implements RunScope {
     const { options } = this;
     if (this.caller !== undefined) {
       this.openFolder = this.caller.run.folder?.child(this.runDir, this.program);
+      // A called program edited since the run recorded its steps: unnamed steps keep their sites.
+      const earlier = this.openFolder?.earlierTexts.get(this.program.source);
+      if (earlier !== undefined) this.core.fingerprints.alignWith(earlier);
     } else if (options.runDir !== undefined) {
       try {
         const opened = RunFolder.open(
@@ -194,6 +199,18 @@ export class RunLifecycle implements RunScope {
           options.resume === true,
           options.strict === true,
           this.core.telemetry.traceparent,
+          // Decided before the first request (and before the folder changes), unless --rerun.
+          options.resume === true &&
+            options.rerun !== true &&
+            options.journal === undefined &&
+            options.durability === undefined
+            ? (work, earlier) =>
+                refusalBeforeResume(work, {
+                  program: this.program,
+                  ...earlier,
+                  modelOf: (name) => this.core.model(name),
+                })
+            : undefined,
         );
         this.openFolder = opened.folder;
         const journal = opened.folder.journal;
@@ -212,12 +229,12 @@ export class RunLifecycle implements RunScope {
         this.core.trace.onFailure = stop;
         if (options.journal === undefined && options.durability === undefined) {
           // A changed program's steps are matched by structural key: sites aligned with the recorded text.
-          if (opened.previous !== undefined) this.core.fingerprints.alignWith(opened.previous);
+          if (opened.changes.previous !== undefined) this.core.fingerprints.alignWith(opened.changes.previous);
           this.core.fingerprints.enabled = true;
           // A resumed run accounts for what it reused and ran again (said when something changed).
           this.core.durability = new JournalDurability(
             opened.folder.journal!,
-            options.resume === true ? new ResumeReport(opened.previous !== undefined) : undefined,
+            options.resume === true ? new ResumeReport(opened.changes.edited) : undefined,
             options.rerun === true,
           );
         }

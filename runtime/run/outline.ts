@@ -52,6 +52,36 @@ export class ProgramOutline {
     return found;
   }
 
+  /** The line of the statement at `site`, undefined when no statement has it (it was removed). */
+  lineOf(site: string): number | undefined {
+    return this.find((statement) => this.sites.get(statement.line) === site)?.line;
+  }
+
+  /**
+   * The statement that starts on `line` with every statement under it, as the outline compares them
+   * (comment lines left out, whitespace collapsed): equal blocks ask the same, whatever their lines.
+   */
+  block(line: number): string | undefined {
+    const statement = this.find((candidate) => candidate.line === line);
+    const text = (of: Statement): string => [of.text, ...of.children.map(text)].join("\n");
+    return statement === undefined ? undefined : text(statement);
+  }
+
+  /** The definition of agent `name` with its properties, as `block` gives it; undefined when there is none. */
+  agentBlock(name: string): string | undefined {
+    const definition = this.statements.find((statement) => statement.text === `agent ${name}:`);
+    return definition === undefined ? undefined : this.block(definition.line);
+  }
+
+  private find(test: (statement: Statement) => boolean, among = this.statements): Statement | undefined {
+    for (const statement of among) {
+      if (test(statement)) return statement;
+      const found = this.find(test, statement.children);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
   private number(statements: readonly Statement[], prefix: string): void {
     statements.forEach((statement, index) => {
       const site = `${prefix}${index}`;

@@ -6,7 +6,7 @@
 import { ProgramOutline } from "./outline.js";
 import { fingerprint, valueDigest } from "./step-keys.js";
 import type { TrailEntry } from "../steps/trail.js";
-import type { ProgramInfo, RunOptions, StepAsk, StepKind, Value } from "../types.js";
+import type { ProgramInfo, RunOptions, StepAsk, StepKind, StepModel, Value } from "../types.js";
 
 export class StepFingerprints {
   /** Whether steps are fingerprinted (a run folder keeps fingerprints). */
@@ -37,6 +37,14 @@ export class StepFingerprints {
    */
   alignWith(previous: string): void {
     if (this.program.text !== undefined) this.programOutline = ProgramOutline.aligned(this.program.text, previous);
+  }
+
+  /** The model a step asks, by name and resolved id: a session's always, a judgment's when it names one. */
+  model(kind: StepKind, ask: StepAsk): StepModel | undefined {
+    const { model } = (ask.details() ?? {}) as { readonly model?: unknown };
+    if (typeof model !== "string" && kind !== "session") return undefined;
+    const name = typeof model === "string" ? model : undefined;
+    return { name: name ?? "", id: this.modelOf(name) };
   }
 
   /**

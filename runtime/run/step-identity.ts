@@ -6,7 +6,7 @@
  * a changed program matches recorded steps by.
  */
 import { createHash } from "node:crypto";
-import type { Site, StepAsk, StepIdentity, StepKind } from "../types.js";
+import type { Site, StepAsk, StepIdentity, StepKind, StepModel } from "../types.js";
 
 /** A step's identity; its request hash is computed on first use (only a kept journal asks for it). */
 export class AnchoredStep implements StepIdentity {
@@ -23,7 +23,22 @@ export class AnchoredStep implements StepIdentity {
     /** The structural key (`step-keys.ts`). */
     readonly key: string,
     private readonly fingerprintOf: () => string,
+    private readonly modelOf: () => StepModel | undefined = () => undefined,
   ) {}
+
+  private asked: { readonly model: StepModel | undefined } | undefined;
+
+  /** The model it asks (`StepModel`); computed on first use (only a kept journal asks for it). */
+  get model(): StepModel | undefined {
+    this.asked ??= { model: this.modelOf() };
+    return this.asked.model;
+  }
+
+  /** The agent a session runs as. */
+  get agent(): string | undefined {
+    const { agent } = (this.ask.details() ?? {}) as { readonly agent?: unknown };
+    return typeof agent === "string" ? agent : undefined;
+  }
 
   private print: string | undefined;
 

@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ProgramOutline } from "./outline.js";
-import type { StepKind } from "../types.js";
+import type { StepKind, StepModel } from "../types.js";
 import { text } from "../values/expressions.js";
 import type { Value } from "../types.js";
 
@@ -56,11 +56,18 @@ export function fingerprint(parts: FingerprintParts): string {
   return `${hash([parts.kind, parts.asks])}-${hash(parts.how)}-${hash(parts.reads)}`;
 }
 
-/** Why a step whose structural key was recorded runs again: which part of its fingerprint changed. */
-export function changeReason(recorded: string, now: string): string {
+/**
+ * Why a step whose structural key was recorded runs again: which part of its fingerprint changed, and
+ * when it is how it asks, whether its model resolves to another id (records before `model` was kept
+ * cannot tell, and say "model or settings").
+ */
+export function changeReason(recorded: string, now: string, recordedModel?: StepModel, modelNow?: StepModel): string {
   const [asks, how] = recorded.split("-");
   const [asksNow, howNow] = now.split("-");
   if (asks !== asksNow) return "prompt changed";
-  if (how !== howNow) return "model or settings changed";
+  if (how !== howNow) {
+    if (recordedModel === undefined || modelNow === undefined) return "model or settings changed";
+    return recordedModel.id === modelNow.id ? "settings changed" : "model changed";
+  }
   return "an input changed";
 }

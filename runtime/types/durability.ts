@@ -31,6 +31,10 @@ export interface RecordedStep {
   readonly step?: string;
   /** What the step depended on (`step-keys.ts`); absent before step scheme 2. */
   readonly fingerprint?: string;
+  /** The model the step asked (`StepModel`); absent for steps that ask none, and in journals written before it. */
+  readonly model?: StepModel;
+  /** The agent a session runs as (`session: writer`); absent without one, and in journals written before it. */
+  readonly agent?: string;
   /** Taken over from an earlier text of the program, or from the run a fork started from: paid for there. */
   readonly reused?: true;
   /**
@@ -38,6 +42,17 @@ export interface RecordedStep {
    * same error again, so the run takes the same path. `value` is null. Absent in journals before it.
    */
   readonly failed?: FailedStep;
+}
+
+/**
+ * A step's model as the program names it (`sonnet`; `""` for the default) and the id it resolved to
+ * (`PROSEC_MODEL_SONNET`, `RunOptions.models`): a resumed run whose settings resolve the name to
+ * another id says the model changed, and refuses before its first request a step whose finished tool
+ * calls that would repeat.
+ */
+export interface StepModel {
+  readonly name: string;
+  readonly id: string;
 }
 
 /**
@@ -187,6 +202,10 @@ export interface StepIdentity {
   readonly key: string;
   /** What the step depends on (`step-keys.ts`): a recorded step is reused only while it is unchanged. */
   readonly fingerprint: string;
+  /** The model it asks, for the steps that ask one. */
+  readonly model?: StepModel;
+  /** The agent it runs as, for a session that has one. */
+  readonly agent?: string;
 }
 
 export interface DurableStep {

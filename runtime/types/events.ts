@@ -163,6 +163,8 @@ export type RunEvent =
       readonly summary: string;
       readonly reused: number;
       readonly rerun: number;
+      /** Why the steps in `rerun` ran again, with how many for each reason (`model changed`: 2). */
+      readonly rerunReasons: { readonly [reason: string]: number };
       readonly added: number;
     })
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */

@@ -119,6 +119,11 @@ export interface ProgramInfo {
   readonly compilerVersion: string;
   readonly inputs: readonly InputDefinition[];
   readonly outputs: readonly string[];
+  /**
+   * The programs this one calls (`use "..." as alias`), by alias: a resumed run checks them for edits
+   * as it checks the program itself. Absent in modules generated before it, and for a program that calls none.
+   */
+  readonly uses?: { readonly [alias: string]: ProgramInfo };
   /** The `.prose` source itself: a durable run keeps a copy and quotes it in its state files. */
   readonly text?: string;
   /** The static bound on the program's model calls and tokens (see `ProgramCost`), for budgets and apps. */

@@ -14,6 +14,7 @@ const program = defineProgram({
   compilerVersion: "0.2.0",
   inputs: [{ name: "subject", prompt: "The subject" }],
   outputs: ["digest"],
+  uses: { helper: helper.default, notes: notes.default },
   text: `# Calls local programs; their inputs and outputs are checked at compile time.
 use "./helper.prose" as helper
 use "./notes.prose" as notes

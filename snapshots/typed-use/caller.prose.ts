@@ -13,6 +13,7 @@ const program = defineProgram({
   compilerVersion: "0.2.0",
   inputs: [{ name: "plan", prompt: "The plan" }],
   outputs: ["risks"],
+  uses: { review: review.default },
   text: `# A caller of review.prose: the destructured \`risks\` has review's \`Outputs["risks"]\` type, and so does its own output.
 use "./review.prose" as review
 

@@ -209,7 +209,11 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
       `export type Inputs = ${inputsType};`,
       `export type Outputs = ${outputsType};`,
       "",
-      `const program = defineProgram(${programInfo(analysis, options)});`,
+      `const program = defineProgram(${programInfo(
+        analysis,
+        options,
+        imports.map(([name]) => [name, names.get("value", name)] as const),
+      )});`,
       "",
       runFunction(run),
       "",
@@ -270,7 +274,12 @@ function piecesOf(statements: readonly (readonly string[])[]): string[] {
   return pieces;
 }
 
-function programInfo(analysis: Analysis, options: LowerOptions): string {
+/** `imported`: each `use`'s alias and the name its module is imported as. */
+function programInfo(
+  analysis: Analysis,
+  options: LowerOptions,
+  imported: ReadonlyArray<readonly [string, string]>,
+): string {
   const name = options.source
     .split("/")
     .pop()!
@@ -287,9 +296,18 @@ function programInfo(analysis: Analysis, options: LowerOptions): string {
     sourceHash: ${stringLiteral(createHash("sha256").update(options.sourceText).digest("hex"))},
     compilerVersion: ${stringLiteral(options.compilerVersion)},
     inputs: [${inputs.join(", ")}],
-    outputs: [${analysis.outputs.map(stringLiteral).join(", ")}],
+    outputs: [${analysis.outputs.map(stringLiteral).join(", ")}],${usesField(imported)}
     text: \`${templateChunk(options.sourceText)}\`,${options.cost === undefined ? "" : `\n    cost: ${dataLiteral(options.cost)},`}
   }`;
+}
+
+/**
+ * `uses`: the programs this one calls, by alias, so that a resumed run sees an edit of any of them
+ * (a run folder records their hashes and texts, docs/resume.md). Absent for a program that calls none.
+ */
+function usesField(imported: ReadonlyArray<readonly [string, string]>): string {
+  if (imported.length === 0) return "";
+  return `\n    uses: { ${imported.map(([alias, module]) => `${propertyKey(alias)}: ${module}.default`).join(", ")} },`;
 }
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */

@@ -28,6 +28,7 @@ const program = defineProgram({
     { name: "audience", prompt: "Who reads the newsletter" },
   ],
   outputs: ["issue", "revision-count"],
+  uses: { critique: critique.default },
   text: `# Turns a research brief into a newsletter issue, revising it until an editor would publish it.
 use "./critique.prose" as critique
 
