@@ -41,6 +41,10 @@ export interface WaitingEvent {
   readonly key: string;
   readonly line: number;
   readonly column: number;
+  /** The name of the program that asks it (a called program's own): `prosec answer RUN gate.confirm=...`. */
+  readonly program?: string;
+  /** That program's source path, which `line` is in. */
+  readonly source?: string;
   /** The workflow that waits: the run, or the branch of it the input stands in. */
   readonly workflowId: string;
 }
@@ -122,6 +126,8 @@ export class DbosDurability implements Durability {
       key,
       line: question.at.line,
       column: question.at.column,
+      ...(question.program === undefined ? {} : { program: question.program }),
+      ...(question.source === undefined ? {} : { source: question.source }),
       workflowId: DBOS.workflowID!,
     });
     let message: AnswerMessage | null;

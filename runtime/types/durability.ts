@@ -165,6 +165,10 @@ export interface Question {
   /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
   readonly key: string;
   readonly at: Site;
+  /** The name of the program that asks it (`gate` for `imp/gate.prose`): `prosec answer RUN gate.confirm=...`. */
+  readonly program?: string;
+  /** That program's source path, which `at` is in (a called program's, not its caller's). */
+  readonly source?: string;
   /** `(timeout: N)`: when the wait ends (ISO time), set when the run first stops at it. */
   readonly deadline?: string;
 }

@@ -17,6 +17,7 @@ import { maskedUrl } from "../masked-url.js";
 import { checkReachable, DatabaseUnreachable, liveWorkers, migrate, type LiveWorker } from "./database.js";
 import { systemDatabaseUrl } from "./database-url.js";
 import { answerDbosRun, cancelDbosRun, waitingQuestions } from "./control.js";
+import { answerName, whereAsked } from "../../runtime/durable/question-names.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
@@ -182,6 +183,9 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         prompt: question.prompt,
         line: question.line,
         column: question.column,
+        ...(question.source === undefined ? {} : { program: question.source }),
+        key: question.key,
+        answer: answerName(question, questions),
       })),
       version: status.applicationVersion ?? null,
       queue,
@@ -209,7 +213,7 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         `steps    ${summary.steps} checkpointed in the run, ${summary.branches.finished} of ${summary.branches.total} branches finished`,
         ...summary.waitingFor.map(
           (question) =>
-            `waiting  for input "${question.name}" (${question.prompt}) at line ${question.line}: prosec answer ${summary.runId} ${question.name}=...`,
+            `waiting  for input "${question.name}" (${question.prompt}) at ${whereAsked({ ...question, ...(question.program === undefined ? {} : { source: question.program }) })}: prosec answer ${summary.runId} ${question.answer}=...`,
         ),
         ...(summary.waiting === null ? [] : [`waiting  ${summary.waiting}`]),
       ];

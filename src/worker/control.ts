@@ -5,6 +5,7 @@
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
 import { UsageError } from "../errors.js";
+import { answerName, matchAnswers, waitingList, whereAsked } from "../../runtime/durable/question-names.js";
 
 /**
  * The questions a run waits for: its own, and those of its unfinished branches (an input inside a
@@ -27,13 +28,14 @@ export async function answerDbosRun(
 ): Promise<string[]> {
   const questions = await waitingQuestions(client, runId);
   if (questions.length === 0) throw new UsageError(`run ${runId} is not waiting for input`);
+  const matched = matchAnswers(questions, answers, whereAsked);
+  if ("problem" in matched) throw new UsageError(matched.problem);
+  if (matched.unmatched.length > 0)
+    throw new UsageError(
+      `run ${runId} is not waiting for "${matched.unmatched[0]}"; it waits for ${waitingList(questions)}`,
+    );
   const lines: string[] = [];
-  for (const [name, value] of Object.entries(answers)) {
-    const question = questions.find((candidate) => candidate.name === name);
-    if (question === undefined)
-      throw new UsageError(
-        `run ${runId} is not waiting for "${name}"; it waits for ${questions.map((q) => `"${q.name}"`).join(", ")}`,
-      );
+  for (const [question, value] of matched.answers) {
     // One answer per occurrence: sending the same answer twice delivers it once.
     await client.send<AnswerMessage>(
       question.workflowId,
@@ -41,7 +43,7 @@ export async function answerDbosRun(
       question.key,
       `${question.workflowId}${question.key}`,
     );
-    lines.push(`answered "${name}" for run ${runId}; its worker goes on`);
+    lines.push(`answered "${answerName(question, questions)}" for run ${runId}; its worker goes on`);
   }
   return lines;
 }

@@ -11,6 +11,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { findRun, withClient } from "./client.js";
 import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
 import { waitingQuestions } from "./control.js";
+import { answerName, whereAsked } from "../../runtime/durable/question-names.js";
 import { liveWorkers } from "./database.js";
 import { systemDatabaseUrl } from "./database-url.js";
 import { dbosRunSteps } from "./dbos-runs.js";
@@ -46,10 +47,11 @@ export function resumeDbosRun(options: DbosResumeOptions): Promise<ExitCode> {
       case "PENDING": {
         const questions = await waitingQuestions(client, runId);
         if (questions.length > 0) {
-          if (options.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
-          for (const question of questions)
+          const named = questions.map((question) => ({ ...question, answer: answerName(question, questions) }));
+          if (options.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions: named })}\n`);
+          for (const question of named)
             say(
-              `run ${runId} is waiting for input "${question.name}" (${question.prompt}) at line ${question.line}: answer it with prosec answer ${runId} ${question.name}=...; its worker goes on by itself`,
+              `run ${runId} is waiting for input "${question.name}" (${question.prompt}) at ${whereAsked(question)}: answer it with prosec answer ${runId} ${question.answer}=...; its worker goes on by itself`,
             );
           return EXIT.waitingForInput;
         }
