@@ -14,14 +14,20 @@ import {
   result,
   startWorker,
   stopChildren,
+  stopped,
   submit,
   withDatabase,
 } from "../support/dbos.js";
 import { reply, type FakeReply, type FakeRequest } from "../support/fake-anthropic.js";
 import { firstUserText } from "../support/requests.js";
+import { startOtlpReceiver, type OtlpReceiver } from "../support/otlp-receiver.js";
 import { freshDatabase } from "../support/postgres.js";
 
-afterEach(stopChildren);
+const receivers: OtlpReceiver[] = [];
+afterEach(async () => {
+  await stopChildren();
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
 
 const RACE = `input topic: "What to write about"
 parallel ("first"):
@@ -67,13 +73,16 @@ describe("a cancelled branch's finally on DBOS", () => {
       const server = await fakeModel({ respond });
       const database = await freshDatabase("cancelled_finally");
       const cwd = folder(RACE);
-      const env = environment(database, server);
-      const first = await startWorker("w1", cwd, env);
+      const receiver = await startOtlpReceiver();
+      receivers.push(receiver);
+      const env = { ...environment(database, server), OTEL_BSP_SCHEDULE_DELAY: "100" };
+      const work = () => startWorker("w1", cwd, env, { extra: ["--otel", receiver.url] });
+      const first = await work();
       await submit(cwd, env, "tides", "run-race");
       await cleanUp;
       await killed(first);
       const killedAt = server.requests.length;
-      await startWorker("w1", cwd, env);
+      const second = await work();
       const outputs = (await result(cwd, env, "run-race")) as { report: string };
       expect(outputs.report).toBe("R(Report: R(Fast answer on tides))");
       const asked = server.requests.map(task);
@@ -102,6 +111,16 @@ describe("a cancelled branch's finally on DBOS", () => {
         status: string;
       };
       expect(status.status).toBe("SUCCESS");
+
+      // The restarted worker's spans (SIGTERM flushes them): the loser's replayed session is cancelled, its finally's is not.
+      await stopped(second);
+      const sessions = (line: number) =>
+        receiver.spans.filter((span) => span.name.startsWith("session") && span.attributes["prose.line"] === line);
+      const cancelled = sessions(5).at(-1)!;
+      expect(cancelled.status).toMatchObject({ code: 2, message: "cancelled" });
+      expect(cancelled.attributes).toMatchObject({ "prose.status": "cancelled", "error.type": "cancelled" });
+      expect(sessions(7).at(-1)!.status?.code ?? 0).toBe(0);
+      expect(sessions(3).at(-1)!.status?.code ?? 0).toBe(0);
     },
   );
 });
