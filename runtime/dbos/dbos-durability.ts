@@ -41,6 +41,10 @@ export interface WaitingEvent {
   readonly key: string;
   readonly line: number;
   readonly column: number;
+  /** The name of the program that asks it (a called program's own): `prosec answer RUN gate.confirm=...`. */
+  readonly program?: string;
+  /** That program's source path, which `line` is in. */
+  readonly source?: string;
   /** The workflow that waits: the run, or the branch of it the input stands in. */
   readonly workflowId: string;
 }
@@ -65,6 +69,9 @@ export const FINISHED: ReadonlySet<string> = new Set([
 const STOPPED: ReadonlySet<string> = new Set(["CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
 
 export class DbosDurability implements Durability {
+  /** The names of the steps earlier executions checkpointed, by workflow (see `recorded`). */
+  private readonly earlierSteps = new Map<string, Promise<readonly string[]>>();
+
   constructor(
     private readonly runId: string,
     private readonly backend: DbosBackend,
@@ -80,6 +87,25 @@ export class DbosDurability implements Durability {
     );
     if (!ran && step.kind !== kind) throw new StepMismatch(key, step.kind);
     return { step, replayed: !ran };
+  }
+
+  /**
+   * Whether an earlier execution of this workflow checkpointed step `key` (or a turn of it): DBOS
+   * replays a workflow's steps by their order, so a cancelled branch must replay those before it stops.
+   * The workflow's steps are read once per execution: what this execution adds is not from before.
+   */
+  async recorded(key: string): Promise<boolean> {
+    const id = DBOS.workflowID;
+    if (id === undefined) return false;
+    let names = this.earlierSteps.get(id);
+    if (names === undefined) {
+      names = this.backend.client
+        .listWorkflowSteps(id)
+        .then((steps) => (steps ?? []).map((step) => step.name))
+        .catch(() => []);
+      this.earlierSteps.set(id, names);
+    }
+    return (await names).some((name) => name === key || name.startsWith(`${key} `));
   }
 
   sessionSteps(key: string): SessionSteps {
@@ -126,6 +152,8 @@ export class DbosDurability implements Durability {
       key,
       line: question.at.line,
       column: question.at.column,
+      ...(question.program === undefined ? {} : { program: question.program }),
+      ...(question.source === undefined ? {} : { source: question.source }),
       workflowId: DBOS.workflowID!,
     });
     let message: AnswerMessage | null;

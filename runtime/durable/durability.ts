@@ -158,6 +158,10 @@ export class ScopedDurability implements Durability {
     this.parent.recordFailure?.(this.prefix + key, step, identity);
   }
 
+  recorded(key: string): Promise<boolean> {
+    return this.parent.recorded?.(this.prefix + key) ?? Promise.resolve(false);
+  }
+
   /** The key the run's store knows a step of this program by. */
   fullKey(key: string): string {
     return this.parent instanceof ScopedDurability ? this.parent.fullKey(this.prefix + key) : this.prefix + key;

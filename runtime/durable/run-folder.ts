@@ -23,6 +23,7 @@ import { safeName } from "./files.js";
 import type { Spent } from "../run/meter.js";
 import type { BlockFrame } from "../run/step-context.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
+import { matchAnswers, whereRecorded } from "./question-names.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
 import {
@@ -153,15 +154,20 @@ export class RunFolder {
         throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
       changes = programChanges(dir, existing, program, used, strict);
       const waiting = readWaiting(dir);
-      // What the run waits for is answered by `prosec answer` or by an input given now; any other input given now is answered ahead.
-      const given = { ...waiting?.answers, ...supplied };
-      answers = (waiting?.questions ?? []).flatMap((question) =>
-        given[question.name] === undefined ? [] : [[question.key, given[question.name]!] as const],
-      );
-      unanswered = (waiting?.questions ?? []).filter((question) => given[question.name] === undefined);
-      const ahead = Object.fromEntries(
-        Object.entries(supplied).filter(([name]) => !waiting?.questions.some((question) => question.name === name)),
-      );
+      const questions = waiting?.questions ?? [];
+      // What the run waits for is answered by an input given now or by `prosec answer` (recorded by the
+      // question's key; an older prosec recorded it by name); any other input given now is answered ahead.
+      const now = matchAnswers(questions, withoutUndefined(supplied), whereRecorded);
+      if ("problem" in now) throw new RunFolderError(`--input ${now.problem}.`);
+      const recorded = waiting?.answers ?? {};
+      const answerOf = (question: Question): Value | undefined =>
+        now.answers.find(([asked]) => asked === question)?.[1] ?? recorded[question.key] ?? recorded[question.name];
+      answers = questions.flatMap((question) => {
+        const value = answerOf(question);
+        return value === undefined ? [] : [[question.key, value] as const];
+      });
+      unanswered = questions.filter((question) => answerOf(question) === undefined);
+      const ahead = Object.fromEntries(now.unmatched.map((name) => [name, supplied[name]!]));
       for (const [name, value] of Object.entries(ahead)) {
         if (
           value !== undefined &&

@@ -338,6 +338,15 @@ export class RunCore {
         replayed,
         record: (step) => this.durability.recordFailure?.(key, step, identity),
       });
+    // DBOS replays a workflow's steps in the order they ran: a cancelled branch replays the steps it
+    // ran before its cancellation (from their checkpoints, nothing asked again), under the run's
+    // signal as a `finally:` is, and stops where it stopped then.
+    const replaying =
+      context.cancelled &&
+      context.signal.aborted &&
+      !context.shield.aborted &&
+      (await this.durability.recorded?.(key)) === true;
+    if (replaying) context.enterFinally();
     try {
       const { step, replayed } = await this.durability.step(
         key,
@@ -385,6 +394,8 @@ export class RunCore {
         replayed,
       };
     } catch (error) {
+      // The request the cancellation aborted, replayed: the branch is cancelled here, as it was then.
+      if (replaying && isAbortError(error)) throw context.cancellation ?? error;
       if (error === replayedFailure) throw error;
       if (error instanceof WaitingForInput) throw error;
       if (error instanceof RunStateError) {
@@ -401,6 +412,7 @@ export class RunCore {
       if (isAbortError(error)) throw this.error("The step was cancelled.", at, label, error);
       throw failed(this.error(`${label} failed: ${describeError(error)}`, at, label, error));
     } finally {
+      if (replaying) context.exitFinally();
       limit?.release();
     }
   }

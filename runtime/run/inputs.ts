@@ -40,7 +40,7 @@ export class RunInputs {
       const key = this.occurrence(at, name);
       const answer = await durability.awaitAnswer(
         key,
-        { name, prompt: definition.prompt, key, at },
+        { name, prompt: definition.prompt, key, at, ...this.asker() },
         definition.timeoutSeconds,
       );
       if (answer === undefined) throw this.timedOut(at, definition);
@@ -56,11 +56,25 @@ export class RunInputs {
         (seconds === undefined ? undefined : new Date(Date.now() + seconds * 1000).toISOString());
       if (deadline !== undefined && Date.parse(deadline) <= Date.now()) throw this.timedOut(at, definition);
       throw new WaitingForInput(
-        [{ name, prompt: definition.prompt, key, at, ...(deadline === undefined ? {} : { deadline }) }],
+        [
+          {
+            name,
+            prompt: definition.prompt,
+            key,
+            at,
+            ...this.asker(),
+            ...(deadline === undefined ? {} : { deadline }),
+          },
+        ],
         program.source,
       );
     });
     return this.bound(at, definition, result.value);
+  }
+
+  /** The program that asks (a called program's own, so a wait names its file, not its caller's). */
+  private asker(): { readonly program: string; readonly source: string } {
+    return { program: this.scope.program.name, source: this.scope.program.source };
   }
 
   /**

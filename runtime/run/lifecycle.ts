@@ -18,6 +18,7 @@ import { invalidLimits, refusalBeforeStart } from "./budget-start.js";
 import { RunCore } from "./core.js";
 import { BudgetExceeded } from "./meter.js";
 import type { RunScope } from "./scope.js";
+import { answerName } from "../durable/question-names.js";
 import { runInContext } from "./step-context.js";
 import { callerOf, type Caller } from "./used-programs.js";
 import { refusalBeforeResume } from "./rerun-preflight.js";
@@ -130,6 +131,10 @@ export class RunLifecycle implements RunScope {
             name: question.name,
             prompt: question.prompt,
             line: question.at.line,
+            column: question.at.column,
+            ...(question.source === undefined ? {} : { program: question.source }),
+            key: question.key,
+            answer: answerName(question, waiting.questions),
           })),
         });
       } else if (this.caller === undefined) {

@@ -66,6 +66,11 @@ export class StepContext {
     return this.own.aborted;
   }
 
+  /** Why this context was cancelled (the race it lost, the sibling that failed). */
+  get cancellation(): unknown {
+    return this.own.reason;
+  }
+
   /** A `finally:` body starts: its steps run although the context may be cancelled. */
   enterFinally(): void {
     this.cleanups++;

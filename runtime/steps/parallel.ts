@@ -19,7 +19,7 @@
  * `finally:` bodies; the block completes, with its value or its error, only after every branch has
  * finished, so an enclosing `catch:` starts after the cancelled branches' `finally`.
  */
-import { describeError, isAbortError, WaitingForInput } from "../errors.js";
+import { describeError, isAbortError, ProseError, WaitingForInput } from "../errors.js";
 import { sharedController } from "../run/signals.js";
 import type { Branch, FailurePolicy, Value } from "../types.js";
 
@@ -175,6 +175,12 @@ export async function race(
             if (done) return;
             if (parent.aborted) return finish(parent.reason ?? error);
             if (signal.aborted && isAbortError(error)) return;
+            // A branch an earlier execution's decision cancelled, replayed (DBOS) before this execution
+            // decided the race again: neither a success nor a failure; the other branches decide.
+            if (cancelledEarlier(error)) {
+              if (settled === branches.length) finish();
+              return;
+            }
             if (error instanceof WaitingForInput) {
               waiting[index] = error;
               if (settled === branches.length) finish();
@@ -192,6 +198,11 @@ export async function race(
   } finally {
     parent.removeEventListener("abort", forward);
   }
+}
+
+/** A step's cancellation that this execution did not cause: its replayed abort, or a step failed by it. */
+function cancelledEarlier(error: unknown): boolean {
+  return isAbortError(error) || (error instanceof ProseError && isAbortError(error.cause));
 }
 
 /** The reason losers of a decided race are cancelled with. */

@@ -151,8 +151,9 @@ class RunTelemetry implements Telemetry {
   }
 
   end(status: RunEnd, usage: readonly Usage[], error?: unknown): void {
-    this.root.setAttributes({ [PROSE.status]: status, ...usageAttributes(usage) });
     if (status === "failed" || status === "interrupted") this.failed(this.root, error);
+    // The run's own ending, not the cancellation that caused it (an interrupted run is not `cancelled`).
+    this.root.setAttributes({ [PROSE.status]: status, ...usageAttributes(usage) });
     this.root.end();
   }
 
@@ -323,14 +324,20 @@ class RunTelemetry implements Telemetry {
     }
   }
 
-  /** An error on its span: status ERROR and an `exception` event, its message redacted; a wait or a cancellation is neither. */
+  /**
+   * An error on its span: status ERROR and an `exception` event, its message redacted. A wait is no
+   * error. A cancelled step (a lost race, a fail-fast sibling, Ctrl-C) did not complete: status ERROR
+   * described `cancelled` and `error.type` `cancelled`, as OpenTelemetry's HTTP conventions mark a
+   * request its caller aborted, with no `exception` event (nothing went wrong inside it).
+   */
   private failed(span: Span, error: unknown): void {
     if (error instanceof WaitingForInput) {
       span.setAttribute(PROSE.status, "waiting");
       return;
     }
     if (isAbortError(error)) {
-      span.setAttribute(PROSE.status, "cancelled");
+      span.setAttributes({ [PROSE.status]: "cancelled", [ERROR_TYPE]: "cancelled" });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: "cancelled" });
       return;
     }
     const type = error instanceof Error ? error.name : "Error";

@@ -180,6 +180,10 @@ export interface Question {
   /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
   readonly key: string;
   readonly at: Site;
+  /** The name of the program that asks it (`gate` for `imp/gate.prose`): `prosec answer RUN gate.confirm=...`. */
+  readonly program?: string;
+  /** That program's source path, which `at` is in (a called program's, not its caller's). */
+  readonly source?: string;
   /** `(timeout: N)`: when the wait ends (ISO time), set when the run first stops at it. */
   readonly deadline?: string;
 }
@@ -235,6 +239,13 @@ export interface Durability {
    * replays the failure. A store without it (DBOS) runs such a step again when the run is resumed.
    */
   recordFailure?(key: string, step: RecordedStep, identity?: StepIdentity): void;
+  /**
+   * Whether the store holds an outcome (or a turn) of step `key` from an earlier execution. A store
+   * that replays steps in the order they ran (DBOS) says so, so that a cancelled branch replays what
+   * it ran before its cancellation and stops where it stopped then; a store keyed by step (the
+   * journal) needs no such thing and leaves it out.
+   */
+  recorded?(key: string): Promise<boolean>;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
   /**

@@ -170,7 +170,18 @@ export type RunEvent =
   /** The run stops waiting for these inputs (see `WaitingForInput`); `run-end` follows. */
   | (RunEventBase & {
       readonly type: "waiting";
-      readonly questions: readonly { readonly name: string; readonly prompt: string; readonly line: number }[];
+      readonly questions: readonly {
+        readonly name: string;
+        readonly prompt: string;
+        readonly line: number;
+        readonly column: number;
+        /** The source path of the program that asks (a called program's own file). */
+        readonly program?: string;
+        /** The input's step key (under the call's key for a called program's input). */
+        readonly key: string;
+        /** The name `prosec answer RUN <answer>=...` takes for it: `confirm`, else `gate.confirm`, else the key. */
+        readonly answer: string;
+      }[];
     })
   | (RunEventBase & {
       readonly type: "run-end";

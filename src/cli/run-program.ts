@@ -17,9 +17,12 @@ import {
   RunStateError,
   EnvironmentError,
   WaitingForInput,
+  type ProgramInfo,
+  type Question,
   type RunOptions,
 } from "../../runtime/index.js";
-import { isCancelled } from "../../runtime/durable/run-control.js";
+import { isCancelled, readWaiting } from "../../runtime/durable/run-control.js";
+import { answerName } from "../../runtime/durable/question-names.js";
 import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
 import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { approvalQuestion } from "../run/approval-question.js";
@@ -125,7 +128,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       `forked run ${argv.resume} into ${runId}: reusing the ${fork.reused} ${fork.reused === 1 ? "step" : "steps"} it recorded before ${fork.firstLine === undefined ? "its end" : `line ${fork.firstLine}`}\n`,
     );
   }
-  const inputs = parseInputArguments(argv.input, program);
+  const inputs = parseInputArguments(argv.input, program, argv.from === undefined ? waitingIn(runDir) : []);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const missing = missingParameters(program, inputs);
   if (argv.resume === undefined && missing.length > 0 && !interactive) {
@@ -192,7 +195,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     narrator.pause();
     // A fetched program resumes from the cache: the registry may serve another text by then.
     const again = `${quote(named.file)}${file === named.file ? "" : " --offline"}`;
-    if (error instanceof WaitingForInput) return reportWaiting(error, named, again, runId);
+    if (error instanceof WaitingForInput) return reportWaiting(error, named, again, runId, program);
     if (!(error instanceof ProseError)) throw error;
     if (argv.json)
       process.stdout.write(
@@ -225,32 +228,48 @@ function reportWaiting(
   argv: RunArguments & { file: string },
   again: string,
   runId: string,
+  program: ProgramInfo,
 ): ExitCode {
   const questions = waiting.questions.map((question) => ({
     name: question.name,
     prompt: question.prompt,
     line: question.at.line,
     column: question.at.column,
+    // A called program's input is where that program asks it: its own file.
+    program: question.source === undefined || question.source === program.source ? argv.file : question.source,
+    key: question.key,
+    answer: answerName(question, waiting.questions),
     ...(question.deadline === undefined ? {} : { deadline: question.deadline }),
   }));
   if (argv.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
   for (const question of questions) {
+    const at = `${question.program}:${question.line}:${question.column}`;
     if (question.name.startsWith(APPROVAL_PREFIX)) {
       const call = question.name.slice(APPROVAL_PREFIX.length);
       process.stderr.write(
-        `Waiting for approval: ${question.prompt} (${argv.file}:${question.line}:${question.column}). ` +
+        `Waiting for approval: ${question.prompt} (${at}). ` +
           `Approve with: prosec approve ${runId} ${call}, or deny with: prosec deny ${runId} ${call} --reason "..."; ` +
           `then continue with: prosec run ${again} --resume ${runId}\n`,
       );
       continue;
     }
+    const name = quote(question.answer);
     process.stderr.write(
-      `Waiting for input "${question.name}" (${question.prompt}) at ${argv.file}:${question.line}:${question.column}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
-        `Answer with: prosec answer ${runId} ${question.name}=..., then prosec run ${again} --resume ${runId}; ` +
-        `or: prosec run ${again} --resume ${runId} --input ${question.name}=...\n`,
+      `Waiting for input "${question.name}" (${question.prompt}) at ${at}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
+        `Answer with: prosec answer ${runId} ${name}=..., then prosec run ${again} --resume ${runId}; ` +
+        `or: prosec run ${again} --resume ${runId} --input ${name}=...\n`,
     );
   }
   return EXIT.waitingForInput;
+}
+
+/** The questions a file run waits for, which `--resume ID --input` may answer by name (none when unreadable: the run says why). */
+function waitingIn(runDir: string): readonly Question[] {
+  try {
+    return readWaiting(runDir)?.questions ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /** Whether the run folder holds a run of this very program (a refused resume does not). */

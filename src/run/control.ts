@@ -11,6 +11,7 @@ import { RunStateError } from "../../runtime/errors.js";
 import { UsageError } from "../errors.js";
 import { readRun } from "./run-list.js";
 import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { answerName, matchAnswers, waitingList, whereRecorded } from "../../runtime/durable/question-names.js";
 
 /** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
 export function fileRunFolder(cwd: string, runId: string): string | undefined {
@@ -41,25 +42,22 @@ function recordAnswers(dir: string, runId: string, answers: { readonly [name: st
   if (isCancelled(dir)) throw new UsageError(`run ${runId} was cancelled; it takes no answers`);
   const waiting = readWaiting(dir);
   if (waiting === undefined) throw new UsageError(`run ${runId} is not waiting for input`);
-  const asked = waiting.questions.map((question) => question.name);
-  for (const name of Object.keys(answers)) {
-    if (!asked.includes(name))
+  const matched = matchAnswers(waiting.questions, answers, whereRecorded);
+  if ("problem" in matched) throw new UsageError(matched.problem);
+  if (matched.unmatched.length > 0)
+    throw new UsageError(
+      `run ${runId} is not waiting for "${matched.unmatched[0]}"; it waits for ${waitingList(waiting.questions)}`,
+    );
+  for (const [question] of matched.answers) {
+    if (question.deadline !== undefined && Date.parse(question.deadline) <= Date.now()) {
       throw new UsageError(
-        `run ${runId} is not waiting for "${name}"; it waits for ${asked.map((n) => `"${n}"`).join(", ")}`,
-      );
-  }
-  for (const question of waiting.questions) {
-    if (
-      Object.hasOwn(answers, question.name) &&
-      question.deadline !== undefined &&
-      Date.parse(question.deadline) <= Date.now()
-    ) {
-      throw new UsageError(
-        `the wait for "${question.name}" ended at ${question.deadline} (its timeout); resume run ${runId} to go on without it`,
+        `the wait for "${answerName(question, waiting.questions)}" ended at ${question.deadline} (its timeout); resume run ${runId} to go on without it`,
       );
     }
   }
-  writeWaiting(dir, { questions: waiting.questions, answers: { ...waiting.answers, ...answers } });
+  // Recorded by the question's key: a name two waiting inputs share answers only the one it was matched to.
+  const recorded = Object.fromEntries(matched.answers.map(([question, value]) => [question.key, value]));
+  writeWaiting(dir, { questions: waiting.questions, answers: { ...waiting.answers, ...recorded } });
   const source = programSource(dir);
   const names = Object.keys(answers)
     .map((name) => `"${name}"`)

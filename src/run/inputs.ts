@@ -6,11 +6,17 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { UsageError } from "../errors.js";
 import type { InputDefinition, ProgramInfo } from "../../runtime/index.js";
+import { questionsNamed, type NamedQuestion } from "../../runtime/durable/question-names.js";
 
-export function parseInputArguments(list: readonly string[], program: ProgramInfo): Record<string, string> {
+export function parseInputArguments(
+  list: readonly string[],
+  program: ProgramInfo,
+  waiting: readonly NamedQuestion[] = [],
+): Record<string, string> {
   const inputs = parseAssignments(list, "--input ");
   for (const name of Object.keys(inputs)) {
-    if (!program.inputs.some((input) => input.name === name)) {
+    // A resumed run also takes answers to what it waits for: a called program's input (`gate.confirm`) too.
+    if (!program.inputs.some((input) => input.name === name) && questionsNamed(waiting, name).length === 0) {
       const known = program.inputs.map((input) => input.name);
       throw new UsageError(
         `--input ${name}: ${program.name}.prose has no input "${name}" (${known.length === 0 ? "it declares no inputs" : `its inputs: ${known.join(", ")}`})`,

@@ -70,7 +70,8 @@ async function detailOf(client: DBOSClient, runId: string): Promise<DbosRunDetai
     }
   }
   if (run.status === "waiting") {
-    const waitingFor = (await waitingQuestions(client, runId)).map((question) => howToAnswer(runId, question));
+    const questions = await waitingQuestions(client, runId);
+    const waitingFor = questions.map((question) => howToAnswer(runId, question, questions));
     return { run, waitingFor, steps };
   }
   return { run, steps };

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Usage } from "../../runtime/index.js";
+import { answerName } from "../../runtime/durable/question-names.js";
 import { readWaiting } from "../../runtime/durable/run-control.js";
 import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
 import { readRun } from "../run/run-list.js";
@@ -73,7 +74,8 @@ export function statusOf(dir: string, listed: string): RunStatus {
 /** The inputs a run waits for, if it does. */
 export function waitingFor(dir: string): string[] | undefined {
   try {
-    return readWaiting(dir)?.questions.map((question) => question.name);
+    const questions = readWaiting(dir)?.questions;
+    return questions?.map((question) => answerName(question, questions));
   } catch {
     return undefined;
   }

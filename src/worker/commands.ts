@@ -17,6 +17,7 @@ import { maskedUrl } from "../masked-url.js";
 import { checkReachable, DatabaseUnreachable, liveWorkers, migrate, type LiveWorker } from "./database.js";
 import { systemDatabaseUrl } from "./database-url.js";
 import { answerDbosRun, cancelDbosRun, decideDbosRun, howToAnswer, waitingQuestions } from "./control.js";
+import { answerName } from "../../runtime/durable/question-names.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
@@ -187,6 +188,9 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         prompt: question.prompt,
         line: question.line,
         column: question.column,
+        ...(question.source === undefined ? {} : { program: question.source }),
+        key: question.key,
+        answer: answerName(question, questions),
       })),
       version: status.applicationVersion ?? null,
       queue,
@@ -212,7 +216,7 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         `created  ${summary.createdAt}`,
         `updated  ${summary.updatedAt ?? "-"}`,
         `steps    ${summary.steps} checkpointed in the run, ${summary.branches.finished} of ${summary.branches.total} branches finished`,
-        ...summary.waitingFor.map((question) => `waiting  ${howToAnswer(summary.runId, question)}`),
+        ...questions.map((question) => `waiting  ${howToAnswer(summary.runId, question, questions)}`),
         ...(summary.waiting === null ? [] : [`waiting  ${summary.waiting}`]),
       ];
       process.stdout.write(`${lines.join("\n")}\n`);

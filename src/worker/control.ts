@@ -8,6 +8,7 @@ import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
 import { UsageError } from "../errors.js";
 import { chosenApprovals } from "../run/control.js";
+import { answerName, matchAnswers, waitingList, whereAsked } from "../../runtime/durable/question-names.js";
 
 /**
  * The questions a run waits for: its own, and those of its unfinished branches (an input inside a
@@ -22,12 +23,16 @@ export async function waitingQuestions(client: DBOSClient, runId: string): Promi
   return events.filter((event): event is WaitingEvent => event !== null && event !== undefined);
 }
 
-/** What a waiting run asks, and the command that answers it: an input, or a tool call to approve. */
-export function howToAnswer(runId: string, question: Pick<WaitingEvent, "name" | "prompt" | "line">): string {
+/**
+ * What a waiting run asks, where, and the command that answers it: an input (by the name that names
+ * only it among those `waiting`), or a tool call to approve.
+ */
+export function howToAnswer(runId: string, question: WaitingEvent, waiting: readonly WaitingEvent[]): string {
+  const where = whereAsked(question);
   if (!question.name.startsWith(APPROVAL_PREFIX))
-    return `for input "${question.name}" (${question.prompt}) at line ${question.line}: prosec answer ${runId} ${question.name}=...`;
+    return `for input "${question.name}" (${question.prompt}) at ${where}: prosec answer ${runId} ${answerName(question, waiting)}=...`;
   const call = question.name.slice(APPROVAL_PREFIX.length);
-  return `for approval of ${call} (${question.prompt}) at line ${question.line}: prosec approve ${runId} ${call}, or prosec deny ${runId} ${call}`;
+  return `for approval of ${call} (${question.prompt}) at ${where}: prosec approve ${runId} ${call}, or prosec deny ${runId} ${call}`;
 }
 
 /** Sends each answer to the workflow waiting for it; the lines to print. */
@@ -38,13 +43,14 @@ export async function answerDbosRun(
 ): Promise<string[]> {
   const questions = await waitingQuestions(client, runId);
   if (questions.length === 0) throw new UsageError(`run ${runId} is not waiting for input`);
+  const matched = matchAnswers(questions, answers, whereAsked);
+  if ("problem" in matched) throw new UsageError(matched.problem);
+  if (matched.unmatched.length > 0)
+    throw new UsageError(
+      `run ${runId} is not waiting for "${matched.unmatched[0]}"; it waits for ${waitingList(questions)}`,
+    );
   const lines: string[] = [];
-  for (const [name, value] of Object.entries(answers)) {
-    const question = questions.find((candidate) => candidate.name === name);
-    if (question === undefined)
-      throw new UsageError(
-        `run ${runId} is not waiting for "${name}"; it waits for ${questions.map((q) => `"${q.name}"`).join(", ")}`,
-      );
+  for (const [question, value] of matched.answers) {
     // One answer per occurrence: sending the same answer twice delivers it once.
     await client.send<AnswerMessage>(
       question.workflowId,
@@ -52,7 +58,7 @@ export async function answerDbosRun(
       question.key,
       `${question.workflowId}${question.key}`,
     );
-    lines.push(`answered "${name}" for run ${runId}; its worker goes on`);
+    lines.push(`answered "${answerName(question, questions)}" for run ${runId}; its worker goes on`);
   }
   return lines;
 }

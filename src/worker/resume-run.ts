@@ -11,6 +11,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { findRun, withClient } from "./client.js";
 import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
 import { howToAnswer, waitingQuestions } from "./control.js";
+import { answerName } from "../../runtime/durable/question-names.js";
 import { liveWorkers } from "./database.js";
 import { systemDatabaseUrl } from "./database-url.js";
 import { dbosRunSteps } from "./dbos-runs.js";
@@ -46,9 +47,10 @@ export function resumeDbosRun(options: DbosResumeOptions): Promise<ExitCode> {
       case "PENDING": {
         const questions = await waitingQuestions(client, runId);
         if (questions.length > 0) {
-          if (options.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
+          const named = questions.map((question) => ({ ...question, answer: answerName(question, questions) }));
+          if (options.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions: named })}\n`);
           for (const question of questions)
-            say(`run ${runId} is waiting ${howToAnswer(runId, question)}; its worker goes on by itself`);
+            say(`run ${runId} is waiting ${howToAnswer(runId, question, questions)}; its worker goes on by itself`);
           return EXIT.waitingForInput;
         }
         say(

@@ -132,7 +132,7 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
       );
       expect(owls.stdout).toContain("status   WAITING\n");
       expect(owls.stdout).toContain(
-        'waiting  for input "approval" (Who approves the draft on owls?) at line 7: prosec answer run-owls approval=...',
+        'waiting  for input "approval" (Who approves the draft on owls?) at report.prose:7:1: prosec answer run-owls approval=...',
       );
       expect([answered.code, answered.stdout]).toEqual([
         0,

@@ -4,7 +4,7 @@
  * answer), keeps its state, and goes on after `--resume ID --input name=value` or `prosec answer`;
  * answers given ahead answer first occurrences; `prosec cancel` ends a waiting or a running run.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
@@ -166,7 +166,17 @@ describe("an input nobody can be asked for", () => {
       expect(JSON.parse(waiting.stdout.trim().split("\n").pop()!)).toEqual({
         type: "waiting",
         runId,
-        questions: [{ name: "again", prompt: "What should change?", line: 6, column: 3 }],
+        questions: [
+          {
+            name: "again",
+            prompt: "What should change?",
+            line: 6,
+            column: 3,
+            program: "draft.prose",
+            key: "/input@6:3#1",
+            answer: "again",
+          },
+        ],
       });
       expect(prompts(server).filter((prompt) => prompt.startsWith("Revise"))).toEqual(["Revise: first"]);
 
@@ -200,6 +210,148 @@ output result = session "Combine {a} and {b}"
     const done = await prosec(cwd, resumed, "run", "draft.prose", "--resume", runId, "--input", "pick=left");
     expect(done.status, done.stderr).toBe(EXIT.ok);
     expect(prompts(resumed)).toEqual([expect.stringMatching(/^Combine left and \[[0-9a-f]+\] re: Sibling work$/)]);
+  });
+
+  it(
+    "a called program's input waits at the callee's file and step key; a shared name is answered by program name or key, a bare one only when unique",
+    { timeout: 60_000 },
+    async () => {
+      const cwd = project(`use "./imp/gate.prose" as gate
+
+session "Start"
+parallel:
+  a = gate(topic: "tides")
+  b = gate(topic: "moons")
+  c = do:
+    input confirm: "Your own confirmation?"
+    session "Caller {confirm}"
+output r = session "{a.result} / {b.result} / {c}"
+  context: []
+`);
+      mkdirSync(join(cwd, "imp"));
+      writeFileSync(
+        join(cwd, "imp", "gate.prose"),
+        `input topic: "Topic"
+session "Prepare {topic}"
+input confirm: "Type YES to go on"
+output result = session "Go {topic} {confirm}"
+  context: []
+`,
+      );
+      const server = await serve();
+      const waiting = await prosec(cwd, server, "run", "draft.prose", "--json");
+      expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
+      const runId = onlyRun(cwd);
+      const lines = waiting.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { type: string; questions?: Array<Record<string, unknown>> });
+      // The runtime's event and the command's last line both name each input's program and step key.
+      const event = lines.find((line) => line.type === "waiting" && !("runId" in line))!;
+      const last = lines.at(-1)!;
+      expect(last.type).toBe("waiting");
+      const gateKeys = last.questions!.filter((question) => question["program"] === "imp/gate.prose");
+      expect(gateKeys.map((question) => question["key"])).toEqual([
+        expect.stringMatching(/use:gate@5:7#0\/input@3:1#0$/),
+        expect.stringMatching(/use:gate@6:7#0\/input@3:1#0$/),
+      ]);
+      expect(last.questions).toEqual([
+        {
+          name: "confirm",
+          prompt: "Type YES to go on",
+          line: 3,
+          column: 1,
+          program: "imp/gate.prose",
+          key: gateKeys[0]!["key"],
+          answer: gateKeys[0]!["key"],
+        },
+        {
+          name: "confirm",
+          prompt: "Type YES to go on",
+          line: 3,
+          column: 1,
+          program: "imp/gate.prose",
+          key: gateKeys[1]!["key"],
+          answer: gateKeys[1]!["key"],
+        },
+        {
+          name: "confirm",
+          prompt: "Your own confirmation?",
+          line: 8,
+          column: 5,
+          program: "draft.prose",
+          key: expect.stringMatching(/input@8:5#0$/),
+          answer: "draft.confirm",
+        },
+      ]);
+      expect(event.questions).toEqual(last.questions);
+      const [first, second] = gateKeys.map((question) => question["key"] as string);
+      expect(waiting.stderr).toContain(
+        `Waiting for input "confirm" (Type YES to go on) at imp/gate.prose:3:1. Answer with: prosec answer ${runId} '${first}'=...`,
+      );
+      expect(waiting.stderr).toContain(
+        `Waiting for input "confirm" (Your own confirmation?) at draft.prose:8:5. Answer with: prosec answer ${runId} draft.confirm=...`,
+      );
+
+      // A bare name three inputs share, and a program name two calls share, answer nothing: the message lists each one's own name.
+      const bare = await prosec(cwd, server, "answer", runId, "confirm=yes");
+      expect(bare.status).toBe(EXIT.usage);
+      expect(bare.stderr).toContain(
+        `"confirm" names 3 inputs the run waits for; name the one you answer: ${first} (imp/gate.prose:3:1), ${second} (imp/gate.prose:3:1), draft.confirm (draft.prose:8:5)`,
+      );
+      const program = await prosec(cwd, server, "answer", runId, "gate.confirm=yes");
+      expect(program.status).toBe(EXIT.usage);
+      expect(program.stderr).toContain(`"gate.confirm" names 2 inputs the run waits for`);
+      const unknown = await prosec(cwd, server, "answer", runId, "other.confirm=yes");
+      expect(unknown.status).toBe(EXIT.usage);
+      expect(unknown.stderr).toContain(
+        `run ${runId} is not waiting for "other.confirm"; it waits for "${first}", "${second}", "draft.confirm"`,
+      );
+      expect(JSON.parse(readFileSync(join(cwd, ".prose", "runs", runId, "waiting.json"), "utf8")).answers).toEqual({});
+
+      const answered = await prosec(cwd, server, "answer", runId, `${first}=YES-1`, "draft.confirm=mine");
+      expect(answered.status, answered.stderr).toBe(EXIT.ok);
+      // Resumed with the third answer given on the command line by key: each call gets its own answer.
+      const resumed = await serve();
+      const done = await prosec(cwd, resumed, "run", "draft.prose", "--resume", runId, "--input", `${second}=YES-2`);
+      expect(done.status, done.stderr).toBe(EXIT.ok);
+      expect(prompts(resumed).sort()).toEqual([
+        "Caller mine",
+        "Go moons YES-2",
+        "Go tides YES-1",
+        expect.stringMatching(/^\[[0-9a-f]+\] re: Go tides YES-1 \/ \[[0-9a-f]+\] re: Go moons YES-2 \/ /),
+      ]);
+    },
+  );
+
+  it("a bare name answers a called program's input when it is the only one waiting", { timeout: 60_000 }, async () => {
+    const cwd = project(`use "./imp/gate.prose" as gate
+
+let g = gate(topic: "tides")
+output r = g.result
+`);
+    mkdirSync(join(cwd, "imp"));
+    writeFileSync(
+      join(cwd, "imp", "gate.prose"),
+      `input topic: "Topic"
+session "Prepare {topic}"
+input confirm: "Type YES to go on"
+output result = session "Go {topic} {confirm}"
+  context: []
+`,
+    );
+    const server = await serve();
+    const waiting = await prosec(cwd, server, "run", "draft.prose");
+    expect(waiting.status, waiting.stderr).toBe(EXIT.waitingForInput);
+    const runId = onlyRun(cwd);
+    expect(waiting.stderr).toContain(
+      `Waiting for input "confirm" (Type YES to go on) at imp/gate.prose:3:1. Answer with: prosec answer ${runId} confirm=..., then prosec run draft.prose --resume ${runId}; or: prosec run draft.prose --resume ${runId} --input confirm=...`,
+    );
+    // --input on a resume takes the called program's input by its program's name too.
+    const resumed = await serve();
+    const done = await prosec(cwd, resumed, "run", "draft.prose", "--resume", runId, "--input", "gate.confirm=YES-9");
+    expect(done.status, done.stderr).toBe(EXIT.ok);
+    expect(prompts(resumed)).toEqual(["Go tides YES-9"]);
   });
 
   it("prosec cancel stops a running run through its .lock pid", { timeout: 30_000 }, async () => {

@@ -37,7 +37,14 @@ describe("inputs", () => {
       /test-program\.prose:2:1: The run is waiting for input: "topic" \(The subject to research\)\.$/,
     );
     expect((error as WaitingForInput).questions).toEqual([
-      { name: "topic", prompt: "The subject to research", key: "/input@2:1#0", at: at(2, 1) },
+      {
+        name: "topic",
+        prompt: "The subject to research",
+        key: "/input@2:1#0",
+        at: at(2, 1),
+        program: "test-program",
+        source: "examples/test-program.prose",
+      },
     ]);
   });
 

@@ -293,3 +293,35 @@ describe("step journal", () => {
     expect(prompts()).toEqual(["one", "fail now", "two"]);
   });
 });
+
+describe("a race replayed after a crash (DBOS)", () => {
+  it("does not take a branch's replayed cancellation for a failure: the other branches decide", async () => {
+    const { race } = await import("../../runtime/steps/parallel.js");
+    const { ProseError } = await import("../../runtime/errors.js");
+    const aborted = Object.assign(new Error("Request was aborted."), { name: "APIUserAbortError" });
+    const outcomes = [
+      aborted,
+      new ProseError("The step was cancelled.", { cause: aborted }),
+      new ProseError("boom"),
+    ].map(async (loser) => {
+      let win: (value: string) => void = () => {};
+      const winner = new Promise<string>((resolve) => (win = resolve));
+      const raced = race(
+        { join: "first" },
+        [async () => null, async () => null],
+        new AbortController().signal,
+        (_, index) => (index === 0 ? winner : Promise.reject(loser)),
+      );
+      // The loser's replayed abort settles first, before the winner's recorded outcome is read.
+      await new Promise((resolve) => setImmediate(resolve));
+      win("the winner");
+      return raced.catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+    });
+    expect(await Promise.all(outcomes)).toEqual([
+      { results: ["the winner", null], succeeded: 1, failed: 0 },
+      { results: ["the winner", null], succeeded: 1, failed: 0 },
+      // A real failure still fails the race (fail-fast).
+      "boom",
+    ]);
+  });
+});

@@ -88,7 +88,7 @@ afterAll(() => {
   for (const path of folders) rmSync(path, { recursive: true, force: true });
 });
 
-async function model(respond: (request: FakeRequest) => FakeReply): Promise<FakeServer> {
+async function model(respond: (request: FakeRequest) => FakeReply | Promise<FakeReply>): Promise<FakeServer> {
   const server = await startFakeAnthropic({ respond });
   servers.push(server);
   return server;
@@ -280,6 +280,49 @@ describe("an application's provider gets the run's spans", () => {
     expect(JSON.stringify(spans.map((span) => [span.attributes, span.events, span.status]))).not.toContain(
       TEST_API_KEY,
     );
+  });
+
+  it("marks a race loser's steps cancelled (status and attributes), its finally's session and the block not", async () => {
+    register("node");
+    // The fast session answers once the slow one's request is in flight; the slow one never answers.
+    let slowArrived: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (slowArrived = resolve));
+    const server = await model(async (request) => {
+      const text = lastUserText(request);
+      if (text.includes("Slow")) {
+        slowArrived();
+        return reply.hang();
+      }
+      if (text.includes("Fast")) await slow;
+      return reply.text(`R(${text.split("\n").at(-1)})`);
+    });
+    const module = await load(
+      [
+        'parallel ("first"):',
+        '  quick = session "Fast answer"',
+        "  careful = try:",
+        '    session "Slow answer"',
+        "  finally:",
+        '    session "Clean up"',
+        "",
+      ].join("\n"),
+    );
+    await module.run({}, options(server, { concurrency: 4 }));
+    const spans = exporter.getFinishedSpans();
+    const sessionAt = (line: number): ReadableSpan =>
+      spans.find((span) => span.name.startsWith("session") && span.attributes["prose.line"] === line)!;
+    const [fast, slowSession, cleanUp] = [2, 4, 6].map(sessionAt);
+    expect(slowSession!.status).toEqual({ code: SpanStatusCode.ERROR, message: "cancelled" });
+    expect(slowSession!.attributes).toMatchObject({ "prose.status": "cancelled", "error.type": "cancelled" });
+    expect(slowSession!.events.map((event) => event.name)).not.toContain("exception");
+    // Its request in flight, aborted, and its branch are cancelled too.
+    const [aborted] = childrenOf(spans, slowSession!);
+    expect([aborted!.status.code, aborted!.attributes["prose.status"]]).toEqual([SpanStatusCode.ERROR, "cancelled"]);
+    expect(one(spans, "branch 1").attributes["prose.status"]).toBe("cancelled");
+    for (const span of [fast!, cleanUp!, one(spans, "parallel"), one(spans, `run otel${loaded}`)]) {
+      expect(span.status.code).toBe(SpanStatusCode.UNSET);
+      expect(span.attributes["prose.status"]).not.toBe("cancelled");
+    }
   });
 
   it("puts a called program's steps under the call's span, in the caller's run", async () => {
