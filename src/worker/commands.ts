@@ -18,6 +18,7 @@ import { checkReachable, DatabaseUnreachable, liveWorkers, migrate, type LiveWor
 import { systemDatabaseUrl } from "./database-url.js";
 import { answerDbosRun, cancelDbosRun, decideDbosRun, howToAnswer, waitingQuestions } from "./control.js";
 import { answerName } from "../../runtime/durable/question-names.js";
+import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";
@@ -190,7 +191,7 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
         column: question.column,
         ...(question.source === undefined ? {} : { program: question.source }),
         key: question.key,
-        answer: answerName(question, questions),
+        ...(question.name.startsWith(APPROVAL_PREFIX) ? {} : { answer: answerName(question, questions) }),
       })),
       version: status.applicationVersion ?? null,
       queue,

@@ -76,17 +76,18 @@ describe("approvals on DBOS", () => {
           prompt: "Agent clerk asks to use run_command: sh append.sh",
           line: 6,
           column: 17,
+          key: expect.stringMatching(/^\/session@6:17#0\/approval:toolu_\d+$/),
         },
       ]);
       const call = waiting.waitingFor[0]!.name.slice("approve_".length);
       const shown = await prosec(["status", "run-yes"], cwd, env);
       expect(shown.stdout).toContain("status   WAITING\n");
       expect(shown.stdout).toContain(
-        `waiting  for approval of ${call} (Agent clerk asks to use run_command: sh append.sh) at line 6: prosec approve run-yes ${call}, or prosec deny run-yes ${call}\n`,
+        `waiting  for approval of ${call} (Agent clerk asks to use run_command: sh append.sh) at line 6:17: prosec approve run-yes ${call}, or prosec deny run-yes ${call}\n`,
       );
       const steps = await prosec(["runs", "show", "run-yes"], cwd, env);
       expect(steps.stdout).toContain(
-        `waiting for approval of ${call} (Agent clerk asks to use run_command: sh append.sh) at line 6: prosec approve run-yes ${call}, or prosec deny run-yes ${call}\n`,
+        `waiting for approval of ${call} (Agent clerk asks to use run_command: sh append.sh) at line 6:17: prosec approve run-yes ${call}, or prosec deny run-yes ${call}\n`,
       );
       const view = await startViewServer(cwd, undefined, { databaseUrl: database });
       try {
