@@ -37,6 +37,7 @@ import {
   parseNetworkPattern,
   type NetworkPattern,
 } from "./network-rules.js";
+import { matchesMcpGlob } from "./mcp/mcp-globs.js";
 import { PathRules, type Access } from "./path-rules.js";
 import { undoProtectedChanges } from "./protected-names.js";
 import { bubblewrapNow, prepareSandbox, probeBubblewrap, type BubblewrapProbe, type SandboxMode } from "./sandbox.js";
@@ -227,6 +228,15 @@ export class PermissionGuard implements ToolPermissions {
     if (given === null) return { ok: false, reason: "missing" };
     if (given !== undefined) return { ok: true, path: given };
     return (this.probed ??= bubblewrapNow());
+  }
+
+  async checkMcpCall(server: string, tool: string, name: string, detail: string): Promise<void> {
+    const matches = (globs: readonly string[] | undefined): boolean =>
+      globs?.some((glob) => matchesMcpGlob(glob, server, tool)) ?? false;
+    const prompted = matches(this.permissions?.mcpPrompt);
+    if (!prompted && !matches(this.permissions?.mcp))
+      throw new PermissionDenied(`The MCP tool ${server}/${tool} is not in this agent's mcp: list.`);
+    if (prompted) await this.confirm(name, detail);
   }
 
   /** The URL parsed, when the permissions let it be fetched; its addresses are checked by `checkAddresses`. */

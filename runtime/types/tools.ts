@@ -45,6 +45,11 @@ export interface ToolPermissions {
   confirmRead(path: string, tool: string): Promise<string>;
   confirmWrite(path: string, tool: string): Promise<string>;
   checkCommand(command: string): Promise<CommandPlan>;
+  /**
+   * Throws when this agent's `mcp:` globs do not allow the MCP tool `server/tool`; when a `prompt:`
+   * glob matches it, asks `onPermission` (as `name`, the tool's name for the model, with `detail`).
+   */
+  checkMcpCall(server: string, tool: string, name: string, detail: string): Promise<void>;
   /** Throws when the URL may not be fetched; returns it parsed. */
   checkUrl(url: string): Promise<URL>;
   /** Throws when one of the addresses the URL's host has may not be reached. */

@@ -10,22 +10,12 @@
  * caps). `isError` results are thrown, so the model sees them as tool errors.
  */
 import { wildcardMatch } from "../wildcard.js";
+import { parseMcpGlob } from "./mcp-globs.js";
 import type { ToolDefinition, ToolInputSchema } from "../../types.js";
 import type { CallToolResult, McpServers, McpTool } from "./servers.js";
 
 /** The API's limit on a tool name. */
 const MAX_NAME = 64;
-
-/** One `server/tool` glob, split (a glob without `/` names a whole server: `memory` is `memory/*`). */
-export interface McpGlob {
-  readonly server: string;
-  readonly tool: string;
-}
-
-export function parseMcpGlob(glob: string): McpGlob {
-  const slash = glob.indexOf("/");
-  return slash < 0 ? { server: glob, tool: "*" } : { server: glob.slice(0, slash), tool: glob.slice(slash + 1) };
-}
 
 /** The name the model sees. */
 export function mcpToolName(server: string, tool: string): string {
@@ -97,12 +87,19 @@ function definition(
     repeatable: hints?.readOnlyHint === true || hints?.idempotentHint === true,
     mcp: { server, tool: tool.name },
     async run(input, context) {
+      await context.permissions.checkMcpCall(server, tool.name, name, callDetail(input));
       const result = await servers.call(server, tool.name, { ...input }, context.signal);
       const text = resultText(result);
       if (result.isError === true) throw new Error(text);
       return text;
     },
   };
+}
+
+/** What a person approving the call is shown: its input as JSON, cut at 1,000 characters. */
+function callDetail(input: Readonly<Record<string, unknown>>): string {
+  const json = JSON.stringify(input);
+  return json.length <= 1000 ? json : `${json.slice(0, 1000)}... (${json.length} characters)`;
 }
 
 /** A tool result as the text the model is given. */

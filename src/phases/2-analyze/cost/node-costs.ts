@@ -253,9 +253,10 @@ function verdictReading(stage: ast.PipeStage, estimator: CostEstimator): CostVec
   return last?.kind === "ExpressionStatement" ? estimator.truthy(last.expression) : CostVector.none;
 }
 
-/** Whether `permissions:` gives MCP tools (`mcp:` with at least one glob). */
+/** Whether `permissions:` gives MCP tools (`mcp:` with at least one glob, or `mcp: prompt`). */
 function reachesMcp(permissions: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation | undefined): boolean {
   if (permissions?.kind !== "PropertyBlock") return false;
   const mcp = permissions.properties.find((rule) => rule.key.name === "mcp")?.value;
-  return mcp?.kind === "Array" && mcp.elements.length > 0;
+  if (mcp?.kind === "Array") return mcp.elements.length > 0;
+  return (mcp?.kind === "Identifier" && mcp.name === "prompt") || (mcp?.kind === "String" && mcp.value === "prompt");
 }
