@@ -61,9 +61,24 @@ export interface ToolPermissions {
   environment(): Record<string, string>;
 }
 
+/** The image types the Messages API shows a model. */
+export type ToolImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
 /**
- * A tool a session's agent can call. `run` returns the text the model sees; throwing reports the
- * error to the model (as an `is_error` result), which can then try something else.
+ * A part of what a tool hands back: text, or an image (base64) the model is shown as an image block
+ * (an MCP tool's image result). Images count against the output caps by their base64 length and are
+ * not redacted: redaction reads text.
+ */
+export type ToolOutputBlock =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly mediaType: ToolImageType; readonly data: string };
+
+/** What a tool returns: text, or text and images in order. */
+export type ToolOutput = string | readonly ToolOutputBlock[];
+
+/**
+ * A tool a session's agent can call. `run` returns what the model sees (text, or text and images);
+ * throwing reports the error to the model (as an `is_error` result), which can then try something else.
  */
 export interface ToolDefinition {
   readonly name: string;
@@ -77,5 +92,10 @@ export interface ToolDefinition {
   readonly repeatable?: boolean;
   /** For a tool of an MCP server: the server and the tool's own name (the journal keeps both). */
   readonly mcp?: { readonly server: string; readonly tool: string };
+  run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolOutput> | ToolOutput;
+}
+
+/** A tool whose output is always text (every built-in one). */
+export interface TextTool extends ToolDefinition {
   run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
 }
