@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ToolDefinition } from "../types.js";
+import { SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS } from "./skill-limits.js";
 
 export const SKILL_FILE = "SKILL.md";
 /** What a digest reads of a skill folder at most: a skill is a few files of text. */
@@ -72,7 +73,11 @@ export function resolveSkill(name: string, cwd: string, homeDir: string): Resolv
 export function skillListing(skills: readonly ResolvedSkill[]): string {
   return [
     "Skills you may draw on (read a skill's SKILL.md with read_skill before you use it):",
-    ...skills.map((skill) => `- ${skill.name}: ${skill.description}`),
+    // Cut at the format's limits, which the cost bound counts on.
+    ...skills.map(
+      (skill) =>
+        `- ${skill.name.slice(0, SKILL_NAME_CHARS)}: ${skill.description.replace(/\s+/g, " ").slice(0, SKILL_DESCRIPTION_CHARS)}`,
+    ),
   ].join("\n");
 }
 

@@ -8,7 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Runtime, SessionRequest } from "../../runtime/index.js";
-import { installedSkills, resolveSkill } from "../../runtime/tools/skills.js";
+import { installedSkills, resolveSkill, skillListing } from "../../runtime/tools/skills.js";
 import {
   reply,
   startFakeAnthropic,
@@ -78,6 +78,14 @@ describe("Agent Skills", () => {
     expect(tools).toContain("read_skill");
     const notices = events.filter((event) => event.type === "notice" && event.message.includes('"absent"'));
     expect(notices).toHaveLength(1);
+  });
+
+  it("lists a skill within the format's limits (64-character name, 1,024-character description): what the cost bound counts", () => {
+    const listing = skillListing([
+      { name: "n".repeat(100), description: `${"d".repeat(2000)}\nsecond line`, folder: "/x", digest: "" },
+    ]);
+    const line = listing.split("\n")[1]!;
+    expect(line).toBe(`- ${"n".repeat(64)}: ${"d".repeat(1024)}`);
   });
 
   it("read_skill reads the skill's files and nothing outside its folder", async () => {
