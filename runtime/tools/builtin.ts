@@ -164,7 +164,7 @@ export const runCommandTool: TextTool = {
   description: "Run a command in the working directory; returns its exit code and output.",
   inputSchema: { type: "object", properties: { command: stringProperty("The command line") }, required: ["command"] },
   async run(input, context) {
-    const plan = await context.permissions.checkCommand(String(input["command"] ?? ""));
+    const plan = await context.permissions.checkCommand(String(input["command"] ?? ""), context.skillFolders);
     return runCommand(plan, context);
   },
 };

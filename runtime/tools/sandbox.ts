@@ -46,6 +46,11 @@ export interface SandboxPlan {
   readonly read: readonly string[] | undefined;
   /** The agent's `write:` globs (undefined: the default, everything but the protected paths). */
   readonly write: readonly string[] | undefined;
+  /**
+   * Real folders outside the working directory bound read-only at their own paths (a session's
+   * skills in `~/.claude/skills/`); one inside it, or one that is not a real folder, is left out.
+   */
+  readonly readOnly?: readonly string[];
   /** Entries walked looking for hidden and protected paths before the command is refused (default MAX_WALKED). */
   readonly maxWalked?: number;
 }
@@ -282,6 +287,15 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     else args.push("--ro-bind", "/dev/null", path);
   }
   if (!view.all) args.push("--remount-ro", plan.cwd);
+  for (const folder of plan.readOnly ?? []) {
+    if (folder === "/" || folder === plan.cwd || folder.startsWith(`${plan.cwd}/`) || plan.cwd.startsWith(`${folder}/`))
+      continue;
+    // Checked inside as every bind is: a folder swapped for a link would bind what the link names.
+    const identity = unlinkedIdentity(folder);
+    if (identity === undefined || !lstatSync(folder).isDirectory()) continue;
+    args.push("--ro-bind", folder, folder);
+    checks.push(folder, identity);
+  }
   args.push("--chdir", plan.cwd, "--setenv", "HOME", SCRATCH_HOME, "--setenv", "TMPDIR", "/tmp", "--");
   args.push("/bin/sh", "-c", PREAMBLE, "prosec-sandbox", String(checks.length / 2), ...checks);
   return { args, writable, protectedBefore };

@@ -107,7 +107,13 @@ export function readSkillTool(skills: readonly ResolvedSkill[]): ToolDefinition 
         return listFiles(path)
           .map((file) => relative(skill.folder, file))
           .join("\n");
-      const text = readFileSync(path, "utf8");
+      // Where the skill's scripts are: a skill in ~/.claude/skills is outside the working directory,
+      // bound read-only into the sandbox of the agent's commands at this path.
+      const where =
+        path === join(skill.folder, SKILL_FILE)
+          ? `[The skill's folder is ${skill.folder}: run its scripts from there with run_command.]\n`
+          : "";
+      const text = where + readFileSync(path, "utf8");
       return text.length <= MAX_READ_CHARS
         ? text
         : `${text.slice(0, MAX_READ_CHARS)}\n[... ${text.length - MAX_READ_CHARS} more characters not shown]`;

@@ -14,6 +14,11 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The session's `permissions:`, enforced: each check throws when the access is not granted. */
   readonly permissions: ToolPermissions;
+  /**
+   * The real folders of the session's skills outside the working directory (`~/.claude/skills/x`):
+   * bound read-only into the sandbox of its commands, so a skill's scripts run but are not written.
+   */
+  readonly skillFolders?: readonly string[];
 }
 
 /** Resolves a host name to its addresses (IPv4 or IPv6 text). */
@@ -44,7 +49,8 @@ export interface ToolPermissions {
   writablePath(path: string): string;
   confirmRead(path: string, tool: string): Promise<string>;
   confirmWrite(path: string, tool: string): Promise<string>;
-  checkCommand(command: string): Promise<CommandPlan>;
+  /** `readOnly`: folders outside the working directory the command's sandbox shows, read-only. */
+  checkCommand(command: string, readOnly?: readonly string[]): Promise<CommandPlan>;
   /**
    * Throws when this agent's `mcp:` globs do not allow the MCP tool `server/tool`; when a `prompt:`
    * glob matches it, asks `onPermission` (as `name`, the tool's name for the model, with `detail`).
