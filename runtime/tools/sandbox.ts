@@ -32,7 +32,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { identityOf } from "./protected-names.js";
+import { identityOf, PROTECTED_PLACES } from "./protected-names.js";
 import { collect, type Walk } from "./sandbox-walk.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
@@ -241,7 +241,7 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const hidden = new Set<string>();
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
-  const walk: Walk = { count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const walk: Walk = { cwd: plan.cwd, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))
@@ -265,6 +265,11 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     remember(protectedBefore, path);
   }
   for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
+  // Links where skills are read that were there before (a user's own `.claude` link) are left alone.
+  for (const place of [".claude", ...PROTECTED_PLACES]) {
+    const path = join(plan.cwd, place);
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) remember(protectedBefore, path);
+  }
   // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
   const excluded = view.excluded
     .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
