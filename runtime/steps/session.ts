@@ -103,7 +103,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   const settings = effectiveSettings(run.request);
   const agent = run.request.agent;
   const toolbox = await core.toolboxWithMcp(settings.permissions, agent?.name, signal);
-  const skills = core.skills.resolve(settings.skills);
+  const skills = core.skills.resolve(settings.skills, core.program.skillFolders);
   const toolContext: ToolContext = {
     cwd: toolbox.permissions.cwd,
     signal,

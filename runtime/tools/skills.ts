@@ -54,19 +54,24 @@ export function installedSkills(cwd: string, homeDir: string): string[] {
 export function resolveSkill(name: string, cwd: string, homeDir: string): ResolvedSkill | undefined {
   if (!/^[\w.-]+$/.test(name) || name === "." || name === "..") return undefined;
   for (const root of skillRoots(cwd, homeDir)) {
-    const folder = join(root, name);
-    if (!isFile(join(folder, SKILL_FILE))) continue;
-    const real = realpathSync.native(folder);
-    const body = readFileSync(join(real, SKILL_FILE), "utf8");
-    const front = frontMatter(body);
-    return {
-      name: front["name"] ?? name,
-      description: front["description"] ?? firstLine(body),
-      folder: real,
-      digest: digestOf(real),
-    };
+    const skill = skillIn(join(root, name), name);
+    if (skill !== undefined) return skill;
   }
   return undefined;
+}
+
+/** The skill whose folder is `folder` (a legacy `import "name" from "./folder"`); undefined without its SKILL.md. */
+export function skillIn(folder: string, name: string): ResolvedSkill | undefined {
+  if (!isFile(join(folder, SKILL_FILE))) return undefined;
+  const real = realpathSync.native(folder);
+  const body = readFileSync(join(real, SKILL_FILE), "utf8");
+  const front = frontMatter(body);
+  return {
+    name: front["name"] ?? name,
+    description: front["description"] ?? firstLine(body),
+    folder: real,
+    digest: digestOf(real),
+  };
 }
 
 /** The lines a system prompt adds for the resolved skills. */

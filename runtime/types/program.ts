@@ -129,6 +129,11 @@ export interface ProgramInfo {
   readonly text?: string;
   /** The static bound on the program's model calls and tokens (see `ProgramCost`), for budgets and apps. */
   readonly cost?: ProgramCost;
+  /**
+   * Skills imported from a local folder (`import "file-reader" from "./local-skills/file-reader"`):
+   * the folder of each, relative to the working directory (the program's folder joined with the path).
+   */
+  readonly skillFolders?: { readonly [name: string]: string };
 }
 
 // Cost: a program's static bound (run/bound.ts)
