@@ -14,7 +14,7 @@ import {
   propertyNames,
 } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
-import { promptedGlob } from "../2-analyze/mcp-entries.js";
+import { promptedGlob } from "../2-analyze/index.js";
 import { numberLiteral, propertyKey, recordField, stringLiteral } from "./literals.js";
 import type { RuntimeHelper } from "./lowering.js";
 
