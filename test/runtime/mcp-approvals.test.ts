@@ -159,4 +159,17 @@ describe("prompt: entries of permissions: mcp:", () => {
       );
     }
   });
+
+  it("mcp: prompt with a .mcp.json that declares no server: said once, no MCP tool, the session runs", async () => {
+    const cwd = temporaryFolder("prosec-mcp-approval-");
+    writeMcpJson(cwd, {});
+    const server = await serve(() => reply.text("nothing to call"));
+    const { result, events } = await runAgainst(server, session({ mcpPrompt: ["*"] }), { cwd });
+    expect(result).toBe("nothing to call");
+    const tools = (server.requests[0]!.body as { tools?: Array<{ name: string }> }).tools ?? [];
+    expect(tools.filter((tool) => tool.name.startsWith("mcp__"))).toEqual([]);
+    expect(
+      events.filter((event) => event.type === "notice" && event.message.includes('"*/*" matches no MCP server')),
+    ).toHaveLength(1);
+  });
 });

@@ -43,9 +43,15 @@ export async function mcpTools(
   const names = servers.names();
   for (const glob of parsed)
     if (!names.some((name) => wildcardMatch(glob.server, name)))
-      throw new Error(
-        `permissions: mcp: names the MCP server ${JSON.stringify(glob.server)}, which ${servers.config.file} does not declare (it declares ${names.length === 0 ? "none" : names.join(", ")}).`,
-      );
+      // A server glob (`mcp: prompt` is `*`) that matches no server is said, as a tool glob is.
+      if (glob.server.includes("*"))
+        options.notice(
+          `permissions: mcp: "${glob.server}/${glob.tool}" matches no MCP server of ${servers.config.file}.`,
+        );
+      else
+        throw new Error(
+          `permissions: mcp: names the MCP server ${JSON.stringify(glob.server)}, which ${servers.config.file} does not declare (it declares ${names.length === 0 ? "none" : names.join(", ")}).`,
+        );
   const tools: ToolDefinition[] = [];
   const byName = new Map<string, string>();
   for (const server of names) {
