@@ -188,7 +188,7 @@ Operand -> "not" Operand                                  {% ([o, e]) => b.notPr
 Postfix -> Postfix "." %name                              {% ([o, , p]) => b.member(o, p) %}
          | Postfix "[" Expr "]"                           {% ([o, , i, close]) => b.index(o, i, close) %}
          | %atom                                          {% ([t]) => b.atom(t) %}
-         | "[" OptionalExprList "]"                       {% ([o, list, c]) => b.array(o, list, c) %}
+         | "[" OptionalElements "]"                       {% ([o, list, c]) => b.array(o, list, c) %}
          | "{" OptionalEntries "}"                        {% ([o, list, c]) => b.object(o, list, c) %}
          | "(" Expr ")"                                   {% ([, e]) => e %}
          | "session" SessionTarget                        {% ([k, t]) => b.session(k, t.name, t.agent, t.prompt, t.last) %}
@@ -216,6 +216,17 @@ OptionalNamedArguments -> null                            {% () => null %}
 
 ExprList -> Expr                                          {% ([e]) => b.cons(null, e) %}
           | ExprList "," Expr                             {% ([list, , e]) => b.cons(list, e) %}
+
+OptionalElements -> null                                  {% () => null %}
+                  | Elements OptionalComma                {% id %}
+
+Elements -> Element                                       {% ([e]) => b.cons(null, e) %}
+          | Elements "," Element                          {% ([list, , e]) => b.cons(list, e) %}
+
+# `mcp: ["github/get_*", prompt: "github/create_*"]`: a `prompt:` element is the object
+# `{ prompt: ... }` (only `prompt`: `session:` and `resume:` already start expressions).
+Element -> Expr                                           {% id %}
+         | "prompt" ":" Expr                              {% ([k, , v]) => b.keyedElement(k, v) %}
 
 Entries -> Entry                                          {% ([e]) => b.cons(null, e) %}
          | Entries "," Entry                              {% ([list, , e]) => b.cons(list, e) %}

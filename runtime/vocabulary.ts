@@ -47,9 +47,12 @@ export type PermissionMode = (typeof permissionModes)[number];
 /** The accesses that `prompt` puts to `RunOptions.onPermission` one path or command at a time. */
 export type PermissionAsked = "read" | "write" | "execute";
 
-/** The words a permission takes instead of a list: `env:` and `mcp:` are lists or `deny`. */
+/**
+ * The words a permission takes instead of a list: `env:` is a list or `deny`, `mcp:` a list, `deny`
+ * or `prompt` (every tool of every server, each call approved by a person).
+ */
 export function permissionWords(kind: PermissionKind): readonly string[] {
-  return kind === "env" || kind === "mcp" ? ["deny"] : permissionModes;
+  return kind === "env" ? ["deny"] : kind === "mcp" ? ["deny", "prompt"] : permissionModes;
 }
 
 /** `backoff:` between a session's retries. */

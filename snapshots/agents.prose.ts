@@ -58,7 +58,7 @@ session: guarded
   cost: {
     calls: { session: 4, judgment: 0, choice: 0, extraction: 0, retry: 3 },
     criticalPath: 7,
-    tokens: { opus: { input: 5386, output: 3000 }, sonnet: { input: 1844, output: 4000 } },
+    tokens: { opus: { input: 5386, output: 3000 }, sonnet: { input: 4004, output: 4000 } },
     symbols: [],
     unbounded: [],
     assumptions: { replyTokens: 1000, valueTokens: 1000, reasks: 2 },

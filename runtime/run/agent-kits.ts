@@ -64,8 +64,9 @@ export class AgentKits {
     agent: string | undefined,
     mcpTools: (globs: readonly string[]) => Promise<readonly ToolDefinition[]>,
   ): Promise<Toolbox> {
-    const globs = permissions?.mcp;
-    if (permissions === undefined || globs === undefined || globs.length === 0) return this.toolbox(permissions, agent);
+    // `prompt:` globs are offered too; each of their calls asks a person (PermissionGuard.checkMcpCall).
+    const globs = [...(permissions?.mcp ?? []), ...(permissions?.mcpPrompt ?? [])];
+    if (permissions === undefined || globs.length === 0) return this.toolbox(permissions, agent);
     let byAgent = this.mcpToolboxes.get(permissions);
     if (byAgent === undefined) this.mcpToolboxes.set(permissions, (byAgent = new Map()));
     let pending = byAgent.get(agent);

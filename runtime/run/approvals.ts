@@ -45,7 +45,10 @@ export class WaitingForApproval extends WaitingForInput {
 export function asksExplicitly(permissions: Permissions | undefined): boolean {
   return (
     permissions !== undefined &&
-    (permissions.bash === "prompt" || permissions.network === "prompt" || (permissions.ask?.length ?? 0) > 0)
+    (permissions.bash === "prompt" ||
+      permissions.network === "prompt" ||
+      (permissions.ask?.length ?? 0) > 0 ||
+      (permissions.mcpPrompt?.length ?? 0) > 0)
   );
 }
 

@@ -8,8 +8,9 @@
  * one re-runs them on resume.)
  */
 import { homedir } from "node:os";
-import { resolveSkill, type ResolvedSkill } from "../tools/skills.js";
-import type { RunOptions, SessionSteps } from "../types.js";
+import { resolve } from "node:path";
+import { resolveSkill, skillIn, type ResolvedSkill } from "../tools/skills.js";
+import type { ProgramInfo, RunOptions, SessionSteps } from "../types.js";
 
 export class RunSkills {
   private readonly resolved = new Map<string, ResolvedSkill | undefined>();
@@ -19,19 +20,30 @@ export class RunSkills {
     private readonly notice: (message: string) => void,
   ) {}
 
-  /** The skills of `names` that are installed, in the order named. */
-  resolve(names: readonly string[] | undefined): ResolvedSkill[] {
+  /**
+   * The skills of `names` that are installed, in the order named; a name the program imports from a
+   * local folder (`folders`, `ProgramInfo.skillFolders`) is that folder's skill.
+   */
+  resolve(names: readonly string[] | undefined, folders?: ProgramInfo["skillFolders"]): ResolvedSkill[] {
     const found: ResolvedSkill[] = [];
+    const cwd = this.options.cwd ?? process.cwd();
     for (const name of names ?? []) {
-      if (!this.resolved.has(name)) {
-        const skill = resolveSkill(name, this.options.cwd ?? process.cwd(), this.options.homeDir ?? homedir());
-        this.resolved.set(name, skill);
+      const local = folders !== undefined && Object.hasOwn(folders, name) ? folders[name] : undefined;
+      const key = local === undefined ? name : `${name}\0${local}`;
+      if (!this.resolved.has(key)) {
+        const skill =
+          local === undefined
+            ? resolveSkill(name, cwd, this.options.homeDir ?? homedir())
+            : skillIn(resolve(cwd, local), name);
+        this.resolved.set(key, skill);
         if (skill === undefined)
           this.notice(
-            `The skill ${JSON.stringify(name)} is not installed (skills/${name}/SKILL.md, .claude/skills/${name}/ or ~/.claude/skills/${name}/): the sessions that name it run without it.`,
+            local === undefined
+              ? `The skill ${JSON.stringify(name)} is not installed (skills/${name}/SKILL.md, .claude/skills/${name}/ or ~/.claude/skills/${name}/): the sessions that name it run without it.`
+              : `The skill ${JSON.stringify(name)} is imported from ${local}, which has no SKILL.md: the sessions that name it run without it.`,
           );
       }
-      const skill = this.resolved.get(name);
+      const skill = this.resolved.get(key);
       if (skill !== undefined) found.push(skill);
     }
     return found;

@@ -65,7 +65,7 @@ export class AgentSessions {
         "session",
         request.at,
         label,
-        sessionAsk(request, resume, core.skills.resolve(settings.skills)),
+        sessionAsk(request, resume, core.skills.resolve(settings.skills, core.program.skillFolders)),
         (signal, key) =>
           withRetries(policy, signal, async (attempt) => {
             const conversation = core.durability.conversation?.(key);

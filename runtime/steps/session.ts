@@ -104,7 +104,13 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   const settings = effectiveSettings(run.request);
   const agent = run.request.agent;
   const toolbox = await core.toolboxWithMcp(settings.permissions, agent?.name, signal);
-  const toolContext: ToolContext = { cwd: toolbox.permissions.cwd, signal, permissions: toolbox.permissions };
+  const skills = core.skills.resolve(settings.skills, core.program.skillFolders);
+  const toolContext: ToolContext = {
+    cwd: toolbox.permissions.cwd,
+    signal,
+    permissions: toolbox.permissions,
+    ...(skills.length > 0 && { skillFolders: skills.map((skill) => skill.folder) }),
+  };
   let { offered, params: toolParams } = toolbox;
   if (run.onMemory !== undefined) {
     const tools = [...toolbox.tools, MEMORY_TOOL];
@@ -117,7 +123,6 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   // A filter's verdict or a typed answer: one tool call answers it. Forced only when the agent has no
   // other tools, since forcing it would take away the tools the agent may need first.
   if (verdict) toolParams = [...toolParams, KEEP_TOOL];
-  const skills = core.skills.resolve(settings.skills);
   if (skills.length > 0) {
     const changed = await changedSkills(run.steps ?? PLAIN_SESSION_STEPS, skills);
     if (changed !== undefined) throw core.error(changed, run.request.at);

@@ -9,7 +9,7 @@ import { describeError, WaitingForInput } from "../errors.js";
 import type { RunCore } from "../run/core.js";
 import { PermissionDenied, SandboxReport } from "../tools/tool.js";
 import type { ToolContext, ToolDefinition } from "../types.js";
-import { capToolResult, DEFAULT_TOOL_OUTPUT_LIMITS, type ToolOutputLimits } from "./tool-output.js";
+import { DEFAULT_TOOL_OUTPUT_LIMITS, toolResultContent, type ToolOutputLimits } from "./tool-output.js";
 
 export async function runTool(
   core: RunCore,
@@ -35,7 +35,11 @@ export async function runTool(
     const output = await tool.run(input, context);
     core.emit({ type: "tool", tool: call.name, allowed: true, detail });
     // Tool output goes back to the model: a secret a tool met (a file, a page) is not handed to it.
-    return { type: "tool_result", tool_use_id: call.id, content: core.redact(capToolResult(output, limits)) };
+    return {
+      type: "tool_result",
+      tool_use_id: call.id,
+      content: toolResultContent(output, limits, (text) => core.redact(text)),
+    };
   } catch (error) {
     if (context.signal.aborted || error instanceof WaitingForInput) throw error;
     const sandbox = error instanceof SandboxReport ? { sandbox: error.lines.map((line) => core.redact(line)) } : {};

@@ -4,7 +4,8 @@
  *
  * - at most `callsPerTurn` tool calls of one turn run; each call beyond gets an error result (the API
  *   wants one result per call) telling the model to ask again in a later turn;
- * - one result keeps at most `resultChars` characters, cut with a marker that gives the full size;
+ * - one result keeps at most `resultChars` characters, cut with a marker that gives the full size (an
+ *   image counts its base64 characters; one that does not fit is replaced by a line saying so);
  * - the conversation keeps at most `conversationChars` characters of tool results: past that, the
  *   oldest results are elided (`elideToolResults`), down to half the limit, so the conversation's
  *   prefix changes once per half a limit of new output rather than every turn (a changed prefix is
@@ -13,7 +14,13 @@
  * Eliding is a pure function of the conversation: run on the same messages, it elides the same
  * results, so a session rebuilt turn by turn from a journal comes out the same.
  */
-import type { MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type {
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { ToolOutput } from "../types.js";
 
 export interface ToolOutputLimits {
   readonly callsPerTurn: number;
@@ -43,6 +50,47 @@ export function overTurnLimit(id: string, limits: ToolOutputLimits): ToolResultB
 export function capToolResult(text: string, limits: ToolOutputLimits): string {
   if (text.length <= limits.resultChars) return text;
   return `${text.slice(0, limits.resultChars)}\n[... tool result truncated: ${count(text.length)} characters in all, the first ${count(limits.resultChars)} shown (RunOptions.maxToolResultChars)]`;
+}
+
+/**
+ * A tool's output as a result's content, within the result limit: text as `capToolResult` cuts it
+ * (then redacted), images as image blocks counted by their base64 length. An image that does not fit
+ * in what is left of the limit becomes a line that says so; images are not redacted (redaction reads
+ * text).
+ */
+export function toolResultContent(
+  output: ToolOutput,
+  limits: ToolOutputLimits,
+  redact: (text: string) => string,
+): ToolResultBlockParam["content"] {
+  if (typeof output === "string") return redact(capToolResult(output, limits));
+  const content: Array<TextBlockParam | ImageBlockParam> = [];
+  let left = limits.resultChars;
+  let text = "";
+  const flush = (): void => {
+    if (text === "") return;
+    const shown = capToolResult(text, { ...limits, resultChars: Math.max(0, left) });
+    left -= Math.min(text.length, Math.max(0, left));
+    content.push({ type: "text", text: redact(shown) });
+    text = "";
+  };
+  for (const block of output) {
+    if (block.type === "text") {
+      text += text === "" ? block.text : `\n${block.text}`;
+      continue;
+    }
+    const room = Math.max(0, left - text.length);
+    if (block.data.length <= room) {
+      flush();
+      left -= block.data.length;
+      content.push({ type: "image", source: { type: "base64", media_type: block.mediaType, data: block.data } });
+    } else {
+      const line = `[image not shown: ${block.mediaType}, ${count(block.data.length)} characters of base64, more than the ${count(room)} left of this result's ${count(limits.resultChars)} (RunOptions.maxToolResultChars)]`;
+      text += text === "" ? line : `\n${line}`;
+    }
+  }
+  flush();
+  return content;
 }
 
 /**
@@ -86,7 +134,16 @@ function sizeOf(result: ToolResultBlockParam): number {
   const content = result.content;
   if (content === undefined) return 0;
   if (typeof content === "string") return content.length;
-  return content.reduce((sum, block) => sum + (block.type === "text" ? block.text.length : 0), 0);
+  return content.reduce(
+    (sum, block) =>
+      sum +
+      (block.type === "text"
+        ? block.text.length
+        : block.type === "image" && block.source.type === "base64"
+          ? block.source.data.length
+          : 0),
+    0,
+  );
 }
 
 function isElided(result: ToolResultBlockParam): boolean {

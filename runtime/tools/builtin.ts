@@ -11,7 +11,7 @@ import { proxiedArguments, startCommandProxy } from "./network-proxy.js";
 import { openChecked } from "./open-file.js";
 import { realLocation } from "./path-rules.js";
 import { SandboxReport } from "./tool.js";
-import type { CommandPlan, ToolContext, ToolDefinition } from "../types.js";
+import type { CommandPlan, TextTool, ToolContext, ToolDefinition } from "../types.js";
 import type { PermissionGuard } from "./permissions.js";
 
 const MAX_READ_CHARS = 200_000;
@@ -28,7 +28,7 @@ const DRAIN_MS = 200;
 
 const stringProperty = (description: string) => ({ type: "string", description });
 
-export const readFileTool: ToolDefinition = {
+export const readFileTool: TextTool = {
   name: "read_file",
   description: "Read a text file. Paths are relative to the working directory.",
   inputSchema: { type: "object", properties: { path: stringProperty("File path") }, required: ["path"] },
@@ -42,7 +42,7 @@ export const readFileTool: ToolDefinition = {
   },
 };
 
-export const writeFileTool: ToolDefinition = {
+export const writeFileTool: TextTool = {
   name: "write_file",
   description: "Create or replace a text file with the given content. Parent folders are created.",
   inputSchema: {
@@ -63,7 +63,7 @@ export const writeFileTool: ToolDefinition = {
   },
 };
 
-export const editFileTool: ToolDefinition = {
+export const editFileTool: TextTool = {
   name: "edit_file",
   description: "Replace one exact, unique occurrence of old_text with new_text in a file.",
   inputSchema: {
@@ -94,7 +94,7 @@ export const editFileTool: ToolDefinition = {
   },
 };
 
-export const listFilesTool: ToolDefinition = {
+export const listFilesTool: TextTool = {
   name: "list_files",
   description: "List files under a folder (recursively, skipping .git and node_modules).",
   inputSchema: { type: "object", properties: { path: stringProperty("Folder, default the working directory") } },
@@ -105,7 +105,7 @@ export const listFilesTool: ToolDefinition = {
   },
 };
 
-export const searchFilesTool: ToolDefinition = {
+export const searchFilesTool: TextTool = {
   name: "search_files",
   description:
     "Search the files under a folder for a regular expression in RE2 syntax (no lookaround, no backreferences); returns path:line: text for each match.",
@@ -159,17 +159,17 @@ async function readChecked(file: string, context: ToolContext): Promise<string> 
   }
 }
 
-export const runCommandTool: ToolDefinition = {
+export const runCommandTool: TextTool = {
   name: "run_command",
   description: "Run a command in the working directory; returns its exit code and output.",
   inputSchema: { type: "object", properties: { command: stringProperty("The command line") }, required: ["command"] },
   async run(input, context) {
-    const plan = await context.permissions.checkCommand(String(input["command"] ?? ""));
+    const plan = await context.permissions.checkCommand(String(input["command"] ?? ""), context.skillFolders);
     return runCommand(plan, context);
   },
 };
 
-export const fetchUrlTool: ToolDefinition = {
+export const fetchUrlTool: TextTool = {
   name: "fetch_url",
   description: "Fetch a URL with GET (following redirects) and return the response body as text.",
   inputSchema: { type: "object", properties: { url: stringProperty("http or https URL") }, required: ["url"] },

@@ -4,9 +4,10 @@
  *
  * 1. inside the working directory, whatever the globs say;
  * 2. not protected: for writes `.git`, `.prose`, programs (`*.prose`), their modules (`*.prose.ts`,
- *    `*.prose.js`), `prose.lock`, `prose_modules`, `.mcp.json` and `skills` (which covers `.claude/skills`); for reads `.prose` and `.env*`; as any part of
- *    the path, in any case (`.GIT/config`, `sub/.git/config`), unless a pattern that names the
- *    protected part (`write: [".git/hooks/**"]`, `write: ["drafts/*.prose"]`) lets it through;
+ *    `*.prose.js`), `prose.lock`, `prose_modules` and `.mcp.json`, for reads `.prose` and `.env*`, as any
+ *    part of the path, in any case (`.GIT/config`, `sub/.git/config`); for writes also the working
+ *    directory's `skills/` and `.claude/skills/`, where skills are read (`src/skills/` is not); unless
+ *    a pattern that names the protected part (`write: [".git/hooks/**"]`, `write: ["skills/**"]`) lets it through;
  * 3. matched by the globs (picomatch, `!glob` excludes). Includes compare case by case, so `out/**`
  *    does not grant `OUT/` on a case-sensitive disk; excludes and protections ignore case, so a
  *    case-insensitive disk cannot be used to step around them.
@@ -14,6 +15,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
+import { inProtectedPlace } from "./protected-names.js";
 
 export type Access = "read" | "write";
 
@@ -35,7 +37,6 @@ const PROTECTED: Record<Access, readonly { readonly name: string; readonly match
     // The MCP servers and Agent Skills the next run starts and reads (an agent that writes .mcp.json
     // would give the next run a command of its choosing).
     { name: ".mcp.json", matches: (part) => part === ".mcp.json" },
-    { name: "skills", matches: (part) => part === "skills" },
   ],
 };
 
@@ -82,9 +83,13 @@ export class PathRules {
 
   private permits(path: string): boolean {
     const parts = path.toLowerCase().split("/");
-    const protections = PROTECTED[this.access].filter((protection) => parts.some(protection.matches));
+    const protections = PROTECTED[this.access]
+      .filter((protection) => parts.some(protection.matches))
+      .map((protection) => protection.name);
+    // The Agent Skills the next run reads: protected where they are read from, not by name anywhere.
+    if (this.access === "write" && inProtectedPlace(path)) protections.push("skills");
     if (protections.length === 0) return this.allowed(path);
-    return protections.every((protection) => this.namingPatterns(protection.name)(path));
+    return protections.every((name) => this.namingPatterns(name)(path));
   }
 
   /** The patterns that name a protected part: the only ones that can let a protected path through. */

@@ -37,6 +37,7 @@ import {
   parseNetworkPattern,
   type NetworkPattern,
 } from "./network-rules.js";
+import { matchesMcpGlob } from "./mcp/mcp-globs.js";
 import { PathRules, type Access } from "./path-rules.js";
 import { undoProtectedChanges } from "./protected-names.js";
 import { bubblewrapNow, prepareSandbox, probeBubblewrap, type BubblewrapProbe, type SandboxMode } from "./sandbox.js";
@@ -162,19 +163,19 @@ export class PermissionGuard implements ToolPermissions {
    * How `command` may run, or PermissionDenied. A shell only under `bash: allow` with no `execute:`
    * list and no one to ask; otherwise the line must be one simple command, which runs as argv.
    */
-  async checkCommand(command: string): Promise<CommandPlan> {
+  async checkCommand(command: string, readOnly: readonly string[] = []): Promise<CommandPlan> {
     if (this.bash === "deny") throw new PermissionDenied("Running commands is denied for this agent (bash: deny).");
     const execute = this.permissions?.execute;
     if (execute?.length === 0) throw new PermissionDenied("Running commands is denied for this agent (execute: deny).");
-    if (this.runsShell()) return this.sandboxed({ shell: command });
+    if (this.runsShell()) return this.sandboxed({ shell: command }, readOnly);
     const parsed = parseSimpleCommand(command);
     if ("refusal" in parsed) throw new PermissionDenied(parsed.refusal);
     const listed = execute?.some((pattern) => matchesCommandPattern(pattern, parsed.argv)) ?? false;
-    if (listed && !this.asks("execute")) return this.sandboxed(parsed);
+    if (listed && !this.asks("execute")) return this.sandboxed(parsed, readOnly);
     if (!listed && execute !== undefined && this.bash === "allow")
       throw new PermissionDenied(`The command is not in this agent's execute list: ${command}`);
     await this.confirm("run_command", showCommand(parsed.argv));
-    return this.sandboxed(parsed);
+    return this.sandboxed(parsed, readOnly);
   }
 
   /** Whether commands run under a shell: `bash: allow`, no `execute:` list, no one asked. */
@@ -182,7 +183,7 @@ export class PermissionGuard implements ToolPermissions {
     return this.bash === "allow" && this.permissions?.execute === undefined && !this.asks("execute");
   }
 
-  private sandboxed(plan: { shell: string } | { argv: readonly string[] }): CommandPlan {
+  private sandboxed(plan: { shell: string } | { argv: readonly string[] }, readOnly: readonly string[]): CommandPlan {
     const mode = this.sandboxMode();
     if (mode === "off") return plan;
     const bwrap = this.bubblewrap();
@@ -192,7 +193,12 @@ export class PermissionGuard implements ToolPermissions {
       return plan;
     }
     const cwd = realpathSync.native(this.cwd);
-    const sandbox = prepareSandbox({ cwd, read: this.permissions?.read, write: this.permissions?.write });
+    const sandbox = prepareSandbox({
+      cwd,
+      read: this.permissions?.read,
+      write: this.permissions?.write,
+      ...(readOnly.length > 0 && { readOnly }),
+    });
     if ("refusal" in sandbox) throw new PermissionDenied(sandbox.refusal);
     const scan = { writable: sandbox.writable, before: sandbox.protectedBefore, cwd };
     const afterwards = (): string[] => undoProtectedChanges(scan);
@@ -227,6 +233,15 @@ export class PermissionGuard implements ToolPermissions {
     if (given === null) return { ok: false, reason: "missing" };
     if (given !== undefined) return { ok: true, path: given };
     return (this.probed ??= bubblewrapNow());
+  }
+
+  async checkMcpCall(server: string, tool: string, name: string, detail: string): Promise<void> {
+    const matches = (globs: readonly string[] | undefined): boolean =>
+      globs?.some((glob) => matchesMcpGlob(glob, server, tool)) ?? false;
+    const prompted = matches(this.permissions?.mcpPrompt);
+    if (!prompted && !matches(this.permissions?.mcp))
+      throw new PermissionDenied(`The MCP tool ${server}/${tool} is not in this agent's mcp: list.`);
+    if (prompted) await this.confirm(name, detail);
   }
 
   /** The URL parsed, when the permissions let it be fetched; its addresses are checked by `checkAddresses`. */

@@ -1,9 +1,11 @@
 /**
  * The names a command may not create or move where it can write: a nested repository's `.git` (its
  * hooks run outside any sandbox the next time the user runs git there), `.prose/`, programs and their
- * modules, `prose.lock`, `prose_modules/`, and `.mcp.json` and `skills/` (a command that wrote them
- * would choose the servers the next run starts and the skills it reads). The sandbox binds the ones that exist read-only
- * (sandbox.ts); after each command its writable binds are walked again, and what is new is removed.
+ * modules, `prose.lock`, `prose_modules/`, `.mcp.json` anywhere (the nearest one above a program
+ * chooses the servers its run starts), and the folders skills are read from, the working directory's
+ * own `skills/` and `.claude/skills/` (a `src/skills/` is an ordinary folder). The sandbox binds the
+ * ones that exist read-only (sandbox.ts); after each command its writable binds are walked again, and
+ * what is new is removed.
  * An entry that was there before and moved (`mv sub sub2` carries a nested repository's `.git`) is
  * moved back when its old place is free, else reported, never deleted.
  */
@@ -19,12 +21,41 @@ export function isProtectedName(name: string): boolean {
     name === ".git" ||
     name === "prose.lock" ||
     name === "prose_modules" ||
-    // The MCP servers and Agent Skills the next run starts and reads (`skills` covers `.claude/skills`).
+    // The MCP servers the next run starts (skills are protected where they are read: isProtectedPlace).
     name === ".mcp.json" ||
-    name === "skills" ||
     name.endsWith(".prose") ||
     name.endsWith(".prose.ts") ||
     name.endsWith(".prose.js")
+  );
+}
+
+/** The folders skills are read from, relative to the working directory (DIALECT.md; tools/skills.ts). */
+export const PROTECTED_PLACES: readonly string[] = ["skills", ".claude/skills"];
+
+/**
+ * Whether `relative` (to the working directory, `/`-separated) is one of PROTECTED_PLACES or inside
+ * one, in any case (a case-insensitive disk reads `Skills/` as `skills/`).
+ */
+export function inProtectedPlace(relative: string): boolean {
+  const lower = relative.toLowerCase();
+  return PROTECTED_PLACES.some((place) => lower === place || lower.startsWith(`${place}/`));
+}
+
+/** Whether the absolute `path` is one of PROTECTED_PLACES of the working directory `cwd`, in any case. */
+export function isProtectedPlace(cwd: string, path: string): boolean {
+  return path.startsWith(`${cwd}/`) && PROTECTED_PLACES.includes(path.slice(cwd.length + 1).toLowerCase());
+}
+
+/**
+ * The links a command may not make where skills are read: `.claude`, `skills` and `.claude/skills`
+ * of the working directory as links (`ln -s sub .claude` would have the next run read `sub/skills/`).
+ * Links there before the command are remembered (sandbox.ts) and left alone.
+ */
+export function isPlaceLink(cwd: string, path: string, link: boolean): boolean {
+  return (
+    link &&
+    path.startsWith(`${cwd}/`) &&
+    [".claude", ...PROTECTED_PLACES].includes(path.slice(cwd.length + 1).toLowerCase())
   );
 }
 
@@ -103,14 +134,17 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
     }
     const gitDirectory = isGitDirectory(new Set(entries.map((entry) => entry.name)));
     for (const entry of entries) {
-      const special =
-        (MAYBE_PROTECTED.test(entry.name) && isProtectedName(entry.name.toLowerCase())) ||
-        (gitDirectory && entry.name === "HEAD");
+      const candidate = MAYBE_PROTECTED.test(entry.name);
       const path = `${folder}/${entry.name}`;
       if (path.length >= PATH_LIMIT) {
         unreadable(path, "ENAMETOOLONG");
         continue;
       }
+      const special =
+        (candidate && isProtectedName(entry.name.toLowerCase())) ||
+        (gitDirectory && entry.name === "HEAD") ||
+        (candidate && (isProtectedPlace(scan.cwd, path) || wasProtected(path))) ||
+        isPlaceLink(scan.cwd, path, entry.isSymbolicLink());
       if (!special) {
         if (entry.isDirectory()) visit(path);
         continue;
@@ -140,6 +174,11 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
         );
       }
     }
+  };
+  // A protected folder moved elsewhere (`mv skills src/skills`) is found where it went, to move it back.
+  const wasProtected = (path: string): boolean => {
+    const identity = identityOf(path);
+    return identity !== undefined && scan.before.has(identity);
   };
   let cut = 0;
   const unreadable = (path: string, code: string | undefined): void => {

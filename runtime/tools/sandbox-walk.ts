@@ -3,7 +3,7 @@
  * the protected ones it binds read-only (protected-names.ts); sandbox.ts builds the binds from it.
  */
 import { readdirSync } from "node:fs";
-import { isGitDirectory, isProtectedName, MAYBE_PROTECTED } from "./protected-names.js";
+import { isGitDirectory, isProtectedName, isProtectedPlace, MAYBE_PROTECTED } from "./protected-names.js";
 
 /** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or bwrap. */
 const PATH_MAX = 4096;
@@ -13,6 +13,8 @@ const MAYBE_SPECIAL = new RegExp(`^\\.(env|git)|${MAYBE_PROTECTED.source}`, "i")
 const GIT_DIRECTORY_CODE = new Set(["HEAD", "config", "hooks", "commondir"]);
 
 export interface Walk {
+  /** The real working directory: where the protected places are (protected-names.ts). */
+  readonly cwd: string;
   count: number;
   readonly limit: number;
   /** A folder the walk could not read (its path past PATH_MAX, no permission), and why. */
@@ -58,7 +60,7 @@ export function collect(folder: string, readOnly: string[], hidden: Set<string>,
     }
     const name = entry.name.toLowerCase();
     if (name.startsWith(".env") || name === ".prose") hidden.add(path);
-    else if (isProtectedName(name)) readOnly.push(path);
+    else if (isProtectedName(name) || isProtectedPlace(walk.cwd, path)) readOnly.push(path);
     else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
   }
   return true;

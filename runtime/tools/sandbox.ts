@@ -32,7 +32,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { identityOf } from "./protected-names.js";
+import { identityOf, PROTECTED_PLACES } from "./protected-names.js";
 import { collect, type Walk } from "./sandbox-walk.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
@@ -46,6 +46,11 @@ export interface SandboxPlan {
   readonly read: readonly string[] | undefined;
   /** The agent's `write:` globs (undefined: the default, everything but the protected paths). */
   readonly write: readonly string[] | undefined;
+  /**
+   * Real folders outside the working directory bound read-only at their own paths (a session's
+   * skills in `~/.claude/skills/`); one inside it, or one that is not a real folder, is left out.
+   */
+  readonly readOnly?: readonly string[];
   /** Entries walked looking for hidden and protected paths before the command is refused (default MAX_WALKED). */
   readonly maxWalked?: number;
 }
@@ -236,7 +241,7 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const hidden = new Set<string>();
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
-  const walk: Walk = { count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const walk: Walk = { cwd: plan.cwd, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))
@@ -260,6 +265,11 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     remember(protectedBefore, path);
   }
   for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
+  // Links where skills are read that were there before (a user's own `.claude` link) are left alone.
+  for (const place of [".claude", ...PROTECTED_PLACES]) {
+    const path = join(plan.cwd, place);
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) remember(protectedBefore, path);
+  }
   // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
   const excluded = view.excluded
     .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
@@ -282,6 +292,15 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     else args.push("--ro-bind", "/dev/null", path);
   }
   if (!view.all) args.push("--remount-ro", plan.cwd);
+  for (const folder of plan.readOnly ?? []) {
+    if (folder === "/" || folder === plan.cwd || folder.startsWith(`${plan.cwd}/`) || plan.cwd.startsWith(`${folder}/`))
+      continue;
+    // Checked inside as every bind is: a folder swapped for a link would bind what the link names.
+    const identity = unlinkedIdentity(folder);
+    if (identity === undefined || !lstatSync(folder).isDirectory()) continue;
+    args.push("--ro-bind", folder, folder);
+    checks.push(folder, identity);
+  }
   args.push("--chdir", plan.cwd, "--setenv", "HOME", SCRATCH_HOME, "--setenv", "TMPDIR", "/tmp", "--");
   args.push("/bin/sh", "-c", PREAMBLE, "prosec-sandbox", String(checks.length / 2), ...checks);
   return { args, writable, protectedBefore };

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ToolDefinition } from "../types.js";
+import { SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS } from "./skill-limits.js";
 
 export const SKILL_FILE = "SKILL.md";
 /** What a digest reads of a skill folder at most: a skill is a few files of text. */
@@ -53,26 +54,35 @@ export function installedSkills(cwd: string, homeDir: string): string[] {
 export function resolveSkill(name: string, cwd: string, homeDir: string): ResolvedSkill | undefined {
   if (!/^[\w.-]+$/.test(name) || name === "." || name === "..") return undefined;
   for (const root of skillRoots(cwd, homeDir)) {
-    const folder = join(root, name);
-    if (!isFile(join(folder, SKILL_FILE))) continue;
-    const real = realpathSync.native(folder);
-    const body = readFileSync(join(real, SKILL_FILE), "utf8");
-    const front = frontMatter(body);
-    return {
-      name: front["name"] ?? name,
-      description: front["description"] ?? firstLine(body),
-      folder: real,
-      digest: digestOf(real),
-    };
+    const skill = skillIn(join(root, name), name);
+    if (skill !== undefined) return skill;
   }
   return undefined;
+}
+
+/** The skill whose folder is `folder` (a legacy `import "name" from "./folder"`); undefined without its SKILL.md. */
+export function skillIn(folder: string, name: string): ResolvedSkill | undefined {
+  if (!isFile(join(folder, SKILL_FILE))) return undefined;
+  const real = realpathSync.native(folder);
+  const body = readFileSync(join(real, SKILL_FILE), "utf8");
+  const front = frontMatter(body);
+  return {
+    name: front["name"] ?? name,
+    description: front["description"] ?? firstLine(body),
+    folder: real,
+    digest: digestOf(real),
+  };
 }
 
 /** The lines a system prompt adds for the resolved skills. */
 export function skillListing(skills: readonly ResolvedSkill[]): string {
   return [
     "Skills you may draw on (read a skill's SKILL.md with read_skill before you use it):",
-    ...skills.map((skill) => `- ${skill.name}: ${skill.description}`),
+    // Cut at the format's limits, which the cost bound counts on.
+    ...skills.map(
+      (skill) =>
+        `- ${skill.name.slice(0, SKILL_NAME_CHARS)}: ${skill.description.replace(/\s+/g, " ").slice(0, SKILL_DESCRIPTION_CHARS)}`,
+    ),
   ].join("\n");
 }
 
@@ -102,7 +112,13 @@ export function readSkillTool(skills: readonly ResolvedSkill[]): ToolDefinition 
         return listFiles(path)
           .map((file) => relative(skill.folder, file))
           .join("\n");
-      const text = readFileSync(path, "utf8");
+      // Where the skill's scripts are: a skill in ~/.claude/skills is outside the working directory,
+      // bound read-only into the sandbox of the agent's commands at this path.
+      const where =
+        path === join(skill.folder, SKILL_FILE)
+          ? `[The skill's folder is ${skill.folder}: run its scripts from there with run_command.]\n`
+          : "";
+      const text = where + readFileSync(path, "utf8");
       return text.length <= MAX_READ_CHARS
         ? text
         : `${text.slice(0, MAX_READ_CHARS)}\n[... ${text.length - MAX_READ_CHARS} more characters not shown]`;

@@ -27,6 +27,12 @@ export interface Permissions {
   /** `server/tool` globs over the MCP servers of `.mcp.json`; none when absent (docs/tools.md). */
   readonly mcp?: readonly string[];
   /**
+   * `mcp:`'s `prompt:` entries (`mcp: prompt` is `["*"]`): globs whose tools are offered as `mcp:`'s
+   * are, each call put to a person first (`onPermission`, the terminal, or a durable wait). A tool
+   * both lists match asks.
+   */
+  readonly mcpPrompt?: readonly string[];
+  /**
    * `read: prompt`, `write: prompt`, `execute: prompt`: each path read or written, or command run,
    * that the lists above allow is also put to `RunOptions.onPermission` (refused without it).
    */
@@ -128,6 +134,11 @@ export interface ProgramInfo {
   readonly text?: string;
   /** The static bound on the program's model calls and tokens (see `ProgramCost`), for budgets and apps. */
   readonly cost?: ProgramCost;
+  /**
+   * Skills imported from a local folder (`import "file-reader" from "./local-skills/file-reader"`):
+   * the folder of each, relative to the working directory (the program's folder joined with the path).
+   */
+  readonly skillFolders?: { readonly [name: string]: string };
 }
 
 // Cost: a program's static bound (run/bound.ts)

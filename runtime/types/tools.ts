@@ -14,6 +14,11 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The session's `permissions:`, enforced: each check throws when the access is not granted. */
   readonly permissions: ToolPermissions;
+  /**
+   * The real folders of the session's skills outside the working directory (`~/.claude/skills/x`):
+   * bound read-only into the sandbox of its commands, so a skill's scripts run but are not written.
+   */
+  readonly skillFolders?: readonly string[];
 }
 
 /** Resolves a host name to its addresses (IPv4 or IPv6 text). */
@@ -44,7 +49,13 @@ export interface ToolPermissions {
   writablePath(path: string): string;
   confirmRead(path: string, tool: string): Promise<string>;
   confirmWrite(path: string, tool: string): Promise<string>;
-  checkCommand(command: string): Promise<CommandPlan>;
+  /** `readOnly`: folders outside the working directory the command's sandbox shows, read-only. */
+  checkCommand(command: string, readOnly?: readonly string[]): Promise<CommandPlan>;
+  /**
+   * Throws when this agent's `mcp:` globs do not allow the MCP tool `server/tool`; when a `prompt:`
+   * glob matches it, asks `onPermission` (as `name`, the tool's name for the model, with `detail`).
+   */
+  checkMcpCall(server: string, tool: string, name: string, detail: string): Promise<void>;
   /** Throws when the URL may not be fetched; returns it parsed. */
   checkUrl(url: string): Promise<URL>;
   /** Throws when one of the addresses the URL's host has may not be reached. */
@@ -56,9 +67,24 @@ export interface ToolPermissions {
   environment(): Record<string, string>;
 }
 
+/** The image types the Messages API shows a model. */
+export type ToolImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
 /**
- * A tool a session's agent can call. `run` returns the text the model sees; throwing reports the
- * error to the model (as an `is_error` result), which can then try something else.
+ * A part of what a tool hands back: text, or an image (base64) the model is shown as an image block
+ * (an MCP tool's image result). Images count against the output caps by their base64 length and are
+ * not redacted: redaction reads text.
+ */
+export type ToolOutputBlock =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly mediaType: ToolImageType; readonly data: string };
+
+/** What a tool returns: text, or text and images in order. */
+export type ToolOutput = string | readonly ToolOutputBlock[];
+
+/**
+ * A tool a session's agent can call. `run` returns what the model sees (text, or text and images);
+ * throwing reports the error to the model (as an `is_error` result), which can then try something else.
  */
 export interface ToolDefinition {
   readonly name: string;
@@ -72,6 +98,11 @@ export interface ToolDefinition {
   readonly repeatable?: boolean;
   /** For a tool of an MCP server: the server and the tool's own name (the journal keeps both). */
   readonly mcp?: { readonly server: string; readonly tool: string };
+  run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolOutput> | ToolOutput;
+}
+
+/** A tool whose output is always text (every built-in one). */
+export interface TextTool extends ToolDefinition {
   run(input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<string> | string;
 }
 

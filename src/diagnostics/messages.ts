@@ -669,8 +669,8 @@ export const analyzeMessages = {
     error(
       "P056",
       range,
-      "an `mcp:` entry is a quoted `server/tool` glob",
-      'write `mcp: ["memory/*", "github/get_*"]`: the server as .mcp.json names it, then `/` and a tool glob',
+      "an `mcp:` entry is a quoted `server/tool` glob, or `prompt:` and one",
+      'write `mcp: ["memory/*", prompt: "github/create_*"]`: the server as .mcp.json names it, then `/` and a tool glob; `prompt:` has a person approve each call',
     ),
   misspeltSkill: (range: SourceRange, skill: string, installed: string) =>
     error(

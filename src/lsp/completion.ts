@@ -1,8 +1,8 @@
 /**
  * Completion, by what the text before the cursor calls for: names in scope inside `{…}` of a
  * string, agents after `session:`, blocks after `do`, stages after `|`, property names on the lines under an agent
- * or a session, a property's words after its colon, keywords where a statement starts, and names
- * where a value goes. Scopes are the analyzer's; while the line being typed does not parse, the
+ * or a session, a property's words after its colon, keywords where a statement starts, names
+ * where a value goes, and the servers of `.mcp.json` at the start of an `mcp:` glob. Scopes are the analyzer's; while the line being typed does not parse, the
  * program is analysed without it.
  */
 import { CompletionItemKind, type CompletionItem } from "vscode-languageserver";
@@ -37,6 +37,8 @@ const valuePosition = new RegExp(
   "u",
 );
 const openPlaceholder = /\{[\p{L}\p{N}_-]*$/u;
+/** Inside the server part of a glob of an `mcp:` list written on one line: `mcp: ["memory/*", prompt: "gi`. */
+const mcpServerPart = /^\s*mcp\s*:\s*\[(?:[^\]"]*"[^"]*")*[^\]"]*"[^"/]*$/u;
 const agentHeader = new RegExp(String.raw`^\s*agent\s+${NAME}\s*:\s*(?:#.*)?$`, "u");
 const sessionHeader = new RegExp(
   String.raw`^\s*(?:(?:let\s+|const\s+|output\s+)?${NAME}\s*=\s*)?(?:session|resume)\b`,
@@ -66,6 +68,11 @@ export function completion(document: CheckedDocument, offset: number): Completio
 
   const state = textState(before, document, offset);
   if (state === "comment") return [];
+  if (state === "text" && mcpServerPart.test(before))
+    return document.mcpServers.map((name) => ({
+      ...item(name, CompletionItemKind.Module, "MCP server (.mcp.json)"),
+      insertText: `${name}/`,
+    }));
   if (state === "text") return openPlaceholder.test(before) ? names(analysis(), document, offset) : [];
   if (afterAgentColon.test(before))
     return [...document.analysis.agents.keys()].map((name) => item(name, CompletionItemKind.Class, "agent"));

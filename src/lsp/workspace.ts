@@ -34,6 +34,8 @@ export interface CheckedDocument {
   readonly analysis: Analysis;
   /** The file each local `use` names. */
   readonly imports: ReadonlyMap<UseStatement, string>;
+  /** The MCP servers the `.mcp.json` nearest the file declares (none for a document that is not a file). */
+  readonly mcpServers: readonly string[];
 }
 
 /** A check and the interfaces of the programs it imported, which it is only valid with. */
@@ -136,14 +138,12 @@ export class Workspace {
           return interfaces.get(target)!;
         }
       : undefined;
-    const checked = checkProgram(text.getText(), {
-      resolveImport,
-      strict: this.options.strict,
-      ...(isFile ? projectTools(path, this.folderOf(path)) : {}),
-    });
+    const tools = isFile ? projectTools(path, this.folderOf(path)) : undefined;
+    const checked = checkProgram(text.getText(), { resolveImport, strict: this.options.strict, ...tools });
     // With syntax errors too: the statements that do not parse are skipped, the rest is analysed.
     const analysis = checked.analysis;
     const document: CheckedDocument = {
+      mcpServers: tools?.mcpServers.names ?? [],
       uri: text.uri,
       path,
       text,

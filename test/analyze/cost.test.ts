@@ -198,6 +198,19 @@ describe("the cost bound", () => {
     const without = input(bound(...agent("read: deny")));
     expect(input(bound(...agent('mcp: ["memory/*"]'))) - without).toBe(2000 + 32768);
     expect(input(bound(...agent("mcp: []")))).toBe(without);
+    expect(input(bound(...agent("mcp: prompt"))) - without).toBe(2000 + 32768);
+    expect(input(bound(...agent('mcp: [prompt: "memory/*"]'))) - without).toBe(2000 + 32768);
+  });
+
+  it("counts skills: each skill's listed line at the format's limits and read_skill's definition", () => {
+    const input = (cost: ProgramCost): number => Number(formatCount(cost.tokens["sonnet"]!.input).replace(/,/g, ""));
+    const session = (skills: string[]): ProgramCost =>
+      bound("agent reviewer:", ...skills.map((line) => `  ${line}`), '  prompt: "Review"', "session: reviewer");
+    const without = input(session([]));
+    // 290 tokens a skill (a 64-character name twice, a 1,024-character description), 250 for read_skill.
+    expect(input(session(['skills: ["code-review"]'])) - without).toBe(250 + 290);
+    expect(input(session(['skills: ["code-review", "style"]'])) - without).toBe(250 + 2 * 290);
+    expect(input(session(["skills: []"]))).toBe(without);
   });
 });
 

@@ -51,6 +51,31 @@ describe("permissions: mcp:", () => {
     expect(diagnosticsOf("allow").map((line) => line.slice(0, 4))).toEqual(["W009"]);
   });
 
+  it("prompt: entries are globs too (a person approves each call); mcp: prompt is every tool", () => {
+    expect(diagnosticsOf('["github/get_*", prompt: "github/create_*", prompt: "memory/*"]')).toEqual([]);
+    expect(diagnosticsOf("prompt")).toEqual([]);
+    expect(diagnosticsOf('["github/get_*", prompt: "githb/create_*"]')).toEqual([
+      "P055 MCP server `githb` is not declared in .mcp.json (did you mean `github`?)",
+    ]);
+    const unquoted = checkProgram(program('["memory/*", prompt: memory]'), { mcpServers: declared }).diagnostics;
+    expect(unquoted.map((d) => [d.code, d.range.start.column])).toEqual([["P056", 31]]);
+    expect(diagnosticsOf('[{ other: "memory/*" }]').map((line) => line.slice(0, 4))).toEqual(["P056"]);
+  });
+
+  it("prompt: is a list element only (not a call argument), and only as prompt", () => {
+    expect(checkProgram(program('["memory/*", ask: "memory/x"]')).diagnostics[0]?.code).toBe("E004");
+  });
+
+  it("lowers prompt: entries to mcpPrompt, and mcp: prompt to every server's tools", () => {
+    const lowered = (globs: string): string =>
+      lowerSource(program(globs), "p.prose", { mcpServers: declared }).code ?? "";
+    expect(lowered('["github/get_*", prompt: "github/create_*"]')).toContain(
+      'permissions: { mcp: ["github/get_*"], mcpPrompt: ["github/create_*"] }',
+    );
+    expect(lowered('[prompt: "memory/*"]')).toContain('permissions: { mcpPrompt: ["memory/*"] }');
+    expect(lowered("prompt")).toContain('permissions: { mcpPrompt: ["*"] }');
+  });
+
   it("a broken .mcp.json is reported once (P057)", () => {
     const broken = { file: ".mcp.json", names: [], problem: ".mcp.json: not valid JSON" };
     expect(diagnosticsOf('["a/*", "b/*"]', broken)).toEqual([

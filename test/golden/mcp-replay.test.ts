@@ -10,7 +10,7 @@ import { loadProgram } from "../../src/run/load-program.js";
 import { testGolden } from "../../src/golden/run-golden.js";
 import { reply, startFakeAnthropic, type FakeServer, turnOf } from "../support/fake-anthropic.js";
 import { requireBuiltRuntime } from "../support/built-runtime.js";
-import { MEMORY, writeMcpJson } from "../support/mcp-servers.js";
+import { EVERYTHING, MEMORY, writeMcpJson } from "../support/mcp-servers.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const PROGRAM = `agent keeper:
@@ -76,5 +76,52 @@ describe("golden replay of an MCP call", () => {
     expect(result.failures).toEqual([]);
     expect(result.passed).toBe(true);
     expect(existsSync(mark)).toBe(false);
+  });
+
+  it("replays a recorded image result (an image block) without starting the server", async () => {
+    requireBuiltRuntime();
+    const images = await startFakeAnthropic({
+      respond: (request) => {
+        if (turnOf(request) === 0) return reply.toolUse([{ name: "mcp__everything__get-tiny-image", input: {} }]);
+        const results = JSON.stringify(request.body?.messages.at(-1)?.content);
+        return reply.text(results.includes('"type":"image"') ? "saw an image" : "saw no image");
+      },
+    });
+    try {
+      const project = temporaryFolder("prosec-mcp-golden-image-");
+      writeMcpJson(project, { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } });
+      writeFileSync(
+        join(project, "viewer.prose"),
+        'agent viewer:\n  permissions:\n    mcp: ["everything/get-tiny-image"]\n\nlet seen = session: viewer\n  prompt: "Look"\n\noutput seen = seen\n',
+      );
+      const loaded = await loadProgram("viewer.prose", { cwd: project });
+      const runDir = join(project, ".prose/runs/20260101-120000-img044");
+      const outputs = await loaded.module!.run(
+        {},
+        {
+          runDir,
+          runId: "20260101-120000-img044",
+          apiKey: TEST_API_KEY,
+          baseURL: images.url,
+          maxRetries: 0,
+          cwd: project,
+        },
+      );
+      expect(outputs).toEqual({ seen: "saw an image" });
+      expect(readFileSync(join(runDir, "journal.jsonl"), "utf8")).toContain('"media_type":"image/png"');
+      const mark = join(project, "started");
+      writeMcpJson(project, {
+        everything: {
+          command: process.execPath,
+          args: ["-e", `require("fs").writeFileSync(${JSON.stringify(mark)}, "")`],
+        },
+      });
+      const result = await testGolden(runDir, { cwd: project, strict: false });
+      expect(result.failures).toEqual([]);
+      expect(result.passed).toBe(true);
+      expect(existsSync(mark)).toBe(false);
+    } finally {
+      await images.close();
+    }
   });
 });

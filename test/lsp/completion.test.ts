@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompletionRequest, type CompletionItem } from "vscode-languageserver-protocol";
@@ -176,6 +176,27 @@ describe("prosec lsp: completion", () => {
     const pipe = 'let xs = ["a"]\nlet ys = xs | ';
     await lsp.open(join(folder, "pipe.prose"), pipe);
     expect(labels(await complete(pipe, "| ", 2, "pipe.prose"))).toEqual(["map", "filter", "pmap", "reduce"]);
+  });
+
+  it("offers the servers of the nearest .mcp.json at the start of an mcp: glob, prompt: entries too", async () => {
+    mkdirSync(join(folder, "tools"));
+    writeFileSync(
+      join(folder, "tools", ".mcp.json"),
+      JSON.stringify({ mcpServers: { memory: { command: "x" }, github: { type: "http", url: "http://h/mcp" } } }),
+    );
+    const tools = 'agent a:\n  permissions:\n    mcp: ["memory/*", prompt: "gi"]\nsession: a\n  prompt: "hi"\n';
+    await lsp.open(join(folder, "tools", "tools.prose"), tools);
+    const name = join("tools", "tools.prose");
+    const first = await complete(tools, '["', 2, name);
+    expect(first!.map((item) => [item.label, item.insertText])).toEqual([
+      ["memory", "memory/"],
+      ["github", "github/"],
+    ]);
+    expect(labels(await complete(tools, 'prompt: "gi', 11, name))).toEqual(["memory", "github"]);
+    // Past the server's `/` is a tool glob (tools are known only when the server starts), and
+    // other strings are text.
+    expect(await complete(tools, '"memory/', 8, name)).toEqual([]);
+    expect(await complete(tools, '"hi', 3, name)).toEqual([]);
   });
 
   it("offers nothing in comments and in the plain text of strings", async () => {

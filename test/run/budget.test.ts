@@ -56,6 +56,27 @@ describe("a run with a budget", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("admission counts a session's listed skills in the bound", async () => {
+    await serve();
+    const inputPrices = { prices: { "claude-sonnet-5-5": { input: 100, output: 0 } }, budget: 0.01 };
+    const boundOf = async (source: string, name: string): Promise<number> => {
+      const error = await failure((await loadProgram(source, name)).run({}, options(inputPrices)));
+      expect(error.remedy).toBe("start-over-bound");
+      return Number(/about \$(\d+\.\d+)/.exec(error.message)![1]);
+    };
+    const plain = await boundOf(
+      'agent reviewer:\n  model: sonnet\noutput a = session: reviewer\n  prompt: "Review"\n',
+      "plain.prose",
+    );
+    const skilled = await boundOf(
+      'agent reviewer:\n  skills: ["code-review"]\noutput a = session: reviewer\n  prompt: "Review"\n',
+      "skilled.prose",
+    );
+    // 540 input tokens (one listed skill and read_skill) at $100 a million.
+    expect(skilled - plain).toBeCloseTo(0.054, 3);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("says a budget of a tenth of a cent as written, $0.001", async () => {
     await serve();
     const program = await loadProgram(threeSessions, "three.prose");

@@ -75,4 +75,43 @@ describe("prosec check, run, approve with MCP and approvals", () => {
     // The MCP call of the first turn was made once: the graph holds one entity.
     expect(readFileSync(graph, "utf8").match(/"name":"tides"/g)).toHaveLength(1);
   });
+
+  it("an mcp: prompt: entry waits for approval (exit 4) off a terminal; approve; the MCP call is made once", async () => {
+    const asking = await startFakeAnthropic({
+      respond: (request) =>
+        turnOf(request) === 0
+          ? reply.toolUse([
+              {
+                name: "mcp__memory__create_entities",
+                input: { entities: [{ name: "ebb", entityType: "fact", observations: ["low tide"] }] },
+              },
+            ])
+          : reply.text("recorded"),
+    });
+    try {
+      const cwd = temporaryFolder("prosec-cli-mcp-prompt-");
+      const graph = join(cwd, "graph.jsonl");
+      writeMcpJson(cwd, { memory: { command: process.execPath, args: [MEMORY], env: { MEMORY_FILE_PATH: graph } } });
+      writeFileSync(
+        join(cwd, "ebb.prose"),
+        'agent keeper:\n  permissions:\n    mcp: ["memory/read_graph", prompt: "memory/create_*"]\n\noutput done = session: keeper\n  prompt: "Record the ebb"\n',
+      );
+      const env = { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: asking.url, DBOS_SYSTEM_DATABASE_URL: "" };
+      const first = await startProsec(["run", "ebb.prose"], cwd, env).exit;
+      expect(first.stderr).toMatch(
+        /Waiting for approval: Agent keeper asks to use mcp__memory__create_entities: \{"entities"/,
+      );
+      expect(first.status).toBe(EXIT.waitingForInput);
+      expect(existsSync(graph)).toBe(false);
+      const runId = /prosec approve (\S+) /.exec(first.stderr)![1]!;
+      expect((await startProsec(["approve", runId], cwd).exit).status).toBe(EXIT.ok);
+      const resumed = await startProsec(["run", "ebb.prose", "--resume", runId], cwd, env).exit;
+      expect(resumed.status, resumed.stderr).toBe(EXIT.ok);
+      expect(resumed.stdout).toContain("recorded");
+      expect(readFileSync(graph, "utf8").match(/"name":"ebb"/g)).toHaveLength(1);
+      expect(childrenRunning(MEMORY)).toEqual([]);
+    } finally {
+      await asking.close();
+    }
+  });
 });

@@ -109,7 +109,16 @@ describe("MCP tools through permissions: mcp:", () => {
     expect(sum[2]).toContain("mcp__everything__echo");
     expect(nowhere[1]).toBe(true);
     expect(image[1]).toBe(false);
-    expect(image[2]).toMatch(/\[image: image\/png, \d+ bytes\]/);
+    // The image reaches the model as an image block inside the tool result, beside the text.
+    const imageResult = server.requests.find((r) => turnOf(r) === 1)!.body!.messages.at(-1)!.content as Array<{
+      content: Array<{ type: string; text?: string; source?: { type: string; media_type: string; data: string } }>;
+    }>;
+    const imageBlocks = imageResult[3]!.content;
+    expect(imageBlocks.map((block) => block.type)).toContain("image");
+    const shown = imageBlocks.find((block) => block.type === "image")!.source!;
+    expect(shown).toMatchObject({ type: "base64", media_type: "image/png" });
+    expect(Buffer.from(shown.data, "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(imageBlocks.some((block) => block.type === "text" && block.text !== "")).toBe(true);
     expect(links[2]).toMatch(/\[resource: .*\]\n\[resource: .*\]/);
     const toolEvents = events.filter((event) => event.type === "tool");
     expect(toolEvents.map((event) => [event.tool, event.allowed])).toEqual([

@@ -4,11 +4,11 @@
  * outside the skill's folder; a skill not installed is said once and the session runs without it;
  * an edited skill re-runs the steps that use it on resume, and nothing else.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Runtime, SessionRequest } from "../../runtime/index.js";
-import { installedSkills, resolveSkill } from "../../runtime/tools/skills.js";
+import { installedSkills, resolveSkill, skillListing } from "../../runtime/tools/skills.js";
 import {
   reply,
   startFakeAnthropic,
@@ -80,6 +80,14 @@ describe("Agent Skills", () => {
     expect(notices).toHaveLength(1);
   });
 
+  it("lists a skill within the format's limits (64-character name, 1,024-character description): what the cost bound counts", () => {
+    const listing = skillListing([
+      { name: "n".repeat(100), description: `${"d".repeat(2000)}\nsecond line`, folder: "/x", digest: "" },
+    ]);
+    const line = listing.split("\n")[1]!;
+    expect(line).toBe(`- ${"n".repeat(64)}: ${"d".repeat(1024)}`);
+  });
+
   it("read_skill reads the skill's files and nothing outside its folder", async () => {
     const { cwd, home } = project();
     const calls = [
@@ -98,7 +106,10 @@ describe("Agent Skills", () => {
     await runAgainst(server, (rt) => reviewing(rt), { cwd, homeDir: home });
     const answered = server.requests[1]!.body!.messages.at(-1)!.content as Array<Record<string, unknown>>;
     const results = answered.map((block) => [block["is_error"] === true, String(block["content"])]);
-    expect(results[0]).toEqual([false, REVIEW]);
+    expect(results[0]).toEqual([
+      false,
+      `[The skill's folder is ${realpathSync(join(cwd, "skills", "code-review"))}: run its scripts from there with run_command.]\n${REVIEW}`,
+    ]);
     expect(results[1]).toEqual([false, "echo checked\n"]);
     expect(results[2]).toEqual([false, "scripts/check.sh"]);
     for (const refused of results.slice(3)) expect(refused[0]).toBe(true);
@@ -131,7 +142,8 @@ describe("Agent Skills", () => {
     expect(first.tools.map((tool) => tool.name)).toEqual(["read_skill", "answer"]);
     expect(first.tool_choice).toBeUndefined();
     const read = server.requests[1]!.body!.messages.at(-1)!.content as Array<Record<string, unknown>>;
-    expect(read[0]).toMatchObject({ content: REVIEW });
+    expect(String(read[0]!["content"])).toMatch(/^\[The skill's folder is .*\]\n/);
+    expect(String(read[0]!["content"]).endsWith(REVIEW)).toBe(true);
   });
 
   it("an edited SKILL.md re-runs the sessions that use it on resume, and nothing else", async () => {

@@ -4,28 +4,19 @@
  * in a tool name becomes `_`), each a `ToolDefinition` like a built-in one, so a call goes through
  * the same pipeline: the session's checks, redaction, caps, journal, span and events.
  *
- * A result is text: text blocks as they are, a resource link or an embedded resource as a line that
- * names it (and an embedded text resource's text), an image or audio as a line that gives its type and
- * size (the model is not shown the picture: results are strings through the journal, goldens and
- * caps). `isError` results are thrown, so the model sees them as tool errors.
+ * A result is text and images: text blocks as they are, a resource link or an embedded resource as a
+ * line that names it (and an embedded text resource's text), an image of a type the Messages API
+ * shows (PNG, JPEG, GIF, WebP) as an image block (journaled and counted against the caps like text;
+ * not redacted, since redaction reads text), other images and audio as a line that gives the type
+ * and size. `isError` results are thrown, so the model sees them as tool errors.
  */
 import { wildcardMatch } from "../wildcard.js";
-import type { ToolDefinition, ToolInputSchema } from "../../types.js";
+import { parseMcpGlob } from "./mcp-globs.js";
+import type { ToolDefinition, ToolImageType, ToolInputSchema, ToolOutput, ToolOutputBlock } from "../../types.js";
 import type { CallToolResult, McpServers, McpTool } from "./servers.js";
 
 /** The API's limit on a tool name. */
 const MAX_NAME = 64;
-
-/** One `server/tool` glob, split (a glob without `/` names a whole server: `memory` is `memory/*`). */
-export interface McpGlob {
-  readonly server: string;
-  readonly tool: string;
-}
-
-export function parseMcpGlob(glob: string): McpGlob {
-  const slash = glob.indexOf("/");
-  return slash < 0 ? { server: glob, tool: "*" } : { server: glob.slice(0, slash), tool: glob.slice(slash + 1) };
-}
 
 /** The name the model sees. */
 export function mcpToolName(server: string, tool: string): string {
@@ -52,9 +43,15 @@ export async function mcpTools(
   const names = servers.names();
   for (const glob of parsed)
     if (!names.some((name) => wildcardMatch(glob.server, name)))
-      throw new Error(
-        `permissions: mcp: names the MCP server ${JSON.stringify(glob.server)}, which ${servers.config.file} does not declare (it declares ${names.length === 0 ? "none" : names.join(", ")}).`,
-      );
+      // A server glob (`mcp: prompt` is `*`) that matches no server is said, as a tool glob is.
+      if (glob.server.includes("*"))
+        options.notice(
+          `permissions: mcp: "${glob.server}/${glob.tool}" matches no MCP server of ${servers.config.file}.`,
+        );
+      else
+        throw new Error(
+          `permissions: mcp: names the MCP server ${JSON.stringify(glob.server)}, which ${servers.config.file} does not declare (it declares ${names.length === 0 ? "none" : names.join(", ")}).`,
+        );
   const tools: ToolDefinition[] = [];
   const byName = new Map<string, string>();
   for (const server of names) {
@@ -97,16 +94,46 @@ function definition(
     repeatable: hints?.readOnlyHint === true || hints?.idempotentHint === true,
     mcp: { server, tool: tool.name },
     async run(input, context) {
+      await context.permissions.checkMcpCall(server, tool.name, name, callDetail(input));
       const result = await servers.call(server, tool.name, { ...input }, context.signal);
-      const text = resultText(result);
-      if (result.isError === true) throw new Error(text);
-      return text;
+      if (result.isError === true) throw new Error(resultText(result));
+      return resultOutput(result);
     },
   };
 }
 
-/** A tool result as the text the model is given. */
-export function resultText(result: CallToolResult): string {
+/** What a person approving the call is shown: its input as JSON, cut at 1,000 characters. */
+function callDetail(input: Readonly<Record<string, unknown>>): string {
+  const json = JSON.stringify(input);
+  return json.length <= 1000 ? json : `${json.slice(0, 1000)}... (${json.length} characters)`;
+}
+
+const SHOWN_IMAGES: ReadonlySet<string> = new Set<ToolImageType>([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+]);
+
+/** A tool result as the model is given it: its text, with its images as image blocks where it has some. */
+export function resultOutput(result: CallToolResult): ToolOutput {
+  const content = result.content ?? [];
+  if (!content.some(shownImage)) return resultText(result);
+  return content.map((block): ToolOutputBlock =>
+    shownImage(block)
+      ? { type: "image", mediaType: block.mimeType as ToolImageType, data: block.data }
+      : { type: "text", text: resultText({ content: [block] }) },
+  );
+}
+
+function shownImage(
+  block: NonNullable<CallToolResult["content"]>[number],
+): block is Extract<NonNullable<CallToolResult["content"]>[number], { type: "image" }> {
+  return block.type === "image" && SHOWN_IMAGES.has(block.mimeType);
+}
+
+/** A tool result as text (an error's, or one without images to show). */
+export function resultText(result: Pick<CallToolResult, "content" | "structuredContent">): string {
   const parts: string[] = [];
   for (const block of result.content ?? []) {
     switch (block.type) {

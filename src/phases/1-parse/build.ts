@@ -69,6 +69,12 @@ export function object(open: Token, entries: Cons<ast.ObjectEntry> | null, close
   return { kind: "Object", entries: flatten(entries), loc: span(open, close) };
 }
 
+/** `prompt: x` as a list's element: the object `{ prompt: x }` (DIALECT.md, `mcp:`'s `prompt:` entries). */
+export function keyedElement(key: Token, value: ast.Expression): ast.ObjectExpression {
+  const entries = [entry(identifier(key), value)];
+  return { kind: "Object", entries, loc: span(key, value) };
+}
+
 /** `{ access.token }`: the entry `token: access.token`. */
 export function pathEntry(path: ast.Expression, property: Token): ast.ObjectEntry {
   const value = member(path, property);

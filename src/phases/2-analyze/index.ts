@@ -13,6 +13,7 @@ export { permissionKinds, propertyNames } from "../../../runtime/vocabulary.js";
 export { propertyWords } from "./rules/properties.js";
 export { closest } from "./suggest.js";
 export { inputQuestion } from "./input-question.js";
+export { promptedGlob } from "./mcp-entries.js";
 export {
   destructuredOutput,
   inferValueTypes,

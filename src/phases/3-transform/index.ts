@@ -26,6 +26,8 @@
  */
 import { type Analysis, inputQuestion } from "../2-analyze/index.js";
 import { createHash } from "node:crypto";
+import { posix } from "node:path";
+import { isLocalUse } from "../../references.js";
 import type * as ast from "../../ast.js";
 import type { ProgramCost } from "../../../runtime/run/bound.js";
 import {
@@ -297,7 +299,7 @@ function programInfo(
     compilerVersion: ${stringLiteral(options.compilerVersion)},
     inputs: [${inputs.join(", ")}],
     outputs: [${analysis.outputs.map(stringLiteral).join(", ")}],${usesField(imported)}
-    text: \`${templateChunk(options.sourceText)}\`,${options.cost === undefined ? "" : `\n    cost: ${dataLiteral(options.cost)},`}
+    text: \`${templateChunk(options.sourceText)}\`,${options.cost === undefined ? "" : `\n    cost: ${dataLiteral(options.cost)},`}${skillFolders(analysis, options.source)}
   }`;
 }
 
@@ -308,6 +310,22 @@ function programInfo(
 function usesField(imported: ReadonlyArray<readonly [string, string]>): string {
   if (imported.length === 0) return "";
   return `\n    uses: { ${imported.map(([alias, module]) => `${propertyKey(alias)}: ${module}.default`).join(", ")} },`;
+}
+
+/**
+ * `import "name" from "./folder"`: a local path is that skill's folder, written relative to where the
+ * program was compiled from (its source path's folder joined with the path); other sources only
+ * register the name. Nothing when the program imports no local skill.
+ */
+function skillFolders(analysis: Analysis, source: string): string {
+  const entries = analysis.program.body.flatMap((statement) =>
+    statement.kind === "Import" && isLocalUse(statement.source.value)
+      ? [
+          `${stringLiteral(statement.skill.value)}: ${stringLiteral(posix.join(posix.dirname(source), statement.source.value))}`,
+        ]
+      : [],
+  );
+  return entries.length === 0 ? "" : `\n    skillFolders: { ${entries.join(", ")} },`;
 }
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */

@@ -14,6 +14,7 @@ import {
   propertyNames,
 } from "../../../runtime/vocabulary.js";
 import type * as ast from "../../ast.js";
+import { promptedGlob } from "../2-analyze/index.js";
 import { numberLiteral, propertyKey, recordField, stringLiteral } from "./literals.js";
 import type { RuntimeHelper } from "./lowering.js";
 
@@ -137,7 +138,9 @@ function stringList(value: ast.Expression | ast.PropertyBlock, lowering: Express
  * - execute: `allow` adds no list (bash decides), `deny` the empty list (no command), `prompt`
  *   `ask` (each command goes to `onPermission`);
  * - bash / network: the mode itself;
- * - env: a list of environment variable names the tools get; `deny` (the only word) the empty list.
+ * - env: a list of environment variable names the tools get; `deny` (the only word) the empty list;
+ * - mcp: its globs as `mcp`, its `prompt:` entries as `mcpPrompt` (a person approves each call);
+ *   `prompt` alone is `mcpPrompt: ["*"]`, `deny` no MCP tool (the default).
  *
  * Any other value was reported by analysis (W009, "treated as deny") and lowers as `deny`;
  * unknown kinds (W008) grant nothing and are left out.
@@ -148,6 +151,10 @@ function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): st
   for (const { key, value } of block.properties) {
     const kind = key.name;
     if (!isOneOf(permissionKinds, kind)) continue;
+    if (value.kind === "Array" && kind === "mcp") {
+      rules.push(...mcpLists(value, lowering));
+      continue;
+    }
     if (value.kind === "Array" && kind !== "bash") {
       rules.push(`${kind}: ${stringList(value, lowering)}`);
       continue;
@@ -171,10 +178,28 @@ function permissions(block: ast.PropertyBlock, lowering: ExpressionLowering): st
       case "env":
         rules.push("env: []");
         break;
+      case "mcp":
+        if (mode === "prompt") rules.push(`mcpPrompt: [${stringLiteral("*")}]`);
+        break;
     }
   }
   if (ask.length > 0) rules.push(`ask: [${ask.map(stringLiteral).join(", ")}]`);
   return rules.length === 0 ? "{}" : `{ ${rules.join(", ")} }`;
+}
+
+/** An `mcp:` list as its plain globs (`mcp`) and its `prompt:` ones (`mcpPrompt`), each left out when empty. */
+function mcpLists(list: ast.ArrayExpression, lowering: ExpressionLowering): string[] {
+  const plain: string[] = [];
+  const prompted: string[] = [];
+  for (const element of list.elements) {
+    const glob = promptedGlob(element);
+    if (glob === undefined) plain.push(lowering.text(element));
+    else prompted.push(lowering.text(glob));
+  }
+  return [
+    ...(plain.length > 0 || prompted.length === 0 ? [`mcp: [${plain.join(", ")}]`] : []),
+    ...(prompted.length > 0 ? [`mcpPrompt: [${prompted.join(", ")}]`] : []),
+  ];
 }
 
 /**

@@ -3,6 +3,7 @@
  * counts a quarter of its characters).
  */
 import { DEFAULT_REASKS } from "../../../../runtime/model/unexpected-answers.js";
+import { SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS } from "../../../../runtime/tools/skill-limits.js";
 
 /** A session's reply, and every value a prompt shows (context, interpolation, a judgment's scope). */
 export const REPLY_TOKENS = 1000;
@@ -17,6 +18,15 @@ export const SESSION_OVERHEAD_TOKENS = 450;
  */
 export const MCP_TOOLS_TOKENS = 2000;
 export const MCP_RESULT_TOKENS = (128 * 1024) / 4;
+/**
+ * A session with `skills:`: each skill's line in the system prompt at the Agent Skills format's
+ * limits (a 64-character name, a 1,024-character description; the runtime cuts longer ones) with
+ * its name again in `read_skill`'s definition, and the listing's heading and that definition once
+ * (about 530 characters). No skill file is read: the bound is the program's, whatever is installed.
+ * What the model reads with `read_skill` is a tool turn, which the bound does not count (the meter does).
+ */
+export const SKILL_LINE_TOKENS = Math.ceil((2 * SKILL_NAME_CHARS + SKILL_DESCRIPTION_CHARS + 8) / 4);
+export const SKILLS_TOOL_TOKENS = 250;
 /** The fixed instructions and answer tool of a judgment, choice or extraction. */
 export const QUESTION_OVERHEAD_TOKENS = 150;
 /**

@@ -23,6 +23,8 @@ import {
   REASKS,
   REPLY_TOKENS,
   SESSION_OVERHEAD_TOKENS,
+  SKILL_LINE_TOKENS,
+  SKILLS_TOOL_TOKENS,
   tokensOf,
 } from "./assumptions.js";
 import type { CostEstimator, CostTable } from "./estimator.js";
@@ -153,10 +155,11 @@ function session(
       : estimator.number(retry, node);
   const returns = sessionReturns(node, estimator.analysis.agents);
   // A typed session is offered the `answer` tool: its schema is part of every request. An agent with
-  // `mcp:` is offered its MCP tools and may read one result at the cap.
+  // `mcp:` is offered its MCP tools and may read one result at the cap; skills are listed.
   let input =
     SESSION_OVERHEAD_TOKENS +
     (reachesMcp(property("permissions")?.value) ? MCP_TOOLS_TOKENS + MCP_RESULT_TOKENS : 0) +
+    skillsTokens(property("skills")?.value) +
     (returns === undefined ? 0 : tokensOf(JSON.stringify(schemaOf(returns))));
   let values = CostVector.none;
   for (const { key, value } of [...(agent?.properties ?? []), ...node.properties]) {
@@ -253,9 +256,17 @@ function verdictReading(stage: ast.PipeStage, estimator: CostEstimator): CostVec
   return last?.kind === "ExpressionStatement" ? estimator.truthy(last.expression) : CostVector.none;
 }
 
-/** Whether `permissions:` gives MCP tools (`mcp:` with at least one glob). */
+/** What `skills:` adds to a session's input: each skill's listed line and `read_skill`'s definition. */
+function skillsTokens(skills: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation | undefined): number {
+  if (skills === undefined || skills.kind === "PropertyBlock" || skills.kind === "TypeAnnotation") return 0;
+  const count = skills.kind === "Array" ? skills.elements.length : 1;
+  return count === 0 ? 0 : SKILLS_TOOL_TOKENS + count * SKILL_LINE_TOKENS;
+}
+
+/** Whether `permissions:` gives MCP tools (`mcp:` with at least one glob, or `mcp: prompt`). */
 function reachesMcp(permissions: ast.Expression | ast.PropertyBlock | ast.TypeAnnotation | undefined): boolean {
   if (permissions?.kind !== "PropertyBlock") return false;
   const mcp = permissions.properties.find((rule) => rule.key.name === "mcp")?.value;
-  return mcp?.kind === "Array" && mcp.elements.length > 0;
+  if (mcp?.kind === "Array") return mcp.elements.length > 0;
+  return (mcp?.kind === "Identifier" && mcp.name === "prompt") || (mcp?.kind === "String" && mcp.value === "prompt");
 }

@@ -1,6 +1,7 @@
 import { isOneOf, permissionKinds, permissionWords } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
+import { promptedGlob } from "../mcp-entries.js";
 import { closest } from "../suggest.js";
 import { describe } from "./describe.js";
 import type { RuleContext } from "./rule.js";
@@ -45,14 +46,15 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
 }
 
 /**
- * `mcp:` globs are quoted `server/tool` text, and the server (when not itself a glob) is one the
+ * `mcp:` globs are quoted `server/tool` text (or `prompt: "server/tool"`, a glob whose calls a person approves), and the server (when not itself a glob) is one the
  * `.mcp.json` nearest the program declares (P055, P056, P057). Check never starts a server: which
  * tools a glob matches is known when the server first starts (a warning then, if none).
  */
 function checkMcpGlobs(globs: readonly ast.Expression[], context: RuleContext): void {
   const declared = context.mcpServers;
   let reported = false;
-  for (const glob of globs) {
+  for (const entry of globs) {
+    const glob = promptedGlob(entry) ?? entry;
     if (glob.kind !== "String" || !glob.parts.every((part) => part.kind === "TextPart")) {
       context.report(m.mcpGlobNotString(glob.loc));
       continue;
