@@ -6,6 +6,7 @@ import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
 import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
+import { parallelPlan, type ParallelPlan } from "./parallel-plan.js";
 import { reportUnreachable } from "./unreachable.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import type { DeclaredMcpServers } from "./rules/rule.js";
@@ -45,6 +46,7 @@ export class Analyzer implements RuleContext {
   private readonly triesMissingClauses = new Set<ast.TryExpression>();
   /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
   private readonly jumpScopes: JumpScope[] = [];
+  private readonly parallelPlans = new Map<ast.ParallelExpression, ParallelPlan>();
 
   readonly mcpServers: DeclaredMcpServers | undefined;
   readonly installedSkills: readonly string[] | undefined;
@@ -91,6 +93,7 @@ export class Analyzer implements RuleContext {
       ),
       agentValues: this.bindings.agentValues,
       blockBindingReads: this.bindings.blockBindingReads,
+      parallelPlans: this.parallelPlans,
     };
   }
 
@@ -323,6 +326,7 @@ export class Analyzer implements RuleContext {
     },
     Parallel: (node) => {
       this.modifiers("parallel", node.modifiers);
+      this.parallelPlans.set(node, parallelPlan(node));
       for (const branch of node.branches) this.within({ kind: "branch" }, () => this.statement(branch));
     },
     Repeat: (node) => {

@@ -8,12 +8,14 @@ import type {
   Identifier,
   InputDeclaration,
   Node,
+  ParallelExpression,
   Placeholder,
   Program,
   ResultType,
   UseStatement,
 } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { ParallelPlan } from "./parallel-plan.js";
 
 export type ScopeKind = "program" | "block" | "loop" | "branch" | "catch" | "pipe";
 
@@ -83,6 +85,8 @@ export interface Analysis extends NameTargets {
   readonly blockBindingReads: ReadonlyMap<Identifier, BlockDefinition>;
   /** Values whose type a `returns:` gives (typed-values.ts). */
   readonly typed: TypedValues;
+  /** How each `parallel` joins and fails, read once from its modifiers (parallel-plan.ts). */
+  readonly parallelPlans: ReadonlyMap<ParallelExpression, ParallelPlan>;
 }
 
 /** Which values a `returns:` types (typed-values.ts). */

@@ -1,6 +1,6 @@
 /** `parallel:` blocks and `parallel for`: concurrent branches the runtime starts, joined by `Promise.all` or a race. */
 import type * as ast from "../../../ast.js";
-import { numberLiteral, recordField, stringLiteral } from "../literals.js";
+import { recordField, stringLiteral } from "../literals.js";
 import { awaited, inert, Lines, nullValue, returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
@@ -21,22 +21,11 @@ export function parallel(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  let join = "all";
-  let onFail: string | undefined;
-  let count: string | undefined;
-  for (const modifier of node.modifiers) {
-    const word =
-      modifier.value.kind === "String"
-        ? modifier.value.value
-        : modifier.value.kind === "Identifier"
-          ? modifier.value.name
-          : undefined;
-    if (modifier.key === null && word !== undefined) join = word;
-    else if (modifier.key?.name === "on-fail" && word !== undefined) onFail = `onFail: ${stringLiteral(word)}`;
-    else if (modifier.key?.name === "count" && modifier.value.kind === "Number")
-      count = `count: ${numberLiteral(modifier.value.raw)}`;
-  }
-  const options = [join === "any" ? count : undefined, onFail].filter((option) => option !== undefined);
+  const { join, count, onFail } = lowering.analysis.parallelPlans.get(node)!;
+  const options = [
+    count === undefined ? undefined : `count: ${count}`,
+    onFail === "fail-fast" ? undefined : `onFail: ${stringLiteral(onFail)}`,
+  ].filter((option) => option !== undefined);
   const inBranch = concurrentBody(state, false);
   const branches = node.branches.map((branch) => branchFunction(branch, inBranch, lowering));
   const started = `(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}])`;
