@@ -13,7 +13,7 @@ import type { DeclaredMcpServers } from "./rules/rule.js";
 import { misspeltProperty } from "./rules/properties.js";
 import { NamedValues } from "./named-values.js";
 import { closest } from "./suggest.js";
-import type { Analysis, NameTargets } from "./types.js";
+import type { Analysis, NameTargets, Reachability } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
 export type ImportedProgram = ProgramInterface;
@@ -63,7 +63,7 @@ export class Analyzer implements RuleContext {
     this.named = new NamedValues(this.bindings, report);
   }
 
-  run(): Omit<Analysis, keyof NameTargets | "typed"> {
+  run(): Omit<Analysis, keyof NameTargets | "typed" | Reachability> {
     let executed = false;
     this.noteSkippedClauses(this.program.body);
     for (const statement of this.program.body) {

@@ -87,7 +87,16 @@ export interface Analysis extends NameTargets {
   readonly typed: TypedValues;
   /** How each `parallel` joins and fails, read once from its modifiers (parallel-plan.ts). */
   readonly parallelPlans: ReadonlyMap<ParallelExpression, ParallelPlan>;
+  /** The blocks a run can call (called-blocks.ts): lowering writes only those. */
+  readonly calledBlocks: ReadonlySet<BlockDefinition>;
+  /** The agents a session or `resume:` names, in code a run can reach (read-bindings.ts). */
+  readonly usedAgents: ReadonlySet<AgentDefinition>;
+  /** The bindings something reads: a name, an interpolation, a judgment, an output (read-bindings.ts). */
+  readonly readBindings: ReadonlySet<SymbolInfo>;
 }
+
+/** The facts of what a run can reach, found once names and targets are known. */
+export type Reachability = "calledBlocks" | "usedAgents" | "readBindings";
 
 /** Which values a `returns:` types (typed-values.ts). */
 export interface TypedValues {

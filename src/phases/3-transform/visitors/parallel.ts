@@ -6,7 +6,7 @@ import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { concurrentBody } from "./jumps.js";
-import { counter } from "./loop-variables.js";
+import { counter, handsOver } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
 
 /**
@@ -113,6 +113,7 @@ export function parallelFor(
   request: ValueRequest,
 ): Lowered {
   const item = lowering.identifierName(node.item);
+  const itemSymbol = lowering.analysis.references.get(node.item);
   // The index is a number the runtime passes (and an accumulator's slot): a reassigned one gets a `let` of its own.
   const position = counter(node.index, "index", lowering);
   const index = node.index ? position.head : "$index";
@@ -142,9 +143,9 @@ export function parallelFor(
   };
   if (accumulating.length === 0) {
     const body = iteration(state);
-    return awaited(
-      `rt.map(${site(node)}, ${items}, async (${item}${node.index ? `, ${index}` : ""}) => {\n${body.text()}\n})`,
-    );
+    // A callback's trailing parameters nothing reads are left out.
+    const parameters = node.index ? `${item}, ${index}` : handsOver(itemSymbol, lowering) ? item : "";
+    return awaited(`rt.map(${site(node)}, ${items}, async (${parameters}) => {\n${body.text()}\n})`);
   }
   const parts = lowering.temporary("parts");
   const list = lowering.temporary("items");
