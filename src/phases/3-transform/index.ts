@@ -43,6 +43,7 @@ import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
 import type { UnformattedModule } from "./format.js";
 import { NameTable, type Namespace } from "./names.js";
+import { namesType } from "./names-type.js";
 import { bodyInParts, partThreshold } from "./parts.js";
 import { settingsFields } from "./settings.js";
 import { programState } from "./state.js";
@@ -196,7 +197,7 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const types = [
     ...(agents.length > 0 ? ["AgentDefinition"] : []),
     "RunOptions",
-    ...(mentionsValueType(staticAgents, runBody.flat(), inputsType, outputsType) ? ["Value"] : []),
+    ...(namesType([...staticAgents, ...runBody.flat(), inputsType, outputsType].join("\n"), "Value") ? ["Value"] : []),
   ];
   const moduleText = (run: string) =>
     [
@@ -223,17 +224,6 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const marker = unusedName("$runBody", code);
   // Built only when the module is formatted: `prosec run` never formats.
   return { code, split: () => ({ outline: moduleText(`${marker};`), marker, pieces: piecesOf(runBody) }) };
-}
-
-/**
- * Whether the module's code names the `Value` type, so that it imports the type only then (an
- * unused import fails `noUnusedLocals` and linters). Lowering writes the type in many places; this
- * looks for the name in what it wrote. A prompt that says "Value" at worst imports it needlessly.
- */
-function mentionsValueType(...code: readonly (string | readonly string[])[]): boolean {
-  return code.some((part) =>
-    (typeof part === "string" ? [part] : part).some((text) => /(?<![\w$])Value(?![\w$])/.test(text)),
-  );
 }
 
 /** An object type of these fields; with none, `Record<string, never>` (`{}` would admit any value but null). */
