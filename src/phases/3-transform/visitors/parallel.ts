@@ -144,7 +144,8 @@ export function parallelFor(
   if (accumulating.length === 0) {
     const body = iteration(state);
     // A callback's trailing parameters nothing reads are left out.
-    const parameters = node.index ? `${item}, ${index}` : handsOver(itemSymbol, lowering) ? item : "";
+    const indexRead = node.index !== null && handsOver(lowering.analysis.references.get(node.index), lowering);
+    const parameters = indexRead ? `${item}, ${index}` : handsOver(itemSymbol, lowering) ? item : "";
     return awaited(`rt.map(${site(node)}, ${items}, async (${parameters}) => {\n${body.text()}\n})`);
   }
   const parts = lowering.temporary("parts");
