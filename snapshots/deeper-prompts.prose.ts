@@ -59,7 +59,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         """
     `,
     });
-    const review = rt.bind(
+    const $final = rt.bind(
       { line: 18, column: 5 },
       "review",
       await rt.session({
@@ -72,7 +72,6 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         context: { writer: "writer" },
       }),
     );
-    const $final = review;
     rt.finalResult($final);
     return {};
   });

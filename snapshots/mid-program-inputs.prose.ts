@@ -59,7 +59,6 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       draft: () => draft,
       approval: () => approval,
     });
-
     const topic = await rt.input({ line: 2, column: 1 }, { name: "topic", prompt: "Topic" });
     let draft: string = rt.bind(
       { line: 4, column: 5 },

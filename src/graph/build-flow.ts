@@ -203,20 +203,7 @@ class FlowBuilder {
   }
 
   private parallel(node: ast.ParallelExpression, entry: readonly Exit[]): Exit[] {
-    let strategy = "all";
-    let onFail = "fail-fast";
-    let count: string | undefined;
-    for (const modifier of node.modifiers) {
-      const word =
-        modifier.value.kind === "String"
-          ? modifier.value.value
-          : modifier.value.kind === "Identifier"
-            ? modifier.value.name
-            : undefined;
-      if (modifier.key === null && word !== undefined) strategy = word;
-      else if (modifier.key?.name === "on-fail" && word !== undefined) onFail = word;
-      else if (modifier.key?.name === "count") count = this.text(modifier.value);
-    }
+    const { join: strategy, count, onFail } = this.analysis.parallelPlans.get(node)!;
     const join = `${strategy}${count === undefined ? "" : ` ${count}`}`;
     const fork = this.canvas.add(
       "fork",

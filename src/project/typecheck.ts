@@ -43,8 +43,8 @@ function typeRoots(): string[] | undefined {
 
 export interface TypecheckOptions {
   /**
-   * Also `noUnusedLocals`. Off for `--typecheck`: a large program's module, run in parts (over 150
-   * statements), is not tidied (tidy.ts), and a binding nothing reads stays declared there.
+   * Also `noUnusedLocals`. Off for `--typecheck`, which checks that a program's module compiles;
+   * the generated-code lint test holds every module, a large one's too, to it.
    */
   readonly noUnusedLocals?: boolean;
 }

@@ -3,25 +3,35 @@
  * `typescript-eslint` recommended (no project overrides, nothing ignored, inline directives off, so
  * a generated `/* eslint-disable *\/` could not hide anything), are formatted as prettier formats
  * them, and type-check with the strictest flags teams use. Over every module users see: the
- * committed snapshots, the example app's workflows and the 50 corpus programs built afresh.
+ * committed snapshots, the example app's workflows and the 50 corpus programs built afresh, and a
+ * program of over 150 top-level statements (its body runs in parts) that leaves agents, bindings
+ * and loop items unused: a large program's module is as tidy as a small one's.
  */
 import js from "@eslint/js";
 import { ESLint, type Linter } from "eslint";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as prettier from "prettier";
 import tseslint from "typescript-eslint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "../../src/phases/1-parse/index.js";
 import { PRETTIER_OPTIONS } from "../../src/phases/3-transform/index.js";
+import { partThreshold } from "../../src/phases/3-transform/parts.js";
 import { build } from "../../src/project/build.js";
 import { typecheck, type EmittedModule } from "../../src/project/typecheck.js";
+import { unreadProgram } from "../support/unread-program.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const corpus = join(root, "examples/openprose");
 const outDir = mkdtempSync(join(tmpdir(), "prosec-generated-lint-"));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+const largeDir = mkdtempSync(join(tmpdir(), "prosec-generated-lint-large-"));
+const largeSource = unreadProgram(20);
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync(largeDir, { recursive: true, force: true });
+});
 
 /** The plain recommended configs, nothing of the repository's own. */
 const plain = new ESLint({
@@ -50,20 +60,30 @@ beforeAll(async () => {
     .map((name) => join(corpus, name));
   const built = await build(programs, { outDir, force: true });
   expect(built.programs.filter((program) => program.status !== "written")).toEqual([]);
+  writeFileSync(join(largeDir, "large.prose"), largeSource);
+  const large = await build([join(largeDir, "large.prose")], { force: true });
+  expect(large.programs.map((program) => program.status)).toEqual(["written"]);
   const committed = [...modulesUnder(join(root, "snapshots")), ...modulesUnder(join(root, "examples/app/src"))];
-  modules = [...committed, ...modulesUnder(outDir)].map((path) => ({ path, code: readFileSync(path, "utf8") }));
+  modules = [...committed, ...modulesUnder(outDir), ...modulesUnder(largeDir)].map((path) => ({
+    path,
+    code: readFileSync(path, "utf8"),
+  }));
 }, 300_000);
 
-/** Where a module is reported: the corpus modules as if built next to their programs. */
+/** Where a module is reported: the corpus modules as if built next to their programs, the large one at the root. */
 function shownPath(path: string): string {
+  if (path.startsWith(largeDir)) return join(root, relative(largeDir, path));
   return path.startsWith(outDir) ? join(corpus, relative(outDir, path)) : path;
 }
 
 describe("generated modules", () => {
-  it("are 25 snapshots, 4 example-app workflows and 50 corpus modules", () => {
+  it("are 25 snapshots, 4 example-app workflows, 50 corpus modules and a program run in parts", () => {
     const count = (folder: string) =>
       modules.filter((module) => shownPath(module.path).startsWith(join(root, folder))).length;
     expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([25, 4, 50]);
+    expect(parse(largeSource).ast.body.length).toBeGreaterThan(partThreshold);
+    const large = modules.filter((module) => module.path.startsWith(largeDir));
+    expect(large.map((module) => module.code.includes("async function $chunk1()"))).toEqual([true]);
   });
 
   it("pass @eslint/js and typescript-eslint recommended with 0 problems", async () => {
@@ -72,7 +92,7 @@ describe("generated modules", () => {
         modules.map((module) => plain.lintText(module.code, { filePath: shownPath(module.path), warnIgnored: true })),
       )
     ).flat();
-    expect(results).toHaveLength(79);
+    expect(results).toHaveLength(80);
     const problems = results.flatMap((result) =>
       result.messages.map(
         (message) =>

@@ -6,13 +6,14 @@ import { Bindings } from "./bindings.js";
 import { Definitions } from "./definitions.js";
 import { checkJump, type JumpScope } from "./jumps.js";
 import { modifierHoldsExpression, type ModifierOwner } from "./modifier-keys.js";
+import { parallelPlan, type ParallelPlan } from "./parallel-plan.js";
 import { reportUnreachable } from "./unreachable.js";
 import { checkNode, type ProgramInterface, type RuleContext } from "./rules/index.js";
 import type { DeclaredMcpServers } from "./rules/rule.js";
 import { misspeltProperty } from "./rules/properties.js";
 import { NamedValues } from "./named-values.js";
 import { closest } from "./suggest.js";
-import type { Analysis, NameTargets } from "./types.js";
+import type { Analysis, NameTargets, Reachability } from "./types.js";
 
 /** The inputs and outputs of a program that `use` imports, for checking calls to it. */
 export type ImportedProgram = ProgramInterface;
@@ -45,6 +46,7 @@ export class Analyzer implements RuleContext {
   private readonly triesMissingClauses = new Set<ast.TryExpression>();
   /** The constructs around the statement being analysed that `return`, `break` and `continue` may leave. */
   private readonly jumpScopes: JumpScope[] = [];
+  private readonly parallelPlans = new Map<ast.ParallelExpression, ParallelPlan>();
 
   readonly mcpServers: DeclaredMcpServers | undefined;
   readonly installedSkills: readonly string[] | undefined;
@@ -61,7 +63,7 @@ export class Analyzer implements RuleContext {
     this.named = new NamedValues(this.bindings, report);
   }
 
-  run(): Omit<Analysis, keyof NameTargets | "typed"> {
+  run(): Omit<Analysis, keyof NameTargets | "typed" | Reachability> {
     let executed = false;
     this.noteSkippedClauses(this.program.body);
     for (const statement of this.program.body) {
@@ -91,6 +93,7 @@ export class Analyzer implements RuleContext {
       ),
       agentValues: this.bindings.agentValues,
       blockBindingReads: this.bindings.blockBindingReads,
+      parallelPlans: this.parallelPlans,
     };
   }
 
@@ -323,6 +326,7 @@ export class Analyzer implements RuleContext {
     },
     Parallel: (node) => {
       this.modifiers("parallel", node.modifiers);
+      this.parallelPlans.set(node, parallelPlan(node));
       for (const branch of node.branches) this.within({ kind: "branch" }, () => this.statement(branch));
     },
     Repeat: (node) => {

@@ -1,6 +1,8 @@
 import type { Program } from "../../ast.js";
 import { Analyzer, type AnalyzeOptions } from "./analyzer.js";
 import { nameTargets } from "./name-targets.js";
+import { calledBlocks } from "./called-blocks.js";
+import { readBindings, usedAgents } from "./read-bindings.js";
 import { checkTypedAccess, typedValues } from "./typed-values.js";
 import type { Analysis } from "./types.js";
 
@@ -37,5 +39,9 @@ export function analyze(program: Program, options: AnalyzeOptions = {}): Analysi
   const analysis = new Analyzer(program, options).run();
   const typed = typedValues(analysis);
   const diagnostics = [...analysis.diagnostics, ...checkTypedAccess(analysis, typed)];
-  return { ...analysis, diagnostics, typed, ...nameTargets(analysis) };
+  const named = { ...analysis, diagnostics, typed, ...nameTargets(analysis) };
+  // What the program uses of what it defines, in the code a run can reach (read-bindings.ts).
+  const reachable = { ...named, calledBlocks: calledBlocks(named) };
+  const agents = usedAgents(reachable);
+  return { ...reachable, usedAgents: agents, readBindings: readBindings(reachable, agents) };
 }

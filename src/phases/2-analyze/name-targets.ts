@@ -5,9 +5,9 @@
  * Built from the analysis' own tables once the walk is over.
  */
 import type { BlockDefinition, Identifier, UseStatement } from "../../ast.js";
-import type { Analysis, NameTargets, ProgramReference, SymbolInfo } from "./types.js";
+import type { Analysis, NameTargets, ProgramReference, Reachability, SymbolInfo } from "./types.js";
 
-export function nameTargets(analysis: Omit<Analysis, keyof NameTargets | "typed">): NameTargets {
+export function nameTargets(analysis: Omit<Analysis, keyof NameTargets | "typed" | Reachability>): NameTargets {
   const agentReferences = new Map(analysis.agentValues);
   const blockReferences = new Map<Identifier, BlockDefinition>();
   const programReferences = new Map<Identifier, ProgramReference>();

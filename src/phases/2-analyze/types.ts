@@ -8,12 +8,14 @@ import type {
   Identifier,
   InputDeclaration,
   Node,
+  ParallelExpression,
   Placeholder,
   Program,
   ResultType,
   UseStatement,
 } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { ParallelPlan } from "./parallel-plan.js";
 
 export type ScopeKind = "program" | "block" | "loop" | "branch" | "catch" | "pipe";
 
@@ -83,7 +85,18 @@ export interface Analysis extends NameTargets {
   readonly blockBindingReads: ReadonlyMap<Identifier, BlockDefinition>;
   /** Values whose type a `returns:` gives (typed-values.ts). */
   readonly typed: TypedValues;
+  /** How each `parallel` joins and fails, read once from its modifiers (parallel-plan.ts). */
+  readonly parallelPlans: ReadonlyMap<ParallelExpression, ParallelPlan>;
+  /** The blocks a run can call (called-blocks.ts): lowering writes only those. */
+  readonly calledBlocks: ReadonlySet<BlockDefinition>;
+  /** The agents a session or `resume:` names, in code a run can reach (read-bindings.ts). */
+  readonly usedAgents: ReadonlySet<AgentDefinition>;
+  /** The bindings something reads: a name, an interpolation, a judgment, an output (read-bindings.ts). */
+  readonly readBindings: ReadonlySet<SymbolInfo>;
 }
+
+/** The facts of what a run can reach, found once names and targets are known. */
+export type Reachability = "calledBlocks" | "usedAgents" | "readBindings";
 
 /** Which values a `returns:` types (typed-values.ts). */
 export interface TypedValues {

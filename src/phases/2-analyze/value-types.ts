@@ -84,7 +84,7 @@ export function inferValueTypes(
     const symbol = node.name ? analysis.references.get(node.name) : undefined;
     if (symbol === undefined || !boundKinds.has(symbol.kind)) return;
     if (node.kind === "Input") opaque.add(symbol);
-    else if (parent?.kind === "Parallel" && !failFastAll(parent)) opaque.add(symbol);
+    else if (parent?.kind === "Parallel" && !failFastAll(parent, analysis)) opaque.add(symbol);
     else assignments.set(symbol, [...(assignments.get(symbol) ?? []), node.value]);
     if (node.name !== symbol.declaration) return;
     // Declared where it is bound: a statement of its scope's own list, or a `parallel:` branch
@@ -289,13 +289,9 @@ export function readBeforeJoin(node: ast.ParallelExpression, analysis: Analysis)
 }
 
 /** A default `parallel:` under `fail-fast`: each branch's value is what it returns (no error record, no `null`). */
-function failFastAll(node: ast.ParallelExpression): boolean {
-  return node.modifiers.every((modifier) => {
-    const value = modifier.value;
-    const word = value.kind === "String" ? value.value : value.kind === "Identifier" ? value.name : undefined;
-    if (modifier.key === null) return word === "all";
-    return modifier.key.name !== "on-fail" || word === "fail-fast";
-  });
+function failFastAll(node: ast.ParallelExpression, analysis: Analysis): boolean {
+  const plan = analysis.parallelPlans.get(node);
+  return plan?.join === "all" && plan.onFail === "fail-fast";
 }
 
 /** The union of types, flattened and without repeats; `Value` absorbs everything. */

@@ -79,7 +79,7 @@ export class Lines {
   /** Temporaries every path to the end of the list assigns (a finish, or all the parts of a `try`). */
   private readonly assigned = new Set<string>();
   /** The list's own `target = code;` finish, which its caller may turn into the declaration. */
-  private finishing: { readonly index: number; readonly target: string; readonly code: string } | undefined;
+  private finishing: { readonly index: number; readonly target: string; readonly value: Lowered } | undefined;
 
   /** A statement after which control goes on. An empty one is left out. */
   add(...statements: readonly string[]): void {
@@ -104,10 +104,10 @@ export class Lines {
     this.leaves = true;
   }
 
-  /** `target = code;`: the list's finish, written at its top level (see `declareFinish`). */
-  assignFinish(target: string, code: string): void {
-    this.finishing = { index: this.written.length, target, code };
-    this.add(`${target} = ${code};`);
+  /** `target = value;`: the list's finish, written at its top level (see `declareFinish`). */
+  assignFinish(target: string, value: Lowered): void {
+    this.finishing = { index: this.written.length, target, value };
+    this.add(`${target} = ${value.code};`);
     this.assigned.add(target);
   }
 
@@ -129,7 +129,21 @@ export class Lines {
   declareFinish(target: string): boolean {
     const finishing = this.finishing;
     if (finishing?.target !== target) return false;
-    this.written[finishing.index] = `const ${target} = ${finishing.code};`;
+    this.written[finishing.index] = `const ${target} = ${finishing.value.code};`;
+    return true;
+  }
+
+  /**
+   * Drops the list's own finish assignment of `target` when nothing reads it (the program raises
+   * an error after it): what computes the value stays, when it calls the runtime. False when the list
+   * did not assign `target` at its top level.
+   */
+  dropFinish(target: string): boolean {
+    const finishing = this.finishing;
+    if (finishing?.target !== target) return false;
+    if (finishing.value.effectful || finishing.value.awaits) this.written[finishing.index] = `${finishing.value.code};`;
+    else this.written.splice(finishing.index, 1);
+    this.finishing = undefined;
     return true;
   }
 

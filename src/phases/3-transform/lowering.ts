@@ -110,6 +110,8 @@ export class Lowering {
   private readonly types: ValueTypes;
   /** The program-level bindings judgments see, listed once (see program-bindings.ts). */
   readonly programBindings: ProgramBindings;
+  /** Bindings a `parallel:` branch binds: the join destructures them by name. */
+  private readonly boundInBranches = new Set<SymbolInfo>();
 
   constructor(
     readonly analysis: Analysis,
@@ -148,6 +150,16 @@ export class Lowering {
       }
     }
     this.readFromFunctions = readInside;
+    walk(analysis.program, (node) => {
+      if (node.kind !== "Parallel") return;
+      for (const branch of node.branches) {
+        const symbol =
+          branch.kind === "Binding" || branch.kind === "Output"
+            ? branch.name && analysis.references.get(branch.name)
+            : undefined;
+        if (symbol) this.boundInBranches.add(symbol);
+      }
+    });
     this.fieldGroups = fieldGroups(analysis);
     this.filterVerdicts = filterVerdicts(analysis);
     // A program run in parts declares its bindings ahead of them (see parts.ts).
@@ -172,6 +184,17 @@ export class Lowering {
   typeOf(symbol: SymbolInfo, ahead = false): string {
     const type = this.types.symbol(symbol);
     return typeText(ahead ? union([type, { kind: "null" }]) : type, (program) => this.names.get("value", program));
+  }
+
+  /**
+   * Whether a binding is written without its name: nothing reads it (the analysis' `readBindings`),
+   * so it is never declared and what computes it stands alone (`rt.bind(...)`), as a reviewer would
+   * write it. A `parallel:` branch's binding keeps its name: the join destructures it.
+   */
+  unnamed(symbol: SymbolInfo): boolean {
+    return (
+      declaredKinds.has(symbol.kind) && !this.analysis.readBindings.has(symbol) && !this.boundInBranches.has(symbol)
+    );
   }
 
   /** Whether a binding declared ahead is bound before every read: declared then without a value. */

@@ -2,28 +2,31 @@ import { exhaustive, failurePolicies, isOneOf, joinStrategies, modifierKeys } fr
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { isModifierOf, type ModifierOwner } from "../modifier-keys.js";
+import { joinWord, policyWord } from "../parallel-plan.js";
 import { checkPositiveCount } from "./counts.js";
 import type { Rule, RuleContext } from "./rule.js";
 
 /** The parenthesised modifiers of `parallel`, `loop`, `for`, `block` and `input` (P003, P005, P011, P017, P018). */
 export const modifiers: Rule = {
-  Parallel: (node, context) => checkModifiers(context, "parallel", node.modifiers, node.branches.length),
+  Parallel: (node, context) => {
+    checkModifiers(context, "parallel", node.modifiers, node.branches.length);
+    checkParallel(context, node);
+  },
   Loop: (node, context) => checkModifiers(context, "loop", node.modifiers),
   ForEach: (node, context) => checkModifiers(context, "for", node.modifiers),
   Block: (node, context) => checkModifiers(context, "block", node.modifiers),
   Input: (node, context) => checkModifiers(context, "input", node.modifiers),
 };
 
+/** Keys and limits; a `parallel`'s join and failure policy are read as `parallel-plan.ts` reads them. */
 function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readonly ast.Modifier[], branches = 0): void {
-  let join: string | undefined;
   for (const modifier of list) {
     const { key, value } = modifier;
     if (key === null) {
-      const word = value.kind === "String" ? value.value : undefined;
-      if (owner !== "parallel") context.report(m.unknownModifier(value.loc, word ?? "this", modifierKeys[owner]));
-      else if (!isOneOf(joinStrategies, word))
-        context.report(m.unknownValue(value.loc, "parallel", word ?? "this", joinStrategies));
-      else join = word;
+      if (owner !== "parallel")
+        context.report(
+          m.unknownModifier(value.loc, value.kind === "String" ? value.value : "this", modifierKeys[owner]),
+        );
       continue;
     }
     const name = key.name;
@@ -32,12 +35,8 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
       continue;
     }
     switch (name) {
-      case "on-fail": {
-        const word = value.kind === "String" ? value.value : value.kind === "Identifier" ? value.name : undefined;
-        if (!isOneOf(failurePolicies, word))
-          context.report(m.unknownValue(value.loc, "on-fail:", word ?? "this", failurePolicies));
+      case "on-fail":
         break;
-      }
       case "count":
         checkPositiveCount(value, "`count:`", context);
         if (value.kind === "Number" && branches > 0 && value.value > branches)
@@ -52,6 +51,22 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
         exhaustive(name);
     }
   }
-  const count = list.find((modifier) => modifier.key?.name === "count");
+}
+
+/** A `parallel`'s join strategy and failure policy, read as its plan reads them (P005), and a `count:` without `"any"` (P018). */
+function checkParallel(context: RuleContext, node: ast.ParallelExpression): void {
+  let join: string | undefined;
+  for (const modifier of node.modifiers) {
+    if (modifier.key === null) {
+      const word = joinWord(modifier);
+      if (isOneOf(joinStrategies, word)) join = word;
+      else context.report(m.unknownValue(modifier.value.loc, "parallel", word ?? "this", joinStrategies));
+    } else if (modifier.key.name === "on-fail") {
+      const word = policyWord(modifier);
+      if (!isOneOf(failurePolicies, word))
+        context.report(m.unknownValue(modifier.value.loc, "on-fail:", word ?? "this", failurePolicies));
+    }
+  }
+  const count = node.modifiers.find((modifier) => modifier.key?.name === "count");
   if (count && join !== "any") context.report(m.countWithoutAny(count.loc));
 }

@@ -3,7 +3,7 @@ import { destructuredOutput } from "../../2-analyze/index.js";
 import type * as ast from "../../../ast.js";
 import { inputQuestion, type SymbolInfo } from "../../2-analyze/index.js";
 import { numberLiteral, stringLiteral } from "../literals.js";
-import { inert, type Lowered } from "../lowered.js";
+import { awaited, inert, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome } from "../lowering.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
@@ -14,7 +14,12 @@ import { string, templateOf } from "./strings.js";
  * An `input` is declared where it stands; one in a branch, a loop body or a `try` is declared
  * ahead like any binding there, since what follows (a loop's condition, a `catch`) may read it.
  */
-export function input(statement: ast.InputDeclaration, state: LowerState, lowering: Lowering): StatementOutcome {
+export function input(
+  statement: ast.InputDeclaration,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): StatementOutcome {
   const symbol = lowering.analysis.references.get(statement.name);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", statement.name.name);
   const prompt =
@@ -31,6 +36,8 @@ export function input(statement: ast.InputDeclaration, state: LowerState, loweri
       ? ""
       : `, timeoutSeconds: ${timeout.kind === "Number" ? numberLiteral(timeout.raw) : `Number(${lowering.value(timeout, state).code})`}`;
   const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${fallback}${seconds} })`;
+  if (symbol !== undefined && lowering.unnamed(symbol))
+    return unnamedValue(awaited(request.slice("await ".length)), state, wantValue);
   if (symbol !== undefined && !state.declaredHere.has(symbol)) state.out.add(`${name} = ${request};`);
   else state.out.add(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
   return { value: inert(name) };
@@ -45,7 +52,7 @@ export function output(
 ): StatementOutcome {
   const inBlock = enclosingBlock(statement, lowering);
   const value: Lowered = statement.name
-    ? inert(assign(statement.name, statement.value, state, lowering))
+    ? assign(statement.name, statement.value, state, lowering, true)
     : lowering.value(statement.value, state);
   if (inBlock) state.out.leave(`return ${value.code};`);
   return wantValue && !inBlock ? { value } : {};
@@ -63,8 +70,8 @@ export function binding(
     state.out.add(`${slot} = ${part.code};`);
     return wantValue ? { value: inert(slot) } : {};
   }
-  const name = assign(statement.name, statement.value, state, lowering);
-  return wantValue ? { value: inert(name) } : {};
+  const value = assign(statement.name, statement.value, state, lowering, wantValue);
+  return wantValue ? { value } : {};
 }
 
 /**
@@ -93,7 +100,9 @@ export function destructure(
       ? `${value.code}[${stringLiteral(name.name)}]`
       : `await rt.field(${site(name)}, ${value.code}, ${stringLiteral(name.name)})`;
     const bound = `rt.bind(${site(name)}, ${stringLiteral(name.name)}, ${field})`;
-    if (symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === name) {
+    if (symbol !== undefined && lowering.unnamed(symbol)) {
+      state.out.add(`${bound};`);
+    } else if (symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === name) {
       const keyword = symbol.reassigned ? "let" : "const";
       state.out.add(`${keyword} ${tsName}${keyword === "let" ? `: ${lowering.typeOf(symbol)}` : ""} = ${bound};`);
     } else {
@@ -103,23 +112,34 @@ export function destructure(
   return wantValue ? { value } : {};
 }
 
-/** `name = value` as a declaration or an assignment, recording the binding for traces. */
-function assign(identifier: ast.Identifier, value: ast.Expression, state: LowerState, lowering: Lowering): string {
+/**
+ * `name = value` as a declaration or an assignment, recording the binding for traces; the bound
+ * value, read by its name. A binding nothing reads is written without its name (`unnamedValue`).
+ */
+function assign(
+  identifier: ast.Identifier,
+  value: ast.Expression,
+  state: LowerState,
+  lowering: Lowering,
+  wantValue: boolean,
+): Lowered {
   const symbol = lowering.analysis.references.get(identifier);
   const name = symbol ? lowering.symbolName(symbol) : lowering.names.get("value", identifier.name);
   const declaring = symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === identifier;
   // A binding is not in scope inside its own initializer (`let x = **...**` cannot show `x`).
   const inner: LowerState = declaring ? { ...state, declaring: new Set([...state.declaring, symbol]) } : state;
-  let lowered: string;
+  let lowered: Lowered;
   // `xs = xs + [r]`: the right side runs first, so concurrent branches never lose an append.
   if (value.kind === "Binary" && accumulates(value, symbol, lowering)) {
     const right = lowering.temporary("next");
     state.out.add(`const ${right} = ${lowering.value(value.right, inner).code};`);
-    lowered = `${binaryHelper(value.operator, lowering)}(${name}, ${right})`;
+    lowered = inert(`${binaryHelper(value.operator, lowering)}(${name}, ${right})`);
   } else {
-    lowered = lowering.value(value, inner, { binding: identifier.name }).code;
+    lowered = lowering.value(value, inner, { binding: identifier.name });
   }
-  const bound = `rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${lowered})`;
+  const bound = `rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${lowered.code})`;
+  if (symbol !== undefined && lowering.unnamed(symbol))
+    return unnamedValue({ code: bound, effectful: true, awaits: lowered.awaits }, state, wantValue).value ?? nullValue;
   if (declaring) {
     // `let` in the program is `const` here when nothing assigns the name again (the analysis knows).
     const keyword = symbol.reassigned ? "let" : "const";
@@ -127,7 +147,17 @@ function assign(identifier: ast.Identifier, value: ast.Expression, state: LowerS
   } else {
     state.out.add(`${name} = ${bound};`);
   }
-  return name;
+  return inert(name);
+}
+
+/**
+ * A binding nothing reads: what computes it is a statement of its own, or, when the list wants the
+ * statement's value (its finish), that value itself (`return rt.bind(...)`, `const $final = rt.bind(...)`).
+ */
+function unnamedValue(computed: Lowered, state: LowerState, wantValue: boolean): StatementOutcome {
+  if (wantValue) return { value: computed };
+  state.out.add(`${computed.code};`);
+  return {};
 }
 
 /** `x = x + e` where computing `e` waits on the runtime. */

@@ -10,7 +10,7 @@ import { blockBody } from "./jumps.js";
 /** A block is an async function declared where it stands; `do name(...)` calls it through `rt.block`. */
 export function blockDefinition(block: ast.BlockDefinition, state: LowerState, lowering: Lowering): StatementOutcome {
   // A block nothing calls (but itself) would be a function nothing calls: it is not written.
-  if (!calledBlocks(lowering).has(block)) return {};
+  if (!lowering.analysis.calledBlocks.has(block)) return {};
   const name = lowering.names.get("block", block.name.name);
   const params = block.params.map((param) => `${lowering.identifierName(param)}: Value`).join(", ");
   const body = lowering.statements(block.body, blockBody(state), { scope: block, finish: returnValue });
@@ -32,39 +32,6 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
     "}",
   );
   return {};
-}
-
-const called = new WeakMap<Lowering, ReadonlySet<ast.BlockDefinition>>();
-
-/**
- * The blocks a run can call: those a `do` outside every block names, and those a block it can call
- * names (a block that only itself, or only blocks never called, name is never called).
- */
-function calledBlocks(lowering: Lowering): ReadonlySet<ast.BlockDefinition> {
-  const known = called.get(lowering);
-  if (known) return known;
-  const blocks = [...lowering.analysis.blocks.values()];
-  const within = (identifier: ast.Identifier, block: ast.BlockDefinition): boolean =>
-    identifier.loc.start.offset >= block.loc.start.offset && identifier.loc.start.offset < block.loc.end.offset;
-  const calls = [...lowering.analysis.blockReferences].filter(([identifier, block]) => identifier !== block.name);
-  const live = new Set<ast.BlockDefinition>();
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [identifier, target] of calls) {
-      if (live.has(target)) continue;
-      const callers = blocks.filter((block) => block !== target && within(identifier, block));
-      const inOwnBody = within(identifier, target) && callers.length === 0;
-      if (inOwnBody) continue;
-      // The innermost block around the call decides; outside every block, the program itself calls.
-      if (callers.length === 0 || callers.some((block) => live.has(block))) {
-        live.add(target);
-        grew = true;
-      }
-    }
-  }
-  called.set(lowering, live);
-  return live;
 }
 
 /** The block definition whose body declares `symbol`, if any. */

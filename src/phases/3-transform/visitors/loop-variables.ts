@@ -27,3 +27,17 @@ export function counter(identifier: ast.Identifier | null, kind: string, lowerin
     ? loopVariable(lowering.analysis.references.get(identifier), kind, lowering)
     : { head: lowering.temporary(kind), rebind: [] };
 }
+
+/**
+ * Whether a loop hands its body this variable: not when nothing reads it (the analysis' `readBindings`),
+ * and the body does not assign it either.
+ */
+export function handsOver(symbol: SymbolInfo | undefined, lowering: Lowering): boolean {
+  return symbol === undefined || symbol.reassigned || lowering.analysis.readBindings.has(symbol);
+}
+
+/** The head of a loop over a list whose items nothing reads: it counts them down. */
+export function countDown(list: string, lowering: Lowering): string {
+  const remaining = lowering.temporary("remaining");
+  return `for (let ${remaining} = (${list}).length; ${remaining} > 0; ${remaining}--) {`;
+}

@@ -8,7 +8,7 @@ import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { collect } from "./collect.js";
 import { loopBody } from "./jumps.js";
-import { counter, loopVariable } from "./loop-variables.js";
+import { counter, countDown, handsOver, loopVariable } from "./loop-variables.js";
 
 export function repeat(
   node: ast.RepeatExpression,
@@ -42,13 +42,22 @@ export function forEach(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  const item = loopVariable(lowering.analysis.references.get(node.item), "item", lowering);
-  const index = node.index ? loopVariable(lowering.analysis.references.get(node.index), "index", lowering) : undefined;
+  const itemSymbol = lowering.analysis.references.get(node.item);
+  const indexSymbol = node.index ? lowering.analysis.references.get(node.index) : undefined;
+  // What nothing reads, the loop does not hand over: `[i]`, the item alone, or a count.
+  const item = handsOver(itemSymbol, lowering) ? loopVariable(itemSymbol, "item", lowering) : undefined;
+  const index =
+    node.index && handsOver(indexSymbol, lowering) ? loopVariable(indexSymbol, "index", lowering) : undefined;
   const items = `await rt.list(${site(node.collection)}, ${lowering.value(node.collection, state).code})`;
-  const head = index
-    ? `for (const [${index.head}, ${item.head}] of (${items}).entries()) {`
-    : `for (const ${item.head} of ${items}) {`;
-  const rebind = [...(index?.rebind ?? []), ...item.rebind];
+  const head =
+    index && item
+      ? `for (const [${index.head}, ${item.head}] of (${items}).entries()) {`
+      : index
+        ? `for (const [${index.head}] of (${items}).entries()) {`
+        : item
+          ? `for (const ${item.head} of ${items}) {`
+          : countDown(items, lowering);
+  const rebind = [...(index?.rebind ?? []), ...(item?.rebind ?? [])];
   const sequence = lowering.temporary("sequence");
   const iterations = (body: Lines, label: string): Lines => {
     const lines = new Lines();
@@ -91,7 +100,8 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
   const declared: SymbolInfo[] = [];
   if (condition !== null) {
     for (const symbol of lowering.analysis.scopes.get(node)?.symbols.values() ?? []) {
-      if (declaredKinds.has(symbol.kind) && !lowering.promoted.has(symbol)) declared.push(symbol);
+      if (declaredKinds.has(symbol.kind) && !lowering.promoted.has(symbol) && !lowering.unnamed(symbol))
+        declared.push(symbol);
     }
   }
   const inner: LowerState =

@@ -1,12 +1,12 @@
 /** `parallel:` blocks and `parallel for`: concurrent branches the runtime starts, joined by `Promise.all` or a race. */
 import type * as ast from "../../../ast.js";
-import { numberLiteral, recordField, stringLiteral } from "../literals.js";
+import { recordField, stringLiteral } from "../literals.js";
 import { awaited, inert, Lines, nullValue, returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { concurrentBody } from "./jumps.js";
-import { counter } from "./loop-variables.js";
+import { counter, handsOver } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
 
 /**
@@ -21,22 +21,11 @@ export function parallel(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  let join = "all";
-  let onFail: string | undefined;
-  let count: string | undefined;
-  for (const modifier of node.modifiers) {
-    const word =
-      modifier.value.kind === "String"
-        ? modifier.value.value
-        : modifier.value.kind === "Identifier"
-          ? modifier.value.name
-          : undefined;
-    if (modifier.key === null && word !== undefined) join = word;
-    else if (modifier.key?.name === "on-fail" && word !== undefined) onFail = `onFail: ${stringLiteral(word)}`;
-    else if (modifier.key?.name === "count" && modifier.value.kind === "Number")
-      count = `count: ${numberLiteral(modifier.value.raw)}`;
-  }
-  const options = [join === "any" ? count : undefined, onFail].filter((option) => option !== undefined);
+  const { join, count, onFail } = lowering.analysis.parallelPlans.get(node)!;
+  const options = [
+    count === undefined ? undefined : `count: ${count}`,
+    onFail === "fail-fast" ? undefined : `onFail: ${stringLiteral(onFail)}`,
+  ].filter((option) => option !== undefined);
   const inBranch = concurrentBody(state, false);
   const branches = node.branches.map((branch) => branchFunction(branch, inBranch, lowering));
   const started = `(${site(node)}, { ${options.join(", ")} }, [${branches.join(",\n")}])`;
@@ -124,6 +113,7 @@ export function parallelFor(
   request: ValueRequest,
 ): Lowered {
   const item = lowering.identifierName(node.item);
+  const itemSymbol = lowering.analysis.references.get(node.item);
   // The index is a number the runtime passes (and an accumulator's slot): a reassigned one gets a `let` of its own.
   const position = counter(node.index, "index", lowering);
   const index = node.index ? position.head : "$index";
@@ -153,9 +143,10 @@ export function parallelFor(
   };
   if (accumulating.length === 0) {
     const body = iteration(state);
-    return awaited(
-      `rt.map(${site(node)}, ${items}, async (${item}${node.index ? `, ${index}` : ""}) => {\n${body.text()}\n})`,
-    );
+    // A callback's trailing parameters nothing reads are left out.
+    const indexRead = node.index !== null && handsOver(lowering.analysis.references.get(node.index), lowering);
+    const parameters = indexRead ? `${item}, ${index}` : handsOver(itemSymbol, lowering) ? item : "";
+    return awaited(`rt.map(${site(node)}, ${items}, async (${parameters}) => {\n${body.text()}\n})`);
   }
   const parts = lowering.temporary("parts");
   const list = lowering.temporary("items");

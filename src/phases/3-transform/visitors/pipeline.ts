@@ -4,7 +4,7 @@ import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { concurrentBody, itemBody } from "./jumps.js";
-import { loopVariable } from "./loop-variables.js";
+import { countDown, handsOver, loopVariable } from "./loop-variables.js";
 
 /**
  * `xs | map: ... | filter: ... | reduce(acc, x): ...`: each stage's result is the next stage's list.
@@ -27,7 +27,8 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
   switch (stage.operator) {
     case "pmap": {
       const body = lowering.statements(stage.body, concurrentBody(state, true), { scope: stage, finish: returnValue });
-      return awaited(`rt.map(${site(stage)}, ${items}, async (${itemName}) => {\n${body.text()}\n})`);
+      const parameter = handsOver(item, lowering) ? itemName : "";
+      return awaited(`rt.map(${site(stage)}, ${items}, async (${parameter}) => {\n${body.text()}\n})`);
     }
     case "map":
     case "filter": {
@@ -44,7 +45,10 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       const body = lowering.statements(stage.body, itemBody(state, finish), { scope: stage, finish });
       const sequence = lowering.temporary("sequence");
       const lines = new Lines();
-      lines.add(`for (const ${each.head} of ${items}) {`, `${sequence}.next();`, ...each.rebind);
+      // A `filter` keeps the item; a `map` whose body does not read it counts the items down.
+      if (stage.operator === "filter" || handsOver(item, lowering))
+        lines.add(`for (const ${each.head} of ${items}) {`, `${sequence}.next();`, ...each.rebind);
+      else lines.add(countDown(items, lowering), `${sequence}.next();`);
       lines.append(body);
       lines.add("}");
       out.add(`const ${target}: Value[] = [];`);
@@ -65,7 +69,10 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       // The block always ends by giving the result, so it is declared without a value ahead.
       const reduced = lowering.temporary("reduced");
       const steps = new Lines();
-      steps.add(`for (const ${next.head} of ${all}.slice(1)) {`, `${sequence}.next();`, ...next.rebind);
+      const elementSymbol = element ? lowering.analysis.references.get(element) : undefined;
+      if (element === undefined || handsOver(elementSymbol, lowering))
+        steps.add(`for (const ${next.head} of ${all}.slice(1)) {`, `${sequence}.next();`, ...next.rebind);
+      else steps.add(countDown(`${all}.slice(1)`, lowering), `${sequence}.next();`);
       steps.append(body);
       steps.add("}");
       out.add(`const ${all} = ${items};`, `let ${reduced}: Value;`, "{", `let ${acc}: Value = ${all}[0] ?? null;`);

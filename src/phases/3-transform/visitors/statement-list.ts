@@ -49,7 +49,7 @@ export function statementList(
 }
 
 function finishWith(out: Lines, finish: Finish, value: Lowered): void {
-  if (finish.kind === "assign") return out.assignFinish(finish.target, value.code);
+  if (finish.kind === "assign") return out.assignFinish(finish.target, value);
   const statement = finishStatement(finish, value);
   if (finish.kind === "return") out.leave(statement);
   else out.add(statement);
@@ -79,7 +79,12 @@ function declareScope(
   const here = new Set<SymbolInfo>();
   const ahead: SymbolInfo[] = [...(options.declareAhead ?? [])];
   for (const symbol of scope?.symbols.values() ?? []) {
-    if (!declaredKinds.has(symbol.kind) || lowering.promoted.has(symbol) || state.declaredBeforeLoop.has(symbol))
+    if (
+      !declaredKinds.has(symbol.kind) ||
+      lowering.promoted.has(symbol) ||
+      state.declaredBeforeLoop.has(symbol) ||
+      lowering.unnamed(symbol)
+    )
       continue;
     if (directNames.has(symbol.declaration) && declarable(symbol)) here.add(symbol);
     else ahead.push(symbol);
