@@ -19,6 +19,10 @@ export default defineConfig({
           "./test/support/bubblewrap.ts",
           "./test/support/chromium.ts",
         ],
+    setupFiles: ["./test/support/each-file.ts"],
+    // The fast loop's files share their workers' modules (no DBOS there, whose SDK is one per process):
+    // loading vitest, the compiler and its dependencies afresh for each file was over a third of its time.
+    isolate: !fast,
     // Vitest leaves a core free by default (one worker on a 2-core machine), which kept the full run over
     // ten minutes: every core runs a file. Its suites spawn prosec and PostgreSQL, and were written to
     // hold under load (each DBOS test has a database of its own).

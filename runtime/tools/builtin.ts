@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { lstat, readdir, stat, type FileHandle } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import type { Duplex } from "node:stream";
 import { RE2JS } from "re2js";
 import { fetchChecked } from "./http-fetch.js";
 import { proxiedArguments, startCommandProxy } from "./network-proxy.js";
@@ -25,6 +26,12 @@ const COMMAND_TIMEOUT_MS = 120_000;
 const KILL_GRACE_MS = 2_000;
 /** How long output is still read after the command exits (a process outside its group may hold the pipe). */
 const DRAIN_MS = 200;
+/**
+ * Outside the sandbox a command starts behind this gate: it waits on fd 3 for prosec's word, given once
+ * the guard (guardGroup) is running, and ends unstarted when fd 3 closes first (prosec died between the
+ * two spawns, which a loaded machine makes likely). A program that does not exist is said on fd 3.
+ */
+const GATE = 'read go <&3 || exit 1; command -v "$1" >/dev/null || { echo missing >&3; exit 127; }; exec "$@" 3>&-';
 
 const stringProperty = (description: string) => ({ type: "string", description });
 
@@ -249,7 +256,8 @@ function isReadable(path: string, context: ToolContext): boolean {
  * that left the group is waited for only briefly. (A `setsid` daemon leaves the group: without the
  * sandbox it survives; inside, the PID namespace ends with the command.) Outside the sandbox (whose
  * `--die-with-parent` does the same), a guard process ends the group when prosec itself dies, even by
- * `kill -9`: it waits on a pipe only prosec holds, which the kernel closes when prosec goes.
+ * `kill -9`: it waits on a pipe only prosec holds, which the kernel closes when prosec goes. The command
+ * starts only once its guard runs (GATE).
  */
 async function runCommand(plan: CommandPlan, context: ToolContext): Promise<string> {
   const network = plan.sandbox?.network;
@@ -276,18 +284,25 @@ function spawnCommand(
 ): Promise<string> {
   const [command, commandArgs] =
     "shell" in plan ? ["/bin/sh", ["-c", plan.shell]] : [plan.argv[0]!, plan.argv.slice(1)];
-  const [file, args] =
-    plan.sandbox === undefined || sandboxArgs === undefined
-      ? [command, commandArgs]
-      : [plan.sandbox.bwrap, [...sandboxArgs, command, ...commandArgs]];
+  const gated = plan.sandbox === undefined || sandboxArgs === undefined;
+  const [file, args] = gated
+    ? ["/bin/sh", ["-c", GATE, "prosec-command", command, ...commandArgs]]
+    : [plan.sandbox.bwrap, [...sandboxArgs, command, ...commandArgs]];
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: context.cwd,
       env: context.permissions.environment(),
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", gated ? "pipe" : "ignore"],
     });
-    const guard = plan.sandbox === undefined && child.pid !== undefined ? guardGroup(child.pid) : undefined;
+    // Piped as asked above (the fourth stream, fd 3, only when gated).
+    const [stdout, stderr] = [child.stdout!, child.stderr!];
+    const gate = gated ? (child.stdio[3] as Duplex) : undefined;
+    let missing = false;
+    gate?.on("error", () => undefined);
+    gate?.on("data", (chunk: Buffer) => (missing ||= chunk.toString().includes("missing")));
+    const guard = gated && child.pid !== undefined ? guardGroup(child.pid) : undefined;
+    gate?.write("go\n");
     let output = "";
     let stopped: string | undefined;
     const signalGroup = (signal: NodeJS.Signals): void => {
@@ -313,8 +328,8 @@ function spawnCommand(
     const collect = (chunk: Buffer): void => {
       if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString("utf8");
     };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
+    stdout.on("data", collect);
+    stderr.on("data", collect);
     const settle = (): void => {
       clearTimeout(limit);
       clearTimeout(killTimer);
@@ -333,8 +348,10 @@ function spawnCommand(
       const finish = (): void => {
         if (finished) return;
         finished = true;
-        child.stdout.destroy();
-        child.stderr.destroy();
+        stdout.destroy();
+        stderr.destroy();
+        gate?.destroy();
+        if (missing) return reject(new Error(`No program ${command} was found.`));
         const shown = `exit code ${code ?? "none"}${stopped === undefined ? "" : ` (${stopped})`}\n${truncate(output, MAX_OUTPUT_CHARS)}`;
         const undone = plan.sandbox?.afterwards?.() ?? [];
         const problems = [
@@ -352,7 +369,7 @@ function spawnCommand(
         if (problems.length === 0) resolve(shown);
         else reject(new SandboxReport([shown, ...problems].join("\n"), [...undone, ...refusals]));
       };
-      if (child.stdout.readableEnded && child.stderr.readableEnded) return finish();
+      if (stdout.readableEnded && stderr.readableEnded && (gate?.readableEnded ?? true)) return finish();
       const drain = setTimeout(finish, DRAIN_MS);
       child.once("close", () => (clearTimeout(drain), finish()));
     });

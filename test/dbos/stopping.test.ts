@@ -124,10 +124,14 @@ describe("stopping a DBOS run's session", () => {
       const victim = await runningOn(folders);
       const survivor = 1 - victim;
       const signalledAt = Date.now();
+      const beforeSignal = notes(folders[victim]!).map((note) => note.name);
       expect(await stopped(workers[victim]!)).toBe(EXIT.ok);
       const outputs = (await result(folders[0]!, env, "run-tea")) as { report: string };
       expect(outputs.report).toBe(`Notes on tea: ${TURNS - 1} taken`);
-      expect(notes(folders[victim]!).filter((note) => note.at > signalledAt)).toEqual([]);
+      // No tool call starts after the signal; the one under way at it may finish (its file created or
+      // written after it, more likely the more loaded the machine): at most that one note is late.
+      const late = notes(folders[victim]!).filter((note) => note.at > signalledAt || !beforeSignal.includes(note.name));
+      expect(late.length, JSON.stringify(late)).toBeLessThanOrEqual(1);
       // The survivor goes on from the victim's last checkpointed tool call: together they wrote every
       // note, and both wrote at most the one whose call was under way at the stop (write_file runs again).
       const byVictim = notes(folders[victim]!).map((note) => note.name);
@@ -152,7 +156,8 @@ describe("stopping a DBOS run's session", () => {
       const survivor = 1 - victim;
       workers[victim]!.process.kill("SIGSTOP");
       const notesAtPause = notes(folders[victim]!).length;
-      await waitFor(() => notes(folders[survivor]!).length >= 2, "the run taken over");
+      // Adoption, then two turns on the survivor: over a minute on a heavily loaded machine.
+      await waitFor(() => notes(folders[survivor]!).length >= 2, "the run taken over", 150_000);
       const resumedAt = Date.now();
       workers[victim]!.process.kill("SIGCONT");
       const outputs = (await result(folders[0]!, env, "run-tea")) as { report: string };

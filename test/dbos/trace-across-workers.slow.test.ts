@@ -16,6 +16,7 @@ import {
   startWorker,
   stopChildren,
   stopped,
+  waitFor,
   type RunningWorker,
 } from "../support/dbos.js";
 import { deterministicModel } from "../support/deterministic-model.js";
@@ -34,13 +35,6 @@ afterEach(async () => {
   await stopChildren();
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let waited = 0; !check(); waited += 50) {
-    if (waited > 60_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("a DBOS run moved between workers", () => {
   it("is one trace: both executions' spans carry the trace id the run's id names", { timeout: 120_000 }, async () => {

@@ -6,7 +6,7 @@
  * Only the public contract is used: `compile()`, the module's `run(inputs, options)` and its default
  * export (the program metadata: inputs and outputs).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
@@ -23,7 +23,8 @@ const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta
 
 export { temporaryFolder };
 
-const moduleFolder = temporaryFolder("prosec-e2e-modules-");
+/** Where compiled programs are written: a folder of the current test file's (workers may share this module). */
+let moduleFolder: string | undefined;
 
 export interface ProgramMetadata {
   readonly name: string;
@@ -48,6 +49,7 @@ export async function loadProgram(
   const compiled = await compile(source, file, { resolveImport });
   expect(compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
   expect(compiled.code).toBeDefined();
+  if (moduleFolder === undefined || !existsSync(moduleFolder)) moduleFolder = temporaryFolder("prosec-e2e-modules-");
   const folder = join(moduleFolder, String(++loaded));
   mkdirSync(folder, { recursive: true });
   const path = join(folder, `${file.replace(/[^A-Za-z0-9.-]/g, "_")}.ts`);

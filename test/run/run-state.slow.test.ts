@@ -14,6 +14,7 @@ import { compilerVersion } from "../../src/version.js";
 import { REPLAYED_SCHEMES, STEP_SCHEME } from "../../runtime/index.js";
 import { bin, startProsec, type CliResult } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
+import { waitFor } from "../support/wait.js";
 import {
   askedText,
   startFakeAnthropic,
@@ -271,7 +272,7 @@ describe("damaged run state", () => {
     const args = ["run", "report.prose", "--resume", RUN_ID, "--json"];
     const first = prosec(cwd, server, args);
     stragglers.push(first.child);
-    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => server.requests.length > 0, "the first resume's first request");
     const second = await resume(cwd, server);
     expect(second.status).toBe(EXIT.runStateUnusable);
     expect(failure(second)).toBe(

@@ -8,6 +8,7 @@ import {
   type FakeServer,
   type FakeRequest,
 } from "../support/fake-anthropic.js";
+import { waitFor } from "../support/wait.js";
 import { at, failingRun, runAgainst } from "./helpers.js";
 
 let server: FakeServer;
@@ -22,13 +23,7 @@ function byPrompt(request: FakeRequest): FakeReply {
   return reply.text(`echo: ${prompt.split("\n")[0]}`, wait ? { delayMs: Number(wait[1]) } : {});
 }
 
-async function eventually(check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const eventually = (check: () => boolean) => waitFor(check, "the request aborted");
 
 describe("parallel", () => {
   it("all: returns every branch's result in branch order", async () => {

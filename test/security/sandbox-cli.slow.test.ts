@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureBubblewrap } from "../support/bubblewrap.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { prosec, startProsec } from "../support/cli.js";
+import { waitFor } from "../support/wait.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const PROGRAM =
@@ -46,7 +47,7 @@ describe("prosec run --sandbox", () => {
     expect(await homeSeen(["--sandbox", "off"])).not.toBe("/tmp/home");
   });
 
-  it("with --sandbox off, a command's processes do not outlive a kill -9 of prosec", { timeout: 60_000 }, async () => {
+  it("with --sandbox off, a command's processes do not outlive a kill -9 of prosec", { timeout: 180_000 }, async () => {
     const cwd = temporaryFolder("prosec-sandbox-cli-");
     folders.push(cwd);
     writeFileSync(join(cwd, "home.prose"), PROGRAM);
@@ -68,16 +69,19 @@ describe("prosec run --sandbox", () => {
     const pids: number[] = [];
     try {
       const pidFile = join(cwd, "background.pid");
-      while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "")
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await waitFor(
+        () => existsSync(pidFile) && readFileSync(pidFile, "utf8").endsWith("\n"),
+        "the command to start its background process",
+      );
       pids.push(Number(readFileSync(join(cwd, "shell.pid"), "utf8")), Number(readFileSync(pidFile, "utf8")));
       expect(pids.every(alive)).toBe(true);
       run.child.kill("SIGKILL");
       await run.exit;
-      // The guard ends them as soon as prosec is gone; a few seconds are plenty on a loaded machine.
-      const until = Date.now() + 10_000;
-      while (pids.some(alive) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(pids.filter(alive)).toEqual([]);
+      // The guard ends them as soon as prosec is gone (at once; the deadline is for a loaded machine).
+      await waitFor(
+        () => !pids.some(alive),
+        () => `the command's processes ${pids.filter(alive).join(", ")} to end`,
+      );
     } finally {
       run.child.kill("SIGKILL");
       for (const pid of pids.filter(alive)) process.kill(pid, "SIGKILL");

@@ -199,6 +199,18 @@ describe("--sandbox modes", () => {
     }
   });
 
+  it("off: a command runs as written (its arguments, exit code and output kept); a missing program is named", async () => {
+    const { project } = layout();
+    const off = { sandbox: "off", bubblewrap: null } as const;
+    expect(await run(project, shell, "printf '%s|' \"$0\" a 'b c'; echo; exit 3", off)).toBe(
+      "exit code 3\n/bin/sh|a|b c|\n",
+    );
+    const missing = { execute: ["no-such-program-prosec"] };
+    await expect(run(project, missing, "no-such-program-prosec", off)).rejects.toThrow(
+      "No program no-such-program-prosec was found.",
+    );
+  });
+
   it("the run emits the notice once, through the runtime", async () => {
     const { project } = layout();
     model = await startFakeAnthropic({ script: [reply.text("a"), reply.text("b")] });

@@ -13,6 +13,9 @@ import { bin } from "./cli.js";
 import { deterministicModel, identity } from "./deterministic-model.js";
 import { startFakeAnthropic, type FakeServer } from "./fake-anthropic.js";
 import { temporaryFolder } from "./temp.js";
+import { waitFor } from "./wait.js";
+
+export { waitFor };
 
 export const TEST_API_KEY = "sk-ant-test-dbos-0000000000";
 
@@ -236,18 +239,6 @@ export function waitForRunsUnderWay(database: string, workers: readonly string[]
     );
     return busy;
   });
-}
-
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** Requests after `from` that ask again for a step checkpointed before: there must be none. */
