@@ -116,3 +116,8 @@ function damaged(path: string, what: string): RunStateError {
     `${path} is damaged (${what}): it is not a run.json written by prosec, so the run cannot be resumed. Start a new run.`,
   );
 }
+
+/** The inputs a run records: those given (an input whose value is undefined was not given). */
+export function givenInputs(inputs: { readonly [name: string]: Value }): { readonly [name: string]: Value } {
+  return Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== undefined));
+}

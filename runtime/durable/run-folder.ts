@@ -28,6 +28,7 @@ import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";
 import {
   checkStepScheme,
+  givenInputs,
   MANIFEST_FILE,
   missingManifest,
   readManifest,
@@ -157,7 +158,7 @@ export class RunFolder {
       const questions = waiting?.questions ?? [];
       // What the run waits for is answered by an input given now or by `prosec answer` (recorded by the
       // question's key; an older prosec recorded it by name); any other input given now is answered ahead.
-      const now = matchAnswers(questions, withoutUndefined(supplied), whereRecorded);
+      const now = matchAnswers(questions, givenInputs(supplied), whereRecorded);
       if ("problem" in now) throw new RunFolderError(`--input ${now.problem}.`);
       const recorded = waiting?.answers ?? {};
       const answerOf = (question: Question): Value | undefined =>
@@ -185,7 +186,7 @@ export class RunFolder {
         sourceHash: program.sourceHash,
         ...(used.size === 0 ? {} : { uses: usedHashes(used) }),
         stepScheme: STEP_SCHEME,
-        inputs: { ...withoutUndefined(ahead), ...existing.inputs },
+        inputs: { ...givenInputs(ahead), ...existing.inputs },
         ...(existing.traceparent === undefined && traceparent !== undefined ? { traceparent } : {}),
       };
     } else {
@@ -201,7 +202,7 @@ export class RunFolder {
         ...(used.size === 0 ? {} : { uses: usedHashes(used) }),
         compilerVersion: program.compilerVersion,
         stepScheme: STEP_SCHEME,
-        inputs: withoutUndefined(supplied),
+        inputs: givenInputs(supplied),
         startedAt: new Date().toISOString(),
         ...(traceparent === undefined ? {} : { traceparent }),
       };
@@ -446,8 +447,4 @@ export class RunFolder {
       return content;
     });
   }
-}
-
-function withoutUndefined(inputs: { readonly [name: string]: Value }): { readonly [name: string]: Value } {
-  return Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== undefined));
 }
