@@ -108,12 +108,17 @@ export class DbosDurability implements Durability {
     return (await names).some((name) => name === key || name.startsWith(`${key} `));
   }
 
-  sessionSteps(key: string): SessionSteps {
-    return new DbosSessionSteps(key, this.stop, async (question) => {
-      // A wait for approval has no timeout: the run waits until a person decides (or cancels it).
-      const answer = await this.awaitAnswer(question.key, question, undefined);
-      return answer ?? { value: null };
-    });
+  sessionSteps(key: string, signal?: AbortSignal): SessionSteps {
+    return new DbosSessionSteps(
+      key,
+      this.stop,
+      async (question) => {
+        // A wait for approval has no timeout: the run waits until a person decides (or cancels it).
+        const answer = await this.awaitAnswer(question.key, question, undefined);
+        return answer ?? { value: null };
+      },
+      signal,
+    );
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -24,6 +24,7 @@ import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resou
 import { unfinishedCall } from "../steps/conversation.js";
 import { deliveredApproval, WaitingForApproval } from "../run/approvals.js";
 import type { ModelTurn, Question, SessionSteps, Value } from "../types.js";
+import { outsideTimeLimit } from "../run/signals.js";
 import { checkpoint, type RunStop } from "./checkpoint.js";
 
 /** Waits in the database for a person's answer to `question` (DbosDurability.awaitAnswer). */
@@ -40,6 +41,8 @@ export class DbosSessionSteps implements SessionSteps {
     private readonly key: string,
     private readonly run: RunStop,
     private readonly awaitApproval: AnswerWait,
+    /** The session step's signal: its time limit stops while a person decides. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   async turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn> {
@@ -76,7 +79,8 @@ export class DbosSessionSteps implements SessionSteps {
       this.run,
     );
     if (!("awaitingApproval" in result.value)) return result.value;
-    const { value: answer } = await this.awaitApproval(result.value.awaitingApproval);
+    const question = result.value.awaitingApproval;
+    const { value: answer } = await outsideTimeLimit(this.signal, () => this.awaitApproval(question));
     return this.decided(call, run, repeatable, answer);
   }
 

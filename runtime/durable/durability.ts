@@ -171,8 +171,8 @@ export class ScopedDurability implements Durability {
     return this.parent.conversation?.(this.prefix + key);
   }
 
-  sessionSteps(key: string): SessionSteps | undefined {
-    return this.parent.sessionSteps?.(this.prefix + key);
+  sessionSteps(key: string, signal?: AbortSignal): SessionSteps | undefined {
+    return this.parent.sessionSteps?.(this.prefix + key, signal);
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -30,6 +30,8 @@ const MAX_FREE_STEP_SIGNALS = 64;
 /** The longest delay one Node timer can wait; longer limits are waited out in several turns. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const freeStepSignals: PooledStepSignal[] = [];
+/** Each step signal's owner, so that a wait for a person can take the step out of its time limit. */
+const stepsBySignal = new WeakMap<AbortSignal, PooledStepSignal>();
 const deadlineTimers = new Map<number, DeadlineTimer>();
 
 export function stepSignal(parent: AbortSignal, limitMs: number): StepSignal {
@@ -41,6 +43,21 @@ export function stepSignal(parent: AbortSignal, limitMs: number): StepSignal {
   const step = freeStepSignals.pop() ?? new PooledStepSignal();
   step.begin(parent, deadlineTimer(limitMs));
   return step;
+}
+
+/**
+ * Waits for a person (an approval on DBOS, where the step waits in the database) without that time
+ * counting against the step's limit: a decision next morning must not find the step timed out. The
+ * step gets its whole limit again once the wait ends, which also keeps its timer's start order.
+ */
+export async function outsideTimeLimit<T>(signal: AbortSignal | undefined, wait: () => Promise<T>): Promise<T> {
+  const step = signal === undefined ? undefined : stepsBySignal.get(signal);
+  step?.hold();
+  try {
+    return await wait();
+  } finally {
+    step?.unhold();
+  }
 }
 
 function deadlineTimer(limitMs: number): DeadlineTimer {
@@ -59,6 +76,7 @@ class PooledStepSignal implements StepSignal {
   constructor() {
     // Tools (fetch through undici, child processes) may leave a listener until they are collected.
     setMaxListeners(0, this.controller.signal);
+    stepsBySignal.set(this.controller.signal, this);
   }
 
   get signal(): AbortSignal {
@@ -74,6 +92,15 @@ class PooledStepSignal implements StepSignal {
 
   abort(reason: unknown): void {
     this.controller.abort(reason);
+  }
+
+  /** Out of its timer while a person decides; back in with its whole limit after (see `outsideTimeLimit`). */
+  hold(): void {
+    this.timer?.remove(this);
+  }
+
+  unhold(): void {
+    if (this.timer !== undefined && !this.controller.signal.aborted) this.timer.add(this);
   }
 
   release(): void {

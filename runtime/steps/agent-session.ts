@@ -69,7 +69,7 @@ export class AgentSessions {
         (signal, key) =>
           withRetries(policy, signal, async (attempt) => {
             const conversation = core.durability.conversation?.(key);
-            const steps = core.durability.sessionSteps?.(key) ?? PLAIN_SESSION_STEPS;
+            const steps = core.durability.sessionSteps?.(key, signal) ?? PLAIN_SESSION_STEPS;
             // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
             if (attempt > 1) conversation?.append({ type: "restart" });
             if (attempt > 1) traceRetry(attempt);

@@ -232,8 +232,11 @@ export interface Durability {
   ): Promise<DurableStep>;
   /** Where the session step `key` journals its turns while it runs (none: a resumed session starts over). */
   conversation?(key: string): Conversation | undefined;
-  /** How the session step `key` runs its turns and tool calls (none: as plain calls). */
-  sessionSteps?(key: string): SessionSteps | undefined;
+  /**
+   * How the session step `key` runs its turns and tool calls (none: as plain calls); `signal` is the
+   * step's own (its time limit stops while the step waits for a person).
+   */
+  sessionSteps?(key: string, signal?: AbortSignal): SessionSteps | undefined;
   /**
    * Records a step that failed and whose error the program caught (`step.failed` set): a resumed run
    * replays the failure. A store without it (DBOS) runs such a step again when the run is resumed.

@@ -2,7 +2,7 @@
 // behave exactly like a fresh AbortController and setTimeout per step.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ProseError } from "../../runtime/errors.js";
-import { stepSignal } from "../../runtime/run/signals.js";
+import { outsideTimeLimit, stepSignal } from "../../runtime/run/signals.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst } from "./helpers.js";
 
@@ -39,6 +39,24 @@ describe("step signals", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
     first.release();
     second.release();
+  });
+
+  it("a step waiting for a person is out of its time limit, and has its whole limit again after", async () => {
+    const parent = new AbortController();
+    const held = stepSignal(parent.signal, 60);
+    let decide!: () => void;
+    const waiting = outsideTimeLimit(held.signal, () => new Promise<void>((resolve) => (decide = resolve)));
+    // Started after `held`, with the same limit: without the hold, `held` would time out first.
+    const other = stepSignal(parent.signal, 60);
+    await aborted(other.signal);
+    expect(held.signal.aborted).toBe(false);
+    const decided = Date.now();
+    decide();
+    await waiting;
+    await aborted(held.signal);
+    expect(Date.now() - decided).toBeGreaterThanOrEqual(50);
+    held.release();
+    other.release();
   });
 
   it("steps running at once in one context get distinct signals", () => {
