@@ -172,8 +172,10 @@ export class ModelAccess {
     try {
       return await (trace === undefined ? send() : trace.request(params, send));
     } catch (error) {
-      // The estimate an aborted request was charged travels with its error to the turn's checkpoint.
-      markAbortedEstimate(error, reservation.settle(usage, signal.aborted));
+      // The estimate an aborted request was charged travels with its error to the turn's checkpoint
+      // (not on the signal's reason, which other requests may throw too: that would count it twice).
+      const estimate = reservation.settle(usage, signal.aborted);
+      if (error !== signal.reason) markAbortedEstimate(error, estimate);
       throw error;
     } finally {
       reservation.settle(usage, signal.aborted);
