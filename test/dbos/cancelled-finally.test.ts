@@ -157,7 +157,8 @@ describe("a cancelled branch's finally on DBOS", () => {
       expect(cancelled.status).toMatchObject({ code: 2, message: "cancelled" });
       expect(cancelled.attributes).toMatchObject({ "prose.status": "cancelled", "error.type": "cancelled" });
       expect(sessions(7).at(-1)!.status?.code ?? 0).toBe(0);
-      expect(sessions(3).at(-1)!.status?.code ?? 0).toBe(0);
+      // The winner's session ran in the killed worker, whose spans go out only if its batch was sent in time.
+      for (const span of sessions(3)) expect(span.status?.code ?? 0).toBe(0);
     },
   );
 });
