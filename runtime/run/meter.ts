@@ -60,8 +60,28 @@ export interface Reservation {
   /**
    * The request ended: its reported usage is charged; one aborted with none reported (a cancelled
    * branch's request in flight) is charged its reserved worst case, since the server may have billed it.
+   * Returns the dollars so charged as an estimate (0 for a request charged its usage, or settled before).
    */
-  settle(usage: Usage | undefined, aborted?: boolean): void;
+  settle(usage: Usage | undefined, aborted?: boolean): number;
+}
+
+/**
+ * The property an aborted request's error carries with the estimate it was charged (dollars): DBOS
+ * keeps a failed checkpoint's error with its own properties, so a DBOS run's cost can count it.
+ */
+export const ABORTED_ESTIMATE = "prosecAbortedEstimate";
+
+/** Marks `error` with the estimate its aborted request was charged (an error object only). */
+export function markAbortedEstimate(error: unknown, dollars: number): void {
+  if (dollars > 0 && typeof error === "object" && error !== null && Object.isExtensible(error))
+    (error as Record<string, unknown>)[ABORTED_ESTIMATE] = dollars;
+}
+
+/** The estimate an aborted request's error (or its record) carries, else 0. */
+export function abortedEstimateOf(error: unknown): number {
+  const dollars =
+    typeof error === "object" && error !== null ? (error as Record<string, unknown>)[ABORTED_ESTIMATE] : 0;
+  return typeof dollars === "number" && Number.isFinite(dollars) && dollars > 0 ? dollars : 0;
 }
 
 export class Meter {
@@ -106,39 +126,43 @@ export class Meter {
         "larger-budget",
       );
     }
+    // The worst case is reserved under a budget, and kept without one too (a priced model's): an
+    // aborted request is charged it, which a DBOS run's cost counts (see ABORTED_ESTIMATE).
+    const price = priceOf(params.model, this.prices);
+    if (budget !== undefined && price === undefined)
+      return this.stop(
+        `The model ${params.model} has no price, so the budget cannot be kept: give it one, e.g. PROSEC_PRICES="${params.model}=input/output" (dollars per million tokens).`,
+        "price",
+      );
     let worst = 0;
-    if (budget !== undefined) {
-      const price = priceOf(params.model, this.prices);
-      if (price === undefined)
-        return this.stop(
-          `The model ${params.model} has no price, so the budget cannot be kept: give it one, e.g. PROSEC_PRICES="${params.model}=input/output" (dollars per million tokens).`,
-          "price",
-        );
+    if (price !== undefined) {
       const input = Math.ceil(requestCharacters(params) / 3) * (this.caching ? CACHE_WRITE_MULTIPLIER : 1);
       worst = (input * price.input + params.max_tokens * price.output) / 1_000_000;
-      if (this.dollars + this.reserved + worst > budget) {
-        const inFlight = this.reserved === 0 ? "" : ` and $${this.reserved.toFixed(4)} in flight`;
-        return this.stop(
-          `The next model request could cost up to $${worst.toFixed(4)}; with $${this.dollars.toFixed(4)} spent${inFlight} that could exceed the budget of ${formatBudget(budget)}.`,
-          "larger-budget",
-        );
-      }
+    }
+    if (budget !== undefined && this.dollars + this.reserved + worst > budget) {
+      const inFlight = this.reserved === 0 ? "" : ` and $${this.reserved.toFixed(4)} in flight`;
+      return this.stop(
+        `The next model request could cost up to $${worst.toFixed(4)}; with $${this.dollars.toFixed(4)} spent${inFlight} that could exceed the budget of ${formatBudget(budget)}.`,
+        "larger-budget",
+      );
     }
     this.inFlight++;
     this.reserved += worst;
     let settled = false;
     return {
       settle: (usage, aborted = false) => {
-        if (settled) return;
+        if (settled) return 0;
         settled = true;
         this.inFlight--;
         this.reserved -= worst;
         this.calls++;
         const price = usage === undefined ? undefined : priceOf(usage.model, this.prices);
+        const estimate = price === undefined && usage === undefined && aborted ? worst : 0;
         if (price !== undefined) this.dollars += usageCost(usage!, price);
-        else if (usage === undefined && aborted) this.dollars += worst;
+        else this.dollars += estimate;
         this.onSpent?.(this.spent);
         if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+        return estimate;
       },
     };
   }

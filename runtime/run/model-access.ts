@@ -18,7 +18,7 @@ import { outputLimit } from "../model/output-limits.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
 import type { PendingEvent } from "./events.js";
 import { traceFallback, type Telemetry } from "../telemetry/run-telemetry.js";
-import type { Meter, Refusal } from "./meter.js";
+import { markAbortedEstimate, type Meter, type Refusal } from "./meter.js";
 import type { Secrets } from "../tools/secrets.js";
 import { outsideContext } from "./step-context.js";
 import type { RunOptions, Usage } from "../types.js";
@@ -171,6 +171,12 @@ export class ModelAccess {
     const trace = this.run.trace();
     try {
       return await (trace === undefined ? send() : trace.request(params, send));
+    } catch (error) {
+      // The estimate an aborted request was charged travels with its error to the turn's checkpoint
+      // (not on the signal's reason, which other requests may throw too: that would count it twice).
+      const estimate = reservation.settle(usage, signal.aborted);
+      if (error !== signal.reason) markAbortedEstimate(error, estimate);
+      throw error;
     } finally {
       reservation.settle(usage, signal.aborted);
     }

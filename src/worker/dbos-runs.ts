@@ -2,12 +2,15 @@
  * The runs a DBOS database holds, as `prosec runs` and `prosec view` list them: read through DBOS's
  * workflow management API (listWorkflows, listWorkflowSteps), never written. A run's cost is what its
  * checkpointed steps used (theirs and its branches'), as a file run's is its journal's: DBOS keeps
- * every finished step's record, usage included, so nothing more needs recording.
+ * every finished step's record, usage included. A request aborted with no usage reported (a race's
+ * loser) adds the estimate the meter charged it, which its turn's failed checkpoint keeps with its
+ * error (meter.ts, ABORTED_ESTIMATE; a checkpoint written before that has none and adds nothing).
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import pMap from "p-map";
 import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
 import type { Usage } from "../../runtime/index.js";
+import { abortedEstimateOf } from "../../runtime/run/meter.js";
 import { estimateCost } from "../run/cost.js";
 import { waitingQuestions } from "./control.js";
 import { runAttributes } from "./run-attributes.js";
@@ -77,46 +80,70 @@ export async function listDbosRuns(client: DBOSClient): Promise<DbosRun[]> {
     loadInput: false,
     loadOutput: false,
   });
-  const steps = await stepsOfWorkflows(client, [...runs, ...branches]);
-  return pMap(runs, async (run) => describe(client, run, steps), { concurrency: CONCURRENT_QUERIES });
+  const checkpoints = await stepsOfWorkflows(client, [...runs, ...branches]);
+  return pMap(runs, async (run) => describe(client, run, checkpoints), { concurrency: CONCURRENT_QUERIES });
 }
 
 /** One run's description, or undefined when the database has no run of that id. */
 export async function describeDbosRun(client: DBOSClient, runId: string): Promise<DbosRun | undefined> {
   const run = await client.getWorkflow(runId);
   if (run === undefined || run.workflowName !== RUN_WORKFLOW) return undefined;
-  const steps = await dbosRunSteps(client, runId);
-  return describe(client, run, new Map([[runId, steps]]));
+  const checkpoints = await runCheckpoints(client, runId);
+  return describe(client, run, new Map([[runId, checkpoints]]));
 }
 
 /** A run's checkpointed steps and its branches', in the order they started. */
 export async function dbosRunSteps(client: DBOSClient, runId: string): Promise<DbosStep[]> {
+  return (await runCheckpoints(client, runId)).steps;
+}
+
+/** An aborted request's estimate (dollars), kept with its turn's checkpoint (meter.ts, ABORTED_ESTIMATE). */
+interface AbortedEstimate {
+  readonly dollars: number;
+  readonly start?: number;
+}
+
+/** A run's prosec steps and the estimates its aborted requests were charged, in it and its branches. */
+interface Checkpoints {
+  readonly steps: DbosStep[];
+  readonly estimates: AbortedEstimate[];
+}
+
+async function runCheckpoints(client: DBOSClient, runId: string): Promise<Checkpoints> {
   const branches = await client.listWorkflows({
     workflow_id_prefix: `${runId}/`,
     loadInput: false,
     loadOutput: false,
   });
   const byRun = await stepsOfWorkflows(client, [{ workflowID: runId }, ...branches]);
-  return (byRun.get(runId) ?? []).sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
+  const checkpoints = byRun.get(runId) ?? { steps: [], estimates: [] };
+  checkpoints.steps.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
+  return checkpoints;
 }
 
 /** The prosec steps of each workflow, gathered under the run they belong to (a branch's id starts with its run's). */
 async function stepsOfWorkflows(
   client: DBOSClient,
   workflows: ReadonlyArray<Pick<WorkflowStatus, "workflowID">>,
-): Promise<Map<string, DbosStep[]>> {
+): Promise<Map<string, Checkpoints>> {
   const listed = await pMap(
     workflows,
     async (workflow) => {
       const steps = (await client.listWorkflowSteps(workflow.workflowID)) ?? [];
-      return steps.flatMap((step) => prosecStep(workflow.workflowID, step));
+      return {
+        steps: steps.flatMap((step) => prosecStep(workflow.workflowID, step)),
+        estimates: steps.flatMap(abortedEstimate),
+      };
     },
     { concurrency: CONCURRENT_QUERIES },
   );
-  const byRun = new Map<string, DbosStep[]>();
+  const byRun = new Map<string, Checkpoints>();
   workflows.forEach((workflow, index) => {
     const runId = workflow.workflowID.split("/")[0]!;
-    byRun.set(runId, [...(byRun.get(runId) ?? []), ...listed[index]!]);
+    const gathered = byRun.get(runId) ?? { steps: [], estimates: [] };
+    gathered.steps.push(...listed[index]!.steps);
+    gathered.estimates.push(...listed[index]!.estimates);
+    byRun.set(runId, gathered);
   });
   return byRun;
 }
@@ -143,6 +170,13 @@ function prosecStep(workflowId: string, step: StepInfo): DbosStep[] {
   ];
 }
 
+/** The estimate a failed checkpoint's aborted request was charged (a turn's error carries it), if any. */
+function abortedEstimate(step: StepInfo): AbortedEstimate[] {
+  const dollars = abortedEstimateOf(step.error);
+  if (dollars === 0) return [];
+  return [{ dollars, ...(step.startedAtEpochMs === undefined ? {} : { start: step.startedAtEpochMs }) }];
+}
+
 /** Whether a checkpoint is a prosec step's record (see prosecStep). */
 export function isStepRecord(step: StepInfo): boolean {
   const output = step.output as { kind?: unknown; usage?: unknown } | null | undefined;
@@ -153,14 +187,21 @@ export function isStepRecord(step: StepInfo): boolean {
 async function describe(
   client: DBOSClient,
   run: WorkflowStatus,
-  stepsByRun: ReadonlyMap<string, readonly DbosStep[]>,
+  checkpointsByRun: ReadonlyMap<string, Checkpoints>,
 ): Promise<DbosRun> {
-  const steps = stepsByRun.get(run.workflowID) ?? [];
+  const { steps, estimates } = checkpointsByRun.get(run.workflowID) ?? { steps: [], estimates: [] };
   // A step taken over from an earlier run was paid for there; so was one DBOS copied into a fork (it
   // keeps its start time, from before the fork was created).
   const copied = (step: DbosStep): boolean =>
     run.forkedFrom !== undefined && step.start !== undefined && step.start < run.createdAt;
   const usage = steps.filter((step) => !step.reused && !copied(step)).flatMap((step) => step.usage);
+  // A request aborted with no usage reported (a race's loser) was charged its estimate, kept with its turn.
+  const aborted = estimates
+    .filter(
+      (estimate) => !(run.forkedFrom !== undefined && estimate.start !== undefined && estimate.start < run.createdAt),
+    )
+    .reduce((sum, estimate) => sum + estimate.dollars, 0);
+  const priced = estimateCost(usage);
   const attributes = runAttributes(run);
   // DBOS has no WAITING status: a PENDING run whose workflows publish a question is waiting.
   const waiting = run.status === "PENDING" && (await waitingQuestions(client, run.workflowID)).length > 0;
@@ -177,7 +218,7 @@ async function describe(
     ...(run.updatedAt === undefined ? {} : { updatedAt: new Date(run.updatedAt).toISOString() }),
     steps: steps.length,
     usage,
-    cost: estimateCost(usage),
+    cost: aborted === 0 ? priced : (priced ?? 0) + aborted,
   };
 }
 

@@ -2,9 +2,11 @@
  * A cancelled branch's `finally` on DBOS (DIALECT.md, "Parallel: races, failures, cancellation"): the
  * loser of a decided race runs its `finally` as durable steps of its branch workflow, and a worker
  * killed inside that `finally` is restarted and finishes it with the same winner, the same branch
- * cancelled and no finished session asked again.
+ * cancelled and no finished session asked again. The loser's aborted request, which reported no usage,
+ * counts in the run's cost at the estimate it was charged, kept with its turn's checkpoint.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { estimateCost } from "../../src/run/cost.js";
 import {
   environment,
   fakeModel,
@@ -112,6 +114,41 @@ describe("a cancelled branch's finally on DBOS", () => {
       };
       expect(status.status).toBe("SUCCESS");
 
+      // The loser's aborted request reported no usage: its turn's checkpoint keeps the estimate it was
+      // charged, and the run's cost is what the answered requests used plus that estimate.
+      const abortedTurn = await withDatabase(
+        database,
+        async (client) =>
+          (
+            await client.query<{ error: string | null }>(
+              "SELECT error FROM dbos.operation_outputs WHERE workflow_uuid = $1 AND function_name = $2",
+              ["run-race/parallel@2:1#0/b1", "/parallel@2:1#0/b1/session@5:5#0 turn"],
+            )
+          ).rows[0]?.error,
+      );
+      const estimate = Number(/"prosecAbortedEstimate":\s*([0-9.e+-]+)/.exec(abortedTurn ?? "")?.[1]);
+      expect(estimate).toBeGreaterThan(0);
+      const answered = estimateCost(
+        server.requests.flatMap((request) =>
+          request.usage === undefined
+            ? []
+            : [
+                {
+                  model: request.body!.model,
+                  inputTokens: request.usage.input_tokens,
+                  outputTokens: request.usage.output_tokens,
+                  cacheWriteTokens: request.usage.cache_creation_input_tokens ?? 0,
+                  cacheReadTokens: request.usage.cache_read_input_tokens ?? 0,
+                },
+              ],
+        ),
+      )!;
+      const listed = JSON.parse((await prosec(["runs", "--format", "json"], cwd, env)).stdout) as {
+        runId: string;
+        cost: number | null;
+      }[];
+      expect(listed.find((run) => run.runId === "run-race")?.cost).toBeCloseTo(answered + estimate, 9);
+
       // The restarted worker's spans (SIGTERM flushes them): the loser's replayed session is cancelled, its finally's is not.
       await stopped(second);
       const sessions = (line: number) =>
@@ -120,7 +157,8 @@ describe("a cancelled branch's finally on DBOS", () => {
       expect(cancelled.status).toMatchObject({ code: 2, message: "cancelled" });
       expect(cancelled.attributes).toMatchObject({ "prose.status": "cancelled", "error.type": "cancelled" });
       expect(sessions(7).at(-1)!.status?.code ?? 0).toBe(0);
-      expect(sessions(3).at(-1)!.status?.code ?? 0).toBe(0);
+      // The winner's session ran in the killed worker, whose spans go out only if its batch was sent in time.
+      for (const span of sessions(3)) expect(span.status?.code ?? 0).toBe(0);
     },
   );
 });

@@ -124,7 +124,7 @@ describe("reading another block's binding", () => {
     expect(resumed).toEqual(first);
   });
 
-  it("at top level before any call of the block: P019, reads null (empty, as null reads everywhere; never `{count}`), then the call's value", async () => {
+  it("at top level before any call of the block: P019, `{count}` reads null and shows `null` (a copied null still shows nothing), then the call's value", async () => {
     const source = lines(
       "block count_up():",
       '  let count = session "Count"',
@@ -149,7 +149,31 @@ describe("reading another block's binding", () => {
       { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-reads-"), maxRetries: 0 },
     );
     const prompts = server.requests.map((request) => lastUserText(request).split("\n").at(-1));
-    expect(prompts).toEqual(["Before: ", "Count", "After: R(Count) "]);
+    expect(prompts).toEqual(["Before: null", "Count", "After: R(Count) "]);
     expect(outputs).toEqual({ result: "R(After: R(Count) )" });
+  });
+
+  it("in another block's prompt before any call: `{count}` shows `null`, then the finished call's value", async () => {
+    const source = lines(
+      "block count_up():",
+      '  let count = session "Count"',
+      "",
+      "block report():",
+      '  session "Seen: {count}"',
+      "",
+      "do report()",
+      "do count_up()",
+      "do report()",
+    );
+    server = await startFakeAnthropic({
+      respond: (request) => reply.text(`R(${lastUserText(request).split("\n").at(-1)})`),
+    });
+    const loaded = await loadProgram(source, "seen.prose");
+    await loaded.run(
+      {},
+      { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-reads-"), maxRetries: 0 },
+    );
+    const prompts = server.requests.map((request) => lastUserText(request).split("\n").at(-1));
+    expect(prompts).toEqual(["Seen: null", "Count", "Seen: R(Count)"]);
   });
 });

@@ -26,10 +26,18 @@ export function templateOf(parts: readonly ast.StringPart[], state: LowerState, 
       if (typeof chunk === "string") return templateChunk(chunk);
       const value = lowering.value(chunk.path, state);
       values.push(value);
-      return `\${${lowering.helper("text")}(${value.code})}`;
+      // A name only a block binds, read before any call finished (P019), reads `null` and shows it:
+      // the prompt says `null` where any other `null` renders as nothing.
+      const shown = isBlockBindingRead(chunk, lowering) ? `${value.code} ?? "null"` : value.code;
+      return `\${${lowering.helper("text")}(${shown})}`;
     })
     .join("");
   return composed(`\`${body}\``, values);
+}
+
+/** `{name}` where the name is a block's binding read by its caller (warning P019). */
+function isBlockBindingRead(placeholder: ast.Placeholder, lowering: Lowering): boolean {
+  return placeholder.path.kind === "Identifier" && lowering.analysis.blockBindingReads.has(placeholder.path);
 }
 
 /** A `string`-typed expression for a string literal; bound placeholders interpolate. */
