@@ -126,19 +126,20 @@ export class Meter {
         "larger-budget",
       );
     }
-    // The worst case is reserved under a budget, and kept without one too (a priced model's): an
-    // aborted request is charged it, which a DBOS run's cost counts (see ABORTED_ESTIMATE).
+    // The worst case is reserved under a budget; without one it is worked out only for a request that
+    // is aborted (a priced model's), which is charged it and a DBOS run's cost counts (ABORTED_ESTIMATE).
     const price = priceOf(params.model, this.prices);
     if (budget !== undefined && price === undefined)
       return this.stop(
         `The model ${params.model} has no price, so the budget cannot be kept: give it one, e.g. PROSEC_PRICES="${params.model}=input/output" (dollars per million tokens).`,
         "price",
       );
-    let worst = 0;
-    if (price !== undefined) {
+    const worstCase = (): number => {
+      if (price === undefined) return 0;
       const input = Math.ceil(requestCharacters(params) / 3) * (this.caching ? CACHE_WRITE_MULTIPLIER : 1);
-      worst = (input * price.input + params.max_tokens * price.output) / 1_000_000;
-    }
+      return (input * price.input + params.max_tokens * price.output) / 1_000_000;
+    };
+    const worst = budget === undefined ? 0 : worstCase();
     if (budget !== undefined && this.dollars + this.reserved + worst > budget) {
       const inFlight = this.reserved === 0 ? "" : ` and $${this.reserved.toFixed(4)} in flight`;
       return this.stop(
@@ -156,9 +157,9 @@ export class Meter {
         this.inFlight--;
         this.reserved -= worst;
         this.calls++;
-        const price = usage === undefined ? undefined : priceOf(usage.model, this.prices);
-        const estimate = price === undefined && usage === undefined && aborted ? worst : 0;
-        if (price !== undefined) this.dollars += usageCost(usage!, price);
+        const charged = usage === undefined ? undefined : priceOf(usage.model, this.prices);
+        const estimate = usage === undefined && aborted ? (budget === undefined ? worstCase() : worst) : 0;
+        if (charged !== undefined) this.dollars += usageCost(usage!, charged);
         else this.dollars += estimate;
         this.onSpent?.(this.spent);
         if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
