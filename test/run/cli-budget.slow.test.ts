@@ -4,23 +4,15 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { startProsec } from "../support/cli.js";
 import { deterministicModel } from "../support/deterministic-model.js";
-import { startFakeAnthropic, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { type FakeReply, type FakeServer } from "../support/fake-anthropic.js";
+import { fakeServersPerTest } from "../support/fake-servers.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(respond: (request: FakeRequest) => FakeReply): Promise<FakeServer> {
-  const server = await startFakeAnthropic({ respond });
-  servers.push(server);
-  return server;
-}
+const serve = fakeServersPerTest();
 
 /** prosec with the fake server as its model. */
 function prosec(cwd: string, server: FakeServer, args: readonly string[], env: Readonly<Record<string, string>> = {}) {

@@ -8,16 +8,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deterministicModel, identity, identityIn } from "../support/deterministic-model.js";
-import {
-  lastUserText as lastPrompt,
-  startFakeAnthropic,
-  type FakeReply,
-  type FakeRequest,
-  type FakeServer,
-} from "../support/fake-anthropic.js";
+import { lastUserText as lastPrompt, type FakeServer } from "../support/fake-anthropic.js";
+import { fakeServersPerTest } from "../support/fake-servers.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+
+const serve = fakeServersPerTest();
 
 const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
 
@@ -52,17 +49,6 @@ interface Exit {
   readonly signal: NodeJS.Signals | null;
   readonly stdout: string;
   readonly stderr: string;
-}
-
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(respond: (request: FakeRequest) => FakeReply): Promise<FakeServer> {
-  const server = await startFakeAnthropic({ respond });
-  servers.push(server);
-  return server;
 }
 
 function prosec(

@@ -6,29 +6,14 @@
  */
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Runtime, SessionRequest } from "../../runtime/index.js";
 import { installedSkills, resolveSkill, skillListing } from "../../runtime/tools/skills.js";
-import {
-  reply,
-  startFakeAnthropic,
-  type FakeReply,
-  type FakeRequest,
-  type FakeServer,
-  turnOf,
-} from "../support/fake-anthropic.js";
+import { reply, turnOf } from "../support/fake-anthropic.js";
+import { fakeServersPerTest } from "../support/fake-servers.js";
 import { at, runAgainst, temporaryFolder } from "./helpers.js";
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(respond: (request: FakeRequest) => FakeReply): Promise<FakeServer> {
-  const server = await startFakeAnthropic({ respond });
-  servers.push(server);
-  return server;
-}
+const serve = fakeServersPerTest();
 
 const REVIEW = `---
 name: code-review
