@@ -8,32 +8,17 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WaitingForInput } from "../../runtime/errors.js";
 import type { Permissions, PermissionRequest, Runtime } from "../../runtime/index.js";
 import { readWaiting } from "../../runtime/durable/run-control.js";
 import { decideFileRun } from "../../src/run/control.js";
-import {
-  reply,
-  startFakeAnthropic,
-  type FakeReply,
-  type FakeRequest,
-  type FakeServer,
-  turnOf,
-} from "../support/fake-anthropic.js";
+import { reply, type FakeReply, type FakeRequest, turnOf } from "../support/fake-anthropic.js";
+import { fakeServersPerTest } from "../support/fake-servers.js";
 import { childrenRunning, MEMORY, stdioServers, writeMcpJson } from "../support/mcp-servers.js";
 import { at, failingRun, runAgainst, temporaryFolder } from "./helpers.js";
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(respond: (request: FakeRequest) => FakeReply): Promise<FakeServer> {
-  const server = await startFakeAnthropic({ respond });
-  servers.push(server);
-  return server;
-}
+const serve = fakeServersPerTest();
 
 const ENTITY = { entities: [{ name: "approved-entity", entityType: "t", observations: [] }] };
 

@@ -7,30 +7,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MessageParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Runtime } from "../../runtime/index.js";
 import { elideToolResults, toolResultContent } from "../../runtime/steps/tool-output.js";
-import {
-  reply,
-  startFakeAnthropic,
-  type FakeReply,
-  type FakeRequest,
-  type FakeServer,
-  turnOf,
-} from "../support/fake-anthropic.js";
+import { reply, type FakeReply, type FakeRequest, type FakeServer, turnOf } from "../support/fake-anthropic.js";
+import { fakeServersPerTest } from "../support/fake-servers.js";
 import { childrenRunning, EVERYTHING, stdioServers, writeMcpJson } from "../support/mcp-servers.js";
 import { at, runAgainst, temporaryFolder } from "./helpers.js";
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(respond: (request: FakeRequest) => FakeReply): Promise<FakeServer> {
-  const server = await startFakeAnthropic({ respond });
-  servers.push(server);
-  return server;
-}
+const serve = fakeServersPerTest();
 
 const script = (request: FakeRequest): FakeReply =>
   turnOf(request) === 0 ? reply.toolUse([{ name: "mcp__everything__get-tiny-image", input: {} }]) : reply.text("seen");
