@@ -13,6 +13,7 @@ import { Secrets } from "../../runtime/tools/secrets.js";
 import { APPLICATION, Heartbeats, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 import { DatabaseOutage } from "./outage.js";
+import { releaseOtherVersions } from "./other-versions.js";
 import { WorkerRunStops } from "./run-stops.js";
 
 /**
@@ -64,6 +65,7 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
   const logger = dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", log);
   const client = await DBOSClient.create({ systemDatabaseUrl: url, applicationName: APPLICATION, logger });
   const ownQueue = `${queue}.worker.${executorId}`;
+  await releaseOtherVersions(client, executorId, settings.version, queue, log);
   // The heartbeat is this worker's own look at the database: its failures are the outage DBOS's
   // retries ride through, said once here (and not once a retry by DBOS, see dbosLogger).
   const pool = new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5000, query_timeout: 10_000 });

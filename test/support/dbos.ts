@@ -83,9 +83,15 @@ export function environment(database: string, server: FakeServer): NodeJS.Proces
   };
 }
 
-export function prosec(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Exit> {
+/** Runs `prosec`; `command` is the bin/prosec of another installation (test/dbos/upgrade.test.ts). */
+export function prosec(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  command: string = bin,
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env });
+    const child = spawn(process.execPath, [command, ...args], { cwd, env });
     children.push(child);
     let stdout = "";
     let stderr = "";
@@ -109,6 +115,8 @@ export interface WorkerOptions {
   readonly concurrency?: number;
   readonly file?: string;
   readonly extra?: readonly string[];
+  /** The bin/prosec of another installation (default: this checkout's). */
+  readonly bin?: string;
 }
 
 /** Starts `prosec worker` and resolves once it serves its queue. */
@@ -119,7 +127,7 @@ export function startWorker(
   options: WorkerOptions = {},
 ): Promise<RunningWorker> {
   const args = [
-    bin,
+    options.bin ?? bin,
     "worker",
     options.file ?? "report.prose",
     "--id",
