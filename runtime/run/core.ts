@@ -10,7 +10,7 @@ import { RunMcp } from "./run-mcp.js";
 import { RunSkills } from "./run-skills.js";
 import { durableAsker } from "./approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
-import { preview, UsageTotals, type PendingEvent } from "./events.js";
+import { preview, UsageTotals } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
 import type { Limiter } from "../model/limiter.js";
@@ -31,6 +31,7 @@ import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk
 import type {
   AgentDefinition,
   Durability,
+  PendingEvent,
   Permissions,
   ProgramInfo,
   RecordedStep,

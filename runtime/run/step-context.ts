@@ -15,14 +15,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Trail } from "../steps/trail.js";
-import type { Site } from "../types.js";
-
-export interface BlockFrame {
-  readonly name: string;
-  readonly executionId: number;
-  readonly depth: number;
-  readonly parentExecutionId: number;
-}
+import type { BlockFrame, Site } from "../types.js";
 
 /** A key segment with its `line:column` replaced by the statement's site (`step-keys.ts`). */
 export type Structural = (segment: string) => string;

@@ -14,16 +14,6 @@ import { isList, isRecord } from "../values/expressions.js";
 const EXTRACT_SYSTEM =
   "You extract structure from text for an OpenProse program. Answer by calling the answer tool with exactly what the text contains; do not invent content.";
 
-/** Deterministic part of `list`: the list, or undefined when the model must be asked. */
-export function listWithoutModel(value: Value): readonly Value[] | undefined {
-  if (isList(value)) return value;
-  if (value === null) return [];
-  if (typeof value === "string") return value.trim() === "" ? [] : parseList(value);
-  if (isRecord(value))
-    return Object.values(value).filter(isList).length === 1 ? Object.values(value).find(isList) : undefined;
-  return [value];
-}
-
 export type FieldLookup = { readonly found: true; readonly value: Value } | { readonly found: false };
 
 /** Deterministic part of `field`. A record or list without the key gives null; unreadable text needs the model. */

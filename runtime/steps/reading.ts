@@ -14,9 +14,9 @@ import {
   extractTruth,
   fieldsOf,
   fieldWithoutModel,
-  listWithoutModel,
   truthyWithoutModel,
 } from "./extraction.js";
+import { listWithoutModel } from "../values/structure.js";
 
 export class TextReader {
   private readonly cache: ExtractionCache;

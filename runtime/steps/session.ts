@@ -38,7 +38,6 @@ import {
 } from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { toolParam } from "../tools/tool.js";
-import type { BlockFrame } from "../run/step-context.js";
 import { elideToolResults, overTurnLimit } from "./tool-output.js";
 import { runTool, toolOutputLimits } from "./tool-call.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
@@ -48,6 +47,7 @@ import { trailBudget, type TrailEntry } from "./trail.js";
 import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
   AnswerAction,
+  BlockFrame,
   SessionRequest,
   Value,
   SessionSettings,
