@@ -21,10 +21,10 @@
  * a session that ended at one ends there again when replayed, and a stopped run records nothing.
  */
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import { unfinishedCall } from "../steps/conversation.js";
-import { deliveredApproval, WaitingForApproval } from "../run/approvals.js";
+import { unfinishedCall } from "../durable/conversation.js";
+import { deliveredApproval, WaitingForApproval } from "../tools/approvals.js";
 import type { ModelTurn, Question, SessionSteps, Value } from "../types.js";
-import { outsideTimeLimit } from "../run/signals.js";
+import { outsideTimeLimit } from "../signals.js";
 import { checkpoint, type RunStop } from "./checkpoint.js";
 
 /** Waits in the database for a person's answer to `question` (DbosDurability.awaitAnswer). */

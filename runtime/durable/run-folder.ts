@@ -18,7 +18,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { asEnvironmentError, RunStateError } from "../errors.js";
-import { makeDirectory } from "./make-directory.js";
+import { makeDirectory } from "../make-directory.js";
 import { safeName } from "./files.js";
 import type { Spent } from "../run/meter.js";
 import type { BlockFrame, ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";

@@ -12,7 +12,7 @@
  */
 import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { stable } from "./caching.js";
-import { trailSections, type TrailEntry } from "../steps/trail.js";
+import { trailSections, type TrailEntry } from "../values/trail.js";
 import type { BlockFrame, ContextSpec, SessionSettings, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 

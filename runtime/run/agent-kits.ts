@@ -8,7 +8,7 @@ import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { systemPrompt } from "../model/prompt.js";
 import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard, type PermissionAsker } from "../tools/permissions.js";
-import { asksExplicitly, explicitAsker } from "./approvals.js";
+import { asksExplicitly, explicitAsker } from "../tools/approvals.js";
 import type { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
 import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";

@@ -11,7 +11,7 @@ import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
 import { TextReader } from "../steps/reading.js";
-import { Trail } from "../steps/trail.js";
+import { Trail } from "../values/trail.js";
 import type {
   AgentDefinition,
   Branch,

@@ -14,7 +14,7 @@
  * what a resumed run of a changed program matches recorded steps by.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { Trail } from "../steps/trail.js";
+import { Trail } from "../values/trail.js";
 import type { BlockFrame, Site } from "../types.js";
 
 /** A key segment with its `line:column` replaced by the statement's site (`step-keys.ts`). */

@@ -9,7 +9,7 @@ import type { RunScope } from "../run/scope.js";
 import type { RunCore } from "../run/core.js";
 import type { SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
-import { PLAIN_SESSION_STEPS } from "./conversation.js";
+import { PLAIN_SESSION_STEPS } from "../durable/conversation.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import { withRetries } from "./retry.js";
 import { traceRetry } from "../telemetry/run-telemetry.js";

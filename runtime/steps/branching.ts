@@ -6,7 +6,7 @@
 import pMap from "p-map";
 import { WaitingForInput } from "../errors.js";
 import type { RunCore } from "../run/core.js";
-import { sharedController } from "../run/signals.js";
+import { sharedController } from "../signals.js";
 import { runInContext, type StepContext } from "../run/step-context.js";
 import type {
   Branch,

@@ -21,10 +21,10 @@ import {
   TransientConversation,
   unfinishedCall,
   type Conversation,
-} from "./conversation.js";
+} from "../durable/conversation.js";
 import type { RunCore, StepOutcome } from "../run/core.js";
 import { AnswerFailure } from "../errors.js";
-import { currentCall, WaitingForApproval } from "../run/approvals.js";
+import { currentCall, WaitingForApproval } from "../tools/approvals.js";
 import { stable } from "../model/caching.js";
 import {
   ANSWER_TOOL,
@@ -43,7 +43,7 @@ import { runTool, toolOutputLimits } from "./tool-call.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
 import { changedSkills } from "../run/run-skills.js";
-import { trailBudget, type TrailEntry } from "./trail.js";
+import { trailBudget, type TrailEntry } from "../values/trail.js";
 import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
   AnswerAction,
