@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { asEnvironmentError, RunStateError } from "../errors.js";
 import { makeDirectory } from "../make-directory.js";
 import { safeName } from "./files.js";
-import type { Spent } from "../run/meter.js";
+import type { Spent } from "../cost/meter.js";
 import type { BlockFrame, ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
 import { matchAnswers, whereRecorded } from "./question-names.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";

@@ -3,7 +3,7 @@
  * when the text holds JSON or a markdown list (see `structure.ts`); only otherwise is the model asked,
  * through a forced tool call. Either way an `extraction` event says which it was.
  */
-import type { RunCore, StepOutcome } from "../run/core.js";
+import type { RunCore, StepOutcome } from "../kernel/core.js";
 import { askForced, YES_NO_SCHEMA } from "./forced-question.js";
 import { YES_NO_SHAPE } from "./judgment.js";
 import { stableBlocks } from "../model/prompt.js";

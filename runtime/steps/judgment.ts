@@ -5,7 +5,7 @@
  * an option's label or number).
  */
 import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import type { RunCore, StepOutcome } from "../run/core.js";
+import type { RunCore, StepOutcome } from "../kernel/core.js";
 import { askForced, YES_NO_SCHEMA } from "./forced-question.js";
 import { contextSections, dedent, stableBlocks } from "../model/prompt.js";
 import { parseYesNo } from "../values/structure.js";

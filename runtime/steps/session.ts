@@ -22,7 +22,7 @@ import {
   unfinishedCall,
   type Conversation,
 } from "../durable/conversation.js";
-import type { RunCore, StepOutcome } from "../run/core.js";
+import type { RunCore, StepOutcome } from "../kernel/core.js";
 import { AnswerFailure } from "../errors.js";
 import { currentCall, WaitingForApproval } from "../tools/approvals.js";
 import { stable } from "../model/caching.js";
@@ -42,7 +42,7 @@ import { elideToolResults, overTurnLimit } from "./tool-output.js";
 import { runTool, toolOutputLimits } from "./tool-call.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
-import { changedSkills } from "../run/run-skills.js";
+import { changedSkills } from "../kernel/run-skills.js";
 import { trailBudget, type TrailEntry } from "../values/trail.js";
 import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {

@@ -35,7 +35,7 @@ export class AgentKits {
     private readonly secrets: Secrets,
     /** Tells the run something once (a sandbox that is missing, say). */
     private readonly notice: (message: string | undefined) => void,
-    /** The asker of explicit `prompt` permissions when no `onPermission` is given (run/approvals.ts). */
+    /** The asker of explicit `prompt` permissions when no `onPermission` is given (tools/approvals.ts). */
     private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
   ) {}
 

@@ -4,7 +4,7 @@
  * model-facing step runs (replay or execution under the time limit, error wrapping, fingerprints
  * (step-fingerprints.ts), the record of its outcome).
  */
-import { SourceAnchors } from "./anchors.js";
+import { SourceAnchors } from "../run/anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
 import { RunSkills } from "./run-skills.js";
@@ -14,15 +14,15 @@ import { preview, UsageTotals } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
 import type { Limiter } from "../model/limiter.js";
-import { BudgetExceeded, Meter, type Refusal } from "./meter.js";
+import { BudgetExceeded, Meter, type Refusal } from "../cost/meter.js";
 import { ModelAccess } from "./model-access.js";
 import type { CallSite } from "../model/streamed-text.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { sharedController, stepSignal } from "../signals.js";
 import { currentContext, StepContext } from "./step-context.js";
-import { StepFingerprints } from "./step-fingerprints.js";
-import { AnchoredStep } from "./step-identity.js";
-import { structuralSegment } from "./step-keys.js";
+import { StepFingerprints } from "../run/step-fingerprints.js";
+import { AnchoredStep } from "../run/step-identity.js";
+import { structuralSegment } from "../run/step-keys.js";
 import { failedStepError, failureOf, replayedError } from "./failed-steps.js";
 import { Secrets } from "../tools/secrets.js";
 import type { TraceWriter } from "../durable/trace-writer.js";

@@ -17,7 +17,7 @@ import { resolveModel } from "../model/models.js";
 import { outputLimit } from "../model/output-limits.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
 import { traceFallback, type Telemetry } from "../telemetry/run-telemetry.js";
-import { markAbortedEstimate, type Meter, type Refusal } from "./meter.js";
+import { markAbortedEstimate, type Meter, type Refusal } from "../cost/meter.js";
 import type { Secrets } from "../tools/secrets.js";
 import { outsideContext } from "./step-context.js";
 import type { PendingEvent, RunOptions, Usage } from "../types.js";
