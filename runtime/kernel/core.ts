@@ -31,7 +31,6 @@ import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk
 import type {
   AgentDefinition,
   Durability,
-  PendingEvent,
   Permissions,
   ProgramInfo,
   RecordedStep,
@@ -43,6 +42,7 @@ import type {
   Usage,
   Value,
 } from "../types.js";
+import type { PendingEvent } from "../types/internal.js";
 
 const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
 

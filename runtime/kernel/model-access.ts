@@ -20,7 +20,8 @@ import { traceFallback, type Telemetry } from "../telemetry/run-telemetry.js";
 import { markAbortedEstimate, type Meter, type Refusal } from "../cost/meter.js";
 import type { Secrets } from "../tools/secrets.js";
 import { outsideContext } from "./step-context.js";
-import type { PendingEvent, RunOptions, Usage } from "../types.js";
+import type { RunOptions, Usage } from "../types.js";
+import type { PendingEvent } from "../types/internal.js";
 
 /**
  * Where a run keeps the output limits its servers reported (output-limits.ts): beside the module cache

@@ -15,7 +15,8 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Trail } from "../values/trail.js";
-import type { BlockFrame, Site } from "../types.js";
+import type { Site } from "../types.js";
+import type { BlockFrame } from "../types/internal.js";
 
 /** A key segment with its `line:column` replaced by the statement's site (`step-keys.ts`). */
 export type Structural = (segment: string) => string;

@@ -13,7 +13,8 @@
 import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { stable } from "./caching.js";
 import { trailSections, type TrailEntry } from "../values/trail.js";
-import type { BlockFrame, ContextSpec, SessionSettings, Value } from "../types.js";
+import type { ContextSpec, SessionSettings, Value } from "../types.js";
+import type { BlockFrame } from "../types/internal.js";
 import { text } from "../values/expressions.js";
 
 /** Removes the common leading indentation and the blank first and last lines of a multi-line prompt. */

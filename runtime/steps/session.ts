@@ -47,7 +47,6 @@ import { trailBudget, type TrailEntry } from "../values/trail.js";
 import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
   AnswerAction,
-  BlockFrame,
   SessionRequest,
   Value,
   SessionSettings,
@@ -55,6 +54,7 @@ import type {
   StepAsk,
   ToolContext,
 } from "../types.js";
+import type { BlockFrame } from "../types/internal.js";
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_CONTEXT_BUDGET = 200_000;

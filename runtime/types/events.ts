@@ -191,8 +191,5 @@ export type RunEvent =
       readonly result?: string;
     });
 
-/** A RunEvent before the run stamps its time. */
-export type PendingEvent = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "time"> : never) : never;
-
 /** The construct a judgment answers for: what its answer does. */
 export type JudgmentAsker = "if" | "elif" | "until" | "while" | "assert" | "condition";

@@ -14,14 +14,6 @@ export interface Site {
   readonly column: number;
 }
 
-/** The innermost block invocation a step runs in: what a model is told of its execution scope. */
-export interface BlockFrame {
-  readonly name: string;
-  readonly executionId: number;
-  readonly depth: number;
-  readonly parentExecutionId: number;
-}
-
 /** `permissions:` of an agent or session. Globs are relative to the run's working directory. */
 export interface Permissions {
   readonly read?: readonly string[];
