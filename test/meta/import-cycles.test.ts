@@ -210,7 +210,7 @@ const RUNTIME_LAYERS: readonly (readonly [layer: string, rooms: readonly string[
 
 /**
  * The step identity modules, which issue 42's item 2 moves from run/ into address/: they belong to
- * that layer already (the kernel and the store use them), wherever they stand today.
+ * that layer already (the kernel and the store use them). Delete this set once they are there.
  */
 const STEP_ADDRESS_MODULES = new Set([
   "run/anchors.ts",
