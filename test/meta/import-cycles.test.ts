@@ -205,6 +205,7 @@ const RUNTIME_LAYERS: readonly (readonly [layer: string, rooms: readonly string[
   ["kernel", ["kernel"]],
   ["steps", ["steps"]],
   ["run", ["run"]],
+  // index.ts: prosec/runtime; testing: prosec/testing; cost.ts, stored-runs.ts: the faces src/ uses (item 4).
   ["faces", ["index.ts", "testing", "cost.ts", "stored-runs.ts"]],
 ];
 
