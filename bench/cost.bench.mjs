@@ -116,7 +116,7 @@ async function main() {
   transpileFakeServer();
   const { compile } = await import(pathToFileURL(join(root, "dist/src/compile.js")).href);
   const { evaluate, inputValues, totalCalls } = await import(
-    pathToFileURL(join(root, "dist/runtime/run/bound.js")).href
+    pathToFileURL(join(root, "dist/runtime/cost/bound.js")).href
   );
   const { corpusScenarios } = await import(pathToFileURL(join(fakeServerModule, "../corpus-model.mjs")).href);
   const runtime = pathToFileURL(join(root, "dist/runtime/index.js")).href;

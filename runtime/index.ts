@@ -12,10 +12,10 @@ import type { ProgramCost, ProgramInfo, RunOptions, Runtime, Value } from "./typ
 export type * from "./types.js";
 export { JournalDurability, StepMismatch } from "./durable/durability.js";
 export { MemoryJournal } from "./durable/journal.js";
-export { McpServerPool, type McpPoolSettings } from "./run/run-mcp.js";
+export { McpServerPool, type McpPoolSettings } from "./kernel/run-mcp.js";
 export { EnvironmentError, ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { REPLAYED_SCHEMES, STEP_SCHEME } from "./durable/manifest.js";
-export { BudgetExceeded, type BudgetRemedy, type Spent } from "./run/meter.js";
+export { BudgetExceeded, type BudgetRemedy, type Spent } from "./cost/meter.js";
 export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./model/prices.js";
 export {
   boundDollars,
@@ -27,7 +27,7 @@ export {
   type CostSymbol,
   type ProgramCost,
   type SymbolValues,
-} from "./run/bound.js";
+} from "./cost/bound.js";
 export { defaultModels, resolveModel } from "./model/models.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values/expressions.js";
 export { bindingsInOrder, type BindingsThrough } from "./values/bindings.js";

@@ -6,9 +6,9 @@
  *
  * Before a tool call runs, a marker checkpoint records that it started. A recovered execution that
  * finds the marker but not the call's own checkpoint knows the crash cut the call off: it applies
- * the journal's rule for such calls (`unfinishedCall` in steps/conversation.ts), as a file run does.
+ * the journal's rule for such calls (`unfinishedCall` in durable/conversation.ts), as a file run does.
  *
- * A call an explicit `prompt` puts to a person (run/approvals.ts) records, as its checkpoint, that it
+ * A call an explicit `prompt` puts to a person (tools/approvals.ts) records, as its checkpoint, that it
  * waits for approval, and the workflow waits in the database as for an input (`awaitAnswer`):
  * `prosec approve` / `prosec deny` send the answer. The call then runs with the answer delivered,
  * behind a started marker of its own, so the approved call runs once: a worker killed while it
@@ -21,10 +21,10 @@
  * a session that ended at one ends there again when replayed, and a stopped run records nothing.
  */
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import { unfinishedCall } from "../steps/conversation.js";
-import { deliveredApproval, WaitingForApproval } from "../run/approvals.js";
+import { unfinishedCall } from "../durable/conversation.js";
+import { deliveredApproval, WaitingForApproval } from "../tools/approvals.js";
 import type { ModelTurn, Question, SessionSteps, Value } from "../types.js";
-import { outsideTimeLimit } from "../run/signals.js";
+import { outsideTimeLimit } from "../signals.js";
 import { checkpoint, type RunStop } from "./checkpoint.js";
 
 /** Waits in the database for a person's answer to `question` (DbosDurability.awaitAnswer). */

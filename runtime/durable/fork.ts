@@ -8,7 +8,7 @@
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory } from "./make-directory.js";
+import { makeDirectory } from "../make-directory.js";
 import { JOURNAL_FILE, parseJournal, recordLine } from "./file-journal.js";
 import { MANIFEST_FILE, missingManifest, readManifest } from "./manifest.js";
 import { copyUsedTexts } from "./used-texts.js";

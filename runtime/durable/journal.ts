@@ -7,7 +7,7 @@
  * The in-memory journal below is the default; the file journal (`.prose/runs/`) implements the same two
  * methods. Both sit behind `JournalDurability` (durability.ts).
  */
-import { TransientConversation } from "../steps/conversation.js";
+import { TransientConversation } from "./conversation.js";
 import type { Conversation, Journal, RecordedStep } from "../types.js";
 
 export class MemoryJournal implements Journal {

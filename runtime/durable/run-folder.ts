@@ -18,11 +18,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { asEnvironmentError, RunStateError } from "../errors.js";
-import { makeDirectory } from "./make-directory.js";
+import { makeDirectory } from "../make-directory.js";
 import { safeName } from "./files.js";
-import type { Spent } from "../run/meter.js";
-import type { BlockFrame } from "../run/step-context.js";
+import type { Spent } from "../cost/meter.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
+import type { BlockFrame } from "../types/internal.js";
 import { matchAnswers, whereRecorded } from "./question-names.js";
 import { FileJournal, JOURNAL_FILE } from "./file-journal.js";
 import { FileWriter } from "./file-writer.js";

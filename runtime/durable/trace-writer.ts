@@ -17,7 +17,7 @@ import type {
   Message,
   MessageCreateParamsNonStreaming,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import { makeDirectory } from "./make-directory.js";
+import { makeDirectory } from "../make-directory.js";
 import type { Site, StepKind, Usage } from "../types.js";
 import {
   TRACE_FOLDER,

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProgramInfo } from "../types.js";
-import { makeDirectory } from "./make-directory.js";
+import { makeDirectory } from "../make-directory.js";
 
 const USED_DIR = "used";
 

@@ -18,7 +18,7 @@ import { dirname } from "node:path";
 import { NotFoundError } from "@anthropic-ai/sdk";
 import type Anthropic from "@anthropic-ai/sdk";
 import { isAbortError } from "../errors.js";
-import { makeDirectory } from "../durable/make-directory.js";
+import { makeDirectory } from "../make-directory.js";
 import { knownOutputLimits } from "./known-output-limits.js";
 
 export const FALLBACK_MAX_TOKENS = 8192;

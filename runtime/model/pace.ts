@@ -2,7 +2,7 @@
  * The API's pace: how many model calls one client (base URL + API key) may have in flight, shared by
  * every run of the process. It starts wide, halves when the server says it is overloaded (429 or
  * 529) and grows back by one with every success, up to its ceiling. A run's `concurrency` is a hard
- * cap on top of it (run/core.ts holds both).
+ * cap on top of it (kernel/core.ts holds both).
  *
  * The SDK retries 429s itself, so a limiter around `messages.create` would never see them, and its
  * retries would go out at the old width. So the pace sits in the client's `fetch`: every HTTP attempt,

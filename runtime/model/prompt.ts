@@ -12,9 +12,9 @@
  */
 import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { stable } from "./caching.js";
-import type { BlockFrame } from "../run/step-context.js";
-import { trailSections, type TrailEntry } from "../steps/trail.js";
+import { trailSections, type TrailEntry } from "../values/trail.js";
 import type { ContextSpec, SessionSettings, Value } from "../types.js";
+import type { BlockFrame } from "../types/internal.js";
 import { text } from "../values/expressions.js";
 
 /** Removes the common leading indentation and the blank first and last lines of a multi-line prompt. */

@@ -6,7 +6,7 @@
  */
 import { ProseError, WaitingForInput } from "../errors.js";
 import type { InputDefinition, Site, Value } from "../types.js";
-import type { RunScope } from "./scope.js";
+import type { RunScope } from "../kernel/scope.js";
 
 export interface InputScope extends RunScope {
   /** The inputs answered ahead (read when an input is reached: a resumed run's come from its folder). */

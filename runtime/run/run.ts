@@ -6,12 +6,12 @@
  */
 import { AssertScores } from "./scored-asserts.js";
 import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
-import { takeFailure } from "./failed-steps.js";
+import { takeFailure } from "../kernel/failed-steps.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
 import { TextReader } from "../steps/reading.js";
-import { Trail } from "../steps/trail.js";
+import { Trail } from "../values/trail.js";
 import type {
   AgentDefinition,
   Branch,
@@ -34,11 +34,11 @@ import type {
   Value,
 } from "../types.js";
 import { text } from "../values/expressions.js";
-import type { RunCore } from "./core.js";
+import type { RunCore } from "../kernel/core.js";
 import { RunInputs } from "./inputs.js";
 import { RunLifecycle } from "./lifecycle.js";
 import { FinishStamps, LastCallHolder } from "./last-call.js";
-import { runInContext, type StepContext } from "./step-context.js";
+import { runInContext, type StepContext } from "../kernel/step-context.js";
 import { UsedPrograms } from "./used-programs.js";
 
 const DEFAULT_MAX_DEPTH = 100;

@@ -4,7 +4,7 @@
  * an eval calls this; everywhere else an assert raises (`Runtime.fail`).
  */
 import type { ScoredAsserts, Site } from "../types.js";
-import type { RunCore } from "./core.js";
+import type { RunCore } from "../kernel/core.js";
 
 export class AssertScores implements ScoredAsserts {
   constructor(private readonly core: () => RunCore) {}

@@ -5,7 +5,7 @@
  */
 import { ProgramOutline } from "./outline.js";
 import { fingerprint, valueDigest } from "./step-keys.js";
-import type { TrailEntry } from "../steps/trail.js";
+import type { TrailEntry } from "../values/trail.js";
 import type { ProgramInfo, RunOptions, StepAsk, StepKind, StepModel, Value } from "../types.js";
 
 export class StepFingerprints {

@@ -5,7 +5,7 @@
  * and its files go to a folder under the caller's `imports/`.
  */
 import type { RunOptions, Site, Value } from "../types.js";
-import type { RunScope } from "./scope.js";
+import type { RunScope } from "../kernel/scope.js";
 
 /** A program called from another program's run. */
 export interface Caller {

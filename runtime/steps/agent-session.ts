@@ -5,11 +5,11 @@
  */
 import { homedir } from "node:os";
 import { relative } from "node:path";
-import type { RunScope } from "../run/scope.js";
-import type { RunCore } from "../run/core.js";
+import type { RunScope } from "../kernel/scope.js";
+import type { RunCore } from "../kernel/core.js";
 import type { SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
-import { PLAIN_SESSION_STEPS } from "./conversation.js";
+import { PLAIN_SESSION_STEPS } from "../durable/conversation.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
 import { withRetries } from "./retry.js";
 import { traceRetry } from "../telemetry/run-telemetry.js";

@@ -5,9 +5,9 @@
  */
 import pMap from "p-map";
 import { WaitingForInput } from "../errors.js";
-import type { RunCore } from "../run/core.js";
-import { sharedController } from "../run/signals.js";
-import { runInContext, type StepContext } from "../run/step-context.js";
+import type { RunCore } from "../kernel/core.js";
+import { sharedController } from "../signals.js";
+import { runInContext, type StepContext } from "../kernel/step-context.js";
 import type {
   Branch,
   FailurePolicy,

@@ -4,7 +4,7 @@
  * answer) at every outer iteration; concurrent readers of one text share one request.
  */
 import { isAbortError } from "../errors.js";
-import type { RunCore } from "../run/core.js";
+import type { RunCore } from "../kernel/core.js";
 import type { Site, Value } from "../types.js";
 
 export type ExtractionShape = "list" | "field" | "boolean";

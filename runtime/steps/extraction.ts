@@ -3,7 +3,7 @@
  * when the text holds JSON or a markdown list (see `structure.ts`); only otherwise is the model asked,
  * through a forced tool call. Either way an `extraction` event says which it was.
  */
-import type { RunCore, StepOutcome } from "../run/core.js";
+import type { RunCore, StepOutcome } from "../kernel/core.js";
 import { askForced, YES_NO_SCHEMA } from "./forced-question.js";
 import { YES_NO_SHAPE } from "./judgment.js";
 import { stableBlocks } from "../model/prompt.js";
@@ -13,16 +13,6 @@ import { isList, isRecord } from "../values/expressions.js";
 
 const EXTRACT_SYSTEM =
   "You extract structure from text for an OpenProse program. Answer by calling the answer tool with exactly what the text contains; do not invent content.";
-
-/** Deterministic part of `list`: the list, or undefined when the model must be asked. */
-export function listWithoutModel(value: Value): readonly Value[] | undefined {
-  if (isList(value)) return value;
-  if (value === null) return [];
-  if (typeof value === "string") return value.trim() === "" ? [] : parseList(value);
-  if (isRecord(value))
-    return Object.values(value).filter(isList).length === 1 ? Object.values(value).find(isList) : undefined;
-  return [value];
-}
 
 export type FieldLookup = { readonly found: true; readonly value: Value } | { readonly found: false };
 

@@ -5,7 +5,7 @@
  * every answer.
  */
 import type { MessageParam, TextBlockParam, Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import type { RunCore, StepOutcome } from "../run/core.js";
+import type { RunCore, StepOutcome } from "../kernel/core.js";
 import {
   ANSWER_TOOL,
   DEFAULT_REASKS,

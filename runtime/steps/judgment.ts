@@ -5,11 +5,11 @@
  * an option's label or number).
  */
 import type { TextBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
-import type { RunCore, StepOutcome } from "../run/core.js";
+import type { RunCore, StepOutcome } from "../kernel/core.js";
 import { askForced, YES_NO_SCHEMA } from "./forced-question.js";
 import { contextSections, dedent, stableBlocks } from "../model/prompt.js";
 import { parseYesNo } from "../values/structure.js";
-import { trailBudget, trailSections, type TrailEntry } from "./trail.js";
+import { trailBudget, trailSections, type TrailEntry } from "../values/trail.js";
 import type { JudgmentAsker, Site, Value } from "../types.js";
 
 const SCOPE_BUDGET = 100_000;

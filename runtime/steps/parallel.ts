@@ -20,7 +20,7 @@
  * finished, so an enclosing `catch:` starts after the cancelled branches' `finally`.
  */
 import { describeError, isAbortError, ProseError, WaitingForInput } from "../errors.js";
-import { sharedController } from "../run/signals.js";
+import { sharedController } from "../signals.js";
 import type { Branch, FailurePolicy, Value } from "../types.js";
 
 /** Starts one branch in its own context; `signal` aborts when the branch is cancelled. */

@@ -3,7 +3,7 @@
  * already structured or its text can be parsed (extraction.ts), else by the model, once per text
  * (extraction-cache.ts).
  */
-import type { RunCore } from "../run/core.js";
+import type { RunCore } from "../kernel/core.js";
 import type { Site, StepAsk, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 import { ExtractionCache, type ExtractionShape } from "./extraction-cache.js";
@@ -14,9 +14,9 @@ import {
   extractTruth,
   fieldsOf,
   fieldWithoutModel,
-  listWithoutModel,
   truthyWithoutModel,
 } from "./extraction.js";
+import { listWithoutModel } from "../values/structure.js";
 
 export class TextReader {
   private readonly cache: ExtractionCache;

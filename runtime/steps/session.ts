@@ -21,10 +21,10 @@ import {
   TransientConversation,
   unfinishedCall,
   type Conversation,
-} from "./conversation.js";
-import type { RunCore, StepOutcome } from "../run/core.js";
+} from "../durable/conversation.js";
+import type { RunCore, StepOutcome } from "../kernel/core.js";
 import { AnswerFailure } from "../errors.js";
-import { currentCall, WaitingForApproval } from "../run/approvals.js";
+import { currentCall, WaitingForApproval } from "../tools/approvals.js";
 import { stable } from "../model/caching.js";
 import {
   ANSWER_TOOL,
@@ -38,13 +38,12 @@ import {
 } from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { toolParam } from "../tools/tool.js";
-import type { BlockFrame } from "../run/step-context.js";
 import { elideToolResults, overTurnLimit } from "./tool-output.js";
 import { runTool, toolOutputLimits } from "./tool-call.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
-import { changedSkills } from "../run/run-skills.js";
-import { trailBudget, type TrailEntry } from "./trail.js";
+import { changedSkills } from "../kernel/run-skills.js";
+import { trailBudget, type TrailEntry } from "../values/trail.js";
 import { answerTool, TypedAnswers } from "./typed-answer.js";
 import type {
   AnswerAction,
@@ -55,6 +54,7 @@ import type {
   StepAsk,
   ToolContext,
 } from "../types.js";
+import type { BlockFrame } from "../types/internal.js";
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_CONTEXT_BUDGET = 200_000;

@@ -6,7 +6,7 @@
  */
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { describeError, WaitingForInput } from "../errors.js";
-import type { RunCore } from "../run/core.js";
+import type { RunCore } from "../kernel/core.js";
 import { PermissionDenied, SandboxReport } from "../tools/tool.js";
 import type { ToolContext, ToolDefinition } from "../types.js";
 import { DEFAULT_TOOL_OUTPUT_LIMITS, toolResultContent, type ToolOutputLimits } from "./tool-output.js";

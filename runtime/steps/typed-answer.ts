@@ -14,7 +14,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { ANSWER_TOOL, DEFAULT_REASKS, quote, replyText, toolCalls } from "../model/unexpected-answers.js";
-import type { RunCore } from "../run/core.js";
+import type { RunCore } from "../kernel/core.js";
 import { parseJson } from "../values/structure.js";
 import type { ResultSchema, Site, Value } from "../types.js";
 

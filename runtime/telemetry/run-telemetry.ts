@@ -31,8 +31,8 @@ import {
   type Tracer,
 } from "@opentelemetry/api";
 import { isAbortError, WaitingForInput } from "../errors.js";
-import type { PendingEvent } from "../run/events.js";
 import type { ProgramInfo, Site, StepAsk, StepKind, Usage } from "../types.js";
+import type { PendingEvent } from "../types/internal.js";
 import { ERROR_TYPE, GEN_AI, HTTP_RESEND_COUNT, HTTP_STATUS, PROSE } from "./attributes.js";
 import { contentOptedIn, inputMessages, outputMessages, redactedJson, systemText } from "./content.js";
 import { formatTraceparent, parseTraceparent } from "./traceparent.js";

@@ -73,7 +73,7 @@ export interface FailedStep {
 }
 
 /**
- * One event of a session's conversation (`steps/conversation.ts`): journaled as the session goes, so
+ * One event of a session's conversation (`durable/conversation.ts`): journaled as the session goes, so
  * a resumed run rebuilds the conversation and sends only the next turn.
  */
 export type TurnEvent =
@@ -96,7 +96,7 @@ export type TurnEvent =
   /** Old tool results replaced by notes to bound the conversation (`tool-output.ts`), each note as sent. */
   | { readonly type: "elided"; readonly results: readonly { readonly id: string; readonly content: string }[] }
   | { readonly type: "restart" }
-  /** A call stopped before it ran, for a person to approve (`run/approvals.ts`): it has not started. */
+  /** A call stopped before it ran, for a person to approve (`tools/approvals.ts`): it has not started. */
   | { readonly type: "approval-pending"; readonly id: string };
 
 /** Where a session's turn events are kept: the run's journal, under the session step's key. */
@@ -115,7 +115,7 @@ export interface ModelTurn {
 
 /**
  * How a session's model turns and tool calls run (`steps/session.ts`). Where the run's journal keeps
- * the conversation (file runs) they are plain calls (`steps/conversation.ts`). On DBOS, whose steps do
+ * the conversation (file runs) they are plain calls (`durable/conversation.ts`). On DBOS, whose steps do
  * not nest, each is a checkpoint of its own (`dbos/session-steps.ts`): a recovered session reads the
  * responses and results that finished instead of asking or running them again.
  */
@@ -125,7 +125,7 @@ export interface SessionSteps {
   /**
    * One tool call: `start` checks the tool boundary and records that the call started, then `run`
    * runs it. A call that finished never runs again; one that started and did not finish gets what
-   * `unfinishedCall` (steps/conversation.ts) says; `repeatable`: the tool's definition says it may run again.
+   * `unfinishedCall` (durable/conversation.ts) says; `repeatable`: the tool's definition says it may run again.
    */
   toolCall(
     call: Anthropic.ToolUseBlock,

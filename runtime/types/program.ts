@@ -141,7 +141,7 @@ export interface ProgramInfo {
   readonly skillFolders?: { readonly [name: string]: string };
 }
 
-// Cost: a program's static bound (run/bound.ts)
+// Cost: a program's static bound (cost/bound.ts)
 
 /**
  * A quantity of a static bound: a number, a symbol (a list's size, a numeric input), sums, products

@@ -108,7 +108,7 @@ export interface TextTool extends ToolDefinition {
 
 /**
  * MCP servers that outlive a run: `prosec worker` keeps one set for all its runs (started lazily once
- * per worker, stopped when it stops). Made by `new McpServerPool(...)` (run/run-mcp.ts); a run given
+ * per worker, stopped when it stops). Made by `new McpServerPool(...)` (kernel/run-mcp.ts); a run given
  * one (`RunOptions.mcpServers`) uses its servers and never stops them: its owner closes it.
  */
 export interface SharedMcpServers {

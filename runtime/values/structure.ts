@@ -3,6 +3,7 @@
  * JSON, then the first fenced code block as JSON, then a markdown list (`-`, `*`, `+` or `1.` items).
  */
 import type { Value } from "../types.js";
+import { isList, isRecord } from "./expressions.js";
 
 /** The JSON value the text holds, whole or in a code fence; undefined when there is none. */
 export function parseJson(text: string): Value | undefined {
@@ -63,4 +64,14 @@ function tryJson(text: string): Value | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Deterministic part of `list`: the list, or undefined when the model must be asked. */
+export function listWithoutModel(value: Value): readonly Value[] | undefined {
+  if (isList(value)) return value;
+  if (value === null) return [];
+  if (typeof value === "string") return value.trim() === "" ? [] : parseList(value);
+  if (isRecord(value))
+    return Object.values(value).filter(isList).length === 1 ? Object.values(value).find(isList) : undefined;
+  return [value];
 }

@@ -11,7 +11,7 @@ import {
   type Count,
   type ProgramCost,
   type SymbolValues,
-} from "../../runtime/run/bound.js";
+} from "../../runtime/cost/bound.js";
 import { resolveModel } from "../../runtime/model/models.js";
 import type { ModelTable, Value } from "../../runtime/types.js";
 import { PriceError, priceTable, type PriceTable } from "../../runtime/model/prices.js";

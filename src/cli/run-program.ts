@@ -24,7 +24,7 @@ import {
 import { isCancelled, readWaiting } from "../../runtime/durable/run-control.js";
 import { answerName } from "../../runtime/durable/question-names.js";
 import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
 import { approvalQuestion } from "../run/approval-question.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";

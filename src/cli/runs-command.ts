@@ -12,7 +12,7 @@ import { runSteps, type ShownStep } from "../run/run-steps.js";
 import { RunStateError } from "../../runtime/errors.js";
 import type { DbosRun } from "../worker/dbos-runs.js";
 import { readWaiting } from "../../runtime/durable/run-control.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { withFormat, type FormatArguments } from "./output-format.js";

@@ -10,7 +10,7 @@ import { STEP_SCHEME } from "../../runtime/durable/manifest.js";
 import { newRunId } from "../../runtime/run/lifecycle.js";
 import { ScriptedDurability, ScriptedModel } from "../../runtime/testing/scripted-model.js";
 import type { Journal, RecordedStep, StepIdentity } from "../../runtime/types.js";
-import { makeDirectory } from "../../runtime/durable/make-directory.js";
+import { makeDirectory } from "../../runtime/make-directory.js";
 import { writeFileAtomically } from "../project/atomic-write.js";
 import { testGolden } from "../golden/run-golden.js";
 import { loadProgram } from "../run/load-program.js";

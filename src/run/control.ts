@@ -10,7 +10,7 @@ import { liveHolder, lockRun, unlockRun } from "../../runtime/durable/run-lock.j
 import { RunStateError } from "../../runtime/errors.js";
 import { UsageError } from "../errors.js";
 import { readRun } from "./run-list.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
 import { answerName, matchAnswers, waitingList, whereRecorded } from "../../runtime/durable/question-names.js";
 
 /** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory } from "../../runtime/durable/make-directory.js";
+import { makeDirectory } from "../../runtime/make-directory.js";
 
 export interface EvalTag {
   readonly evalId: string;

@@ -18,7 +18,7 @@ import { checkReachable, DatabaseUnreachable, liveWorkers, migrate, type LiveWor
 import { systemDatabaseUrl } from "./database-url.js";
 import { answerDbosRun, cancelDbosRun, decideDbosRun, howToAnswer, waitingQuestions } from "./control.js";
 import { answerName } from "../../runtime/durable/question-names.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
 import { readRunLines } from "./run-lines.js";
 import { submitRuns, type RunToSubmit } from "./submit-runs.js";
 import { startWorker } from "./worker.js";

@@ -4,7 +4,7 @@
  * workflow) and `prosec cancel` (cancelWorkflow).
  */
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
 import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
 import { UsageError } from "../errors.js";
 import { chosenApprovals } from "../run/control.js";

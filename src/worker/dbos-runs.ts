@@ -10,7 +10,7 @@ import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import pMap from "p-map";
 import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
 import type { Usage } from "../../runtime/index.js";
-import { abortedEstimateOf } from "../../runtime/run/meter.js";
+import { abortedEstimateOf } from "../../runtime/cost/meter.js";
 import { estimateCost } from "../run/cost.js";
 import { waitingQuestions } from "./control.js";
 import { runAttributes } from "./run-attributes.js";

@@ -8,7 +8,7 @@
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
 import { registerProgram, type ProgramRunner } from "../../runtime/dbos/workflows.js";
-import { McpServerPool } from "../../runtime/run/run-mcp.js";
+import { McpServerPool } from "../../runtime/kernel/run-mcp.js";
 import { Secrets } from "../../runtime/tools/secrets.js";
 import { APPLICATION, Heartbeats, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";

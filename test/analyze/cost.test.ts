@@ -3,7 +3,7 @@
  * sizes or inputs, unbounded with the line that makes them so; the critical path; tokens.
  */
 import { describe, expect, it } from "vitest";
-import { evaluate, inputValues, totalCalls, type ProgramCost } from "../../runtime/run/bound.js";
+import { evaluate, inputValues, totalCalls, type ProgramCost } from "../../runtime/cost/bound.js";
 import { committedCost, raisedParts } from "../../src/project/bound-change.js";
 import { costOfSource } from "../../src/compile.js";
 import { formatCount, formatNumber } from "../../src/phases/2-analyze/cost/format.js";

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues } from "../../runtime/run/bound.js";
+import { evaluate, inputValues, totalCalls, type ProgramCost, type SymbolValues } from "../../runtime/cost/bound.js";
 import type { RunEvent } from "../../runtime/types.js";
 import { compile, type ImportResolution } from "../../src/compile.js";
 import { lastUserText, type FakeRequest } from "../support/fake-anthropic.js";

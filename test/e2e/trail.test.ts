@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../runtime/index.js";
-import { trailSections } from "../../runtime/steps/trail.js";
+import { trailSections } from "../../runtime/values/trail.js";
 import {
   lastUserText,
   reply,

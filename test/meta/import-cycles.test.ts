@@ -1,7 +1,8 @@
 /**
  * The rooms of the source hold: no import cycle between modules, no cycle between the folders of
  * src/, nothing outside src/cli/ imports the CLI, and code outside a compiler phase reaches it only
- * through the phase's index.ts.
+ * through the phase's index.ts. runtime/'s folders are layers: each imports only its own layer and
+ * the ones below it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -35,13 +36,21 @@ function importGraph(directory: string): Map<string, string[]> {
   );
 }
 
+/** The graph of a directory's modules, with paths relative to it (`cli/main.ts`). */
+function relativeGraph(name: string): Map<string, string[]> {
+  const directory = join(root, name);
+  const graph = importGraph(directory);
+  return new Map(
+    [...graph].map(([file, targets]) => [
+      relative(directory, file),
+      targets.map((target) => relative(directory, target)),
+    ]),
+  );
+}
+
 /** The graph of src/'s modules, with paths relative to src/ (`cli/main.ts`). */
 function sourceGraph(): Map<string, string[]> {
-  const src = join(root, "src");
-  const graph = importGraph(src);
-  return new Map(
-    [...graph].map(([file, targets]) => [relative(src, file), targets.map((target) => relative(src, target))]),
-  );
+  return relativeGraph("src");
 }
 
 /** The import cycles of a graph, each as the path around it (depth-first search). */
@@ -74,13 +83,16 @@ function room(file: string): string {
 }
 
 /** The graph between rooms: an edge wherever a module of one imports a module of another. */
-function roomGraph(graph: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+function roomGraph(
+  graph: ReadonlyMap<string, readonly string[]>,
+  roomOf: (file: string) => string = room,
+): Map<string, string[]> {
   const rooms = new Map<string, Set<string>>();
   for (const [file, targets] of graph) {
-    const from = room(file);
+    const from = roomOf(file);
     const edges = rooms.get(from) ?? new Set<string>();
     rooms.set(from, edges);
-    for (const target of targets) if (room(target) !== from) edges.add(room(target));
+    for (const target of targets) if (roomOf(target) !== from) edges.add(roomOf(target));
   }
   return new Map([...rooms].map(([name, edges]) => [name, [...edges].sort()]));
 }
@@ -175,5 +187,89 @@ describe("the rooms of src/", () => {
         name,
         edges: [],
       });
+  });
+});
+
+/**
+ * runtime/'s layers, lowest first. A room (a folder of runtime/, or a module at its top) imports
+ * rooms of its own layer and of lower layers only; with no cycle between rooms, that keeps every
+ * layer usable without the ones above it (docs/architecture.md, runtime/README.md).
+ */
+const RUNTIME_LAYERS: readonly (readonly [layer: string, rooms: readonly string[]])[] = [
+  ["contract", ["types", "types.ts", "vocabulary.ts", "errors.ts"]],
+  ["leaves", ["values", "tools", "telemetry", "abortable-sleep.ts", "signals.ts", "make-directory.ts"]],
+  ["step addresses", ["address"]],
+  ["model", ["model"]],
+  ["cost", ["cost"]],
+  ["store", ["durable", "dbos"]],
+  ["kernel", ["kernel"]],
+  ["steps", ["steps"]],
+  ["run", ["run"]],
+  // index.ts: prosec/runtime; testing: prosec/testing; cost.ts, stored-runs.ts: the faces src/ uses (item 4).
+  ["faces", ["index.ts", "testing", "cost.ts", "stored-runs.ts"]],
+];
+
+/**
+ * The step identity modules, which issue 42's item 2 moves from run/ into address/: they belong to
+ * that layer already (the kernel and the store use them). Delete this set once they are there.
+ */
+const STEP_ADDRESS_MODULES = new Set([
+  "run/anchors.ts",
+  "run/outline.ts",
+  "run/step-fingerprints.ts",
+  "run/step-identity.ts",
+  "run/step-keys.ts",
+]);
+
+/** The room a module of runtime/ lives in: its top folder (`kernel`), or itself at the top (`types.ts`). */
+function runtimeRoom(file: string): string {
+  if (STEP_ADDRESS_MODULES.has(file)) return "address";
+  return file.split("/")[0]!;
+}
+
+/** The index of a room's layer in `layers`, or -1. */
+function layerOf(layers: typeof RUNTIME_LAYERS, name: string): number {
+  return layers.findIndex(([, rooms]) => rooms.includes(name));
+}
+
+/** Rooms with no layer, and each import of a room from a higher layer (`model -> kernel`). */
+function layerBreaches(rooms: ReadonlyMap<string, readonly string[]>, layers: typeof RUNTIME_LAYERS): string[] {
+  return [...rooms].flatMap(([name, edges]) => {
+    const own = layerOf(layers, name);
+    if (own === -1) return [`${name}: in no layer`];
+    return edges
+      .filter((edge) => layerOf(layers, edge) > own || layerOf(layers, edge) === -1)
+      .map((edge) => `${name} -> ${edge}`);
+  });
+}
+
+describe("the layers of runtime/", () => {
+  it("finds a cycle, an import from a higher layer and a room in no layer when there are some", () => {
+    const layers = [
+      ["contract", ["types.ts"]],
+      ["store", ["durable"]],
+      ["run", ["run"]],
+    ] as const;
+    const tangled = new Map([
+      ["types.ts", []],
+      ["durable/journal.ts", ["types.ts", "run/events.ts"]],
+      ["run/core.ts", ["durable/journal.ts", "extra/thing.ts"]],
+      ["run/events.ts", ["types.ts"]],
+      ["extra/thing.ts", []],
+    ]);
+    const rooms = roomGraph(tangled, runtimeRoom);
+    expect(cycles(rooms)).toEqual([["durable", "run", "durable"]]);
+    expect(layerBreaches(rooms, layers)).toEqual(["durable -> run", "run -> extra", "extra: in no layer"]);
+  });
+
+  it("has no two-way folder pair and no cycle between its rooms", () => {
+    const rooms = roomGraph(relativeGraph("runtime"), runtimeRoom);
+    expect(rooms.size).toBeGreaterThan(15);
+    expect(cycles(rooms)).toEqual([]);
+  });
+
+  it("each room is in a layer and imports only its own layer and lower ones", () => {
+    const rooms = roomGraph(relativeGraph("runtime"), runtimeRoom);
+    expect(layerBreaches(rooms, RUNTIME_LAYERS)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { describe, expect, it } from "vitest";
-import { elidedResults, rebuild } from "../../runtime/steps/conversation.js";
+import { elidedResults, rebuild } from "../../runtime/durable/conversation.js";
 import { elideToolResults } from "../../runtime/steps/tool-output.js";
 import type { TurnEvent } from "../../runtime/types.js";
 

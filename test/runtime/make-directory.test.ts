@@ -1,7 +1,7 @@
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeDirectory } from "../../runtime/durable/make-directory.js";
+import { makeDirectory } from "../../runtime/make-directory.js";
 import { temporaryFolder } from "../support/temp.js";
 
 describe("makeDirectory", () => {

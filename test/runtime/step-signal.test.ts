@@ -2,7 +2,7 @@
 // behave exactly like a fresh AbortController and setTimeout per step.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ProseError } from "../../runtime/errors.js";
-import { outsideTimeLimit, stepSignal } from "../../runtime/run/signals.js";
+import { outsideTimeLimit, stepSignal } from "../../runtime/signals.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 /**
  * Bounds as people read them: `3 + 4·|items|`, `max(2, |a|)`, `unbounded`; dollars as `$0.42`.
  */
-import { type Count } from "../../../../runtime/run/bound.js";
+import { type Count } from "../../../../runtime/cost/bound.js";
 import { priceOf, type PriceTable } from "../../../../runtime/model/prices.js";
 import { Poly } from "./poly.js";
 

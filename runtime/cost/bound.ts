@@ -5,7 +5,7 @@
  * input), or sums, products and maxima of counts; `"unbounded"` is a loop without `max` or a
  * recursion without `max_depth`. Here: the types, and evaluating a bound with a run's inputs.
  */
-import { listWithoutModel } from "../steps/extraction.js";
+import { listWithoutModel } from "../values/structure.js";
 import { priceOf, type PriceTable } from "../model/prices.js";
 import type { Count, ProgramCost, Value } from "../types.js";
 

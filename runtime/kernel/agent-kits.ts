@@ -8,7 +8,7 @@ import type { Tool } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { systemPrompt } from "../model/prompt.js";
 import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard, type PermissionAsker } from "../tools/permissions.js";
-import { asksExplicitly, explicitAsker } from "./approvals.js";
+import { asksExplicitly, explicitAsker } from "../tools/approvals.js";
 import type { Secrets } from "../tools/secrets.js";
 import { toolParam } from "../tools/tool.js";
 import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";
@@ -35,7 +35,7 @@ export class AgentKits {
     private readonly secrets: Secrets,
     /** Tells the run something once (a sandbox that is missing, say). */
     private readonly notice: (message: string | undefined) => void,
-    /** The asker of explicit `prompt` permissions when no `onPermission` is given (run/approvals.ts). */
+    /** The asker of explicit `prompt` permissions when no `onPermission` is given (tools/approvals.ts). */
     private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
   ) {}
 

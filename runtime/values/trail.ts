@@ -9,7 +9,7 @@
  * call starts empty. Entries are added in program order by the code that runs the sequence, so a
  * replayed run rebuilds the same trail from its replayed results.
  */
-import { text } from "../values/expressions.js";
+import { text } from "./expressions.js";
 import type { Value } from "../types.js";
 
 export interface TrailEntry {

@@ -14,15 +14,9 @@
  * what a resumed run of a changed program matches recorded steps by.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { Trail } from "../steps/trail.js";
+import { Trail } from "../values/trail.js";
 import type { Site } from "../types.js";
-
-export interface BlockFrame {
-  readonly name: string;
-  readonly executionId: number;
-  readonly depth: number;
-  readonly parentExecutionId: number;
-}
+import type { BlockFrame } from "../types/internal.js";
 
 /** A key segment with its `line:column` replaced by the statement's site (`step-keys.ts`). */
 export type Structural = (segment: string) => string;

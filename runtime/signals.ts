@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import { ProseError } from "../errors.js";
+import { ProseError } from "./errors.js";
 
 /**
  * An AbortController whose signal every concurrent step below it listens to (up to the concurrency

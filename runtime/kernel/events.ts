@@ -1,7 +1,4 @@
-import type { RunEvent, Usage } from "../types.js";
-
-/** A RunEvent before the run stamps its time. */
-export type PendingEvent = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "time"> : never) : never;
+import type { Usage } from "../types.js";
 
 type Totals = { inputTokens: number; outputTokens: number; cacheWriteTokens: number; cacheReadTokens: number };
 

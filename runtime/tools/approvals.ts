@@ -17,7 +17,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { WaitingForInput } from "../errors.js";
-import { PermissionDenied } from "../tools/tool.js";
+import { PermissionDenied } from "./tool.js";
 import type { Permissions, PermissionRequest, Site, Value } from "../types.js";
 
 /** The tool call running now: what an approval is keyed by. */

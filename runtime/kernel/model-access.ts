@@ -16,12 +16,12 @@ import { Limiter } from "../model/limiter.js";
 import { resolveModel } from "../model/models.js";
 import { outputLimit } from "../model/output-limits.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
-import type { PendingEvent } from "./events.js";
 import { traceFallback, type Telemetry } from "../telemetry/run-telemetry.js";
-import { markAbortedEstimate, type Meter, type Refusal } from "./meter.js";
+import { markAbortedEstimate, type Meter, type Refusal } from "../cost/meter.js";
 import type { Secrets } from "../tools/secrets.js";
 import { outsideContext } from "./step-context.js";
 import type { RunOptions, Usage } from "../types.js";
+import type { PendingEvent } from "../types/internal.js";
 
 /**
  * Where a run keeps the output limits its servers reported (output-limits.ts): beside the module cache

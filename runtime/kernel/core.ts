@@ -4,25 +4,25 @@
  * model-facing step runs (replay or execution under the time limit, error wrapping, fingerprints
  * (step-fingerprints.ts), the record of its outcome).
  */
-import { SourceAnchors } from "./anchors.js";
+import { SourceAnchors } from "../run/anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
 import { RunSkills } from "./run-skills.js";
-import { durableAsker } from "./approvals.js";
+import { durableAsker } from "../tools/approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
-import { preview, UsageTotals, type PendingEvent } from "./events.js";
+import { preview, UsageTotals } from "./events.js";
 import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
 import type { Limiter } from "../model/limiter.js";
-import { BudgetExceeded, Meter, type Refusal } from "./meter.js";
+import { BudgetExceeded, Meter, type Refusal } from "../cost/meter.js";
 import { ModelAccess } from "./model-access.js";
 import type { CallSite } from "../model/streamed-text.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
-import { sharedController, stepSignal } from "./signals.js";
+import { sharedController, stepSignal } from "../signals.js";
 import { currentContext, StepContext } from "./step-context.js";
-import { StepFingerprints } from "./step-fingerprints.js";
-import { AnchoredStep } from "./step-identity.js";
-import { structuralSegment } from "./step-keys.js";
+import { StepFingerprints } from "../run/step-fingerprints.js";
+import { AnchoredStep } from "../run/step-identity.js";
+import { structuralSegment } from "../run/step-keys.js";
 import { failedStepError, failureOf, replayedError } from "./failed-steps.js";
 import { Secrets } from "../tools/secrets.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
@@ -42,6 +42,7 @@ import type {
   Usage,
   Value,
 } from "../types.js";
+import type { PendingEvent } from "../types/internal.js";
 
 const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
 
