@@ -7,7 +7,7 @@
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import { RunStateError, WaitingForInput } from "../errors.js";
-import { changeReason } from "../run/step-keys.js";
+import { changeReason } from "../address/step-keys.js";
 import type {
   Conversation,
   Durability,

@@ -4,7 +4,7 @@
  * model-facing step runs (replay or execution under the time limit, error wrapping, fingerprints
  * (step-fingerprints.ts), the record of its outcome).
  */
-import { SourceAnchors } from "./anchors.js";
+import { SourceAnchors } from "../address/anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
 import { RunSkills } from "./run-skills.js";
@@ -20,9 +20,9 @@ import type { CallSite } from "../model/streamed-text.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { sharedController, stepSignal } from "./signals.js";
 import { currentContext, StepContext } from "./step-context.js";
-import { StepFingerprints } from "./step-fingerprints.js";
-import { AnchoredStep } from "./step-identity.js";
-import { structuralSegment } from "./step-keys.js";
+import { StepFingerprints } from "../address/step-fingerprints.js";
+import { AnchoredStep } from "../address/step-identity.js";
+import { structuralSegment } from "../address/step-keys.js";
 import { failedStepError, failureOf, replayedError } from "./failed-steps.js";
 import { Secrets } from "../tools/secrets.js";
 import type { TraceWriter } from "../durable/trace-writer.js";

@@ -12,7 +12,7 @@ import type { FinishedWork } from "../durable/file-journal.js";
 import { RerunRefused } from "../durable/durability.js";
 import { recordedLine } from "../durable/fork.js";
 import type { ProgramInfo } from "../types.js";
-import { ProgramOutline } from "./outline.js";
+import { ProgramOutline } from "../address/outline.js";
 
 export interface ResumedPrograms {
   readonly program: ProgramInfo;

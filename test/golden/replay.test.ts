@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STEP_SCHEME } from "../../runtime/index.js";
-import { AnchoredStep } from "../../runtime/run/step-identity.js";
+import { AnchoredStep } from "../../runtime/address/step-identity.js";
 import { loadProgram, type ProgramModule } from "../../src/run/load-program.js";
 import { OfflineModel, ReplayDurability } from "../../src/golden/replay.js";
 import { saveGolden, testGolden, type GoldenResult } from "../../src/golden/run-golden.js";
