@@ -180,7 +180,7 @@ export class RunFolder {
           );
         }
       }
-      // From now on the run records this scheme (turns, structural keys): an older prosec must not resume it.
+      // From now on the run records this scheme (turns, structures): an older prosec must not resume it.
       manifest = {
         ...existing,
         sourceHash: program.sourceHash,
@@ -215,7 +215,7 @@ export class RunFolder {
     }
     // Lines written from now on carry checksums; an older prosec's lines before them do not.
     manifest = { ...manifest, checksumsFrom: existing?.checksumsFrom ?? journal.loadedLines };
-    // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
+    // The records so far belong to the earlier text: they are reused by structure and fingerprint.
     if (changes.edited) journal.beginProgram(editHash(program, used));
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
     folder.earlierTexts = changes.earlierTexts;
