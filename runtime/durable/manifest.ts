@@ -2,7 +2,7 @@
  * `run.json`: what a durable run started with (run id, program hash, inputs) and the scheme of its
  * steps, which is what `resume` checks and reuses.
  *
- * `stepScheme` numbers the scheme of step keys, kinds and journal records (step-context.ts,
+ * `stepScheme` numbers the scheme of step addresses, kinds and journal records (step-context.ts,
  * file-journal.ts). It is raised when a change to the compiler or the runtime changes what a run
  * records; a prosec replays the schemes it lists in `REPLAYED_SCHEMES`, and `test/fixtures/runs/`
  * holds runs recorded under each earlier one, which must keep replaying. prosec 0.2 wrote no
@@ -11,7 +11,7 @@
  * - 1: a journal of finished steps, keyed by call site (`/parallel@10:1#0/b0/session@11:13#0`).
  * - 2: adds the turns of sessions under way (`conversation.ts`) and, on each step record, its
  *   structural key and fingerprint (`step-keys.ts`), which let a changed program resume. A scheme-1
- *   run resumes by its call-site keys (the program must be unchanged) and is scheme 2 from then on.
+ *   run resumes by its sites (the program must be unchanged) and is scheme 2 from then on.
  * - 3: every journal line ends with its checksum (`"sum"`, file-journal.ts), from the line run.json's
  *   `checksumsFrom` names on: 0 for a run started under scheme 3, the journal's length when a run of
  *   an earlier scheme was first resumed (its older lines carry none and are read as before).

@@ -339,7 +339,7 @@ export class RunFolder {
     this.changed();
   }
 
-  /** When the wait for an input's occurrence (by step key) ends: set by an earlier wait with `(timeout: N)`. */
+  /** When the wait for an input's occurrence (by site) ends: set by an earlier wait with `(timeout: N)`. */
   deadlineOf(key: string): string | undefined {
     return this.deadlines.get(key);
   }
