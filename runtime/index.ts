@@ -10,8 +10,8 @@ export { newRunId } from "./run/lifecycle.js";
 import type { ProgramCost, ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";
-export { JournalDurability, StepMismatch } from "./durable/durability.js";
-export { MemoryJournal } from "./durable/journal.js";
+export { StepMismatch } from "./durable/durability.js";
+export * from "./deprecated.js";
 export { McpServerPool, type McpPoolSettings } from "./kernel/run-mcp.js";
 export { EnvironmentError, ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { REPLAYED_SCHEMES, STEP_SCHEME } from "./durable/manifest.js";

@@ -1,7 +1,7 @@
 /**
- * Durability on DBOS Transact: a run is a workflow, every step a checkpoint named by its key (a
+ * Durability on DBOS Transact: a run is a workflow, every step a checkpoint named by its site (a
  * session's model turns and tool calls too, session-steps.ts), and every concurrent branch a child
- * workflow whose id is the run id plus the branch's key.
+ * workflow whose id is the run id plus the branch's site.
  *
  * DBOS numbers a workflow's steps in the order they start, and replays by that number: steps of
  * concurrent branches in one workflow start in a different order on replay, so each branch gets a
@@ -14,7 +14,7 @@
  */
 import { DBOS, type DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { StepMismatch } from "../durable/durability.js";
-import type { Durability, DurableStep, Question, RecordedStep, SessionSteps, StepKind, Value } from "../types.js";
+import type { DurableStep, Question, RecordedStep, SessionSteps, StepAddress, StepStore, Value } from "../types.js";
 import { BranchRegistry } from "./branch-registry.js";
 import { checkpoint, type RunStop } from "./checkpoint.js";
 import { DbosSessionSteps } from "./session-steps.js";
@@ -37,7 +37,7 @@ export const WAITING_EVENT = "prosec.waiting";
 export interface WaitingEvent {
   readonly name: string;
   readonly prompt: string;
-  /** The input's step key: the topic its answer is sent on. */
+  /** The input step's site: the topic its answer is sent on. */
   readonly key: string;
   readonly line: number;
   readonly column: number;
@@ -68,7 +68,7 @@ export const FINISHED: ReadonlySet<string> = new Set([
 /** Finished statuses of a workflow that was stopped, not ended by its own code: DBOS resumes those. */
 const STOPPED: ReadonlySet<string> = new Set(["CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
 
-export class DbosDurability implements Durability {
+export class DbosDurability implements StepStore {
   /** The names of the steps earlier executions checkpointed, by workflow (see `recorded`). */
   private readonly earlierSteps = new Map<string, Promise<readonly string[]>>();
 
@@ -79,22 +79,23 @@ export class DbosDurability implements Durability {
     private readonly stop: RunStop,
   ) {}
 
-  async step(key: string, kind: StepKind, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  /** A checkpoint named by the step's site. */
+  async step({ site, kind }: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
     const { value: step, ran } = await checkpoint(
-      key,
+      site,
       kind === "session" ? await inWorkflow(execute) : execute,
       this.stop,
     );
-    if (!ran && step.kind !== kind) throw new StepMismatch(key, step.kind);
+    if (!ran && step.kind !== kind) throw new StepMismatch(site, step.kind);
     return { step, replayed: !ran };
   }
 
   /**
-   * Whether an earlier execution of this workflow checkpointed step `key` (or a turn of it): DBOS
+   * Whether an earlier execution of this workflow checkpointed the step at `site` (or a turn of it): DBOS
    * replays a workflow's steps by their order, so a cancelled branch must replay those before it stops.
    * The workflow's steps are read once per execution: what this execution adds is not from before.
    */
-  async recorded(key: string): Promise<boolean> {
+  async recorded(site: string): Promise<boolean> {
     const id = DBOS.workflowID;
     if (id === undefined) return false;
     let names = this.earlierSteps.get(id);
@@ -105,12 +106,12 @@ export class DbosDurability implements Durability {
         .catch(() => []);
       this.earlierSteps.set(id, names);
     }
-    return (await names).some((name) => name === key || name.startsWith(`${key} `));
+    return (await names).some((name) => name === site || name.startsWith(`${site} `));
   }
 
-  sessionSteps(key: string, signal?: AbortSignal): SessionSteps {
+  sessionSteps(site: string, signal?: AbortSignal): SessionSteps {
     return new DbosSessionSteps(
-      key,
+      site,
       this.stop,
       async (question) => {
         // A wait for approval has no timeout: the run waits until a person decides (or cancels it).
@@ -121,8 +122,8 @@ export class DbosDurability implements Durability {
     );
   }
 
-  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {
-    const id = this.runId + key;
+  branch<T extends Value>(site: string, body: () => Promise<T>): Promise<T> {
+    const id = this.runId + site;
     const { branches } = this.backend;
     const result = branches.offer(id, body);
     // Called before any await: DBOS numbers the child's start in the parent's step sequence now.
@@ -143,7 +144,7 @@ export class DbosDurability implements Durability {
   /**
    * Waits in the database: the question is published as this workflow's `prosec.waiting` event
    * (DBOS has no WAITING status; `prosec status` reads it), and the answer arrives as a message on
-   * the topic of the input's key (`prosec answer` sends it). `recv` gives up after its timeout, so
+   * the topic of the input's site (`prosec answer` sends it). `recv` gives up after its timeout, so
    * the wait is a loop of them, each one checkpointed; a cancelled run stops in `recv`.
    */
   async awaitAnswer(

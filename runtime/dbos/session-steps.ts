@@ -1,6 +1,6 @@
 /**
  * A session on DBOS: its loop runs in workflow code (DBOS steps do not nest), and each model turn and
- * each tool call is a checkpoint of its own, named after the session's step key. A recovered
+ * each tool call is a checkpoint of its own, named after the session's site. A recovered
  * workflow runs the loop again: a turn that finished reads its response from the checkpoint instead
  * of asking the model, and a tool call that finished reads its result instead of running.
  *
@@ -37,8 +37,8 @@ interface AwaitingApproval {
 
 export class DbosSessionSteps implements SessionSteps {
   constructor(
-    /** The session step's key: the prefix of its checkpoints' names. */
-    private readonly key: string,
+    /** The session step's site: the prefix of its checkpoints' names. */
+    private readonly site: string,
     private readonly run: RunStop,
     private readonly awaitApproval: AnswerWait,
     /** The session step's signal: its time limit stops while a person decides. */
@@ -46,7 +46,7 @@ export class DbosSessionSteps implements SessionSteps {
   ) {}
 
   async turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn> {
-    return (await checkpoint(`${this.key} turn`, ask, this.run)).value;
+    return (await checkpoint(`${this.site} turn`, ask, this.run)).value;
   }
 
   async toolCall(
@@ -56,7 +56,7 @@ export class DbosSessionSteps implements SessionSteps {
     repeatable = false,
   ): Promise<ToolResultBlockParam> {
     const marker = await checkpoint(
-      `${this.key} tool-started`,
+      `${this.site} tool-started`,
       async () => {
         await start();
         return { id: call.id, name: call.name };
@@ -67,7 +67,7 @@ export class DbosSessionSteps implements SessionSteps {
     // (the body below runs), that execution died while the call ran.
     const cutOff = !marker.ran;
     const result = await checkpoint<ToolResultBlockParam | AwaitingApproval>(
-      `${this.key} tool`,
+      `${this.site} tool`,
       async () => {
         try {
           return (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? (await run());
@@ -91,10 +91,10 @@ export class DbosSessionSteps implements SessionSteps {
     repeatable: boolean,
     answer: Value,
   ): Promise<ToolResultBlockParam> {
-    const marker = await checkpoint(`${this.key} approved-tool-started`, () => Promise.resolve(call.id), this.run);
+    const marker = await checkpoint(`${this.site} approved-tool-started`, () => Promise.resolve(call.id), this.run);
     const cutOff = !marker.ran;
     const result = await checkpoint(
-      `${this.key} tool`,
+      `${this.site} tool`,
       async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? deliveredApproval.run({ answer }, run),
       this.run,
     );
@@ -102,6 +102,6 @@ export class DbosSessionSteps implements SessionSteps {
   }
 
   async once<T extends Value>(name: string, effect: () => Promise<T>): Promise<T> {
-    return (await checkpoint(`${this.key} ${name}`, effect, this.run)).value;
+    return (await checkpoint(`${this.site} ${name}`, effect, this.run)).value;
   }
 }

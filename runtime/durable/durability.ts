@@ -1,23 +1,24 @@
 /**
- * How a run survives a crash: the seam between the runtime and its store. Two implementations:
+ * How a run survives a crash: the seam between the runtime and its store (`StepStore`). Two
+ * implementations:
  *
- * - `JournalDurability` over a `Journal` (in memory, or `.prose/runs/<id>/journal.jsonl`): steps are
- *   looked up and recorded by key, so concurrent branches need nothing of their own.
+ * - `JournalStepStore` over a `Journal` (in memory, or `.prose/runs/<id>/journal.jsonl`): steps are
+ *   looked up and recorded by site, so concurrent branches need nothing of their own.
  * - `DbosDurability` (`runtime/dbos/`): every step is a DBOS checkpoint and every concurrent branch a
  *   child workflow, because DBOS numbers a workflow's steps in the order they are reached.
  */
 import { RunStateError, WaitingForInput } from "../errors.js";
-import { changeReason } from "../run/step-keys.js";
+import { addressUnder } from "../address/step-address.js";
+import { changeReason } from "../address/step-keys.js";
 import type {
   Conversation,
-  Durability,
   DurableStep,
   Journal,
   RecordedStep,
   SessionSteps,
   Site,
-  StepIdentity,
-  StepKind,
+  StepAddress,
+  StepStore,
   Value,
 } from "../types.js";
 
@@ -52,7 +53,7 @@ export class ResumeReport {
   }
 }
 
-export class JournalDurability implements Durability {
+export class JournalStepStore implements StepStore {
   /**
    * `report`: a resumed run's account of what it reused, kept when it is to be told. `rerun`: finished
    * tool calls with an effect may run again (`--rerun`); without it a step that would repeat them
@@ -64,57 +65,50 @@ export class JournalDurability implements Durability {
     readonly rerun = false,
   ) {}
 
-  async step(
-    key: string,
-    kind: StepKind,
-    execute: () => Promise<RecordedStep>,
-    identity?: StepIdentity,
-  ): Promise<DurableStep> {
-    const recorded = await this.journal.get(key);
-    if (recorded !== undefined && recorded.kind !== kind) throw new StepMismatch(key, recorded.kind);
-    // A step recorded before fingerprints (step scheme 1) is replayed by its key alone.
-    if (
-      recorded !== undefined &&
-      (identity === undefined || recorded.fingerprint === undefined || recorded.fingerprint === identity.fingerprint)
-    )
+  async step(address: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+    const { site, kind } = address;
+    const recorded = await this.journal.get(site);
+    if (recorded !== undefined && recorded.kind !== kind) throw new StepMismatch(site, recorded.kind);
+    // A step recorded before fingerprints (step scheme 1) is replayed by its site alone.
+    if (recorded !== undefined && (recorded.fingerprint === undefined || recorded.fingerprint === address.fingerprint))
       return { step: recorded, replayed: true };
-    const earlier = identity === undefined ? undefined : this.journal.reusable?.(identity.key);
-    if (identity !== undefined && earlier?.kind === kind && earlier.fingerprint === identity.fingerprint) {
-      // Recorded under this step's own key too, so the run resumes as any other from now on.
-      await this.journal.put(key, { ...earlier, reused: true }, identity);
+    const earlier = this.journal.reusable?.(address.structure);
+    if (earlier?.kind === kind && earlier.fingerprint === address.fingerprint) {
+      // Recorded under this step's own site too, so the run resumes as any other from now on.
+      await this.journal.put(site, { ...earlier, reused: true }, address);
       if (this.report !== undefined) this.report.reused++;
       return { step: earlier, replayed: true };
     }
     const before = recorded ?? earlier;
-    if (identity !== undefined && this.journal.beginStep !== undefined) {
+    if (this.journal.beginStep !== undefined) {
       let refused: readonly string[] | undefined;
-      this.journal.beginStep(key, identity, (effects) => {
+      this.journal.beginStep(site, address, (effects) => {
         if (!this.rerun) refused = effects;
         return this.rerun;
       });
       if (refused !== undefined)
-        throw new RerunRefused({ kind: identity.kind, at: identity.at, file: identity.program.source }, refused);
+        throw new RerunRefused({ kind, at: address.at, file: address.program.source }, refused);
     }
-    if (this.report !== undefined && identity !== undefined) {
+    if (this.report !== undefined) {
       if (before?.fingerprint === undefined || before.kind !== kind) this.report.added++;
       else
         this.report.rerun.push({
-          line: identity.at.line,
-          reason: changeReason(before.fingerprint, identity.fingerprint, before.model, identity.model),
+          line: address.at.line,
+          reason: changeReason(before.fingerprint, address.fingerprint, before.model, address.model),
         });
     }
     const step = await execute();
-    await this.journal.put(key, step, identity);
+    await this.journal.put(site, step, address);
     return { step, replayed: false };
   }
 
-  conversation(key: string): Conversation | undefined {
-    return this.journal.conversation?.(key);
+  conversation(site: string): Conversation | undefined {
+    return this.journal.conversation?.(site);
   }
 
   /** Journaled at once (a run folder's journal appends in call order), so it precedes the steps that follow. */
-  recordFailure(key: string, step: RecordedStep, identity?: StepIdentity): void {
-    void this.journal.put(key, step, identity);
+  recordFailure(address: StepAddress, step: RecordedStep): void {
+    void this.journal.put(address.site, step, address);
   }
 
   branch<T extends Value>(_key: string, body: () => Promise<T>): Promise<T> {
@@ -126,57 +120,52 @@ export class JournalDurability implements Durability {
   }
 }
 
-/** The durability of a program called from another program's run: its keys live under the call's. */
-export class ScopedDurability implements Durability {
-  readonly awaitAnswer?: Durability["awaitAnswer"];
+/** The step store of a program called from another program's run: its sites live under the call's. */
+export class ScopedStepStore implements StepStore {
+  readonly awaitAnswer?: StepStore["awaitAnswer"];
 
   constructor(
-    private readonly parent: Durability,
+    private readonly parent: StepStore,
     private readonly prefix: string,
   ) {
     const awaitAnswer = parent.awaitAnswer?.bind(parent);
     if (awaitAnswer !== undefined)
-      this.awaitAnswer = (key, question, timeoutSeconds) =>
-        awaitAnswer(prefix + key, { ...question, key: prefix + question.key }, timeoutSeconds);
+      this.awaitAnswer = (site, question, timeoutSeconds) =>
+        awaitAnswer(prefix + site, { ...question, key: prefix + question.key }, timeoutSeconds);
   }
 
-  async step(
-    key: string,
-    kind: StepKind,
-    execute: () => Promise<RecordedStep>,
-    identity?: StepIdentity,
-  ): Promise<DurableStep> {
+  async step(address: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
     try {
-      return await this.parent.step(this.prefix + key, kind, execute, identity);
+      return await this.parent.step(addressUnder(this.prefix, address), execute);
     } catch (error) {
       // The question is answered under the key the run's store knows it by.
       throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;
     }
   }
 
-  recordFailure(key: string, step: RecordedStep, identity?: StepIdentity): void {
-    this.parent.recordFailure?.(this.prefix + key, step, identity);
+  recordFailure(address: StepAddress, step: RecordedStep): void {
+    this.parent.recordFailure?.(addressUnder(this.prefix, address), step);
   }
 
-  recorded(key: string): Promise<boolean> {
-    return this.parent.recorded?.(this.prefix + key) ?? Promise.resolve(false);
+  recorded(site: string): Promise<boolean> {
+    return this.parent.recorded?.(this.prefix + site) ?? Promise.resolve(false);
   }
 
-  /** The key the run's store knows a step of this program by. */
-  fullKey(key: string): string {
-    return this.parent instanceof ScopedDurability ? this.parent.fullKey(this.prefix + key) : this.prefix + key;
+  /** The site the run's store knows a step of this program by. */
+  fullSite(site: string): string {
+    return this.parent instanceof ScopedStepStore ? this.parent.fullSite(this.prefix + site) : this.prefix + site;
   }
 
-  conversation(key: string): Conversation | undefined {
-    return this.parent.conversation?.(this.prefix + key);
+  conversation(site: string): Conversation | undefined {
+    return this.parent.conversation?.(this.prefix + site);
   }
 
-  sessionSteps(key: string, signal?: AbortSignal): SessionSteps | undefined {
-    return this.parent.sessionSteps?.(this.prefix + key, signal);
+  sessionSteps(site: string, signal?: AbortSignal): SessionSteps | undefined {
+    return this.parent.sessionSteps?.(this.prefix + site, signal);
   }
 
-  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {
-    return this.parent.branch(this.prefix + key, body);
+  branch<T extends Value>(site: string, body: () => Promise<T>): Promise<T> {
+    return this.parent.branch(this.prefix + site, body);
   }
 
   scope(): string {
@@ -187,10 +176,10 @@ export class ScopedDurability implements Durability {
 /** A recorded step of another kind where this program now has a step: the program changed. */
 export class StepMismatch extends Error {
   constructor(
-    readonly key: string,
+    readonly site: string,
     readonly recordedKind: string,
   ) {
-    super(`The recorded run does not match this program (step ${key} was a ${recordedKind}).`);
+    super(`The recorded run does not match this program (step ${site} was a ${recordedKind}).`);
   }
 }
 

@@ -12,7 +12,7 @@
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { asEnvironmentError, EnvironmentError } from "../errors.js";
-import type { Conversation, Journal, RecordedStep, StepIdentity, StepModel, TurnEvent } from "../types.js";
+import type { Conversation, Journal, RecordedStep, StepAddress, StepModel, TurnEvent } from "../types.js";
 import { finishedEffects } from "./finished-effects.js";
 import { journalLine, parseJournal, recordLine, type ProgramRecord, type TurnRecord } from "./journal-lines.js";
 
@@ -31,10 +31,10 @@ export {
  * journal holds it when a run is resumed: what a resume must not run again unasked.
  */
 export interface FinishedWork {
-  /** Its call-site key, in the program text that recorded it. */
-  readonly key: string;
-  /** Its structural key. */
-  readonly step: string;
+  /** Its site, in the program text that recorded it. */
+  readonly site: string;
+  /** Its structure. */
+  readonly structure: string;
   readonly effects: readonly string[];
   readonly model?: StepModel;
   readonly agent?: string;
@@ -46,16 +46,16 @@ export interface FinishedWork {
 
 /** What a session did, remembered with the text it was recorded under (numbered as the journal's program records come). */
 interface Effects {
-  readonly key: string;
+  readonly site: string;
   readonly effects: readonly string[];
   readonly model?: StepModel;
   readonly agent?: string;
   readonly text: number;
 }
 
-/** A session under way: its structural key, fingerprint, model and agent, as its turn records say. */
-interface SessionIdentity {
-  readonly step: string;
+/** A session under way: its structure, fingerprint, model and agent, as its turn records say. */
+interface SessionAddress {
+  readonly structure: string;
   readonly fingerprint: string;
   readonly model?: StepModel;
   readonly agent?: string;
@@ -65,16 +65,16 @@ export class FileJournal implements Journal {
   private readonly steps = new Map<string, RecordedStep>();
   /** The turns of sessions not finished yet (a finished session's record replaces them). */
   private readonly conversations = new Map<string, TurnEvent[]>();
-  /** Every step record by structural key, those of earlier program texts included (the latest wins). */
+  /** Every step record by structure, those of earlier program texts included (the latest wins). */
   private readonly structural = new Map<string, RecordedStep>();
-  /** The identity of each session under way (by call-site key), from its turn records. */
-  private readonly identities = new Map<string, SessionIdentity>();
-  /** Sessions an earlier program text left under way, by structural key: an edited resume continues them. */
+  /** The address of each session under way (by site), from its turn records. */
+  private readonly underWay = new Map<string, SessionAddress>();
+  /** Sessions an earlier program text left under way, by structure: an edited resume continues them. */
   private readonly earlierUnderWay = new Map<
     string,
-    { events: TurnEvent[]; fingerprint: string; key: string; model?: StepModel; agent?: string; text: number }
+    { events: TurnEvent[]; fingerprint: string; site: string; model?: StepModel; agent?: string; text: number }
   >();
-  /** The finished tool calls with an effect of each finished session, by structural key. */
+  /** The finished tool calls with an effect of each finished session, by structure. */
   private readonly effects = new Map<string, Effects>();
   /** The program texts the journal has seen: 0, and one more at each program record. */
   private text = 0;
@@ -111,106 +111,106 @@ export class FileJournal implements Journal {
     return this.steps.size;
   }
 
-  get(key: string): Promise<RecordedStep | undefined> {
-    return Promise.resolve(this.steps.get(key));
+  get(site: string): Promise<RecordedStep | undefined> {
+    return Promise.resolve(this.steps.get(site));
   }
 
-  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
+  put(site: string, step: RecordedStep, address?: StepAddress): Promise<void> {
     const kept: RecordedStep =
-      identity === undefined
+      address === undefined
         ? step
         : {
-            ...withoutIdentity(step),
-            anchor: identity.anchor,
-            requestHash: identity.requestHash,
-            step: identity.key,
-            fingerprint: identity.fingerprint,
-            ...askedBy(identity),
+            ...withoutAddress(step),
+            anchor: address.anchor,
+            request: address.request,
+            structure: address.structure,
+            fingerprint: address.fingerprint,
+            ...askedBy(address),
           };
-    this.append(journalLine(key, kept));
-    this.steps.set(key, kept);
-    this.finishSession(key, kept);
+    this.append(journalLine(site, kept));
+    this.steps.set(site, kept);
+    this.finishSession(site, kept);
     return Promise.resolve();
   }
 
-  /** A step's record arrived: its turns are done with, what they did is remembered by structural key. */
-  private finishSession(key: string, step: RecordedStep): void {
-    if (step.step !== undefined) {
-      this.structural.set(step.step, step);
-      const effects = finishedEffects(this.conversations.get(key) ?? []);
-      const before = this.effects.get(step.step);
+  /** A step's record arrived: its turns are done with, what they did is remembered by structure. */
+  private finishSession(site: string, step: RecordedStep): void {
+    if (step.structure !== undefined) {
+      this.structural.set(step.structure, step);
+      const effects = finishedEffects(this.conversations.get(site) ?? []);
+      const before = this.effects.get(step.structure);
       const asked = askedBy({ model: step.model ?? before?.model, agent: step.agent ?? before?.agent });
-      if (effects.length > 0) this.effects.set(step.step, { key, effects, text: this.text, ...asked });
-      // Taken over by a later text of the program: what it did is now this key's.
+      if (effects.length > 0) this.effects.set(step.structure, { site, effects, text: this.text, ...asked });
+      // Taken over by a later text of the program: what it did is now this site's.
       else if (step.reused === true && before !== undefined)
-        this.effects.set(step.step, { ...before, key, text: this.text });
-      else if (step.reused !== true) this.effects.delete(step.step);
+        this.effects.set(step.structure, { ...before, site, text: this.text });
+      else if (step.reused !== true) this.effects.delete(step.structure);
     }
-    this.conversations.delete(key);
-    this.identities.delete(key);
+    this.conversations.delete(site);
+    this.underWay.delete(site);
   }
 
-  beginStep(key: string, identity: StepIdentity, proceed: (effects: readonly string[]) => boolean): void {
+  beginStep(site: string, address: StepAddress, proceed: (effects: readonly string[]) => boolean): void {
     const effects: string[] = [];
-    const done = this.steps.get(key) ?? this.structural.get(identity.key);
-    if (done?.fingerprint !== undefined && done.fingerprint !== identity.fingerprint)
-      effects.push(...(this.effects.get(done.step ?? identity.key)?.effects ?? []));
-    const events = this.conversations.get(key) ?? [];
-    const known = this.identities.get(key);
-    const startOver = events.length > 0 && known !== undefined && known.fingerprint !== identity.fingerprint;
+    const done = this.steps.get(site) ?? this.structural.get(address.structure);
+    if (done?.fingerprint !== undefined && done.fingerprint !== address.fingerprint)
+      effects.push(...(this.effects.get(done.structure ?? address.structure)?.effects ?? []));
+    const events = this.conversations.get(site) ?? [];
+    const known = this.underWay.get(site);
+    const startOver = events.length > 0 && known !== undefined && known.fingerprint !== address.fingerprint;
     if (startOver) effects.push(...finishedEffects(events));
-    const earlier = events.length === 0 ? this.earlierUnderWay.get(identity.key) : undefined;
-    const adopt = earlier !== undefined && earlier.fingerprint === identity.fingerprint;
+    const earlier = events.length === 0 ? this.earlierUnderWay.get(address.structure) : undefined;
+    const adopt = earlier !== undefined && earlier.fingerprint === address.fingerprint;
     if (earlier !== undefined && !adopt) effects.push(...finishedEffects(earlier.events));
     if (effects.length > 0 && !proceed(effects)) return;
-    this.identities.set(key, {
-      step: identity.key,
-      fingerprint: identity.fingerprint,
-      ...askedBy(identity),
+    this.underWay.set(site, {
+      structure: address.structure,
+      fingerprint: address.fingerprint,
+      ...askedBy(address),
     });
-    if (earlier !== undefined) this.earlierUnderWay.delete(identity.key);
+    if (earlier !== undefined) this.earlierUnderWay.delete(address.structure);
     if (!startOver && !adopt) return;
-    const conversation = this.conversation(key);
+    const conversation = this.conversation(site);
     if (startOver) conversation.append({ type: "restart" });
-    // Recorded again under this text's key, so the run resumes as any other from now on.
+    // Recorded again under this text's site, so the run resumes as any other from now on.
     if (adopt) for (const event of earlier.events) conversation.append(event);
   }
 
   /** The sessions whose finished tool calls had an effect, finished or under way, as the journal was opened (before any step of this process). */
   finishedWork(): FinishedWork[] {
     const work: FinishedWork[] = [];
-    const add = (step: string, found: Effects, underWay: boolean): void => {
+    const add = (structure: string, found: Effects, underWay: boolean): void => {
       work.push({
-        key: found.key,
-        step,
+        site: found.site,
+        structure,
         effects: found.effects,
         latestText: found.text === this.loadedText,
         underWay,
         ...askedBy(found),
       });
     };
-    for (const [step, found] of this.effects) add(step, found, false);
-    for (const [key, events] of this.conversations) {
-      const identity = this.identities.get(key);
+    for (const [structure, found] of this.effects) add(structure, found, false);
+    for (const [site, events] of this.conversations) {
+      const address = this.underWay.get(site);
       const effects = finishedEffects(events);
-      if (identity !== undefined && effects.length > 0)
-        add(identity.step, { key, effects, text: this.text, ...askedBy(identity) }, true);
+      if (address !== undefined && effects.length > 0)
+        add(address.structure, { site, effects, text: this.text, ...askedBy(address) }, true);
     }
-    for (const [step, earlier] of this.earlierUnderWay) {
+    for (const [structure, earlier] of this.earlierUnderWay) {
       const effects = finishedEffects(earlier.events);
-      if (effects.length > 0) add(step, { ...earlier, effects }, true);
+      if (effects.length > 0) add(structure, { ...earlier, effects }, true);
     }
     return work;
   }
 
-  /** A recorded step with this structural key, from this program's text or an earlier one. */
-  reusable(structuralKey: string): RecordedStep | undefined {
-    return this.structural.get(structuralKey);
+  /** A recorded step with this structure, from this program's text or an earlier one. */
+  reusable(structure: string): RecordedStep | undefined {
+    return this.structural.get(structure);
   }
 
   /**
    * The program changed (a resumed run of an edited program): from here on, records are looked up by
-   * call-site key only among those written after this line.
+   * site only among those written after this line.
    */
   beginProgram(sourceHash: string): void {
     this.append(recordLine({ key: "", program: sourceHash } satisfies ProgramRecord));
@@ -219,32 +219,32 @@ export class FileJournal implements Journal {
     this.text++;
   }
 
-  /** The sessions under way of the text that ends here, kept by structural key for the next text. */
+  /** The sessions under way of the text that ends here, kept by structure for the next text. */
   private setAsideConversations(): void {
-    for (const [key, events] of this.conversations) {
-      const identity = this.identities.get(key);
-      if (identity !== undefined && events.length > 0)
-        this.earlierUnderWay.set(identity.step, {
+    for (const [site, events] of this.conversations) {
+      const address = this.underWay.get(site);
+      if (address !== undefined && events.length > 0)
+        this.earlierUnderWay.set(address.structure, {
           events,
-          fingerprint: identity.fingerprint,
-          key,
+          fingerprint: address.fingerprint,
+          site,
           text: this.text,
-          ...askedBy(identity),
+          ...askedBy(address),
         });
     }
     this.conversations.clear();
-    this.identities.clear();
+    this.underWay.clear();
   }
 
-  conversation(key: string): Conversation {
-    let events = this.conversations.get(key);
-    if (events === undefined) this.conversations.set(key, (events = []));
+  conversation(site: string): Conversation {
+    let events = this.conversations.get(site);
+    if (events === undefined) this.conversations.set(site, (events = []));
     const list = events;
     return {
       events: list,
       append: (turn) => {
-        const identity = this.identities.get(key);
-        this.append(recordLine({ key, turn, ...identity } satisfies TurnRecord));
+        const address = this.underWay.get(site);
+        this.append(recordLine({ key: site, turn, ...address } satisfies TurnRecord));
         list.push(turn);
       },
     };
@@ -300,9 +300,9 @@ export class FileJournal implements Journal {
         let events = this.conversations.get(line.key);
         if (events === undefined) this.conversations.set(line.key, (events = []));
         events.push(line.turn);
-        if (line.step !== undefined && line.fingerprint !== undefined)
-          this.identities.set(line.key, {
-            step: line.step,
+        if (line.structure !== undefined && line.fingerprint !== undefined)
+          this.underWay.set(line.key, {
+            structure: line.structure,
             fingerprint: line.fingerprint,
             ...askedBy(line),
           });
@@ -317,7 +317,7 @@ export class FileJournal implements Journal {
   }
 }
 
-/** The model and agent a record or identity has, as fields of a record (none that it lacks). */
+/** The model and agent a record or address has, as fields of a record (none that it lacks). */
 function askedBy(from: { readonly model?: StepModel | undefined; readonly agent?: string | undefined }): {
   model?: StepModel;
   agent?: string;
@@ -328,8 +328,8 @@ function askedBy(from: { readonly model?: StepModel | undefined; readonly agent?
   };
 }
 
-/** A step record as reused under another key: its identity fields are the new step's. */
-function withoutIdentity(step: RecordedStep): RecordedStep {
+/** A step record as reused under another site: its address fields are the new step's. */
+function withoutAddress(step: RecordedStep): RecordedStep {
   const { kind, value, usage, reason, reused, attempts, problems, truncated, failed } = step;
   return {
     kind,

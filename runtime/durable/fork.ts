@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeDirectory } from "../make-directory.js";
 import { JOURNAL_FILE, parseJournal, recordLine } from "./file-journal.js";
-import { MANIFEST_FILE, missingManifest, readManifest } from "./manifest.js";
+import { MANIFEST_FILE, missingManifest, readManifest, STEP_SCHEME } from "./manifest.js";
 import { copyUsedTexts } from "./used-texts.js";
 
 export interface Fork {
@@ -20,7 +20,7 @@ export interface Fork {
   readonly firstLine: number | undefined;
 }
 
-/** The line of a step record's construct in the program that recorded it: the last site of its call-site key. */
+/** The line of a step record's construct in the program that recorded it: the last `line:column` of its site (`key`). */
 export function recordedLine(record: { readonly key: string }): number | undefined {
   const sites = [...record.key.matchAll(/@(\d+):\d+/g)];
   const last = sites.at(-1)?.[1];
@@ -41,7 +41,7 @@ export function forkRun(from: string, to: string, runId: string, line: number): 
   makeDirectory(to);
   writeFileSync(
     join(to, MANIFEST_FILE),
-    `${JSON.stringify({ ...manifest, runId, startedAt: new Date().toISOString(), checksumsFrom: 0, forkedFrom: { runId: manifest.runId, line } }, null, 2)}\n`,
+    `${JSON.stringify({ ...manifest, runId, startedAt: new Date().toISOString(), ...forkScheme(manifest.stepScheme), checksumsFrom: 0, forkedFrom: { runId: manifest.runId, line } }, null, 2)}\n`,
   );
   if (existsSync(join(from, "program.prose"))) copyFileSync(join(from, "program.prose"), join(to, "program.prose"));
   copyUsedTexts(from, to);
@@ -53,4 +53,13 @@ export function forkRun(from: string, to: string, runId: string, line: number): 
     reused: records.filter((record) => "kind" in record).length,
     firstLine: firstCut === undefined || !("kind" in firstCut) ? undefined : recordedLine(firstCut),
   };
+}
+
+/**
+ * The step scheme of a fork: its records are written again with checksums and the names of this
+ * prosec's scheme (journal-lines.ts reads older ones renamed), so it is this prosec's scheme; a
+ * scheme-1 run's records carry no structure and stay scheme 1 (resumed by site alone).
+ */
+function forkScheme(scheme: number): { readonly stepScheme: number } {
+  return { stepScheme: scheme >= 2 ? STEP_SCHEME : scheme };
 }

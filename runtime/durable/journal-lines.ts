@@ -8,17 +8,21 @@ import type { RecordedStep, StepKind, StepModel, TurnEvent } from "../types.js";
 
 export const JOURNAL_FILE = "journal.jsonl";
 
-/** A line of the journal: the step's key and its record. */
+/** A line of the journal: the step's site (`key`) and its record. */
 export interface JournalRecord extends RecordedStep {
   readonly key: string;
 }
 
 /** A line of the journal holding one event of a running session's conversation. */
 export interface TurnRecord {
+  /** The session's site. */
   readonly key: string;
   readonly turn: TurnEvent;
-  /** The session's structural key and fingerprint when the event was recorded (absent before step scheme 3). */
-  readonly step?: string;
+  /**
+   * The session's structure and fingerprint when the event was recorded (absent before step scheme
+   * 3; the structure was called `step` before scheme 4, read as `structure`).
+   */
+  readonly structure?: string;
   readonly fingerprint?: string;
   /** The session's model and agent (absent before they were kept). */
   readonly model?: StepModel;
@@ -27,7 +31,7 @@ export interface TurnRecord {
 
 /**
  * The line a resumed run writes when its program changed: the records before it belong to an
- * earlier text of the program, so they are found only by structural key and fingerprint.
+ * earlier text of the program, so they are found only by structure and fingerprint.
  */
 export interface ProgramRecord {
   readonly key: "";
@@ -35,8 +39,8 @@ export interface ProgramRecord {
 }
 
 /** A record as one journal line, newline included. */
-export function journalLine(key: string, step: RecordedStep): string {
-  return recordLine({ key, ...step } satisfies JournalRecord);
+export function journalLine(site: string, step: RecordedStep): string {
+  return recordLine({ key: site, ...step } satisfies JournalRecord);
 }
 
 /**
@@ -129,12 +133,29 @@ function parseRecord(line: string): JournalRecord | TurnRecord | ProgramRecord |
   if (turn !== undefined) {
     const type = (turn as { type?: unknown } | null)?.type;
     return typeof key === "string" && typeof type === "string" && TURN_EVENTS.has(type)
-      ? (record as TurnRecord)
+      ? (renamed(record) as TurnRecord)
       : undefined;
   }
   const valid =
     typeof key === "string" && typeof kind === "string" && KINDS.has(kind) && "value" in record && Array.isArray(usage);
-  return valid ? (record as JournalRecord) : undefined;
+  return valid ? (renamed(record) as JournalRecord) : undefined;
+}
+
+/** The fields step scheme 4 renamed, by their names before it (`StepAddress`: one name per identity). */
+const RENAMED_IN_SCHEME_4: { readonly [before: string]: keyof RecordedStep } = {
+  step: "structure",
+  requestHash: "request",
+};
+
+/** A record written before step scheme 4 with its fields as scheme 4 names them (a record has one name or the other). */
+function renamed(record: object): object {
+  const fields = record as Record<string, unknown>;
+  for (const [before, now] of Object.entries(RENAMED_IN_SCHEME_4)) {
+    if (!(before in fields)) continue;
+    fields[now] ??= fields[before];
+    delete fields[before];
+  }
+  return fields;
 }
 
 /**

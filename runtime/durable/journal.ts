@@ -1,11 +1,11 @@
 /**
- * The durability seam. Every model-facing step (session, judgment, choice, extraction, runtime input)
- * has a deterministic key (see `step-context.ts`); the run asks the journal for the key before the
- * step and records the result after it, before the next step starts. A resumed run with the same
- * journal therefore replays finished steps without calling the model.
+ * The journal seam. Every model-facing step (session, judgment, choice, extraction, runtime input)
+ * has a deterministic site (`StepAddress.site`, address/); the run asks the journal for the site
+ * before the step and records the result after it, before the next step starts. A resumed run with
+ * the same journal therefore replays finished steps without calling the model.
  *
  * The in-memory journal below is the default; the file journal (`.prose/runs/`) implements the same two
- * methods. Both sit behind `JournalDurability` (durability.ts).
+ * methods. Both sit behind `JournalStepStore` (durability.ts).
  */
 import { TransientConversation } from "./conversation.js";
 import type { Conversation, Journal, RecordedStep } from "../types.js";
@@ -15,19 +15,19 @@ export class MemoryJournal implements Journal {
   /** The turns of sessions not finished yet (a finished session's record replaces them). */
   readonly conversations = new Map<string, TransientConversation>();
 
-  get(key: string): Promise<RecordedStep | undefined> {
-    return Promise.resolve(this.steps.get(key));
+  get(site: string): Promise<RecordedStep | undefined> {
+    return Promise.resolve(this.steps.get(site));
   }
 
-  put(key: string, step: RecordedStep): Promise<void> {
-    this.steps.set(key, step);
-    this.conversations.delete(key);
+  put(site: string, step: RecordedStep): Promise<void> {
+    this.steps.set(site, step);
+    this.conversations.delete(site);
     return Promise.resolve();
   }
 
-  conversation(key: string): Conversation {
-    let conversation = this.conversations.get(key);
-    if (conversation === undefined) this.conversations.set(key, (conversation = new TransientConversation()));
+  conversation(site: string): Conversation {
+    let conversation = this.conversations.get(site);
+    if (conversation === undefined) this.conversations.set(site, (conversation = new TransientConversation()));
     return conversation;
   }
 }

@@ -2,7 +2,7 @@
  * `run.json`: what a durable run started with (run id, program hash, inputs) and the scheme of its
  * steps, which is what `resume` checks and reuses.
  *
- * `stepScheme` numbers the scheme of step keys, kinds and journal records (step-context.ts,
+ * `stepScheme` numbers the scheme of step addresses, kinds and journal records (step-context.ts,
  * file-journal.ts). It is raised when a change to the compiler or the runtime changes what a run
  * records; a prosec replays the schemes it lists in `REPLAYED_SCHEMES`, and `test/fixtures/runs/`
  * holds runs recorded under each earlier one, which must keep replaying. prosec 0.2 wrote no
@@ -11,10 +11,14 @@
  * - 1: a journal of finished steps, keyed by call site (`/parallel@10:1#0/b0/session@11:13#0`).
  * - 2: adds the turns of sessions under way (`conversation.ts`) and, on each step record, its
  *   structural key and fingerprint (`step-keys.ts`), which let a changed program resume. A scheme-1
- *   run resumes by its call-site keys (the program must be unchanged) and is scheme 2 from then on.
+ *   run resumes by its sites (the program must be unchanged) and is scheme 2 from then on.
  * - 3: every journal line ends with its checksum (`"sum"`, file-journal.ts), from the line run.json's
  *   `checksumsFrom` names on: 0 for a run started under scheme 3, the journal's length when a run of
  *   an earlier scheme was first resumed (its older lines carry none and are read as before).
+ * - 4: a record names each identity of its step as `StepAddress` does (`address/`): the structure
+ *   is `structure` (was `step`), the request hash `request` (was `requestHash`). Records of earlier
+ *   schemes are read with their fields renamed (journal-lines.ts), so a run of scheme 1 to 3
+ *   resumes, and is scheme 4 from then on.
  *
  * Fields added to run.json after 0.2 (`stepScheme`, and any later one) are optional when read, and
  * fields this prosec does not know are kept when it rewrites the file.
@@ -25,10 +29,10 @@ import { RunStateError } from "../errors.js";
 import type { Value } from "../types.js";
 
 /** The step scheme this prosec records. */
-export const STEP_SCHEME = 3;
+export const STEP_SCHEME = 4;
 
 /** The step schemes this prosec resumes. */
-export const REPLAYED_SCHEMES: readonly number[] = [1, 2, 3];
+export const REPLAYED_SCHEMES: readonly number[] = [1, 2, 3, 4];
 
 /** The scheme of a run.json that names none: every run prosec 0.2 recorded. */
 const SCHEME_OF_0_2 = 1;

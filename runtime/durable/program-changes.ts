@@ -1,7 +1,7 @@
 /**
  * What changed in a resumed run's programs since its folder recorded them: the program itself (its
  * copy, `program.prose`) and the programs it calls (`run.json`'s `uses`, used-texts.ts). A changed
- * program resumes by structural key and fingerprint, unless `--strict` or the run predates them.
+ * program resumes by structure and fingerprint, unless `--strict` or the run predates them.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

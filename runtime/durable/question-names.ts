@@ -4,7 +4,7 @@
  * of a program it calls, or two parallel calls of one program.
  *
  * A question answers to its bare name (`confirm`), to its program's name and its name (`gate.confirm`:
- * the name of the `.prose` file that asks it) and to its step key. A name is taken only when exactly
+ * the name of the `.prose` file that asks it) and to its site. A name is taken only when exactly
  * one waiting question answers to it; otherwise the person is shown each question's own name.
  */
 import type { Question } from "../types.js";
@@ -17,7 +17,7 @@ export function qualifiedName(question: NamedQuestion): string | undefined {
   return question.program === undefined ? undefined : `${question.program}.${question.name}`;
 }
 
-/** Whether `given` names this question: its name, its qualified name or its step key. */
+/** Whether `given` names this question: its name, its qualified name or its site. */
 function answersTo(question: NamedQuestion, given: string): boolean {
   return given === question.name || given === qualifiedName(question) || given === question.key;
 }
@@ -29,7 +29,7 @@ export function questionsNamed<Q extends NamedQuestion>(questions: readonly Q[],
 
 /**
  * The shortest name that names only this question among those waiting: its bare name when no other
- * shares it, else its qualified name when that is unique, else its step key.
+ * shares it, else its qualified name when that is unique, else its site.
  */
 export function answerName(question: NamedQuestion, waiting: readonly NamedQuestion[]): string {
   const qualified = qualifiedName(question);

@@ -180,7 +180,7 @@ export class RunFolder {
           );
         }
       }
-      // From now on the run records this scheme (turns, structural keys): an older prosec must not resume it.
+      // From now on the run records this scheme (turns, structures): an older prosec must not resume it.
       manifest = {
         ...existing,
         sourceHash: program.sourceHash,
@@ -215,7 +215,7 @@ export class RunFolder {
     }
     // Lines written from now on carry checksums; an older prosec's lines before them do not.
     manifest = { ...manifest, checksumsFrom: existing?.checksumsFrom ?? journal.loadedLines };
-    // The records so far belong to the earlier text: they are reused by structural key and fingerprint.
+    // The records so far belong to the earlier text: they are reused by structure and fingerprint.
     if (changes.edited) journal.beginProgram(editHash(program, used));
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
     folder.earlierTexts = changes.earlierTexts;
@@ -339,7 +339,7 @@ export class RunFolder {
     this.changed();
   }
 
-  /** When the wait for an input's occurrence (by step key) ends: set by an earlier wait with `(timeout: N)`. */
+  /** When the wait for an input's occurrence (by site) ends: set by an earlier wait with `(timeout: N)`. */
   deadlineOf(key: string): string | undefined {
     return this.deadlines.get(key);
   }

@@ -97,7 +97,7 @@ export interface TraceServerRecord {
 
 export type TraceRecord = TraceRunRecord | TraceStartRecord | TraceRequestRecord | TraceEndRecord | TraceServerRecord;
 
-/** A trace's records with each step's key on its requests and end. */
+/** A trace's records with each step's site on its requests and end. */
 export type KeyedTraceRecord =
   | TraceRunRecord
   | TraceStartRecord
@@ -106,7 +106,7 @@ export type KeyedTraceRecord =
   | TraceServerRecord;
 
 /**
- * Names each request and end by its step's key: step numbers count from each `run` record (each
+ * Names each request and end by its step's site: step numbers count from each `run` record (each
  * process that ran the run), so a record's step is the one started after the last `run` record.
  */
 export function keyedRecords(records: readonly TraceRecord[]): KeyedTraceRecord[] {

@@ -2,7 +2,7 @@
  * The programs a run calls (`use`), as its folder keeps them: `run.json`'s `uses` maps each one's
  * source path to its hash, and `used/<hash>.prose` keeps each text the run called. A resumed run
  * compares them with the programs it calls now, so an edit of a used program is seen as an edit of
- * the main file is (docs/resume.md): its steps are lined up by structural key and fingerprint
+ * the main file is (docs/resume.md): its steps are lined up by structure and fingerprint
  * against the text the run recorded.
  */
 import { createHash } from "node:crypto";

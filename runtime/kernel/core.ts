@@ -1,17 +1,16 @@
 /**
  * What every part of a run shares: the model (model-access.ts), what an agent's sessions share
  * (agent-kits.ts), events, durability, time limits, and `step()`, the one path by which a
- * model-facing step runs (replay or execution under the time limit, error wrapping, fingerprints
- * (step-fingerprints.ts), the record of its outcome).
+ * model-facing step runs (its address (address/), replay or execution under the time limit, error
+ * wrapping, the record of its outcome).
  */
-import { SourceAnchors } from "../run/anchors.js";
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
 import { RunSkills } from "./run-skills.js";
 import { durableAsker } from "../tools/approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals } from "./events.js";
-import { JournalDurability, ScopedDurability, StepMismatch } from "../durable/durability.js";
+import { JournalStepStore, ScopedStepStore, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
 import type { Limiter } from "../model/limiter.js";
 import { BudgetExceeded, Meter, type Refusal } from "../cost/meter.js";
@@ -20,9 +19,7 @@ import type { CallSite } from "../model/streamed-text.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { sharedController, stepSignal } from "../signals.js";
 import { currentContext, StepContext } from "./step-context.js";
-import { StepFingerprints } from "../run/step-fingerprints.js";
-import { AnchoredStep } from "../run/step-identity.js";
-import { structuralSegment } from "../run/step-keys.js";
+import { StepAddresses } from "../address/step-address.js";
 import { failedStepError, failureOf, replayedError } from "./failed-steps.js";
 import { Secrets } from "../tools/secrets.js";
 import type { TraceWriter } from "../durable/trace-writer.js";
@@ -30,7 +27,6 @@ import { OFF, type Telemetry } from "../telemetry/run-telemetry.js";
 import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type {
   AgentDefinition,
-  Durability,
   Permissions,
   ProgramInfo,
   RecordedStep,
@@ -39,6 +35,7 @@ import type {
   Site,
   StepAsk,
   StepKind,
+  StepStore,
   Usage,
   Value,
 } from "../types.js";
@@ -78,7 +75,7 @@ export class RunCore {
   /** The run's hard cap on model calls in flight (`concurrency`). */
   readonly limiter: Limiter;
   /** Replaced by the file journal's when a durable run opens its folder. */
-  durability: Durability;
+  durability: StepStore;
   /** A durable run's trace (docs/trace.md): set when the run opens its folder, shared with called programs. */
   trace: TraceWriter | undefined;
   /** The run's OpenTelemetry spans (telemetry/): started with the run, shared with called programs. */
@@ -87,10 +84,8 @@ export class RunCore {
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
   readonly root: StepContext;
-  /** Content anchors of this program's constructs. */
-  readonly anchors: SourceAnchors;
-  /** Enabled when the run opens a folder, which keeps fingerprints. */
-  readonly fingerprints: StepFingerprints;
+  /** The addresses of this program's steps (fingerprinted when the run opens a folder, which keeps them). */
+  readonly addresses: StepAddresses;
   readonly startedAt: number;
   /** The runtime's own listeners (the run folder's trace); `options.onEvent` is the caller's. */
   private readonly observers: Array<(event: RunEvent) => void> = [];
@@ -111,17 +106,17 @@ export class RunCore {
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
-   * run-wide limit and the clock, and the called program's steps are recorded under `keyPrefix`
-   * (`anchorPrefix` in content anchors).
+   * run-wide limit and the clock, and the called program's steps are recorded under `sitePrefix`
+   * (`anchorPrefix` in content anchors, `structurePrefix` in structures).
    */
   constructor(
     readonly program: ProgramInfo,
     readonly options: RunOptions,
     caller?: {
       readonly core: RunCore;
-      readonly keyPrefix: string;
+      readonly sitePrefix: string;
       readonly anchorPrefix: string;
-      readonly structuralPrefix: string;
+      readonly structurePrefix: string;
     },
   ) {
     this.meter =
@@ -147,8 +142,8 @@ export class RunCore {
     this.limiter = this.models.limiter;
     this.durability =
       caller !== undefined
-        ? new ScopedDurability(caller.core.durability, caller.keyPrefix)
-        : (options.durability ?? new JournalDurability(options.journal ?? new MemoryJournal()));
+        ? new ScopedStepStore(caller.core.durability, caller.sitePrefix)
+        : (options.durability ?? new JournalStepStore(options.journal ?? new MemoryJournal()));
     this.trace = caller?.core.trace;
     this.telemetry = caller?.core.telemetry ?? OFF;
     this.startedAt = caller?.core.startedAt ?? Date.now();
@@ -160,16 +155,10 @@ export class RunCore {
       undefined,
       caller?.anchorPrefix ?? "",
       undefined,
-      caller?.structuralPrefix ?? "",
-      (segment) => structuralSegment(this.fingerprints.outline(), segment),
+      caller?.structurePrefix ?? "",
+      (segment) => this.addresses.structural(segment),
     );
-    this.fingerprints = new StepFingerprints(
-      program,
-      options,
-      (name) => this.models.model(name),
-      caller?.core.fingerprints,
-    );
-    this.anchors = new SourceAnchors(program.text);
+    this.addresses = new StepAddresses(program, options, (name) => this.models.model(name), caller?.core.addresses);
     this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
     this.agentKits = new AgentKits(
       program.name,
@@ -298,46 +287,32 @@ export class RunCore {
 
   /**
    * Runs one model-facing step: replays it when it was recorded, else executes it under the step
-   * time limit and records the outcome before returning. `ask` is what the step asks (see
-   * step-identity.ts): the durability gets it with the step's content anchor.
+   * time limit and records the outcome before returning. `ask` is what the step asks: the store gets
+   * it in the step's address (address/step-address.ts); `execute` gets the step's site.
    */
   async step<T extends Value>(
     kind: StepKind,
     at: Site,
     label: string,
     ask: StepAsk,
-    execute: (signal: AbortSignal, key: string) => Promise<StepOutcome<T>>,
+    execute: (signal: AbortSignal, site: string) => Promise<StepOutcome<T>>,
   ): Promise<StepResult<T>> {
     const context = this.context;
-    const key = context.nextKey(kind, at);
-    const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
-    const structuralKey = context.structuralKey(key.slice(context.path.length + 1), kind, ask.binding);
-    // What the step read is taken now: the trail grows as the run goes on.
-    const trail = this.fingerprints.enabled && kind !== "input" && kind !== "extract" ? context.trail.entries() : [];
-    const identity = new AnchoredStep(
-      kind,
-      at,
-      anchor,
-      this.program,
-      ask,
-      structuralKey,
-      () => this.fingerprints.of(kind, ask, trail),
-      () => this.fingerprints.model(kind, ask),
-    );
+    const address = this.addresses.step(context, kind, at, ask, () => context.trail.entries());
+    const { site } = address;
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     let limit: ReturnType<typeof stepSignal> | undefined;
     let replayedFailure: ProseError | undefined;
     // A failure a `catch:` takes is journaled then (failed-steps.ts); one replayed from the journal is not again.
     const failed = (error: ProseError, replayed = false): ProseError =>
       failedStepError(error, {
-        key,
+        address,
         kind,
         at,
         label,
         failed: failureOf(error, limit?.signal.aborted === true && !context.signal.aborted),
-        identity,
         replayed,
-        record: (step) => this.durability.recordFailure?.(key, step, identity),
+        record: (step) => this.durability.recordFailure?.(address, step),
       });
     // DBOS replays a workflow's steps in the order they ran: a cancelled branch replays the steps it
     // ran before its cancellation (from their checkpoints, nothing asked again), under the run's
@@ -346,46 +321,41 @@ export class RunCore {
       context.cancelled &&
       context.signal.aborted &&
       !context.shield.aborted &&
-      (await this.durability.recorded?.(key)) === true;
+      (await this.durability.recorded?.(site)) === true;
     if (replaying) context.enterFinally();
     try {
-      const { step, replayed } = await this.durability.step(
-        key,
-        kind,
-        async () => {
-          const run = async (): Promise<RecordedStep> => {
-            limit = stepSignal(context.signal, limitMs);
-            const signal = limit.signal;
-            const outcome = await this.telemetry.step(kind, at, this.traceKey(key), ask, () => execute(signal, key));
-            this.totals.add(outcome.usage);
-            // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
-            const value = this.secrets.redactDeep(outcome.value);
-            return {
+      const { step, replayed } = await this.durability.step(address, async () => {
+        const run = async (): Promise<RecordedStep> => {
+          limit = stepSignal(context.signal, limitMs);
+          const signal = limit.signal;
+          const outcome = await this.telemetry.step(kind, at, this.traceSite(site), ask, () => execute(signal, site));
+          this.totals.add(outcome.usage);
+          // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
+          const value = this.secrets.redactDeep(outcome.value);
+          return {
+            kind,
+            value,
+            usage: outcome.usage,
+            ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
+            ...(outcome.attempts === undefined ? {} : { attempts: outcome.attempts }),
+            ...(outcome.problems === undefined || outcome.problems.length === 0
+              ? {}
+              : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
+            ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
+          } satisfies RecordedStep;
+        };
+        return this.trace === undefined
+          ? run()
+          : this.trace.step(
+              this.traceSite(site),
               kind,
-              value,
-              usage: outcome.usage,
-              ...(outcome.reason === undefined ? {} : { reason: this.redact(outcome.reason) }),
-              ...(outcome.attempts === undefined ? {} : { attempts: outcome.attempts }),
-              ...(outcome.problems === undefined || outcome.problems.length === 0
-                ? {}
-                : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
-              ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
-            } satisfies RecordedStep;
-          };
-          return this.trace === undefined
-            ? run()
-            : this.trace.step(
-                this.traceKey(key),
-                kind,
-                at,
-                label,
-                run,
-                (error) => error instanceof WaitingForInput,
-                () => context.signal.aborted,
-              );
-        },
-        identity,
-      );
+              at,
+              label,
+              run,
+              (error) => error instanceof WaitingForInput,
+              () => context.signal.aborted,
+            );
+      });
       if (step.failed !== undefined) throw (replayedFailure = failed(replayedError(step.failed), true));
       return {
         value: step.value as T,
@@ -418,9 +388,9 @@ export class RunCore {
     }
   }
 
-  /** A step's key as the journal has it: a called program's steps under their caller's prefix. */
-  private traceKey(key: string): string {
-    return this.durability instanceof ScopedDurability ? this.durability.fullKey(key) : key;
+  /** A step's site as the journal has it: a called program's steps under their caller's prefix. */
+  private traceSite(site: string): string {
+    return this.durability instanceof ScopedStepStore ? this.durability.fullSite(site) : site;
   }
 
   /** A ProseError at `at` in this program, with secrets removed from its text. */

@@ -2,25 +2,23 @@
  * Steps that failed and were caught. A step's failure (an API error after the retries, a refusal, an
  * answer that failed validation, a time limit) is not journaled when it happens: a run that stops on
  * it is resumed by running the step again. Once a program's `catch:` takes the error (`catchable`),
- * the run has gone down the path of the failure, so it is journaled then, with the step's key and
- * identity: a resumed run and a `prosec test` replay throw the same error again and take the same
+ * the run has gone down the path of the failure, so it is journaled then, at the step's address: a resumed run and a `prosec test` replay throw the same error again and take the same
  * path. A typed result that fails its `returns:` check fails its step the same way.
  */
 import { APIError } from "@anthropic-ai/sdk";
 import { AnswerFailure, ProseError } from "../errors.js";
-import type { FailedStep, FailureCause, RecordedStep, Site, StepIdentity, StepKind } from "../types.js";
+import type { FailedStep, FailureCause, RecordedStep, Site, StepAddress, StepKind } from "../types.js";
 
 /** A failed step, waiting to be taken by a `catch:`. */
 export interface PendingFailure {
-  readonly key: string;
+  readonly address: StepAddress;
   readonly kind: StepKind;
   readonly at: Site;
   readonly label: string;
   readonly failed: FailedStep;
-  readonly identity?: StepIdentity;
   /** Replayed from a record: nothing to journal again. */
   readonly replayed: boolean;
-  /** Journals it (the run's durability), once. */
+  /** Journals it (the run's step store), once. */
   readonly record: (step: RecordedStep) => void;
 }
 

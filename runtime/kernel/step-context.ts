@@ -74,11 +74,6 @@ export class StepContext {
     this.cleanups = Math.max(0, this.cleanups - 1);
   }
 
-  /** The key of the next step of `kind` at `at`, counting this occurrence. */
-  nextKey(kind: string, at: Site): string {
-    return `${this.path}/${this.nextSegment(kind, at)}`;
-  }
-
   /** `kind@line:column#occurrence` for the next time `kind` is reached at `at` in this context. */
   nextSegment(kind: string, at: Site): string {
     const site = `${kind}@${at.line}:${at.column}`;

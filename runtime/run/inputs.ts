@@ -79,13 +79,11 @@ export class RunInputs {
 
   /**
    * Numbers an input's occurrence that is not a step (answered ahead, or awaited on DBOS) like one,
-   * so later occurrences keep their keys and anchors; its key.
+   * so later occurrences keep their addresses; its site.
    */
   private occurrence(at: Site, name: string): string {
     const { core } = this.scope;
-    const context = core.context;
-    context.nextAnchor(core.anchors.of("input", at, name));
-    return context.nextKey("input", at);
+    return core.addresses.input(core.context, at, name);
   }
 
   /** An input whose `(timeout: N)` passed unanswered: an error, which a `catch:` may handle. */

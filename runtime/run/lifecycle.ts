@@ -6,7 +6,7 @@
 import { ANSWER_TOOL } from "../model/unexpected-answers.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { JournalDurability, ResumeReport } from "../durable/durability.js";
+import { JournalStepStore, ResumeReport } from "../durable/durability.js";
 import { safeName } from "../durable/files.js";
 import { RunFolder, RunFolderError } from "../durable/run-folder.js";
 import type { RunStatus } from "../durable/state-file.js";
@@ -48,9 +48,9 @@ export class RunLifecycle implements RunScope {
         ? undefined
         : {
             core: this.caller.run.core,
-            keyPrefix: this.caller.key,
+            sitePrefix: this.caller.site,
             anchorPrefix: this.caller.anchor,
-            structuralPrefix: this.caller.structural,
+            structurePrefix: this.caller.structure,
           },
     );
     this.runId = this.caller?.run.runId ?? options.runId ?? newRunId(new Date());
@@ -174,7 +174,7 @@ export class RunLifecycle implements RunScope {
 
   /** What a resumed run of a changed program reused and ran again. */
   private reportResume(): void {
-    const report = this.core.durability instanceof JournalDurability ? this.core.durability.report : undefined;
+    const report = this.core.durability instanceof JournalStepStore ? this.core.durability.report : undefined;
     if (report === undefined || this.caller !== undefined) return;
     if (!report.edited && report.rerun.length === 0) return;
     this.core.emit({
@@ -193,7 +193,7 @@ export class RunLifecycle implements RunScope {
       this.openFolder = this.caller.run.folder?.child(this.runDir, this.program);
       // A called program edited since the run recorded its steps: unnamed steps keep their sites.
       const earlier = this.openFolder?.earlierTexts.get(this.program.source);
-      if (earlier !== undefined) this.core.fingerprints.alignWith(earlier);
+      if (earlier !== undefined) this.core.addresses.alignWith(earlier);
     } else if (options.runDir !== undefined) {
       try {
         const opened = RunFolder.open(
@@ -234,10 +234,10 @@ export class RunLifecycle implements RunScope {
         this.core.trace.onFailure = stop;
         if (options.journal === undefined && options.durability === undefined) {
           // A changed program's steps are matched by structural key: sites aligned with the recorded text.
-          if (opened.changes.previous !== undefined) this.core.fingerprints.alignWith(opened.changes.previous);
-          this.core.fingerprints.enabled = true;
+          if (opened.changes.previous !== undefined) this.core.addresses.alignWith(opened.changes.previous);
+          this.core.addresses.fingerprinted = true;
           // A resumed run accounts for what it reused and ran again (said when something changed).
-          this.core.durability = new JournalDurability(
+          this.core.durability = new JournalStepStore(
             opened.folder.journal!,
             options.resume === true ? new ResumeReport(opened.changes.edited) : undefined,
             options.rerun === true,

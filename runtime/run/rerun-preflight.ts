@@ -12,7 +12,7 @@ import type { FinishedWork } from "../durable/file-journal.js";
 import { RerunRefused } from "../durable/durability.js";
 import { recordedLine } from "../durable/fork.js";
 import type { ProgramInfo } from "../types.js";
-import { ProgramOutline } from "./outline.js";
+import { ProgramOutline } from "../address/outline.js";
 
 export interface ResumedPrograms {
   readonly program: ProgramInfo;
@@ -31,8 +31,8 @@ export function refusalBeforeResume(
 ): RerunRefused | undefined {
   const outlines = new Map<string, { readonly before: ProgramOutline; readonly now: ProgramOutline }>();
   for (const session of work) {
-    const line = recordedLine(session);
-    const program = programOf(session.key, programs.program);
+    const line = recordedLine({ key: session.site });
+    const program = programOf(session.site, programs.program);
     if (line === undefined || program === undefined) continue;
     const before = program === programs.program ? programs.previous : programs.earlierTexts.get(program.source);
     let outline = outlines.get(program.source);
@@ -68,10 +68,10 @@ export function refusalBeforeResume(
   return undefined;
 }
 
-/** The program a call-site key's step belongs to: the main program, or one reached through its `use:` segments. */
-function programOf(key: string, main: ProgramInfo): ProgramInfo | undefined {
+/** The program a site's step belongs to: the main program, or one reached through its `use:` segments. */
+function programOf(site: string, main: ProgramInfo): ProgramInfo | undefined {
   let program: ProgramInfo | undefined = main;
-  for (const segment of key.split("/").slice(0, -1)) {
+  for (const segment of site.split("/").slice(0, -1)) {
     const alias = /^use:([^@]+)@/.exec(segment)?.[1];
     if (alias !== undefined) program = program?.uses?.[alias];
   }

@@ -270,8 +270,8 @@ export class Run implements Runtime {
     const folder = this.lifecycle.folder;
     folder?.enterBlock(frame);
     try {
-      const anchor = context.nextAnchor(this.core.anchors.of(`do:${name}`, at));
-      const call = context.child(context.nextSegment(`do:${name}`, at), context.signal, frame, anchor, new Trail());
+      const { segment, anchor } = this.core.addresses.opening(context, `do:${name}`, at);
+      const call = context.child(segment, context.signal, frame, anchor, new Trail());
       const offers: Array<(stamp: number) => void> = [];
       this.finishing.set(call, offers);
       const result = await runInContext(call, body);

@@ -10,12 +10,12 @@ import type { RunScope } from "../kernel/scope.js";
 /** A program called from another program's run. */
 export interface Caller {
   readonly run: RunScope;
-  /** The call's step key: the called program's steps are recorded under it. */
-  readonly key: string;
+  /** The call's site: the called program's steps are recorded under it. */
+  readonly site: string;
   /** The call's content anchor, the prefix of the called program's anchors. */
   readonly anchor: string;
-  /** The call's structural key, the prefix of the called program's (`step-keys.ts`). */
-  readonly structural: string;
+  /** The call's structure, the prefix of the called program's structures. */
+  readonly structure: string;
   /** Its folder under the caller's `imports/`. */
   readonly folderName: string;
   /** Set by a called program that declares no outputs: what the call returns instead of `{}`. */
@@ -43,22 +43,20 @@ export class UsedPrograms {
   ): Promise<O> {
     const { core } = this.scope;
     const context = core.context;
-    const key = context.nextKey(`use:${name}`, at);
-    const anchor = `${context.anchorPath}/${context.nextAnchor(core.anchors.of(`use:${name}`, at))}`;
+    const { site, anchor, structure } = core.addresses.call(context, name, at);
     const count = (this.callCounts.get(name) ?? 0) + 1;
     this.callCounts.set(name, count);
     const options: RunOptions = { ...this.scope.options, signal: context.signal };
-    const structural = context.structuralKey(key.slice(context.path.length + 1), `use:${name}`, undefined);
     const caller: Caller = {
       run: this.scope,
-      key,
+      site,
       anchor,
-      structural,
+      structure,
       folderName: count === 1 ? name : `${name}__${count}`,
     };
     callers.set(options, caller);
     // An argument may be any value (a list, a record): the called program's `Inputs` types what apps pass.
-    const outputs = await core.telemetry.use(at, name, key, () => run(inputs as never, options));
+    const outputs = await core.telemetry.use(at, name, site, () => run(inputs as never, options));
     // A program without outputs returns its final result (DIALECT.md, the `use` rule).
     return caller.finalResult === undefined ? outputs : (caller.finalResult.value as O);
   }

@@ -70,8 +70,7 @@ export class Branching {
 
   async map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
     const context = this.core.context;
-    const segment = context.nextSegment("map", at);
-    const anchor = context.nextAnchor(this.core.anchors.of("map", at));
+    const { segment, anchor } = this.core.addresses.opening(context, "map", at);
     const span = this.core.telemetry.parallel("map", at, `${context.path}/${segment}`, items.length);
     const controller = sharedController();
     const forward = (): void => controller.abort(context.signal.reason);
@@ -142,8 +141,7 @@ export class Branching {
     count: number,
   ): { context: StepContext; start: BranchStarter; span: ParallelSpan } {
     const context = this.core.context;
-    const segment = context.nextSegment(kind, at);
-    const anchor = context.nextAnchor(this.core.anchors.of(kind, at));
+    const { segment, anchor } = this.core.addresses.opening(context, kind, at);
     const span = this.core.telemetry.parallel(kind, at, `${context.path}/${segment}`, count);
     this.core.emit({ type: "parallel-start", at, branches: count });
     const start: BranchStarter = (branch, index, signal) => {

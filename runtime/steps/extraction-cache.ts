@@ -14,7 +14,7 @@ export class ExtractionCache {
 
   constructor(private readonly core: RunCore) {}
 
-  /** The answer to `ask` about `source`, asked once per scope of the run (`Durability.scope`). */
+  /** The answer to `ask` about `source`, asked once per scope of the run (`StepStore.scope`). */
   async once(
     at: Site,
     shape: ExtractionShape,

@@ -20,7 +20,7 @@ export type ScriptedKind = "session" | "judge" | "choose" | "extract";
 /** A step as the script sees it: what a function answer gets, and what each recorded request names. */
 export interface ScriptedStep {
   readonly kind: ScriptedKind;
-  /** The step key, as the journal writes it (`/parallel@8:1#0/b1/session@10:7#0`). */
+  /** The step's site, as the journal writes it (its `key`) (`/parallel@8:1#0/b1/session@10:7#0`). */
   readonly key: string;
   /** Its content anchor (`/parallel:@1c0ffee5#0/b1/session:brief@3f2a9c1e#0`). */
   readonly anchor: string;

@@ -10,19 +10,10 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import Anthropic from "@anthropic-ai/sdk";
-import {
-  JournalDurability,
-  MemoryJournal,
-  text,
-  type Durability,
-  type DurableStep,
-  type RecordedStep,
-  type RunEvent,
-  type RunOptions,
-  type StepIdentity,
-  type StepKind,
-  type Value,
-} from "../index.js";
+import { text, type DurableStep, type RecordedStep, type RunEvent, type RunOptions, type Value } from "../index.js";
+import { JournalStepStore } from "../durable/durability.js";
+import { MemoryJournal } from "../durable/journal.js";
+import type { StepAddress, StepStore } from "../types.js";
 import {
   AnswerBook,
   settle,
@@ -116,7 +107,7 @@ export class ScriptedModel {
     return {
       ...extra,
       client: this.client,
-      durability: new ScriptedDurability(this, new JournalDurability(new MemoryJournal())),
+      durability: new ScriptedDurability(this, new JournalStepStore(new MemoryJournal())),
     };
   }
 
@@ -194,34 +185,28 @@ export class ScriptedModel {
   }
 }
 
-/** The runtime's own durability, with every model-facing step entered in the scripted model's context. */
-export class ScriptedDurability implements Durability {
+/** The runtime's own step store, with every model-facing step entered in the scripted model's context. */
+export class ScriptedDurability implements StepStore {
   constructor(
     private readonly model: ScriptedModel,
-    private readonly inner: Durability,
+    private readonly inner: StepStore,
   ) {}
 
-  step(
-    key: string,
-    kind: StepKind,
-    execute: () => Promise<RecordedStep>,
-    identity?: StepIdentity,
-  ): Promise<DurableStep> {
-    if (kind === "input" || kind === "finish" || identity === undefined)
-      return this.inner.step(key, kind, execute, identity);
-    const { ask } = identity;
+  step(address: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+    const { kind, ask } = address;
+    if (kind === "input" || kind === "finish") return this.inner.step(address, execute);
     const state = this.model.enter({
       kind,
-      key,
-      anchor: identity.anchor,
-      at: identity.at,
-      program: identity.program.name,
-      source: identity.program.source,
+      key: address.site,
+      anchor: address.anchor,
+      at: address.at,
+      program: address.program.name,
+      source: address.program.source,
       ...(ask.binding === undefined ? {} : { binding: ask.binding }),
       text: ask.text,
       ...(ask.options === undefined ? {} : { options: ask.options }),
     });
-    return this.inner.step(key, kind, () => current.run(state, execute), identity);
+    return this.inner.step(address, () => current.run(state, execute));
   }
 
   branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 /**
- * Durability: journals and the seam between the runtime and its store (durable/durability.ts).
+ * The step store: journals and the seam between the runtime and its store (durable/durability.ts),
+ * and the step address they find steps by (address/).
  */
 import type Anthropic from "@anthropic-ai/sdk";
 import type { FailureCause, Usage } from "./events.js";
@@ -21,15 +22,21 @@ export interface RecordedStep {
   /** A session's answer kept although still cut off at `max_tokens` (`onTruncation: "keep"`). */
   readonly truncated?: true;
   /**
-   * The step's content-anchored identity (`anchors.ts`): what `prosec test` matches a recorded step
+   * The step's content anchor (`StepAddress.anchor`): what `prosec test` matches a recorded step
    * by, so a golden test survives lines added above a step. Absent in journals written before it.
    */
   readonly anchor?: string;
-  /** A hash of what the step asked (`step-identity.ts`): a replay reports a step whose request changed. */
-  readonly requestHash?: string;
-  /** The structural key (`step-keys.ts`); absent in journals written before step scheme 2. */
-  readonly step?: string;
-  /** What the step depended on (`step-keys.ts`); absent before step scheme 2. */
+  /**
+   * The hash of what the step asked (`StepAddress.request`): a replay reports a step whose request
+   * changed. Journals before step scheme 4 call it `requestHash` (read as `request`).
+   */
+  readonly request?: string;
+  /**
+   * The step's structure (`StepAddress.structure`); absent in journals written before step scheme 2,
+   * and called `step` before scheme 4 (read as `structure`).
+   */
+  readonly structure?: string;
+  /** What the step depended on (`StepAddress.fingerprint`); absent before step scheme 2. */
   readonly fingerprint?: string;
   /** The model the step asked (`StepModel`); absent for steps that ask none, and in journals written before it. */
   readonly model?: StepModel;
@@ -99,7 +106,7 @@ export type TurnEvent =
   /** A call stopped before it ran, for a person to approve (`tools/approvals.ts`): it has not started. */
   | { readonly type: "approval-pending"; readonly id: string };
 
-/** Where a session's turn events are kept: the run's journal, under the session step's key. */
+/** Where a session's turn events are kept: the run's journal, under the session step's site. */
 export interface Conversation {
   /** The events recorded so far, oldest first. */
   readonly events: readonly TurnEvent[];
@@ -137,25 +144,27 @@ export interface SessionSteps {
   once<T extends Value>(name: string, effect: () => Promise<T>): Promise<T>;
 }
 
+/** Where a run's steps are recorded, by site (`StepAddress.site`): the record's `key`. */
 export interface Journal {
-  get(key: string): Promise<RecordedStep | undefined>;
+  get(site: string): Promise<RecordedStep | undefined>;
   /**
    * Resolves once the step is durable. A journal that is kept (a run folder's) records the step's
-   * `identity` too: its anchor and request hash, what `prosec test` matches and compares.
+   * `address` too: its anchor and request, what `prosec test` matches and compares, its structure
+   * and fingerprint, what a resumed run of an edited program matches by.
    */
-  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void>;
-  /** The turn events of the session step `key` (a journal without it keeps no turns: a resumed session starts over). */
-  conversation?(key: string): Conversation;
-  /** A recorded step by structural key (`step-keys.ts`), for a run whose program changed; a journal without it reuses nothing so. */
-  reusable?(structuralKey: string): RecordedStep | undefined;
+  put(site: string, step: RecordedStep, address?: StepAddress): Promise<void>;
+  /** The turn events of the session step at `site` (a journal without it keeps no turns: a resumed session starts over). */
+  conversation?(site: string): Conversation;
+  /** A recorded step by structure (`StepAddress.structure`), for a run whose program changed; a journal without it reuses nothing so. */
+  reusable?(structure: string): RecordedStep | undefined;
   /**
-   * Before the step `key` runs: lines its conversation up with `identity` (a session under way is
-   * continued by structural key when its fingerprint is unchanged, and started over when it changed)
+   * Before the step at `site` runs: lines its conversation up with `address` (a session under way is
+   * continued by structure when its fingerprint is unchanged, and started over when it changed)
    * and returns the finished tool calls with an effect that running it would repeat (of a finished
    * step recorded with another fingerprint, or of a session under way that starts over).
    * `proceed` says whether to go on anyway (`--rerun`); when it does not, nothing is changed.
    */
-  beginStep?(key: string, identity: StepIdentity, proceed: (effects: readonly string[]) => boolean): void;
+  beginStep?(site: string, address: StepAddress, proceed: (effects: readonly string[]) => boolean): void;
 }
 
 /** What a step asks, as the program put it. */
@@ -177,7 +186,7 @@ export interface StepAsk {
 export interface Question {
   readonly name: string;
   readonly prompt: string;
-  /** The input's step key: where its answer is recorded (journal) or sent (DBOS topic). */
+  /** The input step's site (`StepAddress.site`): where its answer is recorded (journal) or sent (DBOS topic). */
   readonly key: string;
   readonly at: Site;
   /** The name of the program that asks it (`gate` for `imp/gate.prose`): `prosec answer RUN gate.confirm=...`. */
@@ -189,23 +198,30 @@ export interface Question {
 }
 
 /**
- * Who a step is and what it asks, handed to the durability with every step (`step-identity.ts`
- * makes it). None of it is part of the step key, which stays what `--resume` replays by.
+ * Every identity of a step, each named once, and the step it names (runtime/README.md, "Step
+ * addresses"; `address/` computes it). A run's store is handed one with every step.
  */
-export interface StepIdentity {
-  readonly kind: StepKind;
-  readonly at: Site;
-  /** The content-anchored counterpart of the step key (`anchors.ts`). */
+export interface StepAddress {
+  /**
+   * Where the step was reached, by call site: its context path and `kind@line:column#occurrence`
+   * (`/parallel@10:1#0/b0/session@11:13#0`). What the store keys the step by (the journal's `key`, a
+   * DBOS checkpoint's name, the trace's `key`) and what `--resume` of an unchanged program replays by.
+   */
+  readonly site: string;
+  /** By content (`session:brief@3f2a9c1e#0`): what `prosec test` matches a golden step by, across moved lines. */
   readonly anchor: string;
+  /** By structure (`session:draft#1`, `session@s4.0~3#0`): what a resumed run of an edited program matches by. */
+  readonly structure: string;
+  /** What the step depends on (`asks-how-reads`): a step found by structure is reused only while it is unchanged. */
+  readonly fingerprint: string;
+  /** The hash of what the step asks: equal hashes mean the model would be asked the same thing. */
+  readonly request: string;
+  readonly kind: StepKind;
+  /** The construct's line and column in its program. */
+  readonly at: Site;
   /** The program the step belongs to: its name and source path (a called program's, inside `use`). */
   readonly program: { readonly name: string; readonly source: string };
   readonly ask: StepAsk;
-  /** A hash of what the step asks: equal hashes mean the model would be asked the same thing. */
-  readonly requestHash: string;
-  /** The structural key (`step-keys.ts`): what a resumed run of a changed program matches steps by. */
-  readonly key: string;
-  /** What the step depends on (`step-keys.ts`): a recorded step is reused only while it is unchanged. */
-  readonly fingerprint: string;
   /** The model it asks, for the steps that ask one. */
   readonly model?: StepModel;
   /** The agent it runs as, for a session that has one. */
@@ -218,39 +234,34 @@ export interface DurableStep {
   readonly replayed: boolean;
 }
 
-export interface Durability {
+/** The seam between a run and the store of its steps: a journal (`JournalStepStore`) or DBOS. */
+export interface StepStore {
   /**
    * Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead.
-   * `identity` says what the step is beyond its key (its content anchor, what it asks): a store that
-   * looks steps up by key can ignore it.
+   * A store that keys steps by site alone can ignore the rest of the `address`.
    */
-  step(
-    key: string,
-    kind: StepKind,
-    execute: () => Promise<RecordedStep>,
-    identity?: StepIdentity,
-  ): Promise<DurableStep>;
-  /** Where the session step `key` journals its turns while it runs (none: a resumed session starts over). */
-  conversation?(key: string): Conversation | undefined;
+  step(address: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep>;
+  /** Where the session step at `site` journals its turns while it runs (none: a resumed session starts over). */
+  conversation?(site: string): Conversation | undefined;
   /**
-   * How the session step `key` runs its turns and tool calls (none: as plain calls); `signal` is the
+   * How the session step at `site` runs its turns and tool calls (none: as plain calls); `signal` is the
    * step's own (its time limit stops while the step waits for a person).
    */
-  sessionSteps?(key: string, signal?: AbortSignal): SessionSteps | undefined;
+  sessionSteps?(site: string, signal?: AbortSignal): SessionSteps | undefined;
   /**
    * Records a step that failed and whose error the program caught (`step.failed` set): a resumed run
    * replays the failure. A store without it (DBOS) runs such a step again when the run is resumed.
    */
-  recordFailure?(key: string, step: RecordedStep, identity?: StepIdentity): void;
+  recordFailure?(address: StepAddress, step: RecordedStep): void;
   /**
-   * Whether the store holds an outcome (or a turn) of step `key` from an earlier execution. A store
+   * Whether the store holds an outcome (or a turn) of the step at `site` from an earlier execution. A store
    * that replays steps in the order they ran (DBOS) says so, so that a cancelled branch replays what
-   * it ran before its cancellation and stops where it stopped then; a store keyed by step (the
+   * it ran before its cancellation and stops where it stopped then; a store keyed by site (the
    * journal) needs no such thing and leaves it out.
    */
-  recorded?(key: string): Promise<boolean>;
+  recorded?(site: string): Promise<boolean>;
   /** Runs one of several concurrent bodies (a `parallel:` branch, a `parallel for` item). */
-  branch<T extends Value>(key: string, body: () => Promise<T>): Promise<T>;
+  branch<T extends Value>(site: string, body: () => Promise<T>): Promise<T>;
   /**
    * The part of the run that may share remembered answers (extractions): steps of one scope are
    * recorded in one sequence, so reusing an answer there replays the same way.
@@ -262,7 +273,7 @@ export interface Durability {
    * stops the run as waiting for input.
    */
   awaitAnswer?(
-    key: string,
+    site: string,
     question: Question,
     timeoutSeconds: number | undefined,
   ): Promise<{ readonly value: Value } | undefined>;

@@ -100,7 +100,7 @@ export type RunEvent =
     })
   /**
    * Text of a session's answer as it arrives (`RunOptions.stream`), before its turn is finished: the
-   * journal records finished turns only. `step` tells concurrent sessions apart (the step's key).
+   * journal records finished turns only. `step` tells concurrent sessions apart (the step's site).
    */
   | (RunEventBase & {
       readonly type: "delta";
@@ -177,7 +177,7 @@ export type RunEvent =
         readonly column: number;
         /** The source path of the program that asks (a called program's own file). */
         readonly program?: string;
-        /** The input's step key (under the call's key for a called program's input). */
+        /** The input step's site (under the call's site for a called program's input). */
         readonly key: string;
         /** The name `prosec answer RUN <answer>=...` takes for it: `confirm`, else `gate.confirm`, else the key. */
         readonly answer: string;

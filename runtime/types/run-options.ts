@@ -3,7 +3,7 @@
  * durability, tools and prices). All optional.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Durability, Journal } from "./durability.js";
+import type { Journal, StepStore } from "./durability.js";
 import type { RunEvent } from "./events.js";
 import type { InputDefinition, Value } from "./program.js";
 import type { ResolveHost, SharedMcpServers, ToolDefinition } from "./tools.js";
@@ -186,7 +186,7 @@ export interface RunOptions {
    * Where the run's steps and branches are made durable, when a journal is not enough: the DBOS
    * backend (`prosec worker`) passes its own. Takes precedence over `journal` and `runDir`'s journal.
    */
-  readonly durability?: Durability;
+  readonly durability?: StepStore;
   /** Characters of context a session's prompt may carry before values are shortened (default 200,000). */
   readonly contextBudget?: number;
   /**

@@ -4,25 +4,25 @@
  * request, so a replay cannot reach the network whatever happens.
  *
  * A step is matched to a record:
- *   1. by content anchor (runtime/anchors.ts), which survives lines added or removed around the step;
- *   2. else by step key (its call site), for journals written before anchors and for a step whose own
+ *   1. by content anchor (runtime/address/anchors.ts), which survives lines added or removed around the step;
+ *   2. else by site (`StepAddress.site`), for journals written before anchors and for a step whose own
  *      text was edited in place: only when the record has no anchor or names the same kind and binding;
  *   3. else by a filled-in answer in answers.json (by anchor, then by key).
  * A record serves one step. A step found no way is missing: the run stops there, since what follows
  * needs its answer. A record whose request hash differs from the step's is replayed and reported.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { anchorSubject } from "../../runtime/run/anchors.js";
+import { anchorSubject } from "../../runtime/address/anchors.js";
 import type { JournalRecord } from "../../runtime/durable/file-journal.js";
 import { dedent } from "../../runtime/model/prompt.js";
 import {
   text,
-  type Durability,
   type DurableStep,
   type RecordedStep,
   type Site,
-  type StepIdentity,
+  type StepAddress,
   type StepKind,
+  type StepStore,
   type Value,
 } from "../../runtime/index.js";
 import type { PendingAnswer } from "./golden-folder.js";
@@ -50,7 +50,7 @@ export interface ReplayedStep {
   readonly changed: boolean;
 }
 
-export class ReplayDurability implements Durability {
+export class ReplayDurability implements StepStore {
   readonly replayed: ReplayedStep[] = [];
   readonly missing: StepReport[] = [];
   /** Answers in answers.json that cannot be used, and why. */
@@ -74,14 +74,8 @@ export class ReplayDurability implements Durability {
     return this.records.length - this.used.size;
   }
 
-  step(
-    key: string,
-    kind: StepKind,
-    execute: () => Promise<RecordedStep>,
-    identity?: StepIdentity,
-  ): Promise<DurableStep> {
-    if (identity === undefined)
-      throw new Error(`step ${key} has no identity: the replay needs a runtime that gives one`);
+  step(identity: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+    const { site: key, kind } = identity;
     // A block call that finished asks no model: as recorded when the recording has it, else now.
     if (kind === "finish") {
       const recorded = this.find(key, kind, identity);
@@ -122,7 +116,7 @@ export class ReplayDurability implements Durability {
       );
     }
     this.used.add(found.record);
-    const changed = found.record.requestHash !== undefined && found.record.requestHash !== identity.requestHash;
+    const changed = found.record.request !== undefined && found.record.request !== identity.request;
     return Promise.resolve(this.replay(step, identity, found.record, found.from, changed));
   }
 
@@ -137,7 +131,7 @@ export class ReplayDurability implements Durability {
   private find(
     key: string,
     kind: StepKind,
-    identity: StepIdentity,
+    identity: StepAddress,
   ): { record: JournalRecord; from: "anchor" | "site" } | undefined {
     const anchored = this.byAnchor.get(identity.anchor);
     if (anchored !== undefined && anchored.kind === kind && !this.used.has(anchored))
@@ -150,7 +144,7 @@ export class ReplayDurability implements Durability {
 
   private replay(
     step: StepReport,
-    identity: StepIdentity,
+    identity: StepAddress,
     recorded: RecordedStep,
     from: ReplayedStep["from"],
     changed: boolean,
@@ -165,7 +159,7 @@ export class ReplayDurability implements Durability {
       // A failure the program caught when it was recorded: the replay throws it again.
       ...(failed === undefined ? {} : { failed }),
       anchor: identity.anchor,
-      requestHash: identity.requestHash,
+      request: identity.request,
     };
     this.replayed.push({ step, record, from, changed });
     return { step: record, replayed: true };
@@ -186,7 +180,7 @@ export class OfflineModel {
   });
 }
 
-function report(key: string, identity: StepIdentity): StepReport {
+function report(key: string, identity: StepAddress): StepReport {
   const { ask } = identity;
   const context = (ask.details() as { context?: unknown } | undefined)?.context;
   const names = typeof context === "object" && context !== null && !Array.isArray(context) ? Object.keys(context) : [];

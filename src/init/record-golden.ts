@@ -4,12 +4,12 @@
  * writes the expected outputs (and proves the test passes before init says it made it).
  */
 import { join } from "node:path";
-import { JournalDurability } from "../../runtime/durable/durability.js";
+import { JournalStepStore } from "../../runtime/durable/durability.js";
 import { journalLine } from "../../runtime/durable/file-journal.js";
 import { STEP_SCHEME } from "../../runtime/durable/manifest.js";
 import { newRunId } from "../../runtime/run/lifecycle.js";
 import { ScriptedDurability, ScriptedModel } from "../../runtime/testing/scripted-model.js";
-import type { Journal, RecordedStep, StepIdentity } from "../../runtime/types.js";
+import type { Journal, RecordedStep, StepAddress } from "../../runtime/types.js";
 import { makeDirectory } from "../../runtime/make-directory.js";
 import { writeFileAtomically } from "../project/atomic-write.js";
 import { testGolden } from "../golden/run-golden.js";
@@ -32,7 +32,7 @@ const ANSWERS = {
   headline: "Tidal power is predictable energy that is still too expensive",
 };
 
-/** Keeps every step with its identity, as a run folder's journal does. */
+/** Keeps every step with its anchor and request, as a run folder's journal does. */
 class RecordingJournal implements Journal {
   readonly lines = new Map<string, string>();
   private readonly steps = new Map<string, RecordedStep>();
@@ -41,10 +41,9 @@ class RecordingJournal implements Journal {
     return Promise.resolve(this.steps.get(key));
   }
 
-  put(key: string, step: RecordedStep, identity?: StepIdentity): Promise<void> {
+  put(key: string, step: RecordedStep, address?: StepAddress): Promise<void> {
     this.steps.set(key, step);
-    const record =
-      identity === undefined ? step : { ...step, anchor: identity.anchor, requestHash: identity.requestHash };
+    const record = address === undefined ? step : { ...step, anchor: address.anchor, request: address.request };
     this.lines.set(key, journalLine(key, record));
     return Promise.resolve();
   }
@@ -63,7 +62,7 @@ export async function recordStarterGolden(
   const runId = newRunId(new Date());
   await loaded.module.run(starter.inputs, {
     client: model.options().client!,
-    durability: new ScriptedDurability(model, new JournalDurability(journal)),
+    durability: new ScriptedDurability(model, new JournalStepStore(journal)),
     cwd: root,
     runId,
   });

@@ -89,7 +89,7 @@ function programSource(dir: string): string {
 
 /**
  * `prosec approve` / `prosec deny`: answers the tool calls the run waits for a person to approve
- * (runtime/run/approvals.ts), each named by its call id (or its question's name); without names,
+ * (runtime/tools/approvals.ts), each named by its call id (or its question's name); without names,
  * the one call pending, or every one with `all`.
  */
 export function decideFileRun(

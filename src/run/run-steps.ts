@@ -56,7 +56,7 @@ export function runSteps(dir: string): ShownStep[] {
     const turns = running.get(record.key) ?? [];
     running.delete(record.key);
     steps.push({
-      key: record.step ?? record.key,
+      key: record.structure ?? record.key,
       line: recordedLine(record) ?? null,
       kind: record.kind,
       status: record.failed !== undefined ? "caught" : record.reused === true ? "reused" : "finished",

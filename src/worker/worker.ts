@@ -94,7 +94,7 @@ export async function startWorker(settings: WorkerSettings): Promise<Worker> {
       cwd: settings.cwd,
       mcpServers,
       // No onPermission: a call an explicit `prompt` puts to a person waits in the database for
-      // `prosec approve` / `deny` (runtime/run/approvals.ts); the implicit default of `bash:` is not offered.
+      // `prosec approve` / `deny` (runtime/tools/approvals.ts); the implicit default of `bash:` is not offered.
       onEvent: (event) => {
         // The run's own start and end; a called program's carry its `source`.
         if (event.source !== undefined) return;

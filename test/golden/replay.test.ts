@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STEP_SCHEME } from "../../runtime/index.js";
-import { AnchoredStep } from "../../runtime/run/step-identity.js";
+import type { StepAddress } from "../../runtime/types.js";
 import { loadProgram, type ProgramModule } from "../../src/run/load-program.js";
 import { OfflineModel, ReplayDurability } from "../../src/golden/replay.js";
 import { saveGolden, testGolden, type GoldenResult } from "../../src/golden/run-golden.js";
@@ -130,12 +130,12 @@ afterAll(async () => {
 });
 
 describe("golden tests", () => {
-  it("records an anchor and a request hash with every step of a run", () => {
+  it("records an anchor and a request with every step of a run", () => {
     const records = journal(runDir);
     expect(records).toHaveLength(8);
     for (const record of records) {
       expect(record["anchor"]).toMatch(/^(\/[a-z]+:[\w-]*@[0-9a-f]{8}#\d+(\/b\d+)?)+$/);
-      expect(record["requestHash"]).toMatch(/^[0-9a-f]{16}$/);
+      expect(record["request"]).toMatch(/^[0-9a-f]{16}$/);
     }
     expect(records.find((record) => record["key"] === "/parallel@3:1#0/b1/session@5:10#0")?.["anchor"]).toMatch(
       /^\/parallel:@[0-9a-f]{8}#0\/b1\/session:cons@[0-9a-f]{8}#0$/,
@@ -224,6 +224,22 @@ describe("golden tests", () => {
         result.changed.map((step) => `${step.kind} ${step.binding} ${step.at.line}:${step.at.column} ${step.asked}`),
       ).toEqual(["session draft 11:11 Revise the draft, shorter\n(context: draft)"]);
     });
+  });
+
+  it("replays a golden file written before step scheme 4 (`requestHash`), and still reports a step whose request changed", async () => {
+    const dir = copyGolden(saved(), "scheme-3.golden");
+    const records = journal(dir).map(({ request, ...record }) => ({ ...record, requestHash: request }));
+    expect(records.every((record) => typeof record["requestHash"] === "string")).toBe(true);
+    writeFileSync(join(dir, "journal.jsonl"), records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+    const manifest = JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as Record<string, unknown>;
+    writeFileSync(join(dir, "run.json"), JSON.stringify({ ...manifest, stepScheme: 3 }));
+    expect(await testGolden(dir, options())).toMatchObject({ passed: true, changed: [] });
+    await withProgram(PROGRAM.replace('"Revise the draft"', '"Revise the draft, shorter"'), async () => {
+      const result = await testGolden(dir, options());
+      expect(result.passed).toBe(true);
+      expect(result.changed.map((step) => `${step.kind} ${step.binding}`)).toEqual(["session draft"]);
+    });
+    rmSync(dir, { recursive: true });
   });
 
   it("fails on a step the recording lacks, writes it as a pending answer, uses the answer, and folds it in with --update", async () => {
@@ -323,7 +339,7 @@ describe("golden tests", () => {
 
   it("replays a journal written before anchors by call site, which only survives edits that keep the lines", async () => {
     const dir = copyGolden(saved(), "old.golden");
-    const old = journal(dir).map(({ anchor: _anchor, requestHash: _hash, ...record }) => record);
+    const old = journal(dir).map(({ anchor: _anchor, request: _hash, ...record }) => record);
     writeFileSync(join(dir, "journal.jsonl"), old.map((record) => `${JSON.stringify(record)}\n`).join(""));
     const result: GoldenResult = await testGolden(dir, options());
     expect(result).toMatchObject({ passed: true, changed: [] });
@@ -337,18 +353,18 @@ describe("replay never reaches the model", () => {
   it("answers steps only from the recording: the step itself never runs", async () => {
     const durability = new ReplayDurability([], []);
     const execute = () => Promise.reject(new Error("executed"));
-    const identity = new AnchoredStep(
-      "session",
-      { line: 1, column: 1 },
-      "/session:x@00000000#0",
-      { name: "p", source: "p.prose" },
-      { text: "Do it", details: () => ({}) },
-      "/session@s0#0",
-      () => "fingerprint",
-    );
-    await expect(durability.step("/session@1:1#0", "session", execute, identity)).rejects.toThrow(
-      "the recording has no answer for this step",
-    );
+    const address: StepAddress = {
+      site: "/session@1:1#0",
+      anchor: "/session:x@00000000#0",
+      structure: "/session@s0#0",
+      fingerprint: "fingerprint",
+      request: "request",
+      kind: "session",
+      at: { line: 1, column: 1 },
+      program: { name: "p", source: "p.prose" },
+      ask: { text: "Do it", details: () => ({}) },
+    };
+    await expect(durability.step(address, execute)).rejects.toThrow("the recording has no answer for this step");
     expect(durability.missing.map((step) => step.asked)).toEqual(["Do it"]);
   });
 

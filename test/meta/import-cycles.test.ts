@@ -205,25 +205,13 @@ const RUNTIME_LAYERS: readonly (readonly [layer: string, rooms: readonly string[
   ["kernel", ["kernel"]],
   ["steps", ["steps"]],
   ["run", ["run"]],
-  // index.ts: prosec/runtime; testing: prosec/testing; cost.ts, stored-runs.ts: the faces src/ uses (item 4).
-  ["faces", ["index.ts", "testing", "cost.ts", "stored-runs.ts"]],
+  // index.ts: prosec/runtime (deprecated.ts: its old names, until 0.4); testing: prosec/testing;
+  // cost.ts, stored-runs.ts: the faces src/ uses.
+  ["faces", ["index.ts", "deprecated.ts", "testing", "cost.ts", "stored-runs.ts"]],
 ];
-
-/**
- * The step identity modules, which issue 42's item 2 moves from run/ into address/: they belong to
- * that layer already (the kernel and the store use them). Delete this set once they are there.
- */
-const STEP_ADDRESS_MODULES = new Set([
-  "run/anchors.ts",
-  "run/outline.ts",
-  "run/step-fingerprints.ts",
-  "run/step-identity.ts",
-  "run/step-keys.ts",
-]);
 
 /** The room a module of runtime/ lives in: its top folder (`kernel`), or itself at the top (`types.ts`). */
 function runtimeRoom(file: string): string {
-  if (STEP_ADDRESS_MODULES.has(file)) return "address";
   return file.split("/")[0]!;
 }
 

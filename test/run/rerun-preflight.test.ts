@@ -31,8 +31,8 @@ function program(text: string, source = "work.prose", uses?: ProgramInfo["uses"]
 
 /** The worker session (line 5 of WORK), its two commands finished. */
 const session: FinishedWork = {
-  key: "/session@5:15#0",
-  step: "/session:done#0",
+  site: "/session@5:15#0",
+  structure: "/session:done#0",
   effects: ["run_command `make`", "run_command `make deploy`"],
   model: { name: "sonnet", id: "claude-sonnet" },
   agent: "worker",
@@ -86,7 +86,7 @@ describe("refused before the first request", () => {
   it("a session of a used program: its statement in that program's recorded text", () => {
     const used = program(WORK, "tools.prose");
     const main = `use "./tools.prose" as tools\n\noutput result = tools()\n`;
-    const work: FinishedWork = { ...session, key: "/use:tools@3:17#0/session@5:15#0" };
+    const work: FinishedWork = { ...session, site: "/use:tools@3:17#0/session@5:15#0" };
     const edited = program(WORK.replace("Do the work", "Do the work now"), "tools.prose");
     const refusal = refusalBeforeResume([work], {
       program: program(main, "work.prose", { tools: edited }),

@@ -50,6 +50,10 @@ function project(withRun = true): string {
   return cwd;
 }
 
+/** The run recorded just before step addresses (step scheme 3: `step` and `requestHash` fields). */
+const SCHEME_3_FIXTURE = fileURLToPath(new URL("../fixtures/runs/scheme-3/", import.meta.url));
+const SCHEME_3_RUN = "20261128-124756-0d2367";
+
 /** The run recorded just before turn steps (step scheme 1, with anchors and request hashes). */
 const SCHEME_1_FIXTURE = fileURLToPath(new URL("../fixtures/runs/scheme-1/", import.meta.url));
 const SCHEME_1_RUN = "20261126-054209-4d0052";
@@ -137,6 +141,47 @@ describe("a run folder recorded by prosec 0.2", () => {
     );
     expect(server.requests).toEqual([]);
     expect(existsSync(join(cwd, runDir, ".lock"))).toBe(false);
+  });
+});
+
+describe("a run folder recorded with step scheme 3 before step addresses", () => {
+  /** The fixture's run in a project of its programs, the main one with `edit` applied. */
+  function scheme3Project(edit: (text: string) => string = (text) => text): string {
+    const cwd = project(false);
+    writeFileSync(join(cwd, "report.prose"), edit(readFileSync(join(SCHEME_3_FIXTURE, "report.prose"), "utf8")));
+    cpSync(join(SCHEME_3_FIXTURE, SCHEME_3_RUN), join(cwd, ".prose", "runs", SCHEME_3_RUN), { recursive: true });
+    return cwd;
+  }
+
+  async function resumeScheme3(cwd: string): Promise<{ result: CliResult; asked: string[] }> {
+    const server = await serve();
+    const result = await prosec(cwd, server, ["run", "report.prose", "--resume", SCHEME_3_RUN, "--json"]).exit;
+    return { result, asked: server.requests.map((request) => askedText(request).split("\n")[0]!) };
+  }
+
+  it("replays its 16 finished steps and finishes with the outputs of an uninterrupted run, as scheme 4 from then on", async () => {
+    const expected = await reference();
+    const cwd = scheme3Project();
+    const { result, asked } = await resumeScheme3(cwd);
+    expect(result.status, result.stderr).toBe(EXIT.ok);
+    expect(outputsOf(result)).toEqual(expected.outputs);
+    expect(asked).toEqual(["Assemble the report"]);
+    const dir = join(cwd, ".prose", "runs", SCHEME_3_RUN);
+    expect(JSON.parse(readFileSync(join(dir, "run.json"), "utf8"))).toMatchObject({ stepScheme: STEP_SCHEME });
+    // The records this prosec added name the structure and the request as scheme 4 does.
+    const added = readFileSync(join(dir, "journal.jsonl"), "utf8").split("\n").slice(16, -1);
+    const session = added.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => "kind" in line);
+    expect(Object.keys(session ?? {})).toEqual(expect.arrayContaining(["structure", "request", "fingerprint"]));
+    expect(Object.keys(session ?? {})).not.toContain("step");
+  });
+
+  it("an edited program whose every step moved reuses the 16 steps by their structure (recorded as `step`)", async () => {
+    const expected = await reference();
+    const cwd = scheme3Project((text) => `# A line added above everything: no step keeps its site.\n${text}`);
+    const { result, asked } = await resumeScheme3(cwd);
+    expect(result.status, result.stderr).toBe(EXIT.ok);
+    expect(outputsOf(result)).toEqual(expected.outputs);
+    expect(asked).toEqual(["Assemble the report"]);
   });
 });
 

@@ -2,7 +2,7 @@
  * Content anchors (runtime/anchors.ts): what a step is, independent of the line it is on.
  */
 import { describe, expect, it } from "vitest";
-import { anchorSubject, SourceAnchors } from "../../runtime/run/anchors.js";
+import { anchorSubject, SourceAnchors } from "../../runtime/address/anchors.js";
 
 const PROGRAM = `let draft = session "Write about {topic}"
   context: { notes }

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryJournal, WaitingForInput, type Value } from "../../runtime/index.js";
+import { MemoryJournal } from "../../runtime/durable/journal.js";
+import { WaitingForInput, type Value } from "../../runtime/index.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst, TEST_API_KEY, temporaryFolder } from "./helpers.js";
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryJournal, type Journal, type RecordedStep } from "../../runtime/index.js";
+import { MemoryJournal } from "../../runtime/durable/journal.js";
+import type { Journal, RecordedStep } from "../../runtime/index.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst } from "./helpers.js";
 

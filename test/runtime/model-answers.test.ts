@@ -10,7 +10,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { knownOutputLimits } from "../../runtime/model/known-output-limits.js";
 import { temporaryFolder } from "../support/temp.js";
-import { MemoryJournal } from "../../runtime/index.js";
+import { MemoryJournal } from "../../runtime/durable/journal.js";
 import type { RunEvent } from "../../runtime/types.js";
 import { reply, startFakeAnthropic, type FakeServer, type MessagesBody } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst } from "./helpers.js";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryJournal } from "../../runtime/index.js";
+import { MemoryJournal } from "../../runtime/durable/journal.js";
 import {
   lastUserText,
   reply,

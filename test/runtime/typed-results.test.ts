@@ -5,7 +5,7 @@
  * recorded in the journal as a judgment's re-asks are; a step that fails quoting every answer.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryJournal } from "../../runtime/index.js";
+import { MemoryJournal } from "../../runtime/durable/journal.js";
 import type { RunEvent, SessionRequest } from "../../runtime/types.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, failingRun, runAgainst } from "./helpers.js";

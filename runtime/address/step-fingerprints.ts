@@ -1,6 +1,6 @@
 /**
  * A run folder's fingerprints of steps (`step-keys.ts`): what a step asks, how, and the content of
- * what it read, so a resumed run that changed one of them re-runs the steps that depend on it. Also the program's outline, from which steps get their structural keys (aligned with the
+ * what it read, so a resumed run that changed one of them re-runs the steps that depend on it. Also the program's outline, from which steps get their structures (aligned with the
  * recorded text when a changed program resumes).
  */
 import { ProgramOutline } from "./outline.js";
@@ -24,7 +24,7 @@ export class StepFingerprints {
     this.enabled = caller?.enabled ?? false;
   }
 
-  /** The program's outline, for structural keys. */
+  /** The program's outline, for structures. */
   outline(): ProgramOutline | undefined {
     if (this.programOutline === undefined && this.program.text !== undefined)
       this.programOutline = ProgramOutline.of(this.program.text);
@@ -33,7 +33,7 @@ export class StepFingerprints {
 
   /**
    * Resuming a run recorded with `previous`, an earlier text of this program: statement sites are
-   * taken from it where statements were kept, so unnamed steps keep their structural keys.
+   * taken from it where statements were kept, so unnamed steps keep their structures.
    */
   alignWith(previous: string): void {
     if (this.program.text !== undefined) this.programOutline = ProgramOutline.aligned(this.program.text, previous);

@@ -1,7 +1,7 @@
 /**
  * Content anchors: an identity for each step that does not move when the program's lines do.
  *
- * A step key (`step-context.ts`) names a call site by `line:column`, which is what `--resume` needs:
+ * A step's site (`step-address.ts`) names a call site by `line:column`, which is what `--resume` needs:
  * it only ever replays the very program that ran. A golden test or a scripted answer must survive
  * edits, so each step also gets an anchor built from the construct itself:
  *

@@ -1,6 +1,6 @@
 /**
  * A program's outline: where each statement stands among its siblings, by indentation, so that a
- * step key can name its construct by structure rather than by `line:column`.
+ * step's structure can name its construct by structure rather than by `line:column`.
  *
  * A statement's site is the path of ordinals from the top (`s3.0.1`: the second child of the first
  * child of the fourth top-level statement). Comment and blank lines are not statements, and the

@@ -1,7 +1,7 @@
 /**
- * Step keys and fingerprints: what lets a run resume after its program was edited.
+ * Structures and fingerprints: what lets a run resume after its program was edited.
  *
- * A step's **structural key** names its construct by structure: the context path (a `parallel:`
+ * A step's **structure** names its construct without `line:column`: the context path (a `parallel:`
  * branch, a `for` item, a block or program call), then the construct's kind and binding name
  * (`session:draft#1`: the second step bound to `draft` here), or for a construct bound to nothing its
  * statement's site in the program's outline (`session@s4.0~3#0`: its site in the outline, `outline.ts`, and its column), never `line:column`. An
@@ -19,7 +19,7 @@ import type { StepKind, StepModel } from "../types.js";
 import { text } from "../values/expressions.js";
 import type { Value } from "../types.js";
 
-/** `kind@line:column` segments of a call-site key, each with its statement's site instead. */
+/** `kind@line:column` segments of a site, each with its statement's site instead. */
 export function structuralSegment(outline: ProgramOutline | undefined, segment: string): string {
   if (outline === undefined) return segment;
   // The column tells apart constructs of one statement (`session "a" -> session "b"`).
@@ -57,7 +57,7 @@ export function fingerprint(parts: FingerprintParts): string {
 }
 
 /**
- * Why a step whose structural key was recorded runs again: which part of its fingerprint changed, and
+ * Why a step whose structure was recorded runs again: which part of its fingerprint changed, and
  * when it is how it asks, whether its model resolves to another id (records before `model` was kept
  * cannot tell, and say "model or settings").
  */
