@@ -19,7 +19,7 @@ import { ModelAccess } from "./model-access.js";
 import type { CallSite } from "../model/streamed-text.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { sharedController, stepSignal } from "./signals.js";
-import { currentContext, StepContext } from "./step-context.js";
+import { StepContext } from "./step-context.js";
 import { StepFingerprints } from "./step-fingerprints.js";
 import { AnchoredStep } from "./step-identity.js";
 import { structuralSegment } from "./step-keys.js";
@@ -191,10 +191,6 @@ export class RunCore {
     this.skills = caller?.core.skills ?? new RunSkills(options, (message) => this.noticeOnce(message));
   }
 
-  get context(): StepContext {
-    return currentContext(this.root);
-  }
-
   /** Aborts everything still running; `reason` is what the pending steps reject with. */
   abort(reason: unknown): void {
     this.rootController.abort(reason);
@@ -296,18 +292,18 @@ export class RunCore {
   }
 
   /**
-   * Runs one model-facing step: replays it when it was recorded, else executes it under the step
-   * time limit and records the outcome before returning. `ask` is what the step asks (see
+   * Runs one model-facing step in `context`: replays it when it was recorded, else executes it under
+   * the step time limit and records the outcome before returning. `ask` is what the step asks (see
    * step-identity.ts): the durability gets it with the step's content anchor.
    */
   async step<T extends Value>(
+    context: StepContext,
     kind: StepKind,
     at: Site,
     label: string,
     ask: StepAsk,
     execute: (signal: AbortSignal, key: string) => Promise<StepOutcome<T>>,
   ): Promise<StepResult<T>> {
-    const context = this.context;
     const key = context.nextKey(kind, at);
     const anchor = `${context.anchorPath}/${context.nextAnchor(this.anchors.of(kind, at, ask.binding))}`;
     const structuralKey = context.structuralKey(key.slice(context.path.length + 1), kind, ask.binding);
