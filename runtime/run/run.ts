@@ -129,8 +129,8 @@ export class Run implements Runtime {
   }
 
   lastCall(): LastCall {
-    return new LastCallHolder((settle) => {
-      const waiting = this.finishing.get(this.context);
+    return new LastCallHolder((settle, by) => {
+      const waiting = this.finishing.get(by instanceof Run ? by.context : this.context);
       // Offered outside a call `block` runs (never in generated code): it counts at once.
       if (waiting === undefined) settle(this.finishStamps.next());
       else waiting.push(settle);

@@ -62,8 +62,11 @@ export interface LoopSequence {
  */
 export interface LastCall {
   readonly value: Value;
-  /** Called as a call of the block ends: its value, which counts once the call has finished. */
-  offer(value: Value): void;
+  /**
+   * Called as a call of the block ends: its value, which counts once the call has finished. `rt` is
+   * the call's handle (modules generated before 0.3 pass none: the call is found as their steps are).
+   */
+  offer(value: Value, rt?: Runtime): void;
 }
 
 /** An index of the list `Options`: `0 | 1` for a list of two labels, `number` for a list of unknown length. */
