@@ -348,9 +348,10 @@ export class RunCore {
         key,
         kind,
         async () => {
+          limit = stepSignal(context.signal, limitMs);
+          // The step's model requests are sent under it: what the trace finds the step by.
+          const signal = limit.signal;
           const run = async (): Promise<RecordedStep> => {
-            limit = stepSignal(context.signal, limitMs);
-            const signal = limit.signal;
             const outcome = await this.telemetry.step(kind, at, this.traceKey(key), ask, () => execute(signal, key));
             this.totals.add(outcome.usage);
             // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
@@ -377,6 +378,7 @@ export class RunCore {
                 run,
                 (error) => error instanceof WaitingForInput,
                 () => context.signal.aborted,
+                signal,
               );
         },
         identity,
