@@ -5,7 +5,8 @@
  * structure: blocks, loops, bindings, judgments and the trail.
  *
  * A `Run` is also a handle on one step context: the body gets the root's; each branch, map item and
- * block call gets a child handle (`within`), a prototype child that differs only in its context.
+ * block call gets a child handle (`within`), a prototype child that differs only in its context
+ * (and the `finallyBody` that brackets its `finally:` bodies).
  */
 import { AssertScores } from "./scored-asserts.js";
 import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
@@ -59,29 +60,29 @@ export class Run implements Runtime {
   private executionIds = 0;
   /** The context this handle's calls run in (a child handle shadows it). */
   private readonly own: StepContext;
-  /** The handle the body receives: what child handles are made from. */
-  private readonly root: Run;
+  /** A handle whose calls run in `context`: a prototype child of the handle the body receives. */
+  private readonly within: (context: StepContext) => Run;
   readonly asserts = new AssertScores(() => this.core);
+  readonly finallyBody: FinallyBody = finallyBodyOf(() => this.context);
 
   constructor(program: ProgramInfo, inputs: { readonly [name: string]: Value }, options: RunOptions) {
     this.lifecycle = new RunLifecycle(program, inputs, options);
     this.sessions = new AgentSessions(this.lifecycle);
     this.inputs = new RunInputs(this.lifecycle);
     this.usedPrograms = new UsedPrograms(this.lifecycle);
-    this.branching = new Branching(this.core, (context) => this.within(context));
     this.reader = new TextReader(this.core);
     this.own = this.core.root;
-    this.root = this;
+    this.within = (context) => {
+      const handle = Object.create(this, { own: { value: context } }) as Run;
+      Object.defineProperty(handle, "finallyBody", { value: finallyBodyOf(() => handle.context) });
+      return handle;
+    };
+    this.branching = new Branching(this.core, this.within);
   }
 
   /** Where this handle's calls run: its own context, or an older module's callback's (step-context.ts). */
   private get context(): StepContext {
     return legacyContext() ?? this.own;
-  }
-
-  /** A handle whose calls run in `context`. */
-  private within(context: StepContext): Run {
-    return Object.create(this.root, { own: { value: context } }) as Run;
   }
 
   private get core(): RunCore {
@@ -229,11 +230,6 @@ export class Run implements Runtime {
     });
   }
 
-  get finallyBody(): FinallyBody {
-    const context = this.context;
-    return { enter: () => context.enterFinally(), exit: () => context.exitFinally() };
-  }
-
   call<O extends Value>(
     at: Site,
     name: string,
@@ -301,26 +297,18 @@ export class Run implements Runtime {
       this.finishing.set(call, offers);
       const handle = this.within(call);
       const result = await enterContext(call, body.length > 0, () => body(handle));
-      if (offers.length > 0) await this.finished(call, at, name, offers);
+      if (offers.length === 0) return result;
+      // A call whose bindings are read outside the block ended: which call finished last is journaled.
+      const ask = { text: `a call of block ${name} finished`, details: () => ({ block: name }) };
+      const { value } = await this.core.step(call, "finish", at, `The call of ${name}`, ask, async () => ({
+        value: this.finishStamps.next(),
+        usage: [],
+      }));
+      for (const settle of offers) settle(Number(value));
       return result;
     } finally {
       folder?.exitBlock(frame);
     }
-  }
-
-  /** A call whose bindings are read outside the block ended: which call finished last is journaled. */
-  private async finished(
-    call: StepContext,
-    at: Site,
-    name: string,
-    offers: ReadonlyArray<(stamp: number) => void>,
-  ): Promise<void> {
-    const ask = { text: `a call of block ${name} finished`, details: () => ({ block: name }) };
-    const { value } = await this.core.step(call, "finish", at, `The call of ${name}`, ask, async () => ({
-      value: this.finishStamps.next(),
-      usage: [],
-    }));
-    for (const settle of offers) settle(Number(value));
   }
 
   list(at: Site, value: Value): Promise<readonly Value[]> {
@@ -356,6 +344,11 @@ export class Run implements Runtime {
   caught(error: unknown): Value {
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+/** `rt.finallyBody` of a handle: brackets a `finally:` body in the handle's context. */
+function finallyBodyOf(context: () => StepContext): FinallyBody {
+  return { enter: () => context().enterFinally(), exit: () => context().exitFinally() };
 }
 
 function isOptionIndex<Options extends readonly string[]>(
