@@ -5,8 +5,8 @@
  * callbacks take no handle: test/runtime/fixtures/generated-0.2/, the snapshots as prosec 0.2 wrote
  * them) still run, with the same step keys, through the legacy storage.
  *
- * The first test must run before any legacy module in this file: the legacy storage, once started,
- * stays for the process (each test file has its own module graph).
+ * The legacy storage, once started, stays for the runtime's instance: the first test loads a fresh
+ * one (`npm run test:fast` shares modules between files, some of which run legacy callbacks).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -92,6 +92,7 @@ const PROGRAM = [
 
 describe("the step context", () => {
   it("is passed to branches, map items and block calls: a durable run starts no AsyncLocalStorage", async () => {
+    vi.resetModules();
     const module = await load(compiled(PROGRAM));
     const run = vi.spyOn(AsyncLocalStorage.prototype, "run");
     const enterWith = vi.spyOn(AsyncLocalStorage.prototype, "enterWith");
