@@ -116,7 +116,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     }
     const $items = await rt.list({ line: 15, column: 22 }, items);
     const $parts: Value[][] = [[]];
-    await rt.map({ line: 15, column: 1 }, $items, async (item, $index) => {
+    await rt.map({ line: 15, column: 1 }, $items, async (item, $index, rt) => {
       const summary = rt.bind(
         { line: 16, column: 7 },
         "summary",

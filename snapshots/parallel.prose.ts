@@ -57,10 +57,10 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     const topic = rt.bind({ line: 2, column: 5 }, "topic", "compilers");
     const $parallel = await Promise.all(
       rt.branches({ line: 4, column: 1 }, {}, [
-        () => rt.session({ at: { line: 5, column: 13 }, prompt: `History of ${text(topic)}`, binding: "history" }),
-        () =>
+        (rt) => rt.session({ at: { line: 5, column: 13 }, prompt: `History of ${text(topic)}`, binding: "history" }),
+        (rt) =>
           rt.session({ at: { line: 6, column: 13 }, prompt: `State of the art in ${text(topic)}`, binding: "current" }),
-        () => rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true }),
+        (rt) => rt.session({ at: { line: 7, column: 3 }, prompt: "An unnamed branch", unbound: true }),
       ]),
     );
     const [history, current] = $parallel;
@@ -69,24 +69,24 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     rt.keep("parallel branch 3", $parallel[2] ?? null);
     await rt.session({ at: { line: 9, column: 1 }, prompt: "Combine", unbound: true, context: { history, current } });
     const $parallel2 = await rt.first({ line: 12, column: 15 }, {}, [
-      () => rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A", unbound: true }),
-      () => rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B", unbound: true }),
+      (rt) => rt.session({ at: { line: 13, column: 3 }, prompt: "Approach A", unbound: true }),
+      (rt) => rt.session({ at: { line: 14, column: 3 }, prompt: "Approach B", unbound: true }),
     ]);
     rt.keep("parallel branch 1", $parallel2[0] ?? null);
     rt.keep("parallel branch 2", $parallel2[1] ?? null);
     const fastest = rt.bind({ line: 12, column: 5 }, "fastest", $parallel2);
     const [a, b, c] = await rt.any({ line: 16, column: 1 }, { count: 2 }, [
-      () => rt.session({ at: { line: 17, column: 7 }, prompt: "Source one", binding: "a" }),
-      () => rt.session({ at: { line: 18, column: 7 }, prompt: "Source two", binding: "b" }),
-      () => rt.session({ at: { line: 19, column: 7 }, prompt: "Source three", binding: "c" }),
+      (rt) => rt.session({ at: { line: 17, column: 7 }, prompt: "Source one", binding: "a" }),
+      (rt) => rt.session({ at: { line: 18, column: 7 }, prompt: "Source two", binding: "b" }),
+      (rt) => rt.session({ at: { line: 19, column: 7 }, prompt: "Source three", binding: "c" }),
     ]);
     rt.bind({ line: 17, column: 3 }, "a", a);
     rt.bind({ line: 18, column: 3 }, "b", b);
     rt.bind({ line: 19, column: 3 }, "c", c);
     const [risky, safe] = await Promise.all(
       rt.branches({ line: 21, column: 1 }, { onFail: "continue" }, [
-        () => rt.session({ at: { line: 22, column: 11 }, prompt: "Might fail", binding: "risky" }),
-        async () => {
+        (rt) => rt.session({ at: { line: 22, column: 11 }, prompt: "Might fail", binding: "risky" }),
+        async (rt) => {
           let $attempt: Value;
           try {
             $attempt = await rt.session({ at: { line: 24, column: 5 }, prompt: "Also might fail", unbound: true });

@@ -93,9 +93,13 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     const research = rt.bind(
       { line: 11, column: 5 },
       "research",
-      await rt.map({ line: 11, column: 22 }, await rt.list({ line: 11, column: 22 }, ideas), async (item) => {
-        return await rt.session({ at: { line: 12, column: 3 }, prompt: `Research ${text(item)}`, unbound: true });
-      }),
+      await rt.map(
+        { line: 11, column: 22 },
+        await rt.list({ line: 11, column: 22 }, ideas),
+        async (item, $index, rt) => {
+          return await rt.session({ at: { line: 12, column: 3 }, prompt: `Research ${text(item)}`, unbound: true });
+        },
+      ),
     );
     const $items = await rt.list({ line: 14, column: 25 }, pitches);
     let $reduced: Value;

@@ -22,7 +22,7 @@
  */
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { unfinishedCall } from "../durable/conversation.js";
-import { deliveredApproval, WaitingForApproval } from "../tools/approvals.js";
+import { WaitingForApproval } from "../tools/approvals.js";
 import type { ModelTurn, Question, SessionSteps, Value } from "../types.js";
 import { outsideTimeLimit } from "../signals.js";
 import { checkpoint, type RunStop } from "./checkpoint.js";
@@ -52,7 +52,7 @@ export class DbosSessionSteps implements SessionSteps {
   async toolCall(
     call: ToolUseBlock,
     start: () => Promise<void>,
-    run: () => Promise<ToolResultBlockParam>,
+    run: (delivered?: { readonly answer: Value }) => Promise<ToolResultBlockParam>,
     repeatable = false,
   ): Promise<ToolResultBlockParam> {
     const marker = await checkpoint(
@@ -87,7 +87,7 @@ export class DbosSessionSteps implements SessionSteps {
   /** The call a person answered: run with the answer, once (its own started marker, as above). */
   private async decided(
     call: ToolUseBlock,
-    run: () => Promise<ToolResultBlockParam>,
+    run: (delivered?: { readonly answer: Value }) => Promise<ToolResultBlockParam>,
     repeatable: boolean,
     answer: Value,
   ): Promise<ToolResultBlockParam> {
@@ -95,7 +95,7 @@ export class DbosSessionSteps implements SessionSteps {
     const cutOff = !marker.ran;
     const result = await checkpoint(
       `${this.site} tool`,
-      async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? deliveredApproval.run({ answer }, run),
+      async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? run({ answer }),
       this.run,
     );
     return result.value;

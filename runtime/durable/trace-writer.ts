@@ -6,7 +6,6 @@
  *
  * Every text is redacted by the run before it gets here; each distinct text is written once.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { asEnvironmentError } from "../errors.js";
@@ -34,15 +33,13 @@ const FLUSH_INTERVAL_MS = 100;
 const KNOWN_TEXTS = 128;
 const KNOWN_TEXT_CHARACTERS = 8192;
 
-/** The step a model request belongs to (steps run concurrently: an AsyncLocalStorage tells them apart). */
+/** A step's requests so far, found by the signal its requests are sent under (steps run concurrently). */
 interface TracedStep {
   readonly s: number;
   requests: number;
   retries: number;
   lastFailed: boolean;
 }
-
-const currentStep = new AsyncLocalStorage<TracedStep>();
 
 export class TraceWriter {
   private readonly stepsPath: string;
@@ -63,6 +60,8 @@ export class TraceWriter {
   private failure: unknown;
   /** Told of the first failed write (the run stops). */
   onFailure: ((error: unknown) => void) | undefined;
+  /** The running steps, by the signal each step's model requests are sent under. */
+  private readonly running = new WeakMap<AbortSignal, TracedStep>();
 
   constructor(
     runDir: string,
@@ -82,7 +81,7 @@ export class TraceWriter {
     this.record({ e: "run", v: TRACE_VERSION, t: Date.now(), pid: process.pid });
   }
 
-  /** Runs a step's execution, recording its start, its requests and its end. */
+  /** Runs a step's execution, recording its start, its requests (those sent under `signal`) and its end. */
   async step<T extends { readonly usage: readonly Usage[]; readonly value: unknown; readonly reason?: string }>(
     key: string,
     kind: StepKind,
@@ -91,7 +90,9 @@ export class TraceWriter {
     execute: () => Promise<T>,
     isWaiting: (error: unknown) => boolean,
     /** Whether the step's branch was cancelled (a lost race, a failed sibling): the end says so. */
-    isCancelled: () => boolean = () => false,
+    isCancelled: () => boolean,
+    /** The signal the step's model requests are sent under: what `request` finds the step by. */
+    signal: AbortSignal,
   ): Promise<T> {
     const s = ++this.started;
     this.record({
@@ -106,7 +107,8 @@ export class TraceWriter {
     });
     const step: TracedStep = { s, requests: 0, retries: 0, lastFailed: false };
     try {
-      const outcome = await currentStep.run(step, execute);
+      this.running.set(signal, step);
+      const outcome = await execute();
       const value = typeof outcome.value === "string" ? outcome.value : JSON.stringify(outcome.value ?? null);
       this.record({
         e: "end",
@@ -130,15 +132,18 @@ export class TraceWriter {
         ...(!waiting && isCancelled() ? { cancelled: true } : {}),
       });
       throw error;
+    } finally {
+      this.running.delete(signal);
     }
   }
 
-  /** Runs one model request of the current step, recording what was sent and what came back. */
+  /** Runs one model request of the step running under `signal`, recording what was sent and what came back. */
   async request(
     params: MessageCreateParamsNonStreaming,
+    signal: AbortSignal,
     send: () => Promise<{ message: Message; usage: Usage }>,
   ): Promise<{ message: Message; usage: Usage }> {
-    const step = currentStep.getStore();
+    const step = this.running.get(signal);
     if (step === undefined) return send();
     if (step.lastFailed) step.retries++;
     const n = ++step.requests;

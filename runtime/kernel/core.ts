@@ -18,7 +18,7 @@ import { ModelAccess } from "./model-access.js";
 import type { CallSite } from "../model/streamed-text.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
 import { sharedController, stepSignal } from "../signals.js";
-import { currentContext, StepContext } from "./step-context.js";
+import { StepContext } from "./step-context.js";
 import { StepAddresses } from "../address/step-address.js";
 import { failedStepError, failureOf, replayedError } from "./failed-steps.js";
 import { Secrets } from "../tools/secrets.js";
@@ -181,10 +181,6 @@ export class RunCore {
     this.skills = caller?.core.skills ?? new RunSkills(options, (message) => this.noticeOnce(message));
   }
 
-  get context(): StepContext {
-    return currentContext(this.root);
-  }
-
   /** Aborts everything still running; `reason` is what the pending steps reject with. */
   abort(reason: unknown): void {
     this.rootController.abort(reason);
@@ -286,18 +282,18 @@ export class RunCore {
   }
 
   /**
-   * Runs one model-facing step: replays it when it was recorded, else executes it under the step
-   * time limit and records the outcome before returning. `ask` is what the step asks: the store gets
-   * it in the step's address (address/step-address.ts); `execute` gets the step's site.
+   * Runs one model-facing step in `context`: replays it when it was recorded, else executes it under
+   * the step time limit and records the outcome before returning. `ask` is what the step asks: the
+   * store gets it in the step's address (address/step-address.ts); `execute` gets the step's site.
    */
   async step<T extends Value>(
+    context: StepContext,
     kind: StepKind,
     at: Site,
     label: string,
     ask: StepAsk,
     execute: (signal: AbortSignal, site: string) => Promise<StepOutcome<T>>,
   ): Promise<StepResult<T>> {
-    const context = this.context;
     const address = this.addresses.step(context, kind, at, ask, () => context.trail.entries());
     const { site } = address;
     const limitMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
@@ -325,9 +321,10 @@ export class RunCore {
     if (replaying) context.enterFinally();
     try {
       const { step, replayed } = await this.durability.step(address, async () => {
+        limit = stepSignal(context.signal, limitMs);
+        // The step's model requests are sent under it: what the trace finds the step by.
+        const signal = limit.signal;
         const run = async (): Promise<RecordedStep> => {
-          limit = stepSignal(context.signal, limitMs);
-          const signal = limit.signal;
           const outcome = await this.telemetry.step(kind, at, this.traceSite(site), ask, () => execute(signal, site));
           this.totals.add(outcome.usage);
           // The one place a model's answer enters the run: what is recorded, bound and output is redacted.
@@ -354,6 +351,7 @@ export class RunCore {
               run,
               (error) => error instanceof WaitingForInput,
               () => context.signal.aborted,
+              signal,
             );
       });
       if (step.failed !== undefined) throw (replayedFailure = failed(replayedError(step.failed), true));

@@ -170,7 +170,7 @@ export class ModelAccess {
     };
     const trace = this.run.trace();
     try {
-      return await (trace === undefined ? send() : trace.request(params, send));
+      return await (trace === undefined ? send() : trace.request(params, signal, send));
     } catch (error) {
       // The estimate an aborted request was charged travels with its error to the turn's checkpoint
       // (not on the signal's reason, which other requests may throw too: that would count it twice).

@@ -1,6 +1,8 @@
 /**
- * Where in the program's dynamic structure a step runs, kept in an AsyncLocalStorage so generated
- * code never passes it around.
+ * Where in the program's dynamic structure a step runs. Generated code passes it explicitly: each
+ * `parallel` branch, `map` item and block call receives a `Runtime` handle bound to its context
+ * (`Run.within`), so no AsyncLocalStorage is on a run's path (on Node 20 a live one makes every
+ * promise in the process pay promise hooks, the SDK's and undici's included).
  *
  * A step key is `context path / kind@line:column#occurrence`. The context path grows by one segment
  * per `parallel` branch, `map` item and `block` call; the occurrence counts how often that call site
@@ -128,24 +130,35 @@ export class StepContext {
   }
 }
 
-const storage = new AsyncLocalStorage<StepContext>();
+/**
+ * Modules generated before contexts were passed (and hand-written code written like them) call the
+ * outer `rt` inside their callbacks: a callback that takes no handle runs in this storage, which
+ * `Run` reads first. It is made on first use, so a run of a current module never starts it.
+ */
+let legacy: AsyncLocalStorage<StepContext> | undefined;
 
-export function currentContext(fallback: StepContext): StepContext {
-  return storage.getStore() ?? fallback;
-}
-
-export function runInContext<T>(context: StepContext, body: () => Promise<T>): Promise<T> {
-  return storage.run(context, body);
+/** The context of the legacy callback running now, if any. */
+export function legacyContext(): StepContext | undefined {
+  return legacy?.getStore();
 }
 
 /**
- * Runs `body` outside any context. Model requests run this way: the SDK and undici create many
- * promises per request, and inside a context each of them would carry it for nothing.
- *
- * `run(undefined)` rather than `exit()`: on Node 20 `exit()` disables the storage for the call, which
- * switches the process's promise hooks off and on again around every request (measurably slower);
- * `run(undefined)` only swaps the store. Either way `currentContext()` sees no context inside.
+ * Runs a branch, item or block call in `context`: `body` gets it through its handle when it
+ * `takesHandle`; otherwise (an older module's callback) through the legacy storage, which, once
+ * started, every later callback also sets so that it always holds the innermost context.
+ */
+export function enterContext<T>(context: StepContext, takesHandle: boolean, body: () => Promise<T>): Promise<T> {
+  if (takesHandle && legacy === undefined) return body();
+  legacy ??= new AsyncLocalStorage<StepContext>();
+  return legacy.run(context, body);
+}
+
+/**
+ * Runs `body` outside any legacy context. Model requests run this way once the legacy storage is
+ * live: the SDK and undici create many promises per request, and each would carry it for nothing.
+ * `run(undefined)` rather than `exit()`: on Node 20 `exit()` switches the process's promise hooks off
+ * and on again around every request.
  */
 export function outsideContext<T>(body: () => T): T {
-  return storage.run(undefined as unknown as StepContext, body);
+  return legacy === undefined ? body() : legacy.run(undefined as unknown as StepContext, body);
 }

@@ -7,6 +7,7 @@
 import { ProseError, WaitingForInput } from "../errors.js";
 import type { InputDefinition, Site, Value } from "../types.js";
 import type { RunScope } from "../kernel/scope.js";
+import type { StepContext } from "../kernel/step-context.js";
 
 export interface InputScope extends RunScope {
   /** The inputs answered ahead (read when an input is reached: a resumed run's come from its folder). */
@@ -19,35 +20,35 @@ export class RunInputs {
 
   constructor(private readonly scope: InputScope) {}
 
-  async input(at: Site, definition: InputDefinition): Promise<Value> {
+  async input(context: StepContext, at: Site, definition: InputDefinition): Promise<Value> {
     const { name } = definition;
     const { core, inputs, options, program } = this.scope;
     if (!this.reached.has(name) && Object.hasOwn(inputs, name) && inputs[name] !== undefined) {
       this.reached.add(name);
-      this.occurrence(at, name);
-      return this.bound(at, definition, inputs[name]);
+      this.occurrence(context, at, name);
+      return this.bound(context, at, definition, inputs[name]);
     }
     // `input name: <value>`: not answered ahead, it takes its default and is never asked.
     if (Object.hasOwn(definition, "default") && !this.reached.has(name)) {
       this.reached.add(name);
-      this.occurrence(at, name);
-      return this.bound(at, definition, definition.default ?? null);
+      this.occurrence(context, at, name);
+      return this.bound(context, at, definition, definition.default ?? null);
     }
     this.reached.add(name);
     const ask = options.onInput;
     const durability = core.durability;
     if (ask === undefined && durability.awaitAnswer !== undefined) {
-      const key = this.occurrence(at, name);
+      const key = this.occurrence(context, at, name);
       const answer = await durability.awaitAnswer(
         key,
         { name, prompt: definition.prompt, key, at, ...this.asker() },
         definition.timeoutSeconds,
       );
       if (answer === undefined) throw this.timedOut(at, definition);
-      return this.bound(at, definition, answer.value);
+      return this.bound(context, at, definition, answer.value);
     }
     const asked = { binding: name, text: definition.prompt, details: () => definition };
-    const result = await core.step("input", at, `The input "${name}"`, asked, async (_signal, key) => {
+    const result = await core.step(context, "input", at, `The input "${name}"`, asked, async (_signal, key) => {
       if (ask !== undefined) return { value: await ask(definition), usage: [] };
       const seconds = definition.timeoutSeconds;
       // A resumed run keeps the deadline its first wait set.
@@ -69,7 +70,7 @@ export class RunInputs {
         program.source,
       );
     });
-    return this.bound(at, definition, result.value);
+    return this.bound(context, at, definition, result.value);
   }
 
   /** The program that asks (a called program's own, so a wait names its file, not its caller's). */
@@ -81,9 +82,9 @@ export class RunInputs {
    * Numbers an input's occurrence that is not a step (answered ahead, or awaited on DBOS) like one,
    * so later occurrences keep their addresses; its site.
    */
-  private occurrence(at: Site, name: string): string {
+  private occurrence(context: StepContext, at: Site, name: string): string {
     const { core } = this.scope;
-    return core.addresses.input(core.context, at, name);
+    return core.addresses.input(context, at, name);
   }
 
   /** An input whose `(timeout: N)` passed unanswered: an error, which a `catch:` may handle. */
@@ -94,8 +95,8 @@ export class RunInputs {
     );
   }
 
-  private bound(at: Site, definition: InputDefinition, value: Value): Value {
-    this.scope.folder?.binding(at, definition.name, value, this.scope.core.context.block?.executionId, "input");
+  private bound(context: StepContext, at: Site, definition: InputDefinition, value: Value): Value {
+    this.scope.folder?.binding(at, definition.name, value, context.block?.executionId, "input");
     return value;
   }
 }

@@ -6,24 +6,24 @@
  * from run to run (the wall clock, kept increasing). A holder keeps the value of the call with the
  * highest stamp, so a resumed run reads what the first run read.
  */
-import type { LastCall, Value } from "../types.js";
+import type { LastCall, Runtime, Value } from "../types.js";
 
 export class LastCallHolder implements LastCall {
   private stamp = Number.NEGATIVE_INFINITY;
   private current: Value = null;
 
-  constructor(private readonly offered: (settle: (stamp: number) => void) => void) {}
+  constructor(private readonly offered: (settle: (stamp: number) => void, by: Runtime | undefined) => void) {}
 
   get value(): Value {
     return this.current;
   }
 
-  offer(value: Value): void {
+  offer(value: Value, rt?: Runtime): void {
     this.offered((stamp) => {
       if (stamp <= this.stamp) return;
       this.stamp = stamp;
       this.current = value;
-    });
+    }, rt);
   }
 }
 

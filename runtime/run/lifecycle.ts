@@ -19,7 +19,6 @@ import { RunCore } from "../kernel/core.js";
 import { BudgetExceeded } from "../cost/meter.js";
 import type { RunScope } from "../kernel/scope.js";
 import { answerName } from "../durable/question-names.js";
-import { runInContext } from "../kernel/step-context.js";
 import { callerOf, type Caller } from "./used-programs.js";
 import { refusalBeforeResume } from "./rerun-preflight.js";
 import { startTelemetry } from "../telemetry/run-telemetry.js";
@@ -104,7 +103,7 @@ export class RunLifecycle implements RunScope {
     try {
       this.open();
       if (this.caller === undefined) this.checkBudget();
-      const result = await runInContext(core.root, () => body(runtime));
+      const result = await body(runtime);
       // A branch whose record could not be written (a full disk) stopped the run, even where a
       // `parallel (on-fail: "continue")` let the body go on without it.
       if (core.root.signal.reason instanceof EnvironmentError) throw core.root.signal.reason;

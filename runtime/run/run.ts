@@ -3,6 +3,10 @@
  * own: the lifecycle (lifecycle.ts), inputs (inputs.ts), calls into used programs
  * (used-programs.ts), sessions, branches and reads (steps/); what is left here is the program's
  * structure: blocks, loops, bindings, judgments and the trail.
+ *
+ * A `Run` is also a handle on one step context: the body gets the root's; each branch, map item and
+ * block call gets a child handle (`within`), a prototype child that differs only in its context
+ * (and the `finallyBody` that brackets its `finally:` bodies).
  */
 import { AssertScores } from "./scored-asserts.js";
 import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
@@ -38,7 +42,7 @@ import type { RunCore } from "../kernel/core.js";
 import { RunInputs } from "./inputs.js";
 import { RunLifecycle } from "./lifecycle.js";
 import { FinishStamps, LastCallHolder } from "./last-call.js";
-import { runInContext, type StepContext } from "../kernel/step-context.js";
+import { enterContext, legacyContext, type StepContext } from "../kernel/step-context.js";
 import { UsedPrograms } from "./used-programs.js";
 
 const DEFAULT_MAX_DEPTH = 100;
@@ -54,15 +58,31 @@ export class Run implements Runtime {
   private readonly branching: Branching;
   private readonly reader: TextReader;
   private executionIds = 0;
+  /** The context this handle's calls run in (a child handle shadows it). */
+  private readonly own: StepContext;
+  /** A handle whose calls run in `context`: a prototype child of the handle the body receives. */
+  private readonly within: (context: StepContext) => Run;
   readonly asserts = new AssertScores(() => this.core);
+  readonly finallyBody: FinallyBody = finallyBodyOf(() => this.context);
 
   constructor(program: ProgramInfo, inputs: { readonly [name: string]: Value }, options: RunOptions) {
     this.lifecycle = new RunLifecycle(program, inputs, options);
     this.sessions = new AgentSessions(this.lifecycle);
     this.inputs = new RunInputs(this.lifecycle);
     this.usedPrograms = new UsedPrograms(this.lifecycle);
-    this.branching = new Branching(this.core);
     this.reader = new TextReader(this.core);
+    this.own = this.core.root;
+    this.within = (context) => {
+      const handle = Object.create(this, { own: { value: context } }) as Run;
+      Object.defineProperty(handle, "finallyBody", { value: finallyBodyOf(() => handle.context) });
+      return handle;
+    };
+    this.branching = new Branching(this.core, this.within);
+  }
+
+  /** Where this handle's calls run: its own context, or an older module's callback's (step-context.ts). */
+  private get context(): StepContext {
+    return legacyContext() ?? this.own;
   }
 
   private get core(): RunCore {
@@ -76,15 +96,15 @@ export class Run implements Runtime {
 
   /** Text, or with `returns:` the checked answer, whose type generated code names (`Runtime.session`'s overloads). */
   session<T extends Value>(request: SessionRequest): Promise<T> {
-    return this.sessions.run(request, false) as Promise<T>;
+    return this.sessions.run(this.context, request, false) as Promise<T>;
   }
 
   resume<T extends Value>(agent: AgentDefinition, request: SessionRequest): Promise<T> {
-    return this.sessions.run({ ...request, agent }, true) as Promise<T>;
+    return this.sessions.run(this.context, { ...request, agent }, true) as Promise<T>;
   }
 
   keep<T extends Value>(source: string, value: T): T {
-    this.core.context.trail.add(source, value);
+    this.context.trail.add(source, value);
     return value;
   }
 
@@ -93,7 +113,7 @@ export class Run implements Runtime {
   }
 
   loop(): LoopSequence {
-    const context = this.core.context;
+    const context = this.context;
     const enclosing = context.trail;
     const trail = enclosing.nested();
     context.trail = trail;
@@ -110,8 +130,8 @@ export class Run implements Runtime {
   }
 
   lastCall(): LastCall {
-    return new LastCallHolder((settle) => {
-      const waiting = this.finishing.get(this.core.context);
+    return new LastCallHolder((settle, by) => {
+      const waiting = this.finishing.get(by instanceof Run ? by.context : this.context);
       // Offered outside a call `block` runs (never in generated code): it counts at once.
       if (waiting === undefined) settle(this.finishStamps.next());
       else waiting.push(settle);
@@ -119,7 +139,7 @@ export class Run implements Runtime {
   }
 
   items(): LoopSequence {
-    const context = this.core.context;
+    const context = this.context;
     const enclosing = context.trail;
     return {
       next: () => {
@@ -138,8 +158,9 @@ export class Run implements Runtime {
     asks: JudgmentAsker = "condition",
   ): Promise<boolean> {
     const ask = { text: condition, details: () => ({ condition, scope, asks }) };
-    const trail = this.core.context.trail.entries();
-    const result = await this.core.step("judge", at, "The judgment", ask, (signal) =>
+    const context = this.context;
+    const trail = context.trail.entries();
+    const result = await this.core.step(context, "judge", at, "The judgment", ask, (signal) =>
       judge(this.core, { at, condition, asks, scope, trail }, signal),
     );
     this.core.emit({
@@ -162,8 +183,9 @@ export class Run implements Runtime {
   ): Promise<OptionIndex<Options>> {
     if (options.length === 0) throw this.core.error("choice has no options.", at);
     const ask = { text: criteria, options, details: () => ({ criteria, options, scope }) };
-    const trail = this.core.context.trail.entries();
-    const result = await this.core.step("choose", at, "The choice", ask, (signal) =>
+    const context = this.context;
+    const trail = context.trail.entries();
+    const result = await this.core.step(context, "choose", at, "The choice", ask, (signal) =>
       choose(this.core, { at, criteria, options, scope, trail }, signal),
     );
     this.core.emit({
@@ -182,7 +204,7 @@ export class Run implements Runtime {
   }
 
   input(at: Site, definition: InputDefinition): Promise<Value> {
-    return this.inputs.input(at, definition);
+    return this.inputs.input(this.context, at, definition);
   }
 
   /**
@@ -193,7 +215,7 @@ export class Run implements Runtime {
   catchable(error: unknown): void {
     if (error instanceof WaitingForInput || error instanceof EnvironmentError || error instanceof RunStateError)
       throw error;
-    if (this.core.context.signal.aborted) throw error;
+    if (this.context.signal.aborted) throw error;
     const failure = takeFailure(error);
     if (failure === undefined) return;
     const { kind, failed } = failure;
@@ -208,18 +230,13 @@ export class Run implements Runtime {
     });
   }
 
-  readonly finallyBody: FinallyBody = {
-    enter: () => this.core.context.enterFinally(),
-    exit: () => this.core.context.exitFinally(),
-  };
-
   call<O extends Value>(
     at: Site,
     name: string,
     run: (inputs: never, options?: RunOptions) => Promise<O>,
     inputs: { readonly [name: string]: Value },
   ): Promise<O> {
-    return this.usedPrograms.call(at, name, run, inputs);
+    return this.usedPrograms.call(this.context, at, name, run, inputs);
   }
 
   branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
@@ -227,7 +244,7 @@ export class Run implements Runtime {
     options: { readonly onFail?: P },
     branches: T,
   ): JoinedBranches<T, P> {
-    return this.branching.branches(at, options, branches);
+    return this.branching.branches(this.context, at, options, branches);
   }
 
   first<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
@@ -235,7 +252,7 @@ export class Run implements Runtime {
     options: { readonly onFail?: P },
     branches: T,
   ): Promise<RacedBranches<T, P>> {
-    return this.branching.first(at, options, branches);
+    return this.branching.first(this.context, at, options, branches);
   }
 
   any<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
@@ -243,24 +260,28 @@ export class Run implements Runtime {
     options: { readonly count?: number; readonly onFail?: P },
     branches: T,
   ): Promise<RacedBranches<T, P>> {
-    return this.branching.any(at, options, branches);
+    return this.branching.any(this.context, at, options, branches);
   }
 
   parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
-    return this.branching.parallel(at, options, branches);
+    return this.branching.parallel(this.context, at, options, branches);
   }
 
-  map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
-    return this.branching.map(at, items, body);
+  map(
+    at: Site,
+    items: readonly Value[],
+    body: (item: Value, index: number, rt: Runtime) => Promise<Value>,
+  ): Promise<Value[]> {
+    return this.branching.map(this.context, at, items, body);
   }
 
   async block<T extends Value>(
     at: Site,
     name: string,
     maxDepth: number | undefined,
-    body: () => Promise<T>,
+    body: (rt: Runtime) => Promise<T>,
   ): Promise<T> {
-    const context = this.core.context;
+    const context = this.context;
     const parent = context.block;
     const depth = (parent?.depth ?? 0) + 1;
     const limit = maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -274,34 +295,32 @@ export class Run implements Runtime {
       const call = context.child(segment, context.signal, frame, anchor, new Trail());
       const offers: Array<(stamp: number) => void> = [];
       this.finishing.set(call, offers);
-      const result = await runInContext(call, body);
-      if (offers.length > 0) await runInContext(call, () => this.finished(at, name, offers));
+      const handle = this.within(call);
+      const result = await enterContext(call, body.length > 0, () => body(handle));
+      if (offers.length === 0) return result;
+      // A call whose bindings are read outside the block ended: which call finished last is journaled.
+      const ask = { text: `a call of block ${name} finished`, details: () => ({ block: name }) };
+      const { value } = await this.core.step(call, "finish", at, `The call of ${name}`, ask, async () => ({
+        value: this.finishStamps.next(),
+        usage: [],
+      }));
+      for (const settle of offers) settle(Number(value));
       return result;
     } finally {
       folder?.exitBlock(frame);
     }
   }
 
-  /** A call whose bindings are read outside the block ended: which call finished last is journaled. */
-  private async finished(at: Site, name: string, offers: ReadonlyArray<(stamp: number) => void>): Promise<void> {
-    const ask = { text: `a call of block ${name} finished`, details: () => ({ block: name }) };
-    const { value } = await this.core.step("finish", at, `The call of ${name}`, ask, async () => ({
-      value: this.finishStamps.next(),
-      usage: [],
-    }));
-    for (const settle of offers) settle(Number(value));
-  }
-
   list(at: Site, value: Value): Promise<readonly Value[]> {
-    return this.reader.list(at, value);
+    return this.reader.list(this.context, at, value);
   }
 
   field<T extends Value>(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<T> {
-    return this.reader.field(at, value, index, fields) as Promise<T>;
+    return this.reader.field(this.context, at, value, index, fields) as Promise<T>;
   }
 
   truthy(at: Site, value: Value): Promise<boolean> {
-    return this.reader.truthy(at, value);
+    return this.reader.truthy(this.context, at, value);
   }
 
   position(at: Site, statement: string): void {
@@ -314,7 +333,7 @@ export class Run implements Runtime {
 
   bind<T extends Value>(at: Site, name: string, value: T): T {
     this.core.emit({ type: "binding", at, name, preview: this.core.preview(text(value)) });
-    this.lifecycle.folder?.binding(at, name, value, this.core.context.block?.executionId);
+    this.lifecycle.folder?.binding(at, name, value, this.context.block?.executionId);
     return value;
   }
 
@@ -325,6 +344,11 @@ export class Run implements Runtime {
   caught(error: unknown): Value {
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+/** `rt.finallyBody` of a handle: brackets a `finally:` body in the handle's context. */
+function finallyBodyOf(context: () => StepContext): FinallyBody {
+  return { enter: () => context().enterFinally(), exit: () => context().exitFinally() };
 }
 
 function isOptionIndex<Options extends readonly string[]>(

@@ -6,6 +6,7 @@
  */
 import type { RunOptions, Site, Value } from "../types.js";
 import type { RunScope } from "../kernel/scope.js";
+import type { StepContext } from "../kernel/step-context.js";
 
 /** A program called from another program's run. */
 export interface Caller {
@@ -36,13 +37,13 @@ export class UsedPrograms {
   constructor(private readonly scope: RunScope) {}
 
   async call<O extends Value>(
+    context: StepContext,
     at: Site,
     name: string,
     run: (inputs: never, options?: RunOptions) => Promise<O>,
     inputs: { readonly [name: string]: Value },
   ): Promise<O> {
     const { core } = this.scope;
-    const context = core.context;
     const { site, anchor, structure } = core.addresses.call(context, name, at);
     const count = (this.callCounts.get(name) ?? 0) + 1;
     this.callCounts.set(name, count);

@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { relative } from "node:path";
 import type { RunScope } from "../kernel/scope.js";
 import type { RunCore } from "../kernel/core.js";
+import type { StepContext } from "../kernel/step-context.js";
 import type { SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 import { PLAIN_SESSION_STEPS } from "../durable/conversation.js";
@@ -22,7 +23,7 @@ export class AgentSessions {
 
   constructor(private readonly scope: RunScope) {}
 
-  async run(request: SessionRequest, resume: boolean): Promise<Value> {
+  async run(context: StepContext, request: SessionRequest, resume: boolean): Promise<Value> {
     const { core, options, runDir } = this.scope;
     const label = sessionLabel(request);
     const agent = request.agent?.name;
@@ -43,7 +44,6 @@ export class AgentSessions {
       );
     if (folder !== undefined)
       this.scope.folder?.agent(agent!, persistScope(settings.persist), relative(runDir, folder) || ".");
-    const context = core.context;
     // With `context:` (even `[]`) a session is given exactly that; without, it sees the trail.
     const trail = settings.context === undefined ? context.trail.entries() : [];
     if (core.listening)
@@ -60,8 +60,9 @@ export class AgentSessions {
       backoff: settings.backoff ?? "none",
       baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     };
-    const result = await this.cancellable(core, request.at, label, () =>
+    const result = await this.cancellable(core, context, request.at, label, () =>
       core.step(
+        context,
         "session",
         request.at,
         label,
@@ -121,8 +122,13 @@ export class AgentSessions {
   }
 
   /** Runs a session's step; a cancelled one ends as cancelled, never as a start without an end. */
-  private async cancellable<T>(core: RunCore, at: Site, label: string, step: () => Promise<T>): Promise<T> {
-    const context = core.context;
+  private async cancellable<T>(
+    core: RunCore,
+    context: StepContext,
+    at: Site,
+    label: string,
+    step: () => Promise<T>,
+  ): Promise<T> {
     try {
       return await step();
     } catch (error) {

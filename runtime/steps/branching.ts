@@ -1,13 +1,13 @@
 /**
  * `parallel:` blocks and `parallel for` / `map`: each branch or item runs in a step context of its
- * own (its key segment, anchor and trail) under the durability's `branch`, joined by the strategies
- * and failure policies of parallel.ts.
+ * own (its key segment, anchor and trail), which it receives as a `Runtime` handle, under the
+ * durability's `branch`, joined by the strategies and failure policies of parallel.ts.
  */
 import pMap from "p-map";
 import { WaitingForInput } from "../errors.js";
 import type { RunCore } from "../kernel/core.js";
 import { sharedController } from "../signals.js";
-import { runInContext, type StepContext } from "../kernel/step-context.js";
+import { enterContext, type StepContext } from "../kernel/step-context.js";
 import type {
   Branch,
   FailurePolicy,
@@ -15,6 +15,7 @@ import type {
   ParallelOptions,
   ParallelResult,
   RacedBranches,
+  Runtime,
   Site,
   Value,
 } from "../types.js";
@@ -22,14 +23,19 @@ import type { ParallelSpan } from "../telemetry/run-telemetry.js";
 import { race, startAll, type BlockEnded, type BranchStarter, type RaceOptions } from "./parallel.js";
 
 export class Branching {
-  constructor(private readonly core: RunCore) {}
+  constructor(
+    private readonly core: RunCore,
+    /** The handle whose calls run in a context. */
+    private readonly within: (context: StepContext) => Runtime,
+  ) {}
 
   branches<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    context: StepContext,
     at: Site,
     options: { readonly onFail?: P },
     branches: T,
   ): JoinedBranches<T, P> {
-    const { context, start, span } = this.blockStart("parallel", at, branches.length);
+    const { start, span } = this.blockStart(context, at, branches.length);
     const ended: BlockEnded = (succeeded, failed) => this.core.emit({ type: "parallel-end", at, succeeded, failed });
     const promises = startAll(
       options.onFail,
@@ -47,29 +53,42 @@ export class Branching {
   }
 
   first<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    context: StepContext,
     at: Site,
     options: { readonly onFail?: P },
     branches: T,
   ): Promise<RacedBranches<T, P>> {
-    return this.race(at, { ...options, join: "first" }, branches) as Promise<RacedBranches<T, P>>;
+    return this.race(context, at, { ...options, join: "first" }, branches) as Promise<RacedBranches<T, P>>;
   }
 
   any<const T extends readonly Branch[], P extends FailurePolicy = "fail-fast">(
+    context: StepContext,
     at: Site,
     options: { readonly count?: number; readonly onFail?: P },
     branches: T,
   ): Promise<RacedBranches<T, P>> {
-    return this.race(at, { ...options, join: "any" }, branches) as Promise<RacedBranches<T, P>>;
+    return this.race(context, at, { ...options, join: "any" }, branches) as Promise<RacedBranches<T, P>>;
   }
 
-  async parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult> {
+  async parallel(
+    context: StepContext,
+    at: Site,
+    options: ParallelOptions,
+    branches: readonly Branch[],
+  ): Promise<ParallelResult> {
     const { join, ...rest } = options;
-    if (join === "first" || join === "any") return this.race(at, { ...rest, join }, branches);
-    return Promise.all(this.branches(at, rest, branches));
+    if (join === "first" || join === "any") return this.race(context, at, { ...rest, join }, branches);
+    return Promise.all(this.branches(context, at, rest, branches));
   }
 
-  async map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]> {
-    const context = this.core.context;
+  async map(
+    context: StepContext,
+    at: Site,
+    items: readonly Value[],
+    body: (item: Value, index: number, rt: Runtime) => Promise<Value>,
+  ): Promise<Value[]> {
+    // A body that declares no handle (an older module's) reads its context from the legacy storage.
+    const takesHandle = body.length >= 3;
     const { segment, anchor } = this.core.addresses.opening(context, "map", at);
     const span = this.core.telemetry.parallel("map", at, `${context.path}/${segment}`, items.length);
     const controller = sharedController();
@@ -93,7 +112,7 @@ export class Branching {
             context.trail.nested(),
           );
           const running = this.core.durability.branch(child.path, () =>
-            span.branch(index, () => runInContext(child, () => body(item, index))),
+            span.branch(index, () => enterContext(child, takesHandle, () => body(item, index, this.within(child)))),
           );
           started.push(running.catch(() => undefined));
           return running.catch((error: unknown) => {
@@ -121,8 +140,13 @@ export class Branching {
     }
   }
 
-  private async race(at: Site, options: RaceOptions, branches: readonly Branch[]): Promise<Value[]> {
-    const { context, start, span } = this.blockStart("parallel", at, branches.length);
+  private async race(
+    context: StepContext,
+    at: Site,
+    options: RaceOptions,
+    branches: readonly Branch[],
+  ): Promise<Value[]> {
+    const { start, span } = this.blockStart(context, at, branches.length);
     let failed = true;
     try {
       const outcome = await race(options, branches, context.signal, start);
@@ -135,12 +159,8 @@ export class Branching {
   }
 
   /** A `parallel:` block's start: its segment and anchor, and how each branch runs in a context of its own. */
-  private blockStart(
-    kind: "parallel",
-    at: Site,
-    count: number,
-  ): { context: StepContext; start: BranchStarter; span: ParallelSpan } {
-    const context = this.core.context;
+  private blockStart(context: StepContext, at: Site, count: number): { start: BranchStarter; span: ParallelSpan } {
+    const kind = "parallel";
     const { segment, anchor } = this.core.addresses.opening(context, kind, at);
     const span = this.core.telemetry.parallel(kind, at, `${context.path}/${segment}`, count);
     this.core.emit({ type: "parallel-start", at, branches: count });
@@ -153,9 +173,9 @@ export class Branching {
         context.trail.nested(),
       );
       return this.core.durability.branch(child.path, () =>
-        span.branch(index, () => runInContext(child, () => branch(signal))),
+        span.branch(index, () => enterContext(child, branch.length > 0, () => branch(this.within(child), signal))),
       );
     };
-    return { context, start, span };
+    return { start, span };
   }
 }

@@ -14,14 +14,14 @@ export class ExtractionCache {
 
   constructor(private readonly core: RunCore) {}
 
-  /** The answer to `ask` about `source`, asked once per scope of the run (`StepStore.scope`). */
+  /** The answer to `ask` about `source`, asked once per scope of the run (`StepStore.scope`); `signal` is the asker's. */
   async once(
+    signal: AbortSignal,
     at: Site,
     shape: ExtractionShape,
     source: string,
     ask: () => Promise<{ readonly value: Value }>,
   ): Promise<Value> {
-    const signal = this.core.context.signal;
     for (;;) {
       const asked = !this.answers.has(this.key(shape, source));
       try {

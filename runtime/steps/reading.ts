@@ -4,6 +4,7 @@
  * (extraction-cache.ts).
  */
 import type { RunCore } from "../kernel/core.js";
+import type { StepContext } from "../kernel/step-context.js";
 import type { Site, StepAsk, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 import { ExtractionCache, type ExtractionShape } from "./extraction-cache.js";
@@ -25,7 +26,7 @@ export class TextReader {
     this.cache = new ExtractionCache(core);
   }
 
-  async list(at: Site, value: Value): Promise<readonly Value[]> {
+  async list(context: StepContext, at: Site, value: Value): Promise<readonly Value[]> {
     const parsed = listWithoutModel(value);
     if (parsed !== undefined) {
       this.core.emit({ type: "extraction", at, shape: "list", method: "parse" });
@@ -34,15 +35,15 @@ export class TextReader {
     const source = text(value);
     return this.listed(
       at,
-      (await this.cache.once(at, "list", source, () =>
-        this.core.step("extract", at, "Reading a list", extraction("list", source), (signal) =>
+      (await this.cache.once(context.signal, at, "list", source, () =>
+        this.core.step(context, "extract", at, "Reading a list", extraction("list", source), (signal) =>
           extractList(this.core, at, source, signal),
         ),
       )) as readonly Value[],
     );
   }
 
-  async field(at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<Value> {
+  async field(context: StepContext, at: Site, value: Value, index: Value, fields?: readonly string[]): Promise<Value> {
     const key = typeof index === "number" ? index : text(index);
     const lookup = fieldWithoutModel(value, key);
     if (lookup.found) {
@@ -53,8 +54,8 @@ export class TextReader {
     if (typeof key === "string" && fields !== undefined && fields.length > 1 && fields.includes(key)) {
       const label = `Reading fields ${fields.map((field) => `"${field}"`).join(", ")}`;
       const once = `fields:${fields.join("\0")}\0${source}`;
-      const answer = await this.cache.once(at, "field", once, () =>
-        this.core.step("extract", at, label, extraction("field", source, fields.join(",")), (signal) =>
+      const answer = await this.cache.once(context.signal, at, "field", once, () =>
+        this.core.step(context, "extract", at, label, extraction("field", source, fields.join(",")), (signal) =>
           extractFields(this.core, at, source, fields, signal),
         ),
       );
@@ -65,22 +66,22 @@ export class TextReader {
       return answer;
     }
     const label = `Reading ${typeof key === "number" ? `item ${key}` : `field "${key}"`}`;
-    return this.cache.once(at, "field", `${typeof key}:${key}\0${source}`, () =>
-      this.core.step("extract", at, label, extraction("field", source, key), (signal) =>
+    return this.cache.once(context.signal, at, "field", `${typeof key}:${key}\0${source}`, () =>
+      this.core.step(context, "extract", at, label, extraction("field", source, key), (signal) =>
         extractField(this.core, at, source, key, signal),
       ),
     );
   }
 
-  async truthy(at: Site, value: Value): Promise<boolean> {
+  async truthy(context: StepContext, at: Site, value: Value): Promise<boolean> {
     const parsed = truthyWithoutModel(value);
     if (parsed !== undefined) {
       if (typeof value === "string") this.core.emit({ type: "extraction", at, shape: "boolean", method: "parse" });
       return parsed;
     }
     const source = text(value);
-    return (await this.cache.once(at, "boolean", source, () =>
-      this.core.step("extract", at, "Reading yes or no", extraction("boolean", source), (signal) =>
+    return (await this.cache.once(context.signal, at, "boolean", source, () =>
+      this.core.step(context, "extract", at, "Reading yes or no", extraction("boolean", source), (signal) =>
         extractTruth(this.core, at, source, signal),
       ),
     )) as boolean;

@@ -24,7 +24,7 @@ import {
 } from "../durable/conversation.js";
 import type { RunCore, StepOutcome } from "../kernel/core.js";
 import { AnswerFailure } from "../errors.js";
-import { currentCall, WaitingForApproval } from "../tools/approvals.js";
+import { WaitingForApproval } from "../tools/approvals.js";
 import { stable } from "../model/caching.js";
 import {
   ANSWER_TOOL,
@@ -184,12 +184,17 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
           await beforeToolCall(core, signal);
           conversation.append({ type: "tool-started", id: call.id, name: call.name });
         },
-        () =>
-          core.telemetry.tool(call, () =>
-            currentCall.run({ id: call.id, step: run.step ?? "", at: run.request.at }, () =>
-              runTool(core, call, offered, toolContext, limits),
-            ),
-          ),
+        (delivered) =>
+          core.telemetry.tool(call, () => {
+            // What a person is asked about is this call (approvals.ts).
+            const permissions = toolbox.permissions.forCall({
+              id: call.id,
+              step: run.step ?? "",
+              at: run.request.at,
+              ...(delivered === undefined ? {} : { delivered }),
+            });
+            return runTool(core, call, offered, { ...toolContext, permissions }, limits);
+          }),
         offered.get(call.name)?.repeatable,
       )
       .catch((error: unknown) => {

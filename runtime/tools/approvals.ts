@@ -10,28 +10,17 @@
  *
  * On DBOS the run does not stop: the call's checkpoint records that it waits, the workflow waits in
  * the database for `prosec approve` / `prosec deny` (dbos/session-steps.ts), and the call runs then
- * with the answer delivered (`deliveredApproval`), once, whichever worker holds the run by then.
+ * with the answer delivered (`PermissionCall.delivered`), once, whichever worker holds the run by then.
+ *
+ * The call asked about comes with the request (`PermissionGuard.forCall`), not from an async context.
  *
  * Only an explicit `prompt` asks: `run_command` under the implicit default of `bash:` is refused
  * here, as it is not offered without someone to ask.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { WaitingForInput } from "../errors.js";
+import type { PermissionCall } from "./permissions.js";
 import { PermissionDenied } from "./tool.js";
-import type { Permissions, PermissionRequest, Site, Value } from "../types.js";
-
-/** The tool call running now: what an approval is keyed by. */
-export interface CurrentCall {
-  readonly id: string;
-  /** The session step's key. */
-  readonly step: string;
-  readonly at: Site;
-}
-
-export const currentCall = new AsyncLocalStorage<CurrentCall>();
-
-/** A person's answer to the call running now, delivered by the store that waited for it (DBOS). */
-export const deliveredApproval = new AsyncLocalStorage<{ readonly answer: Value }>();
+import type { Permissions, PermissionRequest, Value } from "../types.js";
 
 /** The prefix of an approval's question name: `approve_<call>`. */
 export const APPROVAL_PREFIX = "approve_";
@@ -81,12 +70,11 @@ export function durableAsker(
   permissions: Permissions,
   recorded: (key: string) => Promise<Value | undefined>,
   file: string,
-): (request: PermissionRequest) => Promise<boolean> {
-  return async (request) => {
-    const call = currentCall.getStore();
+): (request: PermissionRequest, call?: PermissionCall) => Promise<boolean> {
+  return async (request, call) => {
     if (call === undefined || !putToAPerson(permissions, request)) return false;
     const key = `${call.step}/approval:${call.id}`;
-    const answer = deliveredApproval.getStore()?.answer ?? (await recorded(key));
+    const answer = call.delivered?.answer ?? (await recorded(key));
     if (answer !== undefined && approves(answer)) return true;
     if (answer !== undefined) {
       const reason = typeof answer === "string" ? /^no\s*:\s*(.+)$/is.exec(answer)?.[1]?.trim() : undefined;

@@ -25,7 +25,9 @@ import type {
   PermissionRequest,
   Permissions,
   ResolveHost,
+  Site,
   ToolPermissions,
+  Value,
 } from "../types.js";
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
@@ -46,7 +48,24 @@ import { PermissionDenied } from "./tool.js";
 const DEFAULT_READ = ["**"];
 const DEFAULT_WRITE = ["**"];
 
-export type PermissionAsker = (request: PermissionRequest) => boolean | Promise<boolean>;
+/** The tool call a permission is asked for (`PermissionGuard.forCall`): what a durable approval is keyed by. */
+export interface PermissionCall {
+  readonly id: string;
+  /** The session step's key. */
+  readonly step: string;
+  readonly at: Site;
+  /** A person's answer to this call, delivered by the store that waited for it (DBOS). */
+  readonly delivered?: { readonly answer: Value };
+}
+
+export type PermissionAsker = (request: PermissionRequest, call?: PermissionCall) => boolean | Promise<boolean>;
+
+/** What a guard makes on first use, shared with the guards of its calls (`forCall`). */
+interface Made {
+  rules?: Record<Access, PathRules>;
+  env?: Record<string, string>;
+  probed?: BubblewrapProbe;
+}
 
 /** What the run, not the program, decides for every guard. */
 export interface GuardSettings {
@@ -71,9 +90,9 @@ export class PermissionGuard implements ToolPermissions {
   private readonly network: PermissionMode | readonly NetworkPattern[];
   // Made on the first use: most sessions never touch a file or run a command, and compiling globs
   // per session would be most of the runtime's own cost.
-  private rules: Record<Access, PathRules> | undefined;
-  private env: Record<string, string> | undefined;
-  private probed: BubblewrapProbe | undefined;
+  private readonly made: Made = {};
+  /** The tool call this guard checks (set on a call's guard, `forCall`). */
+  private readonly call: PermissionCall | undefined = undefined;
 
   constructor(
     readonly cwd: string,
@@ -92,6 +111,11 @@ export class PermissionGuard implements ToolPermissions {
     this.fetchTimeoutMs = settings.fetchTimeoutMs;
   }
 
+  /** This guard for one tool call: what it asks a person is about that call. */
+  forCall(call: PermissionCall): PermissionGuard {
+    return Object.create(this, { call: { value: call } }) as PermissionGuard;
+  }
+
   /** Whether the agent may run commands at all (before asking anyone, and whatever the sandbox). */
   mayRunCommands(): boolean {
     return this.bash !== "deny" && this.permissions?.execute?.length !== 0;
@@ -103,7 +127,7 @@ export class PermissionGuard implements ToolPermissions {
    */
   async prepare(): Promise<void> {
     if (!this.wouldOfferCommands() || this.sandboxMode() === "off" || this.settings.bubblewrap !== undefined) return;
-    this.probed = await probeBubblewrap();
+    this.made.probed = await probeBubblewrap();
   }
 
   /** Whether `run_command` is offered to the model at all. */
@@ -232,7 +256,7 @@ export class PermissionGuard implements ToolPermissions {
     const given = this.settings.bubblewrap;
     if (given === null) return { ok: false, reason: "missing" };
     if (given !== undefined) return { ok: true, path: given };
-    return (this.probed ??= bubblewrapNow());
+    return (this.made.probed ??= bubblewrapNow());
   }
 
   async checkMcpCall(server: string, tool: string, name: string, detail: string): Promise<void> {
@@ -311,12 +335,11 @@ export class PermissionGuard implements ToolPermissions {
 
   /** The environment of this agent's tool processes. */
   environment(): Record<string, string> {
-    this.env ??= toolEnvironment({
+    return (this.made.env ??= toolEnvironment({
       parent: this.settings.parentEnv ?? process.env,
       toolEnv: this.settings.toolEnv,
       named: this.permissions?.env,
-    });
-    return this.env;
+    }));
   }
 
   private asks(access: PermissionAsked): boolean {
@@ -326,17 +349,17 @@ export class PermissionGuard implements ToolPermissions {
   private async confirm(tool: string, detail: string): Promise<void> {
     const request: PermissionRequest =
       this.agent === undefined ? { tool, detail } : { tool, detail, agent: this.agent };
-    if (this.ask === undefined || !(await this.ask(request)))
+    if (this.ask === undefined || !(await this.ask(request, this.call)))
       throw new PermissionDenied(`Permission to use ${tool} was not granted: ${detail}`);
   }
 
   private checkPath(path: string, access: Access): string {
     if (typeof path !== "string" || path.length === 0) throw new PermissionDenied("A path is required.");
-    this.rules ??= {
+    const rules = (this.made.rules ??= {
       read: new PathRules(this.cwd, this.permissions?.read ?? DEFAULT_READ, "read"),
       write: new PathRules(this.cwd, this.permissions?.write ?? DEFAULT_WRITE, "write"),
-    };
-    const verdict = this.rules[access].judge(path);
+    });
+    const verdict = rules[access].judge(path);
     if (verdict.ok) return verdict.real;
     if (verdict.system)
       throw new PermissionDenied(`${path} leads to a device or kernel file (/proc, /dev, /sys); ${access} refused.`);

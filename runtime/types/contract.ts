@@ -16,8 +16,13 @@ export interface ParallelOptions {
   readonly onFail?: FailurePolicy;
 }
 
-/** One `parallel:` branch; `signal` aborts when a `"first"` / `"any"` race is decided. */
-export type Branch<T extends Value = Value> = (signal: AbortSignal) => Promise<T>;
+/**
+ * One `parallel:` branch. `rt` is the branch's own handle: its calls run in the branch's step context
+ * (keys, trail, cancellation). `signal` aborts when a `"first"` / `"any"` race is decided. A branch
+ * that declares no parameter calls the outer `rt` (modules generated before 0.3): it still runs, in
+ * an AsyncLocalStorage that carries its context (slower: see runtime/README.md).
+ */
+export type Branch<T extends Value = Value> = (rt: Runtime, signal: AbortSignal) => Promise<T>;
 
 /**
  * Result of `Runtime.parallel`, index-aligned with the branches. A branch that failed under
@@ -57,8 +62,11 @@ export interface LoopSequence {
  */
 export interface LastCall {
   readonly value: Value;
-  /** Called as a call of the block ends: its value, which counts once the call has finished. */
-  offer(value: Value): void;
+  /**
+   * Called as a call of the block ends: its value, which counts once the call has finished. `rt` is
+   * the call's handle (modules generated before 0.3 pass none: the call is found as their steps are).
+   */
+  offer(value: Value, rt?: Runtime): void;
 }
 
 /** An index of the list `Options`: `0 | 1` for a list of two labels, `number` for a list of unknown length. */
@@ -137,9 +145,14 @@ export interface Runtime {
   parallel(at: Site, options: ParallelOptions, branches: readonly Branch[]): Promise<ParallelResult>;
   /**
    * `parallel for` and `pmap`: runs `body` over the items with the run-wide concurrency limit and
-   * returns the results in item order.
+   * returns the results in item order. `rt` is the item's own handle (as a branch's); a body that
+   * declares fewer than three parameters runs as a branch without one does.
    */
-  map(at: Site, items: readonly Value[], body: (item: Value, index: number) => Promise<Value>): Promise<Value[]>;
+  map(
+    at: Site,
+    items: readonly Value[],
+    body: (item: Value, index: number, rt: Runtime) => Promise<Value>,
+  ): Promise<Value[]>;
   /**
    * Calls the program imported as `name` (`use "./x.prose" as name`): `run` is that program's
    * generated entry. The called run shares this run's limit, journal and state folder (`imports/`).
@@ -150,8 +163,16 @@ export interface Runtime {
     run: (inputs: never, options?: RunOptions) => Promise<O>,
     inputs: { readonly [name: string]: Value },
   ): Promise<O>;
-  /** Calls a `block`, enforcing the recursion depth limit and giving the call an execution id. */
-  block<T extends Value>(at: Site, name: string, maxDepth: number | undefined, body: () => Promise<T>): Promise<T>;
+  /**
+   * Calls a `block`, enforcing the recursion depth limit and giving the call an execution id; `body`
+   * gets the call's own handle (as a branch does).
+   */
+  block<T extends Value>(
+    at: Site,
+    name: string,
+    maxDepth: number | undefined,
+    body: (rt: Runtime) => Promise<T>,
+  ): Promise<T>;
   /** Text treated as a list (`for x in parts`, pipelines): parse first, ask the model if that fails. */
   list(at: Site, value: Value): Promise<readonly Value[]>;
   /**

@@ -137,7 +137,8 @@ export interface SessionSteps {
   toolCall(
     call: Anthropic.ToolUseBlock,
     start: () => Promise<void>,
-    run: () => Promise<Anthropic.ToolResultBlockParam>,
+    /** Runs the call; `delivered` is a person's answer to its approval, when the store waited for one. */
+    run: (delivered?: { readonly answer: Value }) => Promise<Anthropic.ToolResultBlockParam>,
     repeatable?: boolean,
   ): Promise<Anthropic.ToolResultBlockParam>;
   /** What the session does besides its turns that must happen once (recording a persistent agent's memory). */

@@ -28,9 +28,9 @@ describe("the runtime import names what the code calls", () => {
     );
   });
 
-  it("imports the Value type only when the code names it", () => {
+  it("imports the Value and Runtime types only when the code names them (a block function takes the call's handle)", () => {
     expect(runtimeImport('block review(topic):\n  session "Review {topic}"\ndo review("x")\n')).toBe(
-      'import { defineProgram, startRun, text, type RunOptions, type Value } from "prosec/runtime";',
+      'import { defineProgram, startRun, text, type RunOptions, type Runtime, type Value } from "prosec/runtime";',
     );
   });
 });

@@ -59,12 +59,14 @@ describe("what nothing reads is not written", () => {
   it.each([
     ["small", small],
     ["large", large],
-  ])("%s: a loop and a map whose item nothing reads count down; a pmap's callback takes no item", (_, source) => {
+  ])("%s: a loop and a map whose item nothing reads count down; a pmap's callback ends in rt", (_, source) => {
     const code = lowered(source);
     const countDown = /^for \(let (\$remaining\d*) = \(await rt\.list\([^;]*\)\)\.length; \1 > 0; \1--\) \{$/gm;
     // In every section, the `for` and the `map`.
     expect(code.match(countDown)).toHaveLength(source === small ? 2 : 40);
-    expect(code).toMatch(/rt\.map\(\{ line: \d+, column: \d+ \}, await rt\.list\([^)]*\]\), async \(\) => \{$/m);
+    expect(code).toMatch(
+      /rt\.map\(\{ line: \d+, column: \d+ \}, await rt\.list\([^)]*\]\), async \(item, \$index, rt\) => \{$/m,
+    );
     expect(code).not.toMatch(/\bconst item of\b/);
   });
 

@@ -247,6 +247,7 @@ describe("the trace of a run", () => {
       secrets.reduce((out, secret) => out.split(secret).join("[x]"), text),
     );
     const prompt = "use the value hunter2-is-secret";
+    const signal = new AbortController().signal;
     const ask = (key: string) =>
       writer.step(
         key,
@@ -256,6 +257,7 @@ describe("the trace of a run", () => {
         async () => {
           await writer.request(
             { model: "m", max_tokens: 10, messages: [{ role: "user", content: prompt }] },
+            signal,
             async () => ({
               message: { content: [{ type: "text", text: "ok" }], stop_reason: "end_turn" } as Message,
               usage: { model: "m", inputTokens: 1, outputTokens: 1 },
@@ -264,6 +266,8 @@ describe("the trace of a run", () => {
           return { usage: [], value: "ok" };
         },
         () => false,
+        () => false,
+        signal,
       );
     await ask("first");
     // An MCP server's or an agent's `env:` value joins the secrets when it is first used.

@@ -110,8 +110,13 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
       ...settingsFields(agent.properties, propertyLowering(programState(), lowering)),
     ].join(", ");
     const name = names.get("agent", agent.name.name);
+    // Properties that take a step (a field read by the model) take it where the session runs: its handle.
+    const takesHandle = namesType(fields, "rt");
+    if (takesHandle) lowering.agentsTakingHandle.add(agent.name.name);
     if (dynamicAgents.has(agent.name.name))
-      localAgents.push(`const ${name} = async (): Promise<AgentDefinition> => ({ ${fields} });`);
+      localAgents.push(
+        `const ${name} = async (${takesHandle ? "rt: Runtime" : ""}): Promise<AgentDefinition> => ({ ${fields} });`,
+      );
     else staticAgents.push(`const ${name}: AgentDefinition = { ${fields} };`);
   }
 
@@ -199,6 +204,8 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const types = [
     ...(agents.length > 0 ? ["AgentDefinition"] : []),
     "RunOptions",
+    // The handle parameter of a block function or an agent built per session.
+    ...(namesType(runBody.flat().join("\n"), "Runtime") ? ["Runtime"] : []),
     ...(namesType([...staticAgents, ...runBody.flat(), inputsType, outputsType].join("\n"), "Value") ? ["Value"] : []),
   ];
   const moduleText = (run: string) =>

@@ -112,6 +112,8 @@ export class Lowering {
   readonly programBindings: ProgramBindings;
   /** Bindings a `parallel:` branch binds: the join destructures them by name. */
   private readonly boundInBranches = new Set<SymbolInfo>();
+  /** Dynamic agents whose properties take a step (read a field): built with the using step's handle. */
+  readonly agentsTakingHandle = new Set<string>();
 
   constructor(
     readonly analysis: Analysis,

@@ -78,21 +78,21 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     const audience = await rt.input({ line: 3, column: 1 }, { name: "audience", prompt: "Who will read the brief" });
     const [background, recent, risks] = await Promise.all(
       rt.branches({ line: 17, column: 1 }, {}, [
-        () =>
+        (rt) =>
           rt.session({
             at: { line: 18, column: 16 },
             agent: researcher,
             binding: "background",
             prompt: `Summarise the background of ${text(topic)} in at most five bullet points.`,
           }),
-        () =>
+        (rt) =>
           rt.session({
             at: { line: 20, column: 12 },
             agent: researcher,
             binding: "recent",
             prompt: `What changed in ${text(topic)} over the last two years?`,
           }),
-        () =>
+        (rt) =>
           rt.session({
             at: { line: 22, column: 11 },
             agent: researcher,

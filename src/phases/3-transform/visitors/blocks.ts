@@ -12,7 +12,8 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
   // A block nothing calls (but itself) would be a function nothing calls: it is not written.
   if (!lowering.analysis.calledBlocks.has(block)) return {};
   const name = lowering.names.get("block", block.name.name);
-  const params = block.params.map((param) => `${lowering.identifierName(param)}: Value`).join(", ");
+  // `rt`: the call's own handle (`rt.block` gives it), which its steps run in.
+  const params = ["rt: Runtime", ...block.params.map((param) => `${lowering.identifierName(param)}: Value`)].join(", ");
   const body = lowering.statements(block.body, blockBody(state), { scope: block, finish: returnValue });
   // Bindings read outside the block belong to each call's frame; a call that finishes leaves its
   // values where the outside reads them (DIALECT.md, "Scoping and names").
@@ -27,7 +28,7 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
     "try {",
     ...body.statements,
     "} finally {",
-    ...own.map((symbol) => `${lowering.lastCallName(symbol)}.offer(${lowering.symbolName(symbol)});`),
+    ...own.map((symbol) => `${lowering.lastCallName(symbol)}.offer(${lowering.symbolName(symbol)}, rt);`),
     "}",
     "}",
   );

@@ -6,8 +6,9 @@ import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { concurrentBody } from "./jumps.js";
-import { counter, handsOver } from "./loop-variables.js";
+import { counter } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
+import { namesType } from "../names-type.js";
 
 /**
  * `parallel:` → `await Promise.all(rt.branches(...))` over branches the runtime starts (each with
@@ -82,9 +83,21 @@ function declaresHere(identifier: ast.Identifier, state: LowerState, lowering: L
 
 /**
  * A parallel branch returns its value; a named branch's binding happens after the join. A branch
- * that is one runtime call is that call (`() => rt.session({ ... })`).
+ * that is one runtime call is that call (`(rt) => rt.session({ ... })`): `rt` is the branch's own
+ * handle, which its steps run in.
  */
 function branchFunction(branch: ast.Statement, state: LowerState, lowering: Lowering): string {
+  const { head, body } = branchParts(branch, state, lowering);
+  // A branch that takes no step needs no handle (an unread parameter fails linters).
+  return `${head}(${namesType(body, "rt") ? "rt" : ""}) => ${body}`;
+}
+
+/** A branch as `head(...) => body`: `head` is `async ` when the body awaits. */
+function branchParts(
+  branch: ast.Statement,
+  state: LowerState,
+  lowering: Lowering,
+): { readonly head: string; readonly body: string } {
   const inner = nested(state);
   let value: Lowered;
   if (branch.kind === "Binding" || (branch.kind === "Output" && branch.name)) {
@@ -93,12 +106,13 @@ function branchFunction(branch: ast.Statement, state: LowerState, lowering: Lowe
     value = lowering.value(branch.expression, inner, { unbound: true });
   } else {
     const body = lowering.statements([branch], state, { scope: null, finish: returnValue });
-    return `async () => {\n${body.text()}\n}`;
+    return { head: "async ", body: `{\n${body.text()}\n}` };
   }
   // An argument that waits (`{x.field}` read by the model) needs an async function around the call.
-  if (inner.out.isEmpty && value.call !== undefined && !value.call.includes("await")) return `() => ${value.call}`;
+  if (inner.out.isEmpty && value.call !== undefined && !value.call.includes("await"))
+    return { head: "", body: value.call };
   inner.out.leave(`return ${value.code};`);
-  return `async () => {\n${inner.out.text()}\n}`;
+  return { head: "async ", body: `{\n${inner.out.text()}\n}` };
 }
 
 /**
@@ -113,7 +127,6 @@ export function parallelFor(
   request: ValueRequest,
 ): Lowered {
   const item = lowering.identifierName(node.item);
-  const itemSymbol = lowering.analysis.references.get(node.item);
   // The index is a number the runtime passes (and an accumulator's slot): a reassigned one gets a `let` of its own.
   const position = counter(node.index, "index", lowering);
   const index = node.index ? position.head : "$index";
@@ -143,10 +156,8 @@ export function parallelFor(
   };
   if (accumulating.length === 0) {
     const body = iteration(state);
-    // A callback's trailing parameters nothing reads are left out.
-    const indexRead = node.index !== null && handsOver(lowering.analysis.references.get(node.index), lowering);
-    const parameters = indexRead ? `${item}, ${index}` : handsOver(itemSymbol, lowering) ? item : "";
-    return awaited(`rt.map(${site(node)}, ${items}, async (${parameters}) => {\n${body.text()}\n})`);
+    // The item's handle comes last: a body that takes no step leaves it out, and tidy.ts the parameters before it nothing reads.
+    return awaited(`rt.map(${site(node)}, ${items}, async (${item}, ${index}, rt) => {\n${body.text()}\n})`);
   }
   const parts = lowering.temporary("parts");
   const list = lowering.temporary("items");
@@ -157,7 +168,7 @@ export function parallelFor(
   state.out.add(
     `const ${list} = ${items};`,
     `const ${parts}: Value[][] = [${accumulating.map(() => "[]").join(", ")}];`,
-    `${results === undefined ? "" : `const ${results} = `}await rt.map(${site(node)}, ${list}, async (${item}, ${index}) => {`,
+    `${results === undefined ? "" : `const ${results} = `}await rt.map(${site(node)}, ${list}, async (${item}, ${index}, rt) => {`,
     ...body.statements,
     "});",
     `for (let $position = 0; $position < ${list}.length; $position++) {`,

@@ -27,8 +27,8 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
   switch (stage.operator) {
     case "pmap": {
       const body = lowering.statements(stage.body, concurrentBody(state, true), { scope: stage, finish: returnValue });
-      const parameter = handsOver(item, lowering) ? itemName : "";
-      return awaited(`rt.map(${site(stage)}, ${items}, async (${parameter}) => {\n${body.text()}\n})`);
+      // The item's handle comes last (see `parallelFor`).
+      return awaited(`rt.map(${site(stage)}, ${items}, async (${itemName}, $index, rt) => {\n${body.text()}\n})`);
     }
     case "map":
     case "filter": {

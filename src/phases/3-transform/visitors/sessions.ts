@@ -128,10 +128,10 @@ export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering, 
   const arity = block?.params.length ?? values.length;
   for (const extra of values.slice(arity)) if (extra.awaits) state.out.add(`${extra.code};`);
   const missing = Array.from({ length: arity - Math.min(arity, values.length) }, () => "null");
-  const args = [...values.slice(0, arity).map((value) => value.code), ...missing].join(", ");
+  const args = ["rt", ...values.slice(0, arity).map((value) => value.code), ...missing].join(", ");
   const fn = lowering.names.get("block", node.name.name);
   const call = awaited(
-    `rt.block(${site(node)}, ${stringLiteral(node.name.name)}, ${depth}, async () => ${fn}(${args}))`,
+    `rt.block(${site(node)}, ${stringLiteral(node.name.name)}, ${depth}, async (rt) => ${fn}(${args}))`,
   );
   return request.unbound ? kept(stringLiteral(`do ${node.name.name}`), call) : call;
 }
@@ -146,5 +146,6 @@ function bindingField(binding: string | undefined): string[] {
 /** A static agent is a constant; one whose properties read bindings is built when it is used. */
 function agentReference(identifier: ast.Identifier, lowering: Lowering): string {
   const name = lowering.names.get("agent", identifier.name);
-  return lowering.dynamicAgents.has(identifier.name) ? `await ${name}()` : name;
+  if (!lowering.dynamicAgents.has(identifier.name)) return name;
+  return `await ${name}(${lowering.agentsTakingHandle.has(identifier.name) ? "rt" : ""})`;
 }

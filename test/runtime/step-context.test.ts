@@ -1,0 +1,127 @@
+/**
+ * The step context is passed, not stored: each branch, map item and block call receives a `Runtime`
+ * handle bound to its context, so a run of a current module starts no AsyncLocalStorage (on Node 20 a
+ * live one makes every promise in the process pay promise hooks). Modules generated before (their
+ * callbacks take no handle: test/runtime/fixtures/generated-0.2/, the snapshots as prosec 0.2 wrote
+ * them) still run, with the same step keys, through the legacy storage.
+ *
+ * The legacy storage, once started, stays for the runtime's instance: the first test loads a fresh
+ * one (`npm run test:fast` shares modules between files, some of which run legacy callbacks).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { lowerSource } from "../../src/compile.js";
+import type { RunOptions, Value } from "../../runtime/index.js";
+import { deterministicModel } from "../support/deterministic-model.js";
+import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { TEST_API_KEY, temporaryFolder } from "./helpers.js";
+
+const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
+const snapshots = fileURLToPath(new URL("../../snapshots/", import.meta.url));
+const legacyModules = fileURLToPath(new URL("./fixtures/generated-0.2/", import.meta.url));
+
+interface Module {
+  run(inputs: Record<string, Value>, options?: RunOptions): Promise<Record<string, Value>>;
+}
+
+const folders: string[] = [];
+function folder(prefix: string): string {
+  const path = temporaryFolder(prefix);
+  folders.push(path);
+  return path;
+}
+afterAll(() => {
+  for (const path of folders) rmSync(path, { recursive: true, force: true });
+});
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await server?.close();
+  server = undefined;
+});
+
+let loaded = 0;
+/** A generated module's code, importing the runtime's source. */
+async function load(code: string): Promise<Module> {
+  const path = join(folder("prosec-context-modules-"), `module${++loaded}.prose.ts`);
+  writeFileSync(path, code.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
+  return (await import(path)) as Module;
+}
+
+function compiled(source: string): string {
+  const { code, diagnostics } = lowerSource(source, "context.prose");
+  expect(diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
+  return code!;
+}
+
+/** Runs a module durably (journal and trace, as `prosec run` does); the keys its journal recorded, sorted. */
+async function journaledKeys(module: Module): Promise<{ keys: string[]; outputs: Record<string, Value> }> {
+  server ??= await startFakeAnthropic({ respond: deterministicModel(() => true) });
+  const cwd = folder("prosec-context-run-");
+  const runDir = join(cwd, ".prose", "runs", "20260115-143052-a7b3c9");
+  const outputs = await module.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd, runDir });
+  const keys = readFileSync(join(runDir, "journal.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => (JSON.parse(line) as { key: string }).key);
+  return { keys: [...new Set(keys)].sort(), outputs };
+}
+
+const PROGRAM = [
+  'let doc = session "Write a doc"',
+  "agent writer:",
+  "  model: sonnet",
+  '  prompt: "You write about {doc.title}."',
+  "block review(topic):",
+  '  note = session "Review {topic}"',
+  "parallel:",
+  "  a = session: writer",
+  '    prompt: "One"',
+  '  b = session "Two"',
+  'parallel for item in ["x", "y"]:',
+  '  session "Item {item}"',
+  'do review("caching")',
+  'session "Summary"',
+  "  context: { a, b, note }",
+  "",
+].join("\n");
+
+describe("the step context", () => {
+  it("is passed to branches, map items and block calls: a durable run starts no AsyncLocalStorage", async () => {
+    vi.resetModules();
+    const module = await load(compiled(PROGRAM));
+    const run = vi.spyOn(AsyncLocalStorage.prototype, "run");
+    const enterWith = vi.spyOn(AsyncLocalStorage.prototype, "enterWith");
+    const { keys } = await journaledKeys(module);
+    expect(run).not.toHaveBeenCalled();
+    expect(enterWith).not.toHaveBeenCalled();
+    // Each branch, item and block call numbers its steps in a context of its own.
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "/session@1:11#0",
+        "/parallel@7:1#0/b0/session@8:7#0",
+        "/parallel@7:1#0/b1/session@10:7#0",
+        "/map@11:1#0/i0/session@12:3#0",
+        "/map@11:1#0/i1/session@12:3#0",
+        "/do:review@13:1#0/session@6:10#0",
+        "/do:review@13:1#0/finish@13:1#0",
+        "/session@14:1#0",
+      ]),
+    );
+  });
+
+  it.each(["parallel", "blocks", "pipelines"])(
+    "a module generated by prosec 0.2 (%s.prose: callbacks without a handle) runs with the keys a current one records",
+    async (name) => {
+      const legacy = await journaledKeys(await load(readFileSync(join(legacyModules, `${name}.prose.ts`), "utf8")));
+      const current = await journaledKeys(await load(readFileSync(join(snapshots, `${name}.prose.ts`), "utf8")));
+      expect(legacy.keys.length).toBeGreaterThan(1);
+      expect(legacy.keys).toEqual(current.keys);
+      expect(legacy.outputs).toEqual(current.outputs);
+    },
+  );
+});
