@@ -8,16 +8,15 @@ import type { Usage } from "../../runtime/index.js";
 import { answerName } from "../../runtime/durable/question-names.js";
 import { readWaiting } from "../../runtime/durable/run-control.js";
 import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
-import { readRun } from "../run/run-list.js";
+import { readRun } from "../runs/folder-list.js";
+import type { StoredRunStatus } from "../runs/run-store.js";
 
-/** `queued` and `cancelled` are DBOS runs' (src/view/dbos-view.ts). */
-export type RunStatus =
-  "running" | "complete" | "failed" | "interrupted" | "waiting" | "damaged" | "queued" | "cancelled";
+export type RunStatus = StoredRunStatus;
 
 export interface RunSummary {
   readonly runId: string;
-  /** Set for a run in the DBOS database; a file run's is in .prose/runs. */
-  readonly store?: "dbos";
+  /** A badge the list shows by a run that keeps no trace: its store's name (`DBOS`), whose page shows what it holds. */
+  readonly mark?: string;
   readonly program: string;
   readonly status: RunStatus;
   readonly startedAt?: string;

@@ -17,7 +17,7 @@ import {
   type TraceStartRecord,
 } from "../../runtime/durable/trace-format.js";
 import { estimateCost, pricesForEstimates } from "../run/cost.js";
-import { readRun, type ListedRun } from "../run/run-list.js";
+import { readRun, type ListedRun } from "../runs/folder-list.js";
 import { runVersion, statusOf, waitingFor, type RunStatus } from "./run-data.js";
 
 export type StepState = "done" | "running" | "failed" | "waiting" | "cancelled";

@@ -7,7 +7,7 @@ import type { DBOSClient } from "@dbos-inc/dbos-sdk";
 import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
 import { UsageError } from "../errors.js";
-import { chosenApprovals } from "../run/control.js";
+import { chosenApprovals } from "./folder-control.js";
 import { answerName, matchAnswers, waitingList, whereAsked } from "../../runtime/durable/question-names.js";
 
 /**

@@ -11,7 +11,7 @@ import { recordedLine } from "../../runtime/durable/fork.js";
 import { readManifest } from "../../runtime/durable/manifest.js";
 import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
 import type { FailureCause, Usage } from "../../runtime/index.js";
-import { estimateCost } from "./cost.js";
+import { estimateCost } from "../run/cost.js";
 
 export interface ShownStep {
   /** The structural key (step scheme 2), else the call-site key. */

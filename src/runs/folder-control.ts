@@ -9,7 +9,7 @@ import { isCancelled, markCancelled, readWaiting, writeWaiting } from "../../run
 import { liveHolder, lockRun, unlockRun } from "../../runtime/durable/run-lock.js";
 import { RunStateError } from "../../runtime/errors.js";
 import { UsageError } from "../errors.js";
-import { readRun } from "./run-list.js";
+import { readRun } from "./folder-list.js";
 import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { answerName, matchAnswers, waitingList, whereRecorded } from "../../runtime/durable/question-names.js";
 

@@ -12,8 +12,8 @@ import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
 import type { Usage } from "../../runtime/index.js";
 import { abortedEstimateOf } from "../../runtime/run/meter.js";
 import { estimateCost } from "../run/cost.js";
-import { waitingQuestions } from "./control.js";
-import { runAttributes } from "./run-attributes.js";
+import { waitingQuestions } from "./dbos-control.js";
+import { runAttributes } from "../worker/run-attributes.js";
 
 /**
  * A DBOS status in the words `prosec runs` uses for file runs too: `queued` (ENQUEUED, DELAYED),
