@@ -21,10 +21,8 @@ import {
   type Question,
   type RunOptions,
 } from "../../runtime/index.js";
-import { isCancelled, readWaiting } from "../../runtime/durable/run-control.js";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { isCancelled, readWaiting, answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
+import { findMcpConfig } from "../../runtime/host.js";
 import { approvalQuestion } from "../run/approval-question.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";

@@ -23,8 +23,7 @@ import {
   whyWaiting,
   type ResultArguments,
 } from "../runs/dbos-result.js";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
+import { answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
 import { readRunLines } from "../worker/run-lines.js";
 import { submitRuns, type RunToSubmit } from "../worker/submit-runs.js";
 import { startWorker } from "../worker/worker.js";

@@ -4,11 +4,10 @@
  * workflow) and `prosec cancel` (cancelWorkflow).
  */
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
-import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
+import { APPROVAL_PREFIX, answerName, matchAnswers, waitingList, whereAsked } from "../../runtime/stored-runs.js";
+import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos-runs.js";
 import { UsageError } from "../errors.js";
 import { chosenApprovals } from "./folder-control.js";
-import { answerName, matchAnswers, waitingList, whereAsked } from "../../runtime/durable/question-names.js";
 
 /**
  * The questions a run waits for: its own, and those of its unfinished branches (an input inside a

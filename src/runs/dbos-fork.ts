@@ -7,7 +7,7 @@
  * Then this command waits for the new run's outcome, as `prosec result` does.
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { recordedLine } from "../../runtime/durable/fork.js";
+import { recordedLine } from "../../runtime/stored-runs.js";
 import { newRunId } from "../../runtime/index.js";
 import { UsageError } from "../errors.js";
 import type { ExitCode } from "../exit-codes.js";

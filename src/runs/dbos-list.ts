@@ -8,9 +8,9 @@
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import pMap from "p-map";
-import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
+import { RUN_WORKFLOW } from "../../runtime/dbos-runs.js";
 import type { Usage } from "../../runtime/index.js";
-import { abortedEstimateOf } from "../../runtime/run/meter.js";
+import { abortedEstimateOf } from "../../runtime/cost.js";
 import { estimateCost } from "../run/cost.js";
 import { waitingQuestions } from "./dbos-control.js";
 import { runAttributes } from "../worker/run-attributes.js";

@@ -3,7 +3,7 @@
  * a worker continues. Why a queued run is not taken, when no worker can take it.
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import type { Outputs } from "../../runtime/dbos/workflows.js";
+import type { Outputs } from "../../runtime/dbos-runs.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { printOutputs } from "../run/outputs.js";
 import type { LiveWorker } from "../worker/database.js";

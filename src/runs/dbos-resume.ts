@@ -11,7 +11,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { findRun, withClient } from "../worker/client.js";
 import { awaitResult, ResultWait, whyWaiting } from "./dbos-result.js";
 import { howToAnswer, waitingQuestions } from "./dbos-control.js";
-import { answerName } from "../../runtime/durable/question-names.js";
+import { answerName } from "../../runtime/stored-runs.js";
 import { liveWorkers } from "../worker/database.js";
 import { dbosRunSteps } from "./dbos-list.js";
 import { DEFAULT_QUEUE, runAttributes } from "../worker/run-attributes.js";

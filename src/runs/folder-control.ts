@@ -5,13 +5,23 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isCancelled, markCancelled, readWaiting, writeWaiting } from "../../runtime/durable/run-control.js";
-import { liveHolder, lockRun, unlockRun } from "../../runtime/durable/run-lock.js";
-import { RunStateError } from "../../runtime/errors.js";
+import {
+  isCancelled,
+  markCancelled,
+  readWaiting,
+  writeWaiting,
+  liveHolder,
+  lockRun,
+  unlockRun,
+  APPROVAL_PREFIX,
+  answerName,
+  matchAnswers,
+  waitingList,
+  whereRecorded,
+} from "../../runtime/stored-runs.js";
+import { RunStateError } from "../../runtime/index.js";
 import { UsageError } from "../errors.js";
 import { readRun } from "./folder-list.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
-import { answerName, matchAnswers, waitingList, whereRecorded } from "../../runtime/durable/question-names.js";
 
 /** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
 export function fileRunFolder(cwd: string, runId: string): string | undefined {

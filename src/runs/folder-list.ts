@@ -6,12 +6,15 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
-import { readManifest } from "../../runtime/durable/manifest.js";
-import { lockHolder } from "../../runtime/durable/run-lock.js";
-import { isCancelled, readWaiting } from "../../runtime/durable/run-control.js";
-import { RunStateError } from "../../runtime/errors.js";
-import type { Usage } from "../../runtime/index.js";
+import {
+  JOURNAL_FILE,
+  parseJournal,
+  readManifest,
+  lockHolder,
+  isCancelled,
+  readWaiting,
+} from "../../runtime/stored-runs.js";
+import { RunStateError, type Usage } from "../../runtime/index.js";
 import { estimateCost } from "../run/cost.js";
 import { readTag } from "../run/eval-tag.js";
 

@@ -5,11 +5,8 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { readWaiting } from "../../runtime/durable/run-control.js";
-import { forkRun } from "../../runtime/durable/fork.js";
+import { answerName, readWaiting, forkRun, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
 import { newRunId } from "../../runtime/index.js";
-import { APPROVAL_PREFIX } from "../../runtime/run/approvals.js";
 import { UsageError } from "../errors.js";
 import { answerFileRun, cancelFileRun, decideFileRun } from "./folder-control.js";
 import { isRunning, listRuns, readRun, runsFolder, type ListedRun } from "./folder-list.js";

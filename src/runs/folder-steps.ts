@@ -6,10 +6,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
-import { recordedLine } from "../../runtime/durable/fork.js";
-import { readManifest } from "../../runtime/durable/manifest.js";
-import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
+import {
+  JOURNAL_FILE,
+  parseJournal,
+  recordedLine,
+  readManifest,
+  TRACE_FOLDER,
+  TRACE_STEPS_FILE,
+} from "../../runtime/stored-runs.js";
 import type { FailureCause, Usage } from "../../runtime/index.js";
 import { estimateCost } from "../run/cost.js";
 

@@ -5,9 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Usage } from "../../runtime/index.js";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { readWaiting } from "../../runtime/durable/run-control.js";
-import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
+import { answerName, readWaiting, TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/stored-runs.js";
 import { readRun } from "../runs/folder-list.js";
 import type { StoredRunStatus } from "../runs/run-store.js";
 

@@ -15,7 +15,7 @@ import {
   type TraceRecord,
   type TraceRequestRecord,
   type TraceStartRecord,
-} from "../../runtime/durable/trace-format.js";
+} from "../../runtime/stored-runs.js";
 import { estimateCost, pricesForEstimates } from "../run/cost.js";
 import { readRun, type ListedRun } from "../runs/folder-list.js";
 import { runVersion, statusOf, waitingFor, type RunStatus } from "./run-data.js";

@@ -3,7 +3,7 @@
  * database's absence said in one line (database.ts) rather than as PostgreSQL's error.
  */
 import { DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
+import { RUN_WORKFLOW } from "../../runtime/dbos-runs.js";
 import { UsageError } from "../errors.js";
 import { APPLICATION, checkReachable, explainMissing } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
