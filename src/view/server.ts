@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { FoundRun, RunStore, StoredRun } from "../runs/run-store.js";
 import { renderPage } from "./page.js";
-import { durationOf, runVersion, summarizeRun, type RunSummary } from "./run-data.js";
+import { durationOf, runVersion, type RunSummary } from "./run-data.js";
 import { readRunGraph, readRunView } from "./run-view.js";
 import { readStepDetail } from "./step-detail.js";
 import { renderStoredRunPage } from "./stored-run-page.js";
@@ -109,16 +109,15 @@ export async function listRuns(store: RunStore): Promise<RunSummary[]> {
   return listing.runs.map(summaryOf);
 }
 
-/** A run with a trace is summarized from its files; one without, from what its store says (and marked with it). */
+/** A run as the list shows it; one that keeps no trace is marked with its store's name (its page shows what that holds). */
 function summaryOf(run: StoredRun): RunSummary {
-  if (run.folder !== undefined) return summarizeRun(run.runId, run.folder);
   return {
     runId: run.runId,
-    mark: run.store.toUpperCase(),
+    ...(run.folder === undefined ? { mark: run.store.toUpperCase() } : {}),
     program: run.program ?? run.runId,
     status: run.status,
     ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
-    ...(["queued", "running", "waiting"].includes(run.status) || run.updatedAt === undefined
+    ...(run.status === "queued" || run.updatedAt === undefined
       ? {}
       : durationOf(run.startedAt, Date.parse(run.updatedAt))),
     steps: run.steps,
