@@ -1,9 +1,9 @@
 /**
- * `prosec answer` and `prosec cancel` for runs in `.prose/runs/` (the DBOS side is in
- * src/worker/control.ts). A waiting file run has no process: an answer is recorded in its folder
+ * Answers, approvals and cancels of runs in `.prose/runs/` (FolderRuns; the DBOS side is
+ * dbos-control.ts). A waiting file run has no process: an answer is recorded in its folder
  * (`waiting.json`), and the next `prosec run --resume` replays it as that input's step.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   isCancelled,
@@ -22,12 +22,6 @@ import {
 import { RunStateError } from "../../runtime/index.js";
 import { UsageError } from "../errors.js";
 import { readRun } from "./folder-list.js";
-
-/** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
-export function fileRunFolder(cwd: string, runId: string): string | undefined {
-  const dir = join(cwd, ".prose", "runs", runId);
-  return existsSync(join(dir, "run.json")) ? dir : undefined;
-}
 
 /** Records answers for what the run waits for; returns the lines to print. */
 export function answerFileRun(dir: string, runId: string, answers: { readonly [name: string]: string }): string[] {

@@ -37,7 +37,7 @@ export class FolderRuns implements RunStore {
   folderOf(runId: string): string | undefined {
     if (!SAFE_ID.test(runId)) return undefined;
     const dir = join(runsFolder(this.cwd), runId);
-    return existsSync(join(dir, "run.json")) || existsSync(dir) ? dir : undefined;
+    return existsSync(dir) ? dir : undefined;
   }
 
   async list(): Promise<RunListing> {
