@@ -116,8 +116,12 @@ function printColumns(header: readonly string[], rows: ReadonlyArray<readonly st
     );
 }
 
-/** A run as listed, or an eval's runs folded into one line (`eval: 3/4 runs complete`). */
-type Listed = { readonly run: StoredRun; readonly eval?: undefined } | { readonly run: StoredRun; readonly eval: true };
+/** A run as listed, or an eval's runs folded into one line, whose status says how many are complete. */
+interface Listed {
+  readonly run: StoredRun;
+  /** For an eval's line: `eval: 3/4 runs complete`. */
+  readonly evalStatus?: string;
+}
 
 /**
  * Prints the store's runs, newest first; the exit code. The runs that could be read are printed even
@@ -153,7 +157,7 @@ function foldEvals(runs: readonly StoredRun[]): Listed[] {
     const run: StoredRun = {
       runId: evalId,
       store: first.store,
-      status: `eval: ${complete}/${members.length} runs complete` as StoredRun["status"],
+      status: first.status,
       ...(first.source === undefined ? {} : { source: first.source }),
       ...(first.program === undefined ? {} : { program: first.program }),
       ...(first.startedAt === undefined ? {} : { startedAt: first.startedAt }),
@@ -162,7 +166,7 @@ function foldEvals(runs: readonly StoredRun[]): Listed[] {
       tokens: members.reduce((sum, run) => sum + run.tokens, 0),
       cost: costs.length === 0 ? undefined : costs.reduce((sum, cost) => sum + cost, 0),
     };
-    return { run, eval: true };
+    return { run, evalStatus: `eval: ${complete}/${members.length} runs complete` };
   });
 }
 
@@ -176,10 +180,10 @@ function printTable(runs: readonly Listed[], where: string, manyStores: boolean)
     process.stdout.write(`no runs ${where}\n`);
     return;
   }
-  const rows = runs.map(({ run }) => [
+  const rows = runs.map(({ run, evalStatus }) => [
     run.runId,
     ...(manyStores ? [run.store] : []),
-    run.status,
+    evalStatus ?? run.status,
     run.source ?? run.program ?? "?",
     ...(manyStores ? [run.version === undefined ? "-" : run.version.slice(0, 12)] : []),
     started(run.startedAt),
@@ -204,9 +208,7 @@ function cost(dollars: number | undefined): string {
 }
 
 /** A run in `--format json`: every field the store knows, null where it knows none. */
-function asJson({ run, eval: folded }: Listed): object {
-  if (folded)
-    return { evalId: run.runId, store: "eval", status: run.status, source: run.source ?? null, cost: run.cost ?? null };
+function asJson({ run }: Listed): object {
   return {
     runId: run.runId,
     store: run.store,

@@ -4,6 +4,7 @@
  * waiting for a mid-program input.
  */
 import { afterAll, beforeAll, describe, expect } from "vitest";
+import { EXIT } from "../../src/exit-codes.js";
 import { DbosRuns } from "../../src/runs/dbos-runs.js";
 import {
   environment,
@@ -42,7 +43,7 @@ beforeAll(async () => {
     (JSON.parse((await prosec(["status", id, "--json"], cwd, env)).stdout) as { status: string }).status;
   await submit(cwd, env, "tides", "store-done");
   await waitFor(async () => (await status("store-done")) === "WAITING", "the first run waiting");
-  expect((await prosec(["answer", "store-done", "audience=sailors"], cwd, env)).code).toBe(0);
+  expect((await prosec(["answer", "store-done", "audience=sailors"], cwd, env)).code).toBe(EXIT.ok);
   await result(cwd, env, "store-done");
   await submit(cwd, env, "moons", "store-wait-1");
   await submit(cwd, env, "stars", "store-wait-2");
