@@ -36,12 +36,6 @@ export function runVersion(dir: string): string {
     .join("/");
 }
 
-/** A run's status, `waiting` when it stopped to ask for an input. */
-export function statusOf(dir: string, listed: string): RunStatus {
-  if (listed !== "running" && waitingFor(dir) !== undefined) return "waiting";
-  return listed as RunStatus;
-}
-
 /** The inputs a run waits for, if it does. */
 export function waitingFor(dir: string): string[] | undefined {
   try {
