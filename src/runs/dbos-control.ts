@@ -62,7 +62,7 @@ export async function answerDbosRun(
   return lines;
 }
 
-/** `prosec approve` / `deny`: sends `answer` for the calls chosen (src/run/control.ts, chosenApprovals). */
+/** `prosec approve` / `deny`: sends `answer` for the calls chosen (folder-control.ts, chosenApprovals). */
 export async function decideDbosRun(
   client: DBOSClient,
   runId: string,
