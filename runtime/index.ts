@@ -16,19 +16,17 @@ export { McpServerPool, type McpPoolSettings } from "./kernel/run-mcp.js";
 export { EnvironmentError, ProseError, RunStateError, WaitingForInput } from "./errors.js";
 export { REPLAYED_SCHEMES, STEP_SCHEME } from "./durable/manifest.js";
 export { BudgetExceeded, type BudgetRemedy, type Spent } from "./cost/meter.js";
-export { listPrices, priceTable, type ModelPrice, type PriceTable } from "./model/prices.js";
+// A program's bound evaluated with its inputs (docs/cost.md); prices and models are cost.ts's, for prosec's CLI.
 export {
   boundDollars,
   evaluate,
   inputValues,
-  totalCalls,
   type CallKind,
   type Count,
   type CostSymbol,
   type ProgramCost,
   type SymbolValues,
-} from "./cost/bound.js";
-export { defaultModels, resolveModel } from "./model/models.js";
+} from "./cost.js";
 export { add, compare, divide, equals, isTruthy, multiply, subtract, text } from "./values/expressions.js";
 export { bindingsInOrder, type BindingsThrough } from "./values/bindings.js";
 

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics/diagnostic.js";
 import { blameCompiler } from "./diagnostics/compiler-bug.js";
 import { buildMessages } from "./diagnostics/messages.js";
-import type { ProgramCost } from "../runtime/cost/bound.js";
+import type { ProgramCost } from "../runtime/cost.js";
 import type { StringLiteral } from "./ast.js";
 import type { DeclaredMcpServers } from "./phases/2-analyze/index.js";
 import { type Analysis, type ImportedProgram, programCost } from "./phases/2-analyze/index.js";

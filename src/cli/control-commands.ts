@@ -1,12 +1,10 @@
 /**
- * `prosec answer`, `prosec approve`, `prosec deny` and `prosec cancel`: for a run in `.prose/runs/` when the working directory holds
- * it, else for a run in the DBOS database (DBOS_SYSTEM_DATABASE_URL).
+ * `prosec answer`, `prosec approve`, `prosec deny` and `prosec cancel`: for a run of the store
+ * (src/runs/open-run-store.ts: `.prose/runs/`, and the DBOS database when one is configured).
  */
 import type { Argv } from "yargs";
-import { RunStateError } from "../../runtime/errors.js";
-import { EXIT, type ExitCode } from "../exit-codes.js";
-import { UsageError } from "../errors.js";
-import { configuredDatabaseUrl } from "../worker/database-url.js";
+import { EXIT } from "../exit-codes.js";
+import type { RunStore } from "../runs/run-store.js";
 
 interface AnswerArguments {
   readonly runId: string;
@@ -41,11 +39,7 @@ export function controlCommands(yargs: Argv): Argv {
       async (argv) => {
         const { parseAssignments } = await import("../run/inputs.js");
         const answers = parseAssignments(argv.answers, "");
-        process.exitCode = await perform(
-          argv.runId,
-          (control, dir) => control.answerFileRun(dir, argv.runId, answers),
-          (dbos) => dbos.answerRun(argv.runId, answers),
-        );
+        process.exitCode = await perform((store) => store.answer(argv.runId, answers));
       },
     )
     .command<DecisionArguments>(
@@ -61,10 +55,8 @@ export function controlCommands(yargs: Argv): Argv {
           })
           .option("all", { type: "boolean", describe: "every call the run waits for" }),
       async (argv) => {
-        process.exitCode = await perform(
-          argv.runId,
-          (control, dir) => control.decideFileRun(dir, argv.runId, argv.calls ?? [], argv.all === true, "yes"),
-          (dbos) => dbos.decideRun(argv.runId, argv.calls ?? [], argv.all === true, "yes"),
+        process.exitCode = await perform((store) =>
+          store.approve(argv.runId, { calls: argv.calls ?? [], all: argv.all === true }),
         );
       },
     )
@@ -78,11 +70,9 @@ export function controlCommands(yargs: Argv): Argv {
           .option("all", { type: "boolean", describe: "every call the run waits for" })
           .option("reason", { type: "string", describe: "why, for the model" }),
       async (argv) => {
-        const answer = argv.reason === undefined ? "no" : `no: ${argv.reason}`;
-        process.exitCode = await perform(
-          argv.runId,
-          (control, dir) => control.decideFileRun(dir, argv.runId, argv.calls ?? [], argv.all === true, answer),
-          (dbos) => dbos.decideRun(argv.runId, argv.calls ?? [], argv.all === true, answer),
+        const reason = argv.reason === undefined ? {} : { reason: argv.reason };
+        process.exitCode = await perform((store) =>
+          store.deny(argv.runId, { calls: argv.calls ?? [], all: argv.all === true, ...reason }),
         );
       },
     )
@@ -91,50 +81,17 @@ export function controlCommands(yargs: Argv): Argv {
       "End a waiting or running run; it is never resumed",
       (command) => command.positional("run-id", RUN_ID),
       async (argv) => {
-        process.exitCode = await perform(
-          argv.runId,
-          (control, dir) => control.cancelFileRun(dir, argv.runId),
-          (dbos) => dbos.cancelRun(argv.runId),
-        );
+        process.exitCode = await perform((store) => store.cancel(argv.runId));
       },
     );
 }
 
-type FileControl = typeof import("../run/control.js");
-type DbosControl = typeof import("../worker/commands.js");
-
-async function perform(
-  runId: string,
-  onFile: (control: FileControl, dir: string) => string[],
-  onDbos: (dbos: DbosControl) => Promise<string[]>,
-): Promise<ExitCode> {
-  if (!/^[\w.-]{1,100}$/.test(runId))
-    throw new UsageError(`${runId}: a run id has letters, digits, '.', '_' and '-' (at most 100)`);
-  const control = await import("../run/control.js");
-  const dir = control.fileRunFolder(process.cwd(), runId);
-  let lines: string[];
-  if (dir !== undefined) {
-    try {
-      lines = onFile(control, dir);
-    } catch (error) {
-      if (!(error instanceof RunStateError)) throw error;
-      process.stderr.write(`prosec: ${error.message}\n`);
-      return EXIT.runStateUnusable;
-    }
-  } else if (configuredDatabaseUrl() !== undefined) {
-    const dbos = await import("../worker/commands.js");
-    let found: string[] | undefined;
-    const code = await dbos.reportingDatabase(async () => {
-      found = await onDbos(dbos);
-      return EXIT.ok;
-    });
-    if (found === undefined) return code;
-    lines = found;
-  } else {
-    throw new UsageError(
-      `there is no run ${runId} in .prose/runs here, and DBOS_SYSTEM_DATABASE_URL is not set to look for it in a database`,
-    );
-  }
-  process.stdout.write(`${lines.join("\n")}\n`);
-  return EXIT.ok;
+/** Does `operation` to the store, prints the lines it returns; the exit code. */
+async function perform(operation: (store: RunStore) => Promise<readonly string[]>): Promise<number> {
+  const { openRunStore, reportingStore } = await import("../runs/open-run-store.js");
+  return reportingStore(async () => {
+    const lines = await operation(openRunStore(process.cwd()));
+    process.stdout.write(`${lines.join("\n")}\n`);
+    return EXIT.ok;
+  });
 }

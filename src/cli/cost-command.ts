@@ -5,8 +5,7 @@
  * `PROSEC_FALLBACK`), a model's tokens are priced at its chain's most expensive model.
  */
 import type { Argv } from "yargs";
-import type { Count, ProgramCost } from "../../runtime/cost/bound.js";
-import type { PriceTable } from "../../runtime/model/prices.js";
+import type { Count, ProgramCost, PriceTable } from "../../runtime/cost.js";
 import { importedFile, importInterface } from "../project/imports.js";
 import { costOfSource, type ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";

@@ -11,10 +11,9 @@ import {
   type Count,
   type ProgramCost,
   type SymbolValues,
-} from "../../runtime/cost/bound.js";
-import { resolveModel } from "../../runtime/model/models.js";
+} from "../../runtime/cost.js";
+import { resolveModel, PriceError, priceTable, type PriceTable } from "../../runtime/cost.js";
 import type { ModelTable, Value } from "../../runtime/types.js";
-import { PriceError, priceTable, type PriceTable } from "../../runtime/model/prices.js";
 import { dollarCount, formatCount, formatDollars, formatNumber, Poly } from "../phases/2-analyze/light.js";
 import { UsageError } from "../errors.js";
 

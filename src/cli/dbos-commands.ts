@@ -1,18 +1,20 @@
 import type { Argv } from "yargs";
 import { withFormat } from "./output-format.js";
-import type { RunIdArguments, SubmitArguments, WorkerArguments } from "../worker/commands.js";
+import type { ResultArguments } from "../runs/dbos-result.js";
+import type { SubmitArguments, WorkerArguments } from "./worker-commands.js";
 import type { ExitCode } from "../exit-codes.js";
 
 const QUEUE = { type: "string", default: "prosec", describe: "the DBOS queue runs wait in" } as const;
 const STRICT = { type: "boolean", default: false, describe: "treat warnings as errors" } as const;
 const RUN_ID = { type: "string", demandOption: true, describe: "the run's id (what prosec submit printed)" } as const;
 
-type Commands = typeof import("../worker/commands.js");
+type Commands = typeof import("./worker-commands.js");
 
 /** Loads the commands only when one runs (DBOS, pg and the TypeScript compiler are not for `check` to pay for). */
 async function perform(command: (commands: Commands) => Promise<ExitCode>): Promise<void> {
-  const commands = await import("../worker/commands.js");
-  process.exitCode = await commands.reportingDatabase(() => command(commands));
+  const commands = await import("./worker-commands.js");
+  const { reportingStore } = await import("../runs/open-run-store.js");
+  process.exitCode = await reportingStore(() => command(commands));
 }
 
 /** The commands that run programs on DBOS (PostgreSQL at DBOS_SYSTEM_DATABASE_URL). */
@@ -86,13 +88,13 @@ export function dbosCommands(yargs: Argv): Argv {
           .option("strict", STRICT),
       (argv) => perform((commands) => commands.submitRun(argv)),
     )
-    .command<RunIdArguments>(
+    .command<ResultArguments>(
       "status <run-id>",
       "Show where a queued run is: its status, worker and checkpointed steps",
       (command) => withFormat(command.positional("run-id", RUN_ID), "one object"),
       (argv) => perform((commands) => commands.showStatus(argv)),
     )
-    .command<RunIdArguments>(
+    .command<ResultArguments>(
       "result <run-id>",
       "Wait for a queued run to finish and print its outputs",
       (command) =>

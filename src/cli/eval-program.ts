@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { relative } from "node:path";
 import { newRunId, type RunOptions } from "../../runtime/index.js";
-import { resolveModel } from "../../runtime/model/models.js";
-import { ScriptedModel, type Script } from "../../runtime/testing/scripted-model.js";
+import { resolveModel } from "../../runtime/cost.js";
+import { ScriptedModel, type Script } from "../../runtime/testing/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { compare, readBaseline, saveBaseline } from "../eval/baseline.js";

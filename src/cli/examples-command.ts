@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Argv } from "yargs";
 import { closest } from "../phases/2-analyze/index.js";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/stored-runs.js";
 import { EXIT } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { packageRoot } from "../package-root.js";

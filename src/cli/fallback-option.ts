@@ -3,8 +3,7 @@
  * `PROSEC_FALLBACK` (docs/production.md, "Fallback").
  */
 import type { Argv } from "yargs";
-import { FallbackError, fallbackChains, ModelChains, parseFallback } from "../../runtime/model/fallback.js";
-import { resolveModel } from "../../runtime/model/models.js";
+import { FallbackError, fallbackChains, ModelChains, parseFallback, resolveModel } from "../../runtime/cost.js";
 import type { FallbackChains } from "../../runtime/types.js";
 import { UsageError } from "../errors.js";
 

@@ -4,7 +4,8 @@ import { compilerVersion } from "../version.js";
 import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { EXIT } from "../exit-codes.js";
 import { DatabaseMismatch, UsageError } from "../errors.js";
-import { asEnvironmentError, EnvironmentError } from "../../runtime/errors.js";
+import { asEnvironmentError } from "../../runtime/host.js";
+import { EnvironmentError } from "../../runtime/index.js";
 import { usageMessage } from "./usage-errors.js";
 import { withoutHelpKeptAhead, yargs } from "./yargs.js";
 

@@ -21,10 +21,8 @@ import {
   type Question,
   type RunOptions,
 } from "../../runtime/index.js";
-import { isCancelled, readWaiting } from "../../runtime/durable/run-control.js";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { findMcpConfig } from "../../runtime/tools/mcp/config.js";
-import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
+import { isCancelled, readWaiting, answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
+import { findMcpConfig } from "../../runtime/host.js";
 import { approvalQuestion } from "../run/approval-question.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";
@@ -32,10 +30,9 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { loadChecked } from "../run/load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
-import { forkRun } from "../../runtime/durable/fork.js";
 import type { RemoteRunArguments } from "./run-remote.js";
 import { isRemoteUse } from "../references.js";
-import { configuredDatabaseUrl } from "../worker/database-url.js";
+import type { Continuation } from "../runs/run-store.js";
 
 /** What `prosec run` was given (see run-command.ts): the file may be left out to resume a DBOS run. */
 export interface RunArguments extends Omit<RemoteRunArguments, "file">, FallbackArguments {
@@ -60,24 +57,8 @@ export interface RunArguments extends Omit<RemoteRunArguments, "file">, Fallback
   readonly otel?: string;
 }
 
-const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
-/** A DBOS run's id: `prosec submit --id` takes any of these. */
-const DBOS_RUN_ID = /^[\w.-]{1,100}$/;
-
 export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const cwd = process.cwd();
-  if (argv.resume !== undefined && !existsSync(join(".prose", "runs", argv.resume)) && databaseConfigured()) {
-    if (!DBOS_RUN_ID.test(argv.resume))
-      throw new UsageError(`--resume ${argv.resume}: a run id has letters, digits, '.', '_' and '-' (at most 100)`);
-    return resumeInDatabase({ ...argv, resume: argv.resume }, cwd);
-  }
-  if (argv.file === undefined)
-    throw new UsageError(
-      "Not enough non-option arguments: got 0, need at least 1 (the program to run; only a DBOS run resumes without it: prosec run --resume ID)",
-    );
-  const named = { ...argv, file: argv.file };
-  if (argv.resume !== undefined && !RUN_ID.test(argv.resume))
-    throw new UsageError(`--resume ${argv.resume}: a run id looks like 20260115-143052-a7b3c9`);
   if (argv.concurrency !== undefined && (!Number.isInteger(argv.concurrency) || argv.concurrency < 1))
     throw new UsageError("--concurrency takes a whole number of at least 1");
   if (argv.budget !== undefined && !(argv.budget > 0 && Number.isFinite(argv.budget)))
@@ -92,42 +73,43 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   const answers = modelAnswerOptions(argv);
   const prices = pricesFromEnvironment();
   const fallback = readFallback(argv.fallback);
-  let file = named.file;
-  // The registry's code is loaded only for a program the command line names by reference.
-  if (!existsSync(file) && isRemoteUse(file)) {
-    const { programToRun } = await import("./run-remote.js");
-    const { registryFailure } = await import("./registry-session.js");
-    try {
-      file = await programToRun(named);
-    } catch (error) {
-      const code = registryFailure(error);
-      if (code === undefined) throw error;
-      return code;
+  let file = argv.file;
+  let loaded: Awaited<ReturnType<typeof loadChecked>>;
+  if (file !== undefined) {
+    // The registry's code is loaded only for a program the command line names by reference.
+    if (!existsSync(file) && isRemoteUse(file)) {
+      const { programToRun } = await import("./run-remote.js");
+      const { registryFailure } = await import("./registry-session.js");
+      try {
+        file = await programToRun({ ...argv, file });
+      } catch (error) {
+        const code = registryFailure(error);
+        if (code === undefined) throw error;
+        return code;
+      }
     }
+    loaded = await loadChecked(file, { cwd, strict: argv.strict });
+    if (loaded === undefined) return EXIT.failed;
+    // After compiling: a large program's compilation builds a large live heap, best grown the usual way.
+    keepHeapNearLiveSize();
   }
-  const loaded = await loadChecked(file, { cwd, strict: argv.strict });
-  if (loaded === undefined) return EXIT.failed;
-  // After compiling: a large program's compilation builds a large live heap, best grown the usual way.
-  keepHeapNearLiveSize();
+  // `--from` forks: the run resumed is a new one, started as a copy of the named run's beginning.
+  let runId = newRunId(new Date());
+  if (argv.resume !== undefined) {
+    const continued = await continueStored(argv.resume, argv, cwd, loaded?.codeHash);
+    if (typeof continued === "number") return continued;
+    runId = continued;
+  }
+  if (argv.file === undefined || file === undefined || loaded === undefined)
+    throw new UsageError(
+      "Not enough non-option arguments: got 0, need at least 1 (the program to run; only a DBOS run resumes without it: prosec run --resume ID)",
+    );
+  const named = { ...argv, file: argv.file };
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   const program = loaded.module.default;
   const color = process.stderr.isTTY === true && !process.env["NO_COLOR"];
-
-  // `--from` forks: the run resumed is a new one, started as a copy of the named run's beginning.
-  const runId = argv.from === undefined && argv.resume !== undefined ? argv.resume : newRunId(new Date());
   // Relative to the working directory (which is `cwd`), so messages about the run's files read short.
   const runDir = join(".prose", "runs", runId);
-  // A folder without a usable run.json is the runtime's to explain (EXIT.runStateUnusable).
-  if (argv.resume !== undefined && !existsSync(join(".prose", "runs", argv.resume)))
-    throw new UsageError(
-      `--resume ${argv.resume}: there is no such run in ${join(".prose", "runs")} (set DBOS_SYSTEM_DATABASE_URL to resume a run in a DBOS database)`,
-    );
-  if (argv.from !== undefined && argv.resume !== undefined) {
-    const fork = forkRun(join(".prose", "runs", argv.resume), runDir, runId, argv.from);
-    process.stderr.write(
-      `forked run ${argv.resume} into ${runId}: reusing the ${fork.reused} ${fork.reused === 1 ? "step" : "steps"} it recorded before ${fork.firstLine === undefined ? "its end" : `line ${fork.firstLine}`}\n`,
-    );
-  }
   const inputs = parseInputArguments(argv.input, program, argv.from === undefined ? waitingIn(runDir) : []);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const missing = missingParameters(program, inputs);
@@ -300,32 +282,34 @@ function mcpConfigOf(file: string, cwd: string): { mcpConfig?: string } {
   return config === undefined ? {} : { mcpConfig: config };
 }
 
-function databaseConfigured(): boolean {
-  return configuredDatabaseUrl() !== undefined;
-}
-
 /**
- * `--resume ID` of a run that is not in .prose/runs, with a database set: DBOS's workflow management
- * continues it on a worker (src/worker/resume-run.ts). A file named is compiled to check its version.
+ * `--resume ID` (with `--from LINE`, a fork): the store continues the run. A folder run goes on in
+ * this process: the id of the run to run. A run the store continues elsewhere (a DBOS worker) has
+ * ended: the exit code.
  */
-async function resumeInDatabase(argv: RunArguments & { resume: string }, cwd: string): Promise<ExitCode> {
-  if (argv.from !== undefined && (!Number.isInteger(argv.from) || argv.from < 1))
-    throw new UsageError("--from takes a line number of at least 1");
-  let version: string | undefined;
-  if (argv.file !== undefined) {
-    const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
-    if (loaded === undefined) return EXIT.failed;
-    version = loaded.codeHash;
-  }
-  const { reportingDatabase } = await import("../worker/client.js");
-  const options = { runId: argv.resume, json: argv.json, ...(version === undefined ? {} : { version }) };
-  if (argv.from !== undefined) {
-    const { forkDbosRun } = await import("../worker/fork-run.js");
-    const line = argv.from;
-    return reportingDatabase(() => forkDbosRun({ ...options, line }));
-  }
-  const { resumeDbosRun } = await import("../worker/resume-run.js");
-  return reportingDatabase(() => resumeDbosRun(options));
+async function continueStored(
+  runId: string,
+  argv: RunArguments,
+  cwd: string,
+  version: string | undefined,
+): Promise<string | ExitCode> {
+  const { openRunStore, reportingStore } = await import("../runs/open-run-store.js");
+  const store = openRunStore(cwd);
+  const options = {
+    json: argv.json,
+    ...(argv.file === undefined ? {} : { file: argv.file }),
+    ...(version === undefined ? {} : { version }),
+  };
+  let continuation: Continuation | undefined;
+  const code = await reportingStore(async () => {
+    continuation =
+      argv.from === undefined ? await store.resume(runId, options) : await store.fork(runId, argv.from, options);
+    return EXIT.ok;
+  });
+  if (continuation === undefined) return code;
+  if ("ended" in continuation) return continuation.ended;
+  if (continuation.note !== undefined) process.stderr.write(`${continuation.note}\n`);
+  return continuation.runHere;
 }
 
 /** What the run does when the model does not answer as asked (docs/model-answers.md). */

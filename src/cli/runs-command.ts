@@ -1,22 +1,15 @@
 /**
- * `prosec runs`: the runs in `.prose/runs/` (status, program, start, cost), with the runs of the DBOS
- * database when DBOS_SYSTEM_DATABASE_URL names one, newest first; and `prosec runs prune`, which
- * removes the old file runs that no process is running.
+ * `prosec runs`: the runs of the store (src/runs/open-run-store.ts: `.prose/runs/`, with the runs of
+ * the DBOS database when DBOS_SYSTEM_DATABASE_URL names one), newest first, with status, program,
+ * start and cost; `runs show` lists one run's steps; `prosec runs prune` removes the old folder runs
+ * that no process is running.
  */
-import { rmSync } from "node:fs";
 import type { Argv } from "yargs";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { isRunning, listRuns, runsFolder, type ListedRun } from "../run/run-list.js";
-import { runSteps, type ShownStep } from "../run/run-steps.js";
-import { RunStateError } from "../../runtime/errors.js";
-import type { DbosRun } from "../worker/dbos-runs.js";
-import { readWaiting } from "../../runtime/durable/run-control.js";
-import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
+import { openRunStore, reportingStore } from "../runs/open-run-store.js";
+import { newestFirst, type FoundRun, type StoredRun, type StoredStep } from "../runs/run-store.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
-import { configuredDatabaseUrl } from "../worker/database-url.js";
 
 interface PruneArguments {
   readonly "older-than": string;
@@ -63,28 +56,7 @@ export function runsCommand(yargs: Argv): Argv {
               "one object per step, in an array",
             ),
           async (argv) => {
-            const dir = join(runsFolder(process.cwd()), argv.id);
-            const url = configuredDatabaseUrl();
-            if (!existsSync(dir) && url !== undefined) {
-              process.exitCode = await showDbosRun(url, argv.id, argv.format === "json");
-              return;
-            }
-            if (!existsSync(dir)) throw new UsageError(`runs show ${argv.id}: there is no such run in .prose/runs`);
-            let steps: ShownStep[];
-            try {
-              steps = runSteps(dir);
-            } catch (error) {
-              if (!(error instanceof RunStateError)) throw error;
-              process.stderr.write(`prosec: ${error.message}\n`);
-              process.exitCode = EXIT.runStateUnusable;
-              return;
-            }
-            if (argv.format === "json") process.stdout.write(`${JSON.stringify(steps, null, 2)}\n`);
-            else {
-              printSteps(steps);
-              printPendingApprovals(dir, argv.id);
-            }
-            process.exitCode = EXIT.ok;
+            process.exitCode = await reportingStore(() => showRun(argv.id, argv.format === "json"));
           },
         )
         .command<PruneArguments>(
@@ -98,22 +70,16 @@ export function runsCommand(yargs: Argv): Argv {
                 default: false,
                 describe: "name the runs that would be removed; remove none",
               }),
-          (argv) => {
+          async (argv) => {
+            const dryRun = argv["dry-run"];
             const cutoff = Date.now() - parseAge(argv["older-than"]);
-            const old = listRuns(process.cwd()).filter((run) => run.lastWrittenMs < cutoff);
-            let removed = 0;
-            for (const run of old) {
-              // Asked again just before removing: a run may have been resumed since the list was read.
-              if (run.status === "running" || isRunning(run.dir)) continue;
-              if (!argv["dry-run"]) rmSync(run.dir, { recursive: true, force: true });
+            const { removed, running } = await openRunStore(process.cwd()).prune(cutoff, dryRun);
+            for (const run of removed)
               process.stdout.write(
-                `${argv["dry-run"] ? "would remove" : "removed"} ${run.runId} (${run.status}, ${run.source ?? run.program ?? "?"})\n`,
+                `${dryRun ? "would remove" : "removed"} ${run.runId} (${run.status}, ${run.source ?? run.program ?? "?"})\n`,
               );
-              removed++;
-            }
-            const running = old.length - removed;
             process.stdout.write(
-              `${argv["dry-run"] ? "would remove" : "removed"} ${removed} run${removed === 1 ? "" : "s"}${running === 0 ? "" : `; kept ${running} running`}\n`,
+              `${dryRun ? "would remove" : "removed"} ${removed.length} run${removed.length === 1 ? "" : "s"}${running.length === 0 ? "" : `; kept ${running.length} running`}\n`,
             );
             process.exitCode = EXIT.ok;
           },
@@ -121,7 +87,7 @@ export function runsCommand(yargs: Argv): Argv {
   );
 }
 
-function printSteps(steps: readonly ShownStep[]): void {
+function printSteps(steps: readonly StoredStep[]): void {
   if (steps.length === 0) {
     process.stdout.write("no steps recorded\n");
     return;
@@ -150,115 +116,83 @@ function printColumns(header: readonly string[], rows: ReadonlyArray<readonly st
     );
 }
 
-/** A file run, a DBOS run, or an eval's file runs folded into one line, as listed. */
-type AnyRun =
-  | { readonly store: "file"; readonly run: ListedRun }
-  | { readonly store: "dbos"; readonly run: DbosRun }
-  | { readonly store: "eval"; readonly run: FoldedEval };
-
-/** An eval's runs as one line of the table. */
-interface FoldedEval {
-  /** The eval's id. */
-  readonly runId: string;
-  /** `eval: 3/4 runs complete`. */
-  readonly status: string;
-  readonly source?: string;
-  readonly program?: string;
-  readonly startedAt?: string;
-  readonly cost: number | undefined;
-  readonly lastWrittenMs: number;
+/** A run as listed, or an eval's runs folded into one line, whose status says how many are complete. */
+interface Listed {
+  readonly run: StoredRun;
+  /** For an eval's line: `eval: 3/4 runs complete`. */
+  readonly evalStatus?: string;
 }
 
 /**
- * Prints the file runs and the database's, newest first; the exit code. The file runs are printed
- * even when the database cannot be read, which is then said in one line (exit 8 when unreachable).
+ * Prints the store's runs, newest first; the exit code. The runs that could be read are printed even
+ * when part of the store could not be, which is then said in one line (exit 8 when unreachable).
  */
 async function printRuns(json: boolean, all: boolean): Promise<ExitCode> {
-  const listed = listRuns(process.cwd());
-  const files: AnyRun[] =
-    json || all
-      ? listed.map((run) => ({ store: "file", run }))
-      : [
-          ...listed.filter((run) => run.evalId === undefined).map((run): AnyRun => ({ store: "file", run })),
-          ...foldEvals(listed).map((run): AnyRun => ({ store: "eval", run })),
-        ];
-  const url = configuredDatabaseUrl();
-  const database = url ? await databaseRuns(url) : { runs: [], code: EXIT.ok };
-  const runs = [...files, ...database.runs.map((run): AnyRun => ({ store: "dbos", run }))].sort(
-    (a, b) => startedMs(b) - startedMs(a) || (a.run.runId < b.run.runId ? 1 : -1),
-  );
+  const listing = await openRunStore(process.cwd()).list();
+  const runs: Listed[] =
+    json || all ? listing.runs.map((run) => ({ run })) : [...unfolded(listing.runs), ...foldEvals(listing.runs)];
+  if (!(json || all)) {
+    const order = newestFirst(runs.map((line) => line.run));
+    runs.sort((a, b) => order.indexOf(a.run) - order.indexOf(b.run));
+  }
   if (json) process.stdout.write(`${JSON.stringify(runs.map(asJson), null, 2)}\n`);
-  else printTable(runs, url ? "in .prose/runs or the DBOS database" : "in .prose/runs", Boolean(url));
-  if (database.problem !== undefined) process.stderr.write(`prosec: ${database.problem}\n`);
-  return database.code;
+  else printTable(runs, listing.where, listing.stores.length > 1);
+  if (listing.problem !== undefined) process.stderr.write(`prosec: ${listing.problem.message}\n`);
+  return listing.problem?.code ?? EXIT.ok;
 }
 
 /**
  * An eval's runs as one line: the eval's id, how many of its runs are complete, failed or stopped,
  * their cost together (`prosec runs --all` lists them one by one).
  */
-function foldEvals(runs: readonly ListedRun[]): FoldedEval[] {
-  const evals = new Map<string, ListedRun[]>();
+function foldEvals(runs: readonly StoredRun[]): Listed[] {
+  const evals = new Map<string, StoredRun[]>();
   for (const run of runs) if (run.evalId !== undefined) evals.set(run.evalId, [...(evals.get(run.evalId) ?? []), run]);
   return [...evals].map(([evalId, members]) => {
     const complete = members.filter((run) => run.status === "complete").length;
     const costs = members.flatMap((run) => (run.cost === undefined ? [] : [run.cost]));
-    const first = members[0]!;
-    return {
+    // Listed newest first: the eval started with its oldest run.
+    const first = members.at(-1)!;
+    const updated = Math.max(...members.map((run) => Date.parse(run.updatedAt ?? "") || 0));
+    const run: StoredRun = {
       runId: evalId,
-      status: `eval: ${complete}/${members.length} runs complete`,
+      store: first.store,
+      status: first.status,
       ...(first.source === undefined ? {} : { source: first.source }),
       ...(first.program === undefined ? {} : { program: first.program }),
       ...(first.startedAt === undefined ? {} : { startedAt: first.startedAt }),
+      ...(updated === 0 ? {} : { updatedAt: new Date(updated).toISOString() }),
+      steps: members.reduce((sum, run) => sum + run.steps, 0),
+      tokens: members.reduce((sum, run) => sum + run.tokens, 0),
       cost: costs.length === 0 ? undefined : costs.reduce((sum, cost) => sum + cost, 0),
-      lastWrittenMs: Math.max(...members.map((run) => run.lastWrittenMs)),
     };
+    return { run, evalStatus: `eval: ${complete}/${members.length} runs complete` };
   });
 }
 
-async function databaseRuns(url: string): Promise<{ runs: DbosRun[]; code: ExitCode; problem?: string }> {
-  const { listDbosRuns } = await import("../worker/dbos-runs.js");
-  const { withClient } = await import("../worker/client.js");
-  const { DatabaseUnreachable, NoRunsDatabase } = await import("../worker/database.js");
-  try {
-    return { runs: await withClient(url, listDbosRuns), code: EXIT.ok };
-  } catch (error) {
-    if (error instanceof DatabaseUnreachable) return { runs: [], code: EXIT.network, problem: error.message };
-    // A database no run was submitted to holds none: nothing is wrong.
-    if (error instanceof NoRunsDatabase) return { runs: [], code: EXIT.ok, problem: `no DBOS runs: ${error.message}` };
-    throw error;
-  }
+/** The runs that are no eval's case, each a line. */
+function unfolded(runs: readonly StoredRun[]): Listed[] {
+  return runs.filter((run) => run.evalId === undefined).map((run) => ({ run }));
 }
 
-function startedMs({ store, run }: AnyRun): number {
-  const started = Date.parse(run.startedAt ?? "");
-  if (!Number.isNaN(started)) return started;
-  return store === "dbos" ? 0 : run.lastWrittenMs;
-}
-
-function printTable(runs: readonly AnyRun[], where: string, withDatabase: boolean): void {
+function printTable(runs: readonly Listed[], where: string, manyStores: boolean): void {
   if (runs.length === 0) {
     process.stdout.write(`no runs ${where}\n`);
     return;
   }
-  const rows = runs.map(({ store, run }) => [
+  const rows = runs.map(({ run, evalStatus }) => [
     run.runId,
-    ...(withDatabase ? [store] : []),
-    run.status,
+    ...(manyStores ? [run.store] : []),
+    evalStatus ?? run.status,
     run.source ?? run.program ?? "?",
-    ...(withDatabase ? [store === "dbos" ? shortVersion(run.version) : "-"] : []),
+    ...(manyStores ? [run.version === undefined ? "-" : run.version.slice(0, 12)] : []),
     started(run.startedAt),
     cost(run.cost),
   ]);
-  const header = withDatabase
+  const header = manyStores
     ? ["RUN", "STORE", "STATUS", "PROGRAM", "VERSION", "STARTED", "COST"]
     : ["RUN", "STATUS", "PROGRAM", "STARTED", "COST"];
   printColumns(header, rows);
-}
-
-/** A program version (a code hash) as short as a commit's. */
-function shortVersion(version: string | undefined): string {
-  return version === undefined ? "?" : version.slice(0, 12);
 }
 
 function started(iso: string | undefined): string {
@@ -273,80 +207,37 @@ function cost(dollars: number | undefined): string {
   return dollars === undefined ? "-" : `$${dollars.toFixed(dollars < 1 ? 4 : 2)}`;
 }
 
-function asJson(entry: AnyRun): object {
-  if (entry.store === "dbos") {
-    const { run } = entry;
-    return {
-      runId: run.runId,
-      store: "dbos",
-      status: run.status,
-      dbosStatus: run.dbosStatus,
-      program: run.program ?? null,
-      source: run.source ?? null,
-      version: run.version ?? null,
-      queue: run.queue ?? null,
-      worker: run.worker ?? null,
-      startedAt: run.startedAt,
-      updatedAt: run.updatedAt ?? null,
-      steps: run.steps,
-      cost: run.cost ?? null,
-    };
-  }
-  if (entry.store === "eval") {
-    const { run } = entry;
-    return { evalId: run.runId, store: "eval", status: run.status, source: run.source ?? null, cost: run.cost ?? null };
-  }
-  const { run } = entry;
+/** A run in `--format json`: every field the store knows, null where it knows none. */
+function asJson({ run }: Listed): object {
   return {
     runId: run.runId,
-    store: "file",
+    store: run.store,
     status: run.status,
+    ...(run.backendStatus === undefined ? {} : { backendStatus: run.backendStatus }),
     program: run.program ?? null,
     source: run.source ?? null,
+    ...(run.version === undefined ? {} : { version: run.version }),
+    ...(run.queue === undefined ? {} : { queue: run.queue }),
+    ...(run.worker === undefined ? {} : { worker: run.worker }),
     startedAt: run.startedAt ?? null,
-    lastWritten: new Date(run.lastWrittenMs).toISOString(),
+    updatedAt: run.updatedAt ?? null,
     steps: run.steps,
     cost: run.cost ?? null,
     ...(run.evalId === undefined ? {} : { evalId: run.evalId }),
   };
 }
 
-/**
- * `runs show` for a run in the DBOS database: its checkpointed steps (key, line, kind, tokens, cost)
- * and what it waits for, as `prosec view` shows them.
- */
-async function showDbosRun(url: string, runId: string, json: boolean): Promise<ExitCode> {
-  const { readDbosRun } = await import("../view/dbos-view.js");
-  const detail = await readDbosRun(url, runId);
-  if (detail === undefined)
-    throw new UsageError(
-      `runs show ${runId}: there is no such run in .prose/runs, nor in the DBOS database (or it cannot be reached)`,
-    );
+/** `runs show`: a run's steps, and what it waits for (an input, a tool call to approve), one a line. */
+async function showRun(runId: string, json: boolean): Promise<ExitCode> {
+  const store = openRunStore(process.cwd());
+  const found: FoundRun | undefined = await store.find(runId);
+  if (found === undefined) throw new UsageError(`runs show ${runId}: there is no such run (prosec runs lists them)`);
+  const steps = await store.steps(runId);
   if (json) {
-    process.stdout.write(`${JSON.stringify(detail.steps, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(steps, null, 2)}\n`);
     return EXIT.ok;
   }
-  if (detail.steps.length === 0) process.stdout.write("no steps recorded\n");
-  else
-    printColumns(
-      ["KEY", "LINE", "KIND", "TOKENS", "COST"],
-      detail.steps.map((step) => [
-        step.key,
-        step.line === 0 ? "-" : String(step.line),
-        step.kind,
-        String(step.tokens),
-        step.cost === undefined ? "-" : cost(step.cost),
-      ]),
-    );
-  for (const line of detail.waitingFor ?? []) process.stdout.write(`waiting ${line}\n`);
+  printSteps(steps);
+  for (const line of found.waitingFor) process.stdout.write(`waiting ${line}\n`);
   return EXIT.ok;
-}
-
-/** The tool calls the run waits for a person to approve (docs/tools.md, "Approvals"), one a line. */
-function printPendingApprovals(dir: string, runId: string): void {
-  const pending = (readWaiting(dir)?.questions ?? []).filter((question) => question.name.startsWith(APPROVAL_PREFIX));
-  for (const question of pending)
-    process.stdout.write(
-      `waiting for approval: ${question.name.slice(APPROVAL_PREFIX.length)}: ${question.prompt} (prosec approve ${runId} ${question.name.slice(APPROVAL_PREFIX.length)}, or prosec deny)\n`,
-    );
 }

@@ -1,7 +1,7 @@
 /**
- * `prosec view [RUN_ID]`: a local, read-only page over `.prose/runs/` (served on 127.0.0.1 with a
- * random token in its address), or with `--out report.html` one self-contained file of one run that
- * opens offline.
+ * `prosec view [RUN_ID]`: a local, read-only page over the store's runs (src/runs/: `.prose/runs/`,
+ * and the DBOS database's when one is configured), served on 127.0.0.1 with a random token in its
+ * address, or with `--out report.html` one self-contained file of one run that opens offline.
  */
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import type { Argv } from "yargs";
@@ -9,10 +9,11 @@ import { renderPage } from "../view/page.js";
 import { reportDetails } from "../view/report.js";
 import { readRunSteps } from "../view/run-steps.js";
 import { runViewOf } from "../view/run-view.js";
-import { listRuns, runDir, startViewServer } from "../view/server.js";
-import { EXIT } from "../exit-codes.js";
+import { startViewServer } from "../view/server.js";
+import { renderStoredRunPage } from "../view/stored-run-page.js";
+import type { RunStore } from "../runs/run-store.js";
+import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
-import { configuredDatabaseUrl } from "../worker/database-url.js";
 
 export interface ViewArguments {
   readonly run?: string;
@@ -39,52 +40,38 @@ export function viewCommand(yargs: Argv): Argv {
 }
 
 export async function runView(argv: ViewArguments): Promise<number> {
-  const cwd = process.cwd();
-  const databaseUrl = configuredDatabaseUrl();
-  if (argv.run !== undefined && runDir(cwd, argv.run) === undefined) {
-    if (databaseUrl === undefined) throw new UsageError(`no run ${argv.run} in .prose/runs (prosec runs lists them)`);
-    return viewDbosRun(argv.run, databaseUrl, argv.out);
-  }
-  if (argv.out !== undefined) {
-    const runId = argv.run ?? listRuns(cwd)[0]?.runId;
-    if (runId === undefined) throw new UsageError("no runs in .prose/runs to write a report of");
-    const dir = runDir(cwd, runId)!;
-    const steps = readRunSteps(runId, dir);
+  const { openRunStore, reportingStore } = await import("../runs/open-run-store.js");
+  const store = openRunStore(process.cwd());
+  // Said in one line when the store cannot be read, or has no such run.
+  return reportingStore(async () => {
+    if (argv.run !== undefined && (await store.find(argv.run)) === undefined)
+      throw new UsageError(`no run ${argv.run} ${(await store.list()).where} (prosec runs lists them)`);
+    if (argv.out === undefined) return serve(store, argv.run);
+    const runId = argv.run ?? (await store.list()).runs[0]?.runId;
+    if (runId === undefined) throw new UsageError("no runs here to write a report of (prosec runs lists them)");
+    const found = (await store.find(runId))!;
+    if (found.folder === undefined) {
+      writeWhole(argv.out, renderStoredRunPage(found, await store.steps(runId)));
+      process.stdout.write(`${argv.out}: run ${runId} (${found.program ?? found.store}, ${found.status})\n`);
+      return EXIT.ok;
+    }
+    const steps = readRunSteps(runId, found.folder);
     const run = runViewOf(steps);
-    const details = reportDetails(steps, dir);
+    const details = reportDetails(steps, found.folder);
     writeWhole(argv.out, renderPage({ title: `${run.program} · ${runId}`, mode: "run", run, details }));
     process.stdout.write(`${argv.out}: run ${runId} (${run.program}, ${run.status})\n`);
     return EXIT.ok;
-  }
-  return serve(cwd, argv.run, databaseUrl);
+  });
 }
 
-async function serve(cwd: string, runId: string | undefined, databaseUrl: string | undefined): Promise<number> {
-  const server = await startViewServer(cwd, runId, databaseUrl === undefined ? {} : { databaseUrl });
+async function serve(store: RunStore, runId: string | undefined): Promise<ExitCode> {
+  const server = await startViewServer(store, runId);
   process.stdout.write(`prosec view: ${server.url}\n(read-only, this machine only; Ctrl-C stops it)\n`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);
     process.once("SIGTERM", resolve);
   });
   await server.close();
-  return EXIT.ok;
-}
-
-/** A run in the DBOS database: its page served, or written with `--out`. */
-async function viewDbosRun(runId: string, databaseUrl: string, out: string | undefined): Promise<number> {
-  const { readDbosRun, renderDbosRunPage } = await import("../view/dbos-view.js");
-  const { findRun, reportingDatabase, withClient } = await import("../worker/client.js");
-  // Said in one line when the database cannot be read, or has no such run.
-  const code = await reportingDatabase(async () => {
-    await withClient(databaseUrl, (client) => findRun(client, runId));
-    return EXIT.ok;
-  });
-  if (code !== EXIT.ok) return code;
-  if (out === undefined) return serve(process.cwd(), runId, databaseUrl);
-  const detail = await readDbosRun(databaseUrl, runId);
-  if (detail === undefined) throw new UsageError(`there is no run ${runId} in this database`);
-  writeWhole(out, renderDbosRunPage(detail));
-  process.stdout.write(`${out}: run ${runId} (${detail.run.program ?? "DBOS"}, ${detail.run.status})\n`);
   return EXIT.ok;
 }
 

@@ -3,9 +3,15 @@
  * a run's): the eval program's bound with each case's inputs, summed over the cases still to run, plus
  * what the eval's runs spent already.
  */
-import { boundDollars, evaluate, inputValues, totalCalls } from "../../runtime/cost/bound.js";
-import { priceOf, type PriceTable } from "../../runtime/model/prices.js";
-import { formatBudget } from "../../runtime/cost/meter.js";
+import {
+  boundDollars,
+  evaluate,
+  inputValues,
+  totalCalls,
+  priceOf,
+  type PriceTable,
+  formatBudget,
+} from "../../runtime/cost.js";
 import type { ProgramCost, Value } from "../../runtime/index.js";
 
 export interface CaseBound {

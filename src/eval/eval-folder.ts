@@ -9,7 +9,7 @@
  */
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/stored-runs.js";
 import type { Value } from "../../runtime/index.js";
 import { writeFileAtomically } from "../project/atomic-write.js";
 import type { CaseResult } from "./case-result.js";

@@ -15,7 +15,7 @@ import {
   type RunOptions,
   type Value,
 } from "../../runtime/index.js";
-import { formatBudget } from "../../runtime/cost/meter.js";
+import { formatBudget } from "../../runtime/cost.js";
 import type { ProgramModule } from "../run/load-program.js";
 import type { AssertOutcome, CaseResult } from "./case-result.js";
 import {

@@ -12,9 +12,13 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { JOURNAL_FILE, parseJournal, type JournalRecord } from "../../runtime/durable/file-journal.js";
-import type { RunManifest } from "../../runtime/durable/manifest.js";
-import { safeName } from "../../runtime/durable/files.js";
+import {
+  JOURNAL_FILE,
+  parseJournal,
+  type JournalRecord,
+  type RunManifest,
+  safeName,
+} from "../../runtime/stored-runs.js";
 import type { StepKind, Value } from "../../runtime/index.js";
 import { UsageError } from "../errors.js";
 

@@ -12,9 +12,7 @@
  * needs its answer. A record whose request hash differs from the step's is replayed and reported.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { anchorSubject } from "../../runtime/address/anchors.js";
-import type { JournalRecord } from "../../runtime/durable/file-journal.js";
-import { dedent } from "../../runtime/model/prompt.js";
+import { anchorSubject, type JournalRecord, dedent } from "../../runtime/stored-runs.js";
 import {
   text,
   type DurableStep,

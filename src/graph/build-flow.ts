@@ -10,7 +10,7 @@
 import type * as ast from "../ast.js";
 import { childrenOf } from "../walk.js";
 import { DEFAULT_MODEL, formatCount, Poly, type Analysis, type CostEstimator } from "../phases/2-analyze/index.js";
-import type { ProgramCost } from "../../runtime/cost/bound.js";
+import type { ProgramCost } from "../../runtime/cost.js";
 import { FlowCanvas, type Exit } from "./flow-canvas.js";
 import type { FlowGraph } from "./flow-graph.js";
 import { excerpt, quoted } from "./labels.js";

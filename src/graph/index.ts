@@ -6,7 +6,7 @@ import { blameCompiler } from "../diagnostics/compiler-bug.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { checkProgram, type CompileOptions } from "../compile.js";
 import { costEstimator } from "../phases/2-analyze/index.js";
-import type { ProgramCost } from "../../runtime/cost/bound.js";
+import type { ProgramCost } from "../../runtime/cost.js";
 import { buildFlow } from "./build-flow.js";
 import type { FlowGraph } from "./flow-graph.js";
 

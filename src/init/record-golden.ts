@@ -4,13 +4,16 @@
  * writes the expected outputs (and proves the test passes before init says it made it).
  */
 import { join } from "node:path";
-import { JournalStepStore } from "../../runtime/durable/durability.js";
-import { journalLine } from "../../runtime/durable/file-journal.js";
-import { STEP_SCHEME } from "../../runtime/durable/manifest.js";
-import { newRunId } from "../../runtime/run/lifecycle.js";
-import { ScriptedDurability, ScriptedModel } from "../../runtime/testing/scripted-model.js";
+import {
+  JournalStepStore,
+  ScriptedDurability,
+  journalLine,
+  STEP_SCHEME,
+  makeDirectory,
+} from "../../runtime/stored-runs.js";
+import { newRunId } from "../../runtime/index.js";
+import { ScriptedModel } from "../../runtime/testing/index.js";
 import type { Journal, RecordedStep, StepAddress } from "../../runtime/types.js";
-import { makeDirectory } from "../../runtime/make-directory.js";
 import { writeFileAtomically } from "../project/atomic-write.js";
 import { testGolden } from "../golden/run-golden.js";
 import { loadProgram } from "../run/load-program.js";

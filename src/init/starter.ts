@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
 import { recordStarterGolden, STARTER } from "./record-golden.js";

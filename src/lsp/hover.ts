@@ -4,7 +4,7 @@
  */
 import { inputQuestion, typeWords, type SymbolInfo, type SymbolKind } from "../phases/2-analyze/index.js";
 import { MarkupKind, type Hover } from "vscode-languageserver";
-import { defaultModelName } from "../../runtime/model/models.js";
+import { defaultModelName } from "../../runtime/cost.js";
 import type {
   AgentDefinition,
   BlockDefinition,

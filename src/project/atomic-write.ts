@@ -1,6 +1,6 @@
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/stored-runs.js";
 
 /**
  * Writes a file so that readers only ever see the old content or the whole new content: the text

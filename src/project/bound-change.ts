@@ -3,7 +3,7 @@
  * bound is read back from its metadata (`cost: { ... }`, a data literal the compiler wrote) and
  * compared, kind by kind, with the new one.
  */
-import type { CallKind, Count, ProgramCost } from "../../runtime/cost/bound.js";
+import type { CallKind, Count, ProgramCost } from "../../runtime/cost.js";
 import { formatCount, Poly } from "../phases/2-analyze/index.js";
 
 /** The bound in a generated module's metadata; undefined when it has none or it cannot be read. */

@@ -6,8 +6,7 @@
  */
 import { homedir } from "node:os";
 import { dirname, relative } from "node:path";
-import { installedSkills } from "../../runtime/tools/skills.js";
-import { findMcpConfig, readMcpConfig } from "../../runtime/tools/mcp/config.js";
+import { findMcpConfig, installedSkills, readMcpConfig } from "../../runtime/host.js";
 import type { DeclaredMcpServers } from "../phases/2-analyze/index.js";
 
 export function declaredMcpServers(programPath: string, cwd = process.cwd()): DeclaredMcpServers {

@@ -5,7 +5,7 @@
  */
 import { cpSync, existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
 import { lockfileText, LOCKFILE, type Lockfile } from "../project/lockfile.js";
 import { VENDOR_FOLDER, vendoredPath } from "../references.js";

@@ -3,7 +3,7 @@
  * model family, `PROSEC_PRICES`). Cache writes count 1.25x the input price, cache reads 0.1x. Models
  * without a price (a local model, a gateway's own names) are left out of the estimate.
  */
-import { costOf, listPrices, PriceError, priceTable, type PriceTable } from "../../runtime/model/prices.js";
+import { costOf, listPrices, PriceError, priceTable, type PriceTable } from "../../runtime/cost.js";
 import type { Usage } from "../../runtime/index.js";
 
 /** US dollars, or undefined when no model used has a known price. */

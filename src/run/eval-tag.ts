@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/stored-runs.js";
 
 export interface EvalTag {
   readonly evalId: string;

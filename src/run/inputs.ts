@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { UsageError } from "../errors.js";
 import type { InputDefinition, ProgramInfo } from "../../runtime/index.js";
-import { questionsNamed, type NamedQuestion } from "../../runtime/durable/question-names.js";
+import { questionsNamed, type NamedQuestion } from "../../runtime/stored-runs.js";
 
 export function parseInputArguments(
   list: readonly string[],

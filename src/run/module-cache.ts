@@ -20,7 +20,7 @@ import { isUtf8 } from "node:buffer";
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { makeDirectory } from "../../runtime/make-directory.js";
+import { makeDirectory } from "../../runtime/stored-runs.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { findProjectRoot, LOCKFILE } from "../project/lockfile.js";
 import { compilerVersion } from "../version.js";

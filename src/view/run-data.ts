@@ -1,23 +1,18 @@
 /**
- * What `prosec view` lists of a run, and what its pages share: the run's status and the version of its
+ * What the pages of `prosec view` share: a run summary as the list shows it, its status and the version of its
  * files (nothing here writes). One run's page is read by run-steps.ts, run-view.ts and step-detail.ts.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { Usage } from "../../runtime/index.js";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { readWaiting } from "../../runtime/durable/run-control.js";
-import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
-import { readRun } from "../run/run-list.js";
+import { answerName, readWaiting, TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/stored-runs.js";
+import type { StoredRunStatus } from "../runs/run-store.js";
 
-/** `queued` and `cancelled` are DBOS runs' (src/view/dbos-view.ts). */
-export type RunStatus =
-  "running" | "complete" | "failed" | "interrupted" | "waiting" | "damaged" | "queued" | "cancelled";
+export type RunStatus = StoredRunStatus;
 
 export interface RunSummary {
   readonly runId: string;
-  /** Set for a run in the DBOS database; a file run's is in .prose/runs. */
-  readonly store?: "dbos";
+  /** A badge the list shows by a run that keeps no trace: its store's name (`DBOS`), whose page shows what it holds. */
+  readonly mark?: string;
   readonly program: string;
   readonly status: RunStatus;
   readonly startedAt?: string;
@@ -25,30 +20,6 @@ export interface RunSummary {
   readonly steps: number;
   readonly tokens: number;
   readonly cost?: number;
-}
-
-interface JournalLine {
-  readonly key: string;
-  readonly kind: string;
-  readonly usage?: readonly Usage[];
-  readonly reason?: string;
-}
-
-/** The summary `prosec view` lists a run with. */
-export function summarizeRun(runId: string, dir: string): RunSummary {
-  const listed = readRun(runId, dir);
-  const journal = readLines<JournalLine>(join(dir, "journal.jsonl"));
-  const usage = journal.flatMap((record) => record.usage ?? []);
-  return {
-    runId,
-    program: listed.program ?? runId,
-    status: statusOf(dir, listed.status),
-    ...(listed.startedAt === undefined ? {} : { startedAt: listed.startedAt }),
-    ...durationOf(listed.startedAt, listed.lastWrittenMs),
-    steps: journal.length,
-    tokens: usage.reduce((sum, entry) => sum + totalTokens(entry), 0),
-    ...(listed.cost === undefined ? {} : { cost: listed.cost }),
-  };
 }
 
 /** The sizes and times of the files the page shows: a change in any is a new version. */
@@ -65,12 +36,6 @@ export function runVersion(dir: string): string {
     .join("/");
 }
 
-/** A run's status, `waiting` when it stopped to ask for an input. */
-export function statusOf(dir: string, listed: string): RunStatus {
-  if (listed !== "running" && waitingFor(dir) !== undefined) return "waiting";
-  return listed as RunStatus;
-}
-
 /** The inputs a run waits for, if it does. */
 export function waitingFor(dir: string): string[] | undefined {
   try {
@@ -81,29 +46,9 @@ export function waitingFor(dir: string): string[] | undefined {
   }
 }
 
-function totalTokens(usage: Usage): number {
-  return usage.inputTokens + usage.outputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
-}
-
 export function durationOf(startedAt: string | undefined, lastWrittenMs: number): { durationMs?: number } {
   const start = startedAt === undefined ? NaN : Date.parse(startedAt);
   return Number.isNaN(start) || lastWrittenMs === 0
     ? {}
     : { durationMs: Math.max(0, Math.round(lastWrittenMs - start)) };
-}
-
-function readLines<T>(path: string): T[] {
-  if (!existsSync(path)) return [];
-  const text = readFileSync(path, "utf8");
-  const records: T[] = [];
-  // Complete lines only: one being written has no newline yet.
-  for (const line of text.slice(0, text.lastIndexOf("\n") + 1).split("\n")) {
-    if (line === "") continue;
-    try {
-      records.push(JSON.parse(line) as T);
-    } catch {
-      // A damaged line: the rest is still worth showing.
-    }
-  }
-  return records;
 }

@@ -15,10 +15,10 @@ import {
   type TraceRecord,
   type TraceRequestRecord,
   type TraceStartRecord,
-} from "../../runtime/durable/trace-format.js";
+} from "../../runtime/stored-runs.js";
 import { estimateCost, pricesForEstimates } from "../run/cost.js";
-import { readRun, type ListedRun } from "../run/run-list.js";
-import { runVersion, statusOf, waitingFor, type RunStatus } from "./run-data.js";
+import { readRun, type ListedRun } from "../runs/folder-list.js";
+import { runVersion, waitingFor, type RunStatus } from "./run-data.js";
 
 export type StepState = "done" | "running" | "failed" | "waiting" | "cancelled";
 
@@ -81,7 +81,7 @@ export function readRunSteps(runId: string, dir: string): RunSteps {
 
 function readSteps(runId: string, dir: string, version: string): RunSteps {
   const listed = readRun(runId, dir);
-  const status = statusOf(dir, listed.status);
+  const status: RunStatus = listed.status;
   // A session's turns have records of their own (no `kind`): they are not steps.
   const journal = parsed<JournalLine>(readLines(join(dir, "journal.jsonl"))).filter(
     (record) => record.kind !== undefined,

@@ -10,43 +10,29 @@
  *   /<token>/api/run/<id>/graph    the graph with the run's state, as SVG
  *   /<token>/api/run/<id>/step/<key>  one step's requests and answers, with their texts
  *
- * With a DBOS database (`databaseUrl`), the list has its runs too, and a DBOS run's pages are
- * dbos-view.ts's: what the database holds.
+ * The runs are the store's (src/runs/): a run that keeps a trace in its folder has the pages above;
+ * one that does not (a DBOS run) has stored-run-page.ts's: what its store holds.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { join } from "node:path";
-import { runsFolder } from "../run/run-list.js";
+import type { FoundRun, RunStore, StoredRun } from "../runs/run-store.js";
 import { renderPage } from "./page.js";
-import { runVersion, summarizeRun, type RunSummary } from "./run-data.js";
+import { durationOf, runVersion, type RunSummary } from "./run-data.js";
 import { readRunGraph, readRunView } from "./run-view.js";
 import { readStepDetail } from "./step-detail.js";
+import { renderStoredRunPage } from "./stored-run-page.js";
 
 export interface ViewServer {
   readonly url: string;
   close(): Promise<void>;
 }
 
-export interface ViewServerOptions {
-  /** The DBOS database whose runs are listed too (DBOS_SYSTEM_DATABASE_URL). */
-  readonly databaseUrl?: string;
-}
-
-export function startViewServer(cwd: string, runId?: string, options: ViewServerOptions = {}): Promise<ViewServer> {
+export function startViewServer(store: RunStore, runId?: string): Promise<ViewServer> {
   const token = randomBytes(16).toString("hex");
   const server = createServer((request, response) => {
-    const failed = (error: unknown): void =>
-      send(response, 500, "text/plain", `prosec view: ${error instanceof Error ? error.message : String(error)}`);
-    try {
-      if (options.databaseUrl !== undefined && request.method === "GET") {
-        handleWithDatabase(request, response, cwd, token, runId, options.databaseUrl).catch(failed);
-        return;
-      }
-      handle(request, response, cwd, token, runId);
-    } catch (error) {
-      failed(error);
-    }
+    handle(request, response, store, token, runId).catch((error: unknown) =>
+      send(response, 500, "text/plain", `prosec view: ${error instanceof Error ? error.message : String(error)}`),
+    );
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -57,7 +43,13 @@ export function startViewServer(cwd: string, runId?: string, options: ViewServer
   });
 }
 
-function handle(request: IncomingMessage, response: ServerResponse, cwd: string, token: string, runId?: string): void {
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  store: RunStore,
+  token: string,
+  runId: string | undefined,
+): Promise<void> {
   if (request.method !== "GET" && request.method !== "HEAD") return send(response, 405, "text/plain", "read-only");
   const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
   const prefix = `/${token}/`;
@@ -65,27 +57,35 @@ function handle(request: IncomingMessage, response: ServerResponse, cwd: string,
   const route = path.slice(prefix.length).split("/").map(decodeURIComponent);
   const api = `${prefix}api/`;
   if (route.length === 1 && route[0] === "") {
-    if (runId !== undefined) return sendRunPage(response, cwd, runId, api);
-    return send(
-      response,
-      200,
-      "text/html",
-      renderPage({ title: "prosec runs", mode: "runs", runs: listRuns(cwd), api }),
-    );
+    if (runId !== undefined) return sendRunPage(response, store, runId, api);
+    const runs = await listRuns(store);
+    return send(response, 200, "text/html", renderPage({ title: "prosec runs", mode: "runs", runs, api }));
   }
-  if (route[0] === "run" && route.length === 2) return sendRunPage(response, cwd, route[1]!, api);
+  if (route[0] === "run" && route.length === 2) return sendRunPage(response, store, route[1]!, api);
   if (route[0] === "api" && route[1] === "runs" && route.length === 2)
-    return send(response, 200, "application/json", JSON.stringify(listRuns(cwd)));
+    return send(response, 200, "application/json", JSON.stringify(await listRuns(store)));
   if (route[0] === "api" && route[1] === "run" && route.length >= 3) {
-    const dir = runDir(cwd, route[2]!);
-    if (dir === undefined) return send(response, 404, "text/plain", "no such run");
+    const found = await store.find(route[2]!);
+    if (found === undefined) return send(response, 404, "text/plain", "no such run");
+    const dir = found.folder;
     if (route.length === 3)
-      return send(response, 200, "application/json", JSON.stringify(readRunView(route[2]!, dir, { graph: false })));
+      return send(
+        response,
+        200,
+        "application/json",
+        JSON.stringify(
+          dir === undefined
+            ? { ...found, steps: await store.steps(found.runId) }
+            : readRunView(found.runId, dir, { graph: false }),
+        ),
+      );
+    // The trace's routes: a run that keeps no trace has none.
+    if (dir === undefined) return send(response, 404, "text/plain", "not found");
     if (route.length === 4 && route[3] === "version") return send(response, 200, "text/plain", runVersion(dir));
     if (route.length === 4 && route[3] === "graph")
-      return send(response, 200, "image/svg+xml", readRunGraph(route[2]!, dir));
+      return send(response, 200, "image/svg+xml", readRunGraph(found.runId, dir));
     if (route.length === 5 && route[3] === "step") {
-      const detail = readStepDetail(route[2]!, dir, route[4]!);
+      const detail = readStepDetail(found.runId, dir, route[4]!);
       if (detail === undefined) return send(response, 404, "text/plain", "no such step");
       return send(response, 200, "application/json", JSON.stringify(detail));
     }
@@ -93,78 +93,37 @@ function handle(request: IncomingMessage, response: ServerResponse, cwd: string,
   send(response, 404, "text/plain", "not found");
 }
 
-/** The routes that read the database (the list, a DBOS run's page and JSON); the others are `handle`'s. */
-async function handleWithDatabase(
-  request: IncomingMessage,
-  response: ServerResponse,
-  cwd: string,
-  token: string,
-  runId: string | undefined,
-  databaseUrl: string,
-): Promise<void> {
-  const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
-  const prefix = `/${token}/`;
-  const route = path.startsWith(prefix) ? path.slice(prefix.length).split("/").map(decodeURIComponent) : [];
-  const list = route.length === 1 && route[0] === "" && runId === undefined;
-  if (list || (route[0] === "api" && route[1] === "runs" && route.length === 2)) {
-    const runs = await listAllRuns(cwd, databaseUrl);
-    if (!list) return send(response, 200, "application/json", JSON.stringify(runs));
-    return send(
-      response,
-      200,
-      "text/html",
-      renderPage({ title: "prosec runs", mode: "runs", runs, api: `${prefix}api/` }),
-    );
-  }
-  const named =
-    route.length === 1 && route[0] === "" ? runId : route[0] === "run" && route.length === 2 ? route[1] : undefined;
-  const asked = named ?? (route[0] === "api" && route[1] === "run" && route.length === 3 ? route[2] : undefined);
-  if (asked !== undefined && runDir(cwd, asked) === undefined) {
-    const { readDbosRun, renderDbosRunPage } = await import("./dbos-view.js");
-    const detail = await readDbosRun(databaseUrl, asked);
-    if (detail === undefined) return send(response, 404, "text/plain", "no such run");
-    if (named !== undefined) return send(response, 200, "text/html", renderDbosRunPage(detail));
-    return send(response, 200, "application/json", JSON.stringify(detail));
-  }
-  handle(request, response, cwd, token, runId);
-}
-
-/** The file runs and the database's, newest first (the database's left out, and said on stderr, when it cannot be read). */
-export async function listAllRuns(cwd: string, databaseUrl: string): Promise<RunSummary[]> {
-  const { dbosRunSummaries } = await import("./dbos-view.js");
-  const database = await dbosRunSummaries(databaseUrl);
-  if (database.problem !== undefined) process.stderr.write(`prosec view: no DBOS runs listed: ${database.problem}\n`);
-  const started = (run: RunSummary): number => Date.parse(run.startedAt ?? "") || 0;
-  return [...listRuns(cwd), ...database.runs].sort((a, b) => started(b) - started(a));
-}
-
-function sendRunPage(response: ServerResponse, cwd: string, runId: string, api: string): void {
-  const dir = runDir(cwd, runId);
-  if (dir === undefined) return send(response, 404, "text/plain", "no such run");
-  const run = readRunView(runId, dir, { graph: false });
+async function sendRunPage(response: ServerResponse, store: RunStore, runId: string, api: string): Promise<void> {
+  const found: FoundRun | undefined = await store.find(runId);
+  if (found === undefined) return send(response, 404, "text/plain", "no such run");
+  if (found.folder === undefined)
+    return send(response, 200, "text/html", renderStoredRunPage(found, await store.steps(runId)));
+  const run = readRunView(runId, found.folder, { graph: false });
   send(response, 200, "text/html", renderPage({ title: `${run.program} · ${runId}`, mode: "run", run, api }));
 }
 
-/** The runs, newest first. */
-export function listRuns(cwd: string): RunSummary[] {
-  const folder = runsFolder(cwd);
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort()
-    .reverse()
-    .map((id) => summarizeRun(id, join(folder, id)));
+/** The store's runs as the list shows them, newest first (a part of the store that cannot be read is said on stderr). */
+export async function listRuns(store: RunStore): Promise<RunSummary[]> {
+  const listing = await store.list();
+  if (listing.problem !== undefined) process.stderr.write(`prosec view: ${listing.problem.message}\n`);
+  return listing.runs.map(summaryOf);
 }
 
-/** The folder of a run id found in `.prose/runs` (never a path the id could make up). */
-export function runDir(cwd: string, runId: string): string | undefined {
-  const folder = runsFolder(cwd);
-  if (!existsSync(folder)) return undefined;
-  const found = readdirSync(folder, { withFileTypes: true }).find(
-    (entry) => entry.isDirectory() && entry.name === runId,
-  );
-  return found === undefined ? undefined : join(folder, found.name);
+/** A run as the list shows it; one that keeps no trace is marked with its store's name (its page shows what that holds). */
+function summaryOf(run: StoredRun): RunSummary {
+  return {
+    runId: run.runId,
+    ...(run.folder === undefined ? { mark: run.store.toUpperCase() } : {}),
+    program: run.program ?? run.runId,
+    status: run.status,
+    ...(run.startedAt === undefined ? {} : { startedAt: run.startedAt }),
+    ...(run.status === "queued" || run.updatedAt === undefined
+      ? {}
+      : durationOf(run.startedAt, Date.parse(run.updatedAt))),
+    steps: run.steps,
+    tokens: run.tokens,
+    ...(run.cost === undefined ? {} : { cost: run.cost }),
+  };
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {

@@ -4,7 +4,7 @@
  * the texts they name.
  */
 import type { Usage } from "../../runtime/index.js";
-import type { TraceRequestRecord } from "../../runtime/durable/trace-format.js";
+import type { TraceRequestRecord } from "../../runtime/stored-runs.js";
 import { readRunSteps, readTexts, requestsOf, type RunStep } from "./run-steps.js";
 
 export type StepRequest = Omit<TraceRequestRecord, "e" | "s">;

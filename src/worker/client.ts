@@ -3,10 +3,9 @@
  * database's absence said in one line (database.ts) rather than as PostgreSQL's error.
  */
 import { DBOSClient, type WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
-import { EXIT, type ExitCode } from "../exit-codes.js";
+import { RUN_WORKFLOW } from "../../runtime/dbos-runs.js";
 import { UsageError } from "../errors.js";
-import { APPLICATION, checkReachable, DatabaseUnreachable, explainMissing, NoRunsDatabase } from "./database.js";
+import { APPLICATION, checkReachable, explainMissing } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 
 // DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
@@ -38,18 +37,4 @@ export async function findRun(client: DBOSClient, runId: string): Promise<Workfl
   if (status === undefined || status.workflowName !== RUN_WORKFLOW)
     throw new UsageError(`there is no run ${runId} in this database`);
   return status;
-}
-
-/**
- * A command's exit code, with an unreachable database reported as a network failure, and a database
- * without DBOS's tables (where no run id can be found) as a usage error, in one line: not a crash.
- */
-export async function reportingDatabase(command: () => Promise<ExitCode>): Promise<ExitCode> {
-  try {
-    return await command();
-  } catch (error) {
-    if (!(error instanceof DatabaseUnreachable || error instanceof NoRunsDatabase)) throw error;
-    process.stderr.write(`prosec: ${error.message}\n`);
-    return error instanceof NoRunsDatabase ? EXIT.usage : EXIT.network;
-  }
 }

@@ -4,7 +4,7 @@
  */
 import { DBOS } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
-import { DatabaseMismatch } from "../errors.js";
+import { DatabaseMismatch, DatabaseUnreachable, NoRunsDatabase } from "../errors.js";
 import { maskedUrl } from "../masked-url.js";
 
 /** The DBOS application name: every prosec worker and client shares it. */
@@ -15,15 +15,6 @@ const SCHEMA = "prosec";
 
 // Any constant works: it only has to be the same in every worker. ("prosec" in ASCII.)
 const MIGRATION_LOCK = 0x70726f736563;
-
-/** The database is unreachable or refuses us: said once, plainly, instead of DBOS retrying forever. */
-export class DatabaseUnreachable extends Error {}
-
-/**
- * The database holds no DBOS runs at all: it does not exist yet, or DBOS's tables are not in it (no
- * worker, `submit` or `prosec migrate` has used it). Said in one line, not as PostgreSQL's error.
- */
-export class NoRunsDatabase extends Error {}
 
 /** `error` as `NoRunsDatabase` when PostgreSQL says the database or DBOS's tables are missing, as `DatabaseMismatch` when they have another shape; else itself. */
 export function explainMissing(error: unknown, url: string): unknown {

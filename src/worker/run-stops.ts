@@ -6,7 +6,7 @@
  * run is still this execution's, so nothing new starts once another owns it.
  */
 import type pg from "pg";
-import type { RunStops } from "../../runtime/dbos/workflows.js";
+import type { RunStops } from "../../runtime/dbos-runs.js";
 
 export type StopReason = "cancelled" | "taken over by another worker" | "stopped with this worker";
 

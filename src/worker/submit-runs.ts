@@ -5,7 +5,7 @@
  */
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import pMap from "p-map";
-import { RUN_WORKFLOW, type Inputs } from "../../runtime/dbos/workflows.js";
+import { RUN_WORKFLOW, type Inputs } from "../../runtime/dbos-runs.js";
 import { newRunId } from "../../runtime/index.js";
 import { APPLICATION, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";

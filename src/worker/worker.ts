@@ -7,9 +7,9 @@
  */
 import { DBOS, DBOSClient } from "@dbos-inc/dbos-sdk";
 import pg from "pg";
-import { registerProgram, type ProgramRunner } from "../../runtime/dbos/workflows.js";
-import { McpServerPool } from "../../runtime/kernel/run-mcp.js";
-import { Secrets } from "../../runtime/tools/secrets.js";
+import { registerProgram, type ProgramRunner } from "../../runtime/dbos-runs.js";
+import { McpServerPool } from "../../runtime/index.js";
+import { Secrets } from "../../runtime/host.js";
 import { APPLICATION, Heartbeats, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 import { DatabaseOutage } from "./outage.js";

@@ -13,6 +13,7 @@ import { prosec } from "../support/cli.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const bin = fileURLToPath(new URL("../../bin/prosec", import.meta.url));
+const fixtures = fileURLToPath(new URL("../fixtures/view-runs/", import.meta.url));
 const DAY = 86_400_000;
 
 /** A run id like the runtime's, for a copy of the real run. */
@@ -152,5 +153,21 @@ describe("prosec runs", () => {
     expect(cancelled.status).toBe(EXIT.usage);
     expect(cancelled.stderr).toBe(`prosec: run ${realRun} has finished; there is nothing to cancel\n`);
     expect(existsSync(join(runsDir(), realRun, "cancelled"))).toBe(false);
+  });
+
+  it("a waiting run is listed as waiting, runs show says what it waits for, and once cancelled it is listed so", () => {
+    const cwd = temporaryFolder("prosec-runs-waiting-");
+    const runId = "20261126-064708-5d5635";
+    cpSync(join(fixtures, "waiting", ".prose", "runs", runId), join(cwd, ".prose", "runs", runId), { recursive: true });
+    const status = (): string =>
+      (JSON.parse(prosec(["runs", "--format", "json"], cwd).stdout) as { status: string }[])[0]!.status;
+    expect(status()).toBe("waiting");
+    const shown = prosec(["runs", "show", runId], cwd);
+    expect(shown.status, shown.stderr).toBe(EXIT.ok);
+    expect(shown.stdout).toContain(
+      `waiting for input "audience" (Who is the talk for?): prosec answer ${runId} audience=..., then prosec run --resume ${runId}\n`,
+    );
+    expect(prosec(["cancel", runId], cwd, { DBOS_SYSTEM_DATABASE_URL: "" }).stdout).toBe(`run ${runId} cancelled\n`);
+    expect(status()).toBe("cancelled");
   });
 });

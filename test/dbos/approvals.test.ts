@@ -26,6 +26,7 @@ import { ensureBubblewrap } from "../support/bubblewrap.js";
 import { reply, turnOf, type FakeRequest } from "../support/fake-anthropic.js";
 import { freshDatabase } from "../support/postgres.js";
 import { startViewServer } from "../../src/view/server.js";
+import { openRunStore } from "../../src/runs/open-run-store.js";
 
 afterEach(stopChildren);
 beforeAll(() => void ensureBubblewrap());
@@ -89,7 +90,7 @@ describe("approvals on DBOS", () => {
       expect(steps.stdout).toContain(
         `waiting for approval of ${call} (Agent clerk asks to use run_command: sh append.sh) at line 6:17: prosec approve run-yes ${call}, or prosec deny run-yes ${call}\n`,
       );
-      const view = await startViewServer(cwd, undefined, { databaseUrl: database });
+      const view = await startViewServer(openRunStore(cwd, { databaseUrl: database }));
       try {
         const page = await (await fetch(`${view.url}run/run-yes`)).text();
         expect(page).toContain(`waiting for approval of ${call} (Agent clerk asks to use run_command: sh append.sh)`);

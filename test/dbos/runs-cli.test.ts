@@ -8,7 +8,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
-import { listAllRuns, startViewServer } from "../../src/view/server.js";
+import { listRuns, startViewServer } from "../../src/view/server.js";
+import { openRunStore } from "../../src/runs/open-run-store.js";
 import {
   environment,
   fakeModel,
@@ -133,7 +134,13 @@ describe("DBOS runs from the CLI", () => {
       [expect.any(String), "file", "complete"],
     ]);
     // Three sessions of 100k input and 10k output tokens at sonnet's list price ($3 and $15 a million): $0.45 each.
-    expect(runs[0]).toMatchObject({ program: "report", steps: 3, cost: 1.35, dbosStatus: "SUCCESS", queue: "prosec" });
+    expect(runs[0]).toMatchObject({
+      program: "report",
+      steps: 3,
+      cost: 1.35,
+      backendStatus: "SUCCESS",
+      queue: "prosec",
+    });
     expect(runs[0]!.version).toMatch(/^\w{8,}$/);
     // The cancelled run finished its facts branch; the quotes were in flight.
     expect(runs[1]).toMatchObject({ status: "cancelled", steps: 1, cost: 0.45 });
@@ -141,13 +148,14 @@ describe("DBOS runs from the CLI", () => {
   });
 
   it("prosec view lists them too, and a DBOS run's page shows what the database holds", async () => {
-    const runs = batchFirst(await listAllRuns(cwd, database));
-    expect(runs.map((run) => [run.runId.slice(0, 7), run.store ?? "file", run.status, run.steps])).toEqual([
-      ["batch-1", "dbos", "complete", 3],
-      ["batch-2", "dbos", "cancelled", 1],
+    const store = openRunStore(cwd, { databaseUrl: database });
+    const runs = batchFirst(await listRuns(store));
+    expect(runs.map((run) => [run.runId.slice(0, 7), run.mark ?? "file", run.status, run.steps])).toEqual([
+      ["batch-1", "DBOS", "complete", 3],
+      ["batch-2", "DBOS", "cancelled", 1],
       [expect.any(String), "file", "complete", 3],
     ]);
-    const view = await startViewServer(cwd, undefined, { databaseUrl: database });
+    const view = await startViewServer(store);
     try {
       const page = await (await fetch(`${view.url}run/batch-1`)).text();
       expect(page).toContain('id="status">complete</span>');

@@ -69,28 +69,13 @@ describe("CONTRIBUTING.md", () => {
   });
 });
 
-/**
- * The rooms docs/architecture.md draws that issue 42's other branches create (the run store, the
- * runtime's new layers and faces). Once merged, each exists: the test then asks to take it off this list.
- */
-const BEING_BUILT = [
-  "src/runs/",
-  "runtime/stored-runs.ts",
-  "runtime/cost.ts",
-];
-
 describe("docs/architecture.md", () => {
   const page = readFileSync(join(repositoryRoot, "docs/architecture.md"), "utf8");
   const paths = namedPaths(page).filter(inRepository);
 
-  it("names only paths that exist (or are being built)", () => {
+  it("names only paths that exist", () => {
     expect(paths.length).toBeGreaterThan(40);
-    expect(paths.filter((path) => !existsSync(join(repositoryRoot, path)) && !BEING_BUILT.includes(path))).toEqual([]);
-  });
-
-  it("lists as being built only what does not exist yet, and what the page names", () => {
-    expect(BEING_BUILT.filter((path) => existsSync(join(repositoryRoot, path)))).toEqual([]);
-    expect(BEING_BUILT.filter((path) => !paths.includes(path))).toEqual([]);
+    expect(paths.filter((path) => !existsSync(join(repositoryRoot, path)))).toEqual([]);
   });
 
   it("draws every room of src/ and runtime/, and states no test count", () => {

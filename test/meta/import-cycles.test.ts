@@ -1,8 +1,8 @@
 /**
  * The rooms of the source hold: no import cycle between modules, no cycle between the folders of
- * src/, nothing outside src/cli/ imports the CLI, and code outside a compiler phase reaches it only
- * through the phase's index.ts. runtime/'s folders are layers: each imports only its own layer and
- * the ones below it.
+ * src/, nothing outside src/cli/ imports the CLI, code outside a compiler phase reaches it only
+ * through the phase's index.ts, and src/ reaches runtime/ only through its faces. runtime/'s folders
+ * are layers: each imports only its own layer and the ones below it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -135,6 +135,62 @@ describe("import cycles", () => {
   });
 });
 
+/**
+ * The faces of runtime/ that src/ may import: `prosec/runtime` (index.ts), `prosec/testing`
+ * (testing/index.ts), the faces for prosec's own CLI (cost.ts: cost bounds and prices; stored-runs.ts
+ * and its DBOS side dbos-runs.ts: runs at rest; host.ts: what a host sets up around a run), and the
+ * contract both sides of the compiler share: vocabulary.ts (the language's words, which analysis
+ * checks and the runtime obeys) and types.ts (types only, no code).
+ */
+const RUNTIME_FACES = [
+  "index.ts",
+  "testing/index.ts",
+  "cost.ts",
+  "stored-runs.ts",
+  "dbos-runs.ts",
+  "host.ts",
+  "vocabulary.ts",
+  "types.ts",
+].map((face) => `runtime/${face}`);
+
+/** Each import of a runtime/ module from a module of `files`, as `src/x.ts -> runtime/y.ts`. */
+function runtimeImports(files: ReadonlyMap<string, string>): string[] {
+  return [...files].flatMap(([file, text]) =>
+    ts
+      .preProcessFile(text, true, true)
+      .importedFiles.filter(({ fileName }) => fileName.startsWith("."))
+      .map(({ fileName }) => relative(root, resolve(dirname(join(root, file)), fileName.replace(/\.js$/, ".ts"))))
+      .filter((target) => target.startsWith("runtime/"))
+      .map((target) => `${file} -> ${target}`),
+  );
+}
+
+/** The imports among them that pass the faces. */
+function pastTheFaces(files: ReadonlyMap<string, string>): string[] {
+  return runtimeImports(files).filter((edge) => !RUNTIME_FACES.includes(edge.split(" -> ")[1]!));
+}
+
+describe("src/ and runtime/", () => {
+  it("finds an import past the faces when there is one", () => {
+    const planted = new Map([
+      ["src/cli/x.ts", 'import { a } from "../../runtime/cost.js";\nimport { b } from "../../runtime/run/bound.js";'],
+      ["src/y.ts", 'import type { C } from "../runtime/types.js";\nexport { d } from "../runtime/durable/fork.js";'],
+    ]);
+    expect(pastTheFaces(planted)).toEqual([
+      "src/cli/x.ts -> runtime/run/bound.ts",
+      "src/y.ts -> runtime/durable/fork.ts",
+    ]);
+  });
+
+  it("src/ imports runtime/ only through its faces", () => {
+    const files = new Map(
+      sources(join(root, "src")).map((file) => [relative(root, file), readFileSync(file, "utf8")] as const),
+    );
+    expect(runtimeImports(files).length).toBeGreaterThan(50);
+    expect(pastTheFaces(files)).toEqual([]);
+  });
+});
+
 describe("the rooms of src/", () => {
   // Two folders whose modules import each other, with no module cycle: what the folder check is for.
   const tangled = new Map([
@@ -206,8 +262,8 @@ const RUNTIME_LAYERS: readonly (readonly [layer: string, rooms: readonly string[
   ["steps", ["steps"]],
   ["run", ["run"]],
   // index.ts: prosec/runtime (deprecated.ts: its old names, until 0.4); testing: prosec/testing;
-  // cost.ts, stored-runs.ts: the faces src/ uses.
-  ["faces", ["index.ts", "deprecated.ts", "testing", "cost.ts", "stored-runs.ts"]],
+  // cost.ts, stored-runs.ts, dbos-runs.ts, host.ts: the faces src/ uses.
+  ["faces", ["index.ts", "deprecated.ts", "testing", "cost.ts", "stored-runs.ts", "dbos-runs.ts", "host.ts"]],
 ];
 
 /** The room a module of runtime/ lives in: its top folder (`kernel`), or itself at the top (`types.ts`). */

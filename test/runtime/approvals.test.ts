@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { WaitingForInput } from "../../runtime/errors.js";
 import type { Permissions, Runtime } from "../../runtime/index.js";
 import { readWaiting } from "../../runtime/durable/run-control.js";
-import { decideFileRun } from "../../src/run/control.js";
+import { decideFileRun } from "../../src/runs/folder-control.js";
 import { reply, type FakeReply, type FakeRequest, turnOf } from "../support/fake-anthropic.js";
 import { fakeServersPerTest } from "../support/fake-servers.js";
 import { at, failingRun, runAgainst, temporaryFolder } from "./helpers.js";

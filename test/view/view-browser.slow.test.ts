@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startViewServer, type ViewServer } from "../../src/view/server.js";
+import { FolderRuns } from "../../src/runs/folder-runs.js";
 import { launchBrowser, type Browser } from "../support/chromium.js";
 import { temporaryFolder } from "../runtime/helpers.js";
 
@@ -48,7 +49,7 @@ afterAll(async () => {
 
 async function open(name: string): Promise<{ page: Page; errors: string[]; run: Fixture }> {
   const run = fixture(name);
-  const server = await startViewServer(run.cwd);
+  const server = await startViewServer(new FolderRuns(run.cwd));
   servers.push(server);
   const { page, errors } = await browser.newPage({ allowOrigin: server.url });
   await page.goto(`${server.url}run/${run.runId}`);
@@ -166,7 +167,7 @@ describe("prosec view in Chromium", () => {
         const run = fixture(name);
         cpSync(run.dir, join(cwd, ".prose", "runs", run.runId), { recursive: true });
       }
-      const server = await startViewServer(cwd);
+      const server = await startViewServer(new FolderRuns(cwd));
       servers.push(server);
       const { page, errors } = await browser.newPage({ allowOrigin: server.url });
       await page.goto(server.url);

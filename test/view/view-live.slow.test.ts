@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "no
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startViewServer, type ViewServer } from "../../src/view/server.js";
+import { FolderRuns } from "../../src/runs/folder-runs.js";
 import { prosec, startProsec } from "../support/cli.js";
 import { reply, startFakeAnthropic } from "../support/fake-anthropic.js";
 import { launchBrowser, type Browser } from "../support/chromium.js";
@@ -52,7 +53,7 @@ describe("prosec view, live", () => {
       const runs = join(cwd, ".prose", "runs");
       await expect.poll(() => existsSync(runs) && readdirSync(runs).length === 1, { timeout: 30_000 }).toBe(true);
       const runId = readdirSync(runs)[0]!;
-      const server = await startViewServer(cwd);
+      const server = await startViewServer(new FolderRuns(cwd));
       servers.push(server);
       const { page, errors } = await browser.newPage({ allowOrigin: server.url });
       await page.goto(`${server.url}run/${runId}`);
@@ -106,7 +107,7 @@ describe("prosec view --out", () => {
 describe("prosec view's server", () => {
   it("answers on 127.0.0.1 only under its token, read-only", async () => {
     const fixture = join(import.meta.dirname, "../fixtures/view-runs/finished");
-    const server = await startViewServer(fixture);
+    const server = await startViewServer(new FolderRuns(fixture));
     servers.push(server);
     const url = new URL(server.url);
     expect(url.hostname).toBe("127.0.0.1");

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { startViewServer, type ViewServer } from "../../src/view/server.js";
+import { FolderRuns } from "../../src/runs/folder-runs.js";
 import { REPORT_CHUNK_STEPS } from "../../src/view/report.js";
 import { launchBrowser, type Browser } from "../support/chromium.js";
 import { prosec } from "../support/cli.js";
@@ -26,7 +27,7 @@ beforeAll(async () => {
   cwd = temporaryFolder("prosec-view-long-");
   run = writeLongRun(cwd, STEPS);
   browser = await launchBrowser();
-  server = await startViewServer(cwd);
+  server = await startViewServer(new FolderRuns(cwd));
 }, 120_000);
 
 afterAll(async () => {

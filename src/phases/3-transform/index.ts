@@ -29,7 +29,7 @@ import { createHash } from "node:crypto";
 import { posix } from "node:path";
 import { isLocalUse } from "../../references.js";
 import type * as ast from "../../ast.js";
-import type { ProgramCost } from "../../../runtime/cost/bound.js";
+import type { ProgramCost } from "../../../runtime/cost.js";
 import {
   commentText,
   dataLiteral,

@@ -51,8 +51,8 @@ function renderRuns(runs: readonly RunSummary[]): void {
                   "td",
                   {},
                   el("a", { href: `run/${encodeURIComponent(run.runId)}` }, run.program),
-                  // A run in the DBOS database: its page shows what the database holds (dbos-view.ts).
-                  ...(run.store === "dbos" ? [" ", el("span", { class: "badge store" }, "DBOS")] : []),
+                  // A run that keeps no trace: its page shows what its store holds (stored-run-page.ts).
+                  ...(run.mark === undefined ? [] : [" ", el("span", { class: "badge store" }, run.mark)]),
                 ),
                 el("td", { class: "status" }, run.status),
                 el("td", {}, run.startedAt ?? ""),

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /** A step's details as the page shows them: its timing, tokens, cost and retries, each request and answer. */
 import { el, formatDollars, formatDuration, formatNumber, textBlock } from "./dom.js";
-import type { TracedBlock } from "../../../runtime/durable/trace-format.js";
+import type { TracedBlock } from "../../../runtime/stored-runs.js";
 import type { LoadedDetail } from "./details.js";
 
 export interface StepFacts {

@@ -9,7 +9,7 @@
  * - Tokens: from the text of each prompt, the runtime's framing and tool definitions, and stated
  *   assumptions for what is only known at run time (`assumptions.ts`).
  */
-import type { ProgramCost } from "../../../../runtime/cost/bound.js";
+import type { ProgramCost } from "../../../../runtime/cost.js";
 import type { Analysis } from "../types.js";
 import { CostEstimator, type CostOptions } from "./estimator.js";
 import { nodeCosts } from "./node-costs.js";

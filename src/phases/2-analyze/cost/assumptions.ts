@@ -2,8 +2,7 @@
  * What a static bound assumes about what is only known at run time, in tokens (a prompt's text
  * counts a quarter of its characters).
  */
-import { DEFAULT_REASKS } from "../../../../runtime/model/unexpected-answers.js";
-import { SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS } from "../../../../runtime/tools/skill-limits.js";
+import { DEFAULT_REASKS, SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS } from "../../../../runtime/cost.js";
 
 /** A session's reply, and every value a prompt shows (context, interpolation, a judgment's scope). */
 export const REPLY_TOKENS = 1000;

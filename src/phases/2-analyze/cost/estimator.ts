@@ -6,7 +6,7 @@
  */
 import type * as ast from "../../../ast.js";
 import { childrenOf, walk } from "../../../walk.js";
-import type { Count, CostSymbol, ProgramCost, UnboundedConstruct } from "../../../../runtime/cost/bound.js";
+import type { Count, CostSymbol, ProgramCost, UnboundedConstruct } from "../../../../runtime/cost.js";
 import type { Analysis, SymbolInfo } from "../types.js";
 import {
   ANSWER_TOKENS,

@@ -1,8 +1,7 @@
 /**
  * Bounds as people read them: `3 + 4·|items|`, `max(2, |a|)`, `unbounded`; dollars as `$0.42`.
  */
-import { type Count } from "../../../../runtime/cost/bound.js";
-import { priceOf, type PriceTable } from "../../../../runtime/model/prices.js";
+import { type Count, priceOf, type PriceTable } from "../../../../runtime/cost.js";
 import { Poly } from "./poly.js";
 
 export function formatCount(count: Count, number: (value: number) => string = formatNumber): string {

@@ -5,7 +5,7 @@
  * bounds print alike and a dominated branch of a maximum drops out: `max(2 + |x|, 1 + |x|)` is
  * `2 + |x|`.
  */
-import type { Count } from "../../../../runtime/cost/bound.js";
+import type { Count } from "../../../../runtime/cost.js";
 
 type Factor =
   | { readonly kind: "symbol"; readonly name: string; readonly key: string }

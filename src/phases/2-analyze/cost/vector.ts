@@ -3,7 +3,7 @@
  * after another), and estimated tokens per model. Composed as the program is: in sequence, side by
  * side (`parallel`), as alternatives (`if`, `choice`: the worst one), repeated.
  */
-import type { CallKind } from "../../../../runtime/cost/bound.js";
+import type { CallKind } from "../../../../runtime/cost.js";
 import { Poly } from "./poly.js";
 
 export type Calls = Readonly<Record<CallKind, Poly>>;

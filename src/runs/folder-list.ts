@@ -6,21 +6,26 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
-import { readManifest } from "../../runtime/durable/manifest.js";
-import { lockHolder } from "../../runtime/durable/run-lock.js";
-import { RunStateError } from "../../runtime/errors.js";
-import type { Usage } from "../../runtime/index.js";
-import { estimateCost } from "./cost.js";
-import { readTag } from "./eval-tag.js";
+import {
+  JOURNAL_FILE,
+  parseJournal,
+  readManifest,
+  lockHolder,
+  isCancelled,
+  readWaiting,
+} from "../../runtime/stored-runs.js";
+import { RunStateError, type Usage } from "../../runtime/index.js";
+import { estimateCost } from "../run/cost.js";
+import { readTag } from "../run/eval-tag.js";
 
 /**
- * `running`: a live process holds its lock. `interrupted`: stopped before the end (Ctrl-C, or a
+ * `running`: a live process holds its lock. `waiting`: stopped to ask for an input or an approval.
+ * `cancelled`: `prosec cancel` ended it; it is never resumed. `interrupted`: stopped before the end (Ctrl-C, or a
  * process that died, which leaves `running` in state.md and a stale lock): it can be resumed.
  * `damaged`: the folder has no readable run.json, or its journal is damaged (a line prosec did not write
  * as it is): it cannot be resumed as it is, and what it cost is not known.
  */
-export type ListedStatus = "running" | "complete" | "failed" | "interrupted" | "damaged";
+export type ListedStatus = "running" | "complete" | "failed" | "interrupted" | "waiting" | "cancelled" | "damaged";
 
 export interface ListedRun {
   readonly runId: string;
@@ -34,6 +39,8 @@ export interface ListedRun {
   readonly lastWrittenMs: number;
   /** Finished steps in the journal. */
   readonly steps: number;
+  /** Tokens its finished steps (and sessions under way) used. */
+  readonly tokens: number;
   /** US dollars from list prices; undefined when no model used has a known price. */
   readonly cost: number | undefined;
   /** The eval the run is a case of (`prosec eval`), if any. */
@@ -69,6 +76,11 @@ export function readRun(runId: string, dir: string): ListedRun {
     ...(manifest?.startedAt === undefined ? {} : { startedAt: manifest.startedAt }),
     lastWrittenMs: lastWritten(dir),
     steps: journal?.steps ?? 0,
+    tokens: (journal?.usage ?? []).reduce(
+      (sum, usage) =>
+        sum + usage.inputTokens + usage.outputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0),
+      0,
+    ),
     cost: journal === undefined ? undefined : estimateCost(journal.usage),
     ...(tag === undefined ? {} : { evalId: tag.evalId }),
   };
@@ -88,7 +100,18 @@ function statusOf(dir: string): ListedStatus {
     return "interrupted";
   }
   const status = /^status: (\w+)$/m.exec(state)?.[1];
-  return status === "complete" || status === "failed" ? status : "interrupted";
+  if (status === "complete" || status === "failed") return status;
+  if (isCancelled(dir)) return "cancelled";
+  return isWaiting(dir) ? "waiting" : "interrupted";
+}
+
+/** Whether the run stopped to ask for inputs or approvals (`waiting.json`, runtime/durable/run-control.ts). */
+function isWaiting(dir: string): boolean {
+  try {
+    return (readWaiting(dir)?.questions.length ?? 0) > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The journal's finished steps and their usage; undefined when it is damaged (the run cannot resume). */

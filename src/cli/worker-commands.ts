@@ -4,25 +4,30 @@
  * TypeScript compiler are not for `check` and `build` to pay for).
  */
 import { hostname } from "node:os";
-import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import type { Outputs } from "../../runtime/dbos/workflows.js";
 import { newRunId } from "../../runtime/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { loadChecked } from "../run/load-checked.js";
 import { missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
-import { printOutputs } from "../run/outputs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { maskedUrl } from "../masked-url.js";
-import { checkReachable, DatabaseUnreachable, liveWorkers, migrate, type LiveWorker } from "./database.js";
-import { systemDatabaseUrl } from "./database-url.js";
-import { answerDbosRun, cancelDbosRun, decideDbosRun, howToAnswer, waitingQuestions } from "./control.js";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
-import { readRunLines } from "./run-lines.js";
-import { submitRuns, type RunToSubmit } from "./submit-runs.js";
-import { startWorker } from "./worker.js";
-import { findRun, withClient } from "./client.js";
+import { DatabaseUnreachable } from "../errors.js";
+import { checkReachable, liveWorkers, migrate } from "../worker/database.js";
+import { systemDatabaseUrl } from "../worker/database-url.js";
+import { howToAnswer, waitingQuestions } from "../runs/dbos-control.js";
+import {
+  awaitResult,
+  reportPending,
+  RESULT_POLL_MS,
+  ResultWait,
+  whyWaiting,
+  type ResultArguments,
+} from "../runs/dbos-result.js";
+import { answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
+import { readRunLines } from "../worker/run-lines.js";
+import { submitRuns, type RunToSubmit } from "../worker/submit-runs.js";
+import { startWorker } from "../worker/worker.js";
+import { findRun, withClient } from "../worker/client.js";
 import { endTracing } from "../run/tracing.js";
 
 export interface WorkerArguments {
@@ -47,17 +52,8 @@ export interface SubmitArguments {
   readonly strict: boolean;
 }
 
-export interface RunIdArguments {
-  readonly runId: string;
-  readonly json: boolean;
-  readonly timeout?: number;
-}
-
 const EXECUTOR_ID = /^[\w.-]{1,100}$/;
 const RUN_ID = /^[\w.-]{1,100}$/;
-
-// Loaded with every DBOS command: `prosec answer` and `cancel` report through it too.
-export { reportingDatabase } from "./client.js";
 
 /** Serves until SIGINT or SIGTERM; the exit code. */
 export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
@@ -170,7 +166,7 @@ export async function submitRun(argv: SubmitArguments): Promise<ExitCode> {
   return EXIT.ok;
 }
 
-export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
+export async function showStatus(argv: ResultArguments): Promise<ExitCode> {
   const url = systemDatabaseUrl();
   return withClient(url, async (client) => {
     const status = await findRun(client, argv.runId);
@@ -227,26 +223,11 @@ export async function showStatus(argv: RunIdArguments): Promise<ExitCode> {
 }
 
 /**
- * Why a queued run is not taken, when no live worker can take it: a worker only dequeues runs of the
- * program version it compiled, so after the program changed, old runs wait for a worker of the old one.
- */
-export function whyWaiting(version: string | undefined, queue: string, workers: readonly LiveWorker[]): string | null {
-  if (workers.length === 0)
-    return `no worker serves queue "${queue}": start \`prosec worker <program> --queue ${queue}\``;
-  if (version === undefined || workers.some((worker) => worker.version === version)) return null;
-  const serving = workers.map((worker) => `${worker.id}: ${worker.version ?? "unknown"}`).join(", ");
-  return `for a worker of version ${version}: the workers on queue "${queue}" serve other versions (${serving}). The run was submitted with another version of the program (or of prosec); start a worker of that one to run it`;
-}
-
-/** DBOS's statuses of a run that has not ended. */
-export const UNFINISHED: ReadonlySet<WorkflowStatus["status"]> = new Set(["ENQUEUED", "PENDING", "DELAYED"]);
-
-/**
  * Waits for the run (up to `--timeout` seconds) and prints its outputs. The deadline is kept here,
  * whatever the database does: DBOS's client ignores the timeout it is given, and retries a query
  * for as long as the database is away.
  */
-export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
+export async function showResult(argv: ResultArguments): Promise<ExitCode> {
   const { timeout } = argv;
   if (timeout !== undefined && !(timeout >= 0)) throw new UsageError("--timeout takes a number of seconds, 0 or more");
   const url = systemDatabaseUrl();
@@ -291,65 +272,6 @@ export async function showResult(argv: RunIdArguments): Promise<ExitCode> {
  */
 const GRACE_MS = 1000;
 
-/** What `result` knows while it waits: the deadline, the run's last status, when the database last answered. */
-export class ResultWait {
-  status: WorkflowStatus["status"] | undefined;
-  private answeredAt = Date.now();
-
-  constructor(readonly deadline: number) {}
-
-  answered(status: WorkflowStatus["status"]): void {
-    this.status = status;
-    this.answeredAt = Date.now();
-  }
-
-  silentForMs(): number {
-    return Date.now() - this.answeredAt;
-  }
-}
-
-export async function awaitResult(client: DBOSClient, argv: RunIdArguments, wait: ResultWait): Promise<ExitCode> {
-  let status = await findRun(client, argv.runId);
-  wait.answered(status.status);
-  while (UNFINISHED.has(status.status) && Date.now() < wait.deadline) {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(RESULT_POLL_MS, wait.deadline - Date.now())));
-    status = (await client.getWorkflow(argv.runId)) ?? status;
-    wait.answered(status.status);
-  }
-  if (UNFINISHED.has(status.status)) {
-    reportPending(argv, status.status, 0);
-    return EXIT.pending;
-  }
-  if (status.status === "CANCELLED") {
-    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "cancelled", runId: argv.runId })}\n`);
-    process.stderr.write(`prosec: run ${argv.runId} was cancelled (prosec cancel); it has no outputs\n`);
-    return EXIT.failed;
-  }
-  let outputs: Outputs;
-  try {
-    outputs = await client.retrieveWorkflow<Outputs>(argv.runId).getResult();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId: argv.runId, message })}\n`);
-    process.stderr.write(`prosec: run ${argv.runId} failed: ${message}\n`);
-    return EXIT.failed;
-  }
-  printOutputs(outputs, argv.json, argv.runId);
-  return EXIT.ok;
-}
-
-function reportPending(argv: RunIdArguments, status: WorkflowStatus["status"], silentForMs: number): void {
-  if (argv.json) process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status })}\n`);
-  // A status read longer ago than a poll or two is the last the database said before it went away.
-  const silence =
-    silentForMs > 2 * RESULT_POLL_MS
-      ? ` (as of ${(silentForMs / 1000).toFixed(1)} s ago: the database has not answered since)`
-      : "";
-  process.stderr.write(
-    `prosec: run ${argv.runId} is still pending (${status})${silence} after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
-  );
-}
-
 /** Resolves once the database at `url` answers; tries again until `deadline` (the caller's race ends it). */
 async function reachableBefore(
   url: string,
@@ -368,37 +290,6 @@ async function reachableBefore(
     }
   }
 }
-
-/** `prosec answer` for a run in the database. */
-export async function answerRun(runId: string, answers: { readonly [name: string]: string }): Promise<string[]> {
-  return withClient(systemDatabaseUrl(), async (client) => {
-    await findRun(client, runId);
-    return answerDbosRun(client, runId, answers);
-  });
-}
-
-/** `prosec approve` / `deny` for a run in the database. */
-export async function decideRun(
-  runId: string,
-  calls: readonly string[],
-  all: boolean,
-  answer: string,
-): Promise<string[]> {
-  return withClient(systemDatabaseUrl(), async (client) => {
-    await findRun(client, runId);
-    return decideDbosRun(client, runId, calls, all, answer);
-  });
-}
-
-/** `prosec cancel` for a run in the database. */
-export async function cancelRun(runId: string): Promise<string[]> {
-  return withClient(systemDatabaseUrl(), async (client) => {
-    await findRun(client, runId);
-    return cancelDbosRun(client, runId);
-  });
-}
-
-const RESULT_POLL_MS = 200;
 
 export async function migrateDatabase(): Promise<ExitCode> {
   const url = systemDatabaseUrl();

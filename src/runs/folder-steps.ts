@@ -1,40 +1,25 @@
 /**
- * `prosec runs show ID`: a run's steps as its journal records them. The records of the program
- * the run now runs (after the journal's last program line, see file-journal.ts), in the order they
- * were written, then the sessions under way (turns journaled, no result yet), and the steps whose
- * branch was cancelled (their trace's end says so). Nothing here writes.
+ * A folder run's steps (RunStore.steps, `prosec runs show ID`) as its journal records them: the
+ * records of the program the run now runs (after the journal's last program line, see
+ * file-journal.ts), in the order they were written, then the sessions under way (turns journaled,
+ * no result yet), and the steps whose branch was cancelled (their trace's end says so). Nothing
+ * here writes.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { JOURNAL_FILE, parseJournal } from "../../runtime/durable/file-journal.js";
-import { recordedLine } from "../../runtime/durable/fork.js";
-import { readManifest } from "../../runtime/durable/manifest.js";
-import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
-import type { FailureCause, Usage } from "../../runtime/index.js";
-import { estimateCost } from "./cost.js";
+import {
+  JOURNAL_FILE,
+  parseJournal,
+  recordedLine,
+  readManifest,
+  TRACE_FOLDER,
+  TRACE_STEPS_FILE,
+} from "../../runtime/stored-runs.js";
+import type { Usage } from "../../runtime/index.js";
+import { estimateCost } from "../run/cost.js";
+import type { StoredStep } from "./run-store.js";
 
-export interface ShownStep {
-  /** The structural key (step scheme 2), else the call-site key. */
-  readonly key: string;
-  readonly line: number | null;
-  readonly kind: string;
-  /**
-   * `finished`, `reused` (taken over from an earlier program text or a forked run), `caught` (it failed
-   * and the program's `catch:` took the error), `running` (turns journaled, no result) or `cancelled`
-   * (its branch lost a race or a sibling failed: no result).
-   */
-  readonly status: "finished" | "reused" | "caught" | "running" | "cancelled";
-  /** How a caught step failed: `api-error`, `refusal`, `invalid-answer`, `timeout` or `error`. */
-  readonly failure?: FailureCause;
-  readonly fingerprint: string | null;
-  readonly tokens: number;
-  /** US dollars at list prices; null when the model has no known price. */
-  readonly cost: number | null;
-  /** Model turns journaled (for a session under way). */
-  readonly turns?: number;
-}
-
-export function runSteps(dir: string): ShownStep[] {
+export function runSteps(dir: string): StoredStep[] {
   const path = join(dir, JOURNAL_FILE);
   const { lines } = parseJournal(
     existsSync(path) ? readFileSync(path, "utf8") : "",
@@ -42,7 +27,7 @@ export function runSteps(dir: string): ShownStep[] {
     readManifest(dir)?.checksumsFrom,
   );
   const start = lines.findLastIndex((record) => "program" in record) + 1;
-  const steps: ShownStep[] = [];
+  const steps: StoredStep[] = [];
   const running = new Map<string, Usage[]>();
   for (const record of lines.slice(start)) {
     if ("program" in record) continue;

@@ -7,17 +7,16 @@
  * Then this command waits for the new run's outcome, as `prosec result` does.
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
-import { recordedLine } from "../../runtime/durable/fork.js";
+import { recordedLine } from "../../runtime/stored-runs.js";
 import { newRunId } from "../../runtime/index.js";
 import { UsageError } from "../errors.js";
 import type { ExitCode } from "../exit-codes.js";
 import { EXIT } from "../exit-codes.js";
-import { findRun, withClient } from "./client.js";
-import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
-import { liveWorkers } from "./database.js";
-import { systemDatabaseUrl } from "./database-url.js";
-import { isStepRecord } from "./dbos-runs.js";
-import { DEFAULT_QUEUE, runAttributes } from "./run-attributes.js";
+import { findRun, withClient } from "../worker/client.js";
+import { awaitResult, ResultWait, whyWaiting } from "./dbos-result.js";
+import { liveWorkers } from "../worker/database.js";
+import { isStepRecord } from "./dbos-list.js";
+import { DEFAULT_QUEUE, runAttributes } from "../worker/run-attributes.js";
 
 export interface DbosForkOptions {
   readonly runId: string;
@@ -29,8 +28,7 @@ export interface DbosForkOptions {
 
 type StepInfo = NonNullable<Awaited<ReturnType<DBOSClient["listWorkflowSteps"]>>>[number];
 
-export function forkDbosRun(options: DbosForkOptions): Promise<ExitCode> {
-  const url = systemDatabaseUrl();
+export function forkDbosRun(url: string, options: DbosForkOptions): Promise<ExitCode> {
   return withClient(url, async (client) => {
     const status = await findRun(client, options.runId);
     const version = status.applicationVersion;

@@ -8,12 +8,12 @@
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import pMap from "p-map";
-import { RUN_WORKFLOW } from "../../runtime/dbos/workflows.js";
+import { RUN_WORKFLOW } from "../../runtime/dbos-runs.js";
 import type { Usage } from "../../runtime/index.js";
-import { abortedEstimateOf } from "../../runtime/cost/meter.js";
+import { abortedEstimateOf } from "../../runtime/cost.js";
 import { estimateCost } from "../run/cost.js";
-import { waitingQuestions } from "./control.js";
-import { runAttributes } from "./run-attributes.js";
+import { waitingQuestions } from "./dbos-control.js";
+import { runAttributes } from "../worker/run-attributes.js";
 
 /**
  * A DBOS status in the words `prosec runs` uses for file runs too: `queued` (ENQUEUED, DELAYED),

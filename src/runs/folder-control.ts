@@ -1,23 +1,27 @@
 /**
- * `prosec answer` and `prosec cancel` for runs in `.prose/runs/` (the DBOS side is in
- * src/worker/control.ts). A waiting file run has no process: an answer is recorded in its folder
+ * Answers, approvals and cancels of runs in `.prose/runs/` (FolderRuns; the DBOS side is
+ * dbos-control.ts). A waiting file run has no process: an answer is recorded in its folder
  * (`waiting.json`), and the next `prosec run --resume` replays it as that input's step.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isCancelled, markCancelled, readWaiting, writeWaiting } from "../../runtime/durable/run-control.js";
-import { liveHolder, lockRun, unlockRun } from "../../runtime/durable/run-lock.js";
-import { RunStateError } from "../../runtime/errors.js";
+import {
+  isCancelled,
+  markCancelled,
+  readWaiting,
+  writeWaiting,
+  liveHolder,
+  lockRun,
+  unlockRun,
+  APPROVAL_PREFIX,
+  answerName,
+  matchAnswers,
+  waitingList,
+  whereRecorded,
+} from "../../runtime/stored-runs.js";
+import { RunStateError } from "../../runtime/index.js";
 import { UsageError } from "../errors.js";
-import { readRun } from "./run-list.js";
-import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
-import { answerName, matchAnswers, waitingList, whereRecorded } from "../../runtime/durable/question-names.js";
-
-/** The folder of a file run in `cwd`, or undefined when there is none (it may be a DBOS run). */
-export function fileRunFolder(cwd: string, runId: string): string | undefined {
-  const dir = join(cwd, ".prose", "runs", runId);
-  return existsSync(join(dir, "run.json")) ? dir : undefined;
-}
+import { readRun } from "./folder-list.js";
 
 /** Records answers for what the run waits for; returns the lines to print. */
 export function answerFileRun(dir: string, runId: string, answers: { readonly [name: string]: string }): string[] {

@@ -8,14 +8,13 @@
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { EXIT, type ExitCode } from "../exit-codes.js";
-import { findRun, withClient } from "./client.js";
-import { awaitResult, ResultWait, whyWaiting } from "./commands.js";
-import { howToAnswer, waitingQuestions } from "./control.js";
-import { answerName } from "../../runtime/durable/question-names.js";
-import { liveWorkers } from "./database.js";
-import { systemDatabaseUrl } from "./database-url.js";
-import { dbosRunSteps } from "./dbos-runs.js";
-import { DEFAULT_QUEUE, runAttributes } from "./run-attributes.js";
+import { findRun, withClient } from "../worker/client.js";
+import { awaitResult, ResultWait, whyWaiting } from "./dbos-result.js";
+import { howToAnswer, waitingQuestions } from "./dbos-control.js";
+import { answerName } from "../../runtime/stored-runs.js";
+import { liveWorkers } from "../worker/database.js";
+import { dbosRunSteps } from "./dbos-list.js";
+import { DEFAULT_QUEUE, runAttributes } from "../worker/run-attributes.js";
 
 export interface DbosResumeOptions {
   readonly runId: string;
@@ -27,8 +26,7 @@ export interface DbosResumeOptions {
 /** DBOS statuses `resumeWorkflow` continues from the last checkpoint. */
 const STOPPED: ReadonlySet<string> = new Set(["CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
 
-export function resumeDbosRun(options: DbosResumeOptions): Promise<ExitCode> {
-  const url = systemDatabaseUrl();
+export function resumeDbosRun(url: string, options: DbosResumeOptions): Promise<ExitCode> {
   return withClient(url, async (client) => {
     const { runId } = options;
     const status = await findRun(client, runId);

@@ -4,11 +4,10 @@
  * workflow) and `prosec cancel` (cancelWorkflow).
  */
 import type { DBOSClient } from "@dbos-inc/dbos-sdk";
-import { APPROVAL_PREFIX } from "../../runtime/tools/approvals.js";
-import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos/dbos-durability.js";
+import { APPROVAL_PREFIX, answerName, matchAnswers, waitingList, whereAsked } from "../../runtime/stored-runs.js";
+import { FINISHED, WAITING_EVENT, type AnswerMessage, type WaitingEvent } from "../../runtime/dbos-runs.js";
 import { UsageError } from "../errors.js";
-import { chosenApprovals } from "../run/control.js";
-import { answerName, matchAnswers, waitingList, whereAsked } from "../../runtime/durable/question-names.js";
+import { chosenApprovals } from "./folder-control.js";
 
 /**
  * The questions a run waits for: its own, and those of its unfinished branches (an input inside a
@@ -63,7 +62,7 @@ export async function answerDbosRun(
   return lines;
 }
 
-/** `prosec approve` / `deny`: sends `answer` for the calls chosen (src/run/control.ts, chosenApprovals). */
+/** `prosec approve` / `deny`: sends `answer` for the calls chosen (folder-control.ts, chosenApprovals). */
 export async function decideDbosRun(
   client: DBOSClient,
   runId: string,
