@@ -99,11 +99,11 @@ export function inferValueTypes(
   });
 
   // Declared ahead (as lowering's statement lists do for a name bound in branches), yet maybe bound before every read.
+  // An opaque binding's type is `Value` whatever binds it, but where it is bound is known all the same.
   const tracked = new Set(
-    [...assignments.keys()].filter(
+    [...assignments.keys(), ...opaque].filter(
       (symbol) =>
         !boundWhereDeclared.has(symbol) &&
-        !opaque.has(symbol) &&
         !declaredAhead(symbol) &&
         !readAsValue(symbol) &&
         symbol.scope.kind !== "loop",

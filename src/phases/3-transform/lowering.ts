@@ -7,6 +7,7 @@
 import type * as ast from "../../ast.js";
 import {
   type Analysis,
+  branchBinding,
   inferValueTypes,
   judgedKinds,
   type SymbolInfo,
@@ -153,10 +154,8 @@ export class Lowering {
     walk(analysis.program, (node) => {
       if (node.kind !== "Parallel") return;
       for (const branch of node.branches) {
-        const symbol =
-          branch.kind === "Binding" || branch.kind === "Output"
-            ? branch.name && analysis.references.get(branch.name)
-            : undefined;
+        const name = branchBinding(branch);
+        const symbol = name && analysis.references.get(name);
         if (symbol) this.boundInBranches.add(symbol);
       }
     });

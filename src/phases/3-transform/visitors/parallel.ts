@@ -1,5 +1,6 @@
 /** `parallel:` blocks and `parallel for`: concurrent branches the runtime starts, joined by `Promise.all` or a race. */
 import type * as ast from "../../../ast.js";
+import { branchBinding } from "../../2-analyze/index.js";
 import { recordField, stringLiteral } from "../literals.js";
 import { awaited, inert, Lines, nullValue, returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
@@ -36,7 +37,7 @@ export function parallel(
         ? `rt.any${started}`
         : `Promise.all(rt.branches${started})`;
 
-  const names = node.branches.map(branchName);
+  const names = node.branches.map(branchBinding);
   // An unbound branch's result joins the trail after the join, in branch order (a destructuring one is bound).
   const kept = node.branches.map((branch, index) => names[index] === null && branch.kind !== "Destructure");
   const allNamed = names.every((name) => name !== null);
@@ -67,11 +68,6 @@ export function parallel(
   if (!allNamed) return inert(results ?? "null");
   const record = [...named].map(([key, name]) => recordField(key, name));
   return inert(`{ ${record.join(", ")} }`);
-}
-
-/** The name a branch binds, if any. */
-export function branchName(branch: ast.Statement): ast.Identifier | null {
-  return branch.kind === "Binding" || branch.kind === "Output" ? branch.name : null;
 }
 
 /** Whether the statement list declares the name's symbol at this branch (see `statement-list.ts`). */

@@ -3,11 +3,10 @@
  * to the list's `Finish` (returned, assigned, pushed or dropped).
  */
 import type * as ast from "../../../ast.js";
-import { boundNames, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
+import { boundNames, branchBinding, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
-import { branchName } from "./parallel.js";
 
 /**
  * Lowers a statement list. With `options.scope` (the node that opens the list's scope) the names
@@ -117,7 +116,7 @@ function parallelNames(
         ? statement.value
         : undefined;
   if (value?.kind !== "Parallel") return [];
-  const names = value.branches.map(branchName).filter((name) => name !== null);
+  const names = value.branches.map(branchBinding).filter((name) => name !== null);
   const declaredByBranch = names.every((name) => {
     const symbol = lowering.analysis.references.get(name);
     return symbol !== undefined && symbol.declaration === name && !symbol.reassigned && declarable(symbol);
