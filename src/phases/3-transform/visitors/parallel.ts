@@ -2,6 +2,7 @@
 import type * as ast from "../../../ast.js";
 import { branchBinding } from "../../2-analyze/index.js";
 import { recordField, stringLiteral } from "../literals.js";
+import { b } from "../builders.js";
 import { awaited, inert, Lines, nullValue, returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
@@ -44,7 +45,7 @@ export function parallel(
   let results: string | undefined;
   if (kept.includes(true) || (!allNamed && !request.discard)) {
     results = lowering.temporary("parallel");
-    state.out.add(`const ${results} = await ${call};`);
+    state.out.add(b.const(results, `await ${call}`));
   }
   if (names.some((name) => name !== null)) {
     const pattern = `[${names.map((name) => (name ? lowering.identifierName(name) : "")).join(", ")}]`;

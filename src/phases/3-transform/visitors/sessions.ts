@@ -2,6 +2,7 @@
 import type * as ast from "../../../ast.js";
 import { schemaOf, sessionReturns } from "../../2-analyze/index.js";
 import { dataLiteral, numberLiteral, recordField, stringLiteral } from "../literals.js";
+import { b } from "../builders.js";
 import { awaited, inert, kept, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { settingsFields } from "../settings.js";
@@ -99,7 +100,7 @@ export function arrow(
       return;
     }
     const temporary = lowering.temporary("step");
-    state.out.add(`const ${temporary} = ${lowered.code};`);
+    state.out.add(b.const(temporary, lowered.code));
     previous = inert(temporary);
   });
   return previous ?? nullValue;
