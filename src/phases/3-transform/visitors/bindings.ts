@@ -68,7 +68,7 @@ export function binding(
   const slot = state.accumulators.get(statement);
   if (slot !== undefined && statement.value.kind === "Binary") {
     const part = lowering.value(statement.value.right, state);
-    state.out.add(`${slot} = ${part.code};`);
+    state.out.add(b.assign(slot, part.code));
     return wantValue ? { value: inert(slot) } : {};
   }
   const value = assign(statement.name, statement.value, state, lowering, wantValue);
@@ -142,10 +142,9 @@ function assign(
     return unnamedValue({ code: bound, effectful: true, awaits: lowered.awaits }, state, wantValue).value ?? nullValue;
   if (declaring) {
     // `let` in the program is `const` here when nothing assigns the name again (the analysis knows).
-    const keyword = symbol.reassigned ? "let" : "const";
-    state.out.add(`${keyword} ${name}${keyword === "let" ? `: ${lowering.typeOf(symbol)}` : ""} = ${bound};`);
+    state.out.add(symbol.reassigned ? b.let(name, lowering.typeOf(symbol), bound) : b.const(name, bound));
   } else {
-    state.out.add(`${name} = ${bound};`);
+    state.out.add(b.assign(name, bound));
   }
   return inert(name);
 }
@@ -156,7 +155,7 @@ function assign(
  */
 function unnamedValue(computed: Lowered, state: LowerState, wantValue: boolean): StatementOutcome {
   if (wantValue) return { value: computed };
-  state.out.add(`${computed.code};`);
+  state.out.add(b.expression(computed.code));
   return {};
 }
 

@@ -124,7 +124,7 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
       iterations.append(testState.out);
       iterations.add(condition.mode === "until" ? `if (${test}) break;` : `if (!(${test})) break;`);
     }
-    iterations.add(`rt.iteration(${site(node)}, ${index});`);
+    iterations.add(b.expression(`rt.iteration(${site(node)}, ${index})`));
     iterations.append(lowering.statements(node.body, body.state, { scope: node, finish }));
     iterations.add("}");
     if (declared.length === 0) return sequenced(sequence, iterations);

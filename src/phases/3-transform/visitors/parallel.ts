@@ -52,17 +52,19 @@ export function parallel(
     const declared = names.some((name) => name !== null && declaresHere(name, state, lowering));
     state.out.add(`${declared ? "const " : ""}${pattern} = ${results ?? `await ${call}`};`);
   } else if (results === undefined) {
-    state.out.add(`await ${call};`);
+    state.out.add(b.expression(`await ${call}`));
   }
   // The block's value when every branch is named: a record of the names, the last branch winning
   // a name bound twice (as it does the binding).
   const named = new Map<string, string>();
   names.forEach((identifier, index) => {
     if (kept[index])
-      state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
+      state.out.add(
+        b.expression(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null)`),
+      );
     if (!identifier) return;
     const name = lowering.identifierName(identifier);
-    state.out.add(`rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${name});`);
+    state.out.add(b.expression(`rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${name})`));
     named.delete(identifier.name);
     named.set(identifier.name, name);
   });

@@ -127,7 +127,7 @@ export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering, 
   // P006: a missing argument is `null`; an extra one is still evaluated, then ignored.
   const values = node.args.map((argument) => lowering.value(argument, state));
   const arity = block?.params.length ?? values.length;
-  for (const extra of values.slice(arity)) if (extra.awaits) state.out.add(`${extra.code};`);
+  for (const extra of values.slice(arity)) if (extra.awaits) state.out.add(b.expression(extra.code));
   const missing = Array.from({ length: arity - Math.min(arity, values.length) }, () => "null");
   const args = [...values.slice(0, arity).map((value) => value.code), ...missing].join(", ");
   const fn = lowering.names.get("block", node.name.name);
