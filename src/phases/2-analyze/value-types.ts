@@ -110,7 +110,10 @@ export function inferValueTypes(
     ),
   );
   const unboundReads = readBeforeBound(analysis, tracked);
-  const boundBeforeRead = (symbol: SymbolInfo): boolean => tracked.has(symbol) && !unboundReads.has(symbol);
+  // A binding bound where it is declared is bound before every read too, should lowering declare it
+  // ahead all the same (a program run in parts declares its bindings ahead of the parts).
+  const boundBeforeRead = (symbol: SymbolInfo): boolean =>
+    boundWhereDeclared.has(symbol) || (tracked.has(symbol) && !unboundReads.has(symbol));
 
   const known = new Map<SymbolInfo, ValueType>();
   const inProgress = new Set<SymbolInfo>();

@@ -21,7 +21,6 @@ import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
 import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
-import { partThreshold } from "./part-threshold.js";
 import { typeText } from "./type-text.js";
 import { returnsFromProgram } from "./program-returns.js";
 
@@ -161,11 +160,11 @@ export class Lowering {
     });
     this.fieldGroups = fieldGroups(analysis);
     this.filterVerdicts = filterVerdicts(analysis);
-    // A program run in parts declares its bindings ahead of them (see parts.ts).
-    const inParts = analysis.program.body.length > partThreshold;
+    // A program run in parts declares its bindings ahead of the parts (parts.ts), in the same order
+    // of statements: what definite assignment finds of its body holds of them too.
     this.types = inferValueTypes(
       analysis,
-      (symbol) => this.promoted.has(symbol) || readInside.has(symbol) || (inParts && symbol.scope.kind === "program"),
+      (symbol) => this.promoted.has(symbol) || readInside.has(symbol),
       (symbol) => this.promoted.has(symbol),
     );
     this.programBindings = new ProgramBindings(
