@@ -14,6 +14,8 @@ describe("statement builders", () => {
     expect(print(b.let("answer", "string | null", "null"))).toBe("let answer: string | null = null;");
     expect(print(b.assign("answer", "await rt.session(y)"))).toBe("answer = await rt.session(y);");
     expect(print(b.expression('rt.bind(at, "x", 1)'))).toBe('rt.bind(at, "x", 1);');
+    expect(print(b.destructure(["a", null, "c"], "await join", true))).toBe("const [a, , c] = await join;");
+    expect(print(b.destructure(["a", "b"], "$parallel", false))).toBe("[a, b] = $parallel;");
     expect(print(b.code("try {"))).toBe("try {");
   });
 });

@@ -27,6 +27,14 @@ export interface Assignment {
   readonly value: string;
 }
 
+/** `const [a, , b] = value;` or `[a, , b] = value;`: names by position, a hole where nothing is bound. */
+export interface ArrayDestructuring {
+  readonly kind: "destructuring";
+  readonly declare: boolean;
+  readonly names: readonly (string | null)[];
+  readonly value: string;
+}
+
 /** `expression;`: a value computed for what it does (a runtime call). */
 export interface ExpressionStatement {
   readonly kind: "expression";
@@ -39,7 +47,7 @@ export interface Code {
   readonly text: string;
 }
 
-export type Statement = Declaration | Assignment | ExpressionStatement | Code;
+export type Statement = Declaration | Assignment | ArrayDestructuring | ExpressionStatement | Code;
 
 export const b = {
   /** `const name = init;`, or `const name: type = init;` */
@@ -53,6 +61,10 @@ export const b = {
   /** `target = value;` */
   assign(target: string, value: string): Assignment {
     return { kind: "assignment", target, value };
+  },
+  /** `const [a, , b] = value;` (`declare`), or `[a, , b] = value;` */
+  destructure(names: readonly (string | null)[], value: string, declare: boolean): ArrayDestructuring {
+    return { kind: "destructuring", declare, names, value };
   },
   /** `expression;` */
   expression(expression: string): ExpressionStatement {
@@ -74,6 +86,8 @@ export function print(statement: Statement): string {
     }
     case "assignment":
       return `${statement.target} = ${statement.value};`;
+    case "destructuring":
+      return `${statement.declare ? "const " : ""}[${statement.names.map((name) => name ?? "").join(", ")}] = ${statement.value};`;
     case "expression":
       return `${statement.expression};`;
     case "code":

@@ -48,9 +48,9 @@ export function parallel(
     state.out.add(b.const(results, `await ${call}`));
   }
   if (names.some((name) => name !== null)) {
-    const pattern = `[${names.map((name) => (name ? lowering.identifierName(name) : "")).join(", ")}]`;
+    const pattern = names.map((name) => (name ? lowering.identifierName(name) : null));
     const declared = names.some((name) => name !== null && declaresHere(name, state, lowering));
-    state.out.add(`${declared ? "const " : ""}${pattern} = ${results ?? `await ${call}`};`);
+    state.out.add(b.destructure(pattern, results ?? `await ${call}`, declared));
   } else if (results === undefined) {
     state.out.add(b.expression(`await ${call}`));
   }
