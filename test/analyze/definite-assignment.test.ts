@@ -198,3 +198,40 @@ describe("definite assignment over if, loops and judgments", () => {
     expect(typed(program, "draft", "refine")).toEqual(maybe);
   });
 });
+
+describe("definite assignment through a parallel's join", () => {
+  /** `answer` bound in an `if` directly, in its `else` by a named branch of a `parallel` with `modifiers`. */
+  const joined = (modifiers: string, read = 'session "Use {answer}"') => [
+    "if **quick**:",
+    '  answer = session "Direct"',
+    "else:",
+    `  parallel${modifiers}:`,
+    '    answer = session "Drafted"',
+    '    other = session "Other"',
+    read,
+  ];
+
+  it("the join binds every named branch: bound after it, typed without `null`", () => {
+    expect(typed(joined(""), "answer")).toEqual(definitely);
+    // Bound by the join, but only in the `else`.
+    expect(typed(joined("", 'session "Use {other}"'), "other")).toEqual(maybe);
+  });
+
+  it("whatever the join or failure policy: a race's loser and a failed branch are bound too (typed `Value`)", () => {
+    for (const modifiers of [' ("first")', ' ("any", count: 1)', ' (on-fail: "continue")', ' (on-fail: "ignore")'])
+      expect(typed(joined(modifiers), "answer"), modifiers).toEqual(definitely);
+  });
+
+  it("a read in a sibling branch comes before the join: not bound there", () => {
+    const unbound = [
+      "if **quick**:",
+      '  answer = session "Direct"',
+      "else:",
+      "  parallel:",
+      '    answer = session "Drafted"',
+      '    other = session "Reads {answer}"',
+      'session "Use {answer}"',
+    ];
+    expect(typed(unbound, "answer")).toEqual(maybe);
+  });
+});

@@ -85,3 +85,30 @@ describe("what nothing reads is not written", () => {
     );
   });
 });
+
+describe("a name bound ahead of the branches that bind it", () => {
+  const joined = (read: string) =>
+    lowered(
+      [
+        "block scan(focus):",
+        "  if **focus is given**:",
+        '    answer = session "Direct {focus}"',
+        "  else:",
+        '    parallel (on-fail: "continue"):',
+        '      answer = session "Drafted {focus}"',
+        '      other = session "Other {focus}"',
+        `  ${read}`,
+        'do scan("x")',
+      ].join("\n") + "\n",
+    );
+
+  it("is declared without `= null` when a parallel's join binds it on the path that reaches a read", () => {
+    const code = joined('session "Use {answer}"');
+    expect(code).toMatch(/^let answer: Value;$/m);
+    expect(code).not.toMatch(/\banswer: [^;]*= null/);
+  });
+
+  it("keeps `= null` when a path to a read does not bind it", () => {
+    expect(joined('session "Use {other}"')).toMatch(/^let other: Value = null;$/m);
+  });
+});

@@ -4,7 +4,8 @@
  * `else`) is bound after it; a branch that leaves (`return`, `break`, `continue`, `throw`) does not
  * count against that, as it never reaches what follows. Loops, `try`, `parallel` and `do:` bodies
  * may bind nothing (a loop may not run, a `try` body may fail early, branches run as closures):
- * what they bind is not counted after them.
+ * what they bind is not counted after them, but for a `parallel`'s named branches, which its join
+ * binds (lowering destructures them from the joined result).
  *
  * A judgment reads the bindings it sees too. It reads a program-level binding through the module's
  * frame of getters, which gives `null` for one declared but not yet bound (runtime/values/bindings.ts),
@@ -13,6 +14,7 @@
  */
 import type * as ast from "../../ast.js";
 import { childrenOf } from "../../walk.js";
+import { branchBinding } from "./parallel-plan.js";
 import type { Analysis, Scope, SymbolInfo } from "./types.js";
 
 /** The bindings bound on every path to a place; `null` where no path reaches (the code after a jump). */
@@ -140,7 +142,7 @@ export function readBeforeBound(analysis: Analysis, tracked: ReadonlySet<SymbolI
         return bound;
       case "ExpressionStatement":
         read(node.expression);
-        return bound;
+        return withSymbols(bound, joinBindings(node.expression));
       case "Assert":
         read(node.test);
         read(node.message);
@@ -166,7 +168,7 @@ export function readBeforeBound(analysis: Analysis, tracked: ReadonlySet<SymbolI
       return symbol !== undefined && symbol.declaration === name && !tracked.has(symbol);
     });
     reads(value, bound, inInitializer || declares);
-    return withSymbols(bound, names);
+    return withSymbols(bound, [...joinBindings(value), ...names]);
   };
 
   const withSymbols = (bound: ReadonlySet<SymbolInfo>, names: readonly ast.Identifier[]): ReadonlySet<SymbolInfo> => {
@@ -185,6 +187,11 @@ export function readBeforeBound(analysis: Analysis, tracked: ReadonlySet<SymbolI
     if (symbol && tracked.has(symbol) && atEnd !== null && !atEnd.has(symbol)) unbound.add(symbol);
   }
   return unbound;
+}
+
+/** The names a `parallel` standing as a statement's value binds at its join. */
+function joinBindings(value: ast.Expression): ast.Identifier[] {
+  return value.kind === "Parallel" ? value.branches.flatMap((branch) => branchBinding(branch) ?? []) : [];
 }
 
 /** Where paths join: bound after it is what every path that reaches it binds. */

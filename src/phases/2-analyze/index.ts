@@ -26,6 +26,7 @@ export {
   type ValueTypes,
 } from "./value-types.js";
 export { judgedKinds } from "./visible-values.js";
+export { branchBinding } from "./parallel-plan.js";
 export { returnsOf, schemaOf, sessionReturns, typeWords, type JsonSchema } from "./result-types.js";
 export { costEstimator, programCost, type CostOptions } from "./cost/analyze.js";
 export type { CostEstimator } from "./cost/estimator.js";

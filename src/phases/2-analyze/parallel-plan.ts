@@ -23,6 +23,16 @@ export interface ParallelPlan {
   readonly onFail: FailurePolicy;
 }
 
+/**
+ * The name a `parallel` branch binds, if any. Lowering destructures every named branch from the
+ * joined result (`[a, b] = await Promise.all(...)`), so each is bound after the join whatever the
+ * join or failure policy (a branch that lost a race or failed under `continue` binds what the
+ * runtime gives for it): definite assignment follows that.
+ */
+export function branchBinding(branch: ast.Statement): ast.Identifier | null {
+  return branch.kind === "Binding" || branch.kind === "Output" ? branch.name : null;
+}
+
 /** The join strategy a positional modifier names: quoted, `parallel ("first")`. */
 export function joinWord(modifier: ast.Modifier): string | undefined {
   return modifier.value.kind === "String" ? modifier.value.value : undefined;

@@ -99,18 +99,21 @@ export function inferValueTypes(
   });
 
   // Declared ahead (as lowering's statement lists do for a name bound in branches), yet maybe bound before every read.
+  // An opaque binding's type is `Value` whatever binds it, but where it is bound is known all the same.
   const tracked = new Set(
-    [...assignments.keys()].filter(
+    [...assignments.keys(), ...opaque].filter(
       (symbol) =>
         !boundWhereDeclared.has(symbol) &&
-        !opaque.has(symbol) &&
         !declaredAhead(symbol) &&
         !readAsValue(symbol) &&
         symbol.scope.kind !== "loop",
     ),
   );
   const unboundReads = readBeforeBound(analysis, tracked);
-  const boundBeforeRead = (symbol: SymbolInfo): boolean => tracked.has(symbol) && !unboundReads.has(symbol);
+  // A binding bound where it is declared is bound before every read too, should lowering declare it
+  // ahead all the same (a program run in parts declares its bindings ahead of the parts).
+  const boundBeforeRead = (symbol: SymbolInfo): boolean =>
+    boundWhereDeclared.has(symbol) || (tracked.has(symbol) && !unboundReads.has(symbol));
 
   const known = new Map<SymbolInfo, ValueType>();
   const inProgress = new Set<SymbolInfo>();

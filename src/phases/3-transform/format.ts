@@ -1,5 +1,4 @@
 import type { Options } from "prettier";
-import { tidy } from "./tidy.js";
 
 /** Fixed prettier options: output never depends on a prettier config found on the machine. */
 export const PRETTIER_OPTIONS: Readonly<Options> = {
@@ -31,15 +30,18 @@ export interface UnformattedModule {
 const wrapperOpen = ["async function run() {", "  return startRun(async (rt) => {"];
 const wrapperClose = ["  });", "}", ""];
 
-/** Tidies (tidy.ts) and formats generated TypeScript. Prettier is loaded on first use: a no-op build never pays for it. */
+/**
+ * Formats generated TypeScript. Lowering writes only what it means to keep (it reads the analysis'
+ * facts), so nothing is parsed here but by prettier. Prettier is loaded on first use: a no-op build
+ * never pays for it.
+ */
 export async function format(
   module: string | UnformattedModule,
   onPiece?: (piece: number, pieces: number) => void,
 ): Promise<string> {
   const prettier = await import("prettier");
   const { code, split: splitModule } = typeof module === "string" ? { code: module, split: undefined } : module;
-  // A large program's parts assign its bindings from functions of their own: nothing to strike there.
-  if (splitModule === undefined) return prettier.format(await tidy(code), PRETTIER_OPTIONS);
+  if (splitModule === undefined) return prettier.format(code, PRETTIER_OPTIONS);
   const split = splitModule();
   const outline = await prettier.format(split.outline, PRETTIER_OPTIONS);
   const body: string[] = [];

@@ -41,6 +41,7 @@ import {
 } from "./literals.js";
 import { walk } from "../../walk.js";
 import { assertIds } from "./assert-ids.js";
+import { b, print } from "./builders.js";
 import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
 import type { UnformattedModule } from "./format.js";
@@ -147,7 +148,7 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   let body: (readonly string[])[];
   if (inParts) {
     body = bodyInParts(statements, lowering, declareAhead, exitWith(final), finish);
-    if (final !== undefined) finalDeclaration = [`let ${final}: Value = null;`];
+    if (final !== undefined) finalDeclaration = [print(b.let(final, "Value", "null"))];
   } else {
     const lines = lowering.statements(statements, programState(exitWith(final === undefined ? undefined : "null")), {
       scope: analysis.program,
@@ -157,7 +158,11 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     // A value statement at top level always assigns it before the branches can: no `null` to start with.
     if (final !== undefined && finalResultInBranches(statements))
       finalDeclaration = [
-        `let ${final}: Value${lastValueIndex(statements) >= 0 || alwaysGivesValue(statements) ? "" : " = null"};`,
+        print(
+          lastValueIndex(statements) >= 0 || alwaysGivesValue(statements)
+            ? b.let(final, "Value")
+            : b.let(final, "Value", "null"),
+        ),
       ];
     // A program that ends by raising an error (or returning) never reaches its end: nothing reads the final result.
     else if (final !== undefined && lines.exits) lines.dropFinish(final);

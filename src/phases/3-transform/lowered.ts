@@ -3,6 +3,7 @@
  * anything), a statement list (and whether control leaves at its end), and what a list does with
  * its last value. Lowering decides from these, never by reading back the text it wrote.
  */
+import { b, print, type Statement } from "./builders.js";
 
 /**
  * A TypeScript expression: a `Value` (or, for conditions and text, a `boolean` or a `string`). It
@@ -56,43 +57,46 @@ export type Finish =
 export const returnValue: Finish = { kind: "return" };
 export const discard: Finish = { kind: "discard" };
 
-/** The statement that finishes a list with `value`; empty when there is nothing to do. */
-export function finishStatement(finish: Finish, value: Lowered): string {
+/** The statement that finishes a list with `value`; none when there is nothing to do. */
+export function finishStatement(finish: Finish, value: Lowered): Statement | undefined {
   switch (finish.kind) {
     case "return":
-      return `return ${value.code};`;
+      return b.code(`return ${value.code};`);
     case "assign":
-      return `${finish.target} = ${value.code};`;
+      return b.assign(finish.target, value.code);
     case "push":
-      return `${finish.target}.push(${value.code});`;
+      return b.expression(`${finish.target}.push(${value.code})`);
     case "keep":
-      return `if (${finish.test(value.code)}) ${finish.target}.push(${finish.item});`;
+      return b.code(`if (${finish.test(value.code)}) ${finish.target}.push(${finish.item});`);
     case "discard":
-      return value.effectful ? `${value.code};` : "";
+      return value.effectful ? b.expression(value.code) : undefined;
   }
 }
 
-/** A statement list being written. Each statement says whether control leaves after it. */
+/**
+ * A statement list being written, as built (builders.ts): each statement says whether control
+ * leaves after it. Printed when the list is complete.
+ */
 export class Lines {
-  private readonly written: string[] = [];
+  private readonly written: Statement[] = [];
   private leaves = false;
   /** Temporaries every path to the end of the list assigns (a finish, or all the parts of a `try`). */
   private readonly assigned = new Set<string>();
   /** The list's own `target = code;` finish, which its caller may turn into the declaration. */
   private finishing: { readonly index: number; readonly target: string; readonly value: Lowered } | undefined;
 
-  /** A statement after which control goes on. An empty one is left out. */
-  add(...statements: readonly string[]): void {
+  /** A statement after which control goes on; a line of code as text is one too. An empty one is left out. */
+  add(...statements: readonly (Statement | string | undefined)[]): void {
     for (const statement of statements) {
-      if (statement === "") continue;
-      this.written.push(statement);
+      if (statement === "" || statement === undefined) continue;
+      this.written.push(typeof statement === "string" ? b.code(statement) : statement);
       this.leaves = false;
     }
   }
 
   /** `return ...;` or `throw ...;`: control leaves the list here. */
-  leave(statement: string): void {
-    this.written.push(statement);
+  leave(statement: Statement | string): void {
+    this.written.push(typeof statement === "string" ? b.code(statement) : statement);
     this.leaves = true;
   }
 
@@ -107,7 +111,7 @@ export class Lines {
   /** `target = value;`: the list's finish, written at its top level (see `declareFinish`). */
   assignFinish(target: string, value: Lowered): void {
     this.finishing = { index: this.written.length, target, value };
-    this.add(`${target} = ${value.code};`);
+    this.add(b.assign(target, value.code));
     this.assigned.add(target);
   }
 
@@ -129,7 +133,7 @@ export class Lines {
   declareFinish(target: string): boolean {
     const finishing = this.finishing;
     if (finishing?.target !== target) return false;
-    this.written[finishing.index] = `const ${target} = ${finishing.value.code};`;
+    this.written[finishing.index] = b.const(target, finishing.value.code);
     return true;
   }
 
@@ -141,7 +145,8 @@ export class Lines {
   dropFinish(target: string): boolean {
     const finishing = this.finishing;
     if (finishing?.target !== target) return false;
-    if (finishing.value.effectful || finishing.value.awaits) this.written[finishing.index] = `${finishing.value.code};`;
+    if (finishing.value.effectful || finishing.value.awaits)
+      this.written[finishing.index] = b.expression(finishing.value.code);
     else this.written.splice(finishing.index, 1);
     this.finishing = undefined;
     return true;
@@ -159,8 +164,9 @@ export class Lines {
     return this.leaves;
   }
 
+  /** The statements, printed. */
   get statements(): readonly string[] {
-    return this.written;
+    return this.written.map(print);
   }
 
   get isEmpty(): boolean {
@@ -169,6 +175,6 @@ export class Lines {
 
   /** The statements as the body of a function or block. */
   text(): string {
-    return this.written.join("\n");
+    return this.statements.join("\n");
   }
 }

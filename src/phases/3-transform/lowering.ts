@@ -7,6 +7,7 @@
 import type * as ast from "../../ast.js";
 import {
   type Analysis,
+  branchBinding,
   inferValueTypes,
   judgedKinds,
   type SymbolInfo,
@@ -20,7 +21,6 @@ import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
 import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
-import { partThreshold } from "./part-threshold.js";
 import { typeText } from "./type-text.js";
 import { returnsFromProgram } from "./program-returns.js";
 
@@ -155,20 +155,18 @@ export class Lowering {
     walk(analysis.program, (node) => {
       if (node.kind !== "Parallel") return;
       for (const branch of node.branches) {
-        const symbol =
-          branch.kind === "Binding" || branch.kind === "Output"
-            ? branch.name && analysis.references.get(branch.name)
-            : undefined;
+        const name = branchBinding(branch);
+        const symbol = name && analysis.references.get(name);
         if (symbol) this.boundInBranches.add(symbol);
       }
     });
     this.fieldGroups = fieldGroups(analysis);
     this.filterVerdicts = filterVerdicts(analysis);
-    // A program run in parts declares its bindings ahead of them (see parts.ts).
-    const inParts = analysis.program.body.length > partThreshold;
+    // A program run in parts declares its bindings ahead of the parts (parts.ts), in the same order
+    // of statements: what definite assignment finds of its body holds of them too.
     this.types = inferValueTypes(
       analysis,
-      (symbol) => this.promoted.has(symbol) || readInside.has(symbol) || (inParts && symbol.scope.kind === "program"),
+      (symbol) => this.promoted.has(symbol) || readInside.has(symbol),
       (symbol) => this.promoted.has(symbol),
     );
     this.programBindings = new ProgramBindings(

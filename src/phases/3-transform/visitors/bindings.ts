@@ -2,6 +2,7 @@
 import { destructuredOutput } from "../../2-analyze/index.js";
 import type * as ast from "../../../ast.js";
 import { inputQuestion, type SymbolInfo } from "../../2-analyze/index.js";
+import { b } from "../builders.js";
 import { numberLiteral, stringLiteral } from "../literals.js";
 import { awaited, inert, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome } from "../lowering.js";
@@ -38,8 +39,8 @@ export function input(
   const request = `await rt.input(${site(statement)}, { name: ${stringLiteral(statement.name.name)}, prompt: ${prompt}${discretion}${fallback}${seconds} })`;
   if (symbol !== undefined && lowering.unnamed(symbol))
     return unnamedValue(awaited(request.slice("await ".length)), state, wantValue);
-  if (symbol !== undefined && !state.declaredHere.has(symbol)) state.out.add(`${name} = ${request};`);
-  else state.out.add(symbol?.reassigned ? `let ${name}: Value = ${request};` : `const ${name} = ${request};`);
+  if (symbol !== undefined && !state.declaredHere.has(symbol)) state.out.add(b.assign(name, request));
+  else state.out.add(symbol?.reassigned ? b.let(name, "Value", request) : b.const(name, request));
   return { value: inert(name) };
 }
 
@@ -67,7 +68,7 @@ export function binding(
   const slot = state.accumulators.get(statement);
   if (slot !== undefined && statement.value.kind === "Binary") {
     const part = lowering.value(statement.value.right, state);
-    state.out.add(`${slot} = ${part.code};`);
+    state.out.add(b.assign(slot, part.code));
     return wantValue ? { value: inert(slot) } : {};
   }
   const value = assign(statement.name, statement.value, state, lowering, wantValue);
@@ -88,7 +89,7 @@ export function destructure(
   // A name is read as it is; anything else is computed once.
   if (statement.value.kind !== "Identifier") {
     const temporary = lowering.temporary("record");
-    state.out.add(`const ${temporary} = ${value.code};`);
+    state.out.add(b.const(temporary, value.code));
     value = inert(temporary);
   }
   for (const name of statement.names) {
@@ -101,12 +102,11 @@ export function destructure(
       : `await rt.field(${site(name)}, ${value.code}, ${stringLiteral(name.name)})`;
     const bound = `rt.bind(${site(name)}, ${stringLiteral(name.name)}, ${field})`;
     if (symbol !== undefined && lowering.unnamed(symbol)) {
-      state.out.add(`${bound};`);
+      state.out.add(b.expression(bound));
     } else if (symbol !== undefined && state.declaredHere.has(symbol) && symbol.declaration === name) {
-      const keyword = symbol.reassigned ? "let" : "const";
-      state.out.add(`${keyword} ${tsName}${keyword === "let" ? `: ${lowering.typeOf(symbol)}` : ""} = ${bound};`);
+      state.out.add(symbol.reassigned ? b.let(tsName, lowering.typeOf(symbol), bound) : b.const(tsName, bound));
     } else {
-      state.out.add(`${tsName} = ${bound};`);
+      state.out.add(b.assign(tsName, bound));
     }
   }
   return wantValue ? { value } : {};
@@ -132,7 +132,7 @@ function assign(
   // `xs = xs + [r]`: the right side runs first, so concurrent branches never lose an append.
   if (value.kind === "Binary" && accumulates(value, symbol, lowering)) {
     const right = lowering.temporary("next");
-    state.out.add(`const ${right} = ${lowering.value(value.right, inner).code};`);
+    state.out.add(b.const(right, lowering.value(value.right, inner).code));
     lowered = inert(`${binaryHelper(value.operator, lowering)}(${name}, ${right})`);
   } else {
     lowered = lowering.value(value, inner, { binding: identifier.name });
@@ -142,10 +142,9 @@ function assign(
     return unnamedValue({ code: bound, effectful: true, awaits: lowered.awaits }, state, wantValue).value ?? nullValue;
   if (declaring) {
     // `let` in the program is `const` here when nothing assigns the name again (the analysis knows).
-    const keyword = symbol.reassigned ? "let" : "const";
-    state.out.add(`${keyword} ${name}${keyword === "let" ? `: ${lowering.typeOf(symbol)}` : ""} = ${bound};`);
+    state.out.add(symbol.reassigned ? b.let(name, lowering.typeOf(symbol), bound) : b.const(name, bound));
   } else {
-    state.out.add(`${name} = ${bound};`);
+    state.out.add(b.assign(name, bound));
   }
   return inert(name);
 }
@@ -156,7 +155,7 @@ function assign(
  */
 function unnamedValue(computed: Lowered, state: LowerState, wantValue: boolean): StatementOutcome {
   if (wantValue) return { value: computed };
-  state.out.add(`${computed.code};`);
+  state.out.add(b.expression(computed.code));
   return {};
 }
 

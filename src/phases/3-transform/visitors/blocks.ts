@@ -1,6 +1,7 @@
 /** `block` definitions and `do:` blocks. */
 import type * as ast from "../../../ast.js";
 import type { Scope, SymbolInfo } from "../../2-analyze/index.js";
+import { b } from "../builders.js";
 import { returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, StatementOutcome, ValueRequest } from "../lowering.js";
 import type { LowerState } from "../state.js";
@@ -24,7 +25,7 @@ export function blockDefinition(block: ast.BlockDefinition, state: LowerState, l
   }
   state.out.add(
     `async function ${name}(${params}): Promise<Value> {`,
-    ...own.map((symbol) => `let ${lowering.symbolName(symbol)}: Value = null;`),
+    ...own.map((symbol) => b.let(lowering.symbolName(symbol), "Value", "null")),
     "try {",
     ...body.statements,
     "} finally {",

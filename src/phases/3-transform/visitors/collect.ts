@@ -1,3 +1,4 @@
+import { b } from "../builders.js";
 import { discard as discardValue, inert, nullValue, type Finish, type Lines, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import type { LowerState } from "../state.js";
@@ -23,7 +24,7 @@ export function collect(
   // Declared where its value is given when the construct's own list gives it; else ahead, with
   // `null` only when a path may leave the construct without giving it one.
   if (!lines.declareFinish(target))
-    state.out.add(lines.assigns(target) ? `let ${target}: Value;` : `let ${target}: Value = null;`);
+    state.out.add(lines.assigns(target) ? b.let(target, "Value") : b.let(target, "Value", "null"));
   state.out.append(lines);
   return inert(target);
 }

@@ -1,5 +1,6 @@
 /** Statements that steer: expression statements, `if`, `choice`, `throw` and `assert`. */
 import type * as ast from "../../../ast.js";
+import { b } from "../builders.js";
 import type { ListOptions, Lowering, StatementOutcome } from "../lowering.js";
 import { stringLiteral } from "../literals.js";
 import { site } from "../site.js";
@@ -26,7 +27,7 @@ export function expressionStatement(
   const value = lowering.value(statement.expression, state, { discard: !wantValue, unbound: true });
   if (wantValue) return { value };
   // Block-valued constructs have written their statements already; what stands for them is inert.
-  if (value.effectful) state.out.add(`${value.code};`);
+  if (value.effectful) state.out.add(b.expression(value.code));
   return {};
 }
 
@@ -105,7 +106,7 @@ export function assertStatement(
   const id = lowering.scoredAsserts?.get(statement);
   if (id !== undefined) {
     const condition = lowering.condition(statement.test, { ...state, asker: "assert" }).code;
-    state.out.add(`rt.asserts.check(${site(statement)}, ${condition}, ${stringLiteral(id)}${message});`);
+    state.out.add(b.expression(`rt.asserts.check(${site(statement)}, ${condition}, ${stringLiteral(id)}${message})`));
     return {};
   }
   state.out.add(

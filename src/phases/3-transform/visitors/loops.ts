@@ -2,6 +2,7 @@
 import type * as ast from "../../../ast.js";
 import type { SymbolInfo } from "../../2-analyze/index.js";
 import { numberLiteral } from "../literals.js";
+import { b } from "../builders.js";
 import { discard as discardValue, inert, Lines, nullValue, type Lowered } from "../lowered.js";
 import { declaredKinds, type Lowering, type ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
@@ -76,7 +77,7 @@ export function forEach(
   const finish = { kind: "push", target: results } as const;
   const inner = loopBody(node, state, finish, lowering);
   const body = lowering.statements(node.body, inner.state, { scope: node, finish });
-  state.out.add(`const ${results}: Value[] = [];`);
+  state.out.add(b.const(results, "[]", "Value[]"));
   state.out.append(iterations(body, inner.label));
   return inert(results);
 }
@@ -123,7 +124,7 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
       iterations.append(testState.out);
       iterations.add(condition.mode === "until" ? `if (${test}) break;` : `if (!(${test})) break;`);
     }
-    iterations.add(`rt.iteration(${site(node)}, ${index});`);
+    iterations.add(b.expression(`rt.iteration(${site(node)}, ${index})`));
     iterations.append(lowering.statements(node.body, body.state, { scope: node, finish }));
     iterations.add("}");
     if (declared.length === 0) return sequenced(sequence, iterations);
@@ -131,7 +132,7 @@ export function loop(node: ast.LoopExpression, state: LowerState, lowering: Lowe
     const lines = new Lines();
     lines.add(
       "{",
-      ...declared.map((symbol) => `let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol, true)} = null;`),
+      ...declared.map((symbol) => b.let(lowering.symbolName(symbol), lowering.typeOf(symbol, true), "null")),
     );
     lines.append(sequenced(sequence, iterations));
     lines.add("}");
@@ -151,7 +152,7 @@ function labelled(label: string): string {
  */
 function sequenced(sequence: string, iterations: Lines): Lines {
   const lines = new Lines();
-  lines.add(`const ${sequence} = rt.loop();`, "try {");
+  lines.add(b.const(sequence, "rt.loop()"), "try {");
   lines.append(iterations);
   lines.add("} finally {", `${sequence}.end();`, "}");
   return lines;

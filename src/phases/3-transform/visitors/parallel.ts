@@ -1,6 +1,8 @@
 /** `parallel:` blocks and `parallel for`: concurrent branches the runtime starts, joined by `Promise.all` or a race. */
 import type * as ast from "../../../ast.js";
+import { branchBinding } from "../../2-analyze/index.js";
 import { recordField, stringLiteral } from "../literals.js";
+import { b } from "../builders.js";
 import { awaited, inert, Lines, nullValue, returnValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
@@ -37,42 +39,39 @@ export function parallel(
         ? `rt.any${started}`
         : `Promise.all(rt.branches${started})`;
 
-  const names = node.branches.map(branchName);
+  const names = node.branches.map(branchBinding);
   // An unbound branch's result joins the trail after the join, in branch order (a destructuring one is bound).
   const kept = node.branches.map((branch, index) => names[index] === null && branch.kind !== "Destructure");
   const allNamed = names.every((name) => name !== null);
   let results: string | undefined;
   if (kept.includes(true) || (!allNamed && !request.discard)) {
     results = lowering.temporary("parallel");
-    state.out.add(`const ${results} = await ${call};`);
+    state.out.add(b.const(results, `await ${call}`));
   }
   if (names.some((name) => name !== null)) {
-    const pattern = `[${names.map((name) => (name ? lowering.identifierName(name) : "")).join(", ")}]`;
+    const pattern = names.map((name) => (name ? lowering.identifierName(name) : null));
     const declared = names.some((name) => name !== null && declaresHere(name, state, lowering));
-    state.out.add(`${declared ? "const " : ""}${pattern} = ${results ?? `await ${call}`};`);
+    state.out.add(b.destructure(pattern, results ?? `await ${call}`, declared));
   } else if (results === undefined) {
-    state.out.add(`await ${call};`);
+    state.out.add(b.expression(`await ${call}`));
   }
   // The block's value when every branch is named: a record of the names, the last branch winning
   // a name bound twice (as it does the binding).
   const named = new Map<string, string>();
   names.forEach((identifier, index) => {
     if (kept[index])
-      state.out.add(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null);`);
+      state.out.add(
+        b.expression(`rt.keep(${stringLiteral(`parallel branch ${index + 1}`)}, ${results}[${index}] ?? null)`),
+      );
     if (!identifier) return;
     const name = lowering.identifierName(identifier);
-    state.out.add(`rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${name});`);
+    state.out.add(b.expression(`rt.bind(${site(identifier)}, ${stringLiteral(identifier.name)}, ${name})`));
     named.delete(identifier.name);
     named.set(identifier.name, name);
   });
   if (!allNamed) return inert(results ?? "null");
   const record = [...named].map(([key, name]) => recordField(key, name));
   return inert(`{ ${record.join(", ")} }`);
-}
-
-/** The name a branch binds, if any. */
-export function branchName(branch: ast.Statement): ast.Identifier | null {
-  return branch.kind === "Binding" || branch.kind === "Output" ? branch.name : null;
 }
 
 /** Whether the statement list declares the name's symbol at this branch (see `statement-list.ts`). */

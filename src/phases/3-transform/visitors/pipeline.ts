@@ -1,4 +1,5 @@
 import type * as ast from "../../../ast.js";
+import { b } from "../builders.js";
 import { awaited, inert, Lines, returnValue, type Finish, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
@@ -51,7 +52,7 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       else lines.add(countDown(items, lowering), `${sequence}.next();`);
       lines.append(body);
       lines.add("}");
-      out.add(`const ${target}: Value[] = [];`);
+      out.add(b.const(target, "[]", "Value[]"));
       out.append(eachItem(sequence, lines));
       return inert(target);
     }
@@ -75,9 +76,9 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       else steps.add(countDown(`${all}.slice(1)`, lowering), `${sequence}.next();`);
       steps.append(body);
       steps.add("}");
-      out.add(`const ${all} = ${items};`, `let ${reduced}: Value;`, "{", `let ${acc}: Value = ${all}[0] ?? null;`);
+      out.add(b.const(all, items), b.let(reduced, "Value"), "{", b.let(acc, "Value", `${all}[0] ?? null`));
       out.append(eachItem(sequence, steps));
-      out.add(`${reduced} = ${acc};`, "}");
+      out.add(b.assign(reduced, acc), "}");
       return inert(reduced);
     }
   }
@@ -86,7 +87,7 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
 /** A stage's items, each a sequence of its own; the enclosing sequence is back when the stage ends, however it ends. */
 function eachItem(sequence: string, items: Lines): Lines {
   const lines = new Lines();
-  lines.add(`const ${sequence} = rt.items();`, "try {");
+  lines.add(b.const(sequence, "rt.items()"), "try {");
   lines.append(items);
   lines.add("} finally {", `${sequence}.end();`, "}");
   return lines;

@@ -2,6 +2,7 @@
 import type * as ast from "../../../ast.js";
 import { schemaOf, sessionReturns } from "../../2-analyze/index.js";
 import { dataLiteral, numberLiteral, recordField, stringLiteral } from "../literals.js";
+import { b } from "../builders.js";
 import { awaited, inert, kept, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import { settingsFields } from "../settings.js";
@@ -99,7 +100,7 @@ export function arrow(
       return;
     }
     const temporary = lowering.temporary("step");
-    state.out.add(`const ${temporary} = ${lowered.code};`);
+    state.out.add(b.const(temporary, lowered.code));
     previous = inert(temporary);
   });
   return previous ?? nullValue;
@@ -126,7 +127,7 @@ export function doCall(node: ast.DoCall, state: LowerState, lowering: Lowering, 
   // P006: a missing argument is `null`; an extra one is still evaluated, then ignored.
   const values = node.args.map((argument) => lowering.value(argument, state));
   const arity = block?.params.length ?? values.length;
-  for (const extra of values.slice(arity)) if (extra.awaits) state.out.add(`${extra.code};`);
+  for (const extra of values.slice(arity)) if (extra.awaits) state.out.add(b.expression(extra.code));
   const missing = Array.from({ length: arity - Math.min(arity, values.length) }, () => "null");
   const args = ["rt", ...values.slice(0, arity).map((value) => value.code), ...missing].join(", ");
   const fn = lowering.names.get("block", node.name.name);

@@ -3,11 +3,11 @@
  * to the list's `Finish` (returned, assigned, pushed or dropped).
  */
 import type * as ast from "../../../ast.js";
-import { boundNames, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
+import { boundNames, branchBinding, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
+import { b } from "../builders.js";
 import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
-import { branchName } from "./parallel.js";
 
 /**
  * Lowers a statement list. With `options.scope` (the node that opens the list's scope) the names
@@ -51,7 +51,7 @@ export function statementList(
 function finishWith(out: Lines, finish: Finish, value: Lowered): void {
   if (finish.kind === "assign") return out.assignFinish(finish.target, value);
   const statement = finishStatement(finish, value);
-  if (finish.kind === "return") out.leave(statement);
+  if (finish.kind === "return") out.leave(statement!);
   else out.add(statement);
 }
 
@@ -91,11 +91,10 @@ function declareScope(
   }
   for (const symbol of ahead) {
     // A block's binding read outside it: the runtime holds the value its last finished call left.
-    if (lowering.promoted.has(symbol)) out.add(`const ${lowering.lastCallName(symbol)} = rt.lastCall();`);
-    // Bound on every path before it is read (every option of a `choice`): TypeScript checks that too.
-    else if (lowering.boundBeforeRead(symbol))
-      out.add(`let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol)};`);
-    else out.add(`let ${lowering.symbolName(symbol)}: ${lowering.typeOf(symbol, true)} = null;`);
+    if (lowering.promoted.has(symbol)) out.add(b.const(lowering.lastCallName(symbol), "rt.lastCall()"));
+    // Bound on every path before it is read (every option of a `choice`, a `parallel`'s join): TypeScript checks that too.
+    else if (lowering.boundBeforeRead(symbol)) out.add(b.let(lowering.symbolName(symbol), lowering.typeOf(symbol)));
+    else out.add(b.let(lowering.symbolName(symbol), lowering.typeOf(symbol, true), "null"));
   }
   return here;
 }
@@ -117,7 +116,7 @@ function parallelNames(
         ? statement.value
         : undefined;
   if (value?.kind !== "Parallel") return [];
-  const names = value.branches.map(branchName).filter((name) => name !== null);
+  const names = value.branches.map(branchBinding).filter((name) => name !== null);
   const declaredByBranch = names.every((name) => {
     const symbol = lowering.analysis.references.get(name);
     return symbol !== undefined && symbol.declaration === name && !symbol.reassigned && declarable(symbol);

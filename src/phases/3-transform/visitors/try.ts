@@ -1,4 +1,5 @@
 import type * as ast from "../../../ast.js";
+import { b } from "../builders.js";
 import { Lines, type Lowered } from "../lowered.js";
 import type { Lowering, ValueRequest } from "../lowering.js";
 import type { LowerState } from "../state.js";
@@ -28,8 +29,9 @@ export function tryExpression(
     if (handler) {
       lines.add("} catch ($error) {", "rt.catchable($error);");
       if (handler.param) {
-        const keyword = lowering.analysis.references.get(handler.param)?.reassigned ? "let" : "const";
-        lines.add(`${keyword} ${lowering.identifierName(handler.param)}: Value = rt.caught($error);`);
+        const name = lowering.identifierName(handler.param);
+        const reassigned = lowering.analysis.references.get(handler.param)?.reassigned ?? false;
+        lines.add(reassigned ? b.let(name, "Value", "rt.caught($error)") : b.const(name, "rt.caught($error)", "Value"));
       }
       const caught = lowering.statements(handler.body, { ...state, inCatch: true }, { scope: handler, finish });
       lines.append(caught);
