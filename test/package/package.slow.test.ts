@@ -99,6 +99,7 @@ describe("npm pack", () => {
       ),
     );
     expect([...top].sort()).toEqual([
+      "CONTRIBUTING.md",
       "LICENSE",
       "README.md",
       "bench",
