@@ -104,10 +104,12 @@ class FoldersThenDatabase implements RunStore {
   async list(): Promise<RunListing> {
     const [folders, database] = await Promise.all([this.folder.list(), this.database().then((store) => store.list())]);
     const runs = newestFirst([...folders.runs, ...database.runs]);
+    // A database that could not be read is not said to hold no runs.
+    const unread = database.problem !== undefined && database.problem.code !== EXIT.ok;
     return {
       runs,
       stores: [...folders.stores, ...database.stores],
-      where: `${folders.where} or ${database.where.replace(/^in /, "")}`,
+      where: unread ? folders.where : `${folders.where} or ${database.where.replace(/^in /, "")}`,
       ...(database.problem === undefined ? {} : { problem: database.problem }),
     };
   }

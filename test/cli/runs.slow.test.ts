@@ -131,6 +131,16 @@ describe("prosec runs", () => {
     expect(prosec(["runs", "prune", "--older-than", "1d"], empty).stdout).toBe("removed 0 runs\n");
   });
 
+  it("with a database it cannot reach, says where it looked, not that the database holds none", () => {
+    const empty = temporaryFolder("prosec-no-runs-");
+    const listed = prosec(["runs"], empty, { DBOS_SYSTEM_DATABASE_URL: "postgresql://postgres@127.0.0.1:1/prosec" });
+    expect(listed.status).toBe(EXIT.network);
+    expect(listed.stdout).toBe("no runs in .prose/runs\n");
+    expect(listed.stderr).toMatch(
+      /^prosec: cannot reach the database at postgresql:\/\/postgres@127\.0\.0\.1:1\/prosec /,
+    );
+  });
+
   it("a run whose journal was changed by hand is damaged and has no cost; runs show of it exits 7 naming the line", () => {
     const runId = fabricate(5, { ageDays: 0 });
     const journal = join(runsDir(), runId, "journal.jsonl");
