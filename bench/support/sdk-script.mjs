@@ -1,5 +1,8 @@
 // The plain SDK scripts startup.bench.mjs compares `prosec run` with: what a person writes with the
-// Anthropic SDK alone for the same requests. argv: `hello`, `fanout N`, or `workflow`.
+// Anthropic SDK alone for the same requests. argv: `hello`, `fanout N`, `workflow`, or `same N FILE`.
+// `same` sends N copies of the request body in FILE (one prosec sent, its system prompt, tools and
+// output limit included), each with its own task, streamed when prosec streamed it.
+import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 
 const client = new Anthropic();
@@ -30,6 +33,16 @@ if (what === "hello") {
   console.log(message.content[0].text);
 } else if (what === "fanout") {
   const answers = await Promise.all(Array.from({ length: Number(count) }, (_, index) => ask(`Task ${index + 1}`)));
+  console.log(answers.length);
+} else if (what === "same") {
+  const { stream, ...body } = JSON.parse(readFileSync(process.argv[4], "utf8"));
+  const send = (index) => {
+    const params = { ...body, messages: [{ role: "user", content: [{ type: "text", text: `Do Task ${index + 1}` }] }] };
+    return stream
+      ? client.messages.stream(params).finalMessage()
+      : client.messages.create(params, { timeout: 600_000 });
+  };
+  const answers = await Promise.all(Array.from({ length: Number(count) }, (_, index) => send(index)));
   console.log(answers.length);
 } else if (what === "workflow") {
   // 5 sequential sessions, 16 in parallel and a combine, then a judged loop of 2 rounds: 26 requests.

@@ -2,7 +2,7 @@
 // latency in ms. Sessions get a short text; a judgment (a request forcing its answer tool) gets "no",
 // so a loop `until` one runs to its `max:`. The Models API knows the default model (128,000 tokens).
 // Prints its URL; answers each `count` line on stdin with the requests it has received, each `lookups`
-// line with the Models API look-ups.
+// line with the Models API look-ups, each `last` line with the body of the last Messages request (JSON).
 import { createInterface } from "node:readline";
 import { importFakeServer } from "./fake-server.mjs";
 
@@ -19,5 +19,6 @@ process.stdout.write(`${server.url}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   if (line.trim() === "count") process.stdout.write(`${server.requests.length}\n`);
   if (line.trim() === "lookups") process.stdout.write(`${server.modelLookups.length}\n`);
+  if (line.trim() === "last") process.stdout.write(`${JSON.stringify(server.requests.at(-1)?.body ?? null)}\n`);
 }
 process.exit(0);
