@@ -95,12 +95,18 @@ export async function stopLeftovers(folder: string, graceMs = 5_000): Promise<Le
   const deadline = Date.now() + graceMs;
   while (running.some(({ pid }) => alive(pid)) && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 50));
-  for (const { pid } of running.filter(({ pid }) => alive(pid))) {
+  const stubborn = running.filter(({ pid }) => alive(pid));
+  for (const { pid } of stubborn) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
       // gone meanwhile
     }
   }
+  // A killed process lingers until the kernel has torn it down, which a loaded machine takes its time
+  // over: what returns here is stopped, not merely signalled.
+  const killDeadline = Date.now() + graceMs;
+  while (stubborn.some(({ pid }) => alive(pid)) && Date.now() < killDeadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   return left;
 }
