@@ -320,7 +320,7 @@ export class RunCore {
       (await this.durability.recorded?.(site)) === true;
     if (replaying) context.enterFinally();
     try {
-      const { step, replayed } = await this.durability.step(address, async () => {
+      const executeStep = async (): Promise<RecordedStep> => {
         limit = stepSignal(context.signal, limitMs);
         // The step's model requests are sent under it: what the trace finds the step by.
         const signal = limit.signal;
@@ -353,7 +353,9 @@ export class RunCore {
               () => context.signal.aborted,
               signal,
             );
-      });
+      };
+      // The branch's signal: a store that replays (prosec test) cancels a step its lost race cancels.
+      const { step, replayed } = await this.durability.step(address, executeStep, context.signal);
       if (step.failed !== undefined) throw (replayedFailure = failed(replayedError(step.failed), true));
       return {
         value: step.value as T,
