@@ -99,6 +99,21 @@ describe("a typed session's answer", () => {
     ]);
   });
 
+  it("never right and caught: the failure is an invalid answer (its cause), as a judgment's is", async () => {
+    server = await startFakeAnthropic({ script: [answer("a"), answer("b"), answer("c")] });
+    const { result, events } = await runAgainst(server, async (rt) => {
+      try {
+        return await rt.session({ ...toolless, returns: RISKS });
+      } catch (error) {
+        rt.catchable(error);
+        return "caught";
+      }
+    });
+    expect(result).toBe("caught");
+    const caught = events.filter((event) => event.type === "step-caught");
+    expect(caught.map((event) => event.cause)).toEqual(["invalid-answer"]);
+  });
+
   it("an answer cut off at max_tokens is asked again, as a judgment's is", async () => {
     server = await startFakeAnthropic({
       script: [
