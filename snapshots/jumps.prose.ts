@@ -181,7 +181,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       await rt.map(
         { line: 32, column: 15 },
         await rt.list({ line: 32, column: 36 }, kept),
-        async (note, $index, rt) => {
+        async (note, _index, rt) => {
           if (equals(note, "")) {
             return null;
           }

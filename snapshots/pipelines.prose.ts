@@ -96,7 +96,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       await rt.map(
         { line: 11, column: 22 },
         await rt.list({ line: 11, column: 22 }, ideas),
-        async (item, $index, rt) => {
+        async (item, _index, rt) => {
           return await rt.session({ at: { line: 12, column: 3 }, prompt: `Research ${text(item)}`, unbound: true });
         },
       ),

@@ -134,9 +134,9 @@ export class ScopedStepStore implements StepStore {
         awaitAnswer(prefix + site, { ...question, key: prefix + question.key }, timeoutSeconds);
   }
 
-  async step(address: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  async step(address: StepAddress, execute: () => Promise<RecordedStep>, signal?: AbortSignal): Promise<DurableStep> {
     try {
-      return await this.parent.step(addressUnder(this.prefix, address), execute);
+      return await this.parent.step(addressUnder(this.prefix, address), execute, signal);
     } catch (error) {
       // The question is answered under the key the run's store knows it by.
       throw error instanceof WaitingForInput ? error.prefixed(this.prefix) : error;

@@ -81,6 +81,8 @@ export class RunCore {
   /** The run's OpenTelemetry spans (telemetry/): started with the run, shared with called programs. */
   telemetry: Telemetry;
   readonly totals = new UsageTotals();
+  /** The calls each running step made so far, by its signal: billed even when the step then fails. */
+  private readonly stepCalls = new WeakMap<AbortSignal, Usage[]>();
   /** Spending and its limits, shared with the programs this run calls. */
   readonly meter: Meter;
   readonly root: StepContext;
@@ -262,12 +264,14 @@ export class RunCore {
    * One Messages API call (model-access.ts), inside the run's cap and budget, cancelled with `signal`,
    * down the model's fallback chain; a session's calls (`site.step`) stream.
    */
-  callModel(
+  async callModel(
     request: MessageCreateParamsNonStreaming,
     signal: AbortSignal,
     site?: CallSite,
   ): Promise<{ message: Message; usage: Usage }> {
-    return this.models.call(request, signal, site);
+    const answered = await this.models.call(request, signal, site);
+    this.stepCalls.get(signal)?.push(answered.usage);
+    return answered;
   }
 
   /**
@@ -300,16 +304,21 @@ export class RunCore {
     let limit: ReturnType<typeof stepSignal> | undefined;
     let replayedFailure: ProseError | undefined;
     // A failure a `catch:` takes is journaled then (failed-steps.ts); one replayed from the journal is not again.
-    const failed = (error: ProseError, replayed = false): ProseError =>
-      failedStepError(error, {
+    // The calls a failed step made were billed: they count in the run's totals and its record.
+    const failed = (error: ProseError, replayed = false): ProseError => {
+      const usage = replayed || limit === undefined ? [] : (this.stepCalls.get(limit.signal) ?? []);
+      this.totals.add(usage);
+      return failedStepError(error, {
         address,
         kind,
         at,
         label,
         failed: failureOf(error, limit?.signal.aborted === true && !context.signal.aborted),
+        usage,
         replayed,
         record: (step) => this.durability.recordFailure?.(address, step),
       });
+    };
     // DBOS replays a workflow's steps in the order they ran: a cancelled branch replays the steps it
     // ran before its cancellation (from their checkpoints, nothing asked again), under the run's
     // signal as a `finally:` is, and stops where it stopped then.
@@ -320,10 +329,11 @@ export class RunCore {
       (await this.durability.recorded?.(site)) === true;
     if (replaying) context.enterFinally();
     try {
-      const { step, replayed } = await this.durability.step(address, async () => {
+      const executeStep = async (): Promise<RecordedStep> => {
         limit = stepSignal(context.signal, limitMs);
         // The step's model requests are sent under it: what the trace finds the step by.
         const signal = limit.signal;
+        this.stepCalls.set(signal, []);
         const run = async (): Promise<RecordedStep> => {
           const outcome = await this.telemetry.step(kind, at, this.traceSite(site), ask, () => execute(signal, site));
           this.totals.add(outcome.usage);
@@ -353,7 +363,9 @@ export class RunCore {
               () => context.signal.aborted,
               signal,
             );
-      });
+      };
+      // The branch's signal: a store that replays (prosec test) cancels a step its lost race cancels.
+      const { step, replayed } = await this.durability.step(address, executeStep, context.signal);
       if (step.failed !== undefined) throw (replayedFailure = failed(replayedError(step.failed), true));
       return {
         value: step.value as T,

@@ -7,7 +7,7 @@
  */
 import { APIError } from "@anthropic-ai/sdk";
 import { AnswerFailure, ProseError } from "../errors.js";
-import type { FailedStep, FailureCause, RecordedStep, Site, StepAddress, StepKind } from "../types.js";
+import type { FailedStep, FailureCause, RecordedStep, Site, StepAddress, StepKind, Usage } from "../types.js";
 
 /** A failed step, waiting to be taken by a `catch:`. */
 export interface PendingFailure {
@@ -16,6 +16,8 @@ export interface PendingFailure {
   readonly at: Site;
   readonly label: string;
   readonly failed: FailedStep;
+  /** The calls it made before it failed, which its record keeps. */
+  readonly usage: readonly Usage[];
   /** Replayed from a record: nothing to journal again. */
   readonly replayed: boolean;
   /** Journals it (the run's step store), once. */

@@ -218,8 +218,8 @@ export class Run implements Runtime {
     if (this.context.signal.aborted) throw error;
     const failure = takeFailure(error);
     if (failure === undefined) return;
-    const { kind, failed } = failure;
-    if (!failure.replayed) failure.record({ kind, value: null, usage: [], failed });
+    const { kind, failed, usage } = failure;
+    if (!failure.replayed) failure.record({ kind, value: null, usage, failed });
     this.core.emit({
       type: "step-caught",
       at: failure.at,

@@ -13,6 +13,7 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { AnswerFailure } from "../errors.js";
 import { ANSWER_TOOL, DEFAULT_REASKS, quote, replyText, toolCalls } from "../model/unexpected-answers.js";
 import type { RunCore } from "../kernel/core.js";
 import { parseJson } from "../values/structure.js";
@@ -243,7 +244,8 @@ export class TypedAnswers {
       attempt,
       detail: this.core.redact(reply.problem),
     });
-    if (last) throw new Error(typedFailure(this.wrong, this.reasks));
+    // An answer that failed validation, as a judgment's is: a caught failure says so (its cause).
+    if (last) throw new AnswerFailure("invalid-answer", typedFailure(this.wrong, this.reasks));
     return { kind: "ask", messages: correctionTurn(messages, message, reply.problem) };
   }
 }

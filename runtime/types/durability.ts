@@ -239,9 +239,10 @@ export interface DurableStep {
 export interface StepStore {
   /**
    * Runs a model-facing step once per run: a resumed run gets the recorded outcome back instead.
-   * A store that keys steps by site alone can ignore the rest of the `address`.
+   * A store that keys steps by site alone can ignore the rest of the `address`. `signal` is the
+   * signal of the branch the step runs in: aborted when that branch is cancelled (a lost race).
    */
-  step(address: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep>;
+  step(address: StepAddress, execute: () => Promise<RecordedStep>, signal?: AbortSignal): Promise<DurableStep>;
   /** Where the session step at `site` journals its turns while it runs (none: a resumed session starts over). */
   conversation?(site: string): Conversation | undefined;
   /**

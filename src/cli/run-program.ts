@@ -147,7 +147,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...mcpConfigOf(file, cwd),
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === "run-end") finalResult = event.result;
+        if (event.type === "run-end" && event.source === undefined) finalResult = event.result;
         narrator.event(event);
       },
       ...(argv.concurrency === undefined ? {} : { concurrency: argv.concurrency }),

@@ -146,6 +146,15 @@ export const parseMessages = {
       `the body of a \`| ${operator}:\` stage goes on the lines below it`,
       "end the line with `:` and indent the stage's statements under it",
     ),
+  branchingAsValue: (range: SourceRange, keyword: string, name: string) =>
+    error(
+      "E004",
+      range,
+      `\`${keyword}\` is a statement, not a value: it cannot be assigned`,
+      keyword === "if"
+        ? `start the line with \`if\` and bind the name in each branch: \`let ${name} = session "..."\` under \`if\` and under \`else\``
+        : `start the line with \`choice\` and bind the name in each option: \`let ${name} = session "..."\` under each \`option\``,
+    ),
   sessionWithoutAgent: (range: SourceRange, name: string) =>
     error(
       "E004",

@@ -10,6 +10,11 @@
  *   3. else by a filled-in answer in answers.json (by anchor, then by key).
  * A record serves one step. A step found no way is missing: the run stops there, since what follows
  * needs its answer. A record whose request hash differs from the step's is replayed and reported.
+ *
+ * A step of a race's losing branch (`parallel ("first")`, `"any"`) has no record: the recorded run
+ * cancelled it while its request was in flight. Replayed, the branches start together, and such a
+ * step waits until the other steps stop coming (the winners are replayed at once, so the race is
+ * decided by then): cancelled meanwhile, it is cancelled as it was when recorded; else it is missing.
  */
 import Anthropic from "@anthropic-ai/sdk";
 import { anchorSubject, type JournalRecord, dedent } from "../../runtime/stored-runs.js";
@@ -56,6 +61,8 @@ export class ReplayDurability implements StepStore {
   private readonly byAnchor = new Map<string, JournalRecord>();
   private readonly byKey = new Map<string, JournalRecord>();
   private readonly used = new Set<JournalRecord>();
+  /** Steps asked for so far: a missing step waits while this still grows (see `missingStep`). */
+  private served = 0;
 
   constructor(
     readonly records: readonly JournalRecord[],
@@ -72,7 +79,8 @@ export class ReplayDurability implements StepStore {
     return this.records.length - this.used.size;
   }
 
-  step(identity: StepAddress, execute: () => Promise<RecordedStep>): Promise<DurableStep> {
+  step(identity: StepAddress, execute: () => Promise<RecordedStep>, signal?: AbortSignal): Promise<DurableStep> {
+    this.served++;
     const { site: key, kind } = identity;
     // A block call that finished asks no model: as recorded when the recording has it, else now.
     if (kind === "finish") {
@@ -89,10 +97,7 @@ export class ReplayDurability implements StepStore {
         (answer) =>
           answer.answer !== null && answer.kind === kind && (answer.anchor === identity.anchor || answer.key === key),
       );
-      if (pending === undefined) {
-        this.missing.push(step);
-        return Promise.reject(new Error("the recording has no answer for this step"));
-      }
+      if (pending === undefined) return this.missingStep(step, signal);
       const converted = fromAnswer(pending.answer, step);
       if ("problem" in converted) {
         this.badAnswers.push({ step, reason: converted.problem });
@@ -116,6 +121,23 @@ export class ReplayDurability implements StepStore {
     this.used.add(found.record);
     const changed = found.record.request !== undefined && found.record.request !== identity.request;
     return Promise.resolve(this.replay(step, identity, found.record, found.from, changed));
+  }
+
+  /**
+   * A step the recording lacks: missing, unless its branch is cancelled before the replay's other
+   * steps have stopped coming (one turn of the event loop that serves none).
+   */
+  private async missingStep(step: StepReport, signal: AbortSignal | undefined): Promise<never> {
+    if (signal !== undefined) {
+      let served: number;
+      do {
+        served = this.served;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      } while (!signal.aborted && served !== this.served);
+      if (signal.aborted) throw new Error("the step's branch was cancelled, as when the run was recorded");
+    }
+    this.missing.push(step);
+    throw new Error("the recording has no answer for this step");
   }
 
   branch<T extends Value>(_key: string, body: () => Promise<T>): Promise<T> {

@@ -43,10 +43,10 @@ function typeRoots(): string[] | undefined {
 
 export interface TypecheckOptions {
   /**
-   * Also `noUnusedLocals`. Off for `--typecheck`, which checks that a program's module compiles;
-   * the generated-code lint test holds every module, a large one's too, to it.
+   * Also `noUnusedLocals` and `noUnusedParameters`. Off for `--typecheck`, which checks that a
+   * program's module compiles; the generated-code lint test holds every module, a large one's too, to them.
    */
-  readonly noUnusedLocals?: boolean;
+  readonly noUnused?: boolean;
 }
 
 /** Type-checks the modules together (they may import each other); returns every error, sorted. */
@@ -61,7 +61,8 @@ export async function typecheck(
     compilerOptions: {
       // The strictest flags teams use: generated modules must pass wherever they are committed.
       strict: true,
-      noUnusedLocals: options.noUnusedLocals === true,
+      noUnusedLocals: options.noUnused === true,
+      noUnusedParameters: options.noUnused === true,
       noUncheckedIndexedAccess: true,
       exactOptionalPropertyTypes: true,
       noPropertyAccessFromIndexSignature: true,

@@ -193,6 +193,8 @@ class TextNarrator implements Narrator {
         this.line(`${style.cyan("↺")} ${event.summary}`);
         break;
       case "run-end":
+        // A called program's run ends inside its caller's: only the run's own end has the totals line.
+        if (event.source !== undefined) break;
         this.running.clear();
         this.line(this.summary(event.ok, event.time, event.usage));
         break;

@@ -37,7 +37,8 @@ export function runSteps(dir: string): StoredStep[] {
       if (record.turn.type === "restart") running.set(record.key, []);
       continue;
     }
-    // A caught failure's tokens are those of the turns it took before it failed.
+    // A caught failure's tokens are the calls its record keeps; a record written before failed steps
+    // kept them (`usage: []`) has those of the turns it journaled before it failed.
     const turns = running.get(record.key) ?? [];
     running.delete(record.key);
     steps.push({
@@ -47,7 +48,7 @@ export function runSteps(dir: string): StoredStep[] {
       status: record.failed !== undefined ? "caught" : record.reused === true ? "reused" : "finished",
       ...(record.failed === undefined ? {} : { failure: record.failed.cause }),
       fingerprint: record.fingerprint ?? null,
-      ...spent(record.failed === undefined ? record.usage : turns),
+      ...spent(record.failed === undefined || record.usage.length > 0 ? record.usage : turns),
     });
   }
   const cancelled = cancelledSteps(dir);

@@ -78,10 +78,10 @@ function shownPath(path: string): string {
 }
 
 describe("generated modules", () => {
-  it("are 25 snapshots, 4 example-app workflows, 50 corpus modules and a program run in parts", () => {
+  it("are 28 snapshots, 4 example-app workflows, 50 corpus modules and a program run in parts", () => {
     const count = (folder: string) =>
       modules.filter((module) => shownPath(module.path).startsWith(join(root, folder))).length;
-    expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([25, 4, 50]);
+    expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([28, 4, 50]);
     expect(parse(largeSource).ast.body.length).toBeGreaterThan(2_000);
     expect(partThreshold).toBeLessThan(2_000);
     const large = modules.filter((module) => module.path.startsWith(largeDir));
@@ -94,7 +94,7 @@ describe("generated modules", () => {
         modules.map((module) => plain.lintText(module.code, { filePath: shownPath(module.path), warnIgnored: true })),
       )
     ).flat();
-    expect(results).toHaveLength(80);
+    expect(results).toHaveLength(83);
     const problems = results.flatMap((result) =>
       result.messages.map(
         (message) =>
@@ -121,23 +121,23 @@ describe("generated modules", () => {
     expect(unformatted).toEqual([]);
   }, 120_000);
 
-  it("type-check with noUnusedLocals, noUncheckedIndexedAccess, exactOptionalPropertyTypes and noPropertyAccessFromIndexSignature", async () => {
-    const errors = await typecheck(modules, { noUnusedLocals: true });
+  it("type-check with noUnusedLocals, noUnusedParameters, noUncheckedIndexedAccess, exactOptionalPropertyTypes and noPropertyAccessFromIndexSignature", async () => {
+    const errors = await typecheck(modules, { noUnused: true });
     expect(errors.map((error) => `${relative(root, shownPath(error.path))}:${error.line}: ${error.message}`)).toEqual(
       [],
     );
   }, 300_000);
 
-  it("would fail on an unused local, an unchecked index or an optional property set to undefined", async () => {
+  it("would fail on an unused parameter or local, an unchecked index or an optional property set to undefined", async () => {
     const code = [
-      "export function f(xs: string[]): string {",
+      "export function f(xs: string[], unread: number): string {",
       "  const unused = 1;",
       "  const first: string = xs[0];",
       "  const options: { a?: string } = { a: undefined };",
       "  return first + String(options.a);",
       "}",
     ].join("\n");
-    const errors = await typecheck([{ path: join(outDir, "strict.prose.ts"), code }], { noUnusedLocals: true });
-    expect(errors.map((error) => error.line)).toEqual([2, 3, 4]);
+    const errors = await typecheck([{ path: join(outDir, "strict.prose.ts"), code }], { noUnused: true });
+    expect(errors.map((error) => error.line)).toEqual([1, 2, 3, 4]);
   }, 120_000);
 });

@@ -116,11 +116,12 @@ describe("a run whose catch took failures", () => {
       const shown = await prosec(["runs", "show", runId!]);
       expect(shown.code, shown.stderr).toBe(EXIT.ok);
       expect(shown.stdout).not.toContain("running");
-      const statuses = shown.stdout
+      const rows = shown.stdout
         .split("\n")
         .slice(1)
         .filter((line) => line.trim() !== "")
-        .map((line) => line.split(/\s{2,}/)[3]);
+        .map((line) => line.split(/\s{2,}/));
+      const statuses = rows.map((row) => row[3]);
       expect(statuses).toEqual([
         "caught (api-error)",
         "finished",
@@ -130,6 +131,12 @@ describe("a run whose catch took failures", () => {
         "finished",
         "finished",
       ]);
+      // A failed step's calls were billed: the refusal and the judgment's answers count, the API errors
+      // had none.
+      const tokens = rows.map((row) => Number(row[5]!.replaceAll(",", "")));
+      expect(tokens[0]).toBe(0);
+      expect(tokens[2]).toBeGreaterThan(0);
+      expect(tokens[4]).toBeGreaterThan(0);
 
       const requests = server.requests.length;
       const save = await prosec(["test", "--save", runId!, "figures"]);

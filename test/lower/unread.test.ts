@@ -3,10 +3,13 @@
  * `usedAgents`, `calledBlocks`), in a small program and in one whose body runs in parts alike:
  * no pass over the written module strikes anything afterwards for it.
  */
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
 import { parse } from "../../src/phases/1-parse/index.js";
 import { partThreshold } from "../../src/phases/3-transform/parts.js";
+import { typecheck } from "../../src/project/typecheck.js";
 import { unreadProgram } from "../support/unread-program.js";
 
 function lowered(source: string): string {
@@ -65,7 +68,7 @@ describe("what nothing reads is not written", () => {
     // In every section, the `for` and the `map`.
     expect(code.match(countDown)).toHaveLength(source === small ? 2 : 40);
     expect(code).toMatch(
-      /rt\.map\(\{ line: \d+, column: \d+ \}, await rt\.list\([^)]*\]\), async \(item, \$index, rt\) => \{$/m,
+      /rt\.map\(\{ line: \d+, column: \d+ \}, await rt\.list\([^)]*\]\), async \(_item, _index, rt\) => \{$/m,
     );
     expect(code).not.toMatch(/\bconst item of\b/);
   });
@@ -111,4 +114,38 @@ describe("a name bound ahead of the branches that bind it", () => {
   it("keeps `= null` when a path to a read does not bind it", () => {
     expect(joined('session "Use {other}"')).toMatch(/^let other: Value = null;$/m);
   });
+});
+
+describe("the parameters of a parallel item nothing reads", () => {
+  const source = [
+    'let tags = ["io", "ui"]',
+    "parallel for tag in tags:",
+    '  session "One more check"',
+    "parallel for tag, position in tags:",
+    '  session "Check {tag}"',
+    "parallel for tag, position in tags:",
+    '  session "Check {tag}, number {position}"',
+    "let _index = 1",
+    "let checks = tags | pmap:",
+    '  let _item = session "Check {item} ({_index})"',
+    "  output _item",
+    "let counts = tags | pmap:",
+    '  session "Count the checks"',
+    "let notes = []",
+    "parallel for tag in tags:",
+    '  notes = notes + [session "Note on {tag}"]',
+    'session "Sum up {checks}, {counts} and {notes}"',
+  ].join("\n");
+
+  it("start with `_`, and the module type-checks with noUnusedParameters and noUnusedLocals", async () => {
+    const code = lowered(`${source}\n`);
+    expect(code).toMatch(/async \(_item, _index, rt\) => \{\s*return await rt\.session\(\{ at: \{ line: 3,/);
+    expect(code).toMatch(/async \(tag, _index, rt\) => \{\s*return await rt\.session\(\{ at: \{ line: 5,/);
+    expect(code).toMatch(/async \(tag, position, rt\) => \{/);
+    // A `.prose` name `_index` or `_item` is another name: it never shadows a parameter.
+    expect(code).toMatch(/^const _index\$ = /m);
+    expect(code).not.toMatch(/\b(let|const) _(index|item)(: [\w | ]+)? = rt\./);
+    const errors = await typecheck([{ path: join(tmpdir(), "unread-parameters.prose.ts"), code }], { noUnused: true });
+    expect(errors.map((error) => `${error.line}: ${error.message}`)).toEqual([]);
+  }, 60_000);
 });

@@ -95,4 +95,17 @@ describe("diagnostics a newcomer met", () => {
       "3:31 P002 `{timestamp}` names no binding, so it stays literal text (did you mean `timeframe`?) | write `{timeframe}` to interpolate `timeframe`, or write \\{ to mark the brace as text",
     ]);
   });
+
+  it("`let x = if` and `let x = choice` say the branching statement binds in its branches", async () => {
+    expect(
+      await reported(
+        lines('input plan: "The plan"', "let verdict = if **the plan is sound**:", '  session "Approve it"'),
+      ),
+    ).toEqual([
+      '2:15 E004 `if` is a statement, not a value: it cannot be assigned | start the line with `if` and bind the name in each branch: `let verdict = session "..."` under `if` and under `else`',
+    ]);
+    expect(await reported(lines("let pick = choice **which one**:", '  option "A":', '    session "Take A"'))).toEqual([
+      '1:12 E004 `choice` is a statement, not a value: it cannot be assigned | start the line with `choice` and bind the name in each option: `let pick = session "..."` under each `option`',
+    ]);
+  });
 });

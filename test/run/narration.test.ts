@@ -1,9 +1,16 @@
 /**
- * The narration's closing line counts cache writes and reads apart, and prices them at 1.25x and 0.1x.
+ * The narration's closing line counts cache writes and reads apart, and prices them at 1.25x and 0.1x;
+ * a program that calls another closes with one such line, its own.
  */
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createNarrator } from "../../src/run/narration.js";
+import { loadProgram } from "../../src/run/load-program.js";
+import { reply, startFakeAnthropic } from "../support/fake-anthropic.js";
+import { requireBuiltRuntime } from "../support/built-runtime.js";
+import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 function narrate(events: Parameters<ReturnType<typeof createNarrator>["event"]>[0][]): string {
   let written = "";
@@ -40,6 +47,34 @@ describe("the narration's totals", () => {
     expect(narrate([{ type: "run-end", time: 100, ok: false, usage }])).toBe(
       "stopped in 0.1 s · 0 sessions · 2,000 input + 500 output tokens · ≈ $0.0045\n",
     );
+  });
+});
+
+describe("the narration of a program that calls another", () => {
+  it("ends with the totals line of the run alone, not one for each called program's end", async () => {
+    requireBuiltRuntime();
+    const server = await startFakeAnthropic({ respond: () => reply.text("An answer.") });
+    const project = temporaryFolder("prosec-narration-");
+    try {
+      writeFileSync(join(project, "child.prose"), 'input text: "A text"\n\noutput short = session "Shorten {text}"\n');
+      writeFileSync(
+        join(project, "main.prose"),
+        'use "./child.prose" as child\n\nlet { short } = child(text: "tides")\noutput final = session "Expand {short}"\n',
+      );
+      const loaded = await loadProgram("main.prose", { cwd: project });
+      if (loaded.module === undefined) throw new Error("main.prose does not compile");
+      const events: Parameters<ReturnType<typeof createNarrator>["event"]>[0][] = [];
+      await loaded.module.run(
+        {},
+        { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd: project, onEvent: (e) => events.push(e) },
+      );
+      const lines = narrate(events).trimEnd().split("\n");
+      expect(lines.filter((line) => /^(done|stopped) in /.test(line))).toHaveLength(1);
+      expect(lines.at(-1)).toMatch(/^done in .* · 2 sessions · /);
+    } finally {
+      await server.close();
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
 

@@ -99,6 +99,42 @@ describe("a typed session's answer", () => {
     ]);
   });
 
+  it("never right and caught: the failure is an invalid answer (its cause), as a judgment's is", async () => {
+    server = await startFakeAnthropic({ script: [answer("a"), answer("b"), answer("c")] });
+    const { result, events } = await runAgainst(server, async (rt) => {
+      try {
+        return await rt.session({ ...toolless, returns: RISKS });
+      } catch (error) {
+        rt.catchable(error);
+        return "caught";
+      }
+    });
+    expect(result).toBe("caught");
+    const caught = events.filter((event) => event.type === "step-caught");
+    expect(caught.map((event) => event.cause)).toEqual(["invalid-answer"]);
+  });
+
+  it("never right: the three calls it made count in the run's totals, though the step failed", async () => {
+    server = await startFakeAnthropic({ script: [answer("a"), answer("b"), answer("c")] });
+    const { events } = await runAgainst(server, async (rt) => {
+      try {
+        return await rt.session({ ...toolless, returns: RISKS });
+      } catch (error) {
+        rt.catchable(error);
+        return "caught";
+      }
+    });
+    const end = events.find((event) => event.type === "run-end");
+    const billed = server.requests.map((request) => request.usage);
+    expect(billed).toHaveLength(3);
+    expect(end?.type === "run-end" ? end.usage : []).toEqual([
+      expect.objectContaining({
+        inputTokens: billed.reduce((sum, usage) => sum + (usage?.input_tokens ?? 0), 0),
+        outputTokens: billed.reduce((sum, usage) => sum + (usage?.output_tokens ?? 0), 0),
+      }),
+    ]);
+  });
+
   it("an answer cut off at max_tokens is asked again, as a judgment's is", async () => {
     server = await startFakeAnthropic({
       script: [

@@ -240,6 +240,11 @@ function syntaxError(
     const keyword = closestWord(previous.text, meant);
     if (keyword !== undefined) return parseMessages.misspeltKeyword(previous.loc, previous.text, keyword);
   }
+  // `let x = if ...:`, `let x = choice ...:`: a statement that branches where a value stands.
+  if (previous?.text === "=" && token.type === "name" && (token.text === "if" || token.text === "choice")) {
+    const bound = before[before.length - 2];
+    return parseMessages.branchingAsValue(range, token.text, bound?.type === "name" ? bound.text : "x");
+  }
   // `loop until **done** max 3:`: a modifier without its parentheses.
   if (first?.text === "loop" && token.type === "name" && loopModifiers.has(token.text)) {
     const rest = lines.source.slice(token.loc.start.offset, lines.source.indexOf("\n", token.loc.start.offset) >>> 0);

@@ -58,7 +58,7 @@ const reserved: ReadonlySet<string> = new Set([
     "Symbol",
   ],
   // names of the generated module itself and of what it imports from the runtime
-  ...["rt", "inputs", "options", "program", "run", "Inputs", "Outputs"],
+  ...["rt", "inputs", "options", "program", "run", "Inputs", "Outputs", "_item", "_index"],
   ...["defineProgram", "startRun", "text", "add", "subtract", "multiply", "divide", "equals", "compare", "isTruthy"],
   ...["Value", "AgentDefinition", "RunOptions", "Runtime"],
 ]);

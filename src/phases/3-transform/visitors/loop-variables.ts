@@ -21,6 +21,14 @@ export function loopVariable(symbol: SymbolInfo | undefined, kind: string, lower
   return { head, rebind: [`let ${name}: Value = ${head};`] };
 }
 
+/**
+ * The item and index parameters of a `parallel for` or `pmap` item that nothing reads: TypeScript's
+ * `noUnusedParameters`, which teams turn on, passes over a parameter whose name starts with `_`.
+ * Both are reserved (names.ts), so no `.prose` name becomes one.
+ */
+export const UNREAD_ITEM = "_item";
+export const UNREAD_INDEX = "_index";
+
 /** A loop's counter: the `as` name, or a temporary. */
 export function counter(identifier: ast.Identifier | null, kind: string, lowering: Lowering): LoopVariable {
   return identifier

@@ -8,7 +8,7 @@ import type { Lowering, ValueRequest } from "../lowering.js";
 import { site } from "../site.js";
 import { nested, type LowerState } from "../state.js";
 import { concurrentBody } from "./jumps.js";
-import { counter } from "./loop-variables.js";
+import { counter, handsOver, UNREAD_INDEX, UNREAD_ITEM } from "./loop-variables.js";
 import { binaryHelper } from "./operators.js";
 import { namesType } from "../names-type.js";
 
@@ -125,10 +125,10 @@ export function parallelFor(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  const item = lowering.identifierName(node.item);
+  const itemSymbol = lowering.analysis.references.get(node.item);
+  const item = handsOver(itemSymbol, lowering) ? lowering.identifierName(node.item) : UNREAD_ITEM;
   // The index is a number the runtime passes (and an accumulator's slot): a reassigned one gets a `let` of its own.
   const position = counter(node.index, "index", lowering);
-  const index = node.index ? position.head : "$index";
   const loopScope = lowering.analysis.scopes.get(node);
   const accumulating = node.body.filter((statement): statement is ast.BindingStatement => {
     if (
@@ -146,6 +146,11 @@ export function parallelFor(
       lowering.analysis.references.get(statement.value.left) === symbol
     );
   });
+  const index =
+    accumulating.length > 0 ||
+    (node.index !== null && handsOver(lowering.analysis.references.get(node.index), lowering))
+      ? position.head
+      : UNREAD_INDEX;
   const items = `await rt.list(${site(node.collection)}, ${lowering.value(node.collection, state).code})`;
   const iteration = (inner: LowerState): Lines => {
     const body = new Lines();
@@ -155,7 +160,7 @@ export function parallelFor(
   };
   if (accumulating.length === 0) {
     const body = iteration(state);
-    // The item's handle comes last: a body that takes no step leaves it out, and tidy.ts the parameters before it nothing reads.
+    // The item's handle comes last: a body that takes no step leaves it out.
     return awaited(`rt.map(${site(node)}, ${items}, async (${item}, ${index}, rt) => {\n${body.text()}\n})`);
   }
   const parts = lowering.temporary("parts");

@@ -5,7 +5,7 @@ import type { Lowering } from "../lowering.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { concurrentBody, itemBody } from "./jumps.js";
-import { countDown, handsOver, loopVariable } from "./loop-variables.js";
+import { countDown, handsOver, loopVariable, UNREAD_INDEX, UNREAD_ITEM } from "./loop-variables.js";
 
 /**
  * `xs | map: ... | filter: ... | reduce(acc, x): ...`: each stage's result is the next stage's list.
@@ -29,7 +29,10 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
     case "pmap": {
       const body = lowering.statements(stage.body, concurrentBody(state, true), { scope: stage, finish: returnValue });
       // The item's handle comes last (see `parallelFor`).
-      return awaited(`rt.map(${site(stage)}, ${items}, async (${itemName}, $index, rt) => {\n${body.text()}\n})`);
+      const parameter = handsOver(item, lowering) ? itemName : UNREAD_ITEM;
+      return awaited(
+        `rt.map(${site(stage)}, ${items}, async (${parameter}, ${UNREAD_INDEX}, rt) => {\n${body.text()}\n})`,
+      );
     }
     case "map":
     case "filter": {
