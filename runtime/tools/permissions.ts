@@ -81,6 +81,8 @@ export interface GuardSettings {
   readonly bubblewrap?: string | null;
   /** The environment tool processes are given a part of (default `process.env`). */
   readonly parentEnv?: NodeJS.ProcessEnv;
+  /** `RunOptions.apiKey`: never given to a tool, whatever `env:` names. */
+  readonly apiKey?: string;
 }
 
 export class PermissionGuard implements ToolPermissions {
@@ -339,6 +341,7 @@ export class PermissionGuard implements ToolPermissions {
       parent: this.settings.parentEnv ?? process.env,
       toolEnv: this.settings.toolEnv,
       named: this.permissions?.env,
+      apiKey: this.settings.apiKey,
     }));
   }
 
