@@ -18,6 +18,7 @@
  * network-rules.ts, checked again at connect time and on every redirect (http-fetch.ts).
  */
 import { realpathSync } from "node:fs";
+import { posix, relative, sep } from "node:path";
 import type {
   CommandPlan,
   PermissionAsked,
@@ -29,6 +30,7 @@ import type {
   ToolPermissions,
   Value,
 } from "../types.js";
+import { shownToAPerson } from "./approvals.js";
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
 import {
@@ -174,15 +176,25 @@ export class PermissionGuard implements ToolPermissions {
   /** `readablePath`, then, under `read: prompt`, `onPermission` for this path (`tool` names the asker). */
   async confirmRead(path: string, tool: string): Promise<string> {
     const absolute = this.readablePath(path);
-    if (this.asks("read")) await this.confirm(tool, String(path));
+    if (this.asks("read")) await this.confirm(tool, this.shownPath(path, absolute));
     return absolute;
   }
 
   /** `writablePath`, then, under `write: prompt`, `onPermission` for this path. */
   async confirmWrite(path: string, tool: string): Promise<string> {
     const absolute = this.writablePath(path);
-    if (this.asks("write")) await this.confirm(tool, String(path));
+    if (this.asks("write")) await this.confirm(tool, this.shownPath(path, absolute));
     return absolute;
+  }
+
+  /**
+   * A path as a person approving it is shown it: where it really leads, relative to the working
+   * directory, then what the model wrote when that is not the same path (a link, `a/../b`).
+   */
+  private shownPath(asked: string, real: string): string {
+    const shown = relative(realpathSync.native(this.cwd), real).split(sep).join("/") || ".";
+    const written = posix.normalize(String(asked));
+    return written === shown ? shown : `${shown} (written as ${JSON.stringify(String(asked))})`;
   }
 
   /**
@@ -349,7 +361,8 @@ export class PermissionGuard implements ToolPermissions {
     return this.permissions?.ask?.includes(access) ?? false;
   }
 
-  private async confirm(tool: string, detail: string): Promise<void> {
+  private async confirm(tool: string, asked: string): Promise<void> {
+    const detail = shownToAPerson(asked);
     const request: PermissionRequest =
       this.agent === undefined ? { tool, detail } : { tool, detail, agent: this.agent };
     if (this.ask === undefined || !(await this.ask(request, this.call)))
