@@ -56,6 +56,8 @@ export interface PermissionCall {
   /** The session step's key. */
   readonly step: string;
   readonly at: Site;
+  /** The call's input as the model wrote it: part of what an answer is keyed by (approvals.ts). */
+  readonly input?: unknown;
   /** A person's answer to this call, delivered by the store that waited for it (DBOS). */
   readonly delivered?: { readonly answer: Value };
 }
