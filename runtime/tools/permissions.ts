@@ -30,7 +30,6 @@ import type {
   ToolPermissions,
   Value,
 } from "../types.js";
-import { shownToAPerson } from "./approvals.js";
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
 import {
@@ -43,6 +42,7 @@ import {
 } from "./network-rules.js";
 import { matchesMcpGlob } from "./mcp/mcp-globs.js";
 import { PathRules, type Access } from "./path-rules.js";
+import { shownToAPerson } from "./shown-to-a-person.js";
 import { undoProtectedChanges } from "./protected-names.js";
 import { bubblewrapNow, prepareSandbox, probeBubblewrap, type BubblewrapProbe, type SandboxMode } from "./sandbox.js";
 import { PermissionDenied } from "./tool.js";

@@ -6,8 +6,8 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { shownToAPerson } from "../../runtime/tools/approvals.js";
 import { PermissionGuard } from "../../runtime/tools/permissions.js";
+import { shownToAPerson } from "../../runtime/tools/shown-to-a-person.js";
 import type { PermissionRequest } from "../../runtime/types.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { at, runAgainst, temporaryFolder } from "../runtime/helpers.js";
