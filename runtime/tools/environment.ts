@@ -10,6 +10,9 @@
  * command of theirs (`core.fsmonitor`, hooks, a pager), and no system or user configuration is read.
  */
 import { isAbsolute } from "node:path";
+import { MODEL_CREDENTIALS } from "../vocabulary.js";
+
+export { MODEL_CREDENTIALS };
 
 const BASICS = new Set([
   "PATH",
@@ -25,12 +28,6 @@ const BASICS = new Set([
   "TMP",
   "TEMP",
 ]);
-
-/**
- * The model's credentials: never given to a tool, even when a program's `env:` names them (a program
- * may be someone else's, and a tool that holds the key can send it anywhere its permissions reach).
- */
-export const MODEL_CREDENTIALS: readonly string[] = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
 
 /** Names whose values are secrets: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*` (any case). */
 export function isSecretName(name: string): boolean {
