@@ -38,6 +38,13 @@ export type ModifierKey = (typeof modifierKeys)[ModifierOwner][number];
  * `server/tool` globs of MCP tools the agent is offered).
  */
 export const permissionKinds = ["read", "write", "execute", "bash", "network", "env", "mcp"] as const;
+
+/**
+ * The model's credentials: never given to a tool, even when a program's `env:` names them (a program
+ * may be someone else's, and a tool that holds the key can send it anywhere its permissions reach).
+ * `env:` naming one is error P059; the runtime withholds them in any case (tools/environment.ts).
+ */
+export const MODEL_CREDENTIALS: readonly string[] = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
 export type PermissionKind = (typeof permissionKinds)[number];
 
 /** What `permissions:` may say of an access: `read: deny` (of `env:`, only `deny`). */

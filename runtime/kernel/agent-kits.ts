@@ -98,7 +98,7 @@ export class AgentKits {
   }
 
   private async build(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
-    const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
+    const { toolEnv, resolveHost, fetchTimeoutMs, sandbox, apiKey } = this.options;
     const guard = new PermissionGuard(
       this.options.cwd ?? process.cwd(),
       permissions,
@@ -109,6 +109,7 @@ export class AgentKits {
         ...(resolveHost && { resolveHost }),
         ...(fetchTimeoutMs && { fetchTimeoutMs }),
         ...(sandbox && { sandbox }),
+        ...(apiKey && { apiKey }),
       },
     );
     for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);

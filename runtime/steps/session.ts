@@ -189,6 +189,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
             // What a person is asked about is this call (approvals.ts).
             const permissions = toolbox.permissions.forCall({
               id: call.id,
+              input: call.input,
               step: run.step ?? "",
               at: run.request.at,
               ...(delivered === undefined ? {} : { delivered }),

@@ -17,6 +17,7 @@
  * Only an explicit `prompt` asks: `run_command` under the implicit default of `bash:` is refused
  * here, as it is not offered without someone to ask.
  */
+import { createHash } from "node:crypto";
 import { WaitingForInput } from "../errors.js";
 import type { PermissionCall } from "./permissions.js";
 import { PermissionDenied } from "./tool.js";
@@ -63,6 +64,20 @@ export function approves(answer: Value): boolean {
 }
 
 /**
+ * Where a person's answer about a call is journaled: the call's id, and a digest of what the person
+ * was shown and what the tool was given. A call that reuses an answered call's id (a hostile model
+ * or endpoint) for another action, or a path that leads elsewhere by the time the run resumes, finds
+ * no answer and is asked about again: a yes is for the action the person saw.
+ */
+function approvalKey(call: PermissionCall, request: PermissionRequest): string {
+  const digest = createHash("sha256")
+    .update(JSON.stringify([request.tool, request.detail, call.input ?? null]))
+    .digest("hex")
+    .slice(0, 16);
+  return `${call.step}/approval:${call.id}#${digest}`;
+}
+
+/**
  * The asker of an agent with explicit `prompt` permissions, in a run that keeps its answers in a
  * journal: the recorded answer for this call, or the run stops waiting for one.
  */
@@ -73,7 +88,7 @@ export function durableAsker(
 ): (request: PermissionRequest, call?: PermissionCall) => Promise<boolean> {
   return async (request, call) => {
     if (call === undefined || !putToAPerson(permissions, request)) return false;
-    const key = `${call.step}/approval:${call.id}`;
+    const key = approvalKey(call, request);
     const answer = call.delivered?.answer ?? (await recorded(key));
     if (answer !== undefined && approves(answer)) return true;
     if (answer !== undefined) {

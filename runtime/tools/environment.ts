@@ -10,6 +10,9 @@
  * command of theirs (`core.fsmonitor`, hooks, a pager), and no system or user configuration is read.
  */
 import { isAbsolute } from "node:path";
+import { MODEL_CREDENTIALS } from "../vocabulary.js";
+
+export { MODEL_CREDENTIALS };
 
 const BASICS = new Set([
   "PATH",
@@ -68,17 +71,21 @@ export interface ToolEnvironmentSource {
   readonly toolEnv: Readonly<Record<string, string>> | undefined;
   /** `permissions: env:`: names of the parent's variables this agent's tools may see. */
   readonly named: readonly string[] | undefined;
+  /** `RunOptions.apiKey`, when the run was given one: withheld like the variables of MODEL_CREDENTIALS. */
+  readonly apiKey?: string | undefined;
 }
 
-export function toolEnvironment({ parent, toolEnv, named }: ToolEnvironmentSource): Record<string, string> {
+export function toolEnvironment({ parent, toolEnv, named, apiKey }: ToolEnvironmentSource): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && (BASICS.has(name) || name.startsWith("LC_")) && !isSecretName(name)) env[name] = value;
   }
   if (env["PATH"] !== undefined) env["PATH"] = searchPath(env["PATH"]);
+  // A named variable that holds the model's credentials, under their names or another, is withheld.
+  const credentials = new Set([apiKey, ...MODEL_CREDENTIALS.map((name) => parent[name])].filter((value) => value));
   for (const name of named ?? []) {
     const value = parent[name];
-    if (value !== undefined) env[name] = value;
+    if (value !== undefined && !MODEL_CREDENTIALS.includes(name) && !credentials.has(value)) env[name] = value;
   }
   // git's settings last: neither the run's variables nor a named one can loosen them.
   return { ...env, ...toolEnv, ...gitSafeEnvironment() };

@@ -18,6 +18,7 @@
  * network-rules.ts, checked again at connect time and on every redirect (http-fetch.ts).
  */
 import { realpathSync } from "node:fs";
+import { posix, relative, sep } from "node:path";
 import type {
   CommandPlan,
   PermissionAsked,
@@ -41,6 +42,7 @@ import {
 } from "./network-rules.js";
 import { matchesMcpGlob } from "./mcp/mcp-globs.js";
 import { PathRules, type Access } from "./path-rules.js";
+import { shownToAPerson } from "./shown-to-a-person.js";
 import { undoProtectedChanges } from "./protected-names.js";
 import { bubblewrapNow, prepareSandbox, probeBubblewrap, type BubblewrapProbe, type SandboxMode } from "./sandbox.js";
 import { PermissionDenied } from "./tool.js";
@@ -54,6 +56,8 @@ export interface PermissionCall {
   /** The session step's key. */
   readonly step: string;
   readonly at: Site;
+  /** The call's input as the model wrote it: part of what an answer is keyed by (approvals.ts). */
+  readonly input?: unknown;
   /** A person's answer to this call, delivered by the store that waited for it (DBOS). */
   readonly delivered?: { readonly answer: Value };
 }
@@ -81,6 +85,8 @@ export interface GuardSettings {
   readonly bubblewrap?: string | null;
   /** The environment tool processes are given a part of (default `process.env`). */
   readonly parentEnv?: NodeJS.ProcessEnv;
+  /** `RunOptions.apiKey`: never given to a tool, whatever `env:` names. */
+  readonly apiKey?: string;
 }
 
 export class PermissionGuard implements ToolPermissions {
@@ -172,15 +178,25 @@ export class PermissionGuard implements ToolPermissions {
   /** `readablePath`, then, under `read: prompt`, `onPermission` for this path (`tool` names the asker). */
   async confirmRead(path: string, tool: string): Promise<string> {
     const absolute = this.readablePath(path);
-    if (this.asks("read")) await this.confirm(tool, String(path));
+    if (this.asks("read")) await this.confirm(tool, this.shownPath(path, absolute));
     return absolute;
   }
 
   /** `writablePath`, then, under `write: prompt`, `onPermission` for this path. */
   async confirmWrite(path: string, tool: string): Promise<string> {
     const absolute = this.writablePath(path);
-    if (this.asks("write")) await this.confirm(tool, String(path));
+    if (this.asks("write")) await this.confirm(tool, this.shownPath(path, absolute));
     return absolute;
+  }
+
+  /**
+   * A path as a person approving it is shown it: where it really leads, relative to the working
+   * directory, then what the model wrote when that is not the same path (a link, `a/../b`).
+   */
+  private shownPath(asked: string, real: string): string {
+    const shown = relative(realpathSync.native(this.cwd), real).split(sep).join("/") || ".";
+    const written = posix.normalize(String(asked));
+    return written === shown ? shown : `${shown} (written as ${JSON.stringify(String(asked))})`;
   }
 
   /**
@@ -339,6 +355,7 @@ export class PermissionGuard implements ToolPermissions {
       parent: this.settings.parentEnv ?? process.env,
       toolEnv: this.settings.toolEnv,
       named: this.permissions?.env,
+      apiKey: this.settings.apiKey,
     }));
   }
 
@@ -346,7 +363,8 @@ export class PermissionGuard implements ToolPermissions {
     return this.permissions?.ask?.includes(access) ?? false;
   }
 
-  private async confirm(tool: string, detail: string): Promise<void> {
+  private async confirm(tool: string, asked: string): Promise<void> {
+    const detail = shownToAPerson(asked);
     const request: PermissionRequest =
       this.agent === undefined ? { tool, detail } : { tool, detail, agent: this.agent };
     if (this.ask === undefined || !(await this.ask(request, this.call)))

@@ -3,6 +3,7 @@ import type { Argv } from "yargs";
 import { compilerVersion } from "../version.js";
 import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { EXIT } from "../exit-codes.js";
+import { forStream } from "../printable.js";
 import { DatabaseMismatch, UsageError } from "../errors.js";
 import { asEnvironmentError } from "../../runtime/host.js";
 import { EnvironmentError } from "../../runtime/index.js";
@@ -88,17 +89,18 @@ export async function main(argv: readonly string[]): Promise<number> {
       // A misspelt option or command is one line that says its fix (`--out`: did you mean `--out-dir`?);
       // other argument errors show the command's help, then what is wrong, last, where the eye lands.
       const help = withHelp ? `${await parser.getHelp()}\n\n` : "";
-      process.stderr.write(`${help}prosec: ${error.message}\n`);
+      // Messages may quote a program (someone else's) or a model: a terminal gets no escape sequence.
+      process.stderr.write(forStream(process.stderr, `${help}prosec: ${error.message}\n`));
       return EXIT.usage;
     }
     if (error instanceof DatabaseMismatch) {
-      process.stderr.write(`prosec: ${error.message}\n`);
+      process.stderr.write(forStream(process.stderr, `prosec: ${error.message}\n`));
       return EXIT.runStateUnusable;
     }
     // A full disk, a read-only folder: the machine's problem, said as such (not "a bug in prosec").
     const environment = error instanceof EnvironmentError ? error : asEnvironmentError(error, "A file operation");
     if (environment instanceof EnvironmentError) {
-      process.stderr.write(`prosec: ${environment.reason}\n`);
+      process.stderr.write(forStream(process.stderr, `prosec: ${environment.reason}\n`));
       return EXIT.environment;
     }
     process.stderr.write(internalErrorReport(error));

@@ -24,6 +24,7 @@ import {
 import { isCancelled, readWaiting, answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
 import { findMcpConfig } from "../../runtime/host.js";
 import { approvalQuestion } from "../run/approval-question.js";
+import { forStream } from "../printable.js";
 import { pricesFromEnvironment, warnAboutBound } from "./cost-report.js";
 import { readFallback, type FallbackArguments } from "./fallback-option.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
@@ -229,17 +230,24 @@ function reportWaiting(
     if (question.name.startsWith(APPROVAL_PREFIX)) {
       const call = question.name.slice(APPROVAL_PREFIX.length);
       process.stderr.write(
-        `Waiting for approval: ${question.prompt} (${at}). ` +
-          `Approve with: prosec approve ${runId} ${call}, or deny with: prosec deny ${runId} ${call} --reason "..."; ` +
-          `then continue with: prosec run ${again} --resume ${runId}\n`,
+        forStream(
+          process.stderr,
+          `Waiting for approval: ${question.prompt} (${at}). ` +
+            `Approve with: prosec approve ${runId} ${call}, or deny with: prosec deny ${runId} ${call} --reason "..."; ` +
+            `then continue with: prosec run ${again} --resume ${runId}\n`,
+        ),
       );
       continue;
     }
     const name = quote(question.answer);
+    // A program may be someone else's: its prompts reach a terminal without escape sequences.
     process.stderr.write(
-      `Waiting for input "${question.name}" (${question.prompt}) at ${at}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
-        `Answer with: prosec answer ${runId} ${name}=..., then prosec run ${again} --resume ${runId}; ` +
-        `or: prosec run ${again} --resume ${runId} --input ${name}=...\n`,
+      forStream(
+        process.stderr,
+        `Waiting for input "${question.name}" (${question.prompt}) at ${at}${question.deadline === undefined ? "" : ` until ${question.deadline}`}. ` +
+          `Answer with: prosec answer ${runId} ${name}=..., then prosec run ${again} --resume ${runId}; ` +
+          `or: prosec run ${again} --resume ${runId} --input ${name}=...\n`,
+      ),
     );
   }
   return EXIT.waitingForInput;

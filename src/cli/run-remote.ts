@@ -13,6 +13,7 @@ import { findProjectRoot, readLockfile } from "../project/lockfile.js";
 import { approve, cachedProgram, type CachedProgram } from "../registry/run-cache.js";
 import { DEFAULT_REGISTRY, isRemoteUse, VENDOR_FOLDER, vendoredPath } from "../references.js";
 import { UsageError } from "../errors.js";
+import { terminalText } from "../printable.js";
 import { registrySettings } from "./registry-session.js";
 
 export interface RemoteRunArguments {
@@ -65,10 +66,21 @@ export function permissionsSummary(program: CachedProgram): string {
 
 function permissionText(source: string, permissions: Property): string {
   if (permissions.value.kind !== "PropertyBlock")
-    return source.slice(permissions.loc.start.offset, permissions.loc.end.offset);
+    return shownSource(source.slice(permissions.loc.start.offset, permissions.loc.end.offset));
   return permissions.value.properties
-    .map((rule) => `${rule.key.name} ${source.slice(rule.value.loc.start.offset, rule.value.loc.end.offset)}`)
+    .map(
+      (rule) => `${rule.key.name} ${shownSource(source.slice(rule.value.loc.start.offset, rule.value.loc.end.offset))}`,
+    )
     .join(", ");
+}
+
+/**
+ * A piece of someone else's program as the person deciding whether to run it reads it: no escape
+ * sequence or control character (which could rewrite the lines above on a terminal), on one line
+ * (a value across lines could draw a line of its own that looks like another agent's).
+ */
+function shownSource(text: string): string {
+  return terminalText(text).replace(/\s*\n\s*/g, " ");
 }
 
 async function confirm(question: string): Promise<boolean> {

@@ -138,6 +138,10 @@ export const diagnosticCodes = {
     severity: "error",
     meaning: "`skills:` names a skill one edit from an installed one: a typo (with did-you-mean)",
   },
+  P059: {
+    severity: "error",
+    meaning: "`permissions: env:` names the model's credentials, which prosec never gives a tool",
+  },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -1,6 +1,7 @@
 import { codeFrameColumns } from "@babel/code-frame";
 import type { SourceRange } from "../ast.js";
 import type { Diagnostic, FileDiagnostics } from "./diagnostic.js";
+import { printable } from "../printable.js";
 
 export interface FormatOptions {
   /** ANSI colours in the code frame. */
@@ -15,13 +16,15 @@ export function formatDiagnostic(
   options: FormatOptions = {},
 ): string {
   const { start, end } = diagnostic.range;
-  const heading = `${file}:${start.line}:${start.column} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`;
+  const heading = shown(
+    `${file}:${start.line}:${start.column} ${diagnostic.severity} ${diagnostic.code} ${diagnostic.message}`,
+  );
   // A binary file has no text to show (its bytes are never printed).
   const frame =
     source === ""
       ? ""
       : codeFrameColumns(
-          source,
+          shown(source),
           {
             start: { line: start.line, column: start.column },
             end:
@@ -29,11 +32,21 @@ export function formatDiagnostic(
           },
           { highlightCode: options.color ?? false, linesAbove: 1, linesBelow: 1 },
         );
-  const hint = diagnostic.hint ? `\n  help: ${diagnostic.hint}` : "";
+  const hint = diagnostic.hint ? `\n  help: ${shown(diagnostic.hint)}` : "";
   const notes = (diagnostic.related ?? [])
-    .map(({ message, range }) => `\n  note: ${file}:${range.start.line}:${range.start.column} ${message}`)
+    .map(({ message, range }) => `\n  note: ${shown(`${file}:${range.start.line}:${range.start.column} ${message}`)}`)
     .join("");
   return `${heading}${frame === "" ? "" : `\n${frame}`}${hint}${notes}\n`;
+}
+
+/**
+ * A program's text (someone else's, maybe: a registry program, a file sent over) as a person reads it:
+ * each control character a space, so no escape sequence reaches a terminal (a window title, the
+ * clipboard) and the frame's columns stay where they were; line breaks (`\n`, `\r\n`) kept.
+ * `--format json` keeps the exact text.
+ */
+function shown(text: string): string {
+  return printable(text).replace(/\r(?!\n)/g, " ");
 }
 
 /** A place in the file, as JSON output gives it. */

@@ -688,6 +688,13 @@ export const analyzeMessages = {
       `skill ${quote(skill)} is not installed (did you mean ${quote(installed)}?)`,
       `${quote(installed)} is in skills/, .claude/skills/ or ~/.claude/skills/`,
     ),
+  envNamesModelKey: (range: SourceRange, name: string) =>
+    error(
+      "P059",
+      range,
+      `\`env:\` names ${quote(name)}, the model's credentials: prosec never gives them to a tool`,
+      "remove it; a tool that calls an API gets a key of its own, under another variable (never the value prosec runs with)",
+    ),
   badMcpConfig: (range: SourceRange, problem: string) =>
     error(
       "P057",

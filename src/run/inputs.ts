@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { UsageError } from "../errors.js";
+import { terminalText } from "../printable.js";
 import type { InputDefinition, ProgramInfo } from "../../runtime/index.js";
 import { questionsNamed, type NamedQuestion } from "../../runtime/stored-runs.js";
 
@@ -78,7 +79,8 @@ export async function askOnTerminal(definition: InputDefinition, signal: AbortSi
       prompt.once("close", () =>
         reject(new UsageError(`no answer for the input "${definition.name}" (the terminal input was closed)`)),
       );
-      prompt.question(`${definition.name} (${definition.prompt}): `, { signal }).then(resolve, reject);
+      // A program may be someone else's: its prompt reaches the terminal without escape sequences.
+      prompt.question(terminalText(`${definition.name} (${definition.prompt}): `), { signal }).then(resolve, reject);
     });
   } finally {
     prompt.close();

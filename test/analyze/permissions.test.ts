@@ -27,6 +27,14 @@ describe("permission values", () => {
     expect(diagnosticsOf(`    ${kind}: []`)).toEqual([]);
   });
 
+  it("env: naming the model's credentials is P059; other variables are accepted", () => {
+    expect(diagnosticsOf('    env: ["GITHUB_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"]')).toEqual([
+      "P059 `env:` names `ANTHROPIC_API_KEY`, the model's credentials: prosec never gives them to a tool",
+      "P059 `env:` names `ANTHROPIC_AUTH_TOKEN`, the model's credentials: prosec never gives them to a tool",
+    ]);
+    expect(diagnosticsOf('    env: ["GITHUB_TOKEN", "MY_ANTHROPIC_API_KEY"]')).toEqual([]);
+  });
+
   it.each([
     ["read", '"src/**"'],
     ["write", "folder"],

@@ -77,7 +77,7 @@ describe("approvals on DBOS", () => {
           prompt: "Agent clerk asks to use run_command: sh append.sh",
           line: 6,
           column: 17,
-          key: expect.stringMatching(/^\/session@6:17#0\/approval:toolu_\d+$/),
+          key: expect.stringMatching(/^\/session@6:17#0\/approval:toolu_\d+#[0-9a-f]{16}$/),
         },
       ]);
       const call = waiting.waitingFor[0]!.name.slice("approve_".length);

@@ -136,4 +136,34 @@ describe("approvals that survive a restart (file runs)", () => {
     expect(asked).toEqual(["mkdir made-once"]);
     expect(result).toContain("exit code 0");
   });
+
+  // A hostile model (or endpoint) answers its approved call's id again, with another action: the
+  // person's yes was for `mkdir made-once`, so `mkdir pwned` is asked about, never run on that yes.
+  it("a yes is for the action the person saw: a later call reusing its id is asked about again", async () => {
+    const sameId = (command: string): FakeReply => ({
+      kind: "message",
+      content: [{ type: "tool_use", id: "toolu_reused", name: "run_command", input: { command } }],
+      stopReason: "tool_use",
+    });
+    const reuse = (request: FakeRequest): FakeReply =>
+      turnOf(request) === 0
+        ? sameId("mkdir made-once")
+        : turnOf(request) === 1
+          ? sameId("mkdir pwned")
+          : reply.text("ok");
+    const cwd = temporaryFolder("prosec-approval-");
+    const runDir = join(cwd, ".prose", "runs", RUN_ID);
+    const options = { cwd, runDir, runId: RUN_ID, sandbox: "off" as const };
+    const first = await failingRun(await serve(reuse), session({ bash: "prompt" }), options);
+    expect(first.error.name).toBe("WaitingForApproval");
+    decideFileRun(runDir, RUN_ID, [], false, "yes");
+
+    const second = await failingRun(await serve(reuse), session({ bash: "prompt" }), { ...options, resume: true });
+    expect(existsSync(join(cwd, "made-once"))).toBe(true);
+    expect(second.error.name).toBe("WaitingForApproval");
+    expect(existsSync(join(cwd, "pwned"))).toBe(false);
+    expect(readWaiting(runDir)!.questions.map((question) => question.prompt)).toEqual([
+      "Agent maker asks to use run_command: mkdir pwned",
+    ]);
+  });
 });

@@ -123,6 +123,31 @@ describe("prompt: entries of permissions: mcp:", () => {
     }
   });
 
+  // A hostile model pads an input so that what matters comes after what a cut would show.
+  it("a person is shown the whole input, however long", async () => {
+    const { cwd } = project();
+    const padded = {
+      entities: [{ name: "approved-entity", entityType: "t", observations: ["x".repeat(5_000), "THE TAIL"] }],
+    };
+    const asked: string[] = [];
+    await runAgainst(
+      await serve((request) =>
+        turnOf(request) === 0
+          ? reply.toolUse([{ name: "mcp__memory__create_entities", input: padded }])
+          : reply.text("ok"),
+      ),
+      session(PERMISSIONS),
+      {
+        cwd,
+        onPermission: (request: PermissionRequest) => {
+          asked.push(request.detail);
+          return false;
+        },
+      },
+    );
+    expect(asked).toEqual([JSON.stringify(padded)]);
+  });
+
   it("a tool both a plain and a prompt: glob match asks; mcp: prompt asks for every tool of every server", async () => {
     for (const permissions of [
       { mcp: ["memory/*"], mcpPrompt: ["memory/create_*"] },

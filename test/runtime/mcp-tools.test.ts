@@ -193,6 +193,27 @@ describe("MCP tools through permissions: mcp:", () => {
     }
   });
 
+  it("nor the auth token the model's client uses, under its name or another", async () => {
+    const cwd = temporaryFolder("prosec-mcp-");
+    const token = "auth-token-for-the-model-0123456789";
+    for (const header of ["Bearer ${ANTHROPIC_AUTH_TOKEN}", "Bearer ${I44_TOKEN_COPY}"]) {
+      writeMcpJson(cwd, {
+        everything: { command: process.execPath, args: [EVERYTHING, "stdio"], env: { AUTH: header } },
+      });
+      Object.assign(process.env, { ANTHROPIC_AUTH_TOKEN: token, I44_TOKEN_COPY: token });
+      try {
+        const server = await serve(() => reply.text("never"));
+        const { error } = await failingRun(server, session({ mcp: ["everything/*"] }), { cwd });
+        expect(error.message).toContain("gives the MCP server everything the model's API key");
+        expect(server.requests).toHaveLength(0);
+        expect(childrenRunning(EVERYTHING)).toEqual([]);
+      } finally {
+        delete process.env["ANTHROPIC_AUTH_TOKEN"];
+        delete process.env["I44_TOKEN_COPY"];
+      }
+    }
+  });
+
   it("an unset ${VAR} fails when its server starts, naming the variable", async () => {
     const cwd = temporaryFolder("prosec-mcp-");
     writeMcpJson(cwd, {

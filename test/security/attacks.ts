@@ -390,7 +390,8 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
     },
     {
       name: "named env",
-      permissions: { bash: "allow", env: ["GITHUB_TOKEN"] },
+      // A program (someone else's, say) that names the model's key in env: its tools still never get it.
+      permissions: { bash: "allow", env: ["GITHUB_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] },
       attacks: [
         contained(
           "print a named token (the tool gets it, the model must not)",
@@ -398,6 +399,11 @@ export function profiles({ outside, sink, redirector }: Targets): Profile[] {
           command("printenv GITHUB_TOKEN; printenv GITHUB_TOKEN > got-token.txt"),
         ),
         contained("print the key next to a named token", "run_command", command("echo key=$ANTHROPIC_API_KEY")),
+        contained(
+          "write the key the program's env: names to a file",
+          "run_command",
+          command('echo "key=$ANTHROPIC_API_KEY" > got-key.txt'),
+        ),
       ],
     },
     {

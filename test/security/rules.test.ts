@@ -204,6 +204,28 @@ describe("the tools' environment and redaction", () => {
     expect(Object.keys(named)).not.toContain("MISSING");
   });
 
+  it("never gives a tool the model's credentials, even named, under their names or another", () => {
+    const env = { ...parent, ANTHROPIC_AUTH_TOKEN: "auth-token-value", KEY_COPY: "sk-ant-secret-value" };
+    const named = toolEnvironment({
+      parent: env,
+      toolEnv: undefined,
+      named: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "KEY_COPY", "GITHUB_TOKEN", "OPTION_KEY"],
+      apiKey: "sk-ant-given-in-run-options",
+    });
+    expect(named).toMatchObject({ GITHUB_TOKEN: "ghp_abcdefgh" });
+    expect(Object.keys(named)).not.toContain("ANTHROPIC_API_KEY");
+    expect(Object.keys(named)).not.toContain("ANTHROPIC_AUTH_TOKEN");
+    expect(Object.keys(named)).not.toContain("KEY_COPY");
+    // RunOptions.apiKey, held by another variable.
+    const given = toolEnvironment({
+      parent: { ...env, OPTION_KEY: "sk-ant-given-in-run-options" },
+      toolEnv: undefined,
+      named: ["OPTION_KEY"],
+      apiKey: "sk-ant-given-in-run-options",
+    });
+    expect(Object.keys(given)).not.toContain("OPTION_KEY");
+  });
+
   it("redacts the key, secret-named variables and what tools are given, 8 characters or more, longest first", () => {
     const secrets = Secrets.of(
       "sk-ant-api-key-123",

@@ -102,10 +102,10 @@ function definition(
   };
 }
 
-/** What a person approving the call is shown: its input as JSON, cut at 1,000 characters. */
+/** What a person approving the call is shown: its input as JSON. */
 function callDetail(input: Readonly<Record<string, unknown>>): string {
-  const json = JSON.stringify(input);
-  return json.length <= 1000 ? json : `${json.slice(0, 1000)}... (${json.length} characters)`;
+  // Whole: a person approves what they read, and a model that pads an input would hide its tail.
+  return JSON.stringify(input);
 }
 
 const SHOWN_IMAGES: ReadonlySet<string> = new Set<ToolImageType>([

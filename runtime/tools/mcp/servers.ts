@@ -15,6 +15,7 @@
  */
 import type { Client, Tool as McpTool, CallToolResult } from "@modelcontextprotocol/client";
 import { expandServer, McpConfigError, type McpConfig, type McpServerSpec } from "./config.js";
+import { MODEL_CREDENTIALS } from "../environment.js";
 
 const CLIENT_INFO = { name: "prosec", version: "1" };
 /** The SDK's default is 60 s; a slow tool is bounded by the step's own time limit instead. */
@@ -174,15 +175,19 @@ export class McpServers {
 
   /** `${VAR}` expanded; the values join the run's secrets, and the API key is refused. */
   private expanded(declared: McpServerSpec): McpServerSpec {
+    // The model's credentials: the key the run uses, and the variables the client reads (an auth token too).
+    const credentials = [this.settings.apiKey, ...MODEL_CREDENTIALS.map((name) => this.settings.env[name])].filter(
+      (value): value is string => value !== undefined && value !== "",
+    );
     const spec = expandServer(declared, this.settings.env, ({ name, value }) => {
-      if (value === this.settings.apiKey || name === "ANTHROPIC_API_KEY")
+      if (credentials.includes(value) || MODEL_CREDENTIALS.includes(name))
         throw new McpConfigError(
           `.mcp.json gives the MCP server ${declared.name} the model's API key (${name}); prosec never hands the key to a tool.`,
         );
       this.settings.secret(value);
     });
     const given = spec.type === "stdio" ? Object.values(spec.env) : Object.values(spec.headers);
-    if (this.settings.apiKey !== undefined && given.some((value) => value.includes(this.settings.apiKey!)))
+    if (given.some((value) => credentials.some((credential) => value.includes(credential))))
       throw new McpConfigError(
         `.mcp.json gives the MCP server ${declared.name} the model's API key; prosec never hands the key to a tool.`,
       );

@@ -1,4 +1,4 @@
-import { isOneOf, permissionKinds, permissionWords } from "../../../../runtime/vocabulary.js";
+import { isOneOf, MODEL_CREDENTIALS, permissionKinds, permissionWords } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
 import { promptedGlob } from "../mcp-entries.js";
@@ -8,7 +8,7 @@ import type { RuleContext } from "./rule.js";
 
 /**
  * `permissions:` is a block of known kinds, each set once, to a mode or (all but `bash`) a list of
- * patterns (E009, E015, E016, W008, W009).
+ * patterns (E009, E015, E016, W008, W009); `env:` never names the model's credentials (P059).
  */
 export function checkPermissions(value: ast.Expression | ast.PropertyBlock, context: RuleContext): void {
   if (value.kind !== "PropertyBlock") {
@@ -35,6 +35,8 @@ export function checkPermissions(value: ast.Expression | ast.PropertyBlock, cont
       for (const pattern of ruleValue.elements) {
         if (pattern.kind !== "String" && pattern.kind !== "Identifier")
           context.report(m.permissionPatternNotString(pattern.loc));
+        else if (name === "env" && pattern.kind === "String" && MODEL_CREDENTIALS.includes(pattern.value))
+          context.report(m.envNamesModelKey(pattern.loc, pattern.value));
       }
       continue;
     }
