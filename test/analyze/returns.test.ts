@@ -111,6 +111,23 @@ describe("what is not in the subset: a code, the place, and what to write", () =
     if (hint !== undefined) expect(first!.hint).toBe(hint);
   });
 
+  it("a name Object.prototype has is a type's field or an unknown type like any other, never a bracket", () => {
+    // A field named `toString` read as a bracket was P047 "closes `toString` with `}`"; `constructor` as a
+    // type had the hint "close it with `function Object() { [native code] }`".
+    for (const field of ["toString", "constructor", "__proto__", "valueOf", "hasOwnProperty"])
+      expect(check(session(`{ ${field}: string, other: [{ ${field}?: number }] }`)).found, field).toEqual([]);
+    for (const name of ["constructor", "__proto__", "hasOwnProperty"]) {
+      const [first, ...rest] = check(session(name)).found;
+      expect(rest, name).toEqual([]);
+      expect(first, name).toMatchObject({
+        code: "P045",
+        column: 12,
+        message: `\`${name}\` is not a type \`returns:\` knows`,
+        hint: 'the types are string, number, boolean, null, "literal", A | B, T[] or [T], and { key: T, key?: T }; a record\'s fields are written out',
+      });
+    }
+  });
+
   it("a bracket left open is reported at the bracket, and the program after it still parses", () => {
     const { found } = check(
       'let risks = session "List"\n  returns: [{ title: string\nsession "Next"\n  returns: strin\n',
@@ -193,6 +210,17 @@ describe("lowering and the cost bound", () => {
     expect(code).toContain("await rt.session<readonly { readonly title: string; readonly detail?: string; }[]>({");
     expect(code).toContain(
       'returns: { type: "array", items: { type: "object", properties: { title: { type: "string" }, detail: { type: "string" } }, required: ["title"], additionalProperties: false } }',
+    );
+  });
+
+  it("a field named `__proto__` is an own key of the schema and of the type, never a prototype", () => {
+    const { code, found } = check(`${session("{ __proto__: string, toString: number }")}output risks2 = risks\n`);
+    expect(found).toEqual([]);
+    expect(code).toContain(
+      'returns: { type: "object", properties: { ["__proto__"]: { type: "string" }, toString: { type: "number" } }, required: ["__proto__", "toString"], additionalProperties: false }',
+    );
+    expect(code).toContain(
+      'export type Outputs = { readonly risks2: { readonly ["__proto__"]: string; readonly toString: number; }; };',
     );
   });
 

@@ -126,7 +126,8 @@ function tokenize(
         end: lineEnd,
         problem: parseMessages.malformedType(lines.range(token.start, token.end), "has a string that is not closed"),
       };
-    if (token.text in OPENERS) open.push(token);
+    // Own keys only: a field named `toString` or `__proto__` is no bracket.
+    if (Object.hasOwn(OPENERS, token.text)) open.push(token);
     else if (token.text === "]" || token.text === "}" || token.text === ")") {
       const opener = open.pop();
       if (opener === undefined || OPENERS[opener.text] !== token.text)
@@ -332,7 +333,7 @@ class TypeParser {
       const inner = close === -1 ? "T" : this.text(this.tokens[this.index + 1]!, this.tokens[close - 1]!);
       return `write \`${inner.includes("|") ? `(${inner})` : inner}[]\` (or \`[${inner}]\`)`;
     }
-    const known = INSTEAD[token.text];
+    const known = Object.hasOwn(INSTEAD, token.text) ? INSTEAD[token.text] : undefined;
     if (known !== undefined) return known;
     const near = PRIMITIVES.find((name) => editDistance(token.text.toLowerCase(), name, 2) <= 2);
     if (near !== undefined) return `did you mean \`${near}\`?`;
