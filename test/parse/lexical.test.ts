@@ -88,6 +88,18 @@ describe("strings", () => {
     ]);
   });
 
+  it("reads a CRLF inside a triple-quoted string or a discretion over lines as a line end", () => {
+    const prompt = promptOf('session """\r\n  Line {x}\r\n\r\n  next\r\n"""\r\n');
+    expect(prompt.value).toBe("\n  Line {x}\n\n  next\n");
+    expect(prompt.parts.map((part) => (part.kind === "TextPart" ? part.value : `{${part.kind}}`))).toEqual([
+      "\n  Line ",
+      "{Placeholder}",
+      "\n\n  next\n",
+    ]);
+    const [statement] = statements('if ***\r\n  the draft is done\r\n  ***:\r\n  session "a"\r\n');
+    expect(JSON.stringify(statement)).not.toContain("\\r");
+  });
+
   it("keeps triple-quoted strings raw, with text after the opener and before the closer", () => {
     const prompt = promptOf('session """Run `ls \\` then {"a": 1}\n# Heading at column 1\nend"""\n');
     expect(prompt.value).toBe('Run `ls \\` then {"a": 1}\n# Heading at column 1\nend');
