@@ -58,6 +58,24 @@ describe("TypeScript names for .prose names", () => {
     expect(await typecheck([{ path, code: compiled.code! }])).toEqual([]);
   }, 60_000);
 
+  it("inputs named after Object.prototype members, asked mid-program, type-check", async () => {
+    const members = Object.getOwnPropertyNames(Object.prototype);
+    const asked = compile(
+      ['session "first"', ...members.map((name) => `input ${name}: "${name}?"`), `output o = [${members.join(", ")}]`]
+        .join("\n")
+        .concat("\n"),
+      "asked.prose",
+    );
+    const plain = compile('session "first"\ninput topic: "Topic?"\noutput o = topic\n', "plain.prose");
+    const [withMembers, without] = await Promise.all([asked, plain]);
+    expect(withMembers.diagnostics).toEqual([]);
+    expect(withMembers.code).toContain("run(inputs: Inputs = {} as Inputs,");
+    // Only where it is needed: other modules keep the plain default.
+    expect(without.code).toContain("run(inputs: Inputs = {},");
+    const folder = temporaryFolder("prosec-prototype-inputs-");
+    expect(await typecheck([{ path: join(folder, "asked.prose.ts"), code: withMembers.code! }])).toEqual([]);
+  }, 60_000);
+
   it("resolves collisions whatever order the names come in: a plain name keeps its spelling", () => {
     for (const order of [
       [

@@ -191,7 +191,7 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     [
       ...staticAgents,
       "",
-      `export async function run(inputs: Inputs${analysis.parameters.length === 0 ? " = {}" : ""}, options?: RunOptions): Promise<Outputs> {`,
+      `export async function run(inputs: Inputs${analysis.parameters.length === 0 ? emptyInputs(analysis) : ""}, options?: RunOptions): Promise<Outputs> {`,
       "return startRun(program, inputs, options, async (rt) => {",
       code,
       "});",
@@ -336,6 +336,15 @@ function skillFolders(analysis: Analysis, source: string): string {
 }
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */
+/**
+ * The default of `inputs` when every input is optional. To TypeScript `{}` already has the members of
+ * `Object.prototype`, so it is no `Inputs` when an input shares a name with one (`input constructor`).
+ */
+function emptyInputs(analysis: Analysis): string {
+  const members = Object.getOwnPropertyNames(Object.prototype);
+  return analysis.runtimeInputs.some((input) => members.includes(input.name.name)) ? " = {} as Inputs" : " = {}";
+}
+
 function inputField(input: ast.InputDeclaration, midProgram: boolean, lowering: Lowering): string {
   const type = input.default === null ? "string" : lowering.expressionType(input.default);
   return `/** ${commentText(inputQuestion(input))} */ readonly ${propertyKey(input.name.name)}${midProgram || input.default !== null ? "?" : ""}: ${type};`;
