@@ -138,6 +138,23 @@ describe("what is not in the subset: a code, the place, and what to write", () =
     ]);
   });
 
+  it("brackets nested thousands deep are one P047 at the first past 100, never a stack overflow (P000)", () => {
+    // `returns:` starts at column 12; the 101st bracket is reported.
+    for (const [type, column] of [
+      [`${"{ a: ".repeat(3000)}string${" }".repeat(3000)}`, 12 + 5 * 100],
+      [`${"(".repeat(20_000)}string${")".repeat(20_000)}`, 12 + 100],
+      [`${"[".repeat(5000)}string${"]".repeat(5000)}`, 12 + 100],
+    ] as const) {
+      expect(check(session(type)).found.map((each) => [each.code, each.line, each.column, each.message])).toEqual([
+        ["P047", 2, column, "`returns:` nests brackets more than 100 levels deep"],
+      ]);
+    }
+    // At the limit a type still parses (a nesting this deep is then P022, as for any statement).
+    expect(check(session(`${"[".repeat(100)}string${"]".repeat(100)}`)).found.map((each) => each.code)).toEqual([
+      "P022",
+    ]);
+  });
+
   it("returns: with nothing after it", () => {
     expect(check('session "List"\n  returns:\n').found[0]).toMatchObject({
       code: "P047",
