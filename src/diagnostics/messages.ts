@@ -495,7 +495,10 @@ export const analyzeMessages = {
       "P003",
       range,
       `${quote(value)} is not a value for \`${property}\``,
-      `use one of ${allowed.map(quote).join(", ")}`,
+      // `parallel (first):` names a join without its quotes.
+      property === "parallel" && allowed.includes(value)
+        ? `a join is a string: write \`"${value}"\``
+        : `use one of ${allowed.map(quote).join(", ")}`,
     ),
   unboundedLoop: (range: SourceRange) =>
     warning(

@@ -16,7 +16,7 @@ import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "./atomic-write.js";
 import { removeOrphanModules, removeStaleTemporaries } from "./stale-outputs.js";
 import { committedCost, raisedParts } from "./bound-change.js";
-import { importedFiles, importResolver, resolveUse } from "./imports.js";
+import { importedFiles, importResolver, isProgramFile, resolveUse } from "./imports.js";
 import { outputPath, portable, rootOf } from "./output-path.js";
 import { findProjectRoot } from "./lockfile.js";
 import { isRemoteUse, useStrings, VENDOR_FOLDER } from "../references.js";
@@ -91,7 +91,7 @@ export async function build(paths: readonly string[], options: BuildOptions = {}
     const inputHash = hashInputs(
       source,
       [...targets.values()].map((target) =>
-        "file" in target && existsSync(target.file) ? readProgram(target.file).text : "",
+        "file" in target && isProgramFile(target.file) ? readProgram(target.file).text : "",
       ),
     );
     const output = outputPath(path, root, options.outDir);

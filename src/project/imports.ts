@@ -5,7 +5,7 @@
  * caller's.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readProgram } from "./read-program.js";
 import type { ImportProblem, ImportResolution } from "../compile.js";
@@ -18,6 +18,18 @@ import { portable } from "./output-path.js";
 
 /** The file a `use` resolves to, or why it resolves to none. */
 export type UseTarget = { readonly file: string } | ImportProblem;
+
+/**
+ * Whether a program can be read at `file`: a regular file. A folder, fifo or device at a `use` path is
+ * no program (reading a fifo would block for ever): the importer's P030, as a missing file is.
+ */
+export function isProgramFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /** The `.prose` file a local `use` path names, relative to the importing program. */
 export function importedFile(importer: string, usePath: string): string {
@@ -43,7 +55,7 @@ export function resolveUse(importer: string, usePath: string): UseTarget {
   }
   if (locked === undefined) return { problem: "not-locked", resolved: key };
   const file = join(root, VENDOR_FOLDER, vendoredPath(key));
-  if (!existsSync(file)) return { problem: "not-vendored", resolved: file };
+  if (!isProgramFile(file)) return { problem: "not-vendored", resolved: file };
   if (sha256(readFileSync(file)) !== locked.sha256) return { problem: "hash-mismatch", resolved: file };
   return { file };
 }
@@ -52,7 +64,7 @@ export function resolveUse(importer: string, usePath: string): UseTarget {
 export function importedFiles(importer: string, source: string): string[] {
   return useStrings(source).flatMap((usePath) => {
     const target = resolveUse(importer, usePath);
-    return "file" in target && existsSync(target.file) ? [target.file] : [];
+    return "file" in target && isProgramFile(target.file) ? [target.file] : [];
   });
 }
 
@@ -81,7 +93,7 @@ export function importInterface(file: string, cache: Map<string, ImportResolutio
   const known = cache.get(file);
   if (known) return known;
   const shownAs = portable(file, cwd);
-  const program = existsSync(file) ? readProgram(file) : undefined;
+  const program = isProgramFile(file) ? readProgram(file) : undefined;
   const checked = program === undefined || program.problem !== undefined ? undefined : checkSource(program.text);
   let resolution: ImportResolution;
   if (program === undefined) resolution = { problem: "missing", resolved: shownAs };
@@ -139,9 +151,15 @@ export function importCycle(importer: string, target: string): string[] | undefi
   const visited = new Set<string>();
   const walk = (file: string, chain: readonly string[]): string[] | undefined => {
     if (file === importer) return [...chain, file];
-    if (visited.has(file) || !existsSync(file)) return undefined;
+    if (visited.has(file) || !isProgramFile(file)) return undefined;
     visited.add(file);
-    const source = readFileSync(file, "utf8");
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch {
+      // A file that cannot be read leads nowhere; reading it again reports why.
+      return undefined;
+    }
     for (const usePath of useStrings(source)) {
       const next = resolveUse(file, usePath);
       if (!("file" in next)) continue;

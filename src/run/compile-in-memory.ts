@@ -5,10 +5,9 @@
  * ships and at the modules of the programs it calls. Imported only on a miss of the module cache
  * (module-cache.ts), so a run whose program is unchanged never loads the compiler.
  */
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { transform } from "sucrase";
-import { importResolver } from "../project/imports.js";
+import { importResolver, isProgramFile } from "../project/imports.js";
 import { projectTools } from "../project/mcp-servers.js";
 import { portable } from "../project/output-path.js";
 import { hashInputs, lowerSource, type ImportResolution } from "../compile.js";
@@ -69,7 +68,7 @@ export function compileClosure(
       imports,
     });
     // A missing import is the importer's diagnostic (P030), not a file to read.
-    pending.push(...[...imports.values()].filter((target) => existsSync(target)));
+    pending.push(...[...imports.values()].filter((target) => isProgramFile(target)));
   }
   return compiled;
 }

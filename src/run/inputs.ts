@@ -29,17 +29,18 @@ export function parseInputArguments(
 
 /** `name=value` or `name=@file` arguments (of `--input`, or of `prosec answer`, whose `flag` is ""). */
 export function parseAssignments(list: readonly string[], flag: string): Record<string, string> {
-  const inputs: Record<string, string> = {};
+  const inputs = new Map<string, string>();
   for (const argument of list) {
     const equals = argument.indexOf("=");
     if (equals <= 0)
       throw new UsageError(`${flag}${argument}: write it as name=value (or name=@file to read the value from a file)`);
     const name = argument.slice(0, equals);
     const value = argument.slice(equals + 1);
-    if (Object.hasOwn(inputs, name)) throw new UsageError(`${flag}${name} is given twice`);
-    inputs[name] = value.startsWith("@") ? readInputFile(`${flag}${name}`, value.slice(1)) : value;
+    if (inputs.has(name)) throw new UsageError(`${flag}${name} is given twice`);
+    inputs.set(name, value.startsWith("@") ? readInputFile(`${flag}${name}`, value.slice(1)) : value);
   }
-  return inputs;
+  // fromEntries defines each key: an input named `__proto__` is a key, where `inputs[name] =` set the prototype.
+  return Object.fromEntries(inputs);
 }
 
 /**

@@ -37,6 +37,23 @@ describe("a parallel's plan: its modifiers read once, by analysis", () => {
     expect(planOf('parallel ("first", count: 2):').diagnostics).toEqual(["P005"]);
   });
 
+  it("quotes what was written: a bare join word is told to take its quotes, never called `this`", () => {
+    const messages = (head: string) =>
+      analyze(parse(`${head}\n${branches}`).ast).diagnostics.map((d) => `${d.code} ${d.message} | ${d.hint}`);
+    expect(messages("parallel (first):")).toEqual([
+      'P003 `first` is not a value for `parallel` | a join is a string: write `"first"`',
+    ]);
+    expect(messages("parallel (every):")).toEqual([
+      "P003 `every` is not a value for `parallel` | use one of `all`, `first`, `any`",
+    ]);
+    expect(messages("parallel (on-fail: 3):")).toEqual([
+      "P003 `3` is not a value for `on-fail:` | use one of `fail-fast`, `continue`, `ignore`",
+    ]);
+    expect(messages("parallel ([1]):")).toEqual([
+      "P003 `this` is not a value for `parallel` | use one of `all`, `first`, `any`",
+    ]);
+  });
+
   it.each([
     ['parallel ("any", count: 2, on-fail: ignore):', "rt.any", '{ count: 2, onFail: "ignore" }', "any 2", "ignore"],
     ['parallel ("first"):', "rt.first", "{  }", "first", "fail-fast"],

@@ -111,6 +111,23 @@ describe("what is not in the subset: a code, the place, and what to write", () =
     if (hint !== undefined) expect(first!.hint).toBe(hint);
   });
 
+  it("a name Object.prototype has is a type's field or an unknown type like any other, never a bracket", () => {
+    // A field named `toString` read as a bracket was P047 "closes `toString` with `}`"; `constructor` as a
+    // type had the hint "close it with `function Object() { [native code] }`".
+    for (const field of ["toString", "constructor", "__proto__", "valueOf", "hasOwnProperty"])
+      expect(check(session(`{ ${field}: string, other: [{ ${field}?: number }] }`)).found, field).toEqual([]);
+    for (const name of ["constructor", "__proto__", "hasOwnProperty"]) {
+      const [first, ...rest] = check(session(name)).found;
+      expect(rest, name).toEqual([]);
+      expect(first, name).toMatchObject({
+        code: "P045",
+        column: 12,
+        message: `\`${name}\` is not a type \`returns:\` knows`,
+        hint: 'the types are string, number, boolean, null, "literal", A | B, T[] or [T], and { key: T, key?: T }; a record\'s fields are written out',
+      });
+    }
+  });
+
   it("a bracket left open is reported at the bracket, and the program after it still parses", () => {
     const { found } = check(
       'let risks = session "List"\n  returns: [{ title: string\nsession "Next"\n  returns: strin\n',
@@ -118,6 +135,23 @@ describe("what is not in the subset: a code, the place, and what to write", () =
     expect(found.map((each) => [each.code, each.line, each.column])).toEqual([
       ["P047", 2, 13],
       ["P045", 4, 12],
+    ]);
+  });
+
+  it("brackets nested thousands deep are one P047 at the first past 100, never a stack overflow (P000)", () => {
+    // `returns:` starts at column 12; the 101st bracket is reported.
+    for (const [type, column] of [
+      [`${"{ a: ".repeat(3000)}string${" }".repeat(3000)}`, 12 + 5 * 100],
+      [`${"(".repeat(20_000)}string${")".repeat(20_000)}`, 12 + 100],
+      [`${"[".repeat(5000)}string${"]".repeat(5000)}`, 12 + 100],
+    ] as const) {
+      expect(check(session(type)).found.map((each) => [each.code, each.line, each.column, each.message])).toEqual([
+        ["P047", 2, column, "`returns:` nests brackets more than 100 levels deep"],
+      ]);
+    }
+    // At the limit a type still parses (a nesting this deep is then P022, as for any statement).
+    expect(check(session(`${"[".repeat(100)}string${"]".repeat(100)}`)).found.map((each) => each.code)).toEqual([
+      "P022",
     ]);
   });
 
@@ -193,6 +227,17 @@ describe("lowering and the cost bound", () => {
     expect(code).toContain("await rt.session<readonly { readonly title: string; readonly detail?: string; }[]>({");
     expect(code).toContain(
       'returns: { type: "array", items: { type: "object", properties: { title: { type: "string" }, detail: { type: "string" } }, required: ["title"], additionalProperties: false } }',
+    );
+  });
+
+  it("a field named `__proto__` is an own key of the schema and of the type, never a prototype", () => {
+    const { code, found } = check(`${session("{ __proto__: string, toString: number }")}output risks2 = risks\n`);
+    expect(found).toEqual([]);
+    expect(code).toContain(
+      'returns: { type: "object", properties: { ["__proto__"]: { type: "string" }, toString: { type: "number" } }, required: ["__proto__", "toString"], additionalProperties: false }',
+    );
+    expect(code).toContain(
+      'export type Outputs = { readonly risks2: { readonly ["__proto__"]: string; readonly toString: number; }; };',
     );
   });
 

@@ -7,6 +7,7 @@ import type {
   StringLiteral,
 } from "../../src/ast.js";
 import { parse } from "../../src/phases/1-parse/index.js";
+import { checkSource } from "../../src/pipeline.js";
 import { firstStatement, problems, statements } from "../support/parse-helpers.js";
 
 function promptOf(source: string): StringLiteral {
@@ -17,6 +18,23 @@ function promptOf(source: string): StringLiteral {
 describe("layout", () => {
   it("accepts any consistent indentation width and CRLF line ends", () => {
     expect(statements('if **x**:\r\n    session "a"\r\n    session "b"\r\nsession "c"\r\n')).toHaveLength(2);
+  });
+
+  it("reads a byte order mark opening the file as nothing: same program, same line 1 columns", () => {
+    const source = 'if **x**:\r\n  session "a"\r\nlet y = nope\r\nlet z = also-nope # line 4\n';
+    const plain = parse(source);
+    const marked = parse(`\ufeff${source}`);
+    expect(marked.diagnostics).toEqual([]);
+    expect(statements(`\ufeff${source}`)).toHaveLength(3);
+    // Positions are the same but for offsets, which count the mark.
+    const positions = (result: ReturnType<typeof parse>) =>
+      JSON.stringify(result.ast.body, (key, value: unknown) => (key === "offset" ? undefined : value));
+    expect(positions(marked)).toBe(positions(plain));
+    const checked = checkSource(`\ufefflet a = missing\n`).diagnostics;
+    expect(checked.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["1:9 P001"]);
+    // Only at the very start: a second mark, or one on a later line, is an unexpected character.
+    expect(problems(`\ufeff\ufeffsession "a"\n`)).toEqual(["1:1 E004 unexpected character `\ufeff`"]);
+    expect(problems(`session "a"\n\ufeffsession "b"\n`)).toEqual(["2:1 E004 unexpected character `\ufeff`"]);
   });
 
   it("ignores blank and comment-only lines for indentation", () => {
@@ -68,6 +86,18 @@ describe("strings", () => {
       "1:9 E001 unterminated string literal",
       "3:5 E004 unexpected `=`: expected a name or `{`",
     ]);
+  });
+
+  it("reads a CRLF inside a triple-quoted string or a discretion over lines as a line end", () => {
+    const prompt = promptOf('session """\r\n  Line {x}\r\n\r\n  next\r\n"""\r\n');
+    expect(prompt.value).toBe("\n  Line {x}\n\n  next\n");
+    expect(prompt.parts.map((part) => (part.kind === "TextPart" ? part.value : `{${part.kind}}`))).toEqual([
+      "\n  Line ",
+      "{Placeholder}",
+      "\n\n  next\n",
+    ]);
+    const [statement] = statements('if ***\r\n  the draft is done\r\n  ***:\r\n  session "a"\r\n');
+    expect(JSON.stringify(statement)).not.toContain("\\r");
   });
 
   it("keeps triple-quoted strings raw, with text after the opener and before the closer", () => {

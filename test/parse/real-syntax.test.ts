@@ -48,7 +48,7 @@ describe("`**` ending its line", () => {
     const input = parse(source).ast.body[1] as InputDeclaration;
     expect(input.prompt?.kind === "Discretion" && input.prompt.multiline).toBe(true);
     expect(withoutLocations(input.prompt)).toMatchObject({
-      text: "\r\n  Approve {topic}?\r\n",
+      text: "\n  Approve {topic}?\n",
       parts: [{ kind: "TextPart" }, { kind: "Placeholder", text: "{topic}" }, { kind: "TextPart" }],
     });
     expect(analyze(parse(source).ast).diagnostics).toEqual([]);

@@ -15,6 +15,17 @@ describe("syntax error messages", () => {
     expect(problems('parallel\n  session "a"\n')).toEqual(["1:9 E004 expected `:` after `parallel`"]);
   });
 
+  it("a name Object.prototype has opens no block: no `function toString() { [native code] }` in a message", () => {
+    for (const name of ["toString", "constructor", "valueOf", "__proto__"]) {
+      const [first, ...rest] = problems(`let x = ${name}\n  session "a"\n`);
+      expect(rest, name).toEqual([]);
+      expect(first, name).not.toContain("native code");
+      expect(first, name).not.toContain("expected `:` after");
+    }
+    // A header keyword before it still names the construct.
+    expect(problems('for x in toString\n  session "a"\n')).toEqual(["1:18 E004 expected `:` after the `for` header"]);
+  });
+
   it("reports a `**` condition left open on its line with E001, and parses on", () => {
     expect(problems('if **is it done:\n  session "a"\nsession "b"\n')).toEqual([
       "1:4 E001 unterminated `**` condition",

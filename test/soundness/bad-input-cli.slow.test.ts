@@ -2,7 +2,7 @@
  * Bad input through the CLI (issue 14): bytes that are not UTF-8, binary files, things that are not
  * files, a closed output pipe, and `check` agreeing with `build`. (bad-input.test.ts: in process.)
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -54,6 +54,31 @@ describe("bytes that are not a program", () => {
     const run = prosec(["run", "folder.prose"], folder);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("folder.prose: is a folder");
+  });
+
+  it("a `use` of a fifo or a folder is P030 at the `use`, never a read that blocks or an internal error", () => {
+    execFileSync("mkfifo", [join(folder, "piped.prose")]);
+    mkdirSync(join(folder, "shelf.prose"), { recursive: true });
+    file("uses-pipe.prose", 'use "./piped.prose" as piped\noutput o = piped()\n');
+    file("uses-shelf.prose", 'use "./shelf" as shelf\noutput o = shelf()\n');
+    for (const program of ["uses-pipe.prose", "uses-shelf.prose"])
+      for (const command of ["check", "build", "cost", "run"]) {
+        // A read of the fifo would block for ever: the timeout turns that into a failure, not a hang.
+        const result = spawnSync(process.execPath, [bin, command, program], {
+          cwd: folder,
+          encoding: "utf8",
+          env: { ...process.env, NO_COLOR: "1", ANTHROPIC_API_KEY: "unused" },
+          timeout: 30_000,
+        });
+        const what = `${command} ${program}: ${result.stderr}`;
+        expect(result.signal, what).toBeNull();
+        expect(result.stderr, what).not.toContain("internal error");
+        expect(result.status, what).toBe(1);
+        // `cost` reports on stderr, the others on stdout.
+        expect(result.stdout + result.stderr, what).toContain(
+          `${program}:1:5 error P030 cannot read the imported program`,
+        );
+      }
   });
 });
 

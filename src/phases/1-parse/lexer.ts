@@ -60,7 +60,8 @@ const lineLexer = moo.compile({
 export function* scan(lines: LineMap, diagnostics: Diagnostic[]): Generator<Token> {
   const source = lines.source;
   let previous: Token | undefined;
-  let position = 0;
+  // After a byte order mark, if the file opens with one.
+  let position = lines.lineStart(1);
 
   const lexer = (lineLexer as moo.Lexer & { clone(): moo.Lexer }).clone();
 

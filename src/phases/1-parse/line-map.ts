@@ -1,10 +1,16 @@
 import type { Position, SourceRange } from "../../ast.js";
 
-/** Converts offsets into 1-based line/column positions. */
+const BYTE_ORDER_MARK = "\ufeff";
+
+/**
+ * Converts offsets into 1-based line/column positions. A byte order mark opening the file (editors on
+ * Windows write one, and show none) is no part of its first line: that line starts after it.
+ */
 export class LineMap {
-  private readonly lineStarts: number[] = [0];
+  private readonly lineStarts: number[];
 
   constructor(readonly source: string) {
+    this.lineStarts = [source.startsWith(BYTE_ORDER_MARK) ? BYTE_ORDER_MARK.length : 0];
     for (let index = source.indexOf("\n"); index !== -1; index = source.indexOf("\n", index + 1)) {
       this.lineStarts.push(index + 1);
     }
@@ -27,7 +33,7 @@ export class LineMap {
       if ((this.lineStarts[middle] ?? 0) <= offset) low = middle;
       else high = middle - 1;
     }
-    return { line: low + 1, column: offset - (this.lineStarts[low] ?? 0) + 1, offset };
+    return { line: low + 1, column: Math.max(1, offset - (this.lineStarts[low] ?? 0) + 1), offset };
   }
 
   range(start: number, end: number): SourceRange {

@@ -319,7 +319,8 @@ function blockHeaderOf(before: readonly Token[]): string | undefined {
   while (start > 0 && !isLayout(before[start - 1]!)) start--;
   for (let index = start; index < before.length; index++) {
     const word = before[index]!;
-    if (word.type !== "name" || !(word.text in blockHeaders)) continue;
+    // Own keys only: a name such as `toString` opens no block.
+    if (word.type !== "name" || !Object.hasOwn(blockHeaders, word.text)) continue;
     // `parallel for x in xs` is a `for` header.
     return word.text === "parallel" && before[index + 1]?.text === "for" ? blockHeaders.for : blockHeaders[word.text];
   }

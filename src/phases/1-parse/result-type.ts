@@ -9,6 +9,7 @@ import type { RecordTypeField, ResultType, SourceRange, TypeAnnotation } from ".
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
 import type { LineMap } from "./line-map.js";
+import { nestingLimit } from "./nesting.js";
 import { editDistance } from "./spelling.js";
 
 interface TypeToken {
@@ -126,8 +127,21 @@ function tokenize(
         end: lineEnd,
         problem: parseMessages.malformedType(lines.range(token.start, token.end), "has a string that is not closed"),
       };
-    if (token.text in OPENERS) open.push(token);
-    else if (token.text === "]" || token.text === "}" || token.text === ")") {
+    // Own keys only: a field named `toString` or `__proto__` is no bracket.
+    if (Object.hasOwn(OPENERS, token.text)) {
+      open.push(token);
+      // The type parser recurses once per bracket: deeper than this it would run out of stack.
+      if (open.length > nestingLimit)
+        return {
+          tokens,
+          end: lineEnd,
+          problem: parseMessages.malformedType(
+            lines.range(token.start, token.end),
+            `nests brackets more than ${nestingLimit} levels deep`,
+            "write a type a model can follow: name fewer levels, or return text and read it in the next step",
+          ),
+        };
+    } else if (token.text === "]" || token.text === "}" || token.text === ")") {
       const opener = open.pop();
       if (opener === undefined || OPENERS[opener.text] !== token.text)
         return {
@@ -332,7 +346,7 @@ class TypeParser {
       const inner = close === -1 ? "T" : this.text(this.tokens[this.index + 1]!, this.tokens[close - 1]!);
       return `write \`${inner.includes("|") ? `(${inner})` : inner}[]\` (or \`[${inner}]\`)`;
     }
-    const known = INSTEAD[token.text];
+    const known = Object.hasOwn(INSTEAD, token.text) ? INSTEAD[token.text] : undefined;
     if (known !== undefined) return known;
     const near = PRIMITIVES.find((name) => editDistance(token.text.toLowerCase(), name, 2) <= 2);
     if (near !== undefined) return `did you mean \`${near}\`?`;

@@ -65,8 +65,10 @@ export function scanText(lines: LineMap, start: number, end: number, processEsca
       }
     }
     // Plain text up to the next character that may start an escape or a placeholder, in one piece.
+    // A CRLF line end inside the text (a triple-quoted string, a discretion over lines) is a line end:
+    // the same prompt whichever line ends the file was saved with.
     const next = start + nextSpecial(body, index + 1 - start, processEscapes);
-    const plain = source.slice(index, next);
+    const plain = source.slice(index, next).replaceAll("\r\n", "\n");
     text += plain;
     value += plain;
     index = next;

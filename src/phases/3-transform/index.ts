@@ -45,7 +45,7 @@ import { b, print } from "./builders.js";
 import type { Finish } from "./lowered.js";
 import { Lowering, type RuntimeHelper } from "./lowering.js";
 import type { UnformattedModule } from "./format.js";
-import { NameTable, type Namespace } from "./names.js";
+import { NameTable, type Namespace, type RuntimeImport } from "./names.js";
 import { namesType } from "./names-type.js";
 import { bodyInParts, partThreshold } from "./parts.js";
 import { settingsFields } from "./settings.js";
@@ -76,8 +76,9 @@ export interface LowerOptions {
 const pieceSize = 64_000;
 
 /** The runtime's exports every module uses, then the helpers in the order they are imported. */
-const alwaysImported = ["defineProgram", "startRun"];
-const helperOrder: readonly RuntimeHelper[] = [
+// Typed as runtime imports too: a helper missing from `runtimeImports` (names.ts) is a type error here.
+const alwaysImported: readonly RuntimeImport[] = ["defineProgram", "startRun"];
+const helperOrder: readonly (RuntimeHelper & RuntimeImport)[] = [
   "text",
   "add",
   "subtract",
@@ -190,7 +191,7 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
     [
       ...staticAgents,
       "",
-      `export async function run(inputs: Inputs${analysis.parameters.length === 0 ? " = {}" : ""}, options?: RunOptions): Promise<Outputs> {`,
+      `export async function run(inputs: Inputs${analysis.parameters.length === 0 ? emptyInputs(analysis) : ""}, options?: RunOptions): Promise<Outputs> {`,
       "return startRun(program, inputs, options, async (rt) => {",
       code,
       "});",
@@ -206,12 +207,14 @@ export function lower(analysis: Analysis, options: LowerOptions): UnformattedMod
   const outputsType = objectType(
     analysis.outputs.map((output) => `readonly ${propertyKey(output)}: ${outputType(output)};`),
   );
-  const types = [
-    ...(agents.length > 0 ? ["AgentDefinition"] : []),
+  const types: RuntimeImport[] = [
+    ...(agents.length > 0 ? (["AgentDefinition"] as const) : []),
     "RunOptions",
     // The handle parameter of a block function or an agent built per session.
-    ...(namesType(runBody.flat().join("\n"), "Runtime") ? ["Runtime"] : []),
-    ...(namesType([...staticAgents, ...runBody.flat(), inputsType, outputsType].join("\n"), "Value") ? ["Value"] : []),
+    ...(namesType(runBody.flat().join("\n"), "Runtime") ? (["Runtime"] as const) : []),
+    ...(namesType([...staticAgents, ...runBody.flat(), inputsType, outputsType].join("\n"), "Value")
+      ? (["Value"] as const)
+      : []),
   ];
   const moduleText = (run: string) =>
     [
@@ -333,6 +336,15 @@ function skillFolders(analysis: Analysis, source: string): string {
 }
 
 /** A field of `Inputs`: required for a parameter, optional for an input asked mid-program (an answer given ahead). */
+/**
+ * The default of `inputs` when every input is optional. To TypeScript `{}` already has the members of
+ * `Object.prototype`, so it is no `Inputs` when an input shares a name with one (`input constructor`).
+ */
+function emptyInputs(analysis: Analysis): string {
+  const members = Object.getOwnPropertyNames(Object.prototype);
+  return analysis.runtimeInputs.some((input) => members.includes(input.name.name)) ? " = {} as Inputs" : " = {}";
+}
+
 function inputField(input: ast.InputDeclaration, midProgram: boolean, lowering: Lowering): string {
   const type = input.default === null ? "string" : lowering.expressionType(input.default);
   return `/** ${commentText(inputQuestion(input))} */ readonly ${propertyKey(input.name.name)}${midProgram || input.default !== null ? "?" : ""}: ${type};`;

@@ -7,6 +7,29 @@
  * `$` (`class$`, `a$b`, `review$block`), and the temporaries of generated code start with `$`.
  */
 
+/**
+ * What a generated module may import from the runtime. No `.prose` name takes one of them: a binding
+ * named `bindingsInOrder` shadowed the helper the run body calls before the binding is made.
+ */
+export const runtimeImports = [
+  "defineProgram",
+  "startRun",
+  "text",
+  "add",
+  "subtract",
+  "multiply",
+  "divide",
+  "equals",
+  "compare",
+  "isTruthy",
+  "bindingsInOrder",
+  "Value",
+  "AgentDefinition",
+  "RunOptions",
+  "Runtime",
+] as const;
+export type RuntimeImport = (typeof runtimeImports)[number];
+
 /** Words a generated module cannot use for a binding: reserved words, globals it uses, its own names. */
 const reserved: ReadonlySet<string> = new Set([
   // ECMAScript reserved words, strict-mode and module restrictions
@@ -59,8 +82,7 @@ const reserved: ReadonlySet<string> = new Set([
   ],
   // names of the generated module itself and of what it imports from the runtime
   ...["rt", "inputs", "options", "program", "run", "Inputs", "Outputs", "_item", "_index"],
-  ...["defineProgram", "startRun", "text", "add", "subtract", "multiply", "divide", "equals", "compare", "isTruthy"],
-  ...["Value", "AgentDefinition", "RunOptions", "Runtime"],
+  ...runtimeImports,
 ]);
 
 export type Namespace = "value" | "agent" | "block";

@@ -25,7 +25,7 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
     if (key === null) {
       if (owner !== "parallel")
         context.report(
-          m.unknownModifier(value.loc, value.kind === "String" ? value.value : "this", modifierKeys[owner]),
+          m.unknownModifier(value.loc, value.kind === "String" ? value.value : written(value), modifierKeys[owner]),
         );
       continue;
     }
@@ -60,13 +60,23 @@ function checkParallel(context: RuleContext, node: ast.ParallelExpression): void
     if (modifier.key === null) {
       const word = joinWord(modifier);
       if (isOneOf(joinStrategies, word)) join = word;
-      else context.report(m.unknownValue(modifier.value.loc, "parallel", word ?? "this", joinStrategies));
+      else
+        context.report(m.unknownValue(modifier.value.loc, "parallel", word ?? written(modifier.value), joinStrategies));
     } else if (modifier.key.name === "on-fail") {
       const word = policyWord(modifier);
       if (!isOneOf(failurePolicies, word))
-        context.report(m.unknownValue(modifier.value.loc, "on-fail:", word ?? "this", failurePolicies));
+        context.report(
+          m.unknownValue(modifier.value.loc, "on-fail:", word ?? written(modifier.value), failurePolicies),
+        );
     }
   }
   const count = node.modifiers.find((modifier) => modifier.key?.name === "count");
   if (count && join !== "any") context.report(m.countWithoutAny(count.loc));
+}
+
+/** How a modifier's value is quoted in a message: a name or a number as written, anything else as `this`. */
+function written(value: ast.Expression): string {
+  if (value.kind === "Identifier") return value.name;
+  if (value.kind === "Number") return String(value.value);
+  return "this";
 }
