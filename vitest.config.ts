@@ -6,10 +6,28 @@ import { defineConfig } from "vitest/config";
 // bubblewrap is installed (the OS sandbox of agents' commands).
 const fast = process.env["PROSEC_TEST_FAST"] === "1";
 
+/** The DBOS suites and the slow ones: each file in a fresh module graph (DBOS's SDK is one per process). */
+const ISOLATED = ["test/dbos/**/*.test.ts", "test/**/*.slow.test.ts"];
+
+/** What every test file runs under. */
+const perFile = { setupFiles: ["./test/support/each-file.ts"], testTimeout: 60_000, hookTimeout: 60_000 };
+
+// The other files share their workers' modules: loading vitest, the compiler and its dependencies afresh
+// for each file was over a third of their time. The fast loop is these files alone; the full run has
+// them as a project beside the isolated one.
+const shared = {
+  ...perFile,
+  name: "shared",
+  include: ["test/**/*.test.ts"],
+  exclude: ["**/node_modules/**", ...ISOLATED],
+  isolate: false,
+};
+const isolated = { ...perFile, name: "isolated", include: ISOLATED, isolate: true };
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    exclude: fast ? ["**/node_modules/**", "test/dbos/**", "**/*.slow.test.ts"] : ["**/node_modules/**"],
+    // Projects are not extended from this config: Vitest 4 would run its globalSetup again for each.
+    ...(fast ? shared : { projects: [{ test: shared }, { test: isolated }] }),
     // The temp folder first: PostgreSQL's throwaway server lives in it, and teardowns run in reverse.
     globalSetup: fast
       ? ["./test/support/temp-folder.ts", "./test/support/bubblewrap.ts"]
@@ -19,16 +37,10 @@ export default defineConfig({
           "./test/support/bubblewrap.ts",
           "./test/support/chromium.ts",
         ],
-    setupFiles: ["./test/support/each-file.ts"],
-    // The fast loop's files share their workers' modules (no DBOS there, whose SDK is one per process):
-    // loading vitest, the compiler and its dependencies afresh for each file was over a third of its time.
-    isolate: !fast,
     // Vitest leaves a core free by default (one worker on a 2-core machine), which kept the full run over
     // ten minutes: every core runs a file. Its suites spawn prosec and PostgreSQL, and were written to
     // hold under load (each DBOS test has a database of its own).
     maxWorkers: availableParallelism(),
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
   },
 });
