@@ -42,11 +42,77 @@ const precedence: Readonly<Record<string, number>> = {
 };
 const notPrecedence = 3;
 
+/**
+ * The tree an operand list was built into, and its right spine: the binary nodes this list made, from
+ * the root down its right edge (a parenthesized operand's own nodes are not in it).
+ */
+interface Built {
+  readonly tree: ast.Expression;
+  readonly spine: readonly ast.BinaryExpression[];
+}
+
+/**
+ * The parser completes an expression after every operand of a chain (`1 + 1 + …`), each time with the
+ * list one operand longer. Each tree is kept by its list, so the next extends it along its right spine
+ * instead of ordering the whole list again: a chain of n operands costs O(n), not O(n²).
+ */
+const built = new WeakMap<Cons<Operand | Token>, Built>();
+
 /** Builds the tree of a flat `operand (operator operand)*` list, all operators left-associative. */
 export function operation(list: Cons<Operand | Token>): ast.Expression {
   // Most expressions are a single operand: nothing to order.
   const single = list.previous === null ? (list.item as Operand) : undefined;
-  if (single !== undefined && single.kind !== "NotPrefix") return single;
+  if (single !== undefined && single.kind !== "NotPrefix") {
+    built.set(list, { tree: single, spine: [] });
+    return single;
+  }
+  const prefix = list.previous?.previous;
+  const before = prefix === null || prefix === undefined ? undefined : built.get(prefix);
+  const last = list.item as Operand;
+  if (before !== undefined && last.kind !== "NotPrefix") {
+    const extended = extend(before, list.previous!.item as Token, last);
+    built.set(list, extended);
+    return extended.tree;
+  }
+  const tree = ordered(list);
+  const operands = flatten(list).filter((_, index) => index % 2 === 0) as Operand[];
+  if (operands.every((operand) => operand.kind !== "NotPrefix"))
+    built.set(list, { tree, spine: rightSpine(tree, operands) });
+  return tree;
+}
+
+/**
+ * `before`'s tree with `operator operand` appended, as ordering the whole list would build it. Going down
+ * the right spine precedences rise; the new operator takes as its left side the first spine node that
+ * binds at least as tight (left associativity), or else the last operand, and the nodes above it are
+ * copied with their new right side.
+ */
+function extend(before: Built, operator: Token, operand: ast.Expression): Built {
+  const level = precedence[operator.text]!;
+  let kept = before.spine.findIndex((node) => precedence[node.operator]! >= level);
+  if (kept === -1) kept = before.spine.length;
+  const left =
+    kept === 0 ? before.tree : kept < before.spine.length ? before.spine[kept]! : before.spine[kept - 1]!.right;
+  let node = binary(left, operator, operand);
+  const spine = [node];
+  for (let index = kept - 1; index >= 0; index--) {
+    const above = before.spine[index]!;
+    node = { ...above, right: node, loc: span(above.left, node) };
+    spine.unshift(node);
+  }
+  return { tree: node, spine };
+}
+
+/** The binary nodes down `tree`'s right edge that ordering made (an operand's own are not). */
+function rightSpine(tree: ast.Expression, operands: readonly Operand[]): ast.BinaryExpression[] {
+  const given = new Set<Operand>(operands);
+  const spine: ast.BinaryExpression[] = [];
+  for (let node = tree; node.kind === "Binary" && !given.has(node); node = node.right) spine.push(node);
+  return spine;
+}
+
+/** The whole list ordered by precedence climbing (a list with `not` in it, or one met first whole). */
+function ordered(list: Cons<Operand | Token>): ast.Expression {
   const items = flatten(list);
   let position = 0;
   // `not` rewrites the operand slot it stands in, so work on a copy of the operands.
