@@ -74,11 +74,7 @@ export function operation(list: Cons<Operand | Token>): ast.Expression {
     built.set(list, extended);
     return extended.tree;
   }
-  const tree = ordered(list);
-  const operands = flatten(list).filter((_, index) => index % 2 === 0) as Operand[];
-  if (operands.every((operand) => operand.kind !== "NotPrefix"))
-    built.set(list, { tree, spine: rightSpine(tree, operands) });
-  return tree;
+  return ordered(list);
 }
 
 /**
@@ -103,15 +99,7 @@ function extend(before: Built, operator: Token, operand: ast.Expression): Built 
   return { tree: node, spine };
 }
 
-/** The binary nodes down `tree`'s right edge that ordering made (an operand's own are not). */
-function rightSpine(tree: ast.Expression, operands: readonly Operand[]): ast.BinaryExpression[] {
-  const given = new Set<Operand>(operands);
-  const spine: ast.BinaryExpression[] = [];
-  for (let node = tree; node.kind === "Binary" && !given.has(node); node = node.right) spine.push(node);
-  return spine;
-}
-
-/** The whole list ordered by precedence climbing (a list with `not` in it, or one met first whole). */
+/** The whole list ordered by precedence climbing: a list with `not` in it is ordered whole every time. */
 function ordered(list: Cons<Operand | Token>): ast.Expression {
   const items = flatten(list);
   let position = 0;
