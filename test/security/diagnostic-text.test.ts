@@ -32,4 +32,21 @@ describe("a program's text in a diagnostic", () => {
     const crlf = formatDiagnostic("p.prose", source.replace(/\n/g, "\r\n"), warning!);
     expect(crlf).toContain("> 3 |");
   });
+
+  it("shows a line too long to read as a window around the place, the caret still on it", () => {
+    // One hostile line can be megabytes: the frame quoted it whole, twice (the line and its caret line).
+    const source = `let x = 1\nsession "${"a".repeat(5_000)} {nope} ${"b".repeat(5_000)}"\nlet y = 2\n`;
+    const warning = checkSource(source).diagnostics.find((diagnostic) => diagnostic.code === "P002")!;
+    expect(warning.range.start.column).toBeGreaterThan(5_000);
+    const report = formatDiagnostic("p.prose", source, warning);
+    const lines = report.split("\n");
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThan(200);
+    const quoted = lines.find((line) => line.startsWith("> 2 |"))!;
+    expect(quoted).toMatch(/\| …a+ \{nope\} b+…$/);
+    const caret = lines[lines.indexOf(quoted) + 1]!;
+    expect(quoted.slice(caret.indexOf("^"), caret.lastIndexOf("^") + 1)).toBe("{nope}");
+    // The lines around it keep their numbers and their text.
+    expect(report).toContain("  1 | let x = 1");
+    expect(report).toContain("  3 | let y = 2");
+  });
 });
