@@ -15,6 +15,7 @@ import {
   environment,
   fakeModel,
   folder,
+  heldReportModel,
   killed,
   prosec,
   reportModel,
@@ -119,7 +120,8 @@ describe("upgrading prosec with DBOS runs in flight", () => {
       const next = upgradedProsec();
       const cwd = folder();
       const expected = await uninterrupted(cwd, "owls");
-      const server = await fakeModel({ respond: reportModel, latencyMs: 150 });
+      const held = heldReportModel();
+      const server = await fakeModel({ respond: held.respond, latencyMs: 150 });
       const database = await freshDatabase("upgrade-restart");
       const env = environment(database, server);
 
@@ -131,6 +133,7 @@ describe("upgrading prosec with DBOS runs in flight", () => {
       await killed(old);
       const killedAt = server.requests.length;
       const finished = await checkpointedIdentities(database);
+      held.open();
 
       const restarted = await startWorker("w1", cwd, env, { adoptAfterSeconds: 600, bin: next });
       const newVersion = versionIn(restarted.log());

@@ -13,6 +13,7 @@ import {
   environment,
   fakeModel,
   folder,
+  heldReportModel,
   killed,
   mostAsked,
   prosec,
@@ -217,7 +218,8 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
     async () => {
       const cwd = folder();
       const expected = await Promise.all(TOPICS.map((topic) => uninterrupted(cwd, topic)));
-      const server = await fakeModel({ respond: answer, latencyMs: 150 });
+      const held = heldReportModel();
+      const server = await fakeModel({ respond: held.respond, latencyMs: 150 });
       const database = await freshDatabase("adopt");
       const env = environment(database, server);
       const workers = new Map(
@@ -230,6 +232,7 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
       await killed(workers.get(victim)!);
       const killedAt = server.requests.length;
       const finished = await checkpointedIdentities(database);
+      held.open();
 
       const outputs = await Promise.all(TOPICS.map((topic) => result(cwd, env, `run-${topic}`)));
       expect(outputs).toEqual(expected);
@@ -246,7 +249,8 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
   it("recovers their own runs when both workers are killed and started again", { timeout: 240_000 }, async () => {
     const cwd = folder();
     const expected = await Promise.all(TOPICS.slice(0, 4).map((topic) => uninterrupted(cwd, topic)));
-    const server = await fakeModel({ respond: answer, latencyMs: 150 });
+    const held = heldReportModel();
+    const server = await fakeModel({ respond: held.respond, latencyMs: 150 });
     const database = await freshDatabase("restart");
     const env = environment(database, server);
     const workers = await Promise.all([
@@ -259,6 +263,7 @@ output report = session "Final draft on {topic}, approved by {approval}, {note}"
     await Promise.all(workers.map((worker) => killed(worker)));
     const killedAt = server.requests.length;
     const finished = await checkpointedIdentities(database);
+    held.open();
 
     const restarted = await Promise.all([
       startWorker("w1", cwd, env, { adoptAfterSeconds: 600 }),

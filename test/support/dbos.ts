@@ -11,7 +11,7 @@ import { expect } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
 import { bin } from "./cli.js";
 import { deterministicModel, identity } from "./deterministic-model.js";
-import { startFakeAnthropic, type FakeServer } from "./fake-anthropic.js";
+import { askedText, startFakeAnthropic, type FakeServer, type Responder } from "./fake-anthropic.js";
 import { temporaryFolder } from "./temp.js";
 import { waitFor } from "./wait.js";
 
@@ -45,6 +45,22 @@ output report = session "Assemble the report on {topic}"
 
 /** The report program's model: the draft is final after round 1. */
 export const reportModel = deterministicModel((question) => question.includes("round 1"));
+
+/**
+ * The report model, holding every run's last session ("Assemble the report") until `open()`: a
+ * worker killed before then has all its runs unfinished, however fast or slow the machine.
+ */
+export function heldReportModel(): { readonly respond: Responder; readonly open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return {
+    open,
+    respond: async (request) => {
+      if (askedText(request).includes("Assemble the report")) await opened;
+      return reportModel(request);
+    },
+  };
+}
 
 export interface Exit {
   readonly code: number | null;
