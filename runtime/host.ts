@@ -4,7 +4,7 @@
  * tools, an OS failure said as an environment error). Applications pass these through RunOptions;
  * generated code never needs them.
  */
-export { asEnvironmentError } from "./errors.js";
+export { asEnvironmentError, EnvironmentError } from "./errors.js";
 export { findMcpConfig, readMcpConfig } from "./tools/mcp/config.js";
 export { installedSkills } from "./tools/skills.js";
 export { Secrets } from "./tools/secrets.js";

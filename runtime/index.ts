@@ -6,7 +6,7 @@
  */
 import { Run } from "./run/run.js";
 
-export { newRunId } from "./run/lifecycle.js";
+export { newRunId } from "./run/run-id.js";
 import type { ProgramCost, ProgramInfo, RunOptions, Runtime, Value } from "./types.js";
 
 export type * from "./types.js";

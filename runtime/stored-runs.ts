@@ -30,9 +30,11 @@ export {
 } from "./durable/question-names.js";
 export { forkRun, recordedLine } from "./durable/fork.js";
 export { safeName } from "./durable/files.js";
+export { newRunId } from "./run/run-id.js";
+export { RunStateError } from "./errors.js";
+export { text } from "./values/expressions.js";
 export { makeDirectory } from "./make-directory.js";
 export { JournalStepStore } from "./durable/durability.js";
 export { APPROVAL_PREFIX } from "./tools/approvals.js";
 export { anchorSubject } from "./address/anchors.js";
 export { dedent } from "./model/prompt.js";
-export { ScriptedDurability } from "./testing/scripted-model.js";

@@ -5,7 +5,8 @@
  * the run has gone down the path of the failure, so it is journaled then, at the step's address: a resumed run and a `prosec test` replay throw the same error again and take the same
  * path. A typed result that fails its `returns:` check fails its step the same way.
  */
-import { APIError } from "@anthropic-ai/sdk";
+// The error classes alone: the SDK's index loads its whole client, and `prosec check` reaches this module.
+import { APIError } from "@anthropic-ai/sdk/core/error";
 import { AnswerFailure, ProseError } from "../errors.js";
 import type { FailedStep, FailureCause, RecordedStep, Site, StepAddress, StepKind, Usage } from "../types.js";
 

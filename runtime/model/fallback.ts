@@ -7,7 +7,8 @@
  * A chain's price for a bound (the budget's check before the run, `prosec cost --fallback`) is its most
  * expensive model's: the run may end up paying that one.
  */
-import { APIError } from "@anthropic-ai/sdk";
+// The error classes alone: the SDK's index loads its whole client, and `prosec check` reaches this module.
+import { APIError } from "@anthropic-ai/sdk/core/error";
 import { priceOf, type PriceTable } from "./prices.js";
 import { resolveModel } from "./models.js";
 import { ProseError } from "../errors.js";

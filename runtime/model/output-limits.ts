@@ -15,7 +15,8 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { NotFoundError } from "@anthropic-ai/sdk";
+// The error classes alone: the SDK's index loads its whole client, and `prosec check` reaches this module.
+import { NotFoundError } from "@anthropic-ai/sdk/core/error";
 import type Anthropic from "@anthropic-ai/sdk";
 import { isAbortError } from "../errors.js";
 import { makeDirectory } from "../make-directory.js";

@@ -12,7 +12,7 @@
  * error event as the API error it carries (an overloaded model may then fall back: fallback.ts).
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import { APIConnectionError, APIError } from "@anthropic-ai/sdk";
+import { APIConnectionError, APIError } from "@anthropic-ai/sdk/core/error";
 import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { isAbortError } from "../errors.js";
 import { sleep } from "../abortable-sleep.js";

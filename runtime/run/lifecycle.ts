@@ -4,7 +4,6 @@
  * interrupted or failed).
  */
 import { ANSWER_TOOL } from "../model/unexpected-answers.js";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { JournalStepStore, ResumeReport } from "../durable/durability.js";
 import { safeName } from "../durable/files.js";
@@ -22,6 +21,7 @@ import { answerName } from "../durable/question-names.js";
 import { callerOf, type Caller } from "./used-programs.js";
 import { refusalBeforeResume } from "./rerun-preflight.js";
 import { startTelemetry } from "../telemetry/run-telemetry.js";
+import { newRunId } from "./run-id.js";
 
 export class RunLifecycle implements RunScope {
   readonly core: RunCore;
@@ -292,12 +292,4 @@ export class RunLifecycle implements RunScope {
     this.core.trace?.close();
     await this.openFolder.close(status);
   }
-}
-
-/** `YYYYMMDD-HHMMSS-xxxxxx` in UTC (filesystem.md, "Run ID Format"). */
-export function newRunId(now: Date): string {
-  const pad = (n: number): string => String(n).padStart(2, "0");
-  const date = `${now.getUTCFullYear()}${pad(now.getUTCMonth() + 1)}${pad(now.getUTCDate())}`;
-  const time = `${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}${pad(now.getUTCSeconds())}`;
-  return `${date}-${time}-${randomBytes(3).toString("hex")}`;
 }

@@ -6,6 +6,7 @@
  */
 export {
   runScripted,
+  ScriptedDurability,
   ScriptedModel,
   type Defaults,
   type Script,

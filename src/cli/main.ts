@@ -5,8 +5,7 @@ import { endQuietlyWhenOutputCloses } from "./closed-output.js";
 import { EXIT } from "../exit-codes.js";
 import { forStream } from "../printable.js";
 import { DatabaseMismatch, UsageError } from "../errors.js";
-import { asEnvironmentError } from "../../runtime/host.js";
-import { EnvironmentError } from "../../runtime/index.js";
+import { asEnvironmentError, EnvironmentError } from "../../runtime/host.js";
 import { usageMessage } from "./usage-errors.js";
 import { withoutHelpKeptAhead, yargs } from "./yargs.js";
 

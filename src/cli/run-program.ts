@@ -4,7 +4,7 @@
  * not pay for at start-up.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { APIConnectionError } from "@anthropic-ai/sdk";
+import { APIConnectionError } from "@anthropic-ai/sdk/core/error";
 import { dirname, join, resolve } from "node:path";
 import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";

@@ -4,12 +4,10 @@
  * TypeScript compiler are not for `check` and `build` to pay for).
  */
 import { hostname } from "node:os";
-import { newRunId } from "../../runtime/index.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { loadChecked } from "../run/load-checked.js";
 import { missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
-import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { maskedUrl } from "../masked-url.js";
 import { DatabaseUnreachable } from "../errors.js";
 import { checkReachable, liveWorkers, migrate } from "../worker/database.js";
@@ -23,12 +21,10 @@ import {
   whyWaiting,
   type ResultArguments,
 } from "../runs/dbos-result.js";
-import { answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
+import { answerName, APPROVAL_PREFIX, newRunId } from "../../runtime/stored-runs.js";
 import { readRunLines } from "../worker/run-lines.js";
 import { submitRuns, type RunToSubmit } from "../worker/submit-runs.js";
-import { startWorker } from "../worker/worker.js";
 import { findRun, withClient } from "../worker/client.js";
-import { endTracing } from "../run/tracing.js";
 
 export interface WorkerArguments {
   readonly file: string;
@@ -68,6 +64,12 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
   const cwd = process.cwd();
   const loaded = await loadChecked(argv.file, { cwd, strict: argv.strict });
   if (loaded === undefined) return EXIT.failed;
+  // Loaded here, not with the module: \`status\`, \`result\` and \`submit\` share it and never run a program.
+  const [{ modelAccessConfigured, noCredentialsMessage }, { startWorker }, { endTracing }] = await Promise.all([
+    import("../run/credentials.js"),
+    import("../worker/worker.js"),
+    import("../run/tracing.js"),
+  ]);
   if (!(await modelAccessConfigured())) throw new UsageError(noCredentialsMessage);
   await checkReachable(databaseUrl);
   // Listened for before the worker starts: a signal during its start stops it once started.

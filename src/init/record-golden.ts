@@ -4,15 +4,9 @@
  * writes the expected outputs (and proves the test passes before init says it made it).
  */
 import { join } from "node:path";
-import {
-  JournalStepStore,
-  ScriptedDurability,
-  journalLine,
-  STEP_SCHEME,
-  makeDirectory,
-} from "../../runtime/stored-runs.js";
+import { JournalStepStore, journalLine, STEP_SCHEME, makeDirectory } from "../../runtime/stored-runs.js";
 import { newRunId } from "../../runtime/index.js";
-import { ScriptedModel } from "../../runtime/testing/index.js";
+import { ScriptedDurability, ScriptedModel } from "../../runtime/testing/index.js";
 import type { Journal, RecordedStep, StepAddress } from "../../runtime/types.js";
 import { writeFileAtomically } from "../project/atomic-write.js";
 import { testGolden } from "../golden/run-golden.js";

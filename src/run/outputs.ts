@@ -1,4 +1,5 @@
-import { text, type Value } from "../../runtime/index.js";
+import type { Value } from "../../runtime/index.js";
+import { text } from "../../runtime/stored-runs.js";
 import { forStream } from "../printable.js";
 
 /**

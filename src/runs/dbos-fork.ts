@@ -8,7 +8,7 @@
  */
 import type { DBOSClient, WorkflowStatus } from "@dbos-inc/dbos-sdk";
 import { recordedLine } from "../../runtime/stored-runs.js";
-import { newRunId } from "../../runtime/index.js";
+import { newRunId } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
 import type { ExitCode } from "../exit-codes.js";
 import { EXIT } from "../exit-codes.js";

@@ -19,7 +19,7 @@ import {
   waitingList,
   whereRecorded,
 } from "../../runtime/stored-runs.js";
-import { RunStateError } from "../../runtime/index.js";
+import { RunStateError } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
 import { readRun } from "./folder-list.js";
 

@@ -14,7 +14,8 @@ import {
   isCancelled,
   readWaiting,
 } from "../../runtime/stored-runs.js";
-import { RunStateError, type Usage } from "../../runtime/index.js";
+import type { Usage } from "../../runtime/index.js";
+import { RunStateError } from "../../runtime/stored-runs.js";
 import { estimateCost } from "../run/cost.js";
 import { readTag } from "../run/eval-tag.js";
 

@@ -6,7 +6,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { answerName, readWaiting, forkRun, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
-import { newRunId } from "../../runtime/index.js";
+import { newRunId } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
 import { answerFileRun, cancelFileRun, decideFileRun } from "./folder-control.js";
 import { isRunning, listRuns, readRun, runsFolder, type ListedRun } from "./folder-list.js";

@@ -4,7 +4,7 @@
  * too. A run id names a folder run when the folder holds it, else a DBOS run. DBOS's SDK is loaded
  * only when the database is asked (`check` and `runs` without a database do not pay for it).
  */
-import { RunStateError } from "../../runtime/index.js";
+import { RunStateError } from "../../runtime/stored-runs.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { DatabaseUnreachable, NoRunsDatabase, UsageError } from "../errors.js";
 import { configuredDatabaseUrl } from "../worker/database-url.js";

@@ -6,7 +6,7 @@
 import { DBOSClient } from "@dbos-inc/dbos-sdk";
 import pMap from "p-map";
 import { RUN_WORKFLOW, type Inputs } from "../../runtime/dbos-runs.js";
-import { newRunId } from "../../runtime/index.js";
+import { newRunId } from "../../runtime/stored-runs.js";
 import { APPLICATION, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 import { DEFAULT_QUEUE, type RunAttributes } from "./run-attributes.js";
