@@ -40,7 +40,7 @@ import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { toolParam } from "../tools/tool.js";
 import { elideToolResults, overTurnLimit } from "./tool-output.js";
 import { runTool, toolOutputLimits } from "./tool-call.js";
-import { duplicateIdResult, uniqueToolIds } from "./tool-ids.js";
+import { duplicateIdProblem, duplicateIdResult, uniqueToolIds } from "./tool-ids.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
 import { changedSkills } from "../kernel/run-skills.js";
@@ -173,7 +173,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   let messages = rebuilt.messages;
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
   const limits = toolOutputLimits(core.options);
-  // The call at `index` of its turn: past the turn's limit it is answered with an error, not run.
+  // The call at `index` of its turn: past the turn's limit, or renamed, it is answered with an error, not run.
   const journaledTool = async (call: ToolUseBlock, index: number): Promise<ToolResultBlockParam> => {
     const written = refused.get(call.id);
     if (written !== undefined || index >= limits.callsPerTurn) {
@@ -290,10 +290,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
     const message = unique.renamed.size === 0 ? received : { ...received, content: unique.content };
     for (const [id, written] of unique.renamed) {
       refused.set(id, written);
-      unexpected(
-        { problem: "duplicate-tool-id", detail: `the model used the tool call id ${written} twice` },
-        "tool-error",
-      );
+      unexpected(duplicateIdProblem(written), "tool-error");
     }
     if (message.stop_reason === "refusal") {
       const wrong = refusal(message);

@@ -11,6 +11,7 @@ import type {
   ToolResultBlockParam,
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
+import type { UnexpectedAnswer } from "../model/unexpected-answers.js";
 
 export interface UniqueIds {
   /** The reply's content, each tool call with an id the conversation does not have yet. */
@@ -52,6 +53,11 @@ export function duplicateIdResult(call: ToolUseBlock, written: string): ToolResu
     is_error: true,
     content: `This ${call.name} call was not run: its id ${written} was used already by another tool call in this conversation. Each tool call needs an id of its own; make the call again if it is still needed.`,
   };
+}
+
+/** The unexpected answer a renamed call is reported as (an `unexpected-answer` event). */
+export function duplicateIdProblem(written: string): UnexpectedAnswer {
+  return { problem: "duplicate-tool-id", detail: `the model used the tool call id ${written} twice` };
 }
 
 /** The ids of the tool calls in `messages`' assistant turns. */
