@@ -1,5 +1,5 @@
 /**
- * A `parallel for`, `pmap` or `map` whose items end in a typed session (`returns:`) is a list of that
+ * A `parallel for`, `pmap`, `map` or `for` whose items end in a typed session (`returns:`) is a list of that
  * type in the generated module (fixtures/typed-lists.prose, snapshot snapshots/typed-lists.prose.ts):
  * an app that imports the module reads an element's fields type-checked, and a field the type does
  * not have is a compile error (strict, as `--typecheck` checks modules).
@@ -33,7 +33,7 @@ const outputsOf = (code: string): string =>
     .replace(/\s+/g, " ")
     .replace(/; \}/g, " }");
 
-describe("typed lists of parallel for, pmap and map", () => {
+describe("typed lists of parallel for, pmap, map and for", () => {
   it("are lists of the sessions' returns: type in Outputs, with null for an item a continue may end", () => {
     const outputs = outputsOf(module);
     expect(outputs).toContain(
@@ -43,9 +43,10 @@ describe("typed lists of parallel for, pmap and map", () => {
       "readonly ranked: readonly ({ readonly topic: string; readonly rank: number } | null)[];",
     );
     expect(outputs).toContain("readonly summaries: readonly { readonly topic: string; readonly summary: string }[];");
+    expect(outputs).toContain("readonly checks: readonly ({ readonly passed: boolean } | null)[];");
     // What is read off the list is typed as a single session's result is.
     expect(outputs).toContain("readonly first: string | null }");
-    expect(module).not.toMatch(/readonly (findings|ranked|summaries): Value/);
+    expect(module).not.toMatch(/readonly (findings|ranked|summaries|checks): Value/);
   });
 
   it("type-check in an app that reads an element's fields", async () => {
@@ -57,7 +58,8 @@ describe("typed lists of parallel for, pmap and map", () => {
         "  const confidence: number = out.findings.reduce((sum, finding) => sum + finding.confidence, 0);",
         "  const ranks: number[] = out.ranked.flatMap((ranked) => (ranked === null ? [] : [ranked.rank]));",
         "  const summary: string | undefined = out.summaries[0]?.summary;",
-        "  return `${sources.join()} ${confidence} ${ranks.join()} ${summary} ${out.first}`;",
+        "  const passed: boolean = out.checks.every((check) => check?.passed !== false);",
+        "  return `${sources.join()} ${confidence} ${ranks.join()} ${summary} ${passed} ${out.first}`;",
         "}",
         "",
       ].join("\n"),

@@ -3,7 +3,7 @@
  * `risks[0].titel` names a field the type does not declare (P050, with did-you-mean), `risks.title`
  * reads a field of a list (P051). A binding is typed when everything bound to it is a session of one
  * and the same type; a `for` item over a typed list is typed by the list's items; a `map` / `pmap`
- * pipeline or a `parallel for` whose item ends in a typed session is a list of that type (with
+ * pipeline or a `for` / `parallel for` whose item ends in a typed session is a list of that type (with
  * `null` when a `continue` may end an item first). Text results are not checked:
  * reading structure off text keeps today's meaning (DIALECT.md, "Values at run time").
  */
@@ -49,7 +49,7 @@ export function typedValues(analysis: Resolved): TypedValues {
       case "Pipeline":
         return pipelineType(expression, of);
       case "ForEach": {
-        const item = expression.parallel ? itemType(expression.body, of) : undefined;
+        const item = itemType(expression.body, of);
         return item === undefined ? undefined : { kind: "list", element: item, loc: expression.loc };
       }
       default:
@@ -110,7 +110,7 @@ function pipelineType(
 }
 
 /**
- * The type of a `map` / `pmap` / `parallel for` item's result: its last statement's value when that
+ * The type of a `map` / `pmap` / `for` item's result: its last statement's value when that
  * is typed, or `null` when a `continue` ends the item first (DIALECT.md); none when a `return`
  * may leave it, since the item then gives no value of its own.
  */

@@ -105,7 +105,7 @@ export interface TypedValues {
   readonly symbols: ReadonlyMap<SymbolInfo, ResultType>;
   /** The type of an expression's value, when the program knows it from a `returns:`. */
   of(expression: Expression): ResultType | undefined;
-  /** The type of a `map` / `pmap` / `parallel for` item's result (its body's), when it is typed. */
+  /** The type of a `map` / `pmap` / `for` item's result (its body's), when it is typed. */
   item(body: readonly Statement[]): ResultType | undefined;
 }
 

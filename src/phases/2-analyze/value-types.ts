@@ -1,8 +1,8 @@
 /**
  * Type inference: what the program knows about each binding's value, for the types generated code
  * declares (`let x: string = ...`, `Outputs`). A session's result is text, a judgment a boolean, a
- * literal its shape, a program call's result the called program's `Outputs`, a `map`, `pmap` or
- * `parallel for` of typed sessions the list of their type; a name bound more than
+ * literal its shape, a program call's result the called program's `Outputs`, a `map`, `pmap`, `for`
+ * or `parallel for` of typed sessions the list of their type; a name bound more than
  * once has the union of what is bound to it. Everything else, and wherever the runtime extracts
  * structure from text (`for x in parts`, `a.b`, block results), is `Value`.
  *
@@ -187,7 +187,7 @@ export function inferValueTypes(
       }
       case "Pipeline":
       case "ForEach": {
-        // A `map` / `pmap` / `parallel for` whose items end in a typed session: the list of them.
+        // A `map` / `pmap` / `for` whose items end in a typed session: the list of them.
         const typed = analysis.typed.of(expression);
         return typed === undefined ? valueType : resultValueType(typed);
       }
