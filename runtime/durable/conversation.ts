@@ -74,6 +74,8 @@ export interface Rebuilt {
   readonly pending: readonly PendingCall[];
   /** Results of the last response's calls already finished (the user message being built). */
   readonly results: ToolResultBlockParam[];
+  /** Calls given an id of their own because the model reused one (`TurnEvent` `renamed`), with the id it wrote. */
+  readonly renamed: ReadonlyMap<string, string>;
 }
 
 export interface PendingCall {
@@ -95,6 +97,7 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
   let results: ToolResultBlockParam[] = [];
   let started = new Set<string>();
   let closed = false;
+  const renamed = new Map<string, string>();
   const closeTurn = (): void => {
     if (calls.length > 0) messages.push({ role: "user", content: results });
     calls = [];
@@ -110,6 +113,7 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
         usage.push(event.usage);
         messages.push({ role: "assistant", content: [...event.content] });
         calls = event.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+        for (const [id, written] of Object.entries(event.renamed ?? {})) renamed.set(id, written);
         break;
       case "tool-started":
         started.add(event.id);
@@ -140,7 +144,7 @@ export function rebuild(first: MessageParam, events: readonly TurnEvent[]): Rebu
   }
   const done = new Set(results.map((result) => result.tool_use_id));
   const pending = calls.filter((call) => !done.has(call.id)).map((call) => ({ call, started: started.has(call.id) }));
-  return { messages, usage, pieces, turns, turnOpen: turns > 0 && !closed, pending, results };
+  return { messages, usage, pieces, turns, turnOpen: turns > 0 && !closed, pending, results, renamed };
 }
 
 /**

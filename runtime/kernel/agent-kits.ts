@@ -37,6 +37,8 @@ export class AgentKits {
     private readonly notice: (message: string | undefined) => void,
     /** The asker of explicit `prompt` permissions when no `onPermission` is given (tools/approvals.ts). */
     private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
+    /** Where the run's skills are read (kernel/run-skills.ts): protected from every agent's writes. */
+    private readonly places?: () => readonly string[],
   ) {}
 
   /**
@@ -110,6 +112,7 @@ export class AgentKits {
         ...(fetchTimeoutMs && { fetchTimeoutMs }),
         ...(sandbox && { sandbox }),
         ...(apiKey && { apiKey }),
+        ...(this.places && { places: this.places() }),
       },
     );
     for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);

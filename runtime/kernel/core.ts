@@ -6,7 +6,7 @@
  */
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
-import { RunSkills } from "./run-skills.js";
+import { RunSkills, runSkillPlaces } from "./run-skills.js";
 import { durableAsker } from "../tools/approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals } from "./events.js";
@@ -105,6 +105,8 @@ export class RunCore {
   /** Where approvals are answered: the run folder's journal (set when it opens); none on other backends. */
   approvalAnswers: ((key: string) => Promise<Value | undefined>) | undefined;
   private readonly notices = new Set<string>();
+  /** Where the run's skills are read (run-skills.ts), found on first use. */
+  private places: readonly string[] | undefined;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -171,6 +173,7 @@ export class RunCore {
         this.approvalAnswers === undefined
           ? undefined
           : durableAsker(permissions, this.approvalAnswers, program.source),
+      () => this.skillPlaces(),
     );
     this.mcp =
       caller?.core.mcp ??
@@ -181,6 +184,15 @@ export class RunCore {
         (message) => this.noticeOnce(message),
       );
     this.skills = caller?.core.skills ?? new RunSkills(options, (message) => this.noticeOnce(message));
+  }
+
+  /**
+   * Where the run's skills are read, protected from every agent's writes: the top-level program's
+   * and those of all the programs it uses (a called program's core asks the top-level one).
+   */
+  skillPlaces(): readonly string[] {
+    if (this.caller !== undefined) return this.caller.skillPlaces();
+    return (this.places ??= runSkillPlaces(this.program, this.options.cwd ?? process.cwd()));
   }
 
   /** Aborts everything still running; `reason` is what the pending steps reject with. */

@@ -7,8 +7,10 @@
  * it. (A file run needs no such refusal: a skill is part of its steps' fingerprints, and an edited
  * one re-runs them on resume.)
  */
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { isAbsolute, posix, relative, resolve, sep } from "node:path";
+import { protectedPlaces } from "../tools/protected-names.js";
 import { resolveSkill, skillIn, type ResolvedSkill } from "../tools/skills.js";
 import type { ProgramInfo, RunOptions, SessionSteps } from "../types.js";
 
@@ -48,6 +50,40 @@ export class RunSkills {
     }
     return found;
   }
+}
+
+/**
+ * Where the run's skills are read, protected from its agents' writes (tools/protected-names.ts): the
+ * skill roots, and the local skill folders (`ProgramInfo.skillFolders`) of `program` and of every
+ * program it uses, whether or not it calls them: an agent that writes a used program's skill would
+ * give the next session that loads it instructions of its choosing. Each folder is named as written
+ * and where it really is (a link on the way), relative to the working directory, in lower case; one
+ * outside the working directory is no agent's to write anyway.
+ */
+export function runSkillPlaces(program: ProgramInfo, cwd: string): readonly string[] {
+  const folders = new Set<string>();
+  const seen = new Set<ProgramInfo>();
+  const realCwd = realpathSync.native(cwd);
+  const add = (path: string): void => {
+    const shown = path.split(sep).join("/") || ".";
+    if (shown !== ".." && !shown.startsWith("../") && !isAbsolute(shown)) folders.add(shown.toLowerCase());
+  };
+  const visit = (info: ProgramInfo | undefined): void => {
+    if (info === undefined || seen.has(info)) return;
+    seen.add(info);
+    for (const folder of Object.values(info.skillFolders ?? {})) {
+      if (posix.isAbsolute(folder)) continue;
+      add(posix.normalize(folder).replace(/\/+$/, ""));
+      try {
+        add(relative(realCwd, realpathSync.native(resolve(cwd, folder))));
+      } catch {
+        // Not there (yet): protected as written, and a command that makes it has it removed.
+      }
+    }
+    for (const used of Object.values(info.uses ?? {})) visit(used);
+  };
+  visit(program);
+  return protectedPlaces([...folders]);
 }
 
 /** A skill as a session recorded it (a type, not an interface: it is a `Value`). */

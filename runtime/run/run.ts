@@ -267,11 +267,11 @@ export class Run implements Runtime {
     return this.branching.parallel(this.context, at, options, branches);
   }
 
-  map(
+  map<T extends Value = Value>(
     at: Site,
     items: readonly Value[],
-    body: (item: Value, index: number, rt: Runtime) => Promise<Value>,
-  ): Promise<Value[]> {
+    body: (item: Value, index: number, rt: Runtime) => Promise<T>,
+  ): Promise<T[]> {
     return this.branching.map(this.context, at, items, body);
   }
 

@@ -81,12 +81,12 @@ export class Branching {
     return Promise.all(this.branches(context, at, rest, branches));
   }
 
-  async map(
+  async map<T extends Value>(
     context: StepContext,
     at: Site,
     items: readonly Value[],
-    body: (item: Value, index: number, rt: Runtime) => Promise<Value>,
-  ): Promise<Value[]> {
+    body: (item: Value, index: number, rt: Runtime) => Promise<T>,
+  ): Promise<T[]> {
     // A body that declares no handle (an older module's) reads its context from the legacy storage.
     const takesHandle = body.length >= 3;
     const { segment, anchor } = this.core.addresses.opening(context, "map", at);
@@ -129,7 +129,8 @@ export class Branching {
       );
       const waits = waiting.filter((wait) => wait !== undefined);
       if (waits.length > 0) throw waits.reduce(WaitingForInput.merge);
-      return results;
+      // Only an item waiting for input is `null` in place of its result, and then the loop waits.
+      return results as T[];
     } catch (error) {
       await Promise.all(started);
       throw error;

@@ -40,6 +40,7 @@ import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { toolParam } from "../tools/tool.js";
 import { elideToolResults, overTurnLimit } from "./tool-output.js";
 import { runTool, toolOutputLimits } from "./tool-call.js";
+import { duplicateIdProblem, duplicateIdResult, uniqueToolIds } from "./tool-ids.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
 import { changedSkills } from "../kernel/run-skills.js";
@@ -167,13 +168,16 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   if (turnsExpected) first.push(stable((first.pop() as TextBlockParam).text));
   const rebuilt = rebuild({ role: "user", content: first }, recorded);
   const { usage, turns, turnOpen, pending, results } = rebuilt;
+  /** Calls renamed by `uniqueToolIds`, by the id given, with the id the model wrote: answered, never run. */
+  const refused = new Map(rebuilt.renamed);
   let messages = rebuilt.messages;
   const maxTurns = core.options.maxTurns ?? DEFAULT_MAX_TURNS;
   const limits = toolOutputLimits(core.options);
-  // The call at `index` of its turn: past the turn's limit it is answered with an error, not run.
+  // The call at `index` of its turn: past the turn's limit, or renamed, it is answered with an error, not run.
   const journaledTool = async (call: ToolUseBlock, index: number): Promise<ToolResultBlockParam> => {
-    if (index >= limits.callsPerTurn) {
-      const result = overTurnLimit(call.id, limits);
+    const written = refused.get(call.id);
+    if (written !== undefined || index >= limits.callsPerTurn) {
+      const result = written !== undefined ? duplicateIdResult(call, written) : overTurnLimit(call.id, limits);
       conversation.append({ type: "tool-finished", id: call.id, result });
       return result;
     }
@@ -264,7 +268,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   for (let turn = turns; turn < maxTurns; turn++) {
     // A turn is recorded (journal, DBOS checkpoint) and continued from with its secrets redacted, so a
     // resumed conversation is the live one, byte for byte, and no secret the model repeats is stored.
-    const { message, usage: callUsage } = await steps.turn(async () => {
+    const { message: received, usage: callUsage } = await steps.turn(async () => {
       await beforeTurn(core, signal);
       const answered = await core.callModel(
         {
@@ -281,6 +285,13 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       return core.secrets.redactDeep(answered);
     });
     usage.push(callUsage);
+    // A call whose id the conversation has already gets an id of its own and is not run (tool-ids.ts).
+    const unique = uniqueToolIds(received.content, messages);
+    const message = unique.renamed.size === 0 ? received : { ...received, content: unique.content };
+    for (const [id, written] of unique.renamed) {
+      refused.set(id, written);
+      unexpected(duplicateIdProblem(written), "tool-error");
+    }
     if (message.stop_reason === "refusal") {
       const wrong = refusal(message);
       unexpected(wrong, "fail");
@@ -354,6 +365,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       stop: message.stop_reason,
       usage: callUsage,
       ...(turn === 0 && turnsExpected ? { cachedTask: true as const } : {}),
+      ...(unique.renamed.size > 0 && { renamed: Object.fromEntries(unique.renamed) }),
     });
     messages.push({ role: "assistant", content });
     const turnResults: ToolResultBlockParam[] = [];

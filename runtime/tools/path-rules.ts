@@ -6,8 +6,10 @@
  * 2. not protected: for writes `.git`, `.prose`, programs (`*.prose`), their modules (`*.prose.ts`,
  *    `*.prose.js`), `prose.lock`, `prose_modules` and `.mcp.json`, for reads `.prose` and `.env*`, as any
  *    part of the path, in any case (`.GIT/config`, `sub/.git/config`); for writes also the working
- *    directory's `skills/` and `.claude/skills/`, where skills are read (`src/skills/` is not); unless
- *    a pattern that names the protected part (`write: [".git/hooks/**"]`, `write: ["skills/**"]`) lets it through;
+ *    directory's `skills/` and `.claude/skills/`, where skills are read (`src/skills/` is not), and the
+ *    local skill folders of the run's programs (`protectedPlaces`); unless a pattern that names the
+ *    protected part (`write: [".git/hooks/**"]`, `write: ["skills/**"]`, `write: ["lib/tools/x/**"]`
+ *    for the skill folder `lib/tools/x`) lets it through;
  * 3. matched by the globs (picomatch, `!glob` excludes). Includes compare case by case, so `out/**`
  *    does not grant `OUT/` on a case-sensitive disk; excludes and protections ignore case, so a
  *    case-insensitive disk cannot be used to step around them.
@@ -15,7 +17,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
-import { inProtectedPlace } from "./protected-names.js";
+import { PROTECTED_PLACES, protectedPlaceOf } from "./protected-names.js";
 
 export type Access = "read" | "write";
 
@@ -60,6 +62,8 @@ export class PathRules {
     private readonly cwd: string,
     private readonly patterns: readonly string[],
     private readonly access: Access,
+    /** Where skills are read (`protectedPlaces`): protected from writes. */
+    private readonly places: readonly string[] = PROTECTED_PLACES,
   ) {
     this.realCwd = realpathSync.native(cwd);
     this.allowed = matcher(patterns);
@@ -87,7 +91,11 @@ export class PathRules {
       .filter((protection) => parts.some(protection.matches))
       .map((protection) => protection.name);
     // The Agent Skills the next run reads: protected where they are read from, not by name anywhere.
-    if (this.access === "write" && inProtectedPlace(path)) protections.push("skills");
+    // A skill root is let through by a pattern that says `skills`; an imported skill's folder, by
+    // one that names the folder; the working directory as a skill's folder, by none.
+    const place = this.access === "write" ? protectedPlaceOf(path, this.places) : undefined;
+    if (place !== undefined)
+      protections.push(PROTECTED_PLACES.includes(place) ? "skills" : place === "." ? "\0" : place);
     if (protections.length === 0) return this.allowed(path);
     return protections.every((name) => this.namingPatterns(name)(path));
   }

@@ -87,6 +87,11 @@ export interface GuardSettings {
   readonly parentEnv?: NodeJS.ProcessEnv;
   /** `RunOptions.apiKey`: never given to a tool, whatever `env:` names. */
   readonly apiKey?: string;
+  /**
+   * Where skills are read, protected from writes in the checks and in the sandbox (`protectedPlaces`:
+   * the skill roots and the local skill folders of the run's programs); default PROTECTED_PLACES.
+   */
+  readonly places?: readonly string[];
 }
 
 export class PermissionGuard implements ToolPermissions {
@@ -238,9 +243,15 @@ export class PermissionGuard implements ToolPermissions {
       read: this.permissions?.read,
       write: this.permissions?.write,
       ...(readOnly.length > 0 && { readOnly }),
+      ...(this.settings.places && { places: this.settings.places }),
     });
     if ("refusal" in sandbox) throw new PermissionDenied(sandbox.refusal);
-    const scan = { writable: sandbox.writable, before: sandbox.protectedBefore, cwd };
+    const scan = {
+      writable: sandbox.writable,
+      before: sandbox.protectedBefore,
+      cwd,
+      ...(this.settings.places && { places: this.settings.places }),
+    };
     const afterwards = (): string[] => undoProtectedChanges(scan);
     const network =
       this.network === "deny" || this.network === "prompt" ? undefined : { allowsTunnel: this.allowsTunnel };
@@ -375,7 +386,7 @@ export class PermissionGuard implements ToolPermissions {
     if (typeof path !== "string" || path.length === 0) throw new PermissionDenied("A path is required.");
     const rules = (this.made.rules ??= {
       read: new PathRules(this.cwd, this.permissions?.read ?? DEFAULT_READ, "read"),
-      write: new PathRules(this.cwd, this.permissions?.write ?? DEFAULT_WRITE, "write"),
+      write: new PathRules(this.cwd, this.permissions?.write ?? DEFAULT_WRITE, "write", this.settings.places),
     });
     const verdict = rules[access].judge(path);
     if (verdict.ok) return verdict.real;

@@ -3,7 +3,8 @@
  * hooks run outside any sandbox the next time the user runs git there), `.prose/`, programs and their
  * modules, `prose.lock`, `prose_modules/`, `.mcp.json` anywhere (the nearest one above a program
  * chooses the servers its run starts), and the folders skills are read from, the working directory's
- * own `skills/` and `.claude/skills/` (a `src/skills/` is an ordinary folder). The sandbox binds the
+ * own `skills/` and `.claude/skills/` (a `src/skills/` is an ordinary folder) and the local skill
+ * folders of the run's programs and of those they use (`protectedPlaces`). The sandbox binds the
  * ones that exist read-only (sandbox.ts); after each command its writable binds are walked again, and
  * what is new is removed.
  * An entry that was there before and moved (`mv sub sub2` carries a nested repository's `.git`) is
@@ -33,30 +34,50 @@ export function isProtectedName(name: string): boolean {
 export const PROTECTED_PLACES: readonly string[] = ["skills", ".claude/skills"];
 
 /**
- * Whether `relative` (to the working directory, `/`-separated) is one of PROTECTED_PLACES or inside
- * one, in any case (a case-insensitive disk reads `Skills/` as `skills/`).
+ * PROTECTED_PLACES and `skillFolders`: the local skill folders of the run's programs, the running
+ * one's and those it uses (`import "x" from "./folder"`; relative to the working directory, `/`-separated,
+ * lower case; kernel/run-skills.ts). `.` (a skill folder that is the working directory) protects it all.
  */
-export function inProtectedPlace(relative: string): boolean {
-  const lower = relative.toLowerCase();
-  return PROTECTED_PLACES.some((place) => lower === place || lower.startsWith(`${place}/`));
-}
-
-/** Whether the absolute `path` is one of PROTECTED_PLACES of the working directory `cwd`, in any case. */
-export function isProtectedPlace(cwd: string, path: string): boolean {
-  return path.startsWith(`${cwd}/`) && PROTECTED_PLACES.includes(path.slice(cwd.length + 1).toLowerCase());
+export function protectedPlaces(skillFolders: readonly string[] = []): readonly string[] {
+  return skillFolders.length === 0 ? PROTECTED_PLACES : [...PROTECTED_PLACES, ...skillFolders];
 }
 
 /**
- * The links a command may not make where skills are read: `.claude`, `skills` and `.claude/skills`
- * of the working directory as links (`ln -s sub .claude` would have the next run read `sub/skills/`).
- * Links there before the command are remembered (sandbox.ts) and left alone.
+ * The protected place `relative` (to the working directory, `/`-separated) is in or is, in any case
+ * (a case-insensitive disk reads `Skills/` as `skills/`); undefined when none.
  */
-export function isPlaceLink(cwd: string, path: string, link: boolean): boolean {
-  return (
-    link &&
-    path.startsWith(`${cwd}/`) &&
-    [".claude", ...PROTECTED_PLACES].includes(path.slice(cwd.length + 1).toLowerCase())
-  );
+export function protectedPlaceOf(relative: string, places = PROTECTED_PLACES): string | undefined {
+  const lower = relative.toLowerCase();
+  return places.find((place) => place === "." || lower === place || lower.startsWith(`${place}/`));
+}
+
+/** Whether the absolute `path` is one of `places` of the working directory `cwd`, in any case. */
+export function isProtectedPlace(cwd: string, path: string, places = PROTECTED_PLACES): boolean {
+  return path.startsWith(`${cwd}/`) && places.includes(path.slice(cwd.length + 1).toLowerCase());
+}
+
+/**
+ * The folders on the way to `places` from the working directory, the places included (`.claude`,
+ * `.claude/skills`, `skills`): where a link would have the next run read skills from elsewhere.
+ */
+export function placeFolders(places = PROTECTED_PLACES): string[] {
+  const folders = new Set<string>();
+  for (const place of places) {
+    const parts = place === "." ? [] : place.split("/");
+    for (let end = 1; end <= parts.length; end++) folders.add(parts.slice(0, end).join("/"));
+  }
+  return [...folders];
+}
+
+/**
+ * The links a command may not make where skills are read: a place or a folder on the way to it as a
+ * link (`ln -s sub .claude` would have the next run read `sub/skills/`). Links there before the
+ * command are remembered (sandbox.ts) and left alone.
+ */
+export function isPlaceLink(cwd: string, path: string, link: boolean, places = PROTECTED_PLACES): boolean {
+  if (!link || !path.startsWith(`${cwd}/`)) return false;
+  const relative = path.slice(cwd.length + 1).toLowerCase();
+  return places.some((place) => place === relative || place.startsWith(`${relative}/`));
 }
 
 /**
@@ -114,12 +135,17 @@ export interface ProtectedScan {
   readonly before: ReadonlyMap<string, string>;
   /** The working directory: its own `.prose/` is the runtime's, never touched. */
   readonly cwd: string;
+  /** Where skills are read (`protectedPlaces`); default PROTECTED_PLACES. */
+  readonly places?: readonly string[];
 }
 
 /** Undoes what the command did to protected names; returns one line per entry removed, moved back or left. */
 export function undoProtectedChanges(scan: ProtectedScan): string[] {
   const said: string[] = [];
   const shown = (path: string): string => relative(scan.cwd, path) || ".";
+  const places = scan.places ?? PROTECTED_PLACES;
+  // A place named by a skill import may have any name: those are looked for at every entry.
+  const anyNamePlaces = places.length > PROTECTED_PLACES.length;
   // The walk is never cut short: what a command made is all checked, however many entries (a cap
   // would let a command hide a hook behind enough files). A folder it cannot read (a path past
   // PATH_MAX, which the command can make with relative names) is reported, never passed in silence.
@@ -144,7 +170,8 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
         (candidate && isProtectedName(entry.name.toLowerCase())) ||
         (gitDirectory && entry.name === "HEAD") ||
         (candidate && (isProtectedPlace(scan.cwd, path) || wasProtected(path))) ||
-        isPlaceLink(scan.cwd, path, entry.isSymbolicLink());
+        (anyNamePlaces && isProtectedPlace(scan.cwd, path, places)) ||
+        isPlaceLink(scan.cwd, path, entry.isSymbolicLink(), places);
       if (!special) {
         if (entry.isDirectory()) visit(path);
         continue;

@@ -15,6 +15,8 @@ const GIT_DIRECTORY_CODE = new Set(["HEAD", "config", "hooks", "commondir"]);
 export interface Walk {
   /** The real working directory: where the protected places are (protected-names.ts). */
   readonly cwd: string;
+  /** Where skills are read (`protectedPlaces`; default PROTECTED_PLACES). */
+  readonly places?: readonly string[];
   count: number;
   readonly limit: number;
   /** A folder the walk could not read (its path past PATH_MAX, no permission), and why. */
@@ -60,7 +62,7 @@ export function collect(folder: string, readOnly: string[], hidden: Set<string>,
     }
     const name = entry.name.toLowerCase();
     if (name.startsWith(".env") || name === ".prose") hidden.add(path);
-    else if (isProtectedName(name) || isProtectedPlace(walk.cwd, path)) readOnly.push(path);
+    else if (isProtectedName(name) || isProtectedPlace(walk.cwd, path, walk.places)) readOnly.push(path);
     else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
   }
   return true;

@@ -32,7 +32,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { identityOf, PROTECTED_PLACES } from "./protected-names.js";
+import { identityOf, PROTECTED_PLACES, placeFolders } from "./protected-names.js";
 import { collect, type Walk } from "./sandbox-walk.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
@@ -51,6 +51,11 @@ export interface SandboxPlan {
    * skills in `~/.claude/skills/`); one inside it, or one that is not a real folder, is left out.
    */
   readonly readOnly?: readonly string[];
+  /**
+   * Where skills are read, bound read-only wherever they stand in a writable folder (`protectedPlaces`:
+   * the skill roots and the local skill folders of the run's programs); default PROTECTED_PLACES.
+   */
+  readonly places?: readonly string[];
   /** Entries walked looking for hidden and protected paths before the command is refused (default MAX_WALKED). */
   readonly maxWalked?: number;
 }
@@ -219,7 +224,9 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     checks.push(path, identity);
     return true;
   };
-  const writableRoots = writableFolders(plan).filter((folder) => view.readsFolder(folder));
+  const places = plan.places ?? PROTECTED_PLACES;
+  // A skill whose folder is the working directory leaves nothing writable.
+  const writableRoots = places.includes(".") ? [] : writableFolders(plan).filter((folder) => view.readsFolder(folder));
   const writable: string[] = [];
   if (view.all) {
     if (!bind(".", writableRoots.includes("."))) return { refusal: "The working directory cannot be bound." };
@@ -241,7 +248,7 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const hidden = new Set<string>();
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
-  const walk: Walk = { cwd: plan.cwd, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const walk: Walk = { cwd: plan.cwd, places, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))
@@ -266,7 +273,7 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   }
   for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
   // Links where skills are read that were there before (a user's own `.claude` link) are left alone.
-  for (const place of [".claude", ...PROTECTED_PLACES]) {
+  for (const place of placeFolders(places)) {
     const path = join(plan.cwd, place);
     if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) remember(protectedBefore, path);
   }

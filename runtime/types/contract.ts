@@ -146,13 +146,14 @@ export interface Runtime {
   /**
    * `parallel for` and `pmap`: runs `body` over the items with the run-wide concurrency limit and
    * returns the results in item order. `rt` is the item's own handle (as a branch's); a body that
-   * declares fewer than three parameters runs as a branch without one does.
+   * declares fewer than three parameters runs as a branch without one does. The list is typed by
+   * what `body` gives (an item ending in a typed session, `session<T>`, gives a `T[]`).
    */
-  map(
+  map<T extends Value = Value>(
     at: Site,
     items: readonly Value[],
-    body: (item: Value, index: number, rt: Runtime) => Promise<Value>,
-  ): Promise<Value[]>;
+    body: (item: Value, index: number, rt: Runtime) => Promise<T>,
+  ): Promise<T[]>;
   /**
    * Calls the program imported as `name` (`use "./x.prose" as name`): `run` is that program's
    * generated entry. The called run shares this run's limit, journal and state folder (`imports/`).

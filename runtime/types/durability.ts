@@ -91,6 +91,11 @@ export type TurnEvent =
       readonly usage: Usage;
       /** Set on a session's first response when its task block carried a cache breakpoint (`caching.ts`). */
       readonly cachedTask?: true;
+      /**
+       * Tool calls whose id the conversation had already, given an id of their own in `content`: the
+       * id given, with the id the model wrote. Each is answered with an error, never run (`tool-ids.ts`).
+       */
+      readonly renamed?: { readonly [id: string]: string };
     }
   | { readonly type: "tool-started"; readonly id: string; readonly name: string }
   | { readonly type: "tool-finished"; readonly id: string; readonly result: Anthropic.ToolResultBlockParam }

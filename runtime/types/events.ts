@@ -28,7 +28,15 @@ export interface Usage {
  * What was wrong with a model's answer: text where the answer tool was forced, the tool called with
  * the wrong shape, cut off at `max_tokens`, a refusal, a call of a tool not offered, nothing at all.
  */
-export type AnswerProblem = "text" | "shape" | "max-tokens" | "refusal" | "unknown-tool" | "empty";
+export type AnswerProblem =
+  | "text"
+  | "shape"
+  | "max-tokens"
+  | "refusal"
+  | "unknown-tool"
+  | "empty"
+  /** A tool call whose id the conversation had already: answered with an error, not run. */
+  | "duplicate-tool-id";
 
 /** What the runtime did about an unexpected answer. */
 export type AnswerAction = "reask" | "continue" | "tool-error" | "keep" | "fail";

@@ -21,7 +21,7 @@ export type Outputs = {
   readonly tags: readonly string[] | null;
   readonly summary: summarize.Outputs["short"];
   readonly confidence: summarize.Outputs["confidence"];
-  readonly checks: Value;
+  readonly checks: readonly { readonly name: string; readonly steps: readonly string[] }[];
   readonly plan: Value;
 };
 
@@ -238,7 +238,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       "confidence",
       $record["confidence"],
     );
-    let checks: Value = rt.bind(
+    let checks: readonly { readonly name: string; readonly steps: readonly string[] }[] = rt.bind(
       { line: 40, column: 5 },
       "checks",
       await rt.map(

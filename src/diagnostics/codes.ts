@@ -111,6 +111,10 @@ export const diagnosticCodes = {
     meaning:
       "prose.lock is OpenProse's plaintext git-native lockfile (`host/owner/repo sha` lines): not read, never overwritten",
   },
+  P043: {
+    severity: "error",
+    meaning: "a number too large for a JavaScript number (past about 1.8e308): it would run as `Infinity`",
+  },
   P045: {
     severity: "error",
     meaning:

@@ -559,6 +559,13 @@ export const analyzeMessages = {
       `to keep a value of your own, bind another name: \`let ${name}_now = ...\``,
       at(declaration, `the ${what}`),
     ),
+  numberTooLarge: (range: SourceRange, digits: number) =>
+    error(
+      "P043",
+      range,
+      `this number is too large: its ${digits} digits are past the largest number a program can hold (about 1.8e308), so it would run as Infinity`,
+      'write a smaller number, or the digits as text (`"..."`) when they are an identifier rather than a quantity',
+    ),
   notPositiveInteger: (range: SourceRange, what: string) =>
     error("P011", range, `${what} must be a whole number of at least 1`),
   nameIsAgent: (range: SourceRange, name: string) =>

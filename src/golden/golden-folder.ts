@@ -141,16 +141,17 @@ export function expectedOutputs(
   names: readonly string[],
 ): { readonly outputs: { readonly [name: string]: Value }; readonly text: boolean } | undefined {
   if (golden.expected !== undefined) return { outputs: golden.expected.outputs, text: false };
-  const outputs: Record<string, Value> = {};
+  const outputs: Array<[string, Value]> = [];
   for (const name of names) {
     const path = join(golden.dir, "bindings", `${safeName(name)}.md`);
     if (!existsSync(path)) return undefined;
     const content = readFileSync(path, "utf8");
     const start = content.indexOf("\n---\n\n");
     if (start < 0) throw new GoldenError(`bindings/${safeName(name)}.md is not a binding file written by prosec`);
-    outputs[name] = content.slice(start + "\n---\n\n".length).replace(/\n$/, "");
+    outputs.push([name, content.slice(start + "\n---\n\n".length).replace(/\n$/, "")]);
   }
-  return { outputs, text: true };
+  // Own properties whatever the names: `outputs["__proto__"] = ...` would set the prototype instead.
+  return { outputs: Object.fromEntries(outputs), text: true };
 }
 
 function readJson<T>(path: string): T {

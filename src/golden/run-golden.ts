@@ -219,8 +219,9 @@ function compareOutputs(
     ];
   const names = [...new Set([...Object.keys(expected.outputs), ...Object.keys(outputs)])];
   return names.flatMap((output): Failure[] => {
-    const want = expected.outputs[output];
-    const got = outputs[output];
+    // Own outputs only: `constructor` or `__proto__` must not read what every object inherits.
+    const want = Object.hasOwn(expected.outputs, output) ? expected.outputs[output] : undefined;
+    const got = Object.hasOwn(outputs, output) ? outputs[output] : undefined;
     const same =
       want !== undefined && got !== undefined && (expected.text ? text(got) === want : isDeepStrictEqual(got, want));
     if (same) return [];

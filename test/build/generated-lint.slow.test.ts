@@ -78,10 +78,10 @@ function shownPath(path: string): string {
 }
 
 describe("generated modules", () => {
-  it("are 28 snapshots, 4 example-app workflows, 50 corpus modules and a program run in parts", () => {
+  it("are 29 snapshots, 4 example-app workflows, 50 corpus modules and a program run in parts", () => {
     const count = (folder: string) =>
       modules.filter((module) => shownPath(module.path).startsWith(join(root, folder))).length;
-    expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([28, 4, 50]);
+    expect([count("snapshots"), count("examples/app"), count("examples/openprose")]).toEqual([29, 4, 50]);
     expect(parse(largeSource).ast.body.length).toBeGreaterThan(2_000);
     expect(partThreshold).toBeLessThan(2_000);
     const large = modules.filter((module) => module.path.startsWith(largeDir));
@@ -94,7 +94,7 @@ describe("generated modules", () => {
         modules.map((module) => plain.lintText(module.code, { filePath: shownPath(module.path), warnIgnored: true })),
       )
     ).flat();
-    expect(results).toHaveLength(83);
+    expect(results).toHaveLength(84);
     const problems = results.flatMap((result) =>
       result.messages.map(
         (message) =>

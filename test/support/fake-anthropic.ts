@@ -256,7 +256,9 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
       waiter.resolve();
     }
 
-    const next = script.shift();
+    // What the Messages API refuses before any model sees it.
+    const invalid = invalidConversation(request.body);
+    const next = invalid === undefined ? script.shift() : reply.error(400, { message: invalid });
     const chosen =
       next ??
       (options.respond
@@ -412,6 +414,21 @@ export function systemText(request: FakeRequest): string {
   const system = request.body?.system;
   if (system === undefined) return "";
   return typeof system === "string" ? system : system.map((block) => block.text).join("\n");
+}
+
+/** Why the Messages API would refuse this conversation, as it says it: a `tool_use` id used twice. */
+function invalidConversation(body: MessagesBody | undefined): string | undefined {
+  const ids = new Set<string>();
+  for (const [index, message] of (body?.messages ?? []).entries()) {
+    if (message.role !== "assistant" || typeof message.content === "string") continue;
+    for (const [at, block] of message.content.entries()) {
+      if (block["type"] !== "tool_use") continue;
+      const id = String(block["id"]);
+      if (ids.has(id)) return `messages.${index}.content.${at}: \`tool_use\` ids must be unique`;
+      ids.add(id);
+    }
+  }
+  return undefined;
 }
 
 function readBody(incoming: IncomingMessage): Promise<string> {

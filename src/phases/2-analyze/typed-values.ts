@@ -3,7 +3,8 @@
  * `risks[0].titel` names a field the type does not declare (P050, with did-you-mean), `risks.title`
  * reads a field of a list (P051). A binding is typed when everything bound to it is a session of one
  * and the same type; a `for` item over a typed list is typed by the list's items; a `map` / `pmap`
- * pipeline whose item ends in a typed session is a list of that type. Text results are not checked:
+ * pipeline or a `for` / `parallel for` whose item ends in a typed session is a list of that type (with
+ * `null` when a `continue` may end an item first). Text results are not checked:
  * reading structure off text keeps today's meaning (DIALECT.md, "Values at run time").
  */
 import type * as ast from "../../ast.js";
@@ -47,6 +48,10 @@ export function typedValues(analysis: Resolved): TypedValues {
       }
       case "Pipeline":
         return pipelineType(expression, of);
+      case "ForEach": {
+        const item = itemType(expression.body, of);
+        return item === undefined ? undefined : { kind: "list", element: item, loc: expression.loc };
+      }
       default:
         return undefined;
     }
@@ -72,10 +77,15 @@ export function typedValues(analysis: Resolved): TypedValues {
   }
   // Then what is read off them, in program order: a pipeline bound to a name, a `for` item.
   walk(analysis.program, (node) => {
-    if ((node.kind === "Binding" || node.kind === "Output") && node.name !== null && node.value.kind === "Pipeline") {
+    if (
+      (node.kind === "Binding" || node.kind === "Output") &&
+      node.name !== null &&
+      (node.value.kind === "Pipeline" || node.value.kind === "ForEach")
+    ) {
       const symbol = analysis.references.get(node.name);
       const type = of(node.value);
-      if (symbol !== undefined && type !== undefined && !symbol.reassigned && BOUND.has(symbol.kind))
+      // Bound by this statement alone (`output x = x` binds nothing new).
+      if (symbol !== undefined && type !== undefined && bound.get(symbol)?.length === 1 && BOUND.has(symbol.kind))
         symbols.set(symbol, type);
     }
     if (node.kind === "ForEach") {
@@ -84,7 +94,7 @@ export function typedValues(analysis: Resolved): TypedValues {
       if (collection?.kind === "list" && item !== undefined && !item.reassigned) symbols.set(item, collection.element);
     }
   });
-  return { symbols, of };
+  return { symbols, of, item: (body) => itemType(body, of) };
 }
 
 /** A pipeline of `map` / `pmap` stages whose last item ends in a typed session: a list of that type. */
@@ -95,15 +105,39 @@ function pipelineType(
   const last = node.stages.at(-1);
   if (last === undefined || node.stages.some((stage) => stage.operator !== "map" && stage.operator !== "pmap"))
     return undefined;
-  const result = last.body.at(-1);
+  const item = itemType(last.body, of);
+  return item === undefined ? undefined : { kind: "list", element: item, loc: node.loc };
+}
+
+/**
+ * The type of a `map` / `pmap` / `for` item's result: its last statement's value when that
+ * is typed, or `null` when a `continue` ends the item first (DIALECT.md); none when a `return`
+ * may leave it, since the item then gives no value of its own.
+ */
+function itemType(
+  body: readonly ast.Statement[],
+  of: (expression: ast.Expression) => ast.ResultType | undefined,
+): ast.ResultType | undefined {
+  const result = body.at(-1);
   const value =
     result?.kind === "ExpressionStatement"
       ? result.expression
-      : result?.kind === "Output" && result.name === null
+      : result?.kind === "Output" || result?.kind === "Binding"
         ? result.value
         : undefined;
   const item = value === undefined ? undefined : of(value);
-  return item === undefined ? undefined : { kind: "list", element: item, loc: node.loc };
+  if (item === undefined) return undefined;
+  let continues = false;
+  let returns = false;
+  for (const statement of body)
+    walk(statement, (node) => {
+      continues ||= node.kind === "Continue";
+      returns ||= node.kind === "Return";
+    });
+  if (returns) return undefined;
+  return continues
+    ? { kind: "union", members: [item, { kind: "primitive", name: "null", loc: item.loc }], loc: item.loc }
+    : item;
 }
 
 /** P050 / P051: fields and items read off typed values that their types do not have. */

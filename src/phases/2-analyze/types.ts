@@ -12,6 +12,7 @@ import type {
   Placeholder,
   Program,
   ResultType,
+  Statement,
   UseStatement,
 } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
@@ -104,6 +105,8 @@ export interface TypedValues {
   readonly symbols: ReadonlyMap<SymbolInfo, ResultType>;
   /** The type of an expression's value, when the program knows it from a `returns:`. */
   of(expression: Expression): ResultType | undefined;
+  /** The type of a `map` / `pmap` / `for` item's result (its body's), when it is typed. */
+  item(body: readonly Statement[]): ResultType | undefined;
 }
 
 /** What the names that are not bindings refer to (for editors: hover, definition, references, rename). */

@@ -1,7 +1,8 @@
 /**
  * Type inference: what the program knows about each binding's value, for the types generated code
  * declares (`let x: string = ...`, `Outputs`). A session's result is text, a judgment a boolean, a
- * literal its shape, a program call's result the called program's `Outputs`; a name bound more than
+ * literal its shape, a program call's result the called program's `Outputs`, a `map`, `pmap`, `for`
+ * or `parallel for` of typed sessions the list of their type; a name bound more than
  * once has the union of what is bound to it. Everything else, and wherever the runtime extracts
  * structure from text (`for x in parts`, `a.b`, block results), is `Value`.
  *
@@ -183,6 +184,12 @@ export function inferValueTypes(
           expression.property.name === "length" &&
           analysis.typed.of(expression.object)?.kind === "list";
         return lengthOfList ? resultValueType(typed) : union([resultValueType(typed), nullType]);
+      }
+      case "Pipeline":
+      case "ForEach": {
+        // A `map` / `pmap` / `for` whose items end in a typed session: the list of them.
+        const typed = analysis.typed.of(expression);
+        return typed === undefined ? valueType : resultValueType(typed);
       }
       case "ProgramCall":
         return analysis.imports.has(expression.callee.name)

@@ -10,6 +10,7 @@ import {
   branchBinding,
   inferValueTypes,
   judgedKinds,
+  resultValueType,
   type SymbolInfo,
   union,
   type ValueTypes,
@@ -21,7 +22,7 @@ import type { Finish, Lines, Lowered } from "./lowered.js";
 import type { NameTable } from "./names.js";
 import { ProgramBindings } from "./program-bindings.js";
 import type { LowerState } from "./state.js";
-import { typeText } from "./type-text.js";
+import { elementText, typeText } from "./type-text.js";
 import { returnsFromProgram } from "./program-returns.js";
 
 /** Symbol kinds a statement list declares with `const`/`let` (the others are parameters, loop items, ...). */
@@ -178,6 +179,14 @@ export class Lowering {
   /** The TypeScript type of an expression's value. */
   expressionType(expression: ast.Expression): string {
     return typeText(this.types.expression(expression), (program) => this.names.get("value", program));
+  }
+
+  /** The element type of a `map`'s list of item results (`T` in `T[]`): `Value` when no `returns:` types it. */
+  itemType(body: readonly ast.Statement[]): string {
+    const item = this.analysis.typed.item(body);
+    return item === undefined
+      ? "Value"
+      : elementText(resultValueType(item), (program) => this.names.get("value", program));
   }
 
   /** The TypeScript type a binding is declared with; `ahead`: declared as `null` before it is bound. */

@@ -15,7 +15,7 @@ export function typeText(type: ValueType, moduleName: (program: string) => strin
     case "literal":
       return stringLiteral(type.value);
     case "list":
-      return type.element === null ? "readonly Value[]" : `readonly ${member(type.element, moduleName)}[]`;
+      return type.element === null ? "readonly Value[]" : `readonly ${elementText(type.element, moduleName)}[]`;
     case "record":
       return `{ ${type.fields.map(([key, field]) => `readonly ${propertyKey(key)}${type.optional?.includes(key) ? "?" : ""}: ${typeText(field, moduleName)};`).join(" ")} }`;
     case "union":
@@ -28,7 +28,7 @@ export function typeText(type: ValueType, moduleName: (program: string) => strin
 }
 
 /** A list's element type, parenthesized when it is a union or a (readonly) list. */
-function member(type: ValueType, moduleName: (program: string) => string): string {
+export function elementText(type: ValueType, moduleName: (program: string) => string): string {
   const text = typeText(type, moduleName);
   return type.kind === "union" || type.kind === "list" ? `(${text})` : text;
 }

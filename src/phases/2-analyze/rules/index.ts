@@ -6,6 +6,7 @@ import { repeatCount } from "./counts.js";
 import { legacyImport } from "./legacy-import.js";
 import { loopLimit } from "./loop-limit.js";
 import { modifiers } from "./modifiers.js";
+import { numberRange } from "./numbers.js";
 import { optionLabels } from "./option-labels.js";
 import { programCalls } from "./program-calls.js";
 import { sessionPrompt } from "./prompts.js";
@@ -29,6 +30,7 @@ const rules: readonly Rule[] = [
   loopLimit,
   repeatCount,
   tryHandler,
+  numberRange,
 ];
 
 type Check = (node: ast.Node, context: RuleContext) => void;

@@ -77,7 +77,7 @@ export function forEach(
   const finish = { kind: "push", target: results } as const;
   const inner = loopBody(node, state, finish, lowering);
   const body = lowering.statements(node.body, inner.state, { scope: node, finish });
-  state.out.add(b.const(results, "[]", "Value[]"));
+  state.out.add(b.const(results, "[]", `${lowering.itemType(node.body)}[]`));
   state.out.append(iterations(body, inner.label));
   return inert(results);
 }

@@ -55,7 +55,8 @@ function pipeStage(stage: ast.PipeStage, source: Lowered, state: LowerState, low
       else lines.add(countDown(items, lowering), `${sequence}.next();`);
       lines.append(body);
       lines.add("}");
-      out.add(b.const(target, "[]", "Value[]"));
+      const element = stage.operator === "map" ? lowering.itemType(stage.body) : "Value";
+      out.add(b.const(target, "[]", `${element}[]`));
       out.append(eachItem(sequence, lines));
       return inert(target);
     }

@@ -1,0 +1,79 @@
+/**
+ * The local skill folders of a run's programs as protected places (kernel/run-skills.ts,
+ * tools/protected-names.ts): found in the program and every program it uses, as written and where
+ * they really are; only a `write:` pattern naming the folder lets the file tools in; a skill whose
+ * folder is the working directory leaves nothing writable, to the file tools or to commands.
+ */
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runSkillPlaces } from "../../runtime/kernel/run-skills.js";
+import { runCommandTool, writeFileTool } from "../../runtime/tools/builtin.js";
+import { PermissionGuard } from "../../runtime/tools/permissions.js";
+import type { Permissions, ProgramInfo } from "../../runtime/types.js";
+import { ensureBubblewrap } from "../support/bubblewrap.js";
+import { temporaryFolder } from "../runtime/helpers.js";
+
+beforeAll(() => {
+  ensureBubblewrap();
+});
+
+const info = (name: string, extra: Partial<ProgramInfo>): ProgramInfo => ({
+  name,
+  source: `${name}.prose`,
+  sourceHash: "0".repeat(64),
+  compilerVersion: "0.0.0",
+  inputs: [],
+  outputs: [],
+  ...extra,
+});
+
+function contextOf(cwd: string, places: readonly string[], permissions: Permissions) {
+  const guard = new PermissionGuard(cwd, permissions, undefined, undefined, { places });
+  return { cwd, signal: new AbortController().signal, permissions: guard };
+}
+
+async function write(cwd: string, places: readonly string[], path: string, permissions: Permissions) {
+  return Promise.resolve(writeFileTool.run({ path, content: "x" }, contextOf(cwd, places, permissions))).then(
+    () => "ok",
+    (error: Error) => error.message,
+  );
+}
+
+describe("a run's local skill folders", () => {
+  it("are those of the program and of every program it uses, as written and where they really are", () => {
+    const cwd = temporaryFolder("prosec-skill-places-");
+    mkdirSync(join(cwd, "shared", "Tools", "x"), { recursive: true });
+    symlinkSync("shared", join(cwd, "lib"));
+    const deepest = info("deepest", { skillFolders: { z: "lib/deep/../Tools/x/" } });
+    const helper = info("helper", { skillFolders: { y: "lib/Tools/x", outside: "../elsewhere/y" }, uses: { deepest } });
+    const main = info("main", { skillFolders: { w: "local-skills/w" }, uses: { helper, again: helper } });
+    expect(runSkillPlaces(main, cwd)).toEqual([
+      "skills",
+      ".claude/skills",
+      "local-skills/w",
+      "lib/tools/x",
+      "shared/tools/x",
+    ]);
+  });
+
+  it("are written only where a write: pattern names the folder", async () => {
+    const cwd = temporaryFolder("prosec-skill-places-");
+    const places = runSkillPlaces(info("main", { skillFolders: { y: "lib/tools/y" } }), cwd);
+    expect(await write(cwd, places, "lib/tools/y/SKILL.md", { write: ["lib/**"] })).toMatch(/not permitted/);
+    expect(await write(cwd, places, "lib/tools/y/SKILL.md", { write: ["**"] })).toMatch(/not permitted/);
+    expect(await write(cwd, places, "lib/tools/y/SKILL.md", { write: ["lib/tools/y/**"] })).toBe("ok");
+    expect(await write(cwd, places, "lib/tools/yz.md", { write: ["lib/**"] })).toBe("ok");
+  });
+
+  it("leave nothing writable when a skill's folder is the working directory", async () => {
+    const cwd = temporaryFolder("prosec-skill-places-");
+    writeFileSync(join(cwd, "SKILL.md"), "---\nname: root\ndescription: d\n---\n");
+    const places = runSkillPlaces(info("main", { skillFolders: { root: "." } }), cwd);
+    expect(await write(cwd, places, "notes.md", { write: ["**"] })).toMatch(/not permitted/);
+    const output = await Promise.resolve(
+      runCommandTool.run({ command: "echo x > SKILL.md" }, contextOf(cwd, places, { bash: "allow" })),
+    );
+    expect(output).toMatch(/Read-only file system/);
+  });
+});
