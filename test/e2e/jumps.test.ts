@@ -2,11 +2,8 @@
  * `return`, `break` and `continue` run as DIALECT.md says ("Statements beyond the grammar"): each
  * program is compiled, run against the fake Messages API, and judged by what was asked and returned.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { compile } from "../../src/compile.js";
-import { build } from "../../src/project/build.js";
 import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
 import {
   callKind,
@@ -18,6 +15,7 @@ import {
   TEST_API_KEY,
   temporaryFolder,
 } from "./harness.js";
+import { PARTS_PROGRAM } from "./parts-program.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -98,25 +96,12 @@ describe("return", () => {
     expect(late.outputs).toEqual({ report: "R(Review)", score: "R(Score)" });
   });
 
-  it("at top level of a program run in parts (over 150 statements), ends it from inside a part; the module type-checks", async () => {
-    const source = lines(
-      ...Array.from({ length: 80 }, (_, index) => `let step${index} = "s${index}"`),
-      'output first = session "First"',
-      "if **stop early**:",
-      "  return",
-      ...Array.from({ length: 80 }, (_, index) => `let later${index} = "l${index}"`),
-      'output second = session "Second"',
-    );
-    const early = await run(source, { "stop early": [true] });
+  it("at top level of a program run in parts (over 150 statements), ends it from inside a part", async () => {
+    const early = await run(PARTS_PROGRAM, { "stop early": [true] });
     expect(early.asked).toEqual(["First", "judge stop early"]);
     expect(early.outputs).toEqual({ first: "R(First)", second: null });
-    const late = await run(source, { "stop early": [false] });
+    const late = await run(PARTS_PROGRAM, { "stop early": [false] });
     expect(late.outputs).toEqual({ first: "R(First)", second: "R(Second)" });
-    const folder = temporaryFolder("prosec-e2e-jumps-parts-");
-    writeFileSync(join(folder, "parts.prose"), source);
-    const built = await build([join(folder, "parts.prose")], { typecheck: true, force: true });
-    expect(built.typeErrors).toEqual([]);
-    expect(built.exitCode).toBe(0);
   });
 
   it("inside a block ends that call with `null`; the caller goes on", async () => {
