@@ -91,23 +91,31 @@ export function isGitDirectory(names: ReadonlySet<string>): boolean {
 }
 
 /**
- * Moves a protected entry back to where it was, when that place is free; a folder of it that is gone
- * (`mv sub sub2`) is made again when its own parent is a real folder, not a link.
+ * Moves a protected entry back to where it was, when that place is free; the folders of it that are
+ * gone (`mv sub sub2`) are made again below a real folder, never through a link.
  */
 function moveBack(path: string, was: string): boolean {
   if (identityOf(was) !== undefined) return false;
-  const folder = dirname(was);
   try {
-    if (lstatSync(folder, { throwIfNoEntry: false }) === undefined) {
-      if (lstatSync(dirname(folder), { throwIfNoEntry: false })?.isDirectory() !== true) return false;
-      mkdirSync(folder);
-    }
-    if (!lstatSync(folder).isDirectory() || realpathSync.native(folder) !== folder) return false;
+    if (!madeFolder(dirname(was))) return false;
     renameSync(path, was);
     return true;
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether `folder` is a real folder (no link on the way), made with the missing folders above it:
+ * `mv lib lib2` takes away every folder between the working directory and `lib/local-skills/x`.
+ */
+function madeFolder(folder: string): boolean {
+  if (lstatSync(folder, { throwIfNoEntry: false }) === undefined) {
+    const parent = dirname(folder);
+    if (parent === folder || !madeFolder(parent)) return false;
+    mkdirSync(folder);
+  }
+  return lstatSync(folder).isDirectory() && realpathSync.native(folder) === folder;
 }
 
 /** `device:inode` of what `path` names itself (a link as a link), or undefined when it is missing. */
@@ -146,6 +154,8 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
   const places = scan.places ?? PROTECTED_PLACES;
   // A place named by a skill import may have any name: those are looked for at every entry.
   const anyNamePlaces = places.length > PROTECTED_PLACES.length;
+  // A place moved with its folder (`mv lib/local-skills lib/moved`) keeps its own name: looked for by it.
+  const placeNames = new Set(places.map((place) => place.slice(place.lastIndexOf("/") + 1)));
   // The walk is never cut short: what a command made is all checked, however many entries (a cap
   // would let a command hide a hook behind enough files). A folder it cannot read (a path past
   // PATH_MAX, which the command can make with relative names) is reported, never passed in silence.
@@ -169,7 +179,8 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
       const special =
         (candidate && isProtectedName(entry.name.toLowerCase())) ||
         (gitDirectory && entry.name === "HEAD") ||
-        (candidate && (isProtectedPlace(scan.cwd, path) || wasProtected(path))) ||
+        (candidate && isProtectedPlace(scan.cwd, path)) ||
+        ((candidate || placeNames.has(entry.name.toLowerCase())) && wasProtected(path)) ||
         (anyNamePlaces && isProtectedPlace(scan.cwd, path, places)) ||
         isPlaceLink(scan.cwd, path, entry.isSymbolicLink(), places);
       if (!special) {

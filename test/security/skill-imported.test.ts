@@ -172,4 +172,37 @@ describe("a used program's skill folder: 0 escapes", () => {
     expect(helper).toHaveLength(1);
     expect(JSON.stringify(helper[0]!.body)).not.toContain("PWNED");
   });
+
+  it("moves a skill folder back when a command moves its parent away, before a write lands in it", async () => {
+    const cwd = temporaryFolder("prosec-imported-skill-");
+    mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
+    writeFileSync(join(cwd, SKILL_FILE), SKILL);
+    build(cwd, "lib/helper.prose", HELPER);
+    build(cwd, "main.prose", MAIN);
+    // Moved away, written where it went (lib/** is the agent's), then moved back: planted if it stayed moved.
+    const turns = [
+      { name: "run_command", input: { command: "mv lib/local-skills lib/moved" } },
+      { name: "write_file", input: { path: "lib/moved/reviewer/SKILL.md", content: PLANTED } },
+      { name: "run_command", input: { command: "rm -rf lib/local-skills && mv lib/moved lib/local-skills" } },
+    ];
+    const server = await startFakeAnthropic({
+      respond: (request) => {
+        if (askedText(request).startsWith("Review")) return reply.text("reviewed");
+        const turn = turnOf(request);
+        return turn < turns.length ? reply.toolUse([turns[turn]!]) : reply.text("noted");
+      },
+    });
+    servers.push(server);
+    const main = (await import(join(cwd, "main.prose.ts"))) as {
+      run: (inputs: object, options: object) => Promise<Record<string, unknown>>;
+    };
+    await main.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd });
+    const moved = server.requests[1]!.body!.messages.at(-1)!.content as Array<{ content: string }>;
+    expect(moved[0]!.content).toContain("moved lib/moved/reviewer back to lib/local-skills/reviewer");
+    expect(readFileSync(join(cwd, SKILL_FILE), "utf8")).toBe(SKILL);
+    const helper = server.requests.filter((request) => askedText(request).startsWith("Review"));
+    expect(helper).toHaveLength(1);
+    expect(systemText(helper[0]!)).toContain("- reviewer: Reviews with care");
+    expect(JSON.stringify(helper[0]!.body)).not.toContain("PWNED");
+  });
 });
