@@ -163,3 +163,33 @@ function withUserText(messages: readonly MessageParam[], text: TextBlockParam): 
   const content = typeof last.content === "string" ? [{ type: "text" as const, text: last.content }] : last.content;
   return [...messages.slice(0, -1), { role: "user", content: [...content, text] }];
 }
+
+/** Whether a session's answer still cut off is kept as it is, and the ways out its failure names. */
+export interface CutText {
+  readonly kept: boolean;
+  /** After the continuations ran out. */
+  readonly raise: string;
+  /** When the conversation reached the context window. */
+  readonly otherwise: string;
+}
+
+/**
+ * `onTruncation: "keep"` keeps a session's cut text as its answer; cut text is no value of a
+ * `returns:` type (generated code declares the session's result as that type), so a typed session
+ * never keeps it: it fails.
+ */
+export function cutTextKept(onTruncation: "fail" | "keep" | undefined, typed: boolean): CutText {
+  if (typed) {
+    const never = "a session with `returns:` never keeps cut text as its answer (--on-truncation keep).";
+    return {
+      kept: false,
+      raise: `Raise --max-tokens (RunOptions.maxTokens): ${never}`,
+      otherwise: `${never.charAt(0).toUpperCase()}${never.slice(1)}`,
+    };
+  }
+  return {
+    kept: onTruncation === "keep",
+    raise: "Raise --max-tokens (RunOptions.maxTokens), or keep the text cut off with --on-truncation keep.",
+    otherwise: "Keep the text cut off with --on-truncation keep.",
+  };
+}

@@ -34,6 +34,7 @@ import {
   replyText,
   toolCalls,
   continuationTurn,
+  cutTextKept,
   type UnexpectedAnswer,
 } from "../model/unexpected-answers.js";
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
@@ -240,6 +241,8 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
   const problems: string[] = [];
   const typedAnswers =
     returns === undefined ? undefined : new TypedAnswers(core, returns, run.request.at, label, problems);
+  // Cut text is no value of a `returns:` type: a typed session fails, whatever `onTruncation` says.
+  const keep = cutTextKept(core.options.onTruncation, typedAnswers !== undefined);
   const unexpected = (wrong: UnexpectedAnswer, action: AnswerAction): void => {
     problems.push(wrong.detail);
     core.emit({
@@ -314,13 +317,10 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
         problem: "max-tokens",
         detail: "the answer was cut off: the conversation reached the model's context window",
       };
-      const keep = core.options.onTruncation === "keep";
-      unexpected(full, keep ? "keep" : "fail");
+      unexpected(full, keep.kept ? "keep" : "fail");
       pieces.push(replyText(message.content));
-      if (keep) return answered(pieces.join(""), true);
-      throw new Error(
-        "The answer was cut off: the conversation reached the model's context window. Keep the text cut off with --on-truncation keep.",
-      );
+      if (keep.kept) return answered(pieces.join(""), true);
+      throw new Error(`The answer was cut off: the conversation reached the model's context window. ${keep.otherwise}`);
     }
     if (message.stop_reason === "max_tokens") {
       const cut: UnexpectedAnswer = {
@@ -329,7 +329,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
       };
       const piece = replyText(message.content);
       if (pieces.length >= continuations) {
-        if (core.options.onTruncation === "keep") {
+        if (keep.kept) {
           unexpected(cut, "keep");
           pieces.push(piece);
           return answered(pieces.join(""), true);
@@ -337,7 +337,7 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
         unexpected(cut, "fail");
         throw new Error(
           `The answer was still cut off at max_tokens (${maxTokens}) after ${continuations} continuation${continuations === 1 ? "" : "s"} (--continuations, RunOptions.continuations). ` +
-            "Raise --max-tokens (RunOptions.maxTokens), or keep the text cut off with --on-truncation keep.",
+            keep.raise,
         );
       }
       unexpected(cut, "continue");

@@ -156,7 +156,8 @@ export interface RunOptions {
   readonly continuations?: number;
   /**
    * A session's answer still cut off after its continuations: `"fail"` the step (default) or `"keep"`
-   * the text joined so far (then marked in the events and the journal).
+   * the text joined so far (then marked in the events and the journal). A typed session (`returns:`)
+   * fails either way: cut text is no value of its type.
    */
   readonly onTruncation?: "fail" | "keep";
   /** Model turns of one session's tool-use loop before it fails (default 50). */

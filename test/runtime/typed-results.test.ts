@@ -151,6 +151,36 @@ describe("a typed session's answer", () => {
     expect(unexpected(events)).toEqual([["max-tokens", "reask", 1]]);
   });
 
+  it("text still cut off is never its answer, even with --on-truncation keep: the step fails", async () => {
+    server = await startFakeAnthropic({ script: [reply.cut("[{"), reply.cut('"title"')] });
+    const { error, events } = await failingRun(server, (rt) => rt.session({ ...toolless, returns: RISKS }), {
+      continuations: 1,
+      maxTokens: 100,
+      onTruncation: "keep",
+    });
+    expect(error.message).toContain(
+      "Raise --max-tokens (RunOptions.maxTokens): a session with `returns:` never keeps cut text as its answer",
+    );
+    expect(unexpected(events)).toEqual([
+      ["max-tokens", "continue", 1],
+      ["max-tokens", "fail", 2],
+    ]);
+    expect(events.some((event) => event.type === "session-end")).toBe(false);
+  });
+
+  it("text cut off by the context window is never its answer, even with --on-truncation keep", async () => {
+    const full = {
+      kind: "message",
+      content: [{ type: "text", text: "[{" }],
+      stopReason: "model_context_window_exceeded",
+    } as const;
+    server = await startFakeAnthropic({ script: [full] });
+    const { error } = await failingRun(server, (rt) => rt.session({ ...toolless, returns: RISKS }), {
+      onTruncation: "keep",
+    });
+    expect(error.message).toContain("context window. A session with `returns:` never keeps cut text as its answer");
+  });
+
   it("--reasks 0: the first wrong answer fails the step", async () => {
     server = await startFakeAnthropic({ script: [answer([])] });
     const { error } = await failingRun(server, (rt) => rt.session({ ...toolless, returns: { type: "string" } }), {
