@@ -204,15 +204,12 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
             `${shortened(shown(path))} was made by the command and could not be removed (${(error as NodeJS.ErrnoException).code ?? "error"}): remove it by hand (rm -rf) before running git or prosec there`,
           );
         }
-      } else if (moveBack(path, was)) {
-        said.push(`moved ${shown(path)} back to ${shown(was)}: a command may not move ${entry.name}`);
-      } else {
-        said.push(
-          `${shown(was)} was moved to ${shown(path)}, and its old place is taken or gone: move it back by hand`,
-        );
-      }
+      } else moves.push({ path, was, name: entry.name });
     }
   };
+  // Moved back once the walk is done: what the command made at an old place is removed first, so
+  // `mv lib/local-skills lib/aaa && mkdir -p lib/local-skills/x` cannot keep the real one away.
+  const moves: Array<{ readonly path: string; readonly was: string; readonly name: string }> = [];
   // A protected folder moved elsewhere (`mv skills src/skills`) is found where it went, to move it back.
   const wasProtected = (path: string): boolean => {
     const identity = identityOf(path);
@@ -226,6 +223,12 @@ export function undoProtectedChanges(scan: ProtectedScan): string[] {
       );
   };
   for (const root of scan.writable) visit(root);
+  for (const { path, was, name } of moves)
+    said.push(
+      moveBack(path, was)
+        ? `moved ${shown(path)} back to ${shown(was)}: a command may not move ${name}`
+        : `${shown(was)} was moved to ${shown(path)}, and its old place is taken or gone: move it back by hand`,
+    );
   if (cut > 5) said.push(`and ${cut - 5} more places that could not be checked`);
   return said;
 }

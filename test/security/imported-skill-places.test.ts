@@ -4,7 +4,7 @@
  * they really are; only a `write:` pattern naming the folder lets the file tools in; a skill whose
  * folder is the working directory leaves nothing writable, to the file tools or to commands.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSkillPlaces } from "../../runtime/kernel/run-skills.js";
@@ -75,5 +75,26 @@ describe("a run's local skill folders", () => {
       runCommandTool.run({ command: "echo x > SKILL.md" }, contextOf(cwd, places, { bash: "allow" })),
     );
     expect(output).toMatch(/Read-only file system/);
+  });
+
+  it("are moved back when a command moves them away and makes its own in their place", async () => {
+    // Whichever the walk meets first, the copy made at the old place or the moved folder, the real
+    // skill ends where it was: the made copy is removed, then the moved one comes back.
+    for (const away of ["aaa", "zzz", "m1", "m2"]) {
+      const cwd = temporaryFolder("prosec-skill-places-");
+      mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
+      writeFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "the skill");
+      const places = runSkillPlaces(info("main", { skillFolders: { reviewer: "lib/local-skills/reviewer" } }), cwd);
+      const command = `mv lib/local-skills lib/${away} && mkdir -p lib/local-skills/reviewer && echo PWNED > lib/local-skills/reviewer/SKILL.md`;
+      const report = await Promise.resolve(
+        runCommandTool.run({ command }, contextOf(cwd, places, { write: ["lib/**"], bash: "allow" })),
+      ).then(
+        () => "no report",
+        (error: Error) => error.message,
+      );
+      expect(report).toContain("removed lib/local-skills/reviewer");
+      expect(report).toContain(`moved lib/${away}/reviewer back to lib/local-skills/reviewer`);
+      expect(readFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
+    }
   });
 });
