@@ -273,10 +273,10 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   }
   for (const path of hidden) if (inWritable(path)) remember(protectedBefore, path);
   // Links where skills are read that were there before (a user's own `.claude` link) are left alone.
-  for (const place of placeFolders(places)) {
-    const path = join(plan.cwd, place);
-    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) remember(protectedBefore, path);
-  }
+  // In any case: places are lower case, and the after-command walk reads a link in any case as one of them.
+  for (const place of placeFolders(places))
+    for (const path of anyCase(plan.cwd, place))
+      if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) remember(protectedBefore, path);
   // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
   const excluded = view.excluded
     .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))

@@ -4,7 +4,7 @@
  * they really are; only a `write:` pattern naming the folder lets the file tools in; a skill whose
  * folder is the working directory leaves nothing writable, to the file tools or to commands.
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runSkillPlaces } from "../../runtime/kernel/run-skills.js";
@@ -96,5 +96,23 @@ describe("a run's local skill folders", () => {
       expect(report).toContain(`moved lib/${away}/reviewer back to lib/local-skills/reviewer`);
       expect(readFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
     }
+  });
+
+  it("leave a user's link on the way to them alone, whatever the case the program writes them in", async () => {
+    const cwd = temporaryFolder("prosec-skill-places-");
+    mkdirSync(join(cwd, "vendor", "reviewer"), { recursive: true });
+    mkdirSync(join(cwd, "lib"));
+    writeFileSync(join(cwd, "vendor", "reviewer", "SKILL.md"), "the skill");
+    symlinkSync("../vendor", join(cwd, "lib", "Local-Skills"));
+    const places = runSkillPlaces(info("main", { skillFolders: { reviewer: "lib/Local-Skills/reviewer" } }), cwd);
+    const output = await Promise.resolve(
+      runCommandTool.run(
+        { command: "echo notes > lib/notes.txt" },
+        contextOf(cwd, places, { write: ["lib/**"], bash: "allow" }),
+      ),
+    );
+    expect(output).toBe("exit code 0\n");
+    expect(lstatSync(join(cwd, "lib", "Local-Skills")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(cwd, "lib", "Local-Skills", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
   });
 });
