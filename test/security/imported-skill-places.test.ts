@@ -98,6 +98,21 @@ describe("a run's local skill folders", () => {
     }
   });
 
+  it("are moved back when a command moves a folder above them, the folders between made again", async () => {
+    const cwd = temporaryFolder("prosec-skill-places-");
+    mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
+    writeFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "the skill");
+    const places = runSkillPlaces(info("main", { skillFolders: { reviewer: "lib/local-skills/reviewer" } }), cwd);
+    const report = await Promise.resolve(
+      runCommandTool.run({ command: "mv lib moved" }, contextOf(cwd, places, { write: ["**"], bash: "allow" })),
+    ).then(
+      () => "no report",
+      (error: Error) => error.message,
+    );
+    expect(report).toContain("moved moved/local-skills/reviewer back to lib/local-skills/reviewer");
+    expect(readFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
+  });
+
   it("leave a user's link on the way to them alone, whatever the case the program writes them in", async () => {
     const cwd = temporaryFolder("prosec-skill-places-");
     mkdirSync(join(cwd, "vendor", "reviewer"), { recursive: true });
