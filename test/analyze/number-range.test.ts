@@ -53,6 +53,25 @@ describe("a number too large (P043)", () => {
     ]);
   });
 
+  it("is reported for a modifier written out rather than evaluated: a parallel's count", () => {
+    const { code, found } = check(
+      [
+        `parallel ("any", count: ${HUGE}):`,
+        '  session "A"',
+        '  session "B"',
+        `parallel (${HUGE}):`,
+        '  session "C"',
+        "",
+      ].join("\n"),
+    );
+    expect(found).toEqual([
+      ["P043", "error", 1, 25],
+      ["P003", "error", 4, 11],
+      ["P043", "error", 4, 11],
+    ]);
+    expect(code).toBeUndefined();
+  });
+
   it("is no error for a large number that fits", () => {
     const big = `1${"0".repeat(300)}`;
     const { code, found } = check(`let size = ${big}\noutput size = size\n`);

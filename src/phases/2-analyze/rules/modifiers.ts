@@ -1,9 +1,10 @@
 import { exhaustive, failurePolicies, isOneOf, joinStrategies, modifierKeys } from "../../../../runtime/vocabulary.js";
 import type * as ast from "../../../ast.js";
 import { analyzeMessages as m } from "../../../diagnostics/messages.js";
-import { isModifierOf, type ModifierOwner } from "../modifier-keys.js";
+import { isModifierOf, modifierHoldsExpression, type ModifierOwner } from "../modifier-keys.js";
 import { joinWord, policyWord } from "../parallel-plan.js";
 import { checkPositiveCount } from "./counts.js";
+import { checkNumberRange } from "./numbers.js";
 import type { Rule, RuleContext } from "./rule.js";
 
 /** The parenthesised modifiers of `parallel`, `loop`, `for`, `block` and `input` (P003, P005, P011, P017, P018). */
@@ -22,6 +23,9 @@ export const modifiers: Rule = {
 function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readonly ast.Modifier[], branches = 0): void {
   for (const modifier of list) {
     const { key, value } = modifier;
+    // A value the analyzer visits as an expression (`max:`) has its range checked there.
+    if (value.kind === "Number" && (key === null || !modifierHoldsExpression(owner, key.name)))
+      checkNumberRange(value, context);
     if (key === null) {
       if (owner !== "parallel")
         context.report(
@@ -39,7 +43,7 @@ function checkModifiers(context: RuleContext, owner: ModifierOwner, list: readon
         break;
       case "count":
         checkPositiveCount(value, "`count:`", context);
-        if (value.kind === "Number" && branches > 0 && value.value > branches)
+        if (value.kind === "Number" && Number.isFinite(value.value) && branches > 0 && value.value > branches)
           context.report(m.highCount(value.loc, value.value, branches));
         break;
       case "max":
