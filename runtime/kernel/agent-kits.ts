@@ -38,7 +38,7 @@ export class AgentKits {
     /** The asker of explicit `prompt` permissions when no `onPermission` is given (tools/approvals.ts). */
     private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
     /** Where the run's skills are read (kernel/run-skills.ts): protected from every agent's writes. */
-    private readonly places?: () => readonly string[],
+    private readonly places?: () => { readonly places: readonly string[]; readonly identities: ReadonlySet<string> },
   ) {}
 
   /**
@@ -112,7 +112,7 @@ export class AgentKits {
         ...(fetchTimeoutMs && { fetchTimeoutMs }),
         ...(sandbox && { sandbox }),
         ...(apiKey && { apiKey }),
-        ...(this.places && { places: this.places() }),
+        ...(this.places && { places: this.places().places, placeIdentities: this.places().identities }),
       },
     );
     for (const name of permissions?.env ?? []) this.secrets.add(process.env[name]);

@@ -6,7 +6,7 @@
  */
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
-import { RunSkills, runSkillPlaces } from "./run-skills.js";
+import { RunSkills, runSkillIdentities, runSkillPlaces } from "./run-skills.js";
 import { durableAsker } from "../tools/approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals } from "./events.js";
@@ -107,6 +107,8 @@ export class RunCore {
   private readonly notices = new Set<string>();
   /** Where the run's skills are read (run-skills.ts), found on first use. */
   private places: readonly string[] | undefined;
+  /** The identities of the run's skill folders, taken with `places`. */
+  private placeIdentities: ReadonlySet<string> | undefined;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -173,7 +175,7 @@ export class RunCore {
         this.approvalAnswers === undefined
           ? undefined
           : durableAsker(permissions, this.approvalAnswers, program.source),
-      () => this.skillPlaces(),
+      () => ({ places: this.skillPlaces(), identities: this.skillIdentities() }),
     );
     this.mcp =
       caller?.core.mcp ??
@@ -192,7 +194,16 @@ export class RunCore {
    */
   skillPlaces(): readonly string[] {
     if (this.caller !== undefined) return this.caller.skillPlaces();
-    return (this.places ??= runSkillPlaces(this.program, this.options.cwd ?? process.cwd()));
+    const cwd = this.options.cwd ?? process.cwd();
+    this.placeIdentities ??= runSkillIdentities(this.program, cwd);
+    return (this.places ??= runSkillPlaces(this.program, cwd));
+  }
+
+  /** The identities of the run's skill folders (run-skills.ts), taken when `skillPlaces` first runs. */
+  skillIdentities(): ReadonlySet<string> {
+    if (this.caller !== undefined) return this.caller.skillIdentities();
+    this.skillPlaces();
+    return this.placeIdentities!;
   }
 
   /** Aborts everything still running; `reason` is what the pending steps reject with. */

@@ -7,10 +7,10 @@
  * it. (A file run needs no such refusal: a skill is part of its steps' fingerprints, and an edited
  * one re-runs them on resume.)
  */
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, posix, relative, resolve, sep } from "node:path";
-import { protectedPlaces } from "../tools/protected-names.js";
+import { PROTECTED_PLACES, protectedPlaces } from "../tools/protected-names.js";
 import { resolveSkill, skillIn, type ResolvedSkill } from "../tools/skills.js";
 import type { ProgramInfo, RunOptions, SessionSteps } from "../types.js";
 
@@ -84,6 +84,34 @@ export function runSkillPlaces(program: ProgramInfo, cwd: string): readonly stri
   };
   visit(program);
   return protectedPlaces([...folders]);
+}
+
+/**
+ * The identities (`device:inode`) of the run's skill folders that exist, the skill roots included,
+ * taken before any command runs: a folder a command moves elsewhere keeps its identity, so a write
+ * into the moved copy, before the move is undone or while another session's command holds it
+ * there, is still refused (tools/permissions.ts).
+ */
+export function runSkillIdentities(program: ProgramInfo, cwd: string): ReadonlySet<string> {
+  const identities = new Set<string>();
+  const seen = new Set<ProgramInfo>();
+  const add = (folder: string): void => {
+    try {
+      const stat = statSync(resolve(cwd, folder));
+      if (stat.isDirectory()) identities.add(`${stat.dev}:${stat.ino}`);
+    } catch {
+      // Not there: nothing to follow.
+    }
+  };
+  const visit = (info: ProgramInfo | undefined): void => {
+    if (info === undefined || seen.has(info)) return;
+    seen.add(info);
+    for (const folder of Object.values(info.skillFolders ?? {})) if (!posix.isAbsolute(folder)) add(folder);
+    for (const used of Object.values(info.uses ?? {})) visit(used);
+  };
+  for (const root of PROTECTED_PLACES) add(root);
+  visit(program);
+  return identities;
 }
 
 /** A skill as a session recorded it (a type, not an interface: it is a `Value`). */

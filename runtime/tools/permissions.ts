@@ -43,7 +43,7 @@ import {
 import { matchesMcpGlob } from "./mcp/mcp-globs.js";
 import { PathRules, type Access } from "./path-rules.js";
 import { shownToAPerson } from "./shown-to-a-person.js";
-import { undoProtectedChanges } from "./protected-names.js";
+import { inMovedPlace, PROTECTED_PLACES, undoProtectedChanges } from "./protected-names.js";
 import { bubblewrapNow, prepareSandbox, probeBubblewrap, type BubblewrapProbe, type SandboxMode } from "./sandbox.js";
 import { PermissionDenied } from "./tool.js";
 
@@ -92,6 +92,11 @@ export interface GuardSettings {
    * the skill roots and the local skill folders of the run's programs); default PROTECTED_PLACES.
    */
   readonly places?: readonly string[];
+  /**
+   * The identities of the skill folders (`runSkillIdentities`): a write under one of them elsewhere
+   * than its place (a copy a command moved) is refused.
+   */
+  readonly placeIdentities?: ReadonlySet<string>;
 }
 
 export class PermissionGuard implements ToolPermissions {
@@ -389,6 +394,14 @@ export class PermissionGuard implements ToolPermissions {
       write: new PathRules(this.cwd, this.permissions?.write ?? DEFAULT_WRITE, "write", this.settings.places),
     });
     const verdict = rules[access].judge(path);
+    const identities = this.settings.placeIdentities;
+    if (verdict.ok && access === "write" && identities !== undefined) {
+      const realCwd = realpathSync.native(this.cwd);
+      if (inMovedPlace(verdict.real, realCwd, this.settings.places ?? PROTECTED_PLACES, identities))
+        throw new PermissionDenied(
+          `Writing ${path} is not permitted for this agent: it is in a skill folder moved there.`,
+        );
+    }
     if (verdict.ok) return verdict.real;
     if (verdict.system)
       throw new PermissionDenied(`${path} leads to a device or kernel file (/proc, /dev, /sys); ${access} refused.`);

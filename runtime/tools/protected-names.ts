@@ -57,6 +57,27 @@ export function isProtectedPlace(cwd: string, path: string, places = PROTECTED_P
 }
 
 /**
+ * Whether `real` (a real path under the real working directory `realCwd`) is inside a folder whose
+ * identity is one of the skill folders' (`identities`) though not at a place: a skill folder a
+ * command moved (`mv lib/local-skills lib/moved`). At its place the path rules judge it (a `write:`
+ * pattern naming the place lets the file tools in); a moved copy no pattern opens.
+ */
+export function inMovedPlace(
+  real: string,
+  realCwd: string,
+  places: readonly string[],
+  identities: ReadonlySet<string>,
+): boolean {
+  if (identities.size === 0 || !real.startsWith(`${realCwd}/`)) return false;
+  if (protectedPlaceOf(real.slice(realCwd.length + 1), places) !== undefined) return false;
+  for (let folder = dirname(real); folder.startsWith(`${realCwd}/`); folder = dirname(folder)) {
+    const identity = identityOf(folder);
+    if (identity !== undefined && identities.has(identity)) return true;
+  }
+  return false;
+}
+
+/**
  * The folders on the way to `places` from the working directory, the places included (`.claude`,
  * `.claude/skills`, `skills`): where a link would have the next run read skills from elsewhere.
  */

@@ -7,7 +7,7 @@
 import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runSkillPlaces } from "../../runtime/kernel/run-skills.js";
+import { runSkillIdentities, runSkillPlaces } from "../../runtime/kernel/run-skills.js";
 import { runCommandTool, writeFileTool } from "../../runtime/tools/builtin.js";
 import { PermissionGuard } from "../../runtime/tools/permissions.js";
 import type { Permissions, ProgramInfo } from "../../runtime/types.js";
@@ -111,6 +111,35 @@ describe("a run's local skill folders", () => {
     );
     expect(report).toContain("moved moved/local-skills/reviewer back to lib/local-skills/reviewer");
     expect(readFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
+  });
+
+  it("stay closed to the file tools where a command moved them and could not be moved back", async () => {
+    const cwd = temporaryFolder("prosec-skill-places-");
+    mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
+    writeFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "the skill");
+    const program = info("main", { skillFolders: { reviewer: "lib/local-skills/reviewer" } });
+    const places = runSkillPlaces(program, cwd);
+    const placeIdentities = runSkillIdentities(program, cwd);
+    const permissions = { write: ["lib/**"], bash: "allow" } as const;
+    const guard = new PermissionGuard(cwd, permissions, undefined, undefined, { places, placeIdentities });
+    const context = { cwd, signal: new AbortController().signal, permissions: guard };
+    // A file where the folder was: the move cannot be undone, and is reported.
+    const report = await Promise.resolve(
+      runCommandTool.run({ command: "mv lib/local-skills lib/moved && touch lib/local-skills" }, context),
+    ).then(
+      () => "no report",
+      (error: Error) => error.message,
+    );
+    expect(report).toContain("was moved to lib/moved/reviewer, and its old place is taken or gone");
+    const write = (path: string) =>
+      Promise.resolve(writeFileTool.run({ path, content: "PWNED" }, context)).then(
+        () => "ok",
+        (error: Error) => error.message,
+      );
+    expect(await write("lib/moved/reviewer/SKILL.md")).toMatch(/in a skill folder moved there/);
+    expect(await write("lib/moved/reviewer/scripts/run.sh")).toMatch(/in a skill folder moved there/);
+    expect(await write("lib/moved/notes.md")).toBe("ok");
+    expect(readFileSync(join(cwd, "lib", "moved", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
   });
 
   it("leave a user's link on the way to them alone, whatever the case the program writes them in", async () => {

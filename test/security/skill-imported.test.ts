@@ -205,4 +205,31 @@ describe("a used program's skill folder: 0 escapes", () => {
     expect(systemText(helper[0]!)).toContain("- reviewer: Reviews with care");
     expect(JSON.stringify(helper[0]!.body)).not.toContain("PWNED");
   });
+
+  it("refuses write_file into a skill folder a command moved where it could not be moved back", async () => {
+    const cwd = temporaryFolder("prosec-imported-skill-");
+    mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
+    writeFileSync(join(cwd, SKILL_FILE), SKILL);
+    build(cwd, "lib/helper.prose", HELPER);
+    build(cwd, "main.prose", MAIN);
+    const turns = [
+      { name: "run_command", input: { command: "mv lib/local-skills lib/moved && touch lib/local-skills" } },
+      { name: "write_file", input: { path: "lib/moved/reviewer/SKILL.md", content: PLANTED } },
+    ];
+    const server = await startFakeAnthropic({
+      respond: (request) => {
+        if (askedText(request).startsWith("Review")) return reply.text("reviewed");
+        const turn = turnOf(request);
+        return turn < turns.length ? reply.toolUse([turns[turn]!]) : reply.text("noted");
+      },
+    });
+    servers.push(server);
+    const main = (await import(join(cwd, "main.prose.ts"))) as {
+      run: (inputs: object, options: object) => Promise<Record<string, unknown>>;
+    };
+    await main.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd });
+    const written = server.requests[2]!.body!.messages.at(-1)!.content as Array<{ content: string }>;
+    expect(written[0]!.content).toContain("in a skill folder moved there");
+    expect(readFileSync(join(cwd, "lib", "moved", "reviewer", "SKILL.md"), "utf8")).toBe(SKILL);
+  });
 });
