@@ -249,6 +249,7 @@ export class PermissionGuard implements ToolPermissions {
       write: this.permissions?.write,
       ...(readOnly.length > 0 && { readOnly }),
       ...(this.settings.places && { places: this.settings.places }),
+      ...(this.settings.placeIdentities && { placeIdentities: this.settings.placeIdentities }),
     });
     if ("refusal" in sandbox) throw new PermissionDenied(sandbox.refusal);
     const scan = {

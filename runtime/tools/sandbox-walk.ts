@@ -3,7 +3,7 @@
  * the protected ones it binds read-only (protected-names.ts); sandbox.ts builds the binds from it.
  */
 import { readdirSync } from "node:fs";
-import { isGitDirectory, isProtectedName, isProtectedPlace, MAYBE_PROTECTED } from "./protected-names.js";
+import { identityOf, isGitDirectory, isProtectedName, isProtectedPlace, MAYBE_PROTECTED } from "./protected-names.js";
 
 /** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or bwrap. */
 const PATH_MAX = 4096;
@@ -17,6 +17,8 @@ export interface Walk {
   readonly cwd: string;
   /** Where skills are read (`protectedPlaces`; default PROTECTED_PLACES). */
   readonly places?: readonly string[];
+  /** The skill folders' identities (`runSkillIdentities`): such a folder is bound read-only wherever it is. */
+  readonly identities?: ReadonlySet<string> | undefined;
   count: number;
   readonly limit: number;
   /** A folder the walk could not read (its path past PATH_MAX, no permission), and why. */
@@ -62,8 +64,20 @@ export function collect(folder: string, readOnly: string[], hidden: Set<string>,
     }
     const name = entry.name.toLowerCase();
     if (name.startsWith(".env") || name === ".prose") hidden.add(path);
-    else if (isProtectedName(name) || isProtectedPlace(walk.cwd, path, walk.places)) readOnly.push(path);
+    else if (
+      isProtectedName(name) ||
+      isProtectedPlace(walk.cwd, path, walk.places) ||
+      movedPlace(path, folderEntry, walk)
+    )
+      readOnly.push(path);
     else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
   }
   return true;
+}
+
+/** Whether the folder `path` is a skill folder another command moved here (its identity is one's). */
+function movedPlace(path: string, folderEntry: boolean, walk: Walk): boolean {
+  if (!folderEntry || walk.identities === undefined || walk.identities.size === 0) return false;
+  const identity = identityOf(path);
+  return identity !== undefined && walk.identities.has(identity);
 }

@@ -56,6 +56,8 @@ export interface SandboxPlan {
    * the skill roots and the local skill folders of the run's programs); default PROTECTED_PLACES.
    */
   readonly places?: readonly string[];
+  /** The skill folders' identities (`runSkillIdentities`): bound read-only wherever a command moved them. */
+  readonly placeIdentities?: ReadonlySet<string>;
   /** Entries walked looking for hidden and protected paths before the command is refused (default MAX_WALKED). */
   readonly maxWalked?: number;
 }
@@ -248,7 +250,8 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const hidden = new Set<string>();
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
-  const walk: Walk = { cwd: plan.cwd, places, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const identities = plan.placeIdentities;
+  const walk: Walk = { cwd: plan.cwd, places, identities, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))

@@ -113,7 +113,7 @@ describe("a run's local skill folders", () => {
     expect(readFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
   });
 
-  it("stay closed to the file tools where a command moved them and could not be moved back", async () => {
+  it("stay closed to the file tools and commands where a command moved them and could not be moved back", async () => {
     const cwd = temporaryFolder("prosec-skill-places-");
     mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
     writeFileSync(join(cwd, "lib", "local-skills", "reviewer", "SKILL.md"), "the skill");
@@ -139,6 +139,15 @@ describe("a run's local skill folders", () => {
     expect(await write("lib/moved/reviewer/SKILL.md")).toMatch(/in a skill folder moved there/);
     expect(await write("lib/moved/reviewer/scripts/run.sh")).toMatch(/in a skill folder moved there/);
     expect(await write("lib/moved/notes.md")).toBe("ok");
+    // Another command finds it by its identity, and sees it read-only where it is.
+    const planted = await Promise.resolve(
+      runCommandTool.run({ command: "echo PWNED > lib/moved/reviewer/SKILL.md" }, context),
+    ).then(
+      (output) => output,
+      (error: Error) => error.message,
+    );
+    expect(planted).toMatch(/Read-only file system/);
+    expect(readFileSync(join(cwd, "lib", "moved", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
     expect(readFileSync(join(cwd, "lib", "moved", "reviewer", "SKILL.md"), "utf8")).toBe("the skill");
   });
 
