@@ -18,6 +18,8 @@ import {
   startFakeAnthropic,
   systemText,
   turnOf,
+  type FakeReply,
+  type FakeRequest,
   type FakeServer,
 } from "../support/fake-anthropic.js";
 import { temporaryFolder } from "../support/temp.js";
@@ -73,6 +75,29 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
+/** Runs the built main.prose against a fake model answering with `respond`; its outputs and the server. */
+async function runMain(
+  cwd: string,
+  respond: (request: FakeRequest) => FakeReply,
+): Promise<{ outputs: Record<string, unknown>; server: FakeServer }> {
+  const server = await startFakeAnthropic({ respond });
+  servers.push(server);
+  const main = (await import(join(cwd, "main.prose.ts"))) as {
+    run: (inputs: object, options: object) => Promise<Record<string, unknown>>;
+  };
+  const outputs = await main.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd });
+  return { outputs, server };
+}
+
+/** The main agent's tool calls, one a turn; the helper's session reviews. */
+function turnByTurn(turns: ReadonlyArray<{ name: string; input: object }>) {
+  return (request: FakeRequest): FakeReply => {
+    if (askedText(request).startsWith("Review")) return reply.text("reviewed");
+    const turn = turnOf(request);
+    return turn < turns.length ? reply.toolUse([turns[turn]!]) : reply.text("noted");
+  };
+}
+
 describe("a used program's skill folder: 0 escapes", () => {
   it("refuses write_file, edit_file and commands into it; the helper's session loads it unchanged", async () => {
     const cwd = temporaryFolder("prosec-imported-skill-");
@@ -95,17 +120,10 @@ describe("a used program's skill folder: 0 escapes", () => {
       { name: "write_file", input: { path: "lib/notes.md", content: "notes" } },
       { name: "run_command", input: { command: "echo done > lib/done.txt" } },
     ];
-    const server = await startFakeAnthropic({
-      respond: (request) => {
-        if (systemText(request).includes("reviewer")) return reply.text("reviewed");
-        return turnOf(request) === 0 ? reply.toolUse([...attacks, ...allowed]) : reply.text("noted");
-      },
+    const { outputs, server } = await runMain(cwd, (request) => {
+      if (systemText(request).includes("reviewer")) return reply.text("reviewed");
+      return turnOf(request) === 0 ? reply.toolUse([...attacks, ...allowed]) : reply.text("noted");
     });
-    servers.push(server);
-    const main = (await import(join(cwd, "main.prose.ts"))) as {
-      run: (inputs: object, options: object) => Promise<Record<string, unknown>>;
-    };
-    const outputs = await main.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd });
     expect(outputs).toEqual({ summary: "reviewed" });
 
     const answers = server.requests
@@ -142,27 +160,20 @@ describe("a used program's skill folder: 0 escapes", () => {
     writeFileSync(join(cwd, "lib", "elsewhere", "reviewer", "SKILL.md"), PLANTED);
     build(cwd, "lib/helper.prose", HELPER);
     build(cwd, "main.prose", MAIN);
-    const server = await startFakeAnthropic({
-      respond: (request) => {
-        if (askedText(request).startsWith("Review")) return reply.text("reviewed");
-        if (turnOf(request) > 0) return reply.text("noted");
-        return reply.toolUse([
-          {
-            name: "run_command",
-            input: { command: `mkdir -p lib/local-skills/reviewer && printf PWNED > ${SKILL_FILE}` },
-          },
-          {
-            name: "run_command",
-            input: { command: "mkdir -p lib/local-skills && ln -s ../elsewhere/reviewer lib/local-skills/reviewer" },
-          },
-        ]);
-      },
+    const { server } = await runMain(cwd, (request) => {
+      if (askedText(request).startsWith("Review")) return reply.text("reviewed");
+      if (turnOf(request) > 0) return reply.text("noted");
+      return reply.toolUse([
+        {
+          name: "run_command",
+          input: { command: `mkdir -p lib/local-skills/reviewer && printf PWNED > ${SKILL_FILE}` },
+        },
+        {
+          name: "run_command",
+          input: { command: "mkdir -p lib/local-skills && ln -s ../elsewhere/reviewer lib/local-skills/reviewer" },
+        },
+      ]);
     });
-    servers.push(server);
-    const main = (await import(join(cwd, "main.prose.ts"))) as {
-      run: (inputs: object, options: object) => Promise<Record<string, unknown>>;
-    };
-    await main.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd });
     const answers = server.requests[1]!.body!.messages.at(-1)!.content as Array<{ content: string }>;
     expect(answers[0]!.content).toContain("removed lib/local-skills/reviewer");
     expect(answers[1]!.content).toContain("removed lib/local-skills/reviewer");
@@ -185,18 +196,7 @@ describe("a used program's skill folder: 0 escapes", () => {
       { name: "write_file", input: { path: "lib/moved/reviewer/SKILL.md", content: PLANTED } },
       { name: "run_command", input: { command: "rm -rf lib/local-skills && mv lib/moved lib/local-skills" } },
     ];
-    const server = await startFakeAnthropic({
-      respond: (request) => {
-        if (askedText(request).startsWith("Review")) return reply.text("reviewed");
-        const turn = turnOf(request);
-        return turn < turns.length ? reply.toolUse([turns[turn]!]) : reply.text("noted");
-      },
-    });
-    servers.push(server);
-    const main = (await import(join(cwd, "main.prose.ts"))) as {
-      run: (inputs: object, options: object) => Promise<Record<string, unknown>>;
-    };
-    await main.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd });
+    const { server } = await runMain(cwd, turnByTurn(turns));
     const moved = server.requests[1]!.body!.messages.at(-1)!.content as Array<{ content: string }>;
     expect(moved[0]!.content).toContain("moved lib/moved/reviewer back to lib/local-skills/reviewer");
     expect(readFileSync(join(cwd, SKILL_FILE), "utf8")).toBe(SKILL);
@@ -216,18 +216,7 @@ describe("a used program's skill folder: 0 escapes", () => {
       { name: "run_command", input: { command: "mv lib/local-skills lib/moved && touch lib/local-skills" } },
       { name: "write_file", input: { path: "lib/moved/reviewer/SKILL.md", content: PLANTED } },
     ];
-    const server = await startFakeAnthropic({
-      respond: (request) => {
-        if (askedText(request).startsWith("Review")) return reply.text("reviewed");
-        const turn = turnOf(request);
-        return turn < turns.length ? reply.toolUse([turns[turn]!]) : reply.text("noted");
-      },
-    });
-    servers.push(server);
-    const main = (await import(join(cwd, "main.prose.ts"))) as {
-      run: (inputs: object, options: object) => Promise<Record<string, unknown>>;
-    };
-    await main.run({}, { apiKey: TEST_API_KEY, baseURL: server.url, maxRetries: 0, cwd });
+    const { server } = await runMain(cwd, turnByTurn(turns));
     const written = server.requests[2]!.body!.messages.at(-1)!.content as Array<{ content: string }>;
     expect(written[0]!.content).toContain("in a skill folder moved there");
     expect(readFileSync(join(cwd, "lib", "moved", "reviewer", "SKILL.md"), "utf8")).toBe(SKILL);
