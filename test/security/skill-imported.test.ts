@@ -7,7 +7,7 @@
  * session is given the skill as it was. Writes beside the skill folder still go through.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
@@ -70,6 +70,18 @@ function build(cwd: string, file: string, source: string): void {
   );
 }
 
+/** A working directory holding main.prose and the program it uses, both built; `files` are written first. */
+function project(files: Record<string, string>): string {
+  const cwd = temporaryFolder("prosec-imported-skill-");
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(cwd, file)), { recursive: true });
+    writeFileSync(join(cwd, file), text);
+  }
+  build(cwd, "lib/helper.prose", HELPER);
+  build(cwd, "main.prose", MAIN);
+  return cwd;
+}
+
 const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
@@ -100,12 +112,7 @@ function turnByTurn(turns: ReadonlyArray<{ name: string; input: object }>) {
 
 describe("a used program's skill folder: 0 escapes", () => {
   it("refuses write_file, edit_file and commands into it; the helper's session loads it unchanged", async () => {
-    const cwd = temporaryFolder("prosec-imported-skill-");
-    mkdirSync(join(cwd, "lib", "local-skills", "reviewer", "scripts"), { recursive: true });
-    writeFileSync(join(cwd, SKILL_FILE), SKILL);
-    writeFileSync(join(cwd, "lib", "local-skills", "reviewer", "scripts", "run.sh"), "echo review\n");
-    build(cwd, "lib/helper.prose", HELPER);
-    build(cwd, "main.prose", MAIN);
+    const cwd = project({ [SKILL_FILE]: SKILL, "lib/local-skills/reviewer/scripts/run.sh": "echo review\n" });
     const attacks = [
       { name: "write_file", input: { path: SKILL_FILE, content: PLANTED } },
       { name: "write_file", input: { path: "LIB/Local-Skills/Reviewer/SKILL.md", content: PLANTED } },
@@ -155,11 +162,7 @@ describe("a used program's skill folder: 0 escapes", () => {
   });
 
   it("removes a skill folder a command makes where a used program imports one from", async () => {
-    const cwd = temporaryFolder("prosec-imported-skill-");
-    mkdirSync(join(cwd, "lib", "elsewhere", "reviewer"), { recursive: true });
-    writeFileSync(join(cwd, "lib", "elsewhere", "reviewer", "SKILL.md"), PLANTED);
-    build(cwd, "lib/helper.prose", HELPER);
-    build(cwd, "main.prose", MAIN);
+    const cwd = project({ "lib/elsewhere/reviewer/SKILL.md": PLANTED });
     const { server } = await runMain(cwd, (request) => {
       if (askedText(request).startsWith("Review")) return reply.text("reviewed");
       if (turnOf(request) > 0) return reply.text("noted");
@@ -185,11 +188,7 @@ describe("a used program's skill folder: 0 escapes", () => {
   });
 
   it("moves a skill folder back when a command moves its parent away, before a write lands in it", async () => {
-    const cwd = temporaryFolder("prosec-imported-skill-");
-    mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
-    writeFileSync(join(cwd, SKILL_FILE), SKILL);
-    build(cwd, "lib/helper.prose", HELPER);
-    build(cwd, "main.prose", MAIN);
+    const cwd = project({ [SKILL_FILE]: SKILL });
     // Moved away, written where it went (lib/** is the agent's), then moved back: planted if it stayed moved.
     const turns = [
       { name: "run_command", input: { command: "mv lib/local-skills lib/moved" } },
@@ -207,11 +206,7 @@ describe("a used program's skill folder: 0 escapes", () => {
   });
 
   it("refuses write_file into a skill folder a command moved where it could not be moved back", async () => {
-    const cwd = temporaryFolder("prosec-imported-skill-");
-    mkdirSync(join(cwd, "lib", "local-skills", "reviewer"), { recursive: true });
-    writeFileSync(join(cwd, SKILL_FILE), SKILL);
-    build(cwd, "lib/helper.prose", HELPER);
-    build(cwd, "main.prose", MAIN);
+    const cwd = project({ [SKILL_FILE]: SKILL });
     const turns = [
       { name: "run_command", input: { command: "mv lib/local-skills lib/moved && touch lib/local-skills" } },
       { name: "write_file", input: { path: "lib/moved/reviewer/SKILL.md", content: PLANTED } },
