@@ -29,7 +29,7 @@ export {
   type NamedQuestion,
 } from "./durable/question-names.js";
 export { forkRun, recordedLine } from "./durable/fork.js";
-export { safeName } from "./durable/files.js";
+export { safeName, writeFileAtomically } from "./durable/files.js";
 export { newRunId } from "./run/run-id.js";
 export { RunStateError } from "./errors.js";
 export { text } from "./values/expressions.js";

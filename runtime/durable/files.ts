@@ -5,11 +5,15 @@
 import {
   mkdir as mkdirCallback,
   rename as renameCallback,
+  renameSync,
   rm as rmCallback,
+  rmSync,
   writeFile as writeFileCallback,
+  writeFileSync,
 } from "node:fs";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { makeDirectory } from "../make-directory.js";
 
 // The callback API: fs/promises' writeFile opens a FileHandle per file, which profiled at about 1 ms
 // of main-thread time each (makeTransferable, openFileHandle), more than the write itself.
@@ -26,6 +30,24 @@ export async function replaceFile(path: string, content: string): Promise<void> 
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * `writeAtomically`, synchronously: for what must be on disk before the next line runs (a run's
+ * run.json before its first step) and for the compiler's outputs. The temporary file is
+ * `.<name>.<pid>.tmp` beside the target (stale-outputs.ts recognises one a killed build left).
+ */
+export function writeFileAtomically(path: string, content: string): void {
+  const directory = dirname(path);
+  makeDirectory(directory);
+  const temporary = join(directory, `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temporary, content, "utf8");
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
     throw error;
   }
 }

@@ -19,7 +19,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { asEnvironmentError, RunStateError } from "../errors.js";
 import { makeDirectory } from "../make-directory.js";
-import { safeName } from "./files.js";
+import { safeName, writeFileAtomically } from "./files.js";
 import type { Spent } from "../cost/meter.js";
 import type { ProgramInfo, Question, RunEvent, Site, Value } from "../types.js";
 import type { BlockFrame } from "../types/internal.js";
@@ -220,8 +220,8 @@ export class RunFolder {
     const folder = new RunFolder(dir, program, manifest.runId, new Date(manifest.startedAt), new FileWriter(), journal);
     folder.earlierTexts = changes.earlierTexts;
     keepUsedTexts(dir, used);
-    // Written before the first step, synchronously: a run killed at once is still resumable.
-    writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    // Before the first step (a run killed at once is resumable), whole (a second resume reads it unlocked).
+    writeFileAtomically(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
     // An answer is the journal record of its input's step; the run waits again for what is left unanswered.
     for (const [key, value] of answers) void folder.journal!.put(key, { kind: "input", value, usage: [] });
     for (const question of unanswered)

@@ -28,7 +28,7 @@ import { formatDollars, formatSeconds, reportOf } from "../eval/report.js";
 import { runEval, spentByRun } from "../eval/run-eval.js";
 import { summarize } from "../eval/summary.js";
 import { terminalReport } from "../eval/terminal-report.js";
-import { writeFileAtomically } from "../project/atomic-write.js";
+import { writeFileAtomically } from "../../runtime/stored-runs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { missingParameters } from "../run/inputs.js";
 import { loadChecked } from "../run/load-checked.js";

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.js";
-import { writeFileAtomically } from "../project/atomic-write.js";
+import { writeFileAtomically } from "../../runtime/stored-runs.js";
 import type { EvalSummary, Rate } from "./summary.js";
 
 export const BASELINE_FORMAT = "prosec-eval-baseline";

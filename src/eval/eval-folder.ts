@@ -9,9 +9,8 @@
  */
 import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory } from "../../runtime/stored-runs.js";
+import { makeDirectory, writeFileAtomically } from "../../runtime/stored-runs.js";
 import type { Value } from "../../runtime/index.js";
-import { writeFileAtomically } from "../project/atomic-write.js";
 import type { CaseResult } from "./case-result.js";
 
 export { readTag, tagRun, TAG_FILE, type EvalTag } from "../run/eval-tag.js";

@@ -4,9 +4,8 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { JOURNAL_FILE, journalLine } from "../../runtime/stored-runs.js";
+import { JOURNAL_FILE, journalLine, writeFileAtomically } from "../../runtime/stored-runs.js";
 import type { ProgramInfo, Value } from "../../runtime/index.js";
-import { writeFileAtomically } from "../project/atomic-write.js";
 import { portable } from "../project/output-path.js";
 import {
   ANSWERS_FILE,

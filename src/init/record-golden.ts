@@ -4,11 +4,16 @@
  * writes the expected outputs (and proves the test passes before init says it made it).
  */
 import { join } from "node:path";
-import { JournalStepStore, journalLine, STEP_SCHEME, makeDirectory } from "../../runtime/stored-runs.js";
+import {
+  JournalStepStore,
+  journalLine,
+  STEP_SCHEME,
+  makeDirectory,
+  writeFileAtomically,
+} from "../../runtime/stored-runs.js";
 import { newRunId } from "../../runtime/index.js";
 import { ScriptedDurability, ScriptedModel } from "../../runtime/testing/index.js";
 import type { Journal, RecordedStep, StepAddress } from "../../runtime/types.js";
-import { writeFileAtomically } from "../project/atomic-write.js";
 import { testGolden } from "../golden/run-golden.js";
 import { loadProgram } from "../run/load-program.js";
 

@@ -13,7 +13,7 @@ import { UsageError } from "../errors.js";
 import { readProgram } from "./read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { writeFileAtomically } from "./atomic-write.js";
+import { writeFileAtomically } from "../../runtime/stored-runs.js";
 import { removeOrphanModules, removeStaleTemporaries } from "./stale-outputs.js";
 import { committedCost, raisedParts } from "./bound-change.js";
 import { importedFiles, importResolver, isProgramFile, resolveUse } from "./imports.js";

@@ -1,7 +1,7 @@
 /**
  * What earlier builds left in the output folders and no build would otherwise remove: the module of
  * a program that was deleted (or renamed), and the temporary file of a build that was killed between
- * its write and its rename (`.<module>.<pid>.tmp`, atomic-write.ts).
+ * its write and its rename (`.<module>.<pid>.tmp`, writeFileAtomically in runtime/durable/files.ts).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";

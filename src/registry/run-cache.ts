@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { writeFileAtomically } from "../project/atomic-write.js";
+import { writeFileAtomically } from "../../runtime/stored-runs.js";
 import { sha256 } from "../project/imports.js";
 import { resolveClosure, type ResolvedProgram } from "./closure.js";
 import { RegistryError } from "./fetch-program.js";

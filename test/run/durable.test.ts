@@ -3,7 +3,16 @@
  * of state/filesystem.md, replay of finished steps on resume, and the refusals that keep a resumed run
  * honest. Generated modules run on the runtime's source against the fake Messages API.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -337,6 +346,25 @@ describe("resuming a durable run", () => {
       addedLater: { by: "a later prosec" },
       stepScheme: STEP_SCHEME,
     });
+  });
+
+  it("replaces run.json whole on resume: a second resume reading it before the lock never sees half of it", async () => {
+    const module = await load('let a = session "First"\noutput b = session "Second"\n');
+    const cwd = temporaryFolder();
+    const runDir = join(cwd, "run");
+    await expect(module.run({}, options(await model(1), cwd, { runDir }))).rejects.toBeInstanceOf(ProseError);
+    const path = join(runDir, "run.json");
+    const before = readFileSync(path, "utf8");
+    // An open descriptor is what a reader holds mid-read: written in place, it would see the new bytes.
+    const reader = openSync(path, "r");
+    try {
+      await module.run({}, options(await model(), cwd, { runDir, resume: true }));
+      expect(statSync(path).ino).not.toBe(fstatSync(reader).ino);
+      expect(readFileSync(reader, "utf8")).toBe(before);
+    } finally {
+      closeSync(reader);
+    }
+    expect(readdirSync(runDir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
   it("refuses a changed program under strict, a different input, a folder that holds a run, and resume without a folder", async () => {
