@@ -14,7 +14,7 @@
  * same way, and identical constructs in one context are told apart by occurrence (`#0`, `#1`).
  * Without the program's text (a hand-written `ProgramInfo`) the anchor is the call site.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Site } from "../types.js";
 
 /** Lines of a construct read at most (a runaway `***` condition stops here). */
@@ -37,7 +37,7 @@ export class SourceAnchors {
       anchor =
         text === undefined
           ? `${kind}@${at.line}:${at.column}`
-          : `${kind}:${binding}@${createHash("sha256").update(text).digest("hex").slice(0, 8)}`;
+          : `${kind}:${binding}@${hash("sha256", text, "hex").slice(0, 8)}`;
       this.cache.set(cacheKey, anchor);
     }
     return anchor;

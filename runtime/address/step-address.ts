@@ -11,7 +11,7 @@
  * A construct that opens contexts (a `parallel:`, a `map`, a block call) or calls a program is not a
  * step, but its site and anchor are the prefixes of the steps inside it, so they are counted here too.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { SourceAnchors } from "./anchors.js";
 import { StepFingerprints } from "./step-fingerprints.js";
 import { structuralSegment } from "./step-keys.js";
@@ -47,7 +47,7 @@ class Address implements StepAddress {
 
   private asked: { readonly model: StepModel | undefined } | undefined;
   private print: string | undefined;
-  private hash: string | undefined;
+  private requestDigest: string | undefined;
 
   get model(): StepModel | undefined {
     this.asked ??= { model: this.modelOf() };
@@ -65,11 +65,8 @@ class Address implements StepAddress {
   }
 
   get request(): string {
-    this.hash ??= createHash("sha256")
-      .update(JSON.stringify([this.kind, this.ask.details()]))
-      .digest("hex")
-      .slice(0, 16);
-    return this.hash;
+    this.requestDigest ??= hash("sha256", JSON.stringify([this.kind, this.ask.details()]), "hex").slice(0, 16);
+    return this.requestDigest;
   }
 }
 

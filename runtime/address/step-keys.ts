@@ -13,7 +13,7 @@
  * and its trail: by content, never by a guess at which step produced an equal text). A resumed run reuses a recorded step only when
  * its fingerprint is unchanged, so a step downstream of a changed value runs again.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { ProgramOutline } from "./outline.js";
 import type { StepKind, StepModel } from "../types.js";
 import { text } from "../values/expressions.js";
@@ -29,16 +29,13 @@ export function structuralSegment(outline: ProgramOutline | undefined, segment: 
   });
 }
 
-function hash(value: unknown): string {
-  return createHash("sha256")
-    .update(typeof value === "string" ? value : (JSON.stringify(value) ?? "null"))
-    .digest("hex")
-    .slice(0, 8);
+function digestOf(value: unknown): string {
+  return hash("sha256", typeof value === "string" ? value : (JSON.stringify(value) ?? "null"), "hex").slice(0, 8);
 }
 
 /** A value's identity where no step's fingerprint stands for it (an input, a literal). */
 export function valueDigest(value: Value): string {
-  return hash(text(value));
+  return digestOf(text(value));
 }
 
 export interface FingerprintParts {
@@ -53,7 +50,7 @@ export interface FingerprintParts {
 
 /** `asks-how-reads`, each part a short hash, so a changed fingerprint says what changed. */
 export function fingerprint(parts: FingerprintParts): string {
-  return `${hash([parts.kind, parts.asks])}-${hash(parts.how)}-${hash(parts.reads)}`;
+  return `${digestOf([parts.kind, parts.asks])}-${digestOf(parts.how)}-${digestOf(parts.reads)}`;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The lines of a run's journal (file-journal.ts): step records, turn records and program records, each
  * ending with its checksum, and the parser that reads them back and refuses a damaged line.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { RunStateError } from "../errors.js";
 import type { RecordedStep, StepKind, StepModel, TurnEvent } from "../types.js";
 
@@ -54,7 +54,7 @@ export function recordLine(record: object): string {
 }
 
 function checksum(json: string): string {
-  return createHash("sha256").update(json).digest("hex").slice(0, 16);
+  return hash("sha256", json, "hex").slice(0, 16);
 }
 
 const SUM = /,"sum":"([0-9a-f]{16})"\}$/;

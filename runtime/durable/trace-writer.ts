@@ -6,7 +6,7 @@
  *
  * Every text is redacted by the run before it gets here; each distinct text is written once.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { asEnvironmentError } from "../errors.js";
 import { join } from "node:path";
@@ -223,7 +223,7 @@ export class TraceWriter {
     const text = this.redact(raw);
     const known = this.known.get(text);
     if (known !== undefined) return known;
-    const id = createHash("sha256").update(text).digest("hex").slice(0, 16);
+    const id = hash("sha256", text, "hex").slice(0, 16);
     if (!this.written.has(id)) {
       this.written.add(id);
       this.texts += `${JSON.stringify({ id, text })}\n`;
@@ -243,18 +243,18 @@ export class TraceWriter {
 
   private blocks(content: string | ReadonlyArray<ContentBlockParam | ContentBlock>): TracedBlock[] {
     if (typeof content === "string") return [{ text: this.text(content) }];
-    return content.flatMap((block): TracedBlock[] => {
-      if (block.type === "text") return [{ text: this.text(block.text) }];
+    return content.map((block): TracedBlock => {
+      if (block.type === "text") return { text: this.text(block.text) };
       if (block.type === "tool_use")
-        return [{ tool: this.redact(block.name), input: this.text(JSON.stringify(block.input)) }];
+        return { tool: this.redact(block.name), input: this.text(JSON.stringify(block.input)) };
       if (block.type === "tool_result") {
         const content =
           typeof block.content === "string"
             ? block.content
             : (block.content ?? []).map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
-        return [{ result: this.text(content), ...(block.is_error === true ? { error: true as const } : {}) }];
+        return { result: this.text(content), ...(block.is_error === true ? { error: true as const } : {}) };
       }
-      return [{ text: this.text(`[${block.type}]`) }];
+      return { text: this.text(`[${block.type}]`) };
     });
   }
 }
