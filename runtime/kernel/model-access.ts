@@ -63,12 +63,15 @@ export class ModelAccess {
   /** The models a call falls back to (fallback.ts). */
   readonly chains: ModelChains;
   private readonly modelIds = new Map<string, string>();
+  /** Where the run keeps its servers' output limits; found once, not per session. */
+  private readonly limitsFile: string | undefined;
 
   constructor(
     private readonly run: CallingRun,
     caller?: ModelAccess,
   ) {
     this.chains = caller?.chains ?? runChains(run.options, run.source);
+    this.limitsFile = limitsFileOf(run.options.runDir);
     if (caller !== undefined) {
       this.client = caller.client;
       this.limiter = caller.limiter;
@@ -93,7 +96,7 @@ export class ModelAccess {
 
   /** The model's output limit (output-limits.ts): a session's default `max_tokens`. */
   outputLimit(model: string, signal: AbortSignal): Promise<number> {
-    return outputLimit(this.client, model, signal, limitsFileOf(this.run.options.runDir));
+    return outputLimit(this.client, model, signal, this.limitsFile);
   }
 
   /**

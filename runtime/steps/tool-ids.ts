@@ -22,6 +22,8 @@ export interface UniqueIds {
 
 /** `content` with every tool call's id unique in the conversation `messages` and in the reply. */
 export function uniqueToolIds(content: readonly ContentBlock[], messages: readonly MessageParam[]): UniqueIds {
+  // Most replies call no tool: the conversation's ids are not even collected.
+  if (!content.some((block) => block.type === "tool_use")) return { content: [...content], renamed: new Map() };
   const used = toolUseIds(messages);
   const renamed = new Map<string, string>();
   const unique = content.map((block) => {
