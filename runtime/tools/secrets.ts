@@ -18,6 +18,9 @@ import { isSecretName } from "./environment.js";
 
 const MIN_LENGTH = 8;
 const REDACTED = "[redacted]";
+/** Texts whose redaction is remembered, at most, and the longest remembered. */
+const KNOWN_TEXTS = 256;
+const KNOWN_TEXT_CHARACTERS = 512;
 
 export class Secrets {
   private values: string[] = [];
@@ -26,6 +29,11 @@ export class Secrets {
   private spaced: RegExp[] = [];
   /** The letters and digits of each secret and of it reversed, what a spaced-out form is made of. */
   private letters: string[] = [];
+  /**
+   * Short texts redacted lately, with their redaction: the same property names, labels and model ids
+   * come with every event of every session. Forgotten when a secret is added.
+   */
+  private readonly known = new Map<string, string>();
 
   /** The secrets of a run with this API key, in this environment. */
   static of(
@@ -43,6 +51,7 @@ export class Secrets {
   add(value: string | undefined): void {
     if (value === undefined || value.length < MIN_LENGTH || this.values.includes(value)) return;
     this.values.push(value);
+    this.known.clear();
     const reversed = [...value].reverse().join("");
     const forms = new Set([value, reversed, ...encodings(value)].filter((form) => form.length >= MIN_LENGTH));
     // Longest first, so a secret that contains another is removed whole.
@@ -62,10 +71,11 @@ export class Secrets {
    */
   unsafeTail(text: string): number {
     let tail = 0;
+    // The longest end of `text` that begins a form: only where the form's first character stands.
     for (const form of this.forms)
-      for (let length = Math.min(form.length - 1, text.length); length > tail; length--)
-        if (text.endsWith(form.slice(0, length))) {
-          tail = length;
+      for (let start = Math.max(0, text.length - form.length + 1); start < text.length - tail; start++)
+        if (text.charCodeAt(start) === form.charCodeAt(0) && form.startsWith(text.slice(start))) {
+          tail = text.length - start;
           break;
         }
     for (const letters of this.letters) {
@@ -80,9 +90,17 @@ export class Secrets {
   }
 
   redact(text: string): string {
+    // Every form of a secret is MIN_LENGTH characters or more: a shorter text (most property names) holds none.
+    if (text.length < MIN_LENGTH) return text;
+    const known = this.known.get(text);
+    if (known !== undefined) return known;
     let result = text;
     for (const form of this.forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
     for (const spaced of this.spaced) result = result.replace(spaced, REDACTED);
+    if (text.length <= KNOWN_TEXT_CHARACTERS) {
+      if (this.known.size >= KNOWN_TEXTS) this.known.clear();
+      this.known.set(text, result);
+    }
     return result;
   }
 

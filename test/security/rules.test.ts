@@ -294,6 +294,45 @@ describe("the tools' environment and redaction", () => {
     }
     expect(secrets.redact("sk ant api but nothing else")).toBe("sk ant api but nothing else");
   });
+
+  it("holds back exactly the longest end of a streamed text that may begin a secret (random texts)", () => {
+    const key = "skantaXbXskan";
+    const secrets = Secrets.of(key, {}, undefined);
+    // Forms the text's end may begin: the key and its reverse (its hex and base64 forms begin with 7, c, z, N).
+    const forms = [key, [...key].reverse().join("")];
+    const longestBeginning = (text: string): number => {
+      let longest = 0;
+      for (const form of forms)
+        for (let length = 1; length < form.length && length <= text.length; length++)
+          if (text.endsWith(form.slice(0, length))) longest = Math.max(longest, length);
+      return longest;
+    };
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const alphabet = "skantaXbY ";
+    for (let index = 0; index < 3000; index++) {
+      let text = Array.from({ length: Math.floor(random() * 24) }, () => alphabet[Math.floor(random() * 10)]).join("");
+      if (random() < 0.5) text += forms[index % 2]!.slice(0, Math.floor(random() * key.length));
+      // Spaced-out beginnings are held back too (at least as much): compare on texts without spaces.
+      if (text.includes(" ")) expect(secrets.unsafeTail(text), text).toBeGreaterThanOrEqual(longestBeginning(text));
+      else expect(secrets.unsafeTail(text), text).toBe(longestBeginning(text));
+    }
+  });
+
+  it("redacts a text seen before a secret was added once the secret is known (an MCP server's, mid-run)", () => {
+    const secrets = Secrets.of("sk-ant-api-key-123", {}, undefined);
+    const text = "the server's token is tok-live-0042-abcdef";
+    // Asked twice, so the answer is remembered if it ever is.
+    expect(secrets.redact(text)).toBe(text);
+    expect(secrets.redact(text)).toBe(text);
+    secrets.add("tok-live-0042-abcdef");
+    expect(secrets.redact(text)).toBe("the server's token is [redacted]");
+    expect(secrets.redactDeep({ [text]: text })).toEqual({
+      "the server's token is [redacted]": "the server's token is [redacted]",
+    });
+    // Shorter than any secret may be: left as it is.
+    expect(secrets.redact("tok-liv")).toBe("tok-liv");
+  });
 });
 
 describe("protected paths", () => {
