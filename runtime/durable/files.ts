@@ -34,6 +34,18 @@ export async function replaceFile(path: string, content: string): Promise<void> 
   }
 }
 
+/** `replaceFile`, synchronously: the folder must exist. */
+export function replaceFileNow(path: string, content: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, content, "utf8");
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
 /**
  * `writeAtomically`, synchronously: for what must be on disk before the next line runs (a run's
  * run.json before its first step) and for the compiler's outputs. The temporary file is
