@@ -34,7 +34,7 @@ export function streamListener(
   emit: (event: PendingStreamEvent) => void,
 ): StreamListener | undefined {
   if (site?.step === undefined || options.stream === false) return undefined;
-  if (options.onEvent === undefined) return QUIET;
+  if (options.onEvent === undefined || options.streamEvents === false) return QUIET;
   return new StreamedText({ at: site.at, label: site.label, step: site.step }, model, secrets, emit);
 }
 

@@ -44,6 +44,13 @@ export interface RunOptions {
    */
   readonly stream?: boolean;
   /**
+   * Whether `onEvent` gets the streamed text (`delta` and `abandoned` events; default true). `false`
+   * for an observer that does not show text as it arrives: the requests still stream, and no text is
+   * redacted and held back piece by piece for nobody (`prosec run` off a terminal, `--json` without
+   * `--stream`).
+   */
+  readonly streamEvents?: boolean;
+  /**
    * A W3C `traceparent` the run's root span continues, when a provider is registered: every process
    * that runs part of the run (a DBOS run moved between workers) passes the same one, so the run is one
    * trace. Unset, the root span's parent is the active span, if any (docs/production.md, "Tracing").

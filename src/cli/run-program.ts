@@ -157,6 +157,8 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       ...(maxCalls === undefined ? {} : { maxCalls }),
       ...(Object.keys(fallback.given).length === 0 ? {} : { fallback: fallback.given }),
       ...(argv.stream === false ? { stream: false } : {}),
+      // Only a terminal, or `--json --stream`, shows text as it arrives.
+      ...(mode === "live" || (mode === "json" && argv.stream === true) ? {} : { streamEvents: false }),
       ...answers,
       ...(argv.yes ? { startOverBound: true } : {}),
       ...(interactive

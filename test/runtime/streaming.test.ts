@@ -158,6 +158,25 @@ describe("streamed sessions", () => {
     expect(failed.error.message).toMatch(/invalid_request_error/);
   });
 
+  it("stream without telling the text when asked (streamEvents: false): no delta or abandoned event, the same answer", async () => {
+    const answer = "A full answer that arrives only on the second attempt.";
+    const server = await serve({
+      script: [reply.streamDrop(answer, 20), reply.text(answer)],
+      stream: { chunkChars: 10 },
+    });
+    const { result, events } = await runAgainst(server, (rt) => rt.session({ at: at(4), prompt: "answer" }), {
+      maxRetries: 1,
+      streamEvents: false,
+    });
+    expect(result).toBe(answer);
+    expect(server.requests.map((request) => [request.body?.["stream"], request.stream?.end])).toEqual([
+      [true, "dropped"],
+      [true, "complete"],
+    ]);
+    expect(events.filter((event) => event.type === "delta" || event.type === "abandoned")).toEqual([]);
+    expect(events.map((event) => event.type)).toContain("session-end");
+  });
+
   it("never shows a secret split across pieces", async () => {
     const server = await serve({
       script: [reply.text(`The key is ${TEST_API_KEY}, and its reverse ${[...TEST_API_KEY].reverse().join("")}.`)],
