@@ -6,11 +6,11 @@
  *
  * Files are written in batches every BATCH_MS, so a name rebound by every step is written a few times,
  * not every time. A batch is written on the spot while the disk answers fast: on a local disk a file
- * costs tens of microseconds that way, and about four times as much CPU through the thread pool (its
- * four calls per file, each a round trip; 64 bindings of a fan-out: 15 ms against 7). The first write
- * slower than SLOW_WRITE_MS moves the run's writes to the thread pool for good, IN_FLIGHT at a time
- * (never one file twice at once, so each file ends with its latest content), so a slow or busy disk's
- * latency overlaps the run instead of stalling it (measured with 200 bindings on a busy machine: every
+ * costs tens of microseconds that way, and several times as much CPU through the thread pool (four
+ * round trips a file; the 64 bindings of a fan-out: 15 ms against 7). The first batch that takes
+ * SLOW_BATCH_MS or more moves the run's writes to the thread pool for good, IN_FLIGHT at a time (never
+ * one file twice at once, so each file ends with its latest content): a slow or busy disk's latency
+ * then overlaps the run instead of stalling it (measured with 200 bindings on a busy machine, every
  * write on the spot made the run 2.0–2.6x the in-memory one; four at a time in the background did not).
  */
 import { dirname } from "node:path";
@@ -22,7 +22,7 @@ export type FileContent = string | (() => string);
 
 const IN_FLIGHT = 4;
 const BATCH_MS = 50;
-const SLOW_WRITE_MS = 2;
+const SLOW_BATCH_MS = 5;
 
 export class FileWriter {
   private readonly pending = new Map<string, FileContent>();
@@ -36,8 +36,8 @@ export class FileWriter {
   /** Told of the first failed write, as an EnvironmentError when the machine caused it (the run stops). */
   onFailure: ((error: unknown) => void) | undefined;
 
-  /** `slowWriteMs`: how long a write on the spot may take before writes go through the thread pool. */
-  constructor(private readonly slowWriteMs = SLOW_WRITE_MS) {}
+  /** `slowBatchMs`: how long writing a batch on the spot may take before writes go through the thread pool. */
+  constructor(private readonly slowBatchMs = SLOW_BATCH_MS) {}
 
   write(path: string, content: FileContent): void {
     this.pending.set(path, content);
@@ -72,11 +72,11 @@ export class FileWriter {
     }
   }
 
-  /** Writes what is pending on the spot, until a write is slow; the rest is left to the thread pool. */
+  /** Writes what is pending on the spot, until the batch is slow; the rest is left to the thread pool. */
   private writeNow(): void {
+    const started = performance.now();
     for (const [path, content] of this.pending) {
       this.pending.delete(path);
-      const started = performance.now();
       try {
         const folder = dirname(path);
         if (!this.folders.has(folder)) {
@@ -87,7 +87,7 @@ export class FileWriter {
       } catch (error) {
         this.fail(error, path);
       }
-      if (performance.now() - started >= this.slowWriteMs) {
+      if (performance.now() - started >= this.slowBatchMs) {
         this.pooled = true;
         return;
       }

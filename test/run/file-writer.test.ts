@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { FileWriter } from "../../runtime/durable/file-writer.js";
 import { temporaryFolder } from "../support/temp.js";
 
-// A write on the spot that takes this long or more moves the writer to the thread pool: 0 moves it at
-// the first write, Infinity never.
+// A batch written on the spot that takes this long or more moves the writer to the thread pool: 0 moves it at
+// the first file, Infinity never.
 const modes = [
   ["on the spot", Infinity],
   ["through the thread pool after the first write", 0],
