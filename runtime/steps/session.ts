@@ -420,7 +420,10 @@ export function sessionAsk(
   resume: boolean,
   resolvedSkills: readonly ResolvedSkill[] = [],
 ): StepAsk {
-  const details = (): unknown => {
+  // Asked for by the step's address, fingerprint and telemetry, several times a step: worked out once.
+  let asked: unknown;
+  const details = (): unknown => (asked ??= askedDetails());
+  const askedDetails = (): unknown => {
     const { model, skills, permissions, extra, context, persist } = effectiveSettings(request);
     // The installed skills' files: an edited skill re-runs the steps that use it.
     const skillFiles =
