@@ -21,6 +21,7 @@ import { realpathSync } from "node:fs";
 import { posix, relative, sep } from "node:path";
 import type {
   CommandPlan,
+  DeliveredAnswer,
   PermissionAsked,
   PermissionMode,
   PermissionRequest,
@@ -28,7 +29,6 @@ import type {
   ResolveHost,
   Site,
   ToolPermissions,
-  Value,
 } from "../types.js";
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
@@ -58,8 +58,11 @@ export interface PermissionCall {
   readonly at: Site;
   /** The call's input as the model wrote it: part of what an answer is keyed by (approvals.ts). */
   readonly input?: unknown;
-  /** A person's answer to this call, delivered by the store that waited for it (DBOS). */
-  readonly delivered?: { readonly answer: Value };
+  /**
+   * A person's answer to this call, delivered by the store that waited for it (DBOS), with the key of
+   * the question it answers: it approves that action only.
+   */
+  readonly delivered?: DeliveredAnswer;
 }
 
 export type PermissionAsker = (request: PermissionRequest, call?: PermissionCall) => boolean | Promise<boolean>;
