@@ -9,7 +9,10 @@
  * - a server that returns 3 MB is cut to the result cap; 10 MB is more than one message may be, a
  *   tool error, and the run goes on;
  * - a tool description that asks the model to call `run_command`: not offered, refused, nothing runs;
- * - a server that crashes mid-call: a tool error, started again once, and not a third time.
+ * - a server that crashes mid-call: a tool error, started again once, and not a third time;
+ * - a server whose tool list fails (its cursor never ends, past the client's 64 pages): the session
+ *   fails saying so, and the server is stopped, not left running past the run (a failed start is
+ *   forgotten, so nothing else would stop it, and the next session would start another).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +28,7 @@ import {
 } from "../support/fake-anthropic.js";
 import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
 import { childrenRunning, writeMcpJson } from "../support/mcp-servers.js";
-import { at, runAgainst, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+import { at, failingRun, runAgainst, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const HOSTILE = join(import.meta.dirname, "../fixtures/mcp/hostile-server.mjs");
 
@@ -183,5 +186,28 @@ describe("MCP attacks: 0 escapes", () => {
     expect(crashAgain.error).toBe(true);
     expect(refused.error).toBe(true);
     expect(refused.text).toContain("stopped again and is not started a third time");
+  });
+
+  it("a server whose tool list fails: the session fails saying so, and the server is stopped", async () => {
+    const cwd = temporaryFolder("prosec-mcp-attack-");
+    writeMcpJson(cwd, { hostile: { command: process.execPath, args: [HOSTILE, "--endless-list"] } });
+    const server = await startFakeAnthropic({ respond: () => reply.text("done") });
+    servers.push(server);
+    const { error } = await failingRun(
+      server,
+      (rt: Runtime) =>
+        rt.session({
+          at: at(1),
+          binding: "x",
+          prompt: "Go",
+          agent: { name: "victim", permissions: { mcp: ["hostile/*"] } },
+        }),
+      { cwd },
+    );
+    expect(error.message).toContain(
+      "The MCP server hostile did not list its tools: tools/list: exceeded listMaxPages (64)",
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(childrenRunning(HOSTILE)).toEqual([]);
   });
 });

@@ -162,14 +162,15 @@ export class McpServers {
       if (started !== null) this.pids.delete(started);
     };
     if (tools !== undefined) return connection;
-    const listed: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { signal });
-      listed.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    connection.tools = listed;
+    try {
+      // Every page: the client follows the cursor, up to its own limit (64 pages, a cursor that never ends).
+      connection.tools = (await client.listTools(undefined, { signal })).tools;
+    } catch (error) {
+      // Stopped here: a failed start is forgotten (the next session starts the server again), and
+      // `close` never sees it, so a server left running would outlive the run.
+      await client.close().catch(() => undefined);
+      throw new Error(`The MCP server ${server} did not list its tools: ${(error as Error).message}`, { cause: error });
+    }
     return connection;
   }
 
