@@ -6,16 +6,19 @@
  *
  * A stdio server gets the environment `.mcp.json` gives it on top of the basics the SDK passes
  * (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), never the model's API key; its stderr is piped,
- * redacted and sent to the run's trace, never inherited. Its tool list is read once per run (a
+ * cut into whole lines (up to a megabyte of them: stderr-lines.ts), redacted and sent to the run's
+ * trace, never inherited. Its tool list is read once per run (a
  * `list_changed` notification is ignored: what an agent is offered does not change under it).
  * prosec advertises no client capabilities: no sampling, elicitation or roots.
  *
  * A server that stops (a crash, a closed connection) fails the call in flight as a tool error; the
  * next call starts it again, once per run.
  */
+import { StringDecoder } from "node:string_decoder";
 import type { Client, Tool as McpTool, CallToolResult } from "@modelcontextprotocol/client";
 import { expandServer, McpConfigError, type McpConfig, type McpServerSpec } from "./config.js";
 import { MODEL_CREDENTIALS } from "../environment.js";
+import { StderrLines } from "./stderr-lines.js";
 
 const CLIENT_INFO = { name: "prosec", version: "1" };
 /** The SDK's default is 60 s; a slow tool is bounded by the step's own time limit instead. */
@@ -208,7 +211,11 @@ export class McpServers {
       cwd: this.settings.cwd,
       stderr: "pipe",
     });
-    transport.stderr?.on("data", (chunk: Buffer) => this.settings.log(spec.name, chunk.toString("utf8")));
+    // Whole lines, so the log's redaction never meets half a secret, and a bounded amount of them.
+    const lines = new StderrLines((text) => this.settings.log(spec.name, text));
+    const decoder = new StringDecoder("utf8");
+    transport.stderr?.on("data", (chunk: Buffer) => lines.push(decoder.write(chunk)));
+    transport.stderr?.on("end", () => (lines.push(decoder.end()), lines.end()));
     return transport;
   }
 }
