@@ -33,6 +33,7 @@ import type {
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
 import {
+  ENCODED_SEPARATOR,
   isInternalAddress,
   literalAddress,
   matchesNetworkPattern,
@@ -319,7 +320,10 @@ export class PermissionGuard implements ToolPermissions {
     if (this.network === "deny") throw new PermissionDenied("Network access is denied for this agent.");
     if (this.network === "prompt") await this.confirm("fetch_url", parsed.href);
     else if (this.network !== "allow" && !this.network.some((pattern) => matchesNetworkPattern(pattern, parsed))) {
-      throw new PermissionDenied(`The URL matches none of this agent's network patterns: ${url}`);
+      const encoded = ENCODED_SEPARATOR.test(parsed.pathname)
+        ? " (a path with an encoded / or \\, %2F or %5C, matches no pattern that names a path)"
+        : "";
+      throw new PermissionDenied(`The URL matches none of this agent's network patterns${encoded}: ${url}`);
     }
     return parsed;
   }

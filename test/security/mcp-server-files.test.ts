@@ -33,7 +33,7 @@ function project(): string {
   for (const script of SCRIPTS) writeFileSync(join(cwd, script), `// the real ${script}\n`);
   writeMcpJson(cwd, {
     tools: { command: process.execPath, args: ["tools/server.mjs"] },
-    top: { command: "node", args: ["./Top-Server.mjs".toLowerCase()] },
+    top: { command: "node", args: ["./top-server.mjs"] },
     acme: { command: process.execPath, args: ["--no-warnings", "node_modules/@acme/mcp/dist/index.js"] },
     remote: { command: "npx", args: ["-y", "@acme/other-mcp", "${HOME}"] },
   });
