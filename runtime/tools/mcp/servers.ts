@@ -19,6 +19,7 @@ import type { Client, Tool as McpTool, CallToolResult } from "@modelcontextproto
 import { expandServer, McpConfigError, type McpConfig, type McpServerSpec } from "./config.js";
 import { MODEL_CREDENTIALS } from "../environment.js";
 import { StderrLines } from "./stderr-lines.js";
+import { boundedFetch } from "./bounded-fetch.js";
 
 const CLIENT_INFO = { name: "prosec", version: "1" };
 /** The SDK's default is 60 s; a slow tool is bounded by the step's own time limit instead. */
@@ -44,6 +45,8 @@ interface Connection {
   readonly client: Client;
   tools: readonly McpTool[];
   stopped: boolean;
+  /** Why prosec ended the connection, when it did (a message past the bound). */
+  why?: string;
 }
 
 export class McpServers {
@@ -85,9 +88,10 @@ export class McpServers {
     } catch (error) {
       if (signal.aborted) throw error;
       if (connection.stopped)
-        throw new Error(`The MCP server ${server} stopped while the call was running: ${(error as Error).message}`, {
-          cause: error,
-        });
+        throw new Error(
+          `The MCP server ${server} stopped while the call was running: ${connection.why ?? (error as Error).message}`,
+          { cause: error },
+        );
       throw error;
     }
   }
@@ -149,9 +153,13 @@ export class McpServers {
     const spec = this.expanded(declared);
     const { Client } = await import("@modelcontextprotocol/client");
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const transport = await this.transport(spec);
-    const pid = (): number | null => ("pid" in transport ? transport.pid : null);
     const connection: Connection = { client, tools: tools ?? [], stopped: false };
+    // A message past the bound ends the connection, as a crash does: the call in flight fails, saying why.
+    const transport = await this.transport(spec, (message) => {
+      connection.why = message;
+      void client.close().catch(() => undefined);
+    });
+    const pid = (): number | null => ("pid" in transport ? transport.pid : null);
     try {
       await client.connect(transport, { signal, timeout: CALL_TIMEOUT_MS });
     } catch (error) {
@@ -198,10 +206,13 @@ export class McpServers {
     return spec;
   }
 
-  private async transport(spec: McpServerSpec) {
+  private async transport(spec: McpServerSpec, overflow: (message: string) => void) {
     if (spec.type === "http") {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: { ...spec.headers } },
+        fetch: boundedFetch(overflow),
+      });
     }
     const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
     const transport = new StdioClientTransport({
