@@ -4,9 +4,10 @@
  * own code run with the user's reach, by the next run that uses the server (or this one, at a
  * restart). A prompt-injected agent with the default `write:` and `bash: allow` tries, through the
  * file tools and through commands (in the OS sandbox): the server's folder, a script in the top
- * folder, and a package under `node_modules/` all stay as they were; the agent's own notes are written.
+ * folder, a package under `node_modules/` and the folder of a script not built yet all stay as they
+ * were; the agent's own notes are written.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Runtime } from "../../runtime/index.js";
@@ -30,12 +31,18 @@ function project(): string {
   const cwd = temporaryFolder("prosec-mcp-files-");
   mkdirSync(join(cwd, "tools"));
   mkdirSync(join(cwd, "node_modules/@acme/mcp/dist"), { recursive: true });
+  mkdirSync(join(cwd, "vendor"));
   for (const script of SCRIPTS) writeFileSync(join(cwd, script), `// the real ${script}\n`);
+  writeFileSync(join(cwd, "vendor/srv.py"), "# served through a link\n");
+  symlinkSync("vendor", join(cwd, "linked"));
   writeMcpJson(cwd, {
     tools: { command: process.execPath, args: ["tools/server.mjs"] },
     top: { command: "node", args: ["./top-server.mjs"] },
     acme: { command: process.execPath, args: ["--no-warnings", "node_modules/@acme/mcp/dist/index.js"] },
-    remote: { command: "npx", args: ["-y", "@acme/other-mcp", "${HOME}"] },
+    linked: { command: "python3", args: ["linked/srv.py"] },
+    // Not built yet: its folder is protected as written, so no agent builds it for the next run.
+    built: { command: "node", args: ["dist/server.js"] },
+    remote: { command: "npx", args: ["-y", "@acme/other-mcp", "${HOME}", "--root", "tools"] },
   });
   return cwd;
 }
@@ -51,7 +58,14 @@ function results(server: FakeServer): string[] {
 
 describe("the files an MCP server runs from the project", () => {
   it("are the server's folder, a top-folder script itself, and the package under node_modules", () => {
-    expect(mcpServerPlaces(project())).toEqual(["tools", "top-server.mjs", "node_modules/@acme/mcp"]);
+    expect(mcpServerPlaces(project())).toEqual([
+      "tools",
+      "top-server.mjs",
+      "node_modules/@acme/mcp",
+      "vendor",
+      "linked",
+      "dist",
+    ]);
   });
 
   it("cannot be written by an agent, through the file tools or a command", async () => {
@@ -59,12 +73,14 @@ describe("the files an MCP server runs from the project", () => {
     const calls = [
       ...SCRIPTS.map((path) => ({ name: "write_file", input: { path, content: "evil()\n" } })),
       { name: "write_file", input: { path: "node_modules/@acme/mcp/dist/extra.js", content: "evil()\n" } },
+      { name: "write_file", input: { path: "dist/server.js", content: "evil()\n" } },
       { name: "write_file", input: { path: "notes.md", content: "mine\n" } },
       {
         name: "run_command",
         input: { command: SCRIPTS.map((path) => `echo 'evil()' >> ${path}; `).join("") + "mv top-server.mjs x.mjs" },
       },
       { name: "run_command", input: { command: "mv tools moved && mkdir tools && echo 'evil()' > tools/server.mjs" } },
+      { name: "run_command", input: { command: "mkdir dist && echo 'evil()' > dist/server.js" } },
     ];
     const server = await startFakeAnthropic({
       respond: (request: FakeRequest) => {
@@ -86,12 +102,17 @@ describe("the files an MCP server runs from the project", () => {
     );
     expect(result).toBe("done");
     for (const script of SCRIPTS) expect(readFileSync(join(cwd, script), "utf8")).toBe(`// the real ${script}\n`);
-    const [tools, top, acme, extra, notes, command, moved] = results(server) as string[] & { length: 7 };
-    for (const refused of [tools, top, acme, extra])
+    const [tools, top, acme, extra, built, notes, command, moved, build] = results(server) as string[] & {
+      length: 9;
+    };
+    for (const refused of [tools, top, acme, extra, built])
       expect(refused).toMatch(/^Writing .* is not permitted for this agent\.$/);
+    expect(existsSync(join(cwd, "dist"))).toBe(false);
     expect(notes).not.toMatch(/not permitted/);
     expect(readFileSync(join(cwd, "notes.md"), "utf8")).toBe("mine\n");
     expect(command).toMatch(/Read-only file system|Device or resource busy/);
     expect(moved).toMatch(/Device or resource busy|moved back/);
+    expect(build).toMatch(/changed protected files, which was undone/);
+    expect(existsSync(join(cwd, "dist", "server.js"))).toBe(false);
   });
 });

@@ -11,7 +11,7 @@
  * (docs/tools.md).
  */
 import { lstatSync, realpathSync } from "node:fs";
-import { dirname, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { findMcpConfig, readMcpConfig } from "./config.js";
 
 /**
@@ -32,25 +32,44 @@ export function mcpServerPlaces(cwd: string, file?: string): string[] {
   const places = new Set<string>();
   for (const spec of servers.values()) {
     if (spec.type !== "stdio") continue;
-    for (const word of [spec.command, ...spec.args]) {
-      const place = placeOf(word, cwd, realCwd);
-      if (place !== undefined) places.add(place);
-    }
+    for (const word of [spec.command, ...spec.args])
+      for (const place of placesOf(word, cwd, realCwd)) places.add(place);
   }
   return [...places];
 }
 
-/** The place protecting what `word` names in the working directory, or undefined. */
-function placeOf(word: string, cwd: string, realCwd: string): string | undefined {
-  if (word === "" || word.startsWith("-") || word.includes("${")) return undefined;
+/** What a script's name ends with: a word naming no file yet is still one when it looks like this. */
+const SCRIPT = /\.(m?[jt]s|c[jt]s|py|sh|rb)$/i;
+
+/**
+ * The places protecting what `word` names in the working directory: where it really is and as
+ * written (a link on the way), or, for a script not there yet (`dist/server.js` before a build), as
+ * written; none for a word that names no file of the project.
+ */
+function placesOf(word: string, cwd: string, realCwd: string): string[] {
+  if (word === "" || word.startsWith("-") || word.includes("${")) return [];
+  const written = resolve(realCwd, relative(cwd, resolve(cwd, word)));
   let real: string;
   try {
-    real = realpathSync.native(resolve(cwd, word));
+    real = realpathSync.native(written);
   } catch {
-    return undefined;
+    // Not there (yet): a script in a folder is protected as written (its folder); one in the top
+    // folder is not (a command could make it: docs/tools.md).
+    if (!SCRIPT.test(word) || !relative(realCwd, written).includes(sep)) return [];
+    const place = placeIn(written, realCwd);
+    return place === undefined ? [] : [place];
   }
-  const inside = relative(realCwd, real);
-  if (inside === "" || inside.startsWith("..") || inside.startsWith(sep)) return undefined;
+  // A folder given to a server is what it serves (a filesystem server's root), not code it runs.
+  if (!lstatSync(real).isFile()) return [];
+  return [...new Set([placeIn(real, realCwd), placeIn(written, realCwd)])].filter(
+    (place): place is string => place !== undefined,
+  );
+}
+
+/** The place of the file `path` (absolute): its package, its folder, or itself in the top folder. */
+function placeIn(path: string, realCwd: string): string | undefined {
+  const inside = relative(realCwd, path);
+  if (inside === "" || inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside)) return undefined;
   const parts = inside.split(sep);
   const modules = parts.lastIndexOf("node_modules");
   if (modules >= 0 && modules < parts.length - 1) {
@@ -58,8 +77,6 @@ function placeOf(word: string, cwd: string, realCwd: string): string | undefined
     const end = modules + (parts[modules + 1]!.startsWith("@") ? 3 : 2);
     return parts.slice(0, Math.min(end, parts.length)).join("/").toLowerCase();
   }
-  // A folder given to a server is what it serves (a filesystem server's root), not code it runs.
-  if (!lstatSync(real).isFile()) return undefined;
-  const folder = dirname(inside);
-  return (folder === "." ? inside : folder).split(sep).join("/").toLowerCase();
+  const folder = parts.length === 1 ? parts : parts.slice(0, -1);
+  return folder.join("/").toLowerCase();
 }
