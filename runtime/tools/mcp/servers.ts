@@ -198,7 +198,12 @@ export class McpServers {
         );
       this.settings.secret(value);
     });
-    const given = spec.type === "stdio" ? Object.values(spec.env) : Object.values(spec.headers);
+    // Every string the server is given, its command line and URL too: a variable that holds the key
+    // inside a longer value (`Bearer sk-ant-...`) passes the check above.
+    const given =
+      spec.type === "stdio"
+        ? [spec.command, ...spec.args, ...Object.values(spec.env)]
+        : [spec.url, ...Object.values(spec.headers)];
     if (given.some((value) => credentials.some((credential) => value.includes(credential))))
       throw new McpConfigError(
         `.mcp.json gives the MCP server ${declared.name} the model's API key; prosec never hands the key to a tool.`,
