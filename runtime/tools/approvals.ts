@@ -108,7 +108,7 @@ export function durableAsker(
     throw new WaitingForApproval(
       [
         {
-          name: `${APPROVAL_PREFIX}${call.id.replace(/[^\w-]/g, "_")}`,
+          name: `${APPROVAL_PREFIX}${commandWord(call.id)}`,
           prompt: `${who} asks to use ${request.tool}: ${request.detail}`,
           key,
           at: call.at,
@@ -117,4 +117,12 @@ export function durableAsker(
       file,
     );
   };
+}
+
+/**
+ * A call id as the word `prosec approve RUN <call>` takes: letters, digits, `_` and `-`, and never a
+ * leading `-`, so an id an endpoint chose (`--all`) cannot turn the printed command into another.
+ */
+function commandWord(id: string): string {
+  return id.replace(/[^\w-]/g, "_").replace(/^-+/, (dashes) => "_".repeat(dashes.length));
 }

@@ -4,7 +4,9 @@
  * action the person was shown and nothing else the call reaches: `fetch_url` under `network: prompt`
  * asks about every hop, so a redirect (a link shortener's, say) to a URL the person never saw is
  * refused, not waved through by the first hop's yes. Driven through the guard and the durable asker
- * the runtime builds, as `fetch_url` calls them hop by hop.
+ * the runtime builds, as `fetch_url` calls them hop by hop. And a call id an endpoint chose to read
+ * as an option (`--all`) names its question by a word that does not, since `prosec run` prints
+ * `prosec approve RUN <call>` for a person to copy.
  */
 import { describe, expect, it } from "vitest";
 import { durableAsker, WaitingForApproval } from "../../runtime/tools/approvals.js";
@@ -38,6 +40,16 @@ async function questionAsked(permissions: PermissionGuard): Promise<{ key: strin
   expect(error).toBeInstanceOf(WaitingForApproval);
   return (error as WaitingForApproval).questions[0]!;
 }
+
+describe("the question a call is asked under", () => {
+  it("names a call whose id reads as an option by a word that does not (prosec approve RUN <call>)", async () => {
+    const error = await guard()
+      .forCall({ ...call, id: "--all" })
+      .checkUrl(SHOWN)
+      .catch((caught: unknown) => caught);
+    expect((error as WaitingForApproval).questions[0]!.name).toBe("approve___all");
+  });
+});
 
 describe("a delivered approval is for the action the person saw", () => {
   it("approves the URL shown, and refuses a redirect's next hop", async () => {
