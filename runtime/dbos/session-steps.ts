@@ -23,7 +23,7 @@
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { unfinishedCall } from "../durable/conversation.js";
 import { WaitingForApproval } from "../tools/approvals.js";
-import type { ModelTurn, Question, SessionSteps, Value } from "../types.js";
+import type { DeliveredAnswer, ModelTurn, Question, SessionSteps, Value } from "../types.js";
 import { outsideTimeLimit } from "../signals.js";
 import { checkpoint, type RunStop } from "./checkpoint.js";
 
@@ -52,7 +52,7 @@ export class DbosSessionSteps implements SessionSteps {
   async toolCall(
     call: ToolUseBlock,
     start: () => Promise<void>,
-    run: (delivered?: { readonly answer: Value }) => Promise<ToolResultBlockParam>,
+    run: (delivered?: DeliveredAnswer) => Promise<ToolResultBlockParam>,
     repeatable = false,
   ): Promise<ToolResultBlockParam> {
     const marker = await checkpoint(
@@ -81,21 +81,21 @@ export class DbosSessionSteps implements SessionSteps {
     if (!("awaitingApproval" in result.value)) return result.value;
     const question = result.value.awaitingApproval;
     const { value: answer } = await outsideTimeLimit(this.signal, () => this.awaitApproval(question));
-    return this.decided(call, run, repeatable, answer);
+    return this.decided(call, run, repeatable, { answer, key: question.key });
   }
 
   /** The call a person answered: run with the answer, once (its own started marker, as above). */
   private async decided(
     call: ToolUseBlock,
-    run: (delivered?: { readonly answer: Value }) => Promise<ToolResultBlockParam>,
+    run: (delivered?: DeliveredAnswer) => Promise<ToolResultBlockParam>,
     repeatable: boolean,
-    answer: Value,
+    delivered: DeliveredAnswer,
   ): Promise<ToolResultBlockParam> {
     const marker = await checkpoint(`${this.site} approved-tool-started`, () => Promise.resolve(call.id), this.run);
     const cutOff = !marker.ran;
     const result = await checkpoint(
       `${this.site} tool`,
-      async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? run({ answer }),
+      async () => (cutOff ? unfinishedCall(call, repeatable) : undefined) ?? run(delivered),
       this.run,
     );
     return result.value;

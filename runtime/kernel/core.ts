@@ -7,6 +7,7 @@
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
 import { RunSkills, runSkillIdentities, runSkillPlaces } from "./run-skills.js";
+import { mcpServerPlaces } from "../tools/mcp/server-places.js";
 import { durableAsker } from "../tools/approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals } from "./events.js";
@@ -190,13 +191,19 @@ export class RunCore {
 
   /**
    * Where the run's skills are read, protected from every agent's writes: the top-level program's
-   * and those of all the programs it uses (a called program's core asks the top-level one).
+   * and those of all the programs it uses (a called program's core asks the top-level one), and the
+   * files the MCP servers of `.mcp.json` run from the project (tools/mcp/server-places.ts).
    */
   skillPlaces(): readonly string[] {
     if (this.caller !== undefined) return this.caller.skillPlaces();
-    const cwd = this.options.cwd ?? process.cwd();
-    this.placeIdentities ??= runSkillIdentities(this.program, cwd);
-    return (this.places ??= runSkillPlaces(this.program, cwd));
+    if (this.places === undefined) {
+      const cwd = this.options.cwd ?? process.cwd();
+      // What `.mcp.json`'s stdio servers run from the project, started outside any sandbox: protected too.
+      const servers = mcpServerPlaces(cwd, this.options.mcpConfig);
+      this.placeIdentities = runSkillIdentities(this.program, cwd, servers);
+      this.places = [...runSkillPlaces(this.program, cwd), ...servers];
+    }
+    return this.places;
   }
 
   /** The identities of the run's skill folders (run-skills.ts), taken when `skillPlaces` first runs. */

@@ -92,7 +92,12 @@ export function runSkillPlaces(program: ProgramInfo, cwd: string): readonly stri
  * into the moved copy, before the move is undone or while another session's command holds it
  * there, is still refused (tools/permissions.ts).
  */
-export function runSkillIdentities(program: ProgramInfo, cwd: string): ReadonlySet<string> {
+export function runSkillIdentities(
+  program: ProgramInfo,
+  cwd: string,
+  /** Other protected folders (`mcpServerPlaces`), relative to `cwd`. */
+  others: readonly string[] = [],
+): ReadonlySet<string> {
   const identities = new Set<string>();
   const seen = new Set<ProgramInfo>();
   const add = (folder: string): void => {
@@ -110,6 +115,7 @@ export function runSkillIdentities(program: ProgramInfo, cwd: string): ReadonlyS
     for (const used of Object.values(info.uses ?? {})) visit(used);
   };
   for (const root of PROTECTED_PLACES) add(root);
+  for (const folder of others) add(folder);
   visit(program);
   return identities;
 }

@@ -89,7 +89,14 @@ export function durableAsker(
   return async (request, call) => {
     if (call === undefined || !putToAPerson(permissions, request)) return false;
     const key = approvalKey(call, request);
-    const answer = call.delivered?.answer ?? (await recorded(key));
+    const { delivered } = call;
+    if (delivered !== undefined && delivered.key !== key)
+      // The call runs once after the person's answer (DBOS): an action it reaches that they were not
+      // shown (a redirect's next URL, a path that leads elsewhere now) is refused, not waved through.
+      throw new PermissionDenied(
+        `${request.tool}: ${request.detail} is not what a person approved for this call; it needs an approval of its own (call the tool for it).`,
+      );
+    const answer = delivered?.answer ?? (await recorded(key));
     if (answer !== undefined && approves(answer)) return true;
     if (answer !== undefined) {
       const reason = typeof answer === "string" ? /^no\s*:\s*(.+)$/is.exec(answer)?.[1]?.trim() : undefined;
@@ -101,7 +108,7 @@ export function durableAsker(
     throw new WaitingForApproval(
       [
         {
-          name: `${APPROVAL_PREFIX}${call.id.replace(/[^\w-]/g, "_")}`,
+          name: `${APPROVAL_PREFIX}${commandWord(call.id)}`,
           prompt: `${who} asks to use ${request.tool}: ${request.detail}`,
           key,
           at: call.at,
@@ -110,4 +117,12 @@ export function durableAsker(
       file,
     );
   };
+}
+
+/**
+ * A call id as the word `prosec approve RUN <call>` takes: letters, digits, `_` and `-`, and never a
+ * leading `-`, so an id an endpoint chose (`--all`) cannot turn the printed command into another.
+ */
+function commandWord(id: string): string {
+  return id.replace(/[^\w-]/g, "_").replace(/^-+/, (dashes) => "_".repeat(dashes.length));
 }

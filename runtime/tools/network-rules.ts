@@ -2,7 +2,8 @@
  * `network:` patterns, matched against the parsed URL (WHATWG `URL`), never the URL's text: a pattern
  * is `[scheme://]host[:port][/path]`, where host is a glob on the host name (`*` is any text, dots
  * included), a missing port allows any port, and a missing path any path (`*` in a path is any text).
- * Query and fragment are never matched: `http://127.0.0.1/?x.example.org` has host 127.0.0.1.
+ * Query and fragment are never matched: `http://127.0.0.1/?x.example.org` has host 127.0.0.1. A
+ * pattern with a path matches no URL whose path holds an encoded separator (`%2F`, `%5C`).
  *
  * Addresses that lead back into the machine or its network (loopback, private, link-local, unique
  * local, unspecified, multicast, reserved; IPv4 in any spelling the URL parser normalises, IPv6 and
@@ -42,12 +43,20 @@ export function parseNetworkPattern(text: string): NetworkPattern | undefined {
   return { scheme, host, port, path: path === "/*" || path === "" ? undefined : path };
 }
 
+/**
+ * A path separator written encoded (`%2F`, `%5C`): the URL parser keeps it as text, and many servers
+ * decode it before they resolve `..` (`/repos/..%2Fadmin` is `/admin` to them).
+ */
+export const ENCODED_SEPARATOR = /%(2f|5c)/i;
+
 /** Whether `url` (http or https) is one the pattern allows. */
 export function matchesNetworkPattern(pattern: NetworkPattern, url: URL): boolean {
   if (pattern.scheme !== undefined && pattern.scheme !== url.protocol) return false;
   if (!wildcardMatch(pattern.host, url.hostname)) return false;
   if (pattern.port !== undefined && pattern.port !== effectivePort(url)) return false;
-  return pattern.path === undefined || wildcardMatch(pattern.path, url.pathname);
+  if (pattern.path === undefined) return true;
+  // A pattern that narrows the path holds only where the server reads the path as the parser did.
+  return !ENCODED_SEPARATOR.test(url.pathname) && wildcardMatch(pattern.path, url.pathname);
 }
 
 /** Whether the pattern names this URL's host exactly (which lets it reach a private address). */

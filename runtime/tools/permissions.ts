@@ -21,6 +21,7 @@ import { realpathSync } from "node:fs";
 import { posix, relative, sep } from "node:path";
 import type {
   CommandPlan,
+  DeliveredAnswer,
   PermissionAsked,
   PermissionMode,
   PermissionRequest,
@@ -28,11 +29,11 @@ import type {
   ResolveHost,
   Site,
   ToolPermissions,
-  Value,
 } from "../types.js";
 import { matchesCommandPattern, parseSimpleCommand, showCommand } from "./command-line.js";
 import { toolEnvironment } from "./environment.js";
 import {
+  ENCODED_SEPARATOR,
   isInternalAddress,
   literalAddress,
   matchesNetworkPattern,
@@ -58,8 +59,11 @@ export interface PermissionCall {
   readonly at: Site;
   /** The call's input as the model wrote it: part of what an answer is keyed by (approvals.ts). */
   readonly input?: unknown;
-  /** A person's answer to this call, delivered by the store that waited for it (DBOS). */
-  readonly delivered?: { readonly answer: Value };
+  /**
+   * A person's answer to this call, delivered by the store that waited for it (DBOS), with the key of
+   * the question it answers: it approves that action only.
+   */
+  readonly delivered?: DeliveredAnswer;
 }
 
 export type PermissionAsker = (request: PermissionRequest, call?: PermissionCall) => boolean | Promise<boolean>;
@@ -316,7 +320,10 @@ export class PermissionGuard implements ToolPermissions {
     if (this.network === "deny") throw new PermissionDenied("Network access is denied for this agent.");
     if (this.network === "prompt") await this.confirm("fetch_url", parsed.href);
     else if (this.network !== "allow" && !this.network.some((pattern) => matchesNetworkPattern(pattern, parsed))) {
-      throw new PermissionDenied(`The URL matches none of this agent's network patterns: ${url}`);
+      const encoded = ENCODED_SEPARATOR.test(parsed.pathname)
+        ? " (a path with an encoded / or \\, %2F or %5C, matches no pattern that names a path)"
+        : "";
+      throw new PermissionDenied(`The URL matches none of this agent's network patterns${encoded}: ${url}`);
     }
     return parsed;
   }

@@ -266,6 +266,13 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   // bwrap follows a link at both ends of a bind: a protected entry (or its folder) swapped for a
   // link by a command of another session, between this check and the mount, would bind what the
   // link names (the host's whole /etc over the sandbox's). Each is checked inside as the binds are.
+  // A place that is a file (an MCP server's script in the top folder, mcp/server-places.ts): the walk
+  // looks at folders and protected names only. Bound, it can be neither written, removed nor renamed.
+  for (const place of places) {
+    if (place.includes("/") || place === ".") continue;
+    for (const path of anyCase(plan.cwd, place))
+      if (lstatSync(path, { throwIfNoEntry: false })?.isFile() === true) readOnly.push(path);
+  }
   for (const path of readOnly) {
     if (!inWritable(path)) continue;
     const identity = unlinkedIdentity(path);

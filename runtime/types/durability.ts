@@ -131,6 +131,12 @@ export interface ModelTurn {
  * not nest, each is a checkpoint of its own (`dbos/session-steps.ts`): a recovered session reads the
  * responses and results that finished instead of asking or running them again.
  */
+/** A person's answer to a tool call's approval, and the key of the question it answers (approvals.ts). */
+export interface DeliveredAnswer {
+  readonly answer: Value;
+  readonly key: string;
+}
+
 export interface SessionSteps {
   /** One request to the model: `ask` checks the turn boundary, then asks. */
   turn(ask: () => Promise<ModelTurn>): Promise<ModelTurn>;
@@ -143,7 +149,7 @@ export interface SessionSteps {
     call: Anthropic.ToolUseBlock,
     start: () => Promise<void>,
     /** Runs the call; `delivered` is a person's answer to its approval, when the store waited for one. */
-    run: (delivered?: { readonly answer: Value }) => Promise<Anthropic.ToolResultBlockParam>,
+    run: (delivered?: DeliveredAnswer) => Promise<Anthropic.ToolResultBlockParam>,
     repeatable?: boolean,
   ): Promise<Anthropic.ToolResultBlockParam>;
   /** What the session does besides its turns that must happen once (recording a persistent agent's memory). */

@@ -193,6 +193,24 @@ describe("MCP tools through permissions: mcp:", () => {
     }
   });
 
+  it("nor the key inside a longer value, on its command line", async () => {
+    const cwd = temporaryFolder("prosec-mcp-");
+    writeMcpJson(cwd, {
+      everything: { command: process.execPath, args: [EVERYTHING, "stdio", "--auth=${I44_WRAPPED}"] },
+    });
+    Object.assign(process.env, { ANTHROPIC_API_KEY: TEST_API_KEY, I44_WRAPPED: `Bearer ${TEST_API_KEY}` });
+    try {
+      const server = await serve(() => reply.text("never"));
+      const { error } = await failingRun(server, session({ mcp: ["everything/*"] }), { cwd });
+      expect(error.message).toContain("gives the MCP server everything the model's API key");
+      expect(server.requests).toHaveLength(0);
+      expect(childrenRunning(EVERYTHING)).toEqual([]);
+    } finally {
+      delete process.env["ANTHROPIC_API_KEY"];
+      delete process.env["I44_WRAPPED"];
+    }
+  });
+
   it("nor the auth token the model's client uses, under its name or another", async () => {
     const cwd = temporaryFolder("prosec-mcp-");
     const token = "auth-token-for-the-model-0123456789";

@@ -9,7 +9,12 @@
  * - a server that returns 3 MB is cut to the result cap; 10 MB is more than one message may be, a
  *   tool error, and the run goes on;
  * - a tool description that asks the model to call `run_command`: not offered, refused, nothing runs;
- * - a server that crashes mid-call: a tool error, started again once, and not a third time.
+ * - a server that crashes mid-call: a tool error, started again once, and not a third time;
+ * - a server that says the key on its stderr in two writes: the trace has it redacted, not in halves;
+ * - a server that floods its stderr: the trace keeps its first megabyte and says the rest was dropped;
+ * - a server whose tool list fails (its cursor never ends, past the client's 64 pages): the session
+ *   fails saying so, and the server is stopped, not left running past the run (a failed start is
+ *   forgotten, so nothing else would stop it, and the next session would start another).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +30,7 @@ import {
 } from "../support/fake-anthropic.js";
 import { TRACE_FOLDER, TRACE_STEPS_FILE } from "../../runtime/durable/trace-format.js";
 import { childrenRunning, writeMcpJson } from "../support/mcp-servers.js";
-import { at, runAgainst, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+import { at, failingRun, runAgainst, TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 
 const HOSTILE = join(import.meta.dirname, "../fixtures/mcp/hostile-server.mjs");
 
@@ -68,9 +73,10 @@ async function attack(
   calls: readonly { name: string; input: unknown }[],
   permissions: Permissions,
   leak = "nothing",
+  options: readonly string[] = [],
 ): Promise<{ server: FakeServer; cwd: string; runDir: string; events: RunEvent[] }> {
   const cwd = temporaryFolder("prosec-mcp-attack-");
-  writeMcpJson(cwd, { hostile: { command: process.execPath, args: [HOSTILE, "--leak", leak] } });
+  writeMcpJson(cwd, { hostile: { command: process.execPath, args: [HOSTILE, "--leak", leak, ...options] } });
   const server = await startFakeAnthropic({ respond: oneByOne(calls) });
   servers.push(server);
   const runDir = join(cwd, ".prose", "runs", "run");
@@ -91,6 +97,17 @@ function runFolderText(runDir: string): string {
     .filter((path) => statSync(path).isFile())
     .map((path) => readFileSync(path, "utf8"))
     .join("\n");
+}
+
+/** What the server said on its stderr, as the run's trace keeps it. */
+function stderrTraced(runDir: string): string {
+  return readFileSync(join(runDir, TRACE_FOLDER, TRACE_STEPS_FILE), "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { e: string; stderr?: string })
+    .filter((record) => record.e === "server")
+    .map((record) => record.stderr)
+    .join("");
 }
 
 describe("MCP attacks: 0 escapes", () => {
@@ -183,5 +200,55 @@ describe("MCP attacks: 0 escapes", () => {
     expect(crashAgain.error).toBe(true);
     expect(refused.error).toBe(true);
     expect(refused.text).toContain("stopped again and is not started a third time");
+  });
+
+  it("a server whose tool list fails: the session fails saying so, and the server is stopped", async () => {
+    const cwd = temporaryFolder("prosec-mcp-attack-");
+    writeMcpJson(cwd, { hostile: { command: process.execPath, args: [HOSTILE, "--endless-list"] } });
+    const server = await startFakeAnthropic({ respond: () => reply.text("done") });
+    servers.push(server);
+    const { error } = await failingRun(
+      server,
+      (rt: Runtime) =>
+        rt.session({
+          at: at(1),
+          binding: "x",
+          prompt: "Go",
+          agent: { name: "victim", permissions: { mcp: ["hostile/*"] } },
+        }),
+      { cwd },
+    );
+    expect(error.message).toContain(
+      "The MCP server hostile did not list its tools: tools/list: exceeded listMaxPages (64)",
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(childrenRunning(HOSTILE)).toEqual([]);
+  });
+
+  it("a server that says the key on its stderr in two writes: the trace has it redacted, not in halves", async () => {
+    const { runDir } = await attack(
+      [{ name: "mcp__hostile__count", input: {} }],
+      { mcp: ["hostile/count"] },
+      TEST_API_KEY,
+      ["--split-stderr"],
+    );
+    const said = stderrTraced(runDir);
+    expect(said).toBe("hostile server up; the secret is [redacted]\n");
+    expect(runFolderText(runDir)).not.toContain(TEST_API_KEY.slice(0, Math.floor(TEST_API_KEY.length / 2)));
+  });
+
+  it("a server that floods its stderr: the trace keeps its first megabyte, and says so", async () => {
+    const { server, runDir } = await attack(
+      [{ name: "mcp__hostile__count", input: {} }],
+      { mcp: ["hostile/count"] },
+      "nothing",
+      ["--stderr-flood", "3"],
+    );
+    const said = stderrTraced(runDir);
+    expect(said.length).toBeLessThan(1024 * 1024 + 200);
+    expect(said).toMatch(/\n\[prosec: this server's stderr passed 1,048,576 characters; the rest is not kept\]\n$/);
+    expect(resultsSent(server)).toEqual([
+      { name: "mcp__hostile__count", error: false, text: expect.stringMatching(/^call 1 /) },
+    ]);
   });
 });

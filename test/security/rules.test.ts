@@ -98,11 +98,25 @@ describe("network patterns and addresses", () => {
     expect(allows("https://api.github.com/*", "http://api.github.com/repos/x")).toBe(false);
     expect(allows("https://api.github.com/repos/*", "https://api.github.com/users/x")).toBe(false);
     expect(allows("https://api.github.com/repos/*", "https://api.github.com/repos/../users/x")).toBe(false);
+    // A separator written encoded is text to the URL parser and a separator to many servers.
+    expect(allows("https://api.github.com/repos/*", "https://api.github.com/repos/..%2Fusers/x")).toBe(false);
+    expect(allows("https://api.github.com/repos/*", "https://api.github.com/repos/..%5cusers/x")).toBe(false);
+    expect(allows("https://api.github.com/repos/*", "https://api.github.com/repos/%2e%2e/users/x")).toBe(false);
+    expect(allows("https://api.github.com/repos/*", "https://api.github.com/repos/a%20b")).toBe(true);
+    expect(allows("api.github.com", "https://api.github.com/repos/..%2Fusers")).toBe(true);
     expect(allows("example.org:8080", "http://example.org:8080/a")).toBe(true);
     expect(allows("example.org:8080", "http://example.org/a")).toBe(false);
     expect(allows("example.org:443", "https://EXAMPLE.org/")).toBe(true);
     expect(allows("http://127.0.0.1:8080/*", "http://0x7f.1:8080/")).toBe(true);
     expect(parseNetworkPattern("ftp://example.org")).toBeUndefined();
+  });
+
+  it("a URL whose path holds an encoded separator is refused by path patterns, saying why", async () => {
+    const guard = new PermissionGuard(temporaryFolder(), { network: ["https://api.github.com/repos/me/*"] }, undefined);
+    await expect(guard.checkUrl("https://api.github.com/repos/me/..%2F..%2Fadmin")).rejects.toThrow(
+      "The URL matches none of this agent's network patterns (a path with an encoded / or \\, %2F or %5C, matches no pattern that names a path): https://api.github.com/repos/me/..%2F..%2Fadmin",
+    );
+    expect((await guard.checkUrl("https://api.github.com/repos/me/x")).pathname).toBe("/repos/me/x");
   });
 
   it("only a pattern without `*` names a host (and may reach what it resolves to)", () => {

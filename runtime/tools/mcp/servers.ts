@@ -6,16 +6,20 @@
  *
  * A stdio server gets the environment `.mcp.json` gives it on top of the basics the SDK passes
  * (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), never the model's API key; its stderr is piped,
- * redacted and sent to the run's trace, never inherited. Its tool list is read once per run (a
+ * cut into whole lines (up to a megabyte of them: stderr-lines.ts), redacted and sent to the run's
+ * trace, never inherited. Its tool list is read once per run (a
  * `list_changed` notification is ignored: what an agent is offered does not change under it).
  * prosec advertises no client capabilities: no sampling, elicitation or roots.
  *
  * A server that stops (a crash, a closed connection) fails the call in flight as a tool error; the
  * next call starts it again, once per run.
  */
+import { StringDecoder } from "node:string_decoder";
 import type { Client, Tool as McpTool, CallToolResult } from "@modelcontextprotocol/client";
 import { expandServer, McpConfigError, type McpConfig, type McpServerSpec } from "./config.js";
 import { MODEL_CREDENTIALS } from "../environment.js";
+import { StderrLines } from "./stderr-lines.js";
+import { boundedFetch } from "./bounded-fetch.js";
 
 const CLIENT_INFO = { name: "prosec", version: "1" };
 /** The SDK's default is 60 s; a slow tool is bounded by the step's own time limit instead. */
@@ -41,6 +45,8 @@ interface Connection {
   readonly client: Client;
   tools: readonly McpTool[];
   stopped: boolean;
+  /** Why prosec ended the connection, when it did (a message past the bound). */
+  why?: string;
 }
 
 export class McpServers {
@@ -82,9 +88,10 @@ export class McpServers {
     } catch (error) {
       if (signal.aborted) throw error;
       if (connection.stopped)
-        throw new Error(`The MCP server ${server} stopped while the call was running: ${(error as Error).message}`, {
-          cause: error,
-        });
+        throw new Error(
+          `The MCP server ${server} stopped while the call was running: ${connection.why ?? (error as Error).message}`,
+          { cause: error },
+        );
       throw error;
     }
   }
@@ -146,9 +153,13 @@ export class McpServers {
     const spec = this.expanded(declared);
     const { Client } = await import("@modelcontextprotocol/client");
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const transport = await this.transport(spec);
-    const pid = (): number | null => ("pid" in transport ? transport.pid : null);
     const connection: Connection = { client, tools: tools ?? [], stopped: false };
+    // A message past the bound ends the connection, as a crash does: the call in flight fails, saying why.
+    const transport = await this.transport(spec, (message) => {
+      connection.why = message;
+      void client.close().catch(() => undefined);
+    });
+    const pid = (): number | null => ("pid" in transport ? transport.pid : null);
     try {
       await client.connect(transport, { signal, timeout: CALL_TIMEOUT_MS });
     } catch (error) {
@@ -162,14 +173,15 @@ export class McpServers {
       if (started !== null) this.pids.delete(started);
     };
     if (tools !== undefined) return connection;
-    const listed: McpTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { signal });
-      listed.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    connection.tools = listed;
+    try {
+      // Every page: the client follows the cursor, up to its own limit (64 pages, a cursor that never ends).
+      connection.tools = (await client.listTools(undefined, { signal })).tools;
+    } catch (error) {
+      // Stopped here: a failed start is forgotten (the next session starts the server again), and
+      // `close` never sees it, so a server left running would outlive the run.
+      await client.close().catch(() => undefined);
+      throw new Error(`The MCP server ${server} did not list its tools: ${(error as Error).message}`, { cause: error });
+    }
     return connection;
   }
 
@@ -186,7 +198,12 @@ export class McpServers {
         );
       this.settings.secret(value);
     });
-    const given = spec.type === "stdio" ? Object.values(spec.env) : Object.values(spec.headers);
+    // Every string the server is given, its command line and URL too: a variable that holds the key
+    // inside a longer value (`Bearer sk-ant-...`) passes the check above.
+    const given =
+      spec.type === "stdio"
+        ? [spec.command, ...spec.args, ...Object.values(spec.env)]
+        : [spec.url, ...Object.values(spec.headers)];
     if (given.some((value) => credentials.some((credential) => value.includes(credential))))
       throw new McpConfigError(
         `.mcp.json gives the MCP server ${declared.name} the model's API key; prosec never hands the key to a tool.`,
@@ -194,10 +211,13 @@ export class McpServers {
     return spec;
   }
 
-  private async transport(spec: McpServerSpec) {
+  private async transport(spec: McpServerSpec, overflow: (message: string) => void) {
     if (spec.type === "http") {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
-      return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+      return new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: { ...spec.headers } },
+        fetch: boundedFetch(overflow),
+      });
     }
     const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
     const transport = new StdioClientTransport({
@@ -207,7 +227,11 @@ export class McpServers {
       cwd: this.settings.cwd,
       stderr: "pipe",
     });
-    transport.stderr?.on("data", (chunk: Buffer) => this.settings.log(spec.name, chunk.toString("utf8")));
+    // Whole lines, so the log's redaction never meets half a secret, and a bounded amount of them.
+    const lines = new StderrLines((text) => this.settings.log(spec.name, text));
+    const decoder = new StringDecoder("utf8");
+    transport.stderr?.on("data", (chunk: Buffer) => lines.push(decoder.write(chunk)));
+    transport.stderr?.on("end", () => (lines.push(decoder.end()), lines.end()));
     return transport;
   }
 }
