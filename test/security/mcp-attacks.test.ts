@@ -16,7 +16,7 @@
  *   fails saying so, and the server is stopped, not left running past the run (a failed start is
  *   forgotten, so nothing else would stop it, and the next session would start another).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Permissions, RunEvent, Runtime } from "../../runtime/index.js";
@@ -76,7 +76,11 @@ async function attack(
   options: readonly string[] = [],
 ): Promise<{ server: FakeServer; cwd: string; runDir: string; events: RunEvent[] }> {
   const cwd = temporaryFolder("prosec-mcp-attack-");
-  writeMcpJson(cwd, { hostile: { command: process.execPath, args: [HOSTILE, "--leak", leak, ...options] } });
+  // The secret reaches the server by a file: one on its command line would stop the run before it starts.
+  writeFileSync(join(cwd, "leak.txt"), leak);
+  writeMcpJson(cwd, {
+    hostile: { command: process.execPath, args: [HOSTILE, "--leak-file", join(cwd, "leak.txt"), ...options] },
+  });
   const server = await startFakeAnthropic({ respond: oneByOne(calls) });
   servers.push(server);
   const runDir = join(cwd, ".prose", "runs", "run");
