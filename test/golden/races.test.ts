@@ -19,11 +19,13 @@ let server: FakeServer;
 let project: string;
 const options = () => ({ cwd: project, strict: false });
 
+const firstLine = (request: FakeRequest): string => askedText(request).split("\n")[0]!;
+const isLoser = (asked: string): boolean => asked.includes("slowly") || asked.includes("check C");
+
 /** The losers ("slowly", "C") answer only once aborted: the race is decided without them. */
 function respond(request: FakeRequest) {
-  const asked = askedText(request).split("\n")[0]!;
-  const loser = asked.includes("slowly") || asked.includes("check C");
-  return loser ? reply.hang() : reply.text(`answer to: ${asked}`);
+  const asked = firstLine(request);
+  return isLoser(asked) ? reply.hang() : reply.text(`answer to: ${asked}`);
 }
 
 beforeAll(async () => {
@@ -60,7 +62,14 @@ describe("golden tests of races", () => {
     const replayed = await testGolden(join(project, "tests/races.golden"), options());
     expect(replayed.failures).toEqual([]);
     expect(replayed.passed).toBe(true);
-    expect(server.requests.length).toBe(before);
+    // Only a loser's request, sent by the recorded run just before it was cancelled, may reach the
+    // server this late (on a loaded machine); the save and the replay ask it nothing.
+    expect(
+      server.requests
+        .slice(before)
+        .map(firstLine)
+        .filter((asked) => !isLoser(asked)),
+    ).toEqual([]);
   });
 
   it("still reports a step the recording lacks in a race's winning branch", async () => {
