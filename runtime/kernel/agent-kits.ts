@@ -10,6 +10,7 @@ import { builtinTools } from "../tools/builtin.js";
 import { PermissionGuard, type PermissionAsker } from "../tools/permissions.js";
 import { asksExplicitly, explicitAsker } from "../tools/approvals.js";
 import type { Secrets } from "../tools/secrets.js";
+import type { RunPlaces } from "./run-skills.js";
 import { toolParam } from "../tools/tool.js";
 import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";
 
@@ -38,7 +39,7 @@ export class AgentKits {
     /** The asker of explicit `prompt` permissions when no `onPermission` is given (tools/approvals.ts). */
     private readonly approvals?: (permissions: Permissions) => PermissionAsker | undefined,
     /** Where the run's skills are read (kernel/run-skills.ts): protected from every agent's writes. */
-    private readonly places?: () => { readonly places: readonly string[]; readonly identities: ReadonlySet<string> },
+    private readonly places?: () => RunPlaces,
   ) {}
 
   /**

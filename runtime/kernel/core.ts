@@ -6,8 +6,7 @@
  */
 import { AgentKits, type Toolbox } from "./agent-kits.js";
 import { RunMcp } from "./run-mcp.js";
-import { RunSkills, runSkillIdentities, runSkillPlaces } from "./run-skills.js";
-import { mcpServerPlaces } from "../tools/mcp/server-places.js";
+import { RunSkills, runPlaces, type RunPlaces } from "./run-skills.js";
 import { durableAsker } from "../tools/approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
 import { preview, UsageTotals } from "./events.js";
@@ -106,10 +105,8 @@ export class RunCore {
   /** Where approvals are answered: the run folder's journal (set when it opens); none on other backends. */
   approvalAnswers: ((key: string) => Promise<Value | undefined>) | undefined;
   private readonly notices = new Set<string>();
-  /** Where the run's skills are read (run-skills.ts), found on first use. */
-  private places: readonly string[] | undefined;
-  /** The identities of the run's skill folders, taken with `places`. */
-  private placeIdentities: ReadonlySet<string> | undefined;
+  /** What the run protects from every agent's writes (run-skills.ts), found on first use. */
+  private places: RunPlaces | undefined;
 
   /**
    * `caller` is set for a program called from another program's run: the two share the client, the
@@ -176,7 +173,7 @@ export class RunCore {
         this.approvalAnswers === undefined
           ? undefined
           : durableAsker(permissions, this.approvalAnswers, program.source),
-      () => ({ places: this.skillPlaces(), identities: this.skillIdentities() }),
+      () => this.protectedPlaces(),
     );
     this.mcp =
       caller?.core.mcp ??
@@ -190,27 +187,13 @@ export class RunCore {
   }
 
   /**
-   * Where the run's skills are read, protected from every agent's writes: the top-level program's
-   * and those of all the programs it uses (a called program's core asks the top-level one), and the
-   * files the MCP servers of `.mcp.json` run from the project (tools/mcp/server-places.ts).
+   * What every agent's writes may not touch: where the run's skills are read (the top-level program's
+   * and those of all the programs it uses: a called program's core asks the top-level one) and the
+   * files the MCP servers of `.mcp.json` run from the project.
    */
-  skillPlaces(): readonly string[] {
-    if (this.caller !== undefined) return this.caller.skillPlaces();
-    if (this.places === undefined) {
-      const cwd = this.options.cwd ?? process.cwd();
-      // What `.mcp.json`'s stdio servers run from the project, started outside any sandbox: protected too.
-      const servers = mcpServerPlaces(cwd, this.options.mcpConfig);
-      this.placeIdentities = runSkillIdentities(this.program, cwd, servers);
-      this.places = [...runSkillPlaces(this.program, cwd), ...servers];
-    }
-    return this.places;
-  }
-
-  /** The identities of the run's skill folders (run-skills.ts), taken when `skillPlaces` first runs. */
-  skillIdentities(): ReadonlySet<string> {
-    if (this.caller !== undefined) return this.caller.skillIdentities();
-    this.skillPlaces();
-    return this.placeIdentities!;
+  protectedPlaces(): RunPlaces {
+    if (this.caller !== undefined) return this.caller.protectedPlaces();
+    return (this.places ??= runPlaces(this.program, this.options.cwd ?? process.cwd(), this.options.mcpConfig));
   }
 
   /** Aborts everything still running; `reason` is what the pending steps reject with. */

@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import { isAbsolute, posix, relative, resolve, sep } from "node:path";
 import { PROTECTED_PLACES, protectedPlaces } from "../tools/protected-names.js";
 import { resolveSkill, skillIn, type ResolvedSkill } from "../tools/skills.js";
+import { mcpServerPlaces } from "../tools/mcp/server-places.js";
 import type { ProgramInfo, RunOptions, SessionSteps } from "../types.js";
 
 export class RunSkills {
@@ -118,6 +119,24 @@ export function runSkillIdentities(
   for (const folder of others) add(folder);
   visit(program);
   return identities;
+}
+
+/** What a run protects from every agent's writes: by path (relative to its folder), and its folders by identity. */
+export interface RunPlaces {
+  readonly places: readonly string[];
+  readonly identities: ReadonlySet<string>;
+}
+
+/**
+ * The run's skill places and the files `.mcp.json`'s stdio servers run from the project (started
+ * outside any sandbox: tools/mcp/server-places.ts), with their folders' identities, taken now.
+ */
+export function runPlaces(program: ProgramInfo, cwd: string, mcpConfig: RunOptions["mcpConfig"]): RunPlaces {
+  const servers = mcpServerPlaces(cwd, mcpConfig);
+  return {
+    places: [...runSkillPlaces(program, cwd), ...servers],
+    identities: runSkillIdentities(program, cwd, servers),
+  };
 }
 
 /** A skill as a session recorded it (a type, not an interface: it is a `Value`). */

@@ -30,10 +30,11 @@
  * but needs Node 22, socat and ripgrep, and takes shell strings, where commands here are often argv.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { identityOf, PROTECTED_PLACES, placeFolders } from "./protected-names.js";
 import { collect, type Walk } from "./sandbox-walk.js";
+import { anyCase, placeFiles, unlinkedIdentity } from "./sandbox-paths.js";
 
 /** `RunOptions.sandbox` and `prosec run --sandbox`. */
 export type SandboxMode = "required" | "auto" | "off";
@@ -266,13 +267,8 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   // bwrap follows a link at both ends of a bind: a protected entry (or its folder) swapped for a
   // link by a command of another session, between this check and the mount, would bind what the
   // link names (the host's whole /etc over the sandbox's). Each is checked inside as the binds are.
-  // A place that is a file (an MCP server's script in the top folder, mcp/server-places.ts): the walk
-  // looks at folders and protected names only. Bound, it can be neither written, removed nor renamed.
-  for (const place of places) {
-    if (place.includes("/") || place === ".") continue;
-    for (const path of anyCase(plan.cwd, place))
-      if (lstatSync(path, { throwIfNoEntry: false })?.isFile() === true) readOnly.push(path);
-  }
+  // Bound, a place that is a file can be neither written, removed nor renamed.
+  readOnly.push(...placeFiles(plan.cwd, places));
   for (const path of readOnly) {
     if (!inWritable(path)) continue;
     const identity = unlinkedIdentity(path);
@@ -321,24 +317,6 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   args.push("--chdir", plan.cwd, "--setenv", "HOME", SCRATCH_HOME, "--setenv", "TMPDIR", "/tmp", "--");
   args.push("/bin/sh", "-c", PREAMBLE, "prosec-sandbox", String(checks.length / 2), ...checks);
   return { args, writable, protectedBefore };
-}
-
-/** Every existing path under `cwd` that is `relative` in some case (absolute). */
-function anyCase(cwd: string, relative: string): string[] {
-  let found = [cwd];
-  for (const part of relative.split("/")) {
-    const lower = part.toLowerCase();
-    found = found.flatMap((folder) => {
-      let names: string[];
-      try {
-        names = readdirSync(folder);
-      } catch {
-        return [];
-      }
-      return names.filter((name) => name.toLowerCase() === lower).map((name) => `${folder}/${name}`);
-    });
-  }
-  return found;
 }
 
 function remember(identities: Map<string, string>, path: string): void {
@@ -401,28 +379,6 @@ function literalTarget(written: string): { path: string; folder: boolean } | und
 
 function within(path: string, folder: string): boolean {
   return folder === "." || path === folder || path.startsWith(`${folder}/`);
-}
-
-/**
- * `device:inode` of the folder or file at `path` when no component of it is a link (the descriptor,
- * opened `O_NOFOLLOW`, names exactly `path`); undefined when one is, or it is missing.
- */
-function unlinkedIdentity(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isDirectory() && !stat.isFile()) return undefined;
-    return readlinkSync(`/proc/self/fd/${fd}`) === path ? `${stat.dev}:${stat.ino}` : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
