@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BudgetExceeded } from "../../runtime/index.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { loadProgram, TEST_API_KEY, temporaryFolder } from "../e2e/harness.js";
@@ -191,7 +191,10 @@ describe("a run with a budget", () => {
     );
     const runDir = join(temporaryFolder("prosec-budget-run-"), "run");
     await program.run({}, options({ runDir, budget: 1, startOverBound: true, concurrency: 2 }));
-    expect(server.requests.map((request) => request.state).sort()).toEqual(["aborted", "answered"]);
+    // The run ends once the loser is cancelled; its connection's close may reach the server a moment later.
+    await vi.waitFor(() =>
+      expect(server.requests.map((request) => request.state).sort()).toEqual(["aborted", "answered"]),
+    );
     const spent = JSON.parse(readFileSync(join(runDir, "spent.json"), "utf8")) as { dollars: number; calls: number };
     // $0.10 for the answer, and the aborted request's worst case ($0.10): the server may have billed it.
     expect(spent.dollars).toBeCloseTo(0.2, 3);
