@@ -738,7 +738,10 @@ export const buildMessages = {
       "P008",
       range,
       `${quote(path)} is not in prose.lock: building never fetches a program`,
-      `fetch it once into the project with \`prosec add ${key}\``,
+      // `lib/helper.prose` reads as a registry reference (handle/slug); its author meant the file.
+      path.endsWith(".prose") && !/^https?:/.test(path)
+        ? `a local program's path starts with \`./\` or \`../\`: write \`use "./${path}"\` (a registry reference, handle/slug, has no \`.prose\`)`
+        : `fetch it once into the project with \`prosec add ${key}\``,
     ),
   vendoredCopyMissing: (range: SourceRange, path: string, file: string) =>
     error(
