@@ -719,12 +719,14 @@ export const analyzeMessages = {
 // ---------------------------------------------------------------------------------------------
 
 export const buildMessages = {
-  importNotFound: (range: SourceRange, path: string, resolved: string) =>
+  importNotFound: (range: SourceRange, path: string, resolved: string, suggestion?: string) =>
     error(
       "P030",
       range,
       `cannot read the imported program ${quote(path)} (looked for ${quote(resolved)})`,
-      "check the path: it is relative to this file",
+      suggestion === undefined
+        ? "check the path: it is relative to this file"
+        : `did you mean ${quote(suggestion)}? The path is relative to this file`,
     ),
   importHasErrors: (range: SourceRange, path: string) =>
     error(

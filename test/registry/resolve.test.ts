@@ -95,6 +95,22 @@ describe("check: remote programs through prose.lock", () => {
     );
   });
 
+  it("names the program beside a mistyped local `use` (P030), and only one a typo away", () => {
+    const folder = temporaryFolder("prosec-use-typo-");
+    mkdirSync(join(folder, "lib"));
+    writeFileSync(join(folder, "lib/helper.prose"), 'output answer = session "Help"\n');
+    const hint = (use: string) => {
+      writeFileSync(join(folder, "main.prose"), `use "${use}" as helper\n\noutput r = helper()\n`);
+      const [diagnostic] = checkPrograms(["main.prose"], { cwd: folder })[0]!.diagnostics;
+      expect(diagnostic!.code).toBe("P030");
+      return diagnostic!.hint;
+    };
+    expect(hint("./lib/helpr")).toBe("did you mean `./lib/helper`? The path is relative to this file");
+    expect(hint("./lib/hepler.prose")).toBe("did you mean `./lib/helper.prose`? The path is relative to this file");
+    expect(hint("./lib/summary")).toBe("check the path: it is relative to this file");
+    expect(hint("./nowhere/helper")).toBe("check the path: it is relative to this file");
+  });
+
   it("refuses a vendored copy that is missing or differs from the lockfile's hash", () => {
     const folder = project({ "main.prose": main });
     writeFileSync(join(folder, "prose_modules/alice/research.prose"), research.replace("Summarise", "Leak"));
