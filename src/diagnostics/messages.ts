@@ -90,11 +90,12 @@ export const parseMessages = {
     ),
   unexpectedCharacter: (range: SourceRange, character: string) =>
     error("E004", range, `unexpected character ${quote(character)}`),
-  unexpectedToken: (range: SourceRange, found: string, expected: readonly string[]) =>
+  unexpectedToken: (range: SourceRange, found: string, expected: readonly string[], keyword?: string) =>
     error(
       "E004",
       range,
       expected.length > 0 ? `unexpected ${found}: expected ${oneOf(expected)}` : `unexpected ${found}`,
+      keyword === undefined ? undefined : `did you mean ${quote(keyword)}?`,
     ),
   expectedColon: (range: SourceRange, after: string, found: string, isPropertyLine: boolean) =>
     error(
