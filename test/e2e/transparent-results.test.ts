@@ -126,7 +126,7 @@ describe("a value that ends in an `if` or `choice`", () => {
     });
   });
 
-  it("is a `map` item's and a `reduce` step's value", async () => {
+  it("is a `map`, `filter` or `pmap` item's and a `reduce` step's value", async () => {
     const outputs = await outputsOf(
       lines(
         'let mapped = ["a", "b"] | map:',
@@ -137,10 +137,25 @@ describe("a value that ends in an `if` or `choice`", () => {
         'let folded = ["x", "y"] | reduce(acc, next):',
         "  if true:",
         '    "{acc}+{next}"',
+        'let kept = ["a", "b", "c"] | filter:',
+        '  if item == "a":',
+        "    true",
+        "  else:",
+        '    item == "c"',
+        'let fanned = ["p", "q"] | pmap:',
+        '  if item == "p":',
+        '    session "Fan {item}"',
         "output mapped = mapped",
         "output folded = folded",
+        "output kept = kept",
+        "output fanned = fanned",
       ),
     );
-    expect(outputs).toEqual({ mapped: ["R(Map a)", "plain b"], folded: "x+y" });
+    expect(outputs).toEqual({
+      mapped: ["R(Map a)", "plain b"],
+      folded: "x+y",
+      kept: ["a", "c"],
+      fanned: ["R(Fan p)", null],
+    });
   });
 });
