@@ -135,6 +135,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
     try {
       $loop: for (const topic of await rt.list({ line: 18, column: 26 }, ["scope", "risks", "costs"])) {
         $sequence2.next();
+        let $result: Value = null;
         if (equals(topic, "costs")) {
           $results.push(null);
           continue;
@@ -151,11 +152,15 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
             break $loop;
           }
           case 1: {
-            await rt.session({ at: { line: 25, column: 7 }, prompt: `Notes on ${text(topic)}`, unbound: true });
+            $result = await rt.session({
+              at: { line: 25, column: 7 },
+              prompt: `Notes on ${text(topic)}`,
+              unbound: true,
+            });
             break;
           }
         }
-        $results.push(null);
+        $results.push($result);
       }
     } finally {
       $sequence2.end();

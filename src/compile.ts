@@ -35,6 +35,8 @@ export interface ImportProblem {
     | "cycle";
   /** As shown to the user: the file looked for, the lockfile key, the lockfile's problem or the chain. */
   readonly resolved: string;
+  /** For `missing`: the `use` path of a program beside the one looked for, one typo away (`./helper` for `./helpr`). */
+  readonly suggestion?: string;
 }
 
 export interface CompileOptions {
@@ -169,7 +171,7 @@ function importDiagnostic(use: StringLiteral, problem: ImportProblem): Diagnosti
   const { loc, value } = use;
   switch (problem.problem) {
     case "missing":
-      return buildMessages.importNotFound(loc, value, problem.resolved);
+      return buildMessages.importNotFound(loc, value, problem.resolved, problem.suggestion);
     case "has-errors":
       return buildMessages.importHasErrors(loc, value);
     case "not-locked":

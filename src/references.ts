@@ -24,6 +24,15 @@ export function isRemoteUse(usePath: string): boolean {
   return REGISTRY_REF.test(usePath) || URL_REF.test(usePath);
 }
 
+/**
+ * Whether a command line's program names a remote program: a URL, or a registry reference. A name
+ * ending in `.prose` is a file (`prosec run src/review.prose`), missing or not: registry slugs have
+ * no extension, and a mistyped path must say "no such file", not fetch from the registry.
+ */
+export function namesRemoteProgram(argument: string): boolean {
+  return URL_REF.test(argument) || (REGISTRY_REF.test(argument) && !argument.endsWith(".prose"));
+}
+
 /** The lockfile's key for a remote `use`: `alice/research` for `@alice/research` too; a URL as written. */
 export function refKey(usePath: string): string {
   const match = REGISTRY_REF.exec(usePath);

@@ -32,7 +32,7 @@ import { UsageError } from "../errors.js";
 import { loadChecked } from "../run/load-checked.js";
 import { keepHeapNearLiveSize } from "../run/heap.js";
 import type { RemoteRunArguments } from "./run-remote.js";
-import { isRemoteUse } from "../references.js";
+import { namesRemoteProgram } from "../references.js";
 import type { Continuation } from "../runs/run-store.js";
 
 /** What `prosec run` was given (see run-command.ts): the file may be left out to resume a DBOS run. */
@@ -78,7 +78,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
   let loaded: Awaited<ReturnType<typeof loadChecked>>;
   if (file !== undefined) {
     // The registry's code is loaded only for a program the command line names by reference.
-    if (!existsSync(file) && isRemoteUse(file)) {
+    if (!existsSync(file) && namesRemoteProgram(file)) {
       const { programToRun } = await import("./run-remote.js");
       const { registryFailure } = await import("./registry-session.js");
       try {

@@ -11,7 +11,7 @@ import type { Property } from "../ast.js";
 import { checkSource } from "../pipeline.js";
 import { findProjectRoot, readLockfile } from "../project/lockfile.js";
 import { approve, cachedProgram, type CachedProgram } from "../registry/run-cache.js";
-import { DEFAULT_REGISTRY, isRemoteUse, VENDOR_FOLDER, vendoredPath } from "../references.js";
+import { DEFAULT_REGISTRY, namesRemoteProgram, VENDOR_FOLDER, vendoredPath } from "../references.js";
 import { UsageError } from "../errors.js";
 import { terminalText } from "../printable.js";
 import { registrySettings } from "./registry-session.js";
@@ -24,7 +24,7 @@ export interface RemoteRunArguments {
 
 /** The file to run: the one named, or the cached copy of the program a reference names (fetched now). */
 export async function programToRun(argv: RemoteRunArguments): Promise<string> {
-  if (existsSync(argv.file) || !isRemoteUse(argv.file)) return argv.file;
+  if (existsSync(argv.file) || !namesRemoteProgram(argv.file)) return argv.file;
   const settings = registrySettings();
   const project = findProjectRoot(settings.cwd);
   const registry = settings.registry ?? (project === undefined ? DEFAULT_REGISTRY : readLockfile(project).registry);

@@ -90,11 +90,12 @@ export const parseMessages = {
     ),
   unexpectedCharacter: (range: SourceRange, character: string) =>
     error("E004", range, `unexpected character ${quote(character)}`),
-  unexpectedToken: (range: SourceRange, found: string, expected: readonly string[]) =>
+  unexpectedToken: (range: SourceRange, found: string, expected: readonly string[], keyword?: string) =>
     error(
       "E004",
       range,
       expected.length > 0 ? `unexpected ${found}: expected ${oneOf(expected)}` : `unexpected ${found}`,
+      keyword === undefined ? undefined : `did you mean ${quote(keyword)}?`,
     ),
   expectedColon: (range: SourceRange, after: string, found: string, isPropertyLine: boolean) =>
     error(
@@ -719,12 +720,14 @@ export const analyzeMessages = {
 // ---------------------------------------------------------------------------------------------
 
 export const buildMessages = {
-  importNotFound: (range: SourceRange, path: string, resolved: string) =>
+  importNotFound: (range: SourceRange, path: string, resolved: string, suggestion?: string) =>
     error(
       "P030",
       range,
       `cannot read the imported program ${quote(path)} (looked for ${quote(resolved)})`,
-      "check the path: it is relative to this file",
+      suggestion === undefined
+        ? "check the path: it is relative to this file"
+        : `did you mean ${quote(suggestion)}? The path is relative to this file`,
     ),
   importHasErrors: (range: SourceRange, path: string) =>
     error(
@@ -738,7 +741,10 @@ export const buildMessages = {
       "P008",
       range,
       `${quote(path)} is not in prose.lock: building never fetches a program`,
-      `fetch it once into the project with \`prosec add ${key}\``,
+      // `lib/helper.prose` reads as a registry reference (handle/slug); its author meant the file.
+      path.endsWith(".prose") && !/^https?:/.test(path)
+        ? `a local program's path starts with \`./\` or \`../\`: write \`use "./${path}"\` (a registry reference, handle/slug, has no \`.prose\`)`
+        : `fetch it once into the project with \`prosec add ${key}\``,
     ),
   vendoredCopyMissing: (range: SourceRange, path: string, file: string) =>
     error(

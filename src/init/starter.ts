@@ -7,7 +7,7 @@
  * .gitignore are added to, and a file init would write that is already there refuses the whole init
  * before anything is written.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { makeDirectory } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
@@ -65,7 +65,7 @@ export async function initProject(dir: string): Promise<InitReport> {
   lines.push(`wrote ${STARTER.program} (a starter program: three researchers in parallel, then a writer)`);
   writeFileSync(path("package.json"), `${JSON.stringify(manifest.json, null, 2)}\n`);
   lines.push(
-    `${manifest.existed ? "added to" : "wrote"} package.json (scripts build, check, test and eval; "type": "module")`,
+    `${manifest.existed ? "added to" : "wrote"} package.json (scripts build, check, test and eval; "type": "module"${manifest.replaced.map((change) => `; ${change}`).join("")})`,
   );
   if (existsSync(path("tsconfig.json")))
     lines.push("kept tsconfig.json (it needs module and moduleResolution NodeNext)");
@@ -83,11 +83,26 @@ export async function initProject(dir: string): Promise<InitReport> {
   return { lines };
 }
 
-/** package.json with the starter's scripts and `"type": "module"`, refusing to change what is set otherwise. */
-function packageManifest(file: string, root: string): { json: Record<string, unknown>; existed: boolean } {
+/** The test script `npm init` writes: a placeholder, which init replaces as if there were none. */
+const NPM_PLACEHOLDER_TEST = 'echo "Error: no test specified" && exit 1';
+
+interface Manifest {
+  readonly json: Record<string, unknown>;
+  readonly existed: boolean;
+  /** What init changed that was set before, said in its report. */
+  readonly replaced: readonly string[];
+}
+
+/**
+ * package.json with the starter's scripts and `"type": "module"`, refusing to change what is set
+ * otherwise. What `npm init -y` writes is no one's choice and is changed: its placeholder `test`
+ * script, and `"type": "commonjs"` (npm 11's default) while the project holds no code it could break.
+ */
+function packageManifest(file: string, root: string): Manifest {
   if (!existsSync(file))
     return {
       existed: false,
+      replaced: [],
       json: {
         name: packageName(root),
         version: "0.1.0",
@@ -102,19 +117,47 @@ function packageManifest(file: string, root: string): { json: Record<string, unk
   } catch {
     throw new UsageError("package.json is not JSON: fix it, then run prosec init again");
   }
-  if (json["type"] !== undefined && json["type"] !== "module")
+  const replaced: string[] = [];
+  if (json["type"] === "commonjs") {
+    const code = firstCodeFile(root);
+    if (code !== undefined)
+      throw new UsageError(
+        `package.json says "type": "commonjs" and the project has code (${code}): generated modules are ES modules, so the project needs "type": "module". Set it with \`npm pkg set type=module\` once your code is ready for it (or run prosec init in a folder of its own), then run prosec init again`,
+      );
+    replaced.push('"type" was "commonjs", with no code yet');
+  } else if (json["type"] !== undefined && json["type"] !== "module")
     throw new UsageError(
-      `package.json says "type": ${JSON.stringify(json["type"])}: generated modules are ES modules, so the project needs "type": "module"`,
+      `package.json says "type": ${JSON.stringify(json["type"])}: generated modules are ES modules, so the project needs "type": "module". Set it with \`npm pkg set type=module\`, then run prosec init again`,
     );
   const scripts = (json["scripts"] ?? {}) as Record<string, string>;
+  if (scripts["test"] === NPM_PLACEHOLDER_TEST) replaced.push("npm's placeholder test script replaced");
   const clashes = Object.entries(STARTER_SCRIPTS).filter(
-    ([name, command]) => scripts[name] !== undefined && scripts[name] !== command,
+    ([name, command]) =>
+      scripts[name] !== undefined &&
+      scripts[name] !== command &&
+      !(name === "test" && scripts[name] === NPM_PLACEHOLDER_TEST),
   );
   if (clashes.length > 0)
     throw new UsageError(
       `package.json already has the script${clashes.length === 1 ? "" : "s"} ${clashes.map(([name]) => `"${name}"`).join(", ")}: init overwrites nothing (rename ${clashes.length === 1 ? "it" : "them"}, or add prosec's commands by hand: see the README's "Use it in your app")`,
     );
-  return { existed: true, json: { ...json, type: "module", scripts: { ...scripts, ...STARTER_SCRIPTS } } };
+  return { existed: true, replaced, json: { ...json, type: "module", scripts: { ...scripts, ...STARTER_SCRIPTS } } };
+}
+
+const CODE_FILE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+
+/** A JavaScript or TypeScript file of the project's own (not in node_modules or a dot folder), if any. */
+function firstCodeFile(root: string): string | undefined {
+  const folders = [""];
+  for (let visited = 0; folders.length > 0 && visited < 10_000; visited++) {
+    const folder = folders.shift()!;
+    for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+      const relative = folder === "" ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith(".")) folders.push(relative);
+      else if (entry.isFile() && CODE_FILE.test(entry.name)) return relative;
+    }
+  }
+  return undefined;
 }
 
 /** An npm package name from the folder's name. */

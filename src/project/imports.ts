@@ -5,12 +5,12 @@
  * caller's.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { readProgram } from "./read-program.js";
 import type { ImportProblem, ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
-import { type Analysis, type ImportedProgram, programCost } from "../phases/2-analyze/index.js";
+import { type Analysis, closest, type ImportedProgram, programCost } from "../phases/2-analyze/index.js";
 import { checkSource } from "../pipeline.js";
 import { findProjectRoot, LockfileError, readLockfile } from "./lockfile.js";
 import { isLocalUse, refKey, useStrings, VENDOR_FOLDER, vendoredPath } from "../references.js";
@@ -84,8 +84,27 @@ export function importResolver(
     onResolved?.(usePath, target.file);
     const cycle = importCycle(importer, target.file);
     if (cycle) return { problem: "cycle", resolved: cycle.map((file) => portable(file, cwd)).join(" → ") };
-    return importInterface(target.file, cache, cwd);
+    const resolution = importInterface(target.file, cache, cwd);
+    if (!("problem" in resolution) || resolution.problem !== "missing" || !isLocalUse(usePath)) return resolution;
+    const suggestion = nearbyProgram(usePath, target.file);
+    return suggestion === undefined ? resolution : { ...resolution, suggestion };
   };
+}
+
+/** A local `use` path one typo from a program in the folder the missing one would be in: `./helper` for `./helpr`. */
+function nearbyProgram(usePath: string, missing: string): string | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(missing), { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith(".prose"))
+      .map((entry) => entry.name.slice(0, -".prose".length));
+  } catch {
+    return undefined;
+  }
+  const close = closest(basename(missing, ".prose"), names);
+  if (close === undefined) return undefined;
+  const slash = usePath.lastIndexOf("/");
+  return `${usePath.slice(0, slash + 1)}${close}${usePath.endsWith(".prose") ? ".prose" : ""}`;
 }
 
 /** The inputs and outputs of an imported program, from its own analysis (cached per file). */

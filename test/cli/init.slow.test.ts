@@ -114,4 +114,41 @@ describe("prosec init", () => {
     expect(refused.stderr).toContain('package.json already has the script "test": init overwrites nothing');
     expect(readdirSync(other)).toEqual(["package.json"]);
   });
+
+  // What `npm init -y` writes (npm 11): its placeholder test script and `"type": "commonjs"`.
+  const npmInit = {
+    name: "fresh",
+    version: "1.0.0",
+    main: "index.js",
+    scripts: { test: 'echo "Error: no test specified" && exit 1' },
+    type: "commonjs",
+  };
+
+  it("sets up a fresh `npm init -y` project: npm's placeholder test script and commonjs type are no one's choice", () => {
+    const app = temporaryFolder("prosec-init-npm-");
+    writeFileSync(join(app, "package.json"), JSON.stringify(npmInit));
+    const made = prosec(["init"], app);
+    expect(made.status, made.stderr).toBe(EXIT.ok);
+    expect(made.stdout).toContain(
+      `added to package.json (scripts build, check, test and eval; "type": "module"; "type" was "commonjs", with no code yet; npm's placeholder test script replaced)`,
+    );
+    expect(JSON.parse(readFileSync(join(app, "package.json"), "utf8"))).toEqual({
+      ...npmInit,
+      type: "module",
+      scripts: STARTER_SCRIPTS,
+    });
+  });
+
+  it("refuses commonjs when the project has code, naming a file and the command that switches", () => {
+    const app = temporaryFolder("prosec-init-cjs-");
+    writeFileSync(join(app, "package.json"), JSON.stringify(npmInit));
+    mkdirSync(join(app, "lib"));
+    writeFileSync(join(app, "lib/server.js"), "module.exports = {};\n");
+    const refused = prosec(["init"], app);
+    expect(refused.status).toBe(EXIT.usage);
+    expect(refused.stderr).toBe(
+      'prosec: package.json says "type": "commonjs" and the project has code (lib/server.js): generated modules are ES modules, so the project needs "type": "module". Set it with `npm pkg set type=module` once your code is ready for it (or run prosec init in a folder of its own), then run prosec init again\n',
+    );
+    expect(readdirSync(app).sort()).toEqual(["lib", "package.json"]);
+  });
 });

@@ -74,6 +74,22 @@ const programs: Record<string, string> = {
     "output result = result",
     "",
   ].join("\n"),
+  // No `output`: a call gives the final result, here the text of the session that ran.
+  "outputless.prose": [
+    'input mode: "a or b"',
+    'if mode == "a":',
+    '  session "Helper A"',
+    "else:",
+    '  session "Helper B"',
+    "",
+  ].join("\n"),
+  "outputless-caller.prose": [
+    'use "./outputless.prose" as helper',
+    'let h = helper(mode: "a")',
+    "output h = h",
+    'output upper = "{h}!"',
+    "",
+  ].join("\n"),
 };
 
 let folder: string;
@@ -152,5 +168,11 @@ describe("typed inputs and outputs", () => {
 
   it("a program call's result is the called program's Outputs", () => {
     expect(typeOf(modules["caller.prose"]!, "result")).toBe("kinds.Outputs");
+  });
+
+  it("a call of a program that declares no output gives its final result: a Value, not its empty Outputs", () => {
+    expect(modules["outputless.prose"]).toContain("export type Outputs = Record<string, never>;");
+    expect(typeOf(modules["outputless-caller.prose"]!, "h")).toBe("Value");
+    expect(modules["outputless-caller.prose"]).not.toContain("helper.Outputs");
   });
 });

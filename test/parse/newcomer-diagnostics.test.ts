@@ -17,6 +17,19 @@ async function reported(source: string): Promise<string[]> {
 }
 
 describe("diagnostics a newcomer met", () => {
+  it("a keyword misspelt inside a header (`loop untill`, `for x inn`) asks for the keyword meant", async () => {
+    expect(await reported(lines("loop untill **done** (max: 3):", '  session "Work"'))).toEqual([
+      "1:6 E004 unexpected `untill`: expected end of line, `(`, `:`, `as`, `until` or `while` | did you mean `until`?",
+    ]);
+    expect(await reported(lines("for x inn [1, 2]:", '  session "Item {x}"'))).toEqual([
+      "1:7 E004 unexpected `inn`: expected `,` or `in` | did you mean `in`?",
+    ]);
+    // A word far from every keyword expected there gets no guess.
+    expect(await reported(lines("loop forever **done**:", '  session "Work"'))).toEqual([
+      "1:6 E004 unexpected `forever`: expected end of line, `(`, `:`, `as`, `until` or `while`",
+    ]);
+  });
+
   it("a line over-indented by a space is reported at that line, once", async () => {
     expect(
       await reported(

@@ -145,4 +145,15 @@ describe("prosec run <ref>", () => {
     expect(ran.stdout).toContain("local");
     expect(registry.requests.length).toBe(asked);
   });
+
+  it("says a mistyped program path ending in .prose is no such file, and never asks the registry", async () => {
+    const folder = temporaryFolder("prosec-registry-typo-");
+    mkdirSync(join(folder, "src"));
+    writeFileSync(join(folder, "src/review.prose"), 'output local = session "Review"\n');
+    const asked = registry.requests.length;
+    const typo = await prosec(["run", "src/reveiw.prose"], folder);
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toBe("prosec: src/reveiw.prose: no such file\n");
+    expect(registry.requests.length).toBe(asked);
+  });
 });

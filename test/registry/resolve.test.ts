@@ -3,7 +3,7 @@
  * and the vendored copies only: a project is set up by `prosec add` against the fake registry once,
  * then copied for each test; nothing after that touches the network.
  */
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TextDocument } from "vscode-languageserver-textdocument";
@@ -81,6 +81,34 @@ describe("check: remote programs through prose.lock", () => {
     expect(codes(project({ "main.prose": 'use "@carol/news"\n\nsession "Hi"\n' }))).toEqual([
       "main.prose:1:5 P008 `@carol/news` is not in prose.lock: building never fetches a program",
     ]);
+  });
+
+  it("tells a `use` of a path ending in .prose (a local file meant, without `./`) to write `./`", () => {
+    const folder = temporaryFolder("prosec-registry-path-");
+    mkdirSync(join(folder, "lib"));
+    writeFileSync(join(folder, "lib/helper.prose"), 'output answer = session "Help"\n');
+    writeFileSync(join(folder, "main.prose"), 'use "lib/helper.prose" as helper\n\noutput r = helper()\n');
+    const [diagnostic] = checkPrograms(["main.prose"], { cwd: folder })[0]!.diagnostics;
+    expect(diagnostic!.code).toBe("P008");
+    expect(diagnostic!.hint).toBe(
+      'a local program\'s path starts with `./` or `../`: write `use "./lib/helper.prose"` (a registry reference, handle/slug, has no `.prose`)',
+    );
+  });
+
+  it("names the program beside a mistyped local `use` (P030), and only one a typo away", () => {
+    const folder = temporaryFolder("prosec-use-typo-");
+    mkdirSync(join(folder, "lib"));
+    writeFileSync(join(folder, "lib/helper.prose"), 'output answer = session "Help"\n');
+    const hint = (use: string) => {
+      writeFileSync(join(folder, "main.prose"), `use "${use}" as helper\n\noutput r = helper()\n`);
+      const [diagnostic] = checkPrograms(["main.prose"], { cwd: folder })[0]!.diagnostics;
+      expect(diagnostic!.code).toBe("P030");
+      return diagnostic!.hint;
+    };
+    expect(hint("./lib/helpr")).toBe("did you mean `./lib/helper`? The path is relative to this file");
+    expect(hint("./lib/hepler.prose")).toBe("did you mean `./lib/helper.prose`? The path is relative to this file");
+    expect(hint("./lib/summary")).toBe("check the path: it is relative to this file");
+    expect(hint("./nowhere/helper")).toBe("check the path: it is relative to this file");
   });
 
   it("refuses a vendored copy that is missing or differs from the lockfile's hash", () => {

@@ -260,7 +260,15 @@ function syntaxError(
       startsLine && before.some((t) => t.type === "INDENT"),
     );
   }
-  return parseMessages.unexpectedToken(range, describe(token), describeExpected(expected));
+  // `loop untill **done**:`: a word one typo from a keyword the grammar expected there.
+  const keyword =
+    token.type === "name"
+      ? closestWord(
+          token.text,
+          [...expected].filter((symbol) => /^[a-z]+$/.test(symbol)),
+        )
+      : undefined;
+  return parseMessages.unexpectedToken(range, describe(token), describeExpected(expected), keyword);
 }
 
 /**

@@ -191,10 +191,13 @@ export function inferValueTypes(
         const typed = analysis.typed.of(expression);
         return typed === undefined ? valueType : resultValueType(typed);
       }
-      case "ProgramCall":
-        return analysis.imports.has(expression.callee.name)
+      case "ProgramCall": {
+        // A program that declares no output gives its final result (DIALECT.md, the `use` rule), any value.
+        const outputs = analysis.importedOutputs.get(expression.callee.name);
+        return analysis.imports.has(expression.callee.name) && outputs?.length !== 0
           ? { kind: "outputs", program: expression.callee.name }
           : valueType;
+      }
       default:
         return valueType;
     }

@@ -6,7 +6,7 @@ import type * as ast from "../../../ast.js";
 import { boundNames, branchBinding, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
 import { b } from "../builders.js";
-import { Lines, finishStatement, nullValue, type Finish, type Lowered } from "../lowered.js";
+import { Lines, finishStatement, inert, nullValue, type Finish, type Lowered } from "../lowered.js";
 import type { LowerState } from "../state.js";
 
 /**
@@ -21,6 +21,7 @@ export function statementList(
   lowering: Lowering,
   options: ListOptions,
 ): Lines {
+  if (endsInTransparentValue(statements, options)) return transparentEnd(statements, outer, lowering, options);
   const out = new Lines();
   const declaredHere = declareScope(statements, out, outer, lowering, options);
   const state: LowerState = { ...outer, out, declaredHere };
@@ -45,6 +46,73 @@ export function statementList(
   if (left) out.leftEarlier();
   const noValue = finishing < 0 || !producesValue(statements[finishing]!);
   if (finish && !out.exits && noValue && !options.finishLastValue) finishWith(out, finish, nullValue);
+  return out;
+}
+
+/**
+ * Whether a list's value comes from the `if` or `choice` it ends with: their bodies are transparent,
+ * for a block's result, a branch's or an item's as for a program's final result (DIALECT.md), so
+ * `do check(x)` ending in `if x: session "A"` gives A's text, not `null`.
+ */
+function endsInTransparentValue(statements: readonly ast.Statement[], options: ListOptions): boolean {
+  const finish = options.finish;
+  if (finish === undefined || finish.kind === "discard" || options.finishLastValue) return false;
+  const last = statements.at(-1);
+  return last !== undefined && branchesGive(last) === "value" && tailGives(statements) === "value";
+}
+
+/**
+ * What a list's end gives to a transparent finish: `value` when its last statement gives one (an
+ * `output` leaves a block instead) or it ends in an `if`/`choice` whose bodies give one; `none` when
+ * it gives nothing (a `continue`, a `throw`); `unclear` for any other shape (a value then a `return`
+ * or a loop), which keeps its value as it was rather than assign what a later statement drops.
+ */
+function tailGives(statements: readonly ast.Statement[]): "value" | "none" | "unclear" {
+  const last = statements.at(-1);
+  if (last === undefined) return "none";
+  const lastValue = lastValueIndex(statements);
+  if (lastValue === statements.length - 1) return last.kind === "Output" ? "unclear" : "value";
+  // An `if` before the last statement may only leave (`if done: continue`): a value it gave would be dropped.
+  if (statements.slice(lastValue + 1, -1).some((statement) => branchesGive(statement) !== "none")) return "unclear";
+  const gives = branchesGive(last);
+  if (gives === undefined) return lastValue >= 0 ? "unclear" : "none";
+  if (gives === "unclear") return "unclear";
+  return gives === "value" || lastValue >= 0 ? "value" : "none";
+}
+
+/** What an `if`'s or `choice`'s bodies give together (`tailGives`); undefined for any other statement. */
+function branchesGive(statement: ast.Statement): "value" | "none" | "unclear" | undefined {
+  const bodies =
+    statement.kind === "If"
+      ? [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []]
+      : statement.kind === "Choice"
+        ? statement.options.map((option) => option.body)
+        : undefined;
+  if (bodies === undefined) return undefined;
+  const gives = bodies.map(tailGives);
+  return gives.includes("unclear") ? "unclear" : gives.includes("value") ? "value" : "none";
+}
+
+/** Such a list: its value set as a program's final result is, then finished with it. */
+function transparentEnd(
+  statements: readonly ast.Statement[],
+  outer: LowerState,
+  lowering: Lowering,
+  options: ListOptions,
+): Lines {
+  const finish = options.finish!;
+  const target = lowering.temporary("result");
+  const inner = statementList(statements, outer, lowering, {
+    ...options,
+    finish: { kind: "assign", target },
+    finishLastValue: true,
+  });
+  const out = new Lines();
+  // Given on every path (a value statement first, or an `if`/`else` every body of which gives one): no `null`.
+  const given = lastValueIndex(statements) >= 0 || alwaysGivesValue(statements);
+  out.add(given ? b.let(target, "Value") : b.let(target, "Value", "null"));
+  out.append(inner);
+  if (!inner.exits) finishWith(out, finish, inert(target));
   return out;
 }
 

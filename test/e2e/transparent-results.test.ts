@@ -1,0 +1,161 @@
+/**
+ * A block's, branch's or item's value when it ends in an `if` or `choice`: their bodies are
+ * transparent (DIALECT.md, as for a program's final result), so the value is the last value of the
+ * body that ran, not `null`. Each program is compiled and run against the fake Messages API.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { reply, startFakeAnthropic, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import {
+  callKind,
+  choiceCriteria,
+  choiceEnum,
+  firstUserText,
+  judgmentCondition,
+  loadProgram,
+  TEST_API_KEY,
+  temporaryFolder,
+} from "./harness.js";
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+let programs = 0;
+const lines = (...source: string[]) => `${source.join("\n")}\n`;
+
+/** Runs `source`: sessions reply `R(<task>)`, judgments say `answers[condition]`, choices take `choices[criteria]`. */
+async function outputsOf(
+  source: string,
+  answers: Record<string, boolean> = {},
+  choices: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const respond = (request: FakeRequest) => {
+    const kind = callKind(request);
+    if (kind === "session") return reply.text(`R(${taskLine(request)})`);
+    if (kind === "choice") {
+      const label = choices[choiceCriteria(request)];
+      const option = choiceEnum(request).find((text) => text.endsWith(` ${label}`));
+      return reply.toolUse([{ name: "answer", input: { answer: option, reason: "scripted" } }]);
+    }
+    return reply.toolUse([
+      { name: "answer", input: { answer: answers[judgmentCondition(request)] ?? false, reason: "scripted" } },
+    ]);
+  };
+  server = await startFakeAnthropic({ respond });
+  const program = await loadProgram(source, `transparent-${++programs}.prose`);
+  return program.run(
+    {},
+    { apiKey: TEST_API_KEY, baseURL: server.url, cwd: temporaryFolder("prosec-e2e-transparent-"), maxRetries: 0 },
+  );
+}
+
+/** A session's task line (after a block call's execution scope, when there is one). */
+function taskLine(request: FakeRequest): string {
+  const parts = firstUserText(request).split("\n\n");
+  return (parts.find((part) => !part.startsWith("Execution scope:")) ?? "").split("\n")[0]!;
+}
+
+describe("a value that ends in an `if` or `choice`", () => {
+  it("is a block call's result: the last value of the body that ran", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "block pick(flag):",
+        "  if flag:",
+        '    session "Flagged"',
+        "  else:",
+        '    session "Plain"',
+        "block opt():",
+        '  let draft = session "Draft"',
+        "  if **worth polishing**:",
+        '    session "Polish"',
+        "output yes = do pick(true)",
+        "output no = do pick(false)",
+        "output polished = do opt()",
+      ),
+      { "worth polishing": true },
+    );
+    expect(outputs).toEqual({ yes: "R(Flagged)", no: "R(Plain)", polished: "R(Polish)" });
+  });
+
+  it("keeps the value before it when no body gives one (an `if` that did not run)", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "block opt():",
+        '  let draft = session "Draft"',
+        "  if **worth polishing**:",
+        '    session "Polish"',
+        "output kept = do opt()",
+      ),
+      { "worth polishing": false },
+    );
+    expect(outputs).toEqual({ kept: "R(Draft)" });
+  });
+
+  it("is a `do:` body's, a parallel branch's and a `for` item's value; a `continue`d item is still null", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "let inline = do:",
+        "  choice **which side**:",
+        '    option "Left":',
+        '      session "Go left"',
+        '    option "Right":',
+        '      session "Go right"',
+        "parallel:",
+        "  branch = do:",
+        "    if true:",
+        '      session "Branch"',
+        '  other = session "Other"',
+        'let notes = for topic in ["scope", "costs"]:',
+        '  if topic == "costs":',
+        "    continue",
+        "  if true:",
+        '    session "Notes on {topic}"',
+        "output inline = inline",
+        "output branch = branch",
+        "output notes = notes",
+      ),
+      {},
+      { "which side": "Right" },
+    );
+    expect(outputs).toEqual({
+      inline: "R(Go right)",
+      branch: "R(Branch)",
+      notes: ["R(Notes on scope)", null],
+    });
+  });
+
+  it("is a `map`, `filter` or `pmap` item's and a `reduce` step's value", async () => {
+    const outputs = await outputsOf(
+      lines(
+        'let mapped = ["a", "b"] | map:',
+        '  if item == "a":',
+        '    session "Map {item}"',
+        "  else:",
+        '    "plain {item}"',
+        'let folded = ["x", "y"] | reduce(acc, next):',
+        "  if true:",
+        '    "{acc}+{next}"',
+        'let kept = ["a", "b", "c"] | filter:',
+        '  if item == "a":',
+        "    true",
+        "  else:",
+        '    item == "c"',
+        'let fanned = ["p", "q"] | pmap:',
+        '  if item == "p":',
+        '    session "Fan {item}"',
+        "output mapped = mapped",
+        "output folded = folded",
+        "output kept = kept",
+        "output fanned = fanned",
+      ),
+    );
+    expect(outputs).toEqual({
+      mapped: ["R(Map a)", "plain b"],
+      folded: "x+y",
+      kept: ["a", "c"],
+      fanned: ["R(Fan p)", null],
+    });
+  });
+});
