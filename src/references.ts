@@ -39,6 +39,16 @@ export function refKey(usePath: string): string {
   return match ? `${match[1]}/${match[2]}` : usePath;
 }
 
+/**
+ * Whether `key` can be a lockfile key: a registry reference as `refKey` spells it (`alice/research`)
+ * or a URL that parses. Only these have a `vendoredPath` inside `prose_modules/`; a key read from a
+ * lockfile someone else wrote (`../../src/app.prose`) must be checked against this before it names a file.
+ */
+export function isLockfileKey(key: string): boolean {
+  if (!URL_REF.test(key)) return REGISTRY_REF.test(key) && refKey(key) === key;
+  return URL.canParse(key);
+}
+
 /** Where a remote program is fetched from: `<registry>/<handle>/<slug>`, or the URL itself. */
 export function refUrl(key: string, registry: string): string {
   return URL_REF.test(key) ? key : `${registry.replace(/\/+$/, "")}/${key}`;

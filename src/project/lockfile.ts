@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { DEFAULT_REGISTRY } from "../references.js";
+import { DEFAULT_REGISTRY, isLockfileKey } from "../references.js";
 import { GIT_NATIVE_LOCKFILE_HINT } from "../diagnostics/messages.js";
 
 export const LOCKFILE = "prose.lock";
@@ -77,7 +77,22 @@ export function readLockfile(root: string): Lockfile {
     throw new LockfileError(
       `${LOCKFILE} is not a version 1 lockfile ({ lockfileVersion: 1, registry, programs: { ref: { url, sha256, uses } } })`,
     );
+  const strange = strangeKey(parsed);
+  if (strange !== undefined)
+    throw new LockfileError(
+      `${LOCKFILE} records ${JSON.stringify(strange)}, which is neither a registry reference (handle/slug) nor an http(s) URL`,
+    );
   return parsed;
+}
+
+/** A key or `uses` entry no `use` could have written: it could name a file outside `prose_modules/`. */
+function strangeKey(lockfile: Lockfile): string | undefined {
+  for (const [key, entry] of Object.entries(lockfile.programs)) {
+    if (!isLockfileKey(key)) return key;
+    const use = entry.uses.find((used) => !isLockfileKey(used));
+    if (use !== undefined) return use;
+  }
+  return undefined;
 }
 
 /** The lockfile's text: keys sorted, two-space indentation, a final newline. */
