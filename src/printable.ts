@@ -16,18 +16,24 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const ESCAPE_SEQUENCE =
   /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]?|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]?/g;
 
+/**
+ * Bidirectional embeddings, overrides, isolates and marks: in a terminal that lays out right-to-left
+ * text they make what follows read in another order (`exe.txt` shown as `txt.exe`).
+ */
+const BIDI_CONTROL = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** Control characters become spaces; a lone surrogate becomes U+FFFD. */
 export function printable(text: string): string {
   return text.replace(CONTROL, " ").replace(LONE_SURROGATE, "\ufffd");
 }
 
 /**
- * Text for a terminal: escape sequences and control characters removed but line feeds and tabs
- * (a carriage return could overwrite what was printed). Only for a terminal: piped output keeps
- * the model's bytes exact.
+ * Text for a terminal: escape sequences, bidirectional controls and control characters removed but
+ * line feeds and tabs (a carriage return could overwrite what was printed). A model's answer gets it
+ * only on a terminal (piped output keeps its bytes exact); a report, always.
  */
 export function terminalText(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "").replace(/\r/g, "");
+  return text.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "").replace(BIDI_CONTROL, "").replace(/\r/g, "");
 }
 
 /** `text` as `out` should receive it: unchanged unless `out` is a terminal. */

@@ -19,6 +19,13 @@ describe("terminalText", () => {
     expect(terminalText("tab\there\nnext ünïcode ✓")).toBe("tab\there\nnext ünïcode ✓");
   });
 
+  it("removes bidirectional overrides, isolates and marks, which reorder what a terminal shows", () => {
+    // Shown right to left, "\u202eexe.txt" reads "txt.exe".
+    expect(terminalText("report\u202etxt.exe\u202c done")).toBe("reporttxt.exe done");
+    expect(terminalText("\u2066a\u2067b\u2068c\u2069\u200ed\u200fe\u202a\u202b\u202d")).toBe("abcde");
+    expect(terminalText("עברית and العربية")).toBe("עברית and العربية");
+  });
+
   it("leaves no ESC in any text", () => {
     const nasty = "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ \x1b[?1049h \x1b(0 \x1b\x1b[1;1H \x1b";
     expect(terminalText(nasty)).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
