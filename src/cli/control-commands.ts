@@ -4,6 +4,7 @@
  */
 import type { Argv } from "yargs";
 import { EXIT } from "../exit-codes.js";
+import { terminalText } from "../printable.js";
 import type { RunStore } from "../runs/run-store.js";
 
 interface AnswerArguments {
@@ -91,7 +92,7 @@ async function perform(operation: (store: RunStore) => Promise<readonly string[]
   const { openRunStore, reportingStore } = await import("../runs/open-run-store.js");
   return reportingStore(async () => {
     const lines = await operation(openRunStore(process.cwd()));
-    process.stdout.write(`${lines.join("\n")}\n`);
+    process.stdout.write(terminalText(`${lines.join("\n")}\n`));
     return EXIT.ok;
   });
 }

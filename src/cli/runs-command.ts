@@ -9,6 +9,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
 import { openRunStore, reportingStore } from "../runs/open-run-store.js";
 import { newestFirst, type FoundRun, type StoredRun, type StoredStep } from "../runs/run-store.js";
+import { terminalText } from "../printable.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 
 interface PruneArguments {
@@ -109,8 +110,10 @@ function printSteps(steps: readonly StoredStep[]): void {
 }
 
 function printColumns(header: readonly string[], rows: ReadonlyArray<readonly string[]>): void {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  for (const row of [header, ...rows])
+  // A cell may come from a run's files (a program's name, an input's prompt): none prints an escape sequence.
+  const shown = rows.map((row) => row.map(terminalText));
+  const widths = header.map((title, column) => Math.max(title.length, ...shown.map((row) => row[column]!.length)));
+  for (const row of [header, ...shown])
     process.stdout.write(
       `${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ")}\n`,
     );
@@ -238,6 +241,6 @@ async function showRun(runId: string, json: boolean): Promise<ExitCode> {
     return EXIT.ok;
   }
   printSteps(steps);
-  for (const line of found.waitingFor) process.stdout.write(`waiting ${line}\n`);
+  for (const line of found.waitingFor) process.stdout.write(`waiting ${terminalText(line)}\n`);
   return EXIT.ok;
 }

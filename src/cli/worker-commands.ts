@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import { loadChecked } from "../run/load-checked.js";
 import { missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { maskedUrl } from "../masked-url.js";
+import { terminalText } from "../printable.js";
 import { DatabaseUnreachable } from "../errors.js";
 import { checkReachable, liveWorkers, migrate } from "../worker/database.js";
 import { systemDatabaseUrl } from "../worker/database-url.js";
@@ -218,7 +219,7 @@ export async function showStatus(argv: ResultArguments): Promise<ExitCode> {
         ...questions.map((question) => `waiting  ${howToAnswer(summary.runId, question, questions)}`),
         ...(summary.waiting === null ? [] : [`waiting  ${summary.waiting}`]),
       ];
-      process.stdout.write(`${lines.join("\n")}\n`);
+      process.stdout.write(terminalText(`${lines.join("\n")}\n`));
     }
     return EXIT.ok;
   });

@@ -1,4 +1,5 @@
 /** The eval's report as a table for the terminal (stdout). */
+import { terminalText } from "../printable.js";
 import { casePassed } from "./case-result.js";
 import { describeChange, formatDollars, formatRate, formatSeconds, type EvalReport } from "./report.js";
 
@@ -57,7 +58,8 @@ export function terminalReport(report: EvalReport): string {
     lines.push(`${report.stopped.message} Go on with: prosec eval --resume ${report.evalId}`);
   const first = failing[0] ?? errors[0];
   if (first !== undefined) lines.push(`Open a case's run: prosec view ${first.runId}`);
-  return `${lines.join("\n")}\n`;
+  // A judge's reason, a case's name and an error are a model's or a file's text: no escape sequence is printed.
+  return terminalText(`${lines.join("\n")}\n`);
 }
 
 function caseName(result: { readonly case: string; readonly repeat: number }, repeats: number): string {

@@ -4,6 +4,7 @@
  * document with `--format json`.
  */
 import { text, type Value } from "../../runtime/index.js";
+import { terminalText } from "../printable.js";
 import { what, where, type Failure, type GoldenResult } from "./run-golden.js";
 
 const PREVIEW = 300;
@@ -14,9 +15,16 @@ export function formatResult(
 ): string {
   const paint = (code: number, value: string): string => (options.color ? `\u001b[${code}m${value}\u001b[0m` : value);
   const lines = [
-    `${result.passed ? paint(32, "✓") : paint(31, "✗")} ${result.name}${result.program === undefined ? "" : paint(2, ` (${result.program})`)}`,
+    `${result.passed ? paint(32, "✓") : paint(31, "✗")} ${terminalText(result.name)}${result.program === undefined ? "" : paint(2, ` (${terminalText(result.program)})`)}`,
   ];
-  for (const failure of result.failures) lines.push(...indent(describeFailure(failure), "    "));
+  // What a failure shows comes from the recording and the model: no escape sequence of theirs is printed.
+  for (const failure of result.failures)
+    lines.push(
+      ...indent(
+        describeFailure(failure).flatMap((line) => terminalText(line).split("\n")),
+        "    ",
+      ),
+    );
   if (result.failures.some((failure) => failure.kind === "missing-step") && !options.writePending) {
     lines.push(
       "    answer the missing steps by hand: prosec test --write-pending writes them to answers.json in the test's folder",
@@ -24,9 +32,9 @@ export function formatResult(
   }
   for (const step of result.changed)
     lines.push(
-      `    ~ ${where(step)}: ${what(step)} asks something else than when it was recorded (its recorded answer was used)`,
+      `    ~ ${terminalText(`${where(step)}: ${what(step)}`)} asks something else than when it was recorded (its recorded answer was used)`,
     );
-  for (const file of result.written) lines.push(`    wrote ${file}`);
+  for (const file of result.written) lines.push(`    wrote ${terminalText(file)}`);
   return lines.join("\n");
 }
 
