@@ -10,8 +10,8 @@
  * A run folder without `expected.json` is checked against its own `bindings/<output>.md` files, as
  * text, and its program is found by the source path in `run.json` from the working directory.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import {
   JOURNAL_FILE,
   parseJournal,
@@ -114,21 +114,32 @@ export function readGolden(dir: string): GoldenFolder {
   return { dir, manifest, records, expected, answers };
 }
 
-/** The program a golden test replays: expected.json's, else run.json's source from the working directory. */
+/**
+ * The program a golden test replays: expected.json's, else run.json's source from the working
+ * directory. A golden test is committed, so it may come from anyone: it names a `.prose` file inside
+ * the working directory, links resolved, or it would make `prosec test` compile (and print in a code
+ * frame) any file CI can read, such as `/proc/self/environ`.
+ */
 export function programOf(golden: GoldenFolder, cwd: string): string {
   const path =
     golden.expected?.program !== undefined
       ? resolve(golden.dir, golden.expected.program)
       : resolve(cwd, golden.manifest.source);
+  const named =
+    golden.expected?.program !== undefined
+      ? `${EXPECTED_FILE} names ${golden.expected.program}`
+      : `${MANIFEST_FILE} names ${golden.manifest.source}`;
   if (!existsSync(path)) {
-    const named =
-      golden.expected?.program !== undefined
-        ? `${EXPECTED_FILE} names ${golden.expected.program}`
-        : `${MANIFEST_FILE} names ${golden.manifest.source}`;
     throw new GoldenError(
       `cannot find the program to replay: ${named}, which does not exist (from ${golden.expected?.program !== undefined ? "the test's folder" : "the working directory"}). Set "program" in ${EXPECTED_FILE}, relative to the test's folder.`,
     );
   }
+  const real = realpathSync(path);
+  const inside = relative(realpathSync(cwd), real);
+  if (!real.endsWith(".prose") || inside.startsWith("..") || isAbsolute(inside))
+    throw new GoldenError(
+      `will not replay ${named}: a golden test replays a .prose file inside the working directory (run prosec test from the project's folder)`,
+    );
   return path;
 }
 
