@@ -14,6 +14,7 @@ import { approve, cachedProgram, type CachedProgram } from "../registry/run-cach
 import { DEFAULT_REGISTRY, namesRemoteProgram, VENDOR_FOLDER, vendoredPath } from "../references.js";
 import { UsageError } from "../errors.js";
 import { terminalText } from "../printable.js";
+import { registryToken } from "../registry/registry-token.js";
 import { registrySettings } from "./registry-session.js";
 
 export interface RemoteRunArguments {
@@ -28,9 +29,11 @@ export async function programToRun(argv: RemoteRunArguments): Promise<string> {
   const settings = registrySettings();
   const project = findProjectRoot(settings.cwd);
   const registry = settings.registry ?? (project === undefined ? DEFAULT_REGISTRY : readLockfile(project).registry);
+  const { token, withheld } = registryToken(registry, settings.registry, settings.token);
   const program = await cachedProgram(argv.file, {
     registry,
-    token: settings.token,
+    ...(token === undefined ? {} : { token }),
+    ...(withheld === undefined ? {} : { tokenWithheld: withheld }),
     offline: argv.offline,
     onFetched: settings.onFetched,
   });

@@ -6,6 +6,7 @@
 import { isUtf8 } from "node:buffer";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { parse } from "../phases/1-parse/index.js";
+import { sameOrigin } from "./registry-token.js";
 
 /** Larger than any real program (the biggest example is 20 KB), small enough to hold in memory. */
 export const MAX_PROGRAM_BYTES = 1024 * 1024;
@@ -24,6 +25,8 @@ export interface FetchOptions {
   readonly registry: string;
   /** `PROSEC_REGISTRY_TOKEN`, sent as a bearer token; never written anywhere. */
   readonly token?: string;
+  /** Why a token was held back from this registry (registry-token.ts), for the hint of a 401 or 403. */
+  readonly tokenWithheld?: string;
 }
 
 export async function fetchProgram(url: string, options: FetchOptions): Promise<Fetched> {
@@ -41,7 +44,10 @@ export async function fetchProgram(url: string, options: FetchOptions): Promise<
   }
   if (!response.ok) {
     await response.body?.cancel();
-    const hint = response.status === 401 || response.status === 403 ? " (set PROSEC_REGISTRY_TOKEN?)" : "";
+    const hint =
+      response.status === 401 || response.status === 403
+        ? ` (${options.tokenWithheld ?? "set PROSEC_REGISTRY_TOKEN?"})`
+        : "";
     throw new RegistryError(`cannot fetch ${url}: HTTP ${response.status} ${response.statusText}${hint}`.trimEnd());
   }
   const bytes = await readLimited(response, url);
@@ -79,14 +85,6 @@ async function readLimited(response: Response, url: string): Promise<Buffer> {
     throw new RegistryError(`cannot fetch ${url}: ${reason(error)}`);
   }
   return Buffer.concat(chunks);
-}
-
-function sameOrigin(url: string, registry: string): boolean {
-  try {
-    return new URL(url).origin === new URL(registry).origin;
-  } catch {
-    return false;
-  }
 }
 
 /** The underlying cause in a few words (fetch wraps it: `fetch failed` → ECONNREFUSED ...). */

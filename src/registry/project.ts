@@ -11,6 +11,7 @@ import { fetchResolved, remoteUses, resolveClosure, type ResolvedProgram } from 
 import { RegistryError } from "./fetch-program.js";
 import { findProjectRoot, readLockfile, type Lockfile, type LockedProgram } from "../project/lockfile.js";
 import { refKey, VENDOR_FOLDER, vendoredPath } from "../references.js";
+import { registryToken } from "./registry-token.js";
 import { writeVendored } from "./vendor.js";
 
 export interface ProjectOptions {
@@ -52,7 +53,7 @@ async function refresh(
   const registry = options.registry || lockfile.registry;
   const programs = await resolveClosure(keys, {
     registry,
-    token: options.token,
+    ...tokenOptions(registry, options),
     pinned: (key) => pinned(key, lockfile, root),
     onFetched: options.onFetched,
   });
@@ -70,7 +71,7 @@ export async function installPrograms(options: ProjectOptions): Promise<Resolved
   const restored: ResolvedProgram[] = [];
   for (const [key, entry] of Object.entries(lockfile.programs).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (intact(root, key, entry)) continue;
-    const program = await fetchResolved(key, entry.url, { registry, token: options.token });
+    const program = await fetchResolved(key, entry.url, { registry, ...tokenOptions(registry, options) });
     if (program.sha256 !== entry.sha256)
       throw new RegistryError(
         `${entry.url} now serves another text than prose.lock pins for ${key} (sha256 ${program.sha256.slice(0, 12)}…, locked ${entry.sha256.slice(0, 12)}…): take it with \`prosec update ${key}\``,
@@ -126,6 +127,11 @@ function intact(root: string, key: string, entry: LockedProgram | undefined): Re
   if (!existsSync(path)) return undefined;
   const bytes = readFileSync(path);
   return sha256(bytes) === entry.sha256 ? { key, ...entry, bytes, fetched: false } : undefined;
+}
+
+function tokenOptions(registry: string, options: ProjectOptions): { token?: string; tokenWithheld?: string } {
+  const { token, withheld } = registryToken(registry, options.registry, options.token);
+  return { ...(token === undefined ? {} : { token }), ...(withheld === undefined ? {} : { tokenWithheld: withheld }) };
 }
 
 function locked(program: ResolvedProgram): LockedProgram {

@@ -31,6 +31,7 @@ export interface CachedProgram {
 export interface CacheOptions {
   readonly registry: string;
   readonly token?: string;
+  readonly tokenWithheld?: string;
   /** Use what the cache holds; never the network. */
   readonly offline: boolean;
   readonly onFetched?: (program: ResolvedProgram) => void;
