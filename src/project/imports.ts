@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { readProgram } from "./read-program.js";
+import { isLinkToOtherFile, readProgram } from "./read-program.js";
 import type { ImportProblem, ImportResolution } from "../compile.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { type Analysis, closest, type ImportedProgram, programCost } from "../phases/2-analyze/index.js";
@@ -21,11 +21,12 @@ export type UseTarget = { readonly file: string } | ImportProblem;
 
 /**
  * Whether a program can be read at `file`: a regular file. A folder, fifo or device at a `use` path is
- * no program (reading a fifo would block for ever): the importer's P030, as a missing file is.
+ * no program (reading a fifo would block for ever), nor a link to a file not named `*.prose`
+ * (read-program.ts): the importer's P030, as a missing file is.
  */
 export function isProgramFile(file: string): boolean {
   try {
-    return statSync(file).isFile();
+    return statSync(file).isFile() && !isLinkToOtherFile(file);
   } catch {
     return false;
   }

@@ -1,10 +1,12 @@
 /**
  * Reading a `.prose` file. Only a regular file is opened (a fifo would block forever, a device never
- * end); its bytes must be UTF-8 text. Bytes that are not are a diagnostic with the position where
+ * end), and a link only to a `.prose` file: a repository can hold a link `lib.prose` to `.env` or
+ * `/proc/self/environ`, whose lines a diagnostic's code frame would print into a CI log. Its bytes
+ * must be UTF-8 text. Bytes that are not are a diagnostic with the position where
  * they start, and a binary file (one holding a NUL byte) is never shown: its text is empty.
  */
 import { isUtf8 } from "node:buffer";
-import { readFileSync, statSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { parseMessages } from "../diagnostics/messages.js";
 import { LineMap } from "../phases/1-parse/index.js";
@@ -25,6 +27,8 @@ export function readProgram(file: string): ProgramText {
     const stats = statSync(file);
     if (stats.isDirectory()) throw new UsageError(`${shown}: is a folder, not a .prose file`);
     if (!stats.isFile()) throw new UsageError(`${shown}: not a regular file (a fifo, socket or device is never read)`);
+    if (isLinkToOtherFile(file))
+      throw new UsageError(`${shown}: a link to a file that is not a .prose file (such a link is never read)`);
     bytes = readFileSync(file);
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -37,6 +41,11 @@ export function readProgram(file: string): ProgramText {
   if (nul !== -1) return { text: "", problem: parseMessages.binaryFile(rangeAt(bytes, nul)) };
   if (isUtf8(bytes)) return { text: bytes.toString("utf8") };
   return { text: bytes.toString("utf8"), problem: parseMessages.invalidUtf8(rangeAt(bytes, firstInvalidByte(bytes))) };
+}
+
+/** Whether `file` is a link that leads to a file not named `*.prose`. */
+export function isLinkToOtherFile(file: string): boolean {
+  return lstatSync(file).isSymbolicLink() && !realpathSync(file).endsWith(".prose");
 }
 
 /** The line and column of a byte, counted as the rest of the compiler counts them (in the decoded text). */
