@@ -4,12 +4,13 @@
  * which `vendoredPath` keeps inside the folder. The tampered lockfile pins the very bytes the
  * registry serves, so the hash check alone would let the write through.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LockfileError } from "../../src/project/lockfile.js";
 import { sha256 } from "../../src/project/imports.js";
-import { installPrograms, updatePrograms, verifyInstalled } from "../../src/registry/project.js";
+import { addPrograms, installPrograms, updatePrograms, verifyInstalled } from "../../src/registry/project.js";
+import { UsageError } from "../../src/errors.js";
 import { news } from "../registry/programs.js";
 import { startFakeRegistry, type FakeRegistry } from "../support/fake-registry.js";
 import { temporaryFolder } from "../support/temp.js";
@@ -67,5 +68,29 @@ describe("a tampered prose.lock", () => {
     const restored = await installPrograms({ cwd: project, registry: registry.url });
     expect(restored.map((program) => program.key)).toEqual(["carol/news", `${registry.url}/carol/news`]);
     expect(verifyInstalled(project)).toEqual([]);
+  });
+});
+
+describe("a prose_modules/ holding a link", () => {
+  it.each([
+    ["a handle's folder", "prose_modules/carol"],
+    ["prose_modules/ itself", "prose_modules"],
+  ])("as %s is refused, and nothing is written where it leads", async (_, linked) => {
+    const { project, outside } = projectWith({});
+    const target = join(outside, "target");
+    mkdirSync(target);
+    mkdirSync(join(project, "prose_modules"), { recursive: true });
+    if (linked === "prose_modules") {
+      rmSync(join(project, "prose_modules"), { recursive: true });
+      symlinkSync(target, join(project, linked));
+    } else symlinkSync(target, join(project, linked));
+    const lockBefore = readFileSync(join(project, "prose.lock"), "utf8");
+    const failure = await addPrograms(["carol/news"], { cwd: project, registry: registry.url }).catch(
+      (error: unknown) => error,
+    );
+    expect(readdirSync(target)).toEqual([]);
+    expect(failure).toBeInstanceOf(UsageError);
+    expect((failure as Error).message).toMatch(new RegExp(`^${linked} is a link: `));
+    expect(readFileSync(join(project, "prose.lock"), "utf8")).toBe(lockBefore);
   });
 });
