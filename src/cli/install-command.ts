@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { installPrograms, verifyInstalled } from "../registry/project.js";
 import { EXIT } from "../exit-codes.js";
+import { terminalText } from "../printable.js";
 import { programCount, registrySettings, withRegistry } from "./registry-session.js";
 
 interface InstallArguments {
@@ -22,7 +23,8 @@ export function installCommand(yargs: Argv): Argv {
       process.exitCode = await withRegistry(async () => {
         if (argv.check) {
           const problems = verifyInstalled(process.cwd());
-          for (const problem of problems) process.stdout.write(`${problem}\n`);
+          // A problem names files a commit put in prose_modules/: their names print no escape sequence.
+          for (const problem of problems) process.stdout.write(`${terminalText(problem)}\n`);
           process.stdout.write(
             problems.length === 0
               ? "prose_modules/ agrees with prose.lock\n"

@@ -7,6 +7,7 @@ import { LockfileError } from "../project/lockfile.js";
 import type { ResolvedProgram } from "../registry/closure.js";
 import { isRemoteUse } from "../references.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
+import { terminalText } from "../printable.js";
 import { UsageError } from "../errors.js";
 
 export interface RegistrySettings {
@@ -24,7 +25,10 @@ export function registrySettings(): RegistrySettings {
     registry: process.env["PROSEC_REGISTRY"] || undefined,
     token: process.env["PROSEC_REGISTRY_TOKEN"] || undefined,
     onFetched: (program) =>
-      process.stderr.write(`fetched ${program.key} from ${program.url} (sha256 ${program.sha256.slice(0, 12)}…)\n`),
+      // The URL may come from a committed prose.lock: it prints no escape sequence.
+      process.stderr.write(
+        terminalText(`fetched ${program.key} from ${program.url} (sha256 ${program.sha256.slice(0, 12)}…)\n`),
+      ),
   };
 }
 

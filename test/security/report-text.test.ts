@@ -5,6 +5,7 @@
  * clipboard through OSC 52, a cleared screen), a carriage return or a bidirectional override.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { sha256 } from "../../src/project/imports.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CaseResult } from "../../src/eval/case-result.js";
@@ -14,7 +15,8 @@ import { terminalReport } from "../../src/eval/terminal-report.js";
 import { formatResult } from "../../src/golden/report.js";
 import type { StepReport } from "../../src/golden/replay.js";
 import type { GoldenResult } from "../../src/golden/run-golden.js";
-import { prosec } from "../support/cli.js";
+import { prosec, startProsec } from "../support/cli.js";
+import { startFakeRegistry } from "../support/fake-registry.js";
 import { temporaryFolder } from "../support/temp.js";
 
 /** Sets the window title, writes the clipboard, clears the screen, overwrites the line, reverses what follows. */
@@ -134,5 +136,29 @@ describe("prosec runs show", () => {
     expect(shown.status).toBe(0);
     expect(shown.stdout).toContain('waiting for input "topic" (fineoverexe.txt)');
     expect(shown.stdout).not.toMatch(UNSAFE);
+  });
+});
+
+describe("the registry commands", () => {
+  it("print a committed file's name and a locked URL without their escape sequences", async () => {
+    const cwd = temporaryFolder("prosec-report-text-");
+    const program = 'output headline = session "Write a headline"\n';
+    const registry = await startFakeRegistry({ "/carol/news%1B]0;pwned%07/x": program });
+    try {
+      const url = `${registry.url}/carol/news\u001b]0;pwned\u0007/x`;
+      const programs = { "carol/news": { url, sha256: sha256(program), uses: [] } };
+      writeFileSync(join(cwd, "prose.lock"), JSON.stringify({ lockfileVersion: 1, registry: registry.url, programs }));
+      mkdirSync(join(cwd, "prose_modules"));
+      writeFileSync(join(cwd, "prose_modules", `x${HOSTILE}.prose`), program);
+      const checked = await startProsec(["install", "--check"], cwd).exit;
+      expect(checked.stdout).toContain("prose_modules/xfineoverexe.txt.prose is not in prose.lock");
+      expect(checked.stdout).not.toMatch(UNSAFE);
+      const installed = await startProsec(["install"], cwd, { PROSEC_REGISTRY: registry.url }).exit;
+      expect(installed.status).toBe(0);
+      expect(installed.stderr).toContain(`fetched carol/news from ${registry.url}/carol/news/x (sha256`);
+      expect(installed.stderr).not.toMatch(UNSAFE);
+    } finally {
+      await registry.close();
+    }
   });
 });
