@@ -36,14 +36,7 @@ export async function replaceFile(path: string, content: string): Promise<void> 
 
 /** `replaceFile`, synchronously: the folder must exist. */
 export function replaceFileNow(path: string, content: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, content, "utf8");
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  replaceThrough(`${path}.${process.pid}.tmp`, path, content);
 }
 
 /**
@@ -54,7 +47,11 @@ export function replaceFileNow(path: string, content: string): void {
 export function writeFileAtomically(path: string, content: string): void {
   const directory = dirname(path);
   makeDirectory(directory);
-  const temporary = join(directory, `.${basename(path)}.${process.pid}.tmp`);
+  replaceThrough(join(directory, `.${basename(path)}.${process.pid}.tmp`), path, content);
+}
+
+/** Writes `content` to `temporary`, then renames it to `path`; on failure `temporary` is removed. */
+function replaceThrough(temporary: string, path: string, content: string): void {
   try {
     writeFileSync(temporary, content, "utf8");
     renameSync(temporary, path);

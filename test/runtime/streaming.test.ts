@@ -66,6 +66,21 @@ function journalTurns(runDir: string): unknown[] {
     .map((line) => line.turn ?? { kind: line.kind, usage: line.usage, value: line.value });
 }
 
+const DROPPED_ANSWER = "A full answer that arrives only on the second attempt.";
+
+/** A session whose first stream drops after 20 characters and whose second gives the whole answer. */
+async function droppedOnce(options: Parameters<typeof runAgainst>[2]) {
+  const server = await serve({
+    script: [reply.streamDrop(DROPPED_ANSWER, 20), reply.text(DROPPED_ANSWER)],
+    stream: { chunkChars: 10 },
+  });
+  const run = await runAgainst(server, (rt) => rt.session({ at: at(4), prompt: "answer" }), {
+    maxRetries: 1,
+    ...options,
+  });
+  return { answer: DROPPED_ANSWER, server, ...run };
+}
+
 const deltasOf = (events: readonly RunEvent[]): string[] =>
   events.flatMap((event) => (event.type === "delta" ? [event.text] : []));
 
@@ -106,14 +121,7 @@ describe("streamed sessions", () => {
   });
 
   it("sends a stream whose connection dropped again, and abandons the text it had shown", async () => {
-    const answer = "A full answer that arrives only on the second attempt.";
-    const server = await serve({
-      script: [reply.streamDrop(answer, 20), reply.text(answer)],
-      stream: { chunkChars: 10 },
-    });
-    const { result, events } = await runAgainst(server, (rt) => rt.session({ at: at(4), prompt: "answer" }), {
-      maxRetries: 1,
-    });
+    const { answer, server, result, events } = await droppedOnce({});
     expect(result).toBe(answer);
     expect(server.requests.map((request) => request.stream?.end)).toEqual(["dropped", "complete"]);
     const kinds = events.filter((event) => event.type === "delta" || event.type === "abandoned");
@@ -159,15 +167,7 @@ describe("streamed sessions", () => {
   });
 
   it("stream without telling the text when asked (streamEvents: false): no delta or abandoned event, the same answer", async () => {
-    const answer = "A full answer that arrives only on the second attempt.";
-    const server = await serve({
-      script: [reply.streamDrop(answer, 20), reply.text(answer)],
-      stream: { chunkChars: 10 },
-    });
-    const { result, events } = await runAgainst(server, (rt) => rt.session({ at: at(4), prompt: "answer" }), {
-      maxRetries: 1,
-      streamEvents: false,
-    });
+    const { answer, server, result, events } = await droppedOnce({ streamEvents: false });
     expect(result).toBe(answer);
     expect(server.requests.map((request) => [request.body?.["stream"], request.stream?.end])).toEqual([
       [true, "dropped"],
