@@ -158,4 +158,44 @@ describe("a value that ends in an `if` or `choice`", () => {
       fanned: ["R(Fan p)", null],
     });
   });
+
+  it("keeps the value before an `if` that only leaves; a `break` there ends the loop with that value", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "block guard(x):",
+        '  session "Guard {x}"',
+        '  if x == "bad":',
+        '    throw "bad"',
+        "let drafts = loop (max: 3) as round:",
+        '  let draft = session "Draft {round}"',
+        "  if **good enough**:",
+        "    break",
+        "let counted = repeat 2 as i:",
+        '  session "Count {i}"',
+        "  if i == 5:",
+        "    break",
+        'let scanned = for x in ["a", "b", "c"]:',
+        '  session "Scan {x}"',
+        '  if x == "b":',
+        "    break",
+        'let items = ["a", "b"] | map:',
+        '  session "Item {item}"',
+        '  if item == "b":',
+        "    continue",
+        'output guarded = do guard("ok")',
+        "output drafts = drafts",
+        "output counted = counted",
+        "output scanned = scanned",
+        "output items = items",
+      ),
+      { "good enough": true },
+    );
+    expect(outputs).toEqual({
+      guarded: "R(Guard ok)",
+      drafts: "R(Draft 0)",
+      counted: "R(Count 1)",
+      scanned: ["R(Scan a)", "R(Scan b)"],
+      items: ["R(Item a)", null],
+    });
+  });
 });

@@ -5,8 +5,10 @@
 import type * as ast from "../../../ast.js";
 import { boundNames, branchBinding, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
-import { b } from "../builders.js";
+import { b, print } from "../builders.js";
 import { Lines, finishStatement, inert, nullValue, type Finish, type Lowered } from "../lowered.js";
+import { walk } from "../../../walk.js";
+import { leavesLoop } from "./jumps.js";
 import type { LowerState } from "../state.js";
 
 /**
@@ -33,7 +35,9 @@ export function statementList(
   // A program's final result: an `if` or `choice` after its last value gives the last value of the body that ran.
   const finalResult = options.finishLastValue ? finish : undefined;
   const inner: LowerState = { ...state, finalResult: undefined };
-  const transparent: LowerState = { ...state, finalResult };
+  const carry = options.breakCarry;
+  const breaks = carry === undefined ? state.jumps : { ...state.jumps, break: [...carry, ...state.jumps.break!] };
+  const transparent: LowerState = { ...state, finalResult, jumps: breaks };
   let left = false;
   statements.forEach((statement, index) => {
     const last = index === finishing && !overwritten;
@@ -58,7 +62,8 @@ function endsInTransparentValue(statements: readonly ast.Statement[], options: L
   const finish = options.finish;
   if (finish === undefined || finish.kind === "discard" || options.finishLastValue) return false;
   const last = statements.at(-1);
-  return last !== undefined && branchesGive(last) === "value" && tailGives(statements) === "value";
+  // An `if` whose bodies give nothing (`if done: break`, or one that did not run) keeps the value before it.
+  return last !== undefined && branchesGive(last) !== undefined && tailGives(statements) === "value";
 }
 
 /**
@@ -106,6 +111,7 @@ function transparentEnd(
     ...options,
     finish: { kind: "assign", target },
     finishLastValue: true,
+    breakCarry: breakCarry(statements, outer, finish, target),
   });
   const out = new Lines();
   // Given on every path (a value statement first, or an `if`/`else` every body of which gives one): no `null`.
@@ -114,6 +120,36 @@ function transparentEnd(
   out.append(inner);
   if (!inner.exits) finishWith(out, finish, inert(target));
   return out;
+}
+
+/**
+ * What a `break` in the `if`s that end a loop iteration's list does first: finish the iteration with
+ * its value so far, as the end of the list would (a `repeat`'s or `loop`'s value is then that
+ * iteration's, and a `for` keeps it as its last item). Undefined when no `break` there leaves the
+ * loop, or the iteration has no value statement of its own before them.
+ */
+function breakCarry(
+  statements: readonly ast.Statement[],
+  state: LowerState,
+  finish: Finish,
+  target: string,
+): readonly string[] | undefined {
+  if (state.jumps.break === undefined || (finish.kind !== "assign" && finish.kind !== "push")) return undefined;
+  // Only after a value of the iteration's own: a `break` in an iteration that gave none adds no item.
+  const lastValue = lastValueIndex(statements);
+  if (lastValue < 0 || !statements.slice(lastValue + 1).some(breaksHere)) return undefined;
+  return [print(finishStatement(finish, inert(target))!)];
+}
+
+/** Whether a `break` in the statement leaves the loop whose body holds it (not one nested inside it). */
+function breaksHere(statement: ast.Statement): boolean {
+  let found = false;
+  walk(statement, (node) => {
+    if (found || leavesLoop(node)) return false;
+    if (node.kind === "Break") found = true;
+    return !found;
+  });
+  return found;
 }
 
 function finishWith(out: Lines, finish: Finish, value: Lowered): void {
