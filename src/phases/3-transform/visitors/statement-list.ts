@@ -111,7 +111,7 @@ function transparentEnd(
     ...options,
     finish: { kind: "assign", target },
     finishLastValue: true,
-    breakCarry: breakCarry(statements, outer, finish, target),
+    breakCarry: isLoop(options.scope) ? breakCarry(statements, outer, finish, target) : undefined,
   });
   const out = new Lines();
   // Given on every path (a value statement first, or an `if`/`else` every body of which gives one): no `null`.
@@ -139,6 +139,14 @@ function breakCarry(
   const lastValue = lastValueIndex(statements);
   if (lastValue < 0 || !statements.slice(lastValue + 1).some(breaksHere)) return undefined;
   return [print(finishStatement(finish, inert(target))!)];
+}
+
+/**
+ * Whether the list is a loop's own body, whose finish a `break` may carry: a `do:` body's finish
+ * is a temporary declared where the body ends, after the `if`s that would carry it.
+ */
+function isLoop(scope: ast.Node | null): boolean {
+  return scope?.kind === "Repeat" || scope?.kind === "ForEach" || scope?.kind === "Loop";
 }
 
 /** Whether a `break` in the statement leaves the loop whose body holds it (not one nested inside it). */
