@@ -225,9 +225,8 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
       for (let $iteration4 = 0; $iteration4 < 10; $iteration4++) {
         $sequence8.next();
         rt.iteration({ line: 35, column: 1 }, $iteration4);
-        let $result: Value;
         count = rt.bind({ line: 36, column: 3 }, "count", add(count, 1));
-        $result = count;
+        const $result = count;
         if (compare(count, 3) >= 0) {
           throw rt.fail({ line: 38, column: 5 }, "stop after three");
         }

@@ -198,4 +198,38 @@ describe("a value that ends in an `if` or `choice`", () => {
       items: ["R(Item a)", null],
     });
   });
+
+  it("passes through a standing `try:` as through an `if`: a body that gives nothing keeps the value before it", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "block fetch(flaky):",
+        '  session "Fetch"',
+        "  try:",
+        "    if flaky:",
+        '      throw "later"',
+        "  catch as e:",
+        '    if e == "never":',
+        '      session "Never"',
+        "block fails():",
+        '  session "Before"',
+        "  try:",
+        '    throw "down"',
+        "  catch:",
+        '    session "Handled"',
+        "let rounds = loop (max: 2):",
+        '  session "Round"',
+        "  try:",
+        "    if **stop**:",
+        "      break",
+        "  finally:",
+        '    session "Cleanup"',
+        "output calm = do fetch(false)",
+        "output flaky = do fetch(true)",
+        "output handled = do fails()",
+        "output rounds = rounds",
+      ),
+      { stop: true },
+    );
+    expect(outputs).toEqual({ calm: "R(Fetch)", flaky: "R(Fetch)", handled: "R(Handled)", rounds: "R(Round)" });
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The modules of loops whose iterations end in an `if` that only leaves, with a `break` that carries
  * the iteration's value out (transparent-results.test.ts runs them), type-check in strict mode
- * (ts-morph: slow). A `do:` body inside such a loop keeps its own value's declaration.
+ * (ts-morph: slow). A `do:` body inside such a loop keeps its own value's declaration; a block or
+ * iteration ending in a standing `try:` gives the value of whichever body ran, else the one before.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,7 @@ import { temporaryFolder } from "./harness.js";
 
 const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
-it("loops whose iteration ends in an `if` with a `break` type-check", async () => {
+it("loops whose iteration ends in an `if` with a `break`, and lists ending in a `try:`, type-check", async () => {
   const folder = temporaryFolder("prosec-e2e-transparent-typecheck-");
   writeFileSync(
     join(folder, "breaks.prose"),
@@ -37,6 +38,28 @@ it("loops whose iteration ends in an `if` with a `break` type-check", async () =
       "    if **enough**:",
       "      break",
       '  session "After {v}"',
+      "block attempt(flaky):",
+      '  session "Fetch"',
+      "  try:",
+      "    if flaky:",
+      '      throw "later"',
+      "  catch:",
+      '    session "Handled"',
+      "block both():",
+      "  try:",
+      '    session "Try"',
+      "  catch:",
+      '    session "Caught"',
+      "let rounds = loop (max: 2):",
+      '  session "Round"',
+      "  try:",
+      "    if **stop**:",
+      "      break",
+      "  finally:",
+      '    session "Cleanup"',
+      "output attempted = do attempt(true)",
+      "output both = do both()",
+      "output rounds = rounds",
       "output drafts = drafts",
       "output scanned = scanned",
       "output chosen = chosen",

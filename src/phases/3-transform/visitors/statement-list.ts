@@ -41,14 +41,15 @@ export function statementList(
   let left = false;
   statements.forEach((statement, index) => {
     const last = index === finishing && !overwritten;
-    const branching = index > finishing && (statement.kind === "If" || statement.kind === "Choice");
+    const branching = index > finishing && isTransparent(statement);
     const { value } = lowering.statement(statement, branching ? transparent : inner, last && wantsValue);
     if (last && finish && value !== undefined) finishWith(out, finish, value);
     left ||= out.exits;
   });
   // What follows a statement that leaves never runs (P040), but is still written: it may declare names.
   if (left) out.leftEarlier();
-  const noValue = finishing < 0 || !producesValue(statements[finishing]!);
+  // A standing `try:` last in the list gives its own value here (its bodies' last values).
+  const noValue = finishing < 0 || !(producesValue(statements[finishing]!) || attempted(statements[finishing]!));
   if (finish && !out.exits && noValue && !options.finishLastValue) finishWith(out, finish, nullValue);
   return out;
 }
@@ -87,12 +88,7 @@ function tailGives(statements: readonly ast.Statement[]): "value" | "none" | "un
 
 /** What an `if`'s or `choice`'s bodies give together (`tailGives`); undefined for any other statement. */
 function branchesGive(statement: ast.Statement): "value" | "none" | "unclear" | undefined {
-  const bodies =
-    statement.kind === "If"
-      ? [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []]
-      : statement.kind === "Choice"
-        ? statement.options.map((option) => option.body)
-        : undefined;
+  const bodies = transparentBodies(statement);
   if (bodies === undefined) return undefined;
   const gives = bodies.map(tailGives);
   return gives.includes("unclear") ? "unclear" : gives.includes("value") ? "value" : "none";
@@ -115,8 +111,15 @@ function transparentEnd(
   });
   const out = new Lines();
   // Given on every path (a value statement first, or an `if`/`else` every body of which gives one): no `null`.
-  const given = lastValueIndex(statements) >= 0 || alwaysGivesValue(statements);
-  out.add(given ? b.let(target, "Value") : b.let(target, "Value", "null"));
+  const lastValue = lastValueIndex(statements);
+  const given = lastValue >= 0 || alwaysGivesValue(statements);
+  // Set once, by the last value, when nothing after it gives one (`if done: break`): a constant.
+  const once =
+    lastValue >= 0 &&
+    statements
+      .slice(lastValue + 1)
+      .every((statement) => branchesGive(statement) !== "value" && branchesGive(statement) !== "unclear");
+  if (!(once && inner.declareFinish(target))) out.add(given ? b.let(target, "Value") : b.let(target, "Value", "null"));
   out.append(inner);
   if (!inner.exits) finishWith(out, finish, inert(target));
   return out;
@@ -247,15 +250,11 @@ export function lastValueIndex(statements: readonly ast.Statement[]): number {
  * statement (their bodies are transparent): then it is a variable that those bodies assign.
  */
 export function finalResultInBranches(statements: readonly ast.Statement[]): boolean {
-  return statements.slice(lastValueIndex(statements) + 1).some((statement) => {
-    const bodies =
-      statement.kind === "If"
-        ? [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []]
-        : statement.kind === "Choice"
-          ? statement.options.map((option) => option.body)
-          : [];
-    return bodies.some((body) => lastValueIndex(body) >= 0 || finalResultInBranches(body));
-  });
+  return statements
+    .slice(lastValueIndex(statements) + 1)
+    .some((statement) =>
+      (transparentBodies(statement) ?? []).some((body) => lastValueIndex(body) >= 0 || finalResultInBranches(body)),
+    );
 }
 
 /**
@@ -270,6 +269,8 @@ export function alwaysGivesValue(statements: readonly ast.Statement[]): boolean 
         statement.alternate !== null &&
         [...statement.clauses.map((clause) => clause.body), statement.alternate].every(givesValue)
       );
+    const attempt = attempted(statement);
+    if (attempt !== undefined) return (transparentBodies(statement) ?? []).every(givesValue);
     return (
       statement.kind === "Choice" &&
       statement.options.length > 0 &&
@@ -278,10 +279,36 @@ export function alwaysGivesValue(statements: readonly ast.Statement[]): boolean 
   });
 }
 
+/**
+ * The bodies whose values are the statement's, as a program's final result sees them (DIALECT.md:
+ * `if`/`elif`/`else`/`choice`/`try`/`catch` bodies are transparent): an `if`'s clauses and its
+ * `else` (empty when it has none), a `choice`'s options, a standing `try:`'s body and `catch:`
+ * (`finally:` never gives the value); undefined for any other statement.
+ */
+function transparentBodies(statement: ast.Statement): (readonly ast.Statement[])[] | undefined {
+  if (statement.kind === "If") return [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []];
+  if (statement.kind === "Choice") return statement.options.map((option) => option.body);
+  const attempt = attempted(statement);
+  if (attempt !== undefined) return [attempt.body, ...(attempt.handler ? [attempt.handler.body] : [])];
+  return undefined;
+}
+
+/** Whether the statement's bodies are transparent: an `if`, a `choice`, a standing `try:`. */
+export function isTransparent(statement: ast.Statement): boolean {
+  return transparentBodies(statement) !== undefined;
+}
+
+/** The `try:` a statement is when it stands alone (not bound to a name). */
+function attempted(statement: ast.Statement): ast.TryExpression | undefined {
+  return statement.kind === "ExpressionStatement" && statement.expression.kind === "Try"
+    ? statement.expression
+    : undefined;
+}
+
 /** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */
 function producesValue(statement: ast.Statement): boolean {
   return (
-    statement.kind === "ExpressionStatement" ||
+    (statement.kind === "ExpressionStatement" && attempted(statement) === undefined) ||
     statement.kind === "Binding" ||
     statement.kind === "Destructure" ||
     (statement.kind === "Output" && statement.name !== null) ||
