@@ -226,10 +226,11 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         $sequence8.next();
         rt.iteration({ line: 35, column: 1 }, $iteration4);
         count = rt.bind({ line: 36, column: 3 }, "count", add(count, 1));
+        const $result = count;
         if (compare(count, 3) >= 0) {
           throw rt.fail({ line: 38, column: 5 }, "stop after three");
         }
-        $loop = null;
+        $loop = $result;
       }
     } finally {
       $sequence8.end();

@@ -158,4 +158,78 @@ describe("a value that ends in an `if` or `choice`", () => {
       fanned: ["R(Fan p)", null],
     });
   });
+
+  it("keeps the value before an `if` that only leaves; a `break` there ends the loop with that value", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "block guard(x):",
+        '  session "Guard {x}"',
+        '  if x == "bad":',
+        '    throw "bad"',
+        "let drafts = loop (max: 3) as round:",
+        '  let draft = session "Draft {round}"',
+        "  if **good enough**:",
+        "    break",
+        "let counted = repeat 2 as i:",
+        '  session "Count {i}"',
+        "  if i == 5:",
+        "    break",
+        'let scanned = for x in ["a", "b", "c"]:',
+        '  session "Scan {x}"',
+        '  if x == "b":',
+        "    break",
+        'let items = ["a", "b"] | map:',
+        '  session "Item {item}"',
+        '  if item == "b":',
+        "    continue",
+        'output guarded = do guard("ok")',
+        "output drafts = drafts",
+        "output counted = counted",
+        "output scanned = scanned",
+        "output items = items",
+      ),
+      { "good enough": true },
+    );
+    expect(outputs).toEqual({
+      guarded: "R(Guard ok)",
+      drafts: "R(Draft 0)",
+      counted: "R(Count 1)",
+      scanned: ["R(Scan a)", "R(Scan b)"],
+      items: ["R(Item a)", null],
+    });
+  });
+
+  it("passes through a standing `try:` as through an `if`: a body that gives nothing keeps the value before it", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "block fetch(flaky):",
+        '  session "Fetch"',
+        "  try:",
+        "    if flaky:",
+        '      throw "later"',
+        "  catch as e:",
+        '    if e == "never":',
+        '      session "Never"',
+        "block fails():",
+        '  session "Before"',
+        "  try:",
+        '    throw "down"',
+        "  catch:",
+        '    session "Handled"',
+        "let rounds = loop (max: 2):",
+        '  session "Round"',
+        "  try:",
+        "    if **stop**:",
+        "      break",
+        "  finally:",
+        '    session "Cleanup"',
+        "output calm = do fetch(false)",
+        "output flaky = do fetch(true)",
+        "output handled = do fails()",
+        "output rounds = rounds",
+      ),
+      { stop: true },
+    );
+    expect(outputs).toEqual({ calm: "R(Fetch)", flaky: "R(Fetch)", handled: "R(Handled)", rounds: "R(Round)" });
+  });
 });

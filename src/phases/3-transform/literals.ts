@@ -89,10 +89,13 @@ export function propertyKey(name: string): string {
   return identifierPattern.test(name) ? name : stringLiteral(name);
 }
 
-/** An object literal field `name: code`, or the shorthand `{ name }` when `code` is that very name. */
+/**
+ * An object literal field `name: code`, or the shorthand `{ name }` when `code` is that very name. A
+ * quoted key never is: `{ "a b": "a b" }` has a string for both, and `{ "a b" }` is not TypeScript.
+ */
 export function recordField(name: string, code: string): string {
   const key = propertyKey(name);
-  return key === code ? code : `${key}: ${code}`;
+  return key === code && identifierPattern.test(key) ? code : `${key}: ${code}`;
 }
 
 /** A TypeScript literal for JSON data (numbers, strings, booleans, null, arrays, plain objects). */

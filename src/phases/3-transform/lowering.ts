@@ -74,6 +74,11 @@ export interface ListOptions {
    * statement (a program without outputs: its final result).
    */
   readonly finishLastValue?: boolean;
+  /**
+   * With `finishLastValue`, what a `break` in the `if`s and `choice`s after the last value does
+   * before it leaves: the enclosing iteration's own finish (`visitors/statement-list.ts`).
+   */
+  readonly breakCarry?: readonly string[];
 }
 
 export interface Visitors {

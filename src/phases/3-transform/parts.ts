@@ -11,7 +11,7 @@ import type * as ast from "../../ast.js";
 import type { SymbolInfo } from "../2-analyze/index.js";
 import type { Finish } from "./lowered.js";
 import type { Lowering } from "./lowering.js";
-import { lastValueIndex } from "./visitors/statement-list.js";
+import { isTransparent, lastValueIndex } from "./visitors/statement-list.js";
 import { programState } from "./state.js";
 import { returnsFromProgram } from "./program-returns.js";
 
@@ -39,9 +39,9 @@ export function bodyInParts(
   const returns = returnsFromProgram(lowering.analysis.program);
   const state = programState(["return true;"]);
   for (const [index, statement] of statements.entries()) {
-    // The last value, and an `if` or `choice` after it (transparent bodies), give the final result.
+    // The last value, and an `if`, `choice` or `try:` after it (transparent bodies), give the final result.
     const givesResult =
-      index >= finishing && finish !== undefined && (index === finishing || isBranching(statement))
+      index >= finishing && finish !== undefined && (index === finishing || isTransparent(statement))
         ? { finish, finishLastValue: true }
         : {};
     const lowered = lowering.statements([statement], state, { scope: null, ...givesResult }).statements;
@@ -66,8 +66,4 @@ export function bodyInParts(
     ),
     names.flatMap((name) => (returns ? [`if (await ${name}()) {`, ...exit, "}"] : [`await ${name}();`])),
   ];
-}
-
-function isBranching(statement: ast.Statement): boolean {
-  return statement.kind === "If" || statement.kind === "Choice";
 }

@@ -92,7 +92,7 @@ function breaksThroughSwitch(body: readonly ast.Statement[]): boolean {
 }
 
 /** Constructs a `break` inside which belongs to them (or is an error), not to the enclosing loop. */
-function leavesLoop(node: ast.Node): boolean {
+export function leavesLoop(node: ast.Node): boolean {
   return (
     node.kind === "Repeat" ||
     node.kind === "ForEach" ||

@@ -5,8 +5,10 @@
 import type * as ast from "../../../ast.js";
 import { boundNames, branchBinding, readBeforeJoin, type SymbolInfo } from "../../2-analyze/index.js";
 import { declaredKinds, type ListOptions, type Lowering } from "../lowering.js";
-import { b } from "../builders.js";
+import { b, print } from "../builders.js";
 import { Lines, finishStatement, inert, nullValue, type Finish, type Lowered } from "../lowered.js";
+import { walk } from "../../../walk.js";
+import { leavesLoop } from "./jumps.js";
 import type { LowerState } from "../state.js";
 
 /**
@@ -33,18 +35,21 @@ export function statementList(
   // A program's final result: an `if` or `choice` after its last value gives the last value of the body that ran.
   const finalResult = options.finishLastValue ? finish : undefined;
   const inner: LowerState = { ...state, finalResult: undefined };
-  const transparent: LowerState = { ...state, finalResult };
+  const carry = options.breakCarry;
+  const breaks = carry === undefined ? state.jumps : { ...state.jumps, break: [...carry, ...state.jumps.break!] };
+  const transparent: LowerState = { ...state, finalResult, jumps: breaks };
   let left = false;
   statements.forEach((statement, index) => {
     const last = index === finishing && !overwritten;
-    const branching = index > finishing && (statement.kind === "If" || statement.kind === "Choice");
+    const branching = index > finishing && isTransparent(statement);
     const { value } = lowering.statement(statement, branching ? transparent : inner, last && wantsValue);
     if (last && finish && value !== undefined) finishWith(out, finish, value);
     left ||= out.exits;
   });
   // What follows a statement that leaves never runs (P040), but is still written: it may declare names.
   if (left) out.leftEarlier();
-  const noValue = finishing < 0 || !producesValue(statements[finishing]!);
+  // A standing `try:` last in the list gives its own value here (its bodies' last values).
+  const noValue = finishing < 0 || !(producesValue(statements[finishing]!) || attempted(statements[finishing]!));
   if (finish && !out.exits && noValue && !options.finishLastValue) finishWith(out, finish, nullValue);
   return out;
 }
@@ -58,7 +63,8 @@ function endsInTransparentValue(statements: readonly ast.Statement[], options: L
   const finish = options.finish;
   if (finish === undefined || finish.kind === "discard" || options.finishLastValue) return false;
   const last = statements.at(-1);
-  return last !== undefined && branchesGive(last) === "value" && tailGives(statements) === "value";
+  // An `if` whose bodies give nothing (`if done: break`, or one that did not run) keeps the value before it.
+  return last !== undefined && branchesGive(last) !== undefined && tailGives(statements) === "value";
 }
 
 /**
@@ -82,12 +88,7 @@ function tailGives(statements: readonly ast.Statement[]): "value" | "none" | "un
 
 /** What an `if`'s or `choice`'s bodies give together (`tailGives`); undefined for any other statement. */
 function branchesGive(statement: ast.Statement): "value" | "none" | "unclear" | undefined {
-  const bodies =
-    statement.kind === "If"
-      ? [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []]
-      : statement.kind === "Choice"
-        ? statement.options.map((option) => option.body)
-        : undefined;
+  const bodies = transparentBodies(statement);
   if (bodies === undefined) return undefined;
   const gives = bodies.map(tailGives);
   return gives.includes("unclear") ? "unclear" : gives.includes("value") ? "value" : "none";
@@ -106,14 +107,60 @@ function transparentEnd(
     ...options,
     finish: { kind: "assign", target },
     finishLastValue: true,
+    breakCarry: isLoop(options.scope) ? breakCarry(statements, outer, finish, target) : undefined,
   });
   const out = new Lines();
   // Given on every path (a value statement first, or an `if`/`else` every body of which gives one): no `null`.
-  const given = lastValueIndex(statements) >= 0 || alwaysGivesValue(statements);
-  out.add(given ? b.let(target, "Value") : b.let(target, "Value", "null"));
+  const lastValue = lastValueIndex(statements);
+  const given = lastValue >= 0 || alwaysGivesValue(statements);
+  // Set once, by the last value, when nothing after it gives one (`if done: break`): a constant.
+  const once =
+    lastValue >= 0 &&
+    statements
+      .slice(lastValue + 1)
+      .every((statement) => branchesGive(statement) !== "value" && branchesGive(statement) !== "unclear");
+  if (!(once && inner.declareFinish(target))) out.add(given ? b.let(target, "Value") : b.let(target, "Value", "null"));
   out.append(inner);
   if (!inner.exits) finishWith(out, finish, inert(target));
   return out;
+}
+
+/**
+ * What a `break` in the `if`s that end a loop iteration's list does first: finish the iteration with
+ * its value so far, as the end of the list would (a `repeat`'s or `loop`'s value is then that
+ * iteration's, and a `for` keeps it as its last item). Undefined when no `break` there leaves the
+ * loop, or the iteration has no value statement of its own before them.
+ */
+function breakCarry(
+  statements: readonly ast.Statement[],
+  state: LowerState,
+  finish: Finish,
+  target: string,
+): readonly string[] | undefined {
+  if (state.jumps.break === undefined || (finish.kind !== "assign" && finish.kind !== "push")) return undefined;
+  // Only after a value of the iteration's own: a `break` in an iteration that gave none adds no item.
+  const lastValue = lastValueIndex(statements);
+  if (lastValue < 0 || !statements.slice(lastValue + 1).some(breaksHere)) return undefined;
+  return [print(finishStatement(finish, inert(target))!)];
+}
+
+/**
+ * Whether the list is a loop's own body, whose finish a `break` may carry: a `do:` body's finish
+ * is a temporary declared where the body ends, after the `if`s that would carry it.
+ */
+function isLoop(scope: ast.Node | null): boolean {
+  return scope?.kind === "Repeat" || scope?.kind === "ForEach" || scope?.kind === "Loop";
+}
+
+/** Whether a `break` in the statement leaves the loop whose body holds it (not one nested inside it). */
+function breaksHere(statement: ast.Statement): boolean {
+  let found = false;
+  walk(statement, (node) => {
+    if (found || leavesLoop(node)) return false;
+    if (node.kind === "Break") found = true;
+    return !found;
+  });
+  return found;
 }
 
 function finishWith(out: Lines, finish: Finish, value: Lowered): void {
@@ -203,15 +250,11 @@ export function lastValueIndex(statements: readonly ast.Statement[]): number {
  * statement (their bodies are transparent): then it is a variable that those bodies assign.
  */
 export function finalResultInBranches(statements: readonly ast.Statement[]): boolean {
-  return statements.slice(lastValueIndex(statements) + 1).some((statement) => {
-    const bodies =
-      statement.kind === "If"
-        ? [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []]
-        : statement.kind === "Choice"
-          ? statement.options.map((option) => option.body)
-          : [];
-    return bodies.some((body) => lastValueIndex(body) >= 0 || finalResultInBranches(body));
-  });
+  return statements
+    .slice(lastValueIndex(statements) + 1)
+    .some((statement) =>
+      (transparentBodies(statement) ?? []).some((body) => lastValueIndex(body) >= 0 || finalResultInBranches(body)),
+    );
 }
 
 /**
@@ -226,6 +269,8 @@ export function alwaysGivesValue(statements: readonly ast.Statement[]): boolean 
         statement.alternate !== null &&
         [...statement.clauses.map((clause) => clause.body), statement.alternate].every(givesValue)
       );
+    const attempt = attempted(statement);
+    if (attempt !== undefined) return (transparentBodies(statement) ?? []).every(givesValue);
     return (
       statement.kind === "Choice" &&
       statement.options.length > 0 &&
@@ -234,10 +279,36 @@ export function alwaysGivesValue(statements: readonly ast.Statement[]): boolean 
   });
 }
 
+/**
+ * The bodies whose values are the statement's, as a program's final result sees them (DIALECT.md:
+ * `if`/`elif`/`else`/`choice`/`try`/`catch` bodies are transparent): an `if`'s clauses and its
+ * `else` (empty when it has none), a `choice`'s options, a standing `try:`'s body and `catch:`
+ * (`finally:` never gives the value); undefined for any other statement.
+ */
+function transparentBodies(statement: ast.Statement): (readonly ast.Statement[])[] | undefined {
+  if (statement.kind === "If") return [...statement.clauses.map((clause) => clause.body), statement.alternate ?? []];
+  if (statement.kind === "Choice") return statement.options.map((option) => option.body);
+  const attempt = attempted(statement);
+  if (attempt !== undefined) return [attempt.body, ...(attempt.handler ? [attempt.handler.body] : [])];
+  return undefined;
+}
+
+/** Whether the statement's bodies are transparent: an `if`, a `choice`, a standing `try:`. */
+export function isTransparent(statement: ast.Statement): boolean {
+  return transparentBodies(statement) !== undefined;
+}
+
+/** The `try:` a statement is when it stands alone (not bound to a name). */
+function attempted(statement: ast.Statement): ast.TryExpression | undefined {
+  return statement.kind === "ExpressionStatement" && statement.expression.kind === "Try"
+    ? statement.expression
+    : undefined;
+}
+
 /** Whether a statement leaves a value for the list's finish; after any other the finish gets `null`. */
 function producesValue(statement: ast.Statement): boolean {
   return (
-    statement.kind === "ExpressionStatement" ||
+    (statement.kind === "ExpressionStatement" && attempted(statement) === undefined) ||
     statement.kind === "Binding" ||
     statement.kind === "Destructure" ||
     (statement.kind === "Output" && statement.name !== null) ||

@@ -12,8 +12,11 @@ export function tryExpression(
   lowering: Lowering,
   request: ValueRequest,
 ): Lowered {
-  return collect("attempt", request.discard ?? false, state, lowering, (finish) => {
-    const body = lowering.statements(node.body, state, { scope: null, finish });
+  return collect("attempt", request.discard ?? false, state, lowering, (discarded) => {
+    // Standing after a list's last value, its bodies are transparent: they give the list's value.
+    const finish = discarded.kind === "discard" && state.finalResult ? state.finalResult : discarded;
+    const last = finish === discarded ? {} : { finishLastValue: true };
+    const body = lowering.statements(node.body, state, { scope: null, finish, ...last });
     const handler = node.handler;
     const lines = new Lines();
     // P013: a `try:` with neither handles nothing, and TypeScript has no `try` without either.
@@ -33,7 +36,11 @@ export function tryExpression(
         const reassigned = lowering.analysis.references.get(handler.param)?.reassigned ?? false;
         lines.add(reassigned ? b.let(name, "Value", "rt.caught($error)") : b.const(name, "rt.caught($error)", "Value"));
       }
-      const caught = lowering.statements(handler.body, { ...state, inCatch: true }, { scope: handler, finish });
+      const caught = lowering.statements(
+        handler.body,
+        { ...state, inCatch: true },
+        { scope: handler, finish, ...last },
+      );
       lines.append(caught);
       // The body may stop anywhere: the value is given on every path when both the body and the handler give it.
       if (finish.kind === "assign" && body.assigns(finish.target) && caught.assigns(finish.target))
