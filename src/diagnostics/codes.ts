@@ -123,7 +123,8 @@ export const diagnosticCodes = {
   P046: { severity: "error", meaning: "`returns:` type `T?`: write `key?: T` in a record, or `T | null`" },
   P047: {
     severity: "error",
-    meaning: "`returns:` type that does not parse (a token out of place, a bracket not closed)",
+    meaning:
+      "`returns:` type that does not parse (a token out of place, a bracket not closed), or names a field `__proto__`",
   },
   P048: { severity: "error", meaning: "a record type in `returns:` names a key twice" },
   P049: {

@@ -319,6 +319,16 @@ class TypeParser {
       }
       if (token.kind !== "name" && token.kind !== "string")
         return this.fail(token, `has ${describe(token)} where a field's name belongs`);
+      // JSON schemas and answers built in JavaScript take `__proto__` for the object's prototype: the
+      // field would vanish from the schema, and every answer would be refused.
+      if (token.value === "__proto__")
+        throw new TypeProblem(
+          parseMessages.malformedType(
+            this.lines.range(token.start, token.end),
+            "names a field `__proto__`, which no answer can carry",
+            "give the field another name",
+          ),
+        );
       this.index++;
       const optional = this.peek()?.text === "?";
       if (optional) this.index++;
