@@ -1,8 +1,7 @@
 /** Code that never runs (warning P040): where it is reported, and where it is not. */
 import { describe, expect, it } from "vitest";
 import { checkSource } from "../../src/pipeline.js";
-
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
+import { lines } from "../support/lines.js";
 
 function unreachable(source: string): string[] {
   return checkSource(source)

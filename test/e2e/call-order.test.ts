@@ -29,6 +29,7 @@ import {
   TEST_API_KEY,
   temporaryFolder,
 } from "./harness.js";
+import { lines } from "../support/lines.js";
 
 interface Script {
   /** Answers per condition, consumed in order; a condition asked once more than scripted fails the test. */
@@ -122,8 +123,6 @@ async function run(source: string, script: Script = {}, inputs: Record<string, u
   });
   return { calls, requests: server.requests, outputs, error };
 }
-
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
 describe("sessions run in source order", () => {
   it("a sequence of sessions, each seeing the previous results", async () => {

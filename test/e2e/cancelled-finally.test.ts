@@ -13,6 +13,7 @@ import {
   type FakeServer,
 } from "../support/fake-anthropic.js";
 import { firstUserText, loadProgram, TEST_API_KEY, temporaryFolder } from "./harness.js";
+import { lines } from "../support/lines.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -21,7 +22,6 @@ afterEach(async () => {
 });
 
 let programs = 0;
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
 interface Event {
   readonly type: string;

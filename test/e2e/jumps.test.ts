@@ -16,6 +16,7 @@ import {
   temporaryFolder,
 } from "./harness.js";
 import { PARTS_PROGRAM } from "./parts-program.js";
+import { lines } from "../support/lines.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -24,7 +25,6 @@ afterEach(async () => {
 });
 
 let programs = 0;
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
 /**
  * Runs `source`: sessions reply `R(<task>)`, judgments answer from `answers` by condition in order

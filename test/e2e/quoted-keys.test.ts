@@ -9,14 +9,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { firstMessageText } from "../support/requests.js";
 import { loadProgram, TEST_API_KEY, temporaryFolder } from "./harness.js";
+import { lines } from "../support/lines.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
 async function run(source: string, file: string): Promise<{ outputs: Record<string, unknown>; sent: string[] }> {
   server = await startFakeAnthropic({ respond: () => reply.text("done") });

@@ -7,14 +7,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { compile } from "../../src/compile.js";
 import { lastUserText, reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { loadProgram, TEST_API_KEY, temporaryFolder } from "./harness.js";
+import { lines } from "../support/lines.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
 const program = lines(
   "block polish(draft):",

@@ -22,6 +22,7 @@ import {
   temporaryFolder,
   trailText,
 } from "./harness.js";
+import { lines } from "../support/lines.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -71,8 +72,6 @@ async function run(
   });
   return { asked, requests: server.requests, events };
 }
-
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
 /** A session's task line (after a block call's execution scope, when there is one). */
 function taskLine(request: FakeRequest): string {

@@ -15,6 +15,7 @@ import {
   TEST_API_KEY,
   temporaryFolder,
 } from "./harness.js";
+import { lines } from "../support/lines.js";
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -23,7 +24,6 @@ afterEach(async () => {
 });
 
 let programs = 0;
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
 
 /** Runs `source`: sessions reply `R(<task>)`, judgments say `answers[condition]`, choices take `choices[criteria]`. */
 async function outputsOf(

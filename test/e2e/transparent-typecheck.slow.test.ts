@@ -9,8 +9,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { build } from "../../src/project/build.js";
 import { temporaryFolder } from "./harness.js";
-
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
+import { lines } from "../support/lines.js";
 
 it("loops whose iteration ends in an `if` with a `break`, and lists ending in a `try:`, type-check", async () => {
   const folder = temporaryFolder("prosec-e2e-transparent-typecheck-");

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compile } from "../../src/compile.js";
-
-const lines = (...source: string[]) => `${source.join("\n")}\n`;
+import { lines } from "../support/lines.js";
 
 async function reported(source: string): Promise<string[]> {
   const { diagnostics } = await compile(source, "newcomer.prose");
