@@ -30,7 +30,7 @@ export class FileWriter {
   private readonly folders = new Map<string, Promise<unknown>>();
   private readonly waiting: Array<() => void> = [];
   private batch: NodeJS.Timeout | undefined;
-  /** Set by the first slow write: from then on files are written through the thread pool. */
+  /** Set by the first slow batch: from then on files are written through the thread pool. */
   private pooled = false;
   private failure: unknown;
   /** Told of the first failed write, as an EnvironmentError when the machine caused it (the run stops). */
