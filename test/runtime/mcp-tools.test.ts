@@ -176,6 +176,15 @@ describe("MCP tools through permissions: mcp:", () => {
     }
   });
 
+  /** The run in `cwd` fails before its MCP server starts or any model is asked: the server would get the key. */
+  async function expectKeyRefused(cwd: string): Promise<void> {
+    const server = await serve(() => reply.text("never"));
+    const { error } = await failingRun(server, session({ mcp: ["everything/*"] }), { cwd });
+    expect(error.message).toContain("gives the MCP server everything the model's API key");
+    expect(server.requests).toHaveLength(0);
+    expect(childrenRunning(EVERYTHING)).toEqual([]);
+  }
+
   it("a .mcp.json that hands a server the API key is refused before the server starts", async () => {
     const cwd = temporaryFolder("prosec-mcp-");
     writeMcpJson(cwd, {
@@ -183,11 +192,7 @@ describe("MCP tools through permissions: mcp:", () => {
     });
     process.env["ANTHROPIC_API_KEY"] = TEST_API_KEY;
     try {
-      const server = await serve(() => reply.text("never"));
-      const { error } = await failingRun(server, session({ mcp: ["everything/*"] }), { cwd });
-      expect(error.message).toContain("gives the MCP server everything the model's API key");
-      expect(server.requests).toHaveLength(0);
-      expect(childrenRunning(EVERYTHING)).toEqual([]);
+      await expectKeyRefused(cwd);
     } finally {
       delete process.env["ANTHROPIC_API_KEY"];
     }
@@ -200,11 +205,7 @@ describe("MCP tools through permissions: mcp:", () => {
     });
     Object.assign(process.env, { ANTHROPIC_API_KEY: TEST_API_KEY, I44_WRAPPED: `Bearer ${TEST_API_KEY}` });
     try {
-      const server = await serve(() => reply.text("never"));
-      const { error } = await failingRun(server, session({ mcp: ["everything/*"] }), { cwd });
-      expect(error.message).toContain("gives the MCP server everything the model's API key");
-      expect(server.requests).toHaveLength(0);
-      expect(childrenRunning(EVERYTHING)).toEqual([]);
+      await expectKeyRefused(cwd);
     } finally {
       delete process.env["ANTHROPIC_API_KEY"];
       delete process.env["I44_WRAPPED"];
@@ -220,11 +221,7 @@ describe("MCP tools through permissions: mcp:", () => {
       });
       Object.assign(process.env, { ANTHROPIC_AUTH_TOKEN: token, I44_TOKEN_COPY: token });
       try {
-        const server = await serve(() => reply.text("never"));
-        const { error } = await failingRun(server, session({ mcp: ["everything/*"] }), { cwd });
-        expect(error.message).toContain("gives the MCP server everything the model's API key");
-        expect(server.requests).toHaveLength(0);
-        expect(childrenRunning(EVERYTHING)).toEqual([]);
+        await expectKeyRefused(cwd);
       } finally {
         delete process.env["ANTHROPIC_AUTH_TOKEN"];
         delete process.env["I44_TOKEN_COPY"];

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { testGolden } from "../../src/golden/run-golden.js";
 import { temporaryFolder } from "../support/temp.js";
+import { runManifest } from "../support/run-manifest.js";
 
 const SECRET = "sk-live-not-for-logs-0123456789";
 
@@ -27,20 +28,7 @@ function project(names: (outside: string) => { expected?: string; source?: strin
   const cwd = join(root, "project");
   const golden = join(cwd, "tests", "x.golden");
   mkdirSync(golden, { recursive: true });
-  writeFileSync(
-    join(golden, "run.json"),
-    JSON.stringify({
-      runId: "20260101-000000-abcdef",
-      program: "p",
-      source: program.source ?? "p.prose",
-      sourceHash: "0".repeat(64),
-      compilerVersion: "0.2.0",
-      stepScheme: 4,
-      inputs: {},
-      startedAt: "2026-01-01T00:00:00.000Z",
-      checksumsFrom: 0,
-    }),
-  );
+  writeFileSync(join(golden, "run.json"), runManifest({ source: program.source ?? "p.prose" }));
   writeFileSync(join(golden, "journal.jsonl"), "");
   if (program.expected !== undefined)
     writeFileSync(join(golden, "expected.json"), JSON.stringify({ program: program.expected, outputs: {} }));

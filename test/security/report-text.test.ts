@@ -18,6 +18,7 @@ import type { GoldenResult } from "../../src/golden/run-golden.js";
 import { prosec, startProsec } from "../support/cli.js";
 import { startFakeRegistry } from "../support/fake-registry.js";
 import { temporaryFolder } from "../support/temp.js";
+import { runManifest } from "../support/run-manifest.js";
 
 /** Sets the window title, writes the clipboard, clears the screen, overwrites the line, reverses what follows. */
 const HOSTILE = "fine\u001b]0;pwned\u0007\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\rover\u202eexe.txt";
@@ -113,20 +114,7 @@ describe("prosec runs show", () => {
     const runId = "20260101-000000-abcdef";
     const dir = join(cwd, ".prose", "runs", runId);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "run.json"),
-      JSON.stringify({
-        runId,
-        program: "p",
-        source: "p.prose",
-        sourceHash: "0".repeat(64),
-        compilerVersion: "0.2.0",
-        stepScheme: 4,
-        inputs: {},
-        startedAt: "2026-01-01T00:00:00.000Z",
-        checksumsFrom: 0,
-      }),
-    );
+    writeFileSync(join(dir, "run.json"), runManifest({ runId }));
     writeFileSync(join(dir, "journal.jsonl"), "");
     writeFileSync(
       join(dir, "waiting.json"),
