@@ -5,8 +5,9 @@
  * empty project offline (from the npm cache `npm ci` filled), needs no build and no dev dependency:
  * `npx prosec --version`, `prosec examples` and `prosec build` work, `prosec init`'s starter builds and
  * its golden test passes, and the package's types resolve under `moduleResolution: node10` and
- * `NodeNext`. A `file:` dependency on a checkout whose dependencies are not installed fails with a
- * message saying what to do, not with "Cannot find module 'nearley'".
+ * `NodeNext`. The packed package.json has no scripts (the checkout's are put back after packing), so
+ * npm has no install script to warn about. A `file:` dependency on a checkout whose dependencies are
+ * not installed fails with a message saying what to do, not with "Cannot find module 'nearley'".
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -45,6 +46,13 @@ const manifest = JSON.parse(readFileSync(join(repositoryRoot, "package.json"), "
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
+
+/** A file of the tarball, as packed. */
+function packedFile(tarballFile: string, path: string): string {
+  const listed = spawnSync("tar", ["-xzOf", tarballFile, `package/${path}`], { encoding: "utf8" });
+  if (listed.status !== 0) throw new Error(`tar: ${listed.stderr}`);
+  return listed.stdout;
+}
 
 /** Relative links of a markdown file (anchors and web addresses left out), as paths from the package root. */
 function relativeLinks(file: string, text: string): string[] {
@@ -111,15 +119,8 @@ describe("npm pack", () => {
       "grammar",
       "package.json",
       "runtime",
-      "scripts",
     ]);
-    expect(files.filter((file) => /^(bench|runtime|scripts)\//.test(file))).toEqual([
-      "bench/README.md",
-      "runtime/README.md",
-      // `prepare`, for npm to run should the unpacked package be installed as a folder: it does nothing.
-      "scripts/dist-stamp.mjs",
-      "scripts/prepare.mjs",
-    ]);
+    expect(files.filter((file) => /^(bench|runtime)\//.test(file))).toEqual(["bench/README.md", "runtime/README.md"]);
     for (const file of [
       "bin/prosec",
       "dist/runtime/index.d.ts",
@@ -155,13 +156,35 @@ describe("npm pack", () => {
     expect(missing).toEqual([]);
   });
 
-  it("has the metadata a registry page shows, and no script that runs when the package is installed", () => {
-    const packed = JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as Record<string, unknown>;
+  it("has the metadata a registry page shows, and no scripts: the checkout's are not the package's", () => {
+    const packed = JSON.parse(packedFile(tarball, "package.json")) as Record<string, unknown>;
     expect(packed).toMatchObject({ name: "prosec", license: "MIT", engines: { node: ">=20.19" } });
     expect(typeof packed["description"]).toBe("string");
     expect(packed["keywords"]).toEqual(expect.arrayContaining(["openprose", "compiler", "llm", "agents"]));
-    const scripts = Object.keys(packed["scripts"] as Record<string, string>);
-    for (const hook of ["preinstall", "install", "postinstall"]) expect(scripts).not.toContain(hook);
+    expect(packed["bin"]).toEqual(manifest.bin);
+    // Not even `prepare`: npm counts it as an install script of a tarball or folder it installs.
+    expect(packed).not.toHaveProperty("scripts");
+    // The checkout's package.json is put back as it was, byte for byte, and nothing is left aside.
+    expect(readFileSync(join(checkout, "package.json"), "utf8")).toBe(
+      readFileSync(join(repositoryRoot, "package.json"), "utf8"),
+    );
+    expect(existsSync(join(checkout, ".dist/packing.package.json"))).toBe(false);
+  });
+
+  it("puts back the package.json of a pack that died before its postpack", () => {
+    const before = node([join(checkout, "scripts/pack-dist.mjs"), "before"], checkout);
+    expect(before.status, before.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(checkout, "package.json"), "utf8"))).not.toHaveProperty("scripts");
+    // No `after`: the pack died. The next pack starts from the checkout's package.json.
+    const again = node([join(checkout, "scripts/pack-dist.mjs"), "before"], checkout);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toContain("an earlier pack did not finish");
+    const after = node([join(checkout, "scripts/pack-dist.mjs"), "after"], checkout);
+    expect(after.status, after.stderr).toBe(0);
+    expect(readFileSync(join(checkout, "package.json"), "utf8")).toBe(
+      readFileSync(join(repositoryRoot, "package.json"), "utf8"),
+    );
+    expect(readlinkSync(join(checkout, "dist"))).toBe(build);
   });
 });
 
@@ -212,6 +235,14 @@ describe("the packed package, installed into an empty project offline", () => {
     expect(installed.status, installed.stdout + installed.stderr).toBe(0);
   });
 
+  it("has no script for npm to ask the user to approve when `npm install` installs the tarball", () => {
+    // As the README says to install it; its dependencies are in place from the lockfile, so offline.
+    const installed = npm(["install", "--offline", "--no-audit", `./${basename(tarball)}`], app);
+    const output = installed.stdout + installed.stderr;
+    expect(installed.status, output).toBe(0);
+    expect(output).not.toMatch(/install.scripts|allowScripts/i);
+  });
+
   it("runs no build and installs no dev dependency", () => {
     const prosecFolder = join(app, "node_modules/prosec");
     expect(lstatSync(join(prosecFolder, "dist")).isDirectory()).toBe(true);
@@ -220,12 +251,6 @@ describe("the packed package, installed into an empty project offline", () => {
     for (const name of ["vitest", "esbuild", "eslint", "mermaid", "playwright-core", "remark-cli"])
       expect(installed, name).not.toContain(name);
     expect(Object.keys(manifest.devDependencies)).toContain("vitest");
-  });
-
-  it("has a `prepare` that does nothing there (npm runs it for a folder dependency)", () => {
-    const prepared = node([join(app, "node_modules/prosec/scripts/prepare.mjs")], app);
-    expect([prepared.status, prepared.stdout, prepared.stderr]).toEqual([0, "", ""]);
-    expect(existsSync(join(app, "node_modules/prosec/.dist"))).toBe(false);
   });
 
   it("runs `npx prosec --version`", () => {
