@@ -7,6 +7,14 @@
  * whose worst case, with what was spent and what is in flight, could cross a limit is not sent: the
  * meter stops the run. The requests already in flight finish (they are paid for) and then the run is
  * stopped as an interrupt is, so it can be resumed with a larger budget.
+ *
+ * A request whose `max_tokens` is the model's output limit (the run did not set `maxTokens`) is
+ * fitted to the budget first: today's output limits (128,000 tokens, $1.92 at Sonnet's price) would
+ * make every budget under a few dollars stop a run before its first request, whatever its bound.
+ * Such a request asks for at most its share of what is left (what is spent and in flight taken off),
+ * divided by the run's concurrency up to `FITTING_SHARES`: a `parallel` block's requests then all go
+ * out, each with a share of what the earlier ones left. Never fewer than `FITTED_MAX_TOKENS_FLOOR`
+ * tokens; a longer answer is continued (docs/model-answers.md), each continuation fitted again.
  */
 import type { MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { ProseError, type ProseErrorDetails } from "../errors.js";
@@ -55,8 +63,22 @@ export interface Refusal {
   readonly remedy: BudgetRemedy;
 }
 
+/** The fewest tokens of output a request is fitted down to under a budget. */
+const FITTED_MAX_TOKENS_FLOOR = 1024;
+/**
+ * The most shares what is left of a budget is divided into for a fitted request: with the default
+ * concurrency of 64, a sixty-fourth of a $1 budget would cut every Sonnet answer at about 1,000 tokens.
+ */
+const FITTING_SHARES = 8;
+
+/** A request whose `max_tokens` may be lowered to fit the budget: the run's concurrency limit. */
+export interface Fitting {
+  readonly concurrency: number;
+}
+
 export interface Reservation {
-  /** The request is over: its usage when it was answered (a failed request is not billed). */
+  /** The `max_tokens` to send: the request's own, or less where it was fitted to the budget. */
+  readonly maxTokens: number;
   /**
    * The request ended: its reported usage is charged; one aborted with none reported (a cancelled
    * branch's request in flight) is charged its reserved worst case, since the server may have billed it.
@@ -116,8 +138,11 @@ export class Meter {
     this.calls += spent.calls;
   }
 
-  /** Reserves a request's worst case, or says why it may not go out. */
-  admit(params: MessageCreateParamsNonStreaming): Reservation | Refusal {
+  /**
+   * Reserves a request's worst case, or says why it may not go out. With `fitting`, a budget may
+   * lower its `max_tokens` (`Reservation.maxTokens`) to its share of what is left.
+   */
+  admit(params: MessageCreateParamsNonStreaming, fitting?: Fitting): Reservation | Refusal {
     if (this.stopped !== undefined) return this.stopped;
     const { budget, maxCalls } = this.limits;
     if (maxCalls !== undefined && this.calls + this.inFlight + 1 > maxCalls) {
@@ -134,11 +159,19 @@ export class Meter {
         `The model ${params.model} has no price, so the budget cannot be kept: give it one, e.g. PROSEC_PRICES="${params.model}=input/output" (dollars per million tokens).`,
         "price",
       );
-    const worstCase = (): number => {
+    const inputDollars = (): number => {
       if (price === undefined) return 0;
       const input = Math.ceil(requestCharacters(params) / 3) * (this.caching ? CACHE_WRITE_MULTIPLIER : 1);
-      return (input * price.input + params.max_tokens * price.output) / 1_000_000;
+      return (input * price.input) / 1_000_000;
     };
+    let maxTokens = params.max_tokens;
+    if (budget !== undefined && price !== undefined && price.output > 0 && fitting !== undefined) {
+      const shares = Math.max(1, Math.min(fitting.concurrency, FITTING_SHARES));
+      const share = (budget - this.dollars - this.reserved - inputDollars()) / shares;
+      const affordable = Math.max(FITTED_MAX_TOKENS_FLOOR, Math.floor((share * 1_000_000) / price.output));
+      maxTokens = Math.min(maxTokens, affordable);
+    }
+    const worstCase = (): number => (price === undefined ? 0 : inputDollars() + (maxTokens * price.output) / 1_000_000);
     const worst = budget === undefined ? 0 : worstCase();
     if (budget !== undefined && this.dollars + this.reserved + worst > budget) {
       const inFlight = this.reserved === 0 ? "" : ` and $${this.reserved.toFixed(4)} in flight`;
@@ -151,6 +184,7 @@ export class Meter {
     this.reserved += worst;
     let settled = false;
     return {
+      maxTokens,
       settle: (usage, aborted = false) => {
         if (settled) return 0;
         settled = true;

@@ -155,9 +155,13 @@ export class ModelAccess {
   ): Promise<{ message: Message; usage: Usage }> {
     // A cancelled branch's next request is never sent (nor charged).
     signal.throwIfAborted();
-    const params = this.run.options.promptCaching === false ? request : withBreakpoints(request);
-    const reservation = this.run.meter.admit(params);
+    const laidOut = this.run.options.promptCaching === false ? request : withBreakpoints(request);
+    // A `max_tokens` the run chose is sent as it is; the model's own limit may be fitted to a budget.
+    const fitting = this.run.options.maxTokens === undefined ? { concurrency: this.limiter.limit } : undefined;
+    const reservation = this.run.meter.admit(laidOut, fitting);
     if ("remedy" in reservation) return this.run.refuse(reservation);
+    const params =
+      reservation.maxTokens === laidOut.max_tokens ? laidOut : { ...laidOut, max_tokens: reservation.maxTokens };
     const listener = streamListener(site, params.model, this.run.options, this.run.secrets(), (event) =>
       this.run.emit(event),
     );

@@ -172,6 +172,47 @@ describe("a run with a budget", () => {
     expect(existsSync(join(runDir, ".lock"))).toBe(false);
   });
 
+  it("fits a request's default max_tokens (the model's 128,000) to its share of the budget", async () => {
+    // As Anthropic's API: the default model may answer 128,000 tokens, $1.92 of output at list prices.
+    server = await startFakeAnthropic({
+      respond: () => reply.text("A short answer."),
+      models: { "claude-sonnet-5-5": { maxTokens: 128_000 } },
+    });
+    const program = await loadProgram(
+      'parallel:\n  a = session "A"\n  b = session "B"\n  c = session "C"\noutput d = session "D"\n',
+      "fits.prose",
+    );
+    const outputs = await program.run(
+      {},
+      options({ budget: 1, concurrency: 4, maxTokens: undefined, prices: undefined, promptCaching: false }),
+    );
+    expect(outputs["d"]).toBe("A short answer.");
+    const asked = server.requests.map((request) => request.body!.max_tokens);
+    expect(asked).toHaveLength(4);
+    // Each asks for at most a quarter (concurrency 4) of what is left at $15 a million: the first
+    // under 16,667 tokens, the next ones less as the first ones' reservations are taken off.
+    expect(asked[0]).toBeGreaterThan(16_000);
+    for (const tokens of asked) {
+      expect(tokens).toBeGreaterThan(8_000);
+      expect(tokens).toBeLessThanOrEqual(16_666);
+    }
+    // Whatever the answers, the requests in flight together could not cross the budget.
+    expect(asked.slice(0, 3).reduce((sum, tokens) => sum + tokens, 0) * 15e-6).toBeLessThan(1);
+  });
+
+  it("keeps a max_tokens the run chose: one that cannot fit stops the run before it is sent", async () => {
+    server = await startFakeAnthropic({
+      respond: () => reply.text("A short answer."),
+      models: { "claude-sonnet-5-5": { maxTokens: 128_000 } },
+    });
+    const program = await loadProgram('output a = session "A"\n', "chosen.prose");
+    const error = await failure(
+      program.run({}, options({ budget: 1, maxTokens: 128_000, prices: undefined, promptCaching: false })),
+    );
+    expect(error.reason).toMatch(/could cost up to \$1\.92\d\d; with \$0\.0000 spent/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("charges a cancelled branch's aborted request, which reported no usage, its reserved worst case", async () => {
     let slowArrived: () => void = () => {};
     const slow = new Promise<void>((resolve) => (slowArrived = resolve));

@@ -33,7 +33,9 @@ describe("prosec run with a budget", () => {
     "--budget: refuses a program whose bound is over it (exit 5), stops a run started with --yes before it crosses, and the resumed run goes on",
     { timeout: 60_000 },
     async () => {
-      // Output at $10 per million tokens, input free: a reply of 1,000 tokens costs $0.01, a request's worst case (8,192 tokens) $0.08.
+      // Output at $10 per million tokens, input free: a reply of 1,000 tokens costs $0.01. A request's
+      // max_tokens (the server's 8,192) is fitted to its share of the budget, here the floor of 1,024
+      // tokens: its worst case is $0.01024.
       const env = { PROSEC_PRICES: "claude-sonnet-5-5=0/10" };
       const server = await serve(
         () => ({ kind: "message", content: [{ type: "text", text: "word ".repeat(800) }] }) satisfies FakeReply,
@@ -57,12 +59,12 @@ describe("prosec run with a budget", () => {
       const stopped = await prosec(
         cwd,
         server,
-        ["run", "three.prose", "--resume", runId, "--budget", "0.1", "--yes"],
+        ["run", "three.prose", "--resume", runId, "--budget", "0.025", "--yes"],
         env,
       ).exit;
       expect(stopped.code).toBe(EXIT.budget);
       expect(stopped.stderr).toMatch(
-        /The next model request could cost up to \$0\.08\d+; with \$0\.02\d* spent that could exceed the budget of \$0\.10/,
+        /The next model request could cost up to \$0\.0102; with \$0\.02\d* spent that could exceed the budget of \$0\.025/,
       );
       expect(server.requests).toHaveLength(2);
       expect(readFileSync(join(cwd, ".prose", "runs", runId, "state.md"), "utf8")).toContain("status: interrupted");
