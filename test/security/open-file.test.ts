@@ -2,7 +2,10 @@
  * What the path check cannot see: a link swapped in between the check and the open (a second process
  * of the attacker's racing the tool), and kernel files inside the working directory. The tools are the
  * real ones on real files; the race is played by a guard that swaps the link right after judging.
+ * The tools open first and then judge what they opened (its fstat, the path its descriptor names), so
+ * no swap between the check and the open reaches a file outside, for reads as for writes.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -38,10 +41,18 @@ class RacedGuard extends PermissionGuard {
   }
   override writablePath(path: string): string {
     const real = super.writablePath(path);
+    this.play();
+    return real;
+  }
+  override readablePath(path: string): string {
+    const real = super.readablePath(path);
+    this.play();
+    return real;
+  }
+  private play(): void {
     const move = this.move;
     this.move = undefined;
     move?.();
-    return real;
   }
 }
 
@@ -88,6 +99,31 @@ describe("a link swapped in after the check", () => {
       editFileTool.run({ path: "docs/x.md", old_text: "CANARY", new_text: "PWNED" }, context(guard)),
     ).rejects.toThrow(/became a symbolic link|outside the working directory/);
     expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("CANARY-OUTSIDE\n");
+  });
+});
+
+describe("a read whose path is swapped after the check: the opened descriptor is judged", () => {
+  it("a folder swapped for a link to outside: the file there is opened, judged and not read", async () => {
+    const { project, outside } = layout();
+    writeFileSync(join(outside, "x.md"), "CANARY-OUTSIDE\n");
+    const guard = new RacedGuard(project, () => {
+      renameSync(join(project, "docs"), join(project, "docs-moved"));
+      symlinkSync(outside, join(project, "docs"));
+    });
+    const read = readFileTool.run({ path: "docs/x.md" }, context(guard));
+    await expect(read).rejects.toThrow(/outside the working directory/);
+    await expect(read).rejects.not.toThrow(/CANARY/);
+  });
+
+  it("a file swapped for a FIFO: the open does not block and the descriptor's fstat refuses it", async () => {
+    const { project } = layout();
+    const guard = new RacedGuard(project, () => {
+      rmSync(join(project, "docs/x.md"));
+      execFileSync("mkfifo", [join(project, "docs/x.md")]);
+    });
+    await expect(readFileTool.run({ path: "docs/x.md" }, context(guard))).rejects.toThrow(
+      /docs\/x\.md is not a regular file/,
+    );
   });
 });
 
