@@ -7,11 +7,27 @@
  * anything but regular files are refused). A skill's scripts run only through `run_command`, under
  * the agent's own permissions: `read_skill` only reads.
  *
+ * Every file of a skill is read as read_skill reads: opened first (O_NOFOLLOW, O_NONBLOCK), then
+ * judged by what the descriptor is (a regular file) and where it is (inside the skill's real folder),
+ * so a `SKILL.md` that is a link to `/proc/self/environ` or `~/.aws/credentials` (a hostile
+ * repository's) never reaches the system prompt, and nothing swapped in after a check is followed.
+ *
  * A resolved skill carries a digest of its files, which joins the fingerprint of the steps that use
  * it: an edited skill re-runs those steps on resume, and nothing else.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ToolDefinition } from "../types.js";
 import { SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS } from "./skill-limits.js";
@@ -64,7 +80,8 @@ export function resolveSkill(name: string, cwd: string, homeDir: string): Resolv
 export function skillIn(folder: string, name: string): ResolvedSkill | undefined {
   if (!isFile(join(folder, SKILL_FILE))) return undefined;
   const real = realpathSync.native(folder);
-  const body = readFileSync(join(real, SKILL_FILE), "utf8");
+  const body = readInside(real, SKILL_FILE);
+  if (body instanceof Error) return undefined;
   const front = frontMatter(body);
   return {
     name: front["name"] ?? name,
@@ -118,7 +135,9 @@ export function readSkillTool(skills: readonly ResolvedSkill[]): ToolDefinition 
         path === join(skill.folder, SKILL_FILE)
           ? `[The skill's folder is ${skill.folder}: run its scripts from there with run_command.]\n`
           : "";
-      const text = where + readFileSync(path, "utf8");
+      const read = readInside(skill.folder, relative(skill.folder, path), asked);
+      if (read instanceof Error) throw read;
+      const text = where + read;
       return text.length <= MAX_READ_CHARS
         ? text
         : `${text.slice(0, MAX_READ_CHARS)}\n[... ${text.length - MAX_READ_CHARS} more characters not shown]`;
@@ -131,7 +150,7 @@ function insideSkill(skill: ResolvedSkill, asked: string): string {
   if (asked === "" || isAbsolute(asked))
     throw new Error(`${asked || "(empty)"}: give a path inside the skill's folder.`);
   const joined = resolve(skill.folder, asked);
-  const outside = (path: string): boolean => path !== skill.folder && !path.startsWith(`${skill.folder}${sep}`);
+  const outside = (path: string): boolean => isOutside(skill.folder, path);
   if (outside(joined)) throw new Error(`${asked} is outside the skill's folder; read_skill reads only inside it.`);
   let real: string;
   try {
@@ -165,7 +184,8 @@ function digestOf(folder: string): string {
   for (const file of listFiles(folder)) {
     hash.update(relative(folder, file).split(sep).join("/"));
     hash.update("\0");
-    hash.update(readFileSync(file));
+    const read = readInside(folder, relative(folder, file));
+    hash.update(read instanceof Error ? `(unreadable: ${read.message})` : read);
     hash.update("\0");
   }
   return hash.digest("hex").slice(0, 16);
@@ -194,6 +214,52 @@ function firstLine(text: string): string {
       .find((line) => line.trim() !== "")
       ?.trim() ?? ""
   );
+}
+
+function isOutside(folder: string, path: string): boolean {
+  return path !== folder && !path.startsWith(`${folder}${sep}`);
+}
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
+
+/**
+ * The text of `path` (relative) in the real folder `folder`, or why it may not be read: opened first,
+ * not following a last link nor waiting on a FIFO, then judged by its descriptor, a regular file whose
+ * real path (`/proc/self/fd/N`) is inside the folder. A link inside that leads inside is read.
+ */
+function readInside(folder: string, path: string, asked = path): string | Error {
+  let real: string;
+  try {
+    real = realpathSync.native(join(folder, path));
+  } catch {
+    return new Error(`${asked}: no such file in the skill's folder.`);
+  }
+  const leadsOut = new Error(`${asked} leads outside the skill's folder; read_skill reads only inside it.`);
+  if (isOutside(folder, real)) return leadsOut;
+  let descriptor: number;
+  try {
+    descriptor = openSync(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ELOOP" ? leadsOut : new Error(`${asked} cannot be read (${code ?? "unknown error"}).`);
+  }
+  try {
+    if (!fstatSync(descriptor).isFile()) return new Error(`${asked} is not a regular file.`);
+    const named = namedByDescriptor(descriptor);
+    if (named !== undefined && isOutside(folder, named)) return leadsOut;
+    return readFileSync(descriptor, "utf8");
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** The path the kernel says a descriptor names (Linux); undefined where /proc/self/fd is missing. */
+function namedByDescriptor(descriptor: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/self/fd/${descriptor}`);
+  } catch {
+    return undefined;
+  }
 }
 
 function isFile(path: string): boolean {

@@ -73,6 +73,34 @@ describe("Agent Skills", () => {
     expect(line).toBe(`- ${"n".repeat(64)}: ${"d".repeat(1024)}`);
   });
 
+  it("a SKILL.md that is a link out of its folder is no skill: nothing it leads to reaches the model", async () => {
+    const { cwd, home } = project();
+    // A hostile repository's skills: the file its description would be read from is a secret.
+    for (const [name, target] of [
+      ["environ", "/proc/self/environ"],
+      ["secret", join(cwd, "secret.txt")],
+    ] as const) {
+      mkdirSync(join(cwd, "skills", name));
+      symlinkSync(target, join(cwd, "skills", name, "SKILL.md"));
+      expect(resolveSkill(name, cwd, home), name).toBeUndefined();
+    }
+    // A link that stays inside the skill's folder is read.
+    mkdirSync(join(cwd, "skills", "linked"));
+    writeFileSync(join(cwd, "skills", "linked", "body.md"), "---\ndescription: Linked inside\n---\n");
+    symlinkSync("body.md", join(cwd, "skills", "linked", "SKILL.md"));
+    expect(resolveSkill("linked", cwd, home)).toMatchObject({ description: "Linked inside" });
+    const server = await serve(() => reply.text("reviewed"));
+    await runAgainst(
+      server,
+      (rt) => rt.session({ at: at(1), binding: "review", prompt: "Review", skills: ["environ", "secret", "linked"] }),
+      { cwd, homeDir: home },
+    );
+    const system = JSON.stringify(server.requests[0]!.body!.system);
+    expect(system).toContain("- linked: Linked inside");
+    expect(system).not.toContain("CANARY-SKILL-SECRET");
+    expect(system).not.toMatch(/PATH=|HOME=/);
+  });
+
   it("read_skill reads the skill's files and nothing outside its folder", async () => {
     const { cwd, home } = project();
     const calls = [
