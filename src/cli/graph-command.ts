@@ -38,7 +38,7 @@ export function graphCommand(yargs: Argv): Argv {
         .option("out", { type: "string", describe: "write to this file instead of standard output" })
         .option("strict", { type: "boolean", default: false, describe: "treat warnings as errors" })
         .example("$0 graph review.prose > review.mmd", "a Mermaid flowchart")
-        .example("$0 graph review.prose --format svg --out review.svg", "an SVG picture"),
+        .example("$0 graph review.prose --format svg --out r.svg", "an SVG picture"),
     (argv) => {
       process.exitCode = runGraph(argv);
     },

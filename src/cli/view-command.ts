@@ -32,7 +32,7 @@ export function viewCommand(yargs: Argv): Argv {
           describe: "write one self-contained HTML file of the run (default: the newest) instead",
         })
         .example("$0 view", "serve the page; open the address it prints")
-        .example("$0 view 20260115-143052-a7b3c9 --out report.html", "a report that opens offline"),
+        .example("$0 view <run-id> --out report.html", "a report of one run that opens offline"),
     async (argv) => {
       process.exitCode = await runView(argv);
     },

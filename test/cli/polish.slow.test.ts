@@ -31,6 +31,18 @@ describe("prosec --help", () => {
     for (const example of examples) expect(example).toMatch(/^ {2}prosec \w+/);
   });
 
+  it("shows every command's examples one to a line, whole, as they are to be typed", () => {
+    const commands = [...prosec(["--help"]).stdout.matchAll(/^ {2}prosec (\w+)/gm)].map((match) => match[1]!);
+    expect(commands).toContain("graph");
+    for (const command of new Set(commands)) {
+      const lines = prosec([command, "--help"]).stdout.trimEnd().split("\n");
+      if (!lines.includes("Examples:")) continue;
+      // yargs gives an example at most half the width and wraps the rest onto a line of its own.
+      for (const example of lines.slice(lines.indexOf("Examples:") + 1))
+        expect(example, `prosec ${command} --help`).toMatch(/^ {2}prosec \w+/);
+    }
+  });
+
   it("lists every command, the new ones included", () => {
     const help = prosec(["--help"]).stdout;
     for (const command of [
