@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UsageError } from "../errors.js";
 import type { Value } from "../../runtime/index.js";
+import { jsonProblem } from "../../runtime/host.js";
 
 export interface EvalCase {
   readonly name: string;
@@ -53,7 +54,7 @@ function parseCase(text: string, where: string, defaultName: string): EvalCase {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${where}: a case is a JSON object (${(error as Error).message})`);
+    throw new UsageError(`${where}: a case is a JSON object (${jsonProblem(error)})`);
   }
   if (!isRecord(json) || !isRecord(json["inputs"]))
     throw new UsageError(`${where}: a case is {"name": "...", "inputs": {"input name": value, ...}}`);

@@ -21,6 +21,7 @@ import {
 } from "../../runtime/stored-runs.js";
 import type { StepKind, Value } from "../../runtime/index.js";
 import { UsageError } from "../errors.js";
+import { jsonProblem } from "../../runtime/host.js";
 
 export const EXPECTED_FILE = "expected.json";
 export const ANSWERS_FILE = "answers.json";
@@ -169,8 +170,6 @@ function readJson<T>(path: string): T {
   try {
     return JSON.parse(readFileSync(path, "utf8")) as T;
   } catch (error) {
-    throw new GoldenError(
-      `${path.split(/[\\/]/).pop()} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new GoldenError(`${path.split(/[\\/]/).pop()} cannot be read: ${jsonProblem(error)}`);
   }
 }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DEFAULT_REGISTRY, isLockfileKey } from "../references.js";
 import { GIT_NATIVE_LOCKFILE_HINT } from "../diagnostics/messages.js";
+import { jsonProblem } from "../../runtime/host.js";
 
 export const LOCKFILE = "prose.lock";
 
@@ -71,7 +72,7 @@ export function readLockfile(root: string): Lockfile {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new LockfileError(`${LOCKFILE} is not valid JSON (${(error as Error).message})`);
+    throw new LockfileError(`${LOCKFILE} is not valid JSON (${jsonProblem(error)})`);
   }
   if (!isLockfile(parsed))
     throw new LockfileError(

@@ -253,7 +253,10 @@ describe("the rooms of src/", () => {
  */
 const RUNTIME_LAYERS: readonly (readonly [layer: string, rooms: readonly string[]])[] = [
   ["contract", ["types", "types.ts", "vocabulary.ts", "errors.ts"]],
-  ["leaves", ["values", "tools", "telemetry", "abortable-sleep.ts", "signals.ts", "make-directory.ts"]],
+  [
+    "leaves",
+    ["values", "tools", "telemetry", "abortable-sleep.ts", "signals.ts", "make-directory.ts", "json-problem.ts"],
+  ],
   ["step addresses", ["address"]],
   ["model", ["model"]],
   ["cost", ["cost"]],

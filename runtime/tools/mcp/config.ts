@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { jsonProblem } from "../../json-problem.js";
 
 export const MCP_CONFIG_FILE = ".mcp.json";
 
@@ -54,7 +55,7 @@ export function readMcpConfig(file: string): McpConfig {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new McpConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+    throw new McpConfigError(`${file}: not valid JSON: ${jsonProblem(error)}`);
   }
   return parseMcpConfig(parsed, file);
 }
