@@ -8,7 +8,7 @@ import { APIConnectionError } from "@anthropic-ai/sdk/core/error";
 import { dirname, join, resolve } from "node:path";
 import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
-import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
+import { modelAccessConfigured, noCredentialsMessage, unreachableServerMessage } from "../run/credentials.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
 import {
   BudgetExceeded,
@@ -194,13 +194,15 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
       return EXIT.environment;
     }
     const budget = error instanceof BudgetExceeded;
+    const unreachable = !budget && !controller.signal.aborted && causedByNetwork(error);
+    if (unreachable) process.stderr.write(`prosec: ${unreachableServerMessage()}\n`);
     // The message states the facts; how to go on is said here, in the command line's options.
     const more = !budget ? "" : error.remedy === "price" ? " (with the price set)" : " --budget <dollars> (or --yes)";
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))
       process.stderr.write(`Resume with: prosec run ${again} --resume ${runId}${more}\n`);
     if (budget) return EXIT.budget;
     if (controller.signal.aborted) return EXIT.interrupted;
-    return causedByNetwork(error) ? EXIT.network : EXIT.failed;
+    return unreachable ? EXIT.network : EXIT.failed;
   } finally {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);

@@ -4,6 +4,7 @@
  * resume that can never succeed.
  */
 import { defaultCredentials } from "@anthropic-ai/sdk/lib/credentials/credential-chain";
+import { maskedUrl } from "../masked-url.js";
 
 const setIn = (name: string): boolean => (process.env[name] ?? "") !== "";
 
@@ -22,3 +23,15 @@ export async function modelAccessConfigured(): Promise<boolean> {
 }
 
 export const noCredentialsMessage = "no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)";
+
+/**
+ * What to say when the model's server could not be reached (after the SDK's retries): the SDK says
+ * only "Connection error.", so where it tried (its password and secret-looking parameters masked)
+ * and what chose that address.
+ */
+export function unreachableServerMessage(): string {
+  const configured = process.env["ANTHROPIC_BASE_URL"]?.trim() ?? "";
+  const server = configured === "" ? "https://api.anthropic.com" : maskedUrl(configured);
+  const chosen = configured === "" ? "" : " (ANTHROPIC_BASE_URL)";
+  return `cannot reach the model server at ${server}${chosen}: check that it runs and that this machine can connect to it`;
+}

@@ -1,7 +1,7 @@
 /**
  * A first `prosec run` as a new user meets it: with no API key it says what to set and makes no run
  * folder; a keyless compatible server (ANTHROPIC_BASE_URL alone) is reached without credentials; and
- * a program that declares no outputs shows its final result.
+ * a program that declares no outputs shows its final result; a server it cannot reach is named.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -114,5 +114,20 @@ describe("a first prosec run", () => {
     expect(exit.stdout).toBe("local hello\n");
     expect(server.requests[0]!.headers["authorization"]).toBeUndefined();
     expect(server.requests[0]!.headers["x-api-key"]).toBeUndefined();
+  });
+
+  it("a server that cannot be reached is named (its password masked), with what to check", async () => {
+    const cwd = hello();
+    const closed = await startFakeAnthropic();
+    const { port } = new URL(closed.url);
+    await closed.close();
+    const url = `http://prosec:hunter2@127.0.0.1:${port}`;
+    const exit = await prosec(cwd, ["run", "hello.prose"], bareEnvironment(cwd, { ANTHROPIC_BASE_URL: url }));
+    expect(exit.code).toBe(EXIT.network);
+    expect(exit.stderr).toContain(
+      `prosec: cannot reach the model server at http://prosec:***@127.0.0.1:${port}/ (ANTHROPIC_BASE_URL): check that it runs and that this machine can connect to it\n`,
+    );
+    expect(exit.stderr).not.toContain("hunter2");
+    expect(exit.stderr.trimEnd().split("\n").at(-1)).toMatch(/^Resume with: prosec run hello\.prose --resume \S+$/);
   });
 });
