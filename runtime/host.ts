@@ -8,3 +8,6 @@ export { asEnvironmentError, EnvironmentError } from "./errors.js";
 export { findMcpConfig, readMcpConfig } from "./tools/mcp/config.js";
 export { installedSkills } from "./tools/skills.js";
 export { Secrets } from "./tools/secrets.js";
+// The registry's fetches (src/registry/) reach the network under the same checks as fetch_url.
+export { getChecked, type HopChecks } from "./tools/http-fetch.js";
+export { isInternalAddress, literalAddress } from "./tools/network-rules.js";
