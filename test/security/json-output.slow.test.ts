@@ -112,7 +112,8 @@ describe("--json output", () => {
   });
 
   it("is written by jsonText in every writer, which changes no value", () => {
-    const every = Array.from({ length: 0x3000 }, (_, code) => String.fromCharCode(code)).join("");
+    const codes = (from: number, to: number) => Array.from({ length: to - from }, (_, index) => from + index);
+    const every = String.fromCharCode(...codes(0, 0x100), ...codes(0x2000, 0x2070));
     const text = jsonText({ every, nested: [every] }, 2);
     expect(text).not.toMatch(RAW);
     expect(JSON.parse(text)).toEqual({ every, nested: [every] });
