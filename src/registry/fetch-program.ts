@@ -37,12 +37,13 @@ export interface FetchOptions {
 }
 
 export async function fetchProgram(url: string, options: FetchOptions): Promise<Fetched> {
-  const token = options.token ?? "";
-  // The token goes to the registry's origin only, hop by hop: a redirect elsewhere goes without it.
-  const headers = (target: URL) => ({
-    accept: "text/plain",
-    ...(token !== "" && sameOrigin(target.href, options.registry) ? { authorization: `Bearer ${token}` } : {}),
-  });
+  // The token goes to the registry's origin only, and only while every hop so far was there: not on a
+  // redirect elsewhere, nor on one from elsewhere back to the registry (another server's choice of request).
+  let atRegistry = options.token !== undefined && options.token !== "";
+  const headers = (target: URL) => {
+    atRegistry &&= sameOrigin(target.href, options.registry);
+    return { accept: "text/plain", ...(atRegistry ? { authorization: `Bearer ${options.token}` } : {}) };
+  };
   const deadline = AbortSignal.timeout(TIMEOUT_MS);
   let response: IncomingMessage;
   try {

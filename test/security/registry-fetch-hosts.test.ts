@@ -58,7 +58,11 @@ let inner: Served;
 let registry: Served;
 let folder: string;
 beforeAll(async () => {
-  inner = await serve(() => ({ "/secret.prose": program, "/lib.prose": program }));
+  inner = await serve(() => ({
+    "/secret.prose": program,
+    "/lib.prose": program,
+    "/to-registry": { redirect: `${registry.url}/carol/news` },
+  }));
   const innerPort = new URL(inner.url).port;
   registry = await serve(() => ({
     "/evil/loopback": `use "${inner.url}/secret.prose" as s\n\n${program}`,
@@ -138,7 +142,7 @@ describe("a program fetched from the registry", () => {
     expect(inner.requests.map((request) => request.path)).toEqual(["/lib.prose", "/secret.prose"]);
   });
 
-  it("sends the registry's token on no redirect hop to another host", async () => {
+  it("sends the registry's token on no redirect to another host, nor on one from another host", async () => {
     await addPrograms(["evil/hop"], {
       cwd: folder,
       registry: registry.url,
@@ -146,6 +150,13 @@ describe("a program fetched from the registry", () => {
       trustedHosts: ["127.0.0.1"],
     });
     expect(inner.requests).toEqual([{ path: "/secret.prose", authorization: undefined }]);
+    registry.requests.length = 0;
+    await addPrograms([`${inner.url}/to-registry`], {
+      cwd: folder,
+      registry: registry.url,
+      token: "registry-token",
+    });
+    expect(registry.requests).toEqual([{ path: "/carol/news", authorization: undefined }]);
   });
 });
 
