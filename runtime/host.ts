@@ -1,8 +1,9 @@
 /**
  * The face for a program's host: what prosec's CLI and DBOS worker set up around a run that the run
  * options do not (the project's `.mcp.json`, its installed skills, the secrets a worker keeps from
- * tools, an OS failure said as an environment error). Applications pass these through RunOptions;
- * generated code never needs them.
+ * tools, an OS failure said as an environment error), and the checked GET `fetch_url` uses, which
+ * the registry's fetches share. Applications pass these through RunOptions; generated code never
+ * needs them.
  */
 export { asEnvironmentError, EnvironmentError } from "./errors.js";
 export { findMcpConfig, readMcpConfig } from "./tools/mcp/config.js";
