@@ -2,9 +2,18 @@
  * `prosec eval --resume ID` reads back `.prose/evals/<id>/eval.json`, whose eval id and run ids name
  * the folders the eval writes: its results, and each case's run. Whoever could write that file (an
  * archive of a project, a shared folder) must not make the eval write outside `.prose/`: an id that is
- * a path (`../../../x`) is refused before anything runs. Slow: the built CLI, four processes.
+ * a path (`../../../x`) is refused before anything runs. Slow: the built CLI, five processes.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
@@ -40,6 +49,25 @@ describe("a tampered eval.json", () => {
       expect(resumed.status).toBe(EXIT.usage);
       expect(resumed.stderr).toContain('names "../../../../escaped" as an eval or run id, which is not one');
       expect(existsSync(join(outside, "escaped"))).toBe(false);
+    } finally {
+      writeFileSync(manifest, original);
+    }
+  });
+
+  it("naming a run folder whose eval.json is a link has the tag replace the link, not write through it", () => {
+    const original = readFileSync(manifest, "utf8");
+    const victim = join(outside, "victim.txt");
+    try {
+      writeFileSync(victim, "mine\n");
+      mkdirSync(join(cwd, ".prose", "runs", "planted"));
+      symlinkSync(victim, join(cwd, ".prose", "runs", "planted", "eval.json"));
+      const json = JSON.parse(original) as { runs: { runId: string }[] };
+      json.runs[0]!.runId = "planted";
+      writeFileSync(manifest, JSON.stringify(json));
+      rmSync(join(cwd, ".prose", "evals", evalId, "results.jsonl"), { force: true });
+      prosec([...EVAL, "--resume", evalId], cwd);
+      expect(readFileSync(victim, "utf8")).toBe("mine\n");
+      expect(lstatSync(join(cwd, ".prose", "runs", "planted", "eval.json")).isSymbolicLink()).toBe(false);
     } finally {
       writeFileSync(manifest, original);
     }
