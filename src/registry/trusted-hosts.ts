@@ -14,12 +14,12 @@ import type { HopChecks } from "../../runtime/host.js";
 import { isInternalAddress, literalAddress } from "../../runtime/host.js";
 import { RegistryError } from "./registry-error.js";
 
-/** The hosts (`host` or `host:port`) of `PROSEC_TRUSTED_HOSTS`, a comma- or space-separated list. */
+/** The hosts (`host` or `host:port`; a URL gives its host) of `PROSEC_TRUSTED_HOSTS`, a comma- or space-separated list. */
 export function trustedHostsSetting(value: string | undefined): string[] {
   return (value ?? "")
     .split(/[\s,]+/)
     .filter((entry) => entry !== "")
-    .map((entry) => entry.toLowerCase());
+    .map((entry) => (entry.includes("://") && URL.canParse(entry) ? new URL(entry).host : entry.toLowerCase()));
 }
 
 /** The host (`host:port`) of each URL in `urls` that parses; a registry reference names none. */

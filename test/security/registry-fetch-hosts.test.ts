@@ -15,6 +15,7 @@ import { sha256 } from "../../src/project/imports.js";
 import { RegistryError } from "../../src/registry/fetch-program.js";
 import { addPrograms, installPrograms } from "../../src/registry/project.js";
 import { cachedProgram } from "../../src/registry/run-cache.js";
+import { trustedHostsSetting } from "../../src/registry/trusted-hosts.js";
 import { temporaryFolder } from "../support/temp.js";
 
 const program = 'output x = session "Hi"\n';
@@ -140,6 +141,15 @@ describe("a program fetched from the registry", () => {
     expect(inner.requests.map((request) => request.path)).toEqual(["/lib.prose"]);
     await addPrograms(["evil/loopback"], { cwd: folder, registry: registry.url, trustedHosts: [inner.host] });
     expect(inner.requests.map((request) => request.path)).toEqual(["/lib.prose", "/secret.prose"]);
+  });
+
+  it("reads PROSEC_TRUSTED_HOSTS as hosts, with or without a port, a URL as its host", () => {
+    expect(trustedHostsSetting(" Prose.Internal, https://b.internal:8443/x  10.0.0.5:80,")).toEqual([
+      "prose.internal",
+      "b.internal:8443",
+      "10.0.0.5:80",
+    ]);
+    expect(trustedHostsSetting(undefined)).toEqual([]);
   });
 
   it("sends the registry's token on no redirect to another host, nor on one from another host", async () => {
