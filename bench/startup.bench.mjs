@@ -7,7 +7,9 @@
 //
 // The fan-out is compared with two SDK scripts: the plain one (a short request, sent whole) and one
 // that sends the very request prosec sent (its system prompt, tools and output limit, streamed), so
-// the difference between the two rows is what the request costs and the rest is prosec's own.
+// the difference between the two rows is what the request costs and the rest is prosec's own. Two more
+// rows give the floor: that script also writing, per answer, the least a durable run writes (a journal
+// line and a binding file), with the request streamed and sent whole.
 // The projects live in STARTUP_BENCH_DIR (default bench/results/, where a user's project would be: on
 // this machine creating a file under /tmp costs about 300 µs of system time, elsewhere 1–25 µs).
 import { spawnSync } from "node:child_process";
@@ -138,6 +140,15 @@ try {
       () => sdk("same", "64", sameRequest),
       () => sdk("same", "1", sameRequest),
     );
+    // The floor: the same request and the least a durable run writes per session (sdk-script.mjs).
+    const [floorFan, floorOne] = pair(
+      () => sdk("durable", "64", sameRequest),
+      () => sdk("durable", "1", sameRequest),
+    );
+    const [wholeFan, wholeOne] = pair(
+      () => sdk("durable-whole", "64", sameRequest),
+      () => sdk("durable-whole", "1", sameRequest),
+    );
     const added = { wall: fan.wall - one.wall, cpu: fan.cpu - one.cpu };
     const sdkAdded = { wall: sdkFan.wall - sdkOne.wall, cpu: sdkFan.cpu - sdkOne.cpu };
     const sameAdded = { wall: sameFan.wall - sameOne.wall, cpu: sameFan.cpu - sameOne.cpu };
@@ -146,6 +157,12 @@ try {
     add("fan over sdk", { wall: added.wall - sdkAdded.wall, cpu: added.cpu - sdkAdded.cpu });
     add("same fan added", sameAdded);
     add("fan over same", { wall: added.wall - sameAdded.wall, cpu: added.cpu - sameAdded.cpu });
+    const overPlain = (many, single) => ({
+      wall: many.wall - single.wall - sdkAdded.wall,
+      cpu: many.cpu - single.cpu - sdkAdded.cpu,
+    });
+    add("floor over sdk", overPlain(floorFan, floorOne));
+    add("whole floor over sdk", overPlain(wholeFan, wholeOne));
     // The 26-request workflow.
     const [flow, sdkFlow] = pair(
       () => prosec("workflow.prose"),
@@ -178,6 +195,12 @@ try {
     ["  prosec's added − the SDK's added (ms)", ...both("fan over sdk", ms), "≤ 20"],
     ["64 parallel over one, SDK script sending prosec's request: ms added", ...both("same fan added", ms), ""],
     ["  prosec's added − that script's added (ms)", ...both("fan over same", ms), ""],
+    [
+      "64 parallel, the floor (that request streamed, a journal line and a binding file): − the SDK's added",
+      ...both("floor over sdk", ms),
+      "",
+    ],
+    ["  the same floor with the request sent whole: − the SDK's added", ...both("whole floor over sdk", ms), ""],
     ["26-request workflow ÷ SDK script", ...both("flow/sdk", ratio), "≤ 1.2"],
   ]);
 } finally {

@@ -29,6 +29,7 @@ export {
   type NamedQuestion,
 } from "./durable/question-names.js";
 export { forkRun, recordedLine } from "./durable/fork.js";
+export { refuseLinks } from "./durable/folder-links.js";
 export { safeName, writeFileAtomically } from "./durable/files.js";
 export { newRunId } from "./run/run-id.js";
 export { RunStateError } from "./errors.js";

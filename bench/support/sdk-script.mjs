@@ -1,8 +1,13 @@
 // The plain SDK scripts startup.bench.mjs compares `prosec run` with: what a person writes with the
-// Anthropic SDK alone for the same requests. argv: `hello`, `fanout N`, `workflow`, or `same N FILE`.
+// Anthropic SDK alone for the same requests. argv: `hello`, `fanout N`, `workflow`, `same N FILE`, or
+// `durable N FILE` / `durable-whole N FILE`.
 // `same` sends N copies of the request body in FILE (one prosec sent, its system prompt, tools and
 // output limit included), each with its own task, streamed when prosec streamed it.
-import { readFileSync } from "node:fs";
+// `durable` does what `same` does and, as each answer comes, the least a durable run must write before
+// its next step: a journal line (appended with one write) and the answer's binding file; `durable-whole`
+// sends the request whole instead. They are the floor a durable session's cost could be cut to.
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { hash } from "node:crypto";
 import Anthropic from "@anthropic-ai/sdk";
 
 const client = new Anthropic();
@@ -44,6 +49,31 @@ if (what === "hello") {
   };
   const answers = await Promise.all(Array.from({ length: Number(count) }, (_, index) => send(index)));
   console.log(answers.length);
+} else if (what === "durable" || what === "durable-whole") {
+  const { stream: _streamed, ...body } = JSON.parse(readFileSync(process.argv[4], "utf8"));
+  const folder = `.durable-floor-${process.pid}`;
+  mkdirSync(`${folder}/bindings`, { recursive: true });
+  try {
+    const journal = openSync(`${folder}/journal.jsonl`, "a");
+    const send = async (index) => {
+      const params = {
+        ...body,
+        messages: [{ role: "user", content: [{ type: "text", text: `Do Task ${index + 1}` }] }],
+      };
+      const message =
+        what === "durable"
+          ? await client.messages.stream(params).finalMessage()
+          : await client.messages.create(params, { timeout: 600_000 });
+      const record = JSON.stringify({ step: `4:3/${index}`, content: message.content, usage: message.usage });
+      writeSync(journal, `${record}\t${hash("sha256", record)}\n`);
+      writeFileSync(`${folder}/bindings/result-${index}.md`, message.content[0]?.text ?? "");
+      return message;
+    };
+    const answers = await Promise.all(Array.from({ length: Number(count) }, (_, index) => send(index)));
+    console.log(answers.length);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 } else if (what === "workflow") {
   // 5 sequential sessions, 16 in parallel and a combine, then a judged loop of 2 rounds: 26 requests.
   let notes = "";

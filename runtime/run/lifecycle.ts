@@ -7,6 +7,7 @@ import { ANSWER_TOOL } from "../model/unexpected-answers.js";
 import { join } from "node:path";
 import { JournalStepStore, ResumeReport } from "../durable/durability.js";
 import { safeName } from "../durable/files.js";
+import { refuseLinks } from "../durable/folder-links.js";
 import { RunFolder, RunFolderError } from "../durable/run-folder.js";
 import type { RunStatus } from "../durable/state-file.js";
 import { TraceWriter } from "../durable/trace-writer.js";
@@ -195,6 +196,7 @@ export class RunLifecycle implements RunScope {
       if (earlier !== undefined) this.core.addresses.alignWith(earlier);
     } else if (options.runDir !== undefined) {
       try {
+        refuseLinks(options.runDir);
         const opened = RunFolder.open(
           options.runDir,
           this.program,

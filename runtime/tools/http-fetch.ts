@@ -45,6 +45,24 @@ export async function fetchChecked(url: string, checks: FetchChecks, cancel: Abo
 }
 
 async function fetchWithin(url: string, checks: FetchChecks, signal: AbortSignal): Promise<FetchedPage> {
+  const { response, url: target } = await getChecked(url, checks, signal);
+  return { status: response.statusCode ?? 0, url: target.href, body: await readBody(response) };
+}
+
+/** What each hop of a checked GET asks: is the URL allowed, are the addresses it resolves to. */
+export type HopChecks = Pick<ToolPermissions, "checkUrl" | "checkAddresses" | "resolveHost">;
+
+/**
+ * The response at the end of `url`'s redirects, each hop checked and connected to the address
+ * checked; the caller reads or destroys its body. `headers` gives each hop's own headers (a
+ * credential for one origin is not sent to the next).
+ */
+export async function getChecked(
+  url: string,
+  checks: HopChecks,
+  signal: AbortSignal,
+  headers: (target: URL) => Readonly<Record<string, string>> = () => ({}),
+): Promise<{ readonly response: IncomingMessage; readonly url: URL }> {
   let next = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const target = await checks.checkUrl(next);
@@ -52,14 +70,14 @@ async function fetchWithin(url: string, checks: FetchChecks, signal: AbortSignal
     const addresses = literal !== undefined ? [literal] : await (checks.resolveHost ?? systemResolve)(target.hostname);
     if (addresses.length === 0) throw new Error(`${target.hostname} has no address.`);
     checks.checkAddresses(target, addresses);
-    const response = await get(target, addresses[0]!, signal);
+    const response = await get(target, addresses[0]!, signal, headers(target));
     const location = response.headers.location;
     if (REDIRECTS.has(response.statusCode ?? 0) && location !== undefined) {
       response.destroy();
       next = new URL(location, target).href;
       continue;
     }
-    return { status: response.statusCode ?? 0, url: target.href, body: await readBody(response) };
+    return { response, url: target };
   }
   throw new Error(`${url} redirected more than ${MAX_REDIRECTS} times.`);
 }
@@ -68,7 +86,12 @@ export async function systemResolve(hostname: string): Promise<readonly string[]
   return (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 }
 
-function get(url: URL, address: string, signal: AbortSignal): Promise<IncomingMessage> {
+function get(
+  url: URL,
+  address: string,
+  signal: AbortSignal,
+  headers: Readonly<Record<string, string>>,
+): Promise<IncomingMessage> {
   const family = isIP(address);
   // Hands the connection the address that was checked, whatever the host name resolves to now.
   const pinned = ((_hostname, options, callback) => {
@@ -85,7 +108,7 @@ function get(url: URL, address: string, signal: AbortSignal): Promise<IncomingMe
         lookup: pinned,
         signal,
         timeout: IDLE_TIMEOUT_MS,
-        headers: { "user-agent": "prosec", accept: "*/*" },
+        headers: { "user-agent": "prosec", accept: "*/*", ...headers },
       },
       resolve,
     );

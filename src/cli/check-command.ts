@@ -9,6 +9,7 @@ import { displayPath, findPrograms } from "../project/files.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
 import { readProgram } from "../project/read-program.js";
 import { projectTools } from "../project/mcp-servers.js";
+import { jsonText } from "../json-text.js";
 
 export interface CheckArguments extends Pick<FormatArguments, "format"> {
   readonly paths: readonly string[];
@@ -34,7 +35,7 @@ export function checkCommand(yargs: Argv): Argv {
 export function runCheck(argv: CheckArguments): ExitCode {
   const results = checkPrograms(argv.paths, { strict: argv.strict });
   if (argv.format === "json") {
-    process.stdout.write(`${JSON.stringify(toJson(results), null, 2)}\n`);
+    process.stdout.write(`${jsonText(toJson(results), 2)}\n`);
   } else {
     const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
     for (const { file, source, diagnostics } of results) {

@@ -17,6 +17,7 @@ import { readFallback, withFallback, type FallbackArguments } from "./fallback-o
 import { withFormat, type FormatArguments } from "./output-format.js";
 import { findPrograms } from "../project/files.js";
 import { readProgram } from "../project/read-program.js";
+import { jsonText } from "../json-text.js";
 
 export interface CostArguments extends FormatArguments, FallbackArguments {
   readonly paths: readonly string[];
@@ -80,7 +81,7 @@ export function runCost(argv: CostArguments): number {
   }
   if (argv.format === "json")
     process.stdout.write(
-      `${JSON.stringify({ programs: reports.map((report) => jsonReport(report, prices)), ...(chains.empty ? {} : { fallback: chains.describe() }) }, null, 2)}\n`,
+      `${jsonText({ programs: reports.map((report) => jsonReport(report, prices)), ...(chains.empty ? {} : { fallback: chains.describe() }) }, 2)}\n`,
     );
   else {
     printText(reports, prices);

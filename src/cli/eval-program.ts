@@ -35,6 +35,7 @@ import { loadChecked } from "../run/load-checked.js";
 import type { ProgramModule } from "../run/load-program.js";
 import { pricesFromEnvironment } from "./cost-report.js";
 import type { FormatArguments } from "./output-format.js";
+import { jsonText } from "../json-text.js";
 
 export interface EvalArguments extends FormatArguments {
   readonly file?: string;
@@ -141,7 +142,7 @@ export async function evalProgram(argv: EvalArguments): Promise<ExitCode> {
   const comparison =
     baseline === undefined && argv.min === undefined ? undefined : compare(summary, baseline, argv.min);
   const report = reportOf(summary, Date.now() - started, comparison, outcome.stopped);
-  process.stdout.write(argv.json ? `${JSON.stringify(report, null, 2)}\n` : terminalReport(report));
+  process.stdout.write(argv.json ? `${jsonText(report, 2)}\n` : terminalReport(report));
   if (argv.html !== undefined) writeFileAtomically(argv.html, htmlReport(report));
   if (argv["save-baseline"] !== undefined && outcome.stopped === undefined)
     saveBaseline(argv["save-baseline"], summary);

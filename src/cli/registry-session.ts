@@ -6,6 +6,7 @@ import { RegistryError } from "../registry/fetch-program.js";
 import { LockfileError } from "../project/lockfile.js";
 import type { ResolvedProgram } from "../registry/closure.js";
 import { isRemoteUse } from "../references.js";
+import { trustedHostsSetting } from "../registry/trusted-hosts.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { terminalText } from "../printable.js";
 import { UsageError } from "../errors.js";
@@ -16,6 +17,8 @@ export interface RegistrySettings {
   readonly registry?: string;
   /** `PROSEC_REGISTRY_TOKEN`: sent to the registry only, never printed or written. */
   readonly token?: string;
+  /** `PROSEC_TRUSTED_HOSTS`: hosts fetched over http and at private addresses though the user did not name them now. */
+  readonly trustedHosts: readonly string[];
   readonly onFetched: (program: ResolvedProgram) => void;
 }
 
@@ -24,6 +27,7 @@ export function registrySettings(): RegistrySettings {
     cwd: process.cwd(),
     registry: process.env["PROSEC_REGISTRY"] || undefined,
     token: process.env["PROSEC_REGISTRY_TOKEN"] || undefined,
+    trustedHosts: trustedHostsSetting(process.env["PROSEC_TRUSTED_HOSTS"]),
     onFetched: (program) =>
       // The URL may come from a committed prose.lock: it prints no escape sequence.
       process.stderr.write(

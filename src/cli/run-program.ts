@@ -34,6 +34,7 @@ import { keepHeapNearLiveSize } from "../run/heap.js";
 import type { RemoteRunArguments } from "./run-remote.js";
 import { namesRemoteProgram } from "../references.js";
 import type { Continuation } from "../runs/run-store.js";
+import { jsonText } from "../json-text.js";
 
 /** What `prosec run` was given (see run-command.ts): the file may be left out to resume a DBOS run. */
 export interface RunArguments extends Omit<RemoteRunArguments, "file">, FallbackArguments {
@@ -184,7 +185,7 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     if (!(error instanceof ProseError)) throw error;
     if (argv.json)
       process.stdout.write(
-        `${JSON.stringify({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`,
+        `${jsonText({ type: "failed", runId, message: error.message, interrupted: controller.signal.aborted })}\n`,
       );
     // The narration has shown the error already (a RunStateError's says what to do); what is left is how to go on.
     if (error instanceof RunStateError) return EXIT.runStateUnusable;
@@ -228,7 +229,7 @@ function reportWaiting(
     answer: answerName(question, waiting.questions),
     ...(question.deadline === undefined ? {} : { deadline: question.deadline }),
   }));
-  if (argv.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions })}\n`);
+  if (argv.json) process.stdout.write(`${jsonText({ type: "waiting", runId, questions })}\n`);
   for (const question of questions) {
     const at = `${question.program}:${question.line}:${question.column}`;
     if (question.name.startsWith(APPROVAL_PREFIX)) {

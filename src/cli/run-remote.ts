@@ -16,6 +16,7 @@ import { UsageError } from "../errors.js";
 import { terminalText } from "../printable.js";
 import { registryToken } from "../registry/registry-token.js";
 import { registrySettings } from "./registry-session.js";
+import { hostsOf } from "../registry/trusted-hosts.js";
 
 export interface RemoteRunArguments {
   readonly file: string;
@@ -34,6 +35,7 @@ export async function programToRun(argv: RemoteRunArguments): Promise<string> {
     registry,
     ...(token === undefined ? {} : { token }),
     ...(withheld === undefined ? {} : { tokenWithheld: withheld }),
+    trustedHosts: [...settings.trustedHosts, ...hostsOf([settings.registry])],
     offline: argv.offline,
     onFetched: settings.onFetched,
   });

@@ -11,6 +11,7 @@ import { openRunStore, reportingStore } from "../runs/open-run-store.js";
 import { newestFirst, type FoundRun, type StoredRun, type StoredStep } from "../runs/run-store.js";
 import { terminalText } from "../printable.js";
 import { withFormat, type FormatArguments } from "./output-format.js";
+import { jsonText } from "../json-text.js";
 
 interface PruneArguments {
   readonly "older-than": string;
@@ -138,7 +139,7 @@ async function printRuns(json: boolean, all: boolean): Promise<ExitCode> {
     const order = newestFirst(runs.map((line) => line.run));
     runs.sort((a, b) => order.indexOf(a.run) - order.indexOf(b.run));
   }
-  if (json) process.stdout.write(`${JSON.stringify(runs.map(asJson), null, 2)}\n`);
+  if (json) process.stdout.write(`${jsonText(runs.map(asJson), 2)}\n`);
   else printTable(runs, listing.where, listing.stores.length > 1);
   if (listing.problem !== undefined) process.stderr.write(`prosec: ${listing.problem.message}\n`);
   return listing.problem?.code ?? EXIT.ok;
@@ -237,7 +238,7 @@ async function showRun(runId: string, json: boolean): Promise<ExitCode> {
   if (found === undefined) throw new UsageError(`runs show ${runId}: there is no such run (prosec runs lists them)`);
   const steps = await store.steps(runId);
   if (json) {
-    process.stdout.write(`${JSON.stringify(steps, null, 2)}\n`);
+    process.stdout.write(`${jsonText(steps, 2)}\n`);
     return EXIT.ok;
   }
   printSteps(steps);

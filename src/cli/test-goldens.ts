@@ -7,6 +7,7 @@ import { formatResult, formatSummary, toJson } from "../golden/report.js";
 import { findGoldens, saveGolden, testGolden, type GoldenResult } from "../golden/run-golden.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
+import { jsonText } from "../json-text.js";
 
 /** What `prosec test` was given (see test-command.ts). */
 export interface TestArguments {
@@ -38,8 +39,6 @@ export async function runTests(argv: TestArguments): Promise<ExitCode> {
   } else {
     for (const dir of findGoldens(argv.paths, cwd)) report(await testGolden(dir, options));
   }
-  process.stdout.write(
-    argv.format === "json" ? `${JSON.stringify(toJson(results), null, 2)}\n` : `${formatSummary(results)}\n`,
-  );
+  process.stdout.write(argv.format === "json" ? `${jsonText(toJson(results), 2)}\n` : `${formatSummary(results)}\n`);
   return results.every((result) => result.passed) ? EXIT.ok : EXIT.failed;
 }

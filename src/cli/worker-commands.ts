@@ -26,6 +26,7 @@ import { answerName, APPROVAL_PREFIX, newRunId } from "../../runtime/stored-runs
 import { readRunLines } from "../worker/run-lines.js";
 import { submitRuns, type RunToSubmit } from "../worker/submit-runs.js";
 import { findRun, withClient } from "../worker/client.js";
+import { jsonText } from "../json-text.js";
 
 export interface WorkerArguments {
   readonly file: string;
@@ -205,7 +206,7 @@ export async function showStatus(argv: ResultArguments): Promise<ExitCode> {
         status.status === "ENQUEUED" && queue !== null ? whyWaiting(status.applicationVersion, queue, workers) : null,
     };
     if (argv.json) {
-      process.stdout.write(`${JSON.stringify(summary)}\n`);
+      process.stdout.write(`${jsonText(summary)}\n`);
     } else {
       const lines = [
         `run      ${summary.runId}`,

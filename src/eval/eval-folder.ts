@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { makeDirectory, writeFileAtomically } from "../../runtime/stored-runs.js";
 import type { Value } from "../../runtime/index.js";
 import type { CaseResult } from "./case-result.js";
+import { jsonText } from "../json-text.js";
 
 export { readTag, tagRun, TAG_FILE, type EvalTag } from "../run/eval-tag.js";
 
@@ -37,6 +38,16 @@ export interface EvalManifest {
   readonly repeat: number;
   readonly startedAt: string;
   readonly runs: readonly EvalRunEntry[];
+}
+
+/**
+ * A name an eval's or a run's folder can have: never a path (`..`, `/`). An eval.json is read back by
+ * `--resume`, and whoever could write it must not make the eval write its runs outside `.prose/`.
+ */
+const FOLDER_NAME = /^(?!\.\.?$)[\w.-]{1,100}$/;
+
+function isFolderName(id: unknown): id is string {
+  return typeof id === "string" && FOLDER_NAME.test(id);
 }
 
 export function evalsFolder(cwd: string): string {
@@ -66,6 +77,10 @@ export function readManifest(dir: string): EvalManifest | string {
   }
   if (json.format !== EVAL_FORMAT || !Array.isArray(json.runs))
     return `${join(dir, "eval.json")} is of format ${String(json.format)}, which this prosec does not read (it reads ${EVAL_FORMAT})`;
+  const ids: unknown[] = [json.evalId, ...json.runs.map((entry: EvalRunEntry | null) => entry?.runId)];
+  const strange = ids.find((id) => !isFolderName(id)) ?? (ids.every(isFolderName) ? undefined : "no id");
+  if (strange !== undefined)
+    return `${join(dir, "eval.json")} names ${jsonText(strange)} as an eval or run id, which is not one (an id is never a path)`;
   return json;
 }
 

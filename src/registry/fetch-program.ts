@@ -1,18 +1,23 @@
 /**
- * One GET of a program's raw text, with Node's built-in fetch. Whatever goes wrong (unreachable,
- * an HTTP error, bytes that are not UTF-8 or not a program, too many of them) is a RegistryError
- * whose message is one line; the CLI exits with EXIT.network for it.
+ * One GET of a program's raw text, through the checked GET `fetch_url` uses: each hop (redirects
+ * included) is judged by `trusted-hosts.ts` before it connects. Whatever goes wrong (a refused host,
+ * unreachable, an HTTP error, bytes that are not UTF-8 or not a program, too many of them) is a
+ * RegistryError whose message is one line; the CLI exits with EXIT.network for it.
  */
 import { isUtf8 } from "node:buffer";
+import type { IncomingMessage } from "node:http";
+import { getChecked } from "../../runtime/host.js";
 import { hasErrors } from "../diagnostics/diagnostic.js";
 import { parse } from "../phases/1-parse/index.js";
+import { RegistryError } from "./registry-error.js";
 import { sameOrigin } from "./registry-token.js";
+import { registryHopChecks } from "./trusted-hosts.js";
+
+export { RegistryError } from "./registry-error.js";
 
 /** Larger than any real program (the biggest example is 20 KB), small enough to hold in memory. */
 export const MAX_PROGRAM_BYTES = 1024 * 1024;
 const TIMEOUT_MS = 30_000;
-
-export class RegistryError extends Error {}
 
 export interface Fetched {
   readonly url: string;
@@ -27,30 +32,33 @@ export interface FetchOptions {
   readonly token?: string;
   /** Why a token was held back from this registry (registry-token.ts), for the hint of a 401 or 403. */
   readonly tokenWithheld?: string;
+  /** Hosts the user named (trusted-hosts.ts): fetched over http and at private addresses too. */
+  readonly trustedHosts?: readonly string[];
 }
 
 export async function fetchProgram(url: string, options: FetchOptions): Promise<Fetched> {
-  const authorized = options.token !== undefined && options.token !== "" && sameOrigin(url, options.registry);
-  let response: Response;
+  // The token goes to the registry's origin only, and only while every hop so far was there: not on a
+  // redirect elsewhere, nor on one from elsewhere back to the registry (another server's choice of request).
+  let atRegistry = options.token !== undefined && options.token !== "";
+  const headers = (target: URL) => {
+    atRegistry &&= sameOrigin(target.href, options.registry);
+    return { accept: "text/plain", ...(atRegistry ? { authorization: `Bearer ${options.token}` } : {}) };
+  };
+  const deadline = AbortSignal.timeout(TIMEOUT_MS);
+  let response: IncomingMessage;
   try {
-    response = await fetch(url, {
-      headers: { accept: "text/plain", ...(authorized ? { authorization: `Bearer ${options.token}` } : {}) },
-      // A token must not follow a redirect to another server.
-      redirect: authorized ? "error" : "follow",
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    ({ response } = await getChecked(url, registryHopChecks(options.trustedHosts ?? []), deadline, headers));
   } catch (error) {
-    throw new RegistryError(`cannot fetch ${url}: ${reason(error)}`);
+    if (error instanceof RegistryError) throw error;
+    throw new RegistryError(`cannot fetch ${url}: ${reason(error, deadline)}`);
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    const hint =
-      response.status === 401 || response.status === 403
-        ? ` (${options.tokenWithheld ?? "set PROSEC_REGISTRY_TOKEN?"})`
-        : "";
-    throw new RegistryError(`cannot fetch ${url}: HTTP ${response.status} ${response.statusText}${hint}`.trimEnd());
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status > 299) {
+    response.destroy();
+    const hint = status === 401 || status === 403 ? ` (${options.tokenWithheld ?? "set PROSEC_REGISTRY_TOKEN?"})` : "";
+    throw new RegistryError(`cannot fetch ${url}: HTTP ${status} ${response.statusMessage ?? ""}${hint}`.trimEnd());
   }
-  const bytes = await readLimited(response, url);
+  const bytes = await readLimited(response, url, deadline);
   if (bytes.includes(0) || !isUtf8(bytes))
     throw new RegistryError(`${url} is not a program: its bytes are not UTF-8 text`);
   const text = bytes.toString("utf8");
@@ -64,32 +72,33 @@ export async function fetchProgram(url: string, options: FetchOptions): Promise<
 }
 
 /** The body, refused past MAX_PROGRAM_BYTES (by its Content-Length, or while reading it). */
-async function readLimited(response: Response, url: string): Promise<Buffer> {
+async function readLimited(response: IncomingMessage, url: string, deadline: AbortSignal): Promise<Buffer> {
   const tooLarge = () =>
     new RegistryError(`${url} is too large for a program (more than ${MAX_PROGRAM_BYTES / 1024 / 1024} MB)`);
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > MAX_PROGRAM_BYTES) {
-    await response.body?.cancel();
+  if (Number(response.headers["content-length"] ?? "0") > MAX_PROGRAM_BYTES) {
+    response.destroy();
     throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
   try {
-    for await (const chunk of response.body ?? []) {
-      size += (chunk as Uint8Array).byteLength;
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      size += chunk.byteLength;
       if (size > MAX_PROGRAM_BYTES) throw tooLarge();
-      chunks.push(Buffer.from(chunk as Uint8Array));
+      chunks.push(chunk);
     }
   } catch (error) {
+    response.destroy();
     if (error instanceof RegistryError) throw error;
-    throw new RegistryError(`cannot fetch ${url}: ${reason(error)}`);
+    throw new RegistryError(`cannot fetch ${url}: ${reason(error, deadline)}`);
   }
   return Buffer.concat(chunks);
 }
 
-/** The underlying cause in a few words (fetch wraps it: `fetch failed` → ECONNREFUSED ...). */
-function reason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (error instanceof Error && error.name === "TimeoutError") return `no answer within ${TIMEOUT_MS / 1000} s`;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+/** The underlying cause in a few words (ECONNREFUSED, ENOTFOUND ...). */
+function reason(error: unknown, deadline: AbortSignal): string {
+  if (deadline.aborted) return `no answer within ${TIMEOUT_MS / 1000} s`;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && code !== "") return code;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -12,6 +12,7 @@ import { RegistryError } from "./fetch-program.js";
 import { findProjectRoot, readLockfile, type Lockfile, type LockedProgram } from "../project/lockfile.js";
 import { refKey, VENDOR_FOLDER, vendoredPath } from "../references.js";
 import { registryToken } from "./registry-token.js";
+import { hostsOf } from "./trusted-hosts.js";
 import { writeVendored } from "./vendor.js";
 
 export interface ProjectOptions {
@@ -19,6 +20,8 @@ export interface ProjectOptions {
   /** `PROSEC_REGISTRY`: wins over the registry the lockfile records. */
   readonly registry?: string;
   readonly token?: string;
+  /** `PROSEC_TRUSTED_HOSTS` (trusted-hosts.ts); `registry` and the URLs named to add or update are trusted too. */
+  readonly trustedHosts?: readonly string[];
   readonly onFetched?: (program: ResolvedProgram) => void;
 }
 
@@ -29,7 +32,7 @@ export function projectRoot(cwd: string): string {
 
 /** Fetches `refs` and what they use (what is pinned and intact stays), and records them. */
 export async function addPrograms(refs: readonly string[], options: ProjectOptions): Promise<ResolvedProgram[]> {
-  return refresh(refs.map(refKey), options, (key, lockfile, root) => intact(root, key, lockfile.programs[key]));
+  return refresh(refs.map(refKey), refs, options, (key, lockfile, root) => intact(root, key, lockfile.programs[key]));
 }
 
 /** Fetches `refs` (every locked program when none is named) and what they use again, and records them. */
@@ -40,11 +43,13 @@ export async function updatePrograms(refs: readonly string[], options: ProjectOp
   for (const key of keys)
     if (lockfile.programs[key] === undefined)
       throw new RegistryError(`${key} is not in prose.lock: add it with \`prosec add ${key}\``);
-  return refresh(keys, options, () => undefined);
+  return refresh(keys, refs, options, () => undefined);
 }
 
+/** `named`: what the command line named (its URLs are hosts the user chose; the lockfile's are not). */
 async function refresh(
   keys: readonly string[],
+  named: readonly string[],
   options: ProjectOptions,
   pinned: (key: string, lockfile: Lockfile, root: string) => ResolvedProgram | undefined,
 ): Promise<ResolvedProgram[]> {
@@ -54,6 +59,8 @@ async function refresh(
   const programs = await resolveClosure(keys, {
     registry,
     ...tokenOptions(registry, options),
+    // A URL named on the command line is a host the user chose; what the programs `use` is not.
+    trustedHosts: trustedHosts(options, named),
     pinned: (key) => pinned(key, lockfile, root),
     onFetched: options.onFetched,
   });
@@ -71,7 +78,11 @@ export async function installPrograms(options: ProjectOptions): Promise<Resolved
   const restored: ResolvedProgram[] = [];
   for (const [key, entry] of Object.entries(lockfile.programs).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (intact(root, key, entry)) continue;
-    const program = await fetchResolved(key, entry.url, { registry, ...tokenOptions(registry, options) });
+    const program = await fetchResolved(key, entry.url, {
+      registry,
+      ...tokenOptions(registry, options),
+      trustedHosts: trustedHosts(options, []),
+    });
     if (program.sha256 !== entry.sha256)
       throw new RegistryError(
         `${entry.url} now serves another text than prose.lock pins for ${key} (sha256 ${program.sha256.slice(0, 12)}…, locked ${entry.sha256.slice(0, 12)}…): take it with \`prosec update ${key}\``,
@@ -132,6 +143,11 @@ function intact(root: string, key: string, entry: LockedProgram | undefined): Re
 function tokenOptions(registry: string, options: ProjectOptions): { token?: string; tokenWithheld?: string } {
   const { token, withheld } = registryToken(registry, options.registry, options.token);
   return { ...(token === undefined ? {} : { token }), ...(withheld === undefined ? {} : { tokenWithheld: withheld }) };
+}
+
+/** The hosts the user named: the setting, `PROSEC_REGISTRY` (never prose.lock's registry), the URLs in `named`. */
+function trustedHosts(options: ProjectOptions, named: readonly string[]): string[] {
+  return [...(options.trustedHosts ?? []), ...hostsOf([options.registry]), ...hostsOf(named)];
 }
 
 function locked(program: ResolvedProgram): LockedProgram {

@@ -14,6 +14,7 @@ import { resolveClosure, type ResolvedProgram } from "./closure.js";
 import { RegistryError } from "./fetch-program.js";
 import { lockfileText, readLockfile, type Lockfile } from "../project/lockfile.js";
 import { refKey, VENDOR_FOLDER, vendoredPath } from "../references.js";
+import { hostsOf } from "./trusted-hosts.js";
 import { writeVendored } from "./vendor.js";
 
 export interface CachedProgram {
@@ -32,6 +33,8 @@ export interface CacheOptions {
   readonly registry: string;
   readonly token?: string;
   readonly tokenWithheld?: string;
+  /** Hosts the user named (`PROSEC_REGISTRY`, `PROSEC_TRUSTED_HOSTS`); a URL `ref` is trusted too. */
+  readonly trustedHosts?: readonly string[];
   /** Use what the cache holds; never the network. */
   readonly offline: boolean;
   readonly onFetched?: (program: ResolvedProgram) => void;
@@ -51,7 +54,8 @@ export async function cachedProgram(ref: string, options: CacheOptions): Promise
     if (hash === undefined || !existsSync(join(cache, "programs", hash)))
       throw new RegistryError(`${key} is not in the cache (${cache}): run it once without --offline to fetch it`);
   } else {
-    const programs = await resolveClosure([key], { ...options, pinned: undefined });
+    const trustedHosts = [...(options.trustedHosts ?? []), ...hostsOf([key])];
+    const programs = await resolveClosure([key], { ...options, trustedHosts, pinned: undefined });
     const lockfile: Lockfile = {
       lockfileVersion: 1,
       registry: options.registry,

@@ -3,9 +3,9 @@
  * id, the case and the repeat. Written before the run starts; `prosec runs` reads it to fold an eval's
  * runs into one line.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory } from "../../runtime/stored-runs.js";
+import { makeDirectory, writeFileAtomically } from "../../runtime/stored-runs.js";
 
 export interface EvalTag {
   readonly evalId: string;
@@ -18,7 +18,8 @@ export const TAG_FILE = "eval.json";
 /** Tags a case's run folder before its run starts (the folder is made here). */
 export function tagRun(runDir: string, tag: EvalTag): void {
   makeDirectory(runDir);
-  writeFileSync(join(runDir, TAG_FILE), `${JSON.stringify(tag)}\n`);
+  // Replaced whole, never written through: an eval.json that is a link is replaced, not followed.
+  writeFileAtomically(join(runDir, TAG_FILE), `${JSON.stringify(tag)}\n`);
 }
 
 /** The eval a run belongs to, if any. */

@@ -91,13 +91,17 @@ export async function loadProgram(path: string, options: LoadOptions = {}): Prom
   const codeHash = hash.digest("hex").slice(0, 16);
   // Into the cache when it can be written; a module that could not be placed there goes in a data: URL.
   let cacheable = cache !== undefined && key !== undefined;
+  const placedUrls: string[] = [];
   const moduleUrl = linkModules(compiled, runtimeUrl, (_file, javascript) => {
     const placed = cacheable ? cache!.placeModule(javascript) : undefined;
-    if (placed !== undefined) return placed;
+    if (placed !== undefined) {
+      placedUrls.push(placed);
+      return placed;
+    }
     cacheable = false;
     return `data:text/javascript;base64,${Buffer.from(javascript).toString("base64")}`;
   });
   const module = (await import(moduleUrl)) as ProgramModule;
-  if (cacheable) cache!.write(key!, files, moduleUrl, codeHash);
+  if (cacheable) cache!.write(key!, files, moduleUrl, placedUrls, codeHash);
   return { files, module, codeHash, cached: false };
 }

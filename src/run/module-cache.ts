@@ -14,18 +14,25 @@
  *
  * The cache is an optimisation: a folder that cannot be written (read-only, full) or an entry that
  * cannot be read is a miss, never an error.
+ *
+ * Its modules are JavaScript that `prosec run` imports, so only files this machine's prosec wrote are
+ * trusted, never ones that arrived with the project (a commit or an archive holding `.prose/cache/`,
+ * under the very names prosec would give them): an entry records each module's identity on disk
+ * (device, inode, change time, size), which a file checked out or unpacked here cannot have, so such
+ * an entry is a miss; and a module file found under the name prosec would write is used only when it
+ * holds exactly the JavaScript prosec compiled, else it is written again.
  */
 import { createHash } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { makeDirectory } from "../../runtime/stored-runs.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { findProjectRoot, LOCKFILE } from "../project/lockfile.js";
 import { compilerVersion } from "../version.js";
 
-const FORMAT = 1;
+const FORMAT = 2;
 /** What the cache is keyed on besides the program: a rebuilt prosec (same version, new dist/) is another compiler. */
 const buildStamp = stampOf(fileURLToPath(import.meta.url));
 
@@ -42,8 +49,13 @@ interface Entry {
   readonly files: readonly CachedFile[];
   /** The program's module, a file name in `modules/`. */
   readonly module: string;
+  /** Every module it imports, its own included: file name in `modules/` → its identity on disk. */
+  readonly modules: Readonly<Record<string, string>>;
   readonly codeHash: string;
 }
+
+/** A module file's name: the hash of its JavaScript (never a path). */
+const MODULE_NAME = /^[0-9a-f]{32}\.mjs$/;
 
 export interface CacheHit {
   readonly files: readonly (CachedFile & { readonly source: string })[];
@@ -104,25 +116,40 @@ export class ModuleCache {
       if (bytes === undefined || sha256(bytes) !== file.sha256) return undefined;
       files.push({ ...file, source: bytes.toString("utf8") });
     }
-    const module = join(this.#folder, "modules", entry.module);
-    if (!isFile(module)) return undefined;
-    return { files, moduleUrl: pathToFileURL(module).href, codeHash: entry.codeHash };
+    const modules = Object.entries(entry.modules ?? {});
+    if (!modules.some(([name]) => name === entry.module)) return undefined;
+    for (const [name, identity] of modules)
+      if (!MODULE_NAME.test(name) || identityOf(join(this.#folder, "modules", name)) !== identity) return undefined;
+    return {
+      files,
+      moduleUrl: pathToFileURL(join(this.#folder, "modules", entry.module)).href,
+      codeHash: entry.codeHash,
+    };
   }
 
   /** Stores one module's JavaScript; its URL, or undefined when the cache cannot be written. */
   placeModule(javascript: string): string | undefined {
     const path = join(this.#folder, "modules", `${sha256(javascript).slice(0, 32)}.mjs`);
-    if (!isFile(path) && !writeAtomically(path, javascript)) return undefined;
+    // A file of that name is used only when it holds this very JavaScript.
+    if (readText(path)?.toString("utf8") !== javascript && !writeAtomically(path, javascript)) return undefined;
     return pathToFileURL(path).href;
   }
 
-  /** Records what `key` compiled to; `moduleUrl` is one `placeModule` returned. */
+  /** Records what `key` compiled to; `moduleUrl` and `moduleUrls` (every module it imports) are ones `placeModule` returned. */
   write(
     key: string,
     files: readonly { path: string; source: string; diagnostics: readonly Diagnostic[] }[],
     moduleUrl: string,
+    moduleUrls: readonly string[],
     codeHash: string,
   ): void {
+    const modules: Record<string, string> = {};
+    for (const url of moduleUrls) {
+      const path = fileURLToPath(url);
+      const identity = identityOf(path);
+      if (identity === undefined) return;
+      modules[basename(path)] = identity;
+    }
     const entry: Entry = {
       format: FORMAT,
       files: files.map((file) => ({
@@ -130,7 +157,8 @@ export class ModuleCache {
         sha256: sha256(Buffer.from(file.source, "utf8")),
         diagnostics: file.diagnostics,
       })),
-      module: fileURLToPath(moduleUrl).split(/[\\/]/).at(-1)!,
+      module: basename(fileURLToPath(moduleUrl)),
+      modules,
       codeHash,
     };
     writeAtomically(join(this.#folder, "programs", `${key}.json`), JSON.stringify(entry));
@@ -148,11 +176,13 @@ function readText(path: string): Buffer | undefined {
   }
 }
 
-function isFile(path: string): boolean {
+/** A file's identity on disk: a copy, a checkout or an unpacked archive of it has another. */
+function identityOf(path: string): string | undefined {
   try {
-    return statSync(path).isFile();
+    const stats = statSync(path, { bigint: true });
+    return stats.isFile() ? `${stats.dev}:${stats.ino}:${stats.ctimeNs}:${stats.size}` : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

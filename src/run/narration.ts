@@ -15,6 +15,7 @@
 import type { AnswerAction, FailureCause, RunEvent, Usage } from "../../runtime/index.js";
 import { forStream } from "../printable.js";
 import { estimateCost } from "./cost.js";
+import { jsonText } from "../json-text.js";
 
 export type NarrationMode = "live" | "plain" | "json";
 
@@ -65,7 +66,7 @@ export function createNarrator(
   if (mode === "json")
     return {
       event: (event) => {
-        if (stream || !STREAM_EVENTS.has(event.type)) out.write(`${JSON.stringify(event)}\n`);
+        if (stream || !STREAM_EVENTS.has(event.type)) out.write(`${jsonText(event)}\n`);
       },
       pause: () => undefined,
     };

@@ -1,6 +1,7 @@
 import type { Value } from "../../runtime/index.js";
 import { text } from "../../runtime/stored-runs.js";
 import { forStream } from "../printable.js";
+import { jsonText } from "../json-text.js";
 
 /**
  * A run's outputs on stdout: `## name` sections, or with `json` one `{"type":"outputs"}` line. A
@@ -17,7 +18,7 @@ export function printOutputs(
   const finalResult = Object.keys(outputs).length === 0 ? result : undefined;
   if (json) {
     out.write(
-      `${JSON.stringify({ type: "outputs", runId, outputs, ...(finalResult === undefined ? {} : { result: finalResult }) })}\n`,
+      `${jsonText({ type: "outputs", runId, outputs, ...(finalResult === undefined ? {} : { result: finalResult }) })}\n`,
     );
     return;
   }

@@ -6,7 +6,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { answerName, readWaiting, forkRun, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
-import { newRunId } from "../../runtime/stored-runs.js";
+import { newRunId, refuseLinks } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
 import { answerFileRun, cancelFileRun, decideFileRun } from "./folder-control.js";
 import { isRunning, listRuns, readRun, runsFolder, type ListedRun } from "./folder-list.js";
@@ -128,6 +128,8 @@ export class FolderRuns implements RunStore {
         missing ??
           `there is no run ${runId} in .prose/runs here, and DBOS_SYSTEM_DATABASE_URL is not set to look for it in a database`,
       );
+    // Answering, approving, cancelling and resuming write into it by name.
+    refuseLinks(dir);
     return dir;
   }
 }

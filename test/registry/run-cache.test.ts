@@ -19,7 +19,8 @@ afterAll(async () => {
   else process.env["XDG_CACHE_HOME"] = previousCache;
 });
 
-const online = () => ({ registry: registry.url, offline: false });
+// The registry is one the user chose (PROSEC_REGISTRY), so its host is trusted though it is loopback.
+const online = () => ({ registry: registry.url, trustedHosts: [new URL(registry.url).host], offline: false });
 const offline = () => ({ registry: registry.url, offline: true });
 
 describe("the per-user cache of `prosec run <ref>`", () => {

@@ -37,8 +37,10 @@ describe("a prose.lock that names another registry", () => {
   it("gets no token from install or add when PROSEC_REGISTRY is not set", async () => {
     evil = await startFakeRegistry({ "/carol/news": news(1), "/dave/other": news(2) });
     const cwd = projectOn(evil.url);
-    await installPrograms({ cwd, token: TOKEN });
-    await addPrograms(["dave/other"], { cwd, token: TOKEN });
+    // Trusted to be fetched from (PROSEC_TRUSTED_HOSTS: it is on loopback), not chosen as the registry.
+    const trustedHosts = [new URL(evil.url).host];
+    await installPrograms({ cwd, token: TOKEN, trustedHosts });
+    await addPrograms(["dave/other"], { cwd, token: TOKEN, trustedHosts });
     expect(evil.requests.map((request) => request.path)).toEqual(["/carol/news", "/dave/other"]);
     expect(evil.requests.map((request) => request.headers.authorization)).toEqual([undefined, undefined]);
   });
@@ -54,7 +56,10 @@ describe("a prose.lock that names another registry", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const failure = await installPrograms({ cwd: projectOn(url), token: TOKEN }).catch((error: unknown) => error);
+      const trustedHosts = [new URL(url).host];
+      const failure = await installPrograms({ cwd: projectOn(url), token: TOKEN, trustedHosts }).catch(
+        (error: unknown) => error,
+      );
       expect(failure).toBeInstanceOf(RegistryError);
       expect((failure as Error).message).toContain(
         `HTTP 401 Unauthorized (PROSEC_REGISTRY_TOKEN goes only to PROSEC_REGISTRY, else ${DEFAULT_REGISTRY}, not to a registry only prose.lock names: set PROSEC_REGISTRY=${url} if you trust it)`,
