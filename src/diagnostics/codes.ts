@@ -147,6 +147,10 @@ export const diagnosticCodes = {
     severity: "error",
     meaning: "`permissions: env:` names the model's credentials, which prosec never gives a tool",
   },
+  P061: {
+    severity: "error",
+    meaning: "a record literal gives a key twice (`{ a: x, a: y }`, `{ x, x }`, `{ token, access.token }`)",
+  },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -699,6 +699,14 @@ export const analyzeMessages = {
       `skill ${quote(skill)} is not installed (did you mean ${quote(installed)}?)`,
       `${quote(installed)} is in skills/, .claude/skills/ or ~/.claude/skills/`,
     ),
+  duplicateRecordKey: (range: SourceRange, key: string, first: SourceRange) =>
+    error(
+      "P061",
+      range,
+      `this record gives the key ${quote(key)} twice: a record holds one value per key`,
+      `remove one, or give this value a key of its own (\`${key}_2: ...\`)`,
+      at(first, `${quote(key)} first given here`),
+    ),
   envNamesModelKey: (range: SourceRange, name: string) =>
     error(
       "P059",

@@ -11,6 +11,7 @@ import { optionLabels } from "./option-labels.js";
 import { programCalls } from "./program-calls.js";
 import { sessionPrompt } from "./prompts.js";
 import { properties } from "./properties.js";
+import { recordKeys } from "./record-keys.js";
 import { resumePersist } from "./resume-persist.js";
 import type { Rule, RuleContext } from "./rule.js";
 import { tryHandler } from "./try-handler.js";
@@ -31,6 +32,7 @@ const rules: readonly Rule[] = [
   repeatCount,
   tryHandler,
   numberRange,
+  recordKeys,
 ];
 
 type Check = (node: ast.Node, context: RuleContext) => void;
