@@ -378,6 +378,14 @@ export const analyzeMessages = {
       `assign it with \`${name} = ...\` or choose another name`,
       at(first, "first declared here"),
     ),
+  boundInsideOwnValue: (range: SourceRange, name: string, inner: SourceRange, fix: string) =>
+    error(
+      "E019",
+      range,
+      `${quote(name)} is bound twice: \`${name} = ...\` on line ${inner.start.line}, inside this statement's value, binds it after the statement too`,
+      fix,
+      at(inner, `${quote(name)} bound here, inside the value`),
+    ),
   duplicateInput: (range: SourceRange, name: string, first: SourceRange) =>
     error(
       "E021",
