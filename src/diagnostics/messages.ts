@@ -654,6 +654,13 @@ export const analyzeMessages = {
       `\`returns:\` ${where}`,
       "write `returns:` as a property of a session or of an agent (for all its sessions)",
     ),
+  filterVerdictReturns: (range: SourceRange, type: string) =>
+    error(
+      "P049",
+      range,
+      `\`returns: ${type}\` on a \`filter:\` verdict: the filter reads this session's answer as keep or drop, never as ${type}`,
+      "remove `returns:` (the model is asked to keep or drop the item), or bind the typed result and end the stage with the test that decides: `let rating = session ...` with `returns:`, then `rating.score > 3`",
+    ),
   unknownTypedField: (range: SourceRange, field: string, type: string, suggestion: string | undefined) =>
     error(
       "P050",

@@ -2,6 +2,7 @@
 import type * as ast from "../../../ast.js";
 import { blockArity } from "./block-arity.js";
 import { emptyCondition } from "./conditions.js";
+import { filterVerdict } from "./filter-verdict.js";
 import { repeatCount } from "./counts.js";
 import { legacyImport } from "./legacy-import.js";
 import { loopLimit } from "./loop-limit.js";
@@ -33,6 +34,7 @@ const rules: readonly Rule[] = [
   tryHandler,
   numberRange,
   recordKeys,
+  filterVerdict,
 ];
 
 type Check = (node: ast.Node, context: RuleContext) => void;
