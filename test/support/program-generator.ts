@@ -470,6 +470,8 @@ class Writer {
           this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)),
         );
         if (parallel) this.names.length = outer;
+        // The item and its index are the loop's own; what a sequential body binds stays visible after it.
+        else for (const own of [item, index]) if (own) this.names.splice(this.names.lastIndexOf(own), 1);
         if (name) this.names.push(name);
         return;
       }
@@ -496,6 +498,8 @@ class Writer {
           this.emit(depth, error ? `catch as ${error}:` : "catch:");
           if (error) this.names.push(error);
           this.body(depth + 1, budget - 1, 1);
+          // The error is the handler's own.
+          if (error) this.names.splice(this.names.lastIndexOf(error), 1);
           if (this.chance(0.2)) this.emit(depth + 1, "throw");
         }
         if (this.chance(0.3)) {
