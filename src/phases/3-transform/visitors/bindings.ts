@@ -85,7 +85,17 @@ export function destructure(
   lowering: Lowering,
   wantValue: boolean,
 ): StatementOutcome {
-  let value = lowering.value(statement.value, state);
+  // The names are not in scope inside the value (`const { a } = { a: **...** }` cannot show `a`): a
+  // judgment there would read them before they are initialised.
+  const declared = statement.names
+    .map((name) => lowering.analysis.references.get(name))
+    .filter(
+      (symbol): symbol is SymbolInfo =>
+        symbol !== undefined && state.declaredHere.has(symbol) && statement.names.includes(symbol.declaration),
+    );
+  const inner: LowerState =
+    declared.length === 0 ? state : { ...state, declaring: new Set([...state.declaring, ...declared]) };
+  let value = lowering.value(statement.value, inner);
   // A name is read as it is; anything else is computed once.
   if (statement.value.kind !== "Identifier") {
     const temporary = lowering.temporary("record");
