@@ -3,7 +3,9 @@
  * "Improve {draft}" -> session "Polish"`, the refine-in-a-loop pattern) type-checks in strict mode:
  * the chain's first result is declared with its type. Inferred, TypeScript found it circular ("'$step'
  * implicitly has type 'any'") and `build --typecheck` stopped with an internal error (found by the
- * generated programs of test/soundness/generated.slow.test.ts, seed 1270).
+ * generated programs of test/soundness/generated.slow.test.ts, seed 1270). The same held for a
+ * `do:` value in a loop whose body assigns the name from itself (seed 1278): its result is now
+ * declared with the type analysis gives it.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +14,7 @@ import { build } from "../../src/project/build.js";
 import { lines } from "../support/lines.js";
 import { temporaryFolder } from "./harness.js";
 
-it("chains in loops that reassign what their first prompt reads type-check", async () => {
+it("chains and `do:` values in loops that reassign what they read type-check", async () => {
   const folder = temporaryFolder("prosec-e2e-chain-in-loop-");
   writeFileSync(
     join(folder, "refine.prose"),
@@ -29,7 +31,28 @@ it("chains in loops that reassign what their first prompt reads type-check", asy
       "output final = draft",
     ),
   );
-  const built = await build([join(folder, "refine.prose")], { typecheck: true, force: true });
+  // The same with a `do:` whose inner loop assigns the name from itself (seed 1278).
+  writeFileSync(
+    join(folder, "do-in-loop.prose"),
+    lines(
+      "let n = 1",
+      "repeat 2:",
+      "  n = do:",
+      "    loop (max: 2):",
+      "      n = [n * 3]",
+      'let draft = session "Draft"',
+      'for x in ["a", "b"]:',
+      "  draft = do:",
+      "    repeat 2:",
+      '      draft = session "Improve {draft}"',
+      "output o = n",
+      "output d = draft",
+    ),
+  );
+  const built = await build(
+    ["refine.prose", "do-in-loop.prose"].map((name) => join(folder, name)),
+    { typecheck: true, force: true },
+  );
   expect(built.typeErrors).toEqual([]);
   expect(built.exitCode).toBe(0);
 });
