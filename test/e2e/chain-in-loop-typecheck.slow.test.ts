@@ -5,7 +5,7 @@
  * implicitly has type 'any'") and `build --typecheck` stopped with an internal error (found by the
  * generated programs of test/soundness/generated.slow.test.ts, seed 1270). The same held for a
  * `do:` value in a loop whose body assigns the name from itself (seed 1278): its result is now
- * declared with the type analysis gives it.
+ * declared with the type analysis gives it; so is a destructured value's (seed 1878).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import { build } from "../../src/project/build.js";
 import { lines } from "../support/lines.js";
 import { temporaryFolder } from "./harness.js";
 
-it("chains and `do:` values in loops that reassign what they read type-check", async () => {
+it("chains, `do:` values and destructurings in loops that reassign what they read type-check", async () => {
   const folder = temporaryFolder("prosec-e2e-chain-in-loop-");
   writeFileSync(
     join(folder, "refine.prose"),
@@ -49,8 +49,19 @@ it("chains and `do:` values in loops that reassign what they read type-check", a
       "output d = draft",
     ),
   );
+  // And a destructuring in a loop whose value holds a judgment (seed 1878).
+  writeFileSync(
+    join(folder, "destructure-in-loop.prose"),
+    lines(
+      "parallel for n in [1, 2]:",
+      "  loop (max: 1):",
+      "    let { g } = { g: (**ready about {n}**) }",
+      '    b = session "Check {g}"',
+      "      returns: string | null",
+    ),
+  );
   const built = await build(
-    ["refine.prose", "do-in-loop.prose"].map((name) => join(folder, name)),
+    ["refine.prose", "do-in-loop.prose", "destructure-in-loop.prose"].map((name) => join(folder, name)),
     { typecheck: true, force: true },
   );
   expect(built.typeErrors).toEqual([]);

@@ -99,7 +99,9 @@ export function destructure(
   // A name is read as it is; anything else is computed once.
   if (statement.value.kind !== "Identifier") {
     const temporary = lowering.temporary("record");
-    state.out.add(b.const(temporary, value.code));
+    // Its type named: inferred, it would be circular in a loop whose judgment in the value shows a
+    // name the loop assigns.
+    state.out.add(b.const(temporary, value.code, lowering.expressionType(statement.value)));
     value = inert(temporary);
   }
   for (const name of statement.names) {
