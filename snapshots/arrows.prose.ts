@@ -31,8 +31,8 @@ output final = essay
 
 export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
-    const $step = await rt.session({ at: { line: 2, column: 13 }, prompt: "Draft an essay" });
-    const $step2 = await rt.session({
+    const $step: string = await rt.session({ at: { line: 2, column: 13 }, prompt: "Draft an essay" });
+    const $step2: string = await rt.session({
       at: { line: 2, column: 41 },
       prompt: "Critique it",
       context: { previous: $step },
@@ -47,7 +47,7 @@ export async function run(inputs: Inputs = {}, options?: RunOptions): Promise<Ou
         context: { previous: $step2 },
       }),
     );
-    const $step3 = await rt.session({ at: { line: 4, column: 1 }, prompt: "Outline" });
+    const $step3: string = await rt.session({ at: { line: 4, column: 1 }, prompt: "Outline" });
     await rt.session({
       at: { line: 4, column: 22 },
       prompt: "Expand the outline",

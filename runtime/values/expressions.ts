@@ -10,12 +10,14 @@ type ValueRecord = { readonly [key: string]: Value };
 /**
  * How a value reads inside a prompt or an interpolation: text as is, numbers and booleans as written,
  * `null` as the empty string, a list of texts as a markdown list, any other list or record as JSON.
+ * An empty list has no text to list: it reads `[]` (JSON), so the model is told there is nothing
+ * rather than shown nothing (`Sources: ` would read as a value left out).
  */
 export function text(value: Value): string {
   if (value === null) return "";
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (isList(value) && value.every((item) => typeof item === "string")) {
+  if (isList(value) && value.length > 0 && value.every((item) => typeof item === "string")) {
     return value.map((item) => `- ${(item as string).replace(/\n/g, "\n  ")}`).join("\n");
   }
   return JSON.stringify(value, null, 2);

@@ -48,7 +48,10 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
       "result",
       await rt.call({ line: 7, column: 14 }, "helper", helper.run, { topic: subject, depth: 2 }),
     );
-    const $record = await rt.call({ line: 10, column: 19 }, "helper", helper.run, { topic: subject, depth: 3 });
+    const $record: helper.Outputs = await rt.call({ line: 10, column: 19 }, "helper", helper.run, {
+      topic: subject,
+      depth: 3,
+    });
     const summary = rt.bind({ line: 10, column: 7 }, "summary", $record["summary"]);
     const facts = rt.bind(
       { line: 11, column: 5 },

@@ -228,7 +228,7 @@ export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs
     } finally {
       $sequence.end();
     }
-    const $record = await rt.call({ line: 38, column: 29 }, "summarize", summarize.run, {
+    const $record: summarize.Outputs = await rt.call({ line: 38, column: 29 }, "summarize", summarize.run, {
       text: plan,
       reader: "managers",
     });

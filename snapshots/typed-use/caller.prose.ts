@@ -44,7 +44,7 @@ output risks = risks
 export async function run(inputs: Inputs, options?: RunOptions): Promise<Outputs> {
   return startRun(program, inputs, options, async (rt) => {
     const plan = await rt.input({ line: 4, column: 1 }, { name: "plan", prompt: "The plan" });
-    const $record = await rt.call({ line: 6, column: 17 }, "review", review.run, { plan });
+    const $record: review.Outputs = await rt.call({ line: 6, column: 17 }, "review", review.run, { plan });
     let risks: review.Outputs["risks"] = rt.bind({ line: 6, column: 7 }, "risks", $record["risks"]);
     const $sequence = rt.loop();
     try {

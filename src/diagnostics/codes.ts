@@ -129,7 +129,8 @@ export const diagnosticCodes = {
   P048: { severity: "error", meaning: "a record type in `returns:` names a key twice" },
   P049: {
     severity: "error",
-    meaning: "`returns:` where no session's result is typed (`permissions:`, `context:`, `resume:`)",
+    meaning:
+      "`returns:` where no session's result is typed (`permissions:`, `context:`, `resume:`, a `filter:` verdict other than `boolean`)",
   },
   P050: { severity: "error", meaning: "a field that a `returns:` type does not declare (with did-you-mean)" },
   P051: {
@@ -146,6 +147,10 @@ export const diagnosticCodes = {
   P059: {
     severity: "error",
     meaning: "`permissions: env:` names the model's credentials, which prosec never gives a tool",
+  },
+  P061: {
+    severity: "error",
+    meaning: "a record literal gives a key twice (`{ a: x, a: y }`, `{ x, x }`, `{ token, access.token }`)",
   },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 

@@ -378,6 +378,14 @@ export const analyzeMessages = {
       `assign it with \`${name} = ...\` or choose another name`,
       at(first, "first declared here"),
     ),
+  boundInsideOwnValue: (range: SourceRange, name: string, inner: SourceRange, fix: string) =>
+    error(
+      "E019",
+      range,
+      `${quote(name)} is bound twice: \`${name} = ...\` on line ${inner.start.line}, inside this statement's value, binds it after the statement too`,
+      fix,
+      at(inner, `${quote(name)} bound here, inside the value`),
+    ),
   duplicateInput: (range: SourceRange, name: string, first: SourceRange) =>
     error(
       "E021",
@@ -646,6 +654,13 @@ export const analyzeMessages = {
       `\`returns:\` ${where}`,
       "write `returns:` as a property of a session or of an agent (for all its sessions)",
     ),
+  filterVerdictReturns: (range: SourceRange, type: string) =>
+    error(
+      "P049",
+      range,
+      `\`returns: ${type}\` on a \`filter:\` verdict: the filter reads this session's answer as keep or drop, never as ${type}`,
+      "remove `returns:` (the model is asked to keep or drop the item), or bind the typed result and end the stage with the test that decides: `let rating = session ...` with `returns:`, then `rating.score > 3`",
+    ),
   unknownTypedField: (range: SourceRange, field: string, type: string, suggestion: string | undefined) =>
     error(
       "P050",
@@ -698,6 +713,14 @@ export const analyzeMessages = {
       range,
       `skill ${quote(skill)} is not installed (did you mean ${quote(installed)}?)`,
       `${quote(installed)} is in skills/, .claude/skills/ or ~/.claude/skills/`,
+    ),
+  duplicateRecordKey: (range: SourceRange, key: string, first: SourceRange) =>
+    error(
+      "P061",
+      range,
+      `this record gives the key ${quote(key)} twice: a record holds one value per key`,
+      `remove one, or give this value a key of its own (\`${key}_2: ...\`)`,
+      at(first, `${quote(key)} first given here`),
     ),
   envNamesModelKey: (range: SourceRange, name: string) =>
     error(

@@ -16,6 +16,19 @@ async function reported(source: string): Promise<string[]> {
 }
 
 describe("diagnostics a newcomer met", () => {
+  it("a property under a session or an agent with its `:` missing asks for the `:`, not for `return`", async () => {
+    const hint = "lines indented under an agent or a session are its properties: `name: value`";
+    expect(await reported(lines('let x = session "Rate it"', "  returns string", "output x"))).toEqual([
+      `2:11 E004 expected \`:\` after \`returns\`, found \`string\` | ${hint}`,
+    ]);
+    expect(
+      await reported(lines("agent writer:", "  model sonnet", "output a = session: writer", '  prompt: "Go"')),
+    ).toEqual([`2:9 E004 expected \`:\` after \`model\`, found \`sonnet\` | ${hint}`]);
+    expect(await reported(lines('let n = "notes"', 'session "Read"', "  context n"))).toEqual([
+      `3:11 E004 expected \`:\` after \`context\`, found \`n\` | ${hint}`,
+    ]);
+  });
+
   it("a keyword misspelt inside a header (`loop untill`, `for x inn`) asks for the keyword meant", async () => {
     expect(await reported(lines("loop untill **done** (max: 3):", '  session "Work"'))).toEqual([
       "1:6 E004 unexpected `untill`: expected end of line, `(`, `:`, `as`, `until` or `while` | did you mean `until`?",

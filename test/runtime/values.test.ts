@@ -13,6 +13,10 @@ describe("text", () => {
     expect(text([1, "a"])).toBe('[\n  1,\n  "a"\n]');
     expect(text({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}');
   });
+  it("shows an empty list as JSON, never as nothing", () => {
+    expect(text([])).toBe("[]");
+    expect(text({ a: [] })).toBe('{\n  "a": []\n}');
+  });
 });
 
 describe("arithmetic", () => {

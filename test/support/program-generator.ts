@@ -111,7 +111,9 @@ class Writer {
       case 4:
         return `[${Array.from({ length: Math.floor(this.random() * 3) }, () => this.expression(depth, budget - 1)).join(", ")}]`;
       case 5:
-        return `{ key: ${this.expression(depth, budget - 1)}, "quoted key": ${this.atom()} }`;
+        return this.chance(0.6) || this.names.length === 0
+          ? `{ key: ${this.expression(depth, budget - 1)}, "quoted key": ${this.atom()} }`
+          : this.shorthandRecord();
       case 6:
         return `${this.name()}${pick(this.random, [".key", "[0]", "[1].key", ".items[0]"])}`;
       case 7:
@@ -129,12 +131,23 @@ class Writer {
     }
   }
 
+  /**
+   * A record of shorthand entries, `{ name }` and the path form `{ name.key }` (key `key`), each key
+   * once: a key given twice is P061.
+   */
+  shorthandRecord(): string {
+    const names = [...new Set([pick(this.random, this.names), pick(this.random, this.names)])];
+    const path = this.chance(0.5) ? [`${pick(this.random, this.names)}.key`] : [];
+    return `{ ${[...names, ...path].join(", ")} }`;
+  }
+
   atom(): string {
     switch (Math.floor(this.random() * 6)) {
       case 0:
         return String(Math.floor(this.random() * 10));
       case 1:
-        return pick(this.random, ["true", "false", "null", "2.5"]);
+        // `[]` as well: an empty list reads `[]` in a prompt, and loops over it run no item.
+        return pick(this.random, ["true", "false", "null", "2.5", "[]"]);
       case 2:
         return `"${pick(this.random, words)}"`;
       default:
@@ -172,8 +185,11 @@ class Writer {
     return `${helper.alias}(${inputs.map((input) => `${input}: ${this.atom()}`).join(", ")})`;
   }
 
-  /** A session with properties on the lines below it. */
-  session(depth: number, prefix: string): void {
+  /**
+   * A session with properties on the lines below it. A `filter:` stage's verdict (`verdict`) is read
+   * as keep or drop: its `returns:`, when it has one, is `boolean` (any other is P049).
+   */
+  session(depth: number, prefix: string, verdict = false): void {
     const withAgent = this.chance(0.3);
     const head = withAgent ? `session: ${pick(this.random, agents)}` : `session ${this.string(depth)}`;
     this.emit(depth, `${prefix}${head}`);
@@ -185,7 +201,7 @@ class Writer {
       );
     if (this.chance(0.2)) this.emit(depth + 1, `model: ${pick(this.random, ["sonnet", "haiku", "opus"])}`);
     if (this.chance(0.15)) this.emit(depth + 1, `retry: ${Math.floor(this.random() * 2) + 1}`);
-    if (this.chance(0.2)) this.emit(depth + 1, `returns: ${this.resultType(2)}`);
+    if (this.chance(verdict ? 0.5 : 0.2)) this.emit(depth + 1, `returns: ${verdict ? "boolean" : this.resultType(2)}`);
   }
 
   /** A `returns:` type of the subset (DIALECT.md, "Typed results"); records name `key` and `items`, which reads pick. */
@@ -334,6 +350,16 @@ class Writer {
         else this.session(depth, "");
         return;
       case 6: {
+        if (this.chance(0.3)) {
+          // `let { a, b } = { a: ..., b: ... }`: each name bound to the field of that name.
+          const names = [this.fresh(), ...(this.chance(0.5) ? [this.fresh()] : [])];
+          const fields = names.map((field) => `${field}: ${this.expression(depth, 1)}`);
+          const keyword = pick(this.random, ["let", "const"]);
+          if (keyword === "const") for (const field of names) this.constants.add(field);
+          this.emit(depth, `${keyword} { ${names.join(", ")} } = { ${fields.join(", ")} }`);
+          this.names.push(...names);
+          return;
+        }
         const { prefix, name } = this.bind();
         this.emit(depth, `${prefix}${this.expression(depth, 1)}`);
         this.names.push(name);
@@ -444,6 +470,8 @@ class Writer {
           this.body(depth + 1, budget - 1, 1 + Math.floor(this.random() * 2)),
         );
         if (parallel) this.names.length = outer;
+        // The item and its index are the loop's own; what a sequential body binds stays visible after it.
+        else for (const own of [item, index]) if (own) this.names.splice(this.names.lastIndexOf(own), 1);
         if (name) this.names.push(name);
         return;
       }
@@ -470,6 +498,8 @@ class Writer {
           this.emit(depth, error ? `catch as ${error}:` : "catch:");
           if (error) this.names.push(error);
           this.body(depth + 1, budget - 1, 1);
+          // The error is the handler's own.
+          if (error) this.names.splice(this.names.lastIndexOf(error), 1);
           if (this.chance(0.2)) this.emit(depth + 1, "throw");
         }
         if (this.chance(0.3)) {
@@ -525,7 +555,7 @@ class Writer {
             this.emit(depth + 1, `if ${this.condition(0)}:`);
             this.within(operator === "pmap" ? "parallel-item" : "item", () => this.jump(depth + 2));
           }
-          if (this.chance(0.5)) this.session(depth + 1, "");
+          if (this.chance(0.5)) this.session(depth + 1, "", operator === "filter");
           else this.emit(depth + 1, pick(this.random, stageNames));
           this.names.splice(this.names.length - stageNames.length, stageNames.length);
         }

@@ -1,4 +1,5 @@
 import nearley from "nearley";
+import { isOneOf, propertyNames } from "../../../runtime/vocabulary.js";
 import type { Program, SourceRange, Statement } from "../../ast.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { parseMessages } from "../../diagnostics/messages.js";
@@ -228,6 +229,9 @@ function syntaxError(
     // A line that begins with a plain word: a property with no owner (`context: x`), or a misspelled keyword.
     const suggestion = closestWord(first.text, statementKeywords);
     if (token.text === ":") return parseMessages.strayProperty(first.loc, first.text, suggestion);
+    // `  returns string` under a session: a property whose `:` is missing, not a misspelt `return`.
+    if (first.loc.start.column > 1 && isOneOf(propertyNames, first.text))
+      return parseMessages.expectedColon(range, first.text, describe(token), true);
     if (["name", "string", "number", "discretion"].includes(token.type))
       return parseMessages.unknownStatement(first.loc, first.text, suggestion);
   }

@@ -189,7 +189,7 @@ export class Analyzer implements RuleContext {
     Destructure: (node) => {
       this.expression(node.value);
       for (const name of node.names)
-        if (!this.bindings.bindHoisted(name)) this.bindings.declare(node.declaration, name);
+        if (!this.bindings.bindHoisted(name)) this.bindings.declare(node.declaration, name, node);
     },
     ExpressionStatement: (node) => this.expression(node.expression),
     If: (node) => {

@@ -69,10 +69,23 @@ export class Bindings {
   // Declarations
   // -------------------------------------------------------------------------------------------
 
-  declare(kind: MutableSymbol["kind"], name: ast.Identifier): void {
+  /**
+   * `statement` is the binding or destructuring that declares `name`, when its value may bind names
+   * of its own (a `parallel` branch, a `do:` body): those are declared first, since the value runs first.
+   */
+  declare(
+    kind: MutableSymbol["kind"],
+    name: ast.Identifier,
+    statement?: ast.BindingStatement | ast.DestructureStatement,
+  ): void {
     const existing = this.current.symbols.get(name.name);
     if (existing) {
-      this.report(m.duplicateVariable(name.loc, name.name, existing.declaration.loc));
+      const inner = existing.declaration.loc;
+      this.report(
+        statement !== undefined && within(inner, statement.value.loc)
+          ? m.boundInsideOwnValue(name.loc, name.name, inner, fixOfBoundInside(name.name, inner, statement))
+          : m.duplicateVariable(name.loc, name.name, inner),
+      );
       this.references.set(name, existing);
       return;
     }
@@ -318,4 +331,22 @@ function rootOf(path: ast.Identifier | ast.MemberExpression | ast.IndexExpressio
   let node: ast.Expression = path;
   while (node.kind === "Member" || node.kind === "Index") node = node.object;
   return node as ast.Identifier;
+}
+
+function within(inner: ast.SourceRange, outer: ast.SourceRange): boolean {
+  return inner.start.offset >= outer.start.offset && inner.end.offset <= outer.end.offset;
+}
+
+/** Where the fix of a name bound both by a statement and inside its value goes: the statement's own name. */
+function fixOfBoundInside(
+  name: string,
+  inner: ast.SourceRange,
+  statement: ast.BindingStatement | ast.DestructureStatement,
+): string {
+  const line = inner.start.line;
+  if (statement.kind === "Binding")
+    return `bind the value to another name (\`let ${name}_all = ...\`), or rename the \`${name}\` on line ${line}`;
+  return statement.names.length === 1
+    ? `remove \`${statement.declaration} { ${name} } =\`: line ${line} binds \`${name}\` without it; or rename one of the two`
+    : `leave \`${name}\` out of the braces: line ${line} binds it without them; or rename one of the two`;
 }

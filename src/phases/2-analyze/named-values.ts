@@ -97,7 +97,7 @@ export class NamedValues {
       const constant = existing && constantKinds.get(existing.kind);
       if (constant) this.report(m.constantReassigned(name.loc, name.name, constant, existing.declaration.loc));
       if (existing) this.bindings.reassign(name, existing);
-      else this.bindings.declare(statement.declaration ?? "assigned", name);
+      else this.bindings.declare(statement.declaration ?? "assigned", name, statement);
     }
     this.recordProgramResult(name, statement.value);
   }

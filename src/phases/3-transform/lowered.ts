@@ -130,10 +130,10 @@ export class Lines {
    * so that the caller writing the list where it stands declares nothing ahead; false when the list
    * did not assign `target` at its top level.
    */
-  declareFinish(target: string): boolean {
+  declareFinish(target: string, type?: string): boolean {
     const finishing = this.finishing;
     if (finishing?.target !== target) return false;
-    this.written[finishing.index] = b.const(target, finishing.value.code);
+    this.written[finishing.index] = b.const(target, finishing.value.code, type);
     return true;
   }
 

@@ -225,12 +225,13 @@ function contextSpec(
     return withExtra(value.elements.map((element, index) => recordField(names[index]!, lowering.value(element))));
   }
   if (value.kind === "Object") {
-    const names = distinctKeys(
-      value.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
-    );
+    // Keys are distinct: a record that gives one twice is P061.
     return withExtra(
-      value.entries.map((entry, index) =>
-        recordField(names[index]!, entry.value ? lowering.value(entry.value) : lowering.value(entry.key)),
+      value.entries.map((entry) =>
+        recordField(
+          entry.key.kind === "Identifier" ? entry.key.name : entry.key.value,
+          entry.value ? lowering.value(entry.value) : lowering.value(entry.key),
+        ),
       ),
     );
   }
@@ -238,7 +239,7 @@ function contextSpec(
 }
 
 /** Keys made distinct (`file`, `file (2)`): every context entry is kept, none overwrites another. */
-export function distinctKeys(keys: readonly string[]): string[] {
+function distinctKeys(keys: readonly string[]): string[] {
   const seen = new Set<string>();
   return keys.map((key) => {
     let unique = key;

@@ -2,6 +2,7 @@
 import type * as ast from "../../../ast.js";
 import { blockArity } from "./block-arity.js";
 import { emptyCondition } from "./conditions.js";
+import { filterVerdict } from "./filter-verdict.js";
 import { repeatCount } from "./counts.js";
 import { legacyImport } from "./legacy-import.js";
 import { loopLimit } from "./loop-limit.js";
@@ -11,6 +12,7 @@ import { optionLabels } from "./option-labels.js";
 import { programCalls } from "./program-calls.js";
 import { sessionPrompt } from "./prompts.js";
 import { properties } from "./properties.js";
+import { recordKeys } from "./record-keys.js";
 import { resumePersist } from "./resume-persist.js";
 import type { Rule, RuleContext } from "./rule.js";
 import { tryHandler } from "./try-handler.js";
@@ -31,6 +33,8 @@ const rules: readonly Rule[] = [
   repeatCount,
   tryHandler,
   numberRange,
+  recordKeys,
+  filterVerdict,
 ];
 
 type Check = (node: ast.Node, context: RuleContext) => void;

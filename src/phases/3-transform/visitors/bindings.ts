@@ -85,11 +85,23 @@ export function destructure(
   lowering: Lowering,
   wantValue: boolean,
 ): StatementOutcome {
-  let value = lowering.value(statement.value, state);
+  // The names are not in scope inside the value (`const { a } = { a: **...** }` cannot show `a`): a
+  // judgment there would read them before they are initialised.
+  const declared = statement.names
+    .map((name) => lowering.analysis.references.get(name))
+    .filter(
+      (symbol): symbol is SymbolInfo =>
+        symbol !== undefined && state.declaredHere.has(symbol) && statement.names.includes(symbol.declaration),
+    );
+  const inner: LowerState =
+    declared.length === 0 ? state : { ...state, declaring: new Set([...state.declaring, ...declared]) };
+  let value = lowering.value(statement.value, inner);
   // A name is read as it is; anything else is computed once.
   if (statement.value.kind !== "Identifier") {
     const temporary = lowering.temporary("record");
-    state.out.add(b.const(temporary, value.code));
+    // Its type named: inferred, it would be circular in a loop whose judgment in the value shows a
+    // name the loop assigns.
+    state.out.add(b.const(temporary, value.code, lowering.expressionType(statement.value)));
     value = inert(temporary);
   }
   for (const name of statement.names) {

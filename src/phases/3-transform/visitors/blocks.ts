@@ -43,8 +43,17 @@ function blockOf(symbol: SymbolInfo): ast.Node | undefined {
   return undefined;
 }
 
+/**
+ * `do:` as a value. Its result is declared with the type analysis gives it: inferred, it would be
+ * circular in a loop whose `x = do:` body assigns `x` from itself (`x = [x * 3]` in an inner loop).
+ */
 export function doBlock(node: ast.DoBlock, state: LowerState, lowering: Lowering, request: ValueRequest): Lowered {
-  return collect("result", request.discard ?? false, state, lowering, (finish) =>
-    lowering.statements(node.body, state, { scope: null, finish }),
+  return collect(
+    "result",
+    request.discard ?? false,
+    state,
+    lowering,
+    (finish) => lowering.statements(node.body, state, { scope: null, finish }),
+    lowering.expressionType(node),
   );
 }

@@ -14,6 +14,8 @@ export function collect(
   state: LowerState,
   lowering: Lowering,
   build: (finish: Finish) => Lines,
+  /** The temporary's type, when inferring it could be circular (see `doBlock`). */
+  type?: string,
 ): Lowered {
   if (discard) {
     state.out.append(build(discardValue));
@@ -23,7 +25,7 @@ export function collect(
   const lines = build({ kind: "assign", target });
   // Declared where its value is given when the construct's own list gives it; else ahead, with
   // `null` only when a path may leave the construct without giving it one.
-  if (!lines.declareFinish(target))
+  if (!lines.declareFinish(target, type))
     state.out.add(lines.assigns(target) ? b.let(target, "Value") : b.let(target, "Value", "null"));
   state.out.append(lines);
   return inert(target);

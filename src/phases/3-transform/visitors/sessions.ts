@@ -100,7 +100,10 @@ export function arrow(
       return;
     }
     const temporary = lowering.temporary("step");
-    state.out.add(b.const(temporary, lowered.code));
+    // A session's result type named: inferred, it would be circular in a loop that assigns from the
+    // chain a name its first prompt reads (`x = session "Improve {x}" -> session "Polish"`).
+    const typed = step.kind === "Session" || step.kind === "Resume";
+    state.out.add(b.const(temporary, lowered.code, typed ? lowering.expressionType(step) : undefined));
     previous = inert(temporary);
   });
   return previous ?? nullValue;

@@ -43,8 +43,11 @@ export function statementList(
     const last = index === finishing && !overwritten;
     const branching = index > finishing && isTransparent(statement);
     const { value } = lowering.statement(statement, branching ? transparent : inner, last && wantsValue);
-    if (last && finish && value !== undefined) finishWith(out, finish, value);
-    left ||= out.exits;
+    // A statement that always leaves (a `do:` whose body raises) gives no value to finish with: an
+    // assignment after it would never run, and would tell TypeScript that the end is reached.
+    const leaves = out.exits;
+    if (last && finish && value !== undefined && !leaves) finishWith(out, finish, value);
+    left ||= leaves;
   });
   // What follows a statement that leaves never runs (P040), but is still written: it may declare names.
   if (left) out.leftEarlier();

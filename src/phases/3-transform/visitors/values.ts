@@ -3,7 +3,6 @@ import type * as ast from "../../../ast.js";
 import { numberLiteral, recordField, stringLiteral } from "../literals.js";
 import { awaited, composed, inert, nullValue, type Lowered } from "../lowered.js";
 import type { Lowering } from "../lowering.js";
-import { distinctKeys } from "../settings.js";
 import { site } from "../site.js";
 import type { LowerState } from "../state.js";
 import { binaryHelper, isComparison } from "./operators.js";
@@ -35,9 +34,8 @@ export function array(node: ast.ArrayExpression, state: LowerState, lowering: Lo
 }
 
 export function object(node: ast.ObjectExpression, state: LowerState, lowering: Lowering): Lowered {
-  const keys = distinctKeys(
-    node.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value)),
-  );
+  // Keys are distinct: a record that gives one twice is P061.
+  const keys = node.entries.map((entry) => (entry.key.kind === "Identifier" ? entry.key.name : entry.key.value));
   const values = node.entries.map((entry) => entryValue(entry, state, lowering));
   const entries = values.map((value, index) => recordField(keys[index]!, value.code));
   return composed(`{ ${entries.join(", ")} }`, values);
