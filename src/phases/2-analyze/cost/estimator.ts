@@ -23,6 +23,8 @@ import { visibleValueCount } from "../visible-values.js";
 import { CostVector } from "./vector.js";
 
 const DEFAULT_MAX_DEPTH = 100;
+/** The deepest recursion the bound unrolls: one body per level, so a deeper one would take minutes. */
+export const MAX_UNROLLED_DEPTH = 10_000;
 
 export interface CostOptions {
   /** The bound of a program imported with `use` under this alias, when known. */
@@ -46,6 +48,7 @@ export class CostEstimator {
   /** Unbounded recursive blocks whose body is being estimated, with the recursive calls met. */
   private readonly expanding = new Map<string, UnboundedConstruct[]>();
   private readonly recursive: ReadonlySet<string>;
+  private readonly cycles = new Map<string, readonly ast.BlockDefinition[]>();
 
   constructor(
     readonly analysis: Analysis,
@@ -236,10 +239,40 @@ export class CostEstimator {
   block(call: ast.DoCall, depth: number): CostVector {
     const block = this.analysis.blocks.get(call.name.name);
     if (block === undefined) return CostVector.none;
-    const maxDepth = block.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
-    if (depth > (maxDepth?.kind === "Number" ? maxDepth.value : DEFAULT_MAX_DEPTH)) return CostVector.none;
-    if (this.recursive.has(block.name.name) && this.unboundedRecursion(block))
-      return this.unboundedBlock(block, call, depth);
+    if (depth > depthLimit(block)) return CostVector.none;
+    if (this.recursive.has(block.name.name)) {
+      const cycle = this.cycleThrough(block.name.name);
+      const deepest = Math.max(...cycle.map(depthLimit));
+      if (cycle.every((member) => !setsMaxDepth(member)))
+        return this.unboundedBlock(
+          block,
+          call,
+          depth,
+          `recursion through block ${block.name.name} without (max_depth: N)`,
+        );
+      if (deepest > MAX_UNROLLED_DEPTH)
+        return this.unboundedBlock(
+          block,
+          call,
+          depth,
+          `recursion through block ${block.name.name} deeper than ${MAX_UNROLLED_DEPTH.toLocaleString("en-US")} calls, too deep to unroll`,
+        );
+      this.unrollFromTheBottom(cycle, depth, deepest);
+    }
+    return this.blockCost(block, depth);
+  }
+
+  /** The blocks a recursion through `name` runs through (`name` among them). */
+  private cycleThrough(name: string): readonly ast.BlockDefinition[] {
+    let cycle = this.cycles.get(name);
+    if (cycle === undefined) {
+      cycle = cycleOf(name, this.analysis).flatMap((member) => this.analysis.blocks.get(member) ?? []);
+      this.cycles.set(name, cycle);
+    }
+    return cycle;
+  }
+
+  private blockCost(block: ast.BlockDefinition, depth: number): CostVector {
     const key = `${block.name.name}@${depth}`;
     let cost = this.blockCosts.get(key);
     if (cost === undefined) {
@@ -250,18 +283,27 @@ export class CostEstimator {
   }
 
   /**
-   * A recursion without `max_depth`: the block's body once, its recursive calls counting nothing,
-   * unboundedly often; each recursive call is reported (when the body calls a model at all).
+   * The bodies of a recursion's blocks at every depth below `depth`, deepest first: each body then
+   * finds the calls under it estimated already, so estimating takes one body's stack, not one per
+   * level (a recursion 100 deep through a few nested ifs overflowed it).
    */
-  private unboundedBlock(block: ast.BlockDefinition, call: ast.DoCall, depth: number): CostVector {
+  private unrollFromTheBottom(cycle: readonly ast.BlockDefinition[], depth: number, deepest: number): void {
+    let bottom = depth + 1;
+    while (bottom <= deepest && !cycle.some((member) => this.blockCosts.has(`${member.name.name}@${bottom}`))) bottom++;
+    for (let level = bottom - 1; level > depth; level--)
+      for (const member of cycle) if (level <= depthLimit(member)) this.blockCost(member, level);
+  }
+
+  /**
+   * A recursion the bound cannot unroll (without `max_depth`, or deeper than it unrolls): the block's
+   * body once, its recursive calls counting nothing, unboundedly often; each recursive call is
+   * reported (when the body calls a model at all).
+   */
+  private unboundedBlock(block: ast.BlockDefinition, call: ast.DoCall, depth: number, reason: string): CostVector {
     const name = block.name.name;
     const recursion = this.expanding.get(name);
     if (recursion !== undefined) {
-      recursion.push({
-        line: call.loc.start.line,
-        column: call.loc.start.column,
-        reason: `recursion through block ${name} without (max_depth: N)`,
-      });
+      recursion.push({ line: call.loc.start.line, column: call.loc.start.column, reason });
       return CostVector.none;
     }
     let cost = this.blockCosts.get(`${name}@unbounded`);
@@ -274,14 +316,6 @@ export class CostEstimator {
       if (!cost.isZero) this.unbounded.push(...calls);
     }
     return CostVector.unboundedLike(cost);
-  }
-
-  /** A recursion is unbounded when no block it runs through sets `max_depth`. */
-  private unboundedRecursion(block: ast.BlockDefinition): boolean {
-    return cycleOf(block.name.name, this.analysis).every(
-      (name) =>
-        this.analysis.blocks.get(name)?.modifiers.every((modifier) => modifier.key?.name !== "max_depth") ?? true,
-    );
   }
 
   /** A call of an imported program: its bound, with its inputs' symbols read from the arguments. */
@@ -348,4 +382,14 @@ function importedVector(cost: ProgramCost, replace: (symbol: string) => Poly): C
     ),
   );
   return CostVector.of(calls, poly(cost.criticalPath), tokens);
+}
+
+/** How deep calls of `block` may go: its `max_depth` when written as a number, else the runtime's default. */
+function depthLimit(block: ast.BlockDefinition): number {
+  const maxDepth = block.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
+  return maxDepth?.kind === "Number" ? maxDepth.value : DEFAULT_MAX_DEPTH;
+}
+
+function setsMaxDepth(block: ast.BlockDefinition): boolean {
+  return block.modifiers.some((modifier) => modifier.key?.name === "max_depth");
 }
