@@ -1,0 +1,48 @@
+/**
+ * Programs that make the compiler work hard, from someone else's project: each gets an answer or a
+ * diagnostic, never an internal error. A recursive block's bound is unrolled level by level; it
+ * overflowed the stack for `check` of a program that only imports it, and for `build`, `run`,
+ * `cost` and `graph` of the program itself.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkProgram, costOfSource } from "../../src/compile.js";
+import { importResolver } from "../../src/project/imports.js";
+import { formatCount } from "../../src/phases/2-analyze/cost/format.js";
+import { temporaryFolder } from "../support/temp.js";
+
+/** A recursion 100 deep (the default's depth) whose call sits under `ifs` nested ifs. */
+function nestedRecursion(ifs: number): string {
+  const lines = ["block dig(n) (max_depth: 100):"];
+  for (let level = 1; level <= ifs; level++) lines.push(`${"  ".repeat(level)}if **go on**:`);
+  lines.push(`${"  ".repeat(ifs + 1)}output do dig(n + 1)`, "", "output found = do dig(0)");
+  return `${lines.join("\n")}\n`;
+}
+
+describe("a program that makes the compiler work hard", () => {
+  it("is checked when it imports a deep recursion, with the imported program's bound", () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, "helper.prose"), nestedRecursion(12));
+    const main = join(folder, "main.prose");
+    const source = 'use "./helper" as helper\nlet r = helper()\nsession "Report {r.found}"\n';
+    writeFileSync(main, source);
+    const resolveImport = importResolver(main, new Map(), folder);
+    const checked = checkProgram(source, { resolveImport }, "main.prose");
+    expect(checked.diagnostics).toEqual([]);
+    const cost = costOfSource(source, { resolveImport }, "main.prose").cost!;
+    // 100 levels of 12 judgments, each with its 2 re-asks; the report's session.
+    expect(formatCount(cost.calls.judgment)).toBe("1,200");
+    expect(formatCount(cost.calls.session)).toBe("1");
+  });
+
+  it("has a bound when its recursion is 10,000 deep, and none past that", () => {
+    const deep = (depth: number) =>
+      costOfSource(`block dig(n) (max_depth: ${depth}):\n  session "Dig"\n  do dig(n)\ndo dig(1)\n`).cost!;
+    expect(formatCount(deep(10_000).calls.session)).toBe("10,000");
+    expect(deep(10_001).calls.session).toBe("unbounded");
+    expect(deep(1_000_000_000_000).unbounded.map((entry) => entry.reason)).toEqual([
+      "recursion through block dig deeper than 10,000 calls, too deep to unroll",
+    ]);
+  });
+});
