@@ -180,7 +180,11 @@ describe("the cost bound", () => {
     const cost = bound("block dig(n) (max_depth: 1000000):", '  session "Dig"', "  do dig(n)", "do dig(1)");
     expect(cost.calls.session).toBe("unbounded");
     expect(cost.unbounded).toEqual([
-      { line: 3, column: 3, reason: "recursion through block dig deeper than 10,000 calls, too deep to unroll" },
+      {
+        line: 3,
+        column: 3,
+        reason: "recursion through block dig unrolls past 10,000 block calls, too many to estimate",
+      },
     ]);
   });
 

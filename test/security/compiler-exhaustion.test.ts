@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkProgram, costOfSource } from "../../src/compile.js";
+import { checkSource } from "../../src/pipeline.js";
 import { importResolver } from "../../src/project/imports.js";
 import { formatCount } from "../../src/phases/2-analyze/cost/format.js";
 import { temporaryFolder } from "../support/temp.js";
@@ -42,7 +43,35 @@ describe("a program that makes the compiler work hard", () => {
     expect(formatCount(deep(10_000).calls.session)).toBe("10,000");
     expect(deep(10_001).calls.session).toBe("unbounded");
     expect(deep(1_000_000_000_000).unbounded.map((entry) => entry.reason)).toEqual([
-      "recursion through block dig deeper than 10,000 calls, too deep to unroll",
+      "recursion through block dig unrolls past 10,000 block calls, too many to estimate",
     ]);
+  });
+
+  it("is checked in one pass over its calls when 3,000 blocks call each other last to first", () => {
+    // Each round of a fixed point found one more block called: a minute for these 3,000.
+    const lines: string[] = [];
+    for (let index = 2999; index >= 0; index--)
+      lines.push(`block b${index}():`, index === 2999 ? '  session "The end"' : `  output do b${index + 1}()`);
+    const checked = checkSource(`${lines.join("\n")}\noutput last = do b0()\n`);
+    expect(checked.diagnostics).toEqual([]);
+    expect(checked.analysis.calledBlocks.size).toBe(3000);
+  });
+
+  it("finds a recursion through 2,000 blocks in one pass, and bounds it", () => {
+    // Each block asked which blocks it reaches and which of those reach it back: minutes for 400.
+    const lines: string[] = [];
+    for (let index = 0; index < 2000; index++)
+      lines.push(
+        `block c${index}() (max_depth: 4):`,
+        `  session "Step ${index}"`,
+        `  output do c${(index + 1) % 2000}()`,
+      );
+    const cost = costOfSource(`${lines.join("\n")}\noutput last = do c0()\n`).cost!;
+    expect(formatCount(cost.calls.session)).toBe("4");
+    // Past 10,000 block calls unrolled, the bound gives up and says so.
+    const deeper = costOfSource(
+      `${lines.join("\n").replaceAll("max_depth: 4", "max_depth: 6")}\noutput last = do c0()\n`,
+    );
+    expect(deeper.cost!.calls.session).toBe("unbounded");
   });
 });

@@ -18,13 +18,16 @@ import {
   SESSION_OVERHEAD_TOKENS,
 } from "./assumptions.js";
 import { Poly } from "./poly.js";
-import { cycleOf, recursiveBlocks } from "./recursion.js";
+import { recursionCycles } from "./recursion.js";
 import { visibleValueCount } from "../visible-values.js";
 import { CostVector } from "./vector.js";
 
 const DEFAULT_MAX_DEPTH = 100;
-/** The deepest recursion the bound unrolls: one body per level, so a deeper one would take minutes. */
-export const MAX_UNROLLED_DEPTH = 10_000;
+/**
+ * The most block bodies the bound unrolls a recursion into (its depth times the blocks it runs
+ * through): each is estimated once, so many more would take minutes.
+ */
+const MAX_UNROLLED_BODIES = 10_000;
 
 export interface CostOptions {
   /** The bound of a program imported with `use` under this alias, when known. */
@@ -47,7 +50,8 @@ export class CostEstimator {
   private readonly blockCosts = new Map<string, CostVector>();
   /** Unbounded recursive blocks whose body is being estimated, with the recursive calls met. */
   private readonly expanding = new Map<string, UnboundedConstruct[]>();
-  private readonly recursive: ReadonlySet<string>;
+  /** Each recursive block's cycle, by the block's name. */
+  private readonly recursive: ReadonlyMap<string, readonly string[]>;
   private readonly cycles = new Map<string, readonly ast.BlockDefinition[]>();
 
   constructor(
@@ -58,7 +62,7 @@ export class CostEstimator {
     walk(analysis.program, (node) => {
       if (node.kind === "Binding" && node.declaration !== null) this.bindings.set(node.name, node.value);
     });
-    this.recursive = recursiveBlocks(analysis);
+    this.recursive = recursionCycles(analysis);
   }
 
   result(total: CostVector): ProgramCost {
@@ -250,12 +254,12 @@ export class CostEstimator {
           depth,
           `recursion through block ${block.name.name} without (max_depth: N)`,
         );
-      if (deepest > MAX_UNROLLED_DEPTH)
+      if (deepest * cycle.length > MAX_UNROLLED_BODIES)
         return this.unboundedBlock(
           block,
           call,
           depth,
-          `recursion through block ${block.name.name} deeper than ${MAX_UNROLLED_DEPTH.toLocaleString("en-US")} calls, too deep to unroll`,
+          `recursion through block ${block.name.name} unrolls past 10,000 block calls, too many to estimate`,
         );
       this.unrollFromTheBottom(cycle, depth, deepest);
     }
@@ -266,7 +270,7 @@ export class CostEstimator {
   private cycleThrough(name: string): readonly ast.BlockDefinition[] {
     let cycle = this.cycles.get(name);
     if (cycle === undefined) {
-      cycle = cycleOf(name, this.analysis).flatMap((member) => this.analysis.blocks.get(member) ?? []);
+      cycle = (this.recursive.get(name) ?? []).flatMap((member) => this.analysis.blocks.get(member) ?? []);
       this.cycles.set(name, cycle);
     }
     return cycle;
