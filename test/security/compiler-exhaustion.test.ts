@@ -74,4 +74,20 @@ describe("a program that makes the compiler work hard", () => {
     );
     expect(deeper.cost!.calls.session).toBe("unbounded");
   });
+
+  it("calls a recursion through 3,000 blocks unbounded, with or without max_depth", () => {
+    // Each block's body was estimated inside its caller's: the stack overflowed (exit 3).
+    for (const modifier of ["", " (max_depth: 5000)"]) {
+      const lines: string[] = [];
+      for (let index = 0; index < 3000; index++) {
+        lines.push(`block c${index}()${modifier}:`);
+        if (index === 7) lines.push('  session "The only call"');
+        lines.push(`  output do c${(index + 1) % 3000}()`);
+      }
+      const cost = costOfSource(`${lines.join("\n")}\noutput last = do c0()\n`).cost!;
+      expect(cost.calls.session).toBe("unbounded");
+      // Every call inside the cycle is where it recurses; the one from outside is not.
+      expect(cost.unbounded).toHaveLength(3000);
+    }
+  });
 });

@@ -48,7 +48,7 @@ export class CostEstimator {
   private readonly unbounded: UnboundedConstruct[] = [];
   private readonly bindings = new Map<ast.Identifier, ast.Expression>();
   private readonly blockCosts = new Map<string, CostVector>();
-  /** Unbounded recursive blocks whose body is being estimated, with the recursive calls met. */
+  /** Unbounded recursions (by their cycle's first block) being estimated, with the recursive calls met. */
   private readonly expanding = new Map<string, UnboundedConstruct[]>();
   /** Each recursive block's cycle, by the block's name. */
   private readonly recursive: ReadonlyMap<string, readonly string[]>;
@@ -299,24 +299,27 @@ export class CostEstimator {
   }
 
   /**
-   * A recursion the bound cannot unroll (without `max_depth`, or deeper than it unrolls): the block's
-   * body once, its recursive calls counting nothing, unboundedly often; each recursive call is
-   * reported (when the body calls a model at all).
+   * A recursion the bound cannot unroll (without `max_depth`, or past what it unrolls): the bodies
+   * of the blocks it runs through once each, their calls of each other counting nothing,
+   * unboundedly often; each such call is reported (when the bodies call a model at all). The bodies
+   * are estimated one after another, not each inside its caller's: a cycle of thousands of blocks
+   * overflowed the stack.
    */
   private unboundedBlock(block: ast.BlockDefinition, call: ast.DoCall, depth: number, reason: string): CostVector {
-    const name = block.name.name;
-    const recursion = this.expanding.get(name);
+    const cycle = this.cycleThrough(block.name.name);
+    const key = cycle[0]!.name.name;
+    const recursion = this.expanding.get(key);
     if (recursion !== undefined) {
       recursion.push({ line: call.loc.start.line, column: call.loc.start.column, reason });
       return CostVector.none;
     }
-    let cost = this.blockCosts.get(`${name}@unbounded`);
+    let cost = this.blockCosts.get(`${key}@unbounded`);
     if (cost === undefined) {
       const calls: UnboundedConstruct[] = [];
-      this.expanding.set(name, calls);
-      cost = this.sequence(block.body, depth);
-      this.expanding.delete(name);
-      this.blockCosts.set(`${name}@unbounded`, cost);
+      this.expanding.set(key, calls);
+      cost = cycle.reduce((total, member) => total.then(this.sequence(member.body, depth)), CostVector.none);
+      this.expanding.delete(key);
+      this.blockCosts.set(`${key}@unbounded`, cost);
       if (!cost.isZero) this.unbounded.push(...calls);
     }
     return CostVector.unboundedLike(cost);
