@@ -296,6 +296,9 @@ export class Run implements Runtime {
       const offers: Array<(stamp: number) => void> = [];
       this.finishing.set(call, offers);
       const handle = this.within(call);
+      // The body starts on a fresh stack: a generated block calls the next level synchronously, so
+      // a recursion a few thousand calls deep overflowed the stack before any step ran.
+      await Promise.resolve();
       const result = await enterContext(call, body.length > 0, () => body(handle));
       if (offers.length === 0) return result;
       // A call whose bindings are read outside the block ended: which call finished last is journaled.

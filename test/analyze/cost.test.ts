@@ -152,6 +152,42 @@ describe("the cost bound", () => {
     expect(tree.unbounded).toEqual([]);
   });
 
+  it("unrolls a recursion through nested ifs, and a deep max_depth, without overflowing the stack", () => {
+    // The call under eight ifs at the default depth, and 5,000 levels, each took a stack frame per level.
+    const ifs = Array.from({ length: 8 }, (_, level) => `${"  ".repeat(level + 1)}if **go on**:`);
+    const nested = bound("block dig(n) (max_depth: 100):", ...ifs, `${"  ".repeat(9)}do dig(n)`, "do dig(1)");
+    expect(formatCount(nested.calls.judgment)).toBe("800");
+    const deep = bound("block dig(n) (max_depth: 5000):", '  session "Dig"', "  do dig(n)", "do dig(1)");
+    expect(formatCount(deep.calls.session)).toBe("5,000");
+    expect(formatCount(deep.criticalPath)).toBe("5,000");
+  });
+
+  it("unrolls a recursion through two blocks to each block's own max_depth", () => {
+    const cost = bound(
+      "block ping(n) (max_depth: 3000):",
+      '  session "Ping"',
+      "  do pong(n)",
+      "block pong(n):",
+      '  session "Pong"',
+      "  do ping(n)",
+      "do ping(1)",
+    );
+    // pong's calls stop at the default depth (100): ping runs at depths 1, 3, …, 99 and 101.
+    expect(calls(cost)).toMatchObject({ session: "101" });
+  });
+
+  it("calls a recursion deeper than it unrolls unbounded, naming the limit", () => {
+    const cost = bound("block dig(n) (max_depth: 1000000):", '  session "Dig"', "  do dig(n)", "do dig(1)");
+    expect(cost.calls.session).toBe("unbounded");
+    expect(cost.unbounded).toEqual([
+      {
+        line: 3,
+        column: 3,
+        reason: "recursion through block dig unrolls past 10,000 block calls, too many to estimate",
+      },
+    ]);
+  });
+
   it("a loop with no model calls in it costs nothing, bounded or not", () => {
     expect(bound("let n = 0", "loop:", "  n = n + 1").unbounded).toEqual([]);
   });

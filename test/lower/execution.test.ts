@@ -101,6 +101,25 @@ describe("generated modules run against the runtime", () => {
     expect(fake.requests).toHaveLength(3);
   });
 
+  it("recurses 5,000 block calls deep without overflowing the stack", async () => {
+    // Each level called the next synchronously: about 1,500 levels overflowed it (exit 3 from prosec run).
+    const fake = await serve();
+    const module = await load(
+      [
+        "block descend(n) (max_depth: 6000):",
+        "  if n >= 5000:",
+        '    output session "The bottom at {n}"',
+        "  output do descend(n + 1)",
+        "",
+        "output result = do descend(1)",
+      ].join("\n"),
+    );
+    const outputs = await module.run({}, options(fake));
+    expect(fake.requests).toHaveLength(1);
+    expect(lastUserText(fake.requests[0]!)).toContain("The bottom at 5000");
+    expect(outputs["result"]).toMatch(/^reply to: /);
+  });
+
   it("runs parallel branches and binds each branch's result to its name after the join", async () => {
     const fake = await serve();
     const module = await load(

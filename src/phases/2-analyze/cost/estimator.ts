@@ -18,11 +18,16 @@ import {
   SESSION_OVERHEAD_TOKENS,
 } from "./assumptions.js";
 import { Poly } from "./poly.js";
-import { cycleOf, recursiveBlocks } from "./recursion.js";
+import { recursionCycles } from "./recursion.js";
 import { visibleValueCount } from "../visible-values.js";
 import { CostVector } from "./vector.js";
 
 const DEFAULT_MAX_DEPTH = 100;
+/**
+ * The most block bodies the bound unrolls a recursion into (its depth times the blocks it runs
+ * through): each is estimated once, so many more would take minutes.
+ */
+const MAX_UNROLLED_BODIES = 10_000;
 
 export interface CostOptions {
   /** The bound of a program imported with `use` under this alias, when known. */
@@ -43,9 +48,11 @@ export class CostEstimator {
   private readonly unbounded: UnboundedConstruct[] = [];
   private readonly bindings = new Map<ast.Identifier, ast.Expression>();
   private readonly blockCosts = new Map<string, CostVector>();
-  /** Unbounded recursive blocks whose body is being estimated, with the recursive calls met. */
+  /** Unbounded recursions (by their cycle's first block) being estimated, with the recursive calls met. */
   private readonly expanding = new Map<string, UnboundedConstruct[]>();
-  private readonly recursive: ReadonlySet<string>;
+  /** Each recursive block's cycle, by the block's name. */
+  private readonly recursive: ReadonlyMap<string, readonly string[]>;
+  private readonly cycles = new Map<string, readonly ast.BlockDefinition[]>();
 
   constructor(
     readonly analysis: Analysis,
@@ -55,7 +62,7 @@ export class CostEstimator {
     walk(analysis.program, (node) => {
       if (node.kind === "Binding" && node.declaration !== null) this.bindings.set(node.name, node.value);
     });
-    this.recursive = recursiveBlocks(analysis);
+    this.recursive = recursionCycles(analysis);
   }
 
   result(total: CostVector): ProgramCost {
@@ -236,10 +243,40 @@ export class CostEstimator {
   block(call: ast.DoCall, depth: number): CostVector {
     const block = this.analysis.blocks.get(call.name.name);
     if (block === undefined) return CostVector.none;
-    const maxDepth = block.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
-    if (depth > (maxDepth?.kind === "Number" ? maxDepth.value : DEFAULT_MAX_DEPTH)) return CostVector.none;
-    if (this.recursive.has(block.name.name) && this.unboundedRecursion(block))
-      return this.unboundedBlock(block, call, depth);
+    if (depth > depthLimit(block)) return CostVector.none;
+    if (this.recursive.has(block.name.name)) {
+      const cycle = this.cycleThrough(block.name.name);
+      const deepest = Math.max(...cycle.map(depthLimit));
+      if (cycle.every((member) => !setsMaxDepth(member)))
+        return this.unboundedBlock(
+          block,
+          call,
+          depth,
+          `recursion through block ${block.name.name} without (max_depth: N)`,
+        );
+      if (deepest * cycle.length > MAX_UNROLLED_BODIES)
+        return this.unboundedBlock(
+          block,
+          call,
+          depth,
+          `recursion through block ${block.name.name} unrolls past 10,000 block calls, too many to estimate`,
+        );
+      this.unrollFromTheBottom(cycle, depth, deepest);
+    }
+    return this.blockCost(block, depth);
+  }
+
+  /** The blocks a recursion through `name` runs through (`name` among them). */
+  private cycleThrough(name: string): readonly ast.BlockDefinition[] {
+    let cycle = this.cycles.get(name);
+    if (cycle === undefined) {
+      cycle = (this.recursive.get(name) ?? []).flatMap((member) => this.analysis.blocks.get(member) ?? []);
+      this.cycles.set(name, cycle);
+    }
+    return cycle;
+  }
+
+  private blockCost(block: ast.BlockDefinition, depth: number): CostVector {
     const key = `${block.name.name}@${depth}`;
     let cost = this.blockCosts.get(key);
     if (cost === undefined) {
@@ -250,38 +287,42 @@ export class CostEstimator {
   }
 
   /**
-   * A recursion without `max_depth`: the block's body once, its recursive calls counting nothing,
-   * unboundedly often; each recursive call is reported (when the body calls a model at all).
+   * The bodies of a recursion's blocks at every depth below `depth`, deepest first: each body then
+   * finds the calls under it estimated already, so estimating takes one body's stack, not one per
+   * level (a recursion 100 deep through a few nested ifs overflowed it).
    */
-  private unboundedBlock(block: ast.BlockDefinition, call: ast.DoCall, depth: number): CostVector {
-    const name = block.name.name;
-    const recursion = this.expanding.get(name);
+  private unrollFromTheBottom(cycle: readonly ast.BlockDefinition[], depth: number, deepest: number): void {
+    let bottom = depth + 1;
+    while (bottom <= deepest && !cycle.some((member) => this.blockCosts.has(`${member.name.name}@${bottom}`))) bottom++;
+    for (let level = bottom - 1; level > depth; level--)
+      for (const member of cycle) if (level <= depthLimit(member)) this.blockCost(member, level);
+  }
+
+  /**
+   * A recursion the bound cannot unroll (without `max_depth`, or past what it unrolls): the bodies
+   * of the blocks it runs through once each, their calls of each other counting nothing,
+   * unboundedly often; each such call is reported (when the bodies call a model at all). The bodies
+   * are estimated one after another, not each inside its caller's: a cycle of thousands of blocks
+   * overflowed the stack.
+   */
+  private unboundedBlock(block: ast.BlockDefinition, call: ast.DoCall, depth: number, reason: string): CostVector {
+    const cycle = this.cycleThrough(block.name.name);
+    const key = cycle[0]!.name.name;
+    const recursion = this.expanding.get(key);
     if (recursion !== undefined) {
-      recursion.push({
-        line: call.loc.start.line,
-        column: call.loc.start.column,
-        reason: `recursion through block ${name} without (max_depth: N)`,
-      });
+      recursion.push({ line: call.loc.start.line, column: call.loc.start.column, reason });
       return CostVector.none;
     }
-    let cost = this.blockCosts.get(`${name}@unbounded`);
+    let cost = this.blockCosts.get(`${key}@unbounded`);
     if (cost === undefined) {
       const calls: UnboundedConstruct[] = [];
-      this.expanding.set(name, calls);
-      cost = this.sequence(block.body, depth);
-      this.expanding.delete(name);
-      this.blockCosts.set(`${name}@unbounded`, cost);
+      this.expanding.set(key, calls);
+      cost = cycle.reduce((total, member) => total.then(this.sequence(member.body, depth)), CostVector.none);
+      this.expanding.delete(key);
+      this.blockCosts.set(`${key}@unbounded`, cost);
       if (!cost.isZero) this.unbounded.push(...calls);
     }
     return CostVector.unboundedLike(cost);
-  }
-
-  /** A recursion is unbounded when no block it runs through sets `max_depth`. */
-  private unboundedRecursion(block: ast.BlockDefinition): boolean {
-    return cycleOf(block.name.name, this.analysis).every(
-      (name) =>
-        this.analysis.blocks.get(name)?.modifiers.every((modifier) => modifier.key?.name !== "max_depth") ?? true,
-    );
   }
 
   /** A call of an imported program: its bound, with its inputs' symbols read from the arguments. */
@@ -348,4 +389,14 @@ function importedVector(cost: ProgramCost, replace: (symbol: string) => Poly): C
     ),
   );
   return CostVector.of(calls, poly(cost.criticalPath), tokens);
+}
+
+/** How deep calls of `block` may go: its `max_depth` when written as a number, else the runtime's default. */
+function depthLimit(block: ast.BlockDefinition): number {
+  const maxDepth = block.modifiers.find((modifier) => modifier.key?.name === "max_depth")?.value;
+  return maxDepth?.kind === "Number" ? maxDepth.value : DEFAULT_MAX_DEPTH;
+}
+
+function setsMaxDepth(block: ast.BlockDefinition): boolean {
+  return block.modifiers.some((modifier) => modifier.key?.name === "max_depth");
 }
