@@ -3,13 +3,14 @@ import { parse } from "../../src/phases/1-parse/index.js";
 import { corpusPrograms } from "../support/corpus.js";
 import { at, mutations } from "../support/mutations.js";
 import { pick, seededRandom } from "../support/random.js";
+import { caseCount } from "../support/edit-loop.js";
 
 describe("fuzzing the parser with mutated corpus programs", () => {
   it("never throws or hangs, and every diagnostic has a code and a location inside the file", () => {
     const random = seededRandom(20261122);
     const names = Object.keys(mutations);
     let withDiagnostics = 0;
-    const runs = 2500;
+    const runs = caseCount(2500);
     for (let run = 0; run < runs; run++) {
       const program = pick(random, corpusPrograms);
       let lines = program.source.split("\n");

@@ -20,6 +20,7 @@ import {
 } from "../support/fake-anthropic.js";
 import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
 import { pick, seededRandom } from "../support/random.js";
+import { caseCount } from "../support/edit-loop.js";
 
 const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
 
@@ -249,7 +250,8 @@ describe("--resume after random edits, against a model whose answers collide", (
 
   it("reuses only what an uninterrupted run of the edited program produces", { timeout: 240_000 }, async () => {
     let reusedSomewhere = 0;
-    for (let seed = 1; seed <= 24; seed++) {
+    const seeds = caseCount(24);
+    for (let seed = 1; seed <= seeds; seed++) {
       const random = seededRandom(seed);
       const original = program(random, 3 + (seed % 4));
       let edited = original;
@@ -263,7 +265,7 @@ describe("--resume after random edits, against a model whose answers collide", (
       if (resumed.asked.length < fresh.asked.length) reusedSomewhere++;
     }
     // The property is about reuse: most edited programs reuse something.
-    expect(reusedSomewhere).toBeGreaterThan(12);
+    expect(reusedSomewhere).toBeGreaterThan(seeds / 2);
   });
 });
 
