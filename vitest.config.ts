@@ -41,7 +41,7 @@ export default defineConfig({
     // ten minutes: every core runs a file. Its suites spawn prosec and PostgreSQL, and were written to
     // hold under load (each DBOS test has a database of its own).
     maxWorkers: availableParallelism(),
-    // The edit loop keeps the transformed modules on disk between runs (node_modules/.vitest-cache, dropped
+    // The edit loop keeps the transformed modules on disk between runs (a folder under node_modules, dropped
     // with node_modules or by `vitest --clearCache`): transforming them again was about a fifth of its time.
     experimental: { fsModuleCache: fast },
     reporters: ["default", "./test/support/summary-reporter.ts"],
