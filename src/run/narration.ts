@@ -13,7 +13,7 @@
  * Both text modes end with the totals: time, sessions, tokens and an estimated cost.
  */
 import type { AnswerAction, FailureCause, RunEvent, Usage } from "../../runtime/index.js";
-import { forStream } from "../printable.js";
+import { forStream, terminalText } from "../printable.js";
 import { estimateCost } from "./cost.js";
 import { jsonText } from "../json-text.js";
 
@@ -104,7 +104,8 @@ class TextNarrator implements Narrator {
     private readonly style: Style,
   ) {}
 
-  event(event: RunEvent): void {
+  event(given: RunEvent): void {
+    const event = shownEvent(given);
     const { style } = this;
     const where =
       event.at === undefined
@@ -317,6 +318,27 @@ class TextNarrator implements Narrator {
     ];
     return (ok ? this.style.green : this.style.red)(parts.join(" · "));
   }
+}
+
+/**
+ * The event with its texts as a line of narration may show them: a judgment's reason and an error
+ * come from the model, a label from the program, and a narration line is a report (printable.ts),
+ * so none may carry an escape sequence (an OSC 52 clipboard write, an OSC 8 link, a cleared screen)
+ * to the terminal, or to the log a terminal later shows. Streamed text is the answer itself: it
+ * keeps its bytes when piped (`forStream` where it is written).
+ */
+function shownEvent(event: RunEvent): RunEvent {
+  const shown: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(event))
+    shown[name] =
+      event.type === "delta" && name === "text"
+        ? value
+        : typeof value === "string"
+          ? terminalText(value)
+          : Array.isArray(value)
+            ? value.map((item: unknown) => (typeof item === "string" ? terminalText(item) : item))
+            : value;
+  return shown as unknown as RunEvent; // The same fields, each string made printable.
 }
 
 /** Where an event's step is in the program: the narration's lanes. */
