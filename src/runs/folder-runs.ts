@@ -51,6 +51,9 @@ export class FolderRuns implements RunStore {
   async find(runId: string): Promise<FoundRun | undefined> {
     const dir = this.folderOf(runId);
     if (dir === undefined) return undefined;
+    // What is shown of a run (`prosec view`, the report `--out` writes, a person may share) is read by
+    // name too: a `program.prose` linked to ~/.ssh/id_rsa would show that file.
+    refuseLinks(dir);
     return { ...storedRun(readRun(runId, dir)), waitingFor: waitingLines(dir, runId) };
   }
 

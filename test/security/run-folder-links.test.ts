@@ -5,10 +5,12 @@
  * project) must not make `--resume` or `prosec cancel` write where the link leads: such a folder is
  * refused before anything is written.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
+import { FolderRuns } from "../../src/runs/folder-runs.js";
+import { startViewServer } from "../../src/view/server.js";
 import { prosec, startProsec } from "../support/cli.js";
 import { reply, startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { runManifest } from "../support/run-manifest.js";
@@ -71,5 +73,43 @@ describe("a run folder holding a link", () => {
     expect(cancelled.status).toBe(EXIT.runStateUnusable);
     expect(cancelled.stderr).toContain("holds a symbolic link");
     expect(readFileSync(join(elsewhere, "notes.txt"), "utf8")).toBe("mine\n");
+  });
+
+  /** A run folder whose program.prose leads to someone's secret, beside the project. */
+  function linkedProgram(): { cwd: string; runId: string } {
+    const { cwd, elsewhere } = projectAndElsewhere();
+    writeFileSync(join(elsewhere, "id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY----- secret-key-bytes\n");
+    const runId = "20260101-000000-abcdef";
+    const dir = join(cwd, ".prose", "runs", runId);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "run.json"), runManifest({ runId }));
+    writeFileSync(join(dir, "journal.jsonl"), "");
+    symlinkSync(join(elsewhere, "id_rsa"), join(dir, "program.prose"));
+    return { cwd, runId };
+  }
+
+  it("is refused by prosec view --out: the report never holds the file the link leads to", () => {
+    const { cwd, runId } = linkedProgram();
+    const viewed = prosec(["view", runId, "--out", "report.html"], cwd);
+    expect(viewed.status).toBe(EXIT.runStateUnusable);
+    expect(viewed.stderr).toContain("holds a symbolic link");
+    expect(`${viewed.stdout}${viewed.stderr}`).not.toContain("secret-key-bytes");
+    expect(existsSync(join(cwd, "report.html"))).toBe(false);
+  });
+
+  it("is refused by prosec view's pages and API, which never send the file the link leads to", async () => {
+    const { cwd, runId } = linkedProgram();
+    const server = await startViewServer(new FolderRuns(cwd));
+    try {
+      for (const path of [`run/${runId}`, `api/run/${runId}`]) {
+        const response = await fetch(`${server.url}${path}`);
+        const body = await response.text();
+        expect(response.status).toBe(500);
+        expect(body).toContain("holds a symbolic link");
+        expect(body).not.toContain("secret-key-bytes");
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
