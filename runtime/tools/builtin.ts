@@ -8,6 +8,7 @@ import { join, relative, sep } from "node:path";
 import type { Duplex } from "node:stream";
 import { RE2JS } from "re2js";
 import { fetchChecked } from "./http-fetch.js";
+import { withoutInheritedDescriptors } from "./inherited-descriptors.js";
 import { proxiedArguments, startCommandProxy } from "./network-proxy.js";
 import { openChecked } from "./open-file.js";
 import { realLocation } from "./path-rules.js";
@@ -289,12 +290,9 @@ function spawnCommand(
     ? ["/bin/sh", ["-c", GATE, "prosec-command", command, ...commandArgs]]
     : [plan.sandbox.bwrap, [...sandboxArgs, command, ...commandArgs]];
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: context.cwd,
-      env: context.permissions.environment(),
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe", gated ? "pipe" : "ignore"],
-    });
+    const child = withoutInheritedDescriptors(["ignore", "pipe", "pipe", gated ? "pipe" : "ignore"], (stdio) =>
+      spawn(file, args, { cwd: context.cwd, env: context.permissions.environment(), detached: true, stdio }),
+    );
     // Piped as asked above (the fourth stream, fd 3, only when gated).
     const [stdout, stderr] = [child.stdout!, child.stderr!];
     const gate = gated ? (child.stdio[3] as Duplex) : undefined;
