@@ -47,7 +47,10 @@ async function validator(schema: ResultSchema): Promise<ValidateFunction> {
   if (known !== undefined) return known;
   ajvLoading ??= import("ajv").then((module) => {
     const Ajv = module.default as unknown as AjvModule["default"];
-    return new Ajv({ allErrors: true, strict: true });
+    // Own properties only: an answer is JSON, which has no prototype. By default ajv reads `toString`
+    // or `constructor` through Object.prototype, so an optional field of that name could never be
+    // left out, and a required one left out was "must be string", not missing.
+    return new Ajv({ allErrors: true, strict: true, ownProperties: true });
   });
   const ajv = await ajvLoading;
   const validate = ajv.compile(answerInputSchema(schema));
