@@ -40,7 +40,7 @@ import {
 import { dedent, systemPrompt, taskMessage } from "../model/prompt.js";
 import { toolParam } from "../tools/tool.js";
 import { elideToolResults, overTurnLimit } from "./tool-output.js";
-import { runTool, toolOutputLimits } from "./tool-call.js";
+import { permissionCall, runTool, toolOutputLimits } from "./tool-call.js";
 import { duplicateIdProblem, duplicateIdResult, uniqueToolIds } from "./tool-ids.js";
 import { MEMORY_TOOL, reportSavedMemory } from "./memory-tool.js";
 import { readSkillTool, skillListing, type ResolvedSkill } from "../tools/skills.js";
@@ -192,13 +192,8 @@ export async function runAgent(core: RunCore, run: AgentRun, signal: AbortSignal
         (delivered) =>
           core.telemetry.tool(call, () => {
             // What a person is asked about is this call (approvals.ts).
-            const permissions = toolbox.permissions.forCall({
-              id: call.id,
-              input: call.input,
-              step: run.step ?? "",
-              at: run.request.at,
-              ...(delivered === undefined ? {} : { delivered }),
-            });
+            const asked = permissionCall(call, run.step ?? "", run.request.at, conversation.events, delivered);
+            const permissions = toolbox.permissions.forCall(asked);
             return runTool(core, call, offered, { ...toolContext, permissions }, limits);
           }),
         offered.get(call.name)?.repeatable,

@@ -8,7 +8,8 @@ import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resou
 import { describeError, WaitingForInput } from "../errors.js";
 import type { RunCore } from "../kernel/core.js";
 import { PermissionDenied, SandboxReport } from "../tools/tool.js";
-import type { ToolContext, ToolDefinition } from "../types.js";
+import type { PermissionCall } from "../tools/permissions.js";
+import type { DeliveredAnswer, Site, ToolContext, ToolDefinition, TurnEvent } from "../types.js";
 import { DEFAULT_TOOL_OUTPUT_LIMITS, toolResultContent, type ToolOutputLimits } from "./tool-output.js";
 
 export async function runTool(
@@ -46,6 +47,28 @@ export async function runTool(
     core.emit({ type: "tool", tool: call.name, allowed: !(error instanceof PermissionDenied), detail, ...sandbox });
     return { type: "tool_result", tool_use_id: call.id, is_error: true, content: core.redact(describeError(error)) };
   }
+}
+
+/**
+ * The call as a person may be asked about it (approvals.ts): with the session's attempts before this
+ * one (the `restart`s of a `retry:` in its conversation), so a yes in one attempt is not one in the next.
+ */
+export function permissionCall(
+  call: ToolUseBlock,
+  step: string,
+  at: Site,
+  events: readonly TurnEvent[],
+  delivered: DeliveredAnswer | undefined,
+): PermissionCall {
+  const attempt = events.filter((event) => event.type === "restart").length;
+  return {
+    id: call.id,
+    input: call.input,
+    step,
+    at,
+    ...(attempt === 0 ? {} : { attempt }),
+    ...(delivered === undefined ? {} : { delivered }),
+  };
 }
 
 export function toolOutputLimits(options: RunCore["options"]): ToolOutputLimits {

@@ -65,13 +65,18 @@ export function approves(answer: Value): boolean {
 
 /**
  * Where a person's answer about a call is journaled: the call's id, and a digest of what the person
- * was shown and what the tool was given. A call that reuses an answered call's id (a hostile model
- * or endpoint) for another action, or a path that leads elsewhere by the time the run resumes, finds
- * no answer and is asked about again: a yes is for the action the person saw.
+ * was shown and what the tool was given, and of the session's attempt after the first. A call that
+ * reuses an answered call's id (a hostile model or endpoint) for another action, or a path that leads
+ * elsewhere by the time the run resumes, finds no answer and is asked about again: a yes is for the
+ * action the person saw. So is the same call made again by a `retry:` attempt (the endpoint chose the
+ * id again): the yes ran it once, in the attempt it was given in.
  */
 function approvalKey(call: PermissionCall, request: PermissionRequest): string {
+  const shown = [request.tool, request.detail, call.input ?? null];
+  // The first attempt's keys are as they were: a run waiting since an older prosec keeps its answer.
+  const attempt = call.attempt === undefined || call.attempt === 0 ? [] : [call.attempt];
   const digest = createHash("sha256")
-    .update(JSON.stringify([request.tool, request.detail, call.input ?? null]))
+    .update(JSON.stringify([...shown, ...attempt]))
     .digest("hex")
     .slice(0, 16);
   return `${call.step}/approval:${call.id}#${digest}`;

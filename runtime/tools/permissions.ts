@@ -60,6 +60,11 @@ export interface PermissionCall {
   /** The call's input as the model wrote it: part of what an answer is keyed by (approvals.ts). */
   readonly input?: unknown;
   /**
+   * The session's attempts before this one (`retry:`, the `restart`s in its conversation): part of
+   * what an answer is keyed by, so a yes in one attempt never runs the same call again in the next.
+   */
+  readonly attempt?: number;
+  /**
    * A person's answer to this call, delivered by the store that waited for it (DBOS), with the key of
    * the question it answers: it approves that action only.
    */
