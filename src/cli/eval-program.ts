@@ -24,10 +24,10 @@ import {
   type EvalRunEntry,
 } from "../eval/eval-folder.js";
 import { htmlReport } from "../eval/html-report.js";
-import { formatDollars, formatSeconds, reportOf } from "../eval/report.js";
+import { reportOf } from "../eval/report.js";
 import { runEval, spentByRun } from "../eval/run-eval.js";
 import { summarize } from "../eval/summary.js";
-import { terminalReport } from "../eval/terminal-report.js";
+import { caseLine, terminalReport } from "../eval/terminal-report.js";
 import { writeFileAtomically } from "../../runtime/stored-runs.js";
 import { modelAccessConfigured, noCredentialsMessage } from "../run/credentials.js";
 import { missingParameters } from "../run/inputs.js";
@@ -120,15 +120,7 @@ export async function evalProgram(argv: EvalArguments): Promise<ExitCode> {
       runOptions,
       caseBound: (entry) => caseBound(program.cost, entry.inputs, prices, modelId).dollars,
       signal: controller.signal,
-      onCase: (result) => {
-        const held = result.asserts.filter((outcome) => outcome.passed).length;
-        const mark = result.status === "error" ? "!" : held === result.asserts.length ? "✓" : "✗";
-        const what =
-          result.status === "error" ? `error: ${result.error}` : `${held}/${result.asserts.length} asserts held`;
-        process.stderr.write(
-          `${mark} ${result.case}${manifest.repeat === 1 ? "" : ` #${result.repeat}`} · ${what} · ${formatDollars(result.dollars)} · ${formatSeconds(result.ms)}\n`,
-        );
-      },
+      onCase: (result) => process.stderr.write(`${caseLine(result, manifest.repeat)}\n`),
     });
   } finally {
     process.off("SIGINT", interrupt);

@@ -1,6 +1,6 @@
 /** The eval's report as a table for the terminal (stdout). */
 import { terminalText } from "../printable.js";
-import { casePassed } from "./case-result.js";
+import { casePassed, type CaseResult } from "./case-result.js";
 import { describeChange, formatDollars, formatRate, formatSeconds, type EvalReport } from "./report.js";
 
 export function terminalReport(report: EvalReport): string {
@@ -60,6 +60,20 @@ export function terminalReport(report: EvalReport): string {
   if (first !== undefined) lines.push(`Open a case's run: prosec view ${first.runId}`);
   // A judge's reason, a case's name and an error are a model's or a file's text: no escape sequence is printed.
   return terminalText(`${lines.join("\n")}\n`);
+}
+
+/**
+ * The line `prosec eval` prints on stderr as each case ends. The case's name is the cases file's and
+ * its error may quote a model or an endpoint: no escape sequence is printed, as in the report.
+ */
+export function caseLine(result: CaseResult, repeats: number): string {
+  const held = result.asserts.filter((outcome) => outcome.passed).length;
+  const mark = result.status === "error" ? "!" : held === result.asserts.length ? "✓" : "✗";
+  const what = result.status === "error" ? `error: ${result.error}` : `${held}/${result.asserts.length} asserts held`;
+  const name = `${result.case}${repeats === 1 ? "" : ` #${result.repeat}`}`;
+  return terminalText(
+    `${mark} ${name} · ${what} · ${formatDollars(result.dollars)} · ${formatSeconds(result.ms)}`.replace(/\n/g, " "),
+  );
 }
 
 function caseName(result: { readonly case: string; readonly repeat: number }, repeats: number): string {

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { CaseResult } from "../../src/eval/case-result.js";
 import { reportOf } from "../../src/eval/report.js";
 import { summarize } from "../../src/eval/summary.js";
-import { terminalReport } from "../../src/eval/terminal-report.js";
+import { caseLine, terminalReport } from "../../src/eval/terminal-report.js";
 import { formatResult } from "../../src/golden/report.js";
 import type { StepReport } from "../../src/golden/replay.js";
 import type { GoldenResult } from "../../src/golden/run-golden.js";
@@ -105,6 +105,27 @@ describe("prosec eval's report", () => {
     const shown = terminalReport(reportOf(summary, 20, undefined, undefined));
     expect(shown).not.toMatch(UNSAFE);
     expect(shown).toContain("the judge: no (fineoverexe.txt)");
+  });
+});
+
+describe("prosec eval's line as each case ends", () => {
+  it("shows a case's name and its error on one line without their escape sequences", () => {
+    const errored: CaseResult = {
+      case: `one${HOSTILE}`,
+      repeat: 2,
+      runId: "20260101-000000-000001",
+      status: "error",
+      asserts: [],
+      error: `the endpoint said\n${HOSTILE}`,
+      calls: 1,
+      ms: 5,
+    };
+    const line = caseLine(errored, 3);
+    expect(line).not.toMatch(UNSAFE);
+    expect(line).not.toContain("\n");
+    expect(line).toMatch(/^! onefineoverexe\.txt #2 · error: the endpoint said fineoverexe\.txt · /);
+    const scored: CaseResult = { ...errored, case: HOSTILE, status: "scored", asserts: [] };
+    expect(caseLine(scored, 1)).toMatch(/^✓ fineoverexe\.txt · 0\/0 asserts held · /);
   });
 });
 
