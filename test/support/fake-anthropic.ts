@@ -27,10 +27,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { PromptCache, RequestRefused, type CacheOptions } from "./fake-usage.js";
+import { jsonText, PromptCache, RequestRefused, type CacheOptions } from "./fake-usage.js";
 import { writeStream, type StreamShape, type StreamTiming } from "./fake-stream.js";
 
 export type { StreamFault, StreamShape } from "./fake-stream.js";
+export { RawJson } from "./fake-usage.js";
 
 export interface FakeUsage {
   readonly input_tokens: number;
@@ -352,7 +353,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
           return;
         }
         response.writeHead(200, { "content-type": "application/json", "request-id": `req_${request.index}` });
-        response.end(JSON.stringify(message));
+        response.end(jsonText(message));
         accounted.commit();
         return;
       }
