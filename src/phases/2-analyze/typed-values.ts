@@ -1,6 +1,6 @@
 /**
  * Which bindings hold a typed result (`returns:`), and the checks of what the program reads off them:
- * `risks[0].titel` names a field the type does not declare (P050, with did-you-mean), `risks.title`
+ * `risks[0].titel` (or `let { titel } = risk`) names a field the type does not declare (P050, with did-you-mean), `risks.title`
  * reads a field of a list (P051). A binding is typed when everything bound to it is a session of one
  * and the same type; a `for` item over a typed list is typed by the list's items; a `map` / `pmap`
  * pipeline or a `for` / `parallel for` whose item ends in a typed session is a list of that type (with
@@ -144,6 +144,16 @@ function itemType(
 export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   walk(analysis.program, (node) => {
+    if (node.kind === "Destructure") {
+      // `let { titel } = risk`: each name reads the field of that name.
+      const object = typed.of(node.value);
+      if (object?.kind === "record")
+        for (const name of node.names)
+          if (!object.fields.some((field) => field.key === name.name)) {
+            const keys = object.fields.map((field) => field.key);
+            diagnostics.push(m.unknownTypedField(name.loc, name.name, described(object), closest(name.name, keys)));
+          }
+    }
     if (node.kind === "Member") {
       const object = typed.of(node.object);
       const name = node.property.name;
