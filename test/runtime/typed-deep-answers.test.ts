@@ -1,8 +1,9 @@
 /**
  * A typed session whose model answers with JSON nested far deeper than any type (DIALECT.md "Typed
  * results"): the answer is wrong like any other, re-asked without echoing it, and the step fails
- * with a message that says how deep it was and how deep an answer may be. Past 100,000 levels as
- * the finding had it; the other cases 20,000 deep, which overflows every recursive walk just as well.
+ * with a message that says how deep it was and how deep an answer may be. 100,000 levels deep as the
+ * finding had it (sent whole and streamed); the other cases 20,000, which overflows every recursive
+ * walk just as well.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -60,7 +61,7 @@ describe("a typed answer nested 100,000 deep", () => {
 
   it("streamed: the same, the stream's pieces joined before the depth is measured", async () => {
     server = await startFakeAnthropic({
-      script: [deepAnswer(20_000), good],
+      script: [deepAnswer(100_000), good],
       stream: { chunkChars: 50_000 },
     });
     const { result, events } = await runAgainst(server, (rt) => rt.session({ ...toolless, returns: TITLES }), {
