@@ -139,4 +139,22 @@ describe("a typed answer nested 100,000 deep", () => {
     expect(server.requests).toHaveLength(2);
     expect(result).toBe("t-1");
   });
+
+  it("as a judgment's answer: asked again, the problem saying how deep it was", async () => {
+    server = await startFakeAnthropic({
+      script: [
+        reply.toolUse([{ name: "answer", input: new RawJson(`{"answer":${deepList(20_000)}}`) }]),
+        reply.toolUse([{ name: "answer", input: { answer: true, reason: "done" } }]),
+      ],
+    });
+    const { result, events } = await runAgainst(server, (rt) => rt.judge(at(4), "the work is done", {}));
+    expect(result).toBe(true);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "unexpected-answer",
+        action: "reask",
+        detail: "the answer nests 20,001 levels deep; an answer may nest at most 64",
+      }),
+    );
+  });
 });
