@@ -129,7 +129,7 @@ export function answerRequestTurn(messages: readonly MessageParam[], reply: Mess
 export function quotedAnswer(reply: Message): string {
   const call = toolCalls(reply.content).find((block) => block.name === ANSWER_TOOL);
   const depth = call === undefined ? undefined : tooDeepInput(call.input);
-  if (depth !== undefined) return `an input nested ${depth.toLocaleString("en-US")} levels deep`;
+  if (depth !== undefined) return "an input too deep to quote";
   if (call !== undefined) return quote(JSON.stringify(call.input ?? null));
   const text = replyText(reply.content).trim();
   return text === "" ? "nothing" : `text ${quote(text)}`;
