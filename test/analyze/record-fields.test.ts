@@ -114,4 +114,9 @@ describe("a field a written record does not have (P063)", () => {
       ),
     ).toMatchObject([{ code: "P050", line: 3, column: 7, hint: "write `title`" }]);
   });
+
+  it("through 20,000 names each bound to the one before: still found, never out of stack", () => {
+    const copies = Array.from({ length: 19_999 }, (_, index) => `let a${index + 1} = a${index}`);
+    expect(codes('let a0 = { x: "1" }', ...copies, 'session "{a19999.y} {a19999.x}"')).toEqual(["P063@20001:18"]);
+  });
 });

@@ -25,6 +25,9 @@ type Shape = ReadonlyArray<ReadonlyMap<string, ast.Expression | null>>;
 
 const BOUND: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigned", "output"]);
 
+/** How many names deep a shape is followed through the names bound to names. */
+const MAX_FOLLOWED = 200;
+
 /** P063: keys read off records whose shape the program writes, that none of their shapes gives. */
 export function checkRecordFields(analysis: Resolved): Diagnostic[] {
   const bound = new Map<SymbolInfo, ast.Expression[]>();
@@ -44,13 +47,19 @@ export function checkRecordFields(analysis: Resolved): Diagnostic[] {
   });
 
   const known = new Map<SymbolInfo, Shape | undefined>();
+  // Names followed to the names they are bound to, nested: past this a shape is not known (no check),
+  // so a chain of 20,000 `let` copies never runs out of stack.
+  let following = 0;
   const symbolShape = (symbol: SymbolInfo): Shape | undefined => {
     if (known.has(symbol)) return known.get(symbol);
+    if (following >= MAX_FOLLOWED) return undefined;
     known.set(symbol, undefined); // A binding bound to itself (`r = { next: r }`) is not followed.
     const values = bound.get(symbol);
     let shape: Shape | undefined;
     if (BOUND.has(symbol.kind) && !unknown.has(symbol) && values !== undefined) {
+      following++;
       const shapes = values.map(shapeOf);
+      following--;
       if (shapes.every((each) => each !== undefined)) shape = shapes.flat();
     }
     known.set(symbol, shape);
@@ -87,6 +96,9 @@ export function checkRecordFields(analysis: Resolved): Diagnostic[] {
     const shapes = values.map((value) => shapeOf(value!));
     return shapes.every((each) => each !== undefined) ? shapes.flat() : undefined;
   };
+
+  // In program order first: a name is then mostly bound to names already known, one level deep.
+  for (const symbol of bound.keys()) symbolShape(symbol);
 
   const diagnostics: Diagnostic[] = [];
   const check = (object: ast.Expression, key: string, at: ast.SourceRange): void => {
