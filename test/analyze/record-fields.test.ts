@@ -119,4 +119,35 @@ describe("a field a written record does not have (P063)", () => {
     const copies = Array.from({ length: 19_999 }, (_, index) => `let a${index + 1} = a${index}`);
     expect(codes('let a0 = { x: "1" }', ...copies, 'session "{a19999.y} {a19999.x}"')).toEqual(["P063@20001:18"]);
   });
+
+  it("a typed result kept in a parallel's record or a record literal: P050 on its fields", () => {
+    expect(
+      codes(
+        "let r = parallel:",
+        '  risk = session "The worst risk"',
+        "    returns: { title: string }",
+        '  plan = session "A plan"',
+        'let worst = session "Worst"',
+        "  returns: { title: string }",
+        "let kept = { worst }",
+        'session "{r.risk.titel} {r.risk.title} {kept.worst.titel} {r.plan.anything}"',
+      ),
+    ).toEqual(["P050@8:18", "P050@8:52"]);
+  });
+
+  it("not a typed branch's fields when the branch may not give its result: a race, on-fail continue", () => {
+    expect(
+      codes(
+        'let r = parallel ("first"):',
+        '  risk = session "The worst risk"',
+        "    returns: { title: string }",
+        '  plan = session "A plan"',
+        'let s = parallel (on-fail: "continue"):',
+        '  risk = session "The worst risk"',
+        "    returns: { title: string }",
+        '  plan = session "A plan"',
+        'session "{r.risk.error} {s.risk.error}"',
+      ),
+    ).toEqual([]);
+  });
 });

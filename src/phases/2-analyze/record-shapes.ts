@@ -15,10 +15,12 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { analyzeMessages as m } from "../../diagnostics/messages.js";
 import { walk } from "../../walk.js";
 import { branchBinding } from "./parallel-plan.js";
+import { typeWords } from "./result-types.js";
+import { describedType } from "./typed-values.js";
 import { closest } from "./suggest.js";
-import type { Analysis, SymbolInfo } from "./types.js";
+import type { Analysis, SymbolInfo, TypedValues } from "./types.js";
 
-type Resolved = Pick<Analysis, "program" | "references">;
+type Resolved = Pick<Analysis, "program" | "references" | "parallelPlans">;
 
 /** Each record a value may be: its keys, and each key's value expression (null: not known). */
 type Shape = ReadonlyArray<ReadonlyMap<string, ast.Expression | null>>;
@@ -29,7 +31,7 @@ const BOUND: ReadonlySet<SymbolInfo["kind"]> = new Set(["let", "const", "assigne
 const MAX_FOLLOWED = 200;
 
 /** P063: keys read off records whose shape the program writes, that none of their shapes gives. */
-export function checkRecordFields(analysis: Resolved): Diagnostic[] {
+export function checkRecordFields(analysis: Resolved, typed: TypedValues): Diagnostic[] {
   const bound = new Map<SymbolInfo, ast.Expression[]>();
   const unknown = new Set<SymbolInfo>();
   walk(analysis.program, (node) => {
@@ -72,7 +74,18 @@ export function checkRecordFields(analysis: Resolved): Diagnostic[] {
       case "Parallel": {
         const names = expression.branches.map(branchBinding);
         if (names.length === 0 || names.some((name) => name === null)) return undefined;
-        return [new Map(names.map((name) => [name!.name, null] as const))];
+        // A branch's value is its own only when every branch must succeed: a lost race binds `null`,
+        // a failure under `continue` its error record.
+        const plan = analysis.parallelPlans.get(expression);
+        const own = plan?.join === "all" && plan.onFail === "fail-fast";
+        return [
+          new Map(
+            expression.branches.map((branch, index) => [
+              names[index]!.name,
+              own && (branch.kind === "Binding" || branch.kind === "Output") ? branch.value : null,
+            ]),
+          ),
+        ];
       }
       case "Identifier": {
         const symbol = analysis.references.get(expression);
@@ -97,13 +110,34 @@ export function checkRecordFields(analysis: Resolved): Diagnostic[] {
     return shapes.every((each) => each !== undefined) ? shapes.flat() : undefined;
   };
 
+  // A field of a typed result kept in a written record (`r.a.titel`, `a` a session with `returns:`):
+  // P050, as when the result is read by its own name.
+  const checkTypedField = (object: ast.Expression, key: string, at: ast.SourceRange): void => {
+    const field = object.kind === "Member" ? object.property.name : object.kind === "Index" ? object.index : null;
+    const name = typeof field === "string" ? field : field?.kind === "String" ? field.value : undefined;
+    if (name === undefined || (object.kind !== "Member" && object.kind !== "Index")) return;
+    const records = shapeOf(object.object)?.filter((record) => record.has(name));
+    if (records === undefined || records.length === 0) return;
+    const types = records.map((record) => {
+      const value = record.get(name);
+      return value === null || value === undefined ? undefined : typed.of(value);
+    });
+    const first = types[0];
+    if (first?.kind !== "record" || types.some((type) => type === undefined || typeWords(type) !== typeWords(first)))
+      return;
+    if (first.fields.some((each) => each.key === key)) return;
+    const keys = first.fields.map((each) => each.key);
+    diagnostics.push(m.unknownTypedField(at, key, describedType(first), closest(key, keys)));
+  };
+
   // In program order first: a name is then mostly bound to names already known, one level deep.
   for (const symbol of bound.keys()) symbolShape(symbol);
 
   const diagnostics: Diagnostic[] = [];
   const check = (object: ast.Expression, key: string, at: ast.SourceRange): void => {
     const shape = shapeOf(object);
-    if (shape === undefined || shape.some((record) => record.has(key))) return;
+    if (shape === undefined) return checkTypedField(object, key, at);
+    if (shape.some((record) => record.has(key))) return;
     const keys = [...new Set(shape.flatMap((record) => [...record.keys()]))];
     // `b` for `a` is no typo: short keys get the list alone.
     const suggestion = key.length < 3 ? undefined : closest(key, keys);

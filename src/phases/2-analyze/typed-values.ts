@@ -151,7 +151,7 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
         for (const name of node.names)
           if (!object.fields.some((field) => field.key === name.name)) {
             const keys = object.fields.map((field) => field.key);
-            diagnostics.push(m.unknownTypedField(name.loc, name.name, described(object), closest(name.name, keys)));
+            diagnostics.push(m.unknownTypedField(name.loc, name.name, describedType(object), closest(name.name, keys)));
           }
     }
     if (node.kind === "Member") {
@@ -159,14 +159,16 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
       const name = node.property.name;
       if (object?.kind === "record" && !object.fields.some((field) => field.key === name)) {
         const keys = object.fields.map((field) => field.key);
-        diagnostics.push(m.unknownTypedField(node.property.loc, name, described(object), closest(name, keys)));
+        diagnostics.push(m.unknownTypedField(node.property.loc, name, describedType(object), closest(name, keys)));
       } else if (object?.kind === "list" && name !== "length")
-        diagnostics.push(m.typedAccessMismatch(node.property.loc, `field ${"`"}${name}${"`"} read`, described(object)));
+        diagnostics.push(
+          m.typedAccessMismatch(node.property.loc, `field ${"`"}${name}${"`"} read`, describedType(object)),
+        );
     }
     if (node.kind === "Index") {
       const object = typed.of(node.object);
       if (object?.kind === "record" && node.index.kind === "Number")
-        diagnostics.push(m.typedAccessMismatch(node.index.loc, `item ${node.index.raw} read`, described(object)));
+        diagnostics.push(m.typedAccessMismatch(node.index.loc, `item ${node.index.raw} read`, describedType(object)));
       else if (object?.kind === "record" && node.index.kind === "String") {
         const key = node.index.value;
         if (!object.fields.some((field) => field.key === key))
@@ -174,7 +176,7 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
             m.unknownTypedField(
               node.index.loc,
               key,
-              described(object),
+              describedType(object),
               closest(
                 key,
                 object.fields.map((field) => field.key),
@@ -183,7 +185,11 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
           );
       } else if (object?.kind === "list" && node.index.kind === "String")
         diagnostics.push(
-          m.typedAccessMismatch(node.index.loc, `field ${JSON.stringify(node.index.value)} read`, described(object)),
+          m.typedAccessMismatch(
+            node.index.loc,
+            `field ${JSON.stringify(node.index.value)} read`,
+            describedType(object),
+          ),
         );
     }
   });
@@ -191,7 +197,7 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
 }
 
 /** A type in a message: shortened when long. */
-function described(type: ast.ResultType): string {
+export function describedType(type: ast.ResultType): string {
   const words = typeWords(type);
   return `\`${words.length > 80 ? `${words.slice(0, 77)}...` : words}\``;
 }
