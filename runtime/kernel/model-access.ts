@@ -10,6 +10,7 @@ import type { Message, MessageCreateParamsNonStreaming } from "@anthropic-ai/sdk
 import { withBreakpoints } from "../model/caching.js";
 import { connectionFor } from "../model/client.js";
 import { runChains, withFallback, type ModelChains } from "../model/fallback.js";
+import { withBoundedInputs } from "../model/input-depth.js";
 import { requestMessage } from "../model/stream.js";
 import { streamListener, type CallSite } from "../model/streamed-text.js";
 import { Limiter } from "../model/limiter.js";
@@ -168,9 +169,13 @@ export class ModelAccess {
     let usage: Usage | undefined;
     const send = (): Promise<{ message: Message; usage: Usage }> => this.run.telemetry().turn(params, answer);
     const answer = async (): Promise<{ message: Message; usage: Usage }> => {
-      const { message, cut } = await outsideContext(() => requestMessage(this.client, params, signal, listener));
-      if (!message || !Array.isArray(message.content))
+      const { message: received, cut } = await outsideContext(() =>
+        requestMessage(this.client, params, signal, listener),
+      );
+      if (!received || !Array.isArray(received.content))
         throw new Error("The model server answered with something that is not a message.");
+      // Measured before anything walks it: an input nested 100,000 deep would overflow every walk.
+      const message = withBoundedInputs(received);
       // Attempts whose stream was cut were billed for what the server reported: the call counts them.
       usage = [message.usage, ...cut].map((reported) => usageOf(params.model, reported)).reduce(addUsage);
       return { message, usage };

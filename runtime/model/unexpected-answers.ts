@@ -18,6 +18,7 @@ import type {
   ToolUseBlock,
 } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import type { AnswerProblem } from "../types.js";
+import { tooDeepInput, tooDeepProblem } from "./input-depth.js";
 
 export type { AnswerAction, AnswerProblem } from "../types.js";
 
@@ -82,6 +83,8 @@ export function unreadable(message: Message, expected: string): UnexpectedAnswer
     };
   if (message.stop_reason === "max_tokens")
     return { problem: "max-tokens", detail: `the answer was cut off at max_tokens${saying(message)}` };
+  const depth = answer === undefined ? undefined : tooDeepInput(answer.input);
+  if (depth !== undefined) return { problem: "shape", detail: tooDeepProblem("answer", depth) };
   if (answer !== undefined)
     return {
       problem: "shape",

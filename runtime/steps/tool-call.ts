@@ -7,6 +7,7 @@
 import type { ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages/messages.js";
 import { describeError, WaitingForInput } from "../errors.js";
 import type { RunCore } from "../kernel/core.js";
+import { tooDeepInput, tooDeepProblem } from "../model/input-depth.js";
 import { PermissionDenied, SandboxReport } from "../tools/tool.js";
 import type { PermissionCall } from "../tools/permissions.js";
 import type { DeliveredAnswer, Site, ToolContext, ToolDefinition, TurnEvent } from "../types.js";
@@ -30,6 +31,16 @@ export async function runTool(
       tool_use_id: call.id,
       is_error: true,
       content: `The tool ${call.name} is not available to this agent. ${names.length === 0 ? "It has no tools." : `Its tools are: ${names.join(", ")}.`}`,
+    };
+  }
+  const depth = tooDeepInput(call.input);
+  if (depth !== undefined) {
+    core.emit({ type: "tool", tool: call.name, allowed: false, detail });
+    return {
+      type: "tool_result",
+      tool_use_id: call.id,
+      is_error: true,
+      content: `Not run: ${tooDeepProblem("input", depth)}.`,
     };
   }
   try {

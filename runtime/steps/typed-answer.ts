@@ -16,6 +16,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { AnswerFailure } from "../errors.js";
 import { ANSWER_TOOL, DEFAULT_REASKS, quote, replyText, toolCalls } from "../model/unexpected-answers.js";
 import type { RunCore } from "../kernel/core.js";
+import { tooDeepInput, tooDeepProblem } from "../model/input-depth.js";
 import { parseJson } from "../values/structure.js";
 import type { ResultSchema, Site, Value } from "../types.js";
 
@@ -130,6 +131,8 @@ export function answerRequestTurn(messages: readonly MessageParam[], reply: Mess
 /** What a wrong answer was, for the step's problems and the error that quotes every answer. */
 export function quotedAnswer(reply: Message): string {
   const call = toolCalls(reply.content).find((block) => block.name === ANSWER_TOOL);
+  const depth = call === undefined ? undefined : tooDeepInput(call.input);
+  if (depth !== undefined) return "an input too deep to quote";
   if (call !== undefined) return quote(JSON.stringify(call.input ?? null));
   const text = replyText(reply.content).trim();
   return text === "" ? "nothing" : `text ${quote(text)}`;
@@ -161,6 +164,8 @@ async function typedReply(message: Message, returns: ResultSchema, forced: boole
   if (call !== undefined) {
     if (message.stop_reason === "max_tokens")
       return { kind: "wrong", problem: "the answer was cut off at max_tokens before its input was complete" };
+    const depth = tooDeepInput(call.input);
+    if (depth !== undefined) return { kind: "wrong", problem: tooDeepProblem("answer", depth) };
     const checked = await checkAnswer(returns, call.input ?? null);
     return checked.valid ? { kind: "answer", value: checked.value } : { kind: "wrong", problem: checked.errors };
   }

@@ -3,6 +3,7 @@
  * JSON, then the first fenced code block as JSON, then a markdown list (`-`, `*`, `+` or `1.` items).
  */
 import type { Value } from "../types.js";
+import { MAX_VALUE_DEPTH, nestingDepth } from "./depth.js";
 import { isList, isRecord } from "./expressions.js";
 
 /** The JSON value the text holds, whole or in a code fence; undefined when there is none. */
@@ -60,7 +61,9 @@ export function parseYesNo(text: string): boolean | undefined {
 function tryJson(text: string): Value | undefined {
   if (!/^[[{"]/.test(text)) return undefined;
   try {
-    return JSON.parse(text) as Value;
+    const value = JSON.parse(text) as Value;
+    // Nested deeper than any value may be (depth.ts): not read as JSON, as if it were prose.
+    return nestingDepth(value, MAX_VALUE_DEPTH) > MAX_VALUE_DEPTH ? undefined : value;
   } catch {
     return undefined;
   }

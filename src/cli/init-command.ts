@@ -15,21 +15,18 @@ export function initCommand(yargs: Argv): Argv {
       const { initProject } = await import("../init/starter.js");
       const { relative, resolve } = await import("node:path");
       const { packageRoot } = await import("../package-root.js");
+      const { prosecSource } = await import("../init/prosec-source.js");
       const report = await initProject(argv.dir);
       for (const line of report.lines) process.stdout.write(`${line}\n`);
       const into = relative(process.cwd(), resolve(argv.dir));
-      const project = resolve(argv.dir);
-      const prosec = relative(project, packageRoot());
-      // Run from a checkout or an unpacked tarball: install that. Run from the project's own node_modules: it is in.
-      const from = prosec.split("/").filter((part) => part === "..").length > 2 ? packageRoot() : prosec;
-      const install = prosec.startsWith("node_modules")
-        ? ""
-        : `npm install ${from.startsWith(".") || from.startsWith("/") ? from : `./${from}`} && `;
+      // Run from the project's own node_modules: it is in. Else from where the project stands alone.
+      const source = prosecSource(resolve(argv.dir), packageRoot());
+      const install = source === undefined ? "" : `npm install ${shellWord(source)} && `;
       process.stdout.write(
         [
           "",
           "next:",
-          ...(into === "" ? [] : [`  cd ${into}`]),
+          ...(into === "" ? [] : [`  cd ${shellWord(into)}`]),
           `  ${install}npm install --save-dev typescript@6 @types/node@20`,
           "  npm run build && npm test",
           "",
@@ -38,4 +35,9 @@ export function initCommand(yargs: Argv): Argv {
       process.exitCode = EXIT.ok;
     },
   );
+}
+
+/** A word as a shell reads it: quoted when it holds anything but the usual path characters. */
+function shellWord(word: string): string {
+  return /^[\w@./:+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

@@ -152,6 +152,11 @@ export const diagnosticCodes = {
     severity: "error",
     meaning: "a record literal gives a key twice (`{ a: x, a: y }`, `{ x, x }`, `{ token, access.token }`)",
   },
+  P063: {
+    severity: "error",
+    meaning:
+      "a field that a record the program writes does not have (a literal, a named `parallel:`), with did-you-mean: it is always `null`",
+  },
 } as const satisfies Readonly<Record<string, CodeInfo>>;
 
 export type DiagnosticCode = keyof typeof diagnosticCodes;

@@ -670,6 +670,21 @@ export const analyzeMessages = {
         ? "read a field its `returns:` declares, or declare it there"
         : `write \`${suggestion}\``,
     ),
+  unknownRecordField: (
+    range: SourceRange,
+    field: string,
+    record: string,
+    keys: readonly string[],
+    suggestion: string | undefined,
+  ) =>
+    error(
+      "P063",
+      range,
+      `${quote(field)} is not a field of ${record}, which has ${keys.length === 0 ? "no fields" : keys.map(quote).join(", ")}: reading it always gives null${suggestion === undefined ? "" : `. Did you mean ${quote(suggestion)}?`}`,
+      suggestion === undefined
+        ? "read a field the record has, or add this one where the record is written"
+        : `write \`${suggestion}\``,
+    ),
   typedAccessMismatch: (range: SourceRange, access: string, type: string) =>
     error("P051", range, `${access} of a value whose type is ${type}`, "its `returns:` type says what it holds"),
   misspeltInterpolation: (range: SourceRange, text: string, name: string, binding: string) =>

@@ -34,6 +34,8 @@ describe("a name bound by a statement and inside its value", () => {
       lines("const { a, x } = parallel:", '  x = session "B"', '  y = session "C"', "output x = a"),
     ).diagnostics;
     expect(diagnostics.map((d) => [d.code, d.range.start.line, d.range.start.column, d.hint])).toEqual([
+      // The parallel's record has `x` and `y` only: `a` would always be null.
+      ["P063", 1, 9, "read a field the record has, or add this one where the record is written"],
       ["E019", 1, 12, "leave `x` out of the braces: line 2 binds it without them; or rename one of the two"],
     ]);
   });

@@ -4,7 +4,7 @@
  * what the README links to and nothing that points to a missing file. The tarball, installed into an
  * empty project offline (from the npm cache `npm ci` filled), needs no build and no dev dependency:
  * `npx prosec --version`, `prosec examples` and `prosec build` work, `prosec init`'s starter builds and
- * its golden test passes, and the package's types resolve under `moduleResolution: node10` and
+ * its golden test passes (and init for another project installs prosec from the tarball, not this one), and the package's types resolve under `moduleResolution: node10` and
  * `NodeNext`. The packed package.json has no scripts (the checkout's are put back after packing), so
  * npm has no install script to warn about. A `file:` dependency on a checkout whose dependencies are
  * not installed fails with a message saying what to do, not with "Cannot find module 'nearley'".
@@ -171,6 +171,27 @@ describe("npm pack", () => {
     expect(existsSync(join(checkout, ".dist/packing.package.json"))).toBe(false);
   });
 
+  it("passes the release check: every file package.json points to is packed, and no script", () => {
+    const checked = node([join(checkout, "scripts/check-package.mjs"), tarball], checkout);
+    expect(checked.stderr).toBe("");
+    expect(checked.status).toBe(0);
+    expect(checked.stdout).toContain("is whole");
+  });
+
+  it("with --ignore-scripts packs no build, which the release check refuses, saying how to pack it", () => {
+    const packs = temporaryFolder("prosec-packs-unscripted-");
+    const packed = npm(["pack", "--ignore-scripts", "--json", "--pack-destination", packs], checkout);
+    expect(packed.status, packed.stderr).toBe(0);
+    const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as [{ filename: string }];
+    const checked = node([join(checkout, "scripts/check-package.mjs"), join(packs, filename)], checkout);
+    expect(checked.status).toBe(1);
+    expect(checked.stderr).toContain("lacks files package.json points to: dist/src/index.js, dist/src/index.d.ts");
+    expect(checked.stderr).toContain("still has the checkout's scripts");
+    expect(checked.stderr).toContain("Pack it with scripts on: `npm run release`");
+    // The checkout is as it was: dist/ the same link.
+    expect(readlinkSync(join(checkout, "dist"))).toBe(build);
+  });
+
   it("puts back the package.json of a pack that died before its postpack", () => {
     const before = node([join(checkout, "scripts/pack-dist.mjs"), "before"], checkout);
     expect(before.status, before.stderr).toBe(0);
@@ -323,6 +344,15 @@ describe("the packed package, installed into an empty project offline", () => {
     const tested = npm(["test"], app);
     expect(tested.status, tested.stdout + tested.stderr).toBe(0);
     expect(tested.stdout).toContain("1 passed, 0 failed");
+  });
+
+  it("run for another project, says to install prosec from the tarball, never from this one's node_modules", () => {
+    const elsewhere = temporaryFolder("prosec-init-elsewhere-");
+    const init = npx("prosec", "init", elsewhere);
+    expect(init.status, init.stdout + init.stderr).toBe(EXIT.ok);
+    const next = init.stdout.slice(init.stdout.indexOf("next:"));
+    expect(next).toContain(`npm install ${join(app, basename(tarball))} && npm install --save-dev typescript@6`);
+    expect(next).not.toContain("node_modules");
   });
 });
 

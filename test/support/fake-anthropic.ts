@@ -8,7 +8,8 @@
  *
  * It misbehaves as real models do, on cue: an answer cut off at `max_tokens` (`reply.cut`), a
  * refusal (`reply.refusal`), text where a tool was forced, a forced tool called with the wrong input
- * or a tool that was not offered (`reply.toolUse` with any name and input), an empty answer.
+ * or a tool that was not offered (`reply.toolUse` with any name and input), an empty answer, a tool
+ * input sent as the JSON text given (`new RawJson(text)`: nested deeper than `JSON.stringify` can write).
  *
  * The Models API (`GET /v1/models/{id}`, what the runtime asks a model's output limit of) answers from
  * `models`, else 404 as a server without that API does; these lookups are kept apart (`modelLookups`)
@@ -27,10 +28,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { PromptCache, RequestRefused, type CacheOptions } from "./fake-usage.js";
+import { jsonText, PromptCache, RequestRefused, type CacheOptions } from "./fake-usage.js";
 import { writeStream, type StreamShape, type StreamTiming } from "./fake-stream.js";
 
 export type { StreamFault, StreamShape } from "./fake-stream.js";
+export { RawJson } from "./fake-usage.js";
 
 export interface FakeUsage {
   readonly input_tokens: number;
@@ -352,7 +354,7 @@ export async function startFakeAnthropic(options: FakeServerOptions = {}): Promi
           return;
         }
         response.writeHead(200, { "content-type": "application/json", "request-id": `req_${request.index}` });
-        response.end(JSON.stringify(message));
+        response.end(jsonText(message));
         accounted.commit();
         return;
       }

@@ -10,6 +10,7 @@
  * Node built-ins only (see fake-anthropic.ts).
  */
 import type { ServerResponse } from "node:http";
+import { jsonText } from "./fake-usage.js";
 
 export interface StreamFault {
   /** Characters of text (and tool input) sent before the fault. */
@@ -107,7 +108,7 @@ export async function writeStream(
   for (const [index, block] of message.content.entries()) {
     const opening = block.type === "tool_use" ? { ...block, input: {} } : { ...block, text: "" };
     await write("content_block_start", { type: "content_block_start", index, content_block: opening });
-    const whole = block.type === "tool_use" ? JSON.stringify(block.input ?? {}) : (block.text ?? "");
+    const whole = block.type === "tool_use" ? jsonText(block.input ?? {}) : (block.text ?? "");
     for (let offset = 0; offset < whole.length; offset += size) {
       const piece = whole.slice(offset, offset + size);
       const delta =

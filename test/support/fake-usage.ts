@@ -165,11 +165,31 @@ function blocksOf(body: Record<string, unknown>): Block[] {
   });
 }
 
+/**
+ * A tool input given as JSON text and sent verbatim: an answer `JSON.stringify` cannot write (a model's
+ * answer nested 100,000 deep), or bytes exactly as a model sent them.
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** A value as JSON text, any `RawJson` in it written as its text. */
+export function jsonText(value: unknown): string {
+  if (value instanceof RawJson) return value.text;
+  const raws: string[] = [];
+  const text = JSON.stringify(value, (_key, each: unknown) =>
+    each instanceof RawJson ? `\u0000raw:${raws.push(each.text) - 1}` : each,
+  );
+  return raws.length === 0
+    ? text
+    : text.replace(/"\\u0000raw:(\d+)"/g, (_marker, index: string) => raws[Number(index)]!);
+}
+
 function contentText(block: unknown): string {
   if (typeof block !== "object" || block === null) return "";
   const { type, text, input, content } = block as { type?: string; text?: unknown; input?: unknown; content?: unknown };
   if (type === "text" && typeof text === "string") return text;
-  if (type === "tool_use") return JSON.stringify(input ?? {});
+  if (type === "tool_use") return jsonText(input ?? {});
   if (type === "tool_result")
     return typeof content === "string" ? content : asArray(content).map(contentText).join("\n");
   return JSON.stringify(block);

@@ -3,6 +3,7 @@ import { Analyzer, type AnalyzeOptions } from "./analyzer.js";
 import { nameTargets } from "./name-targets.js";
 import { calledBlocks } from "./called-blocks.js";
 import { readBindings, usedAgents } from "./read-bindings.js";
+import { checkRecordFields } from "./record-shapes.js";
 import { checkTypedAccess, typedValues } from "./typed-values.js";
 import type { Analysis } from "./types.js";
 
@@ -39,7 +40,11 @@ export { dollarCount, formatCount, formatDollars, formatNumber } from "./cost/fo
 export function analyze(program: Program, options: AnalyzeOptions = {}): Analysis {
   const analysis = new Analyzer(program, options).run();
   const typed = typedValues(analysis);
-  const diagnostics = [...analysis.diagnostics, ...checkTypedAccess(analysis, typed)];
+  const diagnostics = [
+    ...analysis.diagnostics,
+    ...checkTypedAccess(analysis, typed),
+    ...checkRecordFields(analysis, typed),
+  ];
   const named = { ...analysis, diagnostics, typed, ...nameTargets(analysis) };
   // What the program uses of what it defines, in the code a run can reach (read-bindings.ts).
   const reachable = { ...named, calledBlocks: calledBlocks(named) };

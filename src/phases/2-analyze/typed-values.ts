@@ -1,6 +1,6 @@
 /**
  * Which bindings hold a typed result (`returns:`), and the checks of what the program reads off them:
- * `risks[0].titel` names a field the type does not declare (P050, with did-you-mean), `risks.title`
+ * `risks[0].titel` (or `let { titel } = risk`) names a field the type does not declare (P050, with did-you-mean), `risks.title`
  * reads a field of a list (P051). A binding is typed when everything bound to it is a session of one
  * and the same type; a `for` item over a typed list is typed by the list's items; a `map` / `pmap`
  * pipeline or a `for` / `parallel for` whose item ends in a typed session is a list of that type (with
@@ -144,19 +144,31 @@ function itemType(
 export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   walk(analysis.program, (node) => {
+    if (node.kind === "Destructure") {
+      // `let { titel } = risk`: each name reads the field of that name.
+      const object = typed.of(node.value);
+      if (object?.kind === "record")
+        for (const name of node.names)
+          if (!object.fields.some((field) => field.key === name.name)) {
+            const keys = object.fields.map((field) => field.key);
+            diagnostics.push(m.unknownTypedField(name.loc, name.name, describedType(object), closest(name.name, keys)));
+          }
+    }
     if (node.kind === "Member") {
       const object = typed.of(node.object);
       const name = node.property.name;
       if (object?.kind === "record" && !object.fields.some((field) => field.key === name)) {
         const keys = object.fields.map((field) => field.key);
-        diagnostics.push(m.unknownTypedField(node.property.loc, name, described(object), closest(name, keys)));
+        diagnostics.push(m.unknownTypedField(node.property.loc, name, describedType(object), closest(name, keys)));
       } else if (object?.kind === "list" && name !== "length")
-        diagnostics.push(m.typedAccessMismatch(node.property.loc, `field ${"`"}${name}${"`"} read`, described(object)));
+        diagnostics.push(
+          m.typedAccessMismatch(node.property.loc, `field ${"`"}${name}${"`"} read`, describedType(object)),
+        );
     }
     if (node.kind === "Index") {
       const object = typed.of(node.object);
       if (object?.kind === "record" && node.index.kind === "Number")
-        diagnostics.push(m.typedAccessMismatch(node.index.loc, `item ${node.index.raw} read`, described(object)));
+        diagnostics.push(m.typedAccessMismatch(node.index.loc, `item ${node.index.raw} read`, describedType(object)));
       else if (object?.kind === "record" && node.index.kind === "String") {
         const key = node.index.value;
         if (!object.fields.some((field) => field.key === key))
@@ -164,7 +176,7 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
             m.unknownTypedField(
               node.index.loc,
               key,
-              described(object),
+              describedType(object),
               closest(
                 key,
                 object.fields.map((field) => field.key),
@@ -173,7 +185,11 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
           );
       } else if (object?.kind === "list" && node.index.kind === "String")
         diagnostics.push(
-          m.typedAccessMismatch(node.index.loc, `field ${JSON.stringify(node.index.value)} read`, described(object)),
+          m.typedAccessMismatch(
+            node.index.loc,
+            `field ${JSON.stringify(node.index.value)} read`,
+            describedType(object),
+          ),
         );
     }
   });
@@ -181,7 +197,7 @@ export function checkTypedAccess(analysis: Resolved, typed: TypedValues): Diagno
 }
 
 /** A type in a message: shortened when long. */
-function described(type: ast.ResultType): string {
+export function describedType(type: ast.ResultType): string {
   const words = typeWords(type);
   return `\`${words.length > 80 ? `${words.slice(0, 77)}...` : words}\``;
 }
