@@ -31,7 +31,7 @@ type Statement =
       readonly items: readonly string[];
       readonly body: readonly Statement[];
     }
-  | { readonly kind: "parallel"; readonly branches: readonly ParallelBranch[] }
+  | { readonly kind: "parallel"; readonly branches: readonly ParallelBranch[]; readonly ignore?: true }
   /** `let name = []`, then a loop that appends a session's answer to it each iteration. */
   | { readonly kind: "collect"; readonly name: string; readonly loop: Statement & { readonly kind: "for" } }
   | { readonly kind: "append"; readonly name: string; readonly prompt: Template }
@@ -62,6 +62,8 @@ interface ParallelBranch {
   readonly name: string;
   readonly prompt: Template;
   readonly recover?: Template;
+  /** A failing session the block goes on without (`on-fail: "ignore"`). */
+  readonly ignored?: true;
 }
 
 interface Block {
@@ -90,7 +92,7 @@ export interface Expected {
   readonly sessions: readonly string[];
   readonly order: Order;
   readonly judgments: number;
-  readonly outputs: Readonly<Record<string, string | readonly string[]>>;
+  readonly outputs: Readonly<Record<string, string | readonly string[] | null>>;
 }
 
 /** The reference model's answer to a session's task. */
@@ -131,9 +133,14 @@ class Generator {
   }
 
   /** A sequence of statements at `depth`; `scope` is what it may read and reassign. */
-  sequence(depth: number, scope: Scope, length: number): Statement[] {
+  /** A sequence of statements at `depth`; what it binds goes to `local` (a scope of its own unless given). */
+  sequence(
+    depth: number,
+    scope: Scope,
+    length: number,
+    local: Scope = { ...scope, values: [...scope.values], mutable: [...scope.mutable], quiet: [...scope.quiet] },
+  ): Statement[] {
     const statements: Statement[] = [];
-    const local: Scope = { ...scope, values: [...scope.values], mutable: [...scope.mutable] };
     for (let index = 0; index < length; index++) statements.push(this.statement(depth, local));
     return statements;
   }
@@ -175,16 +182,18 @@ class Generator {
       return { kind: "for", parallel, item, items, body };
     }
     if (roll < 0.7) {
+      // Under `on-fail: "ignore"` a branch may fail outright: the block goes on, the branch's name is null.
+      const ignore = this.chance(0.3);
       const branches = Array.from({ length: 2 + Math.floor(this.random() * 2) }, (): ParallelBranch => {
         const name = this.fresh("p");
+        if (ignore && this.chance(0.4))
+          return { name, prompt: { head: `${FAILING} ${this.site()}`, names: [...scope.unique] }, ignored: true };
         if (!this.chance(0.3)) return { name, prompt: this.template(this.site(), scope) };
         const head = this.chance(0.5) ? `${FAILING} ${this.site()}` : this.site();
         return { name, prompt: { head, names: [...scope.unique] }, recover: this.template(this.site(), scope) };
       });
-      for (const branch of branches) {
-        scope.values.push(branch.name);
-      }
-      return { kind: "parallel", branches };
+      for (const branch of branches) (branch.ignored === true ? scope.quiet : scope.values).push(branch.name);
+      return { kind: "parallel", branches, ...(ignore ? { ignore } : {}) };
     }
     if (roll < 0.8) {
       const condition = this.template(`C${++this.sites}`, scope);
@@ -255,7 +264,7 @@ class Generator {
     if (this.blocks.length > 0 && this.chance(0.5)) return pick(this.random, this.blocks);
     const parameter = this.fresh("q");
     const result = this.fresh("r");
-    const scope: Scope = { unique: [parameter], values: [], mutable: [], inBranch: false, inLoop: false };
+    const scope: Scope = { unique: [parameter], values: [], mutable: [], inBranch: false, inLoop: false, quiet: [] };
     const body: Statement[] = [];
     if (this.chance(0.5)) body.push({ kind: "say", prompt: this.template(this.site(), scope) });
     body.push({ kind: "let", name: result, prompt: this.template(this.site(), scope) });
@@ -275,6 +284,8 @@ interface Scope {
   inBranch: boolean;
   /** Inside a sequential loop's body (not across a branch or block): `break` and `continue` may stand here. */
   inLoop: boolean;
+  /** Bindings that may be `null` (a branch an `on-fail: "ignore"` block went on without): outputs, never interpolated. */
+  quiet: string[];
 }
 
 // ---------------------------------------------------------------- writing
@@ -308,7 +319,7 @@ function write(statements: readonly Statement[], depth: number, out: string[]): 
         write(statement.body, depth + 1, out);
         break;
       case "parallel":
-        line("parallel:");
+        line(statement.ignore === true ? 'parallel (on-fail: "ignore"):' : "parallel:");
         for (const branch of statement.branches) {
           if (branch.recover === undefined) {
             line(`${branch.name} = session "${text(branch.prompt)}"`, 1);
@@ -373,7 +384,7 @@ class Jump {
   constructor(readonly jump: "break" | "continue") {}
 }
 
-type Value = string | readonly string[];
+type Value = string | readonly string[] | null;
 
 class Reference {
   readonly sessions: string[] = [];
@@ -437,7 +448,7 @@ class Reference {
             // An item appends to an outer list: the answers are collected in item order.
             for (const [name, value] of scope) {
               const before = env.get(name);
-              if (Array.isArray(before) && value !== before)
+              if (Array.isArray(before) && Array.isArray(value) && value !== before)
                 appended.set(name, [...(appended.get(name) ?? []), ...value.slice(before.length)]);
             }
             return { kind: "sequence", parts: inner } as const;
@@ -449,12 +460,14 @@ class Reference {
         case "parallel": {
           const branches = statement.branches.map((branch) => {
             const inner: Order[] = [];
-            let value: string;
+            let value: string | null;
             try {
               value = this.ask(this.render(branch.prompt, env), inner);
             } catch (error) {
-              if (!(error instanceof Failed) || branch.recover === undefined) throw error;
-              value = this.ask(this.render(branch.recover, env), inner);
+              if (!(error instanceof Failed)) throw error;
+              if (statement.ignore === true && branch.recover === undefined) value = null;
+              else if (branch.recover === undefined) throw error;
+              else value = this.ask(this.render(branch.recover, env), inner);
             }
             return { name: branch.name, value, order: { kind: "sequence", parts: inner } as const };
           });
@@ -516,9 +529,9 @@ class Reference {
 /** The program of `seed`, with what its run must do. */
 export function runnableProgram(seed: number, length = 6): RunnableProgram {
   const generator = new Generator(seededRandom(seed));
-  const scope: Scope = { unique: [], values: [], mutable: [], inBranch: false, inLoop: false };
-  const main = generator.sequence(0, scope, length);
-  const outputs = scope.values;
+  const scope: Scope = { unique: [], values: [], mutable: [], inBranch: false, inLoop: false, quiet: [] };
+  const main = generator.sequence(0, scope, length, scope);
+  const outputs = [...scope.values, ...scope.quiet];
 
   const out: string[] = [];
   for (const block of generator.blocks) {
@@ -547,6 +560,7 @@ export function runnableProgram(seed: number, length = 6): RunnableProgram {
 
 /** A value as interpolation renders it: text as it is, a list of texts as a markdown list, an empty one as `[]`. */
 function rendered(value: Value): string {
+  if (value === null) return "";
   if (typeof value === "string") return value;
   if (value.length === 0) return "[]";
   return value.map((item) => `- ${item.replace(/\n/g, "\n  ")}`).join("\n");
