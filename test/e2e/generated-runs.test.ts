@@ -17,6 +17,7 @@ import {
   type FakeServer,
   startFakeAnthropic,
 } from "../support/fake-anthropic.js";
+import { caseCount } from "../support/edit-loop.js";
 import { callKind, judgmentCondition } from "../support/requests.js";
 import {
   FAILING,
@@ -28,7 +29,10 @@ import {
 } from "../support/runnable-programs.js";
 import { firstUserText, loadProgram, TEST_API_KEY, temporaryFolder } from "./harness.js";
 
-const [first, last] = (process.env["PROSEC_RUNNABLE_SEEDS"] ?? "1-20").split("-").map(Number) as [number, number];
+const [first, last] = (process.env["PROSEC_RUNNABLE_SEEDS"] ?? `1-${caseCount(16)}`).split("-").map(Number) as [
+  number,
+  number,
+];
 
 /** A session's task: its prompt (after a block call's scope). */
 const task = (request: FakeRequest): string => firstUserText(request).replace(/^Execution scope:\n(?: {2}.*\n)*\n/, "");

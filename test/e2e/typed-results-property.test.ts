@@ -18,9 +18,13 @@ import {
 import { TYPED_CORRECTION_OPENING } from "../support/requests.js";
 import { fits, proseType, typedCase } from "../support/typed-values.js";
 import { firstUserText, loadProgram, TEST_API_KEY, temporaryFolder } from "./harness.js";
+import { caseCount } from "../support/edit-loop.js";
 import { lines } from "../support/lines.js";
 
-const [first, last] = (process.env["PROSEC_TYPED_SEEDS"] ?? "1-40").split("-").map(Number) as [number, number];
+const [first, last] = (process.env["PROSEC_TYPED_SEEDS"] ?? `1-${caseCount(30)}`).split("-").map(Number) as [
+  number,
+  number,
+];
 
 /** What the fake answers each request with, by arrival: set per case. */
 let answers: ((request: FakeRequest) => FakeReply)[] = [];
