@@ -9,6 +9,7 @@
 import { APIError } from "@anthropic-ai/sdk/core/error";
 import { AnswerFailure, ProseError } from "../errors.js";
 import type { FailedStep, FailureCause, RecordedStep, Site, StepAddress, StepKind, Usage } from "../types.js";
+import type { PendingEvent } from "../types/internal.js";
 
 /** A failed step, waiting to be taken by a `catch:`. */
 export interface PendingFailure {
@@ -46,6 +47,26 @@ export function takeFailure(error: unknown): PendingFailure | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Takes the failed step `error` comes from for a `catch:`, or for a `parallel` block whose failure
+ * policy goes on without the branch: journals it (unless it was replayed) and returns the event that
+ * tells of it; undefined when `error` is no step's failure.
+ */
+export function caughtFailure(error: unknown): Extract<PendingEvent, { readonly type: "step-caught" }> | undefined {
+  const failure = takeFailure(error);
+  if (failure === undefined) return undefined;
+  const { kind, failed, usage } = failure;
+  if (!failure.replayed) failure.record({ kind, value: null, usage, failed });
+  return {
+    type: "step-caught",
+    at: failure.at,
+    label: failure.label,
+    message: failed.reason,
+    cause: failed.cause,
+    replayed: failure.replayed,
+  };
 }
 
 /** What a journal keeps of a step's error. */

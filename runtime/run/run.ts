@@ -10,7 +10,7 @@
  */
 import { AssertScores } from "./scored-asserts.js";
 import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
-import { takeFailure } from "../kernel/failed-steps.js";
+import { caughtFailure } from "../kernel/failed-steps.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
@@ -216,18 +216,8 @@ export class Run implements Runtime {
     if (error instanceof WaitingForInput || error instanceof EnvironmentError || error instanceof RunStateError)
       throw error;
     if (this.context.signal.aborted) throw error;
-    const failure = takeFailure(error);
-    if (failure === undefined) return;
-    const { kind, failed, usage } = failure;
-    if (!failure.replayed) failure.record({ kind, value: null, usage, failed });
-    this.core.emit({
-      type: "step-caught",
-      at: failure.at,
-      label: failure.label,
-      message: failed.reason,
-      cause: failed.cause,
-      replayed: failure.replayed,
-    });
+    const caught = caughtFailure(error);
+    if (caught !== undefined) this.core.emit(caught);
   }
 
   call<O extends Value>(

@@ -5,6 +5,7 @@
  */
 import pMap from "p-map";
 import { WaitingForInput } from "../errors.js";
+import { caughtFailure } from "../kernel/failed-steps.js";
 import type { RunCore } from "../kernel/core.js";
 import { sharedController } from "../signals.js";
 import { enterContext, type StepContext } from "../kernel/step-context.js";
@@ -43,6 +44,7 @@ export class Branching {
       context.signal,
       (index, signal) => start(branches[index]!, index, signal),
       ended,
+      this.taken,
     );
     // Generated code joins the promises: the block's span ends once every branch settled.
     if (this.core.telemetry.enabled)
@@ -141,6 +143,12 @@ export class Branching {
     }
   }
 
+  /** A branch's failure the block goes on without: journaled and told as a caught one (failed-steps.ts). */
+  private readonly taken = (error: unknown): void => {
+    const caught = caughtFailure(error);
+    if (caught !== undefined) this.core.emit(caught);
+  };
+
   private async race(
     context: StepContext,
     at: Site,
@@ -150,7 +158,7 @@ export class Branching {
     const { start, span } = this.blockStart(context, at, branches.length);
     let failed = true;
     try {
-      const outcome = await race(options, branches, context.signal, start);
+      const outcome = await race(options, branches, context.signal, start, this.taken);
       failed = false;
       this.core.emit({ type: "parallel-end", at, succeeded: outcome.succeeded, failed: outcome.failed });
       return outcome.results;

@@ -11,6 +11,9 @@
  *   Failures are expected here; the race rejects only once `count` successes became impossible,
  *   unless the policy is `continue` / `ignore`, which return what there is.
  *
+ * A branch failure the block goes on without (`continue`, `ignore`, a race still winnable) is taken as
+ * a `catch:` takes one (`FailureTaken`): journaled, so a resumed run takes the same path, and told.
+ *
  * A branch waiting for input (`WaitingForInput`) cancels nothing: the block waits, once every other
  * branch has settled, unless the others already decided it.
  *
@@ -42,6 +45,9 @@ export interface RaceOptions {
 /** Ends a block's branches: the `parallel-end` event, once the block is decided without failing. */
 export type BlockEnded = (succeeded: number, failed: number) => void;
 
+/** A branch's failure the block goes on without, as a `catch:` takes one. */
+export type FailureTaken = (error: unknown) => void;
+
 /**
  * `all`: starts every branch and returns one promise per branch, each settled by the failure
  * policy. `ended` runs before the last promise resolves, when no branch failed the block.
@@ -52,6 +58,7 @@ export function startAll(
   parent: AbortSignal,
   start: (index: number, signal: AbortSignal) => Promise<Value>,
   ended: BlockEnded,
+  taken: FailureTaken = () => {},
 ): Promise<Value>[] {
   const policy = onFail ?? "fail-fast";
   const controllers = Array.from({ length: count }, () => sharedController());
@@ -107,6 +114,7 @@ export function startAll(
         await allSettled;
         throw error;
       }
+      taken(error);
       settle();
       return policy === "continue" ? { error: describeError(error) } : null;
     }
@@ -124,6 +132,7 @@ export async function race(
   branches: readonly Branch[],
   parent: AbortSignal,
   start: BranchStarter,
+  taken: FailureTaken = () => {},
 ): Promise<ParallelOutcome> {
   const join = options.join;
   const policy: FailurePolicy = options.onFail ?? "fail-fast";
@@ -189,6 +198,7 @@ export async function race(
             failed++;
             const impossible = branches.length - failed < needed;
             if (policy === "fail-fast" && (join !== "any" || impossible)) return finish(error);
+            taken(error);
             results[index] = policy === "continue" ? { error: describeError(error) } : null;
             if (settled === branches.length || (join === "any" && impossible && policy === "fail-fast")) finish();
           },

@@ -74,6 +74,11 @@ describe("the type subset", () => {
       },
     });
   });
+
+  it("a union member written twice is one in the schema: an enum may not repeat a value", () => {
+    expect(schemaOf(typeOf('"low" | "high" | "low"'))).toEqual({ enum: ["low", "high"] });
+    expect(schemaOf(typeOf('string | "a" | string | "a"'))).toEqual({ anyOf: [{ type: "string" }, { const: "a" }] });
+  });
 });
 
 describe("what is not in the subset: a code, the place, and what to write", () => {

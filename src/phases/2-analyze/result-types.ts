@@ -29,9 +29,12 @@ export function schemaOf(type: ast.ResultType): JsonSchema {
       };
     case "union": {
       const literals = type.members.filter((member) => member.kind === "literal");
-      // `"low" | "medium" | "high"` reads best (for the model too) as one enum.
-      if (literals.length === type.members.length) return { enum: literals.map((member) => member.value) };
-      return { anyOf: type.members.map(schemaOf) };
+      // `"low" | "medium" | "high"` reads best (for the model too) as one enum. A member written twice
+      // (`"low" | "low"`, as TypeScript allows) is one: a schema's `enum` may not repeat a value.
+      if (literals.length === type.members.length)
+        return { enum: [...new Set(literals.map((member) => member.value))] };
+      const members = new Map(type.members.map((member) => [JSON.stringify(schemaOf(member)), schemaOf(member)]));
+      return { anyOf: [...members.values()] };
     }
   }
 }
