@@ -122,7 +122,9 @@ describe("a DBOS worker killed inside a 6-turn tool session, recovered by its re
         { turn: Math.floor(random() * TOOL_TURNS), afterMs: Math.floor(random() * 150), fired: false },
       ]),
     ]);
-    let worker: RunningWorker | undefined;
+    // The worker as a promise, set before it has started: a restarted worker may send the next run's
+    // request before its start has resolved, and that request's kill must reach it, not the dead one.
+    let worker: Promise<RunningWorker> | undefined;
     let victim: string | undefined;
     const server = await fakeModel({
       respond: (request) => {
@@ -131,8 +133,10 @@ describe("a DBOS worker killed inside a 6-turn tool session, recovered by its re
         if (kill !== undefined && !kill.fired && turnOf(request) === kill.turn) {
           kill.fired = true;
           victim = name;
-          const doomed = worker!;
-          setTimeout(() => doomed.process.kill("SIGKILL"), kill.afterMs);
+          const due = Date.now() + kill.afterMs;
+          void worker!.then((doomed) =>
+            setTimeout(() => doomed.process.kill("SIGKILL"), Math.max(0, due - Date.now())),
+          );
         }
         return script(request);
       },
@@ -176,13 +180,15 @@ describe("a DBOS worker killed inside a 6-turn tool session, recovered by its re
     const work = (): Promise<RunningWorker> =>
       startWorker("w1", cwd, env, { file: "work.prose", concurrency: 1, adoptAfterSeconds: 600 });
 
-    worker = await work();
+    worker = work();
+    await worker;
     const submitted = await prosec(["submit", "work.prose", "--inputs", "runs.jsonl", "--id", "turns"], cwd, env);
     expect([submitted.code, submitted.stderr]).toEqual([EXIT.ok, ""]);
     const snapshots = new Map<string, Snapshot>();
     for (let kill = 0; kill < kills.size; kill++) {
-      await worker.exited;
-      expect(worker.process.signalCode, worker.log()).toBe("SIGKILL");
+      const running = await worker;
+      await running.exited;
+      expect(running.process.signalCode, running.log()).toBe("SIGKILL");
       const name = victim!;
       expect(snapshots.has(name)).toBe(false);
       const { started, finished } = await checkpointed(name);
@@ -194,7 +200,8 @@ describe("a DBOS worker killed inside a 6-turn tool session, recovered by its re
       );
       snapshots.set(name, { asked: asked(name), started, finished, written, log: log(name) });
       // Started again under its id, the worker recovers its own run at launch, then takes the next.
-      worker = await work();
+      worker = work();
+      await worker;
     }
     const outputs = await Promise.all(
       names.map(async (name) => {
@@ -203,7 +210,7 @@ describe("a DBOS worker killed inside a 6-turn tool session, recovered by its re
         return (JSON.parse(exit.stdout) as { outputs: unknown }).outputs;
       }),
     );
-    await killed(worker);
+    await killed(await worker);
 
     expect(asked("reference")).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(log("reference")).toEqual(["t0", "t1", "t2", "t3", "t4", "t5"]);
