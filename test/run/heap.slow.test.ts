@@ -34,9 +34,16 @@ function peakHeap(keep: boolean): number {
   return Number(child.stdout);
 }
 
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 it("the old generation grows by half of what survived, not by V8's default factor", () => {
-  const usual = peakHeap(false);
-  const kept = peakHeap(true);
-  expect(usual).toBeGreaterThan(0);
-  expect(kept / usual).toBeLessThan(0.85);
-}, 60_000);
+  // One pair's ratio is 0.66-0.83 on an idle machine and came to 0.85 under load: medians of three, alternated.
+  const usual: number[] = [];
+  const kept: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    usual.push(peakHeap(false));
+    kept.push(peakHeap(true));
+  }
+  expect(median(usual)).toBeGreaterThan(0);
+  expect(median(kept) / median(usual)).toBeLessThan(0.85);
+}, 120_000);
