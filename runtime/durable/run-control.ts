@@ -7,7 +7,8 @@
  *   <runDir>/cancelled      `prosec cancel`: the run is over and is never resumed.
  *   <runDir>/.lock          the process running it (run-lock.ts), which `cancel` signals.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
 import { RunStateError } from "../errors.js";
 import type { Question, Value } from "../types.js";
@@ -24,8 +25,9 @@ export interface WaitingState {
 export function readWaiting(dir: string): WaitingState | undefined {
   const path = join(dir, WAITING_FILE);
   if (!existsSync(path)) return undefined;
+  const text = readRunFile(path);
   try {
-    const state = JSON.parse(readFileSync(path, "utf8")) as WaitingState;
+    const state = JSON.parse(text) as WaitingState;
     if (!Array.isArray(state.questions) || typeof state.answers !== "object" || state.answers === null)
       throw new Error("shape");
     return state;

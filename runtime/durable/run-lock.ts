@@ -12,6 +12,7 @@
  * over the same stale lock, one rename finds it and the other finds nothing and tries again.
  */
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
 import { RunStateError } from "../errors.js";
 
@@ -79,7 +80,7 @@ function takeOverStale(path: string, stale: string): void {
 
 function readContent(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRunFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
