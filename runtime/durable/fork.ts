@@ -7,8 +7,8 @@
  * new folder replays those steps and runs the rest. The old folder is only read.
  */
 import { copyFileSync, existsSync, writeFileSync } from "node:fs";
-import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { makeDirectory } from "../make-directory.js";
 import { JOURNAL_FILE, parseJournal, recordLine } from "./file-journal.js";
 import { MANIFEST_FILE, missingManifest, readManifest, STEP_SCHEME } from "./manifest.js";

@@ -24,8 +24,8 @@
  * fields this prosec does not know are kept when it rewrites the file.
  */
 import { existsSync } from "node:fs";
-import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { RunStateError } from "../errors.js";
 import type { Value } from "../types.js";
 
@@ -68,7 +68,13 @@ export interface RunManifest {
 export function readManifest(dir: string): RunManifest | undefined {
   const path = join(dir, MANIFEST_FILE);
   if (!existsSync(path)) return undefined;
-  const text = readRunFile(path);
+  let text: string;
+  try {
+    text = readRunFile(path);
+  } catch (error) {
+    if (error instanceof RunStateError) throw error;
+    throw damaged(path, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -4,8 +4,8 @@
  * program resumes by structure and fingerprint, unless `--strict` or the run predates them.
  */
 import { existsSync } from "node:fs";
-import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import type { ProgramInfo } from "../types.js";
 import type { FinishedWork } from "./file-journal.js";
 import type { RunManifest } from "./manifest.js";

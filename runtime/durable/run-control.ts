@@ -8,8 +8,8 @@
  *   <runDir>/.lock          the process running it (run-lock.ts), which `cancel` signals.
  */
 import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { RunStateError } from "../errors.js";
 import type { Question, Value } from "../types.js";
 
@@ -25,7 +25,13 @@ export interface WaitingState {
 export function readWaiting(dir: string): WaitingState | undefined {
   const path = join(dir, WAITING_FILE);
   if (!existsSync(path)) return undefined;
-  const text = readRunFile(path);
+  let text: string;
+  try {
+    text = readRunFile(path);
+  } catch (error) {
+    if (error instanceof RunStateError) throw error;
+    throw new RunStateError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+  }
   try {
     const state = JSON.parse(text) as WaitingState;
     if (!Array.isArray(state.questions) || typeof state.answers !== "object" || state.answers === null)

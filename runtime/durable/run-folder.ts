@@ -16,8 +16,8 @@
  * last of them, and the resumed run writes them again as it replays.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { asEnvironmentError, RunStateError } from "../errors.js";
 import { makeDirectory } from "../make-directory.js";
 import { safeName, writeFileAtomically } from "./files.js";

@@ -12,8 +12,8 @@
  * over the same stale lock, one rename finds it and the other finds nothing and tries again.
  */
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { RunStateError } from "../errors.js";
 
 const LOCK_FILE = ".lock";

@@ -7,8 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, readdirSync, writeFileSync } from "node:fs";
-import { readRunFile } from "./run-file.js";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import type { ProgramInfo } from "../types.js";
 import { makeDirectory } from "../make-directory.js";
 

@@ -4,8 +4,8 @@
  * (`waiting.json`), and the next `prosec run --resume` replays it as that input's step.
  */
 import {} from "node:fs";
-import { readRunFile } from "../../runtime/stored-runs.js";
 import { join } from "node:path";
+import { readRunFile } from "../../runtime/stored-runs.js";
 import {
   isCancelled,
   markCancelled,

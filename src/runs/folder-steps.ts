@@ -6,8 +6,8 @@
  * here writes.
  */
 import { existsSync } from "node:fs";
-import { readRunFile } from "../../runtime/stored-runs.js";
 import { join } from "node:path";
+import { readRunFile } from "../../runtime/stored-runs.js";
 import {
   JOURNAL_FILE,
   parseJournal,

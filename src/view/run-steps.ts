@@ -5,8 +5,8 @@
  * run's index is read without parsing 40,000 requests. Read once per version of the run's files.
  */
 import { existsSync, statSync } from "node:fs";
-import { readRunFile } from "../../runtime/stored-runs.js";
 import { join } from "node:path";
+import { readRunFile } from "../../runtime/stored-runs.js";
 import type { Usage } from "../../runtime/index.js";
 import {
   TRACE_FOLDER,
