@@ -29,7 +29,8 @@ export {
   type NamedQuestion,
 } from "./durable/question-names.js";
 export { forkRun, recordedLine } from "./durable/fork.js";
-export { refuseLinks } from "./durable/folder-links.js";
+export { oddEntryIn, refuseLinks } from "./durable/folder-links.js";
+export { readRunFile } from "./durable/run-file.js";
 export { safeName, writeFileAtomically } from "./durable/files.js";
 export { newRunId } from "./run/run-id.js";
 export { RunStateError } from "./errors.js";

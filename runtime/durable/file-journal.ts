@@ -10,7 +10,8 @@
  * closing newline is written: a record cut short by a crash is dropped when the run is resumed
  * (that step runs again), so the log is atomic record by record.
  */
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, existsSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { readRunFile } from "./run-file.js";
 import { asEnvironmentError, EnvironmentError } from "../errors.js";
 import type { Conversation, Journal, RecordedStep, StepAddress, StepModel, TurnEvent } from "../types.js";
 import { finishedEffects } from "./finished-effects.js";
@@ -99,7 +100,7 @@ export class FileJournal implements Journal {
     readonly path: string,
     checksumsFrom?: number,
   ) {
-    const loaded = existsSync(path) ? this.load(readFileSync(path, "utf8"), checksumsFrom) : { bytes: 0, lines: 0 };
+    const loaded = existsSync(path) ? this.load(readRunFile(path), checksumsFrom) : { bytes: 0, lines: 0 };
     this.loadedLines = loaded.lines;
     this.length = loaded.bytes;
     this.descriptor = openSync(path, "a");

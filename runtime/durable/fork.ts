@@ -6,8 +6,9 @@
  * order the run recorded them; LINE is a line of the program as that run recorded it). Resuming the
  * new folder replays those steps and runs the rest. The old folder is only read.
  */
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { makeDirectory } from "../make-directory.js";
 import { JOURNAL_FILE, parseJournal, recordLine } from "./file-journal.js";
 import { MANIFEST_FILE, missingManifest, readManifest, STEP_SCHEME } from "./manifest.js";
@@ -32,7 +33,7 @@ export function forkRun(from: string, to: string, runId: string, line: number): 
   if (manifest === undefined) throw missingManifest(from);
   const journalPath = join(from, JOURNAL_FILE);
   const { lines } = parseJournal(
-    existsSync(journalPath) ? readFileSync(journalPath, "utf8") : "",
+    existsSync(journalPath) ? readRunFile(journalPath) : "",
     journalPath,
     manifest.checksumsFrom,
   );

@@ -23,8 +23,9 @@
  * Fields added to run.json after 0.2 (`stepScheme`, and any later one) are optional when read, and
  * fields this prosec does not know are kept when it rewrites the file.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { RunStateError } from "../errors.js";
 import type { Value } from "../types.js";
 
@@ -67,9 +68,16 @@ export interface RunManifest {
 export function readManifest(dir: string): RunManifest | undefined {
   const path = join(dir, MANIFEST_FILE);
   if (!existsSync(path)) return undefined;
+  let text: string;
+  try {
+    text = readRunFile(path);
+  } catch (error) {
+    if (error instanceof RunStateError) throw error;
+    throw damaged(path, `it cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    parsed = JSON.parse(text);
   } catch {
     throw damaged(path, "it is not JSON");
   }

@@ -3,8 +3,9 @@
  * copy, `program.prose`) and the programs it calls (`run.json`'s `uses`, used-texts.ts). A changed
  * program resumes by structure and fingerprint, unless `--strict` or the run predates them.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import type { ProgramInfo } from "../types.js";
 import type { FinishedWork } from "./file-journal.js";
 import type { RunManifest } from "./manifest.js";
@@ -54,7 +55,7 @@ export function programChanges(
     );
   return {
     edited: true,
-    previous: mainChanged ? readFileSync(copy, "utf8") : undefined,
+    previous: mainChanged ? readRunFile(copy) : undefined,
     earlierTexts: new Map(
       [...changedUsed].flatMap(([source, text]) => (text === undefined ? [] : [[source, text] as const])),
     ),

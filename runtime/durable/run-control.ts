@@ -7,8 +7,9 @@
  *   <runDir>/cancelled      `prosec cancel`: the run is over and is never resumed.
  *   <runDir>/.lock          the process running it (run-lock.ts), which `cancel` signals.
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { RunStateError } from "../errors.js";
 import type { Question, Value } from "../types.js";
 
@@ -24,8 +25,15 @@ export interface WaitingState {
 export function readWaiting(dir: string): WaitingState | undefined {
   const path = join(dir, WAITING_FILE);
   if (!existsSync(path)) return undefined;
+  let text: string;
   try {
-    const state = JSON.parse(readFileSync(path, "utf8")) as WaitingState;
+    text = readRunFile(path);
+  } catch (error) {
+    if (error instanceof RunStateError) throw error;
+    throw new RunStateError(`${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+  }
+  try {
+    const state = JSON.parse(text) as WaitingState;
     if (!Array.isArray(state.questions) || typeof state.answers !== "object" || state.answers === null)
       throw new Error("shape");
     return state;

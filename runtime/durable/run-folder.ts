@@ -15,8 +15,9 @@
  * step starts. The readable files follow it through an ordered, atomic writer; a crash may lose the
  * last of them, and the resumed run writes them again as it replays.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { asEnvironmentError, RunStateError } from "../errors.js";
 import { makeDirectory } from "../make-directory.js";
 import { safeName, writeFileAtomically } from "./files.js";
@@ -242,7 +243,7 @@ export class RunFolder {
     if (!existsSync(path)) return undefined;
     let spent: Partial<Spent> | undefined;
     try {
-      spent = JSON.parse(readFileSync(path, "utf8")) as Partial<Spent>;
+      spent = JSON.parse(readRunFile(path)) as Partial<Spent>;
     } catch {
       spent = undefined;
     }

@@ -13,6 +13,7 @@
  */
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import { RunStateError } from "../errors.js";
 
 const LOCK_FILE = ".lock";
@@ -79,7 +80,7 @@ function takeOverStale(path: string, stale: string): void {
 
 function readContent(path: string): string | undefined {
   try {
-    return readFileSync(path, "utf8");
+    return readRunFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;

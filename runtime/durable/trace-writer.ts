@@ -7,7 +7,8 @@
  * Every text is redacted by the run before it gets here; each distinct text is written once.
  */
 import { hash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, writeFileSync } from "node:fs";
+import { readRunFile } from "./run-file.js";
 import { asEnvironmentError } from "../errors.js";
 import { join } from "node:path";
 import type {
@@ -74,7 +75,7 @@ export class TraceWriter {
     this.textsPath = join(folder, TRACE_TEXTS_FILE);
     // A resumed run adds to the texts already there.
     if (existsSync(this.textsPath))
-      for (const line of readFileSync(this.textsPath, "utf8").split("\n")) {
+      for (const line of readRunFile(this.textsPath).split("\n")) {
         const id = /^\{"id":"([0-9a-f]+)"/.exec(line)?.[1];
         if (id !== undefined) this.written.add(id);
       }

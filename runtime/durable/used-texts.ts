@@ -6,8 +6,9 @@
  * against the text the run recorded.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "./run-file.js";
 import type { ProgramInfo } from "../types.js";
 import { makeDirectory } from "../make-directory.js";
 
@@ -56,7 +57,7 @@ export function changedUsedPrograms(
     const hash = recorded?.[source];
     if (hash === undefined || hash === info.sourceHash) continue;
     const copy = join(dir, USED_DIR, `${hash}.prose`);
-    changed.set(source, existsSync(copy) ? readFileSync(copy, "utf8") : undefined);
+    changed.set(source, existsSync(copy) ? readRunFile(copy) : undefined);
   }
   return changed;
 }

@@ -3,7 +3,7 @@
  * command runs: it brings sucrase (for stripping types) and the SDK, which `check` and `build` must
  * not pay for at start-up.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { APIConnectionError } from "@anthropic-ai/sdk/core/error";
 import { dirname, join, resolve } from "node:path";
 import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
@@ -21,7 +21,7 @@ import {
   type Question,
   type RunOptions,
 } from "../../runtime/index.js";
-import { isCancelled, readWaiting, answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
+import { isCancelled, readRunFile, readWaiting, answerName, APPROVAL_PREFIX } from "../../runtime/stored-runs.js";
 import { findMcpConfig } from "../../runtime/host.js";
 import { approvalQuestion } from "../run/approval-question.js";
 import { forStream } from "../printable.js";
@@ -270,9 +270,7 @@ function waitingIn(runDir: string): readonly Question[] {
 /** Whether the run folder holds a run of this very program (a refused resume does not). */
 function resumable(runDir: string, sourceHash: string): boolean {
   try {
-    return (
-      (JSON.parse(readFileSync(join(runDir, "run.json"), "utf8")) as { sourceHash?: string }).sourceHash === sourceHash
-    );
+    return (JSON.parse(readRunFile(join(runDir, "run.json"))) as { sourceHash?: string }).sourceHash === sourceHash;
   } catch {
     return false;
   }

@@ -4,7 +4,7 @@
  * eval's id. A finished case is appended to the eval's results at once and never run again; a case
  * cut off (a kill, Ctrl-C, the budget) resumes its run next time, replaying the steps it had paid for.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import pMap from "p-map";
 import {
@@ -16,6 +16,7 @@ import {
   type Value,
 } from "../../runtime/index.js";
 import { formatBudget } from "../../runtime/cost.js";
+import { readRunFile } from "../../runtime/stored-runs.js";
 import type { ProgramModule } from "../run/load-program.js";
 import type { AssertOutcome, CaseResult } from "./case-result.js";
 import {
@@ -56,7 +57,7 @@ export interface EvalRunOutcome {
 /** What a run folder's `spent.json` says it spent, all its processes together. */
 export function spentByRun(runDir: string): { readonly dollars: number; readonly calls: number } {
   try {
-    const spent = JSON.parse(readFileSync(join(runDir, "spent.json"), "utf8")) as { dollars?: number; calls?: number };
+    const spent = JSON.parse(readRunFile(join(runDir, "spent.json"))) as { dollars?: number; calls?: number };
     return { dollars: spent.dollars ?? 0, calls: spent.calls ?? 0 };
   } catch {
     return { dollars: 0, calls: 0 };

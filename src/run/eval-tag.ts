@@ -3,9 +3,8 @@
  * id, the case and the repeat. Written before the run starts; `prosec runs` reads it to fold an eval's
  * runs into one line.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory, writeFileAtomically } from "../../runtime/stored-runs.js";
+import { makeDirectory, readRunFile, writeFileAtomically } from "../../runtime/stored-runs.js";
 
 export interface EvalTag {
   readonly evalId: string;
@@ -25,7 +24,7 @@ export function tagRun(runDir: string, tag: EvalTag): void {
 /** The eval a run belongs to, if any. */
 export function readTag(runDir: string): EvalTag | undefined {
   try {
-    const tag = JSON.parse(readFileSync(join(runDir, TAG_FILE), "utf8")) as Partial<EvalTag>;
+    const tag = JSON.parse(readRunFile(join(runDir, TAG_FILE))) as Partial<EvalTag>;
     return typeof tag.evalId === "string" && typeof tag.case === "string" && typeof tag.repeat === "number"
       ? (tag as EvalTag)
       : undefined;

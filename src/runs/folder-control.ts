@@ -3,8 +3,9 @@
  * dbos-control.ts). A waiting file run has no process: an answer is recorded in its folder
  * (`waiting.json`), and the next `prosec run --resume` replays it as that input's step.
  */
-import { readFileSync } from "node:fs";
+import {} from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "../../runtime/stored-runs.js";
 import {
   isCancelled,
   markCancelled,
@@ -84,7 +85,7 @@ export function cancelFileRun(dir: string, runId: string): string[] {
 
 function programSource(dir: string): string {
   try {
-    const source = (JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as { source?: unknown }).source;
+    const source = (JSON.parse(readRunFile(join(dir, "run.json"))) as { source?: unknown }).source;
     return typeof source === "string" ? source : "<file>";
   } catch {
     return "<file>";

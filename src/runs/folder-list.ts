@@ -4,7 +4,7 @@
  * usage of every finished step, for the cost estimate), `eval.json` (the eval a case's run belongs
  * to). Nothing here writes.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
   JOURNAL_FILE,
@@ -12,6 +12,8 @@ import {
   readManifest,
   lockHolder,
   isCancelled,
+  oddEntryIn,
+  readRunFile,
   readWaiting,
 } from "../../runtime/stored-runs.js";
 import type { Usage } from "../../runtime/index.js";
@@ -64,6 +66,9 @@ export function listRuns(cwd: string): ListedRun[] {
 }
 
 export function readRun(runId: string, dir: string): ListedRun {
+  // A FIFO, a device or a link in the folder is not read at all (a read could block or never end).
+  if (oddEntryIn(dir) !== undefined)
+    return { runId, dir, status: "damaged", lastWrittenMs: lastWritten(dir), steps: 0, tokens: 0, cost: undefined };
   const manifest = readJson(join(dir, "run.json")) as
     { program?: string; source?: string; startedAt?: string } | undefined;
   const journal = readJournal(dir);
@@ -96,7 +101,7 @@ function statusOf(dir: string): ListedStatus {
   if (isRunning(dir)) return "running";
   let state: string;
   try {
-    state = readFileSync(join(dir, "state.md"), "utf8");
+    state = readRunFile(join(dir, "state.md"));
   } catch {
     return "interrupted";
   }
@@ -120,8 +125,9 @@ function readJournal(dir: string): { steps: number; usage: Usage[] } | undefined
   const path = join(dir, JOURNAL_FILE);
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
+    text = readRunFile(path);
+  } catch (error) {
+    if (error instanceof RunStateError) return undefined;
     return { steps: 0, usage: [] };
   }
   let lines: ReturnType<typeof parseJournal>["lines"];
@@ -172,7 +178,7 @@ function lastWritten(dir: string): number {
 
 function readJson(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(readRunFile(path));
   } catch {
     return undefined;
   }

@@ -5,8 +5,9 @@
  * no result yet), and the steps whose branch was cancelled (their trace's end says so). Nothing
  * here writes.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "../../runtime/stored-runs.js";
 import {
   JOURNAL_FILE,
   parseJournal,
@@ -21,11 +22,7 @@ import type { StoredStep } from "./run-store.js";
 
 export function runSteps(dir: string): StoredStep[] {
   const path = join(dir, JOURNAL_FILE);
-  const { lines } = parseJournal(
-    existsSync(path) ? readFileSync(path, "utf8") : "",
-    path,
-    readManifest(dir)?.checksumsFrom,
-  );
+  const { lines } = parseJournal(existsSync(path) ? readRunFile(path) : "", path, readManifest(dir)?.checksumsFrom);
   const start = lines.findLastIndex((record) => "program" in record) + 1;
   const steps: StoredStep[] = [];
   const running = new Map<string, Usage[]>();
@@ -83,7 +80,7 @@ function cancelledSteps(dir: string): Map<string, string> {
   const cancelled = new Map<string, string>();
   if (!existsSync(path)) return cancelled;
   let started = new Map<number, { key: string; kind: string }>();
-  for (const line of readFileSync(path, "utf8").split("\n")) {
+  for (const line of readRunFile(path).split("\n")) {
     if (!line.startsWith('{"e":"run"') && !line.startsWith('{"e":"start"') && !line.startsWith('{"e":"end"')) continue;
     let record: { e: string; s?: number; key?: string; kind?: string; ok?: boolean; cancelled?: boolean };
     try {

@@ -4,8 +4,9 @@
  * are kept as the lines the trace holds and read only when its details are asked for: a 20,000-step
  * run's index is read without parsing 40,000 requests. Read once per version of the run's files.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { readRunFile } from "../../runtime/stored-runs.js";
 import type { Usage } from "../../runtime/index.js";
 import {
   TRACE_FOLDER,
@@ -235,7 +236,7 @@ function positionOf(key: string): { kind: string; line: number } {
 /** A file's complete lines (one being written has no newline yet), empty ones left out. */
 function readLines(path: string): string[] {
   if (!existsSync(path)) return [];
-  const text = readFileSync(path, "utf8");
+  const text = readRunFile(path);
   return text
     .slice(0, text.lastIndexOf("\n") + 1)
     .split("\n")
@@ -257,7 +258,7 @@ function parsed<T>(lines: readonly string[]): T[] {
 
 function readText(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    return readRunFile(path);
   } catch {
     return "";
   }
@@ -265,7 +266,7 @@ function readText(path: string): string {
 
 function readJson(path: string): unknown {
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(readRunFile(path));
   } catch {
     return undefined;
   }

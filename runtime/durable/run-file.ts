@@ -1,0 +1,58 @@
+/**
+ * Reading a file of a run folder. A run folder may come from someone else (an archive, a shared
+ * folder), and a file in it may be a FIFO (a plain read blocks forever waiting for a writer), a
+ * device (`/dev/zero` never ends) or absurdly large: each would hang or crash `prosec runs`, the
+ * view's list, `--resume`. The file is opened `O_NOFOLLOW | O_NONBLOCK` (a link is refused, a FIFO
+ * cannot block the open), its descriptor is `fstat`ed (a regular file, at most RUN_FILE_LIMIT bytes),
+ * and only then read, through that descriptor.
+ */
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { RunStateError } from "../errors.js";
+
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
+
+/** The largest run file read: far beyond any journal a run writes, far below what would exhaust memory. */
+export const RUN_FILE_LIMIT = 256 * 1024 * 1024;
+
+/**
+ * The text of the run folder's file at `path`. A missing file throws as `readFileSync` does (code
+ * ENOENT); a link, a FIFO, a socket, a device or a file over RUN_FILE_LIMIT bytes is a RunStateError.
+ */
+export function readRunFile(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") throw notRegular(path, "a symbolic link");
+    if (code === "ENXIO") throw notRegular(path, "a socket");
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile())
+      throw notRegular(
+        path,
+        stats.isFIFO()
+          ? "a FIFO (named pipe)"
+          : stats.isDirectory()
+            ? "a folder"
+            : stats.isCharacterDevice() || stats.isBlockDevice()
+              ? "a device"
+              : "not a regular file",
+      );
+    if (stats.size > RUN_FILE_LIMIT)
+      throw new RunStateError(
+        `${path} is ${stats.size} bytes, more than the ${RUN_FILE_LIMIT} a run file may hold: it is not a file prosec wrote. Remove it, or start a new run.`,
+      );
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notRegular(path: string, what: string): RunStateError {
+  return new RunStateError(
+    `${path} is ${what}, not a regular file: prosec reads only the files it wrote into a run folder. Remove it, or start a new run.`,
+  );
+}
