@@ -51,6 +51,15 @@ export function readRunFile(path: string): string {
   }
 }
 
+/** The JSON in the run folder's file at `path`; undefined when it cannot be read or is not JSON. */
+export function readRunJson(path: string): unknown {
+  try {
+    return JSON.parse(readRunFile(path)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function notRegular(path: string, what: string): RunStateError {
   return new RunStateError(
     `${path} is ${what}, not a regular file: prosec reads only the files it wrote into a run folder. Remove it, or start a new run.`,

@@ -17,7 +17,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readRunFile } from "./run-file.js";
+import { readRunJson } from "./run-file.js";
 import { asEnvironmentError, RunStateError } from "../errors.js";
 import { makeDirectory } from "../make-directory.js";
 import { safeName, writeFileAtomically } from "./files.js";
@@ -241,12 +241,7 @@ export class RunFolder {
   readSpent(): Spent | undefined {
     const path = join(this.dir, SPENT_FILE);
     if (!existsSync(path)) return undefined;
-    let spent: Partial<Spent> | undefined;
-    try {
-      spent = JSON.parse(readRunFile(path)) as Partial<Spent>;
-    } catch {
-      spent = undefined;
-    }
+    const spent = readRunJson(path) as Partial<Spent> | undefined;
     if (typeof spent?.dollars !== "number" || typeof spent.calls !== "number") {
       throw new RunStateError(
         `${path} is damaged: it is not a record of spending written by prosec, so the run's budget cannot count what it spent. Start a new run.`,
