@@ -10,13 +10,16 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const testModule of testModules) {
+      let failedHere = 0;
       for (const testCase of testModule.children.allTests()) {
         const state = testCase.result().state;
         if (state === "passed") passed++;
-        else if (state === "failed") failed++;
+        else if (state === "failed") failedHere++;
         else skipped++;
       }
-      if (testModule.state() === "failed" && testModule.children.size === 0) failed++;
+      // A file that failed outside its tests (on import, or in a beforeAll: its tests are then skipped)
+      // is a failure of its own.
+      failed += testModule.state() === "failed" && failedHere === 0 ? 1 : failedHere;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
