@@ -1,4 +1,7 @@
+import { readlinkSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 // `npm run test:fast` (PROSEC_TEST_FAST=1) is the edit-test loop: no DBOS (so no PostgreSQL) and no
@@ -24,7 +27,31 @@ const shared = {
 };
 const isolated = { ...perFile, name: "isolated", include: ISOLATED, isolate: true };
 
+/** The build dist/ links to now (scripts/build.mjs makes each build a folder of its own), if any. */
+function currentBuild(): string | undefined {
+  try {
+    return readlinkSync(fileURLToPath(new URL("./dist", import.meta.url)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The edit loop's module cache keys a module that imports from dist/ by the build dist/ links to: the
+ * cached code holds the import resolved through the link, which a new build leaves pointing at a
+ * folder that is gone.
+ */
+const buildInCacheKey: Plugin = {
+  name: "prosec:build-in-cache-key",
+  configureVitest({ experimental_defineCacheKeyGenerator }) {
+    experimental_defineCacheKeyGenerator(({ sourceCode }) =>
+      sourceCode.includes("dist/") ? currentBuild() : undefined,
+    );
+  },
+};
+
 export default defineConfig({
+  plugins: fast ? [buildInCacheKey] : [],
   test: {
     // Projects are not extended from this config: Vitest 4 would run its globalSetup again for each.
     ...(fast ? shared : { projects: [{ test: shared }, { test: isolated }] }),
