@@ -30,8 +30,9 @@
  * but needs Node 22, socat and ripgrep, and takes shell strings, where commands here are often argv.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { isGitCredentialPath, isGitDirectoryFolder, redactedConfigCover } from "./git-credentials.js";
 import { identityOf, PROTECTED_PLACES, placeFolders } from "./protected-names.js";
 import { collect, type Walk } from "./sandbox-walk.js";
 import { anyCase, placeFiles, unlinkedIdentity } from "./sandbox-paths.js";
@@ -252,7 +253,8 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
   const identities = plan.placeIdentities;
-  const walk: Walk = { cwd: plan.cwd, places, identities, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const gitConfigs = new Set<string>();
+  const walk: Walk = { cwd: plan.cwd, places, identities, count: 0, limit: plan.maxWalked ?? MAX_WALKED, gitConfigs };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))
@@ -303,6 +305,31 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     }
     if (stat.isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
+  }
+  // The credentials a checkout keeps (git-credentials.ts): each config holding one is covered by a
+  // redacted copy, checked inside (its path must show the copy: no link led the bind elsewhere), as
+  // is its folder (a git directory moved away, with a new one in its place, would take the config along).
+  for (const file of view.files) {
+    const parts = file.toLowerCase().split("/");
+    if (
+      isGitCredentialPath(parts) ||
+      (/^config(\.worktree)?$/.test(parts.at(-1) ?? "") && isGitDirectoryFolder(dirname(join(plan.cwd, file))))
+    )
+      gitConfigs.add(join(plan.cwd, file));
+  }
+  for (const path of gitConfigs) {
+    if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) continue;
+    const cover = redactedConfigCover(path);
+    if (cover === undefined) continue;
+    const folder = unlinkedIdentity(dirname(path));
+    if (folder === undefined)
+      return { refusal: `${dirname(path)} changed while the sandbox was prepared; the command was refused.` };
+    checks.push(dirname(path), folder);
+    args.push("--ro-bind", cover, path);
+    if (cover !== "/dev/null") {
+      const copy = statSync(cover);
+      checks.push(path, `${copy.dev}:${copy.ino}`);
+    }
   }
   if (!view.all) args.push("--remount-ro", plan.cwd);
   for (const folder of plan.readOnly ?? []) {
