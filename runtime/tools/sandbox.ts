@@ -10,6 +10,8 @@
  *   `.env*` files and `.prose/` folders at any depth (`node_modules` included) are hidden, the working
  *   directory's own `.prose/` by construction, the rest by a walk that, when cut at MAX_WALKED
  *   entries or stopped by a folder it cannot read (a path past PATH_MAX), refuses the command;
+ *   `.git-credentials` files are hidden too, and a git directory's config that holds a credential is
+ *   covered by a redacted copy (git-credentials.ts);
  * - writable: only the readable folders whose whole subtree `write:` allows (`**`, `out/**`); a glob a
  *   bind mount cannot express (`**\/*.md`, any `!` exclude) leaves its folders read-only (fail
  *   closed), and inside a writable folder `.git/`, `.prose/`, programs, their modules, `prose.lock`
