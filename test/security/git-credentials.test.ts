@@ -50,7 +50,7 @@ function checkout(format: "sha1" | "sha256" = "sha1"): string {
 }
 
 function guard(project: string, permissions: Permissions = { bash: "allow" }): PermissionGuard {
-  return new PermissionGuard(project, permissions);
+  return new PermissionGuard(project, permissions, undefined);
 }
 
 async function command(project: string, line: string, permissions?: Permissions): Promise<string> {
