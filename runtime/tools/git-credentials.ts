@@ -37,8 +37,11 @@ const MODULE_DEPTH = 8;
 
 /** A key whose value is a credential (after the last `.`, any case). */
 const CREDENTIAL_KEY = /^(extraheader|helper|[a-z0-9-]*(pass|passwd|password|token|secret)[a-z0-9-]*)$/i;
-/** The user information of a URL (`https://user:token@`, `https://token@`, `ssh://git:pw@`). */
-const URL_USER = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@"'\\:]*)(:[^\s/@"'\\]*)?@/gi;
+/**
+ * The user information of a URL (`https://user:token@`, `https://token@`, `ssh://git:pw@`), up to the
+ * last `@` before the host (a password may hold an `@` git would take as its own).
+ */
+const URL_USER = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/"'\\:]*)(:[^\s/"'\\]*)?@/gi;
 /** A section header, and what follows it on its line (`[http] extraheader = ...` is one line to git). */
 const SECTION = /^(\s*\[[^\]]*\])(.*)$/;
 

@@ -90,6 +90,9 @@ describe("redactGitConfig", () => {
     expect(redacted).toContain("pushurl = ssh://git@host/r");
     expect(redacted).toContain("[http]");
     expect(redacted).toContain("fetch = +refs/heads/*:refs/remotes/origin/*");
+    expect(redactGitConfig(`url = https://me@mail.org:p@${TOKEN}@host/r`)).toBe("url = https://host/r");
+    expect(redactGitConfig(`url = ssh://git:p@${TOKEN}@host/r x@y`)).toBe("url = ssh://git@host/r x@y");
+    expect(redactGitConfig("url = https://host/a@b")).toBe("url = https://host/a@b");
     expect(redactGitConfig("[core]\n\tbare = false\n")).toBe("[core]\n\tbare = false\n");
   });
 });
