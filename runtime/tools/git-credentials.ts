@@ -6,13 +6,15 @@
  *
  * - the file tools never read a git directory's config (`.git/config`, `.git/config.worktree`, a
  *   submodule's `.git/modules/<name>/config`, a worktree's `config.worktree`, a bare repository's
- *   `config`) nor a `.git-credentials` file, whatever the globs say (path-rules.ts);
+ *   `config`) nor a `.git-credentials` file, nor the GitHub CLI's `.config/gh/hosts.yml` (reachable
+ *   when a home folder is the working directory), whatever the globs say (path-rules.ts);
  * - inside the OS sandbox, each such config holding a credential is covered by a redacted copy
  *   (`redactedConfigCover`): lines of credential keys (`extraheader`, `helper`, any key naming a
  *   password, token or secret) removed with their continuations, the user information of every URL
  *   removed, everything else kept, so `git log`, `git diff`, `git status` work as before (a sha256 or
  *   partial-clone repository's `extensions` included). A config that cannot be read safely (not a
- *   regular file, over CONFIG_LIMIT bytes) is covered by an empty file.
+ *   regular file, over CONFIG_LIMIT bytes) is covered by an empty file; `.git-credentials` and
+ *   `.config/gh/hosts.yml` are hidden as `.env` files are (sandbox-walk.ts).
  */
 import { createHash } from "node:crypto";
 import {
@@ -52,8 +54,14 @@ const SECTION = /^(\s*\[[^\]]*\])(.*)$/;
 export function isGitCredentialPath(parts: readonly string[]): boolean {
   const last = parts.at(-1) ?? "";
   if (parts.some((part) => part.startsWith(".git-credentials"))) return true;
+  if (isGhHosts(parts)) return true;
   if (last !== "config" && last !== "config.worktree") return false;
   return parts.slice(0, -1).some((part) => part === ".git" || part.endsWith(".git"));
+}
+
+/** Whether `parts` (lower case) end in `.config/gh/hosts.yml`: GitHub CLI's tokens, when a home is in reach. */
+export function isGhHosts(parts: readonly string[]): boolean {
+  return parts.at(-1) === "hosts.yml" && parts.at(-2) === "gh" && parts.at(-3) === ".config";
 }
 
 /** Whether a folder holding these names is a git directory (as protected-names.ts's isGitDirectory). */

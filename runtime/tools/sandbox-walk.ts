@@ -3,13 +3,13 @@
  * the protected ones it binds read-only (protected-names.ts); sandbox.ts builds the binds from it.
  */
 import { readdirSync } from "node:fs";
-import { gitConfigFiles } from "./git-credentials.js";
+import { gitConfigFiles, isGhHosts } from "./git-credentials.js";
 import { identityOf, isGitDirectory, isProtectedName, isProtectedPlace, MAYBE_PROTECTED } from "./protected-names.js";
 
 /** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or bwrap. */
 const PATH_MAX = 4096;
-/** A name that may be hidden or protected (`.env*`, `.git*`, and protected-names.ts's). */
-const MAYBE_SPECIAL = new RegExp(`^\\.(env|git)|${MAYBE_PROTECTED.source}`, "i");
+/** A name that may be hidden or protected (`.env*`, `.git*`, `hosts.yml`, and protected-names.ts's). */
+const MAYBE_SPECIAL = new RegExp(`^\\.(env|git)|^hosts\\.yml$|${MAYBE_PROTECTED.source}`, "i");
 /** What of a git directory git runs or that makes it one. */
 const GIT_DIRECTORY_CODE = new Set(["HEAD", "config", "hooks", "commondir"]);
 
@@ -69,7 +69,7 @@ export function collect(folder: string, readOnly: string[], hidden: Set<string>,
     }
     const name = entry.name.toLowerCase();
     if (name.startsWith(".env") || name === ".prose") hidden.add(path);
-    else if (name.startsWith(".git-credentials")) hidden.add(path);
+    else if (name.startsWith(".git-credentials") || isGhHosts(path.toLowerCase().split("/"))) hidden.add(path);
     else if (
       isProtectedName(name) ||
       isProtectedPlace(walk.cwd, path, walk.places) ||

@@ -46,6 +46,9 @@ function checkout(format: "sha1" | "sha256" = "sha1"): string {
   git(project, "config", "remote.origin.promisor", "true");
   writeFileSync(join(project, "notes.md"), "one\ntwo\n");
   writeFileSync(join(project, ".git-credentials"), `https://x:${TOKEN}@github.com\n`);
+  // A home folder as the working directory: the GitHub CLI's tokens.
+  mkdirSync(join(project, ".config/gh"), { recursive: true });
+  writeFileSync(join(project, ".config/gh/hosts.yml"), `github.com:\n    oauth_token: ${TOKEN}\n`);
   return project;
 }
 
@@ -116,6 +119,7 @@ describe("the file tools and a checkout's credentials", () => {
       ".git/modules/sub/config",
       "mirror/config",
       ".git-credentials",
+      ".config/gh/hosts.yml",
       "link",
     ])
       for (const read of [["**"], [".git/**", "mirror/**", path]])
@@ -142,6 +146,7 @@ describe("a command in the OS sandbox and a checkout's credentials", () => {
       "cat link",
       "cat /proc/self/root$PWD/.git/config",
       "cat .git-credentials",
+      "cat .config/gh/hosts.yml",
       "ln -s .git/config mine; cat mine",
       "ln .git/config hard 2>&1; cat hard",
       "grep -r CANARY . 2>/dev/null",
