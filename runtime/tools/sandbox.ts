@@ -326,7 +326,11 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     const folder = unlinkedIdentity(dirname(path));
     if (folder === undefined)
       return { refusal: `${dirname(path)} changed while the sandbox was prepared; the command was refused.` };
-    checks.push(dirname(path), folder);
+    // A file a literal read: path binds alone sits in a folder bwrap made: its own bind is checked.
+    const bound = view.all || view.folders.some((root) => within(path.slice(plan.cwd.length + 1), root));
+    // A config bound earlier (a literal read: path, a bare repository's in a writable folder) shows the cover now.
+    for (let index = checks.length - 2; index >= 0; index -= 2) if (checks[index] === path) checks.splice(index, 2);
+    if (bound) checks.push(dirname(path), folder);
     args.push("--ro-bind", cover, path);
     if (cover !== "/dev/null") {
       const copy = statSync(cover);
