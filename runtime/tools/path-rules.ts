@@ -24,11 +24,8 @@ import { PROTECTED_PLACES, protectedPlaceOf } from "./protected-names.js";
 
 export type Access = "read" | "write";
 
-/** A protected part; `parts` (lower case) for a protection that looks at more than one part. */
-type Protection = {
-  readonly name: string;
-  readonly matches: (part: string, index: number, parts: readonly string[]) => boolean;
-};
+/** A protected part of a path (lower case), and the name a pattern must hold to let it through. */
+type Protection = { readonly name: string; readonly matches: (part: string) => boolean };
 
 /** The name of a protection no pattern lets through (a pattern holds no NUL). */
 const ALWAYS = "\0";
@@ -37,8 +34,6 @@ const PROTECTED: Record<Access, readonly Protection[]> = {
   read: [
     { name: ".prose", matches: (part) => part === ".prose" },
     { name: ".env", matches: (part) => part.startsWith(".env") },
-    // Credentials a checkout keeps (git-credentials.ts): never read, whatever the globs say.
-    { name: ALWAYS, matches: (_part, index, parts) => index === 0 && isGitCredentialPath(parts) },
   ],
   write: [
     { name: ".git", matches: (part) => part === ".git" },
@@ -59,7 +54,7 @@ const PROTECTED: Record<Access, readonly Protection[]> = {
 /** `real` is where the path really leads: every existing link resolved, a dangling one's target included. */
 export type PathVerdict =
   | { readonly ok: true; readonly real: string }
-  | { readonly ok: false; readonly outside: boolean; readonly system?: boolean };
+  | { readonly ok: false; readonly outside: boolean; readonly system?: boolean; readonly credentials?: boolean };
 
 /** Kernel interfaces, not files: a process's streams and environment, devices. Never read or written. */
 const SYSTEM_FOLDERS = ["/proc", "/dev", "/sys"];
@@ -94,7 +89,13 @@ export class PathRules {
     if (real === undefined || isSystemPath(real)) return { ok: false, outside: true, system: true };
     const actual = relative(this.realCwd, real);
     if (escapes(asked) || escapes(actual)) return { ok: false, outside: true };
-    if (this.access === "read" && bareConfig(real)) return { ok: false, outside: false };
+    // Credentials a checkout keeps (git-credentials.ts): never read, whatever the globs say.
+    if (
+      this.access === "read" &&
+      [asked, actual].some((path) => isGitCredentialPath(toPosix(path).toLowerCase().split("/")))
+    )
+      return { ok: false, outside: false, credentials: true };
+    if (this.access === "read" && bareConfig(real)) return { ok: false, outside: false, credentials: true };
     return this.permits(toPosix(asked)) && this.permits(toPosix(actual))
       ? { ok: true, real }
       : { ok: false, outside: false };
