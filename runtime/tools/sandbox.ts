@@ -272,9 +272,21 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   // link by a command of another session, between this check and the mount, would bind what the
   // link names (the host's whole /etc over the sandbox's). Each is checked inside as the binds are.
   // Bound, a place that is a file can be neither written, removed nor renamed.
+  // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
+  const excluded = view.excluded
+    .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
+    .flatMap((path) => anyCase(plan.cwd, path));
+  const isExcluded = (path: string): boolean =>
+    excluded.some((cover) => path === cover || path.startsWith(`${cover}/`));
   readOnly.push(...placeFiles(plan.cwd, places));
   for (const path of readOnly) {
     if (!inWritable(path)) continue;
+    // In an excluded folder (`!.git/**`) it is under a read-only tmpfs: a bind of its own, checked
+    // inside, would find the tmpfs there and refuse every command.
+    if (isExcluded(path)) {
+      remember(protectedBefore, path);
+      continue;
+    }
     const identity = unlinkedIdentity(path);
     if (identity === undefined) continue;
     args.push("--ro-bind", path, path);
@@ -287,10 +299,6 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   for (const place of placeFolders(places))
     for (const path of anyCase(plan.cwd, place))
       if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) remember(protectedBefore, path);
-  // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
-  const excluded = view.excluded
-    .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
-    .flatMap((path) => anyCase(plan.cwd, path));
   const checkedFolders = new Set<string>();
   for (const path of [...hidden, ...excluded]) {
     const stat = lstatSync(path, { throwIfNoEntry: false });
@@ -320,6 +328,8 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
       gitConfigs.add(join(plan.cwd, file));
   }
   for (const path of gitConfigs) {
+    // In an excluded folder (`!.git/**`) the config is covered already, by a read-only tmpfs.
+    if (isExcluded(path)) continue;
     if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) continue;
     const cover = redactedConfigCover(path);
     if (cover === undefined) continue;

@@ -185,6 +185,10 @@ describe("a command in the OS sandbox and a checkout's credentials", () => {
     expect(literal).toMatch(/^exit code 0\n/);
     expect(literal).toContain("repositoryformatversion");
     expect(literal).not.toContain(TOKEN);
+    // A .git excluded from reads is covered whole: its config needs no cover of its own.
+    expect(await command(project, "ls -A .git; echo end", { bash: "allow", read: ["**", "!.git/**"] })).toMatch(
+      /^exit code 0\nend\n$/,
+    );
     const inWorktree = await command(project, "cd wt && git config -l && git log --oneline");
     expect(inWorktree).toContain("first commit");
     expect(inWorktree).not.toContain(TOKEN);
