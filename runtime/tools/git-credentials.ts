@@ -31,6 +31,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isGitDirectory } from "./protected-names.js";
 
 /** The largest config read to redact; a larger one is covered by an empty file. */
 const CONFIG_LIMIT = 1024 * 1024;
@@ -64,15 +65,10 @@ export function isGhHosts(parts: readonly string[]): boolean {
   return parts.at(-1) === "hosts.yml" && parts.at(-2) === "gh" && parts.at(-3) === ".config";
 }
 
-/** Whether a folder holding these names is a git directory (as protected-names.ts's isGitDirectory). */
-function gitDirectoryNames(names: ReadonlySet<string>): boolean {
-  return names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
-}
-
 /** Whether the folder `folder` is a git directory (a bare repository, a worktree's or submodule's). */
 export function isGitDirectoryFolder(folder: string): boolean {
   try {
-    return gitDirectoryNames(new Set(readdirSync(folder)));
+    return isGitDirectory(new Set(readdirSync(folder)));
   } catch {
     return false;
   }
