@@ -9,7 +9,9 @@
  *    directory's `skills/` and `.claude/skills/`, where skills are read (`src/skills/` is not), and the
  *    local skill folders of the run's programs (`protectedPlaces`); unless a pattern that names the
  *    protected part (`write: [".git/hooks/**"]`, `write: ["skills/**"]`, `write: ["lib/tools/x/**"]`
- *    for the skill folder `lib/tools/x`) lets it through;
+ *    for the skill folder `lib/tools/x`) lets it through; for reads, always, the credentials a
+ *    checkout keeps (a git directory's config, `.git-credentials`: git-credentials.ts), which no
+ *    pattern lets through;
  * 3. matched by the globs (picomatch, `!glob` excludes). Includes compare case by case, so `out/**`
  *    does not grant `OUT/` on a case-sensitive disk; excludes and protections ignore case, so a
  *    case-insensitive disk cannot be used to step around them.
@@ -17,11 +19,18 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import picomatch from "picomatch";
+import { isGitCredentialPath, isGitDirectoryFolder } from "./git-credentials.js";
 import { PROTECTED_PLACES, protectedPlaceOf } from "./protected-names.js";
 
 export type Access = "read" | "write";
 
-const PROTECTED: Record<Access, readonly { readonly name: string; readonly matches: (part: string) => boolean }[]> = {
+/** A protected part of a path (lower case), and the name a pattern must hold to let it through. */
+type Protection = { readonly name: string; readonly matches: (part: string) => boolean };
+
+/** The name of a protection no pattern lets through (a pattern holds no NUL). */
+const ALWAYS = "\0";
+
+const PROTECTED: Record<Access, readonly Protection[]> = {
   read: [
     { name: ".prose", matches: (part) => part === ".prose" },
     { name: ".env", matches: (part) => part.startsWith(".env") },
@@ -45,7 +54,7 @@ const PROTECTED: Record<Access, readonly { readonly name: string; readonly match
 /** `real` is where the path really leads: every existing link resolved, a dangling one's target included. */
 export type PathVerdict =
   | { readonly ok: true; readonly real: string }
-  | { readonly ok: false; readonly outside: boolean; readonly system?: boolean };
+  | { readonly ok: false; readonly outside: boolean; readonly system?: boolean; readonly credentials?: boolean };
 
 /** Kernel interfaces, not files: a process's streams and environment, devices. Never read or written. */
 const SYSTEM_FOLDERS = ["/proc", "/dev", "/sys"];
@@ -80,6 +89,13 @@ export class PathRules {
     if (real === undefined || isSystemPath(real)) return { ok: false, outside: true, system: true };
     const actual = relative(this.realCwd, real);
     if (escapes(asked) || escapes(actual)) return { ok: false, outside: true };
+    // Credentials a checkout keeps (git-credentials.ts): never read, whatever the globs say.
+    if (
+      this.access === "read" &&
+      [asked, actual].some((path) => isGitCredentialPath(toPosix(path).toLowerCase().split("/")))
+    )
+      return { ok: false, outside: false, credentials: true };
+    if (this.access === "read" && bareConfig(real)) return { ok: false, outside: false, credentials: true };
     return this.permits(toPosix(asked)) && this.permits(toPosix(actual))
       ? { ok: true, real }
       : { ok: false, outside: false };
@@ -95,7 +111,7 @@ export class PathRules {
     // one that names the folder; the working directory as a skill's folder, by none.
     const place = this.access === "write" ? protectedPlaceOf(path, this.places) : undefined;
     if (place !== undefined)
-      protections.push(PROTECTED_PLACES.includes(place) ? "skills" : place === "." ? "\0" : place);
+      protections.push(PROTECTED_PLACES.includes(place) ? "skills" : place === "." ? ALWAYS : place);
     if (protections.length === 0) return this.allowed(path);
     return protections.every((name) => this.namingPatterns(name)(path));
   }
@@ -109,6 +125,12 @@ export class PathRules {
     }
     return allowed;
   }
+}
+
+/** Whether `real` is the config of a git directory without `.git` in its name (a bare repository's, a worktree's). */
+function bareConfig(real: string): boolean {
+  const name = basename(real).toLowerCase();
+  return (name === "config" || name === "config.worktree") && isGitDirectoryFolder(dirname(real));
 }
 
 /** A glob list where `!pattern` excludes; patterns are relative to the working directory. */

@@ -419,6 +419,10 @@ export class PermissionGuard implements ToolPermissions {
     if (verdict.system)
       throw new PermissionDenied(`${path} leads to a device or kernel file (/proc, /dev, /sys); ${access} refused.`);
     if (verdict.outside) throw new PermissionDenied(`${path} is outside the working directory; ${access} refused.`);
+    if (verdict.credentials === true)
+      throw new PermissionDenied(
+        `Reading ${path} is not permitted: it may hold a checkout's credentials (a secret reaches a tool only through env:). Run git log, git remote -v or git config --get in a command instead: they see it with credentials removed.`,
+      );
     throw new PermissionDenied(`${access === "read" ? "Reading" : "Writing"} ${path} is not permitted for this agent.`);
   }
 }

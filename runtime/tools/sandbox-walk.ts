@@ -3,12 +3,13 @@
  * the protected ones it binds read-only (protected-names.ts); sandbox.ts builds the binds from it.
  */
 import { readdirSync } from "node:fs";
+import { gitConfigFiles, isGhHosts } from "./git-credentials.js";
 import { identityOf, isGitDirectory, isProtectedName, isProtectedPlace, MAYBE_PROTECTED } from "./protected-names.js";
 
 /** Linux's PATH_MAX: a longer path cannot be passed to lstat, readdir or bwrap. */
 const PATH_MAX = 4096;
-/** A name that may be hidden or protected (`.env*`, `.git*`, and protected-names.ts's). */
-const MAYBE_SPECIAL = new RegExp(`^\\.(env|git)|${MAYBE_PROTECTED.source}`, "i");
+/** A name that may be hidden or protected (`.env*`, `.git*`, `hosts.yml`, and protected-names.ts's). */
+const MAYBE_SPECIAL = new RegExp(`^\\.(env|git)|^hosts\\.yml$|${MAYBE_PROTECTED.source}`, "i");
 /** What of a git directory git runs or that makes it one. */
 const GIT_DIRECTORY_CODE = new Set(["HEAD", "config", "hooks", "commondir"]);
 
@@ -21,6 +22,8 @@ export interface Walk {
   readonly identities?: ReadonlySet<string> | undefined;
   count: number;
   readonly limit: number;
+  /** The configs of the git directories met (git-credentials.ts): covered by a redacted copy. */
+  readonly gitConfigs?: Set<string>;
   /** A folder the walk could not read (its path past PATH_MAX, no permission), and why. */
   unreadable?: string;
   why?: string;
@@ -48,9 +51,11 @@ export function collect(folder: string, readOnly: string[], hidden: Set<string>,
   // A git directory without `.git` in its name (a bare repository): what git reads of it as code
   // (`config`, `hooks/`) and what makes it one (`HEAD`, `commondir`) are protected as a `.git` is.
   // The walk goes on: what else the folder holds is hidden and protected as anywhere.
-  if (isGitDirectory(new Set(entries.map((entry) => entry.name))))
+  if (isGitDirectory(new Set(entries.map((entry) => entry.name)))) {
+    for (const file of gitConfigFiles(folder)) walk.gitConfigs?.add(file);
     for (const entry of entries)
       if (GIT_DIRECTORY_CODE.has(entry.name) && !entry.isSymbolicLink()) readOnly.push(`${folder}/${entry.name}`);
+  }
   for (const entry of entries) {
     // Most entries are neither hidden nor protected nor folders: no path is built, no case folded.
     const folderEntry = entry.isDirectory();
@@ -64,13 +69,15 @@ export function collect(folder: string, readOnly: string[], hidden: Set<string>,
     }
     const name = entry.name.toLowerCase();
     if (name.startsWith(".env") || name === ".prose") hidden.add(path);
+    else if (name.startsWith(".git-credentials") || isGhHosts(path.toLowerCase().split("/"))) hidden.add(path);
     else if (
       isProtectedName(name) ||
       isProtectedPlace(walk.cwd, path, walk.places) ||
       movedPlace(path, folderEntry, walk)
-    )
+    ) {
       readOnly.push(path);
-    else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
+      if (name === ".git" && folderEntry) gitConfigs(path, walk);
+    } else if (folderEntry && !collect(path, readOnly, hidden, walk)) return false;
   }
   return true;
 }
@@ -80,4 +87,9 @@ function movedPlace(path: string, folderEntry: boolean, walk: Walk): boolean {
   if (!folderEntry || walk.identities === undefined || walk.identities.size === 0) return false;
   const identity = identityOf(path);
   return identity !== undefined && walk.identities.has(identity);
+}
+
+/** The configs of the `.git` folder `path` (not walked: protected as a whole). */
+function gitConfigs(path: string, walk: Walk): void {
+  for (const file of gitConfigFiles(path)) walk.gitConfigs?.add(file);
 }

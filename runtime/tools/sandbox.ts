@@ -10,6 +10,8 @@
  *   `.env*` files and `.prose/` folders at any depth (`node_modules` included) are hidden, the working
  *   directory's own `.prose/` by construction, the rest by a walk that, when cut at MAX_WALKED
  *   entries or stopped by a folder it cannot read (a path past PATH_MAX), refuses the command;
+ *   `.git-credentials` files are hidden too, and a git directory's config that holds a credential is
+ *   covered by a redacted copy (git-credentials.ts);
  * - writable: only the readable folders whose whole subtree `write:` allows (`**`, `out/**`); a glob a
  *   bind mount cannot express (`**\/*.md`, any `!` exclude) leaves its folders read-only (fail
  *   closed), and inside a writable folder `.git/`, `.prose/`, programs, their modules, `prose.lock`
@@ -30,8 +32,9 @@
  * but needs Node 22, socat and ripgrep, and takes shell strings, where commands here are often argv.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { isGitCredentialPath, isGitDirectoryFolder, redactedConfigCover } from "./git-credentials.js";
 import { identityOf, PROTECTED_PLACES, placeFolders } from "./protected-names.js";
 import { collect, type Walk } from "./sandbox-walk.js";
 import { anyCase, placeFiles, unlinkedIdentity } from "./sandbox-paths.js";
@@ -252,7 +255,8 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   const ownRuns = join(plan.cwd, ".prose");
   if (view.all && lstatSync(ownRuns, { throwIfNoEntry: false })?.isDirectory() === true) hidden.add(ownRuns);
   const identities = plan.placeIdentities;
-  const walk: Walk = { cwd: plan.cwd, places, identities, count: 0, limit: plan.maxWalked ?? MAX_WALKED };
+  const gitConfigs = new Set<string>();
+  const walk: Walk = { cwd: plan.cwd, places, identities, count: 0, limit: plan.maxWalked ?? MAX_WALKED, gitConfigs };
   const roots = view.all ? [plan.cwd] : view.folders.map((folder) => join(plan.cwd, folder));
   for (const root of roots)
     if (!collect(root, readOnly, hidden, walk))
@@ -268,9 +272,21 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   // link by a command of another session, between this check and the mount, would bind what the
   // link names (the host's whole /etc over the sandbox's). Each is checked inside as the binds are.
   // Bound, a place that is a file can be neither written, removed nor renamed.
+  // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
+  const excluded = view.excluded
+    .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
+    .flatMap((path) => anyCase(plan.cwd, path));
+  const isExcluded = (path: string): boolean =>
+    excluded.some((cover) => path === cover || path.startsWith(`${cover}/`));
   readOnly.push(...placeFiles(plan.cwd, places));
   for (const path of readOnly) {
     if (!inWritable(path)) continue;
+    // In an excluded folder (`!.git/**`) it is under a read-only tmpfs: a bind of its own, checked
+    // inside, would find the tmpfs there and refuse every command.
+    if (isExcluded(path)) {
+      remember(protectedBefore, path);
+      continue;
+    }
     const identity = unlinkedIdentity(path);
     if (identity === undefined) continue;
     args.push("--ro-bind", path, path);
@@ -283,10 +299,6 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   for (const place of placeFolders(places))
     for (const path of anyCase(plan.cwd, place))
       if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) remember(protectedBefore, path);
-  // Excludes ignore case, as path-rules.ts does: `!Secrets/**` hides `secrets/` too.
-  const excluded = view.excluded
-    .filter((path) => view.all || view.folders.some((folder) => within(path, folder)))
-    .flatMap((path) => anyCase(plan.cwd, path));
   const checkedFolders = new Set<string>();
   for (const path of [...hidden, ...excluded]) {
     const stat = lstatSync(path, { throwIfNoEntry: false });
@@ -303,6 +315,37 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
     }
     if (stat.isDirectory()) args.push("--tmpfs", path, "--remount-ro", path);
     else args.push("--ro-bind", "/dev/null", path);
+  }
+  // The credentials a checkout keeps (git-credentials.ts): each config holding one is covered by a
+  // redacted copy, checked inside (its path must show the copy: no link led the bind elsewhere), as
+  // is its folder (a git directory moved away, with a new one in its place, would take the config along).
+  for (const file of view.files) {
+    const parts = file.toLowerCase().split("/");
+    if (
+      isGitCredentialPath(parts) ||
+      (/^config(\.worktree)?$/.test(parts.at(-1) ?? "") && isGitDirectoryFolder(dirname(join(plan.cwd, file))))
+    )
+      gitConfigs.add(join(plan.cwd, file));
+  }
+  for (const path of gitConfigs) {
+    // In an excluded folder (`!.git/**`) the config is covered already, by a read-only tmpfs.
+    if (isExcluded(path)) continue;
+    if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) continue;
+    const cover = redactedConfigCover(path);
+    if (cover === undefined) continue;
+    const folder = unlinkedIdentity(dirname(path));
+    if (folder === undefined)
+      return { refusal: `${dirname(path)} changed while the sandbox was prepared; the command was refused.` };
+    // A file a literal read: path binds alone sits in a folder bwrap made: its own bind is checked.
+    const bound = view.all || view.folders.some((root) => within(path.slice(plan.cwd.length + 1), root));
+    // A config bound earlier (a literal read: path, a bare repository's in a writable folder) shows the cover now.
+    for (let index = checks.length - 2; index >= 0; index -= 2) if (checks[index] === path) checks.splice(index, 2);
+    if (bound) checks.push(dirname(path), folder);
+    args.push("--ro-bind", cover, path);
+    if (cover !== "/dev/null") {
+      const copy = statSync(cover);
+      checks.push(path, `${copy.dev}:${copy.ino}`);
+    }
   }
   if (!view.all) args.push("--remount-ro", plan.cwd);
   for (const folder of plan.readOnly ?? []) {

@@ -6,13 +6,18 @@
  *
  * Each case is a normal durable run in `.prose/runs/<run id>/`, tagged by an `eval.json` of its own
  * (src/run/eval-tag.ts) so `prosec runs` can fold an eval's runs under it.
+ *
+ * An eval folder may come from someone else (an archive, a shared folder): its files are opened
+ * `O_NOFOLLOW | O_NONBLOCK` and read or appended to only when their descriptor is a regular file of
+ * sane size (`openEvalFile`), so a FIFO, a device or a link there cannot hang or redirect `prosec eval`.
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { makeDirectory, writeFileAtomically } from "../../runtime/stored-runs.js";
 import type { Value } from "../../runtime/index.js";
 import type { CaseResult } from "./case-result.js";
 import { jsonText } from "../json-text.js";
+import { UsageError } from "../errors.js";
 
 export { readTag, tagRun, TAG_FILE, type EvalTag } from "../run/eval-tag.js";
 
@@ -71,8 +76,9 @@ export function writeManifest(dir: string, manifest: EvalManifest): void {
 export function readManifest(dir: string): EvalManifest | string {
   let json: EvalManifest;
   try {
-    json = JSON.parse(readFileSync(join(dir, "eval.json"), "utf8")) as EvalManifest;
-  } catch {
+    json = JSON.parse(readEvalFile(join(dir, "eval.json"))) as EvalManifest;
+  } catch (error) {
+    if (error instanceof EvalFileError) return error.message;
     return `${join(dir, "eval.json")} is missing or is not JSON`;
   }
   if (json.format !== EVAL_FORMAT || !Array.isArray(json.runs))
@@ -86,7 +92,14 @@ export function readManifest(dir: string): EvalManifest | string {
 
 /** Appends one finished case: a single write of one line, so a crash leaves it whole or cut short. */
 export function appendResult(dir: string, result: CaseResult): void {
-  appendFileSync(join(dir, "results.jsonl"), `${JSON.stringify(result)}\n`);
+  const path = join(dir, "results.jsonl");
+  const { O_WRONLY, O_APPEND, O_CREAT } = constants;
+  const fd = openEvalFile(path, O_WRONLY | O_APPEND | O_CREAT);
+  try {
+    writeSync(fd, `${JSON.stringify(result)}\n`);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The finished cases, by `case#repeat`; a line cut short (the process died writing it) is left out. */
@@ -94,7 +107,14 @@ export function readResults(dir: string): Map<string, CaseResult> {
   const path = join(dir, "results.jsonl");
   const results = new Map<string, CaseResult>();
   if (!existsSync(path)) return results;
-  for (const line of readFileSync(path, "utf8").split("\n").slice(0, -1)) {
+  let text: string;
+  try {
+    text = readEvalFile(path);
+  } catch (error) {
+    if (error instanceof EvalFileError) throw new UsageError(`${error.message}; start a new eval`);
+    throw error;
+  }
+  for (const line of text.split("\n").slice(0, -1)) {
     try {
       const result = JSON.parse(line) as CaseResult;
       results.set(entryKey(result), result);
@@ -103,6 +123,67 @@ export function readResults(dir: string): Map<string, CaseResult> {
     }
   }
   return results;
+}
+
+/** The largest eval file read: far beyond any eval's manifest or results, far below what would exhaust memory. */
+const EVAL_FILE_LIMIT = 256 * 1024 * 1024;
+
+/** An eval folder's file that is not one prosec wrote: a link, a FIFO, a device, a folder, or too large. */
+class EvalFileError extends Error {}
+
+/**
+ * A descriptor of the eval folder's file `path`, opened with `flags` plus `O_NOFOLLOW | O_NONBLOCK`
+ * (a link is refused, a FIFO cannot block the open) and checked through it: a regular file of at most
+ * EVAL_FILE_LIMIT bytes, else an EvalFileError. A missing file throws as `openSync` does (ENOENT).
+ */
+function openEvalFile(path: string, flags: number): number {
+  let fd: number;
+  try {
+    fd = openSync(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") throw notRegular(path, "a symbolic link");
+    // A FIFO opened for writing with no reader, or a socket.
+    if (code === "ENXIO") throw notRegular(path, "a FIFO or a socket");
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile())
+      throw notRegular(
+        path,
+        stats.isFIFO()
+          ? "a FIFO (named pipe)"
+          : stats.isDirectory()
+            ? "a folder"
+            : stats.isCharacterDevice() || stats.isBlockDevice()
+              ? "a device"
+              : "not a regular file",
+      );
+    if (stats.size > EVAL_FILE_LIMIT)
+      throw new EvalFileError(
+        `${path} is ${stats.size} bytes, more than an eval's file may hold: prosec did not write it`,
+      );
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+function readEvalFile(path: string): string {
+  const fd = openEvalFile(path, constants.O_RDONLY);
+  try {
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notRegular(path: string, what: string): EvalFileError {
+  return new EvalFileError(
+    `${path} is ${what}, not a regular file: prosec reads only the files it wrote into an eval folder`,
+  );
 }
 
 export function entryKey(entry: { readonly case: string; readonly repeat: number }): string {
