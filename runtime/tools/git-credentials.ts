@@ -30,7 +30,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isGitDirectory } from "./protected-names.js";
 
 /** The largest config read to redact; a larger one is covered by an empty file. */
@@ -156,6 +156,20 @@ function copiesFolder(): string {
 export function removeRedactedCopies(): void {
   if (copies !== undefined) rmSync(copies, { recursive: true, force: true });
   copies = undefined;
+}
+
+/**
+ * Of `files` (paths relative to `cwd`, which a sandbox binds one by one), those that may hold a
+ * credential: a credentials file, or a git directory's config.
+ */
+export function credentialFilesAmong(cwd: string, files: readonly string[]): string[] {
+  return files
+    .filter((file) => {
+      const parts = file.toLowerCase().split("/");
+      if (isGitCredentialPath(parts)) return true;
+      return /^config(\.worktree)?$/.test(parts.at(-1) ?? "") && isGitDirectoryFolder(dirname(join(cwd, file)));
+    })
+    .map((file) => join(cwd, file));
 }
 
 /**

@@ -34,7 +34,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
-import { isGitCredentialPath, isGitDirectoryFolder, redactedConfigCover } from "./git-credentials.js";
+import { credentialFilesAmong, redactedConfigCover } from "./git-credentials.js";
 import { identityOf, PROTECTED_PLACES, placeFolders } from "./protected-names.js";
 import { collect, type Walk } from "./sandbox-walk.js";
 import { anyCase, placeFiles, unlinkedIdentity } from "./sandbox-paths.js";
@@ -319,14 +319,7 @@ export function prepareSandbox(plan: SandboxPlan): Sandbox {
   // The credentials a checkout keeps (git-credentials.ts): each config holding one is covered by a
   // redacted copy, checked inside (its path must show the copy: no link led the bind elsewhere), as
   // is its folder (a git directory moved away, with a new one in its place, would take the config along).
-  for (const file of view.files) {
-    const parts = file.toLowerCase().split("/");
-    if (
-      isGitCredentialPath(parts) ||
-      (/^config(\.worktree)?$/.test(parts.at(-1) ?? "") && isGitDirectoryFolder(dirname(join(plan.cwd, file))))
-    )
-      gitConfigs.add(join(plan.cwd, file));
-  }
+  for (const path of credentialFilesAmong(plan.cwd, view.files)) gitConfigs.add(path);
   for (const path of gitConfigs) {
     // In an excluded folder (`!.git/**`) the config is covered already, by a read-only tmpfs.
     if (isExcluded(path)) continue;
