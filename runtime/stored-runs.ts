@@ -30,7 +30,7 @@ export {
 } from "./durable/question-names.js";
 export { forkRun, recordedLine } from "./durable/fork.js";
 export { oddEntryIn, refuseLinks } from "./durable/folder-links.js";
-export { readRunFile } from "./durable/run-file.js";
+export { openWrittenFile, readRunFile, UnexpectedFile } from "./durable/run-file.js";
 export { safeName, writeFileAtomically } from "./durable/files.js";
 export { newRunId } from "./run/run-id.js";
 export { RunStateError } from "./errors.js";

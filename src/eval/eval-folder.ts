@@ -11,9 +11,9 @@
  * `O_NOFOLLOW | O_NONBLOCK` and read or appended to only when their descriptor is a regular file of
  * sane size (`openEvalFile`), so a FIFO, a device or a link there cannot hang or redirect `prosec eval`.
  */
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, readdirSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { makeDirectory, writeFileAtomically } from "../../runtime/stored-runs.js";
+import { makeDirectory, openWrittenFile, UnexpectedFile, writeFileAtomically } from "../../runtime/stored-runs.js";
 import type { Value } from "../../runtime/index.js";
 import type { CaseResult } from "./case-result.js";
 import { jsonText } from "../json-text.js";
@@ -132,42 +132,19 @@ const EVAL_FILE_LIMIT = 256 * 1024 * 1024;
 class EvalFileError extends Error {}
 
 /**
- * A descriptor of the eval folder's file `path`, opened with `flags` plus `O_NOFOLLOW | O_NONBLOCK`
- * (a link is refused, a FIFO cannot block the open) and checked through it: a regular file of at most
- * EVAL_FILE_LIMIT bytes, else an EvalFileError. A missing file throws as `openSync` does (ENOENT).
+ * A descriptor of the eval folder's file `path`, opened with `flags` and checked as a run's files are
+ * (runtime/durable/run-file.ts): a link, a FIFO, a device, a folder or a file over EVAL_FILE_LIMIT
+ * bytes is an EvalFileError. A missing file throws as `openSync` does (ENOENT).
  */
 function openEvalFile(path: string, flags: number): number {
-  let fd: number;
   try {
-    fd = openSync(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+    return openWrittenFile(path, flags, EVAL_FILE_LIMIT);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw notRegular(path, "a symbolic link");
-    // A FIFO opened for writing with no reader, or a socket.
-    if (code === "ENXIO") throw notRegular(path, "a FIFO or a socket");
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile())
-      throw notRegular(
-        path,
-        stats.isFIFO()
-          ? "a FIFO (named pipe)"
-          : stats.isDirectory()
-            ? "a folder"
-            : stats.isCharacterDevice() || stats.isBlockDevice()
-              ? "a device"
-              : "not a regular file",
-      );
-    if (stats.size > EVAL_FILE_LIMIT)
-      throw new EvalFileError(
-        `${path} is ${stats.size} bytes, more than an eval's file may hold: prosec did not write it`,
-      );
-    return fd;
-  } catch (error) {
-    closeSync(fd);
-    throw error;
+    if (!(error instanceof UnexpectedFile)) throw error;
+    const why = error.tooLarge
+      ? " an eval's file may hold: prosec did not write it"
+      : ", not a regular file: prosec reads only the files it wrote into an eval folder";
+    throw new EvalFileError(`${error.message}${why}`);
   }
 }
 
@@ -178,12 +155,6 @@ function readEvalFile(path: string): string {
   } finally {
     closeSync(fd);
   }
-}
-
-function notRegular(path: string, what: string): EvalFileError {
-  return new EvalFileError(
-    `${path} is ${what}, not a regular file: prosec reads only the files it wrote into an eval folder`,
-  );
 }
 
 export function entryKey(entry: { readonly case: string; readonly repeat: number }): string {
