@@ -170,14 +170,7 @@ class Generator {
       const item = this.fresh("x");
       const parallel = this.chance(0.5);
       const items = Array.from({ length: Math.floor(this.random() * 3) }, (_, index) => `${item}-${index}`);
-      // A `parallel for` item is a branch: it reads the bindings around it and reassigns none of them.
-      const inner: Scope = {
-        ...scope,
-        unique: [...scope.unique, item],
-        inBranch: scope.inBranch || parallel,
-        inLoop: !parallel,
-      };
-      if (parallel) inner.mutable = [];
+      const inner = itemScope(scope, item, parallel);
       const body = this.sequence(depth + 1, inner, 1 + Math.floor(this.random() * 2));
       return { kind: "for", parallel, item, items, body };
     }
@@ -221,13 +214,7 @@ class Generator {
       const item = this.fresh("x");
       const parallel = this.chance(0.5);
       const items = Array.from({ length: Math.floor(this.random() * 4) }, (_, index) => `${item}-${index}`);
-      const inner: Scope = {
-        ...scope,
-        unique: [...scope.unique, item],
-        inBranch: scope.inBranch || parallel,
-        inLoop: !parallel,
-      };
-      if (parallel) inner.mutable = [];
+      const inner = itemScope(scope, item, parallel);
       const body = this.chance(0.5) ? this.sequence(depth + 1, inner, 1) : [];
       body.push({ kind: "append", name, prompt: this.template(this.site(), inner) });
       scope.values.push(name);
@@ -602,4 +589,19 @@ function describe(order: Order): string {
   if (order.kind === "session") return JSON.stringify(order.prompt);
   const first = order.parts[0];
   return first === undefined ? order.kind : `${order.kind} from ${describe(first)}`;
+}
+
+/**
+ * The scope of a `for` item's body. A `parallel for` item is a branch: it reads the bindings around
+ * it and reassigns none of them.
+ */
+function itemScope(scope: Scope, item: string, parallel: boolean): Scope {
+  const inner: Scope = {
+    ...scope,
+    unique: [...scope.unique, item],
+    inBranch: scope.inBranch || parallel,
+    inLoop: !parallel,
+  };
+  if (parallel) inner.mutable = [];
+  return inner;
 }
