@@ -7,22 +7,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  reply,
-  startFakeAnthropic,
-  type FakeReply,
-  type FakeRequest,
-  type FakeServer,
-} from "../support/fake-anthropic.js";
+import { describe, expect, it } from "vitest";
+import { reply, type FakeReply, type FakeRequest, type FakeServer } from "../support/fake-anthropic.js";
+import { fakeServersPerTest } from "../support/fake-servers.js";
 import { lines } from "../support/lines.js";
 import { waitFor } from "../support/wait.js";
 import { firstUserText, loadProgram, TEST_API_KEY, temporaryFolder } from "./harness.js";
 
-const servers: FakeServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = fakeServersPerTest();
 
 let programs = 0;
 
@@ -45,19 +37,15 @@ const task = (request: FakeRequest): string =>
 async function racingModel(): Promise<FakeServer> {
   let slowArrived: () => void = () => {};
   const slow = new Promise<void>((resolve) => (slowArrived = resolve));
-  const server = await startFakeAnthropic({
-    respond: async (request): Promise<FakeReply> => {
-      const text = task(request);
-      if (text.includes("slow")) {
-        slowArrived();
-        return reply.hang();
-      }
-      if (text.includes("fast")) await slow;
-      return reply.text(`R(${text})`);
-    },
+  return serve(async (request): Promise<FakeReply> => {
+    const text = task(request);
+    if (text.includes("slow")) {
+      slowArrived();
+      return reply.hang();
+    }
+    if (text.includes("fast")) await slow;
+    return reply.text(`R(${text})`);
   });
-  servers.push(server);
-  return server;
 }
 
 async function run(
@@ -192,13 +180,11 @@ describe("what the loser of a race loses", () => {
   });
 
   it("a try around an any race that cannot reach its count catches once every branch finished", async () => {
-    const server = await startFakeAnthropic({
-      respond: (request) =>
-        task(request).startsWith("fail")
-          ? reply.error(500, { shouldRetry: false })
-          : reply.text(`R(${task(request)})`, { delayMs: 20 }),
-    });
-    servers.push(server);
+    const server = await serve((request) =>
+      task(request).startsWith("fail")
+        ? reply.error(500, { shouldRetry: false })
+        : reply.text(`R(${task(request)})`, { delayMs: 20 }),
+    );
     const { events, outputs } = await run(
       lines(
         "let r = try:",
@@ -248,14 +234,10 @@ describe("a run stopped during a race and resumed", () => {
     const runDir = join(temporaryFolder("prosec-e2e-races-resume-"), "run");
     const options = { apiKey: TEST_API_KEY, cwd: runDir, runDir, maxRetries: 0 };
     const controller = new AbortController();
-    const first = await startFakeAnthropic({
-      respond: (request) => respond(request, () => controller.abort(new Error("stopped"))),
-    });
-    servers.push(first);
+    const first = await serve((request) => respond(request, () => controller.abort(new Error("stopped"))));
     await expect(program.run({}, { ...options, baseURL: first.url, signal: controller.signal })).rejects.toThrow();
     const journaled = journalValues(runDir);
-    const second = await startFakeAnthropic({ respond: (request) => reply.text(`R(${task(request)})`) });
-    servers.push(second);
+    const second = await serve((request) => reply.text(`R(${task(request)})`));
     const outputs = await program.run({}, { ...options, baseURL: second.url, resume: true });
     return { outputs, before: asked(first), resumed: asked(second), journaled };
   }
@@ -308,19 +290,16 @@ describe("a branch failure the block goes on without is taken as a catch takes o
     const runDir = join(temporaryFolder("prosec-e2e-races-taken-"), "run");
     const options = { apiKey: TEST_API_KEY, cwd: runDir, runDir, maxRetries: 0 };
     const controller = new AbortController();
-    const first = await startFakeAnthropic({
-      respond: (request) => {
-        const text = task(request);
-        if (text.startsWith("fail")) return reply.error(500, { shouldRetry: false });
-        if (text === "stop") {
-          controller.abort(new Error("stopped"));
-          return reply.hang();
-        }
-        // The others answer after the failure, so that it is taken while the block goes on.
-        return reply.text(`R(${text})`, { delayMs: 30 });
-      },
+    const first = await serve((request) => {
+      const text = task(request);
+      if (text.startsWith("fail")) return reply.error(500, { shouldRetry: false });
+      if (text === "stop") {
+        controller.abort(new Error("stopped"));
+        return reply.hang();
+      }
+      // The others answer after the failure, so that it is taken while the block goes on.
+      return reply.text(`R(${text})`, { delayMs: 30 });
     });
-    servers.push(first);
     const events: Event[] = [];
     await expect(
       program.run(
@@ -329,8 +308,7 @@ describe("a branch failure the block goes on without is taken as a catch takes o
       ),
     ).rejects.toThrow();
     const journaled = journalValues(runDir);
-    const second = await startFakeAnthropic({ respond: (request) => reply.text(`R(${task(request)})`) });
-    servers.push(second);
+    const second = await serve((request) => reply.text(`R(${task(request)})`));
     const outputs = await program.run({}, { ...options, baseURL: second.url, resume: true });
     return { events, journaled, resumed: asked(second), outputs };
   }
