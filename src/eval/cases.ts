@@ -42,11 +42,33 @@ function casesOfLines(file: string): EvalCase[] {
   return cases;
 }
 
+// A file of cases may be a pipe (`--cases <(jq ...)`): it is read as given. In a folder, only regular
+// files (or links to them) are read: a FIFO named `x.json` would block the read for ever, a link to
+// a device would never end.
 function casesOfFolder(folder: string): EvalCase[] {
   return readdirSync(folder)
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .map((name) => parseCase(readFileSync(join(folder, name), "utf8"), join(folder, name), basename(name, ".json")));
+    .map((name) => {
+      const file = join(folder, name);
+      const kind = fileKind(file);
+      if (kind !== "file") throw new UsageError(`--cases ${folder}: ${name} is ${kind}, not a file of a case`);
+      return parseCase(readFileSync(file, "utf8"), file, basename(name, ".json"));
+    });
+}
+
+function fileKind(file: string): string {
+  let stats;
+  try {
+    stats = statSync(file);
+  } catch {
+    return "a link to nothing";
+  }
+  if (stats.isFile()) return "file";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isDirectory()) return "a folder";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
 }
 
 function parseCase(text: string, where: string, defaultName: string): EvalCase {

@@ -2,10 +2,11 @@
  * An eval folder may come from someone else (an archive, a shared folder): a FIFO as its `eval.json`
  * or `results.jsonl` once hung `prosec eval --resume` for ever (a plain read waits for a writer). Now
  * the command ends by itself, saying what the file is. Each child is given a timeout; the test asserts
- * it ended on its own (an exit status, no signal). Slow: the built CLI, three processes.
+ * it ended on its own (an exit status, no signal). A FIFO in the user's `--cases` folder is refused
+ * the same way. Slow: the built CLI, five processes.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/exit-codes.js";
@@ -46,5 +47,21 @@ describe("a FIFO in an eval folder", () => {
     expect(resumed.stderr).toContain(`${name} is a FIFO (named pipe), not a regular file`);
     rmSync(join(folder, name));
     if (name === "results.jsonl") writeFileSync(join(folder, name), "");
+  });
+
+  it("in a --cases folder, or a link to a device there, is refused before anything runs", () => {
+    const cases = join(cwd, "cases");
+    mkdirSync(cases);
+    writeFileSync(join(cases, "a.json"), '{"inputs":{}}');
+    execFileSync("mkfifo", [join(cases, "b.json")]);
+    const fifo = bounded([...EVAL, "--cases", "cases"], cwd);
+    expect(fifo.signal).toBeNull();
+    expect(fifo.status).toBe(EXIT.usage);
+    expect(fifo.stderr).toContain("--cases cases: b.json is a FIFO (named pipe), not a file of a case");
+    rmSync(join(cases, "b.json"));
+    symlinkSync("/dev/zero", join(cases, "b.json"));
+    const device = bounded([...EVAL, "--cases", "cases"], cwd);
+    expect(device.signal).toBeNull();
+    expect(device.stderr).toContain("b.json is a device");
   });
 });
