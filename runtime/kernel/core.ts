@@ -378,7 +378,12 @@ export class RunCore {
             );
       };
       // The branch's signal: a store that replays (prosec test) cancels a step its lost race cancels.
-      const { step, replayed } = await this.durability.step(address, executeStep, context.signal);
+      // A store may write a failure whole (DBOS: its stack and an API error's body): without secrets.
+      const { step, replayed } = await this.durability.step(
+        address,
+        this.secrets.failureRedacted(executeStep),
+        context.signal,
+      );
       if (step.failed !== undefined) throw (replayedFailure = failed(replayedError(step.failed), true));
       return {
         value: step.value as T,
