@@ -13,6 +13,7 @@ import type { Secrets } from "../tools/secrets.js";
 import type { RunPlaces } from "./run-skills.js";
 import { toolParam } from "../tools/tool.js";
 import type { AgentDefinition, Permissions, RunOptions, ToolDefinition } from "../types.js";
+import { modelCredentials } from "../model/client.js";
 
 export interface Toolbox {
   readonly permissions: PermissionGuard;
@@ -101,7 +102,9 @@ export class AgentKits {
   }
 
   private async build(permissions: Permissions | undefined, agent: string | undefined): Promise<Toolbox> {
-    const { toolEnv, resolveHost, fetchTimeoutMs, sandbox, apiKey } = this.options;
+    const { toolEnv, resolveHost, fetchTimeoutMs, sandbox } = this.options;
+    // A ready client's key too: withheld from tools whatever variable holds it.
+    const [apiKey] = modelCredentials(this.options);
     const guard = new PermissionGuard(
       this.options.cwd ?? process.cwd(),
       permissions,

@@ -17,6 +17,7 @@ import { BudgetExceeded, Meter, type Refusal } from "../cost/meter.js";
 import { ModelAccess } from "./model-access.js";
 import type { CallSite } from "../model/streamed-text.js";
 import { PriceError, priceTable, type PriceTable } from "../model/prices.js";
+import { modelCredentials } from "../model/client.js";
 import { sharedController, stepSignal } from "../signals.js";
 import { StepContext } from "./step-context.js";
 import { StepAddresses } from "../address/step-address.js";
@@ -60,6 +61,14 @@ export interface StepResult<T extends Value> extends StepOutcome<T> {
 }
 
 /** The price table of a run; a mistake in `PROSEC_PRICES` is the run's error. */
+/** The run's secrets: the model's credentials however they were given, and the environment's. */
+function runSecrets(options: RunOptions): Secrets {
+  const [key, ...others] = modelCredentials(options);
+  const secrets = Secrets.of(key, process.env, options.toolEnv);
+  for (const other of others) secrets.add(other);
+  return secrets;
+}
+
 function pricesOf(options: RunOptions, program: ProgramInfo): PriceTable {
   try {
     return priceTable(options.prices);
@@ -163,7 +172,7 @@ export class RunCore {
       (segment) => this.addresses.structural(segment),
     );
     this.addresses = new StepAddresses(program, options, (name) => this.models.model(name), caller?.core.addresses);
-    this.secrets = caller?.core.secrets ?? Secrets.of(options.apiKey, process.env, options.toolEnv);
+    this.secrets = caller?.core.secrets ?? runSecrets(options);
     this.agentKits = new AgentKits(
       program.name,
       options,
@@ -378,7 +387,12 @@ export class RunCore {
             );
       };
       // The branch's signal: a store that replays (prosec test) cancels a step its lost race cancels.
-      const { step, replayed } = await this.durability.step(address, executeStep, context.signal);
+      // A store may write a failure whole (DBOS: its stack and an API error's body): without secrets.
+      const { step, replayed } = await this.durability.step(
+        address,
+        this.secrets.failureRedacted(executeStep),
+        context.signal,
+      );
       if (step.failed !== undefined) throw (replayedFailure = failed(replayedError(step.failed), true));
       return {
         value: step.value as T,

@@ -8,6 +8,7 @@
  * worker on DBOS, living as long as the worker").
  */
 import { ProseError } from "../errors.js";
+import { modelCredentials } from "../model/client.js";
 import { findMcpConfig, McpConfigError, readMcpConfig } from "../tools/mcp/config.js";
 import { mcpTools } from "../tools/mcp/mcp-tools.js";
 import { McpServers } from "../tools/mcp/servers.js";
@@ -88,7 +89,7 @@ export class RunMcp {
       new McpServerPool({
         cwd: options.cwd ?? process.cwd(),
         mcpConfig: options.mcpConfig,
-        apiKey: options.apiKey ?? process.env["ANTHROPIC_API_KEY"],
+        apiKey: modelCredentials(options)[0] ?? process.env["ANTHROPIC_API_KEY"],
         secret: (value) => this.secrets.add(value),
         log: (server, text) => log(server, this.secrets.redact(text)),
       });

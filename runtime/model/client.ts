@@ -45,6 +45,16 @@ export function connectionFor(options: RunOptions): Connection {
   return connection;
 }
 
+/**
+ * The model's credentials a run sends: `RunOptions.apiKey`, or a ready client's key and token (an
+ * application that gives `client` keeps its key out of the environment and the options, and it must
+ * be withheld from tools and redacted all the same). The first is the run's key.
+ */
+export function modelCredentials(options: RunOptions): string[] {
+  const given = [options.apiKey, options.client?.apiKey, options.client?.authToken];
+  return [...new Set(given.filter((value): value is string => typeof value === "string" && value !== ""))];
+}
+
 function createClient(options: RunOptions, pace: Pace): Anthropic {
   return new Anthropic({
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),

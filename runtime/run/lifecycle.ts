@@ -118,9 +118,8 @@ export class RunLifecycle implements RunScope {
     } catch (error) {
       const failure =
         core.root.signal.aborted && core.root.signal.reason instanceof ProseError ? core.root.signal.reason : error;
-      const redacted = failure instanceof Error ? core.redact(failure.message) : undefined;
-      if (failure instanceof Error && redacted !== failure.message)
-        Object.defineProperty(failure, "message", { value: redacted });
+      // Its stack and causes too: a DBOS run's error is written whole.
+      core.secrets.redactError(failure);
       const message = failure instanceof Error ? failure.message : String(failure);
       const waiting = failure instanceof WaitingForInput ? failure : undefined;
       // A called program's failure (or wait) is reported once, by the run that called it.

@@ -12,6 +12,7 @@ import type { SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 import { PLAIN_SESSION_STEPS } from "../durable/conversation.js";
 import { memoryFolder, readMemory, recordSession } from "./memory.js";
+import { redactedSessionSteps } from "./redacted-session-steps.js";
 import { withRetries } from "./retry.js";
 import { traceRetry } from "../telemetry/run-telemetry.js";
 import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
@@ -70,7 +71,10 @@ export class AgentSessions {
         (signal, key) =>
           withRetries(policy, signal, async (attempt) => {
             const conversation = core.durability.conversation?.(key);
-            const steps = core.durability.sessionSteps?.(key, signal) ?? PLAIN_SESSION_STEPS;
+            const steps = redactedSessionSteps(
+              core.durability.sessionSteps?.(key, signal) ?? PLAIN_SESSION_STEPS,
+              core.secrets,
+            );
             // A `retry:` attempt starts the conversation over; a resumed run's first attempt goes on with it.
             if (attempt > 1) conversation?.append({ type: "restart" });
             if (attempt > 1) traceRetry(attempt);

@@ -21,6 +21,8 @@ const REDACTED = "[redacted]";
 /** Texts whose redaction is remembered, at most, and the longest remembered. */
 const KNOWN_TEXTS = 256;
 const KNOWN_TEXT_CHARACTERS = 512;
+/** How deep `redactError` follows an error's causes. */
+const MAX_CAUSES = 16;
 
 export class Secrets {
   private values: string[] = [];
@@ -111,6 +113,54 @@ export class Secrets {
   redactDeep<T>(value: T): T {
     if (this.values.length === 0 || !this.holdsSecret(value)) return value;
     return this.walk(value) as T;
+  }
+
+  /**
+   * Removes the secrets from every text `error` carries, in place (so its class, status and the like
+   * stay what the run's handling reads): its message and stack, the strings of its own properties (an
+   * API error's body, which a model server may have filled with the request's key) and its causes.
+   * A store that writes a failed step's error whole (DBOS checkpoints serialize it, stack and
+   * properties included) then writes no secret. Returns `error`.
+   */
+  redactError<T>(error: T): T {
+    if (this.values.length > 0) this.redactErrorIn(error, new Set(), 0);
+    return error;
+  }
+
+  /** `body`, whose failure is thrown with its secrets removed (`redactError`). */
+  failureRedacted<T>(body: () => Promise<T>): () => Promise<T> {
+    return async () => {
+      try {
+        return await body();
+      } catch (error) {
+        throw this.redactError(error);
+      }
+    };
+  }
+
+  private redactErrorIn(error: unknown, seen: Set<object>, depth: number): void {
+    if (error === null || typeof error !== "object" || seen.has(error) || depth > MAX_CAUSES) return;
+    seen.add(error);
+    const record = error as Record<string, unknown>;
+    const names = new Set([...Object.keys(record), "message", "stack", "cause"]);
+    for (const name of names) {
+      let value: unknown;
+      try {
+        value = record[name];
+      } catch {
+        continue;
+      }
+      const redacted = typeof value === "string" ? this.redact(value) : this.redactDeep(value);
+      if (redacted === value) continue;
+      try {
+        Object.defineProperty(error, name, { value: redacted, writable: true, configurable: true });
+      } catch {
+        // A frozen error keeps its text: nothing here can change it.
+      }
+    }
+    this.redactErrorIn(record["cause"], seen, depth + 1);
+    const errors = record["errors"];
+    if (Array.isArray(errors)) for (const inner of errors) this.redactErrorIn(inner, seen, depth + 1);
   }
 
   /**

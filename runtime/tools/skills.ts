@@ -7,35 +7,26 @@
  * anything but regular files are refused). A skill's scripts run only through `run_command`, under
  * the agent's own permissions: `read_skill` only reads.
  *
- * Every file of a skill is read as read_skill reads: opened first (O_NOFOLLOW, O_NONBLOCK), then
- * judged by what the descriptor is (a regular file) and where it is (inside the skill's real folder),
- * so a `SKILL.md` that is a link to `/proc/self/environ` or `~/.aws/credentials` (a hostile
- * repository's) never reaches the system prompt, and nothing swapped in after a check is followed.
+ * Every file of a skill is read as read_skill reads (skill-files.ts): opened first, judged by its
+ * descriptor, so a `SKILL.md` that is a link to `/proc/self/environ` or `~/.aws/credentials` (a
+ * hostile repository's) never reaches the system prompt; and read up to a bound, so a huge file
+ * neither fills memory nor fails the sessions that use the skill.
  *
  * A resolved skill carries a digest of its files, which joins the fingerprint of the steps that use
  * it: an edited skill re-runs those steps on resume, and nothing else.
  */
-import { createHash } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  statSync,
-} from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { ToolDefinition } from "../types.js";
 import { SKILL_DESCRIPTION_CHARS, SKILL_NAME_CHARS } from "./skill-limits.js";
+import { digestOf, isOutside, listFiles, readInside } from "./skill-files.js";
 
 export const SKILL_FILE = "SKILL.md";
-/** What a digest reads of a skill folder at most: a skill is a few files of text. */
-const MAX_FILES = 500;
+/** What read_skill shows of a file at most, and the bytes it reads for that. */
 const MAX_READ_CHARS = 200_000;
+const MAX_READ_BYTES = 4 * MAX_READ_CHARS;
+/** What is read of a SKILL.md for its listing: its front matter and first line are near its top. */
+const SKILL_HEAD_BYTES = 1024 * 1024;
 
 export interface ResolvedSkill {
   readonly name: string;
@@ -80,12 +71,12 @@ export function resolveSkill(name: string, cwd: string, homeDir: string): Resolv
 export function skillIn(folder: string, name: string): ResolvedSkill | undefined {
   if (!isFile(join(folder, SKILL_FILE))) return undefined;
   const real = realpathSync.native(folder);
-  const body = readInside(real, SKILL_FILE);
-  if (body instanceof Error) return undefined;
-  const front = frontMatter(body);
+  const head = readInside(real, SKILL_FILE, SKILL_HEAD_BYTES);
+  if (head instanceof Error) return undefined;
+  const front = frontMatter(head.text);
   return {
     name: front["name"] ?? name,
-    description: front["description"] ?? firstLine(body),
+    description: front["description"] ?? firstLine(head.text),
     folder: real,
     digest: digestOf(real),
   };
@@ -135,9 +126,10 @@ export function readSkillTool(skills: readonly ResolvedSkill[]): ToolDefinition 
         path === join(skill.folder, SKILL_FILE)
           ? `[The skill's folder is ${skill.folder}: run its scripts from there with run_command.]\n`
           : "";
-      const read = readInside(skill.folder, relative(skill.folder, path), asked);
+      const read = readInside(skill.folder, relative(skill.folder, path), MAX_READ_BYTES, asked);
       if (read instanceof Error) throw read;
-      const text = where + read;
+      const text = where + read.text;
+      if (read.cut) return `${text.slice(0, MAX_READ_CHARS)}\n[... the rest of its ${read.size} bytes not shown]`;
       return text.length <= MAX_READ_CHARS
         ? text
         : `${text.slice(0, MAX_READ_CHARS)}\n[... ${text.length - MAX_READ_CHARS} more characters not shown]`;
@@ -164,33 +156,6 @@ function insideSkill(skill: ResolvedSkill, asked: string): string {
   return real;
 }
 
-function listFiles(folder: string): string[] {
-  const found: string[] = [];
-  const visit = (current: string): void => {
-    for (const entry of readdirSync(current, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (found.length >= MAX_FILES) return;
-      const path = join(current, entry.name);
-      if (entry.isDirectory()) visit(path);
-      else if (entry.isFile()) found.push(path);
-    }
-  };
-  visit(folder);
-  return found;
-}
-
-/** The folder's files (links not followed), their paths and contents, hashed in a fixed order. */
-function digestOf(folder: string): string {
-  const hash = createHash("sha256");
-  for (const file of listFiles(folder)) {
-    hash.update(relative(folder, file).split(sep).join("/"));
-    hash.update("\0");
-    const read = readInside(folder, relative(folder, file));
-    hash.update(read instanceof Error ? `(unreadable: ${read.message})` : read);
-    hash.update("\0");
-  }
-  return hash.digest("hex").slice(0, 16);
-}
-
 /** `key: value` lines between the opening `---` and the next. */
 function frontMatter(text: string): Record<string, string> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
@@ -214,52 +179,6 @@ function firstLine(text: string): string {
       .find((line) => line.trim() !== "")
       ?.trim() ?? ""
   );
-}
-
-function isOutside(folder: string, path: string): boolean {
-  return path !== folder && !path.startsWith(`${folder}${sep}`);
-}
-
-const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
-
-/**
- * The text of `path` (relative) in the real folder `folder`, or why it may not be read: opened first,
- * not following a last link nor waiting on a FIFO, then judged by its descriptor, a regular file whose
- * real path (`/proc/self/fd/N`) is inside the folder. A link inside that leads inside is read.
- */
-function readInside(folder: string, path: string, asked = path): string | Error {
-  let real: string;
-  try {
-    real = realpathSync.native(join(folder, path));
-  } catch {
-    return new Error(`${asked}: no such file in the skill's folder.`);
-  }
-  const leadsOut = new Error(`${asked} leads outside the skill's folder; read_skill reads only inside it.`);
-  if (isOutside(folder, real)) return leadsOut;
-  let descriptor: number;
-  try {
-    descriptor = openSync(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === "ELOOP" ? leadsOut : new Error(`${asked} cannot be read (${code ?? "unknown error"}).`);
-  }
-  try {
-    if (!fstatSync(descriptor).isFile()) return new Error(`${asked} is not a regular file.`);
-    const named = namedByDescriptor(descriptor);
-    if (named !== undefined && isOutside(folder, named)) return leadsOut;
-    return readFileSync(descriptor, "utf8");
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
-/** The path the kernel says a descriptor names (Linux); undefined where /proc/self/fd is missing. */
-function namedByDescriptor(descriptor: number): string | undefined {
-  try {
-    return readlinkSync(`/proc/self/fd/${descriptor}`);
-  } catch {
-    return undefined;
-  }
 }
 
 function isFile(path: string): boolean {

@@ -90,7 +90,8 @@ export async function runWorker(argv: WorkerArguments): Promise<ExitCode> {
     adoptAfterMs: argv.adoptAfter * 1000,
     outageLimitMs: argv.outageLimit * 1000,
     cwd,
-    log: (line) => process.stderr.write(`${line}\n`),
+    // Its lines quote runs' errors and MCP servers' stderr: no escape sequence reaches a terminal.
+    log: (line) => process.stderr.write(terminalText(`${line}\n`)),
   });
   const gaveUp = await Promise.race([signalled, worker.gaveUp]);
   if (gaveUp !== undefined) {

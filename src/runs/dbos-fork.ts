@@ -17,6 +17,8 @@ import { awaitResult, ResultWait, whyWaiting } from "./dbos-result.js";
 import { liveWorkers } from "../worker/database.js";
 import { isStepRecord } from "./dbos-list.js";
 import { DEFAULT_QUEUE, runAttributes } from "../worker/run-attributes.js";
+import { jsonText } from "../json-text.js";
+import { terminalText } from "../printable.js";
 
 export interface DbosForkOptions {
   readonly runId: string;
@@ -52,8 +54,7 @@ export function forkDbosRun(url: string, options: DbosForkOptions): Promise<Exit
     );
     const reason = whyWaiting(version, queue, await liveWorkers(url, queue));
     if (reason !== null) {
-      if (options.json)
-        process.stdout.write(`${JSON.stringify({ type: "pending", runId: forkId, status: "ENQUEUED" })}\n`);
+      if (options.json) process.stdout.write(`${jsonText({ type: "pending", runId: forkId, status: "ENQUEUED" })}\n`);
       say(`run ${forkId} waits ${reason}; prosec result ${forkId} waits for its outputs`);
       return EXIT.pending;
     }
@@ -101,6 +102,7 @@ async function forkPoint(client: DBOSClient, run: WorkflowStatus, line: number):
   return undefined;
 }
 
+/** A line about a stored run: its messages, versions and queue are the database's, which a terminal must not take as escape sequences. */
 function say(line: string): void {
-  process.stderr.write(`prosec: ${line}\n`);
+  process.stderr.write(terminalText(`prosec: ${line}\n`));
 }

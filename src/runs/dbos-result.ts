@@ -8,6 +8,8 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { printOutputs } from "../run/outputs.js";
 import type { LiveWorker } from "../worker/database.js";
 import { findRun } from "../worker/client.js";
+import { jsonText } from "../json-text.js";
+import { terminalText } from "../printable.js";
 
 /** How `result` was asked: the run, as JSON lines or not, waiting how long (seconds). */
 export interface ResultArguments {
@@ -64,8 +66,8 @@ export async function awaitResult(client: DBOSClient, argv: ResultArguments, wai
     return EXIT.pending;
   }
   if (status.status === "CANCELLED") {
-    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "cancelled", runId: argv.runId })}\n`);
-    process.stderr.write(`prosec: run ${argv.runId} was cancelled (prosec cancel); it has no outputs\n`);
+    if (argv.json) process.stdout.write(`${jsonText({ type: "cancelled", runId: argv.runId })}\n`);
+    process.stderr.write(terminalText(`prosec: run ${argv.runId} was cancelled (prosec cancel); it has no outputs\n`));
     return EXIT.failed;
   }
   let outputs: Outputs;
@@ -73,8 +75,9 @@ export async function awaitResult(client: DBOSClient, argv: ResultArguments, wai
     outputs = await client.retrieveWorkflow<Outputs>(argv.runId).getResult();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (argv.json) process.stdout.write(`${JSON.stringify({ type: "failed", runId: argv.runId, message })}\n`);
-    process.stderr.write(`prosec: run ${argv.runId} failed: ${message}\n`);
+    if (argv.json) process.stdout.write(`${jsonText({ type: "failed", runId: argv.runId, message })}\n`);
+    // The message is the run's: a model's or a tool's text, which a terminal must not take as escape sequences.
+    process.stderr.write(terminalText(`prosec: run ${argv.runId} failed: ${message}\n`));
     return EXIT.failed;
   }
   printOutputs(outputs, argv.json, argv.runId);
@@ -82,13 +85,15 @@ export async function awaitResult(client: DBOSClient, argv: ResultArguments, wai
 }
 
 export function reportPending(argv: ResultArguments, status: WorkflowStatus["status"], silentForMs: number): void {
-  if (argv.json) process.stdout.write(`${JSON.stringify({ type: "pending", runId: argv.runId, status })}\n`);
+  if (argv.json) process.stdout.write(`${jsonText({ type: "pending", runId: argv.runId, status })}\n`);
   // A status read longer ago than a poll or two is the last the database said before it went away.
   const silence =
     silentForMs > 2 * RESULT_POLL_MS
       ? ` (as of ${(silentForMs / 1000).toFixed(1)} s ago: the database has not answered since)`
       : "";
   process.stderr.write(
-    `prosec: run ${argv.runId} is still pending (${status})${silence} after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
+    terminalText(
+      `prosec: run ${argv.runId} is still pending (${status})${silence} after ${argv.timeout} s; see \`prosec status ${argv.runId}\`\n`,
+    ),
   );
 }

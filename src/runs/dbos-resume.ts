@@ -15,6 +15,8 @@ import { answerName } from "../../runtime/stored-runs.js";
 import { liveWorkers } from "../worker/database.js";
 import { dbosRunSteps } from "./dbos-list.js";
 import { DEFAULT_QUEUE, runAttributes } from "../worker/run-attributes.js";
+import { jsonText } from "../json-text.js";
+import { terminalText } from "../printable.js";
 
 export interface DbosResumeOptions {
   readonly runId: string;
@@ -46,7 +48,7 @@ export function resumeDbosRun(url: string, options: DbosResumeOptions): Promise<
         const questions = await waitingQuestions(client, runId);
         if (questions.length > 0) {
           const named = questions.map((question) => ({ ...question, answer: answerName(question, questions) }));
-          if (options.json) process.stdout.write(`${JSON.stringify({ type: "waiting", runId, questions: named })}\n`);
+          if (options.json) process.stdout.write(`${jsonText({ type: "waiting", runId, questions: named })}\n`);
           for (const question of questions)
             say(`run ${runId} is waiting ${howToAnswer(runId, question, questions)}; its worker goes on by itself`);
           return EXIT.waitingForInput;
@@ -83,7 +85,7 @@ async function resumeStopped(
   const reason = whyWaiting(status.applicationVersion, queue, await liveWorkers(url, queue));
   if (reason !== null) {
     // Nothing here can run it: waiting would hang a script. It is queued; a worker started later takes it.
-    if (options.json) process.stdout.write(`${JSON.stringify({ type: "pending", runId, status: "ENQUEUED" })}\n`);
+    if (options.json) process.stdout.write(`${jsonText({ type: "pending", runId, status: "ENQUEUED" })}\n`);
     say(`run ${runId} waits ${reason}; prosec result ${runId} waits for its outputs`);
     return EXIT.pending;
   }
@@ -99,13 +101,14 @@ async function reportFailed(client: DBOSClient, status: WorkflowStatus, json: bo
   } catch (error) {
     message = error instanceof Error ? error.message : String(error);
   }
-  if (json) process.stdout.write(`${JSON.stringify({ type: "failed", runId, message })}\n`);
+  if (json) process.stdout.write(`${jsonText({ type: "failed", runId, message })}\n`);
   say(
     `run ${runId} failed: ${message}. A failed DBOS run is not resumed (its outcome is recorded): submit it again with prosec submit`,
   );
   return EXIT.failed;
 }
 
+/** A line about a stored run: its messages, versions and queue are the database's, which a terminal must not take as escape sequences. */
 function say(line: string): void {
-  process.stderr.write(`prosec: ${line}\n`);
+  process.stderr.write(terminalText(`prosec: ${line}\n`));
 }

@@ -9,6 +9,7 @@ import { EXIT, type ExitCode } from "../exit-codes.js";
 import { DatabaseUnreachable, NoRunsDatabase, UsageError } from "../errors.js";
 import { configuredDatabaseUrl } from "../worker/database-url.js";
 import { FolderRuns } from "./folder-runs.js";
+import { terminalText } from "../printable.js";
 import type {
   Answers,
   Continuation,
@@ -152,11 +153,12 @@ export async function reportingStore(command: () => Promise<ExitCode>): Promise<
     return await command();
   } catch (error) {
     if (error instanceof RunStateError) {
-      process.stderr.write(`prosec: ${error.message}\n`);
+      // A message about a stored run may quote what it holds: no escape sequence reaches a terminal.
+      process.stderr.write(terminalText(`prosec: ${error.message}\n`));
       return EXIT.runStateUnusable;
     }
     if (!(error instanceof DatabaseUnreachable || error instanceof NoRunsDatabase)) throw error;
-    process.stderr.write(`prosec: ${error.message}\n`);
+    process.stderr.write(terminalText(`prosec: ${error.message}\n`));
     return error instanceof NoRunsDatabase ? EXIT.usage : EXIT.network;
   }
 }

@@ -7,6 +7,7 @@ import { RUN_WORKFLOW } from "../../runtime/dbos-runs.js";
 import { UsageError } from "../errors.js";
 import { APPLICATION, checkReachable, explainMissing } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
+import { terminalText } from "../printable.js";
 
 // DBOS's client runs overlapping queries on one pg connection, which pg 8 reports with a
 // deprecation warning on every `result`: noise for prosec's users, who can do nothing about it.
@@ -21,7 +22,9 @@ export async function withClient<T>(url: string, body: (client: DBOSClient) => P
   const client = await DBOSClient.create({
     systemDatabaseUrl: url,
     applicationName: APPLICATION,
-    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) => process.stderr.write(`${line}\n`)),
+    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) =>
+      process.stderr.write(terminalText(`${line}\n`)),
+    ),
   });
   try {
     return await body(client);

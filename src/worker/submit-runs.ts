@@ -10,6 +10,7 @@ import { newRunId } from "../../runtime/stored-runs.js";
 import { APPLICATION, migrate } from "./database.js";
 import { dbosLogger } from "./dbos-logger.js";
 import { DEFAULT_QUEUE, type RunAttributes } from "./run-attributes.js";
+import { terminalText } from "../printable.js";
 
 export interface RunToSubmit {
   /** The run's id (default: a new one). Submitting an id again returns the run already there. */
@@ -36,7 +37,9 @@ export async function submitRuns(runs: readonly RunToSubmit[], options: SubmitRu
   const client = await DBOSClient.create({
     systemDatabaseUrl: options.databaseUrl,
     applicationName: APPLICATION,
-    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) => process.stderr.write(`${line}\n`)),
+    logger: dbosLogger(process.env["PROSEC_DBOS_LOG_LEVEL"] ?? "warn", (line) =>
+      process.stderr.write(terminalText(`${line}\n`)),
+    ),
   });
   const now = new Date();
   const queueName = options.queue ?? DEFAULT_QUEUE;
