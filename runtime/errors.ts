@@ -71,6 +71,17 @@ const CODE_WORDS: { readonly [code: string]: string } = {
   EFBIG: "the file would exceed the size limit",
 };
 
+/** What fixes each failure: a read-only folder wants no free space, nor a full disk write access. */
+const REMEDIES: { readonly [code: string]: string } = {
+  ENOSPC: "free space on the device",
+  EDQUOT: "free space within the quota",
+  EFBIG: "free space, or raise the file size limit (ulimit -f)",
+  EROFS: "remount the file system writable, or work in a folder on another one",
+  EIO: "check the device (dmesg)",
+  EACCES: "make the folder writable for this user, or work in one that is",
+  EPERM: "make the folder writable for this user, or work in one that is",
+};
+
 /** Whether `error` is a file-system failure of the machine (a full disk, a read-only folder, an I/O error, a denied permission). */
 export function isEnvironmentFailure(error: unknown): error is NodeJS.ErrnoException {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -95,24 +106,28 @@ export class EnvironmentError extends ProseError {
     super(reason, cause === undefined ? {} : { cause });
   }
 
-  /** `error` (one `isEnvironmentFailure` accepts) while doing `what` (\`writing journal.jsonl\`). */
-  static of(error: NodeJS.ErrnoException, what: string): EnvironmentError {
+  /**
+   * `error` (one `isEnvironmentFailure` accepts) while doing `what` (\`writing journal.jsonl\`);
+   * `then` is how to go on once fixed (a run resumes; a command is run again).
+   */
+  static of(error: NodeJS.ErrnoException & { dest?: string }, what: string, then = "resume"): EnvironmentError {
     const code = error.code!;
     const path = error.path;
-    const where = path === undefined ? "" : ` (${path})`;
+    // A copy or a rename names both ends: either may be the one refused.
+    const where = path === undefined ? "" : error.dest === undefined ? ` (${path})` : ` (${path} → ${error.dest})`;
     return new EnvironmentError(
       code,
       path,
-      `${what} failed: ${CODE_WORDS[code] ?? code} (${code})${where}. This is a problem of the machine prosec runs on, not of prosec or the program: free space, or make the folder writable, then resume.`,
+      `${what} failed: ${CODE_WORDS[code] ?? code} (${code})${where}. This is a problem of the machine prosec runs on, not of prosec or the program: ${REMEDIES[code] ?? "fix it"}, then ${then}.`,
       error,
     );
   }
 }
 
 /** `error` as an EnvironmentError when the machine caused it; anything else unchanged. */
-export function asEnvironmentError(error: unknown, what: string): unknown {
+export function asEnvironmentError(error: unknown, what: string, then?: string): unknown {
   if (error instanceof EnvironmentError || !isEnvironmentFailure(error)) return error;
-  return EnvironmentError.of(error, what);
+  return EnvironmentError.of(error, what, then);
 }
 
 /**

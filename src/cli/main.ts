@@ -97,7 +97,10 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.runStateUnusable;
     }
     // A full disk, a read-only folder: the machine's problem, said as such (not "a bug in prosec").
-    const environment = error instanceof EnvironmentError ? error : asEnvironmentError(error, "A file operation");
+    const environment =
+      error instanceof EnvironmentError
+        ? error
+        : asEnvironmentError(error, "A file operation", "run the command again");
     if (environment instanceof EnvironmentError) {
       process.stderr.write(forStream(process.stderr, `prosec: ${environment.reason}\n`));
       return EXIT.environment;
