@@ -157,9 +157,17 @@ export function isAbortError(error: unknown): boolean {
 /** A short human-readable description of any thrown value. */
 export function describeError(error: unknown): string {
   if (error instanceof ProseError) return error.reason;
-  if (error instanceof Error) return error.message;
+  if (error instanceof Error) return NO_CREDENTIALS.test(error.message) ? NO_CREDENTIALS_REASON : error.message;
   return String(error);
 }
+
+/**
+ * The SDK's words for a client with no key, no token and no profile, which name its constructor's
+ * options; an app's run (the CLI checks this before a run starts) says what to set instead.
+ */
+const NO_CREDENTIALS = /^Could not resolve authentication method\b/;
+const NO_CREDENTIALS_REASON =
+  "no API key: set ANTHROPIC_API_KEY, or pass `apiKey` in the run options (ANTHROPIC_BASE_URL alone reaches a compatible server that takes none)";
 
 /**
  * The run reached mid-program inputs that nobody answered and nobody can be asked (off a terminal,
