@@ -52,6 +52,10 @@ export function refusedAccessMessage(error: unknown): string | undefined {
   if (refusal.status === 401)
     return `${server} refused the credentials (401): check ${key}${setIn(key) ? " (it is set, to a key that server does not accept)" : ""}`;
   if (refusal.status === 403) return `${server} refused the request (403): the key in ${key} has no access to it`;
+  const configured = process.env["ANTHROPIC_BASE_URL"]?.trim() ?? "";
+  // The SDK adds `/v1/messages` itself: an OpenAI-style base URL ending in /v1 asks for /v1/v1/messages.
+  if (refusal.status === 404 && /\/v1\/?$/.test(configured))
+    return `the model server answered 404: ANTHROPIC_BASE_URL ends with /v1, which the SDK adds itself: set it to ${maskedUrl(configured.replace(/\/v1\/?$/, ""))}`;
   const model = /\bmodel: ([^"\s]+)/.exec(refusal.message)?.[1];
   if (refusal.status === 404 && model !== undefined)
     return `${server} has no model ${JSON.stringify(model)} (404): check the id a \`model:\` of the program gives, or set the id sonnet, opus or haiku stands for (PROSEC_MODEL_SONNET=...)`;

@@ -161,6 +161,18 @@ describe("a first prosec run", () => {
     );
   });
 
+  it("a base URL ending in /v1 (which the SDK adds) that the server answers 404 says to drop it", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.error(404, { message: "Not Found" }) });
+    servers.push(server);
+    const cwd = hello();
+    const env = bareEnvironment(cwd, { ANTHROPIC_BASE_URL: `${server.url}/v1` });
+    const exit = await prosec(cwd, ["run", "hello.prose"], env);
+    expect(exit.code).toBe(EXIT.failed);
+    expect(exit.stderr).toContain(
+      `prosec: the model server answered 404: ANTHROPIC_BASE_URL ends with /v1, which the SDK adds itself: set it to ${server.url}/\n`,
+    );
+  });
+
   it("a request the server turns down for what it asks (400) gets no such hint", async () => {
     const server = await startFakeAnthropic({
       respond: () => reply.error(400, { message: "model: max_tokens too large" }),
