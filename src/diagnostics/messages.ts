@@ -529,12 +529,16 @@ export const analyzeMessages = {
     warning("W010", range, "`skills:` is empty", "list the skills, or remove the property"),
 
   // prosec's own codes
-  undefinedName: (range: SourceRange, name: string, suggestion: string | undefined) =>
+  undefinedName: (range: SourceRange, name: string, suggestion: string | undefined, condition = false) =>
     error(
       "P001",
       range,
       `${quote(name)} is not defined${didYouMean(suggestion)}`,
-      suggestion ? undefined : `bind it first: \`let ${name} = ...\``,
+      suggestion
+        ? undefined
+        : condition
+          ? `a condition a model judges goes between \`**\`: \`**${name}**\`; a name must be bound first: \`let ${name} = ...\``
+          : `bind it first: \`let ${name} = ...\``,
     ),
   unboundInterpolation: (range: SourceRange, text: string, name: string, suggestion: string | undefined) =>
     warning(
