@@ -71,6 +71,17 @@ const CODE_WORDS: { readonly [code: string]: string } = {
   EFBIG: "the file would exceed the size limit",
 };
 
+/** What fixes each failure: a read-only folder wants no free space, nor a full disk write access. */
+const REMEDIES: { readonly [code: string]: string } = {
+  ENOSPC: "free space on the device",
+  EDQUOT: "free space within the quota",
+  EFBIG: "free space, or raise the file size limit (ulimit -f)",
+  EROFS: "remount the file system writable, or work in a folder on another one",
+  EIO: "check the device (dmesg)",
+  EACCES: "make the folder writable for this user, or work in one that is",
+  EPERM: "make the folder writable for this user, or work in one that is",
+};
+
 /** Whether `error` is a file-system failure of the machine (a full disk, a read-only folder, an I/O error, a denied permission). */
 export function isEnvironmentFailure(error: unknown): error is NodeJS.ErrnoException {
   const code = (error as NodeJS.ErrnoException | null)?.code;
@@ -95,24 +106,28 @@ export class EnvironmentError extends ProseError {
     super(reason, cause === undefined ? {} : { cause });
   }
 
-  /** `error` (one `isEnvironmentFailure` accepts) while doing `what` (\`writing journal.jsonl\`). */
-  static of(error: NodeJS.ErrnoException, what: string): EnvironmentError {
+  /**
+   * `error` (one `isEnvironmentFailure` accepts) while doing `what` (\`writing journal.jsonl\`);
+   * `then` is how to go on once fixed (a run resumes; a command is run again).
+   */
+  static of(error: NodeJS.ErrnoException & { dest?: string }, what: string, then = "resume"): EnvironmentError {
     const code = error.code!;
     const path = error.path;
-    const where = path === undefined ? "" : ` (${path})`;
+    // A copy or a rename names both ends: either may be the one refused.
+    const where = path === undefined ? "" : error.dest === undefined ? ` (${path})` : ` (${path} → ${error.dest})`;
     return new EnvironmentError(
       code,
       path,
-      `${what} failed: ${CODE_WORDS[code] ?? code} (${code})${where}. This is a problem of the machine prosec runs on, not of prosec or the program: free space, or make the folder writable, then resume.`,
+      `${what} failed: ${CODE_WORDS[code] ?? code} (${code})${where}. This is a problem of the machine prosec runs on, not of prosec or the program: ${REMEDIES[code] ?? "fix it"}, then ${then}.`,
       error,
     );
   }
 }
 
 /** `error` as an EnvironmentError when the machine caused it; anything else unchanged. */
-export function asEnvironmentError(error: unknown, what: string): unknown {
+export function asEnvironmentError(error: unknown, what: string, then?: string): unknown {
   if (error instanceof EnvironmentError || !isEnvironmentFailure(error)) return error;
-  return EnvironmentError.of(error, what);
+  return EnvironmentError.of(error, what, then);
 }
 
 /**
@@ -142,9 +157,17 @@ export function isAbortError(error: unknown): boolean {
 /** A short human-readable description of any thrown value. */
 export function describeError(error: unknown): string {
   if (error instanceof ProseError) return error.reason;
-  if (error instanceof Error) return error.message;
+  if (error instanceof Error) return NO_CREDENTIALS.test(error.message) ? NO_CREDENTIALS_REASON : error.message;
   return String(error);
 }
+
+/**
+ * The SDK's words for a client with no key, no token and no profile, which name its constructor's
+ * options; an app's run (the CLI checks this before a run starts) says what to set instead.
+ */
+const NO_CREDENTIALS = /^Could not resolve authentication method\b/;
+const NO_CREDENTIALS_REASON =
+  "no API key: set ANTHROPIC_API_KEY, or pass `apiKey` in the run options (ANTHROPIC_BASE_URL alone reaches a compatible server that takes none)";
 
 /**
  * The run reached mid-program inputs that nobody answered and nobody can be asked (off a terminal,

@@ -29,7 +29,7 @@ export const EXIT = {
   /**
    * The machine failed: the disk is full, a folder is read-only, an input/output error, a permission
    * denied. A run stopped by it keeps its journal up to its last complete record and resumes once the
-   * cause is fixed.
+   * cause is fixed. Also: prosec was never built, or runs on a Node older than its floor (bin/prosec).
    */
   environment: 9,
   /** `prosec eval`: every case stopped on an error (none was scored): the eval measured nothing. */

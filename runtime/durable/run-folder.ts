@@ -123,7 +123,9 @@ export class RunFolder {
       makeDirectory(dir);
       lockRun(dir, readManifest(dir)?.runId ?? runId);
     } catch (error) {
-      throw asEnvironmentError(error, `Taking the lock of run folder ${dir}`);
+      // A new run that could not make its folder has nothing to resume: it starts again.
+      const made = existsSync(join(dir, MANIFEST_FILE));
+      throw asEnvironmentError(error, `Taking the lock of run folder ${dir}`, made ? "resume" : "run it again");
     }
     try {
       return RunFolder.openLocked(dir, program, runId, supplied, resume, strict, traceparent, check);

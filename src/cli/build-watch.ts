@@ -15,6 +15,7 @@ import { reportBuild } from "./build-report.js";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { displayPath, findPrograms } from "../project/files.js";
 import { UsageError } from "../errors.js";
+import { EnvironmentError } from "../../runtime/host.js";
 
 /** Editors write a file in several steps: wait for the burst to end. */
 const SETTLE_MS = 60;
@@ -47,7 +48,9 @@ export async function watchBuild(paths: readonly string[], options: BuildOptions
       const message =
         error instanceof UsageError
           ? error.message
-          : `internal error: ${error instanceof Error ? error.message : String(error)}`;
+          : error instanceof EnvironmentError
+            ? error.reason
+            : `internal error: ${error instanceof Error ? error.message : String(error)}`;
       process.stdout.write(`prosec: ${message} (still watching)\n`);
       follow(folders(paths, [...sources.keys()], cwd));
       return;

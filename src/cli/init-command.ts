@@ -21,7 +21,8 @@ export function initCommand(yargs: Argv): Argv {
       const into = relative(process.cwd(), resolve(argv.dir));
       // Run from the project's own node_modules: it is in. Else from where the project stands alone.
       const source = prosecSource(resolve(argv.dir), packageRoot());
-      const install = source === undefined ? "" : `npm install ${shellWord(source)} && `;
+      const pack = source?.pack === undefined ? "" : `npm pack --silent ${shellWord(source.pack)} && `;
+      const install = source === undefined ? "" : `${pack}npm install ${shellWord(source.install)} && `;
       process.stdout.write(
         [
           "",

@@ -6,6 +6,7 @@ import { EXIT } from "../exit-codes.js";
 import { forStream } from "../printable.js";
 import { DatabaseMismatch, UsageError } from "../errors.js";
 import { asEnvironmentError, EnvironmentError } from "../../runtime/host.js";
+import { pathProblem } from "./path-problem.js";
 import { usageMessage } from "./usage-errors.js";
 import { withoutHelpKeptAhead, yargs } from "./yargs.js";
 
@@ -96,8 +97,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(forStream(process.stderr, `prosec: ${error.message}\n`));
       return EXIT.runStateUnusable;
     }
+    // A file where a folder goes, an output folder that is not there: the user's paths, not a bug.
+    const problem = pathProblem(error);
+    if (problem !== undefined) {
+      process.stderr.write(forStream(process.stderr, `prosec: ${problem}\n`));
+      return EXIT.usage;
+    }
     // A full disk, a read-only folder: the machine's problem, said as such (not "a bug in prosec").
-    const environment = error instanceof EnvironmentError ? error : asEnvironmentError(error, "A file operation");
+    const environment =
+      error instanceof EnvironmentError
+        ? error
+        : asEnvironmentError(error, "A file operation", "run the command again");
     if (environment instanceof EnvironmentError) {
       process.stderr.write(forStream(process.stderr, `prosec: ${environment.reason}\n`));
       return EXIT.environment;

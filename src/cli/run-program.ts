@@ -8,7 +8,12 @@ import { APIConnectionError } from "@anthropic-ai/sdk/core/error";
 import { dirname, join, resolve } from "node:path";
 import { askOnTerminal, missingInputs, missingParameters, parseInputArguments } from "../run/inputs.js";
 import { printOutputs } from "../run/outputs.js";
-import { modelAccessConfigured, noCredentialsMessage, unreachableServerMessage } from "../run/credentials.js";
+import {
+  modelAccessConfigured,
+  noCredentialsMessage,
+  refusedAccessMessage,
+  unreachableServerMessage,
+} from "../run/credentials.js";
 import { createNarrator, type NarrationMode } from "../run/narration.js";
 import {
   BudgetExceeded,
@@ -197,6 +202,8 @@ export async function runProgram(argv: RunArguments): Promise<ExitCode> {
     const budget = error instanceof BudgetExceeded;
     const unreachable = !budget && !controller.signal.aborted && causedByNetwork(error);
     if (unreachable) process.stderr.write(`prosec: ${unreachableServerMessage()}\n`);
+    const refused = budget || unreachable ? undefined : refusedAccessMessage(error);
+    if (refused !== undefined) process.stderr.write(forStream(process.stderr, `prosec: ${refused}\n`));
     // The message states the facts; how to go on is said here, in the command line's options.
     const more = !budget ? "" : error.remedy === "price" ? " (with the price set)" : " --budget <dollars> (or --yes)";
     if (resumable(runDir, program.sourceHash) && !isCancelled(runDir))

@@ -4,6 +4,7 @@
  * start and cost; `runs show` lists one run's steps; `prosec runs prune` removes the old folder runs
  * that no process is running.
  */
+import { withRunAbove } from "../runs/runs-above.js";
 import type { Argv } from "yargs";
 import { EXIT, type ExitCode } from "../exit-codes.js";
 import { UsageError } from "../errors.js";
@@ -235,7 +236,10 @@ function asJson({ run }: Listed): object {
 async function showRun(runId: string, json: boolean): Promise<ExitCode> {
   const store = openRunStore(process.cwd());
   const found: FoundRun | undefined = await store.find(runId);
-  if (found === undefined) throw new UsageError(`runs show ${runId}: there is no such run (prosec runs lists them)`);
+  if (found === undefined)
+    throw new UsageError(
+      withRunAbove(`runs show ${runId}: there is no such run (prosec runs lists them)`, process.cwd(), runId),
+    );
   const steps = await store.steps(runId);
   if (json) {
     process.stdout.write(`${jsonText(steps, 2)}\n`);

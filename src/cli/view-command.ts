@@ -3,7 +3,7 @@
  * and the DBOS database's when one is configured), served on 127.0.0.1 with a random token in its
  * address, or with `--out report.html` one self-contained file of one run that opens offline.
  */
-import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import type { Argv } from "yargs";
 import { renderPage } from "../view/page.js";
 import { reportDetails } from "../view/report.js";
@@ -47,6 +47,9 @@ export async function runView(argv: ViewArguments): Promise<number> {
     if (argv.run !== undefined && (await store.find(argv.run)) === undefined)
       throw new UsageError(`no run ${argv.run} ${(await store.list()).where} (prosec runs lists them)`);
     if (argv.out === undefined) return serve(store, argv.run);
+    // Renaming the page over a folder fails, over `.` with EBUSY: say so before rendering.
+    if (statSync(argv.out, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--out ${argv.out} is a folder: name the file to write (--out report.html)`);
     const runId = argv.run ?? (await store.list()).runs[0]?.runId;
     if (runId === undefined) throw new UsageError("no runs here to write a report of (prosec runs lists them)");
     const found = (await store.find(runId))!;

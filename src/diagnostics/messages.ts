@@ -62,6 +62,53 @@ export function quote(name: string): string {
 // 1-parse: lexical and syntax errors
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * Characters that text copied from a word processor, a web page or a chat brings in: curly quotes
+ * where a string needs `"`, and spaces that look like spaces (or like nothing) but are not U+0020.
+ */
+const CURLY_QUOTES = new Set([
+  "\u201c",
+  "\u201d",
+  "\u201e",
+  "\u201f",
+  "\u2018",
+  "\u2019",
+  "\u00ab",
+  "\u00bb",
+  "\u2033",
+]);
+const INVISIBLE_NAMES: { readonly [character: string]: string } = {
+  "\u00a0": "a no-break space",
+  "\u200b": "a zero-width space",
+  "\u200c": "a zero-width non-joiner",
+  "\u200d": "a zero-width joiner",
+  "\u2060": "a word joiner",
+  "\ufeff": "a byte order mark",
+  "\u3000": "an ideographic space",
+};
+
+function unexpectedCharacter(range: SourceRange, character: string): Diagnostic {
+  if (CURLY_QUOTES.has(character))
+    return error(
+      "E004",
+      range,
+      `unexpected character ${quote(character)} (a curly quote)`,
+      'write strings between straight quotes, `"like this"`: an editor or a chat app may have curled them',
+    );
+  if (/^[\s\p{Cf}]$/u.test(character)) {
+    const point = `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    const name =
+      INVISIBLE_NAMES[character] ?? (/\s/.test(character) ? "a space other than U+0020" : "an invisible character");
+    return error(
+      "E004",
+      range,
+      `unexpected character ${point} (${name})`,
+      "replace it with a plain space, or delete it: text copied from a web page or a chat often brings these",
+    );
+  }
+  return error("E004", range, `unexpected character ${quote(character)}`);
+}
+
 export const parseMessages = {
   unterminatedString: (range: SourceRange, triple: boolean) =>
     error(
@@ -88,8 +135,7 @@ export const parseMessages = {
       character === "" ? "a string cannot end with `\\`" : `unknown escape sequence \`\\${character}\``,
       'the escapes are \\\\ \\" \\n \\t \\{ \\}; write \\\\ for a backslash, or use a """raw""" string',
     ),
-  unexpectedCharacter: (range: SourceRange, character: string) =>
-    error("E004", range, `unexpected character ${quote(character)}`),
+  unexpectedCharacter: (range: SourceRange, character: string) => unexpectedCharacter(range, character),
   unexpectedToken: (range: SourceRange, found: string, expected: readonly string[], keyword?: string) =>
     error(
       "E004",
@@ -483,12 +529,16 @@ export const analyzeMessages = {
     warning("W010", range, "`skills:` is empty", "list the skills, or remove the property"),
 
   // prosec's own codes
-  undefinedName: (range: SourceRange, name: string, suggestion: string | undefined) =>
+  undefinedName: (range: SourceRange, name: string, suggestion: string | undefined, condition = false) =>
     error(
       "P001",
       range,
       `${quote(name)} is not defined${didYouMean(suggestion)}`,
-      suggestion ? undefined : `bind it first: \`let ${name} = ...\``,
+      suggestion
+        ? undefined
+        : condition
+          ? `a condition a model judges goes between \`**\`: \`**${name}**\`; a name must be bound first: \`let ${name} = ...\``
+          : `bind it first: \`let ${name} = ...\``,
     ),
   unboundInterpolation: (range: SourceRange, text: string, name: string, suggestion: string | undefined) =>
     warning(

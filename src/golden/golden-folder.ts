@@ -11,7 +11,7 @@
  * text, and its program is found by the source path in `run.json` from the working directory.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import {
   JOURNAL_FILE,
   parseJournal,
@@ -64,7 +64,7 @@ export function findGoldens(paths: readonly string[], cwd: string): string[] {
   const found = new Set<string>();
   for (const path of paths) {
     const absolute = resolve(cwd, path);
-    if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new UsageError(`${path}: no such folder`);
+    if (!existsSync(absolute) || !statSync(absolute).isDirectory()) throw new UsageError(noSuchFolder(path, cwd));
     const goldens = goldensUnder(absolute);
     if (goldens.length === 0)
       throw new UsageError(
@@ -73,6 +73,20 @@ export function findGoldens(paths: readonly string[], cwd: string): string[] {
     goldens.forEach((golden) => found.add(golden));
   }
   return [...found];
+}
+
+/**
+ * A relative path missing here that a folder above holds (`tests` from a project's `src/`): the tests
+ * name programs inside the working directory, so they run from that folder.
+ */
+function noSuchFolder(path: string, cwd: string): string {
+  if (isAbsolute(path)) return `${path}: no such folder`;
+  for (let folder = dirname(cwd); ; folder = dirname(folder)) {
+    const there = join(folder, path);
+    if (existsSync(there) && statSync(there).isDirectory())
+      return `${path}: no such folder here; ${there} is one: run prosec test from ${folder}`;
+    if (dirname(folder) === folder) return `${path}: no such folder`;
+  }
 }
 
 export function isGolden(dir: string): boolean {

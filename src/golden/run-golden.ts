@@ -4,6 +4,7 @@
  * the journal are rewritten from the replay; with `writePending` the steps the recording lacks are
  * written to answers.json for a person to answer.
  */
+import { withRunAbove } from "../runs/runs-above.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -82,7 +83,10 @@ export async function saveGolden(runId: string, testName: string, options: Golde
   if (!/^\w[\w.-]*$/.test(testName))
     throw new UsageError(`--save ${runId} ${testName}: a test name is letters, digits, ".", "-" and "_"`);
   const runDir = join(options.cwd, ".prose", "runs", runId);
-  if (!isGolden(runDir)) throw new UsageError(`--save ${runId}: there is no such run in ${join(".prose", "runs")}`);
+  if (!isGolden(runDir))
+    throw new UsageError(
+      withRunAbove(`--save ${runId}: there is no such run in ${join(".prose", "runs")}`, options.cwd, runId),
+    );
   const target = join(options.cwd, "tests", `${testName}.golden`);
   if (existsSync(target))
     throw new UsageError(

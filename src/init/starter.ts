@@ -7,8 +7,8 @@
  * .gitignore are added to, and a file init would write that is already there refuses the whole init
  * before anything is written.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { makeDirectory } from "../../runtime/stored-runs.js";
 import { UsageError } from "../errors.js";
 import { packageRoot } from "../package-root.js";
@@ -56,6 +56,16 @@ export async function initProject(dir: string): Promise<InitReport> {
   if (taken.length > 0)
     throw new UsageError(
       `${[taken.slice(0, -1).join(", "), taken.at(-1)].filter(Boolean).join(" and ")} already exist${taken.length === 1 ? "s" : ""} in ${dir}: init overwrites nothing`,
+    );
+  // A file where init makes a folder would stop it halfway, the starter written and its test not.
+  const notFolder = [".", "src", dirname(STARTER.golden), dirname(STARTER_EVAL.program)].find(
+    (relative) => existsSync(path(relative)) && !statSync(path(relative)).isDirectory(),
+  );
+  if (notFolder !== undefined)
+    throw new UsageError(
+      notFolder === "."
+        ? `${dir} is a file, not a folder: name the folder to set the project up in (it is made when missing)`
+        : `${join(dir, notFolder)} is a file, not a folder: init puts ${notFolder === "src" ? "the starter program" : notFolder === "tests" ? "the golden test" : "the eval"} in it; move the file away first`,
     );
   const manifest = packageManifest(path("package.json"), root);
 

@@ -14,6 +14,7 @@ import { readProgram } from "./read-program.js";
 import { compile, hashInputs, type ImportResolution } from "../compile.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { writeFileAtomically } from "../../runtime/stored-runs.js";
+import { asEnvironmentError, EnvironmentError } from "../../runtime/host.js";
 import { removeOrphanModules, removeStaleTemporaries } from "./stale-outputs.js";
 import { committedCost, raisedParts } from "./bound-change.js";
 import { importedFiles, importResolver, isProgramFile, resolveUse } from "./imports.js";
@@ -227,8 +228,17 @@ function write(path: string, code: string, cwd: string): void {
   try {
     writeFileAtomically(path, code);
   } catch (error) {
+    const shown = portable(path, cwd);
+    // A read-only folder or a full disk is the machine's (exit 9), as for every command; its path
+    // would name the temporary file the atomic write made, so the module is named instead.
+    const environment = asEnvironmentError(
+      Object.assign(new Error((error as Error).message), { code: (error as NodeJS.ErrnoException).code }),
+      `Writing ${shown}`,
+      "build again",
+    );
+    if (environment instanceof EnvironmentError) throw environment;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new UsageError(`cannot write ${portable(path, cwd)} (${reason})`);
+    throw new UsageError(`cannot write ${shown} (${reason})`);
   }
 }
 

@@ -11,6 +11,7 @@ import { UsageError } from "../errors.js";
 import { answerFileRun, cancelFileRun, decideFileRun } from "./folder-control.js";
 import { isRunning, listRuns, readRun, runsFolder, type ListedRun } from "./folder-list.js";
 import { runSteps } from "./folder-steps.js";
+import { withRunAbove } from "./runs-above.js";
 import type {
   Answers,
   Continuation,
@@ -115,7 +116,11 @@ export class FolderRuns implements RunStore {
     // A folder without a usable run.json is the runtime's to explain (EXIT.runStateUnusable).
     if (dir === undefined)
       throw new UsageError(
-        `--resume ${runId}: there is no such run in ${join(".prose", "runs")} (set DBOS_SYSTEM_DATABASE_URL to resume a run in a DBOS database)`,
+        withRunAbove(
+          `--resume ${runId}: there is no such run in ${join(".prose", "runs")} (set DBOS_SYSTEM_DATABASE_URL to resume a run in a DBOS database)`,
+          this.cwd,
+          runId,
+        ),
       );
     if (options.file === undefined)
       throw new UsageError(
@@ -128,8 +133,12 @@ export class FolderRuns implements RunStore {
     const dir = this.folderOf(runId);
     if (dir === undefined)
       throw new UsageError(
-        missing ??
-          `there is no run ${runId} in .prose/runs here, and DBOS_SYSTEM_DATABASE_URL is not set to look for it in a database`,
+        withRunAbove(
+          missing ??
+            `there is no run ${runId} in .prose/runs here, and DBOS_SYSTEM_DATABASE_URL is not set to look for it in a database`,
+          this.cwd,
+          runId,
+        ),
       );
     // Answering, approving, cancelling and resuming write into it by name.
     refuseLinks(dir);

@@ -151,4 +151,24 @@ describe("prosec init", () => {
     );
     expect(readdirSync(app).sort()).toEqual(["lib", "package.json"]);
   });
+
+  it("refuses a file where it would make a folder, before writing anything (it crashed, exit 3)", () => {
+    const parent = temporaryFolder("prosec-init-file-");
+    writeFileSync(join(parent, "notes"), "mine\n");
+    const named = prosec(["init", "notes"], parent);
+    expect(named.status, named.stderr).toBe(EXIT.usage);
+    expect(named.stderr).toBe(
+      "prosec: notes is a file, not a folder: name the folder to set the project up in (it is made when missing)\n",
+    );
+    mkdirSync(join(parent, "app"));
+    writeFileSync(join(parent, "app/tests"), "mine\n");
+    const inside = prosec(["init", "app"], parent);
+    expect(inside.status, inside.stderr).toBe(EXIT.usage);
+    expect(inside.stderr).toBe(
+      "prosec: app/tests is a file, not a folder: init puts the golden test in it; move the file away first\n",
+    );
+    // Refused whole: without the check, the starter, package.json and tsconfig.json were written first.
+    expect(readdirSync(join(parent, "app"))).toEqual(["tests"]);
+    expect(readFileSync(join(parent, "notes"), "utf8")).toBe("mine\n");
+  });
 });

@@ -24,10 +24,11 @@ function installRecord(project: string, resolved: string): void {
 }
 
 describe("the prosec a new project installs", () => {
-  it("installed globally: prosec at its version, from the registry, not the global folder", () => {
+  it("installed globally (npm keeps no record of where from): packed from that install into the project", () => {
     const folder = temporaryFolder();
     const prosec = prosecAt(join(folder, "prefix/lib/node_modules/prosec"));
-    expect(prosecSource(join(folder, "app"), prosec)).toBe("prosec@0.2.0");
+    // Not "prosec@0.2.0": prosec is not on the registry, where that name would fail or be someone else's.
+    expect(prosecSource(join(folder, "app"), prosec)).toEqual({ pack: prosec, install: "./prosec-0.2.0.tgz" });
   });
 
   it("installed in another project from a tarball that is still there: that tarball, copied in by npm", () => {
@@ -36,16 +37,16 @@ describe("the prosec a new project installs", () => {
     mkdirSync(join(folder, "packs"));
     writeFileSync(join(folder, "packs/prosec-0.2.0.tgz"), "");
     installRecord(join(folder, "tools"), "file:../packs/prosec-0.2.0.tgz");
-    expect(prosecSource(join(folder, "app"), prosec)).toBe(join(folder, "packs/prosec-0.2.0.tgz"));
+    expect(prosecSource(join(folder, "app"), prosec)).toEqual({ install: join(folder, "packs/prosec-0.2.0.tgz") });
   });
 
-  it("installed in another project from a tarball since removed, or from the registry: prosec at its version", () => {
+  it("installed in another project from the registry: prosec at its version; from a tarball since removed: packed", () => {
     const folder = temporaryFolder();
     const prosec = prosecAt(join(folder, "tools/node_modules/prosec"));
-    installRecord(join(folder, "tools"), "file:../packs/prosec-0.2.0.tgz");
-    expect(prosecSource(join(folder, "app"), prosec)).toBe("prosec@0.2.0");
     installRecord(join(folder, "tools"), "https://registry.npmjs.org/prosec/-/prosec-0.2.0.tgz");
-    expect(prosecSource(join(folder, "app"), prosec)).toBe("prosec@0.2.0");
+    expect(prosecSource(join(folder, "app"), prosec)).toEqual({ install: "prosec@0.2.0" });
+    installRecord(join(folder, "tools"), "file:../packs/prosec-0.2.0.tgz");
+    expect(prosecSource(join(folder, "app"), prosec)).toEqual({ pack: prosec, install: "./prosec-0.2.0.tgz" });
   });
 
   it("in the project's own node_modules: nothing to install", () => {
@@ -57,8 +58,8 @@ describe("the prosec a new project installs", () => {
   it("a checkout or an unpacked tarball: its folder, near by relative path, far by absolute path", () => {
     const folder = temporaryFolder();
     const checkout = prosecAt(join(folder, "prosec"));
-    expect(prosecSource(join(folder, "app"), checkout)).toBe("../prosec");
-    expect(prosecSource(folder, checkout)).toBe("./prosec");
-    expect(prosecSource(join(folder, "a/b/c/app"), checkout)).toBe(checkout);
+    expect(prosecSource(join(folder, "app"), checkout)).toEqual({ install: "../prosec" });
+    expect(prosecSource(folder, checkout)).toEqual({ install: "./prosec" });
+    expect(prosecSource(join(folder, "a/b/c/app"), checkout)).toEqual({ install: checkout });
   });
 });

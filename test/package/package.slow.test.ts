@@ -4,7 +4,8 @@
  * what the README links to and nothing that points to a missing file. The tarball, installed into an
  * empty project offline (from the npm cache `npm ci` filled), needs no build and no dev dependency:
  * `npx prosec --version`, `prosec examples` and `prosec build` work, `prosec init`'s starter builds and
- * its golden test passes (and init for another project installs prosec from the tarball, not this one), and the package's types resolve under `moduleResolution: node10` and
+ * its golden test passes (and init for another project installs prosec from the tarball, not this one;
+ * from a global install, which keeps no record of its tarball, packs one from it), and the package's types resolve under `moduleResolution: node10` and
  * `NodeNext`. The packed package.json has no scripts (the checkout's are put back after packing), so
  * npm has no install script to warn about. A `file:` dependency on a checkout whose dependencies are
  * not installed fails with a message saying what to do, not with "Cannot find module 'nearley'".
@@ -19,6 +20,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, normalize } from "node:path";
@@ -353,6 +355,29 @@ describe("the packed package, installed into an empty project offline", () => {
     const next = init.stdout.slice(init.stdout.indexOf("next:"));
     expect(next).toContain(`npm install ${join(app, basename(tarball))} && npm install --save-dev typescript@6`);
     expect(next).not.toContain("node_modules");
+  });
+
+  it("installed globally, has a new project pack it from that install: prosec is not on the registry", () => {
+    // A global install's layout (npm install -g --prefix P): the package at P/lib/node_modules/prosec
+    // with its own dependencies, and no record of the tarball it came from.
+    const prefix = temporaryFolder("prosec-global-");
+    const root = join(prefix, "lib/node_modules/prosec");
+    mkdirSync(root, { recursive: true });
+    expect(spawnSync("tar", ["-xzf", tarball, "-C", root, "--strip-components=1"]).status).toBe(0);
+    symlinkSync(join(app, "node_modules"), join(root, "node_modules"));
+    const elsewhere = temporaryFolder("prosec-init-global-");
+    const init = node([join(root, "bin/prosec"), "init"], elsewhere);
+    expect(init.status, init.stdout + init.stderr).toBe(EXIT.ok);
+    const next = init.stdout.slice(init.stdout.indexOf("next:"));
+    const pack = `npm pack --silent ${root}`;
+    expect(next).toContain(`  ${pack} && npm install ./${basename(tarball)} && npm install --save-dev typescript@6`);
+    expect(next).not.toContain(`prosec@${manifest.version}`);
+    // What that command packs is the package as it was installed: the same files, no script to run.
+    const packed = npm(["pack", "--silent", root], elsewhere);
+    expect(packed.status, packed.stderr).toBe(0);
+    expect(packed.stdout.trim()).toBe(basename(tarball));
+    const listed = spawnSync("tar", ["-tzf", join(elsewhere, basename(tarball))], { encoding: "utf8" });
+    expect(listed.stdout.split("\n").filter(Boolean).sort()).toEqual(files.map((file) => `package/${file}`).sort());
   });
 });
 

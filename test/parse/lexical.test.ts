@@ -33,8 +33,10 @@ describe("layout", () => {
     const checked = checkSource(`\ufefflet a = missing\n`).diagnostics;
     expect(checked.map((d) => `${d.range.start.line}:${d.range.start.column} ${d.code}`)).toEqual(["1:9 P001"]);
     // Only at the very start: a second mark, or one on a later line, is an unexpected character.
-    expect(problems(`\ufeff\ufeffsession "a"\n`)).toEqual(["1:1 E004 unexpected character `\ufeff`"]);
-    expect(problems(`session "a"\n\ufeffsession "b"\n`)).toEqual(["2:1 E004 unexpected character `\ufeff`"]);
+    expect(problems(`\ufeff\ufeffsession "a"\n`)).toEqual(["1:1 E004 unexpected character U+FEFF (a byte order mark)"]);
+    expect(problems(`session "a"\n\ufeffsession "b"\n`)).toEqual([
+      "2:1 E004 unexpected character U+FEFF (a byte order mark)",
+    ]);
   });
 
   it("ignores blank and comment-only lines for indentation", () => {
@@ -199,6 +201,24 @@ describe("recovery", () => {
 
   it("reports unknown characters", () => {
     expect(problems('session "a" @ 3\n')).toEqual(["1:13 E004 unexpected character `@`"]);
+  });
+
+  it("names what text pasted from elsewhere brings: curly quotes, and spaces that are not spaces", () => {
+    const [curly] = parse("output a = session \u201cSay hello\u201d\n").diagnostics;
+    expect(curly).toMatchObject({ code: "E004", message: "unexpected character `\u201c` (a curly quote)" });
+    expect(curly!.hint).toContain('`"like this"`');
+    // Invisible, or drawn as a space: the message names it by code point, since the code frame cannot show it.
+    expect(problems("agent w:\n\u00a0\u00a0model: sonnet\n")).toContain(
+      "2:1 E004 unexpected character U+00A0 (a no-break space)",
+    );
+    expect(problems('session "a"\u200b\n')).toEqual(["1:12 E004 unexpected character U+200B (a zero-width space)"]);
+    expect(problems('session "a"\u2003\n')).toEqual([
+      "1:12 E004 unexpected character U+2003 (a space other than U+0020)",
+    ]);
+    const [space] = parse('session "a"\u00a0\n').diagnostics;
+    expect(space!.hint).toBe(
+      "replace it with a plain space, or delete it: text copied from a web page or a chat often brings these",
+    );
   });
 
   it("gives node locations with line, column and offset", () => {

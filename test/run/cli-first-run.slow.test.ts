@@ -1,7 +1,8 @@
 /**
  * A first `prosec run` as a new user meets it: with no API key it says what to set and makes no run
  * folder; a keyless compatible server (ANTHROPIC_BASE_URL alone) is reached without credentials; and
- * a program that declares no outputs shows its final result; a server it cannot reach is named.
+ * a program that declares no outputs shows its final result; a server it cannot reach is named; a key
+ * the server refuses (401) or a model id it does not serve (404) is named with the setting to change.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -129,5 +130,57 @@ describe("a first prosec run", () => {
     );
     expect(exit.stderr).not.toContain("hunter2");
     expect(exit.stderr.trimEnd().split("\n").at(-1)).toMatch(/^Resume with: prosec run hello\.prose --resume \S+$/);
+  });
+
+  it("a key the server refuses (401) names the variable to check, exit failed", async () => {
+    const server = await startFakeAnthropic({
+      respond: () => reply.error(401, { message: "invalid x-api-key" }),
+    });
+    servers.push(server);
+    const cwd = hello();
+    const env = bareEnvironment(cwd, { ANTHROPIC_API_KEY: "sk-ant-typo", ANTHROPIC_BASE_URL: server.url });
+    const exit = await prosec(cwd, ["run", "hello.prose"], env);
+    expect(exit.code).toBe(EXIT.failed);
+    expect(exit.stderr).toContain(
+      "prosec: the model server refused the credentials (401): check ANTHROPIC_API_KEY (it is set, to a key that server does not accept)\n",
+    );
+    expect(exit.stderr).not.toContain("sk-ant-typo");
+  });
+
+  it("a model id the server does not serve (404) is named, with where to fix it", async () => {
+    const server = await startFakeAnthropic({
+      respond: (request) => reply.error(404, { message: `model: ${(request.body as { model: string }).model}` }),
+    });
+    servers.push(server);
+    const cwd = temporaryFolder("prosec-first-run-");
+    writeFileSync(join(cwd, "typo.prose"), 'output greeting = session "Say hello"\n  model: "claude-sonet-4"\n');
+    const exit = await prosec(cwd, ["run", "typo.prose"], bareEnvironment(cwd, { ANTHROPIC_BASE_URL: server.url }));
+    expect(exit.code).toBe(EXIT.failed);
+    expect(exit.stderr).toContain(
+      'prosec: the model server has no model "claude-sonet-4" (404): check the id a `model:` of the program gives, or set the id sonnet, opus or haiku stands for (PROSEC_MODEL_SONNET=...)\n',
+    );
+  });
+
+  it("a base URL ending in /v1 (which the SDK adds) that the server answers 404 says to drop it", async () => {
+    const server = await startFakeAnthropic({ respond: () => reply.error(404, { message: "Not Found" }) });
+    servers.push(server);
+    const cwd = hello();
+    const env = bareEnvironment(cwd, { ANTHROPIC_BASE_URL: `${server.url}/v1` });
+    const exit = await prosec(cwd, ["run", "hello.prose"], env);
+    expect(exit.code).toBe(EXIT.failed);
+    expect(exit.stderr).toContain(
+      `prosec: the model server answered 404: ANTHROPIC_BASE_URL ends with /v1, which the SDK adds itself: set it to ${server.url}/\n`,
+    );
+  });
+
+  it("a request the server turns down for what it asks (400) gets no such hint", async () => {
+    const server = await startFakeAnthropic({
+      respond: () => reply.error(400, { message: "model: max_tokens too large" }),
+    });
+    servers.push(server);
+    const cwd = hello();
+    const exit = await prosec(cwd, ["run", "hello.prose"], bareEnvironment(cwd, { ANTHROPIC_BASE_URL: server.url }));
+    expect(exit.code).toBe(EXIT.failed);
+    expect(exit.stderr).not.toMatch(/^prosec: /m);
   });
 });

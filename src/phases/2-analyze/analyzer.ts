@@ -195,6 +195,7 @@ export class Analyzer implements RuleContext {
     If: (node) => {
       this.bindings.hoist([...node.clauses.map((clause) => clause.body), node.alternate ?? []]);
       for (const clause of node.clauses) {
+        this.bindings.condition(clause.test);
         this.expression(clause.test);
         this.bindings.withScope("branch", clause, () => this.body(clause.body));
       }
@@ -358,7 +359,10 @@ export class Analyzer implements RuleContext {
         this.within({ kind: "loop" }, () => this.body(node.body));
         // The condition is judged before each iteration, and sees what the body binds (the last iteration's values).
         const test = node.condition?.test;
-        if (test) this.bindings.resolvedAt(Number.MAX_SAFE_INTEGER, () => this.expression(test));
+        if (test) {
+          this.bindings.condition(test);
+          this.bindings.resolvedAt(Number.MAX_SAFE_INTEGER, () => this.expression(test));
+        }
       });
     },
     Try: (node) => {

@@ -23,6 +23,8 @@ export class Bindings {
   /** Names declared in branches and loop bodies, declared ahead in the enclosing scope. */
   private readonly hoisted = new Map<ast.Identifier, MutableSymbol>();
   private readonly blockCalls: ast.DoCall[] = [];
+  /** Names that are a whole `if`/`loop` condition: unbound, they were likely meant as `**judged**`. */
+  private readonly conditions = new WeakSet<ast.Identifier>();
   /**
    * Reads in a block body of names nothing there binds, resolved once every block is known (`resolveDeferred`):
    * another block may bind them, defined later in the file.
@@ -159,6 +161,11 @@ export class Bindings {
   // References
   // -------------------------------------------------------------------------------------------
 
+  /** Marks `test` as an `if` or `loop` condition (before it is resolved). */
+  condition(test: ast.Expression): void {
+    if (test.kind === "Identifier") this.conditions.add(test);
+  }
+
   reference(identifier: ast.Identifier): void {
     const symbol = this.resolve(identifier.name, identifier.loc.start.offset);
     if (symbol) {
@@ -184,6 +191,7 @@ export class Bindings {
       identifier.loc,
       identifier.name,
       closest(identifier.name, this.current.visibleNames()),
+      this.conditions.has(identifier),
     );
     this.fromOtherBlock(
       identifier,
