@@ -30,6 +30,7 @@ import type {
   Permissions,
   ProgramInfo,
   RecordedStep,
+  RememberedSession,
   RunEvent,
   RunOptions,
   Site,
@@ -53,6 +54,8 @@ export interface StepOutcome<T extends Value> {
   readonly problems?: readonly string[];
   /** A session's answer kept although still cut off (`onTruncation: "keep"`). */
   readonly truncated?: true;
+  /** A persistent agent's session: what it adds to the agent's memory. */
+  readonly remembered?: RememberedSession;
 }
 
 export interface StepResult<T extends Value> extends StepOutcome<T> {
@@ -362,6 +365,7 @@ export class RunCore {
               ? {}
               : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
             ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
+            ...(outcome.remembered === undefined ? {} : { remembered: this.secrets.redactDeep(outcome.remembered) }),
           } satisfies RecordedStep;
         };
         return this.trace === undefined
@@ -385,6 +389,7 @@ export class RunCore {
         ...(step.reason === undefined ? {} : { reason: step.reason }),
         usage: step.usage,
         ...(step.truncated === undefined ? {} : { truncated: step.truncated }),
+        ...(step.remembered === undefined ? {} : { remembered: step.remembered }),
         replayed,
       };
     } catch (error) {
@@ -412,7 +417,7 @@ export class RunCore {
   }
 
   /** A step's site as the journal has it: a called program's steps under their caller's prefix. */
-  private traceSite(site: string): string {
+  traceSite(site: string): string {
     return this.durability instanceof ScopedStepStore ? this.durability.fullSite(site) : site;
   }
 

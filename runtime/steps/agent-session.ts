@@ -8,10 +8,10 @@ import { relative } from "node:path";
 import type { RunScope } from "../kernel/scope.js";
 import type { RunCore } from "../kernel/core.js";
 import type { StepContext } from "../kernel/step-context.js";
-import type { SessionRequest, Site, Value } from "../types.js";
+import type { RememberedSession, SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
 import { PLAIN_SESSION_STEPS } from "../durable/conversation.js";
-import { memoryFolder, readMemory, recordSession } from "./memory.js";
+import { memoryFolder, readMemory, RecordedSegments, recordSession } from "./memory.js";
 import { withRetries } from "./retry.js";
 import { traceRetry } from "../telemetry/run-telemetry.js";
 import { effectiveSettings, runAgent, sessionAsk, sessionLabel, sessionTask } from "./session.js";
@@ -20,6 +20,7 @@ const DEFAULT_RETRY_DELAY_MS = 1000;
 
 export class AgentSessions {
   private readonly memoryWrites = new Map<string, Promise<void>>();
+  private readonly segments = new RecordedSegments();
 
   constructor(private readonly scope: RunScope) {}
 
@@ -93,20 +94,23 @@ export class AgentSessions {
               },
               signal,
             );
-            if (folder !== undefined) {
-              const record = core.secrets.redactDeep({
-                agent: agent!,
-                prompt: sessionTask(request),
-                memory: saved?.memory,
-                summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
-                timestamp: new Date(),
-              });
-              await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));
-            }
-            return outcome;
+            if (folder === undefined) return outcome;
+            // Recorded with the step and written to the folder after it (below).
+            const remembered: RememberedSession = {
+              run: this.scope.runId,
+              step: core.traceSite(key),
+              ...(saved === undefined ? {} : { memory: saved.memory }),
+              summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
+              timestamp: new Date().toISOString(),
+            };
+            return { ...outcome, remembered };
           }),
       ),
     );
+    if (folder !== undefined && result.remembered !== undefined) {
+      const record = { agent: agent!, prompt: sessionTask(request), remembered: result.remembered };
+      await this.inTurn(folder, () => recordSession(folder, record, this.segments, result.replayed));
+    }
     if (core.listening)
       core.emit({
         type: "session-end",

@@ -1,0 +1,129 @@
+/**
+ * A persistent agent's memory under a crash: a session's addition to its memory is recorded with its
+ * step in the journal and written to the memory folder after it, so a crash between the two loses
+ * nothing (the resume writes what the folder lacks) and duplicates nothing (a segment names the run
+ * and step it records, and a replay finds it). Crashes are simulated by putting the folder back as a
+ * kill at that point leaves it; test/run/kill-points.slow.test.ts kills `prosec run` for real.
+ */
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { lowerSource } from "../../src/compile.js";
+import type { RunOptions, Value } from "../../runtime/index.js";
+import { deterministicModel } from "../support/deterministic-model.js";
+import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
+import { firstUserText } from "../support/requests.js";
+import { TEST_API_KEY, temporaryFolder } from "../runtime/helpers.js";
+
+const runtimeEntry = fileURLToPath(new URL("../../runtime/index.ts", import.meta.url));
+
+const PROGRAM = `agent keeper:
+  persist: project
+
+let a = session: keeper
+  prompt: "First note"
+let b = session: keeper
+  prompt: "Second note"
+output both = session "Join the notes"
+  context: { a, b }
+`;
+
+interface Module {
+  run(inputs: Record<string, Value>, options?: RunOptions): Promise<Record<string, Value>>;
+}
+
+let loaded = 0;
+async function load(): Promise<Module> {
+  const { code } = lowerSource(PROGRAM, `memory${++loaded}.prose`);
+  const path = join(temporaryFolder("prosec-memory-modules-"), `memory${loaded}.prose.ts`);
+  writeFileSync(path, code!.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
+  return (await import(path)) as Module;
+}
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function model(): Promise<FakeServer> {
+  const server = await startFakeAnthropic({ respond: deterministicModel() });
+  servers.push(server);
+  return server;
+}
+
+const RUN_ID = "20261129-050000-abcdef";
+
+/** A finished run of PROGRAM in a new project: its folder, the memory folder, what both hold. */
+async function finishedRun(module: Module) {
+  const cwd = temporaryFolder("prosec-memory-");
+  const runDir = join(cwd, ".prose", "runs", RUN_ID);
+  const options: RunOptions = { apiKey: TEST_API_KEY, baseURL: (await model()).url, cwd, runDir, runId: RUN_ID };
+  const outputs = await module.run({}, options);
+  const memoryDir = join(cwd, ".prose", "agents", "keeper");
+  return { cwd, runDir, memoryDir, options, outputs, memory: readFileSync(join(memoryDir, "memory.md"), "utf8") };
+}
+
+/** The journal cut after the record of the second keeper session: the run was killed before "Join". */
+function cutAfterSecondNote(runDir: string): void {
+  const path = join(runDir, "journal.jsonl");
+  const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+  const second = lines.findIndex((line) => line.includes("Second note"));
+  expect(second).toBeGreaterThan(0);
+  writeFileSync(path, `${lines.slice(0, second + 1).join("\n")}\n`);
+}
+
+const segments = (memoryDir: string): string[] =>
+  readdirSync(memoryDir)
+    .filter((name) => name !== "memory.md")
+    .sort();
+
+describe("a persistent agent's memory when a run is killed", () => {
+  it("after a session's record and before its memory was written: the resume writes the memory once, asking nothing again", async () => {
+    const module = await load();
+    const run = await finishedRun(module);
+    cutAfterSecondNote(run.runDir);
+    // The memory as the kill left it: the second session's segment and summary not written yet.
+    rmSync(join(run.memoryDir, "keeper-002.md"));
+    writeFileSync(
+      join(run.memoryDir, "memory.md"),
+      run.memory.slice(0, run.memory.indexOf("\n## Segment 002 Summary")),
+    );
+
+    const resumed = await model();
+    expect(await module.run({}, { ...run.options, baseURL: resumed.url, resume: true })).toEqual(run.outputs);
+    expect(resumed.requests.map((request) => firstUserText(request))).toEqual(["Join the notes"]);
+    expect(readFileSync(join(run.memoryDir, "memory.md"), "utf8")).toBe(run.memory);
+    expect(segments(run.memoryDir)).toEqual(["keeper-001.md", "keeper-002.md"]);
+    expect(readFileSync(join(run.memoryDir, "keeper-002.md"), "utf8")).toContain(
+      `prompt: "Second note"\nrun: ${RUN_ID}\nstep: "/session@6:9#0"\n`,
+    );
+  });
+
+  it("between a session's segment and its memory.md: the resume completes memory.md without a second segment", async () => {
+    const module = await load();
+    const run = await finishedRun(module);
+    cutAfterSecondNote(run.runDir);
+    writeFileSync(
+      join(run.memoryDir, "memory.md"),
+      run.memory.slice(0, run.memory.indexOf("\n## Segment 002 Summary")),
+    );
+
+    const resumed = await model();
+    expect(await module.run({}, { ...run.options, baseURL: resumed.url, resume: true })).toEqual(run.outputs);
+    expect(readFileSync(join(run.memoryDir, "memory.md"), "utf8")).toBe(run.memory);
+    expect(segments(run.memoryDir)).toEqual(["keeper-001.md", "keeper-002.md"]);
+  });
+
+  it("with the memory written: a resume replays the sessions and writes nothing again", async () => {
+    const module = await load();
+    const run = await finishedRun(module);
+    cutAfterSecondNote(run.runDir);
+    const before = segments(run.memoryDir).map((name) => readFileSync(join(run.memoryDir, name), "utf8"));
+
+    const resumed = await model();
+    expect(await module.run({}, { ...run.options, baseURL: resumed.url, resume: true })).toEqual(run.outputs);
+    expect(readFileSync(join(run.memoryDir, "memory.md"), "utf8")).toBe(run.memory);
+    expect(segments(run.memoryDir).map((name) => readFileSync(join(run.memoryDir, name), "utf8"))).toEqual(before);
+  });
+});
