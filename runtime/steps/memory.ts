@@ -21,6 +21,7 @@
 import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { safeName, writeAtomically } from "../durable/files.js";
+import { removeStaleTemporaries } from "../durable/stale-temporaries.js";
 import type { Persist, RememberedSession } from "../types.js";
 
 export interface MemoryPlaces {
@@ -61,6 +62,16 @@ export interface SessionRecord {
 export class RecordedSegments {
   private readonly folders = new Map<string, Promise<Map<string, number>>>();
 
+  private readonly tidied = new Set<string>();
+
+  /** Before the run first writes to `folder`: removes the temporary memory files a killed process left there. */
+  tidy(folder: string, agent: string): void {
+    if (this.tidied.has(folder)) return;
+    this.tidied.add(folder);
+    const segment = segmentPattern(agent);
+    removeStaleTemporaries(folder, false, (name) => name === "memory.md" || segment.test(name));
+  }
+
   /** The number of the segment of `folder` that records `remembered`'s session, if any. */
   async find(folder: string, agent: string, remembered: RememberedSession): Promise<number | undefined> {
     let known = this.folders.get(folder);
@@ -87,6 +98,7 @@ export async function recordSession(
 ): Promise<void> {
   const { remembered } = record;
   await mkdir(folder, { recursive: true });
+  segments.tidy(folder, record.agent);
   const numbers = await segmentNumbers(folder, record.agent);
   const latest = numbers.length === 0 ? 0 : Math.max(...numbers);
   // A session this process asked is recorded for the first time: only a replayed one may be on disk.
@@ -142,8 +154,12 @@ async function readSegmentNames(folder: string, agent: string): Promise<Map<stri
   return names;
 }
 
+function segmentPattern(agent: string): RegExp {
+  return new RegExp(`^${safeName(agent).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d{3,})\\.md$`);
+}
+
 async function segmentNumbers(folder: string, agent: string): Promise<number[]> {
-  const pattern = new RegExp(`^${safeName(agent).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-(\\d{3,})\\.md$`);
+  const pattern = segmentPattern(agent);
   return (await readdir(folder))
     .map((file) => pattern.exec(file)?.[1])
     .filter((n): n is string => n !== undefined)

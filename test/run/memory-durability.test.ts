@@ -5,7 +5,8 @@
  * and step it records, and a replay finds it). Crashes are simulated by putting the folder back as a
  * kill at that point leaves it; test/run/kill-points.slow.test.ts kills `prosec run` for real.
  */
-import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -125,5 +126,39 @@ describe("a persistent agent's memory when a run is killed", () => {
     expect(await module.run({}, { ...run.options, baseURL: resumed.url, resume: true })).toEqual(run.outputs);
     expect(readFileSync(join(run.memoryDir, "memory.md"), "utf8")).toBe(run.memory);
     expect(segments(run.memoryDir).map((name) => readFileSync(join(run.memoryDir, name), "utf8"))).toEqual(before);
+  });
+});
+
+/** The pid of a process that has ended. */
+function deadPid(): number {
+  const ended = spawnSync(process.execPath, ["-e", ""]);
+  expect(ended.status).toBe(0);
+  return ended.pid!;
+}
+
+describe("temporary files a killed process left", () => {
+  it("are removed from the run folder when it is resumed and from a memory folder before the run writes there; a live process's stay", async () => {
+    const module = await load();
+    const run = await finishedRun(module);
+    cutAfterSecondNote(run.runDir);
+    const dead = deadPid();
+    // An atomic replace killed after its temporary file was written, before the rename.
+    const stale = [
+      join(run.runDir, `.run.json.${dead}.tmp`),
+      join(run.runDir, "bindings", `a.md.${dead}.tmp`),
+      join(run.runDir, `state.md.${dead}.k2j4h5.tmp`),
+      join(run.runDir, "imports", "notes", "bindings", `summary.md.${dead}.tmp`),
+      join(run.memoryDir, `keeper-003.md.${dead}.abc123.tmp`),
+      join(run.memoryDir, `memory.md.${dead}.tmp`),
+    ];
+    // Init's, which runs; and in a memory folder, a file that is not one of the memory's.
+    const kept = [join(run.runDir, "bindings", "b.md.1.tmp"), join(run.memoryDir, `notes.txt.${dead}.tmp`)];
+    mkdirSync(join(run.runDir, "imports", "notes", "bindings"), { recursive: true });
+    for (const path of [...stale, ...kept]) writeFileSync(path, "half");
+
+    const resumed = await model();
+    expect(await module.run({}, { ...run.options, baseURL: resumed.url, resume: true })).toEqual(run.outputs);
+    for (const path of stale) expect(() => readFileSync(path), path).toThrow(/ENOENT/);
+    for (const path of kept) expect(readFileSync(path, "utf8")).toBe("half");
   });
 });
