@@ -15,8 +15,8 @@
  * What a session adds is recorded with its step (`RecordedStep.remembered`) and written here after
  * the step's record, never before: a crash before the record asks the session again on resume with
  * the memory as it was, and a crash after it is mended by the replay, which writes what the folder
- * lacks. A segment names the run and step it records (`run:`, `step:`), so a replay, a second resume
- * or a fork (which keeps the run id its records were made under) never records a session twice.
+ * lacks. A segment names the session it records (`timestamp:`, `run:`, `step:`), so a replay, a
+ * second resume or a fork (which keeps the records it copies as they were) never records it twice.
  */
 import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -136,12 +136,15 @@ function segmentFile(agent: string, padded: string): string {
   return `${safeName(agent)}-${padded}.md`;
 }
 
-/** How a segment names its session. */
+/**
+ * How a segment names its session: its run, step and the time it finished (a step of an edited
+ * program asked again under the same site is another session).
+ */
 function sessionName(remembered: RememberedSession): string {
-  return `${remembered.run}\n${JSON.stringify(remembered.step)}`;
+  return `${remembered.timestamp}\n${remembered.run}\n${JSON.stringify(remembered.step)}`;
 }
 
-const SESSION_LINES = /^run: (.*)\nstep: (".*")$/m;
+const SESSION_LINES = /^timestamp: (.*)\nprompt: .*\nrun: (.*)\nstep: (".*")$/m;
 
 /** The sessions the folder's segments name, each with its segment's number. */
 async function readSegmentNames(folder: string, agent: string): Promise<Map<string, number>> {
@@ -149,7 +152,7 @@ async function readSegmentNames(folder: string, agent: string): Promise<Map<stri
   for (const number of await segmentNumbers(folder, agent)) {
     const path = join(folder, segmentFile(agent, String(number).padStart(3, "0")));
     const found = SESSION_LINES.exec(await readFile(path, "utf8").catch(() => ""));
-    if (found !== null) names.set(`${found[1]}\n${found[2]}`, number);
+    if (found !== null) names.set(`${found[1]}\n${found[2]}\n${found[3]}`, number);
   }
   return names;
 }

@@ -35,8 +35,8 @@ interface Module {
 }
 
 let loaded = 0;
-async function load(): Promise<Module> {
-  const { code } = lowerSource(PROGRAM, `memory${++loaded}.prose`);
+async function load(source = PROGRAM): Promise<Module> {
+  const { code } = lowerSource(source, `memory${++loaded}.prose`);
   const path = join(temporaryFolder("prosec-memory-modules-"), `memory${loaded}.prose.ts`);
   writeFileSync(path, code!.replace('from "prosec/runtime"', `from ${JSON.stringify(runtimeEntry)}`));
   return (await import(path)) as Module;
@@ -65,11 +65,11 @@ async function finishedRun(module: Module) {
   return { cwd, runDir, memoryDir, options, outputs, memory: readFileSync(join(memoryDir, "memory.md"), "utf8") };
 }
 
-/** The journal cut after the record of the second keeper session: the run was killed before "Join". */
+/** The journal cut after the (last) record of the second keeper session: the run was killed before "Join". */
 function cutAfterSecondNote(runDir: string): void {
   const path = join(runDir, "journal.jsonl");
   const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
-  const second = lines.findIndex((line) => line.includes("Second note"));
+  const second = lines.findLastIndex((line) => line.includes("Second note"));
   expect(second).toBeGreaterThan(0);
   writeFileSync(path, `${lines.slice(0, second + 1).join("\n")}\n`);
 }
@@ -135,6 +135,34 @@ function deadPid(): number {
   expect(ended.status).toBe(0);
   return ended.pid!;
 }
+
+describe("a persistent agent's memory when an edited program's resume is killed", () => {
+  it("a session asked again at the same site after an edit is another session: killed before its memory, the resume writes it", async () => {
+    const run = await finishedRun(await load());
+    cutAfterSecondNote(run.runDir);
+    const edited = await load(PROGRAM.replace('"Second note"', '"Second note, shorter"'));
+    const again = await model();
+    const outputs = await edited.run({}, { ...run.options, baseURL: again.url, resume: true });
+    const asked = again.requests.map((request) => firstUserText(request).split("\n")[0]);
+    expect(asked.slice(-2)).toEqual(["Second note, shorter", "Join the notes"]);
+    const written = segments(run.memoryDir);
+    const last = written.at(-1)!;
+    expect(readFileSync(join(run.memoryDir, last), "utf8")).toContain('prompt: "Second note, shorter"');
+    const memory = readFileSync(join(run.memoryDir, "memory.md"), "utf8");
+    // Killed after the edited session's record, before its memory was written: a segment of the
+    // same run and site (the session before the edit) is in the folder.
+    cutAfterSecondNote(run.runDir);
+    rmSync(join(run.memoryDir, last));
+    const heading = `\n## Segment ${last.slice("keeper-".length, -".md".length)} Summary`;
+    writeFileSync(join(run.memoryDir, "memory.md"), memory.slice(0, memory.indexOf(heading)));
+
+    const resumed = await model();
+    expect(await edited.run({}, { ...run.options, baseURL: resumed.url, resume: true })).toEqual(outputs);
+    expect(resumed.requests.map((request) => firstUserText(request))).toEqual(["Join the notes"]);
+    expect(readFileSync(join(run.memoryDir, "memory.md"), "utf8")).toBe(memory);
+    expect(segments(run.memoryDir)).toEqual(written);
+  });
+});
 
 describe("temporary files a killed process left", () => {
   it("are removed from the run folder when it is resumed and from a memory folder before the run writes there; a live process's stay", async () => {
