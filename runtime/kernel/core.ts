@@ -205,7 +205,7 @@ export class RunCore {
   }
 
   /** Aborts the whole run: this one, or the run that called this program. */
-  private stopRun(reason: unknown): void {
+  stopRun(reason: unknown): void {
     (this.caller ?? this).abort(reason);
   }
 

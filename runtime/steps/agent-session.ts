@@ -10,6 +10,7 @@ import type { RunCore } from "../kernel/core.js";
 import type { StepContext } from "../kernel/step-context.js";
 import type { RememberedSession, SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
+import { asEnvironmentError, describeError, EnvironmentError } from "../errors.js";
 import { PLAIN_SESSION_STEPS } from "../durable/conversation.js";
 import { memoryFolder, readMemory, RecordedSegments, recordSession } from "./memory.js";
 import { withRetries } from "./retry.js";
@@ -109,7 +110,22 @@ export class AgentSessions {
     );
     if (folder !== undefined && result.remembered !== undefined) {
       const record = { agent: agent!, prompt: sessionTask(request), remembered: result.remembered };
-      await this.inTurn(folder, () => recordSession(folder, record, this.segments, result.replayed));
+      try {
+        await this.inTurn(folder, () => recordSession(folder, record, this.segments, result.replayed));
+      } catch (error) {
+        // The run's state, as its journal: a memory that cannot be written (a full disk) stops the
+        // run, `try:` or not, instead of a run that succeeds without it; a resume writes it.
+        const failure = asEnvironmentError(error, `Writing the memory of agent ${agent!} (${folder})`);
+        if (!(failure instanceof EnvironmentError))
+          throw core.error(
+            `Writing the memory of agent ${agent!} failed: ${describeError(error)}`,
+            request.at,
+            label,
+            error,
+          );
+        core.stopRun(failure);
+        throw failure;
+      }
     }
     if (core.listening)
       core.emit({

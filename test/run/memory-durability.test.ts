@@ -5,13 +5,14 @@
  * and step it records, and a replay finds it). Crashes are simulated by putting the folder back as a
  * kill at that point leaves it; test/run/kill-points.slow.test.ts kills `prosec run` for real.
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { lowerSource } from "../../src/compile.js";
-import type { RunOptions, Value } from "../../runtime/index.js";
+import { EnvironmentError, type RunOptions, type Value } from "../../runtime/index.js";
 import { deterministicModel } from "../support/deterministic-model.js";
 import { startFakeAnthropic, type FakeServer } from "../support/fake-anthropic.js";
 import { firstUserText } from "../support/requests.js";
@@ -188,5 +189,49 @@ describe("temporary files a killed process left", () => {
     expect(await module.run({}, { ...run.options, baseURL: resumed.url, resume: true })).toEqual(run.outputs);
     for (const path of stale) expect(() => readFileSync(path), path).toThrow(/ENOENT/);
     for (const path of kept) expect(readFileSync(path, "utf8")).toBe("half");
+  });
+});
+
+/** A tmpfs at a new folder (holding `folders`), read-only; undefined where this process may not mount one. */
+function readOnlyTmpfs(folders: readonly string[]): string | undefined {
+  const point = mkdtempSync(join(tmpdir(), "prosec-memory-ro-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", point], { stdio: "ignore" });
+  } catch {
+    rmdirSync(point);
+    return undefined;
+  }
+  for (const folder of folders) mkdirSync(join(point, folder));
+  execFileSync("mount", ["-o", "remount,ro", point]);
+  return point;
+}
+
+describe("a persistent agent's memory that cannot be written", () => {
+  it("stops the run (EnvironmentError), even inside try:, instead of a run that succeeds without it; the resume writes it", async (test) => {
+    const point = readOnlyTmpfs(["keeper"]);
+    if (point === undefined) return test.skip();
+    try {
+      const source = `agent keeper:\n  persist: "${point}/keeper"\n\ntry:\n  let a = session: keeper\n    prompt: "First note"\ncatch:\n  session "Caught"\noutput after = session "After"\n`;
+      const module = await load(source);
+      const cwd = temporaryFolder("prosec-memory-");
+      const first = await model();
+      const options: RunOptions = { apiKey: TEST_API_KEY, baseURL: first.url, cwd, runDir: join(cwd, "run") };
+      const failure = await module.run({}, options).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(EnvironmentError);
+      expect((failure as EnvironmentError).code).toBe("EROFS");
+      expect(first.requests.map((request) => firstUserText(request).split("\n")[0])).toEqual(["First note"]);
+
+      execFileSync("mount", ["-o", "remount,rw", point]);
+      const resumed = await model();
+      await module.run({}, { ...options, baseURL: resumed.url, resume: true });
+      expect(resumed.requests.map((request) => firstUserText(request))).toEqual(["After"]);
+      expect(readdirSync(join(point, "keeper")).sort()).toEqual(["keeper-001.md", "memory.md"]);
+    } finally {
+      execFileSync("umount", [point]);
+      rmdirSync(point);
+    }
   });
 });
