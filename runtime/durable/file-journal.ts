@@ -331,7 +331,7 @@ function askedBy(from: { readonly model?: StepModel | undefined; readonly agent?
 
 /** A step record as reused under another site: its address fields are the new step's. */
 function withoutAddress(step: RecordedStep): RecordedStep {
-  const { kind, value, usage, reason, reused, attempts, problems, truncated, failed } = step;
+  const { kind, value, usage, reason, reused, attempts, problems, truncated, failed, remembered } = step;
   return {
     kind,
     value,
@@ -342,5 +342,6 @@ function withoutAddress(step: RecordedStep): RecordedStep {
     ...(attempts === undefined ? {} : { attempts }),
     ...(problems === undefined ? {} : { problems }),
     ...(truncated === undefined ? {} : { truncated }),
+    ...(remembered === undefined ? {} : { remembered }),
   };
 }

@@ -40,6 +40,7 @@ import { bindingFile } from "./binding-file.js";
 import { ProgramSource, type BindingKind } from "./program-source.js";
 import { clearWaiting, isCancelled, readWaiting, writeWaiting } from "./run-control.js";
 import { lockRun, unlockRun } from "./run-lock.js";
+import { removeStaleTemporaries } from "./stale-temporaries.js";
 import { renderState, RunTrace, type RunStatus } from "./state-file.js";
 import { editHash, keepUsedTexts, usedHashes, usedPrograms } from "./used-texts.js";
 import { programChanges, RunFolderError, UNCHANGED, type ProgramChanges, type ResumeCheck } from "./program-changes.js";
@@ -156,6 +157,7 @@ export class RunFolder {
       checkStepScheme(existing, program.compilerVersion);
       if (isCancelled(dir))
         throw new RunFolderError(`Run ${existing.runId} was cancelled (prosec cancel); start a new run.`);
+      removeStaleTemporaries(dir, true);
       changes = programChanges(dir, existing, program, used, strict);
       const waiting = readWaiting(dir);
       const questions = waiting?.questions ?? [];

@@ -160,7 +160,7 @@ function printable(command: string): string {
 }
 
 /** Whether `pid` is a running process: a zombie (ended, not yet reaped by its parent) is not. */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {

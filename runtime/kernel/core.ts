@@ -9,7 +9,7 @@ import { RunMcp } from "./run-mcp.js";
 import { RunSkills, runPlaces, type RunPlaces } from "./run-skills.js";
 import { durableAsker } from "../tools/approvals.js";
 import { describeError, isAbortError, ProseError, RunStateError, WaitingForInput } from "../errors.js";
-import { preview, UsageTotals } from "./events.js";
+import { UsageTotals } from "./events.js";
 import { JournalStepStore, ScopedStepStore, StepMismatch } from "../durable/durability.js";
 import { MemoryJournal } from "../durable/journal.js";
 import type { Limiter } from "../model/limiter.js";
@@ -31,6 +31,7 @@ import type {
   Permissions,
   ProgramInfo,
   RecordedStep,
+  RememberedSession,
   RunEvent,
   RunOptions,
   Site,
@@ -54,6 +55,8 @@ export interface StepOutcome<T extends Value> {
   readonly problems?: readonly string[];
   /** A session's answer kept although still cut off (`onTruncation: "keep"`). */
   readonly truncated?: true;
+  /** A persistent agent's session: what it adds to the agent's memory. */
+  readonly remembered?: RememberedSession;
 }
 
 export interface StepResult<T extends Value> extends StepOutcome<T> {
@@ -196,9 +199,8 @@ export class RunCore {
   }
 
   /**
-   * What every agent's writes may not touch: where the run's skills are read (the top-level program's
-   * and those of all the programs it uses: a called program's core asks the top-level one) and the
-   * files the MCP servers of `.mcp.json` run from the project.
+   * What every agent's writes may not touch: where the skills of the run's programs are read (a called
+   * program's core asks the top-level one) and the files `.mcp.json`'s servers run from the project.
    */
   protectedPlaces(): RunPlaces {
     if (this.caller !== undefined) return this.caller.protectedPlaces();
@@ -211,7 +213,7 @@ export class RunCore {
   }
 
   /** Aborts the whole run: this one, or the run that called this program. */
-  private stopRun(reason: unknown): void {
+  stopRun(reason: unknown): void {
     (this.caller ?? this).abort(reason);
   }
 
@@ -371,6 +373,7 @@ export class RunCore {
               ? {}
               : { problems: outcome.problems.map((problem) => this.redact(problem)) }),
             ...(outcome.truncated === undefined ? {} : { truncated: outcome.truncated }),
+            ...(outcome.remembered === undefined ? {} : { remembered: this.secrets.redactDeep(outcome.remembered) }),
           } satisfies RecordedStep;
         };
         return this.trace === undefined
@@ -399,6 +402,7 @@ export class RunCore {
         ...(step.reason === undefined ? {} : { reason: step.reason }),
         usage: step.usage,
         ...(step.truncated === undefined ? {} : { truncated: step.truncated }),
+        ...(step.remembered === undefined ? {} : { remembered: step.remembered }),
         replayed,
       };
     } catch (error) {
@@ -426,7 +430,7 @@ export class RunCore {
   }
 
   /** A step's site as the journal has it: a called program's steps under their caller's prefix. */
-  private traceSite(site: string): string {
+  traceSite(site: string): string {
     return this.durability instanceof ScopedStepStore ? this.durability.fullSite(site) : site;
   }
 
@@ -442,9 +446,5 @@ export class RunCore {
 
   redact(text: string): string {
     return this.secrets.redact(text);
-  }
-
-  preview(value: string): string {
-    return preview(value);
   }
 }

@@ -11,6 +11,7 @@
 import { AssertScores } from "./scored-asserts.js";
 import { EnvironmentError, RunStateError, WaitingForInput } from "../errors.js";
 import { caughtFailure } from "../kernel/failed-steps.js";
+import { preview } from "../kernel/events.js";
 import { AgentSessions } from "../steps/agent-session.js";
 import { Branching } from "../steps/branching.js";
 import { choose, judge } from "../steps/judgment.js";
@@ -325,7 +326,7 @@ export class Run implements Runtime {
   }
 
   bind<T extends Value>(at: Site, name: string, value: T): T {
-    this.core.emit({ type: "binding", at, name, preview: this.core.preview(text(value)) });
+    this.core.emit({ type: "binding", at, name, preview: preview(text(value)) });
     this.lifecycle.folder?.binding(at, name, value, this.context.block?.executionId);
     return value;
   }

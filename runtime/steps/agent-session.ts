@@ -8,10 +8,11 @@ import { relative } from "node:path";
 import type { RunScope } from "../kernel/scope.js";
 import type { RunCore } from "../kernel/core.js";
 import type { StepContext } from "../kernel/step-context.js";
-import type { SessionRequest, Site, Value } from "../types.js";
+import type { RememberedSession, SessionRequest, Site, Value } from "../types.js";
 import { text } from "../values/expressions.js";
+import { asEnvironmentError, describeError, EnvironmentError } from "../errors.js";
 import { PLAIN_SESSION_STEPS } from "../durable/conversation.js";
-import { memoryFolder, readMemory, recordSession } from "./memory.js";
+import { memoryFolder, readMemory, RecordedSegments, recordSession } from "./memory.js";
 import { redactedSessionSteps } from "./redacted-session-steps.js";
 import { withRetries } from "./retry.js";
 import { traceRetry } from "../telemetry/run-telemetry.js";
@@ -21,6 +22,7 @@ const DEFAULT_RETRY_DELAY_MS = 1000;
 
 export class AgentSessions {
   private readonly memoryWrites = new Map<string, Promise<void>>();
+  private readonly segments = new RecordedSegments();
 
   constructor(private readonly scope: RunScope) {}
 
@@ -97,20 +99,38 @@ export class AgentSessions {
               },
               signal,
             );
-            if (folder !== undefined) {
-              const record = core.secrets.redactDeep({
-                agent: agent!,
-                prompt: sessionTask(request),
-                memory: saved?.memory,
-                summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
-                timestamp: new Date(),
-              });
-              await steps.once("memory", () => this.inTurn(folder, () => recordSession(folder, record)));
-            }
-            return outcome;
+            if (folder === undefined) return outcome;
+            // Recorded with the step and written to the folder after it (below).
+            const remembered: RememberedSession = {
+              run: this.scope.runId,
+              step: core.traceSite(key),
+              ...(saved === undefined ? {} : { memory: saved.memory }),
+              summary: saved?.summary ?? text(outcome.value).slice(0, 2000),
+              timestamp: new Date().toISOString(),
+            };
+            return { ...outcome, remembered };
           }),
       ),
     );
+    if (folder !== undefined && result.remembered !== undefined) {
+      const record = { agent: agent!, prompt: sessionTask(request), remembered: result.remembered };
+      try {
+        await this.inTurn(folder, () => recordSession(folder, record, this.segments, result.replayed));
+      } catch (error) {
+        // The run's state, as its journal: a memory that cannot be written (a full disk) stops the
+        // run, `try:` or not, instead of a run that succeeds without it; a resume writes it.
+        const failure = asEnvironmentError(error, `Writing the memory of agent ${agent!} (${folder})`);
+        if (!(failure instanceof EnvironmentError))
+          throw core.error(
+            `Writing the memory of agent ${agent!} failed: ${describeError(error)}`,
+            request.at,
+            label,
+            error,
+          );
+        core.stopRun(failure);
+        throw failure;
+      }
+    }
     if (core.listening)
       core.emit({
         type: "session-end",

@@ -49,6 +49,25 @@ export interface RecordedStep {
    * same error again, so the run takes the same path. `value` is null. Absent in journals before it.
    */
   readonly failed?: FailedStep;
+  /**
+   * What a persistent agent's session adds to the agent's memory (steps/memory.ts): recorded with the
+   * step and written to the memory folder after it, so a crash between the two loses nothing and a
+   * replay writes it where the folder lacks it. Absent in journals before it (the memory was written
+   * before the step's record then).
+   */
+  readonly remembered?: RememberedSession;
+}
+
+/** A session's addition to its agent's memory, as its step records it. */
+export interface RememberedSession {
+  /** The run that recorded the session, and the step's site: its segment names both, so it is written once. */
+  readonly run: string;
+  readonly step: string;
+  /** The agent's new memory (`update_memory`), when it gave one; else `summary` is added to its memory. */
+  readonly memory?: string;
+  readonly summary: string;
+  /** When the session finished (ISO 8601). */
+  readonly timestamp: string;
 }
 
 /**

@@ -42,7 +42,7 @@ describe("persistent agents", () => {
       "# Agent Memory: captain\n\n## Current Understanding\n\nStep 1 done; JWT in place.\n",
     );
     expect(readFileSync(join(folder, "captain-001.md"), "utf8")).toMatch(
-      /^# Segment 001\n\ntimestamp: \d{4}-\d\d-\d\dT.*\nprompt: "Review the plan"\n\n## Summary\n\nReviewed the plan\n$/,
+      /^# Segment 001\n\ntimestamp: \d{4}-\d\d-\d\dT.*\nprompt: "Review the plan"\nrun: 20260115-143052-a7b3c9\nstep: "\/session@1:1#0"\n\n## Summary\n\nReviewed the plan\n$/,
     );
     expect(readFileSync(join(folder, "captain-002.md"), "utf8")).toContain("Reviewed step 1");
   });
