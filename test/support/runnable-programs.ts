@@ -21,6 +21,7 @@ import {
   type Stage,
   type Statement,
   type Template,
+  type Valued,
 } from "./runnable-statements.js";
 
 export { orderBroken, type Order } from "./runnable-reference.js";
@@ -156,8 +157,8 @@ class Generator {
       scope.values.push(name);
       return { kind: "collect", name, loop: { kind: "for", parallel, item, items, body } };
     }
-    if (roll < 0.87) return this.pipeline(scope);
-    if (roll < 0.91) {
+    if (roll < 0.86) return this.pipeline(scope);
+    if (roll < 0.9) {
       // A session the model fails `failures` times before it answers, with the retries to outlast them.
       const name = this.fresh("v");
       const failures = this.count(1, 2);
@@ -165,7 +166,92 @@ class Generator {
       bind(scope, name);
       return { kind: "retried", name, prompt, retries: this.count(failures, 3) };
     }
+    if (roll < 0.95) return this.valued(depth, scope);
     return this.call(scope);
+  }
+
+  /** `let name = for/parallel for/repeat/loop/try ...`, whose bodies are simple. */
+  private valued(depth: number, scope: Scope): Statement {
+    const name = this.fresh("w");
+    const kinds = ["for", "parallel for", "repeat", "loop", ...(scope.inBranch ? [] : ["try" as const])] as const;
+    const kind = pick(this.random, kinds);
+    let construct: Valued["construct"];
+    if (kind === "try") {
+      // The failure first: a value an `if` gives before a failure leaks out of the failed body (a known
+      // gap: docs/language.md says a failed body gives none), so none stands before it here.
+      const body = this.simpleSequence(depth + 1, scope, this.count(1, 2), "none");
+      if (this.chance(0.6)) body.unshift(this.failure(scope));
+      const recover = this.simpleSequence(depth + 1, scope, 1, "none");
+      const always = this.chance(0.4) ? [this.say(scope)] : undefined;
+      construct = { kind: "try", body, recover, ...(always === undefined ? {} : { always }) };
+    } else if (kind === "for" || kind === "parallel for") {
+      const parallel = kind === "parallel for";
+      const item = this.fresh("x");
+      const items = Array.from({ length: this.count(0, 3) }, (_, index) => `${item}-${index}`);
+      const inner = itemScope(scope, item, parallel);
+      const body = this.simpleSequence(depth + 1, inner, this.count(1, 2), parallel ? "none" : "both");
+      construct = { kind: "for", parallel, item, items, body };
+    } else {
+      // What `continue` gives a `repeat` or `loop` whose value is used is not written down: only `break` here.
+      const index = this.fresh("i");
+      const inner = { ...scope, unique: [...scope.unique, index], inLoop: true };
+      const body = this.simpleSequence(depth + 1, inner, this.count(1, 2), "break");
+      construct =
+        kind === "repeat"
+          ? { kind: "repeat", count: this.count(1, 3), index, body }
+          : {
+              kind: "loop",
+              max: this.count(1, 3),
+              index,
+              body,
+              ...(this.chance(0.7)
+                ? {
+                    judged: {
+                      mode: this.chance(0.5) ? "until" : "while",
+                      condition: this.template(`C${++this.sites}`, inner),
+                    },
+                  }
+                : {}),
+            };
+    }
+    // Lists may hold nulls, a loop may run no iteration: an output, never interpolated.
+    scope.quiet.push(name);
+    return { kind: "valued", name, construct };
+  }
+
+  private say(scope: Scope): Statement {
+    return { kind: "say", prompt: this.template(this.site(), scope) };
+  }
+
+  /** A valued construct's body: sessions, `let`s, reassignments, `if`s (which may leave by `jumps`), simple `try:`s and calls. */
+  private simpleSequence(depth: number, outer: Scope, length: number, jumps: "none" | "break" | "both"): Statement[] {
+    const scope = copy(outer);
+    const statements: Statement[] = [];
+    for (let index = 0; index < length; index++) {
+      const roll = this.random();
+      if (roll < 0.3 || depth >= 4) {
+        const name = this.fresh("v");
+        statements.push({ kind: "let", name, prompt: this.template(this.site(), scope) });
+        bind(scope, name);
+      } else if (roll < 0.5) statements.push(this.say(scope));
+      else if (roll < 0.55 && scope.mutable.length > 0) {
+        const name = pick(this.random, scope.mutable);
+        statements.push({ kind: "assign", name, prompt: { head: this.site(), names: [...scope.unique, name] } });
+      } else if (roll < 0.75) {
+        const then = this.chance(0.7) ? this.simpleSequence(depth + 1, scope, 1, "none") : [];
+        if (jumps !== "none" && (then.length === 0 || this.chance(0.5)))
+          then.push({ kind: "jump", jump: jumps === "both" && this.chance(0.5) ? "continue" : "break" });
+        if (then.length === 0) then.push(this.say(scope));
+        const otherwise = this.chance(0.4) ? this.simpleSequence(depth + 1, scope, 1, "none") : undefined;
+        const condition = this.template(`C${++this.sites}`, scope);
+        statements.push({ kind: "if", condition, then, ...(otherwise === undefined ? {} : { otherwise }) });
+      } else if (roll < 0.88 && !scope.inBranch) {
+        const body = this.simpleSequence(depth + 1, scope, 1, "none");
+        if (this.chance(0.6)) body.unshift(this.failure(scope));
+        statements.push({ kind: "try", body, recover: this.simpleSequence(depth + 1, scope, 1, "none") });
+      } else statements.push(this.call(scope));
+    }
+    return statements;
   }
 
   /** `loop until/while **...** (max: N) as i:`, or `loop (max: N) as i:` that only `max` (or a `break`) ends. */
@@ -461,6 +547,13 @@ class Writer {
             this.statements(statement.always, depth + 1);
           }
           break;
+        case "valued": {
+          // The construct's first line, bound: `let name = for x in [...]:`.
+          const start = this.out.length;
+          this.statements([statement.construct], depth);
+          this.out[start] = `${"  ".repeat(depth)}let ${statement.name} = ${this.out[start]!.trimStart()}`;
+          break;
+        }
         case "call": {
           const depthArgument = statement.depth === undefined ? "" : `, ${statement.depth}`;
           const call = `do ${statement.block}("${text(statement.argument)}"${depthArgument})`;

@@ -13,6 +13,7 @@ import {
   type Stage,
   type Statement,
   type Template,
+  type Valued,
 } from "./runnable-statements.js";
 
 /** The order sessions must come in: a sequence, whose parts run one after another, or branches that run side by side. */
@@ -28,8 +29,9 @@ class Failed {
   constructor(readonly message: string) {}
 }
 
-/** A `break` or `continue`, caught by the innermost loop. */
+/** A `break` or `continue`, caught by the innermost loop; `value` is what its iteration gave before it. */
 class Jump {
+  value: Value | undefined;
   constructor(readonly jump: "break" | "continue") {}
 }
 
@@ -190,14 +192,120 @@ export class Reference {
         case "try":
           this.try(statement, env, parts);
           break;
-        case "call": {
-          const block = this.program.blocks.get(statement.block)!;
-          const argument = this.render(statement.argument, env);
-          const value = this.call(block, argument, statement.depth ?? 0, parts);
-          if (statement.name !== undefined) env.set(statement.name, value);
+        case "call":
+          this.produced(statement, env, parts);
           break;
-        }
+        case "valued":
+          env.set(statement.name, this.valueOf(statement.construct, env, parts));
+          break;
       }
+    }
+  }
+
+  /**
+   * Runs a simple sequence (what a valued construct's bodies hold): the value of its last statement
+   * that gave one, undefined when none did. A `break` or `continue` leaving it carries that value.
+   */
+  private sequenceValue(statements: readonly Statement[], env: Map<string, Value>, parts: Order[]): Value | undefined {
+    let value: Value | undefined;
+    try {
+      for (const statement of statements) value = this.produced(statement, env, parts) ?? value;
+    } catch (error) {
+      if (error instanceof Jump && error.value === undefined) error.value = value;
+      throw error;
+    }
+    return value;
+  }
+
+  /** Runs one statement of a simple sequence: the value it gives, undefined for none. */
+  private produced(statement: Statement, env: Map<string, Value>, parts: Order[]): Value | undefined {
+    switch (statement.kind) {
+      case "say":
+        return this.ask(this.render(statement.prompt, env), parts);
+      case "let":
+      case "assign":
+        this.run([statement], env, parts);
+        return env.get(statement.name);
+      case "if": {
+        this.judgments++;
+        if (verdict(this.render(statement.condition, env))) return this.sequenceValue(statement.then, env, parts);
+        return statement.otherwise === undefined ? undefined : this.sequenceValue(statement.otherwise, env, parts);
+      }
+      case "try":
+        return this.try(statement, env, parts);
+      case "call": {
+        const block = this.program.blocks.get(statement.block)!;
+        const argument = this.render(statement.argument, env);
+        const value = this.call(block, argument, statement.depth ?? 0, parts);
+        if (statement.name !== undefined) env.set(statement.name, value);
+        return value;
+      }
+      default:
+        this.run([statement], env, parts);
+        return undefined;
+    }
+  }
+
+  /** A valued construct's value (runnable-statements.ts, `Valued`). */
+  private valueOf(construct: Valued["construct"], env: Map<string, Value>, parts: Order[]): Value {
+    switch (construct.kind) {
+      case "try":
+        return this.try(construct, env, parts) ?? null;
+      case "for": {
+        if (construct.parallel) {
+          const values: Value[] = [];
+          const items = construct.items.map((item) => {
+            const inner: Order[] = [];
+            values.push(this.sequenceValue(construct.body, new Map([...env, [construct.item, item]]), inner) ?? null);
+            return { kind: "sequence", parts: inner } as const;
+          });
+          parts.push({ kind: "side-by-side", parts: items });
+          return values as readonly string[];
+        }
+        const values: Value[] = [];
+        this.shadowing(env, construct.item, () => {
+          for (const item of construct.items) {
+            env.set(construct.item, item);
+            const { value, goesOn } = this.iterationValue(construct.body, env, parts);
+            values.push(value);
+            if (!goesOn) break;
+          }
+        });
+        return values as readonly string[];
+      }
+      case "repeat":
+      case "loop": {
+        let last: Value = null;
+        this.shadowing(env, construct.index, () => {
+          const count = construct.kind === "repeat" ? construct.count : construct.max;
+          for (let index = 0; index < count; index++) {
+            env.set(construct.index, String(index));
+            if (construct.kind === "loop" && construct.judged !== undefined) {
+              this.judgments++;
+              const holds = verdict(this.render(construct.judged.condition, env));
+              if (holds === (construct.judged.mode === "until")) break;
+            }
+            const { value, goesOn } = this.iterationValue(construct.body, env, parts);
+            last = value;
+            if (!goesOn) break;
+          }
+        });
+        return last;
+      }
+    }
+  }
+
+  /** One iteration of a valued loop: its value (`null` for none, or for a `continue`), and whether the loop goes on. */
+  private iterationValue(
+    body: readonly Statement[],
+    env: Map<string, Value>,
+    parts: Order[],
+  ): { value: Value; goesOn: boolean } {
+    try {
+      return { value: this.sequenceValue(body, env, parts) ?? null, goesOn: true };
+    } catch (error) {
+      if (!(error instanceof Jump)) throw error;
+      return error.jump === "continue" ? { value: null, goesOn: true } : { value: error.value ?? null, goesOn: false };
     }
   }
 
@@ -219,18 +327,21 @@ export class Reference {
     parts.push({ kind: "side-by-side", parts: items });
   }
 
-  private try(statement: Statement & { kind: "try" }, env: Map<string, Value>, parts: Order[]): void {
+  /**
+   * A `try:`: the value its body gave, else (it failed) its catch's: a failed body gives none
+   * (docs/language.md, "Blocks"); a `finally:` never gives it.
+   */
+  private try(statement: Statement & { kind: "try" }, env: Map<string, Value>, parts: Order[]): Value | undefined {
     try {
-      this.run(statement.body, env, parts);
+      return this.sequenceValue(statement.body, env, parts);
     } catch (error) {
       if (!(error instanceof Failed)) throw error;
       const binding = statement.binding;
-      if (binding === undefined) this.run(statement.recover, env, parts);
-      else
-        this.shadowing(env, binding, () => {
-          env.set(binding, error.message);
-          this.run(statement.recover, env, parts);
-        });
+      if (binding === undefined) return this.sequenceValue(statement.recover, env, parts);
+      return this.shadowing(env, binding, () => {
+        env.set(binding, error.message);
+        return this.sequenceValue(statement.recover, env, parts);
+      });
     } finally {
       if (statement.always !== undefined) this.run(statement.always, env, parts);
     }

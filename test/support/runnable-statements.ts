@@ -15,6 +15,7 @@ export interface Template {
 }
 
 export type Statement =
+  | Valued
   | { readonly kind: "let"; readonly name: string; readonly prompt: Template }
   | { readonly kind: "assign"; readonly name: string; readonly prompt: Template }
   | { readonly kind: "say"; readonly prompt: Template }
@@ -76,6 +77,18 @@ export type Statement =
       /** A recursive block's depth argument. */
       readonly depth?: number;
     };
+
+/**
+ * `let name = <construct>`: the value of a `for` (each iteration's value), a `parallel for` (each
+ * item's), a `repeat` or `loop` (the last iteration's), or a `try:` (its body's, else its catch's).
+ * The construct's bodies are simple: sessions, `let`s, `if`s, `try:`s and calls, whose values the
+ * reference computes (runnable-values.ts).
+ */
+export type Valued = {
+  readonly kind: "valued";
+  readonly name: string;
+  readonly construct: Statement & { readonly kind: "for" | "repeat" | "loop" | "try" };
+};
 
 /** A pipeline stage: one session per item (`map`, `pmap`, `filter`: its verdict), or `reduce` over the list. */
 export type Stage =
