@@ -2,7 +2,8 @@
  * The modules of loops whose iterations end in an `if` that only leaves, with a `break` that carries
  * the iteration's value out (transparent-results.test.ts runs them), type-check in strict mode
  * (ts-morph: slow). A `do:` body inside such a loop keeps its own value's declaration; a block or
- * iteration ending in a standing `try:` gives the value of whichever body ran, else the one before.
+ * iteration ending in a standing `try:` gives the value of whichever body ran, else the one before; a
+ * `try:` or an `if` before the `if` an iteration ends with gives it too, and a `break` carries it.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,6 +57,40 @@ it("loops whose iteration ends in an `if` with a `break`, and lists ending in a 
       "      break",
       "  finally:",
       '    session "Cleanup"',
+      "let settled = repeat 1 as i:",
+      "  try:",
+      '    let fetched = session "Fetch"',
+      "  catch:",
+      '    session "Never"',
+      "  if **stop**:",
+      "    break",
+      "  else:",
+      '    let draft = session "Draft {i}"',
+      "let stopped = repeat 2 as i:",
+      "  try:",
+      '    session "Try {i}"',
+      "  catch:",
+      '    throw "again"',
+      "  if **stop**:",
+      "    break",
+      "let finals = repeat 3 as i:",
+      "  if **done {i}**:",
+      '    session "Final {i}"',
+      "    break",
+      'let scans = for x in ["a", "b"]:',
+      '  if x == "a":',
+      '    session "Last {x}"',
+      "    break",
+      "block pair():",
+      "  if **first**:",
+      '    session "First"',
+      "  if **second**:",
+      '    session "Second"',
+      "output settled = settled",
+      "output stopped = stopped",
+      "output finals = finals",
+      "output scans = scans",
+      "output pair = do pair()",
       "output attempted = do attempt(true)",
       "output both = do both()",
       "output rounds = rounds",

@@ -78,15 +78,20 @@ function endsInTransparentValue(statements: readonly ast.Statement[], options: L
  */
 function tailGives(statements: readonly ast.Statement[]): "value" | "none" | "unclear" {
   const last = statements.at(-1);
-  if (last === undefined) return "none";
+  // A body that ends by raising (`let draft = ...` then `throw`) never gives its value: a `catch:` gives it.
+  if (last === undefined || last.kind === "Throw") return "none";
+  // A body that gives a value and then breaks (`session "Final"` then `break`) ends the loop with it (`breakCarry`).
+  if (last.kind === "Break") return statements.length > 1 ? tailGives(statements.slice(0, -1)) : "none";
   const lastValue = lastValueIndex(statements);
   if (lastValue === statements.length - 1) return last.kind === "Output" ? "unclear" : "value";
-  // An `if` before the last statement may only leave (`if done: continue`): a value it gave would be dropped.
-  if (statements.slice(lastValue + 1, -1).some((statement) => branchesGive(statement) !== "none")) return "unclear";
+  // A `try:` or an `if` before the last statement may give the value: its bodies are transparent too.
+  const between = statements.slice(lastValue + 1, -1).map(branchesGive);
+  if (between.includes("unclear")) return "unclear";
+  const givenBefore = lastValue >= 0 || between.includes("value");
   const gives = branchesGive(last);
-  if (gives === undefined) return lastValue >= 0 ? "unclear" : "none";
+  if (gives === undefined) return givenBefore ? "unclear" : "none";
   if (gives === "unclear") return "unclear";
-  return gives === "value" || lastValue >= 0 ? "value" : "none";
+  return gives === "value" || givenBefore ? "value" : "none";
 }
 
 /** What an `if`'s or `choice`'s bodies give together (`tailGives`); undefined for any other statement. */
@@ -113,9 +118,10 @@ function transparentEnd(
     breakCarry: isLoop(options.scope) ? breakCarry(statements, outer, finish, target) : undefined,
   });
   const out = new Lines();
-  // Given on every path (a value statement first, or an `if`/`else` every body of which gives one): no `null`.
+  // Given on every path (a value statement first, or an `if`/`else` every body of which gives one, before
+  // any `break` that carries it): no `null`.
   const lastValue = lastValueIndex(statements);
-  const given = lastValue >= 0 || alwaysGivesValue(statements);
+  const given = lastValue >= 0 || alwaysGivesValue(beforeBreak(statements));
   // Set once, by the last value, when nothing after it gives one (`if done: break`): a constant.
   const once =
     lastValue >= 0 &&
@@ -143,8 +149,30 @@ function breakCarry(
   if (state.jumps.break === undefined || (finish.kind !== "assign" && finish.kind !== "push")) return undefined;
   // Only after a value of the iteration's own: a `break` in an iteration that gave none adds no item.
   const lastValue = lastValueIndex(statements);
-  if (lastValue < 0 || !statements.slice(lastValue + 1).some(breaksHere)) return undefined;
+  if (!statements.slice(lastValue + 1).some(breaksHere)) return undefined;
+  if (lastValue < 0 && !givesBeforeBreaking(statements)) return undefined;
   return [print(finishStatement(finish, inert(target))!)];
+}
+
+/**
+ * Whether a list with no value statement of its own may give a value before a `break` leaves it: a
+ * `try:` or `if` before its first statement that breaks, or a body of that one that gives a value
+ * and then breaks (`if **done**:` / `session "Final"` / `break`).
+ */
+function givesBeforeBreaking(statements: readonly ast.Statement[]): boolean {
+  const firstBreak = statements.findIndex(breaksHere);
+  if (beforeBreak(statements).some((statement) => branchesGive(statement) === "value")) return true;
+  const breaking = statements[firstBreak];
+  return (
+    breaking !== undefined &&
+    (transparentBodies(breaking) ?? []).some((body) => body.at(-1)?.kind === "Break" && tailGives(body) === "value")
+  );
+}
+
+/** The statements before a list's first statement that breaks (all of them when none does). */
+function beforeBreak(statements: readonly ast.Statement[]): readonly ast.Statement[] {
+  const firstBreak = statements.findIndex(breaksHere);
+  return firstBreak < 0 ? statements : statements.slice(0, firstBreak);
 }
 
 /**
