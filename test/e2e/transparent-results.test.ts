@@ -232,6 +232,49 @@ describe("a value that ends in an `if` or `choice`", () => {
     );
     expect(outputs).toEqual({ calm: "R(Fetch)", flaky: "R(Fetch)", handled: "R(Handled)", rounds: "R(Round)" });
   });
+  it("drops what a failed `try:` body gave: a handler that gives nothing leaves the value before the `try:`", async () => {
+    const program = lines(
+      "block partial():",
+      '  session "A"',
+      "  try:",
+      "    if **c**:",
+      '      session "B"',
+      '      throw "x"',
+      "  catch:",
+      "    if **d**:",
+      '      session "C"',
+      "let attempt = try:",
+      "  if **c**:",
+      '    session "B2"',
+      '    throw "y"',
+      "catch:",
+      "  if **d**:",
+      '    session "C2"',
+      "let rounds = repeat 1 as i:",
+      '  session "A {i}"',
+      "  try:",
+      '    session "B {i}"',
+      '    throw "z"',
+      "  catch as e:",
+      "    if **d**:",
+      '      session "C"',
+      "output partial = do partial()",
+      "output attempt = attempt",
+      "output rounds = rounds",
+    );
+    expect(await outputsOf(program, { c: true, d: false })).toEqual({
+      partial: "R(A)",
+      attempt: null,
+      rounds: "R(A 0)",
+    });
+    await server?.close();
+    expect(await outputsOf(program, { c: true, d: true })).toEqual({
+      partial: "R(C)",
+      attempt: "R(C2)",
+      rounds: "R(C)",
+    });
+  });
+
   it("is a loop iteration's value when a `try:` or an `if` stands before the last `if`, and a `break` carries it", async () => {
     const outputs = await outputsOf(
       lines(

@@ -3,7 +3,8 @@
  * the iteration's value out (transparent-results.test.ts runs them), type-check in strict mode
  * (ts-morph: slow). A `do:` body inside such a loop keeps its own value's declaration; a block or
  * iteration ending in a standing `try:` gives the value of whichever body ran, else the one before; a
- * `try:` or an `if` before the `if` an iteration ends with gives it too, and a `break` carries it.
+ * `try:` or an `if` before the `if` an iteration ends with gives it too, and a `break` carries it; a
+ * failed `try:` body's value is dropped for the one before the `try:` (assigned or not yet).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -86,6 +87,43 @@ it("loops whose iteration ends in an `if` with a `break`, and lists ending in a 
       '    session "First"',
       "  if **second**:",
       '    session "Second"',
+      "block partial():",
+      '  session "A"',
+      "  try:",
+      "    if **c**:",
+      '      session "B"',
+      '      throw "x"',
+      "  catch as e:",
+      "    if **d**:",
+      '      session "C {e}"',
+      "block late():",
+      "  try:",
+      "    if **c**:",
+      '      session "B"',
+      '      throw "x"',
+      "  catch:",
+      "    if **d**:",
+      '      session "C"',
+      '  session "Z"',
+      "let broke = repeat 2:",
+      "  try:",
+      '    session "B"',
+      '    throw "x"',
+      "  catch:",
+      "    if **d**:",
+      "      break",
+      '  session "Z"',
+      "let attempt = try:",
+      "  if **c**:",
+      '    session "B2"',
+      '    throw "y"',
+      "catch:",
+      "  if **d**:",
+      '    session "C2"',
+      "output partial = do partial()",
+      "output late = do late()",
+      "output broke = broke",
+      "output attempt = attempt",
       "output settled = settled",
       "output stopped = stopped",
       "output finals = finals",

@@ -27,26 +27,34 @@ export function tryExpression(
       if (finish.kind === "assign" && body.assigns(finish.target)) lines.markAssigned(finish.target);
       return lines;
     }
-    lines.add("try {");
-    lines.append(body);
-    if (handler) {
-      lines.add("} catch ($error) {", "rt.catchable($error);");
-      if (handler.param) {
-        const name = lowering.identifierName(handler.param);
-        const reassigned = lowering.analysis.references.get(handler.param)?.reassigned ?? false;
-        lines.add(reassigned ? b.let(name, "Value", "rt.caught($error)") : b.const(name, "rt.caught($error)", "Value"));
-      }
+    if (!handler) {
+      lines.add("try {");
+      lines.append(body);
+      if (finish.kind === "assign" && body.assigns(finish.target)) lines.markAssigned(finish.target);
+    } else {
+      const binding = handler.param ? caughtBinding(handler.param, lowering) : undefined;
       const caught = lowering.statements(
         handler.body,
         { ...state, inCatch: true },
         { scope: handler, finish, ...last },
       );
+      // A body that gave a value and then failed gave none: the handler starts from the value before
+      // the `try:`, which stands when the handler gives none on its path. (When the handler gives one
+      // on every path, it replaces whatever the body gave, and nothing need be kept.) `!`: the value
+      // before may be unassigned here when every path after the `try:` assigns it; TypeScript cannot
+      // tell, and an unassigned one is then replaced before anything reads it.
+      const keep =
+        finish.kind === "assign" && !caught.assigns(finish.target) ? lowering.temporary("before") : undefined;
+      if (keep !== undefined && finish.kind === "assign") lines.add(b.const(keep, `${finish.target}!`, "Value"));
+      lines.add("try {");
+      lines.append(body);
+      lines.add("} catch ($error) {", "rt.catchable($error);");
+      if (keep !== undefined && finish.kind === "assign") lines.add(b.assign(finish.target, keep));
+      if (binding !== undefined) lines.add(binding);
       lines.append(caught);
       // The body may stop anywhere: the value is given on every path when both the body and the handler give it.
       if (finish.kind === "assign" && body.assigns(finish.target) && caught.assigns(finish.target))
         lines.markAssigned(finish.target);
-    } else if (finish.kind === "assign" && body.assigns(finish.target)) {
-      lines.markAssigned(finish.target);
     }
     if (node.finalizer) {
       // A cancelled branch runs its `finally` too: its steps run under the run's signal, not the branch's.
@@ -57,4 +65,11 @@ export function tryExpression(
     lines.add("}");
     return lines;
   });
+}
+
+/** `const err: Value = rt.caught($error);` for `catch as err:` (a `let` when the handler reassigns it). */
+function caughtBinding(param: ast.Identifier, lowering: Lowering) {
+  const name = lowering.identifierName(param);
+  const reassigned = lowering.analysis.references.get(param)?.reassigned ?? false;
+  return reassigned ? b.let(name, "Value", "rt.caught($error)") : b.const(name, "rt.caught($error)", "Value");
 }
