@@ -177,10 +177,10 @@ class Generator {
     const kind = pick(this.random, kinds);
     let construct: Valued["construct"];
     if (kind === "try") {
-      // The failure first: a value an `if` gives before a failure leaks out of the failed body (a known
-      // gap: docs/language.md says a failed body gives none), so none stands before it here.
+      // The failure anywhere in the body: what the body gave before it is dropped (docs/language.md:
+      // a failed body gives none).
       const body = this.simpleSequence(depth + 1, scope, this.count(1, 2), "none");
-      if (this.chance(0.6)) body.unshift(this.failure(scope));
+      if (this.chance(0.6)) body.splice(this.count(0, body.length), 0, this.failure(scope));
       const recover = this.simpleSequence(depth + 1, scope, 1, "none");
       const always = this.chance(0.4) ? [this.say(scope)] : undefined;
       construct = { kind: "try", body, recover, ...(always === undefined ? {} : { always }) };
@@ -247,7 +247,7 @@ class Generator {
         statements.push({ kind: "if", condition, then, ...(otherwise === undefined ? {} : { otherwise }) });
       } else if (roll < 0.88 && !scope.inBranch) {
         const body = this.simpleSequence(depth + 1, scope, 1, "none");
-        if (this.chance(0.6)) body.unshift(this.failure(scope));
+        if (this.chance(0.6)) body.splice(this.count(0, body.length), 0, this.failure(scope));
         statements.push({ kind: "try", body, recover: this.simpleSequence(depth + 1, scope, 1, "none") });
       } else statements.push(this.call(scope));
     }
