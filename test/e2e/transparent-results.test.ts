@@ -275,6 +275,43 @@ describe("a value that ends in an `if` or `choice`", () => {
     });
   });
 
+  it("ends a loop with the value given before a `break` that stands before the body's last statement", async () => {
+    const outputs = await outputsOf(
+      lines(
+        "let drafted = loop (max: 3) as round:",
+        '  let draft = session "Draft {round}"',
+        "  if **good {round}**:",
+        "    break",
+        '  session "Revise {round}"',
+        "let finals = repeat 2 as i:",
+        "  if **final {i}**:",
+        '    let v = session "Final {i}"',
+        "    break",
+        '  session "Next {i}"',
+        'let scans = for x in ["a", "b", "c"]:',
+        '  session "Scan {x}"',
+        '  if x == "b":',
+        "    break",
+        '  session "Deep {x}"',
+        'let quiet = for x in ["a", "b"]:',
+        '  if x == "b":',
+        "    break",
+        '  session "Only {x}"',
+        "output drafted = drafted",
+        "output finals = finals",
+        "output scans = scans",
+        "output quiet = quiet",
+      ),
+      { "good 1": true, "final 1": true },
+    );
+    expect(outputs).toEqual({
+      drafted: "R(Draft 1)",
+      finals: "R(Final 1)",
+      scans: ["R(Deep a)", "R(Scan b)"],
+      quiet: ["R(Only a)"],
+    });
+  });
+
   it("is a loop iteration's value when a `try:` or an `if` stands before the last `if`, and a `break` carries it", async () => {
     const outputs = await outputsOf(
       lines(

@@ -38,8 +38,23 @@ export function statementList(
   const carry = options.breakCarry;
   const breaks = carry === undefined ? state.jumps : { ...state.jumps, break: [...carry, ...state.jumps.break!] };
   const transparent: LowerState = { ...state, finalResult, jumps: breaks };
+  const early = earlyBreaks(statements, state, lowering, options);
+  if (early !== undefined) out.add(b.let(early.target, "Value", "null"));
   let left = false;
   statements.forEach((statement, index) => {
+    if (early !== undefined && index <= early.lastBreak) {
+      // Before the last `break`, the values given so far are kept for it to carry; an `if`'s bodies give theirs too.
+      const running = isTransparent(statement);
+      const wants = !running && producesValue(statement);
+      const { value } = lowering.statement(
+        statement,
+        running ? early.state : { ...inner, jumps: early.state.jumps },
+        wants,
+      );
+      if (wants && value !== undefined && !out.exits) out.add(b.assign(early.target, value.code));
+      left ||= out.exits;
+      return;
+    }
     const last = index === finishing && !overwritten;
     const branching = index > finishing && isTransparent(statement);
     const { value } = lowering.statement(statement, branching ? transparent : inner, last && wantsValue);
@@ -152,6 +167,36 @@ function breakCarry(
   if (!statements.slice(lastValue + 1).some(breaksHere)) return undefined;
   if (lastValue < 0 && !givesBeforeBreaking(statements)) return undefined;
   return [print(finishStatement(finish, inert(target))!)];
+}
+
+/**
+ * A loop body's `break`s before its last statement (`let draft = session "Draft"` / `if **good
+ * enough**:` / `break` / `session "Revise"`): the iteration ends with the value given before the
+ * `break`, as docs/language.md says, so the values up to the last such statement are kept in `target`,
+ * which each `break` there carries to the iteration's finish. Undefined when no `break` stands before
+ * the last statement (`breakCarry` serves one in the `if`s the list ends with), or nothing gives a value
+ * before the first one (a `break` in an iteration that gave none adds no item).
+ */
+function earlyBreaks(
+  statements: readonly ast.Statement[],
+  state: LowerState,
+  lowering: Lowering,
+  options: ListOptions,
+): { readonly target: string; readonly lastBreak: number; readonly state: LowerState } | undefined {
+  const finish = options.finish;
+  if (!isLoop(options.scope) || options.finishLastValue || state.jumps.break === undefined) return undefined;
+  if (finish === undefined || (finish.kind !== "assign" && finish.kind !== "push")) return undefined;
+  let lastBreak = -1;
+  statements.slice(0, -1).forEach((statement, index) => {
+    if (breaksHere(statement)) lastBreak = index;
+  });
+  if (lastBreak < 0) return undefined;
+  const firstBreak = statements.findIndex(breaksHere);
+  if (lastValueIndex(statements.slice(0, firstBreak)) < 0 && !givesBeforeBreaking(statements)) return undefined;
+  const target = lowering.temporary("result");
+  const carry = print(finishStatement(finish, inert(target))!);
+  const jumps = { ...state.jumps, break: [carry, ...state.jumps.break] };
+  return { target, lastBreak, state: { ...state, finalResult: { kind: "assign", target }, jumps } };
 }
 
 /**
