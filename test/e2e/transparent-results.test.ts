@@ -275,7 +275,7 @@ describe("a value that ends in an `if` or `choice`", () => {
     });
   });
 
-  it("ends a loop with the value given before a `break` that stands before the body's last statement", async () => {
+  it("ends a loop with the value given before a `break` that stands before the body's last statement; a body that continues gives none", async () => {
     const outputs = await outputsOf(
       lines(
         "let drafted = loop (max: 3) as round:",
@@ -293,6 +293,12 @@ describe("a value that ends in an `if` or `choice`", () => {
         '  if x == "b":',
         "    break",
         '  session "Deep {x}"',
+        'let picked = for x in ["a", "b"]:',
+        '  if x == "a":',
+        '    let skipped = session "Skip {x}"',
+        "    continue",
+        "  else:",
+        '    let kept = session "Keep {x}"',
         'let quiet = for x in ["a", "b"]:',
         '  if x == "b":',
         "    break",
@@ -301,6 +307,7 @@ describe("a value that ends in an `if` or `choice`", () => {
         "output finals = finals",
         "output scans = scans",
         "output quiet = quiet",
+        "output picked = picked",
       ),
       { "good 1": true, "final 1": true },
     );
@@ -309,6 +316,7 @@ describe("a value that ends in an `if` or `choice`", () => {
       finals: "R(Final 1)",
       scans: ["R(Deep a)", "R(Scan b)"],
       quiet: ["R(Only a)"],
+      picked: [null, "R(Keep b)"],
     });
   });
 

@@ -94,7 +94,8 @@ function endsInTransparentValue(statements: readonly ast.Statement[], options: L
 function tailGives(statements: readonly ast.Statement[]): "value" | "none" | "unclear" {
   const last = statements.at(-1);
   // A body that ends by raising (`let draft = ...` then `throw`) never gives its value: a `catch:` gives it.
-  if (last === undefined || last.kind === "Throw") return "none";
+  // One that ends in `continue` gives none either: the `continue` ends the item (a `for` keeps `null`).
+  if (last === undefined || last.kind === "Throw" || last.kind === "Continue") return "none";
   // A body that gives a value and then breaks (`session "Final"` then `break`) ends the loop with it (`breakCarry`).
   if (last.kind === "Break") return statements.length > 1 ? tailGives(statements.slice(0, -1)) : "none";
   const lastValue = lastValueIndex(statements);
