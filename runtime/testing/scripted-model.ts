@@ -96,7 +96,9 @@ export class ScriptedModel {
   constructor(private readonly script: Script = {}) {
     this.book = new AnswerBook(script.answers ?? {});
     this.client = new Anthropic({
-      apiKey: "scripted",
+      // A ready client's key is one of the run's secrets (redacted wherever it appears): a word like
+      // "scripted" would be struck from every message. No text holds this one.
+      apiKey: "prosec-testing-no-key-7f3a9c",
       maxRetries: 0,
       fetch: (input, init) => Promise.resolve(this.answer(input, init)),
     });
