@@ -299,6 +299,16 @@ describe("a value that ends in an `if` or `choice`", () => {
         "    continue",
         "  else:",
         '    let kept = session "Keep {x}"',
+        'let skips = for x in ["a", "b"]:',
+        '  session "Scan {x}"',
+        "  if **skip {x}**:",
+        '    let v = session "Skip {x}"',
+        "    continue",
+        "block raises():",
+        '  session "A"',
+        "  if **raise**:",
+        '    let d = session "D"',
+        '    throw "x"',
         'let quiet = for x in ["a", "b"]:',
         '  if x == "b":',
         "    break",
@@ -308,8 +318,10 @@ describe("a value that ends in an `if` or `choice`", () => {
         "output scans = scans",
         "output quiet = quiet",
         "output picked = picked",
+        "output skips = skips",
+        "output raised = do raises()",
       ),
-      { "good 1": true, "final 1": true },
+      { "good 1": true, "final 1": true, "skip b": true },
     );
     expect(outputs).toEqual({
       drafted: "R(Draft 1)",
@@ -317,6 +329,8 @@ describe("a value that ends in an `if` or `choice`", () => {
       scans: ["R(Deep a)", "R(Scan b)"],
       quiet: ["R(Only a)"],
       picked: [null, "R(Keep b)"],
+      skips: ["R(Scan a)", null],
+      raised: "R(A)",
     });
   });
 

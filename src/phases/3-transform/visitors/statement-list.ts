@@ -138,12 +138,9 @@ function transparentEnd(
   // any `break` that carries it): no `null`.
   const lastValue = lastValueIndex(statements);
   const given = lastValue >= 0 || alwaysGivesValue(beforeBreak(statements));
-  // Set once, by the last value, when nothing after it gives one (`if done: break`): a constant.
-  const once =
-    lastValue >= 0 &&
-    statements
-      .slice(lastValue + 1)
-      .every((statement) => branchesGive(statement) !== "value" && branchesGive(statement) !== "unclear");
+  // Set once, by the last value, when no body after it holds a value (`if done: break`): a constant. A body
+  // that gives none may still set it before it leaves (`let d = ...` then `throw` or `continue`).
+  const once = lastValue >= 0 && !finalResultInBranches(statements);
   if (!(once && inner.declareFinish(target))) out.add(given ? b.let(target, "Value") : b.let(target, "Value", "null"));
   out.append(inner);
   if (!inner.exits) finishWith(out, finish, inert(target));
